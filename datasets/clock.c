@@ -1,0 +1,10 @@
+#define _POSIX_C_SOURCE 200809L
+#include <time.h>
+
+#include "cli.h"
+
+double wm_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,164 @@
+/* datasets: graph input and output, preprocessing and generators.
+ *
+ * The graph is CSR with 32-bit vertex ids and 64-bit edge offsets; each
+ * adjacency row is sorted ascending with no duplicates and no self-loops.
+ * The struct is plain data (no hidden state) so that the arrays can be
+ * copied to a GPU as they are; create/destroy it only through this API. */
+#ifndef WM_DATASETS_H
+#define WM_DATASETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest vertex id a file may use: 2^32 - 2 (2^32 - 1 is WM_NO_VERTEX). */
+#define WM_MAX_VERTEX_ID 0xFFFFFFFEu
+#define WM_NO_VERTEX 0xFFFFFFFFu
+
+enum wm_graph_flags {
+  WM_GRAPH_DIRECTED = 1u << 0,      /* arcs as given; otherwise symmetric */
+  WM_GRAPH_DEGREE_SORTED = 1u << 1, /* ids relabelled by descending degree */
+  WM_GRAPH_ORIENTED = 1u << 2,      /* DAG: u->v iff (deg u, u) < (deg v, v) */
+};
+
+typedef struct wm_graph {
+  uint32_t n;         /* vertices */
+  uint32_t flags;     /* wm_graph_flags */
+  uint64_t m;         /* arcs stored (2 x undirected edges when symmetric) */
+  uint64_t *offsets;  /* n + 1 entries; row v is adj[offsets[v] .. offsets[v+1]) */
+  uint32_t *adj;      /* m entries, each row sorted ascending */
+  uint32_t *orig_ids; /* file id of internal vertex v, or NULL when identical */
+} wm_graph;
+
+static inline uint64_t wm_degree(const wm_graph *g, uint32_t v) {
+  return g->offsets[v + 1] - g->offsets[v];
+}
+
+/* Undirected edges for a symmetric graph, arcs for a directed one. */
+uint64_t wm_graph_edges(const wm_graph *g);
+
+/* Allocates a graph with room for n vertices and m arcs (offsets zeroed,
+ * orig_ids NULL).  Returns NULL when out of memory. */
+wm_graph *wm_graph_create(uint32_t n, uint64_t m);
+void wm_graph_destroy(wm_graph *g);
+
+/* File id of internal vertex v, and the reverse look-up (binary search over
+ * orig_ids, which is ascending); WM_NO_VERTEX when the file has no such id. */
+uint32_t wm_graph_file_id(const wm_graph *g, uint32_t v);
+uint32_t wm_graph_internal_id(const wm_graph *g, uint64_t file_id);
+
+/* ---- building ------------------------------------------------------- */
+
+/* Builds a CSR graph from arcs (src[i], dst[i]) given in file ids.
+ * Drops self-loops and duplicates; symmetrises unless `directed`.  When
+ * `n_hint` is non-zero ids are taken as 0..n_hint-1 (Matrix Market: the
+ * header fixes n and isolated vertices count); otherwise the ids that
+ * occur are compacted, keeping their order, and orig_ids is set unless they
+ * are already 0..n-1.  The arrays are consumed (may be reused as scratch). */
+int wm_graph_from_arcs(uint32_t *src, uint32_t *dst, uint64_t count, uint64_t n_hint,
+                       int directed, wm_graph **out, wm_error *err);
+
+/* ---- preprocessing (each returns a new graph; the input is untouched) -- */
+
+/* Relabels vertices by descending degree (ties by id); orig_ids follow. */
+int wm_graph_relabel_by_degree(const wm_graph *g, wm_graph **out, wm_error *err);
+/* Keeps arc u->v iff (deg u, u) < (deg v, v): a DAG whose out-degrees are
+ * bounded by O(sqrt m), used by clique plans. */
+int wm_graph_orient_by_degree(const wm_graph *g, wm_graph **out, wm_error *err);
+
+/* ---- statistics ----------------------------------------------------- */
+
+typedef struct wm_degree_stats {
+  uint64_t max_degree;
+  uint64_t min_degree;
+  double mean_degree;
+  uint64_t median_degree;
+  uint64_t p99_degree;
+  uint64_t isolated;     /* vertices of degree 0 */
+  uint64_t degree_sum;   /* = m */
+} wm_degree_stats;
+
+void wm_graph_degree_stats(const wm_graph *g, wm_degree_stats *st);
+
+/* ---- files ---------------------------------------------------------- */
+
+typedef enum wm_format {
+  WM_FORMAT_AUTO = 0, /* by content: .wmg magic, %%MatrixMarket, else edge list */
+  WM_FORMAT_EDGELIST,
+  WM_FORMAT_MTX,
+  WM_FORMAT_WMG,
+} wm_format;
+
+typedef struct wm_load_options {
+  wm_format format;
+  int directed;       /* keep arcs as given (edge lists); default symmetrise */
+  int use_cache;      /* text inputs: reuse / write the .wmg cache (default 1) */
+  const char *cache_dir; /* NULL: beside the file, else $WARPMATCH_CACHE_DIR,
+                            else $XDG_CACHE_HOME/warpmatch, else ~/.cache/warpmatch */
+  int progress;       /* progress line on stderr (set when stderr is a tty) */
+} wm_load_options;
+
+void wm_load_options_init(wm_load_options *o);
+
+/* What a load did, for the summary line and the benchmarks. */
+typedef struct wm_load_info {
+  wm_format format;      /* the format actually read */
+  int from_cache;        /* 1 when a valid .wmg cache was used */
+  int cache_written;     /* 1 when a new cache file was written */
+  char cache_path[4096]; /* the cache consulted, "" if none */
+  double seconds;
+  uint64_t bytes;        /* size of the input read */
+} wm_load_info;
+
+/* Loads any supported file.  info may be NULL. */
+int wm_graph_load(const char *path, const wm_load_options *opt, wm_graph **out,
+                  wm_load_info *info, wm_error *err);
+
+/* Readers for one format each (no cache). */
+int wm_read_edgelist(const char *path, int directed, int progress, wm_graph **out, wm_error *err);
+int wm_read_mtx(const char *path, int directed, int progress, wm_graph **out, wm_error *err);
+int wm_read_wmg(const char *path, wm_graph **out, uint64_t *source_key, wm_error *err);
+
+/* Writes the binary format: to a temporary name beside `path`, then renamed,
+ * so that a failure never leaves a partial file.  source_key is stored in the
+ * header (the cache key; 0 for a plain conversion). */
+int wm_write_wmg(const wm_graph *g, const char *path, uint64_t source_key, wm_error *err);
+
+/* Vertex labels for labeled patterns: lines "ID LABEL" (file ids, labels
+ * 0..2^31-1), '#' comments; vertices not listed get label 0.  Returns an
+ * array of g->n labels indexed by internal id. */
+int wm_read_labels(const char *path, const wm_graph *g, int32_t **labels, wm_error *err);
+
+/* ---- generators ----------------------------------------------------- */
+
+typedef struct wm_gen_options {
+  unsigned scale;       /* n = 2^scale */
+  unsigned edge_factor; /* arcs generated = edge_factor * n (default 16) */
+  double a, b, c;       /* quadrant probabilities; d = 1 - a - b - c */
+  uint64_t seed;
+  int permute;          /* random vertex permutation (Kronecker: yes) */
+} wm_gen_options;
+
+/* Graph500 Kronecker defaults: A,B,C = 0.57,0.19,0.19, edge factor 16, permuted. */
+void wm_gen_kron_defaults(wm_gen_options *o, unsigned scale, uint64_t seed);
+/* R-MAT defaults: a,b,c = 0.45,0.15,0.15, edge factor 16, not permuted. */
+void wm_gen_rmat_defaults(wm_gen_options *o, unsigned scale, uint64_t seed);
+/* Generates a symmetric simple graph, deterministic for given options and
+ * independent of the number of threads. */
+int wm_generate(const wm_gen_options *o, wm_graph **out, wm_error *err);
+
+/* ---- hashing -------------------------------------------------------- */
+
+/* xxHash64 of a buffer, and of a whole file (streamed). */
+uint64_t wm_hash64(const void *data, size_t len, uint64_t seed);
+int wm_hash_file(const char *path, uint64_t seed, uint64_t *out, uint64_t *bytes, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,88 @@
+#include <inttypes.h>
+#include <math.h>
+
+#include "cli.h"
+
+/* Separator and key for the next member at the current depth. */
+static void member(wm_json *j, const char *key) {
+  if (j->count[j->depth]++) fputc(',', j->f);
+  if (key) fprintf(j->f, "\"%s\":", key);
+}
+
+static void push(wm_json *j, const char *key, int open) {
+  member(j, key);
+  fputc(open, j->f);
+  if (j->depth + 1 < (int)(sizeof j->count / sizeof j->count[0])) j->depth++;
+  j->count[j->depth] = 0;
+}
+
+void wm_json_begin(wm_json *j, FILE *f) {
+  j->f = f;
+  j->depth = 0;
+  j->count[0] = 0;
+  fputc('{', f);
+}
+
+void wm_json_end(wm_json *j) {
+  while (j->depth > 0) wm_json_close(j);
+  fputs("}\n", j->f);
+  fflush(j->f);
+}
+
+void wm_json_object(wm_json *j, const char *key) {
+  push(j, key, '{');
+  j->closer[j->depth] = '}';
+}
+
+void wm_json_array(wm_json *j, const char *key) {
+  push(j, key, '[');
+  j->closer[j->depth] = ']';
+}
+
+void wm_json_close(wm_json *j) {
+  if (j->depth == 0) return;
+  fputc(j->closer[j->depth], j->f);
+  j->depth--;
+}
+
+void wm_json_u64(wm_json *j, const char *key, uint64_t v) {
+  member(j, key);
+  fprintf(j->f, "%" PRIu64, v);
+}
+
+void wm_json_i64(wm_json *j, const char *key, int64_t v) {
+  member(j, key);
+  fprintf(j->f, "%" PRId64, v);
+}
+
+void wm_json_double(wm_json *j, const char *key, double v) {
+  member(j, key);
+  if (isfinite(v))
+    fprintf(j->f, "%.9g", v);
+  else
+    fputs("null", j->f);
+}
+
+void wm_json_bool(wm_json *j, const char *key, int v) {
+  member(j, key);
+  fputs(v ? "true" : "false", j->f);
+}
+
+void wm_json_null(wm_json *j, const char *key) {
+  member(j, key);
+  fputs("null", j->f);
+}
+
+void wm_json_str(wm_json *j, const char *key, const char *s) {
+  member(j, key);
+  fputc('"', j->f);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      fprintf(j->f, "\\%c", *p);
+    else if (*p < 0x20)
+      fprintf(j->f, "\\u%04x", *p);
+    else
+      fputc(*p, j->f);
+  }
+  fputc('"', j->f);
+}

@@ -1,0 +1,55 @@
+/* warpmatch: the command-line program.  Dispatches to one function per
+ * command; each parses its own options with the shared parser (cli.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"count", wm_cmd_count, "count the occurrences of a pattern"},
+    {"list", wm_cmd_list, "list the occurrences of a pattern"},
+    {"motifs", wm_cmd_motifs, "count every connected pattern of 3, 4 or 5 vertices"},
+    {"plan", wm_cmd_plan, "print the plan chosen for a pattern, without running it"},
+    {"bfs", wm_cmd_bfs, "breadth-first search: levels, parents, GTEPS"},
+    {"reach", wm_cmd_reach, "is W reachable from V, and in how many hops"},
+    {"info", wm_cmd_info, "vertices, edges and degree summary of a graph"},
+    {"convert", wm_cmd_convert, "convert a graph to the binary .wmg format"},
+    {"gen", wm_cmd_gen, "generate a Kronecker (Graph500) or R-MAT graph"},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: warpmatch COMMAND [options]   (warpmatch COMMAND --help for its options)\n\n"
+          "commands:\n");
+  for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f,
+          "\nGRAPH is a SNAP-style edge list, a Matrix Market file or a .wmg binary graph.\n"
+          "Exit codes: 0 ok, 1 bad input, 2 usage, 3 device error.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return WM_EUSAGE;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    usage(stdout);
+    return WM_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("warpmatch 0.1.0\n");
+    return WM_OK;
+  }
+  for (int i = 0; i < NCOMMANDS; i++)
+    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "warpmatch: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return WM_EUSAGE;
+}

@@ -1,0 +1,71 @@
+/* matcher: executors of a plan.  The CPU executor (OpenMP) is the reference
+ * and the fallback; the GPU executor (per-warp stack kernel) must return the
+ * very same counts. */
+#ifndef WM_MATCHER_H
+#define WM_MATCHER_H
+
+#include <stdint.h>
+
+#include "datasets.h"
+#include "planner.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Called with each match as data vertex ids (internal ids) indexed by
+ * PATTERN vertex (not by position).  Return non-zero to stop early.  The
+ * executors serialise calls, so the sink needs no locking. */
+typedef int (*wm_match_sink)(void *ctx, const uint32_t *match, unsigned k);
+
+enum wm_steal_mode { WM_STEAL_NONE = 0, WM_STEAL_BLOCK = 1, WM_STEAL_TWO_LEVEL = 2 };
+
+typedef struct wm_match_options {
+  int threads;                 /* CPU: 0 = all */
+  const int32_t *vertex_labels;/* n entries, or NULL (required when the plan is labeled) */
+  const uint32_t *first;       /* restrict v[0] to these vertices (seeding), or NULL */
+  uint64_t n_first;
+  const uint8_t *allowed;      /* n bytes: only vertices with allowed[v] != 0 may be
+                                  matched at any position (BFS ball), or NULL */
+  uint64_t limit;              /* listing: stop after this many (0 = no limit) */
+  wm_match_sink sink;          /* listing; NULL when counting */
+  void *sink_ctx;
+  uint64_t *per_vertex;        /* n counters or NULL: matches containing each vertex */
+  /* GPU tuning (ignored by the CPU executor) */
+  int gpu_unroll;              /* U; 0 = default */
+  int gpu_steal;               /* wm_steal_mode; -1 = default (two-level) */
+  int gpus;                    /* GPUs to split level 0 over; 0 = 1 */
+  int gpu_blocks, gpu_warps_per_block; /* 0 = from the device */
+} wm_match_options;
+
+void wm_match_options_init(wm_match_options *o);
+
+typedef struct wm_match_result {
+  uint64_t count;      /* subgraphs (or embeddings with WM_PLAN_EMBEDDINGS) */
+  uint64_t set_ops;    /* set operations executed */
+  uint64_t listed;     /* matches handed to the sink */
+  double seconds;      /* matching only (excludes graph load, plan, transfers) */
+  double kernel_ms;    /* GPU: kernel time by CUDA events */
+  double transfer_ms;  /* GPU: host<->device copies */
+  char launch[256];    /* GPU: launch configuration, for --dump-plan */
+} wm_match_result;
+
+int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
+                 wm_match_result *r, wm_error *err);
+
+/* 1 when a CUDA device is usable (and the build has CUDA), else 0. */
+int wm_gpu_available(void);
+/* WM_EDEVICE when no device or a CUDA error; out-of-memory likewise. */
+int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
+                 wm_match_result *r, wm_error *err);
+
+/* Vertex-induced counts of every connected k-vertex pattern (k = 3..5);
+ * counts[i] belongs to patterns[i] of wm_connected_patterns(k). */
+int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o,
+              uint64_t *counts, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

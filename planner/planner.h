@@ -1,0 +1,119 @@
+/* planner: turns a pattern into a plan, the nested loops that both executors
+ * (matcher/cpu_executor.c and the GPU kernel) run unchanged.
+ *
+ * Execution model of a plan (both executors follow it exactly):
+ *   positions 0..k-1; position i matches pattern vertex order[i];
+ *   v[0] ranges over all data vertices (or the seed list);
+ *   after v[L] is bound (L = 0..k-2) the ops with level == L run in order,
+ *   each writing one set slot; then v[L+1] ranges over the set named by
+ *   cand[L+1], keeping a candidate c only when
+ *     c > v[j] for every j in lower[L+1]   (symmetry restrictions)
+ *     c < v[j] for every j in upper[L+1]
+ *     c != v[j] for every j in distinct[L+1] (earlier, non-adjacent positions)
+ *     label(c) == label[L+1] when label[L+1] != WM_ANY_LABEL.
+ *   Sets are sorted ascending, so the restrictions are a range [lo, hi).
+ *   At the last level, when plan->count_only, only the number of such
+ *   candidates is needed (no set is materialised for it if avoidable).
+ *
+ * An operand is either a slot (0..WM_MAX_SLOTS-1) or the neighbour list of
+ * an earlier position j, written WM_NBR(j).  The plan is plain arrays, no
+ * pointers, so it is copied to the GPU as it is. */
+#ifndef WM_PLANNER_H
+#define WM_PLANNER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "datasets.h"
+#include "patterns.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WM_MAX_SLOTS 32
+#define WM_MAX_OPS 64
+#define WM_NBR(j) ((uint8_t)(0x80u | (j))) /* operand: N(v[j]) */
+#define WM_IS_NBR(x) (((x)&0x80u) != 0)
+#define WM_NBR_POS(x) ((x)&0x7Fu)
+
+enum wm_op_kind {
+  WM_OP_INTERSECT = 1, /* dst = a ∩ b */
+  WM_OP_SUBTRACT = 2,  /* dst = a \ b */
+};
+
+typedef struct wm_plan_op {
+  uint8_t kind;          /* wm_op_kind */
+  uint8_t level;         /* runs right after v[level] is bound */
+  uint8_t natural_level; /* where it would run without code motion (for the dump) */
+  uint8_t dst;           /* slot written */
+  uint8_t a, b;          /* operands: slot or WM_NBR(j) */
+  uint8_t for_position;  /* first position whose candidate set needs it */
+  uint8_t pad;
+} wm_plan_op;
+
+enum wm_plan_flags {
+  WM_PLAN_INDUCED = 1u << 0,     /* vertex-induced semantics */
+  WM_PLAN_EMBEDDINGS = 1u << 1,  /* no symmetry breaking: count embeddings */
+  WM_PLAN_CODE_MOTION = 1u << 2, /* sets hoisted to their outermost level */
+  WM_PLAN_LABELED = 1u << 3,
+};
+
+typedef struct wm_plan {
+  uint32_t k;
+  uint32_t flags;                /* wm_plan_flags */
+  uint32_t count_only;           /* last level only counts */
+  uint32_t n_ops;
+  uint32_t n_slots;
+  uint8_t order[WM_MAX_K];       /* pattern vertex at each position */
+  uint8_t cand[WM_MAX_K];        /* operand holding position i's candidates (i >= 1) */
+  uint8_t lower[WM_MAX_K];       /* bitmask of earlier positions j: v[i] > v[j] */
+  uint8_t upper[WM_MAX_K];       /* bitmask of earlier positions j: v[i] < v[j] */
+  uint8_t distinct[WM_MAX_K];    /* bitmask of earlier positions j: v[i] != v[j] */
+  uint8_t op_begin[WM_MAX_K + 1];/* ops of level L: [op_begin[L], op_begin[L+1]) */
+  int32_t label[WM_MAX_K];       /* required label per position or WM_ANY_LABEL */
+  wm_plan_op ops[WM_MAX_OPS];    /* sorted by level */
+  uint32_t automorphisms;        /* |Aut(pattern)|, embeddings = count * this */
+  double est_cost;               /* cost model's estimate (set operations' work) */
+  uint64_t pattern_hash;         /* canonical hash of the pattern */
+  wm_pattern pattern;            /* the pattern planned, for dumps and listing */
+} wm_plan;
+
+/* Statistics the cost model reads; wm_graph_summary_compute fills them from
+ * a graph (sampled where exact would be costly). */
+typedef struct wm_graph_summary {
+  uint64_t n, m;                 /* vertices, arcs */
+  double mean_degree;
+  double mean_sq_degree;         /* E[d^2], for wedge counts */
+  uint64_t max_degree;
+  double triangle_density;       /* P(u~w | u~v~w), sampled */
+  int known;                     /* 0: defaults for a typical social graph */
+} wm_graph_summary;
+
+void wm_graph_summary_default(wm_graph_summary *s);
+void wm_graph_summary_compute(const wm_graph *g, wm_graph_summary *s);
+
+typedef struct wm_plan_options {
+  int induced;      /* vertex-induced (default: edge-induced) */
+  int embeddings;   /* count embeddings, no symmetry breaking */
+  int code_motion;  /* default 1 */
+  int count_only;   /* default 1; 0 when matches are listed */
+  const uint8_t *forced_order; /* NULL, or a matching order to use as is */
+} wm_plan_options;
+
+void wm_plan_options_init(wm_plan_options *o);
+
+int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan_options *o,
+                  wm_plan *out, wm_error *err);
+
+/* Readable nested loops: order, restrictions, each set op at its level,
+ * hoisted ops marked with the level they came from, estimated cost. */
+void wm_plan_dump_text(const wm_plan *plan, FILE *f);
+struct wm_json;
+void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j); /* as members of the open object */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,122 @@
+#define _GNU_SOURCE
+#include "testutil.h"
+
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <math.h>
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return strdup("");
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc(n + 1);
+  size_t got = fread(s, 1, n, f);
+  s[got] = 0;
+  fclose(f);
+  return s;
+}
+
+int wm_test_run(char **out, char **errout, const char *fmt, ...) {
+  char args[8192], cmd[16384], dir[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  wm_test_tmpdir(dir, sizeof dir);
+  snprintf(cmd, sizeof cmd, "%s %s >%s/out 2>%s/err </dev/null", WM_BIN, args, dir, dir);
+  int st = system(cmd);
+  char p[512];
+  if (out) {
+    snprintf(p, sizeof p, "%s/out", dir);
+    *out = slurp(p);
+  }
+  if (errout) {
+    snprintf(p, sizeof p, "%s/err", dir);
+    *errout = slurp(p);
+  }
+  wm_test_rmdir(dir);
+  if (st == -1 || !WIFEXITED(st)) return -1;
+  return WEXITSTATUS(st);
+}
+
+void wm_test_tmpdir(char *buf, size_t size) {
+  const char *base = getenv("TMPDIR");
+  snprintf(buf, size, "%s/wmtest.XXXXXX", base && *base ? base : "/tmp");
+  cr_assert_not_null(mkdtemp(buf), "mkdtemp failed");
+}
+
+void wm_test_rmdir(const char *dir) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+void wm_test_write(char *buf, size_t size, const char *dir, const char *name, const char *text) {
+  snprintf(buf, size, "%s/%s", dir, name);
+  FILE *f = fopen(buf, "wb");
+  cr_assert_not_null(f, "cannot write %s", buf);
+  fputs(text, f);
+  fclose(f);
+}
+
+void wm_test_shared(char *buf, size_t size, const char *file) {
+  snprintf(buf, size, "%s/%s", WM_SHARED_DATASETS, file);
+  struct stat st;
+  cr_assert(stat(buf, &st) == 0, "shared dataset %s is missing (expected ../shared/datasets beside the checkout)", buf);
+}
+
+uint64_t wm_test_rand(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static double unit(uint64_t *s) { return (wm_test_rand(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+static wm_graph *from_pairs(uint32_t n, uint32_t *src, uint32_t *dst, uint64_t cnt) {
+  wm_graph *g = NULL;
+  wm_error err;
+  /* n_hint keeps every vertex, isolated ones too, so ids stay 0..n-1. */
+  int rc = wm_graph_from_arcs(src, dst, cnt, n, 0, &g, &err);
+  cr_assert_eq(rc, WM_OK, "building a test graph failed: %s", err.msg);
+  return g;
+}
+
+wm_graph *wm_test_er(uint32_t n, double p, uint64_t seed) {
+  uint64_t cap = (uint64_t)n * n / 2 + 1, cnt = 0;
+  uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
+  for (uint32_t u = 0; u < n; u++)
+    for (uint32_t v = u + 1; v < n; v++)
+      if (unit(&seed) < p) src[cnt] = u, dst[cnt++] = v;
+  wm_graph *g = from_pairs(n, src, dst, cnt);
+  free(src);
+  free(dst);
+  return g;
+}
+
+wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed) {
+  uint64_t cap = (uint64_t)n * n / 2 + 1, cnt = 0;
+  uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
+  /* Chung-Lu weights w_i ~ (i+1)^-0.5 give a heavy-tailed degree sequence. */
+  double *w = malloc(n * sizeof *w), sum = 0;
+  for (uint32_t i = 0; i < n; i++) sum += w[i] = 1.0 / sqrt(i + 1.0);
+  for (uint32_t u = 0; u < n; u++)
+    for (uint32_t v = u + 1; v < n; v++) {
+      double p = (u < hubs || v < hubs) ? hub_frac : avg_degree * w[u] * w[v] / sum;
+      if (unit(&seed) < p) src[cnt] = u, dst[cnt++] = v;
+    }
+  free(w);
+  wm_graph *g = from_pairs(n, src, dst, cnt);
+  free(src);
+  free(dst);
+  return g;
+}

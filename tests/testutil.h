@@ -1,0 +1,35 @@
+/* Helpers shared by the Criterion suites. */
+#ifndef WM_TESTUTIL_H
+#define WM_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "datasets.h"
+
+/* Runs the warpmatch program with the given arguments (a shell word list,
+ * printf-style); captures stdout (and stderr, separately) into malloc'd
+ * strings the caller frees (either pointer may be NULL).  Returns the exit
+ * code, or -1 when it died by a signal. */
+int wm_test_run(char **out, char **errout, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A fresh temporary directory (removed by wm_test_rmdir). */
+void wm_test_tmpdir(char *buf, size_t size);
+void wm_test_rmdir(const char *dir);
+/* Writes text to dir/name and returns the full path in buf. */
+void wm_test_write(char *buf, size_t size, const char *dir, const char *name, const char *text);
+
+/* Path of a graph in ../shared/datasets (fails the test if it is missing). */
+void wm_test_shared(char *buf, size_t size, const char *file);
+
+/* Small random symmetric simple graphs for oracle tests, deterministic by seed:
+ * Erdos-Renyi G(n, p), and a power-law graph with `hubs` hub vertices each
+ * joined to about hub_frac of the others. */
+wm_graph *wm_test_er(uint32_t n, double p, uint64_t seed);
+wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
+
+/* splitmix64 step, for deterministic test randomness. */
+uint64_t wm_test_rand(uint64_t *state);
+
+#endif
