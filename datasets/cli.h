@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "datasets.h"
 #include "wm_error.h"
 
 #ifdef __cplusplus
@@ -114,6 +115,21 @@ typedef struct wm_outfile {
 int wm_outfile_open(wm_outfile *o, const char *path, wm_error *err);
 int wm_outfile_commit(wm_outfile *o, wm_error *err);
 void wm_outfile_abort(wm_outfile *o);
+
+/* ---- graph arguments (datasets/cli_graph.c) ------------------------- */
+
+/* Options of every command that reads a GRAPH: put WM_GRAPH_OPTSPEC in its
+ * spec array and load with wm_cli_load_graph. */
+#define WM_GRAPH_OPTSPEC                                                                 \
+  {"directed", NULL, "read an edge list as directed arcs (default: symmetrise)"},        \
+  {"format", "auto|edgelist|mtx|wmg", "input format (default: from the file's content)"}, \
+  {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"}
+
+int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
+                      wm_error *err);
+/* Reads option `name` as a vertex in the FILE's ids and returns the internal
+ * id; WM_EUSAGE if malformed, WM_EINPUT if the graph has no such vertex. */
+int wm_cli_vertex(const wm_cli *cli, const wm_graph *g, const char *name, uint32_t *v, wm_error *err);
 
 /* ---- commands (one file each, in the module they serve) ----------- */
 
