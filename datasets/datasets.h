@@ -48,7 +48,9 @@ wm_graph *wm_graph_create(uint32_t n, uint64_t m);
 void wm_graph_destroy(wm_graph *g);
 
 /* File id of internal vertex v, and the reverse look-up (binary search over
- * orig_ids, which is ascending); WM_NO_VERTEX when the file has no such id. */
+ * orig_ids, which is ascending); WM_NO_VERTEX when the file has no such id.
+ * After wm_graph_relabel_by_degree orig_ids is a permutation instead and the
+ * look-up scans it (O(n): meant for command-line arguments). */
 uint32_t wm_graph_file_id(const wm_graph *g, uint32_t v);
 uint32_t wm_graph_internal_id(const wm_graph *g, uint64_t file_id);
 
@@ -68,7 +70,9 @@ int wm_graph_from_arcs(uint32_t *src, uint32_t *dst, uint64_t count, uint64_t n_
 /* Relabels vertices by descending degree (ties by id); orig_ids follow. */
 int wm_graph_relabel_by_degree(const wm_graph *g, wm_graph **out, wm_error *err);
 /* Keeps arc u->v iff (deg u, u) < (deg v, v): a DAG whose out-degrees are
- * bounded by O(sqrt m), used by clique plans. */
+ * bounded by O(sqrt m), used by clique plans.  The input must be symmetric
+ * (not DIRECTED, not ORIENTED: WM_EINPUT otherwise); the result has m/2 arcs
+ * and flags ORIENTED | DIRECTED, so wm_graph_edges is unchanged. */
 int wm_graph_orient_by_degree(const wm_graph *g, wm_graph **out, wm_error *err);
 
 /* ---- statistics ----------------------------------------------------- */
@@ -98,8 +102,12 @@ typedef struct wm_load_options {
   wm_format format;
   int directed;       /* keep arcs as given (edge lists); default symmetrise */
   int use_cache;      /* text inputs: reuse / write the .wmg cache (default 1) */
-  const char *cache_dir; /* NULL: beside the file, else $WARPMATCH_CACHE_DIR,
-                            else $XDG_CACHE_HOME/warpmatch, else ~/.cache/warpmatch */
+  const char *cache_dir; /* NULL: beside the file (<file>.wmg, or
+                            <file>.directed.wmg) when its folder's mode allows
+                            writing, else $WARPMATCH_CACHE_DIR, else
+                            $XDG_CACHE_HOME/warpmatch, else ~/.cache/warpmatch;
+                            non-NULL: that folder.  In a folder the cache is
+                            named <basename>.<hash of the absolute path>.wmg */
   int progress;       /* progress line on stderr (set when stderr is a tty) */
 } wm_load_options;
 
@@ -119,7 +127,9 @@ typedef struct wm_load_info {
 int wm_graph_load(const char *path, const wm_load_options *opt, wm_graph **out,
                   wm_load_info *info, wm_error *err);
 
-/* Readers for one format each (no cache). */
+/* Readers for one format each (no cache).  Matrix Market ids are 1-based in
+ * the file: internal v is file id v+1 (orig_ids is set accordingly).  The
+ * .wmg layout is described in wmg_format.c. */
 int wm_read_edgelist(const char *path, int directed, int progress, wm_graph **out, wm_error *err);
 int wm_read_mtx(const char *path, int directed, int progress, wm_graph **out, wm_error *err);
 int wm_read_wmg(const char *path, wm_graph **out, uint64_t *source_key, wm_error *err);

@@ -1,0 +1,127 @@
+/* Block reading of text graphs (see line_reader.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "line_reader.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { BLOCK = 16 << 20 };
+
+int wm_lines_open(wm_lines *r, const char *path, int progress, wm_error *err) {
+  memset(r, 0, sizeof *r);
+  r->path = path;
+  struct stat sb;
+  if (stat(path, &sb) != 0) return wm_fail(err, WM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+  if (S_ISDIR(sb.st_mode)) return wm_fail(err, WM_EINPUT, "%s: is a directory, expected a graph file", path);
+  r->f = fopen(path, "rb");
+  if (!r->f) return wm_fail(err, WM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+  r->size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+  r->cap = BLOCK + 1;
+  r->buf = malloc(r->cap);
+  if (!r->buf) {
+    fclose(r->f);
+    r->f = NULL;
+    return wm_fail(err, WM_EINPUT, "%s: out of memory", path);
+  }
+  wm_progress_init(&r->progress, path, r->size, progress && r->size > (64u << 20));
+  return WM_OK;
+}
+
+/* Moves the unread tail to the front and appends the next block; grows the
+ * buffer when a single line is longer than a block. */
+static int refill(wm_lines *r, wm_error *err) {
+  size_t rest = r->len - r->pos;
+  memmove(r->buf, r->buf + r->pos, rest);
+  r->pos = 0;
+  r->len = rest;
+  if (r->cap - 1 - rest < BLOCK / 2) {
+    size_t ncap = r->cap * 2;
+    char *nb = realloc(r->buf, ncap);
+    if (!nb) return wm_fail(err, WM_EINPUT, "%s: out of memory (a line of %zu bytes)", r->path, rest);
+    r->buf = nb;
+    r->cap = ncap;
+  }
+  size_t got = fread(r->buf + r->len, 1, r->cap - 1 - r->len, r->f);
+  if (got == 0) {
+    if (ferror(r->f))
+      return wm_fail(err, WM_EINPUT, "%s: read error: %s", r->path, strerror(errno ? errno : EIO));
+    r->eof = 1;
+  }
+  r->len += got;
+  r->consumed += got;
+  wm_progress_update(&r->progress, r->consumed);
+  return WM_OK;
+}
+
+int wm_lines_next(wm_lines *r, const char **s, const char **e, wm_error *err) {
+  for (;;) {
+    char *p = r->buf + r->pos, *end = r->buf + r->len;
+    char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+    if (!nl && r->eof) {
+      if (p == end) return 0;
+      nl = end; /* last line without a newline */
+    }
+    if (nl) {
+      r->pos = (size_t)(nl - r->buf) + (nl < end);
+      r->line++;
+      if (nl > p && nl[-1] == '\r') nl--;
+      *s = p;
+      *e = nl;
+      return 1;
+    }
+    if (refill(r, err) != WM_OK) return -1;
+  }
+}
+
+int wm_lines_block(wm_lines *r, const char **s, const char **e, wm_error *err) {
+  for (;;) {
+    char *p = r->buf + r->pos, *end = r->buf + r->len, *last = end;
+    while (last > p && last[-1] != '\n') last--;
+    if (last == p && r->eof) last = end; /* final line without a newline */
+    if (last > p) {
+      r->pos = (size_t)(last - r->buf);
+      *s = p;
+      *e = last;
+      return 1;
+    }
+    if (r->eof) return 0;
+    if (refill(r, err) != WM_OK) return -1;
+  }
+}
+
+void wm_lines_close(wm_lines *r) {
+  if (r->f) fclose(r->f);
+  wm_progress_finish(&r->progress);
+  free(r->buf);
+  r->f = NULL;
+  r->buf = NULL;
+}
+
+void wm_quote_line(const char *s, const char *e, char *out, size_t size) {
+  size_t w = 0, max = size - 1;
+  int cut = (size_t)(e - s) > max;
+  if (cut) max = max > 3 ? max - 3 : 0;
+  for (; s < e && w < max; s++) out[w++] = (*s >= 32 && *s < 127) ? *s : '?';
+  if (cut) for (int i = 0; i < 3 && w < size - 1; i++) out[w++] = '.';
+  out[w] = '\0';
+}
+
+int wm_arcs_reserve(wm_arcs *a, uint64_t cap) {
+  if (cap <= a->cap) return 0;
+  uint32_t *s = realloc(a->src, cap * sizeof *s);
+  if (!s) return -1;
+  a->src = s;
+  uint32_t *d = realloc(a->dst, cap * sizeof *d);
+  if (!d) return -1;
+  a->dst = d;
+  a->cap = cap;
+  return 0;
+}
+
+void wm_arcs_free(wm_arcs *a) {
+  free(a->src);
+  free(a->dst);
+  memset(a, 0, sizeof *a);
+}

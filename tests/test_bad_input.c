@@ -1,0 +1,156 @@
+/* Bad input through the program: each case gives the right exit code and a
+ * message naming the file (and line) and what was expected; `convert`
+ * leaves no partial output behind on any failure. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "datasets.h"
+#include "testutil.h"
+
+static char dir[256];
+static void setup(void) {
+  wm_test_tmpdir(dir, sizeof dir);
+  char c[512];
+  snprintf(c, sizeof c, "%s/cache", dir);
+  setenv("WARPMATCH_CACHE_DIR", c, 1);
+}
+static void teardown(void) { wm_test_rmdir(dir); }
+TestSuite(bad_input, .init = setup, .fini = teardown);
+
+/* Runs `warpmatch ARGS`, expects exit code `want`, and checks that stderr
+ * contains each of the (up to two) fragments. */
+static void expect(int want, const char *frag1, const char *frag2, const char *args) {
+  char *out = NULL, *err = NULL;
+  int rc = wm_test_run(&out, &err, "%s", args);
+  cr_assert_eq(rc, want, "'%s' exited %d, expected %d; stderr: %s", args, rc, want, err);
+  if (frag1) cr_assert(strstr(err, frag1), "stderr of '%s' lacks '%s': %s", args, frag1, err);
+  if (frag2) cr_assert(strstr(err, frag2), "stderr of '%s' lacks '%s': %s", args, frag2, err);
+  free(out);
+  free(err);
+}
+
+static void write_wmg(char *path, size_t size) {
+  char txt[512];
+  wm_test_write(txt, sizeof txt, dir, "ok.txt", "0 1\n1 2\n2 0\n2 3\n3 4\n");
+  snprintf(path, size, "%s/ok.wmg", dir);
+  char args[1200];
+  snprintf(args, sizeof args, "convert %s %s", txt, path);
+  expect(0, NULL, NULL, args);
+}
+
+/* No file in dir starts with `prefix` (the output or its temporary). */
+static void assert_no_output(const char *prefix) {
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d);
+  struct dirent *e;
+  while ((e = readdir(d)))
+    cr_assert(strncmp(e->d_name, prefix, strlen(prefix)) != 0, "left behind: %s/%s", dir, e->d_name);
+  closedir(d);
+}
+
+Test(bad_input, missing_file) {
+  char args[600];
+  snprintf(args, sizeof args, "info %s/nope.txt", dir);
+  expect(1, "nope.txt", "cannot open", args);
+}
+
+Test(bad_input, unreadable_file) {
+  /* Root reads any file whatever its mode, so a directory stands for the
+   * unreadable input; a chmod-000 file is checked too when not root. */
+  char args[600];
+  snprintf(args, sizeof args, "info %s", dir);
+  expect(1, dir, "directory", args);
+  if (geteuid() != 0) {
+    char p[512];
+    wm_test_write(p, sizeof p, dir, "secret.txt", "0 1\n");
+    cr_assert_eq(chmod(p, 0), 0);
+    snprintf(args, sizeof args, "info %s", p);
+    expect(1, "secret.txt", "Permission denied", args);
+  }
+}
+
+Test(bad_input, malformed_line) {
+  char p[512], args[600];
+  wm_test_write(p, sizeof p, dir, "bad.txt", "# comment\n0 1\n1 2\n2 three\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "bad.txt:4: expected two vertex ids", "'2 three'", args);
+}
+
+Test(bad_input, vertex_id_beyond_limit) {
+  char p[512], args[600];
+  wm_test_write(p, sizeof p, dir, "big.txt", "0 1\n1 4294967295\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "big.txt:2:", "4294967295", args);
+}
+
+Test(bad_input, empty_graph) {
+  char p[512], args[600];
+  wm_test_write(p, sizeof p, dir, "empty.txt", "# no edges at all\n\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "empty.txt", "no edges", args);
+}
+
+Test(bad_input, truncated_wmg) {
+  char p[512], args[600];
+  write_wmg(p, sizeof p);
+  cr_assert_eq(truncate(p, 100), 0);
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "ok.wmg", "truncated", args);
+}
+
+Test(bad_input, corrupted_wmg) {
+  char p[512], args[600];
+  write_wmg(p, sizeof p);
+  FILE *f = fopen(p, "r+b");
+  cr_assert_not_null(f);
+  fseek(f, 80, SEEK_SET);
+  fputc(0x7f, f);
+  fclose(f);
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "ok.wmg", "checksum mismatch", args);
+}
+
+Test(bad_input, unknown_option_and_usage) {
+  expect(2, "unknown option", "--frobnicate", "info x.txt --frobnicate");
+  expect(2, "expected", NULL, "info");
+  expect(2, "--format", NULL, "info x.txt --format csv");
+  expect(2, NULL, NULL, "convert only-one-argument");
+}
+
+Test(bad_input, convert_failure_leaves_no_output) {
+  char bad[512], args[1200];
+  wm_test_write(bad, sizeof bad, dir, "bad.txt", "0 1\n1 x\n");
+  snprintf(args, sizeof args, "convert %s %s/out.wmg", bad, dir);
+  expect(1, "bad.txt:2:", NULL, args);
+  assert_no_output("out.wmg");
+  /* fails after loading, before writing */
+  char ok[512];
+  wm_test_write(ok, sizeof ok, dir, "ok.txt", "0 1\n1 2\n");
+  snprintf(args, sizeof args, "convert %s %s/out.wmg --directed --orient", ok, dir);
+  expect(1, "undirected", NULL, args);
+  assert_no_output("out.wmg");
+}
+
+/* A write that fails half way (file size limit: fwrite gets EFBIG) must
+ * remove the temporary file and leave no output. */
+Test(bad_input, convert_write_failure_leaves_no_output) {
+  char big[512];
+  snprintf(big, sizeof big, "%s/big.txt", dir);
+  FILE *f = fopen(big, "w");
+  cr_assert_not_null(f);
+  for (int i = 0; i < 50000; i++) fprintf(f, "%d %d\n", i, (i * 31 + 7) % 50000);
+  fclose(f);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "sh -c \"trap '' XFSZ; ulimit -f 64; exec '%s' convert --no-cache '%s' '%s/out.wmg'\" 2>%s/err.log",
+           WM_BIN, big, dir, dir);
+  int st = system(cmd);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "expected exit 1, got status %d", st);
+  assert_no_output("out.wmg");
+}

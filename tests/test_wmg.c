@@ -1,0 +1,230 @@
+/* The .wmg binary format: round trip, and every way a file can be bad
+ * (truncated, flipped byte, bad magic, bad version, structurally invalid
+ * with correct checksums). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "datasets.h"
+#include "testutil.h"
+
+static char dir[256];
+static void setup(void) { wm_test_tmpdir(dir, sizeof dir); }
+static void teardown(void) { wm_test_rmdir(dir); }
+TestSuite(wmg, .init = setup, .fini = teardown);
+
+static unsigned char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f);
+  fseek(f, 0, SEEK_END);
+  *len = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *b = malloc(*len + 1);
+  cr_assert_eq(fread(b, 1, *len, f), *len);
+  fclose(f);
+  return b;
+}
+
+static void spit(const char *path, const unsigned char *b, size_t len) {
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  cr_assert_eq(fwrite(b, 1, len, f), len);
+  fclose(f);
+}
+
+static void same_graph(const wm_graph *a, const wm_graph *b) {
+  cr_assert_eq(a->n, b->n);
+  cr_assert_eq(a->m, b->m);
+  cr_assert_eq(a->flags, b->flags);
+  cr_assert(memcmp(a->offsets, b->offsets, (a->n + 1) * sizeof *a->offsets) == 0);
+  cr_assert(memcmp(a->adj, b->adj, a->m * sizeof *a->adj) == 0);
+  cr_assert_eq(!a->orig_ids, !b->orig_ids);
+  if (a->orig_ids) cr_assert(memcmp(a->orig_ids, b->orig_ids, a->n * sizeof *a->orig_ids) == 0);
+}
+
+/* Writes a small graph with sparse ids (so orig_ids is stored) to path. */
+static wm_graph *write_sample(const char *path, uint64_t key) {
+  uint32_t s[] = {10, 20, 30, 10, 40}, d[] = {20, 30, 10, 50, 10};
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_graph_from_arcs(s, d, 5, 0, 0, &g, &err), WM_OK);
+  cr_assert_eq(wm_write_wmg(g, path, key, &err), WM_OK, "%s", err.msg);
+  return g;
+}
+
+static void expect_bad(const char *path, const char *want) {
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_read_wmg(path, &g, NULL, &err), WM_EINPUT, "accepted a bad file");
+  cr_assert_null(g);
+  cr_assert(strstr(err.msg, path), "message names no file: %s", err.msg);
+  cr_assert(strstr(err.msg, want), "message '%s' lacks '%s'", err.msg, want);
+}
+
+/* Recomputes both hashes so a test reaches the structural checks. */
+static void fix_hashes(unsigned char *b, size_t len) {
+  uint64_t ph = XXH3_64bits(b + 64, len - 64); /* one 64 MiB chunk */
+  ph = XXH3_64bits(&ph, 8);
+  memcpy(b + 48, &ph, 8);
+  uint64_t hh = XXH3_64bits(b, 56);
+  memcpy(b + 56, &hh, 8);
+}
+
+Test(wmg, round_trip_with_ids_and_key) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/g.wmg", dir);
+  wm_graph *g = write_sample(path, 0x1234abcdull);
+  wm_graph *h = NULL;
+  uint64_t key = 0;
+  wm_error err;
+  cr_assert_eq(wm_read_wmg(path, &h, &key, &err), WM_OK, "%s", err.msg);
+  same_graph(g, h);
+  cr_assert_eq(key, 0x1234abcdull);
+  cr_assert_eq(wm_graph_internal_id(h, 50), 4);
+  wm_graph_destroy(h);
+  wm_graph_destroy(g);
+}
+
+Test(wmg, round_trip_directed_and_random) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/r.wmg", dir);
+  wm_graph *g = wm_test_powerlaw(300, 8, 3, 0.3, 5);
+  wm_error err;
+  cr_assert_eq(wm_write_wmg(g, path, 0, &err), WM_OK);
+  wm_graph *h = NULL;
+  cr_assert_eq(wm_read_wmg(path, &h, NULL, &err), WM_OK, "%s", err.msg);
+  same_graph(g, h);
+  wm_graph_destroy(h);
+  wm_graph *o = NULL;
+  cr_assert_eq(wm_graph_orient_by_degree(g, &o, &err), WM_OK);
+  cr_assert_eq(wm_write_wmg(o, path, 0, &err), WM_OK);
+  cr_assert_eq(wm_read_wmg(path, &h, NULL, &err), WM_OK, "%s", err.msg);
+  same_graph(o, h);
+  wm_graph_destroy(h);
+  wm_graph_destroy(o);
+  wm_graph_destroy(g);
+}
+
+Test(wmg, truncated_file) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/t.wmg", dir);
+  wm_graph_destroy(write_sample(path, 0));
+  size_t len;
+  unsigned char *b = slurp(path, &len);
+  spit(path, b, len - 3);
+  expect_bad(path, "truncated");
+  spit(path, b, 40);
+  expect_bad(path, "truncated");
+  spit(path, b, 0);
+  expect_bad(path, "truncated");
+  free(b);
+}
+
+Test(wmg, flipped_byte_is_a_checksum_mismatch) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/c.wmg", dir);
+  wm_graph_destroy(write_sample(path, 0));
+  size_t len;
+  unsigned char *b = slurp(path, &len);
+  for (size_t at = 64; at < len; at += 7) {
+    b[at] ^= 0x10;
+    spit(path, b, len);
+    expect_bad(path, "checksum mismatch");
+    b[at] ^= 0x10;
+  }
+  b[20] ^= 1; /* n in the header */
+  spit(path, b, len);
+  expect_bad(path, "checksum mismatch");
+  free(b);
+}
+
+Test(wmg, bad_magic_and_version) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/m.wmg", dir);
+  wm_graph_destroy(write_sample(path, 0));
+  size_t len;
+  unsigned char *b = slurp(path, &len);
+  b[0] = 'X';
+  spit(path, b, len);
+  expect_bad(path, "bad magic");
+  b[0] = 'W';
+  b[8] = 9; /* version 9 */
+  spit(path, b, len);
+  expect_bad(path, "version 9");
+  free(b);
+}
+
+/* Correct hashes but broken CSR: the structural checks must catch each. */
+Test(wmg, structurally_invalid_with_valid_checksums) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/s.wmg", dir);
+  wm_graph *g = write_sample(path, 0);
+  size_t len;
+  unsigned char *orig = slurp(path, &len), *b = malloc(len);
+  size_t adj_at = 64 + 8 * (g->n + 1), ids_at = adj_at + 4 * g->m;
+  struct { size_t at; uint32_t value; const char *want; } cases[] = {
+      {adj_at, 99, "out of range"},           /* neighbour >= n */
+      {adj_at, 0, "self-loop"},               /* vertex 0 lists itself */
+      {adj_at + 4, 1, "unsorted"},            /* row 0 = {1, 1, ...} */
+      {ids_at + 4, 5, "not ascending"},       /* orig_ids[1] < orig_ids[0] */
+      {64 + 8, 7, "offsets"},                 /* offsets[1] > offsets[2] */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    memcpy(b, orig, len);
+    memcpy(b + cases[i].at, &cases[i].value, 4);
+    fix_hashes(b, len);
+    spit(path, b, len);
+    expect_bad(path, cases[i].want);
+  }
+  free(orig);
+  free(b);
+  wm_graph_destroy(g);
+}
+
+Test(wmg, write_failure_leaves_nothing) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/no/such/dir/x.wmg", dir);
+  wm_graph *g = wm_test_er(10, 0.5, 1);
+  wm_error err;
+  cr_assert_eq(wm_write_wmg(g, path, 0, &err), WM_EINPUT);
+  cr_assert(strstr(err.msg, "x.wmg"), "%s", err.msg);
+  wm_graph_destroy(g);
+}
+
+/* A payload of several 64 MiB hash chunks, with chunk borders inside adj
+ * and orig_ids: round trip, and damage in a later chunk is still caught. */
+Test(wmg, multi_chunk_payload, .timeout = 60) {
+  enum { N = 6000000 };
+  wm_graph *g = wm_graph_create(N, 2ull * N);
+  cr_assert_not_null(g);
+  g->orig_ids = malloc(N * sizeof *g->orig_ids);
+  for (uint32_t v = 0; v < N; v++) {
+    uint32_t a = (v + 1) % N, b = (v + 2) % N;
+    g->offsets[v] = 2ull * v;
+    g->adj[2ull * v] = a < b ? a : b;
+    g->adj[2ull * v + 1] = a < b ? b : a;
+    g->orig_ids[v] = 3 * v + 1;
+  }
+  g->offsets[N] = 2ull * N;
+  g->flags = WM_GRAPH_DIRECTED;
+  char path[512];
+  snprintf(path, sizeof path, "%s/big.wmg", dir);
+  wm_error err;
+  cr_assert_eq(wm_write_wmg(g, path, 5, &err), WM_OK, "%s", err.msg);
+  wm_graph *h = NULL;
+  cr_assert_eq(wm_read_wmg(path, &h, NULL, &err), WM_OK, "%s", err.msg);
+  same_graph(g, h);
+  wm_graph_destroy(h);
+  /* flip one byte of orig_ids, in the second chunk */
+  FILE *f = fopen(path, "r+b");
+  cr_assert_not_null(f);
+  long at = 64 + 8L * (N + 1) + 4L * 2 * N + 100;
+  cr_assert_gt(at, 64L << 20);
+  fseek(f, at, SEEK_SET);
+  fputc(0xEE, f);
+  fclose(f);
+  expect_bad(path, "checksum mismatch");
+  wm_graph_destroy(g);
+}
