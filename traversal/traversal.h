@@ -1,6 +1,16 @@
 /* traversal: BFS on CPU (direction-optimising reference) and GPU (the
  * Enterprise pipeline), Graph500 validation, reachability, and BFS balls
- * that seed the matcher. */
+ * that seed the matcher.
+ *
+ * Levels: a source has level 0; level[v] is the hop distance from the
+ * nearest source.  Parents: any valid BFS tree (parent[v] is one level above
+ * v and joined to it by an arc parent[v] -> v); a source is its own parent.
+ *
+ * Directed graphs: the search follows out-arcs.  Bottom-up steps need the
+ * in-arcs, so both executors build the transpose (CSR of in-arcs) for a
+ * directed graph when direction optimisation is on (the CPU reuses
+ * o->transpose when the caller passes one); the GPU falls back to top-down
+ * only when the transpose does not fit in device memory. */
 #ifndef WM_TRAVERSAL_H
 #define WM_TRAVERSAL_H
 
@@ -17,16 +27,26 @@ extern "C" {
 
 typedef struct wm_bfs_options {
   int threads;        /* CPU: 0 = all */
-  uint32_t max_depth; /* stop after this many levels (UINT32_MAX: none) */
-  uint32_t target;    /* stop once this vertex is reached (WM_NO_VERTEX: none) */
+  /* Stop after this many levels (UINT32_MAX: none).  With max_depth = H the
+   * vertices with level[v] <= H are exactly the BFS ball of radius H around
+   * the sources; every other vertex is WM_UNREACHED. */
+  uint32_t max_depth;
+  /* Stop once this vertex is reached (WM_NO_VERTEX: none).  The level that
+   * reaches it is completed, so every reached level is still exact. */
+  uint32_t target;
   int want_parents;
   /* Each optimisation can be switched off for the ablation. */
   int direction_opt;  /* top-down <-> bottom-up switching (default 1) */
   double alpha;       /* switch threshold gamma (default 0.3) */
-  int queue_gen;      /* GPU: two-step queue generation (default 1) */
-  int classify;       /* GPU: Small/Middle/Large/Extreme queues (default 1) */
+  int queue_gen;      /* GPU: two-step queue generation (default 1); off = status-array BFS
+                         (implies classify off) */
+  int classify;       /* GPU: Small/Middle/Large/Extreme queues (default 1); off = a thread
+                         per frontier vertex */
   int hub_cache;      /* GPU: shared-memory hub cache (default 1) */
   int small_kernel;   /* GPU: single-block multi-level kernel (default 1) */
+  /* CPU, directed graphs: the transpose (wm_graph_transpose) to use for
+   * bottom-up steps, or NULL to build it per call. */
+  const wm_graph *transpose;
 } wm_bfs_options;
 
 void wm_bfs_options_init(wm_bfs_options *o);
@@ -36,23 +56,68 @@ typedef struct wm_bfs_result {
   uint32_t *parent;         /* n entries or NULL; root's parent is itself */
   uint32_t depth;           /* levels (deepest level + 1) */
   uint64_t reached;         /* vertices reached */
-  uint64_t edges_traversed; /* sum of out-degrees of reached vertices (TEPS numerator) */
+  uint64_t edges_traversed; /* sum of out-degrees of reached vertices */
+  /* TEPS numerator, Graph500 convention: input edges within the traversed
+   * component, i.e. undirected edges with a reached end (sum of degrees of
+   * reached vertices / 2) for a symmetric graph, arcs leaving reached
+   * vertices for a directed one. */
+  uint64_t teps_edges;
   uint64_t *per_level;      /* depth entries: vertices per level */
-  double seconds;           /* traversal only */
+  int truncated;            /* stopped by max_depth or target: the deepest level's
+                               vertices may have unexplored neighbours */
+  uint32_t bottom_up_levels;/* levels expanded bottom-up */
+  double seconds;           /* traversal only (GPU: excludes upload and copy-back) */
   double kernel_ms;         /* GPU: CUDA events */
 } wm_bfs_result;
 
 void wm_bfs_result_free(wm_bfs_result *r);
 
-/* Sources are internal ids; several sources give a multi-source BFS. */
+/* Sources are internal ids; several sources give a multi-source BFS
+ * (duplicates are ignored). */
 int wm_bfs_cpu(const wm_graph *g, const uint32_t *sources, uint32_t nsources,
                const wm_bfs_options *o, wm_bfs_result *r, wm_error *err);
+/* One-shot GPU BFS: uploads the graph, runs, frees (see wm_bfs_gpu_ctx for
+ * repeated searches on one graph). */
 int wm_bfs_gpu(const wm_graph *g, const uint32_t *sources, uint32_t nsources,
                const wm_bfs_options *o, wm_bfs_result *r, wm_error *err);
 
-/* Graph500 checks; returns WM_EINPUT with the first violation in err. */
+/* A graph resident on the GPU with the BFS buffers sized for it, for many
+ * searches (the Graph500 protocol, the ablation).  The options given to
+ * create only decide what is uploaded (the transpose of a directed graph
+ * when direction_opt is on); run takes its own options. */
+typedef struct wm_bfs_gpu_ctx wm_bfs_gpu_ctx;
+int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_bfs_gpu_ctx **ctx,
+                      wm_error *err);
+int wm_bfs_gpu_run(wm_bfs_gpu_ctx *ctx, const uint32_t *sources, uint32_t nsources,
+                   const wm_bfs_options *o, wm_bfs_result *r, wm_error *err);
+void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *ctx);
+/* Launch configuration and device facts of a context, for the report. */
+const char *wm_bfs_gpu_describe(const wm_bfs_gpu_ctx *ctx);
+
+/* Graph500 checks; returns WM_EINPUT with the first violation in err.
+ * Without parents (r->parent NULL) every non-source reached vertex must
+ * instead have an in-neighbour one level above it. */
 int wm_bfs_validate(const wm_graph *g, const uint32_t *sources, uint32_t nsources,
                     const wm_bfs_result *r, wm_error *err);
+
+/* ---- helpers shared by both executors ------------------------------ */
+
+/* Hub vertices for the direction heuristic and the hub cache: out-degree
+ * >= *tau = max(32, 8 x mean out-degree).  gamma = hubs in the frontier /
+ * all hubs; a graph without hubs (*nhubs == 0: grids, road networks, uniform
+ * random graphs) stays top-down. */
+void wm_bfs_hub_threshold(const wm_graph *g, uint64_t *tau, uint64_t *nhubs);
+
+/* Fills depth, reached, per_level, edges_traversed and teps_edges from
+ * r->level.  Returns WM_EINPUT when out of memory. */
+int wm_bfs_result_stats(const wm_graph *g, wm_bfs_result *r, wm_error *err);
+
+/* The reverse graph (CSR of in-arcs, rows sorted); flags are copied. */
+int wm_graph_transpose(const wm_graph *g, wm_graph **out, wm_error *err);
+
+/* Measured device memory bandwidth: a large device-to-device copy timed
+ * with events, bytes read + written per second, median of several runs. */
+int wm_gpu_bandwidth_probe(double *gbps, wm_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,338 @@
+/* bfs-emu runtime: coroutine threads, block barriers, warp collectives and
+ * the synchronous runtime API.  See include/cuda_runtime.h. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define FIBER_START(save, bottom, size) __sanitizer_start_switch_fiber(save, bottom, size)
+#define FIBER_FINISH(save, bottom, size) __sanitizer_finish_switch_fiber(save, bottom, size)
+#else
+#define FIBER_START(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#define FIBER_FINISH(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#endif
+
+#if !defined(__x86_64__)
+#error "bfs-emu switches stacks with x86-64 code"
+#endif
+
+/* Saves the callee-saved registers on the current stack, stores its pointer
+ * in *save and continues on the stack new_sp (System V x86-64). */
+extern "C" void emu_switch(void **save, void *new_sp);
+asm(R"(
+  .text
+  .globl emu_switch
+  .type emu_switch, @function
+emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size emu_switch, .-emu_switch
+  .section .note.GNU-stack,"",@progbits
+  .text
+)");
+
+#include <algorithm>
+#include <vector>
+
+namespace {
+
+enum State { READY, WAIT_BAR, WAIT_WARP, DONE };
+
+struct Thread {
+  void *sp;       /* saved stack pointer while switched out */
+  char *stack;
+  void *fake;     /* ASan's fake-stack handle */
+  State state;
+  emu_thread_ids ids;
+};
+
+struct Warp {
+  emu_warp_op op;
+  unsigned arrived;
+  uint64_t val[32], res[32];
+  int arg[32];
+};
+
+struct Block {
+  std::vector<Thread> threads;
+  unsigned live = 0, bar_arrived = 0;
+  std::vector<Warp> warps;
+  void *smem = nullptr;
+};
+
+void *sched_sp = nullptr, *sched_fake = nullptr;
+const void *main_bottom = nullptr;
+size_t main_size = 0;
+Thread *cur = nullptr;
+Block *blk = nullptr;
+const std::function<void()> *body = nullptr;
+std::vector<char *> stacks;
+const size_t kStack = 256 * 1024;
+uint64_t rng = 0;
+unsigned long long launches = 0, switches = 0;
+
+[[noreturn]] void die(const char *what) {
+  fprintf(stderr, "bfs-emu: %s (block %u, thread %u)\n", what, cur ? cur->ids.bid.x : 0u,
+          cur ? cur->ids.tid.x : 0u);
+  abort();
+}
+
+uint64_t next_rand() {
+  uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+void yield_to_scheduler() {
+  switches++;
+  Thread *t = cur;
+  FIBER_START(&t->fake, main_bottom, main_size);
+  emu_switch(&t->sp, sched_sp);
+  FIBER_FINISH(t->fake, nullptr, nullptr);
+}
+
+[[noreturn]] void thread_entry() {
+  FIBER_FINISH(nullptr, &main_bottom, &main_size);
+  (*body)();
+  cur->state = DONE;
+  blk->live--;
+  if (blk->bar_arrived && blk->bar_arrived == blk->live)
+    die("a thread exited while the others wait at __syncthreads()");
+  FIBER_START(nullptr, main_bottom, main_size);
+  emu_switch(&cur->sp, sched_sp);
+  die("a finished thread was resumed");
+}
+
+/* A fresh stack that "returns" into thread_entry on the first switch. */
+void *initial_sp(char *stack) {
+  uintptr_t top = ((uintptr_t)(stack + kStack)) & ~(uintptr_t)15;
+  void **sp = (void **)top;
+  *--sp = nullptr;                     /* thread_entry's return address: never used */
+  *--sp = (void *)&thread_entry;       /* popped by emu_switch's ret */
+  for (int i = 0; i < 6; i++) *--sp = nullptr; /* rbp rbx r12-r15 */
+  return sp;
+}
+
+int env_int(const char *name, int def) {
+  const char *s = getenv(name);
+  return s && *s ? atoi(s) : def;
+}
+
+void run_block(const emu_cfg_t &cfg, unsigned b) {
+  Block B;
+  unsigned nt = cfg.block.x;
+  if (nt == 0 || nt > 1024 || cfg.block.y != 1 || cfg.block.z != 1) die("bad block shape");
+  B.threads.resize(nt);
+  B.warps.resize((nt + 31) / 32);
+  for (auto &w : B.warps) w.arrived = 0;
+  B.live = nt;
+  if (cfg.smem) {
+    B.smem = malloc(cfg.smem);
+    memset(B.smem, 0xA5, cfg.smem); /* shared memory starts as garbage */
+  }
+  while (stacks.size() < nt) stacks.push_back((char *)malloc(kStack));
+  blk = &B;
+  for (unsigned i = 0; i < nt; i++) {
+    Thread &t = B.threads[i];
+    t.state = READY;
+    t.ids.tid = uint3{i, 0, 0};
+    t.ids.bid = uint3{b, 0, 0};
+    t.ids.bdim = cfg.block;
+    t.ids.gdim = cfg.grid;
+    t.stack = stacks[i];
+    t.sp = initial_sp(t.stack);
+    t.fake = nullptr;
+  }
+  /* start threads in a random order; resume round-robin from there */
+  std::vector<unsigned> order(nt);
+  for (unsigned i = 0; i < nt; i++) order[i] = i;
+  for (unsigned i = nt; i > 1; i--) std::swap(order[i - 1], order[next_rand() % i]);
+  for (;;) {
+    bool progress = false, all_done = true;
+    for (unsigned k = 0; k < nt; k++) {
+      Thread &t = B.threads[order[k]];
+      if (t.state != DONE) all_done = false;
+      if (t.state != READY) continue;
+      cur = &t;
+      progress = true;
+      switches++;
+      FIBER_START(&sched_fake, t.stack, kStack);
+      emu_switch(&sched_sp, t.sp);
+      FIBER_FINISH(sched_fake, nullptr, nullptr);
+      cur = nullptr;
+    }
+    if (all_done) break;
+    if (!progress) {
+      for (unsigned i = 0; i < nt; i++)
+        if (B.threads[i].state != DONE)
+          fprintf(stderr, "bfs-emu: thread %u waits at %s\n", i,
+                  B.threads[i].state == WAIT_BAR ? "__syncthreads()" : "a warp collective");
+      die("deadlock: threads wait for partners that exited or took another path");
+    }
+  }
+  free(B.smem);
+  blk = nullptr;
+}
+
+}  // namespace
+
+const emu_thread_ids &emu_ids(void) {
+  if (!cur) die("threadIdx used outside a kernel");
+  return cur->ids;
+}
+
+void *emu_dyn_smem(void) {
+  if (!blk || !blk->smem) die("dynamic shared memory used but none was given at launch");
+  return blk->smem;
+}
+
+void emu_syncthreads(void) {
+  Block &B = *blk;
+  cur->state = WAIT_BAR;
+  if (++B.bar_arrived == B.live) {
+    B.bar_arrived = 0;
+    for (auto &t : B.threads)
+      if (t.state == WAIT_BAR) t.state = READY;
+    return;
+  }
+  yield_to_scheduler();
+}
+
+uint64_t emu_warp(emu_warp_op op, unsigned mask, uint64_t value, int arg) {
+  Block &B = *blk;
+  unsigned lane = cur->ids.tid.x % 32, w = cur->ids.tid.x / 32;
+  unsigned lanes = std::min(32u, (unsigned)B.threads.size() - 32 * w);
+  unsigned full = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  if (mask != full) die("warp collective with a partial mask (the BFS kernels use full warps)");
+  Warp &W = B.warps[w];
+  if (W.arrived == 0)
+    W.op = op;
+  else if (W.op != op)
+    die("divergent warp: lanes are at different warp collectives");
+  W.val[lane] = value;
+  W.arg[lane] = arg;
+  cur->state = WAIT_WARP;
+  if (++W.arrived < lanes) {
+    yield_to_scheduler();
+    return W.res[lane];
+  }
+  W.arrived = 0;
+  uint64_t acc = 0;
+  switch (op) {
+  case EMU_BALLOT:
+    for (unsigned i = 0; i < lanes; i++) acc |= (uint64_t)(W.val[i] != 0) << i;
+    for (unsigned i = 0; i < lanes; i++) W.res[i] = acc;
+    break;
+  case EMU_REDUCE_ADD:
+    for (unsigned i = 0; i < lanes; i++) acc += (uint32_t)W.val[i];
+    for (unsigned i = 0; i < lanes; i++) W.res[i] = (uint32_t)acc;
+    break;
+  case EMU_SHFL:
+    for (unsigned i = 0; i < lanes; i++) {
+      if (W.arg[i] < 0 || W.arg[i] >= (int)lanes) die("shfl from a lane out of range");
+      W.res[i] = W.val[W.arg[i]];
+    }
+    break;
+  case EMU_SHFL_DOWN:
+    for (unsigned i = 0; i < lanes; i++) W.res[i] = i + W.arg[i] < lanes ? W.val[i + W.arg[i]] : W.val[i];
+    break;
+  }
+  for (unsigned i = 32 * w; i < 32 * w + lanes; i++)
+    if (B.threads[i].state == WAIT_WARP) B.threads[i].state = READY;
+  cur->state = READY;
+  return W.res[lane];
+}
+
+void print_stats() { fprintf(stderr, "bfs-emu: %llu launches, %llu switches\n", launches, switches); }
+
+void emu_launch(const emu_cfg_t &cfg, std::function<void()> fn) {
+  static bool seeded = false;
+  if (!seeded) {
+    rng = (uint64_t)env_int("EMU_SEED", 1), seeded = true;
+    if (env_int("EMU_STATS", 0)) atexit(print_stats);
+  }
+  if (cfg.grid.x == 0 || cfg.grid.y != 1 || cfg.grid.z != 1) die("bad grid shape");
+  if (blk) die("kernel launched from a kernel");
+  launches++;
+  body = &fn;
+  std::vector<unsigned> order(cfg.grid.x);
+  for (unsigned i = 0; i < cfg.grid.x; i++) order[i] = i;
+  for (unsigned i = cfg.grid.x; i > 1; i--) std::swap(order[i - 1], order[next_rand() % i]);
+  for (unsigned b : order) run_block(cfg, b);
+  body = nullptr;
+}
+
+/* ---- runtime API -------------------------------------------------------- */
+
+static double now_ms() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+cudaError_t cudaMalloc(void **p, size_t bytes) {
+  *p = malloc(bytes ? bytes : 1);
+  if (!*p) return cudaErrorMemoryAllocation;
+  memset(*p, 0xA5, bytes); /* device memory starts as garbage */
+  return cudaSuccess;
+}
+cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaMallocHost(void **p, size_t bytes) { return cudaMalloc(p, bytes); }
+cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { memmove(d, s, n); return cudaSuccess; }
+cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k, cudaStream_t) { return cudaMemcpy(d, s, n, k); }
+cudaError_t cudaMemset(void *p, int v, size_t n) { memset(p, v, n); return cudaSuccess; }
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) { return cudaMemset(p, v, n); }
+cudaError_t cudaMemGetInfo(size_t *f, size_t *t) {
+  const char *s = getenv("EMU_FREE_BYTES");
+  *t = (size_t)16 << 30;
+  *f = s && *s ? (size_t)strtoull(s, NULL, 10) : *t;
+  return cudaSuccess;
+}
+cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
+const char *cudaGetErrorString(cudaError_t e) { return e ? "emulated CUDA error" : "no error"; }
+cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
+cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
+  memset(p, 0, sizeof *p);
+  snprintf(p->name, sizeof p->name, "bfs-emu");
+  p->multiProcessorCount = env_int("EMU_SMS", 2);
+  p->major = 9;
+  p->sharedMemPerBlockOptin = 232448;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
+  *v = a == cudaDevAttrMultiProcessorCount ? env_int("EMU_SMS", 2) : env_int("EMU_SMEM_OPTIN", 232448);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { *s = (cudaStream_t)malloc(1); return cudaSuccess; }
+cudaError_t cudaStreamDestroy(cudaStream_t s) { free(s); return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
+cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = new emu_event{0}; return cudaSuccess; }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { return cudaEventCreate(e); }
+cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) { e->t = now_ms(); return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms = (float)(b->t - a->t); return cudaSuccess; }
+
+/* wm_gpu_available for the emulated build (the library's stand-in says 0). */
+extern "C" int wm_gpu_available(void) { return 1; }

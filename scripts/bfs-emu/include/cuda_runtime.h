@@ -1,0 +1,159 @@
+/* bfs-emu: a CPU stand-in for the parts of the CUDA runtime and device
+ * language that the BFS kernels use, so that the traversal kernels can run (and be
+ * tested) on a machine without a GPU.  Each CUDA thread is a coroutine; the
+ * threads of a block run interleaved, switching at __syncthreads() and at
+ * warp-wide intrinsics (which wait for all 32 lanes, and fail loudly when a
+ * lane is missing: divergence bugs show up as errors).  Blocks run one after
+ * another in a random order; streams are synchronous.  Races between blocks
+ * are therefore not exercised; everything else (indices, barriers, warp
+ * collectives, host logic) is.  Launch syntax k<<<...>>>(args) is rewritten
+ * by scripts/bfs-emu.sh into emu_launch(...). */
+#ifndef BFS_EMU_CUDA_RUNTIME_H
+#define BFS_EMU_CUDA_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <functional>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+
+struct uint3 {
+  unsigned x, y, z;
+};
+struct uint4 {
+  unsigned x, y, z, w;
+};
+struct dim3 {
+  unsigned x, y, z;
+  dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+
+typedef int cudaError_t;
+enum {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorLaunchFailure = 719,
+};
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+
+struct emu_stream;
+struct emu_event {
+  double t;
+};
+typedef emu_stream *cudaStream_t;
+typedef emu_event *cudaEvent_t;
+
+struct cudaDeviceProp {
+  char name[256];
+  int multiProcessorCount;
+  int major, minor;
+  size_t sharedMemPerBlockOptin;
+};
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+};
+
+/* ---- runtime API (emu_runtime.cpp) ----------------------------------- */
+cudaError_t cudaMalloc(void **p, size_t bytes);
+template <class T> cudaError_t cudaMalloc(T **p, size_t bytes) { return cudaMalloc((void **)p, bytes); }
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMallocHost(void **p, size_t bytes);
+template <class T> cudaError_t cudaMallocHost(T **p, size_t bytes) { return cudaMallocHost((void **)p, bytes); }
+cudaError_t cudaFreeHost(void *p);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind k);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind k, cudaStream_t s = 0);
+cudaError_t cudaMemset(void *p, int v, size_t bytes);
+cudaError_t cudaMemsetAsync(void *p, int v, size_t bytes, cudaStream_t s = 0);
+cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t e);
+cudaError_t cudaGetDevice(int *d);
+cudaError_t cudaGetDeviceCount(int *n);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d);
+cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
+cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+template <class F> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F) {
+  a->sharedSizeBytes = 4096; /* static shared memory: a generous guess */
+  return cudaSuccess;
+}
+template <class F> cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) { return cudaSuccess; }
+
+/* ---- launches and the thread model ----------------------------------- */
+struct emu_cfg_t {
+  dim3 grid, block;
+  size_t smem;
+  cudaStream_t stream;
+};
+inline emu_cfg_t emu_cfg(dim3 g, dim3 b, size_t smem = 0, cudaStream_t s = 0) { return emu_cfg_t{g, b, smem, s}; }
+void emu_launch(const emu_cfg_t &cfg, std::function<void()> body);
+
+struct emu_thread_ids {
+  uint3 tid, bid;
+  dim3 bdim, gdim;
+};
+const emu_thread_ids &emu_ids(void);
+#define threadIdx (emu_ids().tid)
+#define blockIdx (emu_ids().bid)
+#define blockDim (emu_ids().bdim)
+#define gridDim (emu_ids().gdim)
+void *emu_dyn_smem(void);
+void emu_syncthreads(void);
+#define __syncthreads() emu_syncthreads()
+
+/* Warp collectives: every lane of the warp must take part (full mask). */
+enum emu_warp_op { EMU_BALLOT, EMU_SHFL, EMU_SHFL_DOWN, EMU_REDUCE_ADD };
+uint64_t emu_warp(emu_warp_op op, unsigned mask, uint64_t value, int arg);
+inline unsigned __ballot_sync(unsigned mask, int pred) { return (unsigned)emu_warp(EMU_BALLOT, mask, pred != 0, 0); }
+template <class T> inline T __shfl_sync(unsigned mask, T v, int src) {
+  static_assert(sizeof(T) <= 8, "shfl of a wide type");
+  uint64_t bits = 0;
+  memcpy(&bits, &v, sizeof v);
+  bits = emu_warp(EMU_SHFL, mask, bits, src);
+  T out;
+  memcpy(&out, &bits, sizeof out);
+  return out;
+}
+template <class T> inline T __shfl_down_sync(unsigned mask, T v, unsigned delta) {
+  uint64_t bits = 0;
+  memcpy(&bits, &v, sizeof v);
+  bits = emu_warp(EMU_SHFL_DOWN, mask, bits, (int)delta);
+  T out;
+  memcpy(&out, &bits, sizeof out);
+  return out;
+}
+inline unsigned __reduce_add_sync(unsigned mask, unsigned v) { return (unsigned)emu_warp(EMU_REDUCE_ADD, mask, v, 0); }
+inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
+
+/* Atomics: threads switch only at barriers, so plain operations are atomic. */
+inline unsigned atomicAdd(unsigned *p, unsigned v) { unsigned o = *p; *p = o + v; return o; }
+inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; *p = o + v; return o; }
+inline unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v) { unsigned o = *p; if (o == cmp) *p = v; return o; }
+inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; if (v > o) *p = v; return o; }
+template <class T> inline T min(T a, T b) { return a < b ? a : b; }
+template <class T> inline T max(T a, T b) { return a > b ? a : b; }
+
+/* Checks of device-side accesses: every device pointer the kernels read
+ * must lie inside a cudaMalloc'd block (see emu_runtime.cpp). */
+#endif

@@ -1,0 +1,557 @@
+/* GPU BFS, host side: device buffers sized from the graph and the free
+ * device memory, streams, the level loop and its direction decisions.
+ *
+ * One level of the full pipeline (queue_gen on):
+ *   top-down:  the Small/Middle/Large/Extreme regions of the frontier queue
+ *              are expanded by four kernels on four streams, then the status
+ *              array is scanned for the new level (two-step queue generation,
+ *              which also classifies, counts hubs and fills the hub table);
+ *   explosion: on the switch to bottom-up the status array is scanned once
+ *              more for the unvisited vertices (the bottom-up queue, in
+ *              vertex order);
+ *   bottom-up: the unvisited vertices look for parents on the current level;
+ *              the queue generation then filters the bottom-up queue: what
+ *              stays is the next bottom-up queue, what leaves is the new
+ *              frontier (classified, ready for a switch back).
+ * Small frontiers run in the single-block kernel, several levels per launch.
+ * The host reads back one small struct per level (sizes, hubs, edges). */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfs_gpu_internal.cuh"
+#include "cli.h"
+#include "traversal.h"
+
+using namespace wm_bfs;
+
+#define CK(call)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (call);                                                                  \
+    if (e_ != cudaSuccess)                                                                    \
+      return wm_fail(err, WM_EDEVICE, "%s:%d: %s: %s", __FILE__, __LINE__, #call,             \
+                     cudaGetErrorString(e_));                                                 \
+  } while (0)
+
+struct wm_bfs_gpu_ctx {
+  const wm_graph *g;
+  int device, sms;
+  DevGraph out, in;
+  int have_in; /* bottom-up possible: symmetric, or the transpose is on the device */
+  uint64_t *d_off, *d_in_off;
+  uint32_t *d_adj, *d_in_adj;
+  uint32_t *d_status, *d_parent, *d_q[2];
+  uint32_t *d_has_in; /* bitmap: vertices with in-arcs */
+  unsigned long long *d_hub_table;
+  unsigned *d_counts, *d_offs;
+  int max_blocks;
+  void *d_scan;
+  size_t scan_bytes;
+  DevStats *d_stats, *h_stats;
+  cudaStream_t st, side[4];
+  cudaEvent_t ev_start, ev_stop, ev_fork, ev_join[4];
+  uint64_t tau, nhubs;
+  uint32_t small_cap;
+  size_t small_smem;
+  char desc[512];
+};
+
+/* ---- context ---------------------------------------------------------- */
+
+static double gib(uint64_t b) { return (double)b / (1u << 30); }
+
+/* Uploads the bitmap of vertices with in-arcs (in_off: the in-arc offsets,
+ * the graph's own when symmetric). */
+static int upload_has_in(wm_bfs_gpu_ctx *c, const uint64_t *in_off, wm_error *err) {
+  uint64_t words = ((uint64_t)c->g->n + 31) / 32;
+  uint32_t *bits = (uint32_t *)calloc(words ? words : 1, 4);
+  if (!bits) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
+  for (uint64_t w = 0; w < words; w++) {
+    uint32_t x = 0;
+    for (uint64_t v = 32 * w; v < 32 * w + 32 && v < c->g->n; v++) x |= (uint32_t)(in_off[v + 1] > in_off[v]) << (v & 31);
+    bits[w] = x;
+  }
+  cudaError_t e = cudaMemcpy(c->d_has_in, bits, 4 * words, cudaMemcpyHostToDevice);
+  free(bits);
+  CK(e);
+  return WM_OK;
+}
+
+/* A directed graph's transpose, for bottom-up steps (the memory was
+ * checked by the caller). */
+static int upload_in_arcs(wm_bfs_gpu_ctx *c, wm_error *err) {
+  const wm_graph *g = c->g;
+  wm_graph *t = NULL;
+  int rc = wm_graph_transpose(g, &t, err);
+  if (rc) return rc;
+  size_t off_b = 8 * ((size_t)g->n + 1), adj_b = 4 * (g->m ? g->m : 1);
+  cudaError_t e = cudaMalloc(&c->d_in_off, off_b);
+  if (e == cudaSuccess) e = cudaMalloc(&c->d_in_adj, adj_b);
+  if (e == cudaSuccess) e = cudaMemcpy(c->d_in_off, t->offsets, off_b, cudaMemcpyHostToDevice);
+  if (e == cudaSuccess && t->m) e = cudaMemcpy(c->d_in_adj, t->adj, 4 * t->m, cudaMemcpyHostToDevice);
+  if (e == cudaSuccess) rc = upload_has_in(c, t->offsets, err);
+  wm_graph_destroy(t);
+  CK(e);
+  if (rc) return rc;
+  c->in = DevGraph{c->d_in_off, c->d_in_adj, g->n};
+  c->have_in = 1;
+  return WM_OK;
+}
+
+static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err) {
+  const wm_graph *g = c->g;
+  uint64_t n = g->n, off_b = 8 * (n + 1), adj_b = 4 * (g->m ? g->m : 1);
+  c->max_blocks = c->sms * QueueGenPolicy::BLOCKS_PER_SM;
+  CK(queue_gen_scan_bytes(c->max_blocks, &c->scan_bytes));
+  uint64_t counts_b = 4 * ((uint64_t)Q_CLASSES * c->max_blocks + 1);
+  uint64_t need = off_b + adj_b + 4 * n /* status */ + 4 * n /* parent */ + 8 * n /* queues */ +
+                  4 * ((n + 31) / 32 + 1) /* in-arc bitmap */ +
+                  8 * BottomUpPolicy::CACHE + 2 * counts_b + c->scan_bytes + sizeof(DevStats);
+  size_t free_b = 0, total_b = 0;
+  CK(cudaMemGetInfo(&free_b, &total_b));
+  uint64_t usable = free_b - free_b / 20; /* leave 5% for the runtime */
+  if (need > usable)
+    return wm_fail(err, WM_EDEVICE,
+                   "bfs: the graph (%u vertices, %llu arcs) needs %.2f GiB of device memory, "
+                   "%.2f GiB are free",
+                   g->n, (unsigned long long)g->m, gib(need), gib(free_b));
+  int directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
+  int want_in = directed && o->direction_opt && need + off_b + adj_b <= usable;
+  CK(cudaMalloc(&c->d_off, off_b));
+  CK(cudaMalloc(&c->d_adj, adj_b));
+  CK(cudaMalloc(&c->d_status, 4 * (n ? n : 1)));
+  CK(cudaMalloc(&c->d_parent, 4 * (n ? n : 1)));
+  CK(cudaMalloc(&c->d_q[0], 4 * (n ? n : 1)));
+  CK(cudaMalloc(&c->d_q[1], 4 * (n ? n : 1)));
+  CK(cudaMalloc(&c->d_hub_table, 8 * BottomUpPolicy::CACHE));
+  CK(cudaMalloc(&c->d_has_in, 4 * ((n + 31) / 32 + 1)));
+  CK(cudaMalloc(&c->d_counts, counts_b));
+  CK(cudaMalloc(&c->d_offs, counts_b));
+  CK(cudaMalloc(&c->d_scan, c->scan_bytes ? c->scan_bytes : 1));
+  CK(cudaMalloc(&c->d_stats, sizeof(DevStats)));
+  CK(cudaMallocHost(&c->h_stats, sizeof(DevStats)));
+  CK(cudaMemcpy(c->d_off, g->offsets, off_b, cudaMemcpyHostToDevice));
+  if (g->m) CK(cudaMemcpy(c->d_adj, g->adj, 4 * g->m, cudaMemcpyHostToDevice));
+  c->out = DevGraph{c->d_off, c->d_adj, g->n};
+  c->in = c->out;
+  c->have_in = !directed;
+  if (want_in) return upload_in_arcs(c, err);
+  return c->have_in ? upload_has_in(c, g->offsets, err) : WM_OK;
+}
+
+static int ctx_streams(wm_bfs_gpu_ctx *c, wm_error *err) {
+  CK(cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking));
+  for (int i = 0; i < 4; i++) {
+    CK(cudaStreamCreateWithFlags(&c->side[i], cudaStreamNonBlocking));
+    CK(cudaEventCreateWithFlags(&c->ev_join[i], cudaEventDisableTiming));
+  }
+  CK(cudaEventCreateWithFlags(&c->ev_fork, cudaEventDisableTiming));
+  CK(cudaEventCreate(&c->ev_start));
+  CK(cudaEventCreate(&c->ev_stop));
+  return WM_OK;
+}
+
+extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_bfs_gpu_ctx **out,
+                                 wm_error *err) {
+  *out = NULL;
+  wm_bfs_gpu_ctx *c = (wm_bfs_gpu_ctx *)calloc(1, sizeof *c);
+  if (!c) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
+  c->g = g;
+  int rc = WM_OK;
+  cudaDeviceProp prop;
+  cudaError_t e = cudaGetDevice(&c->device);
+  if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, c->device);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    free(c);
+    return wm_fail(err, WM_EDEVICE, "bfs: no usable CUDA device: %s", cudaGetErrorString(e));
+  }
+  c->sms = prop.multiProcessorCount;
+  wm_bfs_hub_threshold(g, &c->tau, &c->nhubs);
+  if ((rc = ctx_buffers(c, o, err)) || (rc = ctx_streams(c, err))) goto fail;
+  e = small_levels_prepare(c->device, &c->small_cap, &c->small_smem);
+  if (e != cudaSuccess) {
+    rc = wm_fail(err, WM_EDEVICE, "bfs: small-level kernel setup: %s", cudaGetErrorString(e));
+    goto fail;
+  }
+  snprintf(c->desc, sizeof c->desc,
+           "%s (%d SMs, sm_%d%d); hub threshold %llu (%llu hubs, cache %d); small-level kernel: "
+           "%u-vertex frontier, %llu edges/level; bottom-up: %s",
+           prop.name, c->sms, prop.major, prop.minor, (unsigned long long)c->tau,
+           (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap,
+           (unsigned long long)SmallLevelPolicy::EDGE_BUDGET,
+           !(g->flags & WM_GRAPH_DIRECTED) ? "symmetric graph"
+           : c->have_in                   ? "in-arcs (transpose) on the device"
+                                          : "off (directed graph without its transpose)");
+  *out = c;
+  return WM_OK;
+fail:
+  wm_bfs_gpu_destroy(c);
+  return rc;
+}
+
+extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
+  if (!c) return;
+  void *bufs[] = {c->d_off,       c->d_in_off,   c->d_adj,    c->d_in_adj, c->d_status,
+                  c->d_parent,    c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
+                  c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    if (bufs[i]) cudaFree(bufs[i]);
+  if (c->h_stats) cudaFreeHost(c->h_stats);
+  for (int i = 0; i < 4; i++) {
+    if (c->side[i]) cudaStreamDestroy(c->side[i]);
+    if (c->ev_join[i]) cudaEventDestroy(c->ev_join[i]);
+  }
+  if (c->st) cudaStreamDestroy(c->st);
+  if (c->ev_fork) cudaEventDestroy(c->ev_fork);
+  if (c->ev_start) cudaEventDestroy(c->ev_start);
+  if (c->ev_stop) cudaEventDestroy(c->ev_stop);
+  free(c);
+}
+
+extern "C" const char *wm_bfs_gpu_describe(const wm_bfs_gpu_ctx *c) { return c->desc; }
+
+/* ---- one search -------------------------------------------------------- */
+
+namespace {
+
+/* What the host knows about the current frontier (level L). */
+struct Frontier {
+  uint32_t L;
+  uint32_t count;
+  uint64_t edges;
+  uint32_t hubs;
+  uint32_t target_level;
+  uint32_t offs[Q_CLASSES + 1]; /* regions of d_q[cur] (queue_gen on) */
+};
+
+struct Search {
+  wm_bfs_gpu_ctx *c;
+  int trace; /* WM_BFS_TRACE=1: one line per decision on stderr */
+  const wm_bfs_options *o;
+  wm_error *err;
+  DevState s;
+  int queue_gen, classify, hub_cache, small, dir_opt;
+  uint32_t target;
+  int cur;
+  Frontier f;
+  int bottom_up;
+  uint32_t bu_begin, bu_len; /* the bottom-up queue in d_q[cur] */
+  uint32_t bu_levels;
+  int truncated;
+
+  int gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, int unvisited, int out,
+          const uint32_t *unvisited_mask = NULL);
+  void take_frontier(uint32_t L);
+  int small_levels(const uint32_t *in, uint32_t count);
+  int topdown();
+  int bottomup();
+  int explosion();
+  int loop(uint32_t nsrc);
+};
+
+/* One queue generation into d_q[out] (out < 0: counts only); reads the
+ * stats back into c->h_stats. */
+int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, int unvisited, int out,
+                const uint32_t *unvisited_mask) {
+  const int R = QueueGenPolicy::ROUND;
+  uint64_t want_blocks = ((uint64_t)len + R - 1) / R;
+  int blocks = want_blocks < (uint64_t)c->max_blocks ? (int)want_blocks : c->max_blocks;
+  if (blocks < 1) blocks = 1;
+  uint64_t tile = ((uint64_t)len + blocks - 1) / blocks;
+  tile = (tile + R - 1) / R * R;
+  QueueGenArgs a;
+  memset(&a, 0, sizeof a);
+  a.in = in;
+  a.len = len;
+  a.want = want;
+  a.emit_frontier = frontier;
+  a.emit_unvisited = unvisited;
+  a.unvisited_mask = unvisited_mask;
+  a.classify = classify;
+  a.hub_table = hub_cache && frontier ? c->d_hub_table : NULL;
+  a.hub_tau = c->tau;
+  a.tile = tile ? tile : R;
+  a.block_counts = c->d_counts;
+  a.block_offsets = c->d_offs;
+  a.out = out >= 0 ? c->d_q[out] : NULL;
+  a.stats = c->d_stats;
+  a.target = target;
+  if (a.hub_table) CK(cudaMemsetAsync(c->d_hub_table, 0, 8 * BottomUpPolicy::CACHE, c->st));
+  CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
+  CK(queue_gen_launch(c->out, s.status, a, blocks, out >= 0, c->d_scan, c->scan_bytes,
+                      c->st));
+  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
+  CK(cudaStreamSynchronize(c->st));
+  return WM_OK;
+}
+
+/* The last generation collected the frontier of level L. */
+void Search::take_frontier(uint32_t L) {
+  const DevStats &h = *c->h_stats;
+  f.L = L;
+  f.count = h.offs[Q_UNVISITED];
+  f.edges = h.frontier_edges;
+  f.hubs = h.hubs;
+  f.target_level = h.target_level;
+  memcpy(f.offs, h.offs, sizeof f.offs);
+  if (trace)
+    fprintf(stderr, "bfs-gpu: level %u: %u vertices (S/M/L/E %u/%u/%u/%u), %llu edges, %u hubs; %u unvisited queued\n",
+            L, f.count, f.offs[1] - f.offs[0], f.offs[2] - f.offs[1], f.offs[3] - f.offs[2],
+            f.offs[4] - f.offs[3], (unsigned long long)f.edges, f.hubs, f.offs[5] - f.offs[4]);
+}
+
+/* Runs the single-block kernel from the list in[0, count) (level f.L) and
+ * rebuilds the host's view of the frontier where it stopped. */
+int Search::small_levels(const uint32_t *in, uint32_t count) {
+  SmallArgs a;
+  a.g = c->out;
+  a.s = s;
+  a.in = in;
+  a.count = count;
+  a.level = f.L;
+  a.max_depth = o->max_depth;
+  a.target = target;
+  a.capacity = c->small_cap;
+  a.edge_budget = SmallLevelPolicy::EDGE_BUDGET;
+  a.out = c->d_q[cur ^ 1];
+  a.stats = c->d_stats;
+  CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
+  CK(small_levels_launch(a, c->small_smem, c->st));
+  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
+  CK(cudaStreamSynchronize(c->st));
+  DevStats h = *c->h_stats;
+  uint32_t L = h.small_level;
+  int rc = WM_OK;
+  if (trace)
+    fprintf(stderr, "bfs-gpu: small-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u\n",
+            f.L, count, L, h.small_count, h.small_exit);
+  switch (h.small_exit) {
+  case SMALL_DONE:
+  case SMALL_DEPTH:
+  case SMALL_TARGET: /* the loop's checks stop the search */
+    f.L = L;
+    f.count = h.small_count;
+    f.target_level = h.target_level;
+    return WM_OK;
+  case SMALL_EDGES: /* the frontier is in d_q[cur ^ 1] (and in the status array) */
+    if (queue_gen)
+      rc = gen(c->d_q[cur ^ 1], h.small_count, L, 1, 0, cur);
+    else
+      rc = gen(NULL, c->g->n, L, 1, 0, -1);
+    if (rc) return rc;
+    take_frontier(L);
+    return WM_OK;
+  case SMALL_OVERFLOW: /* the level is complete in the status array only */
+    if ((rc = gen(NULL, c->g->n, L, 1, 0, queue_gen ? cur ^ 1 : -1))) return rc;
+    if (queue_gen) cur ^= 1;
+    take_frontier(L);
+    return WM_OK;
+  default:
+    return wm_fail(err, WM_EDEVICE, "bfs: the small-level kernel stopped without a reason (%u)",
+                   h.small_exit);
+  }
+}
+
+int Search::topdown() {
+  const uint32_t L = f.L;
+  if (!queue_gen) {
+    CK(topdown_status_launch(c->out, s, L, c->sms, c->st));
+  } else if (!classify) {
+    CK(expand_topdown_launch(Q_SMALL, c->out, s, c->d_q[cur], f.count, L, c->sms, c->st));
+  } else {
+    CK(cudaEventRecord(c->ev_fork, c->st));
+    for (int k = Q_SMALL; k <= Q_EXTREME; k++) {
+      uint32_t n = f.offs[k + 1] - f.offs[k];
+      if (!n) continue;
+      CK(cudaStreamWaitEvent(c->side[k], c->ev_fork, 0));
+      CK(expand_topdown_launch(k, c->out, s, c->d_q[cur] + f.offs[k], n, L, c->sms, c->side[k]));
+      CK(cudaEventRecord(c->ev_join[k], c->side[k]));
+      CK(cudaStreamWaitEvent(c->st, c->ev_join[k], 0));
+    }
+  }
+  int rc = gen(NULL, c->g->n, L + 1, 1, 0, queue_gen ? cur ^ 1 : -1);
+  if (rc) return rc;
+  if (queue_gen) cur ^= 1;
+  take_frontier(L + 1);
+  return WM_OK;
+}
+
+/* Switch to bottom-up: the unvisited vertices, in vertex order, leaving out
+ * those without in-arcs (isolated vertices: a third of a Kronecker graph),
+ * which no bottom-up step can reach. */
+int Search::explosion() {
+  if (!queue_gen) return WM_OK; /* the baseline scans all vertices each step */
+  int rc = gen(NULL, c->g->n, 0, 0, 1, cur ^ 1, c->d_has_in);
+  if (rc) return rc;
+  cur ^= 1;
+  bu_begin = c->h_stats->offs[Q_UNVISITED];
+  bu_len = c->h_stats->offs[Q_CLASSES] - bu_begin;
+  if (trace) fprintf(stderr, "bfs-gpu: bottom-up queue: %u unvisited vertices with in-arcs\n", bu_len);
+  return WM_OK;
+}
+
+int Search::bottomup() {
+  const uint32_t L = f.L;
+  const unsigned long long *table = hub_cache ? c->d_hub_table : NULL;
+  bu_levels++;
+  if (!queue_gen) {
+    CK(bottom_up_launch(c->in, s, NULL, c->g->n, L, table, c->sms, c->st));
+    int rc = gen(NULL, c->g->n, L + 1, 1, 0, -1);
+    if (rc) return rc;
+    take_frontier(L + 1);
+    return WM_OK;
+  }
+  const uint32_t *q = c->d_q[cur] + bu_begin;
+  CK(bottom_up_launch(c->in, s, q, bu_len, L, table, c->sms, c->st));
+  int rc = gen(q, bu_len, L + 1, 1, 1, cur ^ 1);
+  if (rc) return rc;
+  cur ^= 1;
+  take_frontier(L + 1);
+  bu_begin = f.offs[Q_UNVISITED];
+  bu_len = f.offs[Q_CLASSES] - bu_begin;
+  return WM_OK;
+}
+
+/* The sources are in d_q[cur] (nsrc of them, seeded on level 0). */
+int Search::loop(uint32_t nsrc) {
+  int rc;
+  f.L = 0;
+  if (small && nsrc <= c->small_cap) {
+    if ((rc = small_levels(c->d_q[cur], nsrc))) return rc;
+  } else {
+    if ((rc = gen(c->d_q[cur], nsrc, 0, 1, 0, queue_gen ? cur ^ 1 : -1))) return rc;
+    if (queue_gen) cur ^= 1;
+    take_frontier(0);
+  }
+  uint32_t prev_count = 0;
+  const uint64_t n = c->g->n;
+  for (;;) {
+    if (f.count == 0) return WM_OK;
+    if ((target != kNoVertex && f.target_level != kUnreached) || f.L >= o->max_depth) {
+      truncated = 1;
+      return WM_OK;
+    }
+    /* to bottom-up while the frontier grows and holds a share > alpha of the
+     * hubs; back once it shrinks below n / beta (no ping-pong: a shrinking
+     * frontier never turns bottom-up) */
+    if (!bottom_up && dir_opt && c->nhubs && f.count >= prev_count &&
+        (double)f.hubs > o->alpha * (double)c->nhubs) {
+      bottom_up = 1;
+      if (trace) fprintf(stderr, "bfs-gpu: level %u: switch to bottom-up\n", f.L);
+      if ((rc = explosion())) return rc;
+    } else if (bottom_up && f.count < prev_count && f.count < n / kBackToTopDownBeta) {
+      bottom_up = 0; /* the filter left the frontier classified in d_q[cur] */
+      if (trace) fprintf(stderr, "bfs-gpu: level %u: back to top-down\n", f.L);
+    }
+    prev_count = f.count;
+    if (!bottom_up && small && queue_gen && f.count <= c->small_cap &&
+        f.edges <= SmallLevelPolicy::EDGE_BUDGET) {
+      rc = small_levels(c->d_q[cur], f.count);
+    } else {
+      rc = bottom_up ? bottomup() : topdown();
+    }
+    if (rc) return rc;
+  }
+}
+
+int dedupe_sources(const wm_graph *g, const uint32_t *sources, uint32_t nsources, uint32_t **out,
+                   uint32_t *count, wm_error *err) {
+  uint32_t *v = (uint32_t *)malloc((size_t)nsources * sizeof *v);
+  if (!v) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < nsources; i++) {
+    if (sources[i] >= g->n) {
+      free(v);
+      return wm_fail(err, WM_EINPUT, "bfs: source %u is not a vertex (the graph has %u)", sources[i], g->n);
+    }
+    v[k++] = sources[i];
+  }
+  qsort(v, k, sizeof *v, [](const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+  });
+  uint32_t u = 0;
+  for (uint32_t i = 0; i < k; i++)
+    if (u == 0 || v[u - 1] != v[i]) v[u++] = v[i];
+  *out = v;
+  *count = u;
+  return WM_OK;
+}
+
+int copy_back(wm_bfs_gpu_ctx *c, const Search &S, wm_bfs_result *r, wm_error *err) {
+  size_t n = c->g->n ? c->g->n : 1;
+  r->level = (uint32_t *)malloc(n * 4);
+  if (S.s.parent) r->parent = (uint32_t *)malloc(n * 4);
+  if (!r->level || (S.s.parent && !r->parent)) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
+  CK(cudaMemcpyAsync(r->level, c->d_status, 4 * (size_t)c->g->n, cudaMemcpyDeviceToHost, c->st));
+  if (r->parent) CK(cudaMemcpyAsync(r->parent, c->d_parent, 4 * (size_t)c->g->n, cudaMemcpyDeviceToHost, c->st));
+  CK(cudaStreamSynchronize(c->st));
+  return WM_OK;
+}
+
+int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_options *o,
+               wm_bfs_result *r, wm_error *err) {
+  Search S;
+  memset(&S, 0, sizeof S);
+  S.c = c;
+  S.o = o;
+  S.err = err;
+  S.s = DevState{c->d_status, o->want_parents ? c->d_parent : NULL};
+  S.queue_gen = o->queue_gen;
+  S.classify = o->queue_gen && o->classify;
+  S.hub_cache = o->hub_cache;
+  S.small = o->small_kernel;
+  S.dir_opt = o->direction_opt && c->have_in;
+  S.target = o->target;
+  const char *tr = getenv("WM_BFS_TRACE");
+  S.trace = tr && *tr && *tr != '0';
+  const size_t n = c->g->n;
+  double t0 = wm_now();
+  CK(cudaEventRecord(c->ev_start, c->st));
+  CK(cudaMemsetAsync(c->d_status, 0xFF, 4 * n, c->st));
+  if (S.s.parent) CK(cudaMemsetAsync(c->d_parent, 0xFF, 4 * n, c->st));
+  CK(cudaMemcpyAsync(c->d_q[0], src, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, c->st));
+  CK(seed_sources_launch(S.s, c->d_q[0], nsrc, c->st));
+  int rc = S.loop(nsrc);
+  if (rc) return rc;
+  CK(cudaEventRecord(c->ev_stop, c->st));
+  CK(cudaEventSynchronize(c->ev_stop));
+  r->seconds = wm_now() - t0;
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop));
+  r->kernel_ms = ms;
+  r->truncated = S.truncated;
+  r->bottom_up_levels = S.bu_levels;
+  if ((rc = copy_back(c, S, r, err))) return rc;
+  return wm_bfs_result_stats(c->g, r, err);
+}
+
+}  // namespace
+
+extern "C" int wm_bfs_gpu_run(wm_bfs_gpu_ctx *c, const uint32_t *sources, uint32_t nsources,
+                              const wm_bfs_options *o, wm_bfs_result *r, wm_error *err) {
+  memset(r, 0, sizeof *r);
+  if (nsources == 0) return wm_fail(err, WM_EUSAGE, "bfs: no source vertex given");
+  if (o->target != WM_NO_VERTEX && o->target >= c->g->n)
+    return wm_fail(err, WM_EUSAGE, "bfs: target %u is not a vertex (the graph has %u)", o->target, c->g->n);
+  uint32_t *src = NULL, nsrc = 0;
+  int rc = dedupe_sources(c->g, sources, nsources, &src, &nsrc, err);
+  if (rc) return rc;
+  rc = run_search(c, src, nsrc, o, r, err);
+  free(src);
+  if (rc) wm_bfs_result_free(r);
+  return rc;
+}
+
+extern "C" int wm_bfs_gpu(const wm_graph *g, const uint32_t *sources, uint32_t nsources,
+                          const wm_bfs_options *o, wm_bfs_result *r, wm_error *err) {
+  memset(r, 0, sizeof *r);
+  wm_bfs_gpu_ctx *c = NULL;
+  int rc = wm_bfs_gpu_create(g, o, &c, err);
+  if (rc) return rc;
+  rc = wm_bfs_gpu_run(c, sources, nsources, o, r, err);
+  wm_bfs_gpu_destroy(c);
+  return rc;
+}

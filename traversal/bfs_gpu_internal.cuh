@@ -1,0 +1,180 @@
+/* Shared device-side pieces of the GPU BFS (the Enterprise pipeline):
+ * launch policies, the plain structs the kernels take, small device helpers
+ * and the host-side launch functions each kernel file exports.
+ *
+ * Conventions.  status[v] is the level of v (kUnreached until visited).  A
+ * top-down step at level L writes status[v] = L + 1 (and parent[v]) for every
+ * unvisited neighbour: concurrent writers store the same level, and whichever
+ * parent survives is on level L, so no atomics are needed.  Queues are
+ * produced afterwards from the status array (queue generation), so they hold
+ * no duplicates.  Vertex ids are 32-bit, edge offsets 64-bit; every index
+ * into adj is 64-bit. */
+#ifndef WM_BFS_GPU_INTERNAL_CUH
+#define WM_BFS_GPU_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+namespace wm_bfs {
+
+constexpr uint32_t kUnreached = 0xFFFFFFFFu;
+constexpr uint32_t kNoVertex = 0xFFFFFFFFu;
+
+/* Frontier classes by out-degree, each expanded by its own kernel, and the
+ * bottom-up queue (unvisited vertices) as a fifth region of the same array. */
+enum QueueClass { Q_SMALL = 0, Q_MIDDLE = 1, Q_LARGE = 2, Q_EXTREME = 3, Q_UNVISITED = 4, Q_CLASSES = 5 };
+constexpr uint64_t kSmallBelow = 32;     /* Small: a thread per vertex */
+constexpr uint64_t kMiddleBelow = 256;   /* Middle: a warp */
+constexpr uint64_t kLargeBelow = 65536;  /* Large: a block (CTA); Extreme: the grid */
+
+/* ---- policies (block sizes and grid shapes, CUB style) --------------- */
+
+struct QueueGenPolicy {
+  static constexpr int BLOCK = 256;
+  static constexpr int ITEMS = 4; /* consecutive items per thread per round (one 16-byte load) */
+  static constexpr int ROUND = BLOCK * ITEMS;
+  static constexpr int BLOCKS_PER_SM = 4;
+  /* the per-round block scan packs the class counts of one round in 11-bit
+   * fields of a 64-bit word (5 classes x 11 bits) */
+  static constexpr int FIELD_BITS = 11;
+};
+struct ExpandPolicy {
+  static constexpr int THREAD_BLOCK = 256;  /* Small */
+  static constexpr int WARP_BLOCK = 256;    /* Middle: 8 vertices per block */
+  static constexpr int CTA_BLOCK = 256;     /* Large */
+  static constexpr int GRID_BLOCK = 256;    /* Extreme */
+  static constexpr int GRID_BLOCKS_PER_SM = 2;
+  static constexpr int MAX_BLOCKS_PER_SM = 32; /* cap of grid-stride launches */
+};
+struct BottomUpPolicy {
+  static constexpr int BLOCK = 256;
+  static constexpr int BLOCKS_PER_SM = 8;
+  static constexpr int CACHE = 4096;      /* hub cache entries (16 KiB of shared memory) */
+  static constexpr int THREAD_SCAN = 32;  /* in-neighbours a thread checks alone before its
+                                             warp takes over the rest of the row */
+};
+struct SmallLevelPolicy {
+  static constexpr int BLOCK = 1024;
+  static constexpr uint32_t MAX_FRONTIER = 16384;   /* shared-memory frontier capacity cap */
+  static constexpr uint64_t EDGE_BUDGET = 65536;    /* frontier edges one block expands per level */
+};
+constexpr uint32_t kBackToTopDownBeta = 24; /* bottom-up -> top-down when frontier < n / beta */
+
+static_assert(QueueGenPolicy::ROUND < (1 << QueueGenPolicy::FIELD_BITS), "scan fields too narrow");
+static_assert(5 * QueueGenPolicy::FIELD_BITS <= 64, "scan fields do not fit in 64 bits");
+static_assert((BottomUpPolicy::CACHE & (BottomUpPolicy::CACHE - 1)) == 0, "cache size: power of two");
+
+/* ---- plain structs --------------------------------------------------- */
+
+struct DevGraph {
+  const uint64_t *offsets;
+  const uint32_t *adj;
+  uint32_t n;
+};
+
+struct DevState {
+  uint32_t *status;
+  uint32_t *parent; /* NULL when parents are not wanted */
+};
+
+enum SmallExit { SMALL_NONE = 0, SMALL_DONE, SMALL_DEPTH, SMALL_TARGET, SMALL_EDGES, SMALL_OVERFLOW };
+
+/* Figures the host reads back after each queue generation (one copy). */
+struct DevStats {
+  unsigned long long frontier_edges; /* out-degree sum of the new frontier */
+  unsigned int hubs;                 /* hub vertices in the new frontier */
+  unsigned int offs[Q_CLASSES + 1];  /* region c = [offs[c], offs[c+1]) of the output queue */
+  unsigned int target_level;         /* status[target], or kUnreached */
+  unsigned int small_level;          /* small-level kernel: level of its last frontier */
+  unsigned int small_count;          /* ... and that frontier's size */
+  unsigned int small_exit;           /* SmallExit */
+};
+
+/* One queue generation: which vertices go where.  Input is the vertex range
+ * [0, len) when in is NULL, else the list in[0, len). */
+struct QueueGenArgs {
+  const uint32_t *in;
+  uint32_t len;
+  uint32_t want;          /* status of the frontier being collected */
+  int emit_frontier;      /* status == want -> class by degree (Q_SMALL..Q_EXTREME) */
+  int emit_unvisited;     /* status == kUnreached -> Q_UNVISITED */
+  /* With emit_unvisited: a bitmap of the vertices that have in-arcs (bit v
+   * of word v / 32), to leave out those that no bottom-up step can ever
+   * reach (isolated vertices: a third of a Kronecker graph), or NULL. */
+  const uint32_t *unvisited_mask;
+  int classify;           /* 0: every frontier vertex is Q_SMALL */
+  /* Frontier hubs are recorded here, or NULL: a direct-mapped table of
+   * (degree << 32 | vertex) keys, 0 = empty; atomicMax keeps the hub of
+   * highest degree in each slot, the one most likely to be a neighbour. */
+  unsigned long long *hub_table;
+  uint64_t hub_tau;
+  uint64_t tile;          /* items per block (multiple of ROUND) */
+  unsigned int *block_counts;  /* Q_CLASSES * gridDim + 1, class-major */
+  unsigned int *block_offsets; /* their exclusive prefix sum */
+  uint32_t *out;
+  DevStats *stats;
+  uint32_t target;
+};
+
+struct SmallArgs {
+  DevGraph g;
+  DevState s;
+  const uint32_t *in;   /* frontier of level `level` */
+  uint32_t count;
+  uint32_t level;
+  uint32_t max_depth;
+  uint32_t target;
+  uint32_t capacity;    /* shared-memory frontier entries */
+  uint64_t edge_budget;
+  uint32_t *out;        /* SMALL_EDGES: the frontier is written here */
+  DevStats *stats;
+};
+
+/* ---- device helpers -------------------------------------------------- */
+
+__device__ __forceinline__ uint64_t degree_of(const DevGraph &g, uint32_t v) {
+  return g.offsets[v + 1] - g.offsets[v];
+}
+
+__device__ __forceinline__ int degree_class(uint64_t d) {
+  return d < kSmallBelow ? Q_SMALL : d < kMiddleBelow ? Q_MIDDLE : d < kLargeBelow ? Q_LARGE : Q_EXTREME;
+}
+
+/* Top-down visit without atomics (see the header comment). */
+__device__ __forceinline__ void visit(const DevState &s, uint32_t v, uint32_t u, uint32_t next_level) {
+  if (s.status[v] == kUnreached) {
+    s.status[v] = next_level;
+    if (s.parent) s.parent[v] = u;
+  }
+}
+
+__device__ __forceinline__ uint64_t global_thread() {
+  return (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ uint64_t grid_threads() { return (uint64_t)gridDim.x * blockDim.x; }
+
+/* ---- launchers (one per kernel file; each returns cudaGetLastError) -- */
+
+/* kernel_queue_gen.cu: count -> prefix sum -> scatter (or count -> totals). */
+cudaError_t queue_gen_scan_bytes(int max_blocks, size_t *bytes);
+cudaError_t queue_gen_launch(const DevGraph &g, const uint32_t *status, const QueueGenArgs &a,
+                             int blocks, int scatter, void *scan_tmp, size_t scan_bytes,
+                             cudaStream_t st);
+/* kernel_expand_topdown.cu: one class of the frontier queue. */
+cudaError_t expand_topdown_launch(int cls, const DevGraph &g, const DevState &s, const uint32_t *q,
+                                  uint32_t count, uint32_t level, int sms, cudaStream_t st);
+/* kernel_topdown_status.cu: baseline top-down step, scanning the status array. */
+cudaError_t topdown_status_launch(const DevGraph &g, const DevState &s, uint32_t level, int sms,
+                                  cudaStream_t st);
+/* kernel_bottom_up.cu: list = NULL scans all vertices (baseline). */
+cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, const uint32_t *list, uint32_t len,
+                             uint32_t level, const unsigned long long *hub_table, int sms, cudaStream_t st);
+/* kernel_small_levels.cu */
+cudaError_t small_levels_prepare(int device, uint32_t *capacity, size_t *smem_bytes);
+cudaError_t small_levels_launch(const SmallArgs &a, size_t smem_bytes, cudaStream_t st);
+/* kernel_seed_sources.cu: status 0 and parent = itself for each source. */
+cudaError_t seed_sources_launch(const DevState &s, const uint32_t *src, uint32_t count, cudaStream_t st);
+
+}  // namespace wm_bfs
+
+#endif

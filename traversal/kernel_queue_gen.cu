@@ -1,0 +1,211 @@
+/* Two-step frontier queue generation (Enterprise): no atomics on the queue,
+ * no duplicates, each region in vertex order.
+ *
+ *  1. count:   each block scans its tile of the input (the status array or a
+ *              list) and counts, per class, the vertices that qualify;
+ *  2. scan:    an exclusive prefix sum over the class-major block counts
+ *              gives every (class, block) its offset in the output;
+ *  3. scatter: each block rescans its tile round by round, each thread
+ *              holding ITEMS consecutive items; a block scan of the round's
+ *              class counts (packed in 11-bit fields) places every vertex,
+ *              so the output keeps the input order.
+ *
+ * Three workflows use it (bfs_gpu.cu): top-down levels scan the status array
+ * for the new level; the explosion level (switch to bottom-up) scans it for
+ * unvisited vertices, which come out in vertex order; bottom-up levels
+ * filter the previous bottom-up queue instead of scanning all vertices, and
+ * the vertices it drops are the new frontier.  The count step also sums the
+ * frontier's out-degrees and hubs for the direction heuristic, and records
+ * the frontier's hubs in the hub table that bottom-up blocks cache (an
+ * atomicMax per hub on its slot: a cache, not part of the queue). */
+#include <cub/cub.cuh>
+
+#include "bfs_gpu_internal.cuh"
+
+namespace wm_bfs {
+namespace {
+
+using P = QueueGenPolicy;
+
+/* Class of v (status st) in this generation, or -1; *deg gets its
+ * out-degree when it is a frontier vertex. */
+__device__ __forceinline__ int pick_class(const DevGraph &g, const QueueGenArgs &a, uint32_t v, uint32_t st,
+                                          uint64_t *deg) {
+  if (a.emit_frontier && st == a.want) {
+    *deg = degree_of(g, v);
+    return a.classify ? degree_class(*deg) : Q_SMALL;
+  }
+  if (a.emit_unvisited && st == kUnreached && (!a.unvisited_mask || (a.unvisited_mask[v >> 5] >> (v & 31)) & 1))
+    return Q_UNVISITED;
+  return -1;
+}
+
+__device__ __forceinline__ unsigned field(unsigned long long packed, int k) {
+  return (unsigned)(packed >> (P::FIELD_BITS * k)) & ((1u << P::FIELD_BITS) - 1);
+}
+
+__device__ __forceinline__ unsigned long long one_of(int cls) {
+  return cls >= 0 ? 1ull << (P::FIELD_BITS * cls) : 0ull;
+}
+
+__device__ __forceinline__ void tile_of(const QueueGenArgs &a, uint64_t *begin, uint64_t *end) {
+  *begin = (uint64_t)blockIdx.x * a.tile;
+  uint64_t e = *begin + a.tile;
+  *end = e < a.len ? e : a.len;
+}
+
+/* The ITEMS consecutive items of this thread from `first` (blocked
+ * arrangement, so that a block's items stay in input order): vertex ids and
+ * their status.  Returns how many lie before `end`. */
+__device__ __forceinline__ int load_items(const QueueGenArgs &a, const uint32_t *status, uint64_t first,
+                                          uint64_t end, uint32_t (&v)[P::ITEMS], uint32_t (&st)[P::ITEMS]) {
+  int n = first >= end ? 0 : end - first >= (uint64_t)P::ITEMS ? P::ITEMS : (int)(end - first);
+  if (!a.in && n == P::ITEMS) {
+    /* the range mode reads the status array itself: one aligned 16-byte
+     * load (first is a multiple of ITEMS, cudaMalloc aligns to 256) */
+    uint4 q = *reinterpret_cast<const uint4 *>(status + first);
+    st[0] = q.x, st[1] = q.y, st[2] = q.z, st[3] = q.w;
+#pragma unroll
+    for (int k = 0; k < P::ITEMS; k++) v[k] = (uint32_t)(first + k);
+    return n;
+  }
+#pragma unroll
+  for (int k = 0; k < P::ITEMS; k++) {
+    v[k] = k < n ? (a.in ? a.in[first + k] : (uint32_t)(first + k)) : 0;
+  }
+#pragma unroll
+  for (int k = 0; k < P::ITEMS; k++) st[k] = k < n ? status[v[k]] : 0;
+  return n;
+}
+
+__global__ void __launch_bounds__(P::BLOCK) queue_count_kernel(DevGraph g, const uint32_t *status,
+                                                               QueueGenArgs a) {
+  __shared__ unsigned s_cnt[Q_CLASSES];
+  __shared__ unsigned s_hubs;
+  __shared__ unsigned long long s_edges;
+  if (threadIdx.x < Q_CLASSES) s_cnt[threadIdx.x] = 0;
+  if (threadIdx.x == 0) s_hubs = 0, s_edges = 0;
+  __syncthreads();
+
+  uint64_t begin, end;
+  tile_of(a, &begin, &end);
+  unsigned c[Q_CLASSES] = {0, 0, 0, 0, 0}, hubs = 0;
+  unsigned long long edges = 0;
+  for (uint64_t r = begin; r < end; r += P::ROUND) {
+    uint32_t v[P::ITEMS], st[P::ITEMS];
+    int n = load_items(a, status, r + (uint64_t)P::ITEMS * threadIdx.x, end, v, st);
+#pragma unroll
+    for (int k = 0; k < P::ITEMS; k++) {
+      if (k >= n) continue;
+      uint64_t d = 0;
+      int cls = pick_class(g, a, v[k], st[k], &d);
+#pragma unroll
+      for (int j = 0; j < Q_CLASSES; j++) c[j] += cls == j;
+      if (cls < 0 || cls == Q_UNVISITED) continue;
+      edges += d;
+      if (d < a.hub_tau) continue;
+      hubs++;
+      if (a.hub_table) {
+        unsigned long long key = (d < 0xFFFFFFFFull ? d : 0xFFFFFFFFull) << 32 | v[k];
+        atomicMax(&a.hub_table[v[k] & (BottomUpPolicy::CACHE - 1)], key);
+      }
+    }
+  }
+  /* block totals: warp sums, then one shared-memory add per warp */
+  const unsigned full = 0xffffffffu;
+#pragma unroll
+  for (int k = 0; k < Q_CLASSES; k++) c[k] = __reduce_add_sync(full, c[k]);
+  hubs = __reduce_add_sync(full, hubs);
+  for (int off = 16; off > 0; off >>= 1) edges += __shfl_down_sync(full, edges, off);
+  if ((threadIdx.x & 31) == 0) {
+#pragma unroll
+    for (int k = 0; k < Q_CLASSES; k++)
+      if (c[k]) atomicAdd(&s_cnt[k], c[k]);
+    if (hubs) atomicAdd(&s_hubs, hubs);
+    if (edges) atomicAdd(&s_edges, edges);
+  }
+  __syncthreads();
+  if (threadIdx.x < Q_CLASSES) a.block_counts[threadIdx.x * gridDim.x + blockIdx.x] = s_cnt[threadIdx.x];
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) a.block_counts[Q_CLASSES * gridDim.x] = 0; /* the total's slot */
+    if (s_hubs) atomicAdd(&a.stats->hubs, s_hubs);
+    if (s_edges) atomicAdd(&a.stats->frontier_edges, s_edges);
+  }
+}
+
+/* Region bounds and the target's level, for the host's one read-back. */
+__device__ __forceinline__ void write_totals(const uint32_t *status, const QueueGenArgs &a, unsigned nblocks) {
+  if (threadIdx.x <= Q_CLASSES) a.stats->offs[threadIdx.x] = a.block_offsets[threadIdx.x * nblocks];
+  if (threadIdx.x == 0) a.stats->target_level = a.target == kNoVertex ? kUnreached : status[a.target];
+}
+
+__global__ void __launch_bounds__(P::BLOCK) queue_scatter_kernel(DevGraph g, const uint32_t *status,
+                                                                 QueueGenArgs a) {
+  typedef cub::BlockScan<unsigned long long, P::BLOCK> Scan;
+  __shared__ typename Scan::TempStorage tmp;
+  unsigned base[Q_CLASSES];
+#pragma unroll
+  for (int k = 0; k < Q_CLASSES; k++) base[k] = a.block_offsets[k * gridDim.x + blockIdx.x];
+
+  uint64_t begin, end;
+  tile_of(a, &begin, &end);
+  for (uint64_t r = begin; r < end; r += P::ROUND) { /* block-uniform bound */
+    uint32_t v[P::ITEMS], st[P::ITEMS];
+    int cls[P::ITEMS];
+    int n = load_items(a, status, r + (uint64_t)P::ITEMS * threadIdx.x, end, v, st);
+    unsigned long long mine = 0, before, total;
+#pragma unroll
+    for (int k = 0; k < P::ITEMS; k++) {
+      uint64_t d;
+      cls[k] = k < n ? pick_class(g, a, v[k], st[k], &d) : -1;
+      mine += one_of(cls[k]);
+    }
+    Scan(tmp).ExclusiveSum(mine, before, total);
+#pragma unroll
+    for (int k = 0; k < P::ITEMS; k++) {
+      if (cls[k] < 0) continue;
+      unsigned at = 0;
+#pragma unroll
+      for (int j = 0; j < Q_CLASSES; j++)
+        if (j == cls[k]) at = base[j] + field(before, j);
+      a.out[at] = v[k];
+      before += one_of(cls[k]);
+    }
+#pragma unroll
+    for (int j = 0; j < Q_CLASSES; j++) base[j] += field(total, j);
+    __syncthreads(); /* tmp is reused by the next round */
+  }
+  if (blockIdx.x == 0) write_totals(status, a, gridDim.x);
+}
+
+/* Used instead of the scatter when only the counts are wanted (the
+ * status-array baseline). */
+__global__ void queue_totals_kernel(const uint32_t *status, QueueGenArgs a, unsigned nblocks) {
+  write_totals(status, a, nblocks);
+}
+
+}  // namespace
+
+cudaError_t queue_gen_scan_bytes(int max_blocks, size_t *bytes) {
+  *bytes = 0;
+  return cub::DeviceScan::ExclusiveSum(nullptr, *bytes, (unsigned *)nullptr, (unsigned *)nullptr,
+                                       Q_CLASSES * max_blocks + 1);
+}
+
+cudaError_t queue_gen_launch(const DevGraph &g, const uint32_t *status, const QueueGenArgs &a,
+                             int blocks, int scatter, void *scan_tmp, size_t scan_bytes,
+                             cudaStream_t st) {
+  queue_count_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return e;
+  e = cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, a.block_counts, a.block_offsets,
+                                    Q_CLASSES * blocks + 1, st);
+  if (e != cudaSuccess) return e;
+  if (scatter)
+    queue_scatter_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
+  else
+    queue_totals_kernel<<<1, 32, 0, st>>>(status, a, (unsigned)blocks);
+  return cudaGetLastError();
+}
+
+}  // namespace wm_bfs
