@@ -161,8 +161,9 @@ int wm_bfs_validate(const wm_graph *g, const uint32_t *sources, uint32_t nsource
   uint32_t k = 0;
   for (uint32_t i = 0; i < nsources; i++) {
     if (src[i] >= g->n) {
+      uint32_t bad = src[i];
       free(src);
-      return wm_fail(err, WM_EINPUT, "bfs validation: source %u is not a vertex", src[i]);
+      return wm_fail(err, WM_EINPUT, "bfs validation: source %u is not a vertex", bad);
     }
     if (k == 0 || src[k - 1] != src[i]) src[k++] = src[i];
   }
