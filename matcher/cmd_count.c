@@ -1,15 +1,171 @@
-/* FRAME ONLY: replaced by the issue that builds 'count'. */
+/* warpmatch count: the number of occurrences of a pattern (subgraphs, or
+ * embeddings), with times per phase, matches/s and set operations; per
+ * vertex with --per-vertex; the plan with --dump-plan. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-#include "cli.h"
+#include "match_cli.h"
+
+static const wm_optspec spec[] = {
+    WM_MATCH_OPTSPEC,
+    {"per-vertex", NULL, "also print, for each vertex, the matches containing it ('ID COUNT' lines)"},
+    {"dump-plan", NULL, "print the plan (nested loops, hoisted sets) before the result"},
+    WM_DEVICE_OPTSPEC,
+    WM_GPU_OPTSPEC,
+    WM_GRAPH_OPTSPEC,
+    {NULL, NULL, NULL},
+};
+
+typedef struct outcome {
+  wm_match_result r;
+  int use_gpu;
+  uint64_t *per_vertex;
+  uint32_t *by_file_id; /* internal ids in ascending file-id order, for --per-vertex */
+} outcome;
+
+static const wm_graph *sort_graph;
+static int by_file_id(const void *a, const void *b) {
+  uint32_t x = wm_graph_file_id(sort_graph, *(const uint32_t *)a);
+  uint32_t y = wm_graph_file_id(sort_graph, *(const uint32_t *)b);
+  return (x > y) - (x < y);
+}
+
+/* Per-vertex lines come in the file's id order even when the graph was
+ * renumbered for matching. */
+static int file_order(const wm_graph *g, outcome *o, wm_error *err) {
+  o->by_file_id = malloc((g->n ? g->n : 1) * sizeof *o->by_file_id);
+  if (!o->by_file_id) return wm_fail(err, WM_EINPUT, "out of memory");
+  for (uint32_t v = 0; v < g->n; v++) o->by_file_id[v] = v;
+  sort_graph = g;
+  if (g->flags & WM_GRAPH_DEGREE_SORTED) qsort(o->by_file_id, g->n, sizeof *o->by_file_id, by_file_id);
+  return WM_OK;
+}
+
+static double rate(const outcome *o) { return o->r.seconds > 0 ? (double)o->r.count / o->r.seconds : 0.0; }
+
+static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome *o) {
+  wm_json j;
+  char edges[256];
+  wm_pattern_edge_string(&job->pattern, edges, sizeof edges);
+  wm_json_begin(&j, stdout);
+  wm_json_str(&j, "graph", job->graph_path);
+  wm_json_u64(&j, "vertices", job->g->n);
+  wm_json_u64(&j, "edges", wm_graph_edges(job->g));
+  wm_json_str(&j, "pattern", job->pattern.name);
+  wm_json_u64(&j, "k", job->pattern.k);
+  wm_json_str(&j, "pattern_edges", edges);
+  wm_json_bool(&j, "induced", (job->plan.flags & WM_PLAN_INDUCED) != 0);
+  wm_json_bool(&j, "embeddings", (job->plan.flags & WM_PLAN_EMBEDDINGS) != 0);
+  wm_json_bool(&j, "code_motion", (job->plan.flags & WM_PLAN_CODE_MOTION) != 0);
+  wm_json_str(&j, "device", o->use_gpu ? "gpu" : "cpu");
+  wm_json_u64(&j, "threads", (uint64_t)job->threads);
+  if (job->first) wm_json_u64(&j, "ball_vertices", job->n_first);
+  wm_json_u64(&j, "count", o->r.count);
+  wm_json_double(&j, "seconds", o->r.seconds);
+  wm_json_double(&j, "load_seconds", job->load_seconds);
+  wm_json_double(&j, "relabel_seconds", job->relabel_seconds);
+  wm_json_double(&j, "plan_seconds", job->plan_seconds);
+  wm_json_double(&j, "matches_per_second", rate(o));
+  wm_json_u64(&j, "set_ops", o->r.set_ops);
+  if (o->use_gpu) {
+    wm_json_double(&j, "kernel_ms", o->r.kernel_ms);
+    wm_json_double(&j, "transfer_ms", o->r.transfer_ms);
+    wm_json_double(&j, "lane_util", o->r.lane_util);
+  }
+  if (wm_cli_flag(cli, "dump-plan")) {
+    wm_json_object(&j, "plan");
+    wm_plan_dump_json(&job->plan, &j);
+    wm_json_str(&j, "launch", o->r.launch);
+    wm_json_close(&j);
+  }
+  if (o->per_vertex) {
+    wm_json_array(&j, "per_vertex");
+    for (uint32_t i = 0; i < job->g->n; i++) {
+      uint32_t v = o->by_file_id[i];
+      wm_json_object(&j, NULL);
+      wm_json_u64(&j, "vertex", wm_graph_file_id(job->g, v));
+      wm_json_u64(&j, "count", o->per_vertex[v]);
+      wm_json_close(&j);
+    }
+    wm_json_close(&j);
+  }
+  wm_json_end(&j);
+}
+
+/* With --per-vertex the summary lines start with '#', so that the output
+ * stays a plain "ID COUNT" table for scripts. */
+static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome *o) {
+  const char *c = o->per_vertex ? "# " : "";
+  char edges[256];
+  wm_pattern_edge_string(&job->pattern, edges, sizeof edges);
+  if (wm_cli_flag(cli, "dump-plan")) {
+    wm_plan_dump_text(&job->plan, stdout);
+    printf("launch: %s\n\n", o->r.launch);
+  }
+  printf("%sgraph      %s: %u vertices, %" PRIu64 " edges%s\n", c, wm_match_graph_name(job), job->g->n,
+         wm_graph_edges(job->g), job->info.from_cache ? " (from cache)" : "");
+  if (job->first) printf("%sball       %" PRIu64 " vertices within --hops of --seed\n", c, job->n_first);
+  printf("%spattern    %s: %u vertices, %u edges (%s), %s, %s\n", c, job->pattern.name, job->pattern.k,
+         wm_pattern_edges(&job->pattern), edges,
+         (job->plan.flags & WM_PLAN_INDUCED) ? "vertex-induced" : "edge-induced",
+         (job->plan.flags & WM_PLAN_EMBEDDINGS) ? "embeddings" : "subgraphs");
+  printf("%scount      %" PRIu64 "\n", c, o->r.count);
+  printf("%stime       load %.3f s, relabel %.3f s, plan %.3f s, match %.3f s\n", c, job->load_seconds,
+         job->relabel_seconds, job->plan_seconds, o->r.seconds);
+  printf("%srate       %.4g matches/s\n", c, rate(o));
+  printf("%sset ops    %" PRIu64 " (code motion %s)\n", c, o->r.set_ops,
+         (job->plan.flags & WM_PLAN_CODE_MOTION) ? "on" : "off");
+  if (o->use_gpu)
+    printf("%sdevice     gpu (kernel %.3f ms, transfers %.3f ms)\n", c, o->r.kernel_ms, o->r.transfer_ms);
+  else
+    printf("%sdevice     %s\n", c, o->r.launch);
+  for (uint32_t i = 0; o->per_vertex && i < job->g->n; i++)
+    printf("%u %" PRIu64 "\n", wm_graph_file_id(job->g, o->by_file_id[i]), o->per_vertex[o->by_file_id[i]]);
+}
+
+static int run(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) {
+  wm_match_options mo;
+  wm_match_job_options(job, &mo);
+  int rc = wm_cli_gpu_options(cli, &mo, err);
+  if (rc) return rc;
+  if (wm_cli_flag(cli, "per-vertex")) {
+    o->per_vertex = calloc(job->g->n ? job->g->n : 1, sizeof *o->per_vertex);
+    if (!o->per_vertex) return wm_fail(err, WM_EINPUT, "out of memory");
+    mo.per_vertex = o->per_vertex;
+    if ((rc = file_order(job->g, o, err))) return rc;
+  }
+  if (o->use_gpu) return wm_match_gpu(job->g, &job->plan, &mo, &o->r, err);
+  return wm_match_cpu(job->g, &job->plan, &mo, &o->r, err);
+}
 
 int wm_cmd_count(int argc, char **argv) {
-  static const wm_optspec spec[] = {{NULL, NULL, NULL}};
   wm_cli cli;
   wm_error err;
-  if (wm_cli_parse(&cli, "count", "[options]", "(not built yet)", spec, 0, 4, argc, argv, &err))
+  wm_error_clear(&err);
+  if (wm_cli_parse(&cli, "count", "GRAPH --pattern P [options]",
+                   "Count the occurrences of a pattern: subgraphs found once each (or embeddings),\n"
+                   "edge- or vertex-induced, optionally labeled; times per phase, matches/s and the\n"
+                   "number of set operations executed.",
+                   spec, 1, 1, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;
-  fprintf(stderr, "warpmatch: 'count' is not built yet\n");
-  return WM_EUSAGE;
+  outcome o = {0};
+  wm_match_job job;
+  wm_match_options check; /* usage errors before any loading */
+  wm_match_options_init(&check);
+  if (wm_cli_use_gpu(&cli, &o.use_gpu, &err) || wm_cli_gpu_options(&cli, &check, &err) ||
+      wm_match_job_prepare(&cli, 1, &job, &err))
+    return wm_cli_report(&err);
+  int rc = run(&cli, &job, &o, &err);
+  if (rc == WM_OK) {
+    if (cli.json)
+      print_json(&cli, &job, &o);
+    else
+      print_text(&cli, &job, &o);
+  }
+  free(o.per_vertex);
+  free(o.by_file_id);
+  wm_match_job_free(&job);
+  return rc ? wm_cli_report(&err) : WM_OK;
 }

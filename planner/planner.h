@@ -17,7 +17,44 @@
  *
  * An operand is either a slot (0..WM_MAX_SLOTS-1) or the neighbour list of
  * an earlier position j, written WM_NBR(j).  The plan is plain arrays, no
- * pointers, so it is copied to the GPU as it is. */
+ * pointers, so it is copied to the GPU as it is.
+ *
+ * How the program is built (planner/code_motion.c), and what executors may
+ * rely on:
+ *   - position i's candidate set is the chain over its earlier positions j in
+ *     ascending order: start from N(v[p]) (p = first back-neighbour), then
+ *     intersect N(v[j]) for each other back-neighbour and, when induced,
+ *     subtract N(v[j]) for each earlier non-neighbour.  A chain of one term
+ *     is cand[i] = WM_NBR(p) (no op, no copy).
+ *   - with code motion an op runs at the level of its latest operand and
+ *     identical prefixes share one op and slot; without it every op of
+ *     position i runs at level i-1 (natural_level) in a slot of its own.
+ *   - dst is never one of the op's own operands, and a slot is not
+ *     rewritten while a later reader (op or candidate loop) still needs it,
+ *     so executors keep one buffer per slot and never copy.
+ *   - an op's result holds at most min(|a|,|b|) (intersect) or |a|
+ *     (subtract) elements: size slot buffers from the operands.
+ *   - op range (optional to use): the result of an op may be trimmed to the
+ *     values c with c > v[j] for j in op.lower and c < v[j] for j in
+ *     op.upper (all those j <= op.level); every position that reads it keeps
+ *     only such candidates anyway.  Executors that ignore it get the same
+ *     counts, with more work.
+ *   - count-only last level: when count_only and the last op of level k-2
+ *     (index op_begin[k-1]-1) writes cand[k-1], an executor that only counts
+ *     may compute |a op b| within position k-1's range (minus the excluded
+ *     distinct vertices) instead of materialising it.  Ops of level k-2 are
+ *     only ever read by position k-1.
+ *   - set_ops (wm_match_result) counts the ops executed, a count-only op
+ *     included; iterating a candidate set is not an op.  Running an op of
+ *     level L later than planned (on first use by a deeper level, for the
+ *     same v[0..L]) gives the same sets; the CPU executor does so for
+ *     hoisted ops (matcher/cpu_schedule.h), so code motion never costs it
+ *     more ops than the same plan without.
+ *   - symmetry restrictions point downwards: of the pair "pattern vertex a
+ *     before b" the later position gets the smaller id (v[later] < v[earlier]).
+ *     On a graph numbered by descending degree (what the commands match on)
+ *     the later positions are then the higher-degree vertices and a bounded
+ *     neighbour list keeps only the few neighbours of higher degree. */
 #ifndef WM_PLANNER_H
 #define WM_PLANNER_H
 
@@ -50,7 +87,8 @@ typedef struct wm_plan_op {
   uint8_t dst;           /* slot written */
   uint8_t a, b;          /* operands: slot or WM_NBR(j) */
   uint8_t for_position;  /* first position whose candidate set needs it */
-  uint8_t pad;
+  uint8_t lower;         /* op range (optional): result may keep only c > v[j], j in lower */
+  uint8_t upper;         /* ... and c < v[j], j in upper; both masks hold positions <= level */
 } wm_plan_op;
 
 enum wm_plan_flags {

@@ -1,0 +1,374 @@
+/* The CPU executor: runs any plan (planner.h's execution model) with OpenMP
+ * over the first level.  Vertices of high degree are split into chunks of
+ * their level-1 candidates so that one hub does not leave a single thread
+ * with most of the work; hubs go first (the largest tasks), then the other
+ * vertices in dynamic chunks.  Each thread owns one buffer per set slot,
+ * grown on demand to the size its operands bound.  Hoisted ops run on
+ * first use (cpu_schedule.h); the last level is counted, not listed, when
+ * nothing needs the matches themselves. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "cli.h"
+#include "cpu_schedule.h"
+#include "matcher.h"
+#include "set_ops.h"
+
+#define HUB_DEGREE 256u  /* default: vertices above this are split */
+#define VERTEX_CHUNK 32  /* ordinary vertices per scheduling step */
+
+void wm_match_options_init(wm_match_options *o) {
+  memset(o, 0, sizeof *o);
+  o->gpu_steal = -1;
+}
+
+typedef struct exec {
+  const wm_graph *g;
+  const wm_plan *plan;
+  const wm_match_options *o;
+  unsigned k;
+  int fast_count; /* last level counted, not enumerated */
+  int count_op;   /* op computed as a count at the last level, or -1 */
+  int stop;       /* listing finished or out of memory (read/written atomically) */
+  uint32_t hub_degree, hub_chunk;
+  uint64_t listed;
+  wm_cpu_schedule sched; /* hoisted ops computed on first use */
+} exec;
+
+typedef struct worker {
+  uint32_t v[WM_MAX_K];
+  const uint32_t *set[WM_MAX_SLOTS];
+  uint32_t len[WM_MAX_SLOTS];
+  uint32_t *buf[WM_MAX_SLOTS];
+  uint32_t cap[WM_MAX_SLOTS];
+  uint64_t count, set_ops;
+  uint64_t clock, bound[WM_MAX_K]; /* bound[L]: when v[L] was last bound */
+  uint64_t stamp[WM_MAX_OPS];      /* lazy ops: bound[level] they were computed for */
+  int oom;
+} worker;
+
+typedef struct hub_task {
+  uint32_t v, from, to;
+} hub_task;
+
+static void operand(const exec *e, const worker *w, uint8_t x, const uint32_t **p, uint32_t *n) {
+  if (WM_IS_NBR(x)) {
+    uint32_t v = w->v[WM_NBR_POS(x)];
+    *p = e->g->adj + e->g->offsets[v];
+    *n = (uint32_t)wm_degree(e->g, v);
+  } else {
+    *p = w->set[x];
+    *n = w->len[x];
+  }
+}
+
+/* [lo, hi) allowed by "c > v[j], j in lower" and "c < v[j], j in upper". */
+static void range_of(const worker *w, unsigned lower, unsigned upper, uint32_t *lo, uint32_t *hi) {
+  uint32_t l = 0, h = UINT32_MAX;
+  for (unsigned j = 0; lower >> j; j++)
+    if (((lower >> j) & 1u) && w->v[j] + 1u > l) l = w->v[j] + 1u;
+  for (unsigned j = 0; upper >> j; j++)
+    if (((upper >> j) & 1u) && w->v[j] < h) h = w->v[j];
+  *lo = l;
+  *hi = h;
+}
+
+static int reserve(worker *w, unsigned slot, uint32_t need) {
+  if (need <= w->cap[slot]) return 1;
+  uint32_t cap = w->cap[slot] ? w->cap[slot] : 64;
+  while (cap < need) cap = cap > UINT32_MAX / 2 ? need : cap * 2;
+  uint32_t *p = realloc(w->buf[slot], (size_t)cap * sizeof *p);
+  if (!p) return w->oom = 1, 0;
+  w->buf[slot] = p;
+  w->cap[slot] = cap;
+  return 1;
+}
+
+static void run_op(const exec *e, worker *w, const wm_plan_op *op) {
+  const uint32_t *a, *b;
+  uint32_t na, nb, lo, hi;
+  operand(e, w, op->a, &a, &na);
+  operand(e, w, op->b, &b, &nb);
+  if (op->lower | op->upper) {
+    /* The result lies within a, so b needs trimming only where a merge or
+     * a gallop would otherwise walk over it: below lo. */
+    range_of(w, op->lower, op->upper, &lo, &hi);
+    wm_set_trim(&a, &na, lo, hi);
+    wm_set_trim(&b, &nb, lo, UINT32_MAX);
+  }
+  uint32_t need = op->kind == WM_OP_INTERSECT && nb < na ? nb : na;
+  if (!reserve(w, op->dst, need)) return;
+  uint32_t *out = w->buf[op->dst];
+  w->len[op->dst] = op->kind == WM_OP_INTERSECT ? wm_set_intersect(a, na, b, nb, out)
+                                                : wm_set_subtract(a, na, b, nb, out);
+  w->set[op->dst] = out;
+  w->set_ops++;
+}
+
+/* Candidates of the last position, counted without being listed: only the
+ * range and the distinct vertices filter them (fast_count's conditions).
+ * [from, to) is the hub split's window, for k = 2 where level 1 is last. */
+static uint64_t count_last(const exec *e, worker *w, uint32_t from, uint32_t to) {
+  const wm_plan *plan = e->plan;
+  unsigned p = e->k - 1;
+  uint32_t lo, hi, na, nb;
+  const uint32_t *a, *b = NULL;
+  range_of(w, plan->lower[p], plan->upper[p], &lo, &hi);
+  int kind = 0;
+  if (e->count_op >= 0) {
+    const wm_plan_op *op = &plan->ops[e->count_op];
+    kind = op->kind;
+    operand(e, w, op->a, &a, &na);
+    operand(e, w, op->b, &b, &nb);
+    wm_set_trim(&a, &na, lo, hi);
+    wm_set_trim(&b, &nb, lo, UINT32_MAX); /* as in run_op */
+    w->set_ops++;
+  } else {
+    operand(e, w, plan->cand[p], &a, &na);
+    if (to < na) na = to;
+    if (from >= na) return 0;
+    a += from;
+    na -= from;
+    wm_set_trim(&a, &na, lo, hi);
+  }
+  uint64_t c = kind == WM_OP_INTERSECT  ? wm_set_intersect_count(a, na, b, nb)
+               : kind == WM_OP_SUBTRACT ? wm_set_subtract_count(a, na, b, nb)
+                                        : na;
+  for (unsigned j = 0; j < p; j++) {
+    if (!((plan->distinct[p] >> j) & 1u)) continue;
+    uint32_t x = w->v[j];
+    if (x < lo || x >= hi || !wm_set_contains(a, na, x)) continue;
+    if (kind == WM_OP_INTERSECT && !wm_set_contains(b, nb, x)) continue;
+    if (kind == WM_OP_SUBTRACT && wm_set_contains(b, nb, x)) continue;
+    c--;
+  }
+  return c;
+}
+
+static int accept(const exec *e, const worker *w, unsigned p, uint32_t c) {
+  const wm_plan *plan = e->plan;
+  for (unsigned j = 0; plan->distinct[p] >> j; j++)
+    if (((plan->distinct[p] >> j) & 1u) && w->v[j] == c) return 0;
+  if (plan->label[p] != WM_ANY_LABEL && e->o->vertex_labels[c] != plan->label[p]) return 0;
+  return !e->o->allowed || e->o->allowed[c];
+}
+
+static int stopped(exec *e) {
+  int s;
+#pragma omp atomic read
+  s = e->stop;
+  return s;
+}
+
+static void emit(exec *e, worker *w) {
+  const wm_match_options *o = e->o;
+  if (o->per_vertex)
+    for (unsigned i = 0; i < e->k; i++) {
+#pragma omp atomic
+      o->per_vertex[w->v[i]]++;
+    }
+  if (!o->sink) {
+    w->count++;
+    return;
+  }
+#pragma omp critical(wm_match_sink)
+  {
+    if (!e->stop) {
+      uint32_t match[WM_MAX_K];
+      for (unsigned i = 0; i < e->k; i++) match[e->plan->order[i]] = w->v[i];
+      e->listed++;
+      w->count++;
+      int halt = o->sink(o->sink_ctx, match, e->k) != 0 || (o->limit && e->listed >= o->limit);
+      if (halt) {
+#pragma omp atomic write
+        e->stop = 1;
+      }
+    }
+  }
+}
+
+/* v[0..L] are bound: run the ops of level L, then extend to position L+1
+ * over its candidates (only those with index in [from, to) at L = 0, the
+ * hub split). */
+static void run_level_ops(const exec *e, worker *w, unsigned L) {
+  const wm_plan *plan = e->plan;
+  /* deferred ops this level needs, unless already computed for the
+   * current binding of their own level */
+  for (unsigned i = e->sched.need_begin[L]; i < e->sched.need_begin[L + 1] && !w->oom; i++) {
+    unsigned o = e->sched.by_need[i], level = plan->ops[o].level;
+    if (w->stamp[o] == w->bound[level]) continue;
+    run_op(e, w, &plan->ops[o]);
+    w->stamp[o] = w->bound[level];
+  }
+  unsigned end = plan->op_begin[L + 1];
+  if (L + 2 == e->k && e->count_op >= 0) end--;
+  for (unsigned o = plan->op_begin[L]; o < end && !w->oom; o++)
+    if (!e->sched.lazy[o]) run_op(e, w, &plan->ops[o]);
+}
+
+static void descend(exec *e, worker *w, unsigned L, uint32_t from, uint32_t to) {
+  const wm_plan *plan = e->plan;
+  run_level_ops(e, w, L);
+  if (w->oom) return;
+  unsigned p = L + 1;
+  if (p + 1 == e->k && e->fast_count) {
+    w->count += count_last(e, w, from, to);
+    return;
+  }
+  const uint32_t *c;
+  uint32_t n, lo, hi;
+  operand(e, w, plan->cand[p], &c, &n);
+  if (to < n) n = to;
+  if (from >= n) return;
+  c += from;
+  n -= from;
+  range_of(w, plan->lower[p], plan->upper[p], &lo, &hi);
+  wm_set_trim(&c, &n, lo, hi);
+  for (uint32_t i = 0; i < n; i++) {
+    if (!accept(e, w, p, c[i])) continue;
+    w->v[p] = c[i];
+    w->bound[p] = ++w->clock;
+    if (p + 1 == e->k)
+      emit(e, w);
+    else
+      descend(e, w, p, 0, UINT32_MAX);
+    if (w->oom || (e->o->sink && stopped(e))) return;
+  }
+}
+
+static void run_root(exec *e, worker *w, uint32_t v, uint32_t from, uint32_t to) {
+  const wm_plan *plan = e->plan;
+  if (plan->label[0] != WM_ANY_LABEL && e->o->vertex_labels[v] != plan->label[0]) return;
+  if (e->o->allowed && !e->o->allowed[v]) return;
+  if (stopped(e)) return;
+  w->v[0] = v;
+  w->bound[0] = ++w->clock;
+  descend(e, w, 0, from, to);
+  if (w->oom) {
+#pragma omp atomic write
+    e->stop = 1; /* the others give up at their next task */
+  }
+}
+
+static uint32_t root_at(const wm_match_options *o, uint64_t i) {
+  return o->first ? o->first[i] : (uint32_t)i;
+}
+
+/* Hub tasks: each root of degree > hub_degree in chunks of hub_chunk
+ * level-1 candidates. */
+static int make_hub_tasks(const exec *e, uint64_t roots, hub_task **out, uint64_t *count) {
+  uint64_t n = 0;
+  for (uint64_t i = 0; i < roots; i++) {
+    uint64_t d = wm_degree(e->g, root_at(e->o, i));
+    if (d > e->hub_degree) n += (d + e->hub_chunk - 1) / e->hub_chunk;
+  }
+  *count = n;
+  *out = NULL;
+  if (!n) return 1;
+  hub_task *t = malloc(n * sizeof *t);
+  if (!t) return 0;
+  uint64_t c = 0;
+  for (uint64_t i = 0; i < roots; i++) {
+    uint32_t v = root_at(e->o, i);
+    uint64_t d = wm_degree(e->g, v);
+    if (d <= e->hub_degree) continue;
+    for (uint64_t f = 0; f < d; f += e->hub_chunk) {
+      t[c].v = v;
+      t[c].from = (uint32_t)f;
+      t[c].to = (uint32_t)(f + e->hub_chunk < d ? f + e->hub_chunk : d);
+      c++;
+    }
+  }
+  *out = t;
+  return 1;
+}
+
+static int check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
+                        wm_error *err) {
+  if (g->flags & (WM_GRAPH_DIRECTED | WM_GRAPH_ORIENTED))
+    return wm_fail(err, WM_EINPUT, "pattern matching needs a symmetric (undirected) graph");
+  if (plan->k < 2 || plan->k > WM_MAX_K || plan->n_slots > WM_MAX_SLOTS || plan->n_ops > WM_MAX_OPS)
+    return wm_fail(err, WM_EINPUT, "malformed plan (k = %u, %u ops, %u slots)", plan->k,
+                   plan->n_ops, plan->n_slots);
+  for (unsigned i = 0; i < plan->k; i++)
+    if (plan->label[i] != WM_ANY_LABEL && !o->vertex_labels)
+      return wm_fail(err, WM_EUSAGE,
+                     "pattern '%s' has vertex labels: the graph's labels are needed (--labels FILE)",
+                     plan->pattern.name);
+  for (uint64_t i = 0; o->first && i < o->n_first; i++)
+    if (o->first[i] >= g->n)
+      return wm_fail(err, WM_EINPUT, "seed vertex %u is not in the graph (%u vertices)",
+                     o->first[i], g->n);
+  return WM_OK;
+}
+
+static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_match_options *o) {
+  memset(e, 0, sizeof *e);
+  e->g = g;
+  e->plan = plan;
+  e->o = o;
+  e->k = plan->k;
+  unsigned last = plan->k - 1;
+  e->fast_count = plan->count_only && !o->sink && !o->per_vertex && !o->allowed &&
+                  plan->label[last] == WM_ANY_LABEL;
+  e->hub_degree = o->cpu_hub_degree ? o->cpu_hub_degree : HUB_DEGREE;
+  e->hub_chunk = e->hub_degree / 4 ? e->hub_degree / 4 : 1;
+  e->count_op = -1;
+  wm_cpu_schedule_build(plan, &e->sched);
+  unsigned b = plan->op_begin[last - 1], end = plan->op_begin[last];
+  if (e->fast_count && end > b && plan->ops[end - 1].dst == plan->cand[last] &&
+      !WM_IS_NBR(plan->cand[last]))
+    e->count_op = (int)end - 1;
+}
+
+/* One thread's share: the hub chunks first, then ordinary roots; nowait
+ * lets a thread done with hubs start on the rest at once. */
+static void work(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint64_t roots) {
+#pragma omp for schedule(dynamic, 1) nowait
+  for (uint64_t t = 0; t < nhubs; t++) run_root(e, w, hubs[t].v, hubs[t].from, hubs[t].to);
+#pragma omp for schedule(dynamic, VERTEX_CHUNK) nowait
+  for (uint64_t i = 0; i < roots; i++) {
+    uint32_t v = root_at(e->o, i);
+    if (wm_degree(e->g, v) <= e->hub_degree) run_root(e, w, v, 0, UINT32_MAX);
+  }
+}
+
+int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
+                 wm_match_result *r, wm_error *err) {
+  wm_match_options defaults;
+  if (!o) wm_match_options_init(&defaults), o = &defaults;
+  memset(r, 0, sizeof *r);
+  int rc = check_inputs(g, plan, o, err);
+  if (rc) return rc;
+  exec e;
+  setup(&e, g, plan, o);
+  uint64_t roots = o->first ? o->n_first : g->n, nhubs;
+  hub_task *hubs;
+  if (!make_hub_tasks(&e, roots, &hubs, &nhubs)) return wm_fail(err, WM_EINPUT, "out of memory");
+  if (o->per_vertex) memset(o->per_vertex, 0, (size_t)g->n * sizeof *o->per_vertex);
+  int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), oom = 0;
+  uint64_t count = 0, set_ops = 0;
+  double t0 = wm_now();
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : count, set_ops) reduction(| : oom)
+  {
+    worker w;
+    memset(&w, 0, sizeof w);
+    work(&e, &w, hubs, nhubs, roots);
+    count += w.count;
+    set_ops += w.set_ops;
+    oom |= w.oom;
+    for (unsigned s = 0; s < WM_MAX_SLOTS; s++) free(w.buf[s]);
+  }
+  r->seconds = wm_now() - t0;
+  free(hubs);
+  if (oom) return wm_fail(err, WM_EINPUT, "out of memory while matching");
+  r->count = count;
+  r->set_ops = set_ops;
+  r->listed = e.listed;
+  snprintf(r->launch, sizeof r->launch, "cpu: %d threads, roots above degree %u split into %u-candidate tasks",
+           threads, e.hub_degree, e.hub_chunk);
+  return WM_OK;
+}

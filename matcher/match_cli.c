@@ -1,0 +1,162 @@
+/* Shared set-up of the matching commands (see match_cli.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match_cli.h"
+#include "traversal.h"
+
+int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err) {
+  static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
+  int d = 0;
+  int rc = wm_cli_choice(cli, "device", devices, 0, &d, err);
+  if (rc) return rc;
+  if (d == 2 && !wm_gpu_available())
+    return wm_fail(err, WM_EDEVICE,
+                   "%s: --device gpu: no usable CUDA device (or this build has no CUDA); use --device cpu",
+                   cli->command);
+  *use_gpu = d == 2 || (d == 0 && wm_gpu_available());
+  return WM_OK;
+}
+
+int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err) {
+  static const char *const steal[] = {"none", "block", "two-level", NULL};
+  int mode;
+  uint64_t unroll, gpus, blocks, warps;
+  int rc = wm_cli_choice(cli, "steal", steal, -1, &mode, err);
+  if (!rc) rc = wm_cli_u64(cli, "unroll", 0, 1, 32, &unroll, err);
+  if (!rc) rc = wm_cli_u64(cli, "gpus", 0, 1, 64, &gpus, err);
+  if (!rc) rc = wm_cli_u64(cli, "gpu-blocks", 0, 1, 1u << 20, &blocks, err);
+  if (!rc) rc = wm_cli_u64(cli, "gpu-warps", 0, 1, 32, &warps, err);
+  if (rc) return rc;
+  if (mode >= 0) mo->gpu_steal = mode; /* WM_STEAL_NONE, _BLOCK, _TWO_LEVEL in order */
+  if (unroll) mo->gpu_unroll = (int)unroll;
+  if (gpus) mo->gpus = (int)gpus;
+  if (blocks) mo->gpu_blocks = (int)blocks;
+  if (warps) mo->gpu_warps_per_block = (int)warps;
+  return WM_OK;
+}
+
+const char *wm_match_graph_name(const wm_match_job *job) {
+  const char *slash = strrchr(job->graph_path, '/');
+  return slash ? slash + 1 : job->graph_path;
+}
+
+/* The vertices within H hops of V, from a BFS limited to H levels. */
+static int seed_ball(const wm_cli *cli, wm_match_job *job, wm_error *err) {
+  const char *seed = wm_cli_str(cli, "seed"), *hops = wm_cli_str(cli, "hops");
+  if (!seed && !hops) return WM_OK;
+  if (!seed || !hops)
+    return wm_fail(err, WM_EUSAGE, "%s: --seed V and --hops H go together", cli->command);
+  uint32_t v;
+  uint64_t h;
+  int rc = wm_cli_vertex(cli, job->g, "seed", &v, err);
+  if (!rc) rc = wm_cli_u64(cli, "hops", 0, 0, 1000000, &h, err);
+  if (rc) return rc;
+  wm_bfs_options bo;
+  wm_bfs_options_init(&bo);
+  bo.threads = job->threads;
+  bo.max_depth = (uint32_t)h;
+  wm_bfs_result br;
+  memset(&br, 0, sizeof br);
+  if ((rc = wm_bfs_cpu(job->g, &v, 1, &bo, &br, err))) return rc;
+  job->allowed = calloc(job->g->n ? job->g->n : 1, 1);
+  job->first = malloc((br.reached ? br.reached : 1) * sizeof *job->first);
+  if (!job->allowed || !job->first) {
+    wm_bfs_result_free(&br);
+    return wm_fail(err, WM_EINPUT, "out of memory");
+  }
+  for (uint32_t u = 0; u < job->g->n; u++)
+    if (br.level[u] != WM_UNREACHED && br.level[u] <= h && job->n_first < br.reached) {
+      job->allowed[u] = 1;
+      job->first[job->n_first++] = u;
+    }
+  wm_bfs_result_free(&br);
+  return WM_OK;
+}
+
+int wm_match_relabel(const wm_cli *cli, wm_graph **g, int32_t **labels, double *seconds, wm_error *err) {
+  *seconds = 0.0;
+  wm_graph *old = *g;
+  if (wm_cli_flag(cli, "no-relabel") || (old->flags & (WM_GRAPH_DEGREE_SORTED | WM_GRAPH_DIRECTED)))
+    return WM_OK;
+  double t0 = wm_now();
+  wm_graph *h = NULL;
+  int rc = wm_graph_relabel_by_degree(old, &h, err);
+  if (rc) return rc;
+  if (labels && *labels) {
+    int32_t *moved = malloc((h->n ? h->n : 1) * sizeof *moved);
+    if (!moved) {
+      wm_graph_destroy(h);
+      return wm_fail(err, WM_EINPUT, "out of memory");
+    }
+    /* old is not degree-sorted, so this look-up is a binary search */
+    for (uint32_t v = 0; v < h->n; v++) moved[v] = (*labels)[wm_graph_internal_id(old, h->orig_ids[v])];
+    free(*labels);
+    *labels = moved;
+  }
+  wm_graph_destroy(old);
+  *g = h;
+  *seconds = wm_now() - t0;
+  return WM_OK;
+}
+
+static int load(const wm_cli *cli, wm_match_job *job, wm_error *err) {
+  const char *lab = wm_cli_str(cli, "labels");
+  uint64_t threads;
+  int rc = wm_cli_u64(cli, "threads", 0, 0, 4096, &threads, err);
+  if (rc) return rc;
+  job->threads = (int)threads;
+  if (job->pattern.labeled && !lab)
+    return wm_fail(err, WM_EUSAGE, "%s: pattern '%s' has vertex labels: give the graph's with --labels F",
+                   cli->command, job->pattern.name);
+  double t0 = wm_now();
+  if ((rc = wm_cli_load_graph(cli, job->graph_path, &job->g, &job->info, err))) return rc;
+  if (lab && (rc = wm_read_labels(lab, job->g, &job->labels, err))) return rc;
+  job->load_seconds = wm_now() - t0;
+  if ((rc = wm_match_relabel(cli, &job->g, &job->labels, &job->relabel_seconds, err))) return rc;
+  return seed_ball(cli, job, err);
+}
+
+int wm_match_job_prepare(const wm_cli *cli, int count_only, wm_match_job *job, wm_error *err) {
+  memset(job, 0, sizeof *job);
+  job->graph_path = cli->positional[0];
+  const char *name = wm_cli_str(cli, "pattern");
+  if (!name) return wm_fail(err, WM_EUSAGE, "%s: --pattern NAME|FILE is required", cli->command);
+  int rc = wm_pattern_resolve(name, &job->pattern, err);
+  if (!rc) rc = load(cli, job, err);
+  if (!rc) {
+    double t0 = wm_now();
+    wm_graph_summary gs;
+    wm_graph_summary_compute(job->g, &gs);
+    wm_plan_options po;
+    wm_plan_options_init(&po);
+    po.induced = wm_cli_flag(cli, "induced");
+    po.embeddings = wm_cli_flag(cli, "embeddings");
+    po.code_motion = !wm_cli_flag(cli, "no-code-motion");
+    po.count_only = count_only;
+    rc = wm_plan_build(&job->pattern, &gs, &po, &job->plan, err);
+    job->plan_seconds = wm_now() - t0;
+  }
+  if (rc) wm_match_job_free(job);
+  return rc;
+}
+
+void wm_match_job_free(wm_match_job *job) {
+  wm_graph_destroy(job->g);
+  free(job->labels);
+  free(job->allowed);
+  free(job->first);
+  job->g = NULL;
+  job->labels = NULL;
+  job->allowed = NULL;
+  job->first = NULL;
+}
+
+void wm_match_job_options(const wm_match_job *job, wm_match_options *mo) {
+  wm_match_options_init(mo);
+  mo->threads = job->threads;
+  mo->vertex_labels = job->labels;
+  mo->allowed = job->allowed;
+  mo->first = job->first;
+  mo->n_first = job->n_first;
+}

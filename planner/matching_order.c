@@ -1,0 +1,177 @@
+/* Matching order: every connected order of the pattern (k <= 8, so at most
+ * 8! = 40320) is planned in full and scored by the cost model; the cheapest
+ * wins.  The model follows the partial matches level by level:
+ *
+ *   M[0] = n,  M[i] = M[i-1] * |cand[i]| * r(i)
+ *
+ * where a neighbour list has the mean degree at position 0 and the
+ * edge-biased mean E[d^2]/E[d] elsewhere (a vertex reached through an edge
+ * is likelier a hub), each further intersection keeps a share t (sampled
+ * triangle density) of the smaller side, each subtraction keeps 1 - t, and
+ * r(i) = 1 / (1 + number of symmetry bounds on position i).  Cost = sum over
+ * levels of M[L] x (list elements the ops of level L touch: |a| + |b| for a
+ * merge, min * log2(max) for galloping) + the candidates iterated.  Orders
+ * that close cycles early (many back-edges soon) shrink M fastest, so the
+ * model prefers them; ties go to more back-edges earlier. */
+#include <math.h>
+#include <string.h>
+
+#include "planner_internal.h"
+
+typedef struct model {
+  double n, d_root, d_edge, t;
+} model;
+
+static model make_model(const wm_graph_summary *gs) {
+  model m;
+  m.n = gs->n ? (double)gs->n : 1.0;
+  m.d_root = gs->mean_degree > 1e-3 ? gs->mean_degree : 1e-3;
+  m.d_edge = gs->mean_sq_degree / m.d_root;
+  if (m.d_edge < m.d_root) m.d_edge = m.d_root;
+  if (gs->max_degree && m.d_edge > (double)gs->max_degree) m.d_edge = (double)gs->max_degree;
+  m.t = gs->triangle_density;
+  if (m.t < 1e-3) m.t = 1e-3;
+  if (m.t > 1.0) m.t = 1.0;
+  return m;
+}
+
+static double operand_size(const model *m, const double slot[WM_MAX_SLOTS], uint8_t x) {
+  if (WM_IS_NBR(x)) return WM_NBR_POS(x) == 0 ? m->d_root : m->d_edge;
+  return slot[x];
+}
+
+static double op_work(double a, double b) {
+  double lo = a < b ? a : b, hi = a < b ? b : a;
+  if (hi > 16.0 * lo) return lo * log2(hi + 2.0) + 1.0;
+  return a + b + 1.0;
+}
+
+static unsigned popcount8(unsigned x) {
+  unsigned c = 0;
+  for (; x; x &= x - 1) c++;
+  return c;
+}
+
+double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
+  model m = make_model(gs);
+  double slot[WM_MAX_SLOTS] = {0}, M = m.n, cost = 0.0;
+  for (unsigned L = 0; L + 1 < plan->k; L++) {
+    for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
+      const wm_plan_op *op = &plan->ops[o];
+      double a = operand_size(&m, slot, op->a), b = operand_size(&m, slot, op->b);
+      cost += M * op_work(a, b);
+      slot[op->dst] = op->kind == WM_OP_INTERSECT ? (a < b ? a : b) * m.t : a * (1.0 - m.t);
+    }
+    unsigned p = L + 1;
+    double size = operand_size(&m, slot, plan->cand[p]) / (1.0 + popcount8(plan->lower[p] | plan->upper[p]));
+    int counted = p + 1 == plan->k && plan->count_only;
+    cost += M * (counted ? log2(size + 2.0) : size);
+    M *= size;
+  }
+  return cost;
+}
+
+typedef struct search {
+  wm_plan trial;
+  const wm_automorphisms *aut; /* for skipping orders equivalent to one already scored */
+  int symmetry;
+  const wm_graph_summary *gs;
+  int induced, code_motion;
+  int found;
+  double best_cost;
+  uint8_t best[WM_MAX_K];
+  unsigned best_back[WM_MAX_K];
+  wm_error first_err;
+} search;
+
+static void back_edges(const wm_plan *plan, unsigned back[WM_MAX_K]) {
+  for (unsigned i = 0; i < plan->k; i++) {
+    back[i] = 0;
+    for (unsigned j = 0; j < i; j++)
+      back[i] += wm_pattern_has_edge(&plan->pattern, plan->order[i], plan->order[j]);
+  }
+}
+
+/* -1 when a beats b on the tie-break: more back-edges at the first
+ * position where they differ. */
+static int compare_back(const unsigned *a, const unsigned *b, unsigned k) {
+  for (unsigned i = 0; i < k; i++)
+    if (a[i] != b[i]) return a[i] > b[i] ? -1 : 1;
+  return 0;
+}
+
+static void score_order(search *s) {
+  wm_error err;
+  if (wm_plan_fill_order(&s->trial, s->symmetry, s->induced, s->code_motion, &err)) {
+    if (s->first_err.code == WM_OK) s->first_err = err;
+    return;
+  }
+  double cost = wm_plan_estimate_cost(&s->trial, s->gs);
+  unsigned back[WM_MAX_K];
+  back_edges(&s->trial, back);
+  int better = !s->found || cost < s->best_cost * (1.0 - 1e-9);
+  if (!better && cost <= s->best_cost * (1.0 + 1e-9))
+    better = compare_back(back, s->best_back, s->trial.k) < 0;
+  if (!better) return;
+  s->found = 1;
+  s->best_cost = cost;
+  memcpy(s->best, s->trial.order, WM_MAX_K);
+  memcpy(s->best_back, back, sizeof back);
+}
+
+/* An automorphism maps an order to an equivalent one (same masks, same
+ * program, same cost), so at each depth only the smallest vertex of each
+ * orbit of the prefix's pointwise stabiliser is tried: one order per class
+ * (an 8-clique has one, not 40320). */
+static int orbit_smallest(const search *s, unsigned depth, unsigned v) {
+  const uint8_t *order = s->trial.order;
+  for (uint32_t a = 0; a < s->aut->count; a++) {
+    const uint8_t *perm = s->aut->perm[a];
+    if (perm[v] >= v) continue;
+    unsigned i = 0;
+    while (i < depth && perm[order[i]] == order[i]) i++;
+    if (i == depth) return 0;
+  }
+  return 1;
+}
+
+/* Depth-first over orders whose every vertex touches an earlier one;
+ * visiting candidates in ascending order makes the first of equal orders
+ * the lexicographically smallest. */
+static void enumerate(search *s, unsigned depth, unsigned used) {
+  const wm_pattern *p = &s->trial.pattern;
+  if (depth == p->k) {
+    score_order(s);
+    return;
+  }
+  for (unsigned v = 0; v < p->k; v++) {
+    if ((used >> v) & 1u) continue;
+    if (depth > 0 && !(p->adj[v] & used)) continue;
+    if (s->aut && !orbit_smallest(s, depth, v)) continue;
+    s->trial.order[depth] = (uint8_t)v;
+    enumerate(s, depth + 1, used | (1u << v));
+  }
+}
+
+int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
+                    const wm_graph_summary *gs, int induced, int code_motion, wm_error *err) {
+  search s;
+  memset(&s, 0, sizeof s);
+  s.trial = *plan;
+  s.aut = aut;
+  s.symmetry = symmetry;
+  s.gs = gs;
+  s.induced = induced;
+  s.code_motion = code_motion;
+  wm_error_clear(&s.first_err);
+  enumerate(&s, 0, 0);
+  if (!s.found) {
+    if (s.first_err.code != WM_OK) {
+      if (err) *err = s.first_err;
+      return s.first_err.code;
+    }
+    return wm_fail(err, WM_EINPUT, "pattern '%s': no connected matching order", plan->pattern.name);
+  }
+  memcpy(plan->order, s.best, WM_MAX_K);
+  return WM_OK;
+}

@@ -1,0 +1,151 @@
+/* wm_plan_build: pattern + graph statistics + options -> plan.
+ * Symmetry restrictions come from the pattern's automorphism group (pairs of
+ * pattern vertices) and are mapped onto positions of the chosen order as
+ * lower / upper bounds; labels and semantics are copied in as flags. */
+#include <string.h>
+
+#include "planner_internal.h"
+
+void wm_plan_options_init(wm_plan_options *o) {
+  memset(o, 0, sizeof *o);
+  o->code_motion = 1;
+  o->count_only = 1;
+}
+
+int wm_order_is_connected(const wm_pattern *p, const uint8_t *order) {
+  for (unsigned i = 1; i < p->k; i++) {
+    int ok = 0;
+    for (unsigned j = 0; j < i; j++) ok |= wm_pattern_has_edge(p, order[i], order[j]);
+    if (!ok) return 0;
+  }
+  return 1;
+}
+
+/* Transitive closure of "v[x] < v[y]" over positions (Floyd-Warshall on
+ * bitmasks); lt[x] holds the y's. */
+static void close_relation(uint8_t lt[WM_MAX_K]) {
+  for (unsigned z = 0; z < WM_MAX_K; z++) /* rows past k are empty */
+    for (unsigned x = 0; x < WM_MAX_K; x++)
+      if ((lt[x] >> z) & 1u) lt[x] |= lt[z];
+}
+
+/* Keeps, of position i's bounds, only those not implied through another
+ * earlier position: v[i] > v[j] and v[j] > v[x] make v[i] > v[x]
+ * redundant.  This is the transitive reduction of the (acyclic) relation,
+ * so the kept bounds still imply every restriction in a complete match; a
+ * partial match that breaks a dropped one dies at a later position. */
+static void drop_implied(wm_plan *plan, const uint8_t lt[WM_MAX_K]) {
+  for (unsigned i = 0; i < plan->k; i++) {
+    uint8_t lo = plan->lower[i], hi = plan->upper[i];
+    for (unsigned x = 0; x < i; x++) {
+      if (((lo >> x) & 1u) && (lt[x] & lo & ~(1u << x))) plan->lower[i] &= (uint8_t)~(1u << x);
+      /* v[i] < v[j] < v[x]: drop x from upper */
+      for (unsigned j = 0; j < i; j++)
+        if (j != x && ((hi >> x) & 1u) && ((hi >> j) & 1u) && ((lt[j] >> x) & 1u))
+          plan->upper[i] &= (uint8_t)~(1u << x);
+    }
+  }
+}
+
+/* Restriction pairs as a relation on pattern vertices: bit b of less[a]
+ * means v(a) < v(b). */
+static void restriction_relation(const wm_pattern *p, const uint8_t *order, uint8_t less[WM_MAX_K]) {
+  wm_restriction r[WM_MAX_K * WM_MAX_K];
+  unsigned n = wm_pattern_restrictions_ordered(p, order, r);
+  for (unsigned i = 0; i < n; i++) less[r[i].a] |= (uint8_t)(1u << r[i].b);
+}
+
+int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion, wm_error *err) {
+  const wm_pattern *p = &plan->pattern;
+  unsigned k = plan->k;
+  uint8_t pos[WM_MAX_K], lt[WM_MAX_K] = {0}, less[WM_MAX_K] = {0};
+  if (symmetry) restriction_relation(p, plan->order, less);
+  for (unsigned i = 0; i < k; i++) pos[plan->order[i]] = (uint8_t)i;
+  memset(plan->lower, 0, sizeof plan->lower);
+  memset(plan->upper, 0, sizeof plan->upper);
+  memset(plan->distinct, 0, sizeof plan->distinct);
+  for (unsigned a = 0; a < k; a++)
+    for (unsigned b = 0; b < k; b++) {
+      if (!((less[a] >> b) & 1u)) continue;
+      /* Mirrored: the pair is applied as v[pa] > v[pb] (reversing every
+       * restriction keeps exactly one embedding per class, too).  On a
+       * graph relabelled by descending degree this makes the later
+       * positions the higher-degree vertices, so a bounded neighbour list
+       * keeps only the few neighbours of higher degree. */
+      unsigned pa = pos[a], pb = pos[b];
+      lt[pb] |= (uint8_t)(1u << pa); /* v[pb] < v[pa] */
+      if (pa < pb)
+        plan->upper[pb] |= (uint8_t)(1u << pa);
+      else
+        plan->lower[pa] |= (uint8_t)(1u << pb);
+    }
+  for (unsigned i = 0; i < k; i++) {
+    unsigned nonadj = 0;
+    for (unsigned j = 0; j < i; j++)
+      if (!wm_pattern_has_edge(p, plan->order[i], plan->order[j])) nonadj |= 1u << j;
+    /* A restriction already makes c differ from v[j]. */
+    plan->distinct[i] = (uint8_t)(nonadj & ~(unsigned)(plan->lower[i] | plan->upper[i]));
+    plan->label[i] = p->label[plan->order[i]];
+  }
+  close_relation(lt);
+  uint8_t cl[WM_MAX_K] = {0}, cu[WM_MAX_K] = {0};
+  for (unsigned x = 0; x < k; x++)
+    for (unsigned y = 0; y < k; y++)
+      if ((lt[x] >> y) & 1u) {
+        cl[y] |= (uint8_t)(1u << x); /* v[x] < v[y] */
+        cu[x] |= (uint8_t)(1u << y);
+      }
+  drop_implied(plan, lt);
+  return wm_program_build(plan, cl, cu, induced, code_motion, err);
+}
+
+static int check_forced_order(const wm_pattern *p, const uint8_t *order, wm_error *err) {
+  unsigned seen = 0;
+  for (unsigned i = 0; i < p->k; i++) {
+    if (order[i] >= p->k || ((seen >> order[i]) & 1u))
+      return wm_fail(err, WM_EUSAGE, "pattern '%s': the forced order is not a permutation of 0..%u",
+                     p->name, p->k - 1);
+    seen |= 1u << order[i];
+  }
+  if (!wm_order_is_connected(p, order))
+    return wm_fail(err, WM_EUSAGE,
+                   "pattern '%s': in the forced order some vertex has no earlier neighbour", p->name);
+  return WM_OK;
+}
+
+int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan_options *o,
+                  wm_plan *out, wm_error *err) {
+  wm_plan_options defaults;
+  wm_graph_summary default_summary;
+  if (!o) wm_plan_options_init(&defaults), o = &defaults;
+  if (!gs) wm_graph_summary_default(&default_summary), gs = &default_summary;
+  int rc = wm_pattern_validate(p, err);
+  if (rc) return rc;
+  memset(out, 0, sizeof *out);
+  out->k = p->k;
+  out->pattern = *p;
+  out->count_only = o->count_only ? 1u : 0u;
+  out->flags = (o->induced ? WM_PLAN_INDUCED : 0u) | (o->embeddings ? WM_PLAN_EMBEDDINGS : 0u) |
+               (o->code_motion ? WM_PLAN_CODE_MOTION : 0u) | (p->labeled ? WM_PLAN_LABELED : 0u);
+
+  wm_automorphisms aut;
+  if ((rc = wm_pattern_automorphisms(p, &aut, err))) return rc;
+  out->automorphisms = aut.count;
+  int symmetry = !o->embeddings;
+  if (o->forced_order) {
+    rc = check_forced_order(p, o->forced_order, err);
+    if (rc == WM_OK) memcpy(out->order, o->forced_order, p->k);
+  } else {
+    /* The order is chosen for the hoisted program even without code
+     * motion, so --no-code-motion is the same plan minus the hoisting. */
+    rc = wm_choose_order(out, &aut, symmetry, gs, o->induced, 1, err);
+  }
+  wm_automorphisms_free(&aut);
+  if (rc) return rc;
+  if ((rc = wm_plan_fill_order(out, symmetry, o->induced, o->code_motion, err))) return rc;
+  out->est_cost = wm_plan_estimate_cost(out, gs);
+  wm_canonical canon;
+  wm_pattern_canonical(p, &canon);
+  out->pattern_hash = canon.hash;
+  return WM_OK;
+}

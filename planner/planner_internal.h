@@ -1,0 +1,33 @@
+/* Pieces shared by the planner's files (not part of the public contract). */
+#ifndef WM_PLANNER_INTERNAL_H
+#define WM_PLANNER_INTERNAL_H
+
+#include "planner.h"
+
+/* Everything about a plan that depends on the matching order: position
+ * masks, symmetry restrictions (when `symmetry`; taken with the orbit
+ * representatives in matching order so that they bind early) and the
+ * set-operation program.  plan->order and plan->pattern must be set. */
+int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion, wm_error *err);
+
+/* Builds the op program (ops, op_begin, cand, n_ops, n_slots) for the order
+ * and position masks already in plan; closure[i] = positions j with
+ * v[j] < v[i] implied by the restrictions (transitively). */
+int wm_program_build(wm_plan *plan, const uint8_t closure_lower[WM_MAX_K],
+                     const uint8_t closure_upper[WM_MAX_K], int induced, int code_motion,
+                     wm_error *err);
+
+/* Estimated work of a plan on a graph like gs (arbitrary units: list
+ * elements touched). */
+double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs);
+
+/* Searches every connected matching order (one per class of orders
+ * equivalent under `aut`, which may be NULL) and keeps the cheapest (ties:
+ * more back-edges earlier, then lexicographically smaller order). */
+int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
+                    const wm_graph_summary *gs, int induced, int code_motion, wm_error *err);
+
+/* 1 when every position after 0 has an earlier pattern neighbour. */
+int wm_order_is_connected(const wm_pattern *p, const uint8_t *order);
+
+#endif

@@ -1,0 +1,325 @@
+/* The matching commands end to end (count, list, motifs, plan): exit codes,
+ * --json keys, file ids in the output, --limit, --output written whole or
+ * not at all, --per-vertex, --seed/--hops, --dump-plan, labels. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_check.h"
+#include "matcher.h"
+#include "testutil.h"
+
+/* K4 on file ids 10 20 30 40, a tail 40-50 and a path 50-60-70. */
+static const char graph_text[] =
+    "# test graph\n10 20\n10 30\n10 40\n20 30\n20 40\n30 40\n40 50\n50 60\n60 70\n";
+
+typedef struct fixture {
+  char dir[256], graph[512];
+} fixture;
+
+static void setup_files(fixture *f) {
+  wm_test_tmpdir(f->dir, sizeof f->dir);
+  wm_test_write(f->graph, sizeof f->graph, f->dir, "g.txt", graph_text);
+}
+
+static uint64_t json_u64(const char *json, const char *key) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\":", key);
+  const char *p = strstr(json, pat);
+  cr_assert_not_null(p, "no key %s in %s", key, json);
+  return strtoull(p + strlen(pat), NULL, 10);
+}
+
+static unsigned lines(const char *s) {
+  unsigned n = 0;
+  for (; *s; s++) n += *s == '\n';
+  return n;
+}
+
+/* No stray temporary or output files in dir besides `keep`. */
+static unsigned files_in(const char *dir) {
+  DIR *d = opendir(dir);
+  unsigned n = 0;
+  for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+Test(match_cli, count_text_and_json) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "count %s --pattern triangle --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "count      4\n"), "%s", out);
+  cr_assert(strstr(out, "matches/s") && strstr(out, "set ops") && strstr(out, "load"), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern 4-clique --no-cache --device cpu --json --threads 2", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert_eq(json_u64(out, "count"), 1);
+  cr_assert_eq(json_u64(out, "vertices"), 7);
+  cr_assert_eq(json_u64(out, "edges"), 9);
+  static const char *keys[] = {"seconds", "load_seconds", "plan_seconds", "matches_per_second", "set_ops",
+                               "device", "pattern", "induced", "code_motion", NULL};
+  for (int i = 0; keys[i]; i++) {
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\":", keys[i]);
+    cr_assert(strstr(out, k), "no %s in %s", keys[i], out);
+  }
+  free(out), free(err);
+  /* vertex-induced open wedges: 10-40-50, 20-40-50, 30-40-50, 40-50-60, 50-60-70 */
+  rc = wm_test_run(&out, &err, "count %s --pattern 3-path --induced --no-cache --device cpu --json", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(json_u64(out, "count"), 5, "%s", out);
+  free(out), free(err);
+  /* embeddings: 4 triangles x 6 */
+  rc = wm_test_run(&out, &err, "count %s --pattern triangle --embeddings --no-cache --device cpu --json", f.graph);
+  cr_assert_eq(json_u64(out, "count"), 24, "%s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(match_cli, count_errors) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err;
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --no-cache", f.graph), 2, "no --pattern");
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count --pattern triangle"), 2, "no GRAPH");
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --pattern no-such-thing --no-cache", f.graph), 1);
+  cr_assert(strstr(err, "no-such-thing"), "%s", err);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s/missing.txt --pattern triangle", f.dir), 1);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --pattern triangle --device tpu --no-cache", f.graph), 2);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --pattern triangle --seed 10 --no-cache", f.graph), 2,
+               "--seed without --hops");
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --pattern triangle --seed 11 --hops 1 --no-cache", f.graph), 1,
+               "no vertex 11 in the file");
+  free(out), free(err);
+  if (!wm_gpu_available()) {
+    int rc = wm_test_run(&out, &err, "count %s --pattern triangle --device gpu --no-cache", f.graph);
+    cr_assert_eq(rc, 3, "--device gpu without a GPU: exit %d", rc);
+    cr_assert(strstr(err, "--device cpu"), "%s", err);
+    free(out), free(err);
+  }
+  wm_test_rmdir(f.dir);
+}
+
+Test(match_cli, count_per_vertex) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "count %s --pattern triangle --per-vertex --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  /* summary lines are comments; then "ID COUNT" in file ids */
+  cr_assert(strstr(out, "# count      4\n"), "%s", out);
+  cr_assert(strstr(out, "\n10 3\n") && strstr(out, "\n40 3\n") && strstr(out, "\n50 0\n") &&
+                strstr(out, "\n70 0\n"),
+            "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern triangle --per-vertex --json --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert(strstr(out, "\"per_vertex\":[{\"vertex\":10,\"count\":3}"), "%s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(match_cli, count_seed_ball_and_labels) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err, lab[512], pat[512];
+  /* within 1 hop of 40: 10 20 30 40 50 -> all 4 triangles; 2-paths (edges) 7 */
+  int rc = wm_test_run(&out, &err, "count %s --pattern 2-path --seed 40 --hops 1 --json --no-cache --device cpu",
+                       f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(json_u64(out, "count"), 7, "%s", out);
+  cr_assert_eq(json_u64(out, "ball_vertices"), 5, "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern 2-path --seed 70 --hops 2 --json --no-cache --device cpu",
+                   f.graph);
+  cr_assert_eq(json_u64(out, "count"), 2, "%s", out);
+  free(out), free(err);
+  /* a labeled triangle: u0 label 1, u1 label 0, u2 any */
+  wm_test_write(lab, sizeof lab, f.dir, "lab.txt", "10 1\n20 1\n30 0\n40 0\n50 1\n");
+  wm_test_write(pat, sizeof pat, f.dir, "tri.pat", "0 1\n1 2\n2 0\nv 0 1\nv 1 0\n");
+  rc = wm_test_run(&out, &err, "count %s --pattern %s --labels %s --json --no-cache --device cpu", f.graph, pat,
+                   lab);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(json_u64(out, "count"), 8, "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern %s --no-cache --device cpu", f.graph, pat);
+  cr_assert_eq(rc, 2, "labeled pattern without --labels");
+  cr_assert(strstr(err, "--labels"), "%s", err);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(match_cli, count_dump_plan) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "count %s --pattern 4-clique --dump-plan --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "for v0 in V") && strstr(out, "hoisted from level 2") && strstr(out, "count      1\n"),
+            "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern 4-clique --dump-plan --no-code-motion --json --no-cache --device cpu",
+                   f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert(strstr(out, "\"plan\":{") && strstr(out, "\"code_motion\":false"), "%s", out);
+  cr_assert_null(strstr(out, "\"hoisted\":true"), "%s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(match_cli, list_matches) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "list %s --pattern triangle --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(lines(out), 4, "%s", out);
+  /* every line is a triangle of K4, in file ids */
+  for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+    unsigned a, b, c;
+    cr_assert_eq(sscanf(line, "%u %u %u", &a, &b, &c), 3, "%s", line);
+    cr_assert(a % 10 == 0 && a >= 10 && a <= 40 && b >= 10 && b <= 40 && c >= 10 && c <= 40 && a != b && b != c &&
+                  a != c,
+              "%s", line);
+  }
+  cr_assert(strstr(err, "listed 4"), "%s", err);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "list %s --pattern 2-path --limit 3 --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(lines(out), 3, "--limit 3: %s", out);
+  free(out), free(err);
+  /* induced 4-path: pattern vertex order, so the ends are the path's ends */
+  rc = wm_test_run(&out, &err, "list %s --pattern 4-path --induced --json --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert_eq(json_u64(out, "listed"), 4, "%s", out);
+  cr_assert(strstr(out, "[40,50,60,70]") || strstr(out, "[70,60,50,40]"), "%s", out);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "list %s --pattern triangle --limit 0 --no-cache", f.graph), 2);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(match_cli, list_output_file) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err, path[600];
+  snprintf(path, sizeof path, "%s/matches.txt", f.dir);
+  int rc = wm_test_run(&out, &err, "list %s --pattern triangle --output %s --no-cache", f.graph, path);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "listed 4") && strstr(out, path), "%s", out);
+  free(out), free(err);
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp);
+  char buf[256];
+  unsigned n = 0;
+  while (fgets(buf, sizeof buf, fp)) n++;
+  fclose(fp);
+  cr_assert_eq(n, 4);
+  cr_assert_eq(files_in(f.dir), 2, "only the graph and the output remain");
+  /* failures leave neither the output nor a temporary file */
+  remove(path);
+  rc = wm_test_run(&out, &err, "list %s --pattern no-such-pattern --output %s --no-cache", f.graph, path);
+  cr_assert_eq(rc, 1);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "list %s/missing.txt --pattern triangle --output %s", f.dir, path);
+  cr_assert_eq(rc, 1);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "list %s --pattern triangle --output %s/no/such/dir/m.txt --no-cache", f.graph,
+                   f.dir);
+  cr_assert_eq(rc, 1);
+  free(out), free(err);
+  cr_assert_eq(files_in(f.dir), 1, "a failed list left files behind");
+  /* --json with --output: the summary is JSON, the file has the lines */
+  rc = wm_test_run(&out, &err, "list %s --pattern 2-path --limit 5 --output %s --json --no-cache", f.graph, path);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert_eq(json_u64(out, "listed"), 5);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(match_cli, motifs_table) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "motifs %s --size 3 --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "triangle") && strstr(out, "3-path") && strstr(out, "0-1 0-2 1-2"), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "motifs %s --size 4 --json --no-cache --device cpu --threads 2", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert(strstr(out, "{\"name\":\"4-clique\",\"edges\":\"0-1 0-2 0-3 1-2 1-3 2-3\",\"count\":1}"), "%s", out);
+  /* connected 4-subsets: K4 (1), K4 minus one + 50 (3), 40-50-60 + one of 10 20 30 (3),
+   * 40-50-60-70 (1) */
+  cr_assert_eq(json_u64(out, "total"), 8, "%s", out);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "motifs %s --size 6 --no-cache", f.graph), 2);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "motifs %s --no-cache", f.graph), 2);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(match_cli, plan_command) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "plan --pattern 4-clique");
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "hoisted from level 2") && strstr(out, "estimated cost") && strstr(out, "restrictions"),
+            "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "plan --pattern 4-clique --no-code-motion");
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_null(strstr(out, "hoisted from"), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "plan --pattern house --induced --graph %s --no-cache --json", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert(strstr(out, "\"induced\":true") && strstr(out, "\"from_graph\":true") && strstr(out, "\"ops\":["),
+            "%s", out);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "plan"), 2);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "plan --pattern nope"), 1);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+/* GPU tuning flags: checked before anything is loaded (a bad value is a
+ * usage error even when the graph is missing), ignored by the CPU path. */
+Test(match_cli, gpu_tuning_flags) {
+  fixture f;
+  setup_files(&f);
+  char *out, *err;
+  cr_assert_eq(wm_test_run(&out, &err, "count %s/missing.txt --pattern triangle --steal sideways", f.dir), 2);
+  cr_assert(strstr(err, "none|block|two-level"), "%s", err);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --pattern triangle --unroll 0 --no-cache", f.graph), 2);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "motifs %s --size 3 --gpus 0 --no-cache", f.graph), 2);
+  free(out), free(err);
+  int rc = wm_test_run(&out, &err,
+                       "count %s --pattern 4-clique --device cpu --steal block --unroll 4 --gpus 1 --no-cache --json",
+                       f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(json_u64(out, "count"), 1, "one K4 in the graph: %s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}

@@ -1,0 +1,434 @@
+/* The planner's plans, checked as programs: every position after the first
+ * has an earlier neighbour; every op reads only bound positions; run
+ * symbolically through the nested loops (two iterations per level, so a
+ * slot clobbered by an inner loop or left stale from an earlier binding
+ * shows), each candidate set is exactly the intersection of the
+ * back-neighbours' lists minus (induced) the other earlier lists; the
+ * restrictions keep exactly one embedding of each automorphism class; code
+ * motion saves set operations; the dumps say what was hoisted. */
+#define _GNU_SOURCE /* open_memstream */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json_check.h"
+#include "matcher.h"
+#include "testutil.h"
+
+static const char *extra_names[] = {"6-clique", "6-cycle", "6-path", "6-star", "7-cycle",
+                                    "8-clique", "8-path", "8-star", NULL};
+
+/* Every catalogue pattern plus larger family members. */
+static wm_pattern *all_patterns(unsigned *count) {
+  const char *const *names = wm_catalogue_names();
+  unsigned n = 0;
+  while (names[n]) n++;
+  wm_pattern *p = malloc((n + 8) * sizeof *p);
+  wm_error err;
+  unsigned c = 0;
+  for (unsigned i = 0; i < n; i++) cr_assert_eq(wm_pattern_from_name(names[i], &p[c++], &err), WM_OK);
+  for (unsigned i = 0; extra_names[i]; i++)
+    cr_assert_eq(wm_pattern_from_name(extra_names[i], &p[c++], &err), WM_OK);
+  *count = c;
+  return p;
+}
+
+static wm_plan make_plan(const wm_pattern *p, int induced, int embeddings, int motion, int count_only) {
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.induced = induced;
+  po.embeddings = embeddings;
+  po.code_motion = motion;
+  po.count_only = count_only;
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(p, NULL, &po, &plan, &err), WM_OK, "%s: %s", p->name, err.msg);
+  return plan;
+}
+
+/* ---- symbolic execution ----------------------------------------------- */
+
+/* A set expression: the terms N(v[j]) at binding version ver[j], with sign;
+ * ver -1 = no term. */
+typedef struct expr {
+  int defined;
+  int plus[WM_MAX_K], minus[WM_MAX_K];
+} expr;
+
+typedef struct sym {
+  const wm_plan *plan;
+  int induced;
+  int version[WM_MAX_K]; /* bumped on every new binding of a position */
+  int next_version;
+  expr slot[WM_MAX_SLOTS];
+  unsigned checks;
+} sym;
+
+static expr operand(const sym *s, uint8_t x) {
+  expr e;
+  if (!WM_IS_NBR(x)) return s->slot[x];
+  memset(&e, 0, sizeof e);
+  e.defined = 1;
+  for (unsigned j = 0; j < WM_MAX_K; j++) e.plus[j] = e.minus[j] = -1;
+  e.plus[WM_NBR_POS(x)] = s->version[WM_NBR_POS(x)];
+  return e;
+}
+
+static void run_op(sym *s, const wm_plan_op *op, unsigned L) {
+  cr_assert(!WM_IS_NBR(op->a) || WM_NBR_POS(op->a) <= L, "op reads N(v%u) at level %u", WM_NBR_POS(op->a), L);
+  cr_assert(!WM_IS_NBR(op->b) || WM_NBR_POS(op->b) <= L, "op reads N(v%u) at level %u", WM_NBR_POS(op->b), L);
+  cr_assert(op->dst != op->a && op->dst != op->b, "op writes its own operand");
+  cr_assert_lt(op->dst, s->plan->n_slots);
+  cr_assert_eq((op->lower | op->upper) >> (L + 1), 0, "op range uses an unbound position");
+  expr a = operand(s, op->a), b = operand(s, op->b), r = a;
+  cr_assert(a.defined && b.defined, "op reads a slot never written");
+  for (unsigned j = 0; j < WM_MAX_K; j++) {
+    cr_assert(b.minus[j] < 0, "subtrahend with a subtraction");
+    if (b.plus[j] < 0) continue;
+    if (op->kind == WM_OP_INTERSECT) {
+      cr_assert(r.plus[j] < 0 || r.plus[j] == b.plus[j]);
+      r.plus[j] = b.plus[j];
+    } else {
+      cr_assert_eq(op->kind, WM_OP_SUBTRACT);
+      r.minus[j] = b.plus[j];
+    }
+  }
+  s->slot[op->dst] = r;
+}
+
+static void check_candidates(sym *s, unsigned p) {
+  const wm_plan *plan = s->plan;
+  expr e = operand(s, plan->cand[p]);
+  cr_assert(e.defined, "%s: candidates of v%u read an unwritten slot", plan->pattern.name, p);
+  for (unsigned j = 0; j < WM_MAX_K; j++) {
+    int edge = j < p && wm_pattern_has_edge(&plan->pattern, plan->order[p], plan->order[j]);
+    int want_plus = edge ? s->version[j] : -1;
+    int want_minus = (j < p && !edge && s->induced) ? s->version[j] : -1;
+    cr_assert_eq(e.plus[j], want_plus, "%s: candidates of v%u: term N(v%u) is %d, expected %d (stale or wrong)",
+                 plan->pattern.name, p, j, e.plus[j], want_plus);
+    cr_assert_eq(e.minus[j], want_minus, "%s: candidates of v%u: minus N(v%u) is %d, expected %d",
+                 plan->pattern.name, p, j, e.minus[j], want_minus);
+  }
+  s->checks++;
+}
+
+/* v[0..L] bound: ops of level L, then two bindings of v[L+1]. */
+static void sym_level(sym *s, unsigned L) {
+  const wm_plan *plan = s->plan;
+  for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
+    cr_assert_eq(plan->ops[o].level, L, "ops not sorted by level");
+    run_op(s, &plan->ops[o], L);
+  }
+  unsigned p = L + 1;
+  for (int it = 0; it < 2; it++) {
+    check_candidates(s, p);
+    s->version[p] = s->next_version++;
+    if (p + 1 < plan->k) sym_level(s, p);
+  }
+}
+
+static void check_program(const wm_plan *plan) {
+  sym s;
+  memset(&s, 0, sizeof s);
+  s.plan = plan;
+  s.induced = (plan->flags & WM_PLAN_INDUCED) != 0;
+  cr_assert_leq(plan->n_slots, WM_MAX_SLOTS);
+  cr_assert_leq(plan->n_ops, WM_MAX_OPS);
+  cr_assert_eq(plan->op_begin[plan->k - 1], plan->n_ops, "ops after level k-2");
+  for (int it = 0; it < 2; it++) {
+    s.version[0] = s.next_version++;
+    sym_level(&s, 0);
+  }
+}
+
+Test(planner, programs_are_exact) {
+  unsigned n;
+  wm_pattern *pats = all_patterns(&n);
+  for (unsigned i = 0; i < n; i++)
+    for (int mode = 0; mode < 8; mode++) {
+      wm_plan plan = make_plan(&pats[i], mode & 1, (mode >> 1) & 1, (mode >> 2) & 1, 1);
+      cr_assert_eq(plan.k, pats[i].k);
+      unsigned seen = 0;
+      for (unsigned p = 0; p < plan.k; p++) seen |= 1u << plan.order[p];
+      cr_assert_eq(seen, (1u << plan.k) - 1, "%s: order is not a permutation", pats[i].name);
+      for (unsigned p = 1; p < plan.k; p++) {
+        unsigned back = 0;
+        for (unsigned j = 0; j < p; j++) back += wm_pattern_has_edge(&pats[i], plan.order[p], plan.order[j]);
+        cr_assert_gt(back, 0, "%s: position %u has no earlier neighbour", pats[i].name, p);
+        cr_assert_eq((plan.lower[p] | plan.upper[p] | plan.distinct[p]) >> p, 0,
+                     "%s: position %u is bounded by a later one", pats[i].name, p);
+      }
+      check_program(&plan);
+    }
+  free(pats);
+}
+
+/* ---- restrictions ------------------------------------------------------ */
+
+static int satisfies(const wm_plan *plan, const uint32_t *val_by_vertex) {
+  for (unsigned p = 0; p < plan->k; p++)
+    for (unsigned j = 0; j < p; j++) {
+      uint32_t vp = val_by_vertex[plan->order[p]], vj = val_by_vertex[plan->order[j]];
+      if (((plan->lower[p] >> j) & 1u) && !(vp > vj)) return 0;
+      if (((plan->upper[p] >> j) & 1u) && !(vp < vj)) return 0;
+    }
+  return 1;
+}
+
+/* Of the |Aut| relabellings f o sigma of one injective assignment f,
+ * exactly one satisfies the restrictions (so each subgraph is counted
+ * once); without symmetry breaking all of them do. */
+Test(planner, restrictions_pick_one_per_class) {
+  unsigned n;
+  wm_pattern *pats = all_patterns(&n);
+  uint64_t seed = 12345;
+  for (unsigned i = 0; i < n; i++) {
+    wm_automorphisms aut;
+    wm_error err;
+    cr_assert_eq(wm_pattern_automorphisms(&pats[i], &aut, &err), WM_OK);
+    for (int emb = 0; emb < 2; emb++) {
+      wm_plan plan = make_plan(&pats[i], 0, emb, 1, 1);
+      cr_assert_eq(plan.automorphisms, aut.count);
+      unsigned bounds = 0;
+      for (unsigned p = 0; p < plan.k; p++) bounds += (unsigned)__builtin_popcount(plan.lower[p] | plan.upper[p]);
+      if (emb || aut.count == 1) cr_assert_eq(bounds, 0, "%s: restrictions where none are needed", pats[i].name);
+      if (!emb && aut.count > 1) cr_assert_gt(bounds, 0, "%s: symmetric but unrestricted", pats[i].name);
+      for (int trial = 0; trial < 20; trial++) {
+        uint32_t f[WM_MAX_K], g[WM_MAX_K];
+        for (unsigned v = 0; v < plan.k; v++) {
+          int fresh;
+          do {
+            f[v] = (uint32_t)(wm_test_rand(&seed) % 1000);
+            fresh = 1;
+            for (unsigned u = 0; u < v; u++) fresh &= f[u] != f[v];
+          } while (!fresh);
+        }
+        unsigned ok = 0;
+        for (uint32_t a = 0; a < aut.count; a++) {
+          for (unsigned v = 0; v < plan.k; v++) g[v] = f[aut.perm[a][v]];
+          ok += (unsigned)satisfies(&plan, g);
+        }
+        cr_assert_eq(ok, emb ? aut.count : 1u, "%s (embeddings=%d): %u of %u automorphic images pass",
+                     pats[i].name, emb, ok, aut.count);
+      }
+    }
+    wm_automorphisms_free(&aut);
+  }
+  free(pats);
+}
+
+Test(planner, clique_restrictions_are_a_chain) {
+  for (unsigned k = 3; k <= 8; k++) {
+    char name[16];
+    snprintf(name, sizeof name, "%u-clique", k);
+    wm_pattern p;
+    wm_error err;
+    cr_assert_eq(wm_pattern_from_name(name, &p, &err), WM_OK);
+    wm_plan plan = make_plan(&p, 0, 0, 1, 1);
+    /* v1 < v0, v2 < v1, ...: the later positions take the smaller ids
+     * (the higher degrees on a graph numbered by descending degree) */
+    for (unsigned i = 1; i < k; i++) {
+      cr_assert_eq(plan.upper[i], 1u << (i - 1), "%s: v%u bounds %#x", name, i, plan.upper[i]);
+      cr_assert_eq(plan.lower[i], 0);
+      cr_assert_eq(plan.distinct[i], 0);
+    }
+  }
+}
+
+/* ---- code motion ------------------------------------------------------- */
+
+static uint64_t set_ops_of(const wm_graph *g, const char *name, int induced, int motion, uint64_t *count,
+                           int *moved) {
+  wm_pattern p;
+  wm_error err;
+  cr_assert_eq(wm_pattern_from_name(name, &p, &err), WM_OK);
+  wm_graph_summary gs;
+  wm_graph_summary_compute(g, &gs);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.induced = induced;
+  po.code_motion = motion;
+  wm_plan plan;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK);
+  /* hoisted (runs above its natural level) or shared (fewer ops) */
+  *moved = 0;
+  for (unsigned o = 0; o < plan.n_ops; o++) *moved |= plan.ops[o].level < plan.ops[o].natural_level;
+  unsigned chain_ops = 0; /* ops without sharing: one per term after the first */
+  for (unsigned i = 1; i < plan.k; i++) {
+    unsigned terms = 0;
+    for (unsigned j = 0; j < i; j++)
+      terms += induced || wm_pattern_has_edge(&p, plan.order[i], plan.order[j]);
+    chain_ops += terms - 1;
+  }
+  *moved |= plan.n_ops < chain_ops;
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  mo.threads = 1;
+  wm_match_result r;
+  cr_assert_eq(wm_match_cpu(g, &plan, &mo, &r, &err), WM_OK, "%s", err.msg);
+  *count = r.count;
+  return r.set_ops;
+}
+
+/* The same plan (--no-code-motion keeps the order) never runs more set
+ * operations with code motion, and runs fewer whenever something moved;
+ * cliques and the diamond always share their first intersection. */
+Test(planner, code_motion_saves_set_operations) {
+  wm_graph *g = wm_test_powerlaw(300, 30.0, 3, 0.5, 99);
+  static const struct {
+    const char *name;
+    int induced, must_move;
+  } cases[] = {{"4-clique", 0, 1}, {"5-clique", 0, 1}, {"diamond", 0, 1}, {"house", 0, 0},
+               {"4-cycle", 1, 0},  {"4-path", 1, 0},   {"5-path", 1, 0},  {"W4", 0, 0},
+               {"3-book", 0, 1},   {"tailed-triangle", 1, 0}};
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    uint64_t c_on, c_off;
+    int moved, unused;
+    uint64_t on = set_ops_of(g, cases[i].name, cases[i].induced, 1, &c_on, &moved);
+    uint64_t off = set_ops_of(g, cases[i].name, cases[i].induced, 0, &c_off, &unused);
+    cr_assert_eq(c_on, c_off, "%s: counts differ with and without code motion", cases[i].name);
+    cr_assert(!cases[i].must_move || moved, "%s: nothing hoisted or shared", cases[i].name);
+    if (moved)
+      cr_assert_lt(on, off, "%s: %lu set ops with code motion, %lu without", cases[i].name,
+                   (unsigned long)on, (unsigned long)off);
+    else
+      cr_assert_eq(on, off, "%s: nothing moved, yet %lu vs %lu set ops", cases[i].name, (unsigned long)on,
+                   (unsigned long)off);
+  }
+  wm_graph_destroy(g);
+}
+
+/* ---- dumps ------------------------------------------------------------- */
+
+static char *dump_text(const wm_plan *plan) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  wm_plan_dump_text(plan, f);
+  fclose(f);
+  return buf;
+}
+
+static char *dump_json(const wm_plan *plan) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  wm_json j;
+  wm_json_begin(&j, f);
+  wm_plan_dump_json(plan, &j);
+  wm_json_end(&j);
+  fclose(f);
+  return buf;
+}
+
+Test(planner, text_dump_shows_loops_and_hoisting) {
+  wm_pattern p;
+  wm_error err;
+  cr_assert_eq(wm_pattern_from_name("4-clique", &p, &err), WM_OK);
+  wm_plan on = make_plan(&p, 0, 0, 1, 1), off = make_plan(&p, 0, 0, 0, 1);
+  char *a = dump_text(&on), *b = dump_text(&off);
+  cr_assert(strstr(a, "for v0 in V") && strstr(a, "for v1 in N(v0)"), "%s", a);
+  cr_assert(strstr(a, "count v3 in"), "%s", a);
+  cr_assert(strstr(a, "hoisted from level 2"), "%s", a);
+  cr_assert(strstr(a, "S0 = N(v0) & N(v1)"), "%s", a);
+  cr_assert(strstr(a, "v1 < v0"), "%s", a);
+  cr_assert(strstr(a, "estimated cost"), "%s", a);
+  cr_assert_null(strstr(b, "hoisted from"), "no code motion, yet: %s", b);
+  cr_assert(strstr(b, "code motion off"), "%s", b);
+  free(a);
+  free(b);
+  /* a subtraction in an induced plan */
+  cr_assert_eq(wm_pattern_from_name("4-path", &p, &err), WM_OK);
+  wm_plan ind = make_plan(&p, 1, 0, 1, 0);
+  a = dump_text(&ind);
+  cr_assert(strstr(a, " - N(v"), "%s", a);
+  cr_assert(strstr(a, "vertex-induced"), "%s", a);
+  cr_assert(strstr(a, "for each match"), "listing plan: %s", a);
+  free(a);
+}
+
+Test(planner, json_dump_is_valid) {
+  unsigned n;
+  wm_pattern *pats = all_patterns(&n);
+  for (unsigned i = 0; i < n; i++) {
+    wm_pattern p = pats[i];
+    if (i % 3 == 0) wm_pattern_set_label(&p, 0, 2);
+    wm_plan plan = make_plan(&p, i % 2, 0, 1, 1);
+    char *s = dump_json(&plan);
+    cr_assert(json_valid_object(s), "%s: invalid JSON: %s", p.name, s);
+    cr_assert(strstr(s, "\"ops\":[") && strstr(s, "\"order\":[") && strstr(s, "\"positions\":["), "%s", s);
+    cr_assert(plan.n_ops == 0 || strstr(s, "\"hoisted\":"), "%s", s);
+    cr_assert(strstr(s, "\"est_cost\":"), "%s", s);
+    free(s);
+  }
+  free(pats);
+}
+
+/* ---- order choice -------------------------------------------------------- */
+
+/* A tailed triangle is matched triangle first: the back-edges come early. */
+Test(planner, order_closes_cycles_early) {
+  wm_pattern p;
+  wm_error err;
+  cr_assert_eq(wm_pattern_from_name("tailed-triangle", &p, &err), WM_OK);
+  wm_graph *g = wm_test_powerlaw(400, 12.0, 2, 0.3, 5);
+  wm_graph_summary gs;
+  wm_graph_summary_compute(g, &gs);
+  wm_plan plan;
+  cr_assert_eq(wm_plan_build(&p, &gs, NULL, &plan, &err), WM_OK);
+  unsigned back2 = 0;
+  for (unsigned j = 0; j < 2; j++) back2 += wm_pattern_has_edge(&p, plan.order[2], plan.order[j]);
+  cr_assert_eq(back2, 2, "position 2 should close the triangle (order %u %u %u %u)", plan.order[0],
+               plan.order[1], plan.order[2], plan.order[3]);
+  /* a forced order is used as is, and a disconnected one is refused */
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  uint8_t bad[WM_MAX_K] = {3, 0, 1, 2}; /* 3 is the tail, joined to 2 only */
+  po.forced_order = bad;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_EUSAGE);
+  uint8_t good[WM_MAX_K] = {3, 2, 0, 1};
+  po.forced_order = good;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(memcmp(plan.order, good, 4), 0);
+  wm_graph_destroy(g);
+}
+
+Test(planner, graph_summary) {
+  wm_graph *g = wm_test_er(200, 0.1, 3);
+  wm_graph_summary s;
+  wm_graph_summary_compute(g, &s);
+  cr_assert_eq(s.n, 200);
+  cr_assert_eq(s.m, g->m);
+  cr_assert(s.known);
+  cr_assert(s.mean_degree > 15 && s.mean_degree < 25, "mean degree %g", s.mean_degree);
+  /* G(n, p): a wedge closes with probability p */
+  cr_assert(s.triangle_density > 0.06 && s.triangle_density < 0.14, "triangle density %g", s.triangle_density);
+  wm_graph_destroy(g);
+  g = wm_test_powerlaw(3000, 20.0, 3, 0.2, 4); /* enough wedges to be sampled */
+  wm_graph_summary_compute(g, &s);
+  cr_assert(s.triangle_density > 0.0 && s.triangle_density < 1.0);
+  cr_assert(s.mean_sq_degree > s.mean_degree * s.mean_degree, "hubs make E[d^2] > E[d]^2");
+  wm_graph_destroy(g);
+}
+
+/* Over every catalogue pattern, both semantics: code motion never runs
+ * more set operations than the same plan without it (the CPU executor
+ * computes a hoisted set on first use, so an empty inner loop costs
+ * nothing), and the counts agree. */
+Test(planner, code_motion_never_costs_more) {
+  wm_graph *g = wm_test_powerlaw(120, 10.0, 2, 0.4, 7);
+  const char *const *names = wm_catalogue_names();
+  for (unsigned i = 0; names[i]; i++)
+    for (int induced = 0; induced < 2; induced++) {
+      uint64_t c_on, c_off;
+      int moved, unused;
+      uint64_t on = set_ops_of(g, names[i], induced, 1, &c_on, &moved);
+      uint64_t off = set_ops_of(g, names[i], induced, 0, &c_off, &unused);
+      cr_assert_eq(c_on, c_off, "%s induced=%d: counts differ", names[i], induced);
+      cr_assert_leq(on, off, "%s induced=%d: %lu set ops with code motion, %lu without", names[i], induced,
+                    (unsigned long)on, (unsigned long)off);
+    }
+  wm_graph_destroy(g);
+}
