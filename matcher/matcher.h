@@ -31,12 +31,19 @@ typedef struct wm_match_options {
   uint64_t limit;              /* listing: stop after this many (0 = no limit) */
   wm_match_sink sink;          /* listing; NULL when counting */
   void *sink_ctx;
-  uint64_t *per_vertex;        /* n counters or NULL: matches containing each vertex */
+  uint64_t *per_vertex;        /* n counters or NULL: matches containing each vertex
+                                  (zeroed, then filled) */
+  uint32_t cpu_hub_degree;     /* CPU: roots above this degree are split into chunks of
+                                  level-1 candidates (0 = default 256; tests use tiny ones) */
   /* GPU tuning (ignored by the CPU executor) */
   int gpu_unroll;              /* U; 0 = default */
   int gpu_steal;               /* wm_steal_mode; -1 = default (two-level) */
   int gpus;                    /* GPUs to split level 0 over; 0 = 1 */
   int gpu_blocks, gpu_warps_per_block; /* 0 = from the device */
+  uint32_t gpu_chunk;          /* level-0 iterations per grab of the global counter; 0 = default */
+  uint64_t gpu_set_capacity;   /* elements per set buffer; 0 = from max degree and free memory
+                                  (tests force tiny ones to exercise the hub path) */
+  uint64_t gpu_list_batch;     /* listing: matches per device-buffer drain; 0 = default */
 } wm_match_options;
 
 void wm_match_options_init(wm_match_options *o);
@@ -49,6 +56,7 @@ typedef struct wm_match_result {
   double kernel_ms;    /* GPU: kernel time by CUDA events */
   double transfer_ms;  /* GPU: host<->device copies */
   char launch[256];    /* GPU: launch configuration, for --dump-plan */
+  double lane_util;    /* GPU: useful lanes / lanes issued in set operations (0: not measured) */
 } wm_match_result;
 
 int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,

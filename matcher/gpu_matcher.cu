@@ -1,0 +1,514 @@
+/* Host driver of the GPU matcher: copies the graph and the compiled plan to
+ * each device, sizes the per-warp set buffers from the graph's maximum
+ * degree and the device's free memory, launches the stack kernel (level 0
+ * split over --gpus devices in interleaved chunks), times it with CUDA
+ * events, and in listing mode drains the device's match buffer to the sink
+ * in batches, relaunching the suspended warps until the work is done. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpu_kernel.h"
+#include "gpu_plan.h"
+#include "gpu_policy.h"
+#include "matcher.h"
+
+#define WM_DEFAULT_LIST_BATCH (1u << 20)
+
+/* Checked CUDA call inside a function returning a status. */
+#define WM_CU(call)                                                                  \
+  do {                                                                               \
+    cudaError_t e_ = (call);                                                         \
+    if (e_ != cudaSuccess) return wm_cuda_fail(err, e_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+static int wm_cuda_fail(wm_error *err, cudaError_t e, const char *what, const char *file, int line) {
+  cudaGetLastError(); /* clear a non-sticky error so that cleanup can run */
+  if (e == cudaErrorMemoryAllocation)
+    return wm_fail(err, WM_EDEVICE, "%s:%d: device out of memory (%s)", file, line, what);
+  return wm_fail(err, WM_EDEVICE, "%s:%d: %s failed: %s", file, line, what, cudaGetErrorString(e));
+}
+
+/* Counters of one device, in one allocation. */
+enum { C_L0, C_COUNT, C_SETOPS, C_USED, C_ISSUED, C_OUTN, C_SUSP, C_PROF, C_N = C_PROF + WM_PROF_N };
+
+typedef struct wm_gpu_dev {
+  int id;
+  cudaStream_t stream;
+  cudaEvent_t ev0, ev1;
+  wm_u64 *off;
+  uint32_t *adj;
+  int32_t *labels;
+  uint8_t *allowed;
+  uint32_t *first;
+  uint32_t *sets;
+  wm_u64 *ctr;
+  wm_u64 *per_vertex;
+  int *ints; /* active, idle_blocks, block_idle[blocks], mail_state[blocks] */
+  wm_gpu_mail *mail;
+  uint32_t *out;
+  unsigned char *save;
+  wm_gpu_args args;
+  unsigned blocks;
+  int sms;
+  char name[256];
+  wm_gpu_sizing sz;
+  double kernel_ms;
+  int running; /* a launch is in flight or suspended warps remain */
+} wm_gpu_dev;
+
+typedef struct wm_gpu_run {
+  const wm_graph *g;
+  const wm_match_options *o;
+  wm_gpu_plan plan;
+  wm_gpu_policy pol;
+  int listing;
+  uint64_t max_degree;
+  uint64_t n0;
+  uint64_t list_batch;
+  int ndev;
+  wm_gpu_dev dev[16];
+  uint32_t *host_out;
+  double transfer_ms;
+} wm_gpu_run;
+
+static int dev_alloc(void **p, size_t bytes, const char *what, int dev, wm_error *err) {
+  *p = NULL;
+  if (bytes == 0) return WM_OK;
+  cudaError_t e = cudaMalloc(p, bytes);
+  if (e == cudaSuccess) return WM_OK;
+  *p = NULL;
+  cudaGetLastError();
+  if (e == cudaErrorMemoryAllocation)
+    return wm_fail(err, WM_EDEVICE, "device %d out of memory: %s needs %zu bytes", dev, what, bytes);
+  return wm_fail(err, WM_EDEVICE, "device %d: cudaMalloc for %s (%zu bytes) failed: %s", dev, what,
+                 bytes, cudaGetErrorString(e));
+}
+
+/* The per-warp set buffers are the one large allocation, sized for every
+ * resident warp; allocating and freeing hundreds of MB per call dominated
+ * short runs (motifs: dozens of plans), so each device keeps the last one
+ * and reuses it when it is large enough. */
+static struct {
+  void *p;
+  size_t bytes;
+} set_cache[16];
+
+static int sets_alloc(wm_gpu_dev *d, size_t bytes, wm_error *err) {
+  if (set_cache[d->id].p && set_cache[d->id].bytes >= bytes) {
+    d->sets = (uint32_t *)set_cache[d->id].p;
+    return WM_OK;
+  }
+  if (set_cache[d->id].p) {
+    WM_CU(cudaFree(set_cache[d->id].p));
+    set_cache[d->id].p = NULL;
+    set_cache[d->id].bytes = 0;
+  }
+  int rc = dev_alloc((void **)&d->sets, bytes, "set buffers", d->id, err);
+  if (rc == WM_OK && d->sets) {
+    set_cache[d->id].p = d->sets;
+    set_cache[d->id].bytes = bytes;
+  }
+  return rc;
+}
+
+static void dev_release(wm_gpu_dev *d) {
+  if (cudaSetDevice(d->id) != cudaSuccess) return;
+  void *ptrs[] = {d->off, d->adj, d->labels, d->allowed, d->first, d->ctr,
+                  d->per_vertex, d->ints, d->mail, d->out, d->save};
+  for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+    if (ptrs[i]) cudaFree(ptrs[i]);
+  if (d->ev0) cudaEventDestroy(d->ev0);
+  if (d->ev1) cudaEventDestroy(d->ev1);
+  if (d->stream) cudaStreamDestroy(d->stream);
+  cudaGetLastError();
+  memset(d, 0, sizeof *d);
+}
+
+/* The CPU executor's input checks, with the same codes. */
+static int check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
+                        wm_error *err) {
+  if (g->flags & (WM_GRAPH_DIRECTED | WM_GRAPH_ORIENTED))
+    return wm_fail(err, WM_EINPUT, "pattern matching needs a symmetric (undirected) graph");
+  for (unsigned i = 0; i < plan->k && i < WM_MAX_K; i++)
+    if (plan->label[i] != WM_ANY_LABEL && !o->vertex_labels)
+      return wm_fail(err, WM_EUSAGE,
+                     "pattern '%s' has vertex labels: the graph's labels are needed (--labels FILE)",
+                     plan->pattern.name);
+  if (o->first && o->n_first > 0xFFFFFFFFull)
+    return wm_fail(err, WM_EINPUT, "too many seed vertices (%llu)", (unsigned long long)o->n_first);
+  for (uint64_t i = 0; o->first && i < o->n_first; i++)
+    if (o->first[i] >= g->n)
+      return wm_fail(err, WM_EINPUT, "seed vertex %u is not in the graph (%u vertices)", o->first[i],
+                     g->n);
+  return WM_OK;
+}
+
+static int copy_in(wm_gpu_run *R, wm_gpu_dev *d, void **dst, const void *src, size_t bytes,
+                   const char *what, wm_error *err) {
+  int rc = dev_alloc(dst, bytes, what, d->id, err);
+  if (rc || !bytes) return rc;
+  WM_CU(cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyHostToDevice, d->stream));
+  (void)R;
+  return WM_OK;
+}
+
+/* Graph, labels, seeds and result arrays on device d. */
+static int setup_inputs(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
+  const wm_graph *g = R->g;
+  const wm_match_options *o = R->o;
+  int rc;
+  if ((rc = copy_in(R, d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, "vertex offsets", err)) ||
+      (rc = copy_in(R, d, (void **)&d->adj, g->adj, (size_t)g->m * 4, "adjacency", err)))
+    return rc;
+  if (R->plan.labeled &&
+      (rc = copy_in(R, d, (void **)&d->labels, o->vertex_labels, (size_t)g->n * 4, "labels", err)))
+    return rc;
+  if (o->allowed && (rc = copy_in(R, d, (void **)&d->allowed, o->allowed, g->n, "allowed set", err)))
+    return rc;
+  if (o->first &&
+      (rc = copy_in(R, d, (void **)&d->first, o->first, (size_t)o->n_first * 4, "seed vertices", err)))
+    return rc;
+  if ((rc = dev_alloc((void **)&d->ctr, C_N * 8, "counters", d->id, err))) return rc;
+  WM_CU(cudaMemsetAsync(d->ctr, 0, C_N * 8, d->stream));
+  if (o->per_vertex) {
+    if ((rc = dev_alloc((void **)&d->per_vertex, (size_t)g->n * 8, "per-vertex counts", d->id, err)))
+      return rc;
+    WM_CU(cudaMemsetAsync(d->per_vertex, 0, (size_t)g->n * 8, d->stream));
+  }
+  if (R->listing) {
+    size_t bytes = (size_t)R->list_batch * R->plan.k * 4;
+    if ((rc = dev_alloc((void **)&d->out, bytes, "listing buffer", d->id, err))) return rc;
+  }
+  return WM_OK;
+}
+
+/* Grid and set-buffer capacity from occupancy and free memory, then the
+ * buffers whose size depends on the grid. */
+static int setup_grid(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
+  const wm_gpu_policy *pol = &R->pol;
+  unsigned W = (unsigned)pol->warps_per_block, U = (unsigned)pol->unroll;
+  size_t smem = wm_gpu_stack_smem(R->plan.n_ops, U, W);
+  int per_sm = 0;
+  WM_CU(wm_gpu_stack_occupancy(W, smem, &per_sm));
+  if (per_sm < 1)
+    return wm_fail(err, WM_EDEVICE, "device %d cannot hold one block of %u warps (%zu bytes of shared memory)",
+                   d->id, W, smem);
+  wm_warp_layout Ly = wm_warp_layout_of(R->plan.n_ops, U);
+  size_t free_b = 0, total_b = 0;
+  WM_CU(cudaMemGetInfo(&free_b, &total_b));
+  free_b += set_cache[d->id].bytes; /* ours to reuse or give back */
+  wm_gpu_sizing_in in;
+  memset(&in, 0, sizeof in);
+  in.free_bytes = free_b;
+  in.max_degree = R->max_degree;
+  in.n_bufs = R->plan.n_bufs;
+  in.unroll = U;
+  in.warps_per_block = W;
+  unsigned resident = (unsigned)per_sm * (unsigned)d->sms;
+  in.max_blocks = pol->blocks > 0 && (unsigned)pol->blocks < resident ? (unsigned)pol->blocks : resident;
+  in.forced_cap = pol->set_capacity;
+  in.per_warp_fixed = R->listing ? Ly.bytes : 0;
+  int rc = wm_gpu_size_buffers(&in, &d->sz, err);
+  if (rc) return rc;
+  d->blocks = d->sz.blocks;
+  uint64_t warps = (uint64_t)d->blocks * W;
+  if ((rc = sets_alloc(d, (size_t)(warps * d->sz.per_warp_elems * 4), err))) return rc;
+  size_t nints = 2 + 2 * (size_t)d->blocks;
+  if ((rc = dev_alloc((void **)&d->ints, nints * sizeof(int), "stealing flags", d->id, err)) ||
+      (rc = dev_alloc((void **)&d->mail, d->blocks * sizeof(wm_gpu_mail), "mailboxes", d->id, err)))
+    return rc;
+  WM_CU(cudaMemsetAsync(d->ints, 0, nints * sizeof(int), d->stream));
+  if (R->listing) {
+    if ((rc = dev_alloc((void **)&d->save, (size_t)warps * Ly.bytes, "listing save area", d->id, err)))
+      return rc;
+    WM_CU(cudaMemsetAsync(d->save, 0, (size_t)warps * Ly.bytes, d->stream));
+  }
+  return WM_OK;
+}
+
+static void fill_args(wm_gpu_run *R, wm_gpu_dev *d, int dev_index, uint32_t chunk) {
+  wm_gpu_args *a = &d->args;
+  memset(a, 0, sizeof *a);
+  a->off = d->off;
+  a->adj = d->adj;
+  a->n = R->g->n;
+  a->labels = d->labels;
+  a->allowed = d->allowed;
+  a->first = d->first;
+  a->n0 = R->n0;
+  a->l0_next = d->ctr + C_L0;
+  a->chunk = chunk;
+  a->dev = (uint32_t)dev_index;
+  a->ndev = (uint32_t)R->ndev;
+  a->sets = d->sets;
+  a->cap = d->sz.cap;
+  a->warp_elems = d->sz.per_warp_elems;
+  a->count = d->ctr + C_COUNT;
+  a->set_ops = d->ctr + C_SETOPS;
+  a->lanes_used = d->ctr + C_USED;
+  a->lanes_issued = d->ctr + C_ISSUED;
+  a->prof = d->ctr + C_PROF;
+  a->per_vertex = d->per_vertex;
+  a->active = d->ints;
+  a->idle_blocks = d->ints + 1;
+  a->block_idle = d->ints + 2;
+  a->mail_state = d->ints + 2 + d->blocks;
+  a->mail = d->mail;
+  a->out = d->out;
+  a->out_n = d->ctr + C_OUTN;
+  a->out_cap = R->list_batch;
+  a->listing = R->listing;
+  a->save = d->save;
+  a->resume = 0;
+  a->suspended = d->ctr + C_SUSP;
+  a->unroll = R->pol.unroll;
+  a->steal = R->pol.steal;
+  a->stop_level = R->pol.stop_level;
+  a->detect_level = R->pol.detect_level;
+  a->warps = R->pol.warps_per_block;
+  a->warp_state_bytes = wm_warp_layout_of(R->plan.n_ops, (unsigned)R->pol.unroll).bytes;
+}
+
+/* Device name and SM count, looked up once per process (the full property
+ * query costs milliseconds, and motif counting runs dozens of plans). */
+static int device_identity(int i, char *name, size_t size, int *sms, wm_error *err) {
+  static char names[16][256];
+  static int counts[16];
+  if (!counts[i]) {
+    cudaDeviceProp prop;
+    WM_CU(cudaGetDeviceProperties(&prop, i));
+    snprintf(names[i], sizeof names[i], "%.200s", prop.name);
+    counts[i] = prop.multiProcessorCount;
+  }
+  snprintf(name, size, "%.200s", names[i]);
+  *sms = counts[i];
+  return WM_OK;
+}
+
+static int open_device(wm_gpu_run *R, int i, wm_error *err) {
+  wm_gpu_dev *d = &R->dev[i];
+  d->id = i;
+  WM_CU(cudaSetDevice(i));
+  int rc = device_identity(i, d->name, sizeof d->name, &d->sms, err);
+  if (rc) return rc;
+  WM_CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+  WM_CU(cudaEventCreate(&d->ev0));
+  WM_CU(cudaEventCreate(&d->ev1));
+  return WM_OK;
+}
+
+static int launch(wm_gpu_run *R, wm_gpu_dev *d, int resume, wm_error *err) {
+  WM_CU(cudaSetDevice(d->id));
+  d->args.resume = resume;
+  if (resume) {
+    WM_CU(cudaMemsetAsync(d->ctr + C_OUTN, 0, 16, d->stream)); /* out_n and suspended */
+  }
+  WM_CU(cudaEventRecord(d->ev0, d->stream));
+  WM_CU(wm_gpu_launch_stack(&R->plan, &d->args, d->blocks, d->stream));
+  WM_CU(cudaEventRecord(d->ev1, d->stream));
+  d->running = 1;
+  return WM_OK;
+}
+
+/* Waits for device d's launch; adds its kernel time. */
+static int finish(wm_gpu_dev *d, wm_error *err) {
+  WM_CU(cudaSetDevice(d->id));
+  WM_CU(cudaStreamSynchronize(d->stream));
+  float ms = 0;
+  WM_CU(cudaEventElapsedTime(&ms, d->ev0, d->ev1));
+  d->kernel_ms += ms;
+  return WM_OK;
+}
+
+/* Hands device d's buffered matches to the sink; *halt when it or the
+ * limit says stop. */
+static int drain(wm_gpu_run *R, wm_gpu_dev *d, uint64_t *listed, int *halt, wm_error *err) {
+  wm_u64 n = 0, susp = 0;
+  WM_CU(cudaMemcpy(&n, d->ctr + C_OUTN, 8, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(&susp, d->ctr + C_SUSP, 8, cudaMemcpyDeviceToHost));
+  if (n > R->list_batch)
+    return wm_fail(err, WM_EDEVICE, "listing buffer overran (%llu > %llu rows)", n,
+                   (unsigned long long)R->list_batch);
+  unsigned k = R->plan.k;
+  if (n) {
+    double t0 = wm_now();
+    WM_CU(cudaMemcpy(R->host_out, d->out, (size_t)n * k * 4, cudaMemcpyDeviceToHost));
+    R->transfer_ms += (wm_now() - t0) * 1e3;
+  }
+  const wm_match_options *o = R->o;
+  for (wm_u64 i = 0; i < n && !*halt; i++) {
+    (*listed)++;
+    if (o->sink(o->sink_ctx, R->host_out + i * k, k) != 0 || (o->limit && *listed >= o->limit))
+      *halt = 1;
+  }
+  d->running = susp != 0;
+  return WM_OK;
+}
+
+static int run_listing(wm_gpu_run *R, uint64_t *listed, wm_error *err) {
+  int halt = 0, rc;
+  *listed = 0;
+  R->host_out = (uint32_t *)malloc((size_t)R->list_batch * R->plan.k * 4);
+  if (!R->host_out) return wm_fail(err, WM_EINPUT, "out of host memory for the listing batch");
+  for (int i = 0; i < R->ndev; i++)
+    if ((rc = launch(R, &R->dev[i], 0, err))) return rc;
+  for (int more = 1; more && !halt;) {
+    more = 0;
+    for (int i = 0; i < R->ndev && !halt; i++) {
+      wm_gpu_dev *d = &R->dev[i];
+      if (!d->running) continue;
+      if ((rc = finish(d, err)) || (rc = drain(R, d, listed, &halt, err))) return rc;
+      if (d->running && !halt) {
+        if ((rc = launch(R, d, 1, err))) return rc;
+        more = 1;
+      }
+    }
+  }
+  /* A halted run may leave launches in flight: wait for them. */
+  for (int i = 0; i < R->ndev; i++) {
+    WM_CU(cudaSetDevice(R->dev[i].id));
+    WM_CU(cudaStreamSynchronize(R->dev[i].stream));
+  }
+  return WM_OK;
+}
+
+static int collect(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
+  uint64_t used = 0, issued = 0;
+  uint64_t *pv = NULL;
+  if (R->o->per_vertex) {
+    pv = (uint64_t *)malloc((size_t)R->g->n * 8);
+    if (!pv) return wm_fail(err, WM_EINPUT, "out of host memory for per-vertex counts");
+  }
+  for (int i = 0; i < R->ndev; i++) {
+    wm_gpu_dev *d = &R->dev[i];
+    wm_u64 c[C_N];
+    cudaError_t e = cudaSetDevice(d->id);
+    if (e == cudaSuccess) e = cudaMemcpy(c, d->ctr, sizeof c, cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess && pv) e = cudaMemcpy(pv, d->per_vertex, (size_t)R->g->n * 8, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+      free(pv);
+      return wm_cuda_fail(err, e, "copying results back", __FILE__, __LINE__);
+    }
+    if (!R->listing) r->count += c[C_COUNT];
+    r->set_ops += c[C_SETOPS];
+    used += c[C_USED];
+    issued += c[C_ISSUED];
+    if (pv)
+      for (uint32_t v = 0; v < R->g->n; v++) R->o->per_vertex[v] += pv[v];
+    if (d->kernel_ms > r->kernel_ms) r->kernel_ms = d->kernel_ms;
+#ifdef WM_GPU_PROFILE
+    static const char *const phase[WM_PROF_N] = {"acquire", "pick", "ops", "bulk", "descend", "total"};
+    fprintf(stderr, "profile (share of warp cycles):");
+    for (int ph = 0; ph < WM_PROF_N; ph++)
+      fprintf(stderr, " %s %.3f", phase[ph], c[C_PROF + ph] / (double)(c[C_PROF + WM_PROF_TOTAL] ? c[C_PROF + WM_PROF_TOTAL] : 1));
+    fprintf(stderr, "\n");
+#endif
+  }
+  free(pv);
+  r->lane_util = issued ? (double)used / (double)issued : 0.0;
+  return WM_OK;
+}
+
+static const char *steal_name(int s) {
+  return s == WM_STEAL_NONE ? "none" : s == WM_STEAL_BLOCK ? "block" : "two-level";
+}
+
+static void describe(const wm_gpu_run *R, wm_match_result *r) {
+  const wm_gpu_dev *d = &R->dev[0];
+  const wm_gpu_policy *p = &R->pol;
+  double gb = 0;
+  for (int i = 0; i < R->ndev; i++) gb += R->dev[i].sz.total_bytes / 1e9;
+  snprintf(r->launch, sizeof r->launch,
+           "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d, steal=%s (stop %d, detect %d), "
+           "chunk %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB%s",
+           R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, steal_name(p->steal),
+           p->stop_level, p->detect_level, d->args.chunk, R->plan.n_bufs * (unsigned)p->unroll,
+           (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb,
+           R->listing ? ", listing" : "");
+}
+
+static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
+  int rc, ndev_present = 0;
+  WM_CU(cudaGetDeviceCount(&ndev_present));
+  if (R->ndev > ndev_present)
+    return wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", R->ndev,
+                   ndev_present);
+  double t0 = wm_now();
+  for (int i = 0; i < R->ndev; i++)
+    if ((rc = open_device(R, i, err)) || (rc = setup_inputs(R, &R->dev[i], err)) ||
+        (rc = setup_grid(R, &R->dev[i], err)))
+      return rc;
+  uint64_t warps = 0;
+  for (int i = 0; i < R->ndev; i++) warps += (uint64_t)R->dev[i].blocks * R->pol.warps_per_block;
+  uint32_t chunk = R->pol.chunk ? R->pol.chunk : wm_gpu_default_chunk(R->n0, warps);
+  for (int i = 0; i < R->ndev; i++) {
+    fill_args(R, &R->dev[i], i, chunk);
+    WM_CU(cudaSetDevice(R->dev[i].id));
+    WM_CU(cudaStreamSynchronize(R->dev[i].stream));
+  }
+  R->transfer_ms += (wm_now() - t0) * 1e3;
+  double t1 = wm_now();
+  if (R->listing) {
+    if ((rc = run_listing(R, &r->listed, err))) return rc;
+    r->count = r->listed;
+  } else {
+    for (int i = 0; i < R->ndev; i++)
+      if ((rc = launch(R, &R->dev[i], 0, err))) return rc;
+    for (int i = 0; i < R->ndev; i++)
+      if ((rc = finish(&R->dev[i], err))) return rc;
+  }
+  r->seconds = wm_now() - t1;
+  if ((rc = collect(R, r, err))) return rc;
+  r->transfer_ms = R->transfer_ms;
+  describe(R, r);
+  return WM_OK;
+}
+
+static uint64_t max_degree_of(const wm_graph *g) {
+  uint64_t m = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    uint64_t d = g->offsets[v + 1] - g->offsets[v];
+    if (d > m) m = d;
+  }
+  return m;
+}
+
+extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
+                            wm_match_result *r, wm_error *err) {
+  wm_match_options defaults;
+  if (!o) wm_match_options_init(&defaults), o = &defaults;
+  memset(r, 0, sizeof *r);
+  int rc = check_inputs(g, plan, o, err);
+  if (rc) return rc;
+  wm_gpu_run *R = (wm_gpu_run *)calloc(1, sizeof *R);
+  if (!R) return wm_fail(err, WM_EINPUT, "out of host memory");
+  R->g = g;
+  R->o = o;
+  if ((rc = wm_gpu_plan_compile(plan, &R->plan, err))) {
+    free(R);
+    return rc;
+  }
+  wm_gpu_policy_from_options(&R->pol, o, plan->k);
+  R->listing = o->sink != NULL;
+  /* A suspended warp must not be split by another block while it is away. */
+  if (R->listing && R->pol.steal > WM_STEAL_BLOCK) R->pol.steal = WM_STEAL_BLOCK;
+  R->ndev = o->gpus > 0 ? o->gpus : 1;
+  if (R->ndev > 16) R->ndev = 16;
+  R->max_degree = max_degree_of(g);
+  R->n0 = o->first ? o->n_first : g->n;
+  R->list_batch = o->gpu_list_batch ? o->gpu_list_batch : WM_DEFAULT_LIST_BATCH;
+  if (R->list_batch < WM_GPU_MIN_LIST_BATCH) R->list_batch = WM_GPU_MIN_LIST_BATCH;
+  if (o->per_vertex) memset(o->per_vertex, 0, (size_t)g->n * sizeof *o->per_vertex);
+  if (R->n0)
+    rc = run(R, r, err);
+  else
+    snprintf(r->launch, sizeof r->launch, "gpu: not launched (no level-0 vertices)");
+  for (int i = 0; i < R->ndev; i++)
+    if (R->dev[i].stream) dev_release(&R->dev[i]);
+  free(R->host_out);
+  free(R);
+  return rc;
+}

@@ -1,0 +1,126 @@
+/* Compiles a planner plan into the GPU kernel's form: one slot per op (the
+ * planner reuses slots once their readers are done; the kernel keeps every
+ * op's result because unrolled iterations and work stealing read sets of
+ * several prefixes), and the last level's count-only op. */
+#include "gpu_plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The op that last wrote slot s before op index `before`, or -1. */
+static int writer_of(const wm_plan *p, unsigned s, unsigned before) {
+  for (int o = (int)before - 1; o >= 0; o--)
+    if (p->ops[o].dst == s) return o;
+  return -1;
+}
+
+/* Maps an operand read by something of level `level` (an op of that level,
+ * or the candidates of position level+1) to its SSA form. */
+static int rename_operand(const wm_plan *p, uint8_t x, unsigned level, unsigned before,
+                          uint8_t *out, const char *what, wm_error *err) {
+  if (WM_IS_NBR(x)) {
+    unsigned j = WM_NBR_POS(x);
+    if (j > level || j >= p->k)
+      return wm_fail(err, WM_EINPUT, "plan: %s reads N(v[%u]) before position %u is bound", what,
+                     j, j);
+    *out = x;
+    return WM_OK;
+  }
+  if (x >= WM_MAX_SLOTS)
+    return wm_fail(err, WM_EINPUT, "plan: %s reads slot %u (at most %u)", what, x, WM_MAX_SLOTS);
+  int w = writer_of(p, x, before);
+  if (w < 0) return wm_fail(err, WM_EINPUT, "plan: %s reads slot %u before any op writes it", what, x);
+  *out = (uint8_t)w;
+  return WM_OK;
+}
+
+static int check_shape(const wm_plan *p, wm_error *err) {
+  if (p->k < 2 || p->k > WM_MAX_K)
+    return wm_fail(err, WM_EINPUT, "plan: k = %u (expected 2..%u)", p->k, WM_MAX_K);
+  if (p->n_ops > WM_MAX_OPS)
+    return wm_fail(err, WM_EINPUT, "plan: %u ops (at most %u)", p->n_ops, WM_MAX_OPS);
+  for (unsigned o = 0; o < p->n_ops; o++) {
+    const wm_plan_op *op = &p->ops[o];
+    if (op->kind != WM_OP_INTERSECT && op->kind != WM_OP_SUBTRACT)
+      return wm_fail(err, WM_EINPUT, "plan: op %u has unknown kind %u", o, op->kind);
+    if (op->level + 2u > p->k)
+      return wm_fail(err, WM_EINPUT, "plan: op %u runs at level %u, after the last position", o,
+                     op->level);
+    if (o && op->level < p->ops[o - 1].level)
+      return wm_fail(err, WM_EINPUT, "plan: ops are not sorted by level (op %u)", o);
+    unsigned bound = (1u << (op->level + 1)) - 1; /* positions <= level */
+    if ((op->lower | op->upper) & ~bound)
+      return wm_fail(err, WM_EINPUT, "plan: op %u's range names a position after its level", o);
+  }
+  for (unsigned i = 0; i < p->k; i++) {
+    unsigned earlier = (1u << i) - 1;
+    if ((p->lower[i] | p->upper[i] | p->distinct[i]) & ~earlier)
+      return wm_fail(err, WM_EINPUT, "plan: position %u is restricted by a later position", i);
+  }
+  return WM_OK;
+}
+
+/* The op of level k-2 whose result is cand[k-1] and which nothing else reads. */
+static int find_fused(const wm_gpu_plan *g) {
+  uint8_t c = g->cand[g->k - 1];
+  if (WM_IS_NBR(c)) return -1;
+  if (g->ops[c].level + 2u != g->k) return -1;
+  for (unsigned o = 0; o < g->n_ops; o++)
+    if (g->ops[o].a == c || g->ops[o].b == c) return -1;
+  return c;
+}
+
+int wm_gpu_plan_compile(const wm_plan *p, wm_gpu_plan *g, wm_error *err) {
+  memset(g, 0, sizeof *g);
+  int rc = check_shape(p, err);
+  if (rc) return rc;
+  g->k = p->k;
+  g->n_ops = p->n_ops;
+  char what[48];
+  for (unsigned o = 0; o < p->n_ops; o++) {
+    const wm_plan_op *op = &p->ops[o];
+    wm_gpu_op *d = &g->ops[o];
+    d->kind = op->kind;
+    d->level = op->level;
+    d->lower = op->lower;
+    d->upper = op->upper;
+    snprintf(what, sizeof what, "op %u", o);
+    if ((rc = rename_operand(p, op->a, op->level, o, &d->a, what, err)) ||
+        (rc = rename_operand(p, op->b, op->level, o, &d->b, what, err)))
+      return rc;
+    if (!WM_IS_NBR(d->a) && p->ops[d->a].level > op->level) /* cannot happen when sorted */
+      return wm_fail(err, WM_EINPUT, "plan: op %u reads a deeper op", o);
+  }
+  for (unsigned i = 1; i < p->k; i++) {
+    /* Position i reads what the ops of levels < i left. */
+    unsigned before = 0;
+    while (before < p->n_ops && p->ops[before].level < i) before++;
+    snprintf(what, sizeof what, "position %u's candidates", i);
+    if ((rc = rename_operand(p, p->cand[i], i - 1, before, &g->cand[i], what, err))) return rc;
+  }
+  /* op_begin from the levels themselves (the plan's copy is not trusted). */
+  unsigned o = 0;
+  for (unsigned L = 0; L <= WM_MAX_K; L++) {
+    while (o < p->n_ops && p->ops[o].level < L) o++;
+    g->op_begin[L] = (uint8_t)o;
+  }
+  for (unsigned i = 0; i < p->k; i++) {
+    g->lower[i] = p->lower[i];
+    g->upper[i] = p->upper[i];
+    g->distinct[i] = p->distinct[i];
+    g->order[i] = p->order[i];
+    g->label[i] = p->label[i];
+    if (p->label[i] != WM_ANY_LABEL) g->labeled = 1;
+  }
+  g->fused_op = find_fused(g);
+  for (unsigned o2 = 0; o2 < g->n_ops; o2++) {
+    const wm_gpu_op *op = &g->ops[o2];
+    if (op->a == WM_NBR(op->level) || op->b == WM_NBR(op->level)) g->weigh |= 1u << op->level;
+  }
+  if (g->cand[g->k - 1] == WM_NBR(g->k - 2)) g->weigh |= 1u << (g->k - 2);
+  unsigned nb = 0;
+  for (unsigned i = 0; i < p->n_ops; i++)
+    g->ops[i].buf = (int)i == g->fused_op ? WM_GPU_NO_BUF : (uint8_t)nb++;
+  g->n_bufs = nb;
+  return WM_OK;
+}

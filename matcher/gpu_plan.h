@@ -1,0 +1,54 @@
+/* The plan as the GPU kernel reads it: the planner's plan with every op
+ * writing its own slot (slot i = op i), so that a set stays addressable as
+ * long as any deeper level or a thief that recomputes a stolen prefix may
+ * read it, plus the op of the last level that is only ever counted (never
+ * materialised).  Plain data, passed to the kernel by value.  Plain C: the
+ * compilation is unit-tested on the CPU. */
+#ifndef WM_GPU_PLAN_H
+#define WM_GPU_PLAN_H
+
+#include <stdint.h>
+
+#include "planner.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WM_GPU_NO_BUF 0xFFu
+
+typedef struct wm_gpu_op {
+  uint8_t kind;         /* wm_op_kind */
+  uint8_t level;        /* runs right after v[level] is bound */
+  uint8_t a, b;         /* operands: op index (its slot) or WM_NBR(j) */
+  uint8_t lower, upper; /* op range: result keeps c > v[j] (j in lower), c < v[j] (j in upper) */
+  uint8_t buf;          /* buffer index, or WM_GPU_NO_BUF for the counted last op */
+  uint8_t pad;
+} wm_gpu_op;
+
+typedef struct wm_gpu_plan {
+  uint32_t k;
+  uint32_t n_ops;
+  uint32_t n_bufs;      /* materialised slots (every op but the fused one) */
+  int32_t fused_op;     /* op whose only reader is position k-1: counted in place, or -1 */
+  uint8_t cand[WM_MAX_K];     /* operand of position i's candidates (i >= 1) */
+  uint8_t lower[WM_MAX_K];
+  uint8_t upper[WM_MAX_K];
+  uint8_t distinct[WM_MAX_K];
+  uint8_t order[WM_MAX_K];    /* pattern vertex at each position */
+  uint8_t op_begin[WM_MAX_K + 1];
+  int32_t label[WM_MAX_K];
+  uint32_t labeled;           /* some position has a label */
+  uint32_t weigh;             /* bit p: the work right after binding position p reads
+                                 N(v[p]), so unrolled groups there are sized by degree */
+  wm_gpu_op ops[WM_MAX_OPS];
+} wm_gpu_plan;
+
+/* Validates plan and renames its slots (WM_EINPUT naming the flaw). */
+int wm_gpu_plan_compile(const wm_plan *plan, wm_gpu_plan *out, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

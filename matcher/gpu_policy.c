@@ -1,0 +1,102 @@
+/* GPU matcher policy defaults and the sizing of per-warp set buffers. */
+#include "gpu_policy.h"
+
+#include <inttypes.h>
+
+void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, unsigned k) {
+  int last_group = k >= 2 ? (int)k - 2 : 0; /* position k-1 is counted in bulk, never iterated */
+  p->warps_per_block = o->gpu_warps_per_block > 0 ? o->gpu_warps_per_block : WM_GPU_DEFAULT_WARPS;
+  if (p->warps_per_block > 32) p->warps_per_block = 32;
+  p->unroll = o->gpu_unroll > 0 ? o->gpu_unroll : WM_GPU_DEFAULT_UNROLL;
+  if (p->unroll > WM_GPU_MAX_UNROLL) p->unroll = WM_GPU_MAX_UNROLL;
+  p->steal = (o->gpu_steal >= WM_STEAL_NONE && o->gpu_steal <= WM_STEAL_TWO_LEVEL)
+                 ? o->gpu_steal
+                 : WM_STEAL_TWO_LEVEL;
+  /* Stealing deeper than two levels below the root buys little: the
+   * remaining iterations there are short and the thief recomputes the
+   * prefix's sets. */
+  p->stop_level = last_group < 2 ? last_group : 2;
+  /* Busy warps look for idle blocks at every pick of positions <= 1: a
+   * global read each time, too costly deeper where picks are frequent. */
+  p->detect_level = last_group < 1 ? last_group : 1;
+  p->chunk = o->gpu_chunk;
+  p->set_capacity = o->gpu_set_capacity;
+  p->list_batch = o->gpu_list_batch;
+  p->blocks = o->gpu_blocks > 0 ? o->gpu_blocks : 0;
+}
+
+uint32_t wm_gpu_default_chunk(uint64_t n0, uint64_t total_warps) {
+  if (total_warps == 0) total_warps = 1;
+  uint64_t c = n0 / (total_warps * 16);
+  if (c < 1) c = 1;
+  if (c > 64) c = 64;
+  return (uint32_t)c;
+}
+
+/* a * b, saturating at UINT64_MAX. */
+static uint64_t sat_mul(uint64_t a, uint64_t b) {
+  if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
+  return a * b;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static uint64_t per_warp_bytes(const wm_gpu_sizing_in *in, uint64_t cap) {
+  uint64_t elems = sat_mul(sat_mul(in->n_bufs, in->unroll), cap);
+  return sat_add(sat_mul(elems, 4), in->per_warp_fixed);
+}
+
+static void fill(const wm_gpu_sizing_in *in, unsigned blocks, uint64_t cap, wm_gpu_sizing *out) {
+  out->blocks = blocks;
+  out->cap = in->n_bufs ? cap : 0;
+  out->per_warp_elems = sat_mul(sat_mul(in->n_bufs, in->unroll), out->cap);
+  out->total_bytes = sat_mul(per_warp_bytes(in, out->cap), (uint64_t)blocks * in->warps_per_block);
+}
+
+int wm_gpu_size_buffers(const wm_gpu_sizing_in *in, wm_gpu_sizing *out, wm_error *err) {
+  if (in->warps_per_block == 0 || in->unroll == 0 || in->max_blocks == 0)
+    return wm_fail(err, WM_EDEVICE, "gpu sizing: warps per block, unroll and blocks must be positive");
+  /* Leave room for the runtime, the listing buffer and fragmentation. */
+  uint64_t reserve = in->free_bytes / 10;
+  if (reserve < (32ull << 20)) reserve = 32ull << 20;
+  uint64_t usable = in->free_bytes > reserve ? in->free_bytes - reserve : 0;
+  uint64_t W = in->warps_per_block;
+  uint64_t want = in->forced_cap ? in->forced_cap : in->max_degree;
+  if (in->max_degree && want > in->max_degree) want = in->max_degree;
+  if (want == 0) want = 1;
+
+  uint64_t per_block = sat_mul(per_warp_bytes(in, want), W);
+  if (in->n_bufs == 0 || usable / in->max_blocks >= per_block) {
+    uint64_t fit = per_block ? usable / per_block : in->max_blocks;
+    unsigned blocks = fit < in->max_blocks ? (unsigned)fit : in->max_blocks;
+    if (blocks == 0)
+      return wm_fail(err, WM_EDEVICE,
+                     "device out of memory: one block of %u warps needs %" PRIu64
+                     " bytes, %" PRIu64 " usable",
+                     in->warps_per_block, per_block, usable);
+    fill(in, blocks, want, out);
+    return WM_OK;
+  }
+  /* Full grid with a smaller capacity: only sets whose bound exceeds it (both
+   * operands hubs) take the slow path. */
+  uint64_t floor_cap = in->forced_cap ? want : (want < WM_GPU_MIN_CAP ? want : WM_GPU_MIN_CAP);
+  uint64_t per_warp_budget = usable / in->max_blocks / W;
+  uint64_t slot_bytes = sat_mul(sat_mul(in->n_bufs, in->unroll), 4);
+  uint64_t cap_fit = per_warp_budget > in->per_warp_fixed
+                         ? (per_warp_budget - in->per_warp_fixed) / slot_bytes
+                         : 0;
+  if (cap_fit >= floor_cap) {
+    fill(in, in->max_blocks, cap_fit, out);
+    return WM_OK;
+  }
+  /* Else keep the floor capacity and shrink the grid. */
+  per_block = sat_mul(per_warp_bytes(in, floor_cap), W);
+  uint64_t blocks = usable / per_block;
+  if (blocks == 0)
+    return wm_fail(err, WM_EDEVICE,
+                   "device out of memory: one block of %u warps with %" PRIu64
+                   "-element set buffers needs %" PRIu64 " bytes, %" PRIu64 " usable",
+                   in->warps_per_block, floor_cap, per_block, usable);
+  fill(in, (unsigned)blocks, floor_cap, out);
+  return WM_OK;
+}

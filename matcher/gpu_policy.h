@@ -1,0 +1,75 @@
+/* GPU matcher policy: the launch and tuning knobs of the per-warp stack
+ * kernel (CUB-style small struct), and the host-side sizing of the per-warp
+ * set buffers from the graph's maximum degree and the device's free memory.
+ * Plain C, no CUDA: the sizing rules are unit-tested on the CPU. */
+#ifndef WM_GPU_POLICY_H
+#define WM_GPU_POLICY_H
+
+#include <stdint.h>
+
+#include "matcher.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WM_GPU_MAX_UNROLL 32   /* one lane per unrolled iteration at most */
+#define WM_GPU_DEFAULT_UNROLL 8
+#define WM_GPU_DEFAULT_WARPS 8 /* warps per block */
+#define WM_GPU_MIN_LIST_BATCH 64
+
+typedef struct wm_gpu_policy {
+  int warps_per_block;
+  int unroll;          /* U: iterations of one level expanded together, 1..32 */
+  int steal;           /* wm_steal_mode */
+  int stop_level;      /* deepest position whose remaining iterations may be stolen */
+  int detect_level;    /* deepest position at which a busy warp looks for idle blocks */
+  uint32_t chunk;      /* level-0 iterations handed out per grab of the global counter */
+  uint64_t set_capacity;/* forced elements per set buffer (0: from max degree and memory) */
+  uint64_t list_batch; /* listing: matches per device buffer drain (0: default) */
+  int blocks;          /* forced grid size (0: all co-resident blocks) */
+} wm_gpu_policy;
+
+/* Policy for a plan of k positions from the user's options (0/-1 = default). */
+void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, unsigned k);
+
+/* Default level-0 chunk: enough grabs per warp that the tail balances even
+ * without stealing, few enough that the counter is not a hot spot. */
+uint32_t wm_gpu_default_chunk(uint64_t n0, uint64_t total_warps);
+
+/* ---- buffer sizing ----------------------------------------------------- */
+
+typedef struct wm_gpu_sizing_in {
+  uint64_t free_bytes;     /* device memory free after the graph and fixed buffers */
+  uint64_t max_degree;     /* of the graph the kernel reads */
+  unsigned n_bufs;         /* materialised set slots per unrolled iteration */
+  unsigned unroll;
+  unsigned warps_per_block;
+  unsigned max_blocks;     /* co-resident blocks (occupancy x SMs) */
+  uint64_t forced_cap;     /* 0: capacity from max degree */
+  uint64_t per_warp_fixed; /* other per-warp bytes (listing save area) */
+} wm_gpu_sizing_in;
+
+typedef struct wm_gpu_sizing {
+  unsigned blocks;         /* grid size */
+  uint64_t cap;            /* elements per set buffer; a set that could be larger
+                              takes the slow unmaterialised path, never truncation */
+  uint64_t per_warp_elems; /* n_bufs * unroll * cap */
+  uint64_t total_bytes;    /* set buffers + fixed, all warps */
+} wm_gpu_sizing;
+
+/* The smallest capacity accepted before the grid is shrunk instead. */
+#define WM_GPU_MIN_CAP 1024u
+
+/* A set-operation result is at most min(|a|,|b|) <= max degree, so a
+ * capacity of max degree is exact; when memory cannot hold that for every
+ * co-resident warp the capacity shrinks (down to WM_GPU_MIN_CAP, or the
+ * forced one) and then the grid.  WM_EDEVICE (out of memory) when not even
+ * one block fits. */
+int wm_gpu_size_buffers(const wm_gpu_sizing_in *in, wm_gpu_sizing *out, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

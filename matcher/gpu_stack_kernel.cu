@@ -1,0 +1,426 @@
+/* The per-warp stack kernel (STMatch): every warp runs its own backtracking
+ * loop over the plan's positions with an explicit stack in shared memory
+ * (per position: the unconsumed index range [it, end) of its candidate
+ * array, the unrolled group of up to U bound vertices and the active
+ * member), and keeps the sets of the ops in its own slice of global memory.
+ * No global synchronisation between levels and no materialised partial
+ * matches: level 0 is handed out in chunks from a global counter, and idle
+ * warps steal (gpu_steal.cuh).
+ *
+ * One position's step: pick the next group of up to U candidates that pass
+ * the filters, run the ops of that level for the whole group together
+ * (gpu_set_ops.cuh), then either count the last position in bulk for the
+ * whole group (position k-2) or descend into each member in turn.
+ *
+ * Control flow is warp-uniform: lane 0 writes the shared stack and the
+ * other lanes read it after __syncwarp(); the only block-wide barrier is
+ * the one after initialisation, before any lane can diverge. */
+#include "gpu_kernel.h"
+#include "gpu_set_ops.cuh"
+#include "gpu_steal.cuh"
+
+extern __shared__ __align__(16) unsigned char wm_smem[];
+
+#define WM_MAX_THREADS 512 /* at most 16 warps per block (about 90 registers a thread) */
+
+enum { WM_S_PICK = 0, WM_S_NEXT = 1 };
+
+#ifdef WM_GPU_PROFILE
+#define WM_PROF_START() long long prof_t0_ = clock64()
+#define WM_PROF_ADD(ph) prof[ph] += clock64() - prof_t0_
+#else
+#define WM_PROF_START() (void)0
+#define WM_PROF_ADD(ph) (void)0
+#endif
+
+/* Thieves may read position q's range. */
+__device__ __forceinline__ bool wm_shared_level(const wm_gpu_args *A, int q) {
+  return A->steal != WM_STEAL_NONE && q <= A->stop_level;
+}
+
+/* Lane 0: publishes position q's unconsumed range. */
+__device__ void wm_set_range(wm_kctx &c, int q, uint32_t lo, uint32_t hi) {
+  bool lk = wm_shared_level(c.A, q);
+  if (lk) wm_lock(&c.ws->lock);
+  c.ws->it[q] = lo;
+  c.ws->end[q] = hi;
+  if (lk) wm_unlock(&c.ws->lock);
+}
+
+/* Whole warp: binds the candidate array of position q >= 1 for the active
+ * prefix and returns its index range within q's value range (searched by
+ * the whole warp: this runs once per descent). */
+__device__ void wm_bind_position(wm_kctx &c, int q, uint32_t &lo, uint32_t &hi) {
+  wm_set R = wm_resolve(c, c.P->cand[q], -1, 0);
+  uint32_t vlo, vhi;
+  wm_value_range(c, c.P->lower[q], c.P->upper[q], -1, 0, vlo, vhi);
+  lo = vlo ? wm_warp_lower_bound(R.p, R.lo, R.hi, vlo, c.lane) : R.lo;
+  hi = vhi != 0xFFFFFFFFu ? wm_warp_lower_bound(R.p, lo, R.hi, vhi, c.lane) : R.hi;
+  if (c.lane == 0) {
+    c.ws->base[q] = R.p;
+    c.ws->vs[q] = R.vs;
+  }
+}
+
+/* Whole warp: the active member of position p is chosen; enter p+1. */
+__device__ void wm_descend(wm_kctx &c, int p) {
+  uint32_t lo, hi;
+  wm_bind_position(c, p + 1, lo, hi);
+  if (c.lane == 0) wm_set_range(c, p + 1, lo, hi);
+  __syncwarp();
+}
+
+/* Work a group may bring to the next level, as a sum of its members'
+ * degrees: a hub's group is cut short so that no single unrolled set
+ * operation (which nobody can steal) becomes the kernel's critical path. */
+#define WM_GROUP_BUDGET 2048u
+
+/* Whole warp: takes the next group of up to U candidates of position p
+ * that pass its filters, in order, into g[p][]; returns the group size
+ * (0: p is exhausted).  Windows of 32 are read under the lock when thieves
+ * may split p's range.  Busy warps look for idle blocks here. */
+__device__ int wm_pick(wm_kctx &c, int p) {
+  if (c.A->steal == WM_STEAL_TWO_LEVEL && p <= c.A->detect_level)
+    wm_try_push(c.A, c.ws, c.g, c.U, c.A->stop_level, c.lane);
+  volatile wm_wstate *ws = c.ws;
+  const int U = c.U;
+  const bool lk = wm_shared_level(c.A, p);
+  const uint32_t *base = ws->base[p];
+  const int vs = ws->vs[p];
+  const bool plain = vs < 0 && c.P->distinct[p] == 0 && c.P->label[p] == WM_ANY_LABEL && !c.A->allowed;
+  const bool weigh = (c.P->weigh >> p) & 1u;
+  const unsigned lt = (1u << c.lane) - 1u;
+  int have = 0;
+  wm_u64 used = 0; /* degree budget spent by the group */
+  bool closed = false;
+  while (have < U && !closed) {
+    uint32_t i0 = 0, e = 0;
+    if (c.lane == 0) {
+      if (lk) wm_lock(&ws->lock);
+      i0 = ws->it[p];
+      e = ws->end[p];
+    }
+    i0 = __shfl_sync(WM_FULL, i0, 0);
+    e = __shfl_sync(WM_FULL, e, 0);
+    if (i0 >= e) {
+      if (c.lane == 0 && lk) wm_unlock(&ws->lock);
+      break;
+    }
+    uint32_t w = e - i0 < 32u ? e - i0 : 32u;
+    if (plain && U == 1) {
+      if (c.lane == 0) {
+        ws->it[p] = i0 + 1;
+        if (lk) wm_unlock(&ws->lock);
+        c.g[p * U] = base ? __ldg(base + i0) : i0;
+      }
+      have = 1;
+      break;
+    }
+    bool ok = false;
+    uint32_t x = 0;
+    wm_u64 deg = 0;
+    if ((uint32_t)c.lane < w) {
+      x = base ? __ldg(base + i0 + c.lane) : i0 + c.lane;
+      ok = plain || ((vs < 0 || wm_member(c, vs, x, -1, 0)) && wm_accept(c, p, x, -1, 0));
+      if (ok && weigh) deg = c.A->off[x + 1] - c.A->off[x];
+    }
+    unsigned mask = __ballot_sync(WM_FULL, ok);
+    wm_u64 tot;
+    wm_u64 incl = wm_warp_exclusive_scan(deg, c.lane, tot) + deg;
+    int rank = __popc(mask & lt);
+    bool keep = ok && rank < U - have && (have + rank == 0 || used + incl <= WM_GROUP_BUDGET);
+    unsigned kmask = __ballot_sync(WM_FULL, keep);
+    int kept = __popc(kmask);
+    uint32_t next;
+    if (kmask == mask) {
+      next = i0 + w;
+    } else {
+      closed = true; /* full, or over budget: the rest waits for the next group */
+      next = kept ? i0 + (uint32_t)(31 - __clz(kmask)) + 1u : i0;
+    }
+    if (c.lane == 0) {
+      ws->it[p] = next;
+      if (lk) wm_unlock(&ws->lock);
+    }
+    if (keep) c.g[p * U + have + rank] = x;
+    if (kept) used += __shfl_sync(WM_FULL, incl, 31 - __clz(kmask));
+    have += kept;
+  }
+  __threadfence_block(); /* g[p] before anything a thief may read after it */
+  __syncwarp();
+  if (c.lane == 0) {
+    ws->n[p] = have;
+    ws->a[p] = 0;
+  }
+  __syncwarp();
+  return have;
+}
+
+/* Whole warp: installs stolen or received work (steal_q, steal_lo/hi and
+ * the prefix in pref): the prefix becomes groups of one, the sets of its
+ * levels are recomputed, and position q gets the stolen range. */
+__device__ int wm_install(wm_kctx &c) {
+  __syncwarp();
+  volatile wm_wstate *ws = c.ws;
+  const int q = ws->steal_q;
+  const uint32_t lo = ws->steal_lo, hi = ws->steal_hi;
+  if (c.lane == 0) {
+    for (int j = 0; j < q; j++) {
+      c.g[j * c.U] = ws->pref[j];
+      ws->n[j] = 1;
+      ws->a[j] = 0;
+    }
+  }
+  __syncwarp();
+  for (int L = 0; L < q; L++) wm_run_level_ops(c, L, 1, false);
+  if (q > 0) {
+    uint32_t a, b;
+    wm_bind_position(c, q, a, b); /* the base array; the range is the stolen one */
+  }
+  if (c.lane == 0) {
+    if (q == 0) {
+      ws->base[0] = c.A->first;
+      ws->vs[0] = -1;
+    }
+    wm_set_range(c, q, lo, hi);
+  }
+  __syncwarp();
+  return q;
+}
+
+/* Whole warp, out of work: the next level-0 chunk, else stolen or received
+ * work; returns the position to continue at, or -1 when the warp is done. */
+__device__ int wm_acquire(wm_kctx &c, volatile wm_bstate *bs, unsigned char *warps_base,
+                          const wm_warp_layout &Ly, int wid) {
+  const wm_gpu_args *A = c.A;
+  /* Read once and broadcast: another warp may set it while lanes read. */
+  int l0_done = 0;
+  if (c.lane == 0) l0_done = bs->l0_done;
+  l0_done = __shfl_sync(WM_FULL, l0_done, 0);
+  if (!l0_done) {
+    int got = 0;
+    uint32_t lo = 0, hi = 0;
+    if (c.lane == 0) {
+      wm_u64 ch = atomicAdd(A->l0_next, 1ull);
+      wm_u64 first = (ch * A->ndev + A->dev) * (wm_u64)A->chunk;
+      if (first < A->n0) {
+        wm_u64 e = first + A->chunk;
+        got = 1;
+        lo = (uint32_t)first;
+        hi = (uint32_t)(e < A->n0 ? e : A->n0);
+        c.ws->base[0] = A->first;
+        c.ws->vs[0] = -1;
+        wm_set_range(c, 0, lo, hi);
+      } else {
+        bs->l0_done = 1;
+      }
+    }
+    got = __shfl_sync(WM_FULL, got, 0);
+    __syncwarp();
+    if (got) return 0;
+  }
+  if (c.lane == 0) wm_go_idle(A, bs, c.ws, A->warps);
+  __syncwarp();
+  unsigned backoff = 32;
+  for (;;) {
+    int got = 0;
+    if (c.lane == 0) {
+      if (A->steal != WM_STEAL_NONE &&
+          wm_steal_intra(bs, warps_base, Ly.bytes, Ly.g, A->warps, wid, c.U, A->stop_level))
+        got = 1;
+      else if (A->steal == WM_STEAL_TWO_LEVEL && wm_try_receive(A, bs, c.ws))
+        got = 1;
+      else if (A->steal == WM_STEAL_NONE)
+        got = -1;
+      else if (A->steal == WM_STEAL_BLOCK && bs->idle_warps >= A->warps)
+        got = -1;
+      else if (A->steal == WM_STEAL_TWO_LEVEL && wm_two_level_done(A))
+        got = -1;
+    }
+    got = __shfl_sync(WM_FULL, got, 0);
+    if (got < 0) return -1;
+    if (got > 0) return wm_install(c);
+    if (c.lane == 0) {
+      __nanosleep(backoff);
+      if (backoff < 2048) backoff *= 2;
+    }
+    __syncwarp();
+  }
+}
+
+/* Whole warp, listing buffer full: saves the stack (the sets stay in the
+ * warp's global buffers) so that the next launch resumes at batch t of the
+ * last level; the warp then leaves. */
+__device__ void wm_suspend(wm_kctx &c, volatile wm_bstate *bs, wm_u64 t, const uint32_t *region,
+                           uint32_t bytes, uint32_t *save) {
+  if (c.lane == 0) {
+    wm_lock(&c.ws->lock); /* no thief splits a suspended stack */
+    c.ws->status = WM_W_SUSPENDED;
+    c.ws->bulk_t = t;
+    wm_unlock(&c.ws->lock);
+  }
+  __syncwarp();
+  for (uint32_t i = c.lane; i < bytes / 4; i += 32) save[i] = ((const volatile uint32_t *)region)[i];
+  __threadfence();
+  __syncwarp();
+  if (c.lane == 0) {
+    atomicAdd((int *)&bs->idle_warps, 1);
+    atomicAdd(c.A->suspended, 1ull);
+  }
+  __syncwarp();
+}
+
+/* No __launch_bounds__: capping registers for 512 threads makes ptxas
+ * spill in the set-op loops; the occupancy API sizes the grid instead. */
+__global__ void wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const __grid_constant__ wm_gpu_args args) {
+  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+  const wm_warp_layout Ly = wm_warp_layout_of(plan.n_ops, (unsigned)args.unroll);
+  volatile wm_bstate *bs = (volatile wm_bstate *)wm_smem;
+  unsigned char *warps_base = wm_smem + WM_BLOCK_SHARED_BYTES;
+  unsigned char *region = warps_base + (size_t)wid * Ly.bytes;
+  const wm_u64 gwarp = (wm_u64)blockIdx.x * (wm_u64)args.warps + (wm_u64)wid;
+
+  wm_kctx c;
+  c.P = &plan;
+  c.A = &args;
+  c.ws = (volatile wm_wstate *)region;
+  c.g = (volatile uint32_t *)(region + Ly.g);
+  c.dlo = (uint32_t *)(region + Ly.dlo);
+  c.dhi = (uint32_t *)(region + Ly.dhi);
+  c.dbase = (uint8_t *)(region + Ly.dbase);
+  c.its = (wm_iter *)(region + Ly.its);
+  c.pre = (wm_u64 *)(region + Ly.pre);
+  c.cnt = (uint32_t *)(region + Ly.cnt);
+  c.tr = (uint32_t *)(region + Ly.tr);
+  c.sets = args.sets + gwarp * args.warp_elems;
+  c.U = args.unroll;
+  c.lane = lane;
+  c.count = c.set_ops = c.used = c.issued = 0;
+
+  if (threadIdx.x == 0) {
+    bs->idle_warps = 0;
+    bs->blk_lock = 0;
+    bs->counted = 1;
+    bs->l0_done = 0;
+    if (args.steal == WM_STEAL_TWO_LEVEL) atomicAdd(args.active, 1);
+  }
+  uint32_t *save = args.save ? (uint32_t *)(args.save + gwarp * args.warp_state_bytes) : NULL;
+  const bool resumed = args.resume && save && ((volatile wm_wstate *)save)->status == WM_W_SUSPENDED;
+  for (uint32_t i = lane; i < Ly.bytes / 4; i += 32) ((uint32_t *)region)[i] = resumed ? save[i] : 0u;
+  __syncwarp();
+  if (lane == 0) {
+    c.ws->lock = 0;
+    c.ws->status = WM_W_BUSY;
+    if (resumed) ((volatile wm_wstate *)save)->status = WM_W_BUSY; /* resumed once only */
+  }
+  __syncthreads(); /* every stack initialised before any thief looks */
+
+#ifdef WM_GPU_PROFILE
+  long long prof[WM_PROF_N] = {0, 0, 0, 0, 0, 0};
+  long long prof_begin = clock64();
+#endif
+  const int last = (int)plan.k - 2;
+  int p = -1, st = WM_S_PICK;
+  bool stopped = false;
+  if (resumed) {
+    p = last;
+    wm_u64 r = wm_bulk_last(c, c.ws->n[last], c.ws->bulk_t);
+    if (r != ~0ull) {
+      wm_suspend(c, bs, r, (const uint32_t *)region, Ly.bytes, save);
+      stopped = true;
+    }
+  }
+  while (!stopped) {
+    if (p < 0) {
+      WM_PROF_START();
+      p = wm_acquire(c, bs, warps_base, Ly, wid);
+      WM_PROF_ADD(WM_PROF_ACQUIRE);
+      if (p < 0) break;
+      st = WM_S_PICK;
+      continue;
+    }
+    if (st == WM_S_NEXT) {
+      st = WM_S_PICK;
+      int a = c.ws->a[p] + 1;
+      __syncwarp();
+      if (lane == 0) c.ws->a[p] = a;
+      __syncwarp();
+      if (a < c.ws->n[p]) {
+        WM_PROF_START();
+        wm_descend(c, p);
+        WM_PROF_ADD(WM_PROF_DESCEND);
+        p++;
+        continue;
+      }
+    }
+    int n;
+    {
+      WM_PROF_START();
+      n = wm_pick(c, p);
+      WM_PROF_ADD(WM_PROF_PICK);
+    }
+    if (n == 0) {
+      if (p == 0) {
+        p = -1;
+      } else {
+        p--;
+        st = WM_S_NEXT;
+      }
+      continue;
+    }
+    {
+      WM_PROF_START();
+      wm_run_level_ops(c, p, n, true);
+      WM_PROF_ADD(WM_PROF_OPS);
+    }
+    if (p == last) {
+      WM_PROF_START();
+      wm_u64 r = wm_bulk_last(c, n, 0);
+      WM_PROF_ADD(WM_PROF_BULK);
+      if (r != ~0ull) {
+        wm_suspend(c, bs, r, (const uint32_t *)region, Ly.bytes, save);
+        break;
+      }
+      continue;
+    }
+    {
+      WM_PROF_START();
+      wm_descend(c, p); /* into member 0 (wm_pick made it the active one) */
+      WM_PROF_ADD(WM_PROF_DESCEND);
+    }
+    p++;
+  }
+#ifdef WM_GPU_PROFILE
+  prof[WM_PROF_TOTAL] = clock64() - prof_begin;
+  if (lane == 0 && args.prof)
+    for (int i = 0; i < WM_PROF_N; i++) atomicAdd(args.prof + i, (wm_u64)prof[i]);
+#endif
+
+  wm_u64 cnt = c.count;
+  for (int d = 16; d; d >>= 1) cnt += __shfl_xor_sync(WM_FULL, cnt, d);
+  if (lane == 0) {
+    if (cnt) atomicAdd(args.count, cnt);
+    if (c.set_ops) atomicAdd(args.set_ops, c.set_ops);
+    if (c.used) atomicAdd(args.lanes_used, c.used);
+    if (c.issued) atomicAdd(args.lanes_issued, c.issued);
+  }
+}
+
+cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args, unsigned blocks,
+                                cudaStream_t stream) {
+  if (args->warps < 1 || args->warps * 32 > WM_MAX_THREADS) return cudaErrorInvalidConfiguration;
+  size_t smem = wm_gpu_stack_smem(plan->n_ops, (unsigned)args->unroll, (unsigned)args->warps);
+  cudaError_t e =
+      cudaFuncSetAttribute(wm_stack_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  if (e != cudaSuccess) return e;
+  wm_stack_kernel<<<blocks, args->warps * 32, smem, stream>>>(*plan, *args);
+  return cudaGetLastError();
+}
+
+cudaError_t wm_gpu_stack_occupancy(unsigned W, size_t smem, int *blocks_per_sm) {
+  if (W < 1 || W * 32 > WM_MAX_THREADS) return cudaErrorInvalidConfiguration;
+  cudaError_t e =
+      cudaFuncSetAttribute(wm_stack_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  if (e != cudaSuccess) return e;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, wm_stack_kernel, (int)W * 32, smem);
+}

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# GPU benchmark of the matcher, run on the GPU host (scripts/gpu-check.sh
+# calls it with WM_BIN and WM_OUT): the issue's patterns on Kronecker graphs
+# (Graph500 generator, seed 1) and the real graphs, with the ablation
+#   default      two-level stealing, U = default, code motion
+#   steal-none   no stealing          (--steal none)
+#   steal-block  intra-block only     (--steal block)
+#   U1           no unrolling         (--unroll 1)
+#   no-motion    plan without code motion (--no-code-motion)
+# and the CPU executor with all cores on the real graphs, for the ratio of
+# matches/s.  Prints a table and writes CSV ($WM_OUT/bench-gpu-match.csv):
+#   graph, pattern, variant, count, kernel_ms, seconds, matches_per_second,
+#   lane_util, cpu_seconds, speedup
+# matches/s is count / kernel time; speedup compares the matching phases
+# (`seconds` of both executors: GPU kernel plus its launch, no transfers).
+# "3-motifs" / "4-motifs" are the connected 3- / 4-vertex patterns counted
+# vertex-induced one after another (counts and times summed), which is what
+# `warpmatch motifs --size 3|4` runs, with the ablation flags available.
+# A run over --timeout is reported as "timeout", never left out; when a
+# pattern's default run timed out its other variants are "skipped".
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${WM_BIN:-${WARPMATCH:-$here/build/warpmatch}}
+out=${WM_OUT:-.}
+scales="20 22"
+target_scale=24
+graphs="kron facebook"
+patterns="triangle 4-clique 5-clique 4-cycle diamond tailed-triangle house 3-motifs 4-motifs"
+target_patterns="triangle 4-clique 5-clique"
+variants="default steal-none steal-block U1 no-motion"
+timeout_s=120
+work=${TMPDIR:-/tmp}/warpmatch-bench-gpu
+data=${WM_SHARED_DATASETS:-}
+[ -n "$data" ] || { [ -d "$here/.gpu-data" ] && data=$here/.gpu-data || data=$here/../shared/datasets; }
+
+usage() {
+  cat <<EOF
+usage: scripts/bench-gpu-match.sh [options]
+  --bin PATH           warpmatch program (default: \$WM_BIN, \$WARPMATCH or build/warpmatch)
+  --scales "20 22"     Kronecker scales for the full table (default "$scales")
+  --target-scale S     scale of the issue's targets: $target_patterns, default variant (default $target_scale; 0: none)
+  --graphs "..."       kron and/or facebook, or paths of graph files (default "$graphs")
+  --patterns "..."     (default "$patterns")
+  --variants "..."     (default "$variants")
+  --timeout S          per run (default $timeout_s)
+  --out DIR            where the CSV goes (default \$WM_OUT or .)
+  --workdir DIR        generated and converted graphs (default $work)
+EOF
+}
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --bin) bin=$2; shift 2 ;;
+    --scales) scales=$2; shift 2 ;;
+    --target-scale) target_scale=$2; shift 2 ;;
+    --graphs) graphs=$2; shift 2 ;;
+    --patterns) patterns=$2; shift 2 ;;
+    --variants) variants=$2; shift 2 ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --workdir) work=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "bench-gpu-match: unknown option $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+[ -x "$bin" ] || { echo "bench-gpu-match: no program at $bin (build first, or --bin)" >&2; exit 2; }
+mkdir -p "$work" "$out"
+csv=$out/bench-gpu-match.csv
+count_help=$("$bin" count --help 2>&1 || true)
+
+# A graph name -> a .wmg path (generated or converted once, kept in $work).
+graph_file() {
+  case $1 in
+    kron*)
+      local s=${1#kron} f
+      f=$work/kron$s.wmg
+      [ -s "$f" ] || "$bin" gen kron --scale "$s" --seed 1 --output "$f" >&2
+      echo "$f" ;;
+    facebook)
+      local f=$work/facebook.wmg
+      [ -s "$f" ] || "$bin" convert "$data/facebook_combined.txt" "$f" --no-cache >&2
+      echo "$f" ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# Pulls a number out of the one-line JSON of `count --json` ("" if absent).
+field() { sed -n "s/.*\"$1\":\\([0-9.eE+-]*\\).*/\\1/p" <<<"$2" | head -1; }
+
+# Flags of a variant; "unsupported" when this warpmatch lacks the option.
+variant_flags() {
+  local need= flags=
+  case $1 in
+    default) ;;
+    steal-none) need=--steal; flags="--steal none" ;;
+    steal-block) need=--steal; flags="--steal block" ;;
+    U1) need=--unroll; flags="--unroll 1" ;;
+    no-motion) need=--no-code-motion; flags="--no-code-motion" ;;
+    *) echo unsupported; return ;;
+  esac
+  if [ -n "$need" ] && ! grep -q -- "$need" <<<"$count_help"; then echo unsupported; return; fi
+  echo "$flags"
+}
+
+# One count; prints "count kernel_ms seconds lane_util" or timeout / error.
+run_count() {
+  local g=$1 p=$2 device=$3 flags=$4 out rc
+  set +e
+  out=$(timeout "$timeout_s" "$bin" count "$g" --pattern "$p" --device "$device" --json $flags 2>&1)
+  rc=$?
+  set -e
+  if [ $rc -eq 124 ]; then echo timeout; return; fi
+  if [ $rc -ne 0 ]; then echo "bench-gpu-match: $p on $g: $out" >&2; echo error; return; fi
+  local km lu
+  km=$(field kernel_ms "$out"); lu=$(field lane_util "$out")
+  echo "$(field count "$out") ${km:-0} $(field seconds "$out") ${lu:--}"
+}
+
+# The k-motifs: every connected k-vertex pattern, vertex-induced, summed.
+motif_names() {
+  case $1 in
+    3) echo "3-path triangle" ;;
+    4) echo "4-path 4-star 4-cycle tailed-triangle diamond 4-clique" ;;
+  esac
+}
+
+run_pattern() {
+  local g=$1 p=$2 device=$3 flags=$4
+  case $p in
+    3-motifs|4-motifs)
+      local c=0 km=0 s=0 r names
+      names=$(motif_names "${p%-motifs}")
+      for q in $names; do
+        r=$(run_count "$g" "$q" "$device" "$flags --induced")
+        case $r in timeout|error) echo "$r"; return ;; esac
+        set -- $r
+        c=$((c + $1))
+        km=$(awk -v a="$km" -v b="$2" 'BEGIN { printf "%.6f", a + b }')
+        s=$(awk -v a="$s" -v b="$3" 'BEGIN { printf "%.6f", a + b }')
+      done
+      echo "$c $km $s -" ;;
+    *) run_count "$g" "$p" "$device" "$flags" ;;
+  esac
+}
+
+fmt() { awk -v x="$1" -v f="$2" 'BEGIN { if (x == "" || x == "-") print "-"; else printf f, x }'; }
+
+echo "graph,pattern,variant,count,kernel_ms,seconds,matches_per_second,lane_util,cpu_seconds,speedup" >"$csv"
+printf "%-10s %-16s %-12s %16s %11s %10s %11s %5s %10s %8s\n" graph pattern variant count "kernel ms" seconds \
+  "matches/s" util "cpu s" speedup
+
+# One graph: every pattern x variant, and the CPU with all cores when asked.
+bench_graph() {
+  local gname=$1 with_cpu=$2 pats=$3 vars=$4 g label
+  g=$(graph_file "$gname")
+  label=$(basename "$gname" .wmg)
+  for p in $pats; do
+    local cpu_s=
+    if [ "$with_cpu" = yes ]; then
+      local rc
+      rc=$(run_pattern "$g" "$p" cpu "")
+      case $rc in timeout|error) cpu_s=$rc ;; *) set -- $rc; cpu_s=$3 ;; esac
+    fi
+    local default_state=
+    for v in $vars; do
+      local flags r count km secs util rate speed
+      flags=$(variant_flags "$v")
+      if [ "$flags" = unsupported ]; then r=unsupported
+      elif [ "$v" != default ] && [ "$default_state" = timeout ]; then r=skipped
+      else r=$(run_pattern "$g" "$p" gpu "$flags"); fi
+      [ "$v" = default ] && default_state=$r
+      case $r in
+        timeout|error|skipped|unsupported) count=$r; km=; secs=; util=; rate=; speed= ;;
+        *) set -- $r; count=$1; km=$2; secs=$3; util=$4
+           rate=$(awk -v c="$count" -v k="$km" 'BEGIN { if (k > 0) printf "%.4g", c / (k / 1e3) }')
+           speed=$(awk -v c="$cpu_s" -v s="$secs" 'BEGIN { if (c ~ /^[0-9.eE+-]+$/ && s > 0) printf "%.1f", c / s }') ;;
+      esac
+      printf "%-10s %-16s %-12s %16s %11s %10s %11s %5s %10s %8s\n" "$label" "$p" "$v" "$count" \
+        "$(fmt "$km" %.2f)" "$(fmt "$secs" %.4f)" "${rate:--}" "$(fmt "$util" %.2f)" \
+        "$(fmt "$cpu_s" %.4f)" "${speed:--}"
+      echo "$label,$p,$v,$count,$km,$secs,$rate,$util,$cpu_s,$speed" >>"$csv"
+    done
+  done
+}
+
+for gname in $graphs; do
+  case $gname in
+    kron) for s in $scales; do bench_graph "kron$s" no "$patterns" "$variants"; done ;;
+    *) bench_graph "$gname" yes "$patterns" "$variants" ;;
+  esac
+done
+if [ "$target_scale" != 0 ]; then
+  echo "-- targets: Kronecker scale $target_scale (edge factor 16)"
+  bench_graph "kron$target_scale" no "$target_patterns" default
+fi
+echo "wrote $csv" >&2

@@ -1,0 +1,548 @@
+/* The GPU matcher against the CPU executor (the reference), on the same
+ * plan: counts of every connected 3-5 vertex pattern and the larger
+ * families, edge- and vertex-induced, with labels, seeds, BFS-ball
+ * restrictions and per-vertex counts, on random graphs with hubs, the
+ * shared real graph and Kronecker graphs; for each stealing mode (none,
+ * intra-block, two-level), U = 1 and the default, small grids that force
+ * stealing; hub vertices far above a deliberately tiny set buffer; listing
+ * (the exact set of matches, drained in many small batches); motifs. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matcher.h"
+#include "testutil.h"
+
+typedef struct variant {
+  const char *name;
+  int steal, unroll, blocks, warps;
+  uint32_t chunk;
+  uint64_t cap;
+} variant;
+
+/* Every stealing mode with U = 1 and the default; small grids with chunks
+ * of one make idle warps the rule, so that stealing happens all the time. */
+static const variant ALL[] = {
+    {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0},
+    {"none/U", WM_STEAL_NONE, 0, 0, 0, 0, 0},
+    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0},
+    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0},
+    {"two/U1", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0},
+    {"two/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0},
+    {"block/U/small-grid", WM_STEAL_BLOCK, 0, 2, 8, 1, 0},
+};
+#define NALL (sizeof ALL / sizeof ALL[0])
+
+static const variant FEW[] = {
+    {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0},
+    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0},
+};
+#define NFEW (sizeof FEW / sizeof FEW[0])
+
+/* For facebook: no stealing with unrolling, the other two with U = 1 and the default. */
+static const variant BIG[] = {
+    {"none/U", WM_STEAL_NONE, 0, 0, 0, 0, 0},
+    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0},
+};
+#define NBIG (sizeof BIG / sizeof BIG[0])
+
+/* Kronecker graphs: without stealing one warp holds a hub's subtree for
+ * seconds (no stealing is covered on the other graphs). */
+static const variant KRON[] = {
+    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0},
+    {"two/U1", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0},
+};
+#define NKRON (sizeof KRON / sizeof KRON[0])
+
+/* Every set op goes through the unmaterialised hub path, or some of them. */
+static const variant TINY[] = {
+    {"two/U/cap1", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 1},
+    {"block/U1/cap16", WM_STEAL_BLOCK, 1, 0, 0, 0, 16},
+    {"two/U2/cap100/small-grid", WM_STEAL_TWO_LEVEL, 2, 3, 4, 1, 100},
+};
+#define NTINY (sizeof TINY / sizeof TINY[0])
+
+static void apply(const variant *v, wm_match_options *o) {
+  o->gpu_steal = v->steal;
+  o->gpu_unroll = v->unroll;
+  o->gpu_blocks = v->blocks;
+  o->gpu_warps_per_block = v->warps;
+  o->gpu_chunk = v->chunk;
+  o->gpu_set_capacity = v->cap;
+}
+
+static void plan_of(const wm_graph *g, const wm_pattern *p, int induced, int count_only, wm_plan *plan) {
+  wm_graph_summary gs;
+  wm_graph_summary_compute(g, &gs);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.induced = induced;
+  po.count_only = count_only;
+  wm_error err;
+  int rc = wm_plan_build(p, &gs, &po, plan, &err);
+  cr_assert_eq(rc, WM_OK, "planning %s: %s", p->name, err.msg);
+}
+
+static uint64_t cpu_count(const wm_graph *g, const wm_plan *plan, const wm_match_options *base) {
+  wm_match_options o = *base;
+  wm_match_result r;
+  wm_error err;
+  int rc = wm_match_cpu(g, plan, &o, &r, &err);
+  cr_assert_eq(rc, WM_OK, "cpu: %s", err.msg);
+  return r.count;
+}
+
+static uint64_t gpu_count(const wm_graph *g, const wm_plan *plan, const wm_match_options *base,
+                          const variant *v) {
+  wm_match_options o = *base;
+  apply(v, &o);
+  wm_match_result r;
+  wm_error err;
+  int rc = wm_match_gpu(g, plan, &o, &r, &err);
+  cr_assert_eq(rc, WM_OK, "gpu (%s): %s", v->name, err.msg);
+  return r.count;
+}
+
+/* GPU == CPU for pattern p on g under every variant. */
+static void compare(const char *gname, const wm_graph *g, const wm_pattern *p, int induced,
+                    const wm_match_options *base, const variant *vs, size_t nv) {
+  wm_plan plan;
+  plan_of(g, p, induced, 1, &plan);
+  uint64_t want = cpu_count(g, &plan, base);
+  for (size_t i = 0; i < nv; i++) {
+    uint64_t got = gpu_count(g, &plan, base, &vs[i]);
+    cr_assert_eq(got, want, "%s, %s (%s), variant %s: gpu %llu, cpu %llu", gname, p->name,
+                 induced ? "induced" : "edge-induced", vs[i].name, (unsigned long long)got,
+                 (unsigned long long)want);
+  }
+}
+
+/* The connected patterns of 3..5 vertices plus the families' larger members. */
+static wm_pattern *all_patterns(unsigned *count, int with_large) {
+  static const char *const large[] = {"6-clique", "6-cycle", "6-path", "6-star", "7-clique", "8-cycle"};
+  unsigned n = 0, cap = 64;
+  wm_pattern *out = malloc(cap * sizeof *out);
+  wm_error err;
+  for (unsigned k = 3; k <= 5; k++) {
+    wm_pattern *ps;
+    unsigned np;
+    cr_assert_eq(wm_connected_patterns(k, &ps, &np, &err), WM_OK, "%s", err.msg);
+    for (unsigned i = 0; i < np; i++) out[n++] = ps[i];
+    free(ps);
+  }
+  for (unsigned i = 0; with_large && i < sizeof large / sizeof large[0]; i++)
+    cr_assert_eq(wm_pattern_from_name(large[i], &out[n++], &err), WM_OK, "%s", err.msg);
+  *count = n;
+  return out;
+}
+
+static wm_pattern named(const char *name) {
+  wm_pattern p;
+  wm_error err;
+  cr_assert_eq(wm_pattern_from_name(name, &p, &err), WM_OK, "%s", err.msg);
+  return p;
+}
+
+static wm_graph *random_graph(int i) {
+  switch (i) {
+    case 0: return wm_test_er(40, 0.3, 11);
+    case 1: return wm_test_er(120, 0.08, 12);
+    case 2: return wm_test_er(300, 0.03, 13);
+    case 3: return wm_test_er(64, 0.5, 14);
+    case 4: return wm_test_powerlaw(200, 6, 2, 0.4, 15);
+    case 5: return wm_test_powerlaw(400, 8, 3, 0.3, 16);
+    case 6: return wm_test_powerlaw(800, 6, 4, 0.15, 17);
+    case 7: return wm_test_powerlaw(150, 10, 1, 0.8, 18);
+    case 8: return wm_test_er(500, 0.012, 19);
+    default: return wm_test_powerlaw(1000, 5, 6, 0.1, 20);
+  }
+}
+#define NRANDOM 10
+
+Test(gpu_matcher, every_pattern_random_graphs, .timeout = 900) {
+  unsigned np;
+  wm_pattern *ps = all_patterns(&np, 1);
+  wm_match_options base;
+  wm_match_options_init(&base);
+  for (int gi = 0; gi < NRANDOM; gi++) {
+    wm_graph *g = random_graph(gi);
+    char gname[32];
+    snprintf(gname, sizeof gname, "random graph %d", gi);
+    /* Every variant on four graphs, three on the others; the large families
+     * only on the sparse graphs (on G(64, 0.5) there are 7e10 8-cycles). */
+    int sparse = gi == 2 || gi == 8;
+    for (unsigned i = 0; i < np; i++)
+      for (int induced = 0; induced <= 1; induced++) {
+        if (ps[i].k > 5 && !sparse) continue;
+        int every = gi < 4 && ps[i].k <= 5;
+        compare(gname, g, &ps[i], induced, &base, every ? ALL : FEW, every ? NALL : NFEW);
+      }
+    wm_graph_destroy(g);
+  }
+  free(ps);
+}
+
+Test(gpu_matcher, labels, .timeout = 600) {
+  unsigned np;
+  wm_pattern *ps = all_patterns(&np, 0);
+  for (int gi = 4; gi < 7; gi++) {
+    wm_graph *g = random_graph(gi);
+    int32_t *lab = malloc(g->n * sizeof *lab);
+    uint64_t s = 100 + gi;
+    for (uint32_t v = 0; v < g->n; v++) lab[v] = (int32_t)(wm_test_rand(&s) % 3);
+    wm_match_options base;
+    wm_match_options_init(&base);
+    base.vertex_labels = lab;
+    for (unsigned i = 0; i < np; i++) {
+      wm_pattern p = ps[i];
+      for (unsigned v = 0; v < p.k; v++) /* some vertices labeled, some left free */
+        wm_pattern_set_label(&p, v, (v + i) % 3 == 2 ? WM_ANY_LABEL : (int32_t)((v * 7 + i) % 3));
+      for (int induced = 0; induced <= 1; induced++) compare("labeled graph", g, &p, induced, &base, FEW, NFEW);
+    }
+    free(lab);
+    wm_graph_destroy(g);
+  }
+  free(ps);
+}
+
+/* Seeds (level 0 restricted), a BFS-ball mask and per-vertex counts. */
+Test(gpu_matcher, seeds_allowed_per_vertex, .timeout = 600) {
+  wm_graph *g = random_graph(5);
+  uint64_t s = 77;
+  uint8_t *allowed = malloc(g->n);
+  uint32_t *first = malloc(g->n * sizeof *first);
+  uint64_t nfirst = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    allowed[v] = wm_test_rand(&s) % 10 < 8;
+    if (wm_test_rand(&s) % 3 == 0) first[nfirst++] = g->n - 1 - v; /* descending: any order works */
+  }
+  uint64_t *pv_cpu = malloc(g->n * 8), *pv_gpu = malloc(g->n * 8);
+  static const char *const names[] = {"triangle", "4-cycle", "diamond", "tailed-triangle", "house", "5-path", "4-clique"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    wm_pattern p = named(names[i]);
+    for (int induced = 0; induced <= 1; induced++) {
+      wm_match_options base;
+      wm_match_options_init(&base);
+      base.allowed = allowed;
+      base.first = first;
+      base.n_first = nfirst;
+      compare("seeded graph", g, &p, induced, &base, ALL, NALL);
+      wm_plan plan;
+      plan_of(g, &p, induced, 1, &plan);
+      base.per_vertex = pv_cpu;
+      uint64_t want = cpu_count(g, &plan, &base);
+      for (size_t vi = 0; vi < NFEW; vi++) {
+        base.per_vertex = pv_gpu;
+        uint64_t got = gpu_count(g, &plan, &base, &FEW[vi]);
+        cr_assert_eq(got, want, "%s per-vertex run (%s)", names[i], FEW[vi].name);
+        for (uint32_t v = 0; v < g->n; v++)
+          cr_assert_eq(pv_gpu[v], pv_cpu[v], "%s (%s): vertex %u in %llu matches on the gpu, %llu on the cpu",
+                       names[i], FEW[vi].name, v, (unsigned long long)pv_gpu[v],
+                       (unsigned long long)pv_cpu[v]);
+      }
+    }
+  }
+  free(pv_cpu);
+  free(pv_gpu);
+  free(allowed);
+  free(first);
+  wm_graph_destroy(g);
+}
+
+/* Two hubs joined to every vertex, over a sparse random graph: their
+ * neighbour lists and N(h1) ∩ N(h2) are far above the set buffers forced
+ * here (1 to 100 elements), so every result that could overflow takes the
+ * unmaterialised path; counts must not change. */
+static wm_graph *hub_graph(uint32_t n, uint32_t hubs, double p, uint64_t seed) {
+  uint64_t cap = (uint64_t)n * hubs + (uint64_t)(n * (double)n * p) + 1024, cnt = 0;
+  uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
+  for (uint32_t h = 0; h < hubs; h++)
+    for (uint32_t v = h + 1; v < n; v++) src[cnt] = h, dst[cnt++] = v;
+  for (uint32_t u = hubs; u < n; u++)
+    for (uint32_t v = u + 1; v < n; v++)
+      if ((wm_test_rand(&seed) >> 11) * (1.0 / 9007199254740992.0) < p && cnt < cap) src[cnt] = u, dst[cnt++] = v;
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_graph_from_arcs(src, dst, cnt, n, 0, &g, &err), WM_OK, "%s", err.msg);
+  free(src);
+  free(dst);
+  return g;
+}
+
+/* Patterns of 3 and 4 vertices plus two of 5: with two universal hubs the
+ * 5-vertex ones have ~n^3 prefixes each, too slow for the CPU oracle. */
+Test(gpu_matcher, hubs_beyond_tiny_buffers, .timeout = 600) {
+  wm_graph *g = hub_graph(500, 2, 0.008, 5);
+  unsigned np;
+  wm_pattern *ps = all_patterns(&np, 0);
+  wm_match_options base;
+  wm_match_options_init(&base);
+  for (unsigned i = 0; i < np; i++)
+    for (int induced = 0; induced <= 1; induced++) {
+      if (ps[i].k == 5 && strcmp(ps[i].name, "5-clique") != 0 && strcmp(ps[i].name, "house") != 0) continue;
+      compare("hub graph", g, &ps[i], induced, &base, TINY, NTINY);
+    }
+  free(ps);
+  wm_graph_destroy(g);
+}
+
+/* ---- listing -------------------------------------------------------- */
+
+typedef struct rows {
+  uint32_t *v;
+  uint64_t n, cap;
+  unsigned k;
+} rows;
+
+static int collect(void *ctx, const uint32_t *match, unsigned k) {
+  rows *r = ctx;
+  if (r->n == r->cap) {
+    r->cap = r->cap ? 2 * r->cap : 1024;
+    r->v = realloc(r->v, r->cap * k * 4);
+    cr_assert_not_null(r->v);
+  }
+  memcpy(r->v + r->n * k, match, k * 4);
+  r->k = k;
+  r->n++;
+  return 0;
+}
+
+/* Any total order will do to compare two lists as sets: bytes of the row. */
+static unsigned cmp_k;
+static int cmp_row(const void *a, const void *b) { return memcmp(a, b, cmp_k * 4); }
+
+static void sort_rows(rows *r) {
+  cmp_k = r->k;
+  qsort(r->v, r->n, r->k * 4, cmp_row);
+}
+
+static void list_on(const wm_graph *g, const wm_plan *plan, const variant *v, uint64_t batch,
+                    uint64_t limit, rows *out, int gpu) {
+  wm_match_options o;
+  wm_match_options_init(&o);
+  memset(out, 0, sizeof *out);
+  out->k = plan->k;
+  o.sink = collect;
+  o.sink_ctx = out;
+  o.limit = limit;
+  wm_match_result r;
+  wm_error err;
+  int rc;
+  if (gpu) {
+    apply(v, &o);
+    o.gpu_list_batch = batch;
+    rc = wm_match_gpu(g, plan, &o, &r, &err);
+  } else {
+    rc = wm_match_cpu(g, plan, &o, &r, &err);
+  }
+  cr_assert_eq(rc, WM_OK, "listing: %s", err.msg);
+  cr_assert_eq(r.listed, out->n, "listed %llu, sink got %llu", (unsigned long long)r.listed,
+               (unsigned long long)out->n);
+}
+
+Test(gpu_matcher, listing_exact_set, .timeout = 600) {
+  static const char *const names[] = {"triangle", "4-cycle", "diamond", "tailed-triangle", "house", "5-path", "4-clique", "3-star"};
+  static const variant LV[] = {
+      {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0},
+      {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0},
+      {"two->block/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 3, 4, 1, 0},
+      {"block/U/cap8", WM_STEAL_BLOCK, 0, 0, 0, 0, 8},
+  };
+  wm_graph *graphs[2] = {random_graph(4), hub_graph(300, 2, 0.01, 9)};
+  for (int gi = 0; gi < 2; gi++)
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+      for (int induced = 0; induced <= 1; induced++) {
+        wm_pattern p = named(names[i]);
+        wm_plan plan;
+        plan_of(graphs[gi], &p, induced, 0, &plan);
+        rows want;
+        list_on(graphs[gi], &plan, NULL, 0, 0, &want, 0);
+        sort_rows(&want);
+        /* Small batches, so that every run drains and resumes many times
+         * (about 40 drains; 64 rows at least). */
+        uint64_t batch = want.n / 40 > 64 ? want.n / 40 : 64;
+        for (size_t vi = 0; vi < sizeof LV / sizeof LV[0]; vi++) {
+          rows got;
+          list_on(graphs[gi], &plan, &LV[vi], batch, 0, &got, 1);
+          sort_rows(&got);
+          cr_assert_eq(got.n, want.n, "graph %d, %s (%s), %s: %llu matches listed, cpu %llu", gi,
+                       names[i], induced ? "induced" : "edge", LV[vi].name,
+                       (unsigned long long)got.n, (unsigned long long)want.n);
+          cr_assert(memcmp(got.v, want.v, got.n * got.k * 4) == 0,
+                    "graph %d, %s (%s), %s: the matches differ from the cpu's", gi, names[i],
+                    induced ? "induced" : "edge", LV[vi].name);
+          free(got.v);
+        }
+        free(want.v);
+      }
+  for (int gi = 0; gi < 2; gi++) wm_graph_destroy(graphs[gi]);
+}
+
+static int row_in(const rows *set, const uint32_t *row) {
+  cmp_k = set->k;
+  return bsearch(row, set->v, set->n, set->k * 4, cmp_row) != NULL;
+}
+
+Test(gpu_matcher, listing_limit, .timeout = 300) {
+  wm_graph *g = random_graph(5);
+  wm_pattern p = named("4-cycle");
+  wm_plan plan;
+  plan_of(g, &p, 0, 0, &plan);
+  rows all, some;
+  list_on(g, &plan, NULL, 0, 0, &all, 0);
+  sort_rows(&all);
+  cr_assert(all.n > 500, "the test graph should have many 4-cycles (%llu)", (unsigned long long)all.n);
+  list_on(g, &plan, &FEW[1], 64, 300, &some, 1);
+  cr_assert_eq(some.n, 300, "limit 300 listed %llu", (unsigned long long)some.n);
+  sort_rows(&some);
+  for (uint64_t i = 0; i < some.n; i++) {
+    cr_assert(row_in(&all, some.v + i * some.k), "listed row %llu is not a match", (unsigned long long)i);
+    if (i) cr_assert(memcmp(some.v + (i - 1) * some.k, some.v + i * some.k, some.k * 4) != 0, "a match listed twice");
+  }
+  free(all.v);
+  free(some.v);
+  wm_graph_destroy(g);
+}
+
+/* ---- real and Kronecker graphs --------------------------------------- */
+
+static wm_graph *load_shared(const char *file) {
+  char path[4096];
+  wm_test_shared(path, sizeof path, file);
+  wm_load_options lo;
+  wm_load_options_init(&lo);
+  lo.use_cache = 0;
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_graph_load(path, &lo, &g, NULL, &err), WM_OK, "%s", err.msg);
+  return g;
+}
+
+Test(gpu_matcher, facebook, .timeout = 900) {
+  wm_graph *g = load_shared("facebook_combined.txt");
+  wm_match_options base;
+  wm_match_options_init(&base);
+  /* Published counts (../shared/datasets/README.md). */
+  static const struct {
+    const char *name;
+    uint64_t count;
+  } known[] = {{"triangle", 1612010ull}, {"4-clique", 30004668ull}};
+  for (size_t i = 0; i < 2; i++) {
+    wm_pattern p = named(known[i].name);
+    wm_plan plan;
+    plan_of(g, &p, 0, 1, &plan);
+    for (size_t vi = 2; vi < NALL; vi++) { /* all but no stealing */
+      uint64_t got = gpu_count(g, &plan, &base, &ALL[vi]);
+      cr_assert_eq(got, known[i].count, "facebook %s (%s): %llu, published %llu", known[i].name,
+                   ALL[vi].name, (unsigned long long)got, (unsigned long long)known[i].count);
+    }
+  }
+  unsigned np;
+  wm_pattern *ps = all_patterns(&np, 0);
+  for (unsigned i = 0; i < np; i++) {
+    if (ps[i].k == 5 && strcmp(ps[i].name, "5-clique") != 0 && strcmp(ps[i].name, "house") != 0) continue;
+    compare("facebook", g, &ps[i], 1, &base, BIG, NBIG);
+    if (ps[i].k <= 4 || strcmp(ps[i].name, "5-clique") == 0) compare("facebook", g, &ps[i], 0, &base, BIG, NBIG);
+  }
+  free(ps);
+  wm_graph_destroy(g);
+}
+
+static wm_graph *kron(unsigned scale) {
+  wm_gen_options go;
+  wm_gen_kron_defaults(&go, scale, 1);
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
+  return g;
+}
+
+Test(gpu_matcher, kronecker, .timeout = 1200) {
+  wm_match_options base;
+  wm_match_options_init(&base);
+  for (unsigned scale = 14; scale <= 16; scale++) {
+    wm_graph *g = kron(scale);
+    char gname[32];
+    snprintf(gname, sizeof gname, "kron-%u", scale);
+    static const char *const names[] = {"triangle", "4-clique", "diamond", "tailed-triangle", "4-cycle", "5-clique"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+      if (i == 5 && scale > 14) break; /* 5-cliques: scale 14 only */
+      wm_pattern p = named(names[i]);
+      compare(gname, g, &p, 0, &base, KRON, NKRON);
+      if (scale == 14) compare(gname, g, &p, 1, &base, KRON, NKRON);
+    }
+    wm_graph_destroy(g);
+  }
+  wm_graph *g = kron(18);
+  static const char *const names18[] = {"triangle"};
+  for (size_t i = 0; i < 1; i++) {
+    wm_pattern p = named(names18[i]);
+    compare("kron-18", g, &p, 0, &base, KRON, NKRON);
+  }
+  wm_graph_destroy(g);
+}
+
+Test(gpu_matcher, motifs, .timeout = 600) {
+  wm_graph *g = random_graph(6);
+  wm_match_options o;
+  wm_match_options_init(&o);
+  for (unsigned k = 3; k <= 5; k++) {
+    uint64_t cpu[32], gpu[32];
+    wm_error err;
+    cr_assert_eq(wm_motifs(g, k, 0, &o, cpu, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(wm_motifs(g, k, 1, &o, gpu, &err), WM_OK, "%s", err.msg);
+    unsigned n = k == 3 ? 2 : k == 4 ? 6 : 21;
+    for (unsigned i = 0; i < n; i++)
+      cr_assert_eq(gpu[i], cpu[i], "%u-motif %u: gpu %llu, cpu %llu", k, i, (unsigned long long)gpu[i],
+                   (unsigned long long)cpu[i]);
+  }
+  wm_graph_destroy(g);
+}
+
+/* --gpus N: one device gives the same counts; more devices than present
+ * is a device error (exit code 3), and two, where present, agree too. */
+Test(gpu_matcher, gpus_option, .timeout = 300) {
+  wm_graph *g = random_graph(9);
+  wm_pattern p = named("diamond");
+  wm_plan plan;
+  plan_of(g, &p, 0, 1, &plan);
+  wm_match_options o;
+  wm_match_options_init(&o);
+  uint64_t want = cpu_count(g, &plan, &o);
+  wm_match_result r;
+  wm_error err;
+  o.gpus = 1;
+  cr_assert_eq(wm_match_gpu(g, &plan, &o, &r, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(r.count, want);
+  cr_assert(strstr(r.launch, "gpu") != NULL, "launch configuration: '%s'", r.launch);
+  cr_assert(r.kernel_ms > 0, "kernel time %f", r.kernel_ms);
+  o.gpus = 2;
+  int rc = wm_match_gpu(g, &plan, &o, &r, &err);
+  if (rc == WM_OK)
+    cr_assert_eq(r.count, want, "2 gpus: %llu, cpu %llu", (unsigned long long)r.count, (unsigned long long)want);
+  else
+    cr_assert(rc == WM_EDEVICE && strstr(err.msg, "present"), "2 gpus: rc %d, %s", rc, err.msg);
+  o.gpus = 16;
+  rc = wm_match_gpu(g, &plan, &o, &r, &err);
+  cr_assert(rc == WM_OK || rc == WM_EDEVICE, "16 gpus: rc %d", rc);
+  wm_graph_destroy(g);
+}
+
+Test(gpu_matcher, labeled_plan_needs_labels) {
+  wm_graph *g = random_graph(0);
+  wm_pattern p = named("triangle");
+  wm_pattern_set_label(&p, 0, 1);
+  wm_plan plan;
+  plan_of(g, &p, 0, 1, &plan);
+  wm_match_options o;
+  wm_match_options_init(&o);
+  wm_match_result r;
+  wm_error err;
+  cr_assert_eq(wm_match_gpu(g, &plan, &o, &r, &err), WM_EUSAGE, "no labels given: %s", err.msg);
+  wm_graph_destroy(g);
+}
