@@ -286,24 +286,6 @@ static int make_hub_tasks(const exec *e, uint64_t roots, hub_task **out, uint64_
   return 1;
 }
 
-static int check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
-                        wm_error *err) {
-  if (g->flags & (WM_GRAPH_DIRECTED | WM_GRAPH_ORIENTED))
-    return wm_fail(err, WM_EINPUT, "pattern matching needs a symmetric (undirected) graph");
-  if (plan->k < 2 || plan->k > WM_MAX_K || plan->n_slots > WM_MAX_SLOTS || plan->n_ops > WM_MAX_OPS)
-    return wm_fail(err, WM_EINPUT, "malformed plan (k = %u, %u ops, %u slots)", plan->k,
-                   plan->n_ops, plan->n_slots);
-  for (unsigned i = 0; i < plan->k; i++)
-    if (plan->label[i] != WM_ANY_LABEL && !o->vertex_labels)
-      return wm_fail(err, WM_EUSAGE,
-                     "pattern '%s' has vertex labels: the graph's labels are needed (--labels FILE)",
-                     plan->pattern.name);
-  for (uint64_t i = 0; o->first && i < o->n_first; i++)
-    if (o->first[i] >= g->n)
-      return wm_fail(err, WM_EINPUT, "seed vertex %u is not in the graph (%u vertices)",
-                     o->first[i], g->n);
-  return WM_OK;
-}
 
 static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_match_options *o) {
   memset(e, 0, sizeof *e);
@@ -341,7 +323,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   wm_match_options defaults;
   if (!o) wm_match_options_init(&defaults), o = &defaults;
   memset(r, 0, sizeof *r);
-  int rc = check_inputs(g, plan, o, err);
+  int rc = wm_match_check_inputs(g, plan, o, err);
   if (rc) return rc;
   exec e;
   setup(&e, g, plan, o);

@@ -128,23 +128,6 @@ static void dev_release(wm_gpu_dev *d) {
 }
 
 /* The CPU executor's input checks, with the same codes. */
-static int check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
-                        wm_error *err) {
-  if (g->flags & (WM_GRAPH_DIRECTED | WM_GRAPH_ORIENTED))
-    return wm_fail(err, WM_EINPUT, "pattern matching needs a symmetric (undirected) graph");
-  for (unsigned i = 0; i < plan->k && i < WM_MAX_K; i++)
-    if (plan->label[i] != WM_ANY_LABEL && !o->vertex_labels)
-      return wm_fail(err, WM_EUSAGE,
-                     "pattern '%s' has vertex labels: the graph's labels are needed (--labels FILE)",
-                     plan->pattern.name);
-  if (o->first && o->n_first > 0xFFFFFFFFull)
-    return wm_fail(err, WM_EINPUT, "too many seed vertices (%llu)", (unsigned long long)o->n_first);
-  for (uint64_t i = 0; o->first && i < o->n_first; i++)
-    if (o->first[i] >= g->n)
-      return wm_fail(err, WM_EINPUT, "seed vertex %u is not in the graph (%u vertices)", o->first[i],
-                     g->n);
-  return WM_OK;
-}
 
 static int copy_in(wm_gpu_run *R, wm_gpu_dev *d, void **dst, const void *src, size_t bytes,
                    const char *what, wm_error *err) {
@@ -481,7 +464,7 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   wm_match_options defaults;
   if (!o) wm_match_options_init(&defaults), o = &defaults;
   memset(r, 0, sizeof *r);
-  int rc = check_inputs(g, plan, o, err);
+  int rc = wm_match_check_inputs(g, plan, o, err);
   if (rc) return rc;
   wm_gpu_run *R = (wm_gpu_run *)calloc(1, sizeof *R);
   if (!R) return wm_fail(err, WM_EINPUT, "out of host memory");

@@ -59,6 +59,11 @@ typedef struct wm_match_result {
   double lane_util;    /* GPU: useful lanes / lanes issued in set operations (0: not measured) */
 } wm_match_result;
 
+/* What both executors check first: a symmetric graph, a well-formed plan,
+ * labels when the plan is labeled, seeds inside the graph. */
+int wm_match_check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
+                          wm_error *err);
+
 int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
                  wm_match_result *r, wm_error *err);
 

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
+#include "bfs_gpu_internal.cuh"
 #include "traversal.h"
 
 namespace {
@@ -28,13 +29,6 @@ int cmp_float(const void *x, const void *y) {
 
 }  // namespace
 
-#define CK(call)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (call);                                                                  \
-    if (e_ != cudaSuccess)                                                                    \
-      return wm_fail(err, WM_EDEVICE, "%s:%d: %s: %s", __FILE__, __LINE__, #call,             \
-                     cudaGetErrorString(e_));                                                 \
-  } while (0)
 
 extern "C" int wm_gpu_bandwidth_probe(double *gbps, wm_error *err) {
   *gbps = 0;

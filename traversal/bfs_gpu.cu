@@ -26,13 +26,6 @@
 
 using namespace wm_bfs;
 
-#define CK(call)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (call);                                                                  \
-    if (e_ != cudaSuccess)                                                                    \
-      return wm_fail(err, WM_EDEVICE, "%s:%d: %s: %s", __FILE__, __LINE__, #call,             \
-                     cudaGetErrorString(e_));                                                 \
-  } while (0)
 
 struct wm_bfs_gpu_ctx {
   const wm_graph *g;

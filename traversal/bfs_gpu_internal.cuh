@@ -177,4 +177,14 @@ cudaError_t seed_sources_launch(const DevState &s, const uint32_t *src, uint32_t
 
 }  // namespace wm_bfs
 
+/* Returns WM_EDEVICE with the call, file and line from the enclosing
+ * function, whose error out-parameter must be named err. */
+#define CK(call)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (call);                                                                  \
+    if (e_ != cudaSuccess)                                                                    \
+      return wm_fail(err, WM_EDEVICE, "%s:%d: %s: %s", __FILE__, __LINE__, #call,             \
+                     cudaGetErrorString(e_));                                                 \
+  } while (0)
+
 #endif
