@@ -11,6 +11,8 @@ static const wm_optspec spec[] = {
     WM_MATCH_OPTSPEC,
     {"limit", "N", "stop after N matches (default: all)"},
     {"output", "F", "write the matches to F (default: stdout)"},
+    WM_DEVICE_OPTSPEC,
+    WM_GPU_OPTSPEC,
     WM_GRAPH_OPTSPEC,
     {NULL, NULL, NULL},
 };
@@ -53,12 +55,14 @@ static void summary(const wm_cli *cli, const wm_match_job *job, const wm_match_r
   if (output) fprintf(f, "written to %s\n", output);
 }
 
-static int list(const wm_cli *cli, wm_match_job *job, uint64_t limit, FILE *f, wm_match_result *r,
-                wm_error *err) {
+static int list(const wm_cli *cli, wm_match_job *job, int use_gpu, uint64_t limit, FILE *f,
+                wm_match_result *r, wm_error *err) {
   wm_json j;
   writer w = {f, job->g, NULL};
   wm_match_options mo;
   wm_match_job_options(job, &mo);
+  int rc = wm_cli_gpu_options(cli, &mo, err);
+  if (rc) return rc;
   mo.limit = limit;
   mo.sink = write_match;
   mo.sink_ctx = &w;
@@ -68,7 +72,9 @@ static int list(const wm_cli *cli, wm_match_job *job, uint64_t limit, FILE *f, w
     wm_json_str(&j, "pattern", job->pattern.name);
     wm_json_array(&j, "matches");
   }
-  int rc = wm_match_cpu(job->g, &job->plan, &mo, r, err);
+  /* Both executors serialise the sink calls, so the writer needs no lock. */
+  rc = use_gpu ? wm_match_gpu(job->g, &job->plan, &mo, r, err)
+               : wm_match_cpu(job->g, &job->plan, &mo, r, err);
   if (w.json) {
     wm_json_close(&j);
     wm_json_u64(&j, "listed", r->listed);
@@ -86,20 +92,26 @@ int wm_cmd_list(int argc, char **argv) {
   wm_error_clear(&err);
   if (wm_cli_parse(&cli, "list", "GRAPH --pattern P [options]",
                    "List the matches of a pattern, one per line: the graph's vertex ids in the order\n"
-                   "of the pattern's vertices.  Runs on the CPU.",
+                   "of the pattern's vertices.  On the GPU when one is usable (matches drained from a\n"
+                   "device buffer in batches), else on the CPU.",
                    spec, 1, 1, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;
   uint64_t limit;
   const char *output = wm_cli_str(&cli, "output");
-  if (wm_cli_u64(&cli, "limit", 0, 1, UINT64_MAX, &limit, &err)) return wm_cli_report(&err);
+  int use_gpu = 0;
+  wm_match_options check; /* usage errors before any loading */
+  wm_match_options_init(&check);
+  if (wm_cli_u64(&cli, "limit", 0, 1, UINT64_MAX, &limit, &err) ||
+      wm_cli_use_gpu(&cli, &use_gpu, &err) || wm_cli_gpu_options(&cli, &check, &err))
+    return wm_cli_report(&err);
   wm_match_job job;
   if (wm_match_job_prepare(&cli, 0, &job, &err)) return wm_cli_report(&err);
   wm_outfile out;
   int rc = output ? wm_outfile_open(&out, output, &err) : WM_OK;
   wm_match_result r;
   if (rc == WM_OK) {
-    rc = list(&cli, &job, limit, output ? out.f : stdout, &r, &err);
+    rc = list(&cli, &job, use_gpu, limit, output ? out.f : stdout, &r, &err);
     if (output) rc = rc ? (wm_outfile_abort(&out), rc) : wm_outfile_commit(&out, &err);
   }
   if (rc == WM_OK) summary(&cli, &job, &r, limit, output, output ? stdout : stderr);

@@ -546,3 +546,53 @@ Test(gpu_matcher, labeled_plan_needs_labels) {
   cr_assert_eq(wm_match_gpu(g, &plan, &o, &r, &err), WM_EUSAGE, "no labels given: %s", err.msg);
   wm_graph_destroy(g);
 }
+
+/* The program end to end: `list` and `count` on the GPU print what they
+ * print on the CPU (the list as a set of lines; the GPU's order differs). */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static char **sorted_lines(char *text, size_t *n) {
+  size_t cap = 1024;
+  char **lines = malloc(cap * sizeof *lines);
+  *n = 0;
+  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    if (*n == cap) lines = realloc(lines, (cap *= 2) * sizeof *lines);
+    lines[(*n)++] = l;
+  }
+  qsort(lines, *n, sizeof *lines, cmp_str);
+  return lines;
+}
+
+Test(gpu_matcher, cli_list_and_count_match_cpu, .timeout = 300) {
+  char dir[256], graph[512], *gpu_out, *cpu_out, *err;
+  wm_test_tmpdir(dir, sizeof dir);
+  /* K8 on sparse file ids 100, 107, ..., 149, so output ids are file ids. */
+  char text[4096] = "";
+  for (int a = 0; a < 8; a++)
+    for (int b = a + 1; b < 8; b++)
+      snprintf(text + strlen(text), sizeof text - strlen(text), "%d %d\n", 100 + 7 * a, 100 + 7 * b);
+  wm_test_write(graph, sizeof graph, dir, "g.txt", text);
+  int rc = wm_test_run(&gpu_out, &err, "list %s --pattern 4-clique --device gpu --no-cache", graph);
+  cr_assert_eq(rc, 0, "gpu list: %s", err);
+  free(err);
+  rc = wm_test_run(&cpu_out, &err, "list %s --pattern 4-clique --device cpu --no-cache", graph);
+  cr_assert_eq(rc, 0, "cpu list: %s", err);
+  free(err);
+  size_t ng, nc;
+  char **g = sorted_lines(gpu_out, &ng), **c = sorted_lines(cpu_out, &nc);
+  cr_assert_eq(ng, 70, "C(8,4) = 70 4-cliques, the GPU listed %zu", ng);
+  cr_assert_eq(ng, nc);
+  for (size_t i = 0; i < ng; i++) cr_assert_str_eq(g[i], c[i], "line %zu", i);
+  free(g), free(c), free(gpu_out), free(cpu_out);
+  rc = wm_test_run(&gpu_out, &err, "list %s --pattern 4-clique --device gpu --limit 5 --no-cache", graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  size_t nl;
+  char **l = sorted_lines(gpu_out, &nl);
+  cr_assert_eq(nl, 5, "--limit 5 on the GPU listed %zu", nl);
+  free(l), free(gpu_out), free(err);
+  rc = wm_test_run(&gpu_out, &err, "count %s --pattern 5-clique --device gpu --json --no-cache", graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(gpu_out, "\"count\":56"), "C(8,5) = 56: %s", gpu_out);
+  free(gpu_out), free(err);
+  wm_test_rmdir(dir);
+}
