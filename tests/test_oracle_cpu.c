@@ -398,17 +398,8 @@ Test(oracle_cpu, families_up_to_8, .timeout = 120) {
 /* ---- hubs, per-vertex counts, listing, BFS balls -------------------- */
 
 static wm_plan plan_for(const wm_graph *g, const char *name, int induced, int count_only) {
-  wm_pattern p;
-  wm_error err;
-  cr_assert_eq(wm_pattern_from_name(name, &p, &err), WM_OK, "%s", err.msg);
-  wm_graph_summary gs;
-  wm_graph_summary_compute(g, &gs);
-  wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.induced = induced;
-  po.count_only = count_only;
   wm_plan plan;
-  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  wm_test_plan(g, name, induced, 1, count_only, &plan);
   return plan;
 }
 

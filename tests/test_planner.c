@@ -241,17 +241,9 @@ Test(planner, clique_restrictions_are_a_chain) {
 
 static uint64_t set_ops_of(const wm_graph *g, const char *name, int induced, int motion, uint64_t *count,
                            int *moved) {
-  wm_pattern p;
-  wm_error err;
-  cr_assert_eq(wm_pattern_from_name(name, &p, &err), WM_OK);
-  wm_graph_summary gs;
-  wm_graph_summary_compute(g, &gs);
-  wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.induced = induced;
-  po.code_motion = motion;
   wm_plan plan;
-  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK);
+  wm_test_plan(g, name, induced, motion, 1, &plan);
+  wm_error err;
   /* hoisted (runs above its natural level) or shared (fewer ops) */
   *moved = 0;
   for (unsigned o = 0; o < plan.n_ops; o++) *moved |= plan.ops[o].level < plan.ops[o].natural_level;
@@ -259,7 +251,7 @@ static uint64_t set_ops_of(const wm_graph *g, const char *name, int induced, int
   for (unsigned i = 1; i < plan.k; i++) {
     unsigned terms = 0;
     for (unsigned j = 0; j < i; j++)
-      terms += induced || wm_pattern_has_edge(&p, plan.order[i], plan.order[j]);
+      terms += induced || wm_pattern_has_edge(&plan.pattern, plan.order[i], plan.order[j]);
     chain_ops += terms - 1;
   }
   *moved |= plan.n_ops < chain_ops;

@@ -22,17 +22,9 @@ static wm_graph *facebook(void) {
 }
 
 static uint64_t count(const wm_graph *g, const char *name, int induced, int motion, uint64_t *set_ops) {
-  wm_pattern p;
-  wm_error err;
-  cr_assert_eq(wm_pattern_from_name(name, &p, &err), WM_OK, "%s", err.msg);
-  wm_graph_summary gs;
-  wm_graph_summary_compute(g, &gs);
-  wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.induced = induced;
-  po.code_motion = motion;
   wm_plan plan;
-  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  wm_test_plan(g, name, induced, motion, 1, &plan);
+  wm_error err;
   wm_match_options mo;
   wm_match_options_init(&mo);
   mo.threads = 2;

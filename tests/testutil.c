@@ -120,3 +120,21 @@ wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double 
   free(dst);
   return g;
 }
+
+void wm_test_plan(const wm_graph *g, const char *name, int induced, int code_motion, int count_only,
+                  wm_plan *out) {
+  wm_pattern p;
+  wm_error err;
+  cr_assert_eq(wm_pattern_from_name(name, &p, &err), WM_OK, "%s", err.msg);
+  wm_graph_summary gs;
+  if (g)
+    wm_graph_summary_compute(g, &gs);
+  else
+    wm_graph_summary_default(&gs);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.induced = induced;
+  po.code_motion = code_motion;
+  po.count_only = count_only;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, out, &err), WM_OK, "planning %s: %s", name, err.msg);
+}

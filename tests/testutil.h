@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "datasets.h"
+#include "planner.h"
 
 /* Runs the warpmatch program with the given arguments (a shell word list,
  * printf-style); captures stdout (and stderr, separately) into malloc'd
@@ -28,6 +29,11 @@ void wm_test_shared(char *buf, size_t size, const char *file);
  * joined to about hub_frac of the others. */
 wm_graph *wm_test_er(uint32_t n, double p, uint64_t seed);
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
+
+/* Plans catalogue pattern `name` for g (NULL: the planner's default
+ * statistics) with the given semantics; fails the test if planning fails. */
+void wm_test_plan(const wm_graph *g, const char *name, int induced, int code_motion, int count_only,
+                  wm_plan *out);
 
 /* splitmix64 step, for deterministic test randomness. */
 uint64_t wm_test_rand(uint64_t *state);
