@@ -1,6 +1,7 @@
 /* warpmatch count: the number of occurrences of a pattern (subgraphs, or
  * embeddings), with times per phase, matches/s and set operations; per
- * vertex with --per-vertex; the plan with --dump-plan. */
+ * vertex with --per-vertex; the plan with --dump-plan; with --trials N an
+ * untimed warm-up and N timed matches, reporting medians (GAP-style). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@ static const wm_optspec spec[] = {
     WM_MATCH_OPTSPEC,
     {"per-vertex", NULL, "also print, for each vertex, the matches containing it ('ID COUNT' lines)"},
     {"dump-plan", NULL, "print the plan (nested loops, hoisted sets) before the result"},
+    {"trials", "N", "time N matches (1-1000) after an untimed warm-up; report medians "
+                    "(default 1: one run; not with --per-vertex)"},
     WM_DEVICE_OPTSPEC,
     WM_GPU_OPTSPEC,
     WM_GRAPH_OPTSPEC,
@@ -20,6 +23,7 @@ static const wm_optspec spec[] = {
 typedef struct outcome {
   wm_match_result r;
   int use_gpu;
+  int trials;
   uint64_t *per_vertex;
   uint32_t *by_file_id; /* internal ids in ascending file-id order, for --per-vertex */
 } outcome;
@@ -73,6 +77,12 @@ static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome
     wm_json_double(&j, "transfer_ms", o->r.transfer_ms);
     wm_json_double(&j, "lane_util", o->r.lane_util);
   }
+  if (o->r.trials > 1) {
+    wm_json_u64(&j, "trials", o->r.trials);
+    wm_json_array(&j, "trial_ms");
+    for (unsigned t = 0; t < o->r.trials; t++) wm_json_double(&j, NULL, o->r.trial_ms[t]);
+    wm_json_close(&j);
+  }
   if (wm_cli_flag(cli, "dump-plan")) {
     wm_json_object(&j, "plan");
     wm_plan_dump_json(&job->plan, &j);
@@ -111,17 +121,44 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
          (job->plan.flags & WM_PLAN_INDUCED) ? "vertex-induced" : "edge-induced",
          (job->plan.flags & WM_PLAN_EMBEDDINGS) ? "embeddings" : "subgraphs");
   printf("%scount      %" PRIu64 "\n", c, o->r.count);
-  printf("%stime       load %.3f s, relabel %.3f s, plan %.3f s, match %.3f s\n", c, job->load_seconds,
-         job->relabel_seconds, job->plan_seconds, o->r.seconds);
+  printf("%stime       load %.3f s, relabel %.3f s, plan %.3f s, match %.3f s%s\n", c, job->load_seconds,
+         job->relabel_seconds, job->plan_seconds, o->r.seconds, o->r.trials > 1 ? " (median)" : "");
+  if (o->r.trials > 1) {
+    printf("%strials     median of %u after a warm-up; %s ms:", c, o->r.trials, o->use_gpu ? "kernel" : "match");
+    for (unsigned t = 0; t < o->r.trials; t++) printf(" %.3f", o->r.trial_ms[t]);
+    printf("\n");
+  }
   printf("%srate       %.4g matches/s\n", c, rate(o));
   printf("%sset ops    %" PRIu64 " (code motion %s)\n", c, o->r.set_ops,
          (job->plan.flags & WM_PLAN_CODE_MOTION) ? "on" : "off");
   if (o->use_gpu)
-    printf("%sdevice     gpu (kernel %.3f ms, transfers %.3f ms)\n", c, o->r.kernel_ms, o->r.transfer_ms);
+    printf("%sdevice     gpu (kernel %.3f ms%s, transfers %.3f ms)\n", c, o->r.kernel_ms,
+           o->r.trials > 1 ? " median" : "", o->r.transfer_ms);
   else
     printf("%sdevice     %s\n", c, o->r.launch);
   for (uint32_t i = 0; o->per_vertex && i < job->g->n; i++)
     printf("%u %" PRIu64 "\n", wm_graph_file_id(job->g, o->by_file_id[i]), o->per_vertex[o->by_file_id[i]]);
+}
+
+/* --trials N > 1 on the CPU: an untimed warm-up (its count is the
+ * reference), then N timed runs that must count the same; seconds becomes
+ * their median.  The GPU driver does the same itself (wm_match_options.trials). */
+static int cpu_trials(const wm_match_job *job, const wm_match_options *mo, int trials, wm_match_result *r,
+                      wm_error *err) {
+  wm_match_result x;
+  int rc = wm_match_cpu(job->g, &job->plan, mo, r, err);
+  if (rc) return rc;
+  for (int t = 0; t < trials; t++) {
+    if ((rc = wm_match_cpu(job->g, &job->plan, mo, &x, err))) return rc;
+    if (x.count != r->count)
+      return wm_fail(err, WM_EDEVICE,
+                     "count: --trials: CPU trial %d counted %llu, the warm-up %llu: not repeatable", t + 1,
+                     (unsigned long long)x.count, (unsigned long long)r->count);
+    r->trial_ms[t] = x.seconds * 1e3;
+  }
+  r->trials = (unsigned)trials;
+  r->seconds = wm_match_median(r->trial_ms, r->trials) / 1e3;
+  return WM_OK;
 }
 
 static int run(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) {
@@ -129,6 +166,7 @@ static int run(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) 
   wm_match_job_options(job, &mo);
   int rc = wm_cli_gpu_options(cli, &mo, err);
   if (rc) return rc;
+  mo.trials = o->trials;
   if (wm_cli_flag(cli, "per-vertex")) {
     o->per_vertex = calloc(job->g->n ? job->g->n : 1, sizeof *o->per_vertex);
     if (!o->per_vertex) return wm_fail(err, WM_EINPUT, "out of memory");
@@ -136,7 +174,21 @@ static int run(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) 
     if ((rc = file_order(job->g, o, err))) return rc;
   }
   if (o->use_gpu) return wm_match_gpu(job->g, &job->plan, &mo, &o->r, err);
+  if (o->trials > 1) return cpu_trials(job, &mo, o->trials, &o->r, err);
   return wm_match_cpu(job->g, &job->plan, &mo, &o->r, err);
+}
+
+/* --trials N: 1..WM_MAX_TRIALS; per-vertex counts are an output, not a
+ * timing, so they run once. */
+static int trials_option(const wm_cli *cli, int *trials, wm_error *err) {
+  uint64_t n;
+  int rc = wm_cli_u64(cli, "trials", 1, 1, WM_MAX_TRIALS, &n, err);
+  if (rc) return rc;
+  if (n > 1 && wm_cli_flag(cli, "per-vertex"))
+    return wm_fail(err, WM_EUSAGE, "%s: --per-vertex runs once: drop --trials %llu (or --per-vertex)",
+                   cli->command, (unsigned long long)n);
+  *trials = (int)n;
+  return WM_OK;
 }
 
 int wm_cmd_count(int argc, char **argv) {
@@ -155,7 +207,7 @@ int wm_cmd_count(int argc, char **argv) {
   wm_match_options check; /* usage errors before any loading */
   wm_match_options_init(&check);
   if (wm_cli_use_gpu(&cli, &o.use_gpu, &err) || wm_cli_gpu_options(&cli, &check, &err) ||
-      wm_match_job_prepare(&cli, 1, &job, &err))
+      trials_option(&cli, &o.trials, &err) || wm_match_job_prepare(&cli, 1, &job, &err))
     return wm_cli_report(&err);
   int rc = run(&cli, &job, &o, &err);
   if (rc == WM_OK) {

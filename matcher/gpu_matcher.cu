@@ -13,6 +13,7 @@
 #include "gpu_kernel.h"
 #include "gpu_plan.h"
 #include "gpu_policy.h"
+#include "gpu_triangles.h"
 #include "matcher.h"
 
 #define WM_DEFAULT_LIST_BATCH (1u << 20)
@@ -395,6 +396,54 @@ static int collect(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   return WM_OK;
 }
 
+/* Zeroes device d's counters (level-0 counter included) and stealing state
+ * (active, idle hints, per-block idle flags and mailbox states), so that a
+ * relaunch counts from scratch; the graph and buffers stay. */
+static int reset_counters(wm_gpu_dev *d, wm_error *err) {
+  WM_CU(cudaSetDevice(d->id));
+  WM_CU(cudaMemsetAsync(d->ctr, 0, C_N * 8, d->stream));
+  WM_CU(cudaMemsetAsync(d->ints, 0, (2 + 2 * (size_t)d->blocks) * sizeof(int), d->stream));
+  d->kernel_ms = 0;
+  return WM_OK;
+}
+
+/* One counting launch on every device, waited for. */
+static int count_all(wm_gpu_run *R, wm_error *err) {
+  int rc;
+  for (int i = 0; i < R->ndev; i++)
+    if ((rc = launch(R, &R->dev[i], 0, err))) return rc;
+  for (int i = 0; i < R->ndev; i++)
+    if ((rc = finish(&R->dev[i], err))) return rc;
+  return WM_OK;
+}
+
+/* After the first launch (the untimed warm-up, whose count is r's), T more
+ * from zeroed counters; each must count the same.  seconds and kernel_ms
+ * become the trials' medians; set operations and lane use stay the
+ * warm-up's (the same work). */
+static int count_trials(wm_gpu_run *R, int T, wm_match_result *r, wm_error *err) {
+  wm_match_result x;
+  double secs[WM_MAX_TRIALS];
+  int rc;
+  for (int t = 0; t < T; t++) {
+    for (int i = 0; i < R->ndev; i++)
+      if ((rc = reset_counters(&R->dev[i], err))) return rc;
+    double t0 = wm_now();
+    if ((rc = count_all(R, err))) return rc;
+    secs[t] = wm_now() - t0;
+    memset(&x, 0, sizeof x);
+    if ((rc = collect(R, &x, err))) return rc;
+    if (x.count != r->count)
+      return wm_fail(err, WM_EDEVICE, "--trials: GPU trial %d counted %llu, the warm-up %llu: not repeatable",
+                     t + 1, (unsigned long long)x.count, (unsigned long long)r->count);
+    r->trial_ms[t] = x.kernel_ms;
+  }
+  r->trials = (unsigned)T;
+  r->seconds = wm_match_median(secs, (unsigned)T);
+  r->kernel_ms = wm_match_median(r->trial_ms, (unsigned)T);
+  return WM_OK;
+}
+
 static const char *steal_name(int s) {
   return s == WM_STEAL_NONE ? "none" : s == WM_STEAL_BLOCK ? "block" : "two-level";
 }
@@ -414,7 +463,11 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
 }
 
 static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
-  int rc, ndev_present = 0;
+  int rc, ndev_present = 0, T = R->o->trials;
+  if (T > 1 && (R->listing || R->o->per_vertex))
+    return wm_fail(err, WM_EUSAGE, "trials > 1 times plain counting only (not listing or per-vertex counts)");
+  if (T > WM_MAX_TRIALS)
+    return wm_fail(err, WM_EUSAGE, "trials %d: at most %d", T, WM_MAX_TRIALS);
   WM_CU(cudaGetDeviceCount(&ndev_present));
   if (R->ndev > ndev_present)
     return wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", R->ndev,
@@ -437,14 +490,12 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   if (R->listing) {
     if ((rc = run_listing(R, &r->listed, err))) return rc;
     r->count = r->listed;
-  } else {
-    for (int i = 0; i < R->ndev; i++)
-      if ((rc = launch(R, &R->dev[i], 0, err))) return rc;
-    for (int i = 0; i < R->ndev; i++)
-      if ((rc = finish(&R->dev[i], err))) return rc;
+  } else if ((rc = count_all(R, err))) {
+    return rc;
   }
   r->seconds = wm_now() - t1;
   if ((rc = collect(R, r, err))) return rc;
+  if (T > 1 && (rc = count_trials(R, T, r, err))) return rc;
   r->transfer_ms = R->transfer_ms;
   describe(R, r);
   return WM_OK;
@@ -466,6 +517,9 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   memset(r, 0, sizeof *r);
   int rc = wm_match_check_inputs(g, plan, o, err);
   if (rc) return rc;
+  if (o->gpu_triangle_kernel && wm_gpu_plan_is_triangle(plan) && !o->sink && !o->per_vertex &&
+      !o->first && !o->allowed)
+    return wm_match_gpu_triangles(g, plan, o, r, err);
   wm_gpu_run *R = (wm_gpu_run *)calloc(1, sizeof *R);
   if (!R) return wm_fail(err, WM_EINPUT, "out of host memory");
   R->g = g;

@@ -7,6 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+int wm_gpu_plan_is_triangle(const wm_plan *plan) {
+  return plan->k == 3 && wm_pattern_edges(&plan->pattern) == 3 && plan->count_only &&
+         !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED));
+}
+
 /* The op that last wrote slot s before op index `before`, or -1. */
 static int writer_of(const wm_plan *p, unsigned s, unsigned before) {
   for (int o = (int)before - 1; o >= 0; o--)

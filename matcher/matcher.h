@@ -44,9 +44,19 @@ typedef struct wm_match_options {
   uint64_t gpu_set_capacity;   /* elements per set buffer; 0 = from max degree and free memory
                                   (tests force tiny ones to exercise the hub path) */
   uint64_t gpu_list_batch;     /* listing: matches per device-buffer drain; 0 = default */
+  int gpu_triangle_kernel;     /* 1 (default): counting triangles takes the dedicated kernel
+                                  (gpu_triangles.h); 0: the stack kernel, for the ablation */
+  int trials;                  /* GPU counting: > 1 runs one untimed warm-up launch, then this
+                                  many timed ones that must agree (1..WM_MAX_TRIALS; not with a
+                                  sink or per_vertex: WM_EUSAGE).  Default 1: one launch.  The CPU
+                                  executor runs once; `count` repeats it itself. */
 } wm_match_options;
 
 void wm_match_options_init(wm_match_options *o);
+
+/* Most trials of one run: `count --trials` takes 1..1000, and every trial's
+ * time is kept (no truncation), in wm_match_result.trial_ms. */
+#define WM_MAX_TRIALS 1000
 
 typedef struct wm_match_result {
   uint64_t count;      /* subgraphs (or embeddings with WM_PLAN_EMBEDDINGS) */
@@ -57,7 +67,15 @@ typedef struct wm_match_result {
   double transfer_ms;  /* GPU: host<->device copies */
   char launch[256];    /* GPU: launch configuration, for --dump-plan */
   double lane_util;    /* GPU: useful lanes / lanes issued in set operations (0: not measured) */
+  /* trials > 1: seconds and kernel_ms are medians over the timed trials and
+   * trial_ms holds each trial's GPU kernel ms (or CPU match ms); 0 or 1: one run. */
+  unsigned trials;
+  double trial_ms[WM_MAX_TRIALS];
 } wm_match_result;
+
+/* The median of x[0..n) (mean of the middle two when n is even; 0 when n is
+ * 0); x is left as it is. */
+double wm_match_median(const double *x, unsigned n);
 
 /* What both executors check first: a symmetric graph, a well-formed plan,
  * labels when the plan is labeled, seeds inside the graph. */

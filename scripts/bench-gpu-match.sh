@@ -13,6 +13,8 @@
 #   lane_util, cpu_seconds, speedup
 # matches/s is count / kernel time; speedup compares the matching phases
 # (`seconds` of both executors: GPU kernel plus its launch, no transfers).
+# When `count --help` lists --trials, kernel_ms and seconds are medians
+# (GAP-style: an untimed warm-up, then 5 timed GPU runs or 3 CPU runs).
 # "3-motifs" / "4-motifs" are the connected 3- / 4-vertex patterns counted
 # vertex-induced one after another (counts and times summed), which is what
 # `warpmatch motifs --size 3|4` runs, with the ablation flags available.
@@ -104,9 +106,16 @@ variant_flags() {
   echo "$flags"
 }
 
+# Median-of-trials timing where this warpmatch has --trials (else nothing).
+trial_flags() {
+  grep -q -- --trials <<<"$count_help" || return 0
+  if [ "$1" = gpu ]; then echo "--trials 5"; else echo "--trials 3"; fi
+}
+
 # One count; prints "count kernel_ms seconds lane_util" or timeout / error.
 run_count() {
   local g=$1 p=$2 device=$3 flags=$4 out rc
+  flags="$flags $(trial_flags "$device")"
   set +e
   out=$(timeout "$timeout_s" "$bin" count "$g" --pattern "$p" --device "$device" --json $flags 2>&1)
   rc=$?

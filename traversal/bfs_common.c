@@ -13,6 +13,7 @@ void wm_bfs_options_init(wm_bfs_options *o) {
   o->want_parents = 1;
   o->direction_opt = 1;
   o->alpha = 0.3;
+  o->edge_ratio = 14;
   o->queue_gen = 1;
   o->classify = 1;
   o->hub_cache = 1;
@@ -25,6 +26,12 @@ void wm_bfs_result_free(wm_bfs_result *r) {
   free(r->parent);
   free(r->per_level);
   memset(r, 0, sizeof *r);
+}
+
+int wm_bfs_go_bottom_up(const wm_bfs_options *o, uint64_t f_hubs, uint64_t nhubs, uint64_t f_edges,
+                        uint64_t unexplored_edges) {
+  if (nhubs && (double)f_hubs > o->alpha * (double)nhubs) return 1;
+  return o->edge_ratio > 0 && (double)f_edges * o->edge_ratio > (double)unexplored_edges;
 }
 
 void wm_bfs_hub_threshold(const wm_graph *g, uint64_t *tau, uint64_t *nhubs) {

@@ -4,8 +4,9 @@
  * Top-down steps claim vertices with a compare-and-swap on the level array
  * and collect them in per-thread buffers that are concatenated into the next
  * queue; bottom-up steps let every unvisited vertex look for an in-neighbour
- * on the current level.  The switch uses the same rule as the GPU: gamma =
- * hubs in the frontier / all hubs (wm_bfs_hub_threshold) above o->alpha turns
+ * on the current level.  The switch uses the same rule as the GPU
+ * (wm_bfs_go_bottom_up: gamma = hubs in the frontier / all hubs above
+ * o->alpha, or frontier edges above unexplored edges / o->edge_ratio) to turn
  * a growing frontier to bottom-up; a frontier that shrinks below n/24 turns
  * back. */
 #include <omp.h>
@@ -37,7 +38,7 @@ typedef struct cpu_bfs {
   int nt;
   uint64_t tau, nhubs;
   /* figures of the frontier just produced */
-  uint64_t f_hubs;
+  uint64_t f_hubs, f_edges;
   int oom;
 } cpu_bfs;
 
@@ -76,8 +77,8 @@ static void gather(cpu_bfs *b) {
 
 static void step_topdown(cpu_bfs *b, uint32_t L) {
   const wm_graph *g = b->g;
-  uint64_t hubs = 0;
-#pragma omp parallel num_threads(b->nt) reduction(+ : hubs) if (b->qlen >= PARALLEL_FRONTIER)
+  uint64_t hubs = 0, edges = 0;
+#pragma omp parallel num_threads(b->nt) reduction(+ : hubs, edges) if (b->qlen >= PARALLEL_FRONTIER)
   {
     tbuf *t = &b->bufs[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 64)
@@ -91,6 +92,7 @@ static void step_topdown(cpu_bfs *b, uint32_t L) {
           continue;
         if (b->parent) b->parent[v] = u;
         if (deg(g, v) >= b->tau) hubs++;
+        edges += deg(g, v);
         push(b, t, v);
       }
     }
@@ -98,14 +100,15 @@ static void step_topdown(cpu_bfs *b, uint32_t L) {
     gather(b);
   }
   b->f_hubs = hubs;
+  b->f_edges = edges;
 }
 
 /* Every unvisited vertex looks for an in-neighbour on level L; the new
  * frontier stays implicit in the level array. */
 static uint64_t step_bottomup(cpu_bfs *b, uint32_t L) {
   const wm_graph *g = b->g, *in = b->in;
-  uint64_t found = 0, hubs = 0;
-#pragma omp parallel for num_threads(b->nt) schedule(dynamic, 1024) reduction(+ : found, hubs) \
+  uint64_t found = 0, hubs = 0, edges = 0;
+#pragma omp parallel for num_threads(b->nt) schedule(dynamic, 1024) reduction(+ : found, hubs, edges) \
     if (g->n >= PARALLEL_VERTICES)
   for (uint64_t v = 0; v < g->n; v++) {
     if (load(&b->level[v]) != WM_UNREACHED) continue;
@@ -116,10 +119,12 @@ static uint64_t step_bottomup(cpu_bfs *b, uint32_t L) {
       if (b->parent) b->parent[v] = w;
       found++;
       if (deg(g, (uint32_t)v) >= b->tau) hubs++;
+      edges += deg(g, (uint32_t)v);
       break;
     }
   }
   b->f_hubs = hubs;
+  b->f_edges = edges;
   return found;
 }
 
@@ -140,7 +145,7 @@ static void queue_from_levels(cpu_bfs *b, uint32_t L) {
 
 static int seed(cpu_bfs *b, const uint32_t *sources, uint32_t nsources, wm_error *err) {
   b->qlen = 0;
-  b->f_hubs = 0;
+  b->f_hubs = b->f_edges = 0;
   for (uint32_t i = 0; i < nsources; i++) {
     uint32_t s = sources[i];
     if (s >= b->g->n)
@@ -150,13 +155,14 @@ static int seed(cpu_bfs *b, const uint32_t *sources, uint32_t nsources, wm_error
     if (b->parent) b->parent[s] = s;
     b->queue[b->qlen++] = s;
     if (deg(b->g, s) >= b->tau) b->f_hubs++;
+    b->f_edges += deg(b->g, s);
   }
   return WM_OK;
 }
 
 /* The level loop; returns with r->truncated and r->bottom_up_levels set. */
 static void run_levels(cpu_bfs *b, const wm_bfs_options *o, wm_bfs_result *r) {
-  uint64_t nf = b->qlen, prev_nf = 0;
+  uint64_t nf = b->qlen, prev_nf = 0, explored = 0;
   int bottom_up = 0;
   uint32_t L = 0;
   for (; nf > 0; L++) {
@@ -164,8 +170,9 @@ static void run_levels(cpu_bfs *b, const wm_bfs_options *o, wm_bfs_result *r) {
       r->truncated = 1;
       break;
     }
-    if (!bottom_up && o->direction_opt && b->nhubs && nf >= prev_nf &&
-        (double)b->f_hubs > o->alpha * (double)b->nhubs)
+    explored += b->f_edges;
+    if (!bottom_up && o->direction_opt && nf >= prev_nf &&
+        wm_bfs_go_bottom_up(o, b->f_hubs, b->nhubs, b->f_edges, b->g->m > explored ? b->g->m - explored : 0))
       bottom_up = 1;
     else if (bottom_up && nf < prev_nf && nf < b->g->n / BACK_TO_TOPDOWN_BETA) {
       bottom_up = 0;

@@ -222,6 +222,7 @@ struct Frontier {
 struct Search {
   wm_bfs_gpu_ctx *c;
   int trace; /* WM_BFS_TRACE=1: one line per decision on stderr */
+  double t_mark; /* trace: host time of the last synchronisation */
   const wm_bfs_options *o;
   wm_error *err;
   DevState s;
@@ -234,6 +235,12 @@ struct Search {
   uint32_t bu_levels;
   int truncated;
 
+  /* trace: milliseconds since the previous call (each level ends synchronised) */
+  double lap_ms() {
+    double t = wm_now(), d = (t - t_mark) * 1e3;
+    t_mark = t;
+    return d;
+  }
   int gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, int unvisited, int out,
           const uint32_t *unvisited_mask = NULL);
   void take_frontier(uint32_t L);
@@ -290,9 +297,10 @@ void Search::take_frontier(uint32_t L) {
   f.target_level = h.target_level;
   memcpy(f.offs, h.offs, sizeof f.offs);
   if (trace)
-    fprintf(stderr, "bfs-gpu: level %u: %u vertices (S/M/L/E %u/%u/%u/%u), %llu edges, %u hubs; %u unvisited queued\n",
+    fprintf(stderr, "bfs-gpu: level %u: %u vertices (S/M/L/E %u/%u/%u/%u), %llu edges, %u hubs; %u unvisited queued; %.3f ms\n",
             L, f.count, f.offs[1] - f.offs[0], f.offs[2] - f.offs[1], f.offs[3] - f.offs[2],
-            f.offs[4] - f.offs[3], (unsigned long long)f.edges, f.hubs, f.offs[5] - f.offs[4]);
+            f.offs[4] - f.offs[3], (unsigned long long)f.edges, f.hubs, f.offs[5] - f.offs[4],
+            lap_ms());
 }
 
 /* Runs the single-block kernel from the list in[0, count) (level f.L) and
@@ -318,8 +326,8 @@ int Search::small_levels(const uint32_t *in, uint32_t count) {
   uint32_t L = h.small_level;
   int rc = WM_OK;
   if (trace)
-    fprintf(stderr, "bfs-gpu: small-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u\n",
-            f.L, count, L, h.small_count, h.small_exit);
+    fprintf(stderr, "bfs-gpu: small-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
+            f.L, count, L, h.small_count, h.small_exit, lap_ms());
   switch (h.small_exit) {
   case SMALL_DONE:
   case SMALL_DEPTH:
@@ -381,7 +389,7 @@ int Search::explosion() {
   cur ^= 1;
   bu_begin = c->h_stats->offs[Q_UNVISITED];
   bu_len = c->h_stats->offs[Q_CLASSES] - bu_begin;
-  if (trace) fprintf(stderr, "bfs-gpu: bottom-up queue: %u unvisited vertices with in-arcs\n", bu_len);
+  if (trace) fprintf(stderr, "bfs-gpu: bottom-up queue: %u unvisited vertices with in-arcs; %.3f ms\n", bu_len, lap_ms());
   return WM_OK;
 }
 
@@ -419,6 +427,7 @@ int Search::loop(uint32_t nsrc) {
     take_frontier(0);
   }
   uint32_t prev_count = 0;
+  uint64_t explored = 0; /* out-edges of the frontiers seen (small-kernel levels aside) */
   const uint64_t n = c->g->n;
   for (;;) {
     if (f.count == 0) return WM_OK;
@@ -427,10 +436,11 @@ int Search::loop(uint32_t nsrc) {
       return WM_OK;
     }
     /* to bottom-up while the frontier grows and holds a share > alpha of the
-     * hubs; back once it shrinks below n / beta (no ping-pong: a shrinking
+     * hubs or too many edges (wm_bfs_go_bottom_up); back once it shrinks below n / beta (no ping-pong: a shrinking
      * frontier never turns bottom-up) */
-    if (!bottom_up && dir_opt && c->nhubs && f.count >= prev_count &&
-        (double)f.hubs > o->alpha * (double)c->nhubs) {
+    explored += f.edges;
+    if (!bottom_up && dir_opt && f.count >= prev_count &&
+        wm_bfs_go_bottom_up(o, f.hubs, c->nhubs, f.edges, c->g->m > explored ? c->g->m - explored : 0)) {
       bottom_up = 1;
       if (trace) fprintf(stderr, "bfs-gpu: level %u: switch to bottom-up\n", f.L);
       if ((rc = explosion())) return rc;
@@ -502,6 +512,7 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   S.trace = tr && *tr && *tr != '0';
   const size_t n = c->g->n;
   double t0 = wm_now();
+  S.t_mark = t0;
   CK(cudaEventRecord(c->ev_start, c->st));
   CK(cudaMemsetAsync(c->d_status, 0xFF, 4 * n, c->st));
   if (S.s.parent) CK(cudaMemsetAsync(c->d_parent, 0xFF, 4 * n, c->st));

@@ -26,6 +26,7 @@ static const wm_optspec spec[] = {
     {"threads", "N", "CPU threads (default: all)"},
     {"no-direction-opt", NULL, "top-down steps only"},
     {"alpha", "X", "go bottom-up when frontier hubs / all hubs > X (default 0.3)"},
+    {"edge-ratio", "R", "... or when frontier edges x R > unexplored edges (default 14; 0: off)"},
     {"no-queue-gen", NULL, "GPU: status-array BFS, no frontier queues (implies --no-classify)"},
     {"no-classify", NULL, "GPU: a thread per frontier vertex, no degree classes"},
     {"no-hub-cache", NULL, "GPU: bottom-up without the shared-memory hub cache"},
@@ -94,6 +95,9 @@ static int read_base_options(bfs_cmd *c, wm_bfs_options *o, wm_error *err) {
   if ((rc = wm_cli_double(&c->cli, "alpha", 0.3, &o->alpha, err))) return rc;
   if (!(o->alpha >= 0 && o->alpha <= 1))
     return wm_fail(err, WM_EUSAGE, "bfs: --alpha expects a share from 0 to 1, got %g", o->alpha);
+  if ((rc = wm_cli_double(&c->cli, "edge-ratio", 14, &o->edge_ratio, err))) return rc;
+  if (!(o->edge_ratio >= 0 && o->edge_ratio <= 1e6))
+    return wm_fail(err, WM_EUSAGE, "bfs: --edge-ratio expects a number from 0 to 1e6, got %g", o->edge_ratio);
   o->direction_opt = !wm_cli_flag(&c->cli, "no-direction-opt");
   o->queue_gen = !wm_cli_flag(&c->cli, "no-queue-gen");
   o->classify = !wm_cli_flag(&c->cli, "no-classify");

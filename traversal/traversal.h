@@ -38,6 +38,11 @@ typedef struct wm_bfs_options {
   /* Each optimisation can be switched off for the ablation. */
   int direction_opt;  /* top-down <-> bottom-up switching (default 1) */
   double alpha;       /* switch threshold gamma (default 0.3) */
+  /* Also switch when frontier edges x edge_ratio > unexplored edges
+   * (Beamer's rule, default 14; 0: gamma only).  gamma alone misses the
+   * level whose frontier holds a third of all edges but few hubs, and
+   * expanding it top-down cost half of a Kronecker-24 search. */
+  double edge_ratio;
   int queue_gen;      /* GPU: two-step queue generation (default 1); off = status-array BFS
                          (implies classify off) */
   int classify;       /* GPU: Small/Middle/Large/Extreme queues (default 1); off = a thread
@@ -107,6 +112,11 @@ int wm_bfs_validate(const wm_graph *g, const uint32_t *sources, uint32_t nsource
  * all hubs; a graph without hubs (*nhubs == 0: grids, road networks, uniform
  * random graphs) stays top-down. */
 void wm_bfs_hub_threshold(const wm_graph *g, uint64_t *tau, uint64_t *nhubs);
+/* The top-down -> bottom-up rule both executors apply to a growing
+ * frontier: its hubs' share of all hubs above alpha, or its out-edges
+ * above unexplored / edge_ratio. */
+int wm_bfs_go_bottom_up(const wm_bfs_options *o, uint64_t f_hubs, uint64_t nhubs, uint64_t f_edges,
+                        uint64_t unexplored_edges);
 
 /* Fills depth, reached, per_level, edges_traversed and teps_edges from
  * r->level.  Returns WM_EINPUT when out of memory. */
