@@ -25,7 +25,7 @@
 
 namespace {
 
-constexpr int LANE_SCAN = 8;
+constexpr int TRI_UNROLL = 4;
 
 __device__ __forceinline__ unsigned tri_hash(uint32_t w, unsigned shift) {
   return (w * 0x9E3779B1u) >> shift;
@@ -36,6 +36,19 @@ __device__ __forceinline__ unsigned tri_log_slots(uint32_t d) {
   unsigned lg = 5;
   while ((1u << lg) < 2u * d) lg++;
   return lg;
+}
+
+/* Entries of the sorted p[0, n) below x. */
+__device__ __forceinline__ uint32_t tri_rank(const uint32_t *p, uint32_t n, uint32_t x) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) >> 1;
+    if (__ldg(p + mid) < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
 }
 
 __device__ __forceinline__ bool tri_lower_contains(const uint32_t *p, uint32_t n, uint32_t x) {
@@ -85,46 +98,76 @@ __device__ void tri_build(Pivot &P, uint32_t *tab, unsigned slots, int lane) {
   __syncwarp();
 }
 
-/* Counts the triangles with pivot P.v and top vertex u in in[lo, hi). */
+/* Where a warp's batch of 32 in-neighbours keeps its flattened layout:
+ * lane l's elements are row[l][0, len[l]), at [incl[l] - len[l], incl[l]) of
+ * the batch's concatenation. */
+struct Batch {
+  uint32_t incl[32];
+  wm_u64 row[32];
+};
+
+/* tri_build by the whole block (ends with a barrier). */
+__device__ void tri_build_block(Pivot &P, uint32_t *tab, unsigned slots) {
+  P.tab = NULL;
+  if (2u * P.d > slots) return;
+  P.lg = tri_log_slots(P.d);
+  P.tab = tab;
+  const unsigned n = 1u << P.lg, mask = n - 1u;
+  for (unsigned k = threadIdx.x; k < n; k += blockDim.x) tab[k] = TRI_EMPTY;
+  __syncthreads();
+  for (unsigned k = threadIdx.x; k < P.d; k += blockDim.x) {
+    uint32_t w = __ldg(P.plus + k);
+    unsigned h = tri_hash(w, 32u - P.lg);
+    while (atomicCAS(tab + h, TRI_EMPTY, w) != TRI_EMPTY) h = (h + 1u) & mask;
+  }
+  __syncthreads();
+}
+
+/* Counts the triangles with pivot P.v and top vertex u in in[lo, hi), 32
+ * in-neighbours at a time: each lane finds where v sits in its u's row
+ * (the prefix below v is the part to probe), then the warp walks the
+ * concatenation of the 32 prefixes, one element per lane per step, so every
+ * lane has work and the loads of a step are independent. */
 __device__ wm_u64 tri_pivot(const wm_tri_args &A, const Pivot &P, const uint32_t *in, uint32_t lo,
-                            uint32_t hi, int lane) {
+                            uint32_t hi, Batch *B, int lane) {
   wm_u64 cnt = 0;
   for (uint32_t i0 = lo; i0 < hi; i0 += 32) {
-    uint32_t i = i0 + (uint32_t)lane;
-    wm_u64 j = 0, e = 0;
-    bool open = i < hi;
-    if (open) {
+    uint32_t i = i0 + (uint32_t)lane, len = 0;
+    wm_u64 row = 0;
+    if (i < hi) {
       uint32_t u = __ldg(in + i);
-      j = __ldg(A.off + u);
-      e = __ldg(A.off + u + 1);
+      row = __ldg(A.off + u);
+      len = tri_rank(A.adj + row, __ldg(A.dplus + u), P.v);
     }
-    /* v is in u's row, so the scan ends there at the latest. */
-    for (int s = 0; s < LANE_SCAN && open; s++) {
-      if (j >= e) {
-        open = false;
-        break;
-      }
-      uint32_t w = __ldg(A.adj + j);
-      if (w >= P.v) {
-        open = false;
-        break;
-      }
-      cnt += tri_probe(P, w);
-      j++;
+    uint32_t incl = len;
+    for (int d = 1; d < 32; d <<= 1) {
+      uint32_t y = __shfl_up_sync(TRI_FULL, incl, d);
+      if (lane >= d) incl += y;
     }
-    unsigned pending = __ballot_sync(TRI_FULL, open);
-    while (pending) {
-      int leader = __ffs(pending) - 1;
-      pending &= pending - 1;
-      wm_u64 lj = __shfl_sync(TRI_FULL, j, leader), le = __shfl_sync(TRI_FULL, e, leader);
-      for (wm_u64 c = lj; c < le; c += 32) {
-        wm_u64 k = c + (wm_u64)lane;
-        uint32_t w = k < le ? __ldg(A.adj + k) : TRI_EMPTY;
-        unsigned stop = __ballot_sync(TRI_FULL, w >= P.v); /* k >= le reads as TRI_EMPTY */
-        bool mine = stop ? lane < __ffs(stop) - 1 : true;
-        if (mine) cnt += tri_probe(P, w);
-        if (stop) break;
+    const uint32_t total = __shfl_sync(TRI_FULL, incl, 31);
+    __syncwarp();
+    B->incl[lane] = incl;
+    B->row[lane] = row;
+    __syncwarp();
+    /* TRI_UNROLL elements per lane per round: their loads are all issued
+     * before the first probe, so a lane waits for one load, not several */
+    for (uint32_t t0 = 0; t0 < total; t0 += 32u * TRI_UNROLL) {
+      uint32_t w[TRI_UNROLL];
+#pragma unroll
+      for (int k = 0; k < TRI_UNROLL; k++) {
+        uint32_t t = t0 + 32u * k + (uint32_t)lane;
+        w[k] = TRI_EMPTY;
+        if (t < total) {
+          int l = 0; /* the first lane whose prefix ends after t */
+          for (int step = 16; step; step >>= 1)
+            if (B->incl[l + step - 1] <= t) l += step;
+          uint32_t first = l ? B->incl[l - 1] : 0;
+          w[k] = __ldg(A.adj + B->row[l] + (t - first));
+        }
       }
+#pragma unroll
+      for (int k = 0; k < TRI_UNROLL; k++)
+        if (w[k] != TRI_EMPTY) cnt += tri_probe(P, w[k]);
     }
   }
   return cnt;
@@ -147,11 +190,12 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_t
   extern __shared__ uint32_t smem[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   uint32_t *tab = smem + warp * WM_TRI_LIGHT_SLOTS;
+  Batch *B = (Batch *)(smem + WM_TRI_LIGHT_WARPS * WM_TRI_LIGHT_SLOTS) + warp;
   wm_u64 cnt = 0;
-  const wm_u64 chunks = ((wm_u64)A.n + WM_TRI_LIGHT_CHUNK - 1) / WM_TRI_LIGHT_CHUNK;
+  const wm_u64 chunks = ((wm_u64)A.n + A.light_chunk - 1) / A.light_chunk;
   for (wm_u64 t = tri_grab(A.next_light, A, lane); t < chunks; t = tri_grab(A.next_light, A, lane)) {
-    uint32_t v0 = (uint32_t)(t * WM_TRI_LIGHT_CHUNK);
-    uint32_t v1 = v0 + WM_TRI_LIGHT_CHUNK < A.n ? v0 + WM_TRI_LIGHT_CHUNK : A.n;
+    uint32_t v0 = (uint32_t)(t * A.light_chunk);
+    uint32_t v1 = v0 + A.light_chunk < A.n ? v0 + A.light_chunk : A.n;
     for (uint32_t v = v0; v < v1; v++) {
       uint32_t d = __ldg(A.dplus + v);
       wm_u64 b = __ldg(A.off + v), e = __ldg(A.off + v + 1);
@@ -162,41 +206,48 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_t
       P.d = d;
       P.v = v;
       tri_build(P, tab, WM_TRI_LIGHT_SLOTS, lane);
-      cnt += tri_pivot(A, P, A.adj + b + d, 0, din, lane);
+      cnt += tri_pivot(A, P, A.adj + b + d, 0, din, B, lane);
       __syncwarp(); /* the table is rebuilt for the next pivot */
     }
   }
   tri_flush(A, cnt);
 }
 
+/* Heavy items: the whole block shares one table (a pivot's N+ is built
+ * once per item, by all its warps), and its warps split the item's
+ * in-neighbours, 32 at a time. */
 __global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32) tri_heavy_kernel(wm_tri_args A) {
   extern __shared__ uint32_t smem[];
+  __shared__ wm_u64 item;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  uint32_t *tab = smem + warp * WM_TRI_HEAVY_SLOTS;
+  uint32_t *tab = smem;
+  Batch *B = (Batch *)(smem + WM_TRI_HEAVY_SLOTS) + warp;
   wm_u64 cnt = 0;
-  uint32_t built = TRI_EMPTY; /* pivot whose table is built (items of one pivot are adjacent) */
-  Pivot P;
-  P.tab = NULL;
-  for (wm_u64 t = tri_grab(A.next_heavy, A, lane); t < A.n_heavy; t = tri_grab(A.next_heavy, A, lane)) {
-    wm_tri_item it = A.heavy[t];
-    wm_u64 b = __ldg(A.off + it.v);
-    if (it.v != built) {
-      __syncwarp();
-      P.plus = A.adj + b;
-      P.d = __ldg(A.dplus + it.v);
-      P.v = it.v;
-      tri_build(P, tab, WM_TRI_HEAVY_SLOTS, lane);
-      built = it.v;
-    }
-    cnt += tri_pivot(A, P, A.adj + b + P.d, it.lo, it.hi, lane);
+  for (;;) {
+    if (threadIdx.x == 0) item = atomicAdd(A.next_heavy, 1ull) * A.ndev + A.dev;
+    __syncthreads();
+    const wm_u64 t = item;
+    if (t >= A.n_heavy) break;
+    const wm_tri_item it = A.heavy[t];
+    const wm_u64 b = __ldg(A.off + it.v);
+    Pivot P;
+    P.plus = A.adj + b;
+    P.d = __ldg(A.dplus + it.v);
+    P.v = it.v;
+    tri_build_block(P, tab, WM_TRI_HEAVY_SLOTS);
+    for (uint32_t lo = it.lo + 32u * (uint32_t)warp; lo < it.hi; lo += 32u * WM_TRI_HEAVY_WARPS)
+      cnt += tri_pivot(A, P, A.adj + b + P.d, lo, lo + 32u < it.hi ? lo + 32u : it.hi, B, lane);
+    __syncthreads(); /* the table and the item are replaced next */
   }
   tri_flush(A, cnt);
 }
 
 }  // namespace
 
-size_t wm_tri_light_smem(void) { return (size_t)WM_TRI_LIGHT_WARPS * WM_TRI_LIGHT_SLOTS * 4; }
-size_t wm_tri_heavy_smem(void) { return (size_t)WM_TRI_HEAVY_WARPS * WM_TRI_HEAVY_SLOTS * 4; }
+size_t wm_tri_light_smem(void) {
+  return (size_t)WM_TRI_LIGHT_WARPS * (WM_TRI_LIGHT_SLOTS * 4 + sizeof(Batch));
+}
+size_t wm_tri_heavy_smem(void) { return (size_t)WM_TRI_HEAVY_SLOTS * 4 + WM_TRI_HEAVY_WARPS * sizeof(Batch); }
 
 cudaError_t wm_tri_prepare(int *light_per_sm, int *heavy_per_sm) {
   cudaError_t e = cudaFuncSetAttribute(tri_heavy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

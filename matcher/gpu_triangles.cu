@@ -71,14 +71,17 @@ static int open_dev(tri_run *T, int i, wm_error *err) {
   if (light_per_sm < 1 || heavy_per_sm < 1)
     return wm_fail(err, WM_EDEVICE, "triangles: device %d cannot hold a block (%zu / %zu bytes of shared memory)",
                    i, wm_tri_light_smem(), wm_tri_heavy_smem());
-  /* the heavy grid takes one block per SM: the light kernel fills the rest */
-  d->heavy_blocks = (unsigned)sms;
+  d->heavy_blocks = (unsigned)(sms * heavy_per_sm);
   d->light_blocks = (unsigned)(sms * light_per_sm);
   wm_tri_args *a = &d->args;
   a->off = d->off;
   a->adj = d->adj;
   a->dplus = d->dplus;
   a->n = g->n;
+  /* grabs of up to WM_TRI_LIGHT_CHUNK pivots, but at least ~4 per warp, so
+   * that a small graph still spreads over every warp */
+  uint64_t per = (uint64_t)g->n / ((uint64_t)d->light_blocks * WM_TRI_LIGHT_WARPS * 4);
+  a->light_chunk = per < 1 ? 1 : per > WM_TRI_LIGHT_CHUNK ? WM_TRI_LIGHT_CHUNK : (uint32_t)per;
   a->heavy = d->items;
   a->n_heavy = T->split.n_items;
   a->count = d->ctr + TRI_COUNT;

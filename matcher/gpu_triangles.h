@@ -21,6 +21,7 @@ struct wm_tri_args {
   uint32_t n;
   const wm_tri_item *heavy;
   wm_u64 n_heavy;
+  uint32_t light_chunk;            /* consecutive pivots per light grab */
   wm_u64 *next_light, *next_heavy; /* item counters of this device */
   uint32_t dev, ndev;              /* items t with t % ndev == dev are this device's */
   wm_u64 *count;

@@ -22,7 +22,7 @@ extern "C" {
  * global memory). */
 #define WM_TRI_LIGHT_WARPS 8
 #define WM_TRI_HEAVY_WARPS 8
-#define WM_TRI_LIGHT_CHUNK 32u /* consecutive pivots per grab */
+#define WM_TRI_LIGHT_CHUNK 32u /* most consecutive pivots per grab */
 /* The table sizes and the split can be made tiny by a test build
  * (-DWM_TRI_SPLIT=4 ...) to reach the heavy and fallback paths on small
  * graphs. */

@@ -24,7 +24,8 @@
 # read fewer edges than a top-down pass would (bottom-up steps stop early).
 #
 # Environment: WM_BIN (default build/warpmatch), WM_OUT (default bench-out),
-# BFS_SCALES ("20 21 22 23 24 25"), BFS_ROOTS (64), BFS_GRID (2048: side of
+# BFS_SCALES ("20 21 22 23 24 25"), BFS_ABLATION_SCALES ("20 24": the scales
+# that run every variant; the others run all techniques on), BFS_ROOTS (64), BFS_GRID (2048: side of
 # the grid), BFS_GRID_ROOTS (16: the grid's searches are long), BFS_VALIDATE
 # (1: also run the Graph500 checks on every search), WM_SHARED_DATASETS
 # (folder of facebook_combined.txt; default ../shared/datasets, then
@@ -34,6 +35,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin=${WM_BIN:-$repo/build/warpmatch}
 out=${WM_OUT:-bench-out}
 scales=${BFS_SCALES:-20 21 22 23 24 25}
+# Kronecker scales that also run the ablation (the others: all techniques on)
+ablation_scales=${BFS_ABLATION_SCALES:-20 24}
 roots=${BFS_ROOTS:-64}
 grid=${BFS_GRID:-2048}
 grid_roots=${BFS_GRID_ROOTS:-16}
@@ -59,11 +62,11 @@ json_num() { grep -o "\"$1\":[-0-9.eE+]*" "$2" | head -1 | cut -d: -f2; }
 
 # Runs the ablation on one graph and appends its rows to the CSV.
 run_graph() {
-  local name=$1 path=$2 nroots=$3
-  shift 3
+  local name=$1 path=$2 nroots=$3 ablation=$4
+  shift 4
   local json="$out/bfs-$name.json" t0=$SECONDS
-  log "$name: bfs --sources $nroots --ablation"
-  if ! "$bin" bfs "$path" --sources "$nroots" --ablation --probe-bandwidth --device gpu --json "${extra[@]}" "$@" \
+  log "$name: bfs --sources $nroots $ablation"
+  if ! "$bin" bfs "$path" --sources "$nroots" $ablation --probe-bandwidth --device gpu --json "${extra[@]}" "$@" \
     >"$json" 2>"$work/$name.err"; then
     echo "bench-bfs: $name failed:" >&2
     tail -5 "$work/$name.err" >&2
@@ -99,17 +102,19 @@ for s in $scales; do
     status=1
     continue
   fi
-  run_graph "kron$s" "$g" "$roots"
+  abl=
+  case " $ablation_scales " in *" $s "*) abl=--ablation ;; esac
+  run_graph "kron$s" "$g" "$roots" "$abl"
   rm -f "$g"
 done
 
 log "generating a ${grid}x${grid} grid"
 awk -v n="$grid" 'BEGIN { for (r = 0; r < n; r++) for (c = 0; c < n; c++) { v = r * n + c;
   if (c + 1 < n) print v, v + 1; if (r + 1 < n) print v, v + n } }' >"$work/grid.txt"
-run_graph "grid$grid" "$work/grid.txt" "$grid_roots"
+run_graph "grid$grid" "$work/grid.txt" "$grid_roots" --ablation
 
 if [ -f "$data/facebook_combined.txt" ]; then
-  run_graph facebook "$data/facebook_combined.txt" "$roots" --no-cache
+  run_graph facebook "$data/facebook_combined.txt" "$roots" --ablation --no-cache
 else
   echo "bench-bfs: $data/facebook_combined.txt not found; skipped" >&2
 fi
