@@ -16,13 +16,16 @@
 extern "C" {
 #endif
 
-/* Policy.  Light pivots: N+ fits half of a 1024-slot table and N- is one
- * item; heavy pivots come as items of at most WM_TRI_SPLIT in-neighbours
- * and get 4096-slot tables (N+ up to 2048 hashed, beyond that searched in
- * global memory). */
+/* Policy.  Light pivots: N+ fits half of a 1024-slot table and N- holds at
+ * most WM_TRI_LIGHT_IN vertices; a warp takes a few consecutive ones.
+ * Heavy pivots come as items of at most WM_TRI_SPLIT in-neighbours, each
+ * taken by a whole block with one 4096-slot table (N+ up to 2048 hashed,
+ * beyond that searched in global memory).  A pivot's work grows with N-
+ * times the in-neighbours' rows, so a light pivot with a long N- held a
+ * warp for milliseconds while the rest of the GPU idled: N- is the split. */
 #define WM_TRI_LIGHT_WARPS 8
 #define WM_TRI_HEAVY_WARPS 8
-#define WM_TRI_LIGHT_CHUNK 32u /* most consecutive pivots per grab */
+#define WM_TRI_LIGHT_CHUNK 8u /* most consecutive pivots per grab */
 /* The table sizes and the split can be made tiny by a test build
  * (-DWM_TRI_SPLIT=4 ...) to reach the heavy and fallback paths on small
  * graphs. */
@@ -32,15 +35,18 @@ extern "C" {
 #ifndef WM_TRI_HEAVY_SLOTS
 #define WM_TRI_HEAVY_SLOTS 4096u
 #endif
+#ifndef WM_TRI_LIGHT_IN
+#define WM_TRI_LIGHT_IN 64u
+#endif
 #ifndef WM_TRI_SPLIT
-#define WM_TRI_SPLIT 1024u
+#define WM_TRI_SPLIT 256u
 #endif
 
 #ifdef __CUDACC__
 __host__ __device__
 #endif
 static inline int wm_tri_is_heavy(uint32_t dplus, uint32_t din) {
-  return 2u * dplus > WM_TRI_LIGHT_SLOTS || din > WM_TRI_SPLIT;
+  return 2u * dplus > WM_TRI_LIGHT_SLOTS || din > WM_TRI_LIGHT_IN;
 }
 
 /* A heavy pivot's in-neighbours [lo, hi) (indices into N-(v)). */

@@ -7,6 +7,9 @@
 #   steal-block  intra-block only     (--steal block)
 #   U1           no unrolling         (--unroll 1)
 #   no-motion    plan without code motion (--no-code-motion)
+#   stack-kernel triangles on the general stack kernel instead of the
+#                triangle kernel (--no-triangle-kernel; triangle only, "n/a"
+#                for the other patterns)
 # and the CPU executor with all cores on the real graphs, for the ratio of
 # matches/s.  Prints a table and writes CSV ($WM_OUT/bench-gpu-match.csv):
 #   graph, pattern, variant, count, kernel_ms, seconds, matches_per_second,
@@ -30,8 +33,9 @@ target_scale=24
 graphs="kron facebook"
 patterns="triangle 4-clique 5-clique 4-cycle diamond tailed-triangle house 3-motifs 4-motifs"
 target_patterns="triangle 4-clique 5-clique"
-variants="default steal-none steal-block U1 no-motion"
+variants="default steal-none steal-block U1 no-motion stack-kernel"
 timeout_s=120
+gpu_trials=5
 work=${TMPDIR:-/tmp}/warpmatch-bench-gpu
 data=${WM_SHARED_DATASETS:-}
 [ -n "$data" ] || { [ -d "$here/.gpu-data" ] && data=$here/.gpu-data || data=$here/../shared/datasets; }
@@ -46,6 +50,7 @@ usage: scripts/bench-gpu-match.sh [options]
   --patterns "..."     (default "$patterns")
   --variants "..."     (default "$variants")
   --timeout S          per run (default $timeout_s)
+  --gpu-trials N       timed GPU trials after the warm-up (default $gpu_trials; CPU: 3)
   --out DIR            where the CSV goes (default \$WM_OUT or .)
   --workdir DIR        generated and converted graphs (default $work)
 EOF
@@ -60,6 +65,7 @@ while [ $# -gt 0 ]; do
     --patterns) patterns=$2; shift 2 ;;
     --variants) variants=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
+    --gpu-trials) gpu_trials=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --workdir) work=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -100,6 +106,7 @@ variant_flags() {
     steal-block) need=--steal; flags="--steal block" ;;
     U1) need=--unroll; flags="--unroll 1" ;;
     no-motion) need=--no-code-motion; flags="--no-code-motion" ;;
+    stack-kernel) need=--no-triangle-kernel; flags="--no-triangle-kernel" ;;
     *) echo unsupported; return ;;
   esac
   if [ -n "$need" ] && ! grep -q -- "$need" <<<"$count_help"; then echo unsupported; return; fi
@@ -109,7 +116,7 @@ variant_flags() {
 # Median-of-trials timing where this warpmatch has --trials (else nothing).
 trial_flags() {
   grep -q -- --trials <<<"$count_help" || return 0
-  if [ "$1" = gpu ]; then echo "--trials 5"; else echo "--trials 3"; fi
+  if [ "$1" = gpu ]; then echo "--trials $gpu_trials"; else echo "--trials 3"; fi
 }
 
 # One count; prints "count kernel_ms seconds lane_util" or timeout / error.
@@ -177,11 +184,12 @@ bench_graph() {
       local flags r count km secs util rate speed
       flags=$(variant_flags "$v")
       if [ "$flags" = unsupported ]; then r=unsupported
+      elif [ "$v" = stack-kernel ] && [ "$p" != triangle ]; then r=n/a
       elif [ "$v" != default ] && [ "$default_state" = timeout ]; then r=skipped
       else r=$(run_pattern "$g" "$p" gpu "$flags"); fi
       [ "$v" = default ] && default_state=$r
       case $r in
-        timeout|error|skipped|unsupported) count=$r; km=; secs=; util=; rate=; speed= ;;
+        timeout|error|skipped|unsupported|n/a) count=$r; km=; secs=; util=; rate=; speed= ;;
         *) set -- $r; count=$1; km=$2; secs=$3; util=$4
            rate=$(awk -v c="$count" -v k="$km" 'BEGIN { if (k > 0) printf "%.4g", c / (k / 1e3) }')
            speed=$(awk -v c="$cpu_s" -v s="$secs" 'BEGIN { if (c ~ /^[0-9.eE+-]+$/ && s > 0) printf "%.1f", c / s }') ;;
