@@ -56,15 +56,8 @@ __device__ __forceinline__ uint32_t tri_rank(const uint32_t *p, uint32_t n, uint
 }
 
 __device__ __forceinline__ bool tri_lower_contains(const uint32_t *p, uint32_t n, uint32_t x) {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) >> 1;
-    if (__ldg(p + mid) < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < n && __ldg(p + lo) == x;
+  uint32_t i = tri_rank(p, n, x);
+  return i < n && __ldg(p + i) == x;
 }
 
 struct Pivot {

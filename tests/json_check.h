@@ -3,8 +3,21 @@
 #ifndef WM_JSON_CHECK_H
 #define WM_JSON_CHECK_H
 
+#include <criterion/criterion.h>
 #include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The unsigned number after "key": in a --json line (asserts the key is there). */
+static inline uint64_t json_u64(const char *json, const char *key) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\":", key);
+  const char *p = strstr(json, pat);
+  cr_assert_not_null(p, "no key %s in %s", key, json);
+  return strtoull(p + strlen(pat), NULL, 10);
+}
 
 static const char *jc_value(const char *s, int depth);
 
@@ -82,7 +95,7 @@ static const char *jc_value(const char *s, int depth) {
 }
 
 /* 1 when text is exactly one JSON object (plus whitespace). */
-static int json_valid_object(const char *text) {
+static inline int json_valid_object(const char *text) {
   const char *s = jc_ws(text);
   if (*s != '{') return 0;
   s = jc_value(s, 0);

@@ -23,14 +23,6 @@ static void setup_files(fixture *f) {
   wm_test_write(f->graph, sizeof f->graph, f->dir, "g.txt", graph_text);
 }
 
-static uint64_t json_u64(const char *json, const char *key) {
-  char pat[64];
-  snprintf(pat, sizeof pat, "\"%s\":", key);
-  const char *p = strstr(json, pat);
-  cr_assert_not_null(p, "no key %s in %s", key, json);
-  return strtoull(p + strlen(pat), NULL, 10);
-}
-
 /* Numbers in the JSON array `key`; each must be a time >= 0. */
 static unsigned json_array_len(const char *json, const char *key) {
   char pat[64];

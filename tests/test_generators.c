@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "datasets.h"
+#include "json_check.h"
 #include "testutil.h"
 
 static wm_graph *gen(const wm_gen_options *o) {
@@ -255,14 +256,6 @@ static void drop_timings(char *s) {
     if (*start == '{' && *end == ',') end++; /* keep the object well formed */
     memmove(*start == '{' ? start + 1 : start, end, strlen(end) + 1);
   }
-}
-
-static uint64_t json_u64(const char *json, const char *key) {
-  char pat[64];
-  snprintf(pat, sizeof pat, "\"%s\":", key);
-  const char *p = strstr(json, pat);
-  cr_assert_not_null(p, "no \"%s\" in %s", key, json);
-  return strtoull(p + strlen(pat), NULL, 10);
 }
 
 Test(generators_cli, same_seed_gives_byte_identical_files, .timeout = 120) {

@@ -24,14 +24,6 @@ static void setup_files(fixture *f) {
   wm_test_write(f->graph, sizeof f->graph, f->dir, "g.txt", graph_text);
 }
 
-static uint64_t json_u64(const char *json, const char *key) {
-  char pat[64];
-  snprintf(pat, sizeof pat, "\"%s\":", key);
-  const char *p = strstr(json, pat);
-  cr_assert_not_null(p, "no key %s in %s", key, json);
-  return strtoull(p + strlen(pat), NULL, 10);
-}
-
 static unsigned lines(const char *s) {
   unsigned n = 0;
   for (; *s; s++) n += *s == '\n';
