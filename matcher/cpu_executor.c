@@ -23,7 +23,7 @@
 void wm_match_options_init(wm_match_options *o) {
   memset(o, 0, sizeof *o);
   o->gpu_steal = -1;
-  o->gpu_triangle_kernel = 1;
+  o->gpu_clique_kernels = 1;
   o->trials = 1;
 }
 

@@ -13,24 +13,11 @@
 #include "gpu_kernel.h"
 #include "gpu_plan.h"
 #include "gpu_policy.h"
-#include "gpu_triangles.h"
+#include "gpu_check.h"
+#include "gpu_dag.h"
 #include "matcher.h"
 
 #define WM_DEFAULT_LIST_BATCH (1u << 20)
-
-/* Checked CUDA call inside a function returning a status. */
-#define WM_CU(call)                                                                  \
-  do {                                                                               \
-    cudaError_t e_ = (call);                                                         \
-    if (e_ != cudaSuccess) return wm_cuda_fail(err, e_, #call, __FILE__, __LINE__); \
-  } while (0)
-
-static int wm_cuda_fail(wm_error *err, cudaError_t e, const char *what, const char *file, int line) {
-  cudaGetLastError(); /* clear a non-sticky error so that cleanup can run */
-  if (e == cudaErrorMemoryAllocation)
-    return wm_fail(err, WM_EDEVICE, "%s:%d: device out of memory (%s)", file, line, what);
-  return wm_fail(err, WM_EDEVICE, "%s:%d: %s failed: %s", file, line, what, cudaGetErrorString(e));
-}
 
 /* Counters of one device, in one allocation. */
 enum { C_L0, C_COUNT, C_SETOPS, C_USED, C_ISSUED, C_OUTN, C_SUSP, C_PROF, C_N = C_PROF + WM_PROF_N };
@@ -417,30 +404,21 @@ static int count_all(wm_gpu_run *R, wm_error *err) {
   return WM_OK;
 }
 
-/* After the first launch (the untimed warm-up, whose count is r's), T more
- * from zeroed counters; each must count the same.  seconds and kernel_ms
- * become the trials' medians; set operations and lane use stay the
- * warm-up's (the same work). */
-static int count_trials(wm_gpu_run *R, int T, wm_match_result *r, wm_error *err) {
+/* One timed trial for wm_gpu_trials: counters zeroed, a counting launch
+ * on every device. */
+static int count_once(void *ctx, uint64_t *count, double *kernel_ms, double *seconds, wm_error *err) {
+  wm_gpu_run *R = (wm_gpu_run *)ctx;
   wm_match_result x;
-  double secs[WM_MAX_TRIALS];
   int rc;
-  for (int t = 0; t < T; t++) {
-    for (int i = 0; i < R->ndev; i++)
-      if ((rc = reset_counters(&R->dev[i], err))) return rc;
-    double t0 = wm_now();
-    if ((rc = count_all(R, err))) return rc;
-    secs[t] = wm_now() - t0;
-    memset(&x, 0, sizeof x);
-    if ((rc = collect(R, &x, err))) return rc;
-    if (x.count != r->count)
-      return wm_fail(err, WM_EDEVICE, "--trials: GPU trial %d counted %llu, the warm-up %llu: not repeatable",
-                     t + 1, (unsigned long long)x.count, (unsigned long long)r->count);
-    r->trial_ms[t] = x.kernel_ms;
-  }
-  r->trials = (unsigned)T;
-  r->seconds = wm_match_median(secs, (unsigned)T);
-  r->kernel_ms = wm_match_median(r->trial_ms, (unsigned)T);
+  for (int i = 0; i < R->ndev; i++)
+    if ((rc = reset_counters(&R->dev[i], err))) return rc;
+  double t0 = wm_now();
+  if ((rc = count_all(R, err))) return rc;
+  *seconds = wm_now() - t0;
+  memset(&x, 0, sizeof x);
+  if ((rc = collect(R, &x, err))) return rc;
+  *count = x.count;
+  *kernel_ms = x.kernel_ms;
   return WM_OK;
 }
 
@@ -495,7 +473,9 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   }
   r->seconds = wm_now() - t1;
   if ((rc = collect(R, r, err))) return rc;
-  if (T > 1 && (rc = count_trials(R, T, r, err))) return rc;
+  /* The first launch was the warm-up: set operations and lane use stay
+   * its (the same work), the times become the trials' medians. */
+  if (T > 1 && (rc = wm_gpu_trials(count_once, R, (unsigned)T, r->count, r, err))) return rc;
   r->transfer_ms = R->transfer_ms;
   describe(R, r);
   return WM_OK;
@@ -517,9 +497,13 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   memset(r, 0, sizeof *r);
   int rc = wm_match_check_inputs(g, plan, o, err);
   if (rc) return rc;
-  if (o->gpu_triangle_kernel && wm_gpu_plan_is_triangle(plan) && !o->sink && !o->per_vertex &&
-      !o->first && !o->allowed)
-    return wm_match_gpu_triangles(g, plan, o, r, err);
+  unsigned clique_k = wm_gpu_plan_clique_k(plan);
+  if (o->gpu_clique_kernels && clique_k && !o->sink && !o->per_vertex && !o->first && !o->allowed) {
+    int declined = 0;
+    rc = wm_match_gpu_dag(g, clique_k, o, r, &declined, err);
+    if (!declined) return rc;
+    memset(r, 0, sizeof *r); /* too large for the clique kernel's matrices: the stack kernel */
+  }
   wm_gpu_run *R = (wm_gpu_run *)calloc(1, sizeof *R);
   if (!R) return wm_fail(err, WM_EINPUT, "out of host memory");
   R->g = g;

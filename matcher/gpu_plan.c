@@ -4,12 +4,15 @@
  * several prefixes), and the last level's count-only op. */
 #include "gpu_plan.h"
 
+#include "dag_split.h"
+
 #include <stdio.h>
 #include <string.h>
 
-int wm_gpu_plan_is_triangle(const wm_plan *plan) {
-  return plan->k == 3 && wm_pattern_edges(&plan->pattern) == 3 && plan->count_only &&
-         !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED));
+unsigned wm_gpu_plan_clique_k(const wm_plan *plan) {
+  unsigned k = plan->k;
+  int clique = k >= 3 && k <= WM_CLQ_KMAX && wm_pattern_edges(&plan->pattern) == k * (k - 1) / 2;
+  return clique && plan->count_only && !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED)) ? k : 0;
 }
 
 /* The op that last wrote slot s before op index `before`, or -1. */

@@ -45,10 +45,11 @@ typedef struct wm_gpu_plan {
   wm_gpu_op ops[WM_MAX_OPS];
 } wm_gpu_plan;
 
-/* 1 when the plan counts triangles as subgraphs without labels (either
- * semantics: a clique's edge- and vertex-induced matches are the same), the
- * shape the dedicated triangle kernel runs (gpu_triangles.h). */
-int wm_gpu_plan_is_triangle(const wm_plan *plan);
+/* k when the plan counts k-cliques, k = 3..WM_CLQ_KMAX, as subgraphs
+ * without labels (either semantics: a clique's edge- and vertex-induced
+ * matches are the same), the shape the dedicated triangle and clique
+ * kernels run (gpu_dag.h); else 0. */
+unsigned wm_gpu_plan_clique_k(const wm_plan *plan);
 
 /* Validates plan and renames its slots (WM_EINPUT naming the flaw). */
 int wm_gpu_plan_compile(const wm_plan *plan, wm_gpu_plan *out, wm_error *err);

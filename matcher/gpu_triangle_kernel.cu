@@ -21,42 +21,15 @@
  * instead: slower, never wrong.
  *
  * On Kronecker scale 24 this took triangles from 2.06 s (stack kernel) to
- * 0.19 s; see BENCHMARKS.md. */
-#include "gpu_triangles.h"
-
-#define TRI_FULL 0xFFFFFFFFu
-#define TRI_EMPTY 0xFFFFFFFFu /* no vertex has this id (ids < 2^32 - 1) */
+ * 0.18 s; see BENCHMARKS.md.  The kernels are driven by gpu_dag.cu. */
+#include "gpu_dag_util.cuh"
 
 namespace {
 
 constexpr int TRI_UNROLL = 4;
 
-__device__ __forceinline__ unsigned tri_hash(uint32_t w, unsigned shift) {
-  return (w * 0x9E3779B1u) >> shift;
-}
-
-/* Smallest power of two >= 2 d (at least 32), as log2. */
-__device__ __forceinline__ unsigned tri_log_slots(uint32_t d) {
-  unsigned lg = 5;
-  while ((1u << lg) < 2u * d) lg++;
-  return lg;
-}
-
-/* Entries of the sorted p[0, n) below x. */
-__device__ __forceinline__ uint32_t tri_rank(const uint32_t *p, uint32_t n, uint32_t x) {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) >> 1;
-    if (__ldg(p + mid) < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 __device__ __forceinline__ bool tri_lower_contains(const uint32_t *p, uint32_t n, uint32_t x) {
-  uint32_t i = tri_rank(p, n, x);
+  uint32_t i = dag_rank(p, n, x);
   return i < n && __ldg(p + i) == x;
 }
 
@@ -70,29 +43,22 @@ struct Pivot {
 __device__ __forceinline__ bool tri_probe(const Pivot &P, uint32_t w) {
   if (!P.tab) return tri_lower_contains(P.plus, P.d, w);
   const unsigned mask = (1u << P.lg) - 1u;
-  for (unsigned h = tri_hash(w, 32u - P.lg);; h = (h + 1u) & mask) {
+  for (unsigned h = dag_hash(w, 32u - P.lg);; h = (h + 1u) & mask) {
     uint32_t x = P.tab[h];
     if (x == w) return true;
-    if (x == TRI_EMPTY) return false;
+    if (x == DAG_EMPTY) return false;
   }
 }
 
-/* Fills the table with N+(v) (or leaves it unused when it would be more
- * than half full). */
-__device__ void tri_build(Pivot &P, uint32_t *tab, unsigned slots, int lane) {
+/* Fills the table with N+(v), by the warp or the whole block (or leaves it
+ * unused when it would be more than half full). */
+template <bool BLOCK>
+__device__ void tri_build(Pivot &P, uint32_t *tab, unsigned slots) {
   P.tab = NULL;
   if (2u * P.d > slots) return;
-  P.lg = tri_log_slots(P.d);
+  P.lg = dag_log_slots(P.d);
   P.tab = tab;
-  const unsigned n = 1u << P.lg, mask = n - 1u;
-  for (unsigned k = lane; k < n; k += 32) tab[k] = TRI_EMPTY;
-  __syncwarp();
-  for (unsigned k = lane; k < P.d; k += 32) {
-    uint32_t w = __ldg(P.plus + k);
-    unsigned h = tri_hash(w, 32u - P.lg);
-    while (atomicCAS(tab + h, TRI_EMPTY, w) != TRI_EMPTY) h = (h + 1u) & mask;
-  }
-  __syncwarp();
+  dag_table_fill<BLOCK>(tab, NULL, P.lg, P.plus, P.d);
 }
 
 /* Where a warp's batch of 32 in-neighbours keeps the layout of its short
@@ -103,23 +69,6 @@ struct Batch {
   wm_u64 row[32];
 };
 
-/* tri_build by the whole block (ends with a barrier). */
-__device__ void tri_build_block(Pivot &P, uint32_t *tab, unsigned slots) {
-  P.tab = NULL;
-  if (2u * P.d > slots) return;
-  P.lg = tri_log_slots(P.d);
-  P.tab = tab;
-  const unsigned n = 1u << P.lg, mask = n - 1u;
-  for (unsigned k = threadIdx.x; k < n; k += blockDim.x) tab[k] = TRI_EMPTY;
-  __syncthreads();
-  for (unsigned k = threadIdx.x; k < P.d; k += blockDim.x) {
-    uint32_t w = __ldg(P.plus + k);
-    unsigned h = tri_hash(w, 32u - P.lg);
-    while (atomicCAS(tab + h, TRI_EMPTY, w) != TRI_EMPTY) h = (h + 1u) & mask;
-  }
-  __syncthreads();
-}
-
 /* Probes row[c + lane + 32 k], k < TRI_UNROLL, below n: the loads are all
  * issued before the first probe, so a lane waits for one load, not several. */
 __device__ __forceinline__ wm_u64 tri_stream(const Pivot &P, const uint32_t *row, uint32_t n, int lane) {
@@ -129,11 +78,11 @@ __device__ __forceinline__ wm_u64 tri_stream(const Pivot &P, const uint32_t *row
 #pragma unroll
     for (int k = 0; k < TRI_UNROLL; k++) {
       uint32_t t = c + 32u * k + (uint32_t)lane;
-      w[k] = t < n ? __ldg(row + t) : TRI_EMPTY;
+      w[k] = t < n ? __ldg(row + t) : DAG_EMPTY;
     }
 #pragma unroll
     for (int k = 0; k < TRI_UNROLL; k++)
-      if (w[k] != TRI_EMPTY) cnt += tri_probe(P, w[k]);
+      if (w[k] != DAG_EMPTY) cnt += tri_probe(P, w[k]);
   }
   return cnt;
 }
@@ -144,7 +93,7 @@ __device__ __forceinline__ wm_u64 tri_stream(const Pivot &P, const uint32_t *row
  * streamed by the whole warp, one after the other (coalesced, every lane
  * busy); the shorter ones are walked as one concatenation, one element per
  * lane per step, each lane finding its element's owner in B. */
-__device__ wm_u64 tri_pivot(const wm_tri_args &A, const Pivot &P, const uint32_t *in, uint32_t lo,
+__device__ wm_u64 tri_pivot(const wm_dag_args &A, const Pivot &P, const uint32_t *in, uint32_t lo,
                             uint32_t hi, Batch *B, int lane) {
   wm_u64 cnt = 0;
   for (uint32_t i0 = lo; i0 < hi; i0 += 32) {
@@ -153,19 +102,19 @@ __device__ wm_u64 tri_pivot(const wm_tri_args &A, const Pivot &P, const uint32_t
     if (i < hi) {
       uint32_t u = __ldg(in + i);
       row = __ldg(A.off + u);
-      len = tri_rank(A.adj + row, __ldg(A.dplus + u), P.v);
+      len = dag_rank(A.adj + row, __ldg(A.dplus + u), P.v);
     }
-    for (unsigned longs = __ballot_sync(TRI_FULL, len >= 32); longs; longs &= longs - 1) {
+    for (unsigned longs = __ballot_sync(DAG_FULL, len >= 32); longs; longs &= longs - 1) {
       int l = __ffs(longs) - 1;
-      wm_u64 r = __shfl_sync(TRI_FULL, row, l);
-      cnt += tri_stream(P, A.adj + r, __shfl_sync(TRI_FULL, len, l), lane);
+      wm_u64 r = __shfl_sync(DAG_FULL, row, l);
+      cnt += tri_stream(P, A.adj + r, __shfl_sync(DAG_FULL, len, l), lane);
     }
     uint32_t incl = len < 32 ? len : 0;
     for (int d = 1; d < 32; d <<= 1) {
-      uint32_t y = __shfl_up_sync(TRI_FULL, incl, d);
+      uint32_t y = __shfl_up_sync(DAG_FULL, incl, d);
       if (lane >= d) incl += y;
     }
-    const uint32_t total = __shfl_sync(TRI_FULL, incl, 31);
+    const uint32_t total = __shfl_sync(DAG_FULL, incl, 31);
     if (total == 0) continue;
     __syncwarp();
     B->incl[lane] = incl;
@@ -176,7 +125,7 @@ __device__ wm_u64 tri_pivot(const wm_tri_args &A, const Pivot &P, const uint32_t
 #pragma unroll
       for (int k = 0; k < TRI_UNROLL; k++) {
         uint32_t t = t0 + 32u * k + (uint32_t)lane;
-        w[k] = TRI_EMPTY;
+        w[k] = DAG_EMPTY;
         if (t < total) {
           int l = 0; /* the first lane whose prefix ends after t */
           for (int step = 16; step; step >>= 1)
@@ -187,33 +136,20 @@ __device__ wm_u64 tri_pivot(const wm_tri_args &A, const Pivot &P, const uint32_t
       }
 #pragma unroll
       for (int k = 0; k < TRI_UNROLL; k++)
-        if (w[k] != TRI_EMPTY) cnt += tri_probe(P, w[k]);
+        if (w[k] != DAG_EMPTY) cnt += tri_probe(P, w[k]);
     }
   }
   return cnt;
 }
 
-/* Next item index of this device (items are dealt round-robin over the
- * devices), broadcast to the warp; >= n when none is left. */
-__device__ __forceinline__ wm_u64 tri_grab(wm_u64 *next, const wm_tri_args &A, int lane) {
-  wm_u64 t = 0;
-  if (lane == 0) t = atomicAdd(next, 1ull) * A.ndev + A.dev;
-  return __shfl_sync(TRI_FULL, t, 0);
-}
-
-__device__ __forceinline__ void tri_flush(const wm_tri_args &A, wm_u64 cnt) {
-  for (int d = 16; d; d >>= 1) cnt += __shfl_xor_sync(TRI_FULL, cnt, d);
-  if ((threadIdx.x & 31) == 0 && cnt) atomicAdd(A.count, cnt);
-}
-
-__global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_tri_args A) {
+__global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_dag_args A) {
   extern __shared__ uint32_t smem[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   uint32_t *tab = smem + warp * WM_TRI_LIGHT_SLOTS;
   Batch *B = (Batch *)(smem + WM_TRI_LIGHT_WARPS * WM_TRI_LIGHT_SLOTS) + warp;
   wm_u64 cnt = 0;
   const wm_u64 chunks = ((wm_u64)A.n + A.light_chunk - 1) / A.light_chunk;
-  for (wm_u64 t = tri_grab(A.next_light, A, lane); t < chunks; t = tri_grab(A.next_light, A, lane)) {
+  for (wm_u64 t = dag_grab(A.next_light, A, lane); t < chunks; t = dag_grab(A.next_light, A, lane)) {
     uint32_t v0 = (uint32_t)(t * A.light_chunk);
     uint32_t v1 = v0 + A.light_chunk < A.n ? v0 + A.light_chunk : A.n;
     for (uint32_t v = v0; v < v1; v++) {
@@ -225,18 +161,18 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_t
       P.plus = A.adj + b;
       P.d = d;
       P.v = v;
-      tri_build(P, tab, WM_TRI_LIGHT_SLOTS, lane);
+      tri_build<false>(P, tab, WM_TRI_LIGHT_SLOTS);
       cnt += tri_pivot(A, P, A.adj + b + d, 0, din, B, lane);
       __syncwarp(); /* the table is rebuilt for the next pivot */
     }
   }
-  tri_flush(A, cnt);
+  dag_flush(A, cnt);
 }
 
 /* Heavy items: the whole block shares one table (a pivot's N+ is built
  * once per item, by all its warps), and its warps split the item's
  * in-neighbours, 32 at a time. */
-__global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32) tri_heavy_kernel(wm_tri_args A) {
+__global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32) tri_heavy_kernel(wm_dag_args A) {
   extern __shared__ uint32_t smem[];
   __shared__ wm_u64 item;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -247,49 +183,51 @@ __global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32) tri_heavy_kernel(wm_t
     if (threadIdx.x == 0) item = atomicAdd(A.next_heavy, 1ull) * A.ndev + A.dev;
     __syncthreads();
     const wm_u64 t = item;
-    if (t >= A.n_heavy) break;
-    const wm_tri_item it = A.heavy[t];
+    if (t >= A.n_items) break;
+    const wm_dag_item it = A.items[t];
     const wm_u64 b = __ldg(A.off + it.v);
     Pivot P;
     P.plus = A.adj + b;
     P.d = __ldg(A.dplus + it.v);
     P.v = it.v;
-    tri_build_block(P, tab, WM_TRI_HEAVY_SLOTS);
+    tri_build<true>(P, tab, WM_TRI_HEAVY_SLOTS);
     for (uint32_t lo = it.lo + 32u * (uint32_t)warp; lo < it.hi; lo += 32u * WM_TRI_HEAVY_WARPS)
       cnt += tri_pivot(A, P, A.adj + b + P.d, lo, lo + 32u < it.hi ? lo + 32u : it.hi, B, lane);
     __syncthreads(); /* the table and the item are replaced next */
   }
-  tri_flush(A, cnt);
+  dag_flush(A, cnt);
+}
+
+size_t light_smem(unsigned) { return (size_t)WM_TRI_LIGHT_WARPS * (WM_TRI_LIGHT_SLOTS * 4 + sizeof(Batch)); }
+size_t heavy_smem(unsigned) { return (size_t)WM_TRI_HEAVY_SLOTS * 4 + WM_TRI_HEAVY_WARPS * sizeof(Batch); }
+
+cudaError_t prepare(unsigned, int *light_per_sm, int *heavy_per_sm) {
+  cudaError_t e = cudaFuncSetAttribute(tri_heavy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)heavy_smem(3));
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute(tri_light_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)light_smem(3));
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(light_per_sm, tri_light_kernel,
+                                                      WM_TRI_LIGHT_WARPS * 32, light_smem(3));
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(heavy_per_sm, tri_heavy_kernel,
+                                                      WM_TRI_HEAVY_WARPS * 32, heavy_smem(3));
+  return e;
+}
+
+cudaError_t launch_light(const wm_dag_args *a, unsigned blocks, cudaStream_t s) {
+  tri_light_kernel<<<blocks, WM_TRI_LIGHT_WARPS * 32, light_smem(3), s>>>(*a);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_heavy(const wm_dag_args *a, unsigned blocks, cudaStream_t s) {
+  if (!a->n_items) return cudaSuccess;
+  tri_heavy_kernel<<<blocks, WM_TRI_HEAVY_WARPS * 32, heavy_smem(3), s>>>(*a);
+  return cudaGetLastError();
 }
 
 }  // namespace
 
-size_t wm_tri_light_smem(void) {
-  return (size_t)WM_TRI_LIGHT_WARPS * (WM_TRI_LIGHT_SLOTS * 4 + sizeof(Batch));
-}
-size_t wm_tri_heavy_smem(void) { return (size_t)WM_TRI_HEAVY_SLOTS * 4 + WM_TRI_HEAVY_WARPS * sizeof(Batch); }
-
-cudaError_t wm_tri_prepare(int *light_per_sm, int *heavy_per_sm) {
-  cudaError_t e = cudaFuncSetAttribute(tri_heavy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)wm_tri_heavy_smem());
-  if (e == cudaSuccess)
-    e = cudaFuncSetAttribute(tri_light_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             (int)wm_tri_light_smem());
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(light_per_sm, tri_light_kernel,
-                                                      WM_TRI_LIGHT_WARPS * 32, wm_tri_light_smem());
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(heavy_per_sm, tri_heavy_kernel,
-                                                      WM_TRI_HEAVY_WARPS * 32, wm_tri_heavy_smem());
-  return e;
-}
-
-cudaError_t wm_tri_launch(const wm_tri_args *a, unsigned light_blocks, unsigned heavy_blocks,
-                          cudaStream_t light, cudaStream_t heavy) {
-  if (a->n_heavy && heavy_blocks)
-    tri_heavy_kernel<<<heavy_blocks, WM_TRI_HEAVY_WARPS * 32, wm_tri_heavy_smem(), heavy>>>(*a);
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return e;
-  tri_light_kernel<<<light_blocks, WM_TRI_LIGHT_WARPS * 32, wm_tri_light_smem(), light>>>(*a);
-  return cudaGetLastError();
-}
+extern const wm_dag_kernels wm_triangle_kernels = {
+    "triangle kernel (pivot hashing, ids by degree)", light_smem, heavy_smem, WM_TRI_LIGHT_WARPS,
+    WM_TRI_HEAVY_WARPS, prepare, launch_light, launch_heavy};

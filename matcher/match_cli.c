@@ -33,7 +33,7 @@ int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err) {
   if (gpus) mo->gpus = (int)gpus;
   if (blocks) mo->gpu_blocks = (int)blocks;
   if (warps) mo->gpu_warps_per_block = (int)warps;
-  if (wm_cli_flag(cli, "no-triangle-kernel")) mo->gpu_triangle_kernel = 0;
+  if (wm_cli_flag(cli, "stack-kernel")) mo->gpu_clique_kernels = 0;
   return WM_OK;
 }
 

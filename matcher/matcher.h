@@ -44,8 +44,9 @@ typedef struct wm_match_options {
   uint64_t gpu_set_capacity;   /* elements per set buffer; 0 = from max degree and free memory
                                   (tests force tiny ones to exercise the hub path) */
   uint64_t gpu_list_batch;     /* listing: matches per device-buffer drain; 0 = default */
-  int gpu_triangle_kernel;     /* 1 (default): counting triangles takes the dedicated kernel
-                                  (gpu_triangles.h); 0: the stack kernel, for the ablation */
+  int gpu_clique_kernels;      /* 1 (default): counting triangles and k-cliques (k <= 8) takes
+                                  the dedicated kernels (gpu_dag.h); 0: the stack kernel, for
+                                  the ablation */
   int trials;                  /* GPU counting: > 1 runs one untimed warm-up launch, then this
                                   many timed ones that must agree (1..WM_MAX_TRIALS; not with a
                                   sink or per_vertex: WM_EUSAGE).  Default 1: one launch.  The CPU

@@ -7,9 +7,13 @@
 #   steal-block  intra-block only     (--steal block)
 #   U1           no unrolling         (--unroll 1)
 #   no-motion    plan without code motion (--no-code-motion)
-#   stack-kernel triangles on the general stack kernel instead of the
-#                triangle kernel (--no-triangle-kernel; triangle only, "n/a"
-#                for the other patterns)
+#   stack-kernel triangles and cliques (and the motifs' triangle / 4-clique)
+#                on the general stack kernel instead of the dedicated triangle
+#                and clique kernels (--stack-kernel; "n/a" for patterns that
+#                have no dedicated kernel)
+# The steal, U1 and no-motion variants are the stack kernel's knobs: they
+# run with --stack-kernel, so default vs stack-kernel is the dedicated
+# kernels' gain and the others are ablations of the stack kernel.
 # and the CPU executor with all cores on the real graphs, for the ratio of
 # matches/s.  Prints a table and writes CSV ($WM_OUT/bench-gpu-match.csv):
 #   graph, pattern, variant, count, kernel_ms, seconds, matches_per_second,
@@ -98,6 +102,8 @@ graph_file() {
 field() { sed -n "s/.*\"$1\":\\([0-9.eE+-]*\\).*/\\1/p" <<<"$2" | head -1; }
 
 # Flags of a variant; "unsupported" when this warpmatch lacks the option.
+# The ablations are the stack kernel's knobs, so they run every pattern on
+# it (--stack-kernel: cliques too); default takes the dedicated kernels.
 variant_flags() {
   local need= flags=
   case $1 in
@@ -106,11 +112,17 @@ variant_flags() {
     steal-block) need=--steal; flags="--steal block" ;;
     U1) need=--unroll; flags="--unroll 1" ;;
     no-motion) need=--no-code-motion; flags="--no-code-motion" ;;
-    stack-kernel) need=--no-triangle-kernel; flags="--no-triangle-kernel" ;;
+    stack-kernel) need=--stack-kernel ;;
     *) echo unsupported; return ;;
   esac
   if [ -n "$need" ] && ! grep -q -- "$need" <<<"$count_help"; then echo unsupported; return; fi
+  if [ "$1" != default ] && grep -q -- --stack-kernel <<<"$count_help"; then flags="$flags --stack-kernel"; fi
   echo "$flags"
+}
+
+# Patterns that have a dedicated kernel (or contain one, for motifs).
+has_dedicated() {
+  case $1 in triangle|*-clique|3-motifs|4-motifs) return 0 ;; *) return 1 ;; esac
 }
 
 # Median-of-trials timing where this warpmatch has --trials (else nothing).
@@ -184,7 +196,7 @@ bench_graph() {
       local flags r count km secs util rate speed
       flags=$(variant_flags "$v")
       if [ "$flags" = unsupported ]; then r=unsupported
-      elif [ "$v" = stack-kernel ] && [ "$p" != triangle ]; then r=n/a
+      elif [ "$v" = stack-kernel ] && ! has_dedicated "$p"; then r=n/a
       elif [ "$v" != default ] && [ "$default_state" = timeout ]; then r=skipped
       else r=$(run_pattern "$g" "$p" gpu "$flags"); fi
       [ "$v" = default ] && default_state=$r

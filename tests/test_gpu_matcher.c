@@ -67,7 +67,10 @@ static const variant TINY[] = {
 };
 #define NTINY (sizeof TINY / sizeof TINY[0])
 
+/* The variants are the stack kernel's knobs: cliques too run on it here
+ * (the dedicated kernels have their own test, clique_kernels). */
 static void apply(const variant *v, wm_match_options *o) {
+  o->gpu_clique_kernels = 0;
   o->gpu_steal = v->steal;
   o->gpu_unroll = v->unroll;
   o->gpu_blocks = v->blocks;
@@ -639,7 +642,7 @@ Test(gpu_matcher, trials_repeat_the_count, .timeout = 300) {
   wm_test_rmdir(dir);
 }
 
-/* ---- the triangle kernel ------------------------------------------------ */
+/* ---- the triangle and clique kernels ------------------------------------- */
 
 /* A clique of `core` vertices under a sparse fringe: with ids by degree the
  * core's pivots have N+ up to core-1 (above the 2048 a heavy table holds, so
@@ -663,52 +666,92 @@ static wm_graph *dense_core(uint32_t core, uint32_t fringe, uint64_t seed) {
   return g;
 }
 
-/* The count on `gpus` devices, or ~0 when the host has fewer. */
-static uint64_t triangles_gpu(const wm_graph *g, const wm_plan *plan, int kernel, int gpus) {
+/* A sparse random graph whose last id is adjacent to every other vertex:
+ * in file order its N+ holds them all (n - 1 > 2048: no hash table, the
+ * matrix and the level sets in device memory), a tight cluster gives
+ * cliques up to 8. */
+static wm_graph *top_hub(uint32_t n, uint64_t seed) {
+  uint64_t cap = 12ull * n + 64, cnt = 0;
+  uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
+  for (uint32_t v = 0; v + 1 < n; v++) {
+    src[cnt] = v, dst[cnt++] = n - 1;
+    for (int e = 0; e < 10; e++) src[cnt] = v, dst[cnt++] = (uint32_t)(wm_test_rand(&seed) % (n - 1));
+  }
+  for (uint32_t a = 0; a < 9; a++)
+    for (uint32_t b = a + 1; b < 9; b++) src[cnt] = a * 37, dst[cnt++] = b * 37;
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_graph_from_arcs(src, dst, cnt, n, 0, &g, &err), WM_OK, "%s", err.msg);
+  free(src);
+  free(dst);
+  return g;
+}
+
+/* The count on `gpus` devices, or ~0 when the host has fewer; checks which
+ * kernel ran. */
+static uint64_t clique_gpu(const wm_graph *g, const wm_plan *plan, int dedicated, int gpus) {
   wm_match_options o;
   wm_match_options_init(&o);
-  o.gpu_triangle_kernel = kernel;
+  o.gpu_clique_kernels = dedicated;
   o.gpus = gpus;
   wm_match_result r;
   wm_error err;
   int rc = wm_match_gpu(g, plan, &o, &r, &err);
   if (gpus > 1 && rc == WM_EDEVICE && strstr(err.msg, "present")) return ~0ull;
   cr_assert_eq(rc, WM_OK, "%s", err.msg);
-  cr_assert(kernel ? strstr(r.launch, "triangle kernel") != NULL : strstr(r.launch, "triangle kernel") == NULL,
-            "kernel %d ran: %s", kernel, r.launch);
+  const char *want = !dedicated ? "steal=" : plan->k == 3 ? "triangle kernel" : "clique kernel";
+  cr_assert(strstr(r.launch, want) != NULL, "dedicated %d, k %u ran: %s", dedicated, plan->k, r.launch);
   return r.count;
 }
 
-/* The triangle kernel, the stack kernel and the CPU agree, in file order
- * and renumbered by degree (the order the kernel is built for), on a dense
- * core with hub-sized rows, on Kronecker graphs and on facebook; with two
- * GPUs when the host has them. */
-Test(gpu_matcher, triangle_kernel, .timeout = 900) {
-  wm_graph *gs[4] = {dense_core(2100, 20000, 3), kron(16), kron(18), load_shared("facebook_combined.txt")};
-  const char *names[4] = {"dense core 2100", "kron-16", "kron-18", "facebook"};
-  wm_pattern p = named("triangle");
-  for (int i = 0; i < 4; i++) {
+/* The triangle and clique kernels, the stack kernel and the CPU agree, in
+ * file order and renumbered by degree (the order the kernels are built
+ * for), for k = 3 .. kmax: on a dense core with hub-sized rows, a top hub
+ * whose N+ outgrows every shared buffer, a dense random graph (cliques up
+ * to 8), Kronecker graphs and facebook; with two GPUs when the host has
+ * them. */
+Test(gpu_matcher, clique_kernels, .timeout = 1500) {
+  struct {
+    const char *name;
+    wm_graph *g;
+    unsigned kmax;
+    int stack; /* also run the stack kernel */
+  } gs[] = {{"dense core 2100", dense_core(2100, 20000, 3), 3, 1},
+            {"top hub 5000", top_hub(5000, 4), 8, 1},
+            {"er 64 0.5", wm_test_er(64, 0.5, 14), 8, 1},
+            {"kron-16", kron(16), 5, 1},
+            {"kron-18", kron(18), 4, 0},
+            {"facebook", load_shared("facebook_combined.txt"), 6, 1}};
+  for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
     for (int relabel = 0; relabel <= 1; relabel++) {
       wm_graph *r = NULL;
       wm_error err;
-      if (relabel) cr_assert_eq(wm_graph_relabel_by_degree(gs[i], &r, &err), WM_OK, "%s", err.msg);
-      const wm_graph *g = relabel ? r : gs[i];
-      for (int induced = 0; induced <= 1; induced++) {
-        wm_plan plan;
-        plan_of(g, &p, induced, 1, &plan);
-        wm_match_options o;
-        wm_match_options_init(&o);
-        uint64_t want = cpu_count(g, &plan, &o);
-        uint64_t fast = triangles_gpu(g, &plan, 1, 1), stack = triangles_gpu(g, &plan, 0, 1);
-        cr_assert(fast == want && stack == want, "%s (relabel %d, induced %d): triangle kernel %llu, stack kernel %llu, cpu %llu",
-                  names[i], relabel, induced, (unsigned long long)fast, (unsigned long long)stack,
-                  (unsigned long long)want);
-        uint64_t two = triangles_gpu(g, &plan, 1, 2);
-        cr_assert(two == want || two == ~0ull, "%s on 2 GPUs: %llu, cpu %llu", names[i],
-                  (unsigned long long)two, (unsigned long long)want);
+      if (relabel) cr_assert_eq(wm_graph_relabel_by_degree(gs[i].g, &r, &err), WM_OK, "%s", err.msg);
+      const wm_graph *g = relabel ? r : gs[i].g;
+      for (unsigned k = 3; k <= gs[i].kmax; k++) {
+        char name[16];
+        snprintf(name, sizeof name, k == 3 ? "triangle" : "%u-clique", k);
+        wm_pattern p = named(name);
+        for (int induced = 0; induced <= (k <= 4); induced++) {
+          wm_plan plan;
+          plan_of(g, &p, induced, 1, &plan);
+          wm_match_options o;
+          wm_match_options_init(&o);
+          uint64_t want = cpu_count(g, &plan, &o), fast = clique_gpu(g, &plan, 1, 1);
+          cr_assert(fast == want, "%s (relabel %d, induced %d) %s: dedicated kernel %llu, cpu %llu", gs[i].name,
+                    relabel, induced, name, (unsigned long long)fast, (unsigned long long)want);
+          if (gs[i].stack && k <= 5) {
+            uint64_t stack = clique_gpu(g, &plan, 0, 1);
+            cr_assert(stack == want, "%s (relabel %d) %s: stack kernel %llu, cpu %llu", gs[i].name, relabel,
+                      name, (unsigned long long)stack, (unsigned long long)want);
+          }
+          uint64_t two = clique_gpu(g, &plan, 1, 2);
+          cr_assert(two == want || two == ~0ull, "%s %s on 2 GPUs: %llu, cpu %llu", gs[i].name, name,
+                    (unsigned long long)two, (unsigned long long)want);
+        }
       }
       wm_graph_destroy(r);
     }
-    wm_graph_destroy(gs[i]);
+    wm_graph_destroy(gs[i].g);
   }
 }

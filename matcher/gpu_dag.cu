@@ -1,0 +1,287 @@
+/* Host driver of the dedicated DAG kernels (gpu_dag.h): uploads the graph
+ * and its split (dag_split.h), launches a family's light and heavy kernels
+ * on two streams, and times them (o->trials after a warm-up, medians
+ * reported).  Heavy work is dealt round-robin over --gpus devices.  The
+ * clique kernels build their heavy pivots' matrices in a device pool; when
+ * the pool cannot hold them all, the heavy pivots go in batches that fit. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpu_check.h"
+#include "gpu_dag.h"
+
+enum { CTR_COUNT, CTR_LIGHT, CTR_HEAVY, CTR_ITEMS, CTR_N };
+
+/* Heavy pivots [p0, p1) and their items [i0, i1): one pool's worth. */
+typedef struct dag_batch {
+  uint64_t p0, p1, i0, i1;
+} dag_batch;
+
+typedef struct dag_dev {
+  int id;
+  cudaStream_t light, heavy;
+  cudaEvent_t ev0, ev_heavy, ev_light, ev1;
+  wm_u64 *off, *ctr, *base;
+  uint32_t *adj, *dplus, *pivots, *pool, *stacks;
+  wm_dag_item *items;
+  wm_dag_args args;
+  unsigned light_blocks, heavy_blocks;
+  float heavy_ms, light_ms; /* each stream's kernels, in the last trial */
+} dag_dev;
+
+typedef struct dag_run {
+  const wm_graph *g;
+  const wm_dag_kernels *K;
+  unsigned k;
+  wm_dag_split split;
+  int ndev;
+  dag_dev dev[16];
+  dag_batch *batches;
+  unsigned n_batches;
+  uint64_t pool_words; /* per device */
+} dag_run;
+
+static int upload(dag_dev *d, void **dst, const void *src, size_t bytes, wm_error *err) {
+  WM_CU(cudaMalloc(dst, bytes ? bytes : 1));
+  if (bytes) WM_CU(cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyHostToDevice, d->light));
+  return WM_OK;
+}
+
+/* Greedy batches of consecutive heavy pivots whose matrices fit `words`;
+ * declined when one alone does not. */
+static int plan_batches(dag_run *T, uint64_t words, int *declined, wm_error *err) {
+  const wm_dag_split *s = &T->split;
+  T->batches = (dag_batch *)calloc(s->n_pivots + 1, sizeof *T->batches);
+  if (!T->batches) return wm_fail(err, WM_EINPUT, "cliques: out of host memory");
+  uint64_t p = 0, item = 0, need = 0;
+  while (p < s->n_pivots) {
+    dag_batch *b = &T->batches[T->n_batches++];
+    b->p0 = p;
+    while (p < s->n_pivots && s->base[p + 1] - s->base[b->p0] <= words) p++;
+    if (p == b->p0) {
+      *declined = 1;
+      return WM_OK;
+    }
+    b->p1 = p;
+    b->i0 = item;
+    while (item < s->n_items && s->items[item].v < p) item++;
+    b->i1 = item;
+    if (s->base[p] - s->base[b->p0] > need) need = s->base[p] - s->base[b->p0];
+  }
+  T->pool_words = need;
+  return WM_OK;
+}
+
+/* The pool's budget on device i: most of what is free once the graph is
+ * up, less the count kernel's global stacks. */
+static int pool_budget(dag_run *T, dag_dev *d, uint64_t *words, wm_error *err) {
+  size_t free_b = 0, total_b = 0;
+  WM_CU(cudaMemGetInfo(&free_b, &total_b));
+  uint64_t stack_bytes = 0;
+  const uint32_t row_words = (T->split.max_dplus + 31) / 32;
+  if (row_words > (WM_CLQ_STACK_D + 31) / 32) {
+    d->args.stack_words = WM_CLQ_STACK_WORDS(T->k, row_words);
+    stack_bytes = (uint64_t)d->heavy_blocks * WM_CLQ_WARPS * d->args.stack_words * 4;
+  }
+  uint64_t avail = (uint64_t)(free_b * 0.8);
+  *words = avail > stack_bytes ? (avail - stack_bytes) / 4 : 0;
+  if (stack_bytes) WM_CU(cudaMalloc(&d->stacks, stack_bytes));
+  d->args.stacks = d->stacks;
+  return WM_OK;
+}
+
+static int open_dev(dag_run *T, int i, wm_error *err) {
+  const wm_graph *g = T->g;
+  const wm_dag_split *s = &T->split;
+  dag_dev *d = &T->dev[i];
+  d->id = i;
+  WM_CU(cudaSetDevice(i));
+  WM_CU(cudaStreamCreateWithFlags(&d->light, cudaStreamNonBlocking));
+  WM_CU(cudaStreamCreateWithFlags(&d->heavy, cudaStreamNonBlocking));
+  WM_CU(cudaEventCreate(&d->ev0));
+  WM_CU(cudaEventCreate(&d->ev1));
+  WM_CU(cudaEventCreate(&d->ev_heavy));
+  WM_CU(cudaEventCreate(&d->ev_light));
+  int rc;
+  if ((rc = upload(d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, err)) ||
+      (rc = upload(d, (void **)&d->adj, g->adj, (size_t)g->m * 4, err)) ||
+      (rc = upload(d, (void **)&d->dplus, s->dplus, (size_t)g->n * 4, err)) ||
+      (rc = upload(d, (void **)&d->items, s->items, s->n_items * sizeof(wm_dag_item), err)) ||
+      (rc = upload(d, (void **)&d->pivots, s->pivots, s->n_pivots * 4, err)) ||
+      (rc = upload(d, (void **)&d->base, s->base, s->pivots ? (s->n_pivots + 1) * 8 : 0, err)))
+    return rc;
+  WM_CU(cudaMalloc(&d->ctr, CTR_N * 8));
+  int light_per_sm = 0, heavy_per_sm = 0, sms = 0;
+  WM_CU(T->K->prepare(T->k, &light_per_sm, &heavy_per_sm));
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, i));
+  if (light_per_sm < 1 || heavy_per_sm < 1)
+    return wm_fail(err, WM_EDEVICE, "%s: device %d cannot hold a block (%zu / %zu bytes of shared memory)",
+                   T->K->name, i, T->K->light_smem(T->k), T->K->heavy_smem(T->k));
+  d->heavy_blocks = (unsigned)(sms * heavy_per_sm);
+  d->light_blocks = (unsigned)(sms * light_per_sm);
+  wm_dag_args *a = &d->args;
+  a->off = d->off;
+  a->adj = d->adj;
+  a->dplus = d->dplus;
+  a->n = g->n;
+  a->k = T->k;
+  /* grabs of up to WM_TRI_LIGHT_CHUNK pivots, but at least ~4 per warp, so
+   * that a small graph still spreads over every warp */
+  uint64_t per = (uint64_t)g->n / ((uint64_t)d->light_blocks * T->K->light_warps * 4);
+  a->light_chunk = per < 1 ? 1 : per > WM_TRI_LIGHT_CHUNK ? WM_TRI_LIGHT_CHUNK : (uint32_t)per;
+  a->items = d->items;
+  a->n_items = s->n_items;
+  a->pivots = d->pivots;
+  a->base = d->base;
+  a->count = d->ctr + CTR_COUNT;
+  a->next_light = d->ctr + CTR_LIGHT;
+  a->next_heavy = d->ctr + CTR_HEAVY;
+  a->next_count = d->ctr + CTR_ITEMS;
+  a->dev = (uint32_t)i;
+  a->ndev = (uint32_t)T->ndev;
+  return WM_OK;
+}
+
+static void close_dev(dag_dev *d) {
+  if (cudaSetDevice(d->id) != cudaSuccess) return;
+  void *p[] = {d->off, d->adj, d->dplus, d->items, d->pivots, d->base, d->pool, d->stacks, d->ctr};
+  for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+    if (p[i]) cudaFree(p[i]);
+  cudaEvent_t ev[] = {d->ev0, d->ev1, d->ev_heavy, d->ev_light};
+  for (size_t i = 0; i < 4; i++)
+    if (ev[i]) cudaEventDestroy(ev[i]);
+  if (d->light) cudaStreamDestroy(d->light);
+  if (d->heavy) cudaStreamDestroy(d->heavy);
+  cudaGetLastError();
+}
+
+/* The heavy batches in turn on one stream, the light kernel on the other,
+ * between d->ev0 and d->ev1. */
+static int launch(dag_run *T, dag_dev *d, wm_error *err) {
+  WM_CU(cudaSetDevice(d->id));
+  WM_CU(cudaMemsetAsync(d->ctr, 0, CTR_N * 8, d->light));
+  WM_CU(cudaEventRecord(d->ev0, d->light));
+  WM_CU(cudaStreamWaitEvent(d->heavy, d->ev0, 0));
+  if (!T->n_batches) WM_CU(T->K->launch_heavy(&d->args, d->heavy_blocks, d->heavy));
+  for (unsigned b = 0; b < T->n_batches; b++) {
+    const dag_batch *B = &T->batches[b];
+    wm_dag_args a = d->args;
+    a.p0 = B->p0;
+    a.p1 = B->p1;
+    a.items = d->items + B->i0;
+    a.n_items = B->i1 - B->i0;
+    a.pool = d->pool;
+    if (b) WM_CU(cudaMemsetAsync(d->ctr + CTR_HEAVY, 0, 2 * 8, d->heavy));
+    WM_CU(T->K->launch_heavy(&a, d->heavy_blocks, d->heavy));
+  }
+  WM_CU(T->K->launch_light(&d->args, d->light_blocks, d->light));
+  WM_CU(cudaEventRecord(d->ev_light, d->light));
+  WM_CU(cudaEventRecord(d->ev_heavy, d->heavy));
+  WM_CU(cudaStreamWaitEvent(d->light, d->ev_heavy, 0));
+  WM_CU(cudaEventRecord(d->ev1, d->light));
+  return WM_OK;
+}
+
+/* One run over every device (wm_gpu_trial_fn): the count, kernel ms of the
+ * slowest device and wall seconds. */
+static int trial(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err) {
+  dag_run *T = (dag_run *)ctx;
+  double t0 = wm_now();
+  int rc;
+  for (int i = 0; i < T->ndev; i++)
+    if ((rc = launch(T, &T->dev[i], err))) return rc;
+  *count = 0;
+  *ms = 0;
+  for (int i = 0; i < T->ndev; i++) {
+    dag_dev *d = &T->dev[i];
+    wm_u64 c = 0;
+    float m = 0;
+    WM_CU(cudaSetDevice(d->id));
+    WM_CU(cudaStreamSynchronize(d->light));
+    WM_CU(cudaEventElapsedTime(&m, d->ev0, d->ev1));
+    WM_CU(cudaEventElapsedTime(&d->heavy_ms, d->ev0, d->ev_heavy));
+    WM_CU(cudaEventElapsedTime(&d->light_ms, d->ev0, d->ev_light));
+    WM_CU(cudaMemcpy(&c, d->ctr + CTR_COUNT, 8, cudaMemcpyDeviceToHost));
+    *count += c;
+    if (m > *ms) *ms = m;
+  }
+  *seconds = wm_now() - t0;
+  return WM_OK;
+}
+
+/* Uploads, sizes the clique pool (or declines), then the warm-up and the
+ * timed trials. */
+static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *declined, wm_error *err) {
+  int rc = T->k == 3 ? wm_dag_split_triangles(T->g, &T->split, err)
+                     : wm_dag_split_cliques(T->g, T->k, &T->split, err);
+  double t0 = wm_now();
+  for (int i = 0; !rc && i < T->ndev; i++) rc = open_dev(T, i, err);
+  if (!rc && T->k > 3 && T->split.n_pivots) {
+    uint64_t words = UINT64_MAX;
+    for (int i = 0; !rc && i < T->ndev; i++) {
+      uint64_t w = 0;
+      WM_CU(cudaSetDevice(i));
+      rc = pool_budget(T, &T->dev[i], &w, err);
+      if (w < words) words = w;
+    }
+    if (!rc) rc = plan_batches(T, words, declined, err);
+    if (rc || *declined) return rc;
+    for (int i = 0; !rc && i < T->ndev; i++) {
+      WM_CU(cudaSetDevice(i));
+      WM_CU(cudaMalloc(&T->dev[i].pool, T->pool_words * 4));
+    }
+  }
+  for (int i = 0; !rc && i < T->ndev; i++) {
+    WM_CU(cudaSetDevice(i));
+    WM_CU(cudaStreamSynchronize(T->dev[i].light));
+  }
+  r->transfer_ms = (wm_now() - t0) * 1e3;
+  if (rc) return rc;
+  unsigned n = o->trials > 1 ? (unsigned)o->trials : 1;
+  uint64_t warm = 0;
+  double ms, secs;
+  if ((rc = trial(T, &warm, &ms, &secs, err))) return rc;
+  r->count = warm;
+  r->kernel_ms = ms;
+  r->seconds = secs;
+  return n > 1 ? wm_gpu_trials(trial, T, n, warm, r, err) : WM_OK;
+}
+
+int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
+                     wm_match_result *r, int *declined, wm_error *err) {
+  *declined = 0;
+  if (k < 3 || k > WM_CLQ_KMAX)
+    return wm_fail(err, WM_EUSAGE, "the clique kernels count 3..%u-cliques, not %u", WM_CLQ_KMAX, k);
+  dag_run *T = (dag_run *)calloc(1, sizeof *T);
+  if (!T) return wm_fail(err, WM_EINPUT, "cliques: out of host memory");
+  T->g = g;
+  T->k = k;
+  T->K = k == 3 ? &wm_triangle_kernels : &wm_clique_kernels;
+  T->ndev = o->gpus > 1 ? (o->gpus < 16 ? o->gpus : 16) : 1;
+  int present = 0, rc = WM_OK;
+  cudaError_t e = cudaGetDeviceCount(&present);
+  if (e != cudaSuccess || T->ndev > present)
+    rc = wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", T->ndev,
+                 e == cudaSuccess ? present : 0);
+  if (!rc) rc = run(T, o, r, declined, err);
+  if (!rc && !*declined) {
+    r->set_ops = T->split.work;
+    const dag_dev *d = &T->dev[0];
+    int len = snprintf(r->launch, sizeof r->launch,
+                       "gpu: %dx %s: %u light blocks x %d warps (%.3g ms), %u heavy blocks x %d warps (%.3g ms), "
+                       "%llu heavy items",
+                       T->ndev, T->K->name, d->light_blocks, T->K->light_warps, d->light_ms, d->heavy_blocks,
+                       T->K->heavy_warps, d->heavy_ms, (unsigned long long)T->split.n_items);
+    if (k > 3 && len > 0 && (size_t)len < sizeof r->launch)
+      snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", %u batch(es), pool %.2f GB",
+               T->n_batches, T->pool_words * 4 / 1e9);
+  }
+  for (int i = 0; i < T->ndev; i++) close_dev(&T->dev[i]);
+  wm_dag_split_free(&T->split);
+  free(T->batches);
+  free(T);
+  return rc;
+}

@@ -1,0 +1,76 @@
+/* Device helpers shared by the triangle and clique kernels (gpu_dag.h). */
+#ifndef WM_GPU_DAG_UTIL_CUH
+#define WM_GPU_DAG_UTIL_CUH
+
+#include "gpu_dag.h"
+
+#define DAG_FULL 0xFFFFFFFFu
+#define DAG_EMPTY 0xFFFFFFFFu /* no vertex has this id (ids < 2^32 - 1) */
+
+__device__ __forceinline__ unsigned dag_hash(uint32_t w, unsigned shift) {
+  return (w * 0x9E3779B1u) >> shift;
+}
+
+/* Smallest power of two >= 2 d (at least 32), as log2: a table at most half
+ * full. */
+__device__ __forceinline__ unsigned dag_log_slots(uint32_t d) {
+  unsigned lg = 5;
+  while ((1u << lg) < 2u * d) lg++;
+  return lg;
+}
+
+/* Entries of the sorted p[0, n) below x. */
+__device__ __forceinline__ uint32_t dag_rank(const uint32_t *p, uint32_t n, uint32_t x) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) >> 1;
+    if (__ldg(p + mid) < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+template <bool BLOCK>
+__device__ __forceinline__ void dag_sync() {
+  if (BLOCK)
+    __syncthreads();
+  else
+    __syncwarp();
+}
+
+/* Hashes src[0, n) into keys (2^lg slots, linear probing), and each key's
+ * index into vals when vals is not NULL.  Run by the whole warp, or the
+ * whole block, which it leaves synchronised. */
+template <bool BLOCK>
+__device__ void dag_table_fill(uint32_t *keys, uint32_t *vals, unsigned lg, const uint32_t *src,
+                               uint32_t n) {
+  const unsigned tid = BLOCK ? threadIdx.x : (threadIdx.x & 31u), step = BLOCK ? blockDim.x : 32u;
+  const unsigned mask = (1u << lg) - 1u;
+  for (unsigned k = tid; k <= mask; k += step) keys[k] = DAG_EMPTY;
+  dag_sync<BLOCK>();
+  for (unsigned k = tid; k < n; k += step) {
+    const uint32_t w = __ldg(src + k);
+    unsigned h = dag_hash(w, 32u - lg);
+    while (atomicCAS(keys + h, DAG_EMPTY, w) != DAG_EMPTY) h = (h + 1u) & mask;
+    if (vals) vals[h] = k;
+  }
+  dag_sync<BLOCK>();
+}
+
+/* Next work index of this device (indices are dealt round-robin over the
+ * devices), broadcast to the warp. */
+__device__ __forceinline__ wm_u64 dag_grab(wm_u64 *next, const wm_dag_args &A, int lane) {
+  wm_u64 t = 0;
+  if (lane == 0) t = atomicAdd(next, 1ull) * A.ndev + A.dev;
+  return __shfl_sync(DAG_FULL, t, 0);
+}
+
+/* Adds the warp's per-lane counts to the device total. */
+__device__ __forceinline__ void dag_flush(const wm_dag_args &A, wm_u64 cnt) {
+  for (int d = 16; d; d >>= 1) cnt += __shfl_xor_sync(DAG_FULL, cnt, d);
+  if ((threadIdx.x & 31) == 0 && cnt) atomicAdd(A.count, cnt);
+}
+
+#endif
