@@ -26,7 +26,10 @@
 
 namespace {
 
-constexpr int TRI_UNROLL = 4;
+#ifndef WM_TRI_UNROLL
+#define WM_TRI_UNROLL 4 /* loads in flight per lane while probing */
+#endif
+constexpr int TRI_UNROLL = WM_TRI_UNROLL;
 
 __device__ __forceinline__ bool tri_lower_contains(const uint32_t *p, uint32_t n, uint32_t x) {
   uint32_t i = dag_rank(p, n, x);

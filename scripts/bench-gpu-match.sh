@@ -173,7 +173,7 @@ run_pattern() {
   esac
 }
 
-fmt() { awk -v x="$1" -v f="$2" 'BEGIN { if (x == "" || x == "-") print "-"; else printf f, x }'; }
+fmt() { awk -v x="$1" -v f="$2" 'BEGIN { if (x == "" || x == "-") print "-"; else if (x !~ /^[0-9.eE+-]+$/) print x; else printf f, x }'; }
 
 echo "graph,pattern,variant,count,kernel_ms,seconds,matches_per_second,lane_util,cpu_seconds,speedup" >"$csv"
 printf "%-10s %-16s %-12s %16s %11s %10s %11s %5s %10s %8s\n" graph pattern variant count "kernel ms" seconds \
