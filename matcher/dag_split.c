@@ -47,23 +47,31 @@ static int alloc_items(wm_dag_split *s, uint64_t n_items, wm_error *err) {
   return WM_OK;
 }
 
-int wm_dag_split_triangles(const wm_graph *g, wm_dag_split *s, wm_error *err) {
+int wm_dag_split_triangles(const wm_graph *g, uint64_t warps, wm_dag_split *s, wm_error *err) {
   int rc = fill_dplus(g, s, err);
   if (rc) return rc;
   uint64_t pairs = 0, n_items = 0;
-#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : pairs, n_items)
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : pairs)
   for (int64_t v = 0; v < (int64_t)g->n; v++) {
     uint32_t d = s->dplus[v], din = degree(g, (uint32_t)v) - d;
-    if (d == 0 || din == 0) continue;
-    pairs += din;
-    if (wm_tri_is_heavy(d, din)) n_items += (din + WM_TRI_SPLIT - 1) / WM_TRI_SPLIT;
+    if (d && din) pairs += din;
   }
   s->work = pairs;
+  uint64_t share = warps ? pairs / warps : WM_TRI_LIGHT_IN;
+  const uint32_t light_in = share < WM_TRI_LIGHT_IN_MIN ? WM_TRI_LIGHT_IN_MIN
+                            : share > WM_TRI_LIGHT_IN   ? WM_TRI_LIGHT_IN
+                                                        : (uint32_t)share;
+  s->light_in = light_in;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : n_items)
+  for (int64_t v = 0; v < (int64_t)g->n; v++) {
+    uint32_t d = s->dplus[v], din = degree(g, (uint32_t)v) - d;
+    if (d && din && wm_tri_is_heavy(d, din, light_in)) n_items += (din + WM_TRI_SPLIT - 1) / WM_TRI_SPLIT;
+  }
   if ((rc = alloc_items(s, n_items, err))) return rc;
   uint64_t k = 0;
   for (uint32_t v = 0; v < g->n; v++) {
     uint32_t d = s->dplus[v], din = degree(g, v) - d;
-    if (d == 0 || din == 0 || !wm_tri_is_heavy(d, din)) continue;
+    if (d == 0 || din == 0 || !wm_tri_is_heavy(d, din, light_in)) continue;
     for (uint32_t lo = 0; lo < din; lo += WM_TRI_SPLIT) {
       wm_dag_item it = {v, lo, din - lo < WM_TRI_SPLIT ? din : lo + WM_TRI_SPLIT};
       s->items[k++] = it;

@@ -29,13 +29,16 @@ extern "C" {
 #endif
 
 /* Triangle policy.  Light pivots: N+ fits half of a 1024-slot table and N-
- * holds at most WM_TRI_LIGHT_IN vertices; a warp takes a few consecutive
- * ones.  Heavy pivots come as items of at most WM_TRI_SPLIT in-neighbours,
+ * holds at most light_in vertices; a warp takes a few consecutive ones.  Heavy pivots come as items of at most WM_TRI_SPLIT in-neighbours,
  * each taken by a whole block with one 4096-slot table (N+ up to 2048
  * hashed, beyond that searched in global memory).  A pivot's work grows
  * with N- times the in-neighbours' rows, so a light pivot with a long N-
  * held a warp for milliseconds while the rest of the GPU idled: N- is the
- * split. */
+ * split.  light_in is each warp's share of the graph's (pivot,
+ * in-neighbour) pairs, kept within [WM_TRI_LIGHT_IN_MIN, WM_TRI_LIGHT_IN]:
+ * a small graph (facebook: 14 pairs per resident warp) is cut finer, which
+ * took its light stream from 79 to 55 us, while 64 stays best from
+ * Kronecker scale 20 up (16 costs 6% at scale 24). */
 #define WM_TRI_LIGHT_WARPS 8
 #define WM_TRI_HEAVY_WARPS 8
 #define WM_TRI_LIGHT_CHUNK 8u /* most consecutive pivots per grab */
@@ -51,12 +54,15 @@ extern "C" {
 #ifndef WM_TRI_LIGHT_IN
 #define WM_TRI_LIGHT_IN 64u
 #endif
+#ifndef WM_TRI_LIGHT_IN_MIN
+#define WM_TRI_LIGHT_IN_MIN 16u
+#endif
 #ifndef WM_TRI_SPLIT
 #define WM_TRI_SPLIT 256u
 #endif
 
-WM_DAG_INLINE int wm_tri_is_heavy(uint32_t dplus, uint32_t din) {
-  return 2u * dplus > WM_TRI_LIGHT_SLOTS || din > WM_TRI_LIGHT_IN;
+WM_DAG_INLINE int wm_tri_is_heavy(uint32_t dplus, uint32_t din, uint32_t light_in) {
+  return 2u * dplus > WM_TRI_LIGHT_SLOTS || din > light_in;
 }
 
 /* Clique policy.  A pivot with |N+| <= WM_CLQ_LIGHT_D is light: one warp
@@ -112,6 +118,7 @@ typedef struct wm_dag_split {
   uint64_t n_items;
   uint64_t work;      /* triangles: (pivot, in-neighbour) pairs intersected, the sum of
                          |N-(v)| over pivots with N+(v) non-empty; cliques: matrix rows built */
+  uint32_t light_in;  /* triangles: the largest N- of a light pivot */
   /* cliques only */
   uint32_t *pivots;   /* heavy pivots, by descending |N+| */
   uint64_t *base;     /* n_pivots + 1 prefix sums: pivot p's matrix is words
@@ -120,8 +127,9 @@ typedef struct wm_dag_split {
   uint32_t max_dplus;
 } wm_dag_split;
 
-/* Fill s from a symmetric graph with sorted rows (OpenMP). */
-int wm_dag_split_triangles(const wm_graph *g, wm_dag_split *s, wm_error *err);
+/* Fill s from a symmetric graph with sorted rows (OpenMP).  warps: the
+ * light warps resident on the devices, which set light_in (0: the most). */
+int wm_dag_split_triangles(const wm_graph *g, uint64_t warps, wm_dag_split *s, wm_error *err);
 /* Pivots with |N+| >= k - 1 only: a smaller N+ holds no (k-1)-clique. */
 int wm_dag_split_cliques(const wm_graph *g, unsigned k, wm_dag_split *s, wm_error *err);
 void wm_dag_split_free(wm_dag_split *s);

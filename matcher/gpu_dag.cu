@@ -93,9 +93,9 @@ static int pool_budget(dag_run *T, dag_dev *d, uint64_t *words, wm_error *err) {
   return WM_OK;
 }
 
+/* Streams, events and the grid of device i (before the split, which is
+ * cut to the light warps there are). */
 static int open_dev(dag_run *T, int i, wm_error *err) {
-  const wm_graph *g = T->g;
-  const wm_dag_split *s = &T->split;
   dag_dev *d = &T->dev[i];
   d->id = i;
   WM_CU(cudaSetDevice(i));
@@ -105,6 +105,23 @@ static int open_dev(dag_run *T, int i, wm_error *err) {
   WM_CU(cudaEventCreate(&d->ev1));
   WM_CU(cudaEventCreate(&d->ev_heavy));
   WM_CU(cudaEventCreate(&d->ev_light));
+  int light_per_sm = 0, heavy_per_sm = 0, sms = 0;
+  WM_CU(T->K->prepare(T->k, &light_per_sm, &heavy_per_sm));
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, i));
+  if (light_per_sm < 1 || heavy_per_sm < 1)
+    return wm_fail(err, WM_EDEVICE, "%s: device %d cannot hold a block (%zu / %zu bytes of shared memory)",
+                   T->K->name, i, T->K->light_smem(T->k), T->K->heavy_smem(T->k));
+  d->heavy_blocks = (unsigned)(sms * heavy_per_sm);
+  d->light_blocks = (unsigned)(sms * light_per_sm);
+  return WM_OK;
+}
+
+/* The graph and the split onto device i, and the kernels' arguments. */
+static int upload_dev(dag_run *T, int i, wm_error *err) {
+  const wm_graph *g = T->g;
+  const wm_dag_split *s = &T->split;
+  dag_dev *d = &T->dev[i];
+  WM_CU(cudaSetDevice(i));
   int rc;
   if ((rc = upload(d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, err)) ||
       (rc = upload(d, (void **)&d->adj, g->adj, (size_t)g->m * 4, err)) ||
@@ -114,14 +131,6 @@ static int open_dev(dag_run *T, int i, wm_error *err) {
       (rc = upload(d, (void **)&d->base, s->base, s->pivots ? (s->n_pivots + 1) * 8 : 0, err)))
     return rc;
   WM_CU(cudaMalloc(&d->ctr, CTR_N * 8));
-  int light_per_sm = 0, heavy_per_sm = 0, sms = 0;
-  WM_CU(T->K->prepare(T->k, &light_per_sm, &heavy_per_sm));
-  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, i));
-  if (light_per_sm < 1 || heavy_per_sm < 1)
-    return wm_fail(err, WM_EDEVICE, "%s: device %d cannot hold a block (%zu / %zu bytes of shared memory)",
-                   T->K->name, i, T->K->light_smem(T->k), T->K->heavy_smem(T->k));
-  d->heavy_blocks = (unsigned)(sms * heavy_per_sm);
-  d->light_blocks = (unsigned)(sms * light_per_sm);
   wm_dag_args *a = &d->args;
   a->off = d->off;
   a->adj = d->adj;
@@ -132,6 +141,7 @@ static int open_dev(dag_run *T, int i, wm_error *err) {
    * that a small graph still spreads over every warp */
   uint64_t per = (uint64_t)g->n / ((uint64_t)d->light_blocks * T->K->light_warps * 4);
   a->light_chunk = per < 1 ? 1 : per > WM_TRI_LIGHT_CHUNK ? WM_TRI_LIGHT_CHUNK : (uint32_t)per;
+  a->light_in = s->light_in;
   a->items = d->items;
   a->n_items = s->n_items;
   a->pivots = d->pivots;
@@ -215,10 +225,17 @@ static int trial(void *ctx, uint64_t *count, double *ms, double *seconds, wm_err
 /* Uploads, sizes the clique pool (or declines), then the warm-up and the
  * timed trials. */
 static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *declined, wm_error *err) {
-  int rc = T->k == 3 ? wm_dag_split_triangles(T->g, &T->split, err)
-                     : wm_dag_split_cliques(T->g, T->k, &T->split, err);
+  int rc = WM_OK;
+  uint64_t warps = 0;
+  for (int i = 0; !rc && i < T->ndev; i++) {
+    rc = open_dev(T, i, err);
+    warps += (uint64_t)T->dev[i].light_blocks * T->K->light_warps;
+  }
+  if (!rc)
+    rc = T->k == 3 ? wm_dag_split_triangles(T->g, warps, &T->split, err)
+                   : wm_dag_split_cliques(T->g, T->k, &T->split, err);
   double t0 = wm_now();
-  for (int i = 0; !rc && i < T->ndev; i++) rc = open_dev(T, i, err);
+  for (int i = 0; !rc && i < T->ndev; i++) rc = upload_dev(T, i, err);
   if (!rc && T->k > 3 && T->split.n_pivots) {
     uint64_t words = UINT64_MAX;
     for (int i = 0; !rc && i < T->ndev; i++) {
@@ -275,6 +292,8 @@ int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
                        "%llu heavy items",
                        T->ndev, T->K->name, d->light_blocks, T->K->light_warps, d->light_ms, d->heavy_blocks,
                        T->K->heavy_warps, d->heavy_ms, (unsigned long long)T->split.n_items);
+    if (k == 3 && len > 0 && (size_t)len < sizeof r->launch)
+      snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", light N- <= %u", T->split.light_in);
     if (k > 3 && len > 0 && (size_t)len < sizeof r->launch)
       snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", %u batch(es), pool %.2f GB",
                T->n_batches, T->pool_words * 4 / 1e9);

@@ -21,6 +21,7 @@ struct wm_dag_args {
   const uint32_t *dplus; /* |N+(v)|: neighbours below v, a prefix of v's row */
   uint32_t n, k;
   uint32_t light_chunk;  /* consecutive light pivots per grab */
+  uint32_t light_in;     /* triangles: wm_tri_is_heavy's bound (wm_dag_split) */
   const wm_dag_item *items; /* heavy items (this batch's, for cliques) */
   wm_u64 n_items;
   wm_u64 *next_light, *next_heavy; /* work counters of this device */

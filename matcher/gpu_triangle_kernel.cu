@@ -159,7 +159,7 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_d
       uint32_t d = __ldg(A.dplus + v);
       wm_u64 b = __ldg(A.off + v), e = __ldg(A.off + v + 1);
       uint32_t din = (uint32_t)(e - b) - d;
-      if (d == 0 || din == 0 || wm_tri_is_heavy(d, din)) continue;
+      if (d == 0 || din == 0 || wm_tri_is_heavy(d, din, A.light_in)) continue;
       Pivot P;
       P.plus = A.adj + b;
       P.d = d;

@@ -9,10 +9,11 @@
 #include "testutil.h"
 #include "dag_split.h"
 
-static void check_split(const wm_graph *g) {
+static void check_split(const wm_graph *g, uint64_t warps) {
   wm_dag_split s;
   wm_error err;
-  cr_assert_eq(wm_dag_split_triangles(g, &s, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_dag_split_triangles(g, warps, &s, &err), WM_OK, "%s", err.msg);
+  cr_assert(s.light_in >= WM_TRI_LIGHT_IN_MIN && s.light_in <= WM_TRI_LIGHT_IN, "light_in %u", s.light_in);
   uint64_t pairs = 0, k = 0;
   for (uint32_t v = 0; v < g->n; v++) {
     uint32_t deg = (uint32_t)(g->offsets[v + 1] - g->offsets[v]), below = 0;
@@ -21,7 +22,7 @@ static void check_split(const wm_graph *g) {
     uint32_t din = deg - below;
     if (below == 0 || din == 0) continue;
     pairs += din;
-    if (!wm_tri_is_heavy(below, din)) continue;
+    if (!wm_tri_is_heavy(below, din, s.light_in)) continue;
     for (uint32_t lo = 0; lo < din; lo += WM_TRI_SPLIT, k++) {
       cr_assert(k < s.n_items, "vertex %u: items end early", v);
       uint32_t hi = din - lo < WM_TRI_SPLIT ? din : lo + WM_TRI_SPLIT;
@@ -32,22 +33,30 @@ static void check_split(const wm_graph *g) {
   }
   cr_assert_eq(k, s.n_items, "%llu items, expected %llu", (unsigned long long)s.n_items, (unsigned long long)k);
   cr_assert_eq(s.work, pairs);
+  uint64_t share = warps ? pairs / warps : WM_TRI_LIGHT_IN;
+  uint32_t want = share < WM_TRI_LIGHT_IN_MIN ? WM_TRI_LIGHT_IN_MIN : share > WM_TRI_LIGHT_IN ? WM_TRI_LIGHT_IN : (uint32_t)share;
+  cr_assert_eq(s.light_in, want, "light_in %u with %llu pairs over %llu warps, expected %u", s.light_in,
+               (unsigned long long)pairs, (unsigned long long)warps, want);
   wm_dag_split_free(&s);
 }
 
 Test(dag_split, triangles_on_random_and_hub_graphs) {
   wm_graph *er = wm_test_er(400, 0.05, 11);
-  check_split(er);
+  check_split(er, 0);
+  check_split(er, 100); /* ~20 pairs a warp: in between */
+  check_split(er, 100000);
   wm_graph_destroy(er);
   /* hubs of degree ~ 3000: heavy pivots with several items each */
   wm_graph *pl = wm_test_powerlaw(6000, 12, 4, 0.5, 7);
-  check_split(pl);
+  check_split(pl, 0);
+  check_split(pl, 1000);
   wm_graph *r = NULL;
   wm_error err;
   cr_assert_eq(wm_graph_relabel_by_degree(pl, &r, &err), WM_OK, "%s", err.msg);
-  check_split(r);
+  check_split(r, 0);
+  check_split(r, 3000);
   wm_dag_split s;
-  cr_assert_eq(wm_dag_split_triangles(r, &s, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_dag_split_triangles(r, 0, &s, &err), WM_OK, "%s", err.msg);
   cr_assert(s.n_items > 0, "the hubs should give heavy items");
   wm_dag_split_free(&s);
   wm_graph_destroy(r);
