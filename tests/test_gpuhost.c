@@ -211,6 +211,52 @@ Test(gpu_plan, triangle_counts_in_place) {
   cr_assert_eq(g.weigh, 2u, "groups of v[1] bring N(v[1]) into the count, those of v[0] nothing");
 }
 
+/* The dedicated kernels take exactly the unlabelled k-cliques, k = 3..8
+ * (all the catalogue has), counted as subgraphs: not other patterns, not
+ * embeddings, not listing. */
+Test(gpu_plan, dedicated_kernels_take_counted_cliques) {
+  wm_error err;
+  for (unsigned k = 3; k <= 6; k++) {
+    wm_pattern *ps;
+    unsigned np;
+    cr_assert_eq(wm_connected_patterns(k, &ps, &np, &err), WM_OK, "%s", err.msg);
+    for (unsigned i = 0; i < np; i++) {
+      int clique = wm_pattern_edges(&ps[i]) == k * (k - 1) / 2;
+      for (int induced = 0; induced <= 1; induced++) {
+        wm_plan plan;
+        plan_of(NULL, &ps[i], induced, 1, &plan);
+        cr_assert_eq(wm_gpu_plan_clique_k(&plan), clique ? k : 0u, "%s (induced %d)", ps[i].name, induced);
+      }
+    }
+    free(ps);
+  }
+  static const struct {
+    const char *name;
+    unsigned want;
+  } big[] = {{"7-clique", 7}, {"8-clique", 8}, {"6-cycle", 0}, {"8-cycle", 0}};
+  for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+    wm_pattern p;
+    wm_plan plan;
+    cr_assert_eq(wm_pattern_from_name(big[i].name, &p, &err), WM_OK, "%s", err.msg);
+    plan_of(NULL, &p, 0, 1, &plan);
+    cr_assert_eq(wm_gpu_plan_clique_k(&plan), big[i].want, "%s", big[i].name);
+  }
+  wm_pattern p;
+  cr_assert_eq(wm_pattern_from_name("4-clique", &p, &err), WM_OK, "%s", err.msg);
+  wm_graph_summary gs;
+  wm_graph_summary_default(&gs);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.embeddings = 1;
+  wm_plan plan;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_gpu_plan_clique_k(&plan), 0u, "embeddings take the stack kernel");
+  wm_plan_options_init(&po);
+  po.count_only = 0;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_gpu_plan_clique_k(&plan), 0u, "listing takes the stack kernel");
+}
+
 Test(gpu_plan, rejects_malformed_plans) {
   wm_pattern p;
   wm_error err;
