@@ -175,7 +175,14 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_d
 /* Heavy items: the whole block shares one table (a pivot's N+ is built
  * once per item, by all its warps), and its warps split the item's
  * in-neighbours, 32 at a time. */
-__global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32) tri_heavy_kernel(wm_dag_args A) {
+/* Eight heavy blocks per SM: the kernel waits on memory (Nsight Compute:
+ * 20 cycles per issued instruction), and at the compiler's 50 registers
+ * only five fit.  32 registers and a few spills took kron-24 from 181 to
+ * 153 ms. */
+#ifndef WM_TRI_HEAVY_MINB
+#define WM_TRI_HEAVY_MINB 8
+#endif
+__global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32, WM_TRI_HEAVY_MINB) tri_heavy_kernel(wm_dag_args A) {
   extern __shared__ uint32_t smem[];
   __shared__ wm_u64 item;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;

@@ -646,7 +646,7 @@ Test(gpu_matcher, trials_repeat_the_count, .timeout = 300) {
 
 /* A clique of `core` vertices under a sparse fringe: with ids by degree the
  * core's pivots have N+ up to core-1 (above the 2048 a heavy table holds, so
- * some probe their row in global memory) and N- above the 256 of one
+ * some probe their row in global memory) and N- above the 512 of one
  * item; the fringe's pivots are light. */
 static wm_graph *dense_core(uint32_t core, uint32_t fringe, uint64_t seed) {
   uint64_t cap = (uint64_t)core * core / 2 + 4ull * fringe, cnt = 0;
