@@ -40,7 +40,9 @@ extern "C" {
  * took its light stream from 79 to 55 us, while 64 stays best from
  * Kronecker scale 20 up (16 costs 6% at scale 24). */
 #define WM_TRI_LIGHT_WARPS 8
+#ifndef WM_TRI_HEAVY_WARPS
 #define WM_TRI_HEAVY_WARPS 8
+#endif
 #define WM_TRI_LIGHT_CHUNK 8u /* most consecutive pivots per grab */
 /* The table sizes and the splits can be made tiny by a test build
  * (-DWM_TRI_SPLIT=4 ...) to reach the heavy and fallback paths on small

@@ -30,6 +30,10 @@ namespace {
 #define WM_TRI_UNROLL 4 /* loads in flight per lane while probing */
 #endif
 constexpr int TRI_UNROLL = WM_TRI_UNROLL;
+#ifndef WM_TRI_LONG
+#define WM_TRI_LONG 32u /* prefixes this long are streamed by the whole warp */
+#endif
+constexpr uint32_t TRI_LONG = WM_TRI_LONG;
 
 __device__ __forceinline__ bool tri_lower_contains(const uint32_t *p, uint32_t n, uint32_t x) {
   uint32_t i = dag_rank(p, n, x);
@@ -107,12 +111,12 @@ __device__ wm_u64 tri_pivot(const wm_dag_args &A, const Pivot &P, const uint32_t
       row = __ldg(A.off + u);
       len = dag_rank(A.adj + row, __ldg(A.dplus + u), P.v);
     }
-    for (unsigned longs = __ballot_sync(DAG_FULL, len >= 32); longs; longs &= longs - 1) {
+    for (unsigned longs = __ballot_sync(DAG_FULL, len >= TRI_LONG); longs; longs &= longs - 1) {
       int l = __ffs(longs) - 1;
       wm_u64 r = __shfl_sync(DAG_FULL, row, l);
       cnt += tri_stream(P, A.adj + r, __shfl_sync(DAG_FULL, len, l), lane);
     }
-    uint32_t incl = len < 32 ? len : 0;
+    uint32_t incl = len < TRI_LONG ? len : 0;
     for (int d = 1; d < 32; d <<= 1) {
       uint32_t y = __shfl_up_sync(DAG_FULL, incl, d);
       if (lane >= d) incl += y;
