@@ -14,15 +14,6 @@
 static const char graph_text[] =
     "1 2\n1 3\n1 4\n1 5\n1 6\n2 3\n2 4\n2 5\n2 6\n3 4\n3 5\n3 6\n4 5\n4 6\n5 6\n6 7\n7 8\n";
 
-typedef struct fixture {
-  char dir[256], graph[512];
-} fixture;
-
-static void setup_files(fixture *f) {
-  wm_test_tmpdir(f->dir, sizeof f->dir);
-  wm_test_write(f->graph, sizeof f->graph, f->dir, "g.txt", graph_text);
-}
-
 /* Numbers in the JSON array `key`; each must be a time >= 0. */
 static unsigned json_array_len(const char *json, const char *key) {
   char pat[64];
@@ -43,8 +34,8 @@ static unsigned json_array_len(const char *json, const char *key) {
 }
 
 Test(count_trials, cpu_json_reports_each_trial) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   int rc = wm_test_run(&out, &err, "count %s --pattern triangle --device cpu --json --no-cache", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
@@ -63,8 +54,8 @@ Test(count_trials, cpu_json_reports_each_trial) {
 }
 
 Test(count_trials, cpu_text_says_median) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   int rc = wm_test_run(&out, &err, "count %s --pattern 4-clique --device cpu --trials 4 --no-cache", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
@@ -86,8 +77,8 @@ Test(count_trials, cpu_text_says_median) {
 
 /* Checked before the graph is loaded: a missing graph still gives exit 2. */
 Test(count_trials, bad_values_are_usage_errors) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   static const char *const bad[] = {"0", "abc", "1001", "-3", "2x"};
   char *out, *err;
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

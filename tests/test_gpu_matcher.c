@@ -567,14 +567,12 @@ static char **sorted_lines(char *text, size_t *n) {
 }
 
 Test(gpu_matcher, cli_list_and_count_match_cpu, .timeout = 300) {
-  char dir[256], graph[512], *gpu_out, *cpu_out, *err;
-  wm_test_tmpdir(dir, sizeof dir);
+  char text[4096], *gpu_out, *cpu_out, *err;
   /* K8 on sparse file ids 100, 107, ..., 149, so output ids are file ids. */
-  char text[4096] = "";
-  for (int a = 0; a < 8; a++)
-    for (int b = a + 1; b < 8; b++)
-      snprintf(text + strlen(text), sizeof text - strlen(text), "%d %d\n", 100 + 7 * a, 100 + 7 * b);
-  wm_test_write(graph, sizeof graph, dir, "g.txt", text);
+  wm_test_clique_text(text, sizeof text, 8, 100, 7);
+  wm_test_files f;
+  wm_test_graph_file(&f, text);
+  const char *graph = f.graph, *dir = f.dir;
   int rc = wm_test_run(&gpu_out, &err, "list %s --pattern 4-clique --device gpu --no-cache", graph);
   cr_assert_eq(rc, 0, "gpu list: %s", err);
   free(err);
@@ -627,12 +625,11 @@ Test(gpu_matcher, trials_repeat_the_count, .timeout = 300) {
   }
   wm_graph_destroy(g);
 
-  char dir[256], graph[512], *out, *errout;
-  wm_test_tmpdir(dir, sizeof dir);
-  char text[4096] = ""; /* K8: C(8,3) = 56 triangles */
-  for (int a = 0; a < 8; a++)
-    for (int b = a + 1; b < 8; b++) snprintf(text + strlen(text), sizeof text - strlen(text), "%d %d\n", a, b);
-  wm_test_write(graph, sizeof graph, dir, "g.txt", text);
+  char text[4096], *out, *errout;
+  wm_test_clique_text(text, sizeof text, 8, 0, 1); /* K8: C(8,3) = 56 triangles */
+  wm_test_files f;
+  wm_test_graph_file(&f, text);
+  const char *graph = f.graph, *dir = f.dir;
   int rc = wm_test_run(&out, &errout, "count %s --pattern triangle --device gpu --trials 3 --json --no-cache",
                        graph);
   cr_assert_eq(rc, 0, "%s", errout);

@@ -15,15 +15,6 @@
 static const char graph_text[] =
     "# test graph\n10 20\n10 30\n10 40\n20 30\n20 40\n30 40\n40 50\n50 60\n60 70\n";
 
-typedef struct fixture {
-  char dir[256], graph[512];
-} fixture;
-
-static void setup_files(fixture *f) {
-  wm_test_tmpdir(f->dir, sizeof f->dir);
-  wm_test_write(f->graph, sizeof f->graph, f->dir, "g.txt", graph_text);
-}
-
 static unsigned lines(const char *s) {
   unsigned n = 0;
   for (; *s; s++) n += *s == '\n';
@@ -40,8 +31,8 @@ static unsigned files_in(const char *dir) {
 }
 
 Test(match_cli, count_text_and_json) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   int rc = wm_test_run(&out, &err, "count %s --pattern triangle --no-cache --device cpu", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
@@ -75,8 +66,8 @@ Test(match_cli, count_text_and_json) {
 }
 
 Test(match_cli, count_errors) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   cr_assert_eq(wm_test_run(&out, &err, "count %s --no-cache", f.graph), 2, "no --pattern");
   free(out), free(err);
@@ -105,8 +96,8 @@ Test(match_cli, count_errors) {
 }
 
 Test(match_cli, count_per_vertex) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   int rc = wm_test_run(&out, &err, "count %s --pattern triangle --per-vertex --no-cache --device cpu", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
@@ -125,8 +116,8 @@ Test(match_cli, count_per_vertex) {
 }
 
 Test(match_cli, count_seed_ball_and_labels) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err, lab[512], pat[512];
   /* within 1 hop of 40: 10 20 30 40 50 -> all 4 triangles; 2-paths (edges) 7 */
   int rc = wm_test_run(&out, &err, "count %s --pattern 2-path --seed 40 --hops 1 --json --no-cache --device cpu",
@@ -155,8 +146,8 @@ Test(match_cli, count_seed_ball_and_labels) {
 }
 
 Test(match_cli, count_dump_plan) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   int rc = wm_test_run(&out, &err, "count %s --pattern 4-clique --dump-plan --no-cache --device cpu", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
@@ -174,8 +165,8 @@ Test(match_cli, count_dump_plan) {
 }
 
 Test(match_cli, list_matches) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   int rc = wm_test_run(&out, &err, "list %s --pattern triangle --no-cache", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
@@ -207,8 +198,8 @@ Test(match_cli, list_matches) {
 }
 
 Test(match_cli, list_output_file) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err, path[600];
   snprintf(path, sizeof path, "%s/matches.txt", f.dir);
   int rc = wm_test_run(&out, &err, "list %s --pattern triangle --output %s --no-cache", f.graph, path);
@@ -246,8 +237,8 @@ Test(match_cli, list_output_file) {
 }
 
 Test(match_cli, motifs_table) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   int rc = wm_test_run(&out, &err, "motifs %s --size 3 --no-cache --device cpu", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
@@ -269,8 +260,8 @@ Test(match_cli, motifs_table) {
 }
 
 Test(match_cli, plan_command) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   int rc = wm_test_run(&out, &err, "plan --pattern 4-clique");
   cr_assert_eq(rc, 0, "%s", err);
@@ -297,8 +288,8 @@ Test(match_cli, plan_command) {
 /* GPU tuning flags: checked before anything is loaded (a bad value is a
  * usage error even when the graph is missing), ignored by the CPU path. */
 Test(match_cli, gpu_tuning_flags) {
-  fixture f;
-  setup_files(&f);
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
   char *out, *err;
   cr_assert_eq(wm_test_run(&out, &err, "count %s/missing.txt --pattern triangle --steal sideways", f.dir), 2);
   cr_assert(strstr(err, "none|block|two-level"), "%s", err);

@@ -67,6 +67,22 @@ void wm_test_write(char *buf, size_t size, const char *dir, const char *name, co
   fclose(f);
 }
 
+void wm_test_graph_file(wm_test_files *f, const char *text) {
+  wm_test_tmpdir(f->dir, sizeof f->dir);
+  wm_test_write(f->graph, sizeof f->graph, f->dir, "g.txt", text);
+}
+
+void wm_test_clique_text(char *buf, size_t size, unsigned k, unsigned first, unsigned step) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (unsigned a = 0; a < k; a++)
+    for (unsigned b = a + 1; b < k; b++) {
+      int w = snprintf(buf + len, size - len, "%u %u\n", first + step * a, first + step * b);
+      cr_assert(w > 0 && (size_t)w < size - len, "clique text: buffer of %zu bytes too small", size);
+      len += (size_t)w;
+    }
+}
+
 void wm_test_shared(char *buf, size_t size, const char *file) {
   snprintf(buf, size, "%s/%s", WM_SHARED_DATASETS, file);
   struct stat st;

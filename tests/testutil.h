@@ -20,6 +20,13 @@ void wm_test_tmpdir(char *buf, size_t size);
 void wm_test_rmdir(const char *dir);
 /* Writes text to dir/name and returns the full path in buf. */
 void wm_test_write(char *buf, size_t size, const char *dir, const char *name, const char *text);
+/* A fresh temporary directory holding one graph file, dir/g.txt. */
+typedef struct wm_test_files {
+  char dir[256], graph[512];
+} wm_test_files;
+void wm_test_graph_file(wm_test_files *f, const char *text);
+/* The edge list of a k-clique on file ids first, first + step, ... */
+void wm_test_clique_text(char *buf, size_t size, unsigned k, unsigned first, unsigned step);
 
 /* Path of a graph in ../shared/datasets (fails the test if it is missing). */
 void wm_test_shared(char *buf, size_t size, const char *file);
