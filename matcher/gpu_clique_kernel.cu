@@ -20,9 +20,12 @@
  *    takes items of at most WM_CLQ_ROWS rows, a block per item, copying the
  *    matrix's rows [0, hi) into shared memory when they fit.  A block's
  *    warps take the item's rows, the heaviest (last) rows first.
- *  - The last level of a row is split over sub-warp groups of G lanes,
- *    G = the row's words rounded up to a power of two: short rows put 32
- *    elements in flight at once, long ones stream 32 words.
+ *  - Sets are indexed (struct Set): the list of their nonzero words with
+ *    prefix popcounts, so that ANDs touch only nonzero words and the last
+ *    level deals one element per lane, 32 at a time, however sparse the
+ *    set.  On Kronecker scale 24 this took the 4-cliques from 2.4 to 1.3 s
+ *    and the 5-cliques from 71 to 15 s against sub-warp groups that
+ *    scanned every word.
  * A matrix row is built either by streaming N+(x_i) through a hash table
  * of N+(v) (shared atomics), or, when N+(x_i) is long against i, by each
  * lane binary-searching an x_j in N+(x_i) and one ballot writing 32 bits. */
