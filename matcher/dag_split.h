@@ -89,7 +89,7 @@ WM_DAG_INLINE int wm_tri_is_heavy(uint32_t dplus, uint32_t din, uint32_t light_i
 #define WM_CLQ_BUILD_SLOTS 4096u
 #endif
 #ifndef WM_CLQ_SMEM_D
-#define WM_CLQ_SMEM_D 928u /* with the stacks of k <= 6: 3 blocks per H100 SM */
+#define WM_CLQ_SMEM_D 800u /* with the stacks of k <= 5: 4 blocks per H100 SM */
 #endif
 #ifndef WM_CLQ_STACK_D
 #define WM_CLQ_STACK_D 2048u

@@ -35,16 +35,13 @@ namespace {
 
 constexpr int WARPS = WM_CLQ_WARPS;
 
-/* Blocks per SM the registers must allow, when set (experiments). */
-#ifdef WM_CLQ_LIGHT_MINB
-#define CLQ_LIGHT_BOUNDS __launch_bounds__(WARPS * 32, WM_CLQ_LIGHT_MINB)
-#else
-#define CLQ_LIGHT_BOUNDS __launch_bounds__(WARPS * 32)
-#endif
-#ifdef WM_CLQ_COUNT_MINB
-#define CLQ_COUNT_BOUNDS __launch_bounds__(WARPS * 32, WM_CLQ_COUNT_MINB)
-#else
-#define CLQ_COUNT_BOUNDS __launch_bounds__(WARPS * 32)
+/* Four count blocks per SM: with WM_CLQ_SMEM_D at 800 their shared memory
+ * allows it (k <= 5), and 64 registers is what the compiler takes anyway.
+ * Against three blocks (matrices up to 928 rows in shared memory) this took
+ * the kron-24 4-cliques from 1,322 to 1,044 ms; capping the light kernel's
+ * registers for more blocks lost 0-10%. */
+#ifndef WM_CLQ_COUNT_MINB
+#define WM_CLQ_COUNT_MINB 4
 #endif
 
 __host__ __device__ constexpr uint32_t words_below(uint32_t i) { return (i + 31u) >> 5; }
@@ -268,7 +265,7 @@ __device__ wm_u64 clq_count_row(const uint32_t *M, uint32_t i, uint32_t k, uint3
 }
 static_assert(WM_CLQ_KMAX == 8, "clq_count_row dispatches k = 4..8");
 
-__global__ void CLQ_LIGHT_BOUNDS clq_light_kernel(wm_dag_args A) {
+__global__ void __launch_bounds__(WARPS * 32) clq_light_kernel(wm_dag_args A) {
   extern __shared__ uint32_t smem[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   uint32_t *mine = smem + warp * LIGHT_WORDS;
@@ -332,7 +329,7 @@ __global__ void __launch_bounds__(WARPS * 32) clq_build_kernel(wm_dag_args A) {
 }
 
 /* A block per item (rows [lo, hi) of a heavy pivot of this batch). */
-__global__ void CLQ_COUNT_BOUNDS clq_count_kernel(wm_dag_args A) {
+__global__ void __launch_bounds__(WARPS * 32, WM_CLQ_COUNT_MINB) clq_count_kernel(wm_dag_args A) {
   extern __shared__ uint32_t smem[];
   __shared__ wm_u64 item;
   __shared__ unsigned next_row;
