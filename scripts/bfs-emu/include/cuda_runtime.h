@@ -154,6 +154,31 @@ inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v)
 template <class T> inline T min(T a, T b) { return a < b ? a : b; }
 template <class T> inline T max(T a, T b) { return a > b ? a : b; }
 
+/* What the matcher's dedicated kernels use besides (scripts/dag-emu.sh). */
+template <class T> inline T __ldg(const T *p) { return *p; }
+template <class T> inline T __shfl_xor_sync(unsigned mask, T v, int d) {
+  return __shfl_sync(mask, v, (int)(threadIdx.x & 31) ^ d);
+}
+template <class T> inline T __shfl_up_sync(unsigned mask, T v, unsigned d) {
+  int l = (int)(threadIdx.x & 31);
+  return __shfl_sync(mask, v, l >= (int)d ? l - (int)d : l);
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu) { (void)__ballot_sync(mask, 1); }
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+/* PTX fns: the offset-th set bit of mask from bit base up (offset >= 1). */
+inline unsigned __fns(unsigned mask, unsigned base, int offset) {
+  for (unsigned pos = base; pos < 32; pos++)
+    if ((mask >> pos & 1u) && --offset == 0) return pos;
+  return 0xFFFFFFFFu;
+}
+inline unsigned atomicOr(unsigned *p, unsigned v) { unsigned o = *p; *p = o | v; return o; }
+template <class F> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int, size_t) {
+  *n = 1;
+  return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+
 /* Checks of device-side accesses: every device pointer the kernels read
  * must lie inside a cudaMalloc'd block (see emu_runtime.cpp). */
 #endif

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs the GPU triangle and clique kernels (matcher/gpu_triangle_kernel.cu,
+# gpu_clique_kernel.cu, driven by gpu_dag.cu) on the CPU emulator of
+# scripts/bfs-emu/ and checks every count against brute force
+# (scripts/dag-emu/check.cpp): k = 3..DAG_EMU_KMAX on graphs the checker
+# builds and on any edge-list files given, in file order and by degree.
+# Two builds: the real policy constants, and tiny ones that reach every
+# path on small graphs (heavy items, rows searched without a table,
+# matrices and level sets in device memory); the tiny build also runs with
+# little "device memory", so that the clique pool goes in batches and a
+# pivot too large for it is declined.  As with bfs-emu, this checks
+# indexing, barriers and the host driver without a GPU, not races or speed.
+#
+#   bash scripts/dag-emu.sh [EDGE_LIST ...]
+# Environment: WM_EMU_BUILD (default build-dag-emu), DAG_EMU_KMAX (default 6).
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${WM_EMU_BUILD:-$repo/build-dag-emu}"
+emu="$repo/scripts/bfs-emu"
+
+# The host library without CUDA.
+cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
+
+san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/datasets" -I"$repo/planner" -I"$repo/patterns")
+tiny=(-DWM_CLQ_LIGHT_D=4 -DWM_CLQ_ROWS=3 -DWM_CLQ_BUILD_SLOTS=64 -DWM_CLQ_SMEM_D=8 -DWM_CLQ_STACK_D=32
+      -DWM_TRI_SPLIT=4 -DWM_TRI_LIGHT_SLOTS=32 -DWM_TRI_HEAVY_SLOTS=64 -DWM_TRI_LIGHT_IN=4 -DWM_TRI_LIGHT_IN_MIN=2)
+
+# One checker binary; $1 names it, the rest are -D flags for every source
+# (the host split must see the same constants as the kernels).
+build_checker() {
+  local name=$1; shift
+  local out="$build/$name"
+  mkdir -p "$out/src" "$out/obj"
+  for f in gpu_triangle_kernel gpu_clique_kernel gpu_dag gpu_check; do
+    # k<<<g, b, smem, stream>>>(args);  ->  emu_launch(emu_cfg(g, b, smem, stream), [&]() { k(args); });
+    sed -E \
+      -e 's/^([[:space:]]*)([A-Za-z_][A-Za-z_0-9]*(<[^<>]*>)?)<<<(.*)>>>\((.*)\);/\1emu_launch(emu_cfg(\4), [\&]() { \2(\5); });/' \
+      -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/' \
+      -e 's/__shared__/static/g' \
+      "$repo/matcher/$f.cu" >"$out/src/$f.cpp"
+  done
+  if grep -n '<<<' "$out"/src/*.cpp; then echo "dag-emu: a launch was not rewritten" >&2; exit 1; fi
+  local objs=()
+  for f in "$out"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/dag-emu/check.cpp"; do
+    local o="$out/obj/$(basename "$f" .cpp).o"
+    g++ -std=c++17 -O1 -g -w "$@" "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
+    objs+=("$o")
+  done
+  # Linked ahead of the library, so its own dag_split.o (default constants) is not pulled in.
+  gcc -std=c11 -O1 -g -fopenmp "$@" "${san[@]}" "${inc[@]}" -c "$repo/matcher/dag_split.c" -o "$out/obj/dag_split.o"
+  g++ "${san[@]}" -o "$out/check" "${objs[@]}" "$out/obj/dag_split.o" "$build/lib/libwarpmatch.a" \
+    $(pkg-config --libs libxxhash) -fopenmp -lm
+}
+
+build_checker real
+build_checker tiny "${tiny[@]}"
+
+# ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
+# the harness are not the point here.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
+export EMU_SMEM_OPTIN="${EMU_SMEM_OPTIN:-262144}" # the real count kernel takes ~56 KiB
+echo "== real constants"
+"$build/real/check" "$@"
+echo "== tiny constants"
+"$build/tiny/check" "$@"
+echo "== tiny constants, 4 KB of device memory (pool batches, declined pivots)"
+EMU_FREE_BYTES=4000 "$build/tiny/check" "$@"
