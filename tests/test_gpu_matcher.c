@@ -269,12 +269,7 @@ static wm_graph *hub_graph(uint32_t n, uint32_t hubs, double p, uint64_t seed) {
   for (uint32_t u = hubs; u < n; u++)
     for (uint32_t v = u + 1; v < n; v++)
       if ((wm_test_rand(&seed) >> 11) * (1.0 / 9007199254740992.0) < p && cnt < cap) src[cnt] = u, dst[cnt++] = v;
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_from_arcs(src, dst, cnt, n, 0, &g, &err), WM_OK, "%s", err.msg);
-  free(src);
-  free(dst);
-  return g;
+  return wm_test_graph_of_arcs(n, src, dst, cnt);
 }
 
 /* Patterns of 3 and 4 vertices plus two of 5: with two universal hubs the
@@ -655,12 +650,7 @@ static wm_graph *dense_core(uint32_t core, uint32_t fringe, uint64_t seed) {
       uint64_t x = wm_test_rand(&seed);
       src[cnt] = v, dst[cnt++] = e < 3 ? (uint32_t)(x % core) : core + (uint32_t)(x % fringe);
     }
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_from_arcs(src, dst, cnt, core + fringe, 0, &g, &err), WM_OK, "%s", err.msg);
-  free(src);
-  free(dst);
-  return g;
+  return wm_test_graph_of_arcs(core + fringe, src, dst, cnt);
 }
 
 /* A sparse random graph whose last id is adjacent to every other vertex:
@@ -676,12 +666,7 @@ static wm_graph *top_hub(uint32_t n, uint64_t seed) {
   }
   for (uint32_t a = 0; a < 9; a++)
     for (uint32_t b = a + 1; b < 9; b++) src[cnt] = a * 37, dst[cnt++] = b * 37;
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_from_arcs(src, dst, cnt, n, 0, &g, &err), WM_OK, "%s", err.msg);
-  free(src);
-  free(dst);
-  return g;
+  return wm_test_graph_of_arcs(n, src, dst, cnt);
 }
 
 /* The count on `gpus` devices, or ~0 when the host has fewer; checks which

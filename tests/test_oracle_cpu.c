@@ -412,12 +412,7 @@ static wm_graph *wheel(uint32_t n) {
     src[c] = 0, dst[c++] = v;
     src[c] = v, dst[c++] = v + 1 < n ? v + 1 : 1;
   }
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_from_arcs(src, dst, c, n, 0, &g, &err), WM_OK, "%s", err.msg);
-  free(src);
-  free(dst);
-  return g;
+  return wm_test_graph_of_arcs(n, src, dst, c);
 }
 
 static wm_match_result match(const wm_graph *g, const wm_plan *plan, wm_match_options *mo) {

@@ -98,12 +98,14 @@ uint64_t wm_test_rand(uint64_t *s) {
 
 static double unit(uint64_t *s) { return (wm_test_rand(s) >> 11) * (1.0 / 9007199254740992.0); }
 
-static wm_graph *from_pairs(uint32_t n, uint32_t *src, uint32_t *dst, uint64_t cnt) {
+wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64_t cnt) {
   wm_graph *g = NULL;
   wm_error err;
   /* n_hint keeps every vertex, isolated ones too, so ids stay 0..n-1. */
   int rc = wm_graph_from_arcs(src, dst, cnt, n, 0, &g, &err);
   cr_assert_eq(rc, WM_OK, "building a test graph failed: %s", err.msg);
+  free(src);
+  free(dst);
   return g;
 }
 
@@ -113,10 +115,7 @@ wm_graph *wm_test_er(uint32_t n, double p, uint64_t seed) {
   for (uint32_t u = 0; u < n; u++)
     for (uint32_t v = u + 1; v < n; v++)
       if (unit(&seed) < p) src[cnt] = u, dst[cnt++] = v;
-  wm_graph *g = from_pairs(n, src, dst, cnt);
-  free(src);
-  free(dst);
-  return g;
+  return wm_test_graph_of_arcs(n, src, dst, cnt);
 }
 
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed) {
@@ -131,10 +130,7 @@ wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double 
       if (unit(&seed) < p) src[cnt] = u, dst[cnt++] = v;
     }
   free(w);
-  wm_graph *g = from_pairs(n, src, dst, cnt);
-  free(src);
-  free(dst);
-  return g;
+  return wm_test_graph_of_arcs(n, src, dst, cnt);
 }
 
 void wm_test_plan(const wm_graph *g, const char *name, int induced, int code_motion, int count_only,

@@ -35,6 +35,9 @@ void wm_test_shared(char *buf, size_t size, const char *file);
  * Erdos-Renyi G(n, p), and a power-law graph with `hubs` hub vertices each
  * joined to about hub_frac of the others. */
 wm_graph *wm_test_er(uint32_t n, double p, uint64_t seed);
+/* The symmetric graph of vertices 0..n-1 (isolated ones kept) and the cnt
+ * edges src[i]-dst[i]; takes and frees both malloc'd arrays. */
+wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64_t cnt);
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
 
 /* Plans catalogue pattern `name` for g (NULL: the planner's default
