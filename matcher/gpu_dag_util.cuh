@@ -20,7 +20,8 @@ __device__ __forceinline__ unsigned dag_log_slots(uint32_t d) {
 }
 
 /* Entries of the sorted p[0, n) below x. */
-__device__ __forceinline__ uint32_t dag_rank(const uint32_t *p, uint32_t n, uint32_t x) {
+template <typename T>
+__device__ __forceinline__ uint32_t dag_rank(const T *p, uint32_t n, uint32_t x) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {
     uint32_t mid = (lo + hi) >> 1;

@@ -1,13 +1,14 @@
-/* Triangle counting kernel: one warp per pivot, hashing the pivot's higher
- * neighbours in shared memory.
+/* Triangle counting kernel: one warp (or block) per pivot, with the
+ * pivot's higher neighbours in shared memory.
  *
  * With ids ordered by degree (count's default renumbering), each triangle
  * w < v < u is found once, at its middle vertex v (the pivot): w lies in
  * N+(v) = {w in N(v) : w < v}, the prefix of v's sorted row, and u in
- * N-(v), the rest of the row.  The warp hashes N+(v) into its shared table
- * once, then every in-neighbour u scans its own row from the start up to v
- * (exactly the w < v of u's row) and probes the table.  The work is
- * sum over u of d+(u)(d+(u)-1)/2 probes, a quarter of the usual
+ * N-(v), the rest of the row.  N+(v) goes into shared memory once (a
+ * bitmap of the ids below v when it fits, else a hash table), then every
+ * in-neighbour u scans its own row from the start up to v (exactly the
+ * w < v of u's row) and probes it.  The work is sum over u of
+ * d+(u)(d+(u)-1)/2 probes (41.7 G on kron-24), a quarter of the usual
  * "hash N+(u), scan every N+(v)" on Kronecker graphs, and each probe is one
  * shared-memory read.
  *
@@ -21,7 +22,9 @@
  * instead: slower, never wrong.
  *
  * On Kronecker scale 24 this took triangles from 2.06 s (stack kernel) to
- * 0.18 s; see BENCHMARKS.md.  The kernels are driven by gpu_dag.cu. */
+ * 0.18 s; bitmaps, prefixes found without a full search and 16-bit rows
+ * then took it to 96 ms.  See BENCHMARKS.md.  The kernels are driven by
+ * gpu_dag.cu. */
 #include "gpu_dag_util.cuh"
 
 namespace {
@@ -34,21 +37,49 @@ constexpr int TRI_UNROLL = WM_TRI_UNROLL;
 #define WM_TRI_LONG 32u /* prefixes this long are streamed by the whole warp */
 #endif
 constexpr uint32_t TRI_LONG = WM_TRI_LONG;
+/* Most words a pivot's bitmap may take (ids below 32 times this): all of
+ * the heavy table; for a light pivot, about what hashing would clear. */
+#ifndef WM_TRI_HEAVY_BITS
+#define WM_TRI_HEAVY_BITS WM_TRI_HEAVY_SLOTS
+#endif
+#ifndef WM_TRI_LIGHT_BITS
+#define WM_TRI_LIGHT_BITS 128u
+#endif
+/* Pivots below this whose table is a bitmap read their in-neighbours'
+ * rows as 16-bit ids (A.adj16): every id probed is below the pivot, and
+ * larger ids read there (past the prefix) are clamped to WM_TRI_NARROW - 1,
+ * which is not below it.  They carry 83.5% of
+ * kron-24's probes, and half the bytes took it from 116 to 96 ms. */
+#ifndef WM_TRI_NARROW
+#define WM_TRI_NARROW 65536u
+#endif
+static_assert(WM_TRI_NARROW <= 65536u, "narrow ids are 16-bit");
+static_assert(WM_TRI_HEAVY_BITS <= WM_TRI_HEAVY_SLOTS && WM_TRI_LIGHT_BITS <= WM_TRI_LIGHT_SLOTS,
+              "a bitmap must fit its table");
 
 __device__ __forceinline__ bool tri_lower_contains(const uint32_t *p, uint32_t n, uint32_t x) {
   uint32_t i = dag_rank(p, n, x);
   return i < n && __ldg(p + i) == x;
 }
 
+/* How a pivot's N+ is looked up.  Every w probed is below the pivot v, so
+ * when v's ids fit the shared buffer as bits (91.6% of kron-24's probes
+ * have a pivot below 131,072, which the heavy table holds), a probe is one
+ * shared load with no hashing and no probe chain for the warp to wait on.
+ * Otherwise a hash table, and past that a search of N+ in global memory. */
+enum { TRI_BITS, TRI_HASH, TRI_SEARCH };
+
 struct Pivot {
   const uint32_t *plus; /* N+(v): plus[0, d) */
   uint32_t d, v;
-  uint32_t *tab;        /* this warp's table, or NULL: search plus in global memory */
-  unsigned lg;          /* log2 of the table's slots */
+  uint32_t *tab;        /* bitmap of ids below v, or hash table of N+(v) */
+  unsigned lg;          /* log2 of the hash table's slots */
 };
 
+template <int M>
 __device__ __forceinline__ bool tri_probe(const Pivot &P, uint32_t w) {
-  if (!P.tab) return tri_lower_contains(P.plus, P.d, w);
+  if (M == TRI_BITS) return (P.tab[w >> 5] >> (w & 31u)) & 1u;
+  if (M == TRI_SEARCH) return tri_lower_contains(P.plus, P.d, w);
   const unsigned mask = (1u << P.lg) - 1u;
   for (unsigned h = dag_hash(w, 32u - P.lg);; h = (h + 1u) & mask) {
     uint32_t x = P.tab[h];
@@ -57,15 +88,28 @@ __device__ __forceinline__ bool tri_probe(const Pivot &P, uint32_t w) {
   }
 }
 
-/* Fills the table with N+(v), by the warp or the whole block (or leaves it
- * unused when it would be more than half full). */
+/* Fills tab (`slots` words) with N+(v), by the warp or the whole block, as
+ * bits when v's ids take at most bits_words words, else hashed when the
+ * table would be at most half full; returns the mode the probes use. */
 template <bool BLOCK>
-__device__ void tri_build(Pivot &P, uint32_t *tab, unsigned slots) {
-  P.tab = NULL;
-  if (2u * P.d > slots) return;
-  P.lg = dag_log_slots(P.d);
+__device__ int tri_build(Pivot &P, uint32_t *tab, unsigned slots, unsigned bits_words) {
   P.tab = tab;
+  const uint32_t words = (P.v + 31u) >> 5;
+  if (words <= bits_words) {
+    const unsigned tid = BLOCK ? threadIdx.x : (threadIdx.x & 31u), step = BLOCK ? blockDim.x : 32u;
+    for (unsigned k = tid; k < words; k += step) tab[k] = 0;
+    dag_sync<BLOCK>();
+    for (unsigned k = tid; k < P.d; k += step) {
+      const uint32_t w = __ldg(P.plus + k);
+      atomicOr(tab + (w >> 5), 1u << (w & 31u));
+    }
+    dag_sync<BLOCK>();
+    return TRI_BITS;
+  }
+  if (2u * P.d > slots) return TRI_SEARCH;
+  P.lg = dag_log_slots(P.d);
   dag_table_fill<BLOCK>(tab, NULL, P.lg, P.plus, P.d);
+  return TRI_HASH;
 }
 
 /* Where a warp's batch of 32 in-neighbours keeps the layout of its short
@@ -76,47 +120,58 @@ struct Batch {
   wm_u64 row[32];
 };
 
-/* Probes row[c + lane + 32 k], k < TRI_UNROLL, below n: the loads are all
- * issued before the first probe, so a lane waits for one load, not several. */
-__device__ __forceinline__ wm_u64 tri_stream(const Pivot &P, const uint32_t *row, uint32_t n, int lane) {
+/* Probes the prefix of row[0, n) below v, 32 TRI_UNROLL elements at a time
+ * with every load issued before the first probe, so a lane waits for one
+ * load, not several.  The prefix's length is not searched for: the walk
+ * stops at the first chunk that reaches v, which the row holds. */
+template <int M, typename T>
+__device__ __forceinline__ wm_u64 tri_stream(const Pivot &P, const T *row, uint32_t n, int lane) {
   wm_u64 cnt = 0;
-  for (uint32_t c = 0; c < n; c += 32u * TRI_UNROLL) {
+  for (uint32_t c = 0;; c += 32u * TRI_UNROLL) {
     uint32_t w[TRI_UNROLL];
 #pragma unroll
     for (int k = 0; k < TRI_UNROLL; k++) {
       uint32_t t = c + 32u * k + (uint32_t)lane;
-      w[k] = t < n ? __ldg(row + t) : DAG_EMPTY;
+      w[k] = t < n ? (uint32_t)__ldg(row + t) : DAG_EMPTY;
     }
 #pragma unroll
     for (int k = 0; k < TRI_UNROLL; k++)
-      if (w[k] != DAG_EMPTY) cnt += tri_probe(P, w[k]);
+      if (w[k] < P.v) cnt += tri_probe<M>(P, w[k]);
+    if (__shfl_sync(DAG_FULL, w[TRI_UNROLL - 1], 31) >= P.v) break;
   }
   return cnt;
 }
 
 /* Counts the triangles with pivot P.v and top vertex u in in[lo, hi), 32
- * in-neighbours at a time.  Each lane finds where v sits in its u's row:
- * the prefix below v is what is probed.  Prefixes of 32 or more are
- * streamed by the whole warp, one after the other (coalesced, every lane
- * busy); the shorter ones are walked as one concatenation, one element per
- * lane per step, each lane finding its element's owner in B. */
-__device__ wm_u64 tri_pivot(const wm_dag_args &A, const Pivot &P, const uint32_t *in, uint32_t lo,
-                            uint32_t hi, Batch *B, int lane) {
+ * in-neighbours at a time.  What is probed is the prefix of u's row below
+ * v.  Prefixes of TRI_LONG or more (seen from one element, the
+ * TRI_LONG-th) are streamed by the whole warp, one after the other
+ * (coalesced, every lane busy); the shorter ones, whose length a search
+ * of TRI_LONG elements finds, are walked as one concatenation, one element
+ * per lane per step, each lane finding its element's owner in B.  A full
+ * search of the row for v cost kron-24 a fifth of its time. */
+template <int M, typename T>
+__device__ wm_u64 tri_pivot(const wm_dag_args &A, const T *adj, const Pivot &P, const uint32_t *in,
+                            uint32_t lo, uint32_t hi, Batch *B, int lane) {
   wm_u64 cnt = 0;
   for (uint32_t i0 = lo; i0 < hi; i0 += 32) {
-    uint32_t i = i0 + (uint32_t)lane, len = 0;
+    uint32_t i = i0 + (uint32_t)lane, len = 0, du = 0;
     wm_u64 row = 0;
+    bool lng = false;
     if (i < hi) {
       uint32_t u = __ldg(in + i);
       row = __ldg(A.off + u);
-      len = dag_rank(A.adj + row, __ldg(A.dplus + u), P.v);
+      du = __ldg(A.dplus + u);
+      const T *r = adj + row;
+      lng = du > TRI_LONG && __ldg(r + TRI_LONG - 1) < P.v;
+      if (!lng) len = dag_rank(r, du < TRI_LONG ? du : TRI_LONG, P.v);
     }
-    for (unsigned longs = __ballot_sync(DAG_FULL, len >= TRI_LONG); longs; longs &= longs - 1) {
+    for (unsigned longs = __ballot_sync(DAG_FULL, lng); longs; longs &= longs - 1) {
       int l = __ffs(longs) - 1;
       wm_u64 r = __shfl_sync(DAG_FULL, row, l);
-      cnt += tri_stream(P, A.adj + r, __shfl_sync(DAG_FULL, len, l), lane);
+      cnt += tri_stream<M>(P, adj + r, __shfl_sync(DAG_FULL, du, l), lane);
     }
-    uint32_t incl = len < TRI_LONG ? len : 0;
+    uint32_t incl = len;
     for (int d = 1; d < 32; d <<= 1) {
       uint32_t y = __shfl_up_sync(DAG_FULL, incl, d);
       if (lane >= d) incl += y;
@@ -138,15 +193,34 @@ __device__ wm_u64 tri_pivot(const wm_dag_args &A, const Pivot &P, const uint32_t
           for (int step = 16; step; step >>= 1)
             if (B->incl[l + step - 1] <= t) l += step;
           uint32_t first = l ? B->incl[l - 1] : 0;
-          w[k] = __ldg(A.adj + B->row[l] + (t - first));
+          w[k] = __ldg(adj + B->row[l] + (t - first));
         }
       }
 #pragma unroll
       for (int k = 0; k < TRI_UNROLL; k++)
-        if (w[k] != DAG_EMPTY) cnt += tri_probe(P, w[k]);
+        if (w[k] != DAG_EMPTY) cnt += tri_probe<M>(P, w[k]);
     }
   }
   return cnt;
+}
+
+/* One pivot's in-neighbours in[lo, hi), by the probe mode of its table
+ * and, for a bitmap, the width of the ids it reads. */
+__device__ __forceinline__ wm_u64 tri_pivot_any(int mode, const wm_dag_args &A, const Pivot &P, const uint32_t *in,
+                                                uint32_t lo, uint32_t hi, Batch *B, int lane) {
+  if (mode == TRI_BITS && A.adj16 && P.v < WM_TRI_NARROW)
+    return tri_pivot<TRI_BITS>(A, (const uint16_t *)A.adj16, P, in, lo, hi, B, lane);
+  if (mode == TRI_BITS) return tri_pivot<TRI_BITS>(A, A.adj, P, in, lo, hi, B, lane);
+  if (mode == TRI_HASH) return tri_pivot<TRI_HASH>(A, A.adj, P, in, lo, hi, B, lane);
+  return tri_pivot<TRI_SEARCH>(A, A.adj, P, in, lo, hi, B, lane);
+}
+
+/* adj16[e] = min(adj[e], WM_TRI_NARROW - 1). */
+__global__ void tri_narrow_kernel(const uint32_t *adj, uint16_t *adj16, wm_u64 m) {
+  for (wm_u64 e = (wm_u64)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += (wm_u64)gridDim.x * blockDim.x) {
+    const uint32_t w = __ldg(adj + e);
+    adj16[e] = (uint16_t)(w < WM_TRI_NARROW ? w : WM_TRI_NARROW - 1u);
+  }
 }
 
 __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_dag_args A) {
@@ -168,8 +242,8 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_d
       P.plus = A.adj + b;
       P.d = d;
       P.v = v;
-      tri_build<false>(P, tab, WM_TRI_LIGHT_SLOTS);
-      cnt += tri_pivot(A, P, A.adj + b + d, 0, din, B, lane);
+      const int mode = tri_build<false>(P, tab, WM_TRI_LIGHT_SLOTS, WM_TRI_LIGHT_BITS);
+      cnt += tri_pivot_any(mode, A, P, A.adj + b + d, 0, din, B, lane);
       __syncwarp(); /* the table is rebuilt for the next pivot */
     }
   }
@@ -204,9 +278,9 @@ __global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32, WM_TRI_HEAVY_MINB) tr
     P.plus = A.adj + b;
     P.d = __ldg(A.dplus + it.v);
     P.v = it.v;
-    tri_build<true>(P, tab, WM_TRI_HEAVY_SLOTS);
+    const int mode = tri_build<true>(P, tab, WM_TRI_HEAVY_SLOTS, WM_TRI_HEAVY_BITS);
     for (uint32_t lo = it.lo + 32u * (uint32_t)warp; lo < it.hi; lo += 32u * WM_TRI_HEAVY_WARPS)
-      cnt += tri_pivot(A, P, A.adj + b + P.d, lo, lo + 32u < it.hi ? lo + 32u : it.hi, B, lane);
+      cnt += tri_pivot_any(mode, A, P, A.adj + b + P.d, lo, lo + 32u < it.hi ? lo + 32u : it.hi, B, lane);
     __syncthreads(); /* the table and the item are replaced next */
   }
   dag_flush(A, cnt);
@@ -236,6 +310,11 @@ cudaError_t launch_light(const wm_dag_args *a, unsigned blocks, cudaStream_t s) 
 
 cudaError_t launch_heavy(const wm_dag_args *a, unsigned blocks, cudaStream_t s) {
   if (!a->n_items) return cudaSuccess;
+  if (a->adj16) {
+    tri_narrow_kernel<<<blocks, 256, 0, s>>>(a->adj, a->adj16, a->m);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+  }
   tri_heavy_kernel<<<blocks, WM_TRI_HEAVY_WARPS * 32, heavy_smem(3), s>>>(*a);
   return cudaGetLastError();
 }

@@ -25,7 +25,8 @@ cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/datasets" -I"$repo/planner" -I"$repo/patterns")
 tiny=(-DWM_CLQ_LIGHT_D=4 -DWM_CLQ_ROWS=3 -DWM_CLQ_BUILD_SLOTS=64 -DWM_CLQ_SMEM_D=8 -DWM_CLQ_STACK_D=32
-      -DWM_TRI_SPLIT=4 -DWM_TRI_LIGHT_SLOTS=32 -DWM_TRI_HEAVY_SLOTS=64 -DWM_TRI_LIGHT_IN=4 -DWM_TRI_LIGHT_IN_MIN=2)
+      -DWM_TRI_SPLIT=4 -DWM_TRI_LIGHT_SLOTS=32 -DWM_TRI_HEAVY_SLOTS=64 -DWM_TRI_LIGHT_IN=4 -DWM_TRI_LIGHT_IN_MIN=2
+      -DWM_TRI_LIGHT_BITS=4 -DWM_TRI_HEAVY_BITS=8 -DWM_TRI_NARROW=200u -DWM_TRI_NARROW_MIN_ARCS=0)
 
 # One checker binary; $1 names it, the rest are -D flags for every source
 # (the host split must see the same constants as the kernels).

@@ -125,6 +125,9 @@ int main(int argc, char **argv) {
   g = top_hub(400, 5);
   bad += check("top hub 400", g, kmax);
   wm_graph_destroy(g);
+  g = top_hub(6000, 7); /* pivots past the real constants' bitmaps: hashed */
+  bad += check("top hub 6000", g, 3); /* triangles only: cliques gain nothing here */
+  wm_graph_destroy(g);
   for (int i = 1; i < argc; i++) {
     wm_load_options lo;
     wm_load_options_init(&lo);
