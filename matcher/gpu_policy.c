@@ -16,12 +16,9 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
    * remaining iterations there are short and the thief recomputes the
    * prefix's sets. */
   p->stop_level = last_group < 2 ? last_group : 2;
-  /* Busy warps look for idle blocks when picking at positions a thief may
-   * split: deeper than 1 only inside long subtrees (gpu_stack_kernel.cu). */
-#ifndef WM_GPU_DETECT_MAX
-#define WM_GPU_DETECT_MAX 2
-#endif
-  p->detect_level = last_group < WM_GPU_DETECT_MAX ? last_group : WM_GPU_DETECT_MAX;
+  /* Busy warps look for idle blocks at every pick of positions <= 1: a
+   * global read each time, too costly deeper where picks are frequent. */
+  p->detect_level = last_group < 1 ? last_group : 1;
   p->chunk = o->gpu_chunk;
   p->set_capacity = o->gpu_set_capacity;
   p->list_batch = o->gpu_list_batch;

@@ -37,7 +37,6 @@ struct wm_kctx {
   uint32_t *sets;        /* this warp's set buffers */
   int U, lane;
   wm_u64 count, set_ops, used, issued; /* per lane */
-  long long shallow_pick; /* lane 0: clock64() at its last pick of a position <= 1 */
 };
 
 /* ---- scalar helpers ---------------------------------------------------- */

@@ -75,32 +75,12 @@ __device__ void wm_descend(wm_kctx &c, int p) {
  * operation (which nobody can steal) becomes the kernel's critical path. */
 #define WM_GROUP_BUDGET 2048u
 
-/* Whole warp: whether this pick of position p looks for idle blocks (a
- * global read).  At positions <= 1, every pick.  Deeper (position 2, which
- * thieves may still split) only once the warp has spent
- * WM_GPU_DEEP_PUSH_CYCLES since its last pick at positions <= 1 (or since
- * it took its work): a hub's subtree then reaches other blocks, while short
- * subtrees are not pushed, whose receiver would recompute more than it
- * gets.  On facebook: induced 4-stars 145 -> 17.5 ms, houses 346 -> 191 ms,
- * but diamonds 3.2 -> 4.1 ms (every pick there: 5.8 ms); BENCHMARKS.md. */
-#ifndef WM_GPU_DEEP_PUSH_CYCLES
-#define WM_GPU_DEEP_PUSH_CYCLES 80000
-#endif
-__device__ __forceinline__ bool wm_detect_due(wm_kctx &c, int p) {
-  const long long now = clock64();
-  if (p <= 1) {
-    c.shallow_pick = now;
-    return true;
-  }
-  return __shfl_sync(WM_FULL, now - c.shallow_pick > WM_GPU_DEEP_PUSH_CYCLES, 0);
-}
-
 /* Whole warp: takes the next group of up to U candidates of position p
  * that pass its filters, in order, into g[p][]; returns the group size
  * (0: p is exhausted).  Windows of 32 are read under the lock when thieves
  * may split p's range.  Busy warps look for idle blocks here. */
 __device__ int wm_pick(wm_kctx &c, int p) {
-  if (c.A->steal == WM_STEAL_TWO_LEVEL && p <= c.A->detect_level && wm_detect_due(c, p))
+  if (c.A->steal == WM_STEAL_TWO_LEVEL && p <= c.A->detect_level)
     wm_try_push(c.A, c.ws, c.g, c.U, c.A->stop_level, c.lane);
   volatile wm_wstate *ws = c.ws;
   const int U = c.U;
@@ -316,7 +296,6 @@ __global__ void wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const 
   c.U = args.unroll;
   c.lane = lane;
   c.count = c.set_ops = c.used = c.issued = 0;
-  c.shallow_pick = 0;
 
   if (threadIdx.x == 0) {
     bs->idle_warps = 0;
@@ -357,7 +336,6 @@ __global__ void wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const 
       p = wm_acquire(c, bs, warps_base, Ly, wid);
       WM_PROF_ADD(WM_PROF_ACQUIRE);
       if (p < 0) break;
-      c.shallow_pick = clock64(); /* new work: its subtree's clock starts */
       st = WM_S_PICK;
       continue;
     }

@@ -119,7 +119,7 @@ Test(gpu_sizing, policy_defaults_and_overrides) {
   cr_assert_eq(p.steal, WM_STEAL_TWO_LEVEL);
   cr_assert_eq(p.unroll, WM_GPU_DEFAULT_UNROLL);
   cr_assert_eq(p.stop_level, 2);
-  cr_assert_eq(p.detect_level, 2);
+  cr_assert_eq(p.detect_level, 1);
   wm_gpu_policy_from_options(&p, &o, 3);
   cr_assert_eq(p.stop_level, 1);
   cr_assert_eq(p.detect_level, 1);
