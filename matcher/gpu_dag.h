@@ -19,8 +19,8 @@ struct wm_dag_args {
   const wm_u64 *off;
   const uint32_t *adj;
   const uint32_t *dplus; /* |N+(v)|: neighbours below v, a prefix of v's row */
-  uint16_t *adj16;       /* triangles, or NULL: adj's ids below WM_TRI_NARROW, at the same
-                            indices (filled by the heavy stream before its kernel) */
+  uint16_t *adj16;       /* triangles, or NULL: adj at the same indices, each id clamped to
+                            WM_TRI_NARROW - 1 (filled by the heavy stream before its kernel) */
   wm_u64 m;              /* entries of adj */
   uint32_t n, k;
   uint32_t light_chunk;  /* consecutive light pivots per grab */

@@ -48,8 +48,8 @@ constexpr uint32_t TRI_LONG = WM_TRI_LONG;
 /* Pivots below this whose table is a bitmap read their in-neighbours'
  * rows as 16-bit ids (A.adj16): every id probed is below the pivot, and
  * larger ids read there (past the prefix) are clamped to WM_TRI_NARROW - 1,
- * which is not below it.  They carry 83.5% of
- * kron-24's probes, and half the bytes took it from 116 to 96 ms. */
+ * which is not below it.  They carry 83.5% of kron-24's probes, and half
+ * the bytes took it from 116 to 96 ms. */
 #ifndef WM_TRI_NARROW
 #define WM_TRI_NARROW 65536u
 #endif
@@ -209,7 +209,7 @@ __device__ wm_u64 tri_pivot(const wm_dag_args &A, const T *adj, const Pivot &P, 
 __device__ __forceinline__ wm_u64 tri_pivot_any(int mode, const wm_dag_args &A, const Pivot &P, const uint32_t *in,
                                                 uint32_t lo, uint32_t hi, Batch *B, int lane) {
   if (mode == TRI_BITS && A.adj16 && P.v < WM_TRI_NARROW)
-    return tri_pivot<TRI_BITS>(A, (const uint16_t *)A.adj16, P, in, lo, hi, B, lane);
+    return tri_pivot<TRI_BITS>(A, A.adj16, P, in, lo, hi, B, lane);
   if (mode == TRI_BITS) return tri_pivot<TRI_BITS>(A, A.adj, P, in, lo, hi, B, lane);
   if (mode == TRI_HASH) return tri_pivot<TRI_HASH>(A, A.adj, P, in, lo, hi, B, lane);
   return tri_pivot<TRI_SEARCH>(A, A.adj, P, in, lo, hi, B, lane);
