@@ -151,7 +151,10 @@ __device__ bool wm_try_receive(const wm_gpu_args *A, volatile wm_bstate *bs, vol
   __threadfence();
   atomicExch(A->mail_state + blockIdx.x, WM_MAIL_EMPTY);
   wm_lock(&bs->blk_lock);
-  bs->idle_warps = bs->idle_warps - 1;
+  /* Atomic even under blk_lock: go_idle and thieves change the count without
+   * it, and a lost update leaves the block short of W idle warps forever, so
+   * that it never leaves `active` and the kernel never ends. */
+  atomicSub((int *)&bs->idle_warps, 1);
   if (!bs->counted)
     bs->counted = 1; /* the mail's unit of `active` becomes the block's */
   else
