@@ -34,6 +34,7 @@ struct wm_gpu_args {
   const int32_t *labels;   /* or NULL */
   const uint8_t *allowed;  /* or NULL */
   const uint32_t *first;   /* level-0 seeds, or NULL: all vertices */
+  int l0_edges;            /* level 0 is the arcs [0, n0) (gpu_stack_kernel.cu), not vertices */
   wm_u64 n0;               /* level-0 iterations */
   /* level 0 is handed out in chunks; chunk c of this device is global chunk c*ndev+dev */
   wm_u64 *l0_next;
@@ -88,6 +89,7 @@ struct wm_wstate {
   uint32_t pref[WM_MAX_K];              /* a stolen prefix, being installed */
   uint32_t steal_lo, steal_hi;
   int steal_q, pad2;
+  wm_u64 arc_lo, arc_hi;                /* level 0 as edges: this warp's untaken arcs (private) */
 };
 
 /* Byte layout of one warp's shared region for a plan and unroll U. */

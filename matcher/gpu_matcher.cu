@@ -54,7 +54,8 @@ typedef struct wm_gpu_run {
   wm_gpu_policy pol;
   int listing;
   uint64_t max_degree;
-  uint64_t n0;
+  uint64_t n0;       /* level-0 iterations: vertices, seeds or arcs */
+  int l0_edges;      /* level 0 is handed out as arcs */
   uint64_t list_batch;
   int ndev;
   wm_gpu_dev dev[16];
@@ -209,6 +210,7 @@ static void fill_args(wm_gpu_run *R, wm_gpu_dev *d, int dev_index, uint32_t chun
   a->labels = d->labels;
   a->allowed = d->allowed;
   a->first = d->first;
+  a->l0_edges = R->l0_edges;
   a->n0 = R->n0;
   a->l0_next = d->ctr + C_L0;
   a->chunk = chunk;
@@ -433,9 +435,9 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
   for (int i = 0; i < R->ndev; i++) gb += R->dev[i].sz.total_bytes / 1e9;
   snprintf(r->launch, sizeof r->launch,
            "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d, steal=%s (stop %d, detect %d), "
-           "chunk %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB%s",
+           "level 0: %s in chunks of %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB%s",
            R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, steal_name(p->steal),
-           p->stop_level, p->detect_level, d->args.chunk, R->plan.n_bufs * (unsigned)p->unroll,
+           p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, R->plan.n_bufs * (unsigned)p->unroll,
            (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb,
            R->listing ? ", listing" : "");
 }
@@ -457,7 +459,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
       return rc;
   uint64_t warps = 0;
   for (int i = 0; i < R->ndev; i++) warps += (uint64_t)R->dev[i].blocks * R->pol.warps_per_block;
-  uint32_t chunk = R->pol.chunk ? R->pol.chunk : wm_gpu_default_chunk(R->n0, warps);
+  uint32_t chunk = R->pol.chunk ? R->pol.chunk : wm_gpu_default_chunk(R->n0, warps, R->l0_edges);
   for (int i = 0; i < R->ndev; i++) {
     fill_args(R, &R->dev[i], i, chunk);
     WM_CU(cudaSetDevice(R->dev[i].id));
@@ -519,14 +521,15 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   R->ndev = o->gpus > 0 ? o->gpus : 1;
   if (R->ndev > 16) R->ndev = 16;
   R->max_degree = max_degree_of(g);
-  R->n0 = o->first ? o->n_first : g->n;
+  R->l0_edges = wm_gpu_level0_edges(R->pol.level0, plan->k, R->plan.cand[1] == WM_NBR(0), o->first != NULL);
+  R->n0 = R->l0_edges ? g->m : o->first ? o->n_first : g->n;
   R->list_batch = o->gpu_list_batch ? o->gpu_list_batch : WM_DEFAULT_LIST_BATCH;
   if (R->list_batch < WM_GPU_MIN_LIST_BATCH) R->list_batch = WM_GPU_MIN_LIST_BATCH;
   if (o->per_vertex) memset(o->per_vertex, 0, (size_t)g->n * sizeof *o->per_vertex);
   if (R->n0)
     rc = run(R, r, err);
   else
-    snprintf(r->launch, sizeof r->launch, "gpu: not launched (no level-0 vertices)");
+    snprintf(r->launch, sizeof r->launch, "gpu: not launched (no level-0 vertices or edges)");
   for (int i = 0; i < R->ndev; i++)
     if (R->dev[i].stream) dev_release(&R->dev[i]);
   free(R->host_out);

@@ -25,6 +25,7 @@ typedef struct wm_gpu_policy {
   int steal;           /* wm_steal_mode */
   int stop_level;      /* deepest position whose remaining iterations may be stolen */
   int detect_level;    /* deepest position at which a busy warp looks for idle blocks */
+  int level0;          /* wm_level0_mode asked for (wm_gpu_level0_edges decides) */
   uint32_t chunk;      /* level-0 iterations handed out per grab of the global counter */
   uint64_t set_capacity;/* forced elements per set buffer (0: from max degree and memory) */
   uint64_t list_batch; /* listing: matches per device buffer drain (0: default) */
@@ -34,9 +35,15 @@ typedef struct wm_gpu_policy {
 /* Policy for a plan of k positions from the user's options (0/-1 = default). */
 void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, unsigned k);
 
+/* Whether level 0 is handed out as edges (v0, v1): asked for or auto, a
+ * plan of at least 3 positions whose position 1 iterates N(v0) itself (an
+ * edge's far end is then a position-1 candidate), and no seed list (the
+ * seeds are vertices). */
+int wm_gpu_level0_edges(int mode, unsigned k, int position1_is_row, int seeded);
+
 /* Default level-0 chunk: enough grabs per warp that the tail balances even
  * without stealing, few enough that the counter is not a hot spot. */
-uint32_t wm_gpu_default_chunk(uint64_t n0, uint64_t total_warps);
+uint32_t wm_gpu_default_chunk(uint64_t n0, uint64_t total_warps, int edges);
 
 /* ---- buffer sizing ----------------------------------------------------- */
 

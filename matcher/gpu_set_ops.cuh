@@ -37,6 +37,7 @@ struct wm_kctx {
   uint32_t *sets;        /* this warp's set buffers */
   int U, lane;
   wm_u64 count, set_ops, used, issued; /* per lane */
+  long long shallow_pick; /* clock64() at the last pick of a position <= 1 */
 };
 
 /* ---- scalar helpers ---------------------------------------------------- */
@@ -57,6 +58,21 @@ __device__ __forceinline__ uint32_t wm_lower_bound(const uint32_t *p, uint32_t l
 __device__ __forceinline__ bool wm_contains(const uint32_t *p, uint32_t lo, uint32_t hi, uint32_t x) {
   uint32_t i = wm_lower_bound(p, lo, hi, x);
   return i < hi && __ldg(p + i) == x;
+}
+
+/* Whole warp: the row of arc t (t < off[n]), the last v < n with
+ * off[v] <= t, which is never an empty row; a 32-way search. */
+__device__ __forceinline__ uint32_t wm_warp_row_of(const wm_u64 *off, uint32_t n, wm_u64 t, int lane) {
+  uint32_t lo = 0, hi = n; /* off[lo] <= t, and off[hi] > t unless hi == n */
+  while (hi - lo > 1u) {
+    uint32_t step = (hi - lo + 31u) / 32u;
+    wm_u64 idx = (wm_u64)lo + (wm_u64)lane * step;
+    bool le = idx < hi && __ldg(off + idx) <= t;
+    unsigned b = __ballot_sync(WM_FULL, le); /* a prefix, lane 0 included */
+    lo += (uint32_t)(31 - __clz(b)) * step;
+    if ((wm_u64)lo + step < hi) hi = lo + step;
+  }
+  return lo;
 }
 
 /* wm_lower_bound by the whole warp: 32 probes a round cut the range 32-fold,

@@ -75,12 +75,30 @@ __device__ void wm_descend(wm_kctx &c, int p) {
  * operation (which nobody can steal) becomes the kernel's critical path. */
 #define WM_GROUP_BUDGET 2048u
 
+/* Whole warp: whether this pick of position p looks for idle blocks (a
+ * global read).  At positions <= 1, every pick; deeper (when detect_level
+ * allows) only once the warp has spent WM_GPU_DEEP_PUSH_CYCLES since its
+ * last pick at positions <= 1, so that a hub's subtree reaches other
+ * blocks while short subtrees, whose receiver would recompute more than it
+ * gets, are not pushed. */
+#ifndef WM_GPU_DEEP_PUSH_CYCLES
+#define WM_GPU_DEEP_PUSH_CYCLES 80000
+#endif
+__device__ __forceinline__ bool wm_detect_due(wm_kctx &c, int p) {
+  const long long now = clock64();
+  if (p <= 1) {
+    c.shallow_pick = now;
+    return true;
+  }
+  return __shfl_sync(WM_FULL, now - c.shallow_pick > WM_GPU_DEEP_PUSH_CYCLES, 0);
+}
+
 /* Whole warp: takes the next group of up to U candidates of position p
  * that pass its filters, in order, into g[p][]; returns the group size
  * (0: p is exhausted).  Windows of 32 are read under the lock when thieves
  * may split p's range.  Busy warps look for idle blocks here. */
 __device__ int wm_pick(wm_kctx &c, int p) {
-  if (c.A->steal == WM_STEAL_TWO_LEVEL && p <= c.A->detect_level)
+  if (c.A->steal == WM_STEAL_TWO_LEVEL && p <= c.A->detect_level && wm_detect_due(c, p))
     wm_try_push(c.A, c.ws, c.g, c.U, c.A->stop_level, c.lane);
   volatile wm_wstate *ws = c.ws;
   const int U = c.U;
@@ -158,8 +176,9 @@ __device__ int wm_pick(wm_kctx &c, int p) {
 
 /* Whole warp: installs stolen or received work (steal_q, steal_lo/hi and
  * the prefix in pref): the prefix becomes groups of one, the sets of its
- * levels are recomputed, and position q gets the stolen range. */
-__device__ int wm_install(wm_kctx &c) {
+ * levels are recomputed, and position q gets the stolen range (clipped to
+ * q's value range when it is a piece of a row, not a published range). */
+__device__ int wm_install(wm_kctx &c, bool clip) {
   __syncwarp();
   volatile wm_wstate *ws = c.ws;
   const int q = ws->steal_q;
@@ -173,19 +192,59 @@ __device__ int wm_install(wm_kctx &c) {
   }
   __syncwarp();
   for (int L = 0; L < q; L++) wm_run_level_ops(c, L, 1, false);
-  if (q > 0) {
-    uint32_t a, b;
-    wm_bind_position(c, q, a, b); /* the base array; the range is the stolen one */
-  }
+  uint32_t a = 0, b = 0xFFFFFFFFu;
+  if (q > 0) wm_bind_position(c, q, a, b); /* the base array; the range is the stolen one */
   if (c.lane == 0) {
     if (q == 0) {
       ws->base[0] = c.A->first;
       ws->vs[0] = -1;
     }
-    wm_set_range(c, q, lo, hi);
+    uint32_t l = clip && a > lo ? a : lo, h = clip && b < hi ? b : hi;
+    wm_set_range(c, q, l, h > l ? h : l);
   }
   __syncwarp();
   return q;
+}
+
+/* Whole warp, level 0 as edges: the next piece of this warp's chunk of arcs
+ * that lies in one row (a new chunk when it is used up), as work to install
+ * at position 1: the prefix v0 and a range of N(v0).  A hub's row is split
+ * over many warps from the start, rather than left to stealing (on small
+ * graphs most warps would otherwise wait in wm_acquire).  Position 0 stays
+ * exhausted, as it is whenever a warp acquires.  False: no arcs are left. */
+__device__ bool wm_next_edges(wm_kctx &c, volatile wm_bstate *bs, int l0_done) {
+  const wm_gpu_args *A = c.A;
+  volatile wm_wstate *ws = c.ws;
+  for (;;) {
+    wm_u64 lo = ws->arc_lo, hi = ws->arc_hi;
+    if (lo >= hi) {
+      if (l0_done) return false; /* the rest of this warp's chunk is done first */
+      wm_u64 first = 0;
+      if (c.lane == 0) {
+        first = (atomicAdd(A->l0_next, 1ull) * A->ndev + A->dev) * (wm_u64)A->chunk;
+        if (first >= A->n0) bs->l0_done = 1;
+      }
+      lo = __shfl_sync(WM_FULL, first, 0);
+      if (lo >= A->n0) return false;
+      hi = lo + A->chunk < A->n0 ? lo + A->chunk : A->n0;
+    }
+    const uint32_t v = wm_warp_row_of(A->off, A->n, lo, c.lane);
+    const wm_u64 row = A->off[v], end = A->off[v + 1] < hi ? A->off[v + 1] : hi;
+    const bool ok = wm_accept(c, 0, v, -1, 0); /* v0's label and ball (nothing is bound before it) */
+    __syncwarp();
+    if (c.lane == 0) {
+      ws->arc_lo = end;
+      ws->arc_hi = hi;
+      if (ok) {
+        ws->steal_q = 1;
+        ws->pref[0] = v;
+        ws->steal_lo = (uint32_t)(lo - row);
+        ws->steal_hi = (uint32_t)(end - row);
+      }
+    }
+    __syncwarp();
+    if (ok) return true;
+  }
 }
 
 /* Whole warp, out of work: the next level-0 chunk, else stolen or received
@@ -197,7 +256,9 @@ __device__ int wm_acquire(wm_kctx &c, volatile wm_bstate *bs, unsigned char *war
   int l0_done = 0;
   if (c.lane == 0) l0_done = bs->l0_done;
   l0_done = __shfl_sync(WM_FULL, l0_done, 0);
-  if (!l0_done) {
+  if (A->l0_edges) {
+    if (wm_next_edges(c, bs, l0_done)) return wm_install(c, true);
+  } else if (!l0_done) {
     int got = 0;
     uint32_t lo = 0, hi = 0;
     if (c.lane == 0) {
@@ -239,7 +300,7 @@ __device__ int wm_acquire(wm_kctx &c, volatile wm_bstate *bs, unsigned char *war
     }
     got = __shfl_sync(WM_FULL, got, 0);
     if (got < 0) return -1;
-    if (got > 0) return wm_install(c);
+    if (got > 0) return wm_install(c, false);
     if (c.lane == 0) {
       __nanosleep(backoff);
       if (backoff < 2048) backoff *= 2;
@@ -296,6 +357,7 @@ __global__ void wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const 
   c.U = args.unroll;
   c.lane = lane;
   c.count = c.set_ops = c.used = c.issued = 0;
+  c.shallow_pick = 0;
 
   if (threadIdx.x == 0) {
     bs->idle_warps = 0;
@@ -336,6 +398,7 @@ __global__ void wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const 
       p = wm_acquire(c, bs, warps_base, Ly, wid);
       WM_PROF_ADD(WM_PROF_ACQUIRE);
       if (p < 0) break;
+      c.shallow_pick = clock64(); /* new work: its subtree's clock starts */
       st = WM_S_PICK;
       continue;
     }

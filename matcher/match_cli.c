@@ -20,15 +20,20 @@ int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err) {
 
 int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err) {
   static const char *const steal[] = {"none", "block", "two-level", NULL};
-  int mode;
-  uint64_t unroll, gpus, blocks, warps;
+  static const char *const level0[] = {"auto", "vertices", "edges", NULL};
+  int mode, l0;
+  uint64_t unroll, gpus, blocks, warps, chunk;
   int rc = wm_cli_choice(cli, "steal", steal, -1, &mode, err);
+  if (!rc) rc = wm_cli_choice(cli, "level0", level0, 0, &l0, err);
+  if (!rc) rc = wm_cli_u64(cli, "gpu-chunk", 0, 1, 1u << 20, &chunk, err);
   if (!rc) rc = wm_cli_u64(cli, "unroll", 0, 1, 32, &unroll, err);
   if (!rc) rc = wm_cli_u64(cli, "gpus", 0, 1, 64, &gpus, err);
   if (!rc) rc = wm_cli_u64(cli, "gpu-blocks", 0, 1, 1u << 20, &blocks, err);
   if (!rc) rc = wm_cli_u64(cli, "gpu-warps", 0, 1, 32, &warps, err);
   if (rc) return rc;
   if (mode >= 0) mo->gpu_steal = mode; /* WM_STEAL_NONE, _BLOCK, _TWO_LEVEL in order */
+  mo->gpu_level0 = l0; /* WM_LEVEL0_AUTO, _VERTICES, _EDGES in order */
+  if (chunk) mo->gpu_chunk = (uint32_t)chunk;
   if (unroll) mo->gpu_unroll = (int)unroll;
   if (gpus) mo->gpus = (int)gpus;
   if (blocks) mo->gpu_blocks = (int)blocks;

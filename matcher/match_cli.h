@@ -53,6 +53,8 @@ int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err);
 #define WM_GPU_OPTSPEC                                                                          \
   {"steal", "none|block|two-level", "GPU work stealing (default: two-level)"},                    \
   {"unroll", "U", "GPU: iterations of a level expanded together (default: the policy's)"},       \
+  {"level0", "auto|vertices|edges", "GPU: hand out the first level as vertices or as edges (default: edges where the plan allows)"}, \
+  {"gpu-chunk", "N", "GPU: first-level vertices or edges per grab of the global counter (default: from the grid)"}, \
   {"gpus", "N", "GPUs of this host to split the first level over (default 1)"},                  \
   {"gpu-blocks", "N", "GPU: blocks of the launch (default: from the device)"},                    \
   {"gpu-warps", "N", "GPU: warps per block (default: from the device)"},                        \

@@ -20,6 +20,10 @@ extern "C" {
 typedef int (*wm_match_sink)(void *ctx, const uint32_t *match, unsigned k);
 
 enum wm_steal_mode { WM_STEAL_NONE = 0, WM_STEAL_BLOCK = 1, WM_STEAL_TWO_LEVEL = 2 };
+/* How the GPU stack kernel hands out level 0: vertices v0, or edges (v0, v1)
+ * (G2Miner's edge parallelism: a hub's first level is spread over many
+ * warps from the start); auto takes edges whenever the plan allows. */
+enum wm_level0_mode { WM_LEVEL0_AUTO = 0, WM_LEVEL0_VERTICES = 1, WM_LEVEL0_EDGES = 2 };
 
 typedef struct wm_match_options {
   int threads;                 /* CPU: 0 = all */
@@ -40,7 +44,9 @@ typedef struct wm_match_options {
   int gpu_steal;               /* wm_steal_mode; -1 = default (two-level) */
   int gpus;                    /* GPUs to split level 0 over; 0 = 1 */
   int gpu_blocks, gpu_warps_per_block; /* 0 = from the device */
-  uint32_t gpu_chunk;          /* level-0 iterations per grab of the global counter; 0 = default */
+  int gpu_level0;              /* wm_level0_mode; 0 = auto */
+  uint32_t gpu_chunk;          /* level-0 iterations (vertices or edges) per grab of the global
+                                  counter; 0 = default */
   uint64_t gpu_set_capacity;   /* elements per set buffer; 0 = from max degree and free memory
                                   (tests force tiny ones to exercise the hub path) */
   uint64_t gpu_list_batch;     /* listing: matches per device-buffer drain; 0 = default */

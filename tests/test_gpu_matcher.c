@@ -19,51 +19,60 @@ typedef struct variant {
   int steal, unroll, blocks, warps;
   uint32_t chunk;
   uint64_t cap;
+  int level0; /* wm_level0_mode; 0: auto (edges wherever the plan allows) */
 } variant;
 
-/* Every stealing mode with U = 1 and the default; small grids with chunks
- * of one make idle warps the rule, so that stealing happens all the time. */
+#define VERT WM_LEVEL0_VERTICES
+
+/* Every stealing mode with U = 1 and the default, level 0 as edges (the
+ * default) and as vertices; small grids with chunks of one make idle warps
+ * the rule, so that stealing happens all the time (with edges, every grab
+ * is a single arc). */
 static const variant ALL[] = {
-    {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0},
-    {"none/U", WM_STEAL_NONE, 0, 0, 0, 0, 0},
-    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0},
-    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0},
-    {"two/U1", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0},
-    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0},
-    {"two/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0},
-    {"block/U/small-grid", WM_STEAL_BLOCK, 0, 2, 8, 1, 0},
+    {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0, 0},
+    {"none/U/vertices", WM_STEAL_NONE, 0, 0, 0, 0, 0, VERT},
+    {"block/U1/vertices", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, VERT},
+    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, 0},
+    {"two/U1", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0, 0},
+    {"two/U/vertices", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0},
+    {"two/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0, 0},
+    {"two/U3/small-grid/vertices", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0, VERT},
+    {"block/U/small-grid", WM_STEAL_BLOCK, 0, 2, 8, 1, 0, 0},
 };
 #define NALL (sizeof ALL / sizeof ALL[0])
 
 static const variant FEW[] = {
-    {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0},
-    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0},
-    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0},
+    {"none/U1/vertices", WM_STEAL_NONE, 1, 0, 0, 0, 0, VERT},
+    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, 0},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0},
+    {"two/U/vertices", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT},
 };
 #define NFEW (sizeof FEW / sizeof FEW[0])
 
 /* For facebook: no stealing with unrolling, the other two with U = 1 and the default. */
 static const variant BIG[] = {
-    {"none/U", WM_STEAL_NONE, 0, 0, 0, 0, 0},
-    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0},
-    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0},
+    {"none/U", WM_STEAL_NONE, 0, 0, 0, 0, 0, 0},
+    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, 0},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0},
+    {"two/U/vertices", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT},
 };
 #define NBIG (sizeof BIG / sizeof BIG[0])
 
 /* Kronecker graphs: without stealing one warp holds a hub's subtree for
  * seconds (no stealing is covered on the other graphs). */
 static const variant KRON[] = {
-    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0},
-    {"two/U1", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0},
-    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0},
+    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, 0},
+    {"two/U1/vertices", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0, VERT},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0},
 };
 #define NKRON (sizeof KRON / sizeof KRON[0])
 
 /* Every set op goes through the unmaterialised hub path, or some of them. */
 static const variant TINY[] = {
-    {"two/U/cap1", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 1},
-    {"block/U1/cap16", WM_STEAL_BLOCK, 1, 0, 0, 0, 16},
-    {"two/U2/cap100/small-grid", WM_STEAL_TWO_LEVEL, 2, 3, 4, 1, 100},
+    {"two/U/cap1", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 1, 0},
+    {"block/U1/cap16/vertices", WM_STEAL_BLOCK, 1, 0, 0, 0, 16, VERT},
+    {"two/U2/cap100/small-grid", WM_STEAL_TWO_LEVEL, 2, 3, 4, 1, 100, 0},
 };
 #define NTINY (sizeof TINY / sizeof TINY[0])
 
@@ -71,6 +80,7 @@ static const variant TINY[] = {
  * (the dedicated kernels have their own test, clique_kernels). */
 static void apply(const variant *v, wm_match_options *o) {
   o->gpu_clique_kernels = 0;
+  o->gpu_level0 = v->level0;
   o->gpu_steal = v->steal;
   o->gpu_unroll = v->unroll;
   o->gpu_blocks = v->blocks;
@@ -108,6 +118,9 @@ static uint64_t gpu_count(const wm_graph *g, const wm_plan *plan, const wm_match
   wm_error err;
   int rc = wm_match_gpu(g, plan, &o, &r, &err);
   cr_assert_eq(rc, WM_OK, "gpu (%s): %s", v->name, err.msg);
+  /* Every plan's position 1 iterates N(v0): edges unless told otherwise or seeded. */
+  const char *l0 = v->level0 == VERT || o.first ? "level 0: vertices" : "level 0: edges";
+  cr_assert(plan->k < 3 || strstr(r.launch, l0), "gpu (%s): %s expected, ran %s", v->name, l0, r.launch);
   return r.count;
 }
 
@@ -118,6 +131,8 @@ static void compare(const char *gname, const wm_graph *g, const wm_pattern *p, i
   plan_of(g, p, induced, 1, &plan);
   uint64_t want = cpu_count(g, &plan, base);
   for (size_t i = 0; i < nv; i++) {
+    if (getenv("WM_TEST_TRACE")) /* which run a hang is in */
+      fprintf(stderr, "%s, %s (%s), %s\n", gname, p->name, induced ? "induced" : "edge-induced", vs[i].name);
     uint64_t got = gpu_count(g, &plan, base, &vs[i]);
     cr_assert_eq(got, want, "%s, %s (%s), variant %s: gpu %llu, cpu %llu", gname, p->name,
                  induced ? "induced" : "edge-induced", vs[i].name, (unsigned long long)got,
@@ -346,10 +361,10 @@ static void list_on(const wm_graph *g, const wm_plan *plan, const variant *v, ui
 Test(gpu_matcher, listing_exact_set, .timeout = 600) {
   static const char *const names[] = {"triangle", "4-cycle", "diamond", "tailed-triangle", "house", "5-path", "4-clique", "3-star"};
   static const variant LV[] = {
-      {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0},
-      {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0},
-      {"two->block/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 3, 4, 1, 0},
-      {"block/U/cap8", WM_STEAL_BLOCK, 0, 0, 0, 0, 8},
+      {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0, 0},
+      {"block/U/vertices", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, VERT},
+      {"two->block/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 3, 4, 1, 0, 0},
+      {"block/U/cap8", WM_STEAL_BLOCK, 0, 0, 0, 0, 8, 0},
   };
   wm_graph *graphs[2] = {random_graph(4), hub_graph(300, 2, 0.01, 9)};
   for (int gi = 0; gi < 2; gi++)

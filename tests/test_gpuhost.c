@@ -119,7 +119,7 @@ Test(gpu_sizing, policy_defaults_and_overrides) {
   cr_assert_eq(p.steal, WM_STEAL_TWO_LEVEL);
   cr_assert_eq(p.unroll, WM_GPU_DEFAULT_UNROLL);
   cr_assert_eq(p.stop_level, 2);
-  cr_assert_eq(p.detect_level, 1);
+  cr_assert_eq(p.detect_level, 2);
   wm_gpu_policy_from_options(&p, &o, 3);
   cr_assert_eq(p.stop_level, 1);
   cr_assert_eq(p.detect_level, 1);
@@ -130,8 +130,32 @@ Test(gpu_sizing, policy_defaults_and_overrides) {
   wm_gpu_policy_from_options(&p, &o, 4);
   cr_assert_eq(p.unroll, WM_GPU_MAX_UNROLL);
   cr_assert_eq(p.steal, WM_STEAL_NONE);
-  cr_assert_eq(wm_gpu_default_chunk(0, 100), 1);
-  cr_assert_eq(wm_gpu_default_chunk(1u << 30, 10), 64);
+  cr_assert_eq(wm_gpu_default_chunk(0, 100, 0), 1);
+  cr_assert_eq(wm_gpu_default_chunk(1u << 30, 10, 0), 64);
+  cr_assert_eq(wm_gpu_default_chunk(3200, 100, 0), 2);
+  /* Edges: twice the grabs per warp, up to 512 edges a grab. */
+  cr_assert_eq(wm_gpu_default_chunk(0, 100, 1), 1);
+  cr_assert_eq(wm_gpu_default_chunk(1u << 30, 10, 1), 512);
+  cr_assert_eq(wm_gpu_default_chunk(160000, 100, 1), 50);
+}
+
+/* Level 0 as edges: by default wherever the plan's position 1 iterates N(v0)
+ * and no seeds are given; never for fewer than 3 positions. */
+Test(gpu_sizing, level0_edges_when_the_plan_allows) {
+  cr_assert(wm_gpu_level0_edges(WM_LEVEL0_AUTO, 4, 1, 0));
+  cr_assert(wm_gpu_level0_edges(WM_LEVEL0_EDGES, 3, 1, 0));
+  cr_assert(!wm_gpu_level0_edges(WM_LEVEL0_VERTICES, 4, 1, 0));
+  cr_assert(!wm_gpu_level0_edges(WM_LEVEL0_AUTO, 4, 0, 0));
+  cr_assert(!wm_gpu_level0_edges(WM_LEVEL0_EDGES, 4, 1, 1));
+  cr_assert(!wm_gpu_level0_edges(WM_LEVEL0_EDGES, 2, 1, 0));
+  wm_match_options o;
+  wm_match_options_init(&o);
+  wm_gpu_policy p;
+  wm_gpu_policy_from_options(&p, &o, 4);
+  cr_assert_eq(p.level0, WM_LEVEL0_AUTO);
+  o.gpu_level0 = WM_LEVEL0_VERTICES;
+  wm_gpu_policy_from_options(&p, &o, 4);
+  cr_assert_eq(p.level0, WM_LEVEL0_VERTICES);
 }
 
 /* ---- plan compilation ------------------------------------------------ */
