@@ -7,11 +7,12 @@
 #   steal-block  intra-block only     (--steal block)
 #   U1           no unrolling         (--unroll 1)
 #   no-motion    plan without code motion (--no-code-motion)
+#   vertices     the first level handed out as vertices, not edges (--level0 vertices)
 #   stack-kernel triangles and cliques (and the motifs' triangle / 4-clique)
 #                on the general stack kernel instead of the dedicated triangle
 #                and clique kernels (--stack-kernel; "n/a" for patterns that
 #                have no dedicated kernel)
-# The steal, U1 and no-motion variants are the stack kernel's knobs: they
+# The steal, U1, no-motion and vertices variants are the stack kernel's knobs: they
 # run with --stack-kernel, so default vs stack-kernel is the dedicated
 # kernels' gain and the others are ablations of the stack kernel.
 # and the CPU executor with all cores on the real graphs, for the ratio of
@@ -37,7 +38,7 @@ target_scale=24
 graphs="kron facebook"
 patterns="triangle 4-clique 5-clique 4-cycle diamond tailed-triangle house 3-motifs 4-motifs"
 target_patterns="triangle 4-clique 5-clique"
-variants="default steal-none steal-block U1 no-motion stack-kernel"
+variants="default steal-none steal-block U1 no-motion vertices stack-kernel"
 timeout_s=120
 gpu_trials=5
 work=${TMPDIR:-/tmp}/warpmatch-bench-gpu
@@ -112,6 +113,7 @@ variant_flags() {
     steal-block) need=--steal; flags="--steal block" ;;
     U1) need=--unroll; flags="--unroll 1" ;;
     no-motion) need=--no-code-motion; flags="--no-code-motion" ;;
+    vertices) need=--level0; flags="--level0 vertices" ;;
     stack-kernel) need=--stack-kernel ;;
     *) echo unsupported; return ;;
   esac
