@@ -176,9 +176,10 @@ __device__ int wm_pick(wm_kctx &c, int p) {
 
 /* Whole warp: installs stolen or received work (steal_q, steal_lo/hi and
  * the prefix in pref): the prefix becomes groups of one, the sets of its
- * levels are recomputed, and position q gets the stolen range (clipped to
- * q's value range when it is a piece of a row, not a published range). */
-__device__ int wm_install(wm_kctx &c, bool clip) {
+ * levels are recomputed, and position q gets the stolen range within q's
+ * value range (a published range lies inside it already; a piece of a row
+ * from wm_next_edges need not). */
+__device__ int wm_install(wm_kctx &c) {
   __syncwarp();
   volatile wm_wstate *ws = c.ws;
   const int q = ws->steal_q;
@@ -193,17 +194,30 @@ __device__ int wm_install(wm_kctx &c, bool clip) {
   __syncwarp();
   for (int L = 0; L < q; L++) wm_run_level_ops(c, L, 1, false);
   uint32_t a = 0, b = 0xFFFFFFFFu;
-  if (q > 0) wm_bind_position(c, q, a, b); /* the base array; the range is the stolen one */
+  if (q > 0) wm_bind_position(c, q, a, b); /* the base array, and q's value range */
   if (c.lane == 0) {
     if (q == 0) {
       ws->base[0] = c.A->first;
       ws->vs[0] = -1;
     }
-    uint32_t l = clip && a > lo ? a : lo, h = clip && b < hi ? b : hi;
+    uint32_t l = a > lo ? a : lo, h = b < hi ? b : hi;
     wm_set_range(c, q, l, h > l ? h : l);
   }
   __syncwarp();
   return q;
+}
+
+/* Lane 0: the next chunk [lo, hi) of level 0 from the global counter (chunk
+ * c of this device is global chunk c*ndev+dev); false, with the block's
+ * l0_done set, when none is left. */
+__device__ bool wm_grab_chunk(const wm_gpu_args *A, volatile wm_bstate *bs, wm_u64 &lo, wm_u64 &hi) {
+  lo = (atomicAdd(A->l0_next, 1ull) * A->ndev + A->dev) * (wm_u64)A->chunk;
+  if (lo >= A->n0) {
+    bs->l0_done = 1;
+    return false;
+  }
+  hi = lo + A->chunk < A->n0 ? lo + A->chunk : A->n0;
+  return true;
 }
 
 /* Whole warp, level 0 as edges: the next piece of this warp's chunk of arcs
@@ -219,14 +233,11 @@ __device__ bool wm_next_edges(wm_kctx &c, volatile wm_bstate *bs, int l0_done) {
     wm_u64 lo = ws->arc_lo, hi = ws->arc_hi;
     if (lo >= hi) {
       if (l0_done) return false; /* the rest of this warp's chunk is done first */
-      wm_u64 first = 0;
-      if (c.lane == 0) {
-        first = (atomicAdd(A->l0_next, 1ull) * A->ndev + A->dev) * (wm_u64)A->chunk;
-        if (first >= A->n0) bs->l0_done = 1;
-      }
-      lo = __shfl_sync(WM_FULL, first, 0);
-      if (lo >= A->n0) return false;
-      hi = lo + A->chunk < A->n0 ? lo + A->chunk : A->n0;
+      int got = 0;
+      if (c.lane == 0) got = wm_grab_chunk(A, bs, lo, hi);
+      if (!__shfl_sync(WM_FULL, got, 0)) return false;
+      lo = __shfl_sync(WM_FULL, lo, 0);
+      hi = __shfl_sync(WM_FULL, hi, 0);
     }
     const uint32_t v = wm_warp_row_of(A->off, A->n, lo, c.lane);
     const wm_u64 row = A->off[v], end = A->off[v + 1] < hi ? A->off[v + 1] : hi;
@@ -257,23 +268,16 @@ __device__ int wm_acquire(wm_kctx &c, volatile wm_bstate *bs, unsigned char *war
   if (c.lane == 0) l0_done = bs->l0_done;
   l0_done = __shfl_sync(WM_FULL, l0_done, 0);
   if (A->l0_edges) {
-    if (wm_next_edges(c, bs, l0_done)) return wm_install(c, true);
+    if (wm_next_edges(c, bs, l0_done)) return wm_install(c);
   } else if (!l0_done) {
     int got = 0;
-    uint32_t lo = 0, hi = 0;
     if (c.lane == 0) {
-      wm_u64 ch = atomicAdd(A->l0_next, 1ull);
-      wm_u64 first = (ch * A->ndev + A->dev) * (wm_u64)A->chunk;
-      if (first < A->n0) {
-        wm_u64 e = first + A->chunk;
-        got = 1;
-        lo = (uint32_t)first;
-        hi = (uint32_t)(e < A->n0 ? e : A->n0);
+      wm_u64 lo = 0, hi = 0;
+      got = wm_grab_chunk(A, bs, lo, hi);
+      if (got) {
         c.ws->base[0] = A->first;
         c.ws->vs[0] = -1;
-        wm_set_range(c, 0, lo, hi);
-      } else {
-        bs->l0_done = 1;
+        wm_set_range(c, 0, (uint32_t)lo, (uint32_t)hi);
       }
     }
     got = __shfl_sync(WM_FULL, got, 0);
@@ -300,7 +304,7 @@ __device__ int wm_acquire(wm_kctx &c, volatile wm_bstate *bs, unsigned char *war
     }
     got = __shfl_sync(WM_FULL, got, 0);
     if (got < 0) return -1;
-    if (got > 0) return wm_install(c, false);
+    if (got > 0) return wm_install(c);
     if (c.lane == 0) {
       __nanosleep(backoff);
       if (backoff < 2048) backoff *= 2;
