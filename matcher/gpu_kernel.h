@@ -62,6 +62,7 @@ struct wm_gpu_args {
   wm_u64 *suspended;
   /* policy */
   int unroll, steal, stop_level, detect_level, warps;
+  int group;               /* largest group: unroll, or more at position k-2 (wm_gpu_last_group) */
   uint32_t warp_state_bytes;
 };
 
@@ -92,18 +93,20 @@ struct wm_wstate {
   wm_u64 arc_lo, arc_hi;                /* level 0 as edges: this warp's untaken arcs (private) */
 };
 
-/* Byte layout of one warp's shared region for a plan and unroll U. */
+/* Byte layout of one warp's shared region for a plan, unroll U (the
+ * variants of each slot) and largest group G >= U (the groups and the
+ * per-member scratch). */
 struct wm_warp_layout {
   uint32_t g, dlo, dhi, dbase, its, pre, cnt, tr, bytes; /* offsets */
 };
 
 __host__ __device__ static inline uint32_t wm_align16(uint32_t x) { return (x + 15u) & ~15u; }
 
-__host__ __device__ static inline wm_warp_layout wm_warp_layout_of(unsigned n_ops, unsigned U) {
+__host__ __device__ static inline wm_warp_layout wm_warp_layout_of(unsigned n_ops, unsigned U, unsigned G) {
   wm_warp_layout L;
   uint32_t o = wm_align16(sizeof(wm_wstate));
   L.g = o;
-  o = wm_align16(o + WM_MAX_K * U * 4);
+  o = wm_align16(o + WM_MAX_K * G * 4);
   L.dlo = o;
   o = wm_align16(o + (n_ops ? n_ops : 1) * U * 4);
   L.dhi = o;
@@ -111,13 +114,13 @@ __host__ __device__ static inline wm_warp_layout wm_warp_layout_of(unsigned n_op
   L.dbase = o;
   o = wm_align16(o + (n_ops ? n_ops : 1) * U);
   L.its = o;
-  o = wm_align16(o + U * (uint32_t)sizeof(wm_iter));
+  o = wm_align16(o + G * (uint32_t)sizeof(wm_iter));
   L.pre = o;
-  o = wm_align16(o + (U + 1) * 8);
+  o = wm_align16(o + (G + 1) * 8);
   L.cnt = o;
-  o = wm_align16(o + U * 4);
-  L.tr = o; /* four trimmed bounds per unrolled member */
-  o = wm_align16(o + 4 * U * 4);
+  o = wm_align16(o + G * 4);
+  L.tr = o; /* four trimmed bounds per member */
+  o = wm_align16(o + 4 * G * 4);
   L.bytes = o;
   return L;
 }
@@ -125,8 +128,8 @@ __host__ __device__ static inline wm_warp_layout wm_warp_layout_of(unsigned n_op
 /* Shared memory of a block: per-block counters then one region per warp. */
 #define WM_BLOCK_SHARED_BYTES 64u
 
-__host__ __device__ static inline size_t wm_gpu_stack_smem(unsigned n_ops, unsigned U, unsigned W) {
-  return WM_BLOCK_SHARED_BYTES + (size_t)W * wm_warp_layout_of(n_ops, U).bytes;
+__host__ __device__ static inline size_t wm_gpu_stack_smem(unsigned n_ops, unsigned U, unsigned G, unsigned W) {
+  return WM_BLOCK_SHARED_BYTES + (size_t)W * wm_warp_layout_of(n_ops, U, G).bytes;
 }
 
 /* Launches the stack kernel on the current device (asynchronously). */

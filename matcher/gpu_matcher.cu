@@ -161,14 +161,14 @@ static int setup_inputs(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
  * buffers whose size depends on the grid. */
 static int setup_grid(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   const wm_gpu_policy *pol = &R->pol;
-  unsigned W = (unsigned)pol->warps_per_block, U = (unsigned)pol->unroll;
-  size_t smem = wm_gpu_stack_smem(R->plan.n_ops, U, W);
+  unsigned W = (unsigned)pol->warps_per_block, U = (unsigned)pol->unroll, G = (unsigned)pol->last_group;
+  size_t smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W);
   int per_sm = 0;
   WM_CU(wm_gpu_stack_occupancy(W, smem, &per_sm));
   if (per_sm < 1)
     return wm_fail(err, WM_EDEVICE, "device %d cannot hold one block of %u warps (%zu bytes of shared memory)",
                    d->id, W, smem);
-  wm_warp_layout Ly = wm_warp_layout_of(R->plan.n_ops, U);
+  wm_warp_layout Ly = wm_warp_layout_of(R->plan.n_ops, U, G);
   size_t free_b = 0, total_b = 0;
   WM_CU(cudaMemGetInfo(&free_b, &total_b));
   free_b += set_cache[d->id].bytes; /* ours to reuse or give back */
@@ -242,7 +242,9 @@ static void fill_args(wm_gpu_run *R, wm_gpu_dev *d, int dev_index, uint32_t chun
   a->stop_level = R->pol.stop_level;
   a->detect_level = R->pol.detect_level;
   a->warps = R->pol.warps_per_block;
-  a->warp_state_bytes = wm_warp_layout_of(R->plan.n_ops, (unsigned)R->pol.unroll).bytes;
+  a->group = R->pol.last_group;
+  a->warp_state_bytes =
+      wm_warp_layout_of(R->plan.n_ops, (unsigned)R->pol.unroll, (unsigned)R->pol.last_group).bytes;
 }
 
 /* Device name and SM count, looked up once per process (the full property
@@ -377,7 +379,7 @@ static int collect(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
     fprintf(stderr, "profile (share of warp cycles):");
     for (int ph = 0; ph < WM_PROF_N; ph++)
       fprintf(stderr, " %s %.3f", phase[ph], c[C_PROF + ph] / (double)(c[C_PROF + WM_PROF_TOTAL] ? c[C_PROF + WM_PROF_TOTAL] : 1));
-    fprintf(stderr, "\n");
+    fprintf(stderr, " (%.3g warp cycles)\n", (double)c[C_PROF + WM_PROF_TOTAL]);
 #endif
   }
   free(pv);
@@ -434,9 +436,9 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
   double gb = 0;
   for (int i = 0; i < R->ndev; i++) gb += R->dev[i].sz.total_bytes / 1e9;
   snprintf(r->launch, sizeof r->launch,
-           "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d, steal=%s (stop %d, detect %d), "
+           "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d (last group %d), steal=%s (stop %d, detect %d), "
            "level 0: %s in chunks of %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB%s",
-           R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, steal_name(p->steal),
+           R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, p->last_group, steal_name(p->steal),
            p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, R->plan.n_bufs * (unsigned)p->unroll,
            (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb,
            R->listing ? ", listing" : "");
@@ -459,7 +461,8 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
       return rc;
   uint64_t warps = 0;
   for (int i = 0; i < R->ndev; i++) warps += (uint64_t)R->dev[i].blocks * R->pol.warps_per_block;
-  uint32_t chunk = R->pol.chunk ? R->pol.chunk : wm_gpu_default_chunk(R->n0, warps, R->l0_edges);
+  uint32_t min_chunk = R->l0_edges && R->plan.k == 3 ? (uint32_t)R->pol.last_group : 1;
+  uint32_t chunk = R->pol.chunk ? R->pol.chunk : wm_gpu_default_chunk(R->n0, warps, R->l0_edges, min_chunk);
   for (int i = 0; i < R->ndev; i++) {
     fill_args(R, &R->dev[i], i, chunk);
     WM_CU(cudaSetDevice(R->dev[i].id));
@@ -521,6 +524,9 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   R->ndev = o->gpus > 0 ? o->gpus : 1;
   if (R->ndev > 16) R->ndev = 16;
   R->max_degree = max_degree_of(g);
+  /* wm_bulk_last's count without a scan is for plain counts only. */
+  int lane_count = wm_gpu_plan_lane_count(&R->plan) && !R->listing && !o->per_vertex && !o->allowed;
+  wm_gpu_policy_fit_plan(&R->pol, plan->k, lane_count);
   R->l0_edges = wm_gpu_level0_edges(R->pol.level0, plan->k, R->plan.cand[1] == WM_NBR(0), o->first != NULL);
   R->n0 = R->l0_edges ? g->m : o->first ? o->n_first : g->n;
   R->list_batch = o->gpu_list_batch ? o->gpu_list_batch : WM_DEFAULT_LIST_BATCH;

@@ -15,6 +15,12 @@ unsigned wm_gpu_plan_clique_k(const wm_plan *plan) {
   return clique && plan->count_only && !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED)) ? k : 0;
 }
 
+int wm_gpu_plan_lane_count(const wm_gpu_plan *P) {
+  if (P->k < 3) return 0;
+  const unsigned p = P->k - 1;
+  return P->fused_op < 0 && P->op_begin[p - 1] == P->op_begin[p] && P->label[p] == WM_ANY_LABEL;
+}
+
 /* The op that last wrote slot s before op index `before`, or -1. */
 static int writer_of(const wm_plan *p, unsigned s, unsigned before) {
   for (int o = (int)before - 1; o >= 0; o--)

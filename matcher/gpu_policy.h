@@ -22,6 +22,7 @@ extern "C" {
 typedef struct wm_gpu_policy {
   int warps_per_block;
   int unroll;          /* U: iterations of one level expanded together, 1..32 */
+  int last_group;      /* largest group at position k-2, U..32 (wm_gpu_last_group) */
   int steal;           /* wm_steal_mode */
   int stop_level;      /* deepest position whose remaining iterations may be stolen */
   int detect_level;    /* deepest position at which a busy warp looks for idle blocks */
@@ -41,9 +42,21 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
  * seeds are vertices). */
 int wm_gpu_level0_edges(int mode, unsigned k, int position1_is_row, int seeded);
 
+/* What the plan's shape changes once it is known.  Where position k-1 is
+ * a lane's count (wm_gpu_plan_lane_count: a range size less the distinct
+ * vertices in it), position k-2, the last one iterated, takes groups of 32
+ * (one pick and one bulk set-up for 32 members instead of U; not with
+ * U = 1, the no-grouping ablation), and is neither split by thieves nor
+ * pushed to idle blocks: what is left of it is a binary search per member,
+ * less than a thief's recomputation of the prefix's sets. */
+void wm_gpu_policy_fit_plan(wm_gpu_policy *p, unsigned k, int lane_count);
+
 /* Default level-0 chunk: enough grabs per warp that the tail balances even
- * without stealing, few enough that the counter is not a hot spot. */
-uint32_t wm_gpu_default_chunk(uint64_t n0, uint64_t total_warps, int edges);
+ * without stealing, few enough that the counter is not a hot spot; at least
+ * min_chunk (a 3-vertex plan's position-1 group, which a piece of a row
+ * fills: the whole subtree is that group's count, so nothing is left to
+ * balance below it). */
+uint32_t wm_gpu_default_chunk(uint64_t n0, uint64_t total_warps, int edges, uint32_t min_chunk);
 
 /* ---- buffer sizing ----------------------------------------------------- */
 

@@ -27,15 +27,15 @@ struct wm_kctx {
   const wm_gpu_plan *P;
   const wm_gpu_args *A;
   volatile wm_wstate *ws;
-  volatile uint32_t *g;  /* [WM_MAX_K][U] unrolled groups of bound vertices */
+  volatile uint32_t *g;  /* [WM_MAX_K][G] groups of bound vertices */
   uint32_t *dlo, *dhi;   /* [n_ops][U] slot ranges: [0, size) or the base's range */
   uint8_t *dbase;        /* [n_ops][U] WM_DESC_MAT, or the operand a virtual slot iterates */
-  wm_iter *its;          /* [U] */
-  wm_u64 *pre;           /* [U+1] exclusive prefix of the iterated lengths */
-  uint32_t *cnt;         /* [U] per-iteration counters */
-  uint32_t *tr;          /* [4U] trimmed bounds, one binary search per lane */
+  wm_iter *its;          /* [G] */
+  wm_u64 *pre;           /* [G+1] exclusive prefix of the iterated lengths */
+  uint32_t *cnt;         /* [G] per-iteration counters */
+  uint32_t *tr;          /* [4G] trimmed bounds, one binary search per lane */
   uint32_t *sets;        /* this warp's set buffers */
-  int U, lane;
+  int U, G, lane;        /* slot variants; group stride (largest group, U or 32 at k-2) */
   wm_u64 count, set_ops, used, issued; /* per lane */
   long long shallow_pick; /* clock64() at the last pick of a position <= 1 */
 };
@@ -102,7 +102,7 @@ __device__ __forceinline__ int wm_varof(const wm_kctx &c, int level, int L, int 
 
 /* v[j] as seen by member u of level L's group. */
 __device__ __forceinline__ uint32_t wm_vval(const wm_kctx &c, int j, int L, int u) {
-  return c.g[j * c.U + wm_varof(c, j, L, u)];
+  return c.g[j * c.G + wm_varof(c, j, L, u)];
 }
 
 __device__ __forceinline__ uint32_t *wm_slotbuf(const wm_kctx &c, int s, int var) {

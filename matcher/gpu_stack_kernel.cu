@@ -93,15 +93,15 @@ __device__ __forceinline__ bool wm_detect_due(wm_kctx &c, int p) {
   return __shfl_sync(WM_FULL, now - c.shallow_pick > WM_GPU_DEEP_PUSH_CYCLES, 0);
 }
 
-/* Whole warp: takes the next group of up to U candidates of position p
+/* Whole warp: takes the next group of up to U (at position k-2: G) candidates of position p
  * that pass its filters, in order, into g[p][]; returns the group size
  * (0: p is exhausted).  Windows of 32 are read under the lock when thieves
  * may split p's range.  Busy warps look for idle blocks here. */
 __device__ int wm_pick(wm_kctx &c, int p) {
   if (c.A->steal == WM_STEAL_TWO_LEVEL && p <= c.A->detect_level && wm_detect_due(c, p))
-    wm_try_push(c.A, c.ws, c.g, c.U, c.A->stop_level, c.lane);
+    wm_try_push(c.A, c.ws, c.g, c.G, c.A->stop_level, c.lane);
   volatile wm_wstate *ws = c.ws;
-  const int U = c.U;
+  const int lim = p == (int)c.P->k - 2 ? c.G : c.U; /* the group's size limit */
   const bool lk = wm_shared_level(c.A, p);
   const uint32_t *base = ws->base[p];
   const int vs = ws->vs[p];
@@ -111,7 +111,7 @@ __device__ int wm_pick(wm_kctx &c, int p) {
   int have = 0;
   wm_u64 used = 0; /* degree budget spent by the group */
   bool closed = false;
-  while (have < U && !closed) {
+  while (have < lim && !closed) {
     uint32_t i0 = 0, e = 0;
     if (c.lane == 0) {
       if (lk) wm_lock(&ws->lock);
@@ -125,11 +125,11 @@ __device__ int wm_pick(wm_kctx &c, int p) {
       break;
     }
     uint32_t w = e - i0 < 32u ? e - i0 : 32u;
-    if (plain && U == 1) {
+    if (plain && lim == 1) {
       if (c.lane == 0) {
         ws->it[p] = i0 + 1;
         if (lk) wm_unlock(&ws->lock);
-        c.g[p * U] = base ? __ldg(base + i0) : i0;
+        c.g[p * c.G] = base ? __ldg(base + i0) : i0;
       }
       have = 1;
       break;
@@ -146,7 +146,7 @@ __device__ int wm_pick(wm_kctx &c, int p) {
     wm_u64 tot;
     wm_u64 incl = wm_warp_exclusive_scan(deg, c.lane, tot) + deg;
     int rank = __popc(mask & lt);
-    bool keep = ok && rank < U - have && (have + rank == 0 || used + incl <= WM_GROUP_BUDGET);
+    bool keep = ok && rank < lim - have && (have + rank == 0 || used + incl <= WM_GROUP_BUDGET);
     unsigned kmask = __ballot_sync(WM_FULL, keep);
     int kept = __popc(kmask);
     uint32_t next;
@@ -160,7 +160,7 @@ __device__ int wm_pick(wm_kctx &c, int p) {
       ws->it[p] = next;
       if (lk) wm_unlock(&ws->lock);
     }
-    if (keep) c.g[p * U + have + rank] = x;
+    if (keep) c.g[p * c.G + have + rank] = x;
     if (kept) used += __shfl_sync(WM_FULL, incl, 31 - __clz(kmask));
     have += kept;
   }
@@ -186,7 +186,7 @@ __device__ int wm_install(wm_kctx &c) {
   const uint32_t lo = ws->steal_lo, hi = ws->steal_hi;
   if (c.lane == 0) {
     for (int j = 0; j < q; j++) {
-      c.g[j * c.U] = ws->pref[j];
+      c.g[j * c.G] = ws->pref[j];
       ws->n[j] = 1;
       ws->a[j] = 0;
     }
@@ -241,7 +241,11 @@ __device__ bool wm_next_edges(wm_kctx &c, volatile wm_bstate *bs, int l0_done) {
     }
     const uint32_t v = wm_warp_row_of(A->off, A->n, lo, c.lane);
     const wm_u64 row = A->off[v], end = A->off[v + 1] < hi ? A->off[v + 1] : hi;
-    const bool ok = wm_accept(c, 0, v, -1, 0); /* v0's label and ball (nothing is bound before it) */
+    bool ok = wm_accept(c, 0, v, -1, 0); /* v0's label and ball (nothing is bound before it) */
+    /* A piece wholly outside position 1's value range, which only v0 can
+     * bound, is skipped rather than installed (under v1 < v0, half the arcs). */
+    if ((c.P->upper[1] & 1u) && __ldg(A->adj + lo) >= v) ok = false;
+    if ((c.P->lower[1] & 1u) && __ldg(A->adj + end - 1) <= v) ok = false;
     __syncwarp();
     if (c.lane == 0) {
       ws->arc_lo = end;
@@ -291,7 +295,7 @@ __device__ int wm_acquire(wm_kctx &c, volatile wm_bstate *bs, unsigned char *war
     int got = 0;
     if (c.lane == 0) {
       if (A->steal != WM_STEAL_NONE &&
-          wm_steal_intra(bs, warps_base, Ly.bytes, Ly.g, A->warps, wid, c.U, A->stop_level))
+          wm_steal_intra(bs, warps_base, Ly.bytes, Ly.g, A->warps, wid, c.G, A->stop_level))
         got = 1;
       else if (A->steal == WM_STEAL_TWO_LEVEL && wm_try_receive(A, bs, c.ws))
         got = 1;
@@ -335,11 +339,15 @@ __device__ void wm_suspend(wm_kctx &c, volatile wm_bstate *bs, wm_u64 t, const u
   __syncwarp();
 }
 
-/* No __launch_bounds__: capping registers for 512 threads makes ptxas
- * spill in the set-op loops; the occupancy API sizes the grid instead. */
-__global__ void wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const __grid_constant__ wm_gpu_args args) {
+/* Registers per thread: the kernel is latency-bound (a chain of dependent
+ * loads per step), so more resident warps beat the spills that a cap
+ * causes; the occupancy API then sizes the grid. */
+#ifndef WM_STACK_MAX_REGS
+#define WM_STACK_MAX_REGS 64
+#endif
+__global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const __grid_constant__ wm_gpu_args args) {
   const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-  const wm_warp_layout Ly = wm_warp_layout_of(plan.n_ops, (unsigned)args.unroll);
+  const wm_warp_layout Ly = wm_warp_layout_of(plan.n_ops, (unsigned)args.unroll, (unsigned)args.group);
   volatile wm_bstate *bs = (volatile wm_bstate *)wm_smem;
   unsigned char *warps_base = wm_smem + WM_BLOCK_SHARED_BYTES;
   unsigned char *region = warps_base + (size_t)wid * Ly.bytes;
@@ -359,6 +367,7 @@ __global__ void wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const 
   c.tr = (uint32_t *)(region + Ly.tr);
   c.sets = args.sets + gwarp * args.warp_elems;
   c.U = args.unroll;
+  c.G = args.group;
   c.lane = lane;
   c.count = c.set_ops = c.used = c.issued = 0;
   c.shallow_pick = 0;
@@ -476,7 +485,7 @@ __global__ void wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const 
 cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args, unsigned blocks,
                                 cudaStream_t stream) {
   if (args->warps < 1 || args->warps * 32 > WM_MAX_THREADS) return cudaErrorInvalidConfiguration;
-  size_t smem = wm_gpu_stack_smem(plan->n_ops, (unsigned)args->unroll, (unsigned)args->warps);
+  size_t smem = wm_gpu_stack_smem(plan->n_ops, (unsigned)args->unroll, (unsigned)args->group, (unsigned)args->warps);
   cudaError_t e =
       cudaFuncSetAttribute(wm_stack_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;

@@ -61,7 +61,7 @@ __device__ __forceinline__ int wm_shallowest(volatile wm_wstate *w, int stop, ui
 
 /* Under w's lock: moves the upper half of w's shallowest range to
  * (q, pref[0..q-1], [lo, hi)).  false when nothing is worth taking. */
-__device__ __forceinline__ bool wm_split(volatile wm_wstate *w, volatile const uint32_t *g, int U,
+__device__ __forceinline__ bool wm_split(volatile wm_wstate *w, volatile const uint32_t *g, int G,
                                          int stop, int &q, uint32_t *pref, uint32_t &lo,
                                          uint32_t &hi) {
   if (w->status != WM_W_BUSY) return false;
@@ -72,7 +72,7 @@ __device__ __forceinline__ bool wm_split(volatile wm_wstate *w, volatile const u
   lo = e - rem / 2;
   hi = e;
   w->end[q] = lo;
-  for (int j = 0; j < q; j++) pref[j] = g[j * U + w->a[j]];
+  for (int j = 0; j < q; j++) pref[j] = g[j * G + w->a[j]];
   return true;
 }
 
@@ -80,7 +80,7 @@ __device__ __forceinline__ bool wm_split(volatile wm_wstate *w, volatile const u
  * success the stolen work is in me->steal_q / steal_lo / steal_hi / pref
  * and this warp is counted busy again. */
 __device__ bool wm_steal_intra(volatile wm_bstate *bs, unsigned char *warps_base, uint32_t stride,
-                               uint32_t goff, int W, int me, int U, int stop) {
+                               uint32_t goff, int W, int me, int G, int stop) {
   int best = -1, bestq = WM_MAX_K;
   uint32_t bestrem = 0;
   for (int w = 0; w < W; w++) {
@@ -103,7 +103,7 @@ __device__ bool wm_steal_intra(volatile wm_bstate *bs, unsigned char *warps_base
   uint32_t pref[WM_MAX_K], lo = 0, hi = 0;
   int q = -1;
   wm_lock(&v->lock);
-  bool ok = wm_split(v, vg, U, stop, q, pref, lo, hi);
+  bool ok = wm_split(v, vg, G, stop, q, pref, lo, hi);
   /* Counted busy while the victim (busy) is locked: the block's idle count
    * never reaches W while this work is in flight. */
   if (ok) atomicSub((int *)&bs->idle_warps, 1);
@@ -173,12 +173,12 @@ __device__ bool wm_two_level_done(const wm_gpu_args *A) {
 }
 
 __device__ void wm_post_mail(const wm_gpu_args *A, volatile wm_wstate *me, volatile const uint32_t *g,
-                             int U, int stop, int target);
+                             int G, int stop, int target);
 
 /* The whole (busy) warp: if some block is idle, push half of this warp's
  * shallowest range into its mailbox. */
 __device__ void wm_try_push(const wm_gpu_args *A, volatile wm_wstate *me, volatile const uint32_t *g,
-                            int U, int stop, int lane) {
+                            int G, int stop, int lane) {
   int idle = 0;
   if (lane == 0) idle = *(volatile int *)A->idle_blocks;
   if (__shfl_sync(WM_FULL, idle, 0) <= 0) return; /* one read for the whole warp */
@@ -199,21 +199,21 @@ __device__ void wm_try_push(const wm_gpu_args *A, volatile wm_wstate *me, volati
     }
     target = __shfl_sync(WM_FULL, target, 0);
   }
-  if (target >= 0 && lane == 0) wm_post_mail(A, me, g, U, stop, target);
+  if (target >= 0 && lane == 0) wm_post_mail(A, me, g, G, stop, target);
   __syncwarp();
 }
 
 /* Lane 0, holding the claim on target's mailbox: posts half of this warp's
  * shallowest range, or releases the claim when there is nothing to give. */
 __device__ void wm_post_mail(const wm_gpu_args *A, volatile wm_wstate *me, volatile const uint32_t *g,
-                             int U, int stop, int target) {
+                             int G, int stop, int target) {
   atomicAdd(A->active, 1); /* the mail's unit; this block is counted, so active was >= 1 */
   int was_idle = atomicExch(A->block_idle + target, 0);
   if (was_idle) atomicSub(A->idle_blocks, 1);
   uint32_t pref[WM_MAX_K], lo = 0, hi = 0;
   int q = -1;
   wm_lock(&me->lock);
-  bool ok = wm_split(me, g, U, stop, q, pref, lo, hi);
+  bool ok = wm_split(me, g, G, stop, q, pref, lo, hi);
   wm_unlock(&me->lock);
   if (!ok) {
     if (was_idle) {

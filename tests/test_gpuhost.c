@@ -130,13 +130,16 @@ Test(gpu_sizing, policy_defaults_and_overrides) {
   wm_gpu_policy_from_options(&p, &o, 4);
   cr_assert_eq(p.unroll, WM_GPU_MAX_UNROLL);
   cr_assert_eq(p.steal, WM_STEAL_NONE);
-  cr_assert_eq(wm_gpu_default_chunk(0, 100, 0), 1);
-  cr_assert_eq(wm_gpu_default_chunk(1u << 30, 10, 0), 64);
-  cr_assert_eq(wm_gpu_default_chunk(3200, 100, 0), 2);
+  cr_assert_eq(wm_gpu_default_chunk(0, 100, 0, 1), 1);
+  cr_assert_eq(wm_gpu_default_chunk(1u << 30, 10, 0, 1), 64);
+  cr_assert_eq(wm_gpu_default_chunk(3200, 100, 0, 1), 2);
   /* Edges: twice the grabs per warp, up to 512 edges a grab. */
-  cr_assert_eq(wm_gpu_default_chunk(0, 100, 1), 1);
-  cr_assert_eq(wm_gpu_default_chunk(1u << 30, 10, 1), 512);
-  cr_assert_eq(wm_gpu_default_chunk(160000, 100, 1), 50);
+  cr_assert_eq(wm_gpu_default_chunk(0, 100, 1, 1), 1);
+  cr_assert_eq(wm_gpu_default_chunk(1u << 30, 10, 1, 1), 512);
+  cr_assert_eq(wm_gpu_default_chunk(160000, 100, 1, 1), 50);
+  /* A 3-vertex plan's pieces fill its position-1 group. */
+  cr_assert_eq(wm_gpu_default_chunk(3200, 100, 1, 8), 8);
+  cr_assert_eq(wm_gpu_default_chunk(160000, 100, 1, 8), 50);
 }
 
 /* Level 0 as edges: by default wherever the plan's position 1 iterates N(v0)
@@ -233,6 +236,50 @@ Test(gpu_plan, triangle_counts_in_place) {
   cr_assert_eq(g.fused_op, 0, "the triangle's one op is only counted");
   cr_assert_eq(g.n_bufs, 0);
   cr_assert_eq(g.weigh, 2u, "groups of v[1] bring N(v[1]) into the count, those of v[0] nothing");
+}
+
+/* The last group widens to 32 exactly where position k-1 is a lane's count:
+ * no set op at level k-2 (the diamond's and the house's last sets are
+ * hoisted; the tailed triangle counts N(v2)), not where one is fused into
+ * the count (triangle, 4-cycle, induced 4-star) or the last is labeled. */
+Test(gpu_plan, last_group_widens_where_a_lane_counts) {
+  static const struct { const char *name; int induced, lane; } cases[] = {
+      {"diamond", 0, 1}, {"house", 0, 1}, {"tailed-triangle", 0, 1}, {"4-star", 0, 1},
+      {"triangle", 0, 0}, {"4-cycle", 0, 0}, {"4-star", 1, 0}, {"diamond", 1, 0},
+  };
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    wm_pattern p;
+    wm_error err;
+    cr_assert_eq(wm_pattern_from_name(cases[i].name, &p, &err), WM_OK);
+    wm_plan plan;
+    wm_gpu_plan g;
+    plan_of(NULL, &p, cases[i].induced, 1, &plan);
+    cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(wm_gpu_plan_lane_count(&g), cases[i].lane, "%s induced=%d", cases[i].name, cases[i].induced);
+    g.label[g.k - 1] = 0; /* a labeled last position checks each candidate's label */
+    cr_assert_not(wm_gpu_plan_lane_count(&g), "%s labeled", cases[i].name);
+  }
+  wm_match_options o;
+  wm_match_options_init(&o);
+  wm_gpu_policy pol;
+  wm_gpu_policy_from_options(&pol, &o, 4);
+  cr_assert_eq(pol.last_group, pol.unroll, "widened only once the plan is known");
+  wm_gpu_policy_fit_plan(&pol, 4, 0);
+  cr_assert_eq(pol.last_group, pol.unroll);
+  cr_assert_eq(pol.stop_level, 2);
+  wm_gpu_policy_fit_plan(&pol, 4, 1);
+  cr_assert_eq(pol.last_group, WM_GPU_MAX_UNROLL);
+  cr_assert_eq(pol.stop_level, 1, "position k-2 is not split");
+  cr_assert_eq(pol.detect_level, 1);
+  wm_gpu_policy_from_options(&pol, &o, 5);
+  wm_gpu_policy_fit_plan(&pol, 5, 1);
+  cr_assert_eq(pol.stop_level, 2);
+  cr_assert_eq(pol.detect_level, 2);
+  o.gpu_unroll = 1;
+  wm_gpu_policy_from_options(&pol, &o, 4);
+  wm_gpu_policy_fit_plan(&pol, 4, 1);
+  cr_assert_eq(pol.last_group, 1, "U = 1 is the no-grouping ablation");
+  cr_assert_eq(pol.stop_level, 1);
 }
 
 /* The dedicated kernels take exactly the unlabelled k-cliques, k = 3..8
