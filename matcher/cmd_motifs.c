@@ -1,5 +1,6 @@
 /* warpmatch motifs: vertex-induced counts of every connected pattern of 3,
- * 4 or 5 vertices, as a table (name, edges, count). */
+ * 4 or 5 vertices, as a table (name, edges, count); with --trials N the
+ * match time is the median of N runs after a warm-up. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 static const wm_optspec spec[] = {
     {"size", "3|4|5", "pattern size (required)"},
     {"threads", "N", "CPU threads (default: all)"},
+    {"trials", "N", "time N runs (1-1000) after an untimed warm-up; report the median (default 1)"},
     WM_DEVICE_OPTSPEC,
     WM_GPU_OPTSPEC,
     WM_RELABEL_OPTSPEC,
@@ -20,7 +22,9 @@ typedef struct table {
   wm_pattern *pats;
   unsigned n;
   uint64_t *counts;
-  double load_seconds, relabel_seconds, seconds;
+  double load_seconds, relabel_seconds;
+  wm_match_result r; /* total count, match seconds and kernel ms (medians with --trials), method */
+  int use_gpu;
 } table;
 
 static void print_text(const char *path, const wm_graph *g, unsigned k, const table *t) {
@@ -34,8 +38,11 @@ static void print_text(const char *path, const wm_graph *g, unsigned k, const ta
     printf("%-22s %-40s %20" PRIu64 "\n", t->pats[i].name, edges, t->counts[i]);
     total += t->counts[i];
   }
-  printf("%-22s %-40s %20" PRIu64 "\n\ntime: load %.3f s, relabel %.3f s, match %.3f s\n", "total",
-         "(connected induced subgraphs)", total, t->load_seconds, t->relabel_seconds, t->seconds);
+  printf("%-22s %-40s %20" PRIu64 "\n\ntime: load %.3f s, relabel %.3f s, match %.3f s%s\n", "total",
+         "(connected induced subgraphs)", total, t->load_seconds, t->relabel_seconds, t->r.seconds,
+         t->r.trials > 1 ? " (median)" : "");
+  if (t->use_gpu) printf("kernels: %.3f ms\n", t->r.kernel_ms);
+  printf("method: %s\n", t->r.launch[0] ? t->r.launch : "one plan per pattern");
 }
 
 static void print_json(const char *path, const wm_graph *g, unsigned k, const table *t) {
@@ -59,16 +66,46 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
   }
   wm_json_close(&j);
   wm_json_u64(&j, "total", total);
-  wm_json_double(&j, "seconds", t->seconds);
+  wm_json_double(&j, "seconds", t->r.seconds);
+  if (t->use_gpu) wm_json_double(&j, "kernel_ms", t->r.kernel_ms);
+  if (t->r.trials > 1) wm_json_u64(&j, "trials", t->r.trials);
+  wm_json_str(&j, "method", t->r.launch);
   wm_json_double(&j, "load_seconds", t->load_seconds);
   wm_json_double(&j, "relabel_seconds", t->relabel_seconds);
   wm_json_end(&j);
 }
 
+/* --trials N: a warm-up, then N runs that must count the same; the match
+ * seconds and kernel ms become their medians. */
+static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *mo, int trials,
+                      table *t, wm_error *err) {
+  int rc = wm_motifs(g, k, use_gpu, mo, t->counts, &t->r, err);
+  if (rc || trials <= 1) return rc;
+  double kernel[WM_MAX_TRIALS];
+  wm_match_result x;
+  uint64_t *again = calloc(t->n, sizeof *again);
+  if (!again) return wm_fail(err, WM_EINPUT, "out of memory");
+  for (int i = 0; i < trials && !rc; i++) {
+    rc = wm_motifs(g, k, use_gpu, mo, again, &x, err);
+    if (!rc && x.count != t->r.count)
+      rc = wm_fail(err, WM_EDEVICE, "motifs: --trials: run %d counted %llu, the warm-up %llu: not repeatable",
+                   i + 1, (unsigned long long)x.count, (unsigned long long)t->r.count);
+    t->r.trial_ms[i] = x.seconds * 1e3;
+    kernel[i] = x.kernel_ms;
+  }
+  free(again);
+  if (rc) return rc;
+  t->r.trials = (unsigned)trials;
+  t->r.seconds = wm_match_median(t->r.trial_ms, t->r.trials) / 1e3;
+  t->r.kernel_ms = wm_match_median(kernel, t->r.trials);
+  return WM_OK;
+}
+
 static int count_all(const wm_cli *cli, const wm_graph *g, unsigned k, int use_gpu, table *t,
                      wm_error *err) {
-  uint64_t threads;
+  uint64_t threads, trials;
   int rc = wm_cli_u64(cli, "threads", 0, 0, 4096, &threads, err);
+  if (!rc) rc = wm_cli_u64(cli, "trials", 1, 1, WM_MAX_TRIALS, &trials, err);
   if (!rc) rc = wm_connected_patterns(k, &t->pats, &t->n, err);
   if (rc) return rc;
   t->counts = calloc(t->n, sizeof *t->counts);
@@ -77,10 +114,8 @@ static int count_all(const wm_cli *cli, const wm_graph *g, unsigned k, int use_g
   wm_match_options_init(&mo);
   mo.threads = (int)threads;
   if ((rc = wm_cli_gpu_options(cli, &mo, err))) return rc;
-  double t0 = wm_now();
-  rc = wm_motifs(g, k, use_gpu, &mo, t->counts, err);
-  t->seconds = wm_now() - t0;
-  return rc;
+  t->use_gpu = use_gpu;
+  return timed_runs(g, k, use_gpu, &mo, (int)trials, t, err);
 }
 
 int wm_cmd_motifs(int argc, char **argv) {

@@ -99,9 +99,13 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
                  wm_match_result *r, wm_error *err);
 
 /* Vertex-induced counts of every connected k-vertex pattern (k = 3..5);
- * counts[i] belongs to patterns[i] of wm_connected_patterns(k). */
+ * counts[i] belongs to patterns[i] of wm_connected_patterns(k).  For k = 3
+ * over the whole graph, the induced 3-path is the sum of C(d, 2) over the
+ * vertices less three per triangle, so only the triangles are matched.
+ * sum (or NULL) receives the total count and the plans' summed times
+ * (medians with o->trials on the GPU), and in launch how it was done. */
 int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o,
-              uint64_t *counts, wm_error *err);
+              uint64_t *counts, wm_match_result *sum, wm_error *err);
 
 #ifdef __cplusplus
 }

@@ -23,9 +23,11 @@
 # (`seconds` of both executors: GPU kernel plus its launch, no transfers).
 # When `count --help` lists --trials, kernel_ms and seconds are medians
 # (GAP-style: an untimed warm-up, then 5 timed GPU runs or 3 CPU runs).
-# "3-motifs" / "4-motifs" are the connected 3- / 4-vertex patterns counted
-# vertex-induced one after another (counts and times summed), which is what
-# `warpmatch motifs --size 3|4` runs, with the ablation flags available.
+# "3-motifs" / "4-motifs" are `warpmatch motifs --size 3|4` (every connected
+# 3- / 4-vertex pattern, vertex-induced; times are the plans' summed; for
+# size 3 the 3-path comes from degrees, so only the triangles are matched),
+# with the ablation flags; the no-motion variant, which motifs lacks, and a
+# warpmatch whose motifs has no --trials count the patterns one by one.
 # A run over --timeout is reported as "timeout", never left out; when a
 # pattern's default run timed out its other variants are "skipped".
 set -euo pipefail
@@ -156,10 +158,30 @@ motif_names() {
   esac
 }
 
+# `motifs --size K`: prints "total kernel_ms seconds -" or timeout / error.
+run_motifs() {
+  local g=$1 k=$2 device=$3 flags=$4 out rc trials=3
+  [ "$device" = gpu ] && trials=$gpu_trials
+  set +e
+  out=$(timeout "$timeout_s" "$bin" motifs "$g" --size "$k" --device "$device" --json --trials "$trials" $flags 2>&1)
+  rc=$?
+  set -e
+  if [ $rc -eq 124 ]; then echo timeout; return; fi
+  if [ $rc -ne 0 ]; then echo "bench-gpu-match: motifs $k on $g: $out" >&2; echo error; return; fi
+  local km
+  km=$(field kernel_ms "$out")
+  echo "$(field total "$out") ${km:-0} $(field seconds "$out") -"
+}
+motifs_help=$("$bin" motifs --help 2>&1 || true)
+
 run_pattern() {
   local g=$1 p=$2 device=$3 flags=$4
   case $p in
     3-motifs|4-motifs)
+      if grep -q -- --trials <<<"$motifs_help" && ! grep -q -- --no-code-motion <<<"$flags"; then
+        run_motifs "$g" "${p%-motifs}" "$device" "$flags"
+        return
+      fi
       local c=0 km=0 s=0 r names
       names=$(motif_names "${p%-motifs}")
       for q in $names; do

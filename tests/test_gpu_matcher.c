@@ -507,8 +507,8 @@ Test(gpu_matcher, motifs, .timeout = 600) {
   for (unsigned k = 3; k <= 5; k++) {
     uint64_t cpu[32], gpu[32];
     wm_error err;
-    cr_assert_eq(wm_motifs(g, k, 0, &o, cpu, &err), WM_OK, "%s", err.msg);
-    cr_assert_eq(wm_motifs(g, k, 1, &o, gpu, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(wm_motifs(g, k, 0, &o, cpu, NULL, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(wm_motifs(g, k, 1, &o, gpu, NULL, &err), WM_OK, "%s", err.msg);
     unsigned n = k == 3 ? 2 : k == 4 ? 6 : 21;
     for (unsigned i = 0; i < n; i++)
       cr_assert_eq(gpu[i], cpu[i], "%u-motif %u: gpu %llu, cpu %llu", k, i, (unsigned long long)gpu[i],

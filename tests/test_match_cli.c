@@ -252,6 +252,15 @@ Test(match_cli, motifs_table) {
    * 40-50-60-70 (1) */
   cr_assert_eq(json_u64(out, "total"), 8, "%s", out);
   free(out), free(err);
+  /* --trials: medians of repeated runs, the same counts; the wedges from degrees. */
+  rc = wm_test_run(&out, &err, "motifs %s --size 3 --json --trials 3 --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert_eq(json_u64(out, "trials"), 3, "%s", out);
+  cr_assert(strstr(out, "\"method\":\"3-path from degrees"), "%s", out);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "motifs %s --size 3 --trials 0 --no-cache", f.graph), 2);
+  free(out), free(err);
   cr_assert_eq(wm_test_run(&out, &err, "motifs %s --size 6 --no-cache", f.graph), 2);
   free(out), free(err);
   cr_assert_eq(wm_test_run(&out, &err, "motifs %s --no-cache", f.graph), 2);

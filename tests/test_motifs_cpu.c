@@ -82,6 +82,29 @@ static void brute_force(const small *s, unsigned k, const wm_pattern *pats, unsi
   }
 }
 
+/* Size 3 takes the wedge from degrees over the whole graph; a ball that
+ * holds every vertex makes wm_motifs enumerate it instead, and the two must
+ * agree (and say which was done). */
+static void check_enumerated_wedges(const wm_graph *g, const wm_match_options *base, const uint64_t *formula) {
+  wm_match_options mo = *base;
+  uint8_t *all = malloc(g->n ? g->n : 1);
+  memset(all, 1, g->n ? g->n : 1);
+  mo.allowed = all;
+  uint64_t got[2];
+  wm_match_result sum, formula_sum;
+  wm_error err;
+  cr_assert_eq(wm_motifs(g, 3, 0, &mo, got, &sum, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(got[0], formula[0], "enumerated %s %lu, from degrees %lu", "3-path", (unsigned long)got[0],
+               (unsigned long)formula[0]);
+  cr_assert_eq(got[1], formula[1]);
+  cr_assert_eq(sum.count, got[0] + got[1]);
+  cr_assert(strstr(sum.launch, "one plan per pattern"), "%s", sum.launch);
+  cr_assert_eq(wm_motifs(g, 3, 0, base, got, &formula_sum, &err), WM_OK, "%s", err.msg);
+  cr_assert(strstr(formula_sum.launch, "from degrees"), "%s", formula_sum.launch);
+  cr_assert_eq(formula_sum.count, sum.count);
+  free(all);
+}
+
 static void check(unsigned k, unsigned ngraphs, unsigned nmin, unsigned nmax) {
   wm_pattern *pats;
   unsigned np;
@@ -99,7 +122,7 @@ static void check(unsigned k, unsigned ngraphs, unsigned nmin, unsigned nmax) {
     wm_match_options mo;
     wm_match_options_init(&mo);
     mo.threads = 1 + gi % 2;
-    cr_assert_eq(wm_motifs(g, k, 0, &mo, got, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(wm_motifs(g, k, 0, &mo, got, NULL, &err), WM_OK, "%s", err.msg);
     for (unsigned i = 0; i < np; i++) {
       cr_assert_eq(got[i], want[i], "k=%u n=%u motif %s: %lu, brute force %lu", k, n, pats[i].name,
                    (unsigned long)got[i], (unsigned long)want[i]);
@@ -107,6 +130,7 @@ static void check(unsigned k, unsigned ngraphs, unsigned nmin, unsigned nmax) {
     }
     cr_assert_eq(total, conn, "k=%u: motifs sum to %lu, connected subsets %lu", k, (unsigned long)total,
                  (unsigned long)conn);
+    if (k == 3) check_enumerated_wedges(g, &mo, got);
     wm_graph_destroy(g);
   }
   free(got);
@@ -122,7 +146,7 @@ Test(motifs_cpu, bad_size) {
   wm_graph *g = wm_test_er(10, 0.5, 1);
   uint64_t counts[32];
   wm_error err;
-  cr_assert_eq(wm_motifs(g, 6, 0, NULL, counts, &err), WM_EUSAGE);
-  cr_assert_eq(wm_motifs(g, 2, 0, NULL, counts, &err), WM_EUSAGE);
+  cr_assert_eq(wm_motifs(g, 6, 0, NULL, counts, NULL, &err), WM_EUSAGE);
+  cr_assert_eq(wm_motifs(g, 2, 0, NULL, counts, NULL, &err), WM_EUSAGE);
   wm_graph_destroy(g);
 }
