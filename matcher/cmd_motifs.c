@@ -75,12 +75,19 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
   wm_json_end(&j);
 }
 
-/* --trials N: a warm-up, then N runs that must count the same; the match
- * seconds and kernel ms become their medians. */
-static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *mo, int trials,
+/* --trials N: on the GPU each plan's launch is repeated by the driver (a
+ * warm-up, then N timed; wm_match_options.trials), as `count` does; on the
+ * CPU a warm-up run of every plan, then N runs that must count the same.
+ * The match seconds and kernel ms become the medians' sums / the median. */
+static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, wm_match_options *mo, int trials,
                       table *t, wm_error *err) {
+  if (use_gpu) mo->trials = trials;
   int rc = wm_motifs(g, k, use_gpu, mo, t->counts, &t->r, err);
   if (rc || trials <= 1) return rc;
+  if (use_gpu) {
+    t->r.trials = (unsigned)trials;
+    return WM_OK;
+  }
   double kernel[WM_MAX_TRIALS];
   wm_match_result x;
   uint64_t *again = calloc(t->n, sizeof *again);
