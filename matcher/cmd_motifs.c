@@ -77,8 +77,8 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
 
 /* --trials N: on the GPU each plan's launch is repeated by the driver (a
  * warm-up, then N timed; wm_match_options.trials), as `count` does; on the
- * CPU a warm-up run of every plan, then N runs that must count the same.
- * The match seconds and kernel ms become the medians' sums / the median. */
+ * CPU a warm-up run of every plan, then N runs that must count the same,
+ * whose match seconds give the median. */
 static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, wm_match_options *mo, int trials,
                       table *t, wm_error *err) {
   if (use_gpu) mo->trials = trials;
@@ -88,7 +88,6 @@ static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, wm_match_optio
     t->r.trials = (unsigned)trials;
     return WM_OK;
   }
-  double kernel[WM_MAX_TRIALS];
   wm_match_result x;
   uint64_t *again = calloc(t->n, sizeof *again);
   if (!again) return wm_fail(err, WM_EINPUT, "out of memory");
@@ -98,13 +97,11 @@ static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, wm_match_optio
       rc = wm_fail(err, WM_EDEVICE, "motifs: --trials: run %d counted %llu, the warm-up %llu: not repeatable",
                    i + 1, (unsigned long long)x.count, (unsigned long long)t->r.count);
     t->r.trial_ms[i] = x.seconds * 1e3;
-    kernel[i] = x.kernel_ms;
   }
   free(again);
   if (rc) return rc;
   t->r.trials = (unsigned)trials;
   t->r.seconds = wm_match_median(t->r.trial_ms, t->r.trials) / 1e3;
-  t->r.kernel_ms = wm_match_median(kernel, t->r.trials);
   return WM_OK;
 }
 

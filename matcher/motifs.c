@@ -49,6 +49,7 @@ int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options
   po.induced = 1;
   const int by_degrees = k == 3 && whole_graph_count(o);
   int wedge = -1, triangle = -1;
+  char first[sizeof total.launch] = ""; /* the first plan's launch line */
   for (unsigned i = 0; i < n && rc == WM_OK; i++) {
     if (by_degrees && wm_pattern_edges(&pats[i]) == 2) {
       wedge = (int)i;
@@ -63,11 +64,9 @@ int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options
       counts[i] = r.count;
       add_result(&total, &r);
       if (wm_pattern_edges(&pats[i]) == 3) triangle = (int)i;
-      if (!total.launch[0]) memcpy(total.launch, r.launch, sizeof r.launch);
+      if (!first[0]) memcpy(first, r.launch, sizeof first);
     }
   }
-  char first[sizeof total.launch];
-  memcpy(first, total.launch, sizeof first);
   if (rc == WM_OK && wedge >= 0 && triangle >= 0) {
     double t0 = wm_now();
     counts[wedge] = open_wedges(g, counts[triangle]);
