@@ -48,7 +48,10 @@ typedef struct exec {
   const wm_match_options *o;
   unsigned k;
   int fast_count; /* last level counted, not enumerated */
-  int count_op;   /* op computed as a count at the last level, or -1 */
+  unsigned tail;  /* the position counted: k-1, or k-2 when counting pairs */
+  unsigned pairs; /* wm_pair_mode applied to tail's count */
+  int split;      /* hubs' roots split into tasks (not under a pair count at position 1) */
+  int count_op;   /* op computed as a count at the tail, or -1 */
   int stop;       /* listing finished or out of memory (read/written atomically) */
   uint32_t hub_degree, hub_chunk;
   uint64_t listed;
@@ -125,12 +128,12 @@ static void run_op(const exec *e, worker *w, const wm_plan_op *op) {
   w->set_ops++;
 }
 
-/* Candidates of the last position, counted without being listed: only the
+/* Candidates of the tail position, counted without being listed: only the
  * range and the distinct vertices filter them (fast_count's conditions).
- * [from, to) is the hub split's window, for k = 2 where level 1 is last. */
+ * [from, to) is the hub split's window, for a tail at position 1. */
 static uint64_t count_last(const exec *e, worker *w, uint32_t from, uint32_t to) {
   const wm_plan *plan = e->plan;
-  unsigned p = e->k - 1;
+  unsigned p = e->tail;
   uint32_t lo, hi, na, nb;
   const uint32_t *a, *b = NULL;
   range_of(w, plan->lower[p], plan->upper[p], &lo, &hi);
@@ -221,7 +224,7 @@ static void run_level_ops(const exec *e, worker *w, unsigned L) {
     w->stamp[o] = w->bound[level];
   }
   unsigned end = plan->op_begin[L + 1];
-  if (L + 2 == e->k && e->count_op >= 0) end--;
+  if (L + 1 == e->tail && e->count_op >= 0) end--;
   for (unsigned o = plan->op_begin[L]; o < end && !w->oom; o++)
     if (!e->sched.lazy[o]) run_op(e, w, &plan->ops[o]);
 }
@@ -231,8 +234,8 @@ static void descend(exec *e, worker *w, unsigned L, uint32_t from, uint32_t to) 
   run_level_ops(e, w, L);
   if (w->oom) return;
   unsigned p = L + 1;
-  if (p + 1 == e->k && e->fast_count) {
-    w->count += count_last(e, w, from, to);
+  if (p == e->tail && e->fast_count) {
+    w->count += wm_pairs_of(e->pairs, count_last(e, w, from, to));
     return;
   }
   const uint32_t *c;
@@ -274,13 +277,17 @@ static uint32_t root_at(const wm_match_options *o, uint64_t i) {
   return o->first ? o->first[i] : (uint32_t)i;
 }
 
-/* Hub tasks: each root of degree > hub_degree in chunks of hub_chunk
- * level-1 candidates. */
+/* Whether root v is run as hub tasks rather than whole. */
+static int is_hub(const exec *e, uint32_t v) {
+  return e->split && wm_degree(e->g, v) > e->hub_degree;
+}
+
+/* Hub tasks: each hub root in chunks of hub_chunk level-1 candidates. */
 static int make_hub_tasks(const exec *e, uint64_t roots, hub_task **out, uint64_t *count) {
   uint64_t n = 0;
   for (uint64_t i = 0; i < roots; i++) {
-    uint64_t d = wm_degree(e->g, root_at(e->o, i));
-    if (d > e->hub_degree) n += (d + e->hub_chunk - 1) / e->hub_chunk;
+    uint32_t v = root_at(e->o, i);
+    if (is_hub(e, v)) n += (wm_degree(e->g, v) + e->hub_chunk - 1) / e->hub_chunk;
   }
   *count = n;
   *out = NULL;
@@ -291,7 +298,7 @@ static int make_hub_tasks(const exec *e, uint64_t roots, hub_task **out, uint64_
   for (uint64_t i = 0; i < roots; i++) {
     uint32_t v = root_at(e->o, i);
     uint64_t d = wm_degree(e->g, v);
-    if (d <= e->hub_degree) continue;
+    if (!is_hub(e, v)) continue;
     for (uint64_t f = 0; f < d; f += e->hub_chunk) {
       t[c].v = v;
       t[c].from = (uint32_t)f;
@@ -315,11 +322,15 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
                   plan->label[last] == WM_ANY_LABEL;
   e->hub_degree = o->cpu_hub_degree ? o->cpu_hub_degree : HUB_DEGREE;
   e->hub_chunk = e->hub_degree / 4 ? e->hub_degree / 4 : 1;
+  e->pairs = e->fast_count ? plan->pair_count : WM_PAIRS_NONE;
+  e->tail = e->pairs ? last - 1 : last;
+  /* A pair count over part of a set is not a function of that part's
+   * size; counting a root is one range anyway. */
+  e->split = !(e->pairs && e->tail == 1);
   e->count_op = -1;
   wm_cpu_schedule_build(plan, &e->sched);
-  unsigned b = plan->op_begin[last - 1], end = plan->op_begin[last];
-  if (e->fast_count && end > b && plan->ops[end - 1].dst == plan->cand[last] &&
-      !WM_IS_NBR(plan->cand[last]))
+  unsigned t = e->tail, b = plan->op_begin[t - 1], end = plan->op_begin[t];
+  if (e->fast_count && end > b && plan->ops[end - 1].dst == plan->cand[t] && !WM_IS_NBR(plan->cand[t]))
     e->count_op = (int)end - 1;
 }
 
@@ -331,7 +342,7 @@ static void work(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint6
 #pragma omp for schedule(dynamic, VERTEX_CHUNK) nowait
   for (uint64_t i = 0; i < roots; i++) {
     uint32_t v = root_at(e->o, i);
-    if (wm_degree(e->g, v) <= e->hub_degree) run_root(e, w, v, 0, UINT32_MAX);
+    if (!is_hub(e, v)) run_root(e, w, v, 0, UINT32_MAX);
   }
 }
 
@@ -367,7 +378,10 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   r->count = count;
   r->set_ops = set_ops;
   r->listed = e.listed;
-  snprintf(r->launch, sizeof r->launch, "cpu: %d threads, roots above degree %u split into %u-candidate tasks",
-           threads, e.hub_degree, e.hub_chunk);
+  if (e.split)
+    snprintf(r->launch, sizeof r->launch, "cpu: %d threads, roots above degree %u split into %u-candidate tasks",
+             threads, e.hub_degree, e.hub_chunk);
+  else
+    snprintf(r->launch, sizeof r->launch, "cpu: %d threads, roots not split (pairs counted at position 1)", threads);
   return WM_OK;
 }

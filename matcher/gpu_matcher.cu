@@ -437,11 +437,11 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
   for (int i = 0; i < R->ndev; i++) gb += R->dev[i].sz.total_bytes / 1e9;
   snprintf(r->launch, sizeof r->launch,
            "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d (last group %d), steal=%s (stop %d, detect %d), "
-           "level 0: %s in chunks of %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB%s",
+           "level 0: %s in chunks of %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB%s%s",
            R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, p->last_group, steal_name(p->steal),
            p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, R->plan.n_bufs * (unsigned)p->unroll,
            (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb,
-           R->listing ? ", listing" : "");
+           R->plan.pairs ? ", pairs counted at the last position" : "", R->listing ? ", listing" : "");
 }
 
 static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
@@ -517,8 +517,11 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
     free(R);
     return rc;
   }
-  wm_gpu_policy_from_options(&R->pol, o, plan->k);
   R->listing = o->sink != NULL;
+  /* Pairs are counted per group member, which plain counts only allow. */
+  if (!R->listing && !o->per_vertex && !o->allowed) wm_gpu_plan_fold_pairs(&R->plan, plan->pair_count);
+  const unsigned k = R->plan.k;
+  wm_gpu_policy_from_options(&R->pol, o, k);
   /* A suspended warp must not be split by another block while it is away. */
   if (R->listing && R->pol.steal > WM_STEAL_BLOCK) R->pol.steal = WM_STEAL_BLOCK;
   R->ndev = o->gpus > 0 ? o->gpus : 1;
@@ -526,8 +529,8 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   R->max_degree = max_degree_of(g);
   /* wm_bulk_last's count without a scan is for plain counts only. */
   int lane_count = wm_gpu_plan_lane_count(&R->plan) && !R->listing && !o->per_vertex && !o->allowed;
-  wm_gpu_policy_fit_plan(&R->pol, plan->k, lane_count);
-  R->l0_edges = wm_gpu_level0_edges(R->pol.level0, plan->k, R->plan.cand[1] == WM_NBR(0), o->first != NULL);
+  wm_gpu_policy_fit_plan(&R->pol, k, lane_count);
+  R->l0_edges = wm_gpu_level0_edges(R->pol.level0, k, R->plan.cand[1] == WM_NBR(0), o->first != NULL);
   R->n0 = R->l0_edges ? g->m : o->first ? o->n_first : g->n;
   R->list_batch = o->gpu_list_batch ? o->gpu_list_batch : WM_DEFAULT_LIST_BATCH;
   if (R->list_batch < WM_GPU_MIN_LIST_BATCH) R->list_batch = WM_GPU_MIN_LIST_BATCH;

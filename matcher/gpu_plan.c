@@ -84,6 +84,22 @@ static int find_fused(const wm_gpu_plan *g) {
   return c;
 }
 
+/* What follows from k and the ops: the fused op, the weighed positions,
+ * the buffers. */
+static void derive(wm_gpu_plan *g) {
+  g->fused_op = find_fused(g);
+  g->weigh = 0;
+  for (unsigned o = 0; o < g->n_ops; o++) {
+    const wm_gpu_op *op = &g->ops[o];
+    if (op->a == WM_NBR(op->level) || op->b == WM_NBR(op->level)) g->weigh |= 1u << op->level;
+  }
+  if (g->cand[g->k - 1] == WM_NBR(g->k - 2)) g->weigh |= 1u << (g->k - 2);
+  unsigned nb = 0;
+  for (unsigned i = 0; i < g->n_ops; i++)
+    g->ops[i].buf = (int)i == g->fused_op ? WM_GPU_NO_BUF : (uint8_t)nb++;
+  g->n_bufs = nb;
+}
+
 int wm_gpu_plan_compile(const wm_plan *p, wm_gpu_plan *g, wm_error *err) {
   memset(g, 0, sizeof *g);
   int rc = check_shape(p, err);
@@ -126,15 +142,15 @@ int wm_gpu_plan_compile(const wm_plan *p, wm_gpu_plan *g, wm_error *err) {
     g->label[i] = p->label[i];
     if (p->label[i] != WM_ANY_LABEL) g->labeled = 1;
   }
-  g->fused_op = find_fused(g);
-  for (unsigned o2 = 0; o2 < g->n_ops; o2++) {
-    const wm_gpu_op *op = &g->ops[o2];
-    if (op->a == WM_NBR(op->level) || op->b == WM_NBR(op->level)) g->weigh |= 1u << op->level;
-  }
-  if (g->cand[g->k - 1] == WM_NBR(g->k - 2)) g->weigh |= 1u << (g->k - 2);
-  unsigned nb = 0;
-  for (unsigned i = 0; i < p->n_ops; i++)
-    g->ops[i].buf = (int)i == g->fused_op ? WM_GPU_NO_BUF : (uint8_t)nb++;
-  g->n_bufs = nb;
+  derive(g);
   return WM_OK;
+}
+
+void wm_gpu_plan_fold_pairs(wm_gpu_plan *P, unsigned pair_count) {
+  if (pair_count == WM_PAIRS_NONE || P->k < 3 || P->op_begin[P->k - 2] != P->op_begin[P->k - 1]) return;
+  /* No op runs at level k-2 (the planner's condition, checked): every op
+   * still runs before the new last position. */
+  P->k--;
+  P->pairs = pair_count;
+  derive(P);
 }

@@ -42,6 +42,8 @@ typedef struct wm_gpu_plan {
   uint32_t labeled;           /* some position has a label */
   uint32_t weigh;             /* bit p: the work right after binding position p reads
                                  N(v[p]), so unrolled groups there are sized by degree */
+  uint32_t pairs;             /* wm_pair_mode: position k-1's count for each member of
+                                 k-2's group becomes its pairs (wm_gpu_plan_fold_pairs) */
   wm_gpu_op ops[WM_MAX_OPS];
 } wm_gpu_plan;
 
@@ -59,6 +61,11 @@ int wm_gpu_plan_lane_count(const wm_gpu_plan *P);
 
 /* Validates plan and renames its slots (WM_EINPUT naming the flaw). */
 int wm_gpu_plan_compile(const wm_plan *plan, wm_gpu_plan *out, wm_error *err);
+
+/* For plain counts of a plan with pair_count (planner.h): drops its last
+ * position, whose pairs with the new last one are then counted from that
+ * one's count, n(n-1)/2 or n(n-1), without iterating either. */
+void wm_gpu_plan_fold_pairs(wm_gpu_plan *P, unsigned pair_count);
 
 #ifdef __cplusplus
 }

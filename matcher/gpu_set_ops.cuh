@@ -38,6 +38,7 @@ struct wm_kctx {
   int U, G, lane;        /* slot variants; group stride (largest group, U or 32 at k-2) */
   wm_u64 count, set_ops, used, issued; /* per lane */
   long long shallow_pick; /* clock64() at the last pick of a position <= 1 */
+  long long acquired;     /* clock64() when wm_acquire gave this warp its current work */
 };
 
 /* ---- scalar helpers ---------------------------------------------------- */
@@ -435,14 +436,16 @@ __device__ __forceinline__ wm_u64 wm_reserve_rows(const wm_gpu_args *A, unsigned
 
 /* Counts the candidates of position k-1 of every member of level L = k-2's
  * group (n members, their sets already computed), from global index
- * `start` of their concatenation.  Listing writes each match; when the
- * buffer is full it returns the index of the batch to resume at, else ~0. */
+ * `start` of their concatenation; under P->pairs each member adds the
+ * pairs of its count instead.  Listing writes each match; when the buffer
+ * is full it returns the index of the batch to resume at, else ~0. */
 __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
   const wm_gpu_plan *P = c.P;
   const wm_gpu_args *A = c.A;
   const int L = (int)P->k - 2, p = (int)P->k - 1;
   const bool fast = !A->listing && !A->per_vertex && P->label[p] == WM_ANY_LABEL && !A->allowed;
   const bool fused = P->fused_op >= 0;
+  const bool per_member = A->per_vertex || P->pairs; /* counts kept per member in cnt[] */
   const int sides = fused ? 2 : 1;
   bool ranged = (P->lower[p] | P->upper[p]) != 0;
   wm_iter I;
@@ -485,7 +488,7 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
         uint32_t v = wm_vval(c, __ffs(m) - 1, L, u);
         if (v >= I.vlo && v < I.vhi && wm_contains(I.x, I.xlo, I.xhi, v)) cnt--;
       }
-      if (start == 0) c.count += cnt;
+      if (start == 0) c.count += wm_pairs_of(P->pairs, cnt);
       I.xhi = I.xlo;
     }
     len = I.xhi - I.xlo;
@@ -526,10 +529,10 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
       }
     }
     if (ok) {
-      c.count++;
+      if (!P->pairs) c.count++;
       if (A->per_vertex) atomicAdd(A->per_vertex + x, 1ull);
     }
-    if (A->per_vertex) {
+    if (per_member) {
       unsigned same = __match_any_sync(WM_FULL, u);
       if (act && (same & lt) == 0) c.cnt[u] += __popc(mask & same);
       __syncwarp();
@@ -538,6 +541,10 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
       c.used += __popc(am);
       c.issued += 32;
     }
+  }
+  if (P->pairs) {
+    __syncwarp();
+    if (c.lane < n) c.count += wm_pairs_of(P->pairs, c.cnt[c.lane]);
   }
   if (A->per_vertex) {
     /* Each match also counts once for every bound vertex of its prefix. */

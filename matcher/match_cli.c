@@ -139,6 +139,7 @@ int wm_match_job_prepare(const wm_cli *cli, int count_only, wm_match_job *job, w
     po.induced = wm_cli_flag(cli, "induced");
     po.embeddings = wm_cli_flag(cli, "embeddings");
     po.code_motion = !wm_cli_flag(cli, "no-code-motion");
+    po.pair_count = !wm_cli_flag(cli, "no-pair-count");
     po.count_only = count_only;
     rc = wm_plan_build(&job->pattern, &gs, &po, &job->plan, err);
     job->plan_seconds = wm_now() - t0;

@@ -14,6 +14,7 @@
   {"embeddings", NULL, "count every embedding (no symmetry breaking)"},                              \
   {"labels", "F", "vertex labels of the graph ('ID LABEL' lines), for labeled patterns"},         \
   {"no-code-motion", NULL, "plan without hoisting or sharing set operations"},                       \
+  {"no-pair-count", NULL, "iterate the last two positions, not count them as pairs of one set"},     \
   {"threads", "N", "CPU threads (default: all)"},                                                    \
   {"seed", "V", "match only inside the BFS ball around vertex V (with --hops)"},                    \
   {"hops", "H", "radius of the --seed ball"},                                                        \

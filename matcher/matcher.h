@@ -72,7 +72,7 @@ typedef struct wm_match_result {
   double seconds;      /* matching only (excludes graph load, plan, transfers) */
   double kernel_ms;    /* GPU: kernel time by CUDA events */
   double transfer_ms;  /* GPU: host<->device copies */
-  char launch[256];    /* GPU: launch configuration, for --dump-plan */
+  char launch[384];    /* GPU: launch configuration, for --dump-plan */
   double lane_util;    /* GPU: useful lanes / lanes issued in set operations (0: not measured) */
   /* trials > 1: seconds and kernel_ms are medians over the timed trials and
    * trial_ms holds each trial's GPU kernel ms (or CPU match ms); 0 or 1: one run. */

@@ -11,6 +11,7 @@ static const wm_optspec spec[] = {
     {"induced", NULL, "vertex-induced semantics (default: edge-induced)"},
     {"embeddings", NULL, "count embeddings: no symmetry breaking"},
     {"no-code-motion", NULL, "compute every set at its own level (no hoisting, no sharing)"},
+    {"no-pair-count", NULL, "iterate the last two positions, not count them as pairs of one set"},
     {"list", NULL, "plan for listing matches (no count-only last level)"},
     WM_GRAPH_OPTSPEC,
     {NULL, NULL, NULL},
@@ -70,6 +71,7 @@ int wm_cmd_plan(int argc, char **argv) {
   po.induced = wm_cli_flag(&cli, "induced");
   po.embeddings = wm_cli_flag(&cli, "embeddings");
   po.code_motion = !wm_cli_flag(&cli, "no-code-motion");
+  po.pair_count = !wm_cli_flag(&cli, "no-pair-count");
   po.count_only = !wm_cli_flag(&cli, "list");
   wm_plan plan;
   double t0 = wm_now();

@@ -10,6 +10,7 @@ void wm_plan_options_init(wm_plan_options *o) {
   memset(o, 0, sizeof *o);
   o->code_motion = 1;
   o->count_only = 1;
+  o->pair_count = 1;
 }
 
 int wm_order_is_connected(const wm_pattern *p, const uint8_t *order) {
@@ -143,6 +144,7 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
   wm_automorphisms_free(&aut);
   if (rc) return rc;
   if ((rc = wm_plan_fill_order(out, symmetry, o->induced, o->code_motion, err))) return rc;
+  if (o->count_only && o->pair_count) out->pair_count = wm_plan_pair_mode(out);
   out->est_cost = wm_plan_estimate_cost(out, gs);
   wm_canonical canon;
   wm_pattern_canonical(p, &canon);

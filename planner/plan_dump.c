@@ -101,7 +101,8 @@ static void dump_header(const wm_plan *plan, FILE *f) {
           (plan->flags & WM_PLAN_EMBEDDINGS) ? "embeddings, no symmetry breaking"
                                              : "subgraphs, each found once",
           plan->automorphisms, (plan->flags & WM_PLAN_CODE_MOTION) ? "on" : "off",
-          plan->count_only ? ", last level count-only" : "");
+          plan->pair_count ? ", last two levels counted as pairs"
+          : plan->count_only ? ", last level count-only" : "");
   fprintf(f, "order:");
   for (unsigned i = 0; i < plan->k; i++) fprintf(f, " v%u=u%u", i, plan->order[i]);
   fprintf(f, "   (v = data vertex at each position, u = pattern vertex)\nrestrictions:");
@@ -129,6 +130,11 @@ void wm_plan_dump_text(const wm_plan *plan, FILE *f) {
     unsigned p = L + 1;
     operand_name(plan->cand[p], c, sizeof c);
     filters(plan, p, filt, sizeof filt);
+    if (p + 2 == plan->k && plan->pair_count) {
+      fprintf(f, "%*scount v%u in %s%s: n, then %s pairs (v%u, v%u)\n", indent, "", p, c, filt,
+              plan->pair_count == WM_PAIRS_UNORDERED ? "n(n-1)/2" : "n(n-1)", p, p + 1);
+      break;
+    }
     if (p + 1 == plan->k)
       fprintf(f, "%*s%s v%u in %s%s\n", indent, "", plan->count_only ? "count" : "for each match:", p, c,
               filt);
@@ -177,6 +183,9 @@ void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j) {
   wm_json_bool(j, "code_motion", (plan->flags & WM_PLAN_CODE_MOTION) != 0);
   wm_json_bool(j, "labeled", (plan->flags & WM_PLAN_LABELED) != 0);
   wm_json_bool(j, "count_only", plan->count_only != 0);
+  wm_json_str(j, "pair_count", plan->pair_count == WM_PAIRS_UNORDERED ? "unordered"
+                               : plan->pair_count == WM_PAIRS_ORDERED ? "ordered"
+                                                                      : "none");
   wm_json_u64(j, "automorphisms", plan->automorphisms);
   wm_json_double(j, "est_cost", plan->est_cost);
   wm_json_u64(j, "n_ops", plan->n_ops);

@@ -91,6 +91,22 @@ typedef struct wm_plan_op {
   uint8_t upper;         /* ... and c < v[j], j in upper; both masks hold positions <= level */
 } wm_plan_op;
 
+/* Pair counting, the two-vertex case of GraphPi's inclusion-exclusion
+ * counting: when the last two positions draw from the same set with
+ * nothing computed between them, the same range (apart from the bound of
+ * one by the other) and the same distinct and label filters, an executor
+ * that only counts may stop at position k-2: with n its candidates, there
+ * are n(n-1)/2 pairs (one bounded by the other) or n(n-1) (unbounded,
+ * embeddings).  No set is iterated for them.  plan_build sets it only on
+ * count-only plans; an executor that needs the matches themselves, or
+ * filters candidates beyond the plan (a ball, per-vertex counts), runs the
+ * two positions as usual. */
+enum wm_pair_mode {
+  WM_PAIRS_NONE = 0,
+  WM_PAIRS_UNORDERED = 1, /* n(n-1)/2: v[k-1] bounded by v[k-2] */
+  WM_PAIRS_ORDERED = 2,   /* n(n-1) */
+};
+
 enum wm_plan_flags {
   WM_PLAN_INDUCED = 1u << 0,     /* vertex-induced semantics */
   WM_PLAN_EMBEDDINGS = 1u << 1,  /* no symmetry breaking: count embeddings */
@@ -112,6 +128,7 @@ typedef struct wm_plan {
   uint8_t op_begin[WM_MAX_K + 1];/* ops of level L: [op_begin[L], op_begin[L+1]) */
   int32_t label[WM_MAX_K];       /* required label per position or WM_ANY_LABEL */
   wm_plan_op ops[WM_MAX_OPS];    /* sorted by level */
+  uint32_t pair_count;           /* wm_pair_mode: the last two positions counted as pairs */
   uint32_t automorphisms;        /* |Aut(pattern)|, embeddings = count * this */
   double est_cost;               /* cost model's estimate (set operations' work) */
   uint64_t pattern_hash;         /* canonical hash of the pattern */
@@ -137,6 +154,7 @@ typedef struct wm_plan_options {
   int embeddings;   /* count embeddings, no symmetry breaking */
   int code_motion;  /* default 1 */
   int count_only;   /* default 1; 0 when matches are listed */
+  int pair_count;   /* default 1: count the last two positions as pairs where they allow it */
   const uint8_t *forced_order; /* NULL, or a matching order to use as is */
 } wm_plan_options;
 
@@ -144,6 +162,23 @@ void wm_plan_options_init(wm_plan_options *o);
 
 int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan_options *o,
                   wm_plan *out, wm_error *err);
+
+/* The wm_pair_mode a count-only plan's last two positions allow (whatever
+ * plan->pair_count says). */
+unsigned wm_plan_pair_mode(const wm_plan *plan);
+
+#ifdef __CUDACC__
+#define WM_PAIRS_INLINE __host__ __device__ static inline
+#else
+#define WM_PAIRS_INLINE static inline
+#endif
+/* n(n-1)/2 or n(n-1) for mode, n otherwise (the count of a plain last
+ * position); the GPU kernel applies the same formula per group member. */
+WM_PAIRS_INLINE uint64_t wm_pairs_of(unsigned mode, uint64_t n) {
+  if (mode == WM_PAIRS_NONE) return n;
+  uint64_t pairs = n ? n * (n - 1) : 0;
+  return mode == WM_PAIRS_UNORDERED ? pairs / 2 : pairs;
+}
 
 /* Readable nested loops: order, restrictions, each set op at its level,
  * hoisted ops marked with the level they came from, estimated cost. */

@@ -8,6 +8,8 @@
 #   U1           no unrolling         (--unroll 1)
 #   no-motion    plan without code motion (--no-code-motion)
 #   vertices     the first level handed out as vertices, not edges (--level0 vertices)
+#   no-pairs     the last two positions iterated, not counted as pairs of one set
+#                (--no-pair-count; "n/a" for patterns whose plan has no pairs)
 #   stack-kernel triangles and cliques (and the motifs' triangle / 4-clique)
 #                on the general stack kernel instead of the dedicated triangle
 #                and clique kernels (--stack-kernel; "n/a" for patterns that
@@ -40,7 +42,7 @@ target_scale=24
 graphs="kron facebook"
 patterns="triangle 4-clique 5-clique 4-cycle diamond tailed-triangle house 3-motifs 4-motifs"
 target_patterns="triangle 4-clique 5-clique"
-variants="default steal-none steal-block U1 no-motion vertices stack-kernel"
+variants="default steal-none steal-block U1 no-motion vertices no-pairs stack-kernel"
 timeout_s=120
 gpu_trials=5
 work=${TMPDIR:-/tmp}/warpmatch-bench-gpu
@@ -116,12 +118,19 @@ variant_flags() {
     U1) need=--unroll; flags="--unroll 1" ;;
     no-motion) need=--no-code-motion; flags="--no-code-motion" ;;
     vertices) need=--level0; flags="--level0 vertices" ;;
+    no-pairs) need=--no-pair-count; flags="--no-pair-count" ;;
     stack-kernel) need=--stack-kernel ;;
     *) echo unsupported; return ;;
   esac
   if [ -n "$need" ] && ! grep -q -- "$need" <<<"$count_help"; then echo unsupported; return; fi
   if [ "$1" != default ] && grep -q -- --stack-kernel <<<"$count_help"; then flags="$flags --stack-kernel"; fi
   echo "$flags"
+}
+
+# Patterns whose plan counts its last two positions as pairs.
+has_pairs() {
+  case $1 in *-motifs) return 1 ;; esac
+  "$bin" plan --pattern "$1" --json 2>/dev/null | grep -q '"pair_count":"[a-z]*ordered"'
 }
 
 # Patterns that have a dedicated kernel (or contain one, for motifs).
@@ -221,6 +230,7 @@ bench_graph() {
       flags=$(variant_flags "$v")
       if [ "$flags" = unsupported ]; then r=unsupported
       elif [ "$v" = stack-kernel ] && ! has_dedicated "$p"; then r=n/a
+      elif [ "$v" = no-pairs ] && ! has_pairs "$p"; then r=n/a
       elif [ "$v" != default ] && [ "$default_state" = timeout ]; then r=skipped
       else r=$(run_pattern "$g" "$p" gpu "$flags"); fi
       [ "$v" = default ] && default_state=$r

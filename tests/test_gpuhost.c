@@ -282,6 +282,52 @@ Test(gpu_plan, last_group_widens_where_a_lane_counts) {
   cr_assert_eq(pol.stop_level, 1);
 }
 
+/* Folding pairs drops the last position: the diamond then counts
+ * |N(v0) & N(v1)| in place per edge (no buffer), the 4-star a lane's range
+ * at position 2, the 3-path a range per vertex; plans without pairs, or
+ * with an op between the two positions, stay as they are. */
+Test(gpu_plan, fold_pairs) {
+  static const struct { const char *name; unsigned k, fused, lane; } cases[] = {
+      {"diamond", 3, 1, 0}, {"4-star", 3, 0, 1}, {"3-path", 2, 0, 0},
+  };
+  wm_error err;
+  wm_pattern p;
+  wm_plan plan;
+  wm_gpu_plan g;
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cr_assert_eq(wm_pattern_from_name(cases[i].name, &p, &err), WM_OK);
+    plan_of(NULL, &p, 0, 1, &plan);
+    cr_assert_eq(plan.pair_count, WM_PAIRS_UNORDERED, "%s", cases[i].name);
+    cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
+    wm_gpu_plan_fold_pairs(&g, plan.pair_count);
+    cr_assert_eq(g.k, cases[i].k, "%s", cases[i].name);
+    cr_assert_eq(g.pairs, WM_PAIRS_UNORDERED);
+    cr_assert_eq(g.fused_op >= 0, (int)cases[i].fused, "%s", cases[i].name);
+    cr_assert_eq(wm_gpu_plan_lane_count(&g), (int)cases[i].lane, "%s", cases[i].name);
+    check_ssa(&g, cases[i].name);
+  }
+  cr_assert_eq(g.n_bufs, 0, "3-path: nothing to materialise");
+  cr_assert_eq(wm_pattern_from_name("diamond", &p, &err), WM_OK);
+  plan_of(NULL, &p, 0, 1, &plan);
+  cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
+  wm_gpu_plan_fold_pairs(&g, plan.pair_count);
+  cr_assert_eq(g.n_bufs, 0, "diamond: the set is counted in place");
+  cr_assert_eq(wm_pattern_from_name("house", &p, &err), WM_OK);
+  plan_of(NULL, &p, 0, 1, &plan);
+  cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
+  wm_gpu_plan_fold_pairs(&g, plan.pair_count);
+  cr_assert_eq(g.k, 5);
+  cr_assert_eq(g.pairs, 0);
+  /* An op at level k-2 keeps the plan whole whatever the caller says. */
+  cr_assert_eq(wm_pattern_from_name("tailed-triangle", &p, &err), WM_OK);
+  plan_of(NULL, &p, 1, 1, &plan);
+  cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
+  cr_assert(g.op_begin[g.k - 2] != g.op_begin[g.k - 1], "an induced tailed triangle subtracts at level k-2");
+  wm_gpu_plan_fold_pairs(&g, WM_PAIRS_UNORDERED);
+  cr_assert_eq(g.k, 4);
+  cr_assert_eq(g.pairs, 0);
+}
+
 /* The dedicated kernels take exactly the unlabelled k-cliques, k = 3..8
  * (all the catalogue has), counted as subgraphs: not other patterns, not
  * embeddings, not listing. */
@@ -550,11 +596,13 @@ static void last_level(emu *e) {
     uint64_t c = X.hi - X.lo;
     for (unsigned j = 0; j < p; j++)
       if (((P->distinct[p] >> j) & 1u) && e->v[j] >= lo && e->v[j] < hi && contains(X.p, X.lo, X.hi, e->v[j])) c--;
-    e->count += c;
+    e->count += wm_pairs_of(P->pairs, c);
     return;
   }
+  uint64_t c = 0;
   for (uint32_t t = X.lo; t < X.hi; t++)
-    if (passes(e, &X, &Y, ymode, X.p[t]) && accept(e, p, X.p[t])) e->count++;
+    if (passes(e, &X, &Y, ymode, X.p[t]) && accept(e, p, X.p[t])) c++;
+  e->count += wm_pairs_of(P->pairs, c);
 }
 
 static void bind(emu *e, unsigned p) {
@@ -580,6 +628,7 @@ static uint64_t emulate(const wm_graph *g, const wm_plan *plan, const wm_match_o
   wm_gpu_plan P;
   wm_error err;
   cr_assert_eq(wm_gpu_plan_compile(plan, &P, &err), WM_OK, "%s", err.msg);
+  if (!o->per_vertex && !o->allowed) wm_gpu_plan_fold_pairs(&P, plan->pair_count); /* as the driver */
   emu *e = calloc(1, sizeof *e);
   e->g = g;
   e->P = &P;
@@ -616,7 +665,7 @@ static wm_graph *test_graph(int i) {
 }
 
 Test(gpu_emulation, equals_cpu_with_any_capacity, .timeout = 120) {
-  uint64_t virt_total = 0;
+  uint64_t virt_total = 0, folded = 0;
   for (int gi = 0; gi < 3; gi++) {
     wm_graph *g = test_graph(gi);
     int32_t *lab = malloc(g->n * sizeof *lab);
@@ -645,6 +694,12 @@ Test(gpu_emulation, equals_cpu_with_any_capacity, .timeout = 120) {
           plan_of(g, &p, variant == 1, variant != 3, &plan);
           wm_match_result r;
           cr_assert_eq(wm_match_cpu(g, &plan, &o, &r, &err), WM_OK, "%s", err.msg);
+          if (plan.pair_count) { /* the reference iterates both positions */
+            wm_plan iter = plan;
+            iter.pair_count = WM_PAIRS_NONE;
+            cr_assert_eq(wm_match_cpu(g, &iter, &o, &r, &err), WM_OK, "%s", err.msg);
+            folded++;
+          }
           static const uint64_t caps[] = {1, 4, UINT64_MAX};
           for (int ci = 0; ci < 3; ci++) {
             uint64_t virt = 0, got = emulate(g, &plan, &o, caps[ci], &virt);
@@ -662,6 +717,7 @@ Test(gpu_emulation, equals_cpu_with_any_capacity, .timeout = 120) {
   }
   cr_assert(virt_total > 1000, "the small capacities should force the unmaterialised path (%llu times)",
             (unsigned long long)virt_total);
+  cr_assert(folded > 10, "plans counted as pairs: %llu", (unsigned long long)folded);
 }
 
 /* Two hubs joined to every vertex: their lists and N(h1) ∩ N(h2) are far
@@ -689,8 +745,10 @@ Test(gpu_emulation, hub_graph_beyond_capacity, .timeout = 120) {
         wm_match_options_init(&o);
         wm_plan plan;
         plan_of(g, &ps[i], induced, 1, &plan);
+        wm_plan iter = plan; /* the reference iterates both positions */
+        iter.pair_count = WM_PAIRS_NONE;
         wm_match_result r;
-        cr_assert_eq(wm_match_cpu(g, &plan, &o, &r, &err), WM_OK, "%s", err.msg);
+        cr_assert_eq(wm_match_cpu(g, &iter, &o, &r, &err), WM_OK, "%s", err.msg);
         static const uint64_t caps[] = {1, 16, 100};
         for (int ci = 0; ci < 3; ci++) {
           uint64_t virt = 0, got = emulate(g, &plan, &o, caps[ci], &virt);

@@ -164,6 +164,38 @@ Test(match_cli, count_dump_plan) {
   wm_test_rmdir(f.dir);
 }
 
+/* Pairs counted from one set's size, shown in the plan, switched off by
+ * --no-pair-count with the same counts (K4: 6 diamonds; 17 wedges). */
+Test(match_cli, pair_count) {
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
+  static const struct { const char *pattern, *want; } cases[] = {
+      {"diamond", "count      6\n"}, {"3-path", "count      17\n"}};
+  for (unsigned i = 0; i < 2; i++) {
+    char *out, *err;
+    int rc = wm_test_run(&out, &err, "count %s --pattern %s --dump-plan --no-cache --device cpu", f.graph,
+                         cases[i].pattern);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert(strstr(out, "n(n-1)/2 pairs (v") && strstr(out, cases[i].want), "%s", out);
+    free(out), free(err);
+    rc = wm_test_run(&out, &err, "count %s --pattern %s --dump-plan --no-pair-count --no-cache --device cpu",
+                     f.graph, cases[i].pattern);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert(!strstr(out, "pairs (v") && strstr(out, cases[i].want), "%s", out);
+    free(out), free(err);
+  }
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "count %s --pattern diamond --dump-plan --json --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out) && strstr(out, "\"pair_count\":\"unordered\""), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "plan --pattern diamond --embeddings");
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "n(n-1) pairs (v2, v3)"), "%s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
 Test(match_cli, list_matches) {
   wm_test_files f;
   wm_test_graph_file(&f, graph_text);

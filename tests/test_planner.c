@@ -341,6 +341,110 @@ Test(planner, text_dump_shows_loops_and_hoisting) {
   free(a);
 }
 
+/* Which plans count their last two positions as pairs, and the dump says so. */
+Test(planner, pair_count_modes) {
+  static const struct {
+    const char *name;
+    int induced, embeddings, count_only, want;
+  } cases[] = {
+      {"diamond", 0, 0, 1, WM_PAIRS_UNORDERED}, {"diamond", 0, 1, 1, WM_PAIRS_ORDERED},
+      {"diamond", 1, 0, 1, WM_PAIRS_NONE},      {"diamond", 0, 0, 0, WM_PAIRS_NONE},
+      {"4-star", 0, 0, 1, WM_PAIRS_UNORDERED},  {"3-path", 0, 0, 1, WM_PAIRS_UNORDERED},
+      {"3-path", 1, 0, 1, WM_PAIRS_NONE},       {"triangle", 0, 0, 1, WM_PAIRS_NONE},
+      {"4-cycle", 0, 0, 1, WM_PAIRS_NONE},      {"4-clique", 0, 0, 1, WM_PAIRS_NONE},
+      {"house", 0, 0, 1, WM_PAIRS_NONE},
+  };
+  wm_pattern p;
+  wm_error err;
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cr_assert_eq(wm_pattern_from_name(cases[i].name, &p, &err), WM_OK);
+    wm_plan plan = make_plan(&p, cases[i].induced, cases[i].embeddings, 1, cases[i].count_only);
+    cr_assert_eq(plan.pair_count, (uint32_t)cases[i].want, "%s induced=%d embeddings=%d count_only=%d: %u",
+                 cases[i].name, cases[i].induced, cases[i].embeddings, cases[i].count_only, plan.pair_count);
+    char *t = dump_text(&plan);
+    cr_assert_eq(strstr(t, "pairs (v") != NULL, cases[i].want != WM_PAIRS_NONE, "%s", t);
+    cr_assert_eq(strstr(t, "n(n-1)/2 pairs") != NULL, cases[i].want == WM_PAIRS_UNORDERED, "%s", t);
+    free(t);
+  }
+  /* Switched off, the same plan iterates both positions. */
+  cr_assert_eq(wm_pattern_from_name("diamond", &p, &err), WM_OK);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.pair_count = 0;
+  wm_plan plan;
+  cr_assert_eq(wm_plan_build(&p, NULL, &po, &plan, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(plan.pair_count, WM_PAIRS_NONE);
+  cr_assert_eq(wm_plan_pair_mode(&plan), WM_PAIRS_UNORDERED, "the shape still allows it");
+  char *t = dump_text(&plan);
+  cr_assert(strstr(t, "count v3 in S0, v3 < v2"), "%s", t);
+  free(t);
+  /* Labels that differ between the two positions rule it out. */
+  wm_pattern_set_label(&p, 2, 1);
+  wm_pattern_set_label(&p, 3, 2);
+  plan = make_plan(&p, 0, 0, 1, 1);
+  cr_assert_eq(plan.pair_count, WM_PAIRS_NONE);
+  cr_assert_eq(wm_pairs_of(WM_PAIRS_UNORDERED, 5), 10);
+  cr_assert_eq(wm_pairs_of(WM_PAIRS_ORDERED, 5), 20);
+  cr_assert_eq(wm_pairs_of(WM_PAIRS_UNORDERED, 0), 0);
+  cr_assert_eq(wm_pairs_of(WM_PAIRS_NONE, 7), 7);
+}
+
+/* Each condition of wm_plan_pair_mode, broken one at a time on a diamond's
+ * plan (positions a = 2, b = 3, both from S0, v3 < v2): pairs of a's
+ * candidates would then count matches that b's own filters reject. */
+Test(planner, pair_count_conditions) {
+  wm_pattern p;
+  wm_error err;
+  cr_assert_eq(wm_pattern_from_name("diamond", &p, &err), WM_OK);
+  const wm_plan base = make_plan(&p, 0, 0, 1, 1);
+  cr_assert_eq(wm_plan_pair_mode(&base), WM_PAIRS_UNORDERED);
+  cr_assert_eq(base.upper[3], 1u << 2, "the plan this test assumes: v3 < v2 only");
+  cr_assert_eq(base.lower[3] | base.lower[2] | base.upper[2] | base.distinct[2] | base.distinct[3], 0);
+  wm_plan q = base;
+  q.lower[3] |= 1u; /* v3 > v0, which v2 need not satisfy */
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "lower bound on b only");
+  q = base;
+  q.upper[3] |= 1u; /* v3 < v0: not implied by v3 < v2 */
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "upper bound on b only");
+  q.upper[2] |= 1u; /* ... unless v2 < v0 too */
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_UNORDERED, "implied upper bound");
+  q = base;
+  q.distinct[3] |= 1u;
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "b distinct from v0, a not");
+  q = base;
+  q.label[3] = 1;
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "label on b");
+  q = base;
+  q.cand[3] = WM_NBR(0);
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "another set");
+  q = base;
+  q.ops[q.n_ops] = q.ops[0];
+  q.ops[q.n_ops].level = 2;
+  q.n_ops++;
+  q.op_begin[3] = (uint8_t)q.n_ops;
+  q.op_begin[4] = (uint8_t)q.n_ops;
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "an op between the two positions");
+  q = base;
+  q.count_only = 0;
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "listing");
+  /* v3 > v2 instead: b then needs a's upper bounds. */
+  q = base;
+  q.upper[3] = 0;
+  q.lower[3] = 1u << 2;
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_UNORDERED, "mirrored");
+  q.upper[2] = 1u;
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "a bounded above, b not");
+  q.upper[3] = 1u;
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_UNORDERED, "both bounded above");
+  q.lower[3] |= 1u;
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "b bounded below by v0 as well");
+  /* Unbounded pairs need b != a. */
+  q = make_plan(&p, 0, 1, 1, 1);
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_ORDERED);
+  q.distinct[3] &= (uint8_t)~(1u << 2);
+  cr_assert_eq(wm_plan_pair_mode(&q), WM_PAIRS_NONE, "b may equal a");
+}
+
 Test(planner, json_dump_is_valid) {
   unsigned n;
   wm_pattern *pats = all_patterns(&n);
