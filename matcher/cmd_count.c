@@ -143,22 +143,29 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
 /* --trials N > 1 on the CPU: an untimed warm-up (its count is the
  * reference), then N timed runs that must count the same; seconds becomes
  * their median.  The GPU driver does the same itself (wm_match_options.trials). */
+typedef struct cpu_trial {
+  const wm_match_job *job;
+  const wm_match_options *mo;
+} cpu_trial;
+
+/* One timed CPU run (wm_trial_fn): its count, match ms and seconds. */
+static int cpu_once(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err) {
+  const cpu_trial *c = ctx;
+  wm_match_result x;
+  int rc = wm_match_cpu(c->job->g, &c->job->plan, c->mo, &x, err);
+  if (rc) return rc;
+  *count = x.count;
+  *seconds = x.seconds;
+  *ms = x.seconds * 1e3;
+  return WM_OK;
+}
+
 static int cpu_trials(const wm_match_job *job, const wm_match_options *mo, int trials, wm_match_result *r,
                       wm_error *err) {
-  wm_match_result x;
   int rc = wm_match_cpu(job->g, &job->plan, mo, r, err);
   if (rc) return rc;
-  for (int t = 0; t < trials; t++) {
-    if ((rc = wm_match_cpu(job->g, &job->plan, mo, &x, err))) return rc;
-    if (x.count != r->count)
-      return wm_fail(err, WM_EDEVICE,
-                     "count: --trials: CPU trial %d counted %llu, the warm-up %llu: not repeatable", t + 1,
-                     (unsigned long long)x.count, (unsigned long long)r->count);
-    r->trial_ms[t] = x.seconds * 1e3;
-  }
-  r->trials = (unsigned)trials;
-  r->seconds = wm_match_median(r->trial_ms, r->trials) / 1e3;
-  return WM_OK;
+  cpu_trial c = {job, mo};
+  return wm_match_trials(cpu_once, &c, (unsigned)trials, r->count, 0, r, err);
 }
 
 static int run(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) {

@@ -79,6 +79,25 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
  * warm-up, then N timed; wm_match_options.trials), as `count` does; on the
  * CPU a warm-up run of every plan, then N runs that must count the same,
  * whose match seconds give the median. */
+typedef struct cpu_trial {
+  const wm_graph *g;
+  unsigned k;
+  const wm_match_options *mo;
+  uint64_t *counts; /* a scratch table: the warm-up's stays as printed */
+} cpu_trial;
+
+/* One timed CPU run of every plan (wm_trial_fn). */
+static int cpu_once(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err) {
+  const cpu_trial *c = ctx;
+  wm_match_result x;
+  int rc = wm_motifs(c->g, c->k, 0, c->mo, c->counts, &x, err);
+  if (rc) return rc;
+  *count = x.count;
+  *seconds = x.seconds;
+  *ms = x.seconds * 1e3;
+  return WM_OK;
+}
+
 static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, wm_match_options *mo, int trials,
                       table *t, wm_error *err) {
   if (use_gpu) mo->trials = trials;
@@ -88,21 +107,11 @@ static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, wm_match_optio
     t->r.trials = (unsigned)trials;
     return WM_OK;
   }
-  wm_match_result x;
-  uint64_t *again = calloc(t->n, sizeof *again);
-  if (!again) return wm_fail(err, WM_EINPUT, "out of memory");
-  for (int i = 0; i < trials && !rc; i++) {
-    rc = wm_motifs(g, k, use_gpu, mo, again, &x, err);
-    if (!rc && x.count != t->r.count)
-      rc = wm_fail(err, WM_EDEVICE, "motifs: --trials: run %d counted %llu, the warm-up %llu: not repeatable",
-                   i + 1, (unsigned long long)x.count, (unsigned long long)t->r.count);
-    t->r.trial_ms[i] = x.seconds * 1e3;
-  }
-  free(again);
-  if (rc) return rc;
-  t->r.trials = (unsigned)trials;
-  t->r.seconds = wm_match_median(t->r.trial_ms, t->r.trials) / 1e3;
-  return WM_OK;
+  cpu_trial c = {g, k, mo, calloc(t->n, sizeof *c.counts)};
+  if (!c.counts) return wm_fail(err, WM_EINPUT, "out of memory");
+  rc = wm_match_trials(cpu_once, &c, (unsigned)trials, t->r.count, 0, &t->r, err);
+  free(c.counts);
+  return rc;
 }
 
 static int count_all(const wm_cli *cli, const wm_graph *g, unsigned k, int use_gpu, table *t,

@@ -27,21 +27,6 @@ void wm_match_options_init(wm_match_options *o) {
   o->trials = 1;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* Both executors' trials end here (count's CPU loop and the GPU driver). */
-double wm_match_median(const double *x, unsigned n) {
-  double s[WM_MAX_TRIALS];
-  if (n == 0) return 0.0;
-  if (n > WM_MAX_TRIALS) n = WM_MAX_TRIALS; /* callers never pass more: trials are capped */
-  memcpy(s, x, n * sizeof *s);
-  qsort(s, n, sizeof *s, cmp_double);
-  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
 typedef struct exec {
   const wm_graph *g;
   const wm_plan *plan;

@@ -213,7 +213,7 @@ static int launch(dag_run *T, dag_dev *d, wm_error *err) {
   return WM_OK;
 }
 
-/* One run over every device (wm_gpu_trial_fn): the count, kernel ms of the
+/* One run over every device (wm_trial_fn): the count, kernel ms of the
  * slowest device and wall seconds. */
 static int trial(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err) {
   dag_run *T = (dag_run *)ctx;
@@ -280,7 +280,7 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
   r->count = warm;
   r->kernel_ms = ms;
   r->seconds = secs;
-  return n > 1 ? wm_gpu_trials(trial, T, n, warm, r, err) : WM_OK;
+  return n > 1 ? wm_match_trials(trial, T, n, warm, 1, r, err) : WM_OK;
 }
 
 int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,

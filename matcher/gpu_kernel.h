@@ -62,7 +62,7 @@ struct wm_gpu_args {
   wm_u64 *suspended;
   /* policy */
   int unroll, steal, stop_level, detect_level, warps;
-  int group;               /* largest group: unroll, or more at position k-2 (wm_gpu_last_group) */
+  int group;               /* largest group: unroll, or more at position k-2 (wm_gpu_policy_fit_plan) */
   uint32_t warp_state_bytes;
 };
 

@@ -408,7 +408,7 @@ static int count_all(wm_gpu_run *R, wm_error *err) {
   return WM_OK;
 }
 
-/* One timed trial for wm_gpu_trials: counters zeroed, a counting launch
+/* One timed trial (wm_trial_fn): counters zeroed, a counting launch
  * on every device. */
 static int count_once(void *ctx, uint64_t *count, double *kernel_ms, double *seconds, wm_error *err) {
   wm_gpu_run *R = (wm_gpu_run *)ctx;
@@ -480,7 +480,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   if ((rc = collect(R, r, err))) return rc;
   /* The first launch was the warm-up: set operations and lane use stay
    * its (the same work), the times become the trials' medians. */
-  if (T > 1 && (rc = wm_gpu_trials(count_once, R, (unsigned)T, r->count, r, err))) return rc;
+  if (T > 1 && (rc = wm_match_trials(count_once, R, (unsigned)T, r->count, 1, r, err))) return rc;
   r->transfer_ms = R->transfer_ms;
   describe(R, r);
   return WM_OK;
@@ -518,8 +518,10 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
     return rc;
   }
   R->listing = o->sink != NULL;
-  /* Pairs are counted per group member, which plain counts only allow. */
-  if (!R->listing && !o->per_vertex && !o->allowed) wm_gpu_plan_fold_pairs(&R->plan, plan->pair_count);
+  /* Plain counts (no listing, per-vertex counts or ball) let wm_bulk_last
+   * count a member without a scan, and count pairs per member. */
+  const int plain = !R->listing && !o->per_vertex && !o->allowed;
+  if (plain) wm_gpu_plan_fold_pairs(&R->plan, plan->pair_count);
   const unsigned k = R->plan.k;
   wm_gpu_policy_from_options(&R->pol, o, k);
   /* A suspended warp must not be split by another block while it is away. */
@@ -527,9 +529,7 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   R->ndev = o->gpus > 0 ? o->gpus : 1;
   if (R->ndev > 16) R->ndev = 16;
   R->max_degree = max_degree_of(g);
-  /* wm_bulk_last's count without a scan is for plain counts only. */
-  int lane_count = wm_gpu_plan_lane_count(&R->plan) && !R->listing && !o->per_vertex && !o->allowed;
-  wm_gpu_policy_fit_plan(&R->pol, k, lane_count);
+  wm_gpu_policy_fit_plan(&R->pol, k, plain && wm_gpu_plan_lane_count(&R->plan));
   R->l0_edges = wm_gpu_level0_edges(R->pol.level0, k, R->plan.cand[1] == WM_NBR(0), o->first != NULL);
   R->n0 = R->l0_edges ? g->m : o->first ? o->n_first : g->n;
   R->list_batch = o->gpu_list_batch ? o->gpu_list_batch : WM_DEFAULT_LIST_BATCH;

@@ -56,7 +56,7 @@ unsigned wm_gpu_plan_clique_k(const wm_plan *plan);
 /* Whether position k-1 (k >= 3) is counted with no set op at level k-2,
  * fused or not, and no label: a member of k-2's group then counts as a
  * range size less the distinct vertices in it, one lane's work
- * (wm_gpu_last_group; a hub-sized, virtual candidate set still scans). */
+ * (wm_gpu_policy_fit_plan; a hub-sized, virtual candidate set still scans). */
 int wm_gpu_plan_lane_count(const wm_gpu_plan *P);
 
 /* Validates plan and renames its slots (WM_EINPUT naming the flaw). */

@@ -9,7 +9,7 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
   if (p->warps_per_block > 32) p->warps_per_block = 32;
   p->unroll = o->gpu_unroll > 0 ? o->gpu_unroll : WM_GPU_DEFAULT_UNROLL;
   if (p->unroll > WM_GPU_MAX_UNROLL) p->unroll = WM_GPU_MAX_UNROLL;
-  p->last_group = p->unroll; /* the plan's shape may widen it (wm_gpu_last_group) */
+  p->last_group = p->unroll; /* the plan's shape may widen it (wm_gpu_policy_fit_plan) */
   p->steal = (o->gpu_steal >= WM_STEAL_NONE && o->gpu_steal <= WM_STEAL_TWO_LEVEL)
                  ? o->gpu_steal
                  : WM_STEAL_TWO_LEVEL;
@@ -17,9 +17,9 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
    * remaining iterations there are short and the thief recomputes the
    * prefix's sets. */
   p->stop_level = last_group < 2 ? last_group : 2;
-  /* Busy warps look for idle blocks at every pick of positions <= 1, and at
-   * position 2 inside long subtrees only (gpu_stack_kernel.cu): the check
-   * is a global read, too costly where picks are frequent. */
+  /* Busy warps look for idle blocks at positions <= 2, and only inside
+   * long-running work (wm_detect_due, gpu_stack_kernel.cu): the check is a
+   * global read, and a push costs more than short work saves. */
 #ifndef WM_GPU_DETECT_MAX
 #define WM_GPU_DETECT_MAX 2
 #endif

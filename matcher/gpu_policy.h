@@ -22,7 +22,7 @@ extern "C" {
 typedef struct wm_gpu_policy {
   int warps_per_block;
   int unroll;          /* U: iterations of one level expanded together, 1..32 */
-  int last_group;      /* largest group at position k-2, U..32 (wm_gpu_last_group) */
+  int last_group;      /* largest group at position k-2, U..32 (wm_gpu_policy_fit_plan) */
   int steal;           /* wm_steal_mode */
   int stop_level;      /* deepest position whose remaining iterations may be stolen */
   int detect_level;    /* deepest position at which a busy warp looks for idle blocks */

@@ -84,6 +84,18 @@ typedef struct wm_match_result {
  * 0); x is left as it is. */
 double wm_match_median(const double *x, unsigned n);
 
+/* One timed run of a trials loop: its count, its time as trial_ms keeps it
+ * (GPU: kernel ms; CPU: match ms) and its seconds. */
+typedef int (*wm_trial_fn)(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err);
+
+/* After an untimed warm-up that counted `warm`, `trials` timed runs that
+ * must each count the same (else WM_EDEVICE); fills r's trials and
+ * trial_ms, sets r->seconds to the median seconds and, when `kernel` (the
+ * runs' ms are GPU kernel times), r->kernel_ms to the median ms.  Every
+ * --trials loop of both executors runs here. */
+int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, int kernel,
+                    wm_match_result *r, wm_error *err);
+
 /* What both executors check first: a symmetric graph, a well-formed plan,
  * labels when the plan is labeled, seeds inside the graph. */
 int wm_match_check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,

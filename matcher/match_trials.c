@@ -1,0 +1,39 @@
+/* Timed trials (GAP's benchmark mode): the median and the loop that both
+ * executors' --trials go through (count on the CPU and the GPU, motifs on
+ * the CPU; the GPU drivers repeat their own launches through it). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "matcher.h"
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double wm_match_median(const double *x, unsigned n) {
+  double s[WM_MAX_TRIALS];
+  if (n == 0) return 0.0;
+  if (n > WM_MAX_TRIALS) n = WM_MAX_TRIALS; /* callers never pass more: trials are capped */
+  memcpy(s, x, n * sizeof *s);
+  qsort(s, n, sizeof *s, cmp_double);
+  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, int kernel,
+                    wm_match_result *r, wm_error *err) {
+  double secs[WM_MAX_TRIALS];
+  if (trials > WM_MAX_TRIALS) return wm_fail(err, WM_EUSAGE, "trials %u: at most %d", trials, WM_MAX_TRIALS);
+  for (unsigned t = 0; t < trials; t++) {
+    uint64_t c = 0;
+    int rc = run(ctx, &c, &r->trial_ms[t], &secs[t], err);
+    if (rc) return rc;
+    if (c != warm)
+      return wm_fail(err, WM_EDEVICE, "--trials: %s trial %u counted %llu, the warm-up %llu: not repeatable",
+                     kernel ? "GPU" : "CPU", t + 1, (unsigned long long)c, (unsigned long long)warm);
+  }
+  r->trials = trials;
+  r->seconds = wm_match_median(secs, trials);
+  if (kernel) r->kernel_ms = wm_match_median(r->trial_ms, trials);
+  return WM_OK;
+}
