@@ -63,6 +63,7 @@ struct wm_gpu_args {
   /* policy */
   int unroll, steal, stop_level, detect_level, warps;
   int group;               /* largest group: unroll, or more at position k-2 (wm_gpu_policy_fit_plan) */
+  uint32_t table_words;    /* each warp's probe table in shared memory (0: none) */
   uint32_t warp_state_bytes;
 };
 
@@ -125,11 +126,13 @@ __host__ __device__ static inline wm_warp_layout wm_warp_layout_of(unsigned n_op
   return L;
 }
 
-/* Shared memory of a block: per-block counters then one region per warp. */
+/* Shared memory of a block: per-block counters, one region per warp, then
+ * one probe table of T words per warp (gpu_set_ops.cuh; T may be 0). */
 #define WM_BLOCK_SHARED_BYTES 64u
 
-__host__ __device__ static inline size_t wm_gpu_stack_smem(unsigned n_ops, unsigned U, unsigned G, unsigned W) {
-  return WM_BLOCK_SHARED_BYTES + (size_t)W * wm_warp_layout_of(n_ops, U, G).bytes;
+__host__ __device__ static inline size_t wm_gpu_stack_smem(unsigned n_ops, unsigned U, unsigned G, unsigned W,
+                                                           unsigned T) {
+  return WM_BLOCK_SHARED_BYTES + (size_t)W * (wm_warp_layout_of(n_ops, U, G).bytes + (size_t)T * 4u);
 }
 
 /* Launches the stack kernel on the current device (asynchronously). */

@@ -40,6 +40,7 @@ typedef struct wm_gpu_dev {
   unsigned char *save;
   wm_gpu_args args;
   unsigned blocks;
+  unsigned table_words; /* each warp's probe table (0: none) */
   int sms;
   char name[256];
   wm_gpu_sizing sz;
@@ -157,14 +158,49 @@ static int setup_inputs(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   return WM_OK;
 }
 
+/* Words of each warp's probe table on device d: none when the plan has no
+ * op to probe or the policy says so; the policy's when forced; else the
+ * largest power of two up to WM_GPU_TABLE_WORDS that costs no block of
+ * occupancy (the shared memory the registers leave unused), none below
+ * WM_GPU_TABLE_MIN_WORDS. */
+static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, size_t smem, int per_sm, wm_error *err) {
+  const wm_gpu_policy *pol = &R->pol;
+  const unsigned W = (unsigned)pol->warps_per_block;
+  d->table_words = 0;
+  if (pol->table_words < 0 || !wm_gpu_plan_table_ops(&R->plan)) return WM_OK;
+  if (pol->table_words > 0) {
+    d->table_words = (unsigned)pol->table_words;
+    return WM_OK;
+  }
+  int optin = 0;
+  WM_CU(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, d->id));
+  for (unsigned T = WM_GPU_TABLE_WORDS; T >= WM_GPU_TABLE_MIN_WORDS; T /= 2) {
+    size_t with = smem + (size_t)W * T * 4u;
+    int fit = 0;
+    if (with > (size_t)optin) continue;
+    WM_CU(wm_gpu_stack_occupancy(W, with, &fit));
+    if (fit >= per_sm) {
+      d->table_words = T;
+      return WM_OK;
+    }
+  }
+  return WM_OK;
+}
+
 /* Grid and set-buffer capacity from occupancy and free memory, then the
  * buffers whose size depends on the grid. */
 static int setup_grid(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   const wm_gpu_policy *pol = &R->pol;
   unsigned W = (unsigned)pol->warps_per_block, U = (unsigned)pol->unroll, G = (unsigned)pol->last_group;
-  size_t smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W);
+  size_t smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, 0);
   int per_sm = 0;
   WM_CU(wm_gpu_stack_occupancy(W, smem, &per_sm));
+  int rc = per_sm < 1 ? WM_OK : fit_table(R, d, smem, per_sm, err);
+  if (rc) return rc;
+  if (d->table_words) {
+    smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, d->table_words);
+    WM_CU(wm_gpu_stack_occupancy(W, smem, &per_sm));
+  }
   if (per_sm < 1)
     return wm_fail(err, WM_EDEVICE, "device %d cannot hold one block of %u warps (%zu bytes of shared memory)",
                    d->id, W, smem);
@@ -183,8 +219,7 @@ static int setup_grid(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   in.max_blocks = pol->blocks > 0 && (unsigned)pol->blocks < resident ? (unsigned)pol->blocks : resident;
   in.forced_cap = pol->set_capacity;
   in.per_warp_fixed = R->listing ? Ly.bytes : 0;
-  int rc = wm_gpu_size_buffers(&in, &d->sz, err);
-  if (rc) return rc;
+  if ((rc = wm_gpu_size_buffers(&in, &d->sz, err))) return rc;
   d->blocks = d->sz.blocks;
   uint64_t warps = (uint64_t)d->blocks * W;
   if ((rc = sets_alloc(d, (size_t)(warps * d->sz.per_warp_elems * 4), err))) return rc;
@@ -243,6 +278,7 @@ static void fill_args(wm_gpu_run *R, wm_gpu_dev *d, int dev_index, uint32_t chun
   a->detect_level = R->pol.detect_level;
   a->warps = R->pol.warps_per_block;
   a->group = R->pol.last_group;
+  a->table_words = d->table_words;
   a->warp_state_bytes =
       wm_warp_layout_of(R->plan.n_ops, (unsigned)R->pol.unroll, (unsigned)R->pol.last_group).bytes;
 }
@@ -437,10 +473,11 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
   for (int i = 0; i < R->ndev; i++) gb += R->dev[i].sz.total_bytes / 1e9;
   snprintf(r->launch, sizeof r->launch,
            "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d (last group %d), steal=%s (stop %d, detect %d), "
-           "level 0: %s in chunks of %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB%s%s",
+           "level 0: %s in chunks of %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB, "
+           "probe table %u words/warp%s%s",
            R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, p->last_group, steal_name(p->steal),
            p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, R->plan.n_bufs * (unsigned)p->unroll,
-           (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb,
+           (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb, d->table_words,
            R->plan.pairs ? ", pairs counted at the last position" : "", R->listing ? ", listing" : "");
 }
 

@@ -21,6 +21,12 @@ int wm_gpu_plan_lane_count(const wm_gpu_plan *P) {
   return P->fused_op < 0 && P->op_begin[p - 1] == P->op_begin[p] && P->label[p] == WM_ANY_LABEL;
 }
 
+unsigned wm_gpu_plan_table_ops(const wm_gpu_plan *P) {
+  unsigned n = 0;
+  for (unsigned o = 0; o < P->n_ops; o++) n += wm_gpu_op_table_side(&P->ops[o]) >= 0;
+  return n;
+}
+
 /* The op that last wrote slot s before op index `before`, or -1. */
 static int writer_of(const wm_plan *p, unsigned s, unsigned before) {
   for (int o = (int)before - 1; o >= 0; o--)

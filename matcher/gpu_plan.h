@@ -59,6 +59,34 @@ unsigned wm_gpu_plan_clique_k(const wm_plan *plan);
  * (wm_gpu_policy_fit_plan; a hub-sized, virtual candidate set still scans). */
 int wm_gpu_plan_lane_count(const wm_gpu_plan *P);
 
+#ifdef __CUDACC__
+#define WM_GPU_PLAN_INLINE __host__ __device__ static inline
+#else
+#define WM_GPU_PLAN_INLINE static inline
+#endif
+
+/* The operand of op (0: a, 1: b) that is the neighbour list of a position
+ * below op's level: one row for every member of that level's unrolled
+ * group, which the stack kernel keeps in its warp's probe table and probes
+ * instead of binary-searching (gpu_set_ops.cuh); -1 when there is none.  A
+ * difference can only table its b, the side it removes. */
+WM_GPU_PLAN_INLINE int wm_gpu_op_table_side(const wm_gpu_op *op) {
+  if (WM_IS_NBR(op->b) && WM_NBR_POS(op->b) < op->level) return 1;
+  if (op->kind == WM_OP_INTERSECT && WM_IS_NBR(op->a) && WM_NBR_POS(op->a) < op->level) return 0;
+  return -1;
+}
+
+/* A member's side is probed in the table when it is at most this many
+ * times the row's length (else the shorter side is searched in the other,
+ * as without a table); a difference's always is. */
+#ifndef WM_GPU_TABLE_RATIO
+#define WM_GPU_TABLE_RATIO 4u
+#endif
+
+/* Ops with a table side (wm_gpu_op_table_side): the kernel gets a probe
+ * table only when there is one. */
+unsigned wm_gpu_plan_table_ops(const wm_gpu_plan *P);
+
 /* Validates plan and renames its slots (WM_EINPUT naming the flaw). */
 int wm_gpu_plan_compile(const wm_plan *plan, wm_gpu_plan *out, wm_error *err);
 

@@ -29,6 +29,8 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
   p->set_capacity = o->gpu_set_capacity;
   p->list_batch = o->gpu_list_batch;
   p->blocks = o->gpu_blocks > 0 ? o->gpu_blocks : 0;
+  p->table_words = o->gpu_table_words < 0 ? -1 : o->gpu_table_words;
+  if (p->table_words > (int)WM_GPU_MAX_TABLE_WORDS) p->table_words = (int)WM_GPU_MAX_TABLE_WORDS;
 }
 
 int wm_gpu_level0_edges(int mode, unsigned k, int position1_is_row, int seeded) {

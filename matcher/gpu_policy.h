@@ -31,7 +31,18 @@ typedef struct wm_gpu_policy {
   uint64_t set_capacity;/* forced elements per set buffer (0: from max degree and memory) */
   uint64_t list_batch; /* listing: matches per device buffer drain (0: default) */
   int blocks;          /* forced grid size (0: all co-resident blocks) */
+  int table_words;     /* each warp's probe table: 0 sized from occupancy, -1 none, else forced */
 } wm_gpu_policy;
+
+/* The probe table's largest default and smallest useful sizes, in words
+ * (gpu_matcher.cu's fit_table).  128 words hold any row whose ids span
+ * 4,096 as bits (every row of facebook), or 64 ids hashed.  Shared memory
+ * comes out of L1, and larger tables cost more than they gained (H100,
+ * facebook: 128 / 1024 words, diamond 0.140 / 0.147 ms, tailed triangle
+ * 1.27 / 1.75, house 56 / 70). */
+#define WM_GPU_TABLE_WORDS 128u
+#define WM_GPU_TABLE_MIN_WORDS 64u
+#define WM_GPU_MAX_TABLE_WORDS 8192u /* forced sizes */
 
 /* Policy for a plan of k positions from the user's options (0/-1 = default). */
 void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, unsigned k);

@@ -16,6 +16,7 @@
 #ifndef WM_GPU_SET_OPS_CUH
 #define WM_GPU_SET_OPS_CUH
 
+#include "gpu_dag_util.cuh"
 #include "gpu_kernel.h"
 
 #define WM_FULL 0xFFFFFFFFu
@@ -39,6 +40,12 @@ struct wm_kctx {
   wm_u64 count, set_ops, used, issued; /* per lane */
   long long shallow_pick; /* clock64() at the last pick of a position <= 1 */
   long long acquired;     /* clock64() when wm_acquire gave this warp its current work */
+  /* The probe table (wm_table_load): N(tkey) in tab_words words of shared
+   * memory, as bits of ids tbase + [0, tlim] (WM_TAB_BITS) or hashed into
+   * tlim + 1 slots, hash shift tbase (WM_TAB_HASH). */
+  uint32_t *tab;
+  uint32_t tab_words, tkey, tbase, tlim;
+  int tmode;
 };
 
 /* ---- scalar helpers ---------------------------------------------------- */
@@ -216,11 +223,87 @@ __device__ bool wm_member(const wm_kctx &c, int s, uint32_t x, int L, int u) {
   return (val >> s) & 1ull;
 }
 
+/* ---- the probe table --------------------------------------------------
+ *
+ * An op of level L whose one side is the row of an earlier position (the
+ * diamond's N(v0) & N(v1) for every v1 of a group, the 4-cycle's
+ * N(v1) & N(v2) for every v2) reads that row once per member, and the
+ * element-wise binary search of it was most of those plans' time (a chain
+ * of about 10 dependent loads per element on facebook).  The warp keeps
+ * the row in shared memory instead, as a bitmap where its ids span few
+ * enough words (every row of facebook), else hashed, and each element of
+ * the members' sides costs one probe.  Rows change only with the earlier
+ * position, so a table serves every group below it; it is a cache keyed by
+ * the vertex (rows never change), which thieves and resumed warps rebuild
+ * for themselves. */
+enum { WM_TAB_NONE, WM_TAB_BITS, WM_TAB_HASH };
+#define WM_YV_TABLE (-2) /* wm_iter.yv: y is the probe table */
+#ifndef WM_GPU_TABLE_MIN_ROW
+#define WM_GPU_TABLE_MIN_ROW 16u /* a shorter row's search is 4 loads, about a table's fill */
+#endif
+
+/* Whole warp: makes N(v) the probe table unless it already is; false when
+ * the row is too short to gain or does not fit (the op searches then). */
+__device__ bool wm_table_load(wm_kctx &c, uint32_t v) {
+  if (c.tkey == v) return c.tmode != WM_TAB_NONE;
+  c.tkey = v;
+  c.tmode = WM_TAB_NONE;
+  const wm_u64 b = c.A->off[v];
+  const uint32_t len = (uint32_t)(c.A->off[v + 1] - b);
+  if (len < WM_GPU_TABLE_MIN_ROW) return false;
+  const uint32_t *row = c.A->adj + b;
+  const uint32_t first = __ldg(row), span = __ldg(row + len - 1) - first;
+  __syncwarp(); /* every lane is done with the previous table */
+  if (span / 32u < c.tab_words) {
+    for (uint32_t i = (uint32_t)c.lane; i <= span / 32u; i += 32) c.tab[i] = 0;
+    __syncwarp();
+    for (uint32_t i = (uint32_t)c.lane; i < len; i += 32) {
+      const uint32_t w = __ldg(row + i) - first;
+      atomicOr(c.tab + (w >> 5), 1u << (w & 31u));
+    }
+    __syncwarp();
+    c.tmode = WM_TAB_BITS;
+    c.tbase = first;
+    c.tlim = span;
+    return true;
+  }
+  const unsigned lg = dag_log_slots(len);
+  if ((1u << lg) > c.tab_words) return false;
+  dag_table_fill<false>(c.tab, NULL, lg, row, len);
+  c.tmode = WM_TAB_HASH;
+  c.tbase = 32u - lg;
+  c.tlim = (1u << lg) - 1u;
+  return true;
+}
+
+__device__ __forceinline__ bool wm_table_has(const wm_kctx &c, uint32_t x) {
+  if (c.tmode == WM_TAB_BITS) {
+    const uint32_t w = x - c.tbase; /* wraps past tlim below the row's first id */
+    return w <= c.tlim && ((c.tab[w >> 5] >> (w & 31u)) & 1u);
+  }
+  for (unsigned h = dag_hash(x, c.tbase);; h = (h + 1u) & c.tlim) {
+    const uint32_t y = c.tab[h];
+    if (y == x) return true;
+    if (y == DAG_EMPTY) return false;
+  }
+}
+
+/* Whole warp: the side of op (wm_gpu_op_table_side) that its group at level
+ * L probes in the table, loaded; -1 when it searches. */
+__device__ __forceinline__ int wm_table_side(wm_kctx &c, const wm_gpu_op &op, int L) {
+  if (!c.tab_words) return -1;
+  const int s = wm_gpu_op_table_side(&op);
+  if (s < 0) return -1;
+  return wm_table_load(c, wm_vval(c, WM_NBR_POS(s ? op.b : op.a), L, 0)) ? s : -1;
+}
+
 __device__ __forceinline__ bool wm_iter_test(const wm_kctx &c, const wm_iter &I, uint32_t x, int L,
                                              int u) {
   if (I.xv >= 0 && !wm_member(c, I.xv, x, L, u)) return false;
   if (I.ymode) {
-    bool in = I.yv >= 0 ? wm_member(c, I.yv, x, L, u) : wm_contains(I.y, I.ylo, I.yhi, x);
+    bool in = I.yv >= 0            ? wm_member(c, I.yv, x, L, u)
+              : I.yv == WM_YV_TABLE ? wm_table_has(c, x)
+                                    : wm_contains(I.y, I.ylo, I.yhi, x);
     return in == (I.ymode == 1);
   }
   return true;
@@ -343,16 +426,34 @@ __device__ __forceinline__ void wm_load_sides(const wm_kctx &c, const wm_gpu_op 
   I.out = NULL;
 }
 
-/* Applies the trimmed bounds, then makes the smaller side of an
- * intersection the iterated one (x). */
+/* Applies the trimmed bounds, then picks the iterated side (x): the
+ * member's own when the other is the probe table (tside, wm_table_side)
+ * and the member's is not much longer, else the smaller side of an
+ * intersection. */
 __device__ __forceinline__ void wm_finish_sides(const wm_kctx &c, int u, int sides, bool trimmed,
-                                                wm_iter &I) {
+                                                int tside, wm_iter &I) {
   if (trimmed) {
     I.xlo = c.tr[4 * u];
     I.xhi = c.tr[4 * u + 1] > I.xlo ? c.tr[4 * u + 1] : I.xlo;
     if (sides == 2) {
       I.ylo = c.tr[4 * u + 2];
       I.yhi = c.tr[4 * u + 3] > I.ylo ? c.tr[4 * u + 3] : I.ylo;
+    }
+  }
+  if (tside >= 0) {
+    const uint32_t lx = I.xhi - I.xlo, ly = I.yhi - I.ylo;
+    const wm_u64 mine = tside ? lx : ly, row = tside ? ly : lx;
+    /* A difference keeps x either way: its table always gains. */
+    if (I.ymode == 2 || mine <= WM_GPU_TABLE_RATIO * row) {
+      if (tside == 0) {
+        I.x = I.y;
+        I.xlo = I.ylo;
+        I.xhi = I.yhi;
+        I.xv = I.yv;
+        I.xcode = I.ycode;
+      }
+      I.yv = WM_YV_TABLE;
+      return;
     }
   }
   if (I.ymode == 1 && I.yhi - I.ylo < I.xhi - I.xlo) {
@@ -382,6 +483,7 @@ __device__ void wm_run_level_ops(wm_kctx &c, int L, int n, bool count_ops) {
     if (i == P->fused_op) continue;
     const wm_gpu_op op = P->ops[i];
     const bool ranged = (op.lower | op.upper) != 0;
+    const int tside = wm_table_side(c, op, L);
     wm_iter I;
     if (c.lane < n) {
       wm_load_sides(c, op, L, c.lane, I);
@@ -395,7 +497,7 @@ __device__ void wm_run_level_ops(wm_kctx &c, int L, int n, bool count_ops) {
     if (c.lane < n) {
       int u = c.lane, idx = i * c.U + u;
       I = c.its[u];
-      wm_finish_sides(c, u, 2, ranged, I);
+      wm_finish_sides(c, u, 2, ranged, tside, I);
       uint32_t bound = I.xhi - I.xlo;
       if ((wm_u64)bound > c.A->cap) {
         /* Could overflow the buffer: stays virtual over x's range. */
@@ -449,7 +551,11 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
   const int sides = fused ? 2 : 1;
   bool ranged = (P->lower[p] | P->upper[p]) != 0;
   wm_iter I;
-  if (fused) ranged = ranged || (P->ops[P->fused_op].lower | P->ops[P->fused_op].upper) != 0;
+  int tside = -1;
+  if (fused) {
+    ranged = ranged || (P->ops[P->fused_op].lower | P->ops[P->fused_op].upper) != 0;
+    tside = wm_table_side(c, P->ops[P->fused_op], L);
+  }
   if (c.lane < n) {
     int u = c.lane;
     wm_value_range(c, P->lower[p], P->upper[p], L, u, I.vlo, I.vhi);
@@ -480,7 +586,7 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
   if (c.lane < n) {
     int u = c.lane;
     I = c.its[u];
-    wm_finish_sides(c, u, sides, ranged, I);
+    wm_finish_sides(c, u, sides, ranged, tside, I);
     if (fast && I.ymode == 0 && I.xv < 0) {
       /* Count without a scan: the range's size less the distinct vertices in it. */
       wm_u64 cnt = I.xhi - I.xlo;

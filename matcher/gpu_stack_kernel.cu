@@ -377,6 +377,11 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   c.lane = lane;
   c.count = c.set_ops = c.used = c.issued = 0;
   c.shallow_pick = c.acquired = 0;
+  c.tab_words = args.table_words;
+  c.tab = (uint32_t *)(warps_base + (size_t)args.warps * Ly.bytes) + (size_t)wid * args.table_words;
+  c.tkey = 0xFFFFFFFFu; /* no vertex */
+  c.tmode = WM_TAB_NONE;
+  c.tbase = c.tlim = 0;
 
   if (threadIdx.x == 0) {
     bs->idle_warps = 0;
@@ -491,7 +496,8 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
 cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args, unsigned blocks,
                                 cudaStream_t stream) {
   if (args->warps < 1 || args->warps * 32 > WM_MAX_THREADS) return cudaErrorInvalidConfiguration;
-  size_t smem = wm_gpu_stack_smem(plan->n_ops, (unsigned)args->unroll, (unsigned)args->group, (unsigned)args->warps);
+  size_t smem = wm_gpu_stack_smem(plan->n_ops, (unsigned)args->unroll, (unsigned)args->group, (unsigned)args->warps,
+                                  args->table_words);
   cudaError_t e =
       cudaFuncSetAttribute(wm_stack_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_policy.h"
 #include "match_cli.h"
 #include "traversal.h"
 
@@ -22,7 +23,7 @@ int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err) {
   static const char *const steal[] = {"none", "block", "two-level", NULL};
   static const char *const level0[] = {"auto", "vertices", "edges", NULL};
   int mode, l0;
-  uint64_t unroll, gpus, blocks, warps, chunk;
+  uint64_t unroll, gpus, blocks, warps, chunk, table = 0;
   int rc = wm_cli_choice(cli, "steal", steal, -1, &mode, err);
   if (!rc) rc = wm_cli_choice(cli, "level0", level0, 0, &l0, err);
   if (!rc) rc = wm_cli_u64(cli, "gpu-chunk", 0, 1, 1u << 20, &chunk, err);
@@ -30,7 +31,10 @@ int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err) {
   if (!rc) rc = wm_cli_u64(cli, "gpus", 0, 1, 64, &gpus, err);
   if (!rc) rc = wm_cli_u64(cli, "gpu-blocks", 0, 1, 1u << 20, &blocks, err);
   if (!rc) rc = wm_cli_u64(cli, "gpu-warps", 0, 1, 32, &warps, err);
+  if (!rc && wm_cli_str(cli, "gpu-table"))
+    rc = wm_cli_u64(cli, "gpu-table", 0, 0, WM_GPU_MAX_TABLE_WORDS, &table, err);
   if (rc) return rc;
+  if (wm_cli_str(cli, "gpu-table")) mo->gpu_table_words = table ? (int)table : -1;
   if (mode >= 0) mo->gpu_steal = mode; /* WM_STEAL_NONE, _BLOCK, _TWO_LEVEL in order */
   mo->gpu_level0 = l0; /* WM_LEVEL0_AUTO, _VERTICES, _EDGES in order */
   if (chunk) mo->gpu_chunk = (uint32_t)chunk;

@@ -59,6 +59,7 @@ int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err);
   {"gpus", "N", "GPUs of this host to split the first level over (default 1)"},                  \
   {"gpu-blocks", "N", "GPU: blocks of the launch (default: from the device)"},                    \
   {"gpu-warps", "N", "GPU: warps per block (default: from the device)"},                        \
+  {"gpu-table", "WORDS", "GPU: each warp's probe table of a row in shared memory, 0 for none (default 128 where occupancy allows)"}, \
   {"stack-kernel", NULL, "GPU: count triangles and cliques with the general stack kernel, not the dedicated ones"}
 
 /* Reads the WM_GPU_OPTSPEC options into mo. */

@@ -50,6 +50,9 @@ typedef struct wm_match_options {
   uint64_t gpu_set_capacity;   /* elements per set buffer; 0 = from max degree and free memory
                                   (tests force tiny ones to exercise the hub path) */
   uint64_t gpu_list_batch;     /* listing: matches per device-buffer drain; 0 = default */
+  int gpu_table_words;         /* each warp's probe table of a row (shared-memory words):
+                                  0 = default (128 where occupancy allows), -1 = none,
+                                  N = N words (tests force tiny ones, for the hashed table) */
   int gpu_clique_kernels;      /* 1 (default): counting triangles and k-cliques (k <= 8) takes
                                   the dedicated kernels (gpu_dag.h); 0: the stack kernel, for
                                   the ablation */

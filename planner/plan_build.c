@@ -56,12 +56,35 @@ static void restriction_relation(const wm_pattern *p, const uint8_t *order, uint
   for (unsigned i = 0; i < n; i++) less[r[i].a] |= (uint8_t)(1u << r[i].b);
 }
 
+/* Whether positions 0 and 1 may take either side of their restriction:
+ * swapping them maps the ordered pattern onto itself (same label, same
+ * neighbours among the later positions) and no other restriction names
+ * either.  The swap then maps the matches under v1 < v0 one to one onto
+ * those under v1 > v0, with the other restrictions unchanged. */
+static int interchangeable01(const wm_pattern *p, const uint8_t *order, const uint8_t *pos,
+                             const uint8_t less[WM_MAX_K]) {
+  unsigned k = p->k;
+  if (k < 2 || p->label[order[0]] != p->label[order[1]]) return 0;
+  for (unsigned j = 2; j < k; j++)
+    if (wm_pattern_has_edge(p, order[0], order[j]) != wm_pattern_has_edge(p, order[1], order[j])) return 0;
+  for (unsigned a = 0; a < k; a++)
+    for (unsigned b = 0; b < k; b++)
+      if (((less[a] >> b) & 1u) && (pos[a] < 2) != (pos[b] < 2)) return 0;
+  return 1;
+}
+
 int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion, wm_error *err) {
   const wm_pattern *p = &plan->pattern;
   unsigned k = plan->k;
   uint8_t pos[WM_MAX_K], lt[WM_MAX_K] = {0}, less[WM_MAX_K] = {0};
   if (symmetry) restriction_relation(p, plan->order, less);
   for (unsigned i = 0; i < k; i++) pos[plan->order[i]] = (uint8_t)i;
+  /* Interchangeable positions 0 and 1 (the diamond's spine) are bounded
+   * v1 > v0, against the mirroring below: v0 is then the higher-degree end
+   * of the edge, whose row every v1 of it reads, and the GPU keeps that row
+   * in its probe table and walks each v1's shorter one (gpu_set_ops.cuh).
+   * The total of the loop over v1 is the edge count either way. */
+  const int up01 = symmetry && interchangeable01(p, plan->order, pos, less);
   memset(plan->lower, 0, sizeof plan->lower);
   memset(plan->upper, 0, sizeof plan->upper);
   memset(plan->distinct, 0, sizeof plan->distinct);
@@ -74,6 +97,7 @@ int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion
        * positions the higher-degree vertices, so a bounded neighbour list
        * keeps only the few neighbours of higher degree. */
       unsigned pa = pos[a], pb = pos[b];
+      if (up01 && pa + pb == 1) pa = 1, pb = 0;
       lt[pb] |= (uint8_t)(1u << pa); /* v[pb] < v[pa] */
       if (pa < pb)
         plan->upper[pb] |= (uint8_t)(1u << pa);

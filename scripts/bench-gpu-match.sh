@@ -10,11 +10,13 @@
 #   vertices     the first level handed out as vertices, not edges (--level0 vertices)
 #   no-pairs     the last two positions iterated, not counted as pairs of one set
 #                (--no-pair-count; "n/a" for patterns whose plan has no pairs)
+#   no-table     the stack kernel binary-searches rows instead of probing its
+#                warp's table of the row every member reads (--gpu-table 0)
 #   stack-kernel triangles and cliques (and the motifs' triangle / 4-clique)
 #                on the general stack kernel instead of the dedicated triangle
 #                and clique kernels (--stack-kernel; "n/a" for patterns that
 #                have no dedicated kernel)
-# The steal, U1, no-motion and vertices variants are the stack kernel's knobs: they
+# The steal, U1, no-motion, vertices and no-table variants are the stack kernel's knobs: they
 # run with --stack-kernel, so default vs stack-kernel is the dedicated
 # kernels' gain and the others are ablations of the stack kernel.
 # and the CPU executor with all cores on the real graphs, for the ratio of
@@ -42,7 +44,7 @@ target_scale=24
 graphs="kron facebook"
 patterns="triangle 4-clique 5-clique 4-cycle diamond tailed-triangle house 3-motifs 4-motifs"
 target_patterns="triangle 4-clique 5-clique"
-variants="default steal-none steal-block U1 no-motion vertices no-pairs stack-kernel"
+variants="default steal-none steal-block U1 no-motion vertices no-pairs no-table stack-kernel"
 timeout_s=120
 gpu_trials=5
 work=${TMPDIR:-/tmp}/warpmatch-bench-gpu
@@ -119,6 +121,7 @@ variant_flags() {
     no-motion) need=--no-code-motion; flags="--no-code-motion" ;;
     vertices) need=--level0; flags="--level0 vertices" ;;
     no-pairs) need=--no-pair-count; flags="--no-pair-count" ;;
+    no-table) need=--gpu-table; flags="--gpu-table 0" ;;
     stack-kernel) need=--stack-kernel ;;
     *) echo unsupported; return ;;
   esac

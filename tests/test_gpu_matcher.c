@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_plan.h"
 #include "matcher.h"
 #include "testutil.h"
 
@@ -20,7 +21,13 @@ typedef struct variant {
   uint32_t chunk;
   uint64_t cap;
   int level0; /* wm_level0_mode; 0: auto (edges wherever the plan allows) */
+  int table;  /* probe table words per warp: 0 sized from occupancy, -1 none, else forced */
 } variant;
+
+/* Forced probe tables small enough that rows of wide id spans are hashed
+ * (bits only below 32 * words), and longer rows are searched. */
+#define TAB_HASH 64
+#define TAB_TINY 32
 
 #define VERT WM_LEVEL0_VERTICES
 
@@ -29,50 +36,50 @@ typedef struct variant {
  * the rule, so that stealing happens all the time (with edges, every grab
  * is a single arc). */
 static const variant ALL[] = {
-    {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0, 0},
-    {"none/U/vertices", WM_STEAL_NONE, 0, 0, 0, 0, 0, VERT},
-    {"block/U1/vertices", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, VERT},
-    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, 0},
-    {"two/U1", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0, 0},
-    {"two/U/vertices", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT},
-    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0},
-    {"two/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0, 0},
-    {"two/U3/small-grid/vertices", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0, VERT},
-    {"block/U/small-grid", WM_STEAL_BLOCK, 0, 2, 8, 1, 0, 0},
+    {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0, 0, 0},
+    {"none/U/vertices", WM_STEAL_NONE, 0, 0, 0, 0, 0, VERT, 0},
+    {"block/U1/vertices/no-table", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, VERT, -1},
+    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, 0, 0},
+    {"two/U1", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0, 0, 0},
+    {"two/U/vertices", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT, 0},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0, 0},
+    {"two/U3/small-grid/table64", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0, 0, TAB_HASH},
+    {"two/U3/small-grid/vertices", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0, VERT, 0},
+    {"block/U/small-grid", WM_STEAL_BLOCK, 0, 2, 8, 1, 0, 0, 0},
 };
 #define NALL (sizeof ALL / sizeof ALL[0])
 
 static const variant FEW[] = {
-    {"none/U1/vertices", WM_STEAL_NONE, 1, 0, 0, 0, 0, VERT},
-    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, 0},
-    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0},
-    {"two/U/vertices", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT},
+    {"none/U1/vertices/no-table", WM_STEAL_NONE, 1, 0, 0, 0, 0, VERT, -1},
+    {"block/U", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, 0, 0},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0, 0},
+    {"two/U/vertices/table64", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT, TAB_HASH},
 };
 #define NFEW (sizeof FEW / sizeof FEW[0])
 
 /* For facebook: no stealing with unrolling, the other two with U = 1 and the default. */
 static const variant BIG[] = {
-    {"none/U", WM_STEAL_NONE, 0, 0, 0, 0, 0, 0},
-    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, 0},
-    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0},
-    {"two/U/vertices", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT},
+    {"none/U", WM_STEAL_NONE, 0, 0, 0, 0, 0, 0, 0},
+    {"block/U1/table64", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, 0, TAB_HASH},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0, 0},
+    {"two/U/vertices/no-table", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, VERT, -1},
 };
 #define NBIG (sizeof BIG / sizeof BIG[0])
 
 /* Kronecker graphs: without stealing one warp holds a hub's subtree for
  * seconds (no stealing is covered on the other graphs). */
 static const variant KRON[] = {
-    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, 0},
-    {"two/U1/vertices", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0, VERT},
-    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0},
+    {"block/U1", WM_STEAL_BLOCK, 1, 0, 0, 0, 0, 0, 0},
+    {"two/U1/vertices/table64", WM_STEAL_TWO_LEVEL, 1, 0, 0, 0, 0, VERT, TAB_HASH},
+    {"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0, 0},
 };
 #define NKRON (sizeof KRON / sizeof KRON[0])
 
 /* Every set op goes through the unmaterialised hub path, or some of them. */
 static const variant TINY[] = {
-    {"two/U/cap1", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 1, 0},
-    {"block/U1/cap16/vertices", WM_STEAL_BLOCK, 1, 0, 0, 0, 16, VERT},
-    {"two/U2/cap100/small-grid", WM_STEAL_TWO_LEVEL, 2, 3, 4, 1, 100, 0},
+    {"two/U/cap1/table32", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 1, 0, TAB_TINY},
+    {"block/U1/cap16/vertices", WM_STEAL_BLOCK, 1, 0, 0, 0, 16, VERT, 0},
+    {"two/U2/cap100/small-grid", WM_STEAL_TWO_LEVEL, 2, 3, 4, 1, 100, 0, 0},
 };
 #define NTINY (sizeof TINY / sizeof TINY[0])
 
@@ -87,6 +94,18 @@ static void apply(const variant *v, wm_match_options *o) {
   o->gpu_warps_per_block = v->warps;
   o->gpu_chunk = v->chunk;
   o->gpu_set_capacity = v->cap;
+  o->gpu_table_words = v->table;
+}
+
+/* Probe table words the launch must report: none unless the kernel's plan
+ * (pairs folded as the driver folds them) has an op to probe. */
+static unsigned table_words_expected(const wm_plan *plan, int pairs, const variant *v) {
+  wm_gpu_plan gp;
+  wm_error err;
+  cr_assert_eq(wm_gpu_plan_compile(plan, &gp, &err), WM_OK, "%s", err.msg);
+  if (pairs) wm_gpu_plan_fold_pairs(&gp, plan->pair_count);
+  if (v->table < 0 || !wm_gpu_plan_table_ops(&gp)) return 0;
+  return v->table > 0 ? (unsigned)v->table : ~0u; /* ~0: sized by the driver, any */
 }
 
 static void plan_of(const wm_graph *g, const wm_pattern *p, int induced, int count_only, wm_plan *plan) {
@@ -125,6 +144,11 @@ static uint64_t gpu_count(const wm_graph *g, const wm_plan *plan, const wm_match
    * seeded, or the kernel's plan (one shorter with pairs) has 2 positions. */
   const char *l0 = v->level0 == VERT || o.first ? "level 0: vertices" : "level 0: edges";
   cr_assert(plan->k - (unsigned)pairs < 3 || strstr(r.launch, l0), "gpu (%s): %s expected, ran %s", v->name, l0, r.launch);
+  unsigned tw = table_words_expected(plan, pairs, v);
+  char want[64];
+  snprintf(want, sizeof want, "probe table %u words", tw);
+  cr_assert(tw == ~0u ? strstr(r.launch, "probe table ") != NULL : strstr(r.launch, want) != NULL,
+            "gpu (%s): %s expected, ran %s", v->name, tw == ~0u ? "a probe table" : want, r.launch);
   return r.count;
 }
 
@@ -372,10 +396,10 @@ static void list_on(const wm_graph *g, const wm_plan *plan, const variant *v, ui
 Test(gpu_matcher, listing_exact_set, .timeout = 600) {
   static const char *const names[] = {"triangle", "4-cycle", "diamond", "tailed-triangle", "house", "5-path", "4-clique", "3-star"};
   static const variant LV[] = {
-      {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0, 0},
-      {"block/U/vertices", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, VERT},
-      {"two->block/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 3, 4, 1, 0, 0},
-      {"block/U/cap8", WM_STEAL_BLOCK, 0, 0, 0, 0, 8, 0},
+      {"none/U1", WM_STEAL_NONE, 1, 0, 0, 0, 0, 0, 0},
+      {"block/U/vertices/no-table", WM_STEAL_BLOCK, 0, 0, 0, 0, 0, VERT, -1},
+      {"two->block/U3/small-grid", WM_STEAL_TWO_LEVEL, 3, 3, 4, 1, 0, 0, 0},
+      {"block/U/cap8/table32", WM_STEAL_BLOCK, 0, 0, 0, 0, 8, 0, TAB_TINY},
   };
   wm_graph *graphs[2] = {random_graph(4), hub_graph(300, 2, 0.01, 9)};
   for (int gi = 0; gi < 2; gi++)

@@ -130,6 +130,13 @@ Test(gpu_sizing, policy_defaults_and_overrides) {
   wm_gpu_policy_from_options(&p, &o, 4);
   cr_assert_eq(p.unroll, WM_GPU_MAX_UNROLL);
   cr_assert_eq(p.steal, WM_STEAL_NONE);
+  cr_assert_eq(p.table_words, 0, "the probe table is sized by the driver");
+  o.gpu_table_words = -1;
+  wm_gpu_policy_from_options(&p, &o, 4);
+  cr_assert_eq(p.table_words, -1, "none");
+  o.gpu_table_words = 1 << 20;
+  wm_gpu_policy_from_options(&p, &o, 4);
+  cr_assert_eq(p.table_words, (int)WM_GPU_MAX_TABLE_WORDS);
   cr_assert_eq(wm_gpu_default_chunk(0, 100, 0, 1), 1);
   cr_assert_eq(wm_gpu_default_chunk(1u << 30, 10, 0, 1), 64);
   cr_assert_eq(wm_gpu_default_chunk(3200, 100, 0, 1), 2);
@@ -328,6 +335,43 @@ Test(gpu_plan, fold_pairs) {
   cr_assert_eq(g.pairs, 0);
 }
 
+/* The probe table holds a row read by every member of an op's group: the
+ * neighbour list of a position below the op's level, either side of an
+ * intersection, only the removed side of a difference. */
+Test(gpu_plan, table_side) {
+  wm_gpu_op op = {WM_OP_INTERSECT, 2, WM_NBR(1), WM_NBR(2), 0, 0, 0, 0};
+  cr_assert_eq(wm_gpu_op_table_side(&op), 0, "the 4-cycle's N(v1) & N(v2): N(v1)");
+  op.a = WM_NBR(2);
+  op.b = WM_NBR(0);
+  cr_assert_eq(wm_gpu_op_table_side(&op), 1);
+  op.b = WM_NBR(2);
+  cr_assert_eq(wm_gpu_op_table_side(&op), -1, "both rows are the member's");
+  op.a = 0; /* a slot: rewritten as the kernel runs, never tabled */
+  op.b = WM_NBR(2);
+  cr_assert_eq(wm_gpu_op_table_side(&op), -1);
+  op.kind = WM_OP_SUBTRACT;
+  op.a = WM_NBR(0);
+  cr_assert_eq(wm_gpu_op_table_side(&op), -1, "a difference iterates its a");
+  op.a = WM_NBR(2);
+  op.b = WM_NBR(1);
+  cr_assert_eq(wm_gpu_op_table_side(&op), 1);
+  static const struct { const char *name; int induced; unsigned ops; } cases[] = {
+      {"diamond", 0, 1}, {"4-cycle", 0, 1}, {"triangle", 0, 1}, {"4-star", 0, 0},
+      {"3-path", 1, 0}, /* N(v0) - N(v1): the member's row is the one removed */
+  };
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    wm_error err;
+    wm_pattern p;
+    wm_plan plan;
+    wm_gpu_plan g;
+    cr_assert_eq(wm_pattern_from_name(cases[i].name, &p, &err), WM_OK);
+    plan_of(NULL, &p, cases[i].induced, 1, &plan);
+    cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
+    wm_gpu_plan_fold_pairs(&g, plan.pair_count);
+    cr_assert_eq(wm_gpu_plan_table_ops(&g), cases[i].ops, "%s", cases[i].name);
+  }
+}
+
 /* The dedicated kernels take exactly the unlabelled k-cliques, k = 3..8
  * (all the catalogue has), counted as subgraphs: not other patterns, not
  * embeddings, not listing. */
@@ -431,6 +475,8 @@ typedef struct emu {
   const wm_gpu_plan *P;
   const wm_match_options *o;
   uint64_t cap;
+  int table;      /* probe the table side's whole row, as the kernel with a probe table */
+  uint64_t tabled;
   uint32_t v[WM_MAX_K];
   uint32_t *buf[WM_MAX_OPS];
   uint32_t lo[WM_MAX_OPS], hi[WM_MAX_OPS];
@@ -526,8 +572,20 @@ static int passes(const emu *e, const eset *X, const eset *Y, int ymode, uint32_
   return in == (ymode == 1);
 }
 
-static void pick_sides(const wm_gpu_op *op, const eset *A, const eset *B, eset *X, eset *Y, int *ymode) {
+static void pick_sides(emu *e, const wm_gpu_op *op, const eset *A, const eset *B, eset *X, eset *Y,
+                       int *ymode) {
   int inter = op->kind == WM_OP_INTERSECT;
+  int ts = e->table ? wm_gpu_op_table_side(op) : -1;
+  if (ts >= 0) {
+    const eset *row = ts ? B : A, *mine = ts ? A : B;
+    if (!inter || (uint64_t)(mine->hi - mine->lo) <= WM_GPU_TABLE_RATIO * (uint64_t)(row->hi - row->lo)) {
+      *X = *mine; /* trimmed to the op's range, so the whole row may be probed */
+      *Y = concrete(e, ts ? op->b : op->a);
+      *ymode = inter ? 1 : 2;
+      e->tabled++;
+      return;
+    }
+  }
   int swap = inter && B->hi - B->lo < A->hi - A->lo;
   *X = swap ? *B : *A;
   *Y = swap ? *A : *B;
@@ -547,7 +605,7 @@ static void run_ops(emu *e, unsigned L) {
       trim(&A, lo, hi);
       trim(&B, lo, hi);
     }
-    pick_sides(op, &A, &B, &X, &Y, &ymode);
+    pick_sides(e, op, &A, &B, &X, &Y, &ymode);
     if (X.hi - X.lo > e->cap) {
       e->base[i] = X.code;
       e->lo[i] = X.lo;
@@ -586,7 +644,7 @@ static void last_level(emu *e) {
     if (ohi < hi) hi = ohi;
     trim(&A, lo, hi);
     trim(&B, lo, hi);
-    pick_sides(op, &A, &B, &X, &Y, &ymode);
+    pick_sides(e, op, &A, &B, &X, &Y, &ymode);
   } else {
     X = resolve(e, P->cand[p]);
     trim(&X, lo, hi);
@@ -624,7 +682,7 @@ static void bind(emu *e, unsigned p) {
 }
 
 static uint64_t emulate(const wm_graph *g, const wm_plan *plan, const wm_match_options *o, uint64_t cap,
-                        uint64_t *virtual_ops) {
+                        int table, uint64_t *virtual_ops, uint64_t *tabled) {
   wm_gpu_plan P;
   wm_error err;
   cr_assert_eq(wm_gpu_plan_compile(plan, &P, &err), WM_OK, "%s", err.msg);
@@ -634,6 +692,7 @@ static uint64_t emulate(const wm_graph *g, const wm_plan *plan, const wm_match_o
   e->P = &P;
   e->o = o;
   e->cap = cap;
+  e->table = table;
   uint64_t maxdeg = 0;
   for (uint32_t v = 0; v < g->n; v++)
     if (wm_degree(g, v) > maxdeg) maxdeg = wm_degree(g, v);
@@ -651,6 +710,7 @@ static uint64_t emulate(const wm_graph *g, const wm_plan *plan, const wm_match_o
   }
   uint64_t c = e->count;
   *virtual_ops = e->virtual_ops;
+  *tabled += e->tabled;
   for (unsigned i = 0; i < P.n_ops; i++) free(e->buf[i]);
   free(e);
   return c;
@@ -665,7 +725,7 @@ static wm_graph *test_graph(int i) {
 }
 
 Test(gpu_emulation, equals_cpu_with_any_capacity, .timeout = 120) {
-  uint64_t virt_total = 0, folded = 0;
+  uint64_t virt_total = 0, folded = 0, tabled = 0;
   for (int gi = 0; gi < 3; gi++) {
     wm_graph *g = test_graph(gi);
     int32_t *lab = malloc(g->n * sizeof *lab);
@@ -702,7 +762,7 @@ Test(gpu_emulation, equals_cpu_with_any_capacity, .timeout = 120) {
           }
           static const uint64_t caps[] = {1, 4, UINT64_MAX};
           for (int ci = 0; ci < 3; ci++) {
-            uint64_t virt = 0, got = emulate(g, &plan, &o, caps[ci], &virt);
+            uint64_t virt = 0, got = emulate(g, &plan, &o, caps[ci], ci != 1, &virt, &tabled);
             virt_total += virt;
             cr_assert_eq(got, r.count, "graph %d, %s, variant %d, capacity %llu: emulated %llu, cpu %llu",
                          gi, p.name, variant, (unsigned long long)caps[ci], (unsigned long long)got,
@@ -718,6 +778,7 @@ Test(gpu_emulation, equals_cpu_with_any_capacity, .timeout = 120) {
   cr_assert(virt_total > 1000, "the small capacities should force the unmaterialised path (%llu times)",
             (unsigned long long)virt_total);
   cr_assert(folded > 10, "plans counted as pairs: %llu", (unsigned long long)folded);
+  cr_assert(tabled > 1000, "ops probing a table: %llu", (unsigned long long)tabled);
 }
 
 /* Two hubs joined to every vertex: their lists and N(h1) ∩ N(h2) are far
@@ -751,7 +812,7 @@ Test(gpu_emulation, hub_graph_beyond_capacity, .timeout = 120) {
         cr_assert_eq(wm_match_cpu(g, &iter, &o, &r, &err), WM_OK, "%s", err.msg);
         static const uint64_t caps[] = {1, 16, 100};
         for (int ci = 0; ci < 3; ci++) {
-          uint64_t virt = 0, got = emulate(g, &plan, &o, caps[ci], &virt);
+          uint64_t virt = 0, tabled = 0, got = emulate(g, &plan, &o, caps[ci], ci != 1, &virt, &tabled);
           virt_total += virt;
           cr_assert_eq(got, r.count, "%s (%s), capacity %llu: emulated %llu, cpu %llu", ps[i].name,
                        induced ? "induced" : "edge", (unsigned long long)caps[ci],

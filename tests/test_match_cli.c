@@ -344,9 +344,12 @@ Test(match_cli, gpu_tuning_flags) {
   free(out), free(err);
   cr_assert_eq(wm_test_run(&out, &err, "list %s --pattern triangle --gpu-chunk 0 --no-cache", f.graph), 2);
   free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --pattern diamond --gpu-table 9000 --no-cache", f.graph), 2);
+  cr_assert(strstr(err, "gpu-table"), "%s", err);
+  free(out), free(err);
   int rc = wm_test_run(&out, &err,
                        "count %s --pattern 4-clique --device cpu --steal block --unroll 4 --gpus 1 --level0 vertices "
-                       "--gpu-chunk 8 --no-cache --json",
+                       "--gpu-chunk 8 --gpu-table 0 --no-cache --json",
                        f.graph);
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert_eq(json_u64(out, "count"), 1, "one K4 in the graph: %s", out);
