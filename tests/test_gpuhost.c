@@ -337,13 +337,19 @@ Test(gpu_plan, fold_pairs) {
 
 /* The probe table holds a row read by every member of an op's group: the
  * neighbour list of a position below the op's level, either side of an
- * intersection, only the removed side of a difference. */
+ * intersection, only the removed side of a difference, and only where the
+ * op's range is the same for the whole group. */
 Test(gpu_plan, table_side) {
   wm_gpu_op op = {WM_OP_INTERSECT, 2, WM_NBR(1), WM_NBR(2), 0, 0, 0, 0};
   cr_assert_eq(wm_gpu_op_table_side(&op), 0, "the 4-cycle's N(v1) & N(v2): N(v1)");
   op.a = WM_NBR(2);
   op.b = WM_NBR(0);
   cr_assert_eq(wm_gpu_op_table_side(&op), 1);
+  op.upper = 1u << 2;
+  cr_assert_eq(wm_gpu_op_table_side(&op), -1, "a range that moves with the member");
+  op.upper = 1u << 1;
+  cr_assert_eq(wm_gpu_op_table_side(&op), 1, "a range fixed for the group");
+  op.upper = 0;
   op.b = WM_NBR(2);
   cr_assert_eq(wm_gpu_op_table_side(&op), -1, "both rows are the member's");
   op.a = 0; /* a slot: rewritten as the kernel runs, never tabled */
@@ -356,7 +362,7 @@ Test(gpu_plan, table_side) {
   op.b = WM_NBR(1);
   cr_assert_eq(wm_gpu_op_table_side(&op), 1);
   static const struct { const char *name; int induced; unsigned ops; } cases[] = {
-      {"diamond", 0, 1}, {"4-cycle", 0, 1}, {"triangle", 0, 1}, {"4-star", 0, 0},
+      {"diamond", 0, 1}, {"4-cycle", 0, 1}, {"house", 0, 2}, {"triangle", 0, 0}, {"4-clique", 0, 0}, {"4-star", 0, 0},
       {"3-path", 1, 0}, /* N(v0) - N(v1): the member's row is the one removed */
   };
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
