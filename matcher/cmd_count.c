@@ -214,7 +214,7 @@ int wm_cmd_count(int argc, char **argv) {
   wm_match_options check; /* usage errors before any loading */
   wm_match_options_init(&check);
   if (wm_cli_use_gpu(&cli, &o.use_gpu, &err) || wm_cli_gpu_options(&cli, &check, &err) ||
-      trials_option(&cli, &o.trials, &err) || wm_match_job_prepare(&cli, 1, &job, &err))
+      trials_option(&cli, &o.trials, &err) || wm_match_job_prepare(&cli, 1, o.use_gpu, &job, &err))
     return wm_cli_report(&err);
   int rc = run(&cli, &job, &o, &err);
   if (rc == WM_OK) {

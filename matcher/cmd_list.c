@@ -106,7 +106,7 @@ int wm_cmd_list(int argc, char **argv) {
       wm_cli_use_gpu(&cli, &use_gpu, &err) || wm_cli_gpu_options(&cli, &check, &err))
     return wm_cli_report(&err);
   wm_match_job job;
-  if (wm_match_job_prepare(&cli, 0, &job, &err)) return wm_cli_report(&err);
+  if (wm_match_job_prepare(&cli, 0, use_gpu, &job, &err)) return wm_cli_report(&err);
   wm_outfile out;
   int rc = output ? wm_outfile_open(&out, output, &err) : WM_OK;
   wm_match_result r;

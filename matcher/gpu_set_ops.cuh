@@ -40,12 +40,7 @@ struct wm_kctx {
   wm_u64 count, set_ops, used, issued; /* per lane */
   long long shallow_pick; /* clock64() at the last pick of a position <= 1 */
   long long acquired;     /* clock64() when wm_acquire gave this warp its current work */
-  /* The probe table (wm_table_load): N(tkey) in tab_words words of shared
-   * memory, as bits of ids tbase + [0, tlim] (WM_TAB_BITS) or hashed into
-   * tlim + 1 slots, hash shift tbase (WM_TAB_HASH). */
-  uint32_t *tab;
-  uint32_t tab_words, tkey, tbase, tlim;
-  int tmode;
+  uint32_t *tab;          /* this warp's probe table in shared memory (wm_table_load), or NULL */
 };
 
 /* ---- scalar helpers ---------------------------------------------------- */
@@ -242,47 +237,72 @@ enum { WM_TAB_NONE, WM_TAB_BITS, WM_TAB_HASH };
 #define WM_GPU_TABLE_MIN_ROW 16u /* a shorter row's search is 4 loads, about a table's fill */
 #endif
 
+/* A warp's table starts with this header, in shared memory rather than
+ * registers: the stack kernel is at its register limit, and the state in
+ * wm_kctx cost spills on every plan (facebook house 50 -> 59 ms without a
+ * table).  Ids base + [0, lim] as bits (WM_TAB_BITS), or hashed into lim + 1
+ * slots with hash shift base (WM_TAB_HASH); key is the row's vertex. */
+struct wm_tab_head {
+  uint32_t key, mode, base, lim;
+};
+#define WM_TAB_HEAD_WORDS 4u
+
+/* Fills t (`words` words) with the row p[0, len), as bits or hashed;
+ * returns the mode and sets base and lim. */
+__device__ uint32_t wm_table_fill(uint32_t *t, uint32_t words, const uint32_t *row, uint32_t len, int lane,
+                                  uint32_t &base, uint32_t &lim) {
+  if (len < WM_GPU_TABLE_MIN_ROW) return WM_TAB_NONE;
+  const uint32_t first = __ldg(row), span = __ldg(row + len - 1) - first;
+  if (span / 32u < words) {
+    for (uint32_t i = (uint32_t)lane; i <= span / 32u; i += 32) t[i] = 0;
+    __syncwarp();
+    for (uint32_t i = (uint32_t)lane; i < len; i += 32) {
+      const uint32_t w = __ldg(row + i) - first;
+      atomicOr(t + (w >> 5), 1u << (w & 31u));
+    }
+    base = first;
+    lim = span;
+    return WM_TAB_BITS;
+  }
+  const unsigned lg = dag_log_slots(len);
+  if ((1u << lg) > words) return WM_TAB_NONE;
+  dag_table_fill<false>(t, NULL, lg, row, len);
+  base = 32u - lg;
+  lim = (1u << lg) - 1u;
+  return WM_TAB_HASH;
+}
+
 /* Whole warp: makes N(v) the probe table unless it already is; false when
  * the row is too short to gain or does not fit (the op searches then). */
 __device__ bool wm_table_load(wm_kctx &c, uint32_t v) {
-  if (c.tkey == v) return c.tmode != WM_TAB_NONE;
-  c.tkey = v;
-  c.tmode = WM_TAB_NONE;
+  volatile wm_tab_head *h = (volatile wm_tab_head *)c.tab;
+  const uint32_t key = h->key, mode = h->mode;
+  __syncwarp(); /* every lane has read the header and is done with the old table */
+  if (key == v) return mode != WM_TAB_NONE;
   const wm_u64 b = c.A->off[v];
-  const uint32_t len = (uint32_t)(c.A->off[v + 1] - b);
-  if (len < WM_GPU_TABLE_MIN_ROW) return false;
-  const uint32_t *row = c.A->adj + b;
-  const uint32_t first = __ldg(row), span = __ldg(row + len - 1) - first;
-  __syncwarp(); /* every lane is done with the previous table */
-  if (span / 32u < c.tab_words) {
-    for (uint32_t i = (uint32_t)c.lane; i <= span / 32u; i += 32) c.tab[i] = 0;
-    __syncwarp();
-    for (uint32_t i = (uint32_t)c.lane; i < len; i += 32) {
-      const uint32_t w = __ldg(row + i) - first;
-      atomicOr(c.tab + (w >> 5), 1u << (w & 31u));
-    }
-    __syncwarp();
-    c.tmode = WM_TAB_BITS;
-    c.tbase = first;
-    c.tlim = span;
-    return true;
+  uint32_t base = 0, lim = 0;
+  const uint32_t m = wm_table_fill(c.tab + WM_TAB_HEAD_WORDS, c.A->table_words, c.A->adj + b,
+                                   (uint32_t)(c.A->off[v + 1] - b), c.lane, base, lim);
+  if (c.lane == 0) {
+    h->key = v;
+    h->mode = m;
+    h->base = base;
+    h->lim = lim;
   }
-  const unsigned lg = dag_log_slots(len);
-  if ((1u << lg) > c.tab_words) return false;
-  dag_table_fill<false>(c.tab, NULL, lg, row, len);
-  c.tmode = WM_TAB_HASH;
-  c.tbase = 32u - lg;
-  c.tlim = (1u << lg) - 1u;
-  return true;
+  __syncwarp();
+  return m != WM_TAB_NONE;
 }
 
 __device__ __forceinline__ bool wm_table_has(const wm_kctx &c, uint32_t x) {
-  if (c.tmode == WM_TAB_BITS) {
-    const uint32_t w = x - c.tbase; /* wraps past tlim below the row's first id */
-    return w <= c.tlim && ((c.tab[w >> 5] >> (w & 31u)) & 1u);
+  const wm_tab_head *h = (const wm_tab_head *)c.tab;
+  const uint32_t *t = c.tab + WM_TAB_HEAD_WORDS;
+  const uint32_t base = h->base, lim = h->lim;
+  if (h->mode == WM_TAB_BITS) {
+    const uint32_t w = x - base; /* wraps past lim below the row's first id */
+    return w <= lim && ((t[w >> 5] >> (w & 31u)) & 1u);
   }
-  for (unsigned h = dag_hash(x, c.tbase);; h = (h + 1u) & c.tlim) {
-    const uint32_t y = c.tab[h];
+  for (unsigned k = dag_hash(x, base);; k = (k + 1u) & lim) {
+    const uint32_t y = t[k];
     if (y == x) return true;
     if (y == DAG_EMPTY) return false;
   }
@@ -291,7 +311,7 @@ __device__ __forceinline__ bool wm_table_has(const wm_kctx &c, uint32_t x) {
 /* Whole warp: the side of op (wm_gpu_op_table_side) that its group at level
  * L probes in the table, loaded; -1 when it searches. */
 __device__ __forceinline__ int wm_table_side(wm_kctx &c, const wm_gpu_op &op, int L) {
-  if (!c.tab_words) return -1;
+  if (!c.tab) return -1;
   const int s = wm_gpu_op_table_side(&op);
   if (s < 0) return -1;
   return wm_table_load(c, wm_vval(c, WM_NBR_POS(s ? op.b : op.a), L, 0)) ? s : -1;

@@ -377,11 +377,15 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   c.lane = lane;
   c.count = c.set_ops = c.used = c.issued = 0;
   c.shallow_pick = c.acquired = 0;
-  c.tab_words = args.table_words;
-  c.tab = (uint32_t *)(warps_base + (size_t)args.warps * Ly.bytes) + (size_t)wid * args.table_words;
-  c.tkey = 0xFFFFFFFFu; /* no vertex */
-  c.tmode = WM_TAB_NONE;
-  c.tbase = c.tlim = 0;
+  c.tab = NULL;
+  if (args.table_words) {
+    c.tab = (uint32_t *)(warps_base + (size_t)args.warps * Ly.bytes) +
+            (size_t)wid * (args.table_words + WM_TAB_HEAD_WORDS);
+    if (lane == 0) {
+      ((wm_tab_head *)c.tab)->key = 0xFFFFFFFFu; /* no vertex */
+      ((wm_tab_head *)c.tab)->mode = WM_TAB_NONE;
+    }
+  }
 
   if (threadIdx.x == 0) {
     bs->idle_warps = 0;

@@ -127,7 +127,7 @@ static int load(const wm_cli *cli, wm_match_job *job, wm_error *err) {
   return seed_ball(cli, job, err);
 }
 
-int wm_match_job_prepare(const wm_cli *cli, int count_only, wm_match_job *job, wm_error *err) {
+int wm_match_job_prepare(const wm_cli *cli, int count_only, int use_gpu, wm_match_job *job, wm_error *err) {
   memset(job, 0, sizeof *job);
   job->graph_path = cli->positional[0];
   const char *name = wm_cli_str(cli, "pattern");
@@ -145,6 +145,7 @@ int wm_match_job_prepare(const wm_cli *cli, int count_only, wm_match_job *job, w
     po.code_motion = !wm_cli_flag(cli, "no-code-motion");
     po.pair_count = !wm_cli_flag(cli, "no-pair-count");
     po.count_only = count_only;
+    po.first_edge_up = use_gpu;
     rc = wm_plan_build(&job->pattern, &gs, &po, &job->plan, err);
     job->plan_seconds = wm_now() - t0;
   }

@@ -38,8 +38,9 @@ typedef struct wm_match_job {
 } wm_match_job;
 
 /* Parses the shared options, loads everything and builds the plan
- * (count_only as given).  On failure the job is freed. */
-int wm_match_job_prepare(const wm_cli *cli, int count_only, wm_match_job *job, wm_error *err);
+ * (count_only as given; for the GPU when use_gpu: wm_plan_options'
+ * first_edge_up).  On failure the job is freed. */
+int wm_match_job_prepare(const wm_cli *cli, int count_only, int use_gpu, wm_match_job *job, wm_error *err);
 void wm_match_job_free(wm_match_job *job);
 
 /* Match options from the job (labels, ball, threads). */

@@ -47,6 +47,7 @@ int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options
   wm_plan_options po;
   wm_plan_options_init(&po);
   po.induced = 1;
+  po.first_edge_up = use_gpu;
   const int by_degrees = k == 3 && whole_graph_count(o);
   int wedge = -1, triangle = -1;
   char first[sizeof total.launch] = ""; /* the first plan's launch line */

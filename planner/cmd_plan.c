@@ -13,6 +13,7 @@ static const wm_optspec spec[] = {
     {"no-code-motion", NULL, "compute every set at its own level (no hoisting, no sharing)"},
     {"no-pair-count", NULL, "iterate the last two positions, not count them as pairs of one set"},
     {"list", NULL, "plan for listing matches (no count-only last level)"},
+    {"gpu", NULL, "the GPU's plan (an interchangeable first edge bounded v1 > v0)"},
     WM_GRAPH_OPTSPEC,
     {NULL, NULL, NULL},
 };
@@ -73,6 +74,7 @@ int wm_cmd_plan(int argc, char **argv) {
   po.code_motion = !wm_cli_flag(&cli, "no-code-motion");
   po.pair_count = !wm_cli_flag(&cli, "no-pair-count");
   po.count_only = !wm_cli_flag(&cli, "list");
+  po.first_edge_up = wm_cli_flag(&cli, "gpu");
   wm_plan plan;
   double t0 = wm_now();
   if (wm_plan_build(&pat, &gs, &po, &plan, &err)) return wm_cli_report(&err);

@@ -102,7 +102,7 @@ static int compare_back(const unsigned *a, const unsigned *b, unsigned k) {
 
 static void score_order(search *s) {
   wm_error err;
-  if (wm_plan_fill_order(&s->trial, s->symmetry, s->induced, s->code_motion, &err)) {
+  if (wm_plan_fill_order(&s->trial, s->symmetry, s->induced, s->code_motion, 0, &err)) {
     if (s->first_err.code == WM_OK) s->first_err = err;
     return;
   }

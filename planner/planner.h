@@ -155,6 +155,9 @@ typedef struct wm_plan_options {
   int code_motion;  /* default 1 */
   int count_only;   /* default 1; 0 when matches are listed */
   int pair_count;   /* default 1: count the last two positions as pairs where they allow it */
+  int first_edge_up; /* default 0; 1 (the GPU's plans): interchangeable positions 0 and 1 are
+                        bounded v1 > v0, not v1 < v0 (wm_plan_fill_order).  The same count,
+                        unless v[0] alone is restricted (wm_match_options.first) */
   const uint8_t *forced_order; /* NULL, or a matching order to use as is */
 } wm_plan_options;
 

@@ -177,6 +177,7 @@ static uint64_t oracle_embeddings(const hist *h, const wm_pattern *p, int induce
 typedef struct runcfg {
   int induced, embeddings, code_motion, threads;
   int no_pairs; /* iterate the last two positions even where pairs could be counted */
+  int first_edge_up; /* the GPU's bounds for an interchangeable first edge (v1 > v0) */
   const int32_t *labels;
   const uint8_t *forced_order;
   uint32_t hub_degree; /* 0: the executor's default; small: split nearly every root */
@@ -190,6 +191,7 @@ static uint64_t run_cpu(const wm_graph *g, const wm_pattern *p, const runcfg *c,
   po.embeddings = c->embeddings;
   po.code_motion = c->code_motion;
   po.pair_count = !c->no_pairs;
+  po.first_edge_up = c->first_edge_up;
   po.forced_order = c->forced_order;
   wm_plan plan;
   wm_error err;
@@ -273,6 +275,7 @@ static void check_graph(const wm_graph *g, unsigned k, uint64_t seed) {
           /* two threads now and then: the rest is cheaper serially */
           runcfg c = {.induced = induced, .embeddings = mode & 1, .code_motion = (mode >> 1) & 1,
                       .threads = 1 + (i % 8 == 0 && seed % 5 == 0), .no_pairs = (int)((i + seed) % 2),
+                      .first_edge_up = (int)((i + seed + (unsigned)mode) / 2 % 2),
                       .labels = lab ? labels : NULL, .hub_degree = (i + (unsigned)mode) % 3 == 0 ? 3u : 0u,
                       .gs = &gs};
           wm_plan plan;
@@ -388,7 +391,7 @@ Test(oracle_cpu, families_up_to_8, .timeout = 120) {
       for (int induced = 0; induced < 2; induced++) {
         uint64_t want = oracle_embeddings(&h, &p, induced) / aut;
         for (int motion = 0; motion < 2; motion++) {
-          runcfg c = {.induced = induced, .code_motion = motion, .threads = 2, .gs = &gs};
+          runcfg c = {.induced = induced, .code_motion = motion, .threads = 2, .first_edge_up = motion, .gs = &gs};
           uint64_t got = run_cpu(g, &p, &c, NULL);
           cr_assert_eq(got, want, "%s n=%u induced=%d motion=%d: got %lu, brute force %lu", p.name,
                        g->n, induced, motion, (unsigned long)got, (unsigned long)want);

@@ -237,6 +237,39 @@ Test(planner, clique_restrictions_are_a_chain) {
   }
 }
 
+/* The GPU's plans bound an interchangeable first edge v1 > v0 (the
+ * higher-degree end first); only where swapping positions 0 and 1 maps
+ * the ordered pattern and the other restrictions onto themselves. */
+Test(planner, first_edge_up) {
+  static const struct { const char *name; int induced, flips; } cases[] = {
+      {"diamond", 0, 1}, {"diamond", 1, 1}, {"tailed-triangle", 0, 1}, {"triangle", 0, 0},
+      {"4-cycle", 0, 0}, {"house", 0, 0}, {"4-path", 0, 0}, {"4-clique", 0, 0},
+  };
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    wm_pattern p;
+    wm_error err;
+    cr_assert_eq(wm_pattern_from_name(cases[i].name, &p, &err), WM_OK);
+    wm_plan_options po;
+    wm_plan_options_init(&po);
+    po.induced = cases[i].induced;
+    wm_plan cpu, gpu;
+    cr_assert_eq(wm_plan_build(&p, NULL, &po, &cpu, &err), WM_OK, "%s", err.msg);
+    po.first_edge_up = 1;
+    cr_assert_eq(wm_plan_build(&p, NULL, &po, &gpu, &err), WM_OK, "%s", err.msg);
+    cr_assert(memcmp(cpu.order, gpu.order, sizeof cpu.order) == 0, "%s: same order", cases[i].name);
+    if (cases[i].flips) {
+      cr_assert(cpu.upper[1] == 1u && cpu.lower[1] == 0, "%s: the CPU's v1 < v0", cases[i].name);
+      cr_assert(gpu.lower[1] == 1u && gpu.upper[1] == 0, "%s: the GPU's v1 > v0", cases[i].name);
+    } else {
+      cr_assert(memcmp(cpu.lower, gpu.lower, sizeof cpu.lower) == 0 &&
+                    memcmp(cpu.upper, gpu.upper, sizeof cpu.upper) == 0,
+                "%s: the same bounds", cases[i].name);
+    }
+    for (unsigned q = 2; q < p.k; q++)
+      cr_assert(cpu.lower[q] == gpu.lower[q] && cpu.upper[q] == gpu.upper[q], "%s: position %u", cases[i].name, q);
+  }
+}
+
 /* ---- code motion ------------------------------------------------------- */
 
 static uint64_t set_ops_of(const wm_graph *g, const char *name, int induced, int motion, uint64_t *count,
