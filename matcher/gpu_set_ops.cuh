@@ -446,6 +446,15 @@ __device__ __forceinline__ void wm_load_sides(const wm_kctx &c, const wm_gpu_op 
   I.out = NULL;
 }
 
+__device__ __forceinline__ void wm_iter_set_x(wm_iter &I, const uint32_t *p, uint32_t lo, uint32_t hi, int vs,
+                                              uint8_t code) {
+  I.x = p;
+  I.xlo = lo;
+  I.xhi = hi;
+  I.xv = vs;
+  I.xcode = code;
+}
+
 /* Applies the trimmed bounds, then picks the iterated side (x): the
  * member's own when the other is the probe table (tside, wm_table_side)
  * and the member's is not much longer, else the smaller side of an
@@ -465,13 +474,7 @@ __device__ __forceinline__ void wm_finish_sides(const wm_kctx &c, int u, int sid
     const wm_u64 mine = tside ? lx : ly, row = tside ? ly : lx;
     /* A difference keeps x either way: its table always gains. */
     if (I.ymode == 2 || mine <= WM_GPU_TABLE_RATIO * row) {
-      if (tside == 0) {
-        I.x = I.y;
-        I.xlo = I.ylo;
-        I.xhi = I.yhi;
-        I.xv = I.yv;
-        I.xcode = I.ycode;
-      }
+      if (tside == 0) wm_iter_set_x(I, I.y, I.ylo, I.yhi, I.yv, I.ycode);
       I.yv = WM_YV_TABLE;
       return;
     }
@@ -588,11 +591,7 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
       if (ohi < I.vhi) I.vhi = ohi;
     } else {
       wm_set X = wm_resolve(c, P->cand[p], L, u);
-      I.x = X.p;
-      I.xlo = X.lo;
-      I.xhi = X.hi;
-      I.xv = X.vs;
-      I.xcode = X.code;
+      wm_iter_set_x(I, X.p, X.lo, X.hi, X.vs, X.code);
       I.y = NULL;
       I.ylo = I.yhi = 0;
       I.yv = -1;
