@@ -163,9 +163,9 @@ static int setup_inputs(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
  * largest power of two up to WM_GPU_TABLE_WORDS that costs no block of
  * occupancy (the shared memory the registers leave unused), none below
  * WM_GPU_TABLE_MIN_WORDS. */
-static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, size_t smem, int per_sm, wm_error *err) {
+static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, int per_sm, wm_error *err) {
   const wm_gpu_policy *pol = &R->pol;
-  const unsigned W = (unsigned)pol->warps_per_block;
+  const unsigned W = (unsigned)pol->warps_per_block, U = (unsigned)pol->unroll, G = (unsigned)pol->last_group;
   d->table_words = 0;
   if (pol->table_words < 0 || !wm_gpu_plan_table_ops(&R->plan)) return WM_OK;
   if (pol->table_words > 0) {
@@ -175,7 +175,7 @@ static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, size_t smem, int per_sm
   int optin = 0;
   WM_CU(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, d->id));
   for (unsigned T = WM_GPU_TABLE_WORDS; T >= WM_GPU_TABLE_MIN_WORDS; T /= 2) {
-    size_t with = smem + (size_t)W * T * 4u;
+    size_t with = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, T); /* its header included */
     int fit = 0;
     if (with > (size_t)optin) continue;
     WM_CU(wm_gpu_stack_occupancy(W, with, &fit));
@@ -195,7 +195,7 @@ static int setup_grid(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   size_t smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, 0);
   int per_sm = 0;
   WM_CU(wm_gpu_stack_occupancy(W, smem, &per_sm));
-  int rc = per_sm < 1 ? WM_OK : fit_table(R, d, smem, per_sm, err);
+  int rc = per_sm < 1 ? WM_OK : fit_table(R, d, per_sm, err);
   if (rc) return rc;
   if (d->table_words) {
     smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, d->table_words);
