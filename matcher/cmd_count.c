@@ -140,9 +140,6 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
     printf("%u %" PRIu64 "\n", wm_graph_file_id(job->g, o->by_file_id[i]), o->per_vertex[o->by_file_id[i]]);
 }
 
-/* --trials N > 1 on the CPU: an untimed warm-up (its count is the
- * reference), then N timed runs that must count the same; seconds becomes
- * their median.  The GPU driver does the same itself (wm_match_options.trials). */
 typedef struct cpu_trial {
   const wm_match_job *job;
   const wm_match_options *mo;
@@ -160,6 +157,9 @@ static int cpu_once(void *ctx, uint64_t *count, double *ms, double *seconds, wm_
   return WM_OK;
 }
 
+/* --trials N > 1 on the CPU: an untimed warm-up (its count is the
+ * reference), then N timed runs that must count the same; seconds becomes
+ * their median.  The GPU driver does the same itself (wm_match_options.trials). */
 static int cpu_trials(const wm_match_job *job, const wm_match_options *mo, int trials, wm_match_result *r,
                       wm_error *err) {
   int rc = wm_match_cpu(job->g, &job->plan, mo, r, err);

@@ -127,13 +127,14 @@ __host__ __device__ static inline wm_warp_layout wm_warp_layout_of(unsigned n_op
 }
 
 /* Shared memory of a block: per-block counters, one region per warp, then
- * one probe table of T words per warp after a 4-word header
- * (gpu_set_ops.cuh; none when T is 0). */
+ * one probe table of T words per warp after its header (wm_tab_head,
+ * gpu_set_ops.cuh; none when T is 0). */
 #define WM_BLOCK_SHARED_BYTES 64u
+#define WM_TAB_HEAD_WORDS 4u
 
 __host__ __device__ static inline size_t wm_gpu_stack_smem(unsigned n_ops, unsigned U, unsigned G, unsigned W,
                                                            unsigned T) {
-  return WM_BLOCK_SHARED_BYTES + (size_t)W * (wm_warp_layout_of(n_ops, U, G).bytes + (T ? (T + 4u) * 4u : 0u));
+  return WM_BLOCK_SHARED_BYTES + (size_t)W * (wm_warp_layout_of(n_ops, U, G).bytes + (T ? (T + WM_TAB_HEAD_WORDS) * 4u : 0u));
 }
 
 /* Launches the stack kernel on the current device (asynchronously). */

@@ -59,12 +59,6 @@ unsigned wm_gpu_plan_clique_k(const wm_plan *plan);
  * (wm_gpu_policy_fit_plan; a hub-sized, virtual candidate set still scans). */
 int wm_gpu_plan_lane_count(const wm_gpu_plan *P);
 
-#ifdef __CUDACC__
-#define WM_GPU_PLAN_INLINE __host__ __device__ static inline
-#else
-#define WM_GPU_PLAN_INLINE static inline
-#endif
-
 /* The operand of op (0: a, 1: b) that is the neighbour list of a position
  * below op's level: one row for every member of that level's unrolled
  * group, which the stack kernel keeps in its warp's probe table and probes
@@ -73,7 +67,7 @@ int wm_gpu_plan_lane_count(const wm_gpu_plan *P);
  * range moves with the member (the cliques' "below v1"): each member then
  * reads a short stretch of the row, less than filling the table costs
  * (facebook triangles on the stack kernel: 0.16 ms without, 0.18 with). */
-WM_GPU_PLAN_INLINE int wm_gpu_op_table_side(const wm_gpu_op *op) {
+WM_HD_INLINE int wm_gpu_op_table_side(const wm_gpu_op *op) {
   if ((op->lower | op->upper) >> op->level) return -1;
   if (WM_IS_NBR(op->b) && WM_NBR_POS(op->b) < op->level) return 1;
   if (op->kind == WM_OP_INTERSECT && WM_IS_NBR(op->a) && WM_NBR_POS(op->a) < op->level) return 0;

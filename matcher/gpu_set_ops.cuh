@@ -245,7 +245,7 @@ enum { WM_TAB_NONE, WM_TAB_BITS, WM_TAB_HASH };
 struct wm_tab_head {
   uint32_t key, mode, base, lim;
 };
-#define WM_TAB_HEAD_WORDS 4u
+static_assert(sizeof(wm_tab_head) == WM_TAB_HEAD_WORDS * 4u, "the header the shared-memory size counts");
 
 /* Fills t (`words` words) with the row p[0, len), as bits or hashed;
  * returns the mode and sets base and lim. */

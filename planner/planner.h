@@ -170,14 +170,15 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
  * plan->pair_count says). */
 unsigned wm_plan_pair_mode(const wm_plan *plan);
 
+/* Small functions that both the host and the GPU kernels call. */
 #ifdef __CUDACC__
-#define WM_PAIRS_INLINE __host__ __device__ static inline
+#define WM_HD_INLINE __host__ __device__ static inline
 #else
-#define WM_PAIRS_INLINE static inline
+#define WM_HD_INLINE static inline
 #endif
 /* n(n-1)/2 or n(n-1) for mode, n otherwise (the count of a plain last
  * position); the GPU kernel applies the same formula per group member. */
-WM_PAIRS_INLINE uint64_t wm_pairs_of(unsigned mode, uint64_t n) {
+WM_HD_INLINE uint64_t wm_pairs_of(unsigned mode, uint64_t n) {
   if (mode == WM_PAIRS_NONE) return n;
   uint64_t pairs = n ? n * (n - 1) : 0;
   return mode == WM_PAIRS_UNORDERED ? pairs / 2 : pairs;
