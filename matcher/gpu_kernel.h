@@ -140,7 +140,8 @@ __host__ __device__ static inline size_t wm_gpu_stack_smem(unsigned n_ops, unsig
 /* Launches the stack kernel on the current device (asynchronously). */
 cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args, unsigned blocks,
                                 cudaStream_t stream);
-/* Co-resident blocks per SM for W warps and smem bytes of shared memory. */
-cudaError_t wm_gpu_stack_occupancy(unsigned W, size_t smem, int *blocks_per_sm);
+/* Co-resident blocks per SM for W warps and smem bytes of shared memory, of
+ * the kernel built with the probe table (table) or without. */
+cudaError_t wm_gpu_stack_occupancy(unsigned W, bool table, size_t smem, int *blocks_per_sm);
 
 #endif

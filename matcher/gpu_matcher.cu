@@ -167,7 +167,7 @@ static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, int per_sm, wm_error *e
   const wm_gpu_policy *pol = &R->pol;
   const unsigned W = (unsigned)pol->warps_per_block, U = (unsigned)pol->unroll, G = (unsigned)pol->last_group;
   d->table_words = 0;
-  if (pol->table_words < 0 || !wm_gpu_plan_table_ops(&R->plan)) return WM_OK;
+  if (pol->table_words < 0 || wm_gpu_plan_table_side(&R->plan) < 0) return WM_OK;
   if (pol->table_words > 0) {
     d->table_words = (unsigned)pol->table_words;
     return WM_OK;
@@ -178,7 +178,7 @@ static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, int per_sm, wm_error *e
     size_t with = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, T); /* its header included */
     int fit = 0;
     if (with > (size_t)optin) continue;
-    WM_CU(wm_gpu_stack_occupancy(W, with, &fit));
+    WM_CU(wm_gpu_stack_occupancy(W, true, with, &fit));
     if (fit >= per_sm) {
       d->table_words = T;
       return WM_OK;
@@ -194,12 +194,12 @@ static int setup_grid(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   unsigned W = (unsigned)pol->warps_per_block, U = (unsigned)pol->unroll, G = (unsigned)pol->last_group;
   size_t smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, 0);
   int per_sm = 0;
-  WM_CU(wm_gpu_stack_occupancy(W, smem, &per_sm));
+  WM_CU(wm_gpu_stack_occupancy(W, false, smem, &per_sm));
   int rc = per_sm < 1 ? WM_OK : fit_table(R, d, per_sm, err);
   if (rc) return rc;
   if (d->table_words) {
     smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, d->table_words);
-    WM_CU(wm_gpu_stack_occupancy(W, smem, &per_sm));
+    WM_CU(wm_gpu_stack_occupancy(W, true, smem, &per_sm));
   }
   if (per_sm < 1)
     return wm_fail(err, WM_EDEVICE, "device %d cannot hold one block of %u warps (%zu bytes of shared memory)",

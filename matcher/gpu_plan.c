@@ -21,10 +21,8 @@ int wm_gpu_plan_lane_count(const wm_gpu_plan *P) {
   return P->fused_op < 0 && P->op_begin[p - 1] == P->op_begin[p] && P->label[p] == WM_ANY_LABEL;
 }
 
-unsigned wm_gpu_plan_table_ops(const wm_gpu_plan *P) {
-  unsigned n = 0;
-  for (unsigned o = 0; o < P->n_ops; o++) n += wm_gpu_op_table_side(&P->ops[o]) >= 0;
-  return n;
+int wm_gpu_plan_table_side(const wm_gpu_plan *P) {
+  return P->fused_op < 0 ? -1 : wm_gpu_op_table_side(&P->ops[P->fused_op]);
 }
 
 /* The op that last wrote slot s before op index `before`, or -1. */

@@ -81,9 +81,10 @@ WM_HD_INLINE int wm_gpu_op_table_side(const wm_gpu_op *op) {
 #define WM_GPU_TABLE_RATIO 4u
 #endif
 
-/* Ops with a table side (wm_gpu_op_table_side): the kernel gets a probe
- * table only when there is one. */
-unsigned wm_gpu_plan_table_ops(const wm_gpu_plan *P);
+/* The table side of the op fused into the last level's count, the one op
+ * the stack kernel probes a table for (gpu_set_ops.cuh says why); -1 when
+ * there is none, and the kernel gets no table. */
+int wm_gpu_plan_table_side(const wm_gpu_plan *P);
 
 /* Validates plan and renames its slots (WM_EINPUT naming the flaw). */
 int wm_gpu_plan_compile(const wm_plan *plan, wm_gpu_plan *out, wm_error *err);

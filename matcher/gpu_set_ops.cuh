@@ -220,17 +220,24 @@ __device__ bool wm_member(const wm_kctx &c, int s, uint32_t x, int L, int u) {
 
 /* ---- the probe table --------------------------------------------------
  *
- * An op of level L whose one side is the row of an earlier position (the
- * diamond's N(v0) & N(v1) for every v1 of a group, the 4-cycle's
- * N(v1) & N(v2) for every v2) reads that row once per member, and the
- * element-wise binary search of it was most of those plans' time (a chain
- * of about 10 dependent loads per element on facebook).  The warp keeps
- * the row in shared memory instead, as a bitmap where its ids span few
- * enough words (every row of facebook), else hashed, and each element of
- * the members' sides costs one probe.  Rows change only with the earlier
- * position, so a table serves every group below it; it is a cache keyed by
- * the vertex (rows never change), which thieves and resumed warps rebuild
- * for themselves. */
+ * The op fused into the last level's count (wm_bulk_last) whose one side is
+ * the row of an earlier position (the diamond's N(v0) & N(v1) for every v1
+ * of a group, the 4-cycle's N(v1) & N(v2) for every v2) reads that row once
+ * per member, and the element-wise binary search of it was most of those
+ * plans' time (a chain of about 10 dependent loads per element on
+ * facebook).  The warp keeps the row in shared memory instead, as a bitmap
+ * where its ids span few enough words (every row of facebook), else
+ * hashed, and each element of the members' sides costs one probe.  Rows
+ * change only with the earlier position, so a table serves every group
+ * below it; it is a cache keyed by the vertex (rows never change), which
+ * thieves and resumed warps rebuild for themselves.
+ *
+ * Only the fused op: it runs for every member of the deepest group, while
+ * an op at a shallower level is paid for by the levels below it, and one
+ * table shared by two levels is refilled at every turn (facebook house:
+ * 50.5 ms without a table, 58.1 with one at levels 1 and 2).  The kernel is
+ * built twice (wm_stack_kernel<TAB>), as the table's code costs the plans
+ * that do not use it registers and spills (house 52.6 ms with it, unused). */
 enum { WM_TAB_NONE, WM_TAB_BITS, WM_TAB_HASH };
 #define WM_YV_TABLE (-2) /* wm_iter.yv: y is the probe table */
 #ifndef WM_GPU_TABLE_MIN_ROW
@@ -309,20 +316,23 @@ __device__ __forceinline__ bool wm_table_has(const wm_kctx &c, uint32_t x) {
 }
 
 /* Whole warp: the side of op (wm_gpu_op_table_side) that its group at level
- * L probes in the table, loaded; -1 when it searches. */
+ * L probes in the table, loaded; -1 when it searches or the kernel was
+ * built without the table (TAB). */
+template <bool TAB>
 __device__ __forceinline__ int wm_table_side(wm_kctx &c, const wm_gpu_op &op, int L) {
-  if (!c.tab) return -1;
+  if (!TAB || !c.tab) return -1;
   const int s = wm_gpu_op_table_side(&op);
   if (s < 0) return -1;
   return wm_table_load(c, wm_vval(c, WM_NBR_POS(s ? op.b : op.a), L, 0)) ? s : -1;
 }
 
+template <bool TAB>
 __device__ __forceinline__ bool wm_iter_test(const wm_kctx &c, const wm_iter &I, uint32_t x, int L,
                                              int u) {
   if (I.xv >= 0 && !wm_member(c, I.xv, x, L, u)) return false;
   if (I.ymode) {
     bool in = I.yv >= 0            ? wm_member(c, I.yv, x, L, u)
-              : I.yv == WM_YV_TABLE ? wm_table_has(c, x)
+              : TAB && I.yv == WM_YV_TABLE ? wm_table_has(c, x)
                                     : wm_contains(I.y, I.ylo, I.yhi, x);
     return in == (I.ymode == 1);
   }
@@ -390,7 +400,7 @@ __device__ void wm_iterate_materialise(wm_kctx &c, int n, int L, wm_u64 T) {
       u = wm_member_of(c.pre, n, t);
       const wm_iter &I = c.its[u];
       x = __ldg(I.x + I.xlo + (uint32_t)(t - c.pre[u]));
-      ok = wm_iter_test(c, I, x, L, u);
+      ok = wm_iter_test<false>(c, I, x, L, u);
     }
     unsigned mask = __ballot_sync(WM_FULL, ok);
     unsigned same = __match_any_sync(WM_FULL, u);
@@ -506,7 +516,6 @@ __device__ void wm_run_level_ops(wm_kctx &c, int L, int n, bool count_ops) {
     if (i == P->fused_op) continue;
     const wm_gpu_op op = P->ops[i];
     const bool ranged = (op.lower | op.upper) != 0;
-    const int tside = wm_table_side(c, op, L);
     wm_iter I;
     if (c.lane < n) {
       wm_load_sides(c, op, L, c.lane, I);
@@ -520,7 +529,7 @@ __device__ void wm_run_level_ops(wm_kctx &c, int L, int n, bool count_ops) {
     if (c.lane < n) {
       int u = c.lane, idx = i * c.U + u;
       I = c.its[u];
-      wm_finish_sides(c, u, 2, ranged, tside, I);
+      wm_finish_sides(c, u, 2, ranged, -1, I);
       uint32_t bound = I.xhi - I.xlo;
       if ((wm_u64)bound > c.A->cap) {
         /* Could overflow the buffer: stays virtual over x's range. */
@@ -564,6 +573,7 @@ __device__ __forceinline__ wm_u64 wm_reserve_rows(const wm_gpu_args *A, unsigned
  * `start` of their concatenation; under P->pairs each member adds the
  * pairs of its count instead.  Listing writes each match; when the buffer
  * is full it returns the index of the batch to resume at, else ~0. */
+template <bool TAB>
 __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
   const wm_gpu_plan *P = c.P;
   const wm_gpu_args *A = c.A;
@@ -577,7 +587,7 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
   int tside = -1;
   if (fused) {
     ranged = ranged || (P->ops[P->fused_op].lower | P->ops[P->fused_op].upper) != 0;
-    tside = wm_table_side(c, P->ops[P->fused_op], L);
+    tside = wm_table_side<TAB>(c, P->ops[P->fused_op], L);
   }
   if (c.lane < n) {
     int u = c.lane;
@@ -635,7 +645,7 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
       u = wm_member_of(c.pre, n, t);
       const wm_iter &I = c.its[u];
       x = __ldg(I.x + I.xlo + (uint32_t)(t - c.pre[u]));
-      ok = wm_iter_test(c, I, x, L, u) && wm_accept(c, p, x, L, u);
+      ok = wm_iter_test<TAB>(c, I, x, L, u) && wm_accept(c, p, x, L, u);
     }
     unsigned mask = __ballot_sync(WM_FULL, ok);
     unsigned am = __ballot_sync(WM_FULL, act);

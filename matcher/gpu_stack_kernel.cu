@@ -351,6 +351,7 @@ __device__ void wm_suspend(wm_kctx &c, volatile wm_bstate *bs, wm_u64 t, const u
 #ifndef WM_STACK_MAX_REGS
 #define WM_STACK_MAX_REGS 64
 #endif
+template <bool TAB>
 __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const __grid_constant__ wm_gpu_args args) {
   const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
   const wm_warp_layout Ly = wm_warp_layout_of(plan.n_ops, (unsigned)args.unroll, (unsigned)args.group);
@@ -378,7 +379,7 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   c.count = c.set_ops = c.used = c.issued = 0;
   c.shallow_pick = c.acquired = 0;
   c.tab = NULL;
-  if (args.table_words) {
+  if (TAB && args.table_words) {
     c.tab = (uint32_t *)(warps_base + (size_t)args.warps * Ly.bytes) +
             (size_t)wid * (args.table_words + WM_TAB_HEAD_WORDS);
     if (lane == 0) {
@@ -414,7 +415,7 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   bool stopped = false;
   if (resumed) {
     p = last;
-    wm_u64 r = wm_bulk_last(c, c.ws->n[last], c.ws->bulk_t);
+    wm_u64 r = wm_bulk_last<TAB>(c, c.ws->n[last], c.ws->bulk_t);
     if (r != ~0ull) {
       wm_suspend(c, bs, r, (const uint32_t *)region, Ly.bytes, save);
       stopped = true;
@@ -466,7 +467,7 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
     }
     if (p == last) {
       WM_PROF_START();
-      wm_u64 r = wm_bulk_last(c, n, 0);
+      wm_u64 r = wm_bulk_last<TAB>(c, n, 0);
       WM_PROF_ADD(WM_PROF_BULK);
       if (r != ~0ull) {
         wm_suspend(c, bs, r, (const uint32_t *)region, Ly.bytes, save);
@@ -497,22 +498,31 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   }
 }
 
+/* The kernel built for the plan: the probe table's code costs registers
+ * (and, spilled, time) even where no op uses it. */
+static void *wm_stack_entry(bool table) {
+  return table ? (void *)wm_stack_kernel<true> : (void *)wm_stack_kernel<false>;
+}
+
 cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args, unsigned blocks,
                                 cudaStream_t stream) {
   if (args->warps < 1 || args->warps * 32 > WM_MAX_THREADS) return cudaErrorInvalidConfiguration;
   size_t smem = wm_gpu_stack_smem(plan->n_ops, (unsigned)args->unroll, (unsigned)args->group, (unsigned)args->warps,
                                   args->table_words);
-  cudaError_t e =
-      cudaFuncSetAttribute(wm_stack_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  const void *fn = wm_stack_entry(args->table_words != 0);
+  cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
-  wm_stack_kernel<<<blocks, args->warps * 32, smem, stream>>>(*plan, *args);
+  if (args->table_words)
+    wm_stack_kernel<true><<<blocks, args->warps * 32, smem, stream>>>(*plan, *args);
+  else
+    wm_stack_kernel<false><<<blocks, args->warps * 32, smem, stream>>>(*plan, *args);
   return cudaGetLastError();
 }
 
-cudaError_t wm_gpu_stack_occupancy(unsigned W, size_t smem, int *blocks_per_sm) {
+cudaError_t wm_gpu_stack_occupancy(unsigned W, bool table, size_t smem, int *blocks_per_sm) {
   if (W < 1 || W * 32 > WM_MAX_THREADS) return cudaErrorInvalidConfiguration;
-  cudaError_t e =
-      cudaFuncSetAttribute(wm_stack_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  const void *fn = wm_stack_entry(table);
+  cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, wm_stack_kernel, (int)W * 32, smem);
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, fn, (int)W * 32, smem);
 }

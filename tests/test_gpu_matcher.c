@@ -98,13 +98,14 @@ static void apply(const variant *v, wm_match_options *o) {
 }
 
 /* Probe table words the launch must report: none unless the kernel's plan
- * (pairs folded as the driver folds them) has an op to probe. */
+ * (pairs folded as the driver folds them) fuses an op to probe into its
+ * last level. */
 static unsigned table_words_expected(const wm_plan *plan, int pairs, const variant *v) {
   wm_gpu_plan gp;
   wm_error err;
   cr_assert_eq(wm_gpu_plan_compile(plan, &gp, &err), WM_OK, "%s", err.msg);
   if (pairs) wm_gpu_plan_fold_pairs(&gp, plan->pair_count);
-  if (v->table < 0 || !wm_gpu_plan_table_ops(&gp)) return 0;
+  if (v->table < 0 || wm_gpu_plan_table_side(&gp) < 0) return 0;
   return v->table > 0 ? (unsigned)v->table : ~0u; /* ~0: sized by the driver, any */
 }
 
