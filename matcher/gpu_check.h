@@ -19,4 +19,15 @@
 
 int wm_cuda_fail(wm_error *err, cudaError_t e, const char *what, const char *file, int line);
 
+/* Holds streams until a timed launch is queued behind them (gpu_hold.cu):
+ * arm, hold each stream, queue the start events, kernels and end events,
+ * release.  The flag is shared by every device and stream it holds. */
+typedef struct wm_gpu_hold wm_gpu_hold;
+int wm_gpu_hold_create(wm_gpu_hold **out, wm_error *err);
+void wm_gpu_hold_destroy(wm_gpu_hold *h);
+void wm_gpu_hold_arm(wm_gpu_hold *h);
+/* Queues the hold on s (the current device's stream). */
+int wm_gpu_hold_stream(wm_gpu_hold *h, cudaStream_t s, wm_error *err);
+void wm_gpu_hold_release(wm_gpu_hold *h);
+
 #endif

@@ -417,4 +417,4 @@ cudaError_t launch_heavy(const wm_dag_args *a, unsigned blocks, cudaStream_t s) 
 
 extern const wm_dag_kernels wm_clique_kernels = {
     "clique kernel (bit matrices of N+, ids by degree)", light_smem, heavy_smem, WARPS, WARPS,
-    prepare, launch_light, launch_heavy};
+    prepare, NULL, launch_light, launch_heavy};

@@ -52,6 +52,8 @@ struct wm_dag_kernels {
   int light_warps, heavy_warps;
   /* Opts the kernels into their shared memory for k; blocks per SM of each. */
   cudaError_t (*prepare)(unsigned k, int *light_per_sm, int *heavy_per_sm);
+  /* Timed work both kernels read, on one stream before either (NULL: none). */
+  cudaError_t (*launch_first)(const wm_dag_args *a, unsigned blocks, cudaStream_t s);
   cudaError_t (*launch_light)(const wm_dag_args *a, unsigned blocks, cudaStream_t s);
   cudaError_t (*launch_heavy)(const wm_dag_args *a, unsigned blocks, cudaStream_t s);
 };

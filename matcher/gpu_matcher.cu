@@ -62,6 +62,7 @@ typedef struct wm_gpu_run {
   wm_gpu_dev dev[16];
   uint32_t *host_out;
   double transfer_ms;
+  wm_gpu_hold *hold; /* counting launches wait behind it until queued (gpu_hold.cu) */
 } wm_gpu_run;
 
 static int dev_alloc(void **p, size_t bytes, const char *what, int dev, wm_error *err) {
@@ -311,12 +312,16 @@ static int open_device(wm_gpu_run *R, int i, wm_error *err) {
   return WM_OK;
 }
 
-static int launch(wm_gpu_run *R, wm_gpu_dev *d, int resume, wm_error *err) {
+/* Queues device d's launch between its events, behind the hold when one
+ * is armed. */
+static int launch(wm_gpu_run *R, wm_gpu_dev *d, int resume, wm_gpu_hold *hold, wm_error *err) {
   WM_CU(cudaSetDevice(d->id));
   d->args.resume = resume;
   if (resume) {
     WM_CU(cudaMemsetAsync(d->ctr + C_OUTN, 0, 16, d->stream)); /* out_n and suspended */
   }
+  int rc = hold ? wm_gpu_hold_stream(hold, d->stream, err) : WM_OK;
+  if (rc) return rc;
   WM_CU(cudaEventRecord(d->ev0, d->stream));
   WM_CU(wm_gpu_launch_stack(&R->plan, &d->args, d->blocks, d->stream));
   WM_CU(cudaEventRecord(d->ev1, d->stream));
@@ -365,7 +370,7 @@ static int run_listing(wm_gpu_run *R, uint64_t *listed, wm_error *err) {
   R->host_out = (uint32_t *)malloc((size_t)R->list_batch * R->plan.k * 4);
   if (!R->host_out) return wm_fail(err, WM_EINPUT, "out of host memory for the listing batch");
   for (int i = 0; i < R->ndev; i++)
-    if ((rc = launch(R, &R->dev[i], 0, err))) return rc;
+    if ((rc = launch(R, &R->dev[i], 0, NULL, err))) return rc;
   for (int more = 1; more && !halt;) {
     more = 0;
     for (int i = 0; i < R->ndev && !halt; i++) {
@@ -373,7 +378,7 @@ static int run_listing(wm_gpu_run *R, uint64_t *listed, wm_error *err) {
       if (!d->running) continue;
       if ((rc = finish(d, err)) || (rc = drain(R, d, listed, &halt, err))) return rc;
       if (d->running && !halt) {
-        if ((rc = launch(R, d, 1, err))) return rc;
+        if ((rc = launch(R, d, 1, NULL, err))) return rc;
         more = 1;
       }
     }
@@ -436,9 +441,11 @@ static int reset_counters(wm_gpu_dev *d, wm_error *err) {
 
 /* One counting launch on every device, waited for. */
 static int count_all(wm_gpu_run *R, wm_error *err) {
-  int rc;
-  for (int i = 0; i < R->ndev; i++)
-    if ((rc = launch(R, &R->dev[i], 0, err))) return rc;
+  int rc = WM_OK;
+  wm_gpu_hold_arm(R->hold);
+  for (int i = 0; !rc && i < R->ndev; i++) rc = launch(R, &R->dev[i], 0, R->hold, err);
+  wm_gpu_hold_release(R->hold);
+  if (rc) return rc;
   for (int i = 0; i < R->ndev; i++)
     if ((rc = finish(&R->dev[i], err))) return rc;
   return WM_OK;
@@ -491,6 +498,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   if (R->ndev > ndev_present)
     return wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", R->ndev,
                    ndev_present);
+  if ((rc = wm_gpu_hold_create(&R->hold, err))) return rc;
   double t0 = wm_now();
   for (int i = 0; i < R->ndev; i++)
     if ((rc = open_device(R, i, err)) || (rc = setup_inputs(R, &R->dev[i], err)) ||
@@ -578,6 +586,7 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
     snprintf(r->launch, sizeof r->launch, "gpu: not launched (no level-0 vertices or edges)");
   for (int i = 0; i < R->ndev; i++)
     if (R->dev[i].stream) dev_release(&R->dev[i]);
+  wm_gpu_hold_destroy(R->hold);
   free(R->host_out);
   free(R);
   return rc;

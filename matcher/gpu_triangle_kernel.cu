@@ -308,13 +308,17 @@ cudaError_t launch_light(const wm_dag_args *a, unsigned blocks, cudaStream_t s) 
   return cudaGetLastError();
 }
 
+/* The 16-bit rows, which light pivots read as well as heavy ones: both
+ * kernels start after it (launched concurrently, a light kernel read rows
+ * still being written and lost a triangle). */
+cudaError_t launch_first(const wm_dag_args *a, unsigned blocks, cudaStream_t s) {
+  if (!a->adj16) return cudaSuccess;
+  tri_narrow_kernel<<<blocks, 256, 0, s>>>(a->adj, a->adj16, a->m);
+  return cudaGetLastError();
+}
+
 cudaError_t launch_heavy(const wm_dag_args *a, unsigned blocks, cudaStream_t s) {
   if (!a->n_items) return cudaSuccess;
-  if (a->adj16) {
-    tri_narrow_kernel<<<blocks, 256, 0, s>>>(a->adj, a->adj16, a->m);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return e;
-  }
   tri_heavy_kernel<<<blocks, WM_TRI_HEAVY_WARPS * 32, heavy_smem(3), s>>>(*a);
   return cudaGetLastError();
 }
@@ -323,4 +327,4 @@ cudaError_t launch_heavy(const wm_dag_args *a, unsigned blocks, cudaStream_t s) 
 
 extern const wm_dag_kernels wm_triangle_kernels = {
     "triangle kernel (pivot hashing, ids by degree)", light_smem, heavy_smem, WM_TRI_LIGHT_WARPS,
-    WM_TRI_HEAVY_WARPS, prepare, launch_light, launch_heavy};
+    WM_TRI_HEAVY_WARPS, prepare, launch_first, launch_light, launch_heavy};
