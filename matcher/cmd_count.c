@@ -145,16 +145,10 @@ typedef struct cpu_trial {
   const wm_match_options *mo;
 } cpu_trial;
 
-/* One timed CPU run (wm_trial_fn): its count, match ms and seconds. */
-static int cpu_once(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err) {
+/* One timed CPU run (wm_trial_fn). */
+static int cpu_once(void *ctx, wm_match_result *x, wm_error *err) {
   const cpu_trial *c = ctx;
-  wm_match_result x;
-  int rc = wm_match_cpu(c->job->g, &c->job->plan, c->mo, &x, err);
-  if (rc) return rc;
-  *count = x.count;
-  *seconds = x.seconds;
-  *ms = x.seconds * 1e3;
-  return WM_OK;
+  return wm_match_cpu(c->job->g, &c->job->plan, c->mo, x, err);
 }
 
 /* --trials N > 1 on the CPU: an untimed warm-up (its count is the

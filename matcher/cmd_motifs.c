@@ -87,15 +87,9 @@ typedef struct cpu_trial {
 } cpu_trial;
 
 /* One timed CPU run of every plan (wm_trial_fn). */
-static int cpu_once(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err) {
+static int cpu_once(void *ctx, wm_match_result *x, wm_error *err) {
   const cpu_trial *c = ctx;
-  wm_match_result x;
-  int rc = wm_motifs(c->g, c->k, 0, c->mo, c->counts, &x, err);
-  if (rc) return rc;
-  *count = x.count;
-  *seconds = x.seconds;
-  *ms = x.seconds * 1e3;
-  return WM_OK;
+  return wm_motifs(c->g, c->k, 0, c->mo, c->counts, x, err);
 }
 
 static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, wm_match_options *mo, int trials,

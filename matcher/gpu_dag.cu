@@ -224,8 +224,8 @@ static int launch(dag_run *T, dag_dev *d, wm_error *err) {
 }
 
 /* One run over every device (wm_trial_fn): the count, kernel ms of the
- * slowest device and wall seconds. */
-static int trial(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err) {
+ * slowest device and wall seconds (x's other fields are left as they are). */
+static int trial(void *ctx, wm_match_result *x, wm_error *err) {
   dag_run *T = (dag_run *)ctx;
   double t0 = wm_now();
   int rc = WM_OK;
@@ -233,8 +233,8 @@ static int trial(void *ctx, uint64_t *count, double *ms, double *seconds, wm_err
   for (int i = 0; !rc && i < T->ndev; i++) rc = launch(T, &T->dev[i], err);
   wm_gpu_hold_release(T->hold);
   if (rc) return rc;
-  *count = 0;
-  *ms = 0;
+  x->count = 0;
+  x->kernel_ms = 0;
   for (int i = 0; i < T->ndev; i++) {
     dag_dev *d = &T->dev[i];
     float m = 0;
@@ -243,10 +243,10 @@ static int trial(void *ctx, uint64_t *count, double *ms, double *seconds, wm_err
     WM_CU(cudaEventElapsedTime(&m, d->ev0, d->ev1));
     WM_CU(cudaEventElapsedTime(&d->heavy_ms, d->ev0, d->ev_heavy));
     WM_CU(cudaEventElapsedTime(&d->light_ms, d->ev0, d->ev_light));
-    *count += *(volatile wm_u64 *)d->count_host;
-    if (m > *ms) *ms = m;
+    x->count += *(volatile wm_u64 *)d->count_host;
+    if (m > x->kernel_ms) x->kernel_ms = m;
   }
-  *seconds = wm_now() - t0;
+  x->seconds = wm_now() - t0;
   return WM_OK;
 }
 
@@ -286,13 +286,8 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
   r->transfer_ms = (wm_now() - t0) * 1e3;
   if (rc) return rc;
   unsigned n = o->trials > 1 ? (unsigned)o->trials : 1;
-  uint64_t warm = 0;
-  double ms, secs;
-  if ((rc = trial(T, &warm, &ms, &secs, err))) return rc;
-  r->count = warm;
-  r->kernel_ms = ms;
-  r->seconds = secs;
-  return n > 1 ? wm_match_trials(trial, T, n, warm, 1, r, err) : WM_OK;
+  if ((rc = trial(T, r, err))) return rc; /* the warm-up */
+  return n > 1 ? wm_match_trials(trial, T, n, r->count, 1, r, err) : WM_OK;
 }
 
 int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,

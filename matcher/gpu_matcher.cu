@@ -159,8 +159,8 @@ static int setup_inputs(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   return WM_OK;
 }
 
-/* Words of each warp's probe table on device d: none when the plan has no
- * op to probe or the policy says so; the policy's when forced; else the
+/* Words of each warp's probe table on device d: none when the plan's fused
+ * op has no side to probe (wm_gpu_plan_table_side) or the policy says so; the policy's when forced; else the
  * largest power of two up to WM_GPU_TABLE_WORDS that costs no block of
  * occupancy (the shared memory the registers leave unused), none below
  * WM_GPU_TABLE_MIN_WORDS. */
@@ -453,20 +453,15 @@ static int count_all(wm_gpu_run *R, wm_error *err) {
 
 /* One timed trial (wm_trial_fn): counters zeroed, a counting launch
  * on every device. */
-static int count_once(void *ctx, uint64_t *count, double *kernel_ms, double *seconds, wm_error *err) {
+static int count_once(void *ctx, wm_match_result *x, wm_error *err) {
   wm_gpu_run *R = (wm_gpu_run *)ctx;
-  wm_match_result x;
   int rc;
   for (int i = 0; i < R->ndev; i++)
     if ((rc = reset_counters(&R->dev[i], err))) return rc;
   double t0 = wm_now();
   if ((rc = count_all(R, err))) return rc;
-  *seconds = wm_now() - t0;
-  memset(&x, 0, sizeof x);
-  if ((rc = collect(R, &x, err))) return rc;
-  *count = x.count;
-  *kernel_ms = x.kernel_ms;
-  return WM_OK;
+  x->seconds = wm_now() - t0;
+  return collect(R, x, err);
 }
 
 static const char *steal_name(int s) {

@@ -22,15 +22,18 @@ double wm_match_median(const double *x, unsigned n) {
 
 int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, int kernel,
                     wm_match_result *r, wm_error *err) {
-  double secs[WM_MAX_TRIALS];
+  double secs[WM_MAX_TRIALS] = {0};
   if (trials > WM_MAX_TRIALS) return wm_fail(err, WM_EUSAGE, "trials %u: at most %d", trials, WM_MAX_TRIALS);
   for (unsigned t = 0; t < trials; t++) {
-    uint64_t c = 0;
-    int rc = run(ctx, &c, &r->trial_ms[t], &secs[t], err);
+    wm_match_result x;
+    memset(&x, 0, sizeof x);
+    int rc = run(ctx, &x, err);
     if (rc) return rc;
-    if (c != warm)
+    if (x.count != warm)
       return wm_fail(err, WM_EDEVICE, "--trials: %s trial %u counted %llu, the warm-up %llu: not repeatable",
-                     kernel ? "GPU" : "CPU", t + 1, (unsigned long long)c, (unsigned long long)warm);
+                     kernel ? "GPU" : "CPU", t + 1, (unsigned long long)x.count, (unsigned long long)warm);
+    r->trial_ms[t] = kernel ? x.kernel_ms : x.seconds * 1e3;
+    secs[t] = x.seconds;
   }
   r->trials = trials;
   r->seconds = wm_match_median(secs, trials);

@@ -87,9 +87,9 @@ typedef struct wm_match_result {
  * 0); x is left as it is. */
 double wm_match_median(const double *x, unsigned n);
 
-/* One timed run of a trials loop: its count, its time as trial_ms keeps it
- * (GPU: kernel ms; CPU: match ms) and its seconds. */
-typedef int (*wm_trial_fn)(void *ctx, uint64_t *count, double *ms, double *seconds, wm_error *err);
+/* One timed run of a trials loop: sets x's count and seconds, and on the
+ * GPU its kernel_ms (x comes zeroed). */
+typedef int (*wm_trial_fn)(void *ctx, wm_match_result *x, wm_error *err);
 
 /* After an untimed warm-up that counted `warm`, `trials` timed runs that
  * must each count the same (else WM_EDEVICE); fills r's trials and
