@@ -1,5 +1,5 @@
 /* Builds the degree DAG's row split and the heavy work items of the
- * triangle and clique kernels (dag_split.h). */
+ * triangle, diamond and clique kernels (dag_split.h). */
 #include "dag_split.h"
 
 #include <stdlib.h>
@@ -47,37 +47,67 @@ static int alloc_items(wm_dag_split *s, uint64_t n_items, wm_error *err) {
   return WM_OK;
 }
 
+/* The length of N-(v) when v is a heavy pivot, else 0. */
+static uint32_t heavy_list(const wm_graph *g, const wm_dag_split *s, int diamonds, uint32_t v) {
+  uint32_t d = s->dplus[v], din = degree(g, v) - d;
+  if (diamonds) return din && wm_dia_is_heavy(g->n, d + din, din, s->light_in) ? din : 0;
+  return d && din && wm_tri_is_heavy(d, din, s->light_in) ? din : 0;
+}
+
+/* Vertices of N-(v) per heavy item. */
+static uint32_t item_size(const wm_graph *g, int diamonds, uint32_t v) {
+  return diamonds ? wm_dia_split(degree(g, v)) : WM_TRI_SPLIT;
+}
+
+/* light_in from the work per light warp (`pairs` of them in all), then
+ * the heavy pivots' items. */
+static int split_pivots(const wm_graph *g, uint64_t pairs, uint64_t warps, int diamonds, wm_dag_split *s,
+                        wm_error *err) {
+  s->work = pairs;
+  uint64_t share = warps ? pairs / warps : WM_TRI_LIGHT_IN, n_items = 0;
+  s->light_in = share < WM_TRI_LIGHT_IN_MIN ? WM_TRI_LIGHT_IN_MIN
+                : share > WM_TRI_LIGHT_IN   ? WM_TRI_LIGHT_IN
+                                            : (uint32_t)share;
+  uint32_t max_d = 0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : n_items) reduction(max : max_d)
+  for (int64_t v = 0; v < (int64_t)g->n; v++) {
+    uint32_t len = heavy_list(g, s, diamonds, (uint32_t)v), split = item_size(g, diamonds, (uint32_t)v);
+    n_items += (len + split - 1) / split;
+    if (len && degree(g, (uint32_t)v) > max_d) max_d = degree(g, (uint32_t)v);
+  }
+  s->max_heavy_d = max_d;
+  int rc = alloc_items(s, n_items, err);
+  if (rc) return rc;
+  uint64_t k = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    uint32_t len = heavy_list(g, s, diamonds, v), split = item_size(g, diamonds, v);
+    for (uint32_t lo = 0; lo < len; lo += split) {
+      wm_dag_item it = {v, lo, len - lo < split ? len : lo + split};
+      s->items[k++] = it;
+    }
+  }
+  return WM_OK;
+}
+
 int wm_dag_split_triangles(const wm_graph *g, uint64_t warps, wm_dag_split *s, wm_error *err) {
   int rc = fill_dplus(g, s, err);
   if (rc) return rc;
-  uint64_t pairs = 0, n_items = 0;
+  uint64_t pairs = 0;
 #pragma omp parallel for schedule(dynamic, 4096) reduction(+ : pairs)
   for (int64_t v = 0; v < (int64_t)g->n; v++) {
     uint32_t d = s->dplus[v], din = degree(g, (uint32_t)v) - d;
     if (d && din) pairs += din;
   }
-  s->work = pairs;
-  uint64_t share = warps ? pairs / warps : WM_TRI_LIGHT_IN;
-  const uint32_t light_in = share < WM_TRI_LIGHT_IN_MIN ? WM_TRI_LIGHT_IN_MIN
-                            : share > WM_TRI_LIGHT_IN   ? WM_TRI_LIGHT_IN
-                                                        : (uint32_t)share;
-  s->light_in = light_in;
-#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : n_items)
-  for (int64_t v = 0; v < (int64_t)g->n; v++) {
-    uint32_t d = s->dplus[v], din = degree(g, (uint32_t)v) - d;
-    if (d && din && wm_tri_is_heavy(d, din, light_in)) n_items += (din + WM_TRI_SPLIT - 1) / WM_TRI_SPLIT;
-  }
-  if ((rc = alloc_items(s, n_items, err))) return rc;
-  uint64_t k = 0;
-  for (uint32_t v = 0; v < g->n; v++) {
-    uint32_t d = s->dplus[v], din = degree(g, v) - d;
-    if (d == 0 || din == 0 || !wm_tri_is_heavy(d, din, light_in)) continue;
-    for (uint32_t lo = 0; lo < din; lo += WM_TRI_SPLIT) {
-      wm_dag_item it = {v, lo, din - lo < WM_TRI_SPLIT ? din : lo + WM_TRI_SPLIT};
-      s->items[k++] = it;
-    }
-  }
-  return WM_OK;
+  return split_pivots(g, pairs, warps, 0, s, err);
+}
+
+int wm_dag_split_diamonds(const wm_graph *g, uint64_t warps, wm_dag_split *s, wm_error *err) {
+  int rc = fill_dplus(g, s, err);
+  if (rc) return rc;
+  uint64_t edges = 0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : edges)
+  for (int64_t v = 0; v < (int64_t)g->n; v++) edges += degree(g, (uint32_t)v) - s->dplus[v];
+  return split_pivots(g, edges, warps, 1, s, err);
 }
 
 static int u64_cmp(const void *a, const void *b) {

@@ -9,7 +9,9 @@
  * the row).
  * k-cliques, k >= 4 (gpu_clique_kernel.cu): each is counted at its top
  * vertex v, as a (k-1)-clique of the subgraph induced by N+(v), which a
- * kernel holds as a lower-triangular bit matrix (wm_clq_row_offset). */
+ * kernel holds as a lower-triangular bit matrix (wm_clq_row_offset).
+ * Diamonds (gpu_diamond_kernel.cu): the sum over edges e of C(t(e), 2),
+ * t(e) the triangles on e, each edge taken at its lower id. */
 #ifndef WM_DAG_SPLIT_H
 #define WM_DAG_SPLIT_H
 
@@ -67,6 +69,31 @@ WM_DAG_INLINE int wm_tri_is_heavy(uint32_t dplus, uint32_t din, uint32_t light_i
   return 2u * dplus > WM_TRI_LIGHT_SLOTS || din > light_in;
 }
 
+/* Diamond policy (gpu_diamond_kernel.cu).  Each edge is taken at its
+ * lower id, the end of higher degree (ids by descending degree): the
+ * pivot v's whole row N(v) goes into a table, and each u in N-(v) scans its
+ * own whole row against it.  A pivot is light when N-(v) holds at most
+ * light_in vertices and its table fits a light warp's (a bitmap of every id
+ * when the graph has at most 32 WM_TRI_LIGHT_SLOTS vertices, else N(v)
+ * hashed into at most half of it); heavy pivots come as items of at most
+ * wm_dia_split(|N(v)|) vertices of N-(v), a block each. */
+#ifndef WM_DIA_SPLIT
+#define WM_DIA_SPLIT 256u
+#endif
+/* Each item rebuilds its pivot's table, so a pivot of degree d is cut into
+ * items of at least d / WM_DIA_BUILD vertices of N-. */
+#ifndef WM_DIA_BUILD
+#define WM_DIA_BUILD 4u
+#endif
+WM_DAG_INLINE uint32_t wm_dia_split(uint32_t d) {
+  return d / WM_DIA_BUILD > WM_DIA_SPLIT ? d / WM_DIA_BUILD : WM_DIA_SPLIT;
+}
+WM_DAG_INLINE int wm_dia_light_bits(uint32_t n) { return n <= 32u * WM_TRI_LIGHT_SLOTS; }
+WM_DAG_INLINE int wm_dia_heavy_bits(uint32_t n) { return n <= 32u * WM_TRI_HEAVY_SLOTS; }
+WM_DAG_INLINE int wm_dia_is_heavy(uint32_t n, uint32_t d, uint32_t din, uint32_t light_in) {
+  return din > light_in || (!wm_dia_light_bits(n) && 2u * d > WM_TRI_LIGHT_SLOTS);
+}
+
 /* Clique policy.  A pivot with |N+| <= WM_CLQ_LIGHT_D is light: one warp
  * builds its matrix in shared memory and counts it.  Heavier pivots have
  * their matrices built once into a device pool (a block per pivot), then
@@ -107,7 +134,7 @@ WM_DAG_INLINE uint64_t wm_clq_row_offset(uint64_t i) { return WM_CLQ_ROW_OFFSET(
 #define WM_CLQ_STACK_WORDS(k, stride) ((2u + 3u * ((k) > 4 ? (k) - 4 : 0u)) * (stride))
 
 /* A heavy unit of work.  Triangles: pivot v's in-neighbours [lo, hi)
- * (indices into N-(v)).  Cliques: rows [lo, hi) of heavy pivot number v
+ * (indices into N-(v)), for diamonds as well.  Cliques: rows [lo, hi) of heavy pivot number v
  * (an index into wm_dag_split.pivots). */
 typedef struct wm_dag_item {
   uint32_t v, lo, hi;
@@ -119,8 +146,10 @@ typedef struct wm_dag_split {
                          descending, the heaviest rows first (cliques) */
   uint64_t n_items;
   uint64_t work;      /* triangles: (pivot, in-neighbour) pairs intersected, the sum of
-                         |N-(v)| over pivots with N+(v) non-empty; cliques: matrix rows built */
-  uint32_t light_in;  /* triangles: the largest N- of a light pivot */
+                         |N-(v)| over pivots with N+(v) non-empty; diamonds: edges
+                         intersected; cliques: matrix rows built */
+  uint32_t light_in;  /* triangles and diamonds: the largest N- of a light pivot */
+  uint32_t max_heavy_d; /* diamonds: the largest N(v) of a heavy pivot */
   /* cliques only */
   uint32_t *pivots;   /* heavy pivots, by descending |N+| */
   uint64_t *base;     /* n_pivots + 1 prefix sums: pivot p's matrix is words
@@ -132,6 +161,8 @@ typedef struct wm_dag_split {
 /* Fill s from a symmetric graph with sorted rows (OpenMP).  warps: the
  * light warps resident on the devices, which set light_in (0: the most). */
 int wm_dag_split_triangles(const wm_graph *g, uint64_t warps, wm_dag_split *s, wm_error *err);
+/* Pivots with N- non-empty, heavy ones split over N- (wm_dia_is_heavy). */
+int wm_dag_split_diamonds(const wm_graph *g, uint64_t warps, wm_dag_split *s, wm_error *err);
 /* Pivots with |N+| >= k - 1 only: a smaller N+ holds no (k-1)-clique. */
 int wm_dag_split_cliques(const wm_graph *g, unsigned k, wm_dag_split *s, wm_error *err);
 void wm_dag_split_free(wm_dag_split *s);

@@ -100,6 +100,28 @@ static int pool_budget(dag_run *T, dag_dev *d, uint64_t *words, wm_error *err) {
   return WM_OK;
 }
 
+/* The diamond kernel's bitmaps of every id in device memory, one per heavy
+ * block, for heavy rows too long for a shared table when the ids outnumber
+ * a shared bitmap (dia_heavy_kernel); zeroed here, and the kernel clears
+ * what it sets.  Declined when they would take over half the free memory. */
+static int diamond_bits(dag_run *T, int *declined, wm_error *err) {
+  if (wm_dia_heavy_bits(T->g->n) || 2ull * T->split.max_heavy_d <= WM_TRI_HEAVY_SLOTS) return WM_OK;
+  for (int i = 0; i < T->ndev; i++) {
+    dag_dev *d = &T->dev[i];
+    size_t free_b = 0, total_b = 0, bytes = (size_t)d->heavy_blocks * ((T->g->n + 31) / 32) * 4;
+    WM_CU(cudaSetDevice(i));
+    WM_CU(cudaMemGetInfo(&free_b, &total_b));
+    if (bytes > free_b / 2) {
+      *declined = 1;
+      return WM_OK;
+    }
+    WM_CU(cudaMalloc(&d->pool, bytes));
+    WM_CU(cudaMemsetAsync(d->pool, 0, bytes, d->light));
+    d->args.pool = d->pool;
+  }
+  return WM_OK;
+}
+
 /* Streams, events and the grid of device i (before the split, which is
  * cut to the light warps there are). */
 static int open_dev(dag_run *T, int i, wm_error *err) {
@@ -142,7 +164,7 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   WM_CU(cudaMallocHost(&d->count_host, 8));
   /* The heavy triangle kernel's 16-bit ids, where they fit easily and pay
    * for their fill: kron-24 116 -> 96 ms, but facebook 0.037 -> 0.042 ms. */
-  if (T->k == 3 && s->n_items && g->m >= WM_TRI_NARROW_MIN_ARCS) {
+  if (T->K == &wm_triangle_kernels && s->n_items && g->m >= WM_TRI_NARROW_MIN_ARCS) {
     size_t free_b = 0, total_b = 0;
     WM_CU(cudaMemGetInfo(&free_b, &total_b));
     if ((size_t)g->m * 2 < free_b / 2) WM_CU(cudaMalloc(&d->adj16, (size_t)g->m * 2));
@@ -260,11 +282,16 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
     warps += (uint64_t)T->dev[i].light_blocks * T->K->light_warps;
   }
   if (!rc)
-    rc = T->k == 3 ? wm_dag_split_triangles(T->g, warps, &T->split, err)
-                   : wm_dag_split_cliques(T->g, T->k, &T->split, err);
+    rc = T->K == &wm_clique_kernels    ? wm_dag_split_cliques(T->g, T->k, &T->split, err)
+         : T->K == &wm_diamond_kernels ? wm_dag_split_diamonds(T->g, warps, &T->split, err)
+                                       : wm_dag_split_triangles(T->g, warps, &T->split, err);
   double t0 = wm_now();
   for (int i = 0; !rc && i < T->ndev; i++) rc = upload_dev(T, i, err);
-  if (!rc && T->k > 3 && T->split.n_pivots) {
+  if (!rc && T->K == &wm_diamond_kernels) {
+    rc = diamond_bits(T, declined, err);
+    if (rc || *declined) return rc;
+  }
+  if (!rc && T->K == &wm_clique_kernels && T->split.n_pivots) {
     uint64_t words = UINT64_MAX;
     for (int i = 0; !rc && i < T->ndev; i++) {
       uint64_t w = 0;
@@ -290,16 +317,16 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
   return n > 1 ? wm_match_trials(trial, T, n, r->count, 1, r, err) : WM_OK;
 }
 
-int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
+/* Runs family K (k: the clique's size) over --gpus devices and describes
+ * the launch. */
+static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, const wm_match_options *o,
                      wm_match_result *r, int *declined, wm_error *err) {
   *declined = 0;
-  if (k < 3 || k > WM_CLQ_KMAX)
-    return wm_fail(err, WM_EUSAGE, "the clique kernels count 3..%u-cliques, not %u", WM_CLQ_KMAX, k);
   dag_run *T = (dag_run *)calloc(1, sizeof *T);
-  if (!T) return wm_fail(err, WM_EINPUT, "cliques: out of host memory");
+  if (!T) return wm_fail(err, WM_EINPUT, "%s: out of host memory", K->name);
   T->g = g;
   T->k = k;
-  T->K = k == 3 ? &wm_triangle_kernels : &wm_clique_kernels;
+  T->K = K;
   T->ndev = o->gpus > 1 ? (o->gpus < 16 ? o->gpus : 16) : 1;
   int present = 0, rc = WM_OK;
   cudaError_t e = cudaGetDeviceCount(&present);
@@ -316,10 +343,11 @@ int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
                        "%llu heavy items",
                        T->ndev, T->K->name, d->light_blocks, T->K->light_warps, d->light_ms, d->heavy_blocks,
                        T->K->heavy_warps, d->heavy_ms, (unsigned long long)T->split.n_items);
-    if (k == 3 && len > 0 && (size_t)len < sizeof r->launch)
-      snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", light N- <= %u%s", T->split.light_in,
-               d->adj16 ? ", 16-bit rows" : "");
-    if (k > 3 && len > 0 && (size_t)len < sizeof r->launch)
+    if (K != &wm_clique_kernels && len > 0 && (size_t)len < sizeof r->launch)
+      snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", light %s <= %u%s%s",
+               "N-", T->split.light_in, d->adj16 ? ", 16-bit rows" : "",
+               K == &wm_diamond_kernels && d->pool ? ", bitmaps in device memory" : "");
+    if (K == &wm_clique_kernels && len > 0 && (size_t)len < sizeof r->launch)
       snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", %u batch(es), pool %.2f GB",
                T->n_batches, T->pool_words * 4 / 1e9);
   }
@@ -329,4 +357,16 @@ int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
   free(T->batches);
   free(T);
   return rc;
+}
+
+int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
+                     wm_match_result *r, int *declined, wm_error *err) {
+  if (k < 3 || k > WM_CLQ_KMAX)
+    return wm_fail(err, WM_EUSAGE, "the clique kernels count 3..%u-cliques, not %u", WM_CLQ_KMAX, k);
+  return match_dag(g, k == 3 ? &wm_triangle_kernels : &wm_clique_kernels, k, o, r, declined, err);
+}
+
+int wm_match_gpu_diamonds(const wm_graph *g, const wm_match_options *o, wm_match_result *r, int *declined,
+                          wm_error *err) {
+  return match_dag(g, &wm_diamond_kernels, 4, o, r, declined, err);
 }

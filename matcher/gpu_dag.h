@@ -1,9 +1,11 @@
 /* The GPU's dedicated counting kernels on the degree DAG (dag_split.h):
- * triangles (gpu_triangle_kernel.cu) and k-cliques, k = 4..WM_CLQ_KMAX
- * (gpu_clique_kernel.cu), both driven by gpu_dag.cu.  CUDA C++ only.
- * wm_match_gpu takes this path for a clique counted as subgraphs without
- * labels, seeds, ball, per-vertex counts or listing (wm_gpu_plan_clique_k
- * and the options); the stack kernel runs everything else. */
+ * triangles (gpu_triangle_kernel.cu), k-cliques, k = 4..WM_CLQ_KMAX
+ * (gpu_clique_kernel.cu) and diamonds (gpu_diamond_kernel.cu), all driven
+ * by gpu_dag.cu.  CUDA C++ only.  wm_match_gpu takes this path for a
+ * clique, or an edge-induced diamond, counted as subgraphs without labels,
+ * seeds, ball, per-vertex counts or listing (wm_gpu_plan_clique_k,
+ * wm_gpu_plan_is_diamond and the options); the stack kernel runs
+ * everything else. */
 #ifndef WM_GPU_DAG_H
 #define WM_GPU_DAG_H
 
@@ -35,7 +37,7 @@ struct wm_dag_args {
   const uint32_t *pivots;
   const wm_u64 *base;    /* pivot p's matrix: pool + base[p] - base[p0] */
   wm_u64 p0, p1;
-  uint32_t *pool;
+  uint32_t *pool;        /* diamonds: each heavy block's bitmap of every id, or NULL */
   wm_u64 *next_count;    /* the count kernel's item counter */
   uint32_t *stacks;      /* level sets of each count-kernel warp when |N+| > WM_CLQ_STACK_D
                             (else NULL) */
@@ -60,6 +62,7 @@ struct wm_dag_kernels {
 
 extern const wm_dag_kernels wm_triangle_kernels;
 extern const wm_dag_kernels wm_clique_kernels;
+extern const wm_dag_kernels wm_diamond_kernels;
 
 /* The dedicated path of wm_match_gpu for a k-clique, k = 3..WM_CLQ_KMAX
  * (same contract).  *declined is set, with nothing run, when one pivot's
@@ -67,5 +70,11 @@ extern const wm_dag_kernels wm_clique_kernels;
  * the caller then runs the stack kernel. */
 int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
                      wm_match_result *r, int *declined, wm_error *err);
+
+/* The same for the diamond counted as a subgraph, edge-induced (the sum
+ * over edges of C(t(e), 2)); declined when the heavy blocks' bitmaps would
+ * not fit the device. */
+int wm_match_gpu_diamonds(const wm_graph *g, const wm_match_options *o, wm_match_result *r, int *declined,
+                          wm_error *err);
 
 #endif

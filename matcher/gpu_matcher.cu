@@ -543,11 +543,13 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   int rc = wm_match_check_inputs(g, plan, o, err);
   if (rc) return rc;
   unsigned clique_k = wm_gpu_plan_clique_k(plan);
-  if (o->gpu_clique_kernels && clique_k && !o->sink && !o->per_vertex && !o->first && !o->allowed) {
+  const int diamond = wm_gpu_plan_is_diamond(plan);
+  if (o->gpu_clique_kernels && (clique_k || diamond) && !o->sink && !o->per_vertex && !o->first && !o->allowed) {
     int declined = 0;
-    rc = wm_match_gpu_dag(g, clique_k, o, r, &declined, err);
+    rc = diamond ? wm_match_gpu_diamonds(g, o, r, &declined, err)
+                 : wm_match_gpu_dag(g, clique_k, o, r, &declined, err);
     if (!declined) return rc;
-    memset(r, 0, sizeof *r); /* too large for the clique kernel's matrices: the stack kernel */
+    memset(r, 0, sizeof *r); /* too large for the dedicated kernel's buffers: the stack kernel */
   }
   wm_gpu_run *R = (wm_gpu_run *)calloc(1, sizeof *R);
   if (!R) return wm_fail(err, WM_EINPUT, "out of host memory");

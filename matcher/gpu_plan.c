@@ -15,6 +15,11 @@ unsigned wm_gpu_plan_clique_k(const wm_plan *plan) {
   return clique && plan->count_only && !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED)) ? k : 0;
 }
 
+int wm_gpu_plan_is_diamond(const wm_plan *plan) {
+  return plan->k == 4 && wm_pattern_edges(&plan->pattern) == 5 && plan->count_only &&
+         !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED | WM_PLAN_INDUCED));
+}
+
 int wm_gpu_plan_lane_count(const wm_gpu_plan *P) {
   if (P->k < 3) return 0;
   const unsigned p = P->k - 1;

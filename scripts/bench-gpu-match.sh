@@ -12,10 +12,10 @@
 #                (--no-pair-count; "n/a" for patterns whose plan has no pairs)
 #   no-table     the stack kernel binary-searches rows instead of probing its
 #                warp's table of the row every member reads (--gpu-table 0)
-#   stack-kernel triangles and cliques (and the motifs' triangle / 4-clique)
-#                on the general stack kernel instead of the dedicated triangle
-#                and clique kernels (--stack-kernel; "n/a" for patterns that
-#                have no dedicated kernel)
+#   stack-kernel triangles, cliques and diamonds (and the motifs' triangle /
+#                4-clique) on the general stack kernel instead of the dedicated
+#                triangle, clique and diamond kernels (--stack-kernel; "n/a"
+#                for patterns that have no dedicated kernel)
 # The steal, U1, no-motion, vertices and no-table variants are the stack kernel's knobs: they
 # run with --stack-kernel, so default vs stack-kernel is the dedicated
 # kernels' gain and the others are ablations of the stack kernel.
@@ -138,7 +138,7 @@ has_pairs() {
 
 # Patterns that have a dedicated kernel (or contain one, for motifs).
 has_dedicated() {
-  case $1 in triangle|*-clique|3-motifs|4-motifs) return 0 ;; *) return 1 ;; esac
+  case $1 in triangle|*-clique|diamond|3-motifs|4-motifs) return 0 ;; *) return 1 ;; esac
 }
 
 # Median-of-trials timing where this warpmatch has --trials (else nothing).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the GPU triangle and clique kernels (matcher/gpu_triangle_kernel.cu,
-# gpu_clique_kernel.cu, driven by gpu_dag.cu) on the CPU emulator of
+# Runs the GPU triangle, clique and diamond kernels (matcher/gpu_triangle_kernel.cu,
+# gpu_clique_kernel.cu, gpu_diamond_kernel.cu, driven by gpu_dag.cu) on the CPU emulator of
 # scripts/bfs-emu/ and checks every count against brute force
 # (scripts/dag-emu/check.cpp): k = 3..DAG_EMU_KMAX on graphs the checker
 # builds and on any edge-list files given, in file order and by degree.
@@ -26,7 +26,8 @@ san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/datasets" -I"$repo/planner" -I"$repo/patterns")
 tiny=(-DWM_CLQ_LIGHT_D=4 -DWM_CLQ_ROWS=3 -DWM_CLQ_BUILD_SLOTS=64 -DWM_CLQ_SMEM_D=8 -DWM_CLQ_STACK_D=32
       -DWM_TRI_SPLIT=4 -DWM_TRI_LIGHT_SLOTS=32 -DWM_TRI_HEAVY_SLOTS=64 -DWM_TRI_LIGHT_IN=4 -DWM_TRI_LIGHT_IN_MIN=2
-      -DWM_TRI_LIGHT_BITS=4 -DWM_TRI_HEAVY_BITS=8 -DWM_TRI_NARROW=200u -DWM_TRI_NARROW_MIN_ARCS=0)
+      -DWM_TRI_LIGHT_BITS=4 -DWM_TRI_HEAVY_BITS=8 -DWM_TRI_NARROW=200u -DWM_TRI_NARROW_MIN_ARCS=0
+      -DWM_DIA_SPLIT=4 -DWM_DIA_LONG=8u)
 
 # One checker binary; $1 names it, the rest are -D flags for every source
 # (the host split must see the same constants as the kernels).
@@ -34,7 +35,7 @@ build_checker() {
   local name=$1; shift
   local out="$build/$name"
   mkdir -p "$out/src" "$out/obj"
-  for f in gpu_triangle_kernel gpu_clique_kernel gpu_dag gpu_check; do
+  for f in gpu_triangle_kernel gpu_clique_kernel gpu_diamond_kernel gpu_dag gpu_check; do
     # k<<<g, b, smem, stream>>>(args);  ->  emu_launch(emu_cfg(g, b, smem, stream), [&]() { k(args); });
     sed -E \
       -e 's/^([[:space:]]*)([A-Za-z_][A-Za-z_0-9]*(<[^<>]*>)?)<<<(.*)>>>\((.*)\);/\1emu_launch(emu_cfg(\4), [\&]() { \2(\5); });/' \
@@ -44,7 +45,7 @@ build_checker() {
   done
   if grep -n '<<<' "$out"/src/*.cpp; then echo "dag-emu: a launch was not rewritten" >&2; exit 1; fi
   local objs=()
-  for f in "$out"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/dag-emu/check.cpp"; do
+  for f in "$out"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/dag-emu/check.cpp" "$repo/scripts/dag-emu/hold.cpp"; do
     local o="$out/obj/$(basename "$f" .cpp).o"
     g++ -std=c++17 -O1 -g -w "$@" "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
     objs+=("$o")

@@ -1,6 +1,7 @@
 /* The dedicated kernels' host-side split (matcher/dag_split.h): each row's
- * N+ prefix; for triangles, heavy items that cover exactly the
- * in-neighbours of the heavy pivots, in order, WM_TRI_SPLIT at most each;
+ * N+ prefix; for triangles and diamonds, heavy items that cover exactly
+ * the in-neighbours of the heavy pivots, in order, WM_TRI_SPLIT
+ * (wm_dia_split) at most each;
  * for cliques, the heavy pivots by descending N+, their matrices' places in
  * the pool and items that cover each one's rows, heaviest first. */
 #include <criterion/criterion.h>
@@ -9,23 +10,31 @@
 #include "testutil.h"
 #include "dag_split.h"
 
-static void check_split(const wm_graph *g, uint64_t warps) {
+/* The triangle split or the diamond split (which also takes pivots with
+ * N+ empty). */
+static void check_split(const wm_graph *g, uint64_t warps, int diamonds) {
   wm_dag_split s;
   wm_error err;
-  cr_assert_eq(wm_dag_split_triangles(g, warps, &s, &err), WM_OK, "%s", err.msg);
+  int rc = diamonds ? wm_dag_split_diamonds(g, warps, &s, &err) : wm_dag_split_triangles(g, warps, &s, &err);
+  cr_assert_eq(rc, WM_OK, "%s", err.msg);
   cr_assert(s.light_in >= WM_TRI_LIGHT_IN_MIN && s.light_in <= WM_TRI_LIGHT_IN, "light_in %u", s.light_in);
   uint64_t pairs = 0, k = 0;
+  uint32_t max_d = 0;
   for (uint32_t v = 0; v < g->n; v++) {
     uint32_t deg = (uint32_t)(g->offsets[v + 1] - g->offsets[v]), below = 0;
     for (uint32_t i = 0; i < deg; i++) below += g->adj[g->offsets[v] + i] < v;
     cr_assert_eq(s.dplus[v], below, "vertex %u: dplus %u, %u neighbours below it", v, s.dplus[v], below);
     uint32_t din = deg - below;
-    if (below == 0 || din == 0) continue;
+    if ((below == 0 && !diamonds) || din == 0) continue;
     pairs += din;
-    if (!wm_tri_is_heavy(below, din, s.light_in)) continue;
-    for (uint32_t lo = 0; lo < din; lo += WM_TRI_SPLIT, k++) {
+    if (diamonds ? !wm_dia_is_heavy(g->n, deg, din, s.light_in) : !wm_tri_is_heavy(below, din, s.light_in))
+      continue;
+    if (deg > max_d) max_d = deg;
+    const uint32_t split = diamonds ? wm_dia_split(deg) : WM_TRI_SPLIT;
+    cr_assert(split >= (diamonds ? WM_DIA_SPLIT : WM_TRI_SPLIT) && (!diamonds || split >= deg / WM_DIA_BUILD));
+    for (uint32_t lo = 0; lo < din; lo += split, k++) {
       cr_assert(k < s.n_items, "vertex %u: items end early", v);
-      uint32_t hi = din - lo < WM_TRI_SPLIT ? din : lo + WM_TRI_SPLIT;
+      uint32_t hi = din - lo < split ? din : lo + split;
       cr_assert(s.items[k].v == v && s.items[k].lo == lo && s.items[k].hi == hi,
                 "item %llu: (%u, %u, %u), expected (%u, %u, %u)", (unsigned long long)k, s.items[k].v,
                 s.items[k].lo, s.items[k].hi, v, lo, hi);
@@ -33,6 +42,7 @@ static void check_split(const wm_graph *g, uint64_t warps) {
   }
   cr_assert_eq(k, s.n_items, "%llu items, expected %llu", (unsigned long long)s.n_items, (unsigned long long)k);
   cr_assert_eq(s.work, pairs);
+  cr_assert_eq(s.max_heavy_d, max_d);
   uint64_t share = warps ? pairs / warps : WM_TRI_LIGHT_IN;
   uint32_t want = share < WM_TRI_LIGHT_IN_MIN ? WM_TRI_LIGHT_IN_MIN : share > WM_TRI_LIGHT_IN ? WM_TRI_LIGHT_IN : (uint32_t)share;
   cr_assert_eq(s.light_in, want, "light_in %u with %llu pairs over %llu warps, expected %u", s.light_in,
@@ -40,28 +50,33 @@ static void check_split(const wm_graph *g, uint64_t warps) {
   wm_dag_split_free(&s);
 }
 
-Test(dag_split, triangles_on_random_and_hub_graphs) {
+static void check_splits(int diamonds) {
   wm_graph *er = wm_test_er(400, 0.05, 11);
-  check_split(er, 0);
-  check_split(er, 100); /* ~20 pairs a warp: in between */
-  check_split(er, 100000);
+  check_split(er, 0, diamonds);
+  check_split(er, 100, diamonds); /* ~20 pairs a warp: in between */
+  check_split(er, 100000, diamonds);
   wm_graph_destroy(er);
   /* hubs of degree ~ 3000: heavy pivots with several items each */
   wm_graph *pl = wm_test_powerlaw(6000, 12, 4, 0.5, 7);
-  check_split(pl, 0);
-  check_split(pl, 1000);
+  check_split(pl, 0, diamonds);
+  check_split(pl, 1000, diamonds);
   wm_graph *r = NULL;
   wm_error err;
   cr_assert_eq(wm_graph_relabel_by_degree(pl, &r, &err), WM_OK, "%s", err.msg);
-  check_split(r, 0);
-  check_split(r, 3000);
+  check_split(r, 0, diamonds);
+  check_split(r, 3000, diamonds);
   wm_dag_split s;
-  cr_assert_eq(wm_dag_split_triangles(r, 0, &s, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(diamonds ? wm_dag_split_diamonds(r, 0, &s, &err) : wm_dag_split_triangles(r, 0, &s, &err), WM_OK,
+               "%s", err.msg);
   cr_assert(s.n_items > 0, "the hubs should give heavy items");
   wm_dag_split_free(&s);
   wm_graph_destroy(r);
   wm_graph_destroy(pl);
 }
+
+Test(dag_split, triangles_on_random_and_hub_graphs) { check_splits(0); }
+
+Test(dag_split, diamonds_on_random_and_hub_graphs) { check_splits(1); }
 
 static uint32_t below(const wm_graph *g, uint32_t v) {
   uint32_t b = 0;

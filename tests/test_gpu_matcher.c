@@ -738,7 +738,7 @@ static wm_graph *top_hub(uint32_t n, uint64_t seed) {
 }
 
 /* The count on `gpus` devices, or ~0 when the host has fewer; checks which
- * kernel ran. */
+ * kernel ran (the stack kernel for a plan no dedicated kernel counts). */
 static uint64_t clique_gpu(const wm_graph *g, const wm_plan *plan, int dedicated, int gpus) {
   wm_match_options o;
   wm_match_options_init(&o);
@@ -749,7 +749,11 @@ static uint64_t clique_gpu(const wm_graph *g, const wm_plan *plan, int dedicated
   int rc = wm_match_gpu(g, plan, &o, &r, &err);
   if (gpus > 1 && rc == WM_EDEVICE && strstr(err.msg, "present")) return ~0ull;
   cr_assert_eq(rc, WM_OK, "%s", err.msg);
-  const char *want = !dedicated ? "steal=" : plan->k == 3 ? "triangle kernel" : "clique kernel";
+  const int diamond = wm_gpu_plan_is_diamond(plan);
+  const char *want = !dedicated || (!diamond && !wm_gpu_plan_clique_k(plan)) ? "steal="
+                     : diamond                                                ? "diamond kernel"
+                     : plan->k == 3                                           ? "triangle kernel"
+                                                                              : "clique kernel";
   cr_assert(strstr(r.launch, want) != NULL, "dedicated %d, k %u ran: %s", dedicated, plan->k, r.launch);
   return r.count;
 }
@@ -804,4 +808,76 @@ Test(gpu_matcher, clique_kernels, .timeout = 1500) {
     }
     wm_graph_destroy(gs[i].g);
   }
+}
+
+/* A sparse graph of n vertices whose top id is adjacent to all of them
+ * and whose first 40 form a clique: with more ids than a heavy block's
+ * shared bitmap holds (32 x WM_TRI_HEAVY_SLOTS) and a row far above its
+ * hash table, the diamond kernel sets that row's bits in device memory. */
+static wm_graph *wide_hub(uint32_t n, uint64_t seed) {
+  uint64_t cap = 4ull * n + 40 * 40, cnt = 0;
+  uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
+  for (uint32_t v = 0; v + 1 < n; v++) {
+    src[cnt] = v, dst[cnt++] = n - 1;
+    for (int e = 0; e < 3; e++) src[cnt] = v, dst[cnt++] = (uint32_t)(wm_test_rand(&seed) % (n - 1));
+  }
+  for (uint32_t a = 0; a < 40; a++)
+    for (uint32_t b = a + 1; b < 40; b++) src[cnt] = a, dst[cnt++] = b;
+  return wm_test_graph_of_arcs(n, src, dst, cnt);
+}
+
+/* The diamond kernel, the stack kernel and the CPU agree on edge-induced
+ * diamonds, in file order and by degree: light pivots as bitmaps and as
+ * hash tables, heavy ones as shared bitmaps, hash tables and bitmaps in
+ * device memory; with two GPUs when the host has them.  The vertex-induced
+ * diamond is not the kernel's and still runs the stack kernel. */
+Test(gpu_matcher, diamond_kernel, .timeout = 1200) {
+  struct {
+    const char *name;
+    wm_graph *g;
+    int stack; /* also run the stack kernel */
+  } gs[] = {{"dense core 2100", dense_core(2100, 20000, 3), 0},
+            {"top hub 5000", top_hub(5000, 4), 1},
+            {"wide hub 140000", wide_hub(140000, 6), 1},
+            {"er 64 0.5", wm_test_er(64, 0.5, 14), 1},
+            {"kron-16", kron(16), 1},
+            {"kron-18", kron(18), 0},
+            {"facebook", load_shared("facebook_combined.txt"), 1}};
+  wm_pattern p = named("diamond");
+  int device_bits = 0;
+  for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
+    for (int relabel = 0; relabel <= 1; relabel++) {
+      wm_graph *r = NULL;
+      wm_error err;
+      if (relabel) cr_assert_eq(wm_graph_relabel_by_degree(gs[i].g, &r, &err), WM_OK, "%s", err.msg);
+      const wm_graph *g = relabel ? r : gs[i].g;
+      wm_plan plan, induced;
+      plan_of(g, &p, 0, 1, &plan);
+      plan_of(g, &p, 1, 1, &induced);
+      cr_assert(wm_gpu_plan_is_diamond(&plan) && !wm_gpu_plan_is_diamond(&induced));
+      wm_match_options o;
+      wm_match_options_init(&o);
+      const uint64_t want = cpu_count(g, &plan, &o);
+      wm_match_result res;
+      cr_assert_eq(wm_match_gpu(g, &plan, &o, &res, &err), WM_OK, "%s", err.msg);
+      cr_assert(strstr(res.launch, "diamond kernel") != NULL, "%s ran: %s", gs[i].name, res.launch);
+      cr_assert(res.count == want, "%s (relabel %d): diamond kernel %llu, cpu %llu", gs[i].name, relabel,
+                (unsigned long long)res.count, (unsigned long long)want);
+      device_bits += strstr(res.launch, "bitmaps in device memory") != NULL;
+      if (gs[i].stack) {
+        uint64_t stack = clique_gpu(g, &plan, 0, 1);
+        cr_assert(stack == want, "%s (relabel %d): stack kernel %llu, cpu %llu", gs[i].name, relabel,
+                  (unsigned long long)stack, (unsigned long long)want);
+        uint64_t ind = clique_gpu(g, &induced, 1, 1), ind_cpu = cpu_count(g, &induced, &o);
+        cr_assert(ind == ind_cpu, "%s (relabel %d): induced diamonds %llu, cpu %llu", gs[i].name, relabel,
+                  (unsigned long long)ind, (unsigned long long)ind_cpu);
+      }
+      uint64_t two = clique_gpu(g, &plan, 1, 2);
+      cr_assert(two == want || two == ~0ull, "%s on 2 GPUs: %llu, cpu %llu", gs[i].name, (unsigned long long)two,
+                (unsigned long long)want);
+      wm_graph_destroy(r);
+    }
+    wm_graph_destroy(gs[i].g);
+  }
+  cr_assert(device_bits > 0, "no graph reached the bitmaps in device memory");
 }
