@@ -5,7 +5,9 @@
  * idle stream fires at once and the launch's host overhead (the attribute
  * call, a kernel with a 2 KB parameter block, a second stream's wait) lands
  * inside the timed window: 2-25 µs, 4-10% of facebook's triangle, diamond
- * and 4-clique kernels (35-250 µs). */
+ * and 4-clique kernels (35-250 µs).  The stack kernel's driver holds its
+ * launches; the dedicated kernels' driver (gpu_dag.cu) replays a CUDA
+ * graph instead, one call that queues the whole trial. */
 #include <stdlib.h>
 
 #include "gpu_check.h"

@@ -36,9 +36,10 @@ build_checker() {
   local out="$build/$name"
   mkdir -p "$out/src" "$out/obj"
   for f in gpu_triangle_kernel gpu_clique_kernel gpu_diamond_kernel gpu_dag gpu_check; do
-    # k<<<g, b, smem, stream>>>(args);  ->  emu_launch(emu_cfg(g, b, smem, stream), [&]() { k(args); });
+    # k<<<g, b, smem, stream>>>(args);  ->  emu_launch(emu_cfg(g, b, smem, stream), <k(args)>);
+    # the arguments copied at the launch, as CUDA does: a captured launch runs later.
     sed -E \
-      -e 's/^([[:space:]]*)([A-Za-z_][A-Za-z_0-9]*(<[^<>]*>)?)<<<(.*)>>>\((.*)\);/\1emu_launch(emu_cfg(\4), [\&]() { \2(\5); });/' \
+      -e 's/^([[:space:]]*)([A-Za-z_][A-Za-z_0-9]*(<[^<>]*>)?)<<<(.*)>>>\((.*)\);/\1emu_launch(emu_cfg(\4), [emu_args = std::make_tuple(\5)]() { std::apply([](auto... x) { \2(x...); }, emu_args); });/' \
       -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/' \
       -e 's/__shared__/static/g' \
       "$repo/matcher/$f.cu" >"$out/src/$f.cpp"

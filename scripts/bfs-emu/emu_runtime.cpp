@@ -261,7 +261,27 @@ uint64_t emu_warp(emu_warp_op op, unsigned mask, uint64_t value, int arg) {
 
 void print_stats() { fprintf(stderr, "bfs-emu: %llu launches, %llu switches\n", launches, switches); }
 
+/* The graph being captured (cudaStreamBeginCapture), or NULL. */
+struct emu_graph {
+  std::vector<std::function<void()>> ops;
+};
+static emu_graph *capturing;
+
+/* Runs op now, or keeps it for the graph being captured. */
+static cudaError_t emu_queue(std::function<void()> op) {
+  if (capturing)
+    capturing->ops.push_back(std::move(op));
+  else
+    op();
+  return cudaSuccess;
+}
+
 void emu_launch(const emu_cfg_t &cfg, std::function<void()> fn) {
+  if (capturing) {
+    emu_cfg_t c = cfg;
+    emu_queue([c, fn]() { emu_launch(c, fn); });
+    return;
+  }
   static bool seeded = false;
   if (!seeded) {
     rng = (uint64_t)env_int("EMU_SEED", 1), seeded = true;
@@ -296,9 +316,13 @@ cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
 cudaError_t cudaMallocHost(void **p, size_t bytes) { return cudaMalloc(p, bytes); }
 cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
 cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { memmove(d, s, n); return cudaSuccess; }
-cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k, cudaStream_t) { return cudaMemcpy(d, s, n, k); }
+cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k, cudaStream_t) {
+  return emu_queue([=]() { cudaMemcpy(d, s, n, k); });
+}
 cudaError_t cudaMemset(void *p, int v, size_t n) { memset(p, v, n); return cudaSuccess; }
-cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) { return cudaMemset(p, v, n); }
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) {
+  return emu_queue([=]() { cudaMemset(p, v, n); });
+}
 cudaError_t cudaMemGetInfo(size_t *f, size_t *t) {
   const char *s = getenv("EMU_FREE_BYTES");
   *t = (size_t)16 << 30;
@@ -330,7 +354,30 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cu
 cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = new emu_event{0}; return cudaSuccess; }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { return cudaEventCreate(e); }
 cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) { e->t = now_ms(); return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  return emu_queue([e]() { e->t = now_ms(); });
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) { return cudaEventRecord(e, s); }
+cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) {
+  if (capturing) return cudaErrorInvalidValue;
+  capturing = new emu_graph;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *g) {
+  *g = capturing;
+  capturing = nullptr;
+  return *g ? cudaSuccess : cudaErrorInvalidValue;
+}
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, unsigned long long) {
+  *e = new emu_graph(*g);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t) {
+  for (auto &op : e->ops) op();
+  return cudaSuccess;
+}
+cudaError_t cudaGraphDestroy(cudaGraph_t g) { delete g; return cudaSuccess; }
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t e) { delete e; return cudaSuccess; }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms = (float)(b->t - a->t); return cudaSuccess; }
 

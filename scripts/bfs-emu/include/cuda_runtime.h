@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <tuple>
+
 #include <functional>
 
 #define __global__
@@ -53,6 +55,11 @@ struct emu_event {
 };
 typedef emu_stream *cudaStream_t;
 typedef emu_event *cudaEvent_t;
+struct emu_graph;
+typedef emu_graph *cudaGraph_t;
+typedef emu_graph *cudaGraphExec_t;
+enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeRelaxed };
+enum { cudaEventRecordDefault = 0, cudaEventRecordExternal = 1 };
 
 struct cudaDeviceProp {
   char name[256];
@@ -94,6 +101,16 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned flags);
+/* Stream capture: while one is open, the work queued on any stream is kept
+ * in queue order, and a launch of the graph runs it (the emulator runs all
+ * streams' work in queue order anyway). */
+cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, unsigned long long flags = 0);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t s);
+cudaError_t cudaGraphDestroy(cudaGraph_t g);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t e);
 template <class F> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F) {
   a->sharedSizeBytes = 4096; /* static shared memory: a generous guess */
   return cudaSuccess;
