@@ -2,8 +2,9 @@
  * and its split (dag_split.h), captures a family's light and heavy kernels
  * on two streams as a CUDA graph, and replays it (o->trials after a
  * warm-up, medians reported).  Heavy work is dealt round-robin over --gpus
- * devices.  The clique kernels build their heavy pivots' matrices in a device pool; when
- * the pool cannot hold them all, the heavy pivots go in batches that fit. */
+ * devices.  The clique kernels build their heavy pivots' matrices in a
+ * device pool; when the pool cannot hold them all, the heavy pivots go in
+ * batches that fit. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>

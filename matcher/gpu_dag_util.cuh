@@ -74,4 +74,20 @@ __device__ __forceinline__ void dag_flush(const wm_dag_args &A, wm_u64 cnt) {
   if ((threadIdx.x & 31) == 0 && cnt) atomicAdd(A.count, cnt);
 }
 
+/* A family's prepare (wm_dag_kernels): opts its light and heavy kernels
+ * into their dynamic shared memory, then reads how many blocks of each fit
+ * an SM. */
+template <class Light, class Heavy>
+cudaError_t dag_prepare(Light light, int light_threads, size_t light_bytes, Heavy heavy, int heavy_threads,
+                        size_t heavy_bytes, int *light_per_sm, int *heavy_per_sm) {
+  cudaError_t e = cudaFuncSetAttribute(heavy, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)heavy_bytes);
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute(light, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)light_bytes);
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(light_per_sm, light, light_threads, light_bytes);
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(heavy_per_sm, heavy, heavy_threads, heavy_bytes);
+  return e;
+}
+
 #endif

@@ -290,17 +290,8 @@ size_t light_smem(unsigned) { return (size_t)WM_TRI_LIGHT_WARPS * (WM_TRI_LIGHT_
 size_t heavy_smem(unsigned) { return (size_t)WM_TRI_HEAVY_SLOTS * 4 + WM_TRI_HEAVY_WARPS * sizeof(Batch); }
 
 cudaError_t prepare(unsigned, int *light_per_sm, int *heavy_per_sm) {
-  cudaError_t e = cudaFuncSetAttribute(tri_heavy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)heavy_smem(3));
-  if (e == cudaSuccess)
-    e = cudaFuncSetAttribute(tri_light_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)light_smem(3));
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(light_per_sm, tri_light_kernel,
-                                                      WM_TRI_LIGHT_WARPS * 32, light_smem(3));
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(heavy_per_sm, tri_heavy_kernel,
-                                                      WM_TRI_HEAVY_WARPS * 32, heavy_smem(3));
-  return e;
+  return dag_prepare(tri_light_kernel, WM_TRI_LIGHT_WARPS * 32, light_smem(3), tri_heavy_kernel, WM_TRI_HEAVY_WARPS * 32,
+                     heavy_smem(3), light_per_sm, heavy_per_sm);
 }
 
 cudaError_t launch_light(const wm_dag_args *a, unsigned blocks, cudaStream_t s) {
