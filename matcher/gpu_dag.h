@@ -2,7 +2,7 @@
  * triangles (gpu_triangle_kernel.cu), k-cliques, k = 4..WM_CLQ_KMAX
  * (gpu_clique_kernel.cu) and diamonds (gpu_diamond_kernel.cu), all driven
  * by gpu_dag.cu.  CUDA C++ only.  wm_match_gpu takes this path for a
- * clique, or an edge-induced diamond, counted as subgraphs without labels,
+ * clique or a diamond counted as subgraphs without labels,
  * seeds, ball, per-vertex counts or listing (wm_gpu_plan_clique_k,
  * wm_gpu_plan_is_diamond and the options); the stack kernel runs
  * everything else. */
@@ -71,10 +71,11 @@ extern const wm_dag_kernels wm_diamond_kernels;
 int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
                      wm_match_result *r, int *declined, wm_error *err);
 
-/* The same for the diamond counted as a subgraph, edge-induced (the sum
- * over edges of C(t(e), 2)); declined when the heavy blocks' bitmaps would
- * not fit the device. */
-int wm_match_gpu_diamonds(const wm_graph *g, const wm_match_options *o, wm_match_result *r, int *declined,
-                          wm_error *err);
+/* The same for the diamond counted as a subgraph: edge-induced, the sum
+ * over edges of C(t(e), 2); vertex-induced, that less six per 4-clique (the
+ * clique kernel's count; times are the two runs' sums).  Declined when the
+ * heavy blocks' bitmaps or the clique pool would not fit the device. */
+int wm_match_gpu_diamonds(const wm_graph *g, int induced, const wm_match_options *o, wm_match_result *r,
+                          int *declined, wm_error *err);
 
 #endif

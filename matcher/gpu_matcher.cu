@@ -546,7 +546,7 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   const int diamond = wm_gpu_plan_is_diamond(plan);
   if (o->gpu_clique_kernels && (clique_k || diamond) && !o->sink && !o->per_vertex && !o->first && !o->allowed) {
     int declined = 0;
-    rc = diamond ? wm_match_gpu_diamonds(g, o, r, &declined, err)
+    rc = diamond ? wm_match_gpu_diamonds(g, (plan->flags & WM_PLAN_INDUCED) != 0, o, r, &declined, err)
                  : wm_match_gpu_dag(g, clique_k, o, r, &declined, err);
     if (!declined) return rc;
     memset(r, 0, sizeof *r); /* too large for the dedicated kernel's buffers: the stack kernel */

@@ -17,7 +17,7 @@ unsigned wm_gpu_plan_clique_k(const wm_plan *plan) {
 
 int wm_gpu_plan_is_diamond(const wm_plan *plan) {
   return plan->k == 4 && wm_pattern_edges(&plan->pattern) == 5 && plan->count_only &&
-         !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED | WM_PLAN_INDUCED));
+         !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED));
 }
 
 int wm_gpu_plan_lane_count(const wm_gpu_plan *P) {

@@ -53,8 +53,9 @@ typedef struct wm_gpu_plan {
  * kernels run (gpu_dag.h); else 0. */
 unsigned wm_gpu_plan_clique_k(const wm_plan *plan);
 
-/* Whether the plan counts diamonds (4 vertices, 5 edges) as subgraphs,
- * edge-induced and without labels: the dedicated diamond kernel's shape. */
+/* Whether the plan counts diamonds (4 vertices, 5 edges) as subgraphs
+ * without labels, in either semantics: the dedicated diamond kernel's
+ * shape (vertex-induced: less six per 4-clique). */
 int wm_gpu_plan_is_diamond(const wm_plan *plan);
 
 /* Whether position k-1 (k >= 3) is counted with no set op at level k-2,

@@ -100,7 +100,7 @@ static uint64_t brute_diamonds(const wm_graph *g) {
   return c;
 }
 
-/* k = 3..kmax cliques, then diamonds (k = 0 below). */
+/* k = 3..kmax cliques, then diamonds, edge- and vertex-induced. */
 static int check(const char *name, const wm_graph *g0, unsigned kmax) {
   int bad = 0;
   for (int relabel = 0; relabel < 2; relabel++) {
@@ -111,28 +111,28 @@ static int check(const char *name, const wm_graph *g0, unsigned kmax) {
       exit(2);
     }
     const wm_graph *g = relabel ? r : g0;
-    for (unsigned k = 3; k <= kmax + 1; k++) {
-      const bool diamonds = k == kmax + 1;
+    for (unsigned k = 3; k <= kmax + 2; k++) {
+      const bool diamonds = k > kmax, induced = k == kmax + 2;
       wm_match_options o;
       wm_match_options_init(&o);
       o.trials = 2; /* a warm-up and two runs that must agree */
       wm_match_result res;
       memset(&res, 0, sizeof res);
       int declined = 0;
-      if (diamonds ? wm_match_gpu_diamonds(g, &o, &res, &declined, &err)
+      if (diamonds ? wm_match_gpu_diamonds(g, induced, &o, &res, &declined, &err)
                    : wm_match_gpu_dag(g, k, &o, &res, &declined, &err)) {
         printf("%s: %s\n", name, err.msg);
         bad++;
         continue;
       }
-      uint64_t want = diamonds ? brute_diamonds(g) : brute(g, k);
+      uint64_t want = diamonds ? brute_diamonds(g) - (induced ? 6 * brute(g, 4) : 0) : brute(g, k);
       const char *verdict = declined ? "declined" : res.count == want ? "ok" : "MISMATCH";
       const char *b = strstr(res.launch, "heavy items, "); /* "..., N batch(es), pool ..." */
       int batches = 0;
       if (b) sscanf(b + strlen("heavy items, "), "%d", &batches);
-      char what[16];
-      snprintf(what, sizeof what, diamonds ? "diamonds" : "k=%u", k);
-      printf("%-14s %-10s %-8s  kernel %llu  brute %llu  %s", name, relabel ? "by degree" : "file order", what,
+      char what[24];
+      snprintf(what, sizeof what, induced ? "induced diamonds" : diamonds ? "diamonds" : "k=%u", k);
+      printf("%-14s %-10s %-16s  kernel %llu  brute %llu  %s", name, relabel ? "by degree" : "file order", what,
              (unsigned long long)res.count, (unsigned long long)want, verdict);
       if (k > 3 && !diamonds && !declined) printf("  (%d pool batches)", batches);
       if (diamonds && strstr(res.launch, "device memory")) printf("  (bitmaps in device memory)");
