@@ -124,7 +124,8 @@ __device__ wm_u64 dia_edges(const wm_dag_args &A, const Table &P, const uint32_t
     if (!lng) len = du;
     for (unsigned longs = __ballot_sync(DAG_FULL, lng); longs; longs &= longs - 1) {
       const int l = __ffs(longs) - 1;
-      const uint32_t t = dia_stream<M>(P, A.adj + __shfl_sync(DAG_FULL, row, l), __shfl_sync(DAG_FULL, du, l), lane);
+      const wm_u64 r = __shfl_sync(DAG_FULL, row, l);
+      const uint32_t t = dia_stream<M>(P, A.adj + r, __shfl_sync(DAG_FULL, du, l), lane);
       if (lane == l) cnt += pairs_of(t);
     }
     uint32_t incl = len;
@@ -247,8 +248,8 @@ size_t light_smem(unsigned) { return (size_t)WM_TRI_LIGHT_WARPS * (WM_TRI_LIGHT_
 size_t heavy_smem(unsigned) { return (size_t)WM_TRI_HEAVY_SLOTS * 4 + WM_TRI_HEAVY_WARPS * sizeof(Batch); }
 
 cudaError_t prepare(unsigned, int *light_per_sm, int *heavy_per_sm) {
-  return dag_prepare(dia_light_kernel, WM_TRI_LIGHT_WARPS * 32, light_smem(4), dia_heavy_kernel, WM_TRI_HEAVY_WARPS * 32,
-                     heavy_smem(4), light_per_sm, heavy_per_sm);
+  return dag_prepare(dia_light_kernel, WM_TRI_LIGHT_WARPS * 32, light_smem(4), dia_heavy_kernel,
+                     WM_TRI_HEAVY_WARPS * 32, heavy_smem(4), light_per_sm, heavy_per_sm);
 }
 
 cudaError_t launch_light(const wm_dag_args *a, unsigned blocks, cudaStream_t s) {
