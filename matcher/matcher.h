@@ -54,8 +54,8 @@ typedef struct wm_match_options {
                                   0 = default (128 where occupancy allows), -1 = none,
                                   N = N words (tests force tiny ones, for the hashed table) */
   int gpu_clique_kernels;      /* 1 (default): counting triangles, k-cliques (k <= 8) and
-                                  edge-induced diamonds takes the dedicated kernels (gpu_dag.h);
-                                  0: the stack kernel, for the ablation */
+                                  diamonds takes the dedicated kernels (gpu_dag.h); 0: the
+                                  stack kernel, for the ablation */
   int trials;                  /* GPU counting: > 1 runs one untimed warm-up launch, then this
                                   many timed ones that must agree (1..WM_MAX_TRIALS; not with a
                                   sink or per_vertex: WM_EUSAGE).  Default 1: one launch.  The CPU
