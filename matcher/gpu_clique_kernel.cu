@@ -274,10 +274,8 @@ __global__ void __launch_bounds__(WARPS * 32) clq_light_kernel(wm_dag_args A) {
   t.vals = mine + LIGHT_SLOTS;
   uint32_t *M = mine + 2 * LIGHT_SLOTS, *stk = M + LIGHT_MAT;
   wm_u64 cnt = 0;
-  const wm_u64 chunks = ((wm_u64)A.n + A.light_chunk - 1) / A.light_chunk;
-  for (wm_u64 c = dag_grab(A.next_light, A, lane); c < chunks; c = dag_grab(A.next_light, A, lane)) {
-    const uint32_t v0 = (uint32_t)(c * A.light_chunk);
-    const uint32_t v1 = v0 + A.light_chunk < A.n ? v0 + A.light_chunk : A.n;
+  uint32_t v0, v1;
+  while (dag_grab_light(A, lane, v0, v1)) {
     for (uint32_t v = v0; v < v1; v++) {
       const uint32_t d = __ldg(A.dplus + v);
       if (d + 1u < A.k || d > WM_CLQ_LIGHT_D) continue;

@@ -68,6 +68,16 @@ __device__ __forceinline__ wm_u64 dag_grab(wm_u64 *next, const wm_dag_args &A, i
   return __shfl_sync(DAG_FULL, t, 0);
 }
 
+/* The light kernels' next run of consecutive pivots [v0, v1), grabbed by
+ * the warp; false when every run is taken. */
+__device__ __forceinline__ bool dag_grab_light(const wm_dag_args &A, int lane, uint32_t &v0, uint32_t &v1) {
+  const wm_u64 t = dag_grab(A.next_light, A, lane);
+  if (t >= ((wm_u64)A.n + A.light_chunk - 1) / A.light_chunk) return false;
+  v0 = (uint32_t)(t * A.light_chunk);
+  v1 = v0 + A.light_chunk < A.n ? v0 + A.light_chunk : A.n;
+  return true;
+}
+
 /* Adds the warp's per-lane counts to the device total. */
 __device__ __forceinline__ void dag_flush(const wm_dag_args &A, wm_u64 cnt) {
   for (int d = 16; d; d >>= 1) cnt += __shfl_xor_sync(DAG_FULL, cnt, d);

@@ -176,10 +176,8 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) dia_light_kernel(wm_d
   const bool bits = wm_dia_light_bits(A.n);
   if (bits) dia_zero<false>(P.tab, (A.n + 31u) >> 5);
   wm_u64 cnt = 0;
-  const wm_u64 chunks = ((wm_u64)A.n + A.light_chunk - 1) / A.light_chunk;
-  for (wm_u64 t = dag_grab(A.next_light, A, lane); t < chunks; t = dag_grab(A.next_light, A, lane)) {
-    const uint32_t v0 = (uint32_t)(t * A.light_chunk);
-    const uint32_t v1 = v0 + A.light_chunk < A.n ? v0 + A.light_chunk : A.n;
+  uint32_t v0, v1;
+  while (dag_grab_light(A, lane, v0, v1)) {
     for (uint32_t v = v0; v < v1; v++) {
       const uint32_t dplus = __ldg(A.dplus + v);
       const wm_u64 b = __ldg(A.off + v);

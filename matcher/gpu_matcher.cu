@@ -160,17 +160,21 @@ static int setup_inputs(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
 }
 
 /* Words of each warp's probe table on device d: none when the plan's fused
- * op has no side to probe (wm_gpu_plan_table_side) or the policy says so; the policy's when forced; else the
- * largest power of two up to WM_GPU_TABLE_WORDS that costs no block of
- * occupancy (the shared memory the registers leave unused), none below
- * WM_GPU_TABLE_MIN_WORDS. */
-static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, int per_sm, wm_error *err) {
+ * op has no side to probe (wm_gpu_plan_table_side) or the policy says so;
+ * the policy's when forced; else the largest power of two up to
+ * WM_GPU_TABLE_WORDS that costs no block of occupancy (the shared memory
+ * the registers leave unused), none below WM_GPU_TABLE_MIN_WORDS.  smem and
+ * per_sm come in for the kernel without a table and go out for the one
+ * chosen. */
+static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, size_t *smem, int *per_sm, wm_error *err) {
   const wm_gpu_policy *pol = &R->pol;
   const unsigned W = (unsigned)pol->warps_per_block, U = (unsigned)pol->unroll, G = (unsigned)pol->last_group;
   d->table_words = 0;
-  if (pol->table_words < 0 || wm_gpu_plan_table_side(&R->plan) < 0) return WM_OK;
+  if (*per_sm < 1 || pol->table_words < 0 || wm_gpu_plan_table_side(&R->plan) < 0) return WM_OK;
   if (pol->table_words > 0) {
     d->table_words = (unsigned)pol->table_words;
+    *smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, d->table_words);
+    WM_CU(wm_gpu_stack_occupancy(W, true, *smem, per_sm));
     return WM_OK;
   }
   int optin = 0;
@@ -180,8 +184,10 @@ static int fit_table(const wm_gpu_run *R, wm_gpu_dev *d, int per_sm, wm_error *e
     int fit = 0;
     if (with > (size_t)optin) continue;
     WM_CU(wm_gpu_stack_occupancy(W, true, with, &fit));
-    if (fit >= per_sm) {
+    if (fit >= *per_sm) {
       d->table_words = T;
+      *smem = with;
+      *per_sm = fit;
       return WM_OK;
     }
   }
@@ -196,12 +202,8 @@ static int setup_grid(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   size_t smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, 0);
   int per_sm = 0;
   WM_CU(wm_gpu_stack_occupancy(W, false, smem, &per_sm));
-  int rc = per_sm < 1 ? WM_OK : fit_table(R, d, per_sm, err);
+  int rc = fit_table(R, d, &smem, &per_sm, err);
   if (rc) return rc;
-  if (d->table_words) {
-    smem = wm_gpu_stack_smem(R->plan.n_ops, U, G, W, d->table_words);
-    WM_CU(wm_gpu_stack_occupancy(W, true, smem, &per_sm));
-  }
   if (per_sm < 1)
     return wm_fail(err, WM_EDEVICE, "device %d cannot hold one block of %u warps (%zu bytes of shared memory)",
                    d->id, W, smem);

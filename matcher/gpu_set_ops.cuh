@@ -438,24 +438,6 @@ __device__ void wm_trim_members(wm_kctx &c, int n, int sides) {
   __syncwarp();
 }
 
-/* Lane u's member: the two operands of op as sides x (a) and y (b). */
-__device__ __forceinline__ void wm_load_sides(const wm_kctx &c, const wm_gpu_op &op, int L, int u,
-                                              wm_iter &I) {
-  wm_set A = wm_resolve(c, op.a, L, u), B = wm_resolve(c, op.b, L, u);
-  I.x = A.p;
-  I.xlo = A.lo;
-  I.xhi = A.hi;
-  I.xv = A.vs;
-  I.xcode = A.code;
-  I.y = B.p;
-  I.ylo = B.lo;
-  I.yhi = B.hi;
-  I.yv = B.vs;
-  I.ycode = B.code;
-  I.ymode = op.kind == WM_OP_INTERSECT ? 1 : 2;
-  I.out = NULL;
-}
-
 __device__ __forceinline__ void wm_iter_set_x(wm_iter &I, const uint32_t *p, uint32_t lo, uint32_t hi, int vs,
                                               uint8_t code) {
   I.x = p;
@@ -463,6 +445,20 @@ __device__ __forceinline__ void wm_iter_set_x(wm_iter &I, const uint32_t *p, uin
   I.xhi = hi;
   I.xv = vs;
   I.xcode = code;
+}
+
+/* Lane u's member: the two operands of op as sides x (a) and y (b). */
+__device__ __forceinline__ void wm_load_sides(const wm_kctx &c, const wm_gpu_op &op, int L, int u,
+                                              wm_iter &I) {
+  wm_set A = wm_resolve(c, op.a, L, u), B = wm_resolve(c, op.b, L, u);
+  wm_iter_set_x(I, A.p, A.lo, A.hi, A.vs, A.code);
+  I.y = B.p;
+  I.ylo = B.lo;
+  I.yhi = B.hi;
+  I.yv = B.vs;
+  I.ycode = B.code;
+  I.ymode = op.kind == WM_OP_INTERSECT ? 1 : 2;
+  I.out = NULL;
 }
 
 /* Applies the trimmed bounds, then picks the iterated side (x): the

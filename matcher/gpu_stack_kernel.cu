@@ -512,11 +512,8 @@ cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args
   const void *fn = wm_stack_entry(args->table_words != 0);
   cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
-  if (args->table_words)
-    wm_stack_kernel<true><<<blocks, args->warps * 32, smem, stream>>>(*plan, *args);
-  else
-    wm_stack_kernel<false><<<blocks, args->warps * 32, smem, stream>>>(*plan, *args);
-  return cudaGetLastError();
+  void *params[] = {(void *)plan, (void *)args};
+  return cudaLaunchKernel(fn, dim3(blocks), dim3((unsigned)args->warps * 32u), params, smem, stream);
 }
 
 cudaError_t wm_gpu_stack_occupancy(unsigned W, bool table, size_t smem, int *blocks_per_sm) {

@@ -229,10 +229,8 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_d
   uint32_t *tab = smem + warp * WM_TRI_LIGHT_SLOTS;
   Batch *B = (Batch *)(smem + WM_TRI_LIGHT_WARPS * WM_TRI_LIGHT_SLOTS) + warp;
   wm_u64 cnt = 0;
-  const wm_u64 chunks = ((wm_u64)A.n + A.light_chunk - 1) / A.light_chunk;
-  for (wm_u64 t = dag_grab(A.next_light, A, lane); t < chunks; t = dag_grab(A.next_light, A, lane)) {
-    uint32_t v0 = (uint32_t)(t * A.light_chunk);
-    uint32_t v1 = v0 + A.light_chunk < A.n ? v0 + A.light_chunk : A.n;
+  uint32_t v0, v1;
+  while (dag_grab_light(A, lane, v0, v1)) {
     for (uint32_t v = v0; v < v1; v++) {
       uint32_t d = __ldg(A.dplus + v);
       wm_u64 b = __ldg(A.off + v), e = __ldg(A.off + v + 1);

@@ -60,9 +60,8 @@ static void check_splits(int diamonds) {
   wm_graph *pl = wm_test_powerlaw(6000, 12, 4, 0.5, 7);
   check_split(pl, 0, diamonds);
   check_split(pl, 1000, diamonds);
-  wm_graph *r = NULL;
+  wm_graph *r = wm_test_by_degree(pl);
   wm_error err;
-  cr_assert_eq(wm_graph_relabel_by_degree(pl, &r, &err), WM_OK, "%s", err.msg);
   check_split(r, 0, diamonds);
   check_split(r, 3000, diamonds);
   wm_dag_split s;
@@ -145,8 +144,7 @@ Test(dag_split, cliques_on_random_and_hub_graphs) {
   wm_dag_split_free(&s);
   wm_graph_destroy(er);
   wm_graph *pl = wm_test_powerlaw(6000, 12, 4, 0.5, 7);
-  wm_graph *r = NULL;
-  cr_assert_eq(wm_graph_relabel_by_degree(pl, &r, &err), WM_OK, "%s", err.msg);
+  wm_graph *r = wm_test_by_degree(pl);
   check_cliques(pl, 5);
   check_cliques(r, 5);
   wm_graph_destroy(r);

@@ -778,10 +778,8 @@ Test(gpu_matcher, clique_kernels, .timeout = 1500) {
             {"facebook", load_shared("facebook_combined.txt"), 6, 1}};
   for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
     for (int relabel = 0; relabel <= 1; relabel++) {
-      wm_graph *r = NULL;
-      wm_error err;
-      if (relabel) cr_assert_eq(wm_graph_relabel_by_degree(gs[i].g, &r, &err), WM_OK, "%s", err.msg);
-      const wm_graph *g = relabel ? r : gs[i].g;
+      wm_graph *r = relabel ? wm_test_by_degree(gs[i].g) : NULL;
+      const wm_graph *g = r ? r : gs[i].g;
       for (unsigned k = 3; k <= gs[i].kmax; k++) {
         char name[16];
         snprintf(name, sizeof name, k == 3 ? "triangle" : "%u-clique", k);
@@ -847,10 +845,8 @@ Test(gpu_matcher, diamond_kernel, .timeout = 1200) {
   int device_bits = 0;
   for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
     for (int relabel = 0; relabel <= 1; relabel++) {
-      wm_graph *r = NULL;
-      wm_error err;
-      if (relabel) cr_assert_eq(wm_graph_relabel_by_degree(gs[i].g, &r, &err), WM_OK, "%s", err.msg);
-      const wm_graph *g = relabel ? r : gs[i].g;
+      wm_graph *r = relabel ? wm_test_by_degree(gs[i].g) : NULL;
+      const wm_graph *g = r ? r : gs[i].g;
       wm_plan plan, induced;
       plan_of(g, &p, 0, 1, &plan);
       plan_of(g, &p, 1, 1, &induced);
@@ -859,6 +855,7 @@ Test(gpu_matcher, diamond_kernel, .timeout = 1200) {
       wm_match_options_init(&o);
       const uint64_t want = cpu_count(g, &plan, &o);
       wm_match_result res;
+      wm_error err;
       cr_assert_eq(wm_match_gpu(g, &plan, &o, &res, &err), WM_OK, "%s", err.msg);
       cr_assert(strstr(res.launch, "diamond kernel") != NULL, "%s ran: %s", gs[i].name, res.launch);
       cr_assert(res.count == want, "%s (relabel %d): diamond kernel %llu, cpu %llu", gs[i].name, relabel,

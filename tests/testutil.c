@@ -109,6 +109,13 @@ wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64
   return g;
 }
 
+wm_graph *wm_test_by_degree(const wm_graph *g) {
+  wm_graph *r = NULL;
+  wm_error err;
+  cr_assert_eq(wm_graph_relabel_by_degree(g, &r, &err), WM_OK, "%s", err.msg);
+  return r;
+}
+
 wm_graph *wm_test_er(uint32_t n, double p, uint64_t seed) {
   uint64_t cap = (uint64_t)n * n / 2 + 1, cnt = 0;
   uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);

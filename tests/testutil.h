@@ -39,6 +39,8 @@ wm_graph *wm_test_er(uint32_t n, double p, uint64_t seed);
  * edges src[i]-dst[i]; takes and frees both malloc'd arrays. */
 wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64_t cnt);
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
+/* g renumbered by descending degree (fails the test if that fails). */
+wm_graph *wm_test_by_degree(const wm_graph *g);
 
 /* Plans catalogue pattern `name` for g (NULL: the planner's default
  * statistics) with the given semantics; fails the test if planning fails. */
