@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "datasets.h"
+#include "exact_count.h"
 #include "wm_error.h"
 
 #ifdef __cplusplus
@@ -82,6 +83,8 @@ void wm_json_array(wm_json *j, const char *key);
 void wm_json_close(wm_json *j); /* closes the innermost object or array */
 void wm_json_u64(wm_json *j, const char *key, uint64_t v);
 void wm_json_i64(wm_json *j, const char *key, int64_t v);
+/* An exact integer of any size up to 2^128 (JSON numbers have no bound). */
+void wm_json_u128(wm_json *j, const char *key, wm_u128 v);
 void wm_json_double(wm_json *j, const char *key, double v);
 void wm_json_bool(wm_json *j, const char *key, int v);
 void wm_json_str(wm_json *j, const char *key, const char *s);

@@ -55,6 +55,12 @@ void wm_json_i64(wm_json *j, const char *key, int64_t v) {
   fprintf(j->f, "%" PRId64, v);
 }
 
+void wm_json_u128(wm_json *j, const char *key, wm_u128 v) {
+  char buf[WM_I128_CHARS];
+  member(j, key);
+  fputs(wm_u128_str(v, buf), j->f);
+}
+
 void wm_json_double(wm_json *j, const char *key, double v) {
   member(j, key);
   if (isfinite(v))

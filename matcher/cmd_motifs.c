@@ -1,14 +1,18 @@
 /* warpmatch motifs: vertex-induced counts of every connected pattern of 3,
- * 4 or 5 vertices, as a table (name, edges, count); with --trials N the
- * match time is the median of N runs after a warm-up. */
+ * 4 or 5 vertices, as a table (name, edges, count, how it was counted);
+ * with --trials N the match time is the median of N runs after a warm-up. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "match_cli.h"
+#include "motifs_internal.h"
 
 static const wm_optspec spec[] = {
     {"size", "3|4|5", "pattern size (required)"},
+    {"method", "auto|formula|enumerate",
+     "formula: counts from vertex, edge and triangle aggregates, enumerating only what does\n"
+     "not decompose; enumerate: one plan per class (the cross-check); auto = formula"},
     {"threads", "N", "CPU threads (default: all)"},
     {"trials", "N", "time N runs (1-1000) after an untimed warm-up; report the median (default 1)"},
     WM_DEVICE_OPTSPEC,
@@ -21,7 +25,9 @@ static const wm_optspec spec[] = {
 typedef struct table {
   wm_pattern *pats;
   unsigned n;
-  uint64_t *counts;
+  wm_u128 *counts;
+  int *how; /* wm_motif_how_name's code per class */
+  int method;
   double load_seconds, relabel_seconds;
   wm_match_result r; /* total count, match seconds and kernel ms (medians with --trials), method */
   int use_gpu;
@@ -30,19 +36,21 @@ typedef struct table {
 static void print_text(const char *path, const wm_graph *g, unsigned k, const table *t) {
   printf("motifs of size %u in %s (%u vertices, %" PRIu64 " edges), vertex-induced counts\n\n", k, path,
          g->n, wm_graph_edges(g));
-  printf("%-22s %-40s %20s\n", "name", "edges", "count");
-  uint64_t total = 0;
+  printf("%-22s %-40s %26s  %s\n", "name", "edges", "count", "counted by");
+  wm_u128 total = 0;
+  char num[WM_I128_CHARS];
   for (unsigned i = 0; i < t->n; i++) {
     char edges[256];
     wm_pattern_edge_string(&t->pats[i], edges, sizeof edges);
-    printf("%-22s %-40s %20" PRIu64 "\n", t->pats[i].name, edges, t->counts[i]);
+    printf("%-22s %-40s %26s  %s\n", t->pats[i].name, edges, wm_u128_str(t->counts[i], num),
+           wm_motif_how_name(t->how[i]));
     total += t->counts[i];
   }
-  printf("%-22s %-40s %20" PRIu64 "\n\ntime: load %.3f s, relabel %.3f s, match %.3f s%s\n", "total",
-         "(connected induced subgraphs)", total, t->load_seconds, t->relabel_seconds, t->r.seconds,
-         t->r.trials > 1 ? " (median)" : "");
+  printf("%-22s %-40s %26s\n\ntime: load %.3f s, relabel %.3f s, match %.3f s%s\n", "total",
+         "(connected induced subgraphs)", wm_u128_str(total, num), t->load_seconds, t->relabel_seconds,
+         t->r.seconds, t->r.trials > 1 ? " (median)" : "");
   if (t->use_gpu) printf("kernels: %.3f ms\n", t->r.kernel_ms);
-  printf("method: %s\n", t->r.launch[0] ? t->r.launch : "one plan per pattern");
+  printf("method: %s\n", t->r.launch);
 }
 
 static void print_json(const char *path, const wm_graph *g, unsigned k, const table *t) {
@@ -52,7 +60,7 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
   wm_json_u64(&j, "vertices", g->n);
   wm_json_u64(&j, "edges", wm_graph_edges(g));
   wm_json_u64(&j, "size", k);
-  uint64_t total = 0;
+  wm_u128 total = 0;
   wm_json_array(&j, "motifs");
   for (unsigned i = 0; i < t->n; i++) {
     char edges[256];
@@ -60,50 +68,55 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
     wm_json_object(&j, NULL);
     wm_json_str(&j, "name", t->pats[i].name);
     wm_json_str(&j, "edges", edges);
-    wm_json_u64(&j, "count", t->counts[i]);
+    wm_json_u128(&j, "count", t->counts[i]);
+    wm_json_str(&j, "counted_by", wm_motif_how_name(t->how[i]));
     wm_json_close(&j);
     total += t->counts[i];
   }
   wm_json_close(&j);
-  wm_json_u64(&j, "total", total);
+  wm_json_u128(&j, "total", total);
   wm_json_double(&j, "seconds", t->r.seconds);
   if (t->use_gpu) wm_json_double(&j, "kernel_ms", t->r.kernel_ms);
   if (t->r.trials > 1) wm_json_u64(&j, "trials", t->r.trials);
-  wm_json_str(&j, "method", t->r.launch);
+  wm_json_str(&j, "method", t->method == WM_MOTIF_ENUMERATE ? "enumerate" : "formula");
+  wm_json_str(&j, "how", t->r.launch);
   wm_json_double(&j, "load_seconds", t->load_seconds);
   wm_json_double(&j, "relabel_seconds", t->relabel_seconds);
   wm_json_end(&j);
 }
 
-/* --trials N: on the GPU each plan's launch is repeated by the driver (a
- * warm-up, then N timed; wm_match_options.trials), as `count` does; on the
- * CPU a warm-up run of every plan, then N runs that must count the same,
- * whose match seconds give the median. */
-typedef struct cpu_trial {
+/* --trials N: the enumerate method on the GPU repeats each plan's launch
+ * in the driver (a warm-up, then N timed; wm_match_options.trials), as
+ * `count` does, and reports kernel times; otherwise (the CPU, or the
+ * formula, whose aggregates are host work) a warm-up call, then N calls
+ * that must count the same, whose wall seconds give the median. */
+typedef struct rerun {
   const wm_graph *g;
   unsigned k;
+  int use_gpu;
   const wm_match_options *mo;
-  uint64_t *counts; /* a scratch table: the warm-up's stays as printed */
-} cpu_trial;
+  wm_u128 *counts; /* a scratch table: the warm-up's stays as printed */
+} rerun;
 
-/* One timed CPU run of every plan (wm_trial_fn). */
-static int cpu_once(void *ctx, wm_match_result *x, wm_error *err) {
-  const cpu_trial *c = ctx;
-  return wm_motifs(c->g, c->k, 0, c->mo, c->counts, x, err);
+/* One timed call (wm_trial_fn). */
+static int run_once(void *ctx, wm_match_result *x, wm_error *err) {
+  const rerun *c = ctx;
+  return wm_motifs(c->g, c->k, c->use_gpu, c->mo, c->counts, NULL, x, err);
 }
 
 static int timed_runs(const wm_graph *g, unsigned k, int use_gpu, wm_match_options *mo, int trials,
                       table *t, wm_error *err) {
-  if (use_gpu) mo->trials = trials;
-  int rc = wm_motifs(g, k, use_gpu, mo, t->counts, &t->r, err);
+  const int in_driver = use_gpu && mo->motif_method == WM_MOTIF_ENUMERATE;
+  if (in_driver) mo->trials = trials;
+  int rc = wm_motifs(g, k, use_gpu, mo, t->counts, t->how, &t->r, err);
   if (rc || trials <= 1) return rc;
-  if (use_gpu) {
+  if (in_driver) {
     t->r.trials = (unsigned)trials;
     return WM_OK;
   }
-  cpu_trial c = {g, k, mo, calloc(t->n, sizeof *c.counts)};
+  rerun c = {g, k, use_gpu, mo, calloc(t->n, sizeof *c.counts)};
   if (!c.counts) return wm_fail(err, WM_EINPUT, "out of memory");
-  rc = wm_match_trials(cpu_once, &c, (unsigned)trials, t->r.count, 0, &t->r, err);
+  rc = wm_match_trials(run_once, &c, (unsigned)trials, t->r.count, 0, &t->r, err);
   free(c.counts);
   return rc;
 }
@@ -116,10 +129,12 @@ static int count_all(const wm_cli *cli, const wm_graph *g, unsigned k, int use_g
   if (!rc) rc = wm_connected_patterns(k, &t->pats, &t->n, err);
   if (rc) return rc;
   t->counts = calloc(t->n, sizeof *t->counts);
-  if (!t->counts) return wm_fail(err, WM_EINPUT, "out of memory");
+  t->how = calloc(t->n, sizeof *t->how);
+  if (!t->counts || !t->how) return wm_fail(err, WM_EINPUT, "out of memory");
   wm_match_options mo;
   wm_match_options_init(&mo);
   mo.threads = (int)threads;
+  mo.motif_method = t->method;
   if ((rc = wm_cli_gpu_options(cli, &mo, err))) return rc;
   t->use_gpu = use_gpu;
   return timed_runs(g, k, use_gpu, &mo, (int)trials, t, err);
@@ -143,11 +158,12 @@ int wm_cmd_motifs(int argc, char **argv) {
   }
   wm_match_options check; /* usage errors before any loading */
   wm_match_options_init(&check);
+  static const char *const methods[] = {"auto", "formula", "enumerate", NULL};
+  table t = {0};
   if (wm_cli_u64(&cli, "size", 0, 3, 5, &k, &err) || wm_cli_use_gpu(&cli, &use_gpu, &err) ||
-      wm_cli_gpu_options(&cli, &check, &err))
+      wm_cli_gpu_options(&cli, &check, &err) || wm_cli_choice(&cli, "method", methods, 0, &t.method, &err))
     return wm_cli_report(&err);
   wm_graph *g = NULL;
-  table t = {0};
   double t0 = wm_now();
   int rc = wm_cli_load_graph(&cli, cli.positional[0], &g, NULL, &err);
   t.load_seconds = wm_now() - t0;
@@ -163,6 +179,7 @@ int wm_cmd_motifs(int argc, char **argv) {
   }
   free(t.pats);
   free(t.counts);
+  free(t.how);
   wm_graph_destroy(g);
   return rc ? wm_cli_report(&err) : WM_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "datasets.h"
+#include "exact_count.h"
 #include "planner.h"
 #include "wm_error.h"
 
@@ -60,7 +61,13 @@ typedef struct wm_match_options {
                                   many timed ones that must agree (1..WM_MAX_TRIALS; not with a
                                   sink or per_vertex: WM_EUSAGE).  Default 1: one launch.  The CPU
                                   executor runs once; `count` repeats it itself. */
+  int motif_method;            /* wm_motif_method: how wm_motifs (and `count` of a pattern
+                                  with a formula) counts; 0 = auto */
 } wm_match_options;
+
+/* auto: the formula wherever it applies (the whole graph, no labels); formula:
+ * that or WM_EUSAGE; enumerate: one plan per class, as a cross-check. */
+enum wm_motif_method { WM_MOTIF_AUTO = 0, WM_MOTIF_FORMULA = 1, WM_MOTIF_ENUMERATE = 2 };
 
 void wm_match_options_init(wm_match_options *o);
 
@@ -114,13 +121,22 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
                  wm_match_result *r, wm_error *err);
 
 /* Vertex-induced counts of every connected k-vertex pattern (k = 3..5);
- * counts[i] belongs to patterns[i] of wm_connected_patterns(k).  For k = 3
- * over the whole graph, the induced 3-path is the sum of C(d, 2) over the
- * vertices less three per triangle, so only the triangles are matched.
- * sum (or NULL) receives the total count and the plans' summed times
- * (medians with o->trials on the GPU), and in launch how it was done. */
-int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o,
-              uint64_t *counts, wm_match_result *sum, wm_error *err);
+ * counts[i] belongs to patterns[i] of wm_connected_patterns(k), exact in
+ * 128 bits.  The formula method (o->motif_method auto or formula, over the
+ * whole graph: no seeds, ball, listing or per-vertex counts) computes
+ * edge-induced counts from vertex, edge, triangle and 4-cycle aggregates
+ * (motif_sums.h; on the CPU), enumerates only the classes that do not cut
+ * into those pieces (on the GPU when use_gpu), and turns the edge-induced
+ * counts into vertex-induced ones through the spanning-subgraph matrix
+ * (wm_spanning_matrix).  The enumerate method runs one vertex-induced plan
+ * per class.  sum (or NULL) receives the total count (saturated at
+ * UINT64_MAX), the wall seconds, the GPU kernels' ms, and in launch how it
+ * was done; how (or NULL, n entries) receives wm_motif_how_name's code for
+ * each class. */
+int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o, wm_u128 *counts,
+              int *how, wm_match_result *sum, wm_error *err);
+/* "formula", "enumerated" (edge-induced) or "enumerated-induced". */
+const char *wm_motif_how_name(int how);
 
 #ifdef __cplusplus
 }

@@ -1,83 +1,183 @@
 /* Motif counts: the vertex-induced count of every connected k-vertex
- * pattern, one plan each, run on the CPU executor or the GPU.  The size-3
- * wedge comes from degrees instead (on both executors alike). */
+ * pattern, k = 3..5.
+ *
+ * The formula method takes edge-induced counts N from aggregates
+ * (motif_sums.h, motif_formulas.c) for the classes that cut into stars,
+ * triangles, 4-cycles and 4-cliques, and enumerates the rest: the
+ * cliques edge-induced, the 5-cycle, K2,3, W4 and W4 less a spoke
+ * vertex-induced.  Edge-induced counts are N = M I over the induced ones,
+ * M the spanning-subgraph matrix, upper triangular with a unit diagonal in
+ * edge order; so from the densest class down, I_i is either enumerated or
+ * N_i less the copies of class i inside the denser classes already known.
+ * Its work grows with the graph's wedges on the degree order and the
+ * enumerated classes, not with the counts.
+ *
+ * The enumerate method runs one vertex-induced plan per class. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "matcher.h"
+#include "motifs_internal.h"
 
-/* Every pair of neighbours of v is a wedge centred at v, open (an induced
- * 3-path) or closed; each triangle closes three of them. */
-static uint64_t open_wedges(const wm_graph *g, uint64_t triangles) {
-  uint64_t pairs = 0;
-  for (uint32_t v = 0; v < g->n; v++) {
-    uint64_t d = wm_degree(g, v);
-    if (d > 1) pairs += d * (d - 1) / 2;
-  }
-  return pairs - 3 * triangles;
-}
-
-/* The degree formula counts the whole graph: not a seeded, ball-limited,
- * listed or per-vertex count. */
+/* The formula counts the whole graph: not a seeded, ball-limited, listed
+ * or per-vertex count. */
 static int whole_graph_count(const wm_match_options *o) {
   return !o || (!o->first && !o->allowed && !o->sink && !o->per_vertex);
 }
 
 static void add_result(wm_match_result *sum, const wm_match_result *r) {
-  sum->count += r->count;
   sum->set_ops += r->set_ops;
-  sum->seconds += r->seconds;
   sum->kernel_ms += r->kernel_ms;
   sum->transfer_ms += r->transfer_ms;
 }
 
-int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o,
-              uint64_t *counts, wm_match_result *sum, wm_error *err) {
+static void set_total(wm_match_result *sum, const wm_u128 *counts, unsigned n) {
+  wm_u128 total = 0;
+  for (unsigned i = 0; i < n; i++) total += counts[i];
+  sum->count = total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
+}
+
+/* One plan for pats[i], edge- or vertex-induced, on either executor. */
+static int match_one(const wm_graph *g, const wm_pattern *p, int induced, int use_gpu, const wm_match_options *o,
+                     const wm_graph_summary *gs, wm_match_result *r, wm_error *err) {
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.induced = induced;
+  po.first_edge_up = use_gpu;
+  wm_plan plan;
+  int rc = wm_plan_build(p, gs, &po, &plan, err);
+  if (rc) return rc;
+  return use_gpu ? wm_match_gpu(g, &plan, o, r, err) : wm_match_cpu(g, &plan, o, r, err);
+}
+
+static int by_enumeration(const wm_graph *g, const wm_pattern *pats, unsigned n, int use_gpu,
+                          const wm_match_options *o, wm_u128 *counts, int *how, wm_match_result *total,
+                          wm_error *err) {
+  wm_graph_summary gs;
+  wm_graph_summary_compute(g, &gs);
+  char first[sizeof total->launch] = "";
+  for (unsigned i = 0; i < n; i++) {
+    wm_match_result r;
+    int rc = match_one(g, &pats[i], 1, use_gpu, o, &gs, &r, err);
+    if (rc) return rc;
+    counts[i] = r.count;
+    if (how) how[i] = WM_MOTIF_BY_INDUCED_MATCH;
+    add_result(total, &r);
+    if (!first[0]) memcpy(first, r.launch, sizeof first);
+  }
+  snprintf(total->launch, sizeof total->launch, "enumerate: one vertex-induced plan per class; the first: %.200s",
+           first);
+  return WM_OK;
+}
+
+/* I from the edge-induced counts N (where !induced[i]) and the enumerated
+ * induced ones (where induced[i]), densest class first. */
+static int solve(const wm_pattern *pats, unsigned n, const uint64_t *M, const wm_i128 *value, const int *induced,
+                 wm_u128 *counts, wm_error *err) {
+  wm_i128 *I = calloc(n, sizeof *I);
+  if (!I) return wm_fail(err, WM_EINPUT, "out of memory");
+  int rc = WM_OK;
+  for (unsigned ii = n; ii-- > 0 && rc == WM_OK;) {
+    int overflow = 0;
+    wm_i128 x = value[ii];
+    for (unsigned j = ii + 1; j < n && !induced[ii]; j++)
+      if (M[(size_t)ii * n + j]) x = wm_add_chk(x, -wm_mul_chk((wm_i128)M[(size_t)ii * n + j], I[j], &overflow), &overflow);
+    if (overflow) rc = wm_fail(err, WM_EINPUT, "motif %s: the count overflows 128 bits", pats[ii].name);
+    else if (x < 0) {
+      char buf[WM_I128_CHARS];
+      rc = wm_fail(err, WM_EINPUT, "motif %s: the formulas give a negative induced count (%s); please report it",
+                   pats[ii].name, wm_i128_str(x, buf));
+    }
+    I[ii] = x;
+  }
+  for (unsigned i = 0; i < n && rc == WM_OK; i++) counts[i] = (wm_u128)I[i];
+  free(I);
+  return rc;
+}
+
+/* Each class's value: its formula, or one plan (edge-induced for the
+ * cliques, vertex-induced for the classes without a formula). */
+static int class_values(const wm_graph *g, const wm_pattern *pats, unsigned n, int use_gpu,
+                        const wm_match_options *o, const wm_motif_sums *sums, wm_i128 *value, int *induced,
+                        int *how, wm_match_result *total, char *matched, size_t matched_size, wm_error *err) {
+  wm_graph_summary gs;
+  wm_graph_summary_compute(g, &gs);
+  size_t used = 0;
+  matched[0] = '\0';
+  for (unsigned i = 0; i < n; i++) {
+    const int h = wm_motif_how(&pats[i]);
+    if (how) how[i] = h;
+    induced[i] = h == WM_MOTIF_BY_INDUCED_MATCH;
+    if (h == WM_MOTIF_BY_FORMULA) {
+      if (!wm_motif_formula(&pats[i], sums, &value[i]))
+        return wm_fail(err, WM_EINPUT, "motif %s: no formula", pats[i].name);
+      continue;
+    }
+    wm_match_result r;
+    int rc = match_one(g, &pats[i], induced[i], use_gpu, o, &gs, &r, err);
+    if (rc) return rc;
+    value[i] = r.count;
+    add_result(total, &r);
+    int w = snprintf(matched + used, matched_size - used, "%s%s%s", used ? ", " : "", pats[i].name,
+                     induced[i] ? " (induced)" : "");
+    if (w > 0 && (size_t)w < matched_size - used) used += (size_t)w;
+  }
+  return WM_OK;
+}
+
+static int by_formula(const wm_graph *g, unsigned k, const wm_pattern *pats, unsigned n, int use_gpu,
+                      const wm_match_options *o, wm_u128 *counts, int *how, wm_match_result *total,
+                      wm_error *err) {
+  wm_graph *sorted = NULL;
+  int rc = WM_OK;
+  if (!(g->flags & WM_GRAPH_DEGREE_SORTED)) { /* the passes' work bound needs the degree order */
+    rc = wm_graph_relabel_by_degree(g, &sorted, err);
+    if (rc) return rc;
+    g = sorted;
+  }
+  uint64_t *M = calloc((size_t)n * n, sizeof *M);
+  wm_i128 *value = calloc(n, sizeof *value);
+  int *induced = calloc(n, sizeof *induced);
+  wm_motif_sums sums;
+  char matched[256];
+  if (!M || !value || !induced) rc = wm_fail(err, WM_EINPUT, "out of memory");
+  if (!rc) rc = wm_spanning_matrix(pats, n, M, err);
+  if (!rc) rc = wm_motif_sums_cpu(g, k, o ? o->threads : 0, &sums, err);
+  if (!rc) rc = class_values(g, pats, n, use_gpu, o, &sums, value, induced, how, total, matched, sizeof matched, err);
+  if (!rc) rc = solve(pats, n, M, value, induced, counts, err);
+  if (!rc)
+    snprintf(total->launch, sizeof total->launch,
+             "formula: aggregates on the CPU in %.3f s (sizes 3-%u: degrees%s); enumerated on the %s: %s", sums.seconds,
+             k, k >= 4 ? ", edge triangles, 4-cycles" : "", use_gpu ? "GPU" : "CPU", matched);
+  free(M);
+  free(value);
+  free(induced);
+  wm_graph_destroy(sorted);
+  return rc;
+}
+
+int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o, wm_u128 *counts, int *how,
+              wm_match_result *sum, wm_error *err) {
   if (k < 3 || k > 5) return wm_fail(err, WM_EUSAGE, "motifs: size must be 3, 4 or 5 (got %u)", k);
+  const int method = o ? o->motif_method : WM_MOTIF_AUTO;
+  if (method == WM_MOTIF_FORMULA && !whole_graph_count(o))
+    return wm_fail(err, WM_EUSAGE, "motifs: the formula counts the whole graph: not with seeds, a ball, "
+                                   "listing or per-vertex counts (use --method enumerate)");
   wm_pattern *pats = NULL;
   unsigned n = 0;
   int rc = wm_connected_patterns(k, &pats, &n, err);
   if (rc) return rc;
   wm_match_result total;
   memset(&total, 0, sizeof total);
-  wm_graph_summary gs;
-  wm_graph_summary_compute(g, &gs);
-  wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.induced = 1;
-  po.first_edge_up = use_gpu;
-  const int by_degrees = k == 3 && whole_graph_count(o);
-  int wedge = -1, triangle = -1;
-  char first[sizeof total.launch] = ""; /* the first plan's launch line */
-  for (unsigned i = 0; i < n && rc == WM_OK; i++) {
-    if (by_degrees && wm_pattern_edges(&pats[i]) == 2) {
-      wedge = (int)i;
-      continue;
-    }
-    wm_plan plan;
-    wm_match_result r;
-    rc = wm_plan_build(&pats[i], &gs, &po, &plan, err);
-    if (rc == WM_OK)
-      rc = use_gpu ? wm_match_gpu(g, &plan, o, &r, err) : wm_match_cpu(g, &plan, o, &r, err);
-    if (rc == WM_OK) {
-      counts[i] = r.count;
-      add_result(&total, &r);
-      if (wm_pattern_edges(&pats[i]) == 3) triangle = (int)i;
-      if (!first[0]) memcpy(first, r.launch, sizeof first);
-    }
-  }
-  if (rc == WM_OK && wedge >= 0 && triangle >= 0) {
-    double t0 = wm_now();
-    counts[wedge] = open_wedges(g, counts[triangle]);
-    total.seconds += wm_now() - t0;
-    total.count += counts[wedge];
-    snprintf(total.launch, sizeof total.launch,
-             "3-path from degrees (sum of C(d,2) less 3 per triangle); triangle: %.150s", first);
-  } else {
-    snprintf(total.launch, sizeof total.launch, "one plan per pattern; the first: %.200s", first);
-  }
+  const double t0 = wm_now();
+  if (method == WM_MOTIF_ENUMERATE || !whole_graph_count(o))
+    rc = by_enumeration(g, pats, n, use_gpu, o, counts, how, &total, err);
+  else
+    rc = by_formula(g, k, pats, n, use_gpu, o, counts, how, &total, err);
+  total.seconds = wm_now() - t0;
+  if (rc == WM_OK) set_total(&total, counts, n);
   free(pats);
   if (rc == WM_OK && sum) *sum = total;
   return rc;

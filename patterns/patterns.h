@@ -112,6 +112,14 @@ void wm_pattern_canonical(const wm_pattern *p, wm_canonical *out);
  * the caller frees it.  Fast: k = 8 takes about 0.2 s on one core. */
 int wm_connected_patterns(unsigned k, wm_pattern **out, unsigned *count, wm_error *err);
 
+/* M[i * n + j] = the copies of pats[i] among the spanning subgraphs of
+ * pats[j]: edge subsets of pats[j] that touch all its k vertices and form a
+ * graph isomorphic to pats[i].  pats are distinct unlabeled classes of one
+ * size k = 2..6 (wm_connected_patterns(k)); ordered by edge count, M is
+ * upper triangular with a unit diagonal.  Edge-induced counts are M times
+ * the vertex-induced ones. */
+int wm_spanning_matrix(const wm_pattern *pats, unsigned n, uint64_t *M, wm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

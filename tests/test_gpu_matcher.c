@@ -558,10 +558,12 @@ Test(gpu_matcher, motifs, .timeout = 600) {
   wm_match_options o;
   wm_match_options_init(&o);
   for (unsigned k = 3; k <= 5; k++) {
-    uint64_t cpu[32], gpu[32];
+    wm_u128 cpu[32], gpu[32];
     wm_error err;
-    cr_assert_eq(wm_motifs(g, k, 0, &o, cpu, NULL, &err), WM_OK, "%s", err.msg);
-    cr_assert_eq(wm_motifs(g, k, 1, &o, gpu, NULL, &err), WM_OK, "%s", err.msg);
+    o.motif_method = WM_MOTIF_ENUMERATE;
+    cr_assert_eq(wm_motifs(g, k, 0, &o, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
+    o.motif_method = WM_MOTIF_FORMULA;
+    cr_assert_eq(wm_motifs(g, k, 1, &o, gpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
     unsigned n = k == 3 ? 2 : k == 4 ? 6 : 21;
     for (unsigned i = 0; i < n; i++)
       cr_assert_eq(gpu[i], cpu[i], "%u-motif %u: gpu %llu, cpu %llu", k, i, (unsigned long long)gpu[i],

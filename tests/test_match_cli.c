@@ -279,17 +279,29 @@ Test(match_cli, motifs_table) {
   rc = wm_test_run(&out, &err, "motifs %s --size 4 --json --no-cache --device cpu --threads 2", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert(json_valid_object(out), "%s", out);
-  cr_assert(strstr(out, "{\"name\":\"4-clique\",\"edges\":\"0-1 0-2 0-3 1-2 1-3 2-3\",\"count\":1}"), "%s", out);
+  cr_assert(strstr(out, "{\"name\":\"4-clique\",\"edges\":\"0-1 0-2 0-3 1-2 1-3 2-3\",\"count\":1,"
+                        "\"counted_by\":\"enumerated\"}"),
+            "%s", out);
+  cr_assert(strstr(out, "\"counted_by\":\"formula\"") && strstr(out, "\"method\":\"formula\""), "%s", out);
   /* connected 4-subsets: K4 (1), K4 minus one + 50 (3), 40-50-60 + one of 10 20 30 (3),
    * 40-50-60-70 (1) */
   cr_assert_eq(json_u64(out, "total"), 8, "%s", out);
+  free(out), free(err);
+  /* the enumeration gives the same total */
+  rc = wm_test_run(&out, &err, "motifs %s --size 4 --json --no-cache --device cpu --method enumerate", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(json_u64(out, "total"), 8, "%s", out);
+  cr_assert(strstr(out, "\"method\":\"enumerate\"") && strstr(out, "\"counted_by\":\"enumerated-induced\""),
+            "%s", out);
   free(out), free(err);
   /* --trials: medians of repeated runs, the same counts; the wedges from degrees. */
   rc = wm_test_run(&out, &err, "motifs %s --size 3 --json --trials 3 --no-cache --device cpu", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert(json_valid_object(out), "%s", out);
   cr_assert_eq(json_u64(out, "trials"), 3, "%s", out);
-  cr_assert(strstr(out, "\"method\":\"3-path from degrees"), "%s", out);
+  cr_assert(strstr(out, "\"how\":\"formula: "), "%s", out);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "motifs %s --size 3 --method sideways --no-cache", f.graph), 2);
   free(out), free(err);
   cr_assert_eq(wm_test_run(&out, &err, "motifs %s --size 3 --trials 0 --no-cache", f.graph), 2);
   free(out), free(err);

@@ -1,0 +1,58 @@
+/* Exact counts past 2^64.  Motif counts grow as d^4 in a hub's degree d
+ * (the 5-stars of a degree-10^6 vertex number 4.2e22), so sums that can
+ * pass 2^64 are held in 128 bits with every add and multiply checked: an
+ * overflow is reported, never wrapped. */
+#ifndef WM_EXACT_COUNT_H
+#define WM_EXACT_COUNT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+__extension__ typedef unsigned __int128 wm_u128;
+__extension__ typedef __int128 wm_i128;
+
+/* Room for any 128-bit value in decimal, with a sign and the NUL. */
+#define WM_I128_CHARS 42
+
+/* v in decimal into buf (WM_I128_CHARS bytes); returns buf. */
+char *wm_u128_str(wm_u128 v, char *buf);
+char *wm_i128_str(wm_i128 v, char *buf);
+
+/* A signed 128-bit sum that remembers whether any step overflowed. */
+typedef struct wm_acc {
+  wm_i128 v;
+  int overflow;
+} wm_acc;
+
+static inline wm_i128 wm_mul_chk(wm_i128 a, wm_i128 b, int *overflow) {
+  wm_i128 r;
+  if (__builtin_mul_overflow(a, b, &r)) *overflow = 1;
+  return r;
+}
+
+static inline wm_i128 wm_add_chk(wm_i128 a, wm_i128 b, int *overflow) {
+  wm_i128 r;
+  if (__builtin_add_overflow(a, b, &r)) *overflow = 1;
+  return r;
+}
+
+static inline void wm_acc_add(wm_acc *a, wm_i128 x) { a->v = wm_add_chk(a->v, x, &a->overflow); }
+
+/* C(x, r): r = 2 for 0 <= x < 2^63, r = 3 or 4 for 0 <= x <= 2^32 (a degree,
+ * a vertex's or an edge's triangles). */
+static inline wm_i128 wm_choose(wm_i128 x, unsigned r) {
+  if (x < (wm_i128)r) return 0;
+  switch (r) {
+  case 2: return x * (x - 1) / 2;
+  case 3: return x * (x - 1) * (x - 2) / 6;
+  default: return x * (x - 1) * (x - 2) / 6 * (x - 3) / 4;
+  }
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,80 @@
+/* The aggregates behind the motif formulas: sums over the vertices, the
+ * edges, the triangles and the 4-cycles of a graph, from which every
+ * edge-induced count of a 3-, 4- or 5-vertex pattern that cuts into
+ * stars, triangles, 4-cycles and 4-cliques at a vertex or an edge is a
+ * short linear formula (ESCAPE's cuts; motif_formulas.c).  Both executors
+ * fill the same sums; the CPU's are the oracle for the GPU's.
+ *
+ * Notation: d_v degree, t_v triangles at v, t_e triangles on edge e,
+ * s_v = sum over v's neighbours a of (d_a - 1), k4_T the common neighbours
+ * of triangle T (the 4-cliques on it), c4 the 4-cycles. */
+#ifndef WM_MOTIF_SUMS_H
+#define WM_MOTIF_SUMS_H
+
+#include "datasets.h"
+#include "exact_count.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum wm_motif_sum {
+  /* over the vertices */
+  WM_SUM_D2,      /* sum C(d_v, 2): wedges */
+  WM_SUM_D3,      /* sum C(d_v, 3) */
+  WM_SUM_D4,      /* sum C(d_v, 4) */
+  WM_SUM_PAW,     /* sum t_v (d_v - 2) */
+  WM_SUM_FORK,    /* sum C(d_v - 1, 2) s_v */
+  WM_SUM_S2,      /* sum s_v^2 */
+  WM_SUM_DDD,     /* sum d_v (d_v - 1)^2 */
+  WM_SUM_CRICKET, /* sum t_v C(d_v - 2, 2) */
+  WM_SUM_LTT,     /* sum t_v (s_v - 2 d_v + 2) */
+  WM_SUM_BOWTIE,  /* sum C(t_v, 2) */
+  WM_SUM_DART,    /* sum (d_v - 3) * (sum over v's edges e of C(t_e, 2)) */
+  /* over the edges uv */
+  WM_SUM_T3,      /* sum t_e = 3 * triangles */
+  WM_SUM_P4,      /* sum (d_u - 1)(d_v - 1) */
+  WM_SUM_DIAMOND, /* sum C(t_e, 2) */
+  WM_SUM_TD,      /* sum t_e (d_u + d_v - 2) */
+  WM_SUM_BULL,    /* sum t_e ((d_u - 2)(d_v - 2) - t_e + 1) */
+  WM_SUM_BOOK,    /* sum C(t_e, 3) */
+  /* over the 4-cycles (each counted once from its lowest id) */
+  WM_SUM_C4,      /* 4-cycles */
+  WM_SUM_BANNER,  /* sum over vertices of c4_v (d_v - 2) */
+  WM_SUM_HOUSE,   /* sum over edges of c4_e t_e */
+  /* over the lists of common neighbours of pairs below a top (size 5) */
+  WM_SUM_K23,     /* K2,3 */
+  WM_SUM_W4,      /* W4 */
+  WM_SUM_W4S,     /* W4 less a spoke */
+  WM_SUM_C5,      /* 5-cycles */
+  /* over the triangles T = {a, b, c} */
+  WM_SUM_K4X4,    /* sum k4_T = 4 * 4-cliques */
+  WM_SUM_K5E,     /* sum C(k4_T, 2) */
+  WM_SUM_KITE,    /* sum over T's vertices p of (d_p - 2)(t of the edge opposite p - 1) */
+  WM_SUM_GEM,     /* sum over T's vertices h of (t_hb - 1)(t_hc - 1) */
+  WM_SUM_T4C,     /* sum k4_T (d_a + d_b + d_c - 9) */
+  WM_SUM_HOUSEX,  /* sum k4_T (t_ab + t_bc + t_ca - 6) */
+  WM_SUM_COUNT
+};
+
+/* Which passes a size needs: 3 the vertices only, 4 adds the edges'
+ * triangles and the 4-cycles, 5 adds the triangles' 4-cliques. */
+typedef struct wm_motif_sums {
+  unsigned k;
+  wm_i128 s[WM_SUM_COUNT];
+  double seconds; /* wall time of the passes */
+} wm_motif_sums;
+
+/* Fills the sums that size k (3..5) needs over the whole symmetric graph g
+ * with `threads` OpenMP threads (0: all).  Any order of ids is correct; the
+ * passes orient edges from higher to lower id, so a graph renumbered by
+ * descending degree (wm_graph_relabel_by_degree) bounds their work by the
+ * degeneracy.  WM_EINPUT when a sum passes 2^127 (reported, never
+ * wrapped) or memory runs out. */
+int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,431 @@
+/* The motif formulas' aggregates on the CPU (OpenMP).  Four passes, each
+ * orienting every edge from its higher id to its lower one:
+ *   1. triangles per edge, each triangle found once on the oriented graph
+ *      and counted on its three edges, then copied to both arcs of an edge;
+ *   2. the vertex and edge sums, from degrees and those edge counts;
+ *   3. 4-cycles from their lowest id u (Chiba-Nishizeki): paths u-v-w with
+ *      v, w > u tallied per w, C(tally, 2) cycles per (u, w);
+ *   4. (size 5) each triangle's common neighbours, its 4-cliques.
+ * Each thread sums into its own 128-bit accumulators; every step is
+ * checked for overflow. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "motif_sums.h"
+
+typedef struct acc {
+  wm_i128 s[WM_SUM_COUNT];
+  int overflow;
+} acc;
+
+static inline void add(acc *a, int which, wm_i128 x) { a->s[which] = wm_add_chk(a->s[which], x, &a->overflow); }
+static inline wm_i128 mul(acc *a, wm_i128 x, wm_i128 y) { return wm_mul_chk(x, y, &a->overflow); }
+
+static inline uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
+
+/* First index in row[0..len) whose id is >= x. */
+static inline uint64_t lower_bound(const uint32_t *row, uint64_t len, uint32_t x) {
+  uint64_t lo = 0, hi = len;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (row[mid] < x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+static inline int has(const uint32_t *row, uint64_t len, uint32_t x) {
+  uint64_t i = lower_bound(row, len, x);
+  return i < len && row[i] == x;
+}
+
+/* Triangles w < u < v on the arc v->u at index i of v's row: the common
+ * ids of v's row before i and u's row below u.  Writes w's index in v's
+ * row to ia and in u's row to ib; returns how many. */
+static uint64_t triangles_on(const wm_graph *g, uint32_t v, uint64_t i, uint32_t u, uint32_t *ia, uint32_t *ib) {
+  const uint32_t *rv = g->adj + g->offsets[v], *ru = g->adj + g->offsets[u];
+  const uint64_t nu = lower_bound(ru, deg(g, u), u);
+  uint64_t a = 0, b = 0, found = 0;
+  while (a < i && b < nu) {
+    if (rv[a] < ru[b]) a++;
+    else if (rv[a] > ru[b]) b++;
+    else ia[found] = (uint32_t)a++, ib[found++] = (uint32_t)b++;
+  }
+  return found;
+}
+
+/* Pass 1: t[arc] = triangles on the arc's edge, on both arcs. */
+static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_t *ib) {
+  const int64_t n = g->n;
+#pragma omp for schedule(dynamic, 64)
+  for (int64_t vv = 0; vv < n; vv++) {
+    uint32_t v = (uint32_t)vv;
+    const uint32_t *rv = g->adj + g->offsets[v];
+    uint64_t nv = lower_bound(rv, deg(g, v), v);
+    for (uint64_t i = 0; i < nv; i++) {
+      uint32_t u = rv[i];
+      uint64_t found = triangles_on(g, v, i, u, ia, ib);
+      for (uint64_t x = 0; x < found; x++) {
+        __atomic_fetch_add(&t[g->offsets[v] + ia[x]], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&t[g->offsets[u] + ib[x]], 1, __ATOMIC_RELAXED);
+      }
+      if (found) __atomic_fetch_add(&t[g->offsets[v] + i], (uint32_t)found, __ATOMIC_RELAXED);
+    }
+  }
+  /* every triangle was counted on arcs v->u with u < v; copy to u->v */
+#pragma omp for schedule(dynamic, 64)
+  for (int64_t vv = 0; vv < n; vv++) {
+    uint32_t v = (uint32_t)vv;
+    const uint32_t *rv = g->adj + g->offsets[v];
+    uint64_t nv = lower_bound(rv, deg(g, v), v);
+    for (uint64_t i = 0; i < nv; i++) {
+      uint32_t u = rv[i];
+      uint64_t j = lower_bound(g->adj + g->offsets[u], deg(g, u), v);
+      t[g->offsets[u] + j] = t[g->offsets[v] + i];
+    }
+  }
+}
+
+/* Pass 2: the vertex sums, and the edge sums over each edge's arc v->u. */
+static void vertex_and_edge_sums(const wm_graph *g, const uint32_t *t, acc *a) {
+  const int64_t n = g->n;
+#pragma omp for schedule(dynamic, 256)
+  for (int64_t vv = 0; vv < n; vv++) {
+    uint32_t v = (uint32_t)vv;
+    const wm_i128 d = (wm_i128)deg(g, v);
+    const uint32_t *rv = g->adj + g->offsets[v];
+    const uint32_t *tv = t ? t + g->offsets[v] : NULL;
+    wm_i128 s = 0, t2 = 0, dsum = 0;
+    for (uint64_t i = 0; i < (uint64_t)d; i++) {
+      uint32_t u = rv[i];
+      wm_i128 du = (wm_i128)deg(g, u);
+      s += du - 1;
+      if (!tv) continue;
+      wm_i128 te = tv[i];
+      t2 += te;
+      dsum += wm_choose(te, 2);
+      if (u > v) continue; /* each edge once */
+      add(a, WM_SUM_T3, te);
+      add(a, WM_SUM_P4, mul(a, d - 1, du - 1));
+      add(a, WM_SUM_DIAMOND, wm_choose(te, 2));
+      add(a, WM_SUM_TD, te * (d + du - 2));
+      add(a, WM_SUM_BULL, mul(a, te, mul(a, d - 2, du - 2) - te + 1));
+      add(a, WM_SUM_BOOK, wm_choose(te, 3));
+    }
+    const wm_i128 tri = t2 / 2;
+    add(a, WM_SUM_D2, wm_choose(d, 2));
+    add(a, WM_SUM_D3, wm_choose(d, 3));
+    add(a, WM_SUM_D4, wm_choose(d, 4));
+    add(a, WM_SUM_PAW, tri * (d - 2));
+    add(a, WM_SUM_FORK, mul(a, wm_choose(d - 1, 2), s));
+    add(a, WM_SUM_S2, mul(a, s, s));
+    add(a, WM_SUM_DDD, mul(a, d, (d - 1) * (d - 1)));
+    add(a, WM_SUM_CRICKET, mul(a, tri, wm_choose(d - 2, 2)));
+    add(a, WM_SUM_LTT, mul(a, tri, s - 2 * d + 2));
+    add(a, WM_SUM_BOWTIE, wm_choose(tri, 2));
+    add(a, WM_SUM_DART, mul(a, d - 3, dsum));
+  }
+}
+
+/* Per-thread scratch of pass 3, n entries each unless noted. */
+typedef struct scratch {
+  uint32_t *cnt;     /* paths u-v-w per w (v, w > u) */
+  uint32_t *touched; /* the w with cnt[w] > 0 */
+  uint32_t *middle;  /* u + 1 where v is a neighbour of u above... below it in rank (v > u) */
+  uint64_t *pos;     /* end of w's list in buf after the fill */
+  uint64_t *in_s;    /* stamp of the list a vertex is in */
+  uint32_t *tally;   /* per x above u: members of the list adjacent to x */
+  uint32_t *xs;      /* the x with tally[x] > 0 */
+  uint32_t *deg_s;   /* per member: neighbours inside the list */
+  uint32_t *buf;     /* the lists S_uw, back to back */
+  uint64_t cap, stamp;
+} scratch;
+
+static void scratch_free(scratch *x) {
+  free(x->cnt), free(x->touched), free(x->middle), free(x->pos), free(x->in_s);
+  free(x->tally), free(x->xs), free(x->deg_s), free(x->buf);
+}
+
+static int scratch_alloc(scratch *x, uint32_t n) {
+  const size_t room = n ? n : 1;
+  memset(x, 0, sizeof *x);
+  x->cnt = calloc(room, sizeof *x->cnt);
+  x->touched = malloc(room * sizeof *x->touched);
+  x->middle = calloc(room, sizeof *x->middle);
+  x->pos = malloc(room * sizeof *x->pos);
+  x->in_s = calloc(room, sizeof *x->in_s);
+  x->tally = calloc(room, sizeof *x->tally);
+  x->xs = malloc(room * sizeof *x->xs);
+  x->deg_s = calloc(room, sizeof *x->deg_s);
+  return x->cnt && x->touched && x->middle && x->pos && x->in_s && x->tally && x->xs && x->deg_s;
+}
+
+/* Is x in the ascending row[0..len)? (by binary search) */
+#define ADJ(row, len, x) has(row, len, x)
+
+/* The 5-vertex classes built on the list S = S_uw of the common neighbours
+ * of u and w ranked below u (ids above u), |S| = c >= 2, w > u.  Every copy
+ * is counted once, from its top (lowest id) vertex and the top of the rest:
+ *   K2,3 {a,b | x,y,z}:  top a: C(c,3); top x, then a: C(c,2) up; top x,
+ *     then y: sum over x above u of C(k_x, 2);
+ *   W4 (hub h, rim r-x-r'-y): top h: the same over x adjacent to u and w;
+ *     top r: sum over h in S of C(deg inside S, 2);
+ *   W4 less a spoke (K2,3 {a,b | x,y,z} and the edge x-y): e(S) (c - 2),
+ *     e(S) up, [u~w] sum C(k_x, 2), and over x above u: [x~u, x~w] k_x
+ *     (c - 1), [x~u] C(k_x, 2), [x~w] C(k_x, 2);
+ * with up = the common neighbours of u and w above u, k_x = |S & N(x)|,
+ * e(S) the edges inside S. */
+static void pair_list_sums(const wm_graph *g, uint32_t u, uint32_t w, const uint32_t *S, uint64_t c, scratch *x,
+                           acc *a) {
+  const uint32_t *ru = g->adj + g->offsets[u], *rw = g->adj + g->offsets[w];
+  const uint64_t up_u = lower_bound(ru, deg(g, u), u), up_w = lower_bound(rw, deg(g, w), u);
+  const uint64_t stamp = ++x->stamp;
+  for (uint64_t i = 0; i < c; i++) x->in_s[S[i]] = stamp;
+  uint64_t nx = 0;
+  wm_i128 e = 0;
+  for (uint64_t i = 0; i < c; i++) {
+    const uint32_t s = S[i], *rs = g->adj + g->offsets[s];
+    const uint64_t above_s = lower_bound(rs, deg(g, s), s);
+    for (uint64_t j = 0; j < above_s; j++) {
+      const uint32_t y = rs[j];
+      if (y < u) {
+        if (x->tally[y]++ == 0) x->xs[nx++] = y;
+      } else if (y > u && x->in_s[y] == stamp) {
+        e++;
+        x->deg_s[s]++;
+        x->deg_s[y]++;
+      }
+    }
+  }
+  wm_i128 w4 = 0, k23 = 0, w4s = 0;
+  for (uint64_t i = 0; i < c; i++) {
+    w4 += wm_choose(x->deg_s[S[i]], 2);
+    x->deg_s[S[i]] = 0;
+  }
+  const wm_i128 uw = x->middle[w] == u + 1, cc = (wm_i128)c;
+  for (uint64_t i = 0; i < nx; i++) {
+    const uint32_t y = x->xs[i];
+    const wm_i128 k = x->tally[y], k2 = wm_choose(k, 2);
+    x->tally[y] = 0;
+    const wm_i128 A = ADJ(ru, up_u, y), B = ADJ(rw, up_w, y);
+    k23 += k2;
+    w4 += A * B * k2;
+    w4s += uw * k2 + A * B * k * (cc - 1) + A * k2 + B * k2;
+  }
+  wm_i128 up = 0; /* common neighbours of u and w above u */
+  for (uint64_t i = 0, j = 0; i < up_u && j < up_w;) {
+    if (ru[i] < rw[j]) i++;
+    else if (ru[i] > rw[j]) j++;
+    else up++, i++, j++;
+  }
+  k23 += wm_choose(cc, 3) + wm_choose(cc, 2) * up;
+  w4s += e * (cc - 2) + e * up;
+  add(a, WM_SUM_K23, k23);
+  add(a, WM_SUM_W4, w4);
+  add(a, WM_SUM_W4S, w4s);
+}
+
+/* 5-cycles u-p-r-s-q with u the lowest id: for each edge r-s below u,
+ * (p, q) with p in S_ur, q in S_us, p != q, less p = s and q = r:
+ * (cnt[r] - [s~u]) (cnt[s] - [r~u]) - |S_ur & S_us|, the last summed as
+ * the triangles p-r-s on paths u-p-r. */
+static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, uint64_t nt, const scratch *x) {
+  const uint32_t *ru = g->adj + g->offsets[u];
+  const uint64_t du = deg(g, u);
+  wm_i128 c5 = 0;
+  for (uint64_t t = 0; t < nt; t++) {
+    const uint32_t r = x->touched[t], *rr = g->adj + g->offsets[r];
+    const wm_i128 cr = x->cnt[r], mr = x->middle[r] == u + 1;
+    for (uint64_t j = lower_bound(rr, deg(g, r), u + 1); j < deg(g, r) && rr[j] < r; j++) {
+      const uint32_t sv = rr[j];
+      if (!x->cnt[sv]) continue;
+      c5 += (cr - (x->middle[sv] == u + 1)) * ((wm_i128)x->cnt[sv] - mr);
+    }
+  }
+  for (uint64_t i = first; i < du; i++) {
+    const uint32_t p = ru[i], *rp = g->adj + g->offsets[p];
+    const uint64_t dp = deg(g, p);
+    for (uint64_t j = lower_bound(rp, dp, u + 1); j < dp; j++) {
+      const uint32_t r = rp[j], *rr = g->adj + g->offsets[r];
+      for (uint64_t z = lower_bound(rr, deg(g, r), u + 1); z < deg(g, r) && rr[z] < r; z++)
+        c5 -= ADJ(rp, dp, rr[z]);
+    }
+  }
+  return c5;
+}
+
+/* Pass 3: 4-cycles u-v-w-v' with u the lowest id.  cnt[w] counts the paths
+ * u-v-w (v, w > u); each path lies on cnt[w] - 1 cycles.  For size 5 the
+ * paths are also listed per w (S_uw, the v in ascending order), for the
+ * classes of pair_list_sums and the 5-cycles. */
+static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratch *x, acc *a) {
+  const int64_t n = g->n;
+#pragma omp for schedule(dynamic, 16)
+  for (int64_t uu = 0; uu < n; uu++) {
+    uint32_t u = (uint32_t)uu;
+    const uint32_t *ru = g->adj + g->offsets[u];
+    const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
+    uint64_t nt = 0, paths_total = 0;
+    for (uint64_t i = first; i < du; i++) {
+      uint32_t v = ru[i];
+      const uint32_t *rv = g->adj + g->offsets[v];
+      uint64_t dv = deg(g, v);
+      x->middle[v] = u + 1;
+      for (uint64_t j = lower_bound(rv, dv, u + 1); j < dv; j++) {
+        if (x->cnt[rv[j]]++ == 0) x->touched[nt++] = rv[j];
+        paths_total++;
+      }
+    }
+    if (!nt) continue;
+    wm_i128 cycles = 0, banner = 0, house = 0;
+    uint64_t at = 0;
+    for (uint64_t y = 0; y < nt; y++) {
+      const uint32_t w = x->touched[y];
+      wm_i128 c = wm_choose(x->cnt[w], 2);
+      cycles += c;
+      banner += c * ((wm_i128)deg(g, w) - 2);
+      x->pos[w] = at;
+      at += x->cnt[w];
+    }
+    banner += cycles * ((wm_i128)du - 2);
+    const int lists = k >= 5;
+    if (lists && paths_total > x->cap) {
+      free(x->buf);
+      x->cap = paths_total + paths_total / 2;
+      x->buf = malloc(x->cap * sizeof *x->buf);
+      if (!x->buf) {
+        x->cap = 0;
+        a->overflow = 2; /* out of memory: reported by the caller */
+        continue;
+      }
+    }
+    for (uint64_t i = first; i < du; i++) {
+      uint32_t v = ru[i];
+      const uint32_t *rv = g->adj + g->offsets[v];
+      uint64_t dv = deg(g, v);
+      wm_i128 tuv = t[g->offsets[u] + i], paths = 0, ht = 0;
+      for (uint64_t j = lower_bound(rv, dv, u + 1); j < dv; j++) {
+        wm_i128 c = x->cnt[rv[j]] - 1;
+        paths += c;
+        ht += c * (tuv + t[g->offsets[v] + j]);
+        if (lists) x->buf[x->pos[rv[j]]++] = v;
+      }
+      banner += paths * ((wm_i128)dv - 2);
+      house += ht;
+    }
+    add(a, WM_SUM_C4, cycles);
+    add(a, WM_SUM_BANNER, banner);
+    add(a, WM_SUM_HOUSE, house);
+    if (lists) {
+      for (uint64_t y = 0; y < nt; y++) {
+        const uint32_t w = x->touched[y];
+        const uint64_t c = x->cnt[w];
+        if (c >= 2) pair_list_sums(g, u, w, x->buf + x->pos[w] - c, c, x, a);
+      }
+      add(a, WM_SUM_C5, five_cycles_from(g, u, first, nt, x));
+    }
+    for (uint64_t y = 0; y < nt; y++) x->cnt[x->touched[y]] = 0;
+  }
+}
+
+/* Pass 4: for each triangle w < u < v, k = its common neighbours, found by
+ * testing the common neighbours of u and v (listed once per edge) against
+ * w's row. */
+static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *common, uint32_t *ia, uint32_t *ib,
+                             acc *a) {
+  const int64_t n = g->n;
+#pragma omp for schedule(dynamic, 16)
+  for (int64_t vv = 0; vv < n; vv++) {
+    uint32_t v = (uint32_t)vv;
+    const uint32_t *rv = g->adj + g->offsets[v];
+    const uint64_t dv = deg(g, v), nv = lower_bound(rv, dv, v);
+    const uint32_t *tv = t + g->offsets[v];
+    for (uint64_t i = 0; i < nv; i++) {
+      uint32_t u = rv[i];
+      if (!tv[i]) continue;
+      const uint32_t *ru = g->adj + g->offsets[u];
+      const uint64_t du = deg(g, u);
+      const uint64_t found = triangles_on(g, v, i, u, ia, ib);
+      if (!found) continue;
+      /* N(u) & N(v), scanning the shorter row against the longer */
+      const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
+      const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
+      uint64_t nc = 0;
+      for (uint64_t z = 0; z < sl; z++)
+        if (has(lr, ll, sr[z])) common[nc++] = sr[z];
+      for (uint64_t x = 0; x < found; x++) {
+        uint32_t w = rv[ia[x]];
+        const uint32_t *rw = g->adj + g->offsets[w];
+        const uint64_t dw = deg(g, w);
+        wm_i128 k = 0;
+        for (uint64_t z = 0; z < nc; z++) k += has(rw, dw, common[z]);
+        const wm_i128 tuv = tv[i], tvw = tv[ia[x]], tuw = t[g->offsets[u] + ib[x]];
+        const wm_i128 d_w = (wm_i128)dw, d_u = (wm_i128)du, d_v = (wm_i128)dv;
+        add(a, WM_SUM_K4X4, k);
+        add(a, WM_SUM_K5E, wm_choose(k, 2));
+        add(a, WM_SUM_KITE, (d_w - 2) * (tuv - 1) + (d_u - 2) * (tvw - 1) + (d_v - 2) * (tuw - 1));
+        add(a, WM_SUM_GEM, (tuw - 1) * (tvw - 1) + (tuw - 1) * (tuv - 1) + (tuv - 1) * (tvw - 1));
+        add(a, WM_SUM_T4C, k * (d_w + d_u + d_v - 9));
+        add(a, WM_SUM_HOUSEX, k * (tuv + tvw + tuw - 6));
+      }
+    }
+  }
+}
+
+static void merge(acc *into, const acc *a) {
+  for (int i = 0; i < WM_SUM_COUNT; i++) into->s[i] = wm_add_chk(into->s[i], a->s[i], &into->overflow);
+  if (a->overflow > into->overflow) into->overflow = a->overflow;
+}
+
+int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err) {
+  memset(out, 0, sizeof *out);
+  out->k = k;
+  if (k < 3 || k > 5) return wm_fail(err, WM_EUSAGE, "motif sums: size must be 3, 4 or 5 (got %u)", k);
+  if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EINPUT, "motif sums: the graph must be undirected");
+  const double t0 = wm_now();
+  const int nth = threads > 0 ? threads : omp_get_max_threads();
+  uint32_t *t = k >= 4 ? calloc(g->m ? g->m : 1, sizeof *t) : NULL;
+  acc *accs = calloc((size_t)nth, sizeof *accs);
+  int oom = !accs || (k >= 4 && !t);
+#pragma omp parallel num_threads(nth) if (!oom)
+  {
+    acc *a = &accs[omp_get_thread_num()];
+    uint32_t *common = NULL, *ia = NULL, *ib = NULL;
+    scratch x;
+    memset(&x, 0, sizeof x);
+    if (k >= 4) {
+      const size_t room = g->n ? g->n : 1;
+      common = malloc(room * sizeof *common);
+      ia = malloc(room * sizeof *ia);
+      ib = malloc(room * sizeof *ib);
+      if (!scratch_alloc(&x, g->n) || !common || !ia || !ib) {
+#pragma omp atomic write
+        oom = 1;
+      }
+    }
+#pragma omp barrier
+    if (!oom) {
+      if (k >= 4) edge_triangles(g, t, ia, ib);
+      vertex_and_edge_sums(g, t, a); /* ends with the loop's barrier */
+      if (k >= 4) four_cycles(g, t, k, &x, a);
+      if (k >= 5) triangle_cliques(g, t, common, ia, ib, a);
+    }
+    free(ia);
+    free(ib);
+    free(common);
+    scratch_free(&x);
+  }
+  acc total;
+  memset(&total, 0, sizeof total);
+  for (int i = 0; accs && i < nth; i++) merge(&total, &accs[i]);
+  free(accs);
+  free(t);
+  if (oom) return wm_fail(err, WM_EINPUT, "out of memory for the motif aggregates (%u vertices, %llu arcs)",
+                          g->n, (unsigned long long)g->m);
+  if (total.overflow == 2) return wm_fail(err, WM_EINPUT, "out of memory for the motif aggregates' path lists");
+  if (total.overflow) return wm_fail(err, WM_EINPUT, "motif aggregates overflow 128 bits");
+  memcpy(out->s, total.s, sizeof out->s);
+  out->seconds = wm_now() - t0;
+  return WM_OK;
+}

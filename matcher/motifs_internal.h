@@ -1,0 +1,21 @@
+/* How the formula path gets each motif class (motif_formulas.c). */
+#ifndef WM_MOTIFS_INTERNAL_H
+#define WM_MOTIFS_INTERNAL_H
+
+#include "exact_count.h"
+#include "motif_sums.h"
+#include "patterns.h"
+
+enum {
+  WM_MOTIF_BY_FORMULA = 0,       /* edge-induced count from the sums */
+  WM_MOTIF_BY_EDGE_MATCH = 1,    /* edge-induced count, enumerated (cliques, the triangle) */
+  WM_MOTIF_BY_INDUCED_MATCH = 2, /* vertex-induced count, enumerated */
+};
+
+/* How the formula path gets pattern p's class. */
+int wm_motif_how(const wm_pattern *p);
+const char *wm_motif_how_name(int how);
+/* p's edge-induced count from the sums; 0 when p has no formula. */
+int wm_motif_formula(const wm_pattern *p, const wm_motif_sums *sums, wm_i128 *out);
+
+#endif
