@@ -49,7 +49,7 @@ static const formula table[] = {
     {"W4", WM_MOTIF_BY_FORMULA},
     {"house-x", WM_MOTIF_BY_FORMULA},
     {"5-clique-minus-edge", WM_MOTIF_BY_FORMULA},
-    {"5-clique", WM_MOTIF_BY_EDGE_MATCH},
+    {"5-clique", WM_MOTIF_BY_FORMULA},
 };
 
 int wm_motif_how(const wm_pattern *p) {
@@ -100,6 +100,7 @@ int wm_motif_formula(const wm_pattern *p, const wm_motif_sums *sums, wm_i128 *ou
   else if (IS("house-x")) *out = s[WM_SUM_HOUSEX] / 2;
   else if (IS("5-clique-minus-edge")) *out = s[WM_SUM_K5E];
   else if (IS("5-cycle")) *out = s[WM_SUM_C5];
+  else if (IS("5-clique")) *out = s[WM_SUM_K5];
   else if (IS("K2,3")) *out = s[WM_SUM_K23];
   else if (IS("W4")) *out = s[WM_SUM_W4];
   else if (IS("W4-minus-spoke")) *out = s[WM_SUM_W4S];

@@ -55,6 +55,7 @@ enum wm_motif_sum {
   WM_SUM_GEM,     /* sum over T's vertices h of (t_hb - 1)(t_hc - 1) */
   WM_SUM_T4C,     /* sum k4_T (d_a + d_b + d_c - 9) */
   WM_SUM_HOUSEX,  /* sum k4_T (t_ab + t_bc + t_ca - 6) */
+  WM_SUM_K5,      /* 5-cliques */
   WM_SUM_COUNT
 };
 
@@ -63,7 +64,9 @@ enum wm_motif_sum {
 typedef struct wm_motif_sums {
   unsigned k;
   wm_i128 s[WM_SUM_COUNT];
-  double seconds; /* wall time of the passes */
+  double seconds;         /* wall time of all the passes */
+  double pass_seconds[4]; /* triangles per edge, vertex and edge sums, 4-cycles and pair
+                             lists, 4-cliques per triangle */
 } wm_motif_sums;
 
 /* Fills the sums that size k (3..5) needs over the whole symmetric graph g

@@ -132,9 +132,11 @@ static void vertex_and_edge_sums(const wm_graph *g, const uint32_t *t, acc *a) {
 typedef struct scratch {
   uint32_t *cnt;     /* paths u-v-w per w (v, w > u) */
   uint32_t *touched; /* the w with cnt[w] > 0 */
-  uint32_t *middle;  /* u + 1 where v is a neighbour of u above... below it in rank (v > u) */
+  uint32_t *middle;  /* u + 1 for u's neighbours v > u (ranked below u) */
+  uint32_t *up_of;   /* u + 1 for u's neighbours x < u (ranked above u) */
   uint64_t *pos;     /* end of w's list in buf after the fill */
-  uint64_t *in_s;    /* stamp of the list a vertex is in */
+  uint64_t *in_s;    /* stamp of the list (or row) a vertex is in */
+  uint64_t *w_mark;  /* stamp: x is a neighbour of the list's w */
   uint32_t *tally;   /* per x above u: members of the list adjacent to x */
   uint32_t *xs;      /* the x with tally[x] > 0 */
   uint32_t *deg_s;   /* per member: neighbours inside the list */
@@ -143,7 +145,7 @@ typedef struct scratch {
 } scratch;
 
 static void scratch_free(scratch *x) {
-  free(x->cnt), free(x->touched), free(x->middle), free(x->pos), free(x->in_s);
+  free(x->cnt), free(x->touched), free(x->middle), free(x->up_of), free(x->pos), free(x->in_s), free(x->w_mark);
   free(x->tally), free(x->xs), free(x->deg_s), free(x->buf);
 }
 
@@ -155,15 +157,16 @@ static int scratch_alloc(scratch *x, uint32_t n) {
   x->middle = calloc(room, sizeof *x->middle);
   x->pos = malloc(room * sizeof *x->pos);
   x->in_s = calloc(room, sizeof *x->in_s);
+  x->up_of = calloc(room, sizeof *x->up_of);
+  x->w_mark = calloc(room, sizeof *x->w_mark);
   x->tally = calloc(room, sizeof *x->tally);
   x->xs = malloc(room * sizeof *x->xs);
   x->deg_s = calloc(room, sizeof *x->deg_s);
-  return x->cnt && x->touched && x->middle && x->pos && x->in_s && x->tally && x->xs && x->deg_s;
+  return x->cnt && x->touched && x->middle && x->up_of && x->pos && x->in_s && x->w_mark && x->tally && x->xs &&
+         x->deg_s;
 }
 
 /* Is x in the ascending row[0..len)? (by binary search) */
-#define ADJ(row, len, x) has(row, len, x)
-
 /* The 5-vertex classes built on the list S = S_uw of the common neighbours
  * of u and w ranked below u (ids above u), |S| = c >= 2, w > u.  Every copy
  * is counted once, from its top (lowest id) vertex and the top of the rest:
@@ -178,9 +181,14 @@ static int scratch_alloc(scratch *x, uint32_t n) {
  * e(S) the edges inside S. */
 static void pair_list_sums(const wm_graph *g, uint32_t u, uint32_t w, const uint32_t *S, uint64_t c, scratch *x,
                            acc *a) {
-  const uint32_t *ru = g->adj + g->offsets[u], *rw = g->adj + g->offsets[w];
-  const uint64_t up_u = lower_bound(ru, deg(g, u), u), up_w = lower_bound(rw, deg(g, w), u);
+  const uint32_t *rw = g->adj + g->offsets[w];
+  const uint64_t up_w = lower_bound(rw, deg(g, w), u);
   const uint64_t stamp = ++x->stamp;
+  wm_i128 up = 0; /* common neighbours of u and w above u */
+  for (uint64_t i = 0; i < up_w; i++) {
+    x->w_mark[rw[i]] = stamp;
+    up += x->up_of[rw[i]] == u + 1;
+  }
   for (uint64_t i = 0; i < c; i++) x->in_s[S[i]] = stamp;
   uint64_t nx = 0;
   wm_i128 e = 0;
@@ -208,16 +216,10 @@ static void pair_list_sums(const wm_graph *g, uint32_t u, uint32_t w, const uint
     const uint32_t y = x->xs[i];
     const wm_i128 k = x->tally[y], k2 = wm_choose(k, 2);
     x->tally[y] = 0;
-    const wm_i128 A = ADJ(ru, up_u, y), B = ADJ(rw, up_w, y);
+    const wm_i128 A = x->up_of[y] == u + 1, B = x->w_mark[y] == stamp;
     k23 += k2;
     w4 += A * B * k2;
     w4s += uw * k2 + A * B * k * (cc - 1) + A * k2 + B * k2;
-  }
-  wm_i128 up = 0; /* common neighbours of u and w above u */
-  for (uint64_t i = 0, j = 0; i < up_u && j < up_w;) {
-    if (ru[i] < rw[j]) i++;
-    else if (ru[i] > rw[j]) j++;
-    else up++, i++, j++;
   }
   k23 += wm_choose(cc, 3) + wm_choose(cc, 2) * up;
   w4s += e * (cc - 2) + e * up;
@@ -230,7 +232,7 @@ static void pair_list_sums(const wm_graph *g, uint32_t u, uint32_t w, const uint
  * (p, q) with p in S_ur, q in S_us, p != q, less p = s and q = r:
  * (cnt[r] - [s~u]) (cnt[s] - [r~u]) - |S_ur & S_us|, the last summed as
  * the triangles p-r-s on paths u-p-r. */
-static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, uint64_t nt, const scratch *x) {
+static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, uint64_t nt, scratch *x) {
   const uint32_t *ru = g->adj + g->offsets[u];
   const uint64_t du = deg(g, u);
   wm_i128 c5 = 0;
@@ -245,11 +247,12 @@ static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, u
   }
   for (uint64_t i = first; i < du; i++) {
     const uint32_t p = ru[i], *rp = g->adj + g->offsets[p];
-    const uint64_t dp = deg(g, p);
-    for (uint64_t j = lower_bound(rp, dp, u + 1); j < dp; j++) {
+    const uint64_t dp = deg(g, p), below = lower_bound(rp, dp, u + 1), stamp = ++x->stamp;
+    for (uint64_t j = below; j < dp; j++) x->in_s[rp[j]] = stamp;
+    for (uint64_t j = below; j < dp; j++) {
       const uint32_t r = rp[j], *rr = g->adj + g->offsets[r];
       for (uint64_t z = lower_bound(rr, deg(g, r), u + 1); z < deg(g, r) && rr[z] < r; z++)
-        c5 -= ADJ(rp, dp, rr[z]);
+        c5 -= x->in_s[rr[z]] == stamp;
     }
   }
   return c5;
@@ -267,6 +270,7 @@ static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratc
     const uint32_t *ru = g->adj + g->offsets[u];
     const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
     uint64_t nt = 0, paths_total = 0;
+    for (uint64_t i = 0; i < first && k >= 5; i++) x->up_of[ru[i]] = u + 1;
     for (uint64_t i = first; i < du; i++) {
       uint32_t v = ru[i];
       const uint32_t *rv = g->adj + g->offsets[v];
@@ -329,11 +333,33 @@ static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratc
   }
 }
 
-/* Pass 4: for each triangle w < u < v, k = its common neighbours, found by
- * testing the common neighbours of u and v (listed once per edge) against
- * w's row. */
+/* 5-cliques whose two highest ids are the edge uv: triangles among the
+ * w < u with triangle w-u-v (rv[ia[0..found)]). */
+static wm_i128 five_cliques_on(const wm_graph *g, const uint32_t *rv, const uint32_t *ia, uint64_t found, scratch *x) {
+  if (found < 3) return 0;
+  const uint64_t in_w = ++x->stamp;
+  for (uint64_t q = 0; q < found; q++) x->in_s[rv[ia[q]]] = in_w;
+  wm_i128 k5 = 0;
+  for (uint64_t q = 0; q < found; q++) {
+    const uint32_t w = rv[ia[q]], *rw = g->adj + g->offsets[w];
+    const uint64_t above_w = lower_bound(rw, deg(g, w), w), of_w = ++x->stamp;
+    for (uint64_t j = 0; j < above_w; j++) x->w_mark[rw[j]] = of_w;
+    for (uint64_t j = 0; j < above_w; j++) {
+      const uint32_t y = rw[j], *ry = g->adj + g->offsets[y];
+      if (x->in_s[y] != in_w) continue;
+      for (uint64_t z = 0; z < deg(g, y) && ry[z] < y; z++)
+        k5 += x->in_s[ry[z]] == in_w && x->w_mark[ry[z]] == of_w;
+    }
+  }
+  return k5;
+}
+
+/* Pass 4: for each triangle w < u < v, k = its common neighbours: the
+ * neighbours of w inside C = N(u) & N(v), listed once per edge uv, whose
+ * inner degrees come from the members' rows above them (each edge inside
+ * C found once, from its lower-ranked end). */
 static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *common, uint32_t *ia, uint32_t *ib,
-                             acc *a) {
+                             scratch *x, acc *a) {
   const int64_t n = g->n;
 #pragma omp for schedule(dynamic, 16)
   for (int64_t vv = 0; vv < n; vv++) {
@@ -348,20 +374,22 @@ static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *com
       const uint64_t du = deg(g, u);
       const uint64_t found = triangles_on(g, v, i, u, ia, ib);
       if (!found) continue;
-      /* N(u) & N(v), scanning the shorter row against the longer */
+      /* C = N(u) & N(v), scanning the shorter row against the longer */
       const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
-      const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
+      const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv, stamp = ++x->stamp;
       uint64_t nc = 0;
       for (uint64_t z = 0; z < sl; z++)
-        if (has(lr, ll, sr[z])) common[nc++] = sr[z];
-      for (uint64_t x = 0; x < found; x++) {
-        uint32_t w = rv[ia[x]];
-        const uint32_t *rw = g->adj + g->offsets[w];
-        const uint64_t dw = deg(g, w);
-        wm_i128 k = 0;
-        for (uint64_t z = 0; z < nc; z++) k += has(rw, dw, common[z]);
-        const wm_i128 tuv = tv[i], tvw = tv[ia[x]], tuw = t[g->offsets[u] + ib[x]];
-        const wm_i128 d_w = (wm_i128)dw, d_u = (wm_i128)du, d_v = (wm_i128)dv;
+        if (has(lr, ll, sr[z])) x->in_s[sr[z]] = stamp, common[nc++] = sr[z];
+      for (uint64_t z = 0; z < nc; z++) {
+        const uint32_t y = common[z], *ry = g->adj + g->offsets[y];
+        for (uint64_t j = 0; j < deg(g, y) && ry[j] < y; j++)
+          if (x->in_s[ry[j]] == stamp) x->deg_s[y]++, x->deg_s[ry[j]]++;
+      }
+      for (uint64_t q = 0; q < found; q++) {
+        const uint32_t w = rv[ia[q]];
+        const wm_i128 k = x->deg_s[w];
+        const wm_i128 tuv = tv[i], tvw = tv[ia[q]], tuw = t[g->offsets[u] + ib[q]];
+        const wm_i128 d_w = (wm_i128)deg(g, w), d_u = (wm_i128)du, d_v = (wm_i128)dv;
         add(a, WM_SUM_K4X4, k);
         add(a, WM_SUM_K5E, wm_choose(k, 2));
         add(a, WM_SUM_KITE, (d_w - 2) * (tuv - 1) + (d_u - 2) * (tvw - 1) + (d_v - 2) * (tuw - 1));
@@ -369,6 +397,8 @@ static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *com
         add(a, WM_SUM_T4C, k * (d_w + d_u + d_v - 9));
         add(a, WM_SUM_HOUSEX, k * (tuv + tvw + tuw - 6));
       }
+      for (uint64_t z = 0; z < nc; z++) x->deg_s[common[z]] = 0;
+      add(a, WM_SUM_K5, five_cliques_on(g, rv, ia, found, x));
     }
   }
 }
@@ -381,9 +411,9 @@ static void merge(acc *into, const acc *a) {
 int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err) {
   memset(out, 0, sizeof *out);
   out->k = k;
+  const double started = wm_now();
   if (k < 3 || k > 5) return wm_fail(err, WM_EUSAGE, "motif sums: size must be 3, 4 or 5 (got %u)", k);
   if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EINPUT, "motif sums: the graph must be undirected");
-  const double t0 = wm_now();
   const int nth = threads > 0 ? threads : omp_get_max_threads();
   uint32_t *t = k >= 4 ? calloc(g->m ? g->m : 1, sizeof *t) : NULL;
   acc *accs = calloc((size_t)nth, sizeof *accs);
@@ -406,10 +436,21 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
     }
 #pragma omp barrier
     if (!oom) {
+      double t0 = wm_now(), t1, t2, t3, t4; /* each pass ends with its loop's barrier */
       if (k >= 4) edge_triangles(g, t, ia, ib);
-      vertex_and_edge_sums(g, t, a); /* ends with the loop's barrier */
+      t1 = wm_now();
+      vertex_and_edge_sums(g, t, a);
+      t2 = wm_now();
       if (k >= 4) four_cycles(g, t, k, &x, a);
-      if (k >= 5) triangle_cliques(g, t, common, ia, ib, a);
+      t3 = wm_now();
+      if (k >= 5) triangle_cliques(g, t, common, ia, ib, &x, a);
+      t4 = wm_now();
+      if (omp_get_thread_num() == 0) {
+        out->pass_seconds[0] = t1 - t0;
+        out->pass_seconds[1] = t2 - t1;
+        out->pass_seconds[2] = t3 - t2;
+        out->pass_seconds[3] = t4 - t3;
+      }
     }
     free(ia);
     free(ib);
@@ -426,6 +467,6 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
   if (total.overflow == 2) return wm_fail(err, WM_EINPUT, "out of memory for the motif aggregates' path lists");
   if (total.overflow) return wm_fail(err, WM_EINPUT, "motif aggregates overflow 128 bits");
   memcpy(out->s, total.s, sizeof out->s);
-  out->seconds = wm_now() - t0;
+  out->seconds = wm_now() - started;
   return WM_OK;
 }
