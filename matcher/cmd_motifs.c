@@ -61,6 +61,9 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
   wm_json_u64(&j, "edges", wm_graph_edges(g));
   wm_json_u64(&j, "size", k);
   wm_u128 total = 0;
+  uint64_t *M = calloc((size_t)t->n * t->n, sizeof *M);
+  wm_error err;
+  if (M && wm_spanning_matrix(t->pats, t->n, M, &err) != WM_OK) free(M), M = NULL;
   wm_json_array(&j, "motifs");
   for (unsigned i = 0; i < t->n; i++) {
     char edges[256];
@@ -70,11 +73,21 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
     wm_json_str(&j, "edges", edges);
     wm_json_u128(&j, "count", t->counts[i]);
     wm_json_str(&j, "counted_by", wm_motif_how_name(t->how[i]));
+    if (M) { /* the edge-induced count: the copies inside every induced class (N = M I) */
+      wm_u128 edge_induced = 0;
+      for (unsigned c = i; c < t->n; c++) edge_induced += (wm_u128)M[(size_t)i * t->n + c] * t->counts[c];
+      wm_json_u128(&j, "edge_induced_count", edge_induced);
+    }
     wm_json_close(&j);
     total += t->counts[i];
   }
   wm_json_close(&j);
+  free(M);
   wm_json_u128(&j, "total", total);
+  wm_u128 wedges = 0;
+  for (uint32_t v = 0; v < g->n; v++) wedges += (wm_u128)wm_degree(g, v) * (wm_degree(g, v) - (wm_degree(g, v) > 0)) / 2;
+  wm_json_u128(&j, "wedges", wedges);
+  if (t->method != WM_MOTIF_ENUMERATE && k >= 4) wm_json_u64(&j, "dag_paths", t->r.set_ops);
   wm_json_double(&j, "seconds", t->r.seconds);
   if (t->use_gpu) wm_json_double(&j, "kernel_ms", t->r.kernel_ms);
   if (t->r.trials > 1) wm_json_u64(&j, "trials", t->r.trials);

@@ -130,8 +130,9 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  * counts into vertex-induced ones through the spanning-subgraph matrix
  * (wm_spanning_matrix).  The enumerate method runs one vertex-induced plan
  * per class.  sum (or NULL) receives the total count (saturated at
- * UINT64_MAX), the wall seconds, the GPU kernels' ms, and in launch how it
- * was done; how (or NULL, n entries) receives wm_motif_how_name's code for
+ * UINT64_MAX), the wall seconds, the GPU kernels' ms, in set_ops the
+ * formula's paths u-v-w below each top u (its work; the enumerations' set
+ * operations otherwise), and in launch how it was done; how (or NULL, n entries) receives wm_motif_how_name's code for
  * each class. */
 int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o, wm_u128 *counts,
               int *how, wm_match_result *sum, wm_error *err);

@@ -40,6 +40,7 @@ enum wm_motif_sum {
   WM_SUM_BULL,    /* sum t_e ((d_u - 2)(d_v - 2) - t_e + 1) */
   WM_SUM_BOOK,    /* sum C(t_e, 3) */
   /* over the 4-cycles (each counted once from its lowest id) */
+  WM_SUM_PATHS,   /* paths u-v-w with v, w > u: the 4-cycle pass's work */
   WM_SUM_C4,      /* 4-cycles */
   WM_SUM_BANNER,  /* sum over vertices of c4_v (d_v - 2) */
   WM_SUM_HOUSE,   /* sum over edges of c4_e t_e */
@@ -76,6 +77,18 @@ typedef struct wm_motif_sums {
  * degeneracy.  WM_EINPUT when a sum passes 2^127 (reported, never
  * wrapped) or memory runs out. */
 int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err);
+
+/* The same sums on the GPU, for sizes 4 and 5 (size 3 needs degrees only).
+ * warps = 0 runs as many concurrent warps as the device holds and its free
+ * memory allows (each warp keeps 9 words per vertex of scratch); size 5
+ * keeps the lists of common neighbours of all tops at once where 70% of
+ * the free memory holds them, else in chunks of tops; list_room (0: from
+ * the free memory) caps the entries per chunk.  Tests force few warps and
+ * a small room.  pass_seconds are the kernels' by CUDA events, and
+ * kernel_ms (or NULL) their sum.  WM_EDEVICE without a device, on a CUDA
+ * error, or when one warp's scratch or one top's lists do not fit. */
+int wm_motif_sums_gpu(const wm_graph *g, unsigned k, unsigned warps, uint64_t list_room, wm_motif_sums *out,
+                      double *kernel_ms, wm_error *err);
 
 #ifdef __cplusplus
 }

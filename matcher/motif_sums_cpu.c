@@ -318,6 +318,7 @@ static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratc
       banner += paths * ((wm_i128)dv - 2);
       house += ht;
     }
+    add(a, WM_SUM_PATHS, (wm_i128)paths_total);
     add(a, WM_SUM_C4, cycles);
     add(a, WM_SUM_BANNER, banner);
     add(a, WM_SUM_HOUSE, house);

@@ -144,10 +144,26 @@ static int by_formula(const wm_graph *g, unsigned k, const wm_pattern *pats, uns
   char matched[256];
   if (!M || !value || !induced) rc = wm_fail(err, WM_EINPUT, "out of memory");
   if (!rc) rc = wm_spanning_matrix(pats, n, M, err);
-  if (!rc) rc = wm_motif_sums_cpu(g, k, o ? o->threads : 0, &sums, err);
+  const int on_gpu = use_gpu && k >= 4; /* size 3 needs degrees only */
+  double sums_ms = 0;
+  if (!rc && on_gpu) {
+    rc = wm_motif_sums_gpu(g, k, o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
+                           o ? o->gpu_set_capacity : 0, &sums, &sums_ms, err);
+    total->kernel_ms += sums_ms;
+  } else if (!rc) {
+    rc = wm_motif_sums_cpu(g, k, o ? o->threads : 0, &sums, err);
+  }
+  if (!rc) total->set_ops += sums.s[WM_SUM_PATHS] > (wm_i128)UINT64_MAX ? UINT64_MAX : (uint64_t)sums.s[WM_SUM_PATHS];
   if (!rc) rc = class_values(g, pats, n, use_gpu, o, &sums, value, induced, how, total, matched, sizeof matched, err);
   if (!rc) rc = solve(pats, n, M, value, induced, counts, err);
-  if (!rc)
+  if (!rc && on_gpu)
+    snprintf(total->launch, sizeof total->launch,
+             "formula: aggregates on the GPU in %.3f ms of kernels (triangles per edge %.3f, vertex and edge sums "
+             "%.3f, 4-cycles and pair lists %.3f, 4-cliques per triangle %.3f; %.3f s with the upload); enumerated on "
+             "the GPU: %s",
+             sums_ms, 1e3 * sums.pass_seconds[0], 1e3 * sums.pass_seconds[1], 1e3 * sums.pass_seconds[2],
+             1e3 * sums.pass_seconds[3], sums.seconds, matched[0] ? matched : "none");
+  else if (!rc)
     snprintf(total->launch, sizeof total->launch,
              "formula: aggregates on the CPU in %.3f s (triangles per edge %.3f, vertex and edge sums %.3f, "
              "4-cycles and pair lists %.3f, 4-cliques per triangle %.3f); enumerated on the %s: %s",

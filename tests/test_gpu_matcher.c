@@ -557,18 +557,19 @@ Test(gpu_matcher, motifs, .timeout = 600) {
   wm_graph *g = random_graph(6);
   wm_match_options o;
   wm_match_options_init(&o);
-  for (unsigned k = 3; k <= 5; k++) {
-    wm_u128 cpu[32], gpu[32];
-    wm_error err;
-    o.motif_method = WM_MOTIF_ENUMERATE;
-    cr_assert_eq(wm_motifs(g, k, 0, &o, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
-    o.motif_method = WM_MOTIF_FORMULA;
-    cr_assert_eq(wm_motifs(g, k, 1, &o, gpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
-    unsigned n = k == 3 ? 2 : k == 4 ? 6 : 21;
-    for (unsigned i = 0; i < n; i++)
-      cr_assert_eq(gpu[i], cpu[i], "%u-motif %u: gpu %llu, cpu %llu", k, i, (unsigned long long)gpu[i],
-                   (unsigned long long)cpu[i]);
-  }
+  for (unsigned k = 3; k <= 5; k++)
+    for (int method = WM_MOTIF_FORMULA; method <= WM_MOTIF_ENUMERATE; method++) {
+      wm_u128 cpu[32], gpu[32];
+      wm_error err;
+      o.motif_method = WM_MOTIF_ENUMERATE;
+      cr_assert_eq(wm_motifs(g, k, 0, &o, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
+      o.motif_method = method;
+      cr_assert_eq(wm_motifs(g, k, 1, &o, gpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
+      unsigned n = k == 3 ? 2 : k == 4 ? 6 : 21;
+      for (unsigned i = 0; i < n; i++)
+        cr_assert(gpu[i] == cpu[i], "%u-motif %u (method %d): gpu %llu, cpu %llu", k, i, method,
+                  (unsigned long long)gpu[i], (unsigned long long)cpu[i]);
+    }
   wm_graph_destroy(g);
 }
 

@@ -1,0 +1,835 @@
+/* The motif formulas' aggregates on the GPU: the passes of
+ * motif_sums_cpu.c, which is their oracle, with a warp where the CPU has a
+ * thread.
+ *   1. triangles per edge: a warp per vertex v, a lane per arc v->u (u < v)
+ *      merging the two rows above u; then copied to the arcs u->v;
+ *   2. vertex and edge sums: a warp per vertex, lanes over its row;
+ *   3. 4-cycles: a warp per top u, with the per-vertex scratch of the CPU
+ *      thread in device memory (one slice per warp; the number of warps is
+ *      sized from the free memory); for size 5 it writes the pair lists S_uw
+ *      (in chunks of tops that fit) and a bucket per list, which a second
+ *      kernel takes a warp each, so that a hub's thousands of lists spread
+ *      over the device; the 5-cycles' triangle term a warp per arc;
+ *   4. 4-cliques per triangle and 5-cliques: a warp per vertex v, the
+ *      lanes over each edge's triangles and common neighbours.
+ * Tops and vertices are handed out by an atomic counter, lowest id (the
+ * highest degree) first.  Each lane keeps 128-bit partial sums; a warp's
+ * go to its own slot and the host adds the slots with overflow checks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpu_check.h"
+#include "motif_sums.h"
+
+namespace {
+
+typedef __int128 i128;
+constexpr int kWarpsPerBlock = 4;
+constexpr int kThreads = 32 * kWarpsPerBlock;
+
+struct dev_graph {
+  uint32_t n;
+  const uint64_t *off;
+  const uint32_t *adj;
+};
+
+/* One warp's slice of the scratch: n entries each, then three of the
+ * largest degree.  Stamps mark membership without clearing: a warp's
+ * stamp only grows, across the kernels too (scratch_pool.stamps). */
+struct warp_scratch {
+  uint32_t *cnt;     /* paths u-v-w per w */
+  uint32_t *touched; /* the w with cnt[w] > 0 */
+  uint32_t *middle;  /* u + 1 for the top u's neighbours below it */
+  uint32_t *pos;     /* where w's list goes, then its end */
+  uint32_t *in_s;    /* stamp: in the current list (or row) */
+  uint32_t *w_mark;  /* stamp: a neighbour of the list's w (or above w, pass 4) */
+  uint32_t *tally;   /* per x above the top: list members adjacent to x */
+  uint32_t *xs;      /* the x with tally[x] > 0 */
+  uint32_t *deg_s;   /* per member: neighbours inside the list */
+  uint32_t *common;  /* N(u) & N(v), pass 4 */
+  uint32_t *ia, *ib; /* a triangle's third vertex in the two rows, pass 4 */
+};
+
+struct scratch_pool {
+  uint32_t *base;
+  uint32_t *stamps;  /* each warp's last stamp */
+  uint64_t per_warp; /* words */
+  uint64_t n, maxdeg;
+};
+
+__device__ warp_scratch slice(const scratch_pool &p, unsigned warp) {
+  uint32_t *b = p.base + (uint64_t)warp * p.per_warp;
+  warp_scratch s;
+  uint32_t **arrays[] = {&s.cnt, &s.touched, &s.middle, &s.pos, &s.in_s, &s.w_mark, &s.tally, &s.xs, &s.deg_s};
+  for (int i = 0; i < 9; i++) *arrays[i] = b + (uint64_t)i * p.n;
+  s.common = b + 9 * p.n;
+  s.ia = s.common + p.maxdeg;
+  s.ib = s.ia + p.maxdeg;
+  return s;
+}
+
+__device__ __forceinline__ uint64_t deg(const dev_graph &g, uint32_t v) { return g.off[v + 1] - g.off[v]; }
+
+__device__ __forceinline__ uint64_t lower_bound(const uint32_t *row, uint64_t len, uint32_t x) {
+  uint64_t lo = 0, hi = len;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (row[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+__device__ __forceinline__ int has(const uint32_t *row, uint64_t len, uint32_t x) {
+  uint64_t i = lower_bound(row, len, x);
+  return i < len && row[i] == x;
+}
+
+__device__ __forceinline__ i128 choose(i128 x, int r) {
+  if (x < r) return 0;
+  if (r == 2) return x * (x - 1) / 2;
+  if (r == 3) return x * (x - 1) * (x - 2) / 6;
+  return x * (x - 1) * (x - 2) / 6 * (x - 3) / 4;
+}
+
+/* A lane's partial sums, with an overflow flag. */
+struct acc {
+  i128 s[WM_SUM_COUNT];
+  int overflow;
+};
+
+__device__ __forceinline__ void add(acc &a, int which, i128 x) {
+  unsigned __int128 r = (unsigned __int128)a.s[which] + (unsigned __int128)x;
+  i128 y = (i128)r;
+  if ((a.s[which] >= 0) == (x >= 0) && (y >= 0) != (x >= 0)) a.overflow = 1;
+  a.s[which] = y;
+}
+
+__device__ __forceinline__ i128 shfl_xor(i128 x, int m) {
+  uint64_t lo = (uint64_t)x, hi = (uint64_t)((unsigned __int128)x >> 64);
+  lo = __shfl_xor_sync(0xffffffffu, lo, m);
+  hi = __shfl_xor_sync(0xffffffffu, hi, m);
+  return (i128)(((unsigned __int128)hi << 64) | lo);
+}
+
+__device__ __forceinline__ i128 warp_sum(i128 x) {
+  for (int m = 16; m; m >>= 1) x += shfl_xor(x, m);
+  return x;
+}
+
+__device__ __forceinline__ uint64_t warp_sum_u64(uint64_t x) {
+  for (int m = 16; m; m >>= 1) x += __shfl_xor_sync(0xffffffffu, x, m);
+  return x;
+}
+
+/* The warp's lanes add their partials, lane 0 writes them to the warp's slot. */
+__device__ void flush(acc &a, i128 *slots, int *overflow, unsigned warp) {
+  const int lane = threadIdx.x & 31;
+  for (int i = 0; i < WM_SUM_COUNT; i++) {
+    i128 v = a.s[i];
+    for (int m = 16; m; m >>= 1) {
+      i128 o = shfl_xor(v, m);
+      unsigned __int128 r = (unsigned __int128)v + (unsigned __int128)o;
+      if ((v >= 0) == (o >= 0) && ((i128)r >= 0) != (v >= 0)) a.overflow = 1;
+      v = (i128)r;
+    }
+    if (lane == 0) slots[(uint64_t)warp * WM_SUM_COUNT + i] += v;
+  }
+  if (__any_sync(0xffffffffu, a.overflow) && lane == 0) atomicOr(overflow, 1);
+}
+
+/* The next item for the warp, from a global counter. */
+__device__ __forceinline__ unsigned long long grab64(unsigned long long *next) {
+  unsigned long long x = 0;
+  if ((threadIdx.x & 31) == 0) x = atomicAdd(next, 1ull);
+  return __shfl_sync(0xffffffffu, x, 0);
+}
+
+/* The same for vertex ids, saturated so that it never wraps past n. */
+__device__ __forceinline__ uint32_t grab(unsigned long long *next) {
+  const unsigned long long x = grab64(next);
+  return x < 0xFFFFFFFFull ? (uint32_t)x : 0xFFFFFFFFu;
+}
+
+__device__ __forceinline__ unsigned global_warp() { return (blockIdx.x * blockDim.x + threadIdx.x) >> 5; }
+
+/* ---- pass 1 ------------------------------------------------------------ */
+
+__global__ void edge_triangles(dev_graph g, uint32_t *t, unsigned long long *next) {
+  const int lane = threadIdx.x & 31;
+  for (uint32_t v = grab(next); v < g.n; v = grab(next)) {
+    const uint32_t *rv = g.adj + g.off[v];
+    const uint64_t nv = lower_bound(rv, deg(g, v), v);
+    for (uint64_t i = lane; i < nv; i += 32) {
+      const uint32_t u = rv[i], *ru = g.adj + g.off[u];
+      const uint64_t nu = lower_bound(ru, deg(g, u), u);
+      uint64_t a = 0, b = 0;
+      uint32_t found = 0;
+      while (a < i && b < nu) {
+        if (rv[a] < ru[b]) a++;
+        else if (rv[a] > ru[b]) b++;
+        else {
+          atomicAdd(&t[g.off[v] + a], 1u);
+          atomicAdd(&t[g.off[u] + b], 1u);
+          found++, a++, b++;
+        }
+      }
+      if (found) atomicAdd(&t[g.off[v] + i], found);
+    }
+  }
+}
+
+__global__ void fold_triangles(dev_graph g, uint32_t *t, unsigned long long *next) {
+  const int lane = threadIdx.x & 31;
+  for (uint32_t v = grab(next); v < g.n; v = grab(next)) {
+    const uint32_t *rv = g.adj + g.off[v];
+    const uint64_t nv = lower_bound(rv, deg(g, v), v);
+    for (uint64_t i = lane; i < nv; i += 32) {
+      const uint32_t u = rv[i];
+      t[g.off[u] + lower_bound(g.adj + g.off[u], deg(g, u), v)] = t[g.off[v] + i];
+    }
+  }
+}
+
+/* ---- pass 2 ------------------------------------------------------------ */
+
+__global__ void vertex_and_edge_sums(dev_graph g, const uint32_t *t, unsigned long long *next, i128 *slots,
+                                     int *overflow) {
+  const int lane = threadIdx.x & 31;
+  acc a;
+  memset(&a, 0, sizeof a);
+  for (uint32_t v = grab(next); v < g.n; v = grab(next)) {
+    const i128 d = (i128)deg(g, v);
+    const uint32_t *rv = g.adj + g.off[v];
+    const uint32_t *tv = t + g.off[v];
+    i128 s = 0, t2 = 0, dsum = 0;
+    for (uint64_t i = lane; i < (uint64_t)d; i += 32) {
+      const uint32_t u = rv[i];
+      const i128 du = (i128)deg(g, u), te = tv[i];
+      s += du - 1;
+      t2 += te;
+      dsum += choose(te, 2);
+      if (u > v) continue;
+      add(a, WM_SUM_T3, te);
+      add(a, WM_SUM_P4, (d - 1) * (du - 1));
+      add(a, WM_SUM_DIAMOND, choose(te, 2));
+      add(a, WM_SUM_TD, te * (d + du - 2));
+      add(a, WM_SUM_BULL, te * ((d - 2) * (du - 2) - te + 1));
+      add(a, WM_SUM_BOOK, choose(te, 3));
+    }
+    s = warp_sum(s);
+    t2 = warp_sum(t2);
+    dsum = warp_sum(dsum);
+    if (lane) continue;
+    const i128 tri = t2 / 2;
+    if (s >= ((i128)1 << 62)) a.overflow = 1; /* s^2 would pass 2^124 */
+    add(a, WM_SUM_D2, choose(d, 2));
+    add(a, WM_SUM_D3, choose(d, 3));
+    add(a, WM_SUM_D4, choose(d, 4));
+    add(a, WM_SUM_PAW, tri * (d - 2));
+    add(a, WM_SUM_FORK, choose(d - 1, 2) * s);
+    add(a, WM_SUM_S2, s * s);
+    add(a, WM_SUM_DDD, d * (d - 1) * (d - 1));
+    add(a, WM_SUM_CRICKET, tri * choose(d - 2, 2));
+    add(a, WM_SUM_LTT, tri * (s - 2 * d + 2));
+    add(a, WM_SUM_BOWTIE, choose(tri, 2));
+    add(a, WM_SUM_DART, (d - 3) * dsum);
+  }
+  flush(a, slots, overflow, global_warp());
+}
+
+/* ---- pass 3 ------------------------------------------------------------ */
+
+/* One list S_uw of c >= 2 members at buf[start..start + c). */
+struct bucket {
+  uint32_t u, w, c, pad;
+  uint64_t start;
+};
+
+struct warp_counters {
+  unsigned nt, nx;
+};
+
+/* Appends the lanes' records where `want`, one atomic per warp. */
+__device__ __forceinline__ void append(bucket *out, unsigned long long *n, bool want, const bucket &b) {
+  const unsigned mask = __ballot_sync(0xffffffffu, want);
+  if (!mask) return;
+  const int lane = threadIdx.x & 31, leader = __ffs(mask) - 1;
+  unsigned long long base = 0;
+  if (lane == leader) base = atomicAdd(n, (unsigned long long)__popc(mask));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  if (want) out[base + __popc(mask & ((1u << lane) - 1))] = b;
+}
+
+/* Tops u in [u0, u1): the paths u-v-w (v, w > u) tallied per w, the
+ * 4-cycle sums, and for size 5 the lists S_uw written to buf (at the top's
+ * place, prefix[u] - prefix[u0]), a bucket per list of two or more, and the
+ * first term of the 5-cycles (five_cycles_from of motif_sums_cpu.c). */
+__global__ void __launch_bounds__(kThreads)
+    four_cycles(dev_graph g, const uint32_t *t, int k, scratch_pool pool, uint32_t u0, uint32_t u1,
+                unsigned long long *next, const uint64_t *prefix, uint32_t *buf, bucket *buckets,
+                unsigned long long *nbuckets, i128 *slots, int *overflow) {
+  __shared__ warp_counters counters[kWarpsPerBlock];
+  const int lane = threadIdx.x & 31;
+  const unsigned warp = global_warp();
+  volatile warp_counters *wc = &counters[threadIdx.x >> 5];
+  const warp_scratch x = slice(pool, warp);
+  acc a;
+  memset(&a, 0, sizeof a);
+  for (uint32_t u = u0 + grab(next); u < u1; u = u0 + grab(next)) {
+    const uint32_t *ru = g.adj + g.off[u];
+    const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
+    if (lane == 0) wc->nt = 0;
+    __syncwarp();
+    uint64_t paths = 0;
+    for (uint64_t i = first + lane; i < du; i += 32) {
+      const uint32_t v = ru[i], *rv = g.adj + g.off[v];
+      const uint64_t dv = deg(g, v);
+      x.middle[v] = u + 1;
+      for (uint64_t j = lower_bound(rv, dv, u + 1); j < dv; j++) {
+        if (atomicAdd(&x.cnt[rv[j]], 1u) == 0) x.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = rv[j];
+        paths++;
+      }
+    }
+    __syncwarp();
+    const unsigned nt = wc->nt;
+    if (!nt) continue;
+    i128 cycles = 0, banner = 0, house = 0, c5 = 0;
+    uint32_t base = 0; /* exclusive scan of cnt over touched, 32 at a time */
+    for (unsigned q0 = 0; q0 < nt; q0 += 32) {
+      const unsigned q = q0 + lane;
+      uint32_t c = 0;
+      if (q < nt) {
+        const uint32_t w = x.touched[q];
+        c = x.cnt[w];
+        const i128 c2 = choose(c, 2);
+        cycles += c2;
+        banner += c2 * ((i128)deg(g, w) - 2);
+      }
+      uint32_t incl = c;
+      for (int m = 1; m < 32; m <<= 1) {
+        uint32_t o = __shfl_up_sync(0xffffffffu, incl, m);
+        if (lane >= m) incl += o;
+      }
+      if (q < nt) x.pos[x.touched[q]] = base + incl - c;
+      base += __shfl_sync(0xffffffffu, incl, 31);
+    }
+    const i128 all_cycles = warp_sum(cycles);
+    if (lane == 0) banner += all_cycles * ((i128)du - 2);
+    __syncwarp();
+    uint32_t *list = k >= 5 ? buf + (prefix[u] - prefix[u0]) : NULL;
+    for (uint64_t i = first + lane; i < du; i += 32) {
+      const uint32_t v = ru[i], *rv = g.adj + g.off[v];
+      const uint64_t dv = deg(g, v);
+      const i128 tuv = t[g.off[u] + i];
+      i128 p = 0, ht = 0;
+      for (uint64_t j = lower_bound(rv, dv, u + 1); j < dv; j++) {
+        const i128 c = (i128)x.cnt[rv[j]] - 1;
+        p += c;
+        ht += c * (tuv + t[g.off[v] + j]);
+        if (list) list[atomicAdd(&x.pos[rv[j]], 1u)] = v;
+      }
+      banner += p * ((i128)dv - 2);
+      house += ht;
+    }
+    __syncwarp();
+    if (list) {
+      for (unsigned q0 = 0; q0 < nt; q0 += 32) {
+        const unsigned q = q0 + lane;
+        bucket b = {u, 0, 0, 0, 0};
+        bool want = false;
+        if (q < nt) {
+          b.w = x.touched[q];
+          b.c = x.cnt[b.w];
+          b.start = (prefix[u] - prefix[u0]) + x.pos[b.w] - b.c;
+          want = b.c >= 2;
+        }
+        append(buckets, nbuckets, want, b);
+      }
+      for (unsigned q = lane; q < nt; q += 32) {
+        const uint32_t r = x.touched[q], *rr = g.adj + g.off[r];
+        const i128 cr = x.cnt[r], mr = x.middle[r] == u + 1;
+        const uint64_t dr = deg(g, r);
+        for (uint64_t j = lower_bound(rr, dr, u + 1); j < dr && rr[j] < r; j++) {
+          const uint32_t sv = rr[j];
+          if (!x.cnt[sv]) continue;
+          c5 += (cr - (x.middle[sv] == u + 1)) * ((i128)x.cnt[sv] - mr);
+        }
+      }
+    }
+    add(a, WM_SUM_PATHS, (i128)paths);
+    add(a, WM_SUM_C4, cycles);
+    add(a, WM_SUM_BANNER, banner);
+    add(a, WM_SUM_HOUSE, house);
+    add(a, WM_SUM_C5, c5);
+    __syncwarp();
+    for (unsigned q = lane; q < nt; q += 32) x.cnt[x.touched[q]] = 0;
+    __syncwarp();
+  }
+  flush(a, slots, overflow, warp);
+}
+
+/* pair_list_sums of motif_sums_cpu.c, a warp per list. */
+__global__ void __launch_bounds__(kThreads)
+    pair_lists(dev_graph g, const bucket *buckets, const unsigned long long *nbuckets, const uint32_t *buf,
+               scratch_pool pool, unsigned long long *next, i128 *slots, int *overflow) {
+  __shared__ warp_counters counters[kWarpsPerBlock];
+  const int lane = threadIdx.x & 31;
+  const unsigned warp = global_warp();
+  volatile warp_counters *wc = &counters[threadIdx.x >> 5];
+  const warp_scratch x = slice(pool, warp);
+  uint32_t stamp = pool.stamps[warp];
+  const unsigned long long nb = *nbuckets;
+  acc a;
+  memset(&a, 0, sizeof a);
+  for (unsigned long long bi = grab64(next); bi < nb; bi = grab64(next)) {
+    const bucket b = buckets[bi];
+    const uint32_t u = b.u, w = b.w, c = b.c, *S = buf + b.start;
+    const uint32_t *ru = g.adj + g.off[u], *rw = g.adj + g.off[w];
+    const uint64_t du = deg(g, u), up_u = lower_bound(ru, du, u), up_w = lower_bound(rw, deg(g, w), u);
+    const uint32_t st = ++stamp;
+    uint64_t up = 0, e = 0;
+    for (uint64_t i = lane; i < up_w; i += 32) {
+      x.w_mark[rw[i]] = st;
+      up += has(ru, up_u, rw[i]);
+    }
+    for (uint32_t i = lane; i < c; i += 32) x.in_s[S[i]] = st;
+    if (lane == 0) wc->nx = 0;
+    __syncwarp();
+    for (uint32_t i = lane; i < c; i += 32) {
+      const uint32_t s = S[i], *rs = g.adj + g.off[s];
+      const uint64_t above_s = lower_bound(rs, deg(g, s), s);
+      for (uint64_t j = 0; j < above_s; j++) {
+        const uint32_t y = rs[j];
+        if (y < u) {
+          if (atomicAdd(&x.tally[y], 1u) == 0) x.xs[atomicAdd((unsigned *)&wc->nx, 1u)] = y;
+        } else if (y > u && x.in_s[y] == st) {
+          e++;
+          atomicAdd(&x.deg_s[s], 1u);
+          atomicAdd(&x.deg_s[y], 1u);
+        }
+      }
+    }
+    __syncwarp();
+    i128 w4 = 0, k23 = 0, w4s = 0;
+    for (uint32_t i = lane; i < c; i += 32) {
+      w4 += choose(x.deg_s[S[i]], 2);
+      x.deg_s[S[i]] = 0;
+    }
+    const i128 uw = has(ru + up_u, du - up_u, w), cc = c;
+    const unsigned nx = wc->nx;
+    for (unsigned i = lane; i < nx; i += 32) {
+      const uint32_t y = x.xs[i];
+      const i128 kx = x.tally[y], k2 = choose(kx, 2);
+      x.tally[y] = 0;
+      const i128 A = has(ru, up_u, y), B = x.w_mark[y] == st;
+      k23 += k2;
+      w4 += A * B * k2;
+      w4s += uw * k2 + A * B * kx * (cc - 1) + A * k2 + B * k2;
+    }
+    const i128 up_all = (i128)warp_sum_u64(up), e_all = (i128)warp_sum_u64(e);
+    if (lane == 0) {
+      k23 += choose(cc, 3) + choose(cc, 2) * up_all;
+      w4s += e_all * (cc - 2) + e_all * up_all;
+    }
+    add(a, WM_SUM_K23, k23);
+    add(a, WM_SUM_W4, w4);
+    add(a, WM_SUM_W4S, w4s);
+    __syncwarp();
+  }
+  if (lane == 0) pool.stamps[warp] = stamp;
+  flush(a, slots, overflow, warp);
+}
+
+/* The 5-cycles' triangle term, a warp per arc u->p with p > u: the
+ * triangles p-r-s with r, s > u, r a neighbour of p (p's row past u
+ * stamped) and s above r. */
+__global__ void __launch_bounds__(kThreads)
+    five_cycle_triangles(dev_graph g, uint64_t m, scratch_pool pool, unsigned long long *next, i128 *slots,
+                         int *overflow) {
+  const int lane = threadIdx.x & 31;
+  const unsigned warp = global_warp();
+  const warp_scratch x = slice(pool, warp);
+  uint32_t stamp = pool.stamps[warp];
+  acc a;
+  memset(&a, 0, sizeof a);
+  i128 c5 = 0;
+  for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
+    uint64_t lo = 0, hi = g.n; /* the row holding arc: off[u] <= arc < off[u + 1] */
+    while (lo + 1 < hi) {
+      uint64_t mid = (lo + hi) / 2;
+      if (g.off[mid] <= arc) lo = mid;
+      else hi = mid;
+    }
+    const uint32_t u = (uint32_t)lo, p = g.adj[arc];
+    if (p <= u) continue;
+    const uint32_t *rp = g.adj + g.off[p];
+    const uint64_t dp = deg(g, p), below = lower_bound(rp, dp, u + 1);
+    if (below >= dp) continue;
+    const uint32_t st = ++stamp;
+    for (uint64_t j = below + lane; j < dp; j += 32) x.in_s[rp[j]] = st;
+    __syncwarp();
+    for (uint64_t j = below + lane; j < dp; j += 32) {
+      const uint32_t r = rp[j], *rr = g.adj + g.off[r];
+      const uint64_t dr = deg(g, r);
+      for (uint64_t z = lower_bound(rr, dr, u + 1); z < dr && rr[z] < r; z++) c5 -= x.in_s[rr[z]] == st;
+    }
+    __syncwarp();
+  }
+  add(a, WM_SUM_C5, c5);
+  if (lane == 0) pool.stamps[warp] = stamp;
+  flush(a, slots, overflow, warp);
+}
+
+/* ---- pass 4 ------------------------------------------------------------ */
+
+/* Triangles w < u < v on the arc v->u at index i of v's row, found by the
+ * lanes: v's row before i searched in u's row above u.  w's indices in the
+ * two rows go to ia and ib (in no particular order).  Returns how many. */
+__device__ uint32_t triangles_on_warp(const dev_graph &g, uint32_t v, uint64_t i, uint32_t u, uint32_t *ia,
+                                      uint32_t *ib) {
+  const int lane = threadIdx.x & 31;
+  const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
+  const uint64_t nu = lower_bound(ru, deg(g, u), u);
+  uint32_t found = 0;
+  for (uint64_t a0 = 0; a0 < i; a0 += 32) {
+    const uint64_t a = a0 + lane;
+    uint64_t b = 0;
+    bool hit = false;
+    if (a < i) {
+      b = lower_bound(ru, nu, rv[a]);
+      hit = b < nu && ru[b] == rv[a];
+    }
+    const unsigned mask = __ballot_sync(0xffffffffu, hit);
+    if (hit) {
+      const uint32_t at = found + __popc(mask & ((1u << lane) - 1));
+      ia[at] = (uint32_t)a, ib[at] = (uint32_t)b;
+    }
+    found += __popc(mask);
+  }
+  __syncwarp();
+  return found;
+}
+
+/* five_cliques_on of motif_sums_cpu.c: W = rv[ia[0..found)] is stamped
+ * in_w; each w in turn stamps its row above it, and the lanes take its
+ * members y in W. */
+__device__ i128 five_cliques_on(const dev_graph &g, const uint32_t *rv, uint32_t found, const warp_scratch &x,
+                                uint32_t in_w, uint32_t &stamp) {
+  const int lane = threadIdx.x & 31;
+  i128 k5 = 0;
+  for (uint32_t q = 0; q < found; q++) {
+    const uint32_t w = rv[x.ia[q]], *rw = g.adj + g.off[w];
+    const uint64_t above_w = lower_bound(rw, deg(g, w), w);
+    const uint32_t of_w = ++stamp;
+    for (uint64_t j = lane; j < above_w; j += 32) x.w_mark[rw[j]] = of_w;
+    __syncwarp();
+    for (uint64_t j = lane; j < above_w; j += 32) {
+      const uint32_t y = rw[j], *ry = g.adj + g.off[y];
+      if (x.in_s[y] != in_w) continue;
+      for (uint64_t z = 0; z < deg(g, y) && ry[z] < y; z++) k5 += x.in_s[ry[z]] == in_w && x.w_mark[ry[z]] == of_w;
+    }
+    __syncwarp();
+  }
+  return k5;
+}
+
+__global__ void __launch_bounds__(kThreads) triangle_cliques(dev_graph g, const uint32_t *t, scratch_pool pool,
+                                                              unsigned long long *next, i128 *slots, int *overflow) {
+  __shared__ warp_counters counters[kWarpsPerBlock];
+  const int lane = threadIdx.x & 31;
+  const unsigned warp = global_warp();
+  volatile warp_counters *wc = &counters[threadIdx.x >> 5];
+  const warp_scratch x = slice(pool, warp);
+  uint32_t stamp = pool.stamps[warp];
+  acc a;
+  memset(&a, 0, sizeof a);
+  for (uint32_t v = grab(next); v < g.n; v = grab(next)) {
+    const uint32_t *rv = g.adj + g.off[v];
+    const uint64_t dv = deg(g, v), nv = lower_bound(rv, dv, v);
+    const uint32_t *tv = t + g.off[v];
+    for (uint64_t i = 0; i < nv; i++) {
+      const uint32_t u = rv[i];
+      if (!tv[i]) continue;
+      const uint32_t *ru = g.adj + g.off[u];
+      const uint64_t du = deg(g, u);
+      const uint32_t found = triangles_on_warp(g, v, i, u, x.ia, x.ib);
+      if (!found) continue;
+      const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
+      const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
+      const uint32_t st = ++stamp;
+      if (lane == 0) wc->nt = 0;
+      __syncwarp();
+      for (uint64_t z = lane; z < sl; z += 32)
+        if (has(lr, ll, sr[z])) {
+          x.in_s[sr[z]] = st;
+          x.common[atomicAdd((unsigned *)&wc->nt, 1u)] = sr[z];
+        }
+      __syncwarp();
+      const unsigned nc = wc->nt;
+      for (unsigned z = lane; z < nc; z += 32) {
+        const uint32_t y = x.common[z], *ry = g.adj + g.off[y];
+        for (uint64_t j = 0; j < deg(g, y) && ry[j] < y; j++)
+          if (x.in_s[ry[j]] == st) atomicAdd(&x.deg_s[y], 1u), atomicAdd(&x.deg_s[ry[j]], 1u);
+      }
+      __syncwarp();
+      for (uint32_t q = lane; q < found; q += 32) {
+        const uint32_t w = rv[x.ia[q]];
+        const i128 kk = x.deg_s[w];
+        const i128 tuv = tv[i], tvw = tv[x.ia[q]], tuw = t[g.off[u] + x.ib[q]];
+        const i128 d_w = (i128)deg(g, w), d_u = (i128)du, d_v = (i128)dv;
+        add(a, WM_SUM_K4X4, kk);
+        add(a, WM_SUM_K5E, choose(kk, 2));
+        add(a, WM_SUM_KITE, (d_w - 2) * (tuv - 1) + (d_u - 2) * (tvw - 1) + (d_v - 2) * (tuw - 1));
+        add(a, WM_SUM_GEM, (tuw - 1) * (tvw - 1) + (tuw - 1) * (tuv - 1) + (tuv - 1) * (tvw - 1));
+        add(a, WM_SUM_T4C, kk * (d_w + d_u + d_v - 9));
+        add(a, WM_SUM_HOUSEX, kk * (tuv + tvw + tuw - 6));
+      }
+      __syncwarp();
+      for (unsigned z = lane; z < nc; z += 32) x.deg_s[x.common[z]] = 0;
+      if (found >= 3) {
+        const uint32_t in_w = ++stamp;
+        for (uint32_t q = lane; q < found; q += 32) x.in_s[rv[x.ia[q]]] = in_w;
+        __syncwarp();
+        add(a, WM_SUM_K5, five_cliques_on(g, rv, found, x, in_w, stamp));
+      }
+      __syncwarp();
+    }
+  }
+  flush(a, slots, overflow, warp);
+}
+
+/* Each top's paths u-v-w (v, w > u): where its lists go. */
+__global__ void top_paths(dev_graph g, unsigned long long *next, uint64_t *paths) {
+  const int lane = threadIdx.x & 31;
+  for (uint32_t u = grab(next); u < g.n; u = grab(next)) {
+    const uint32_t *ru = g.adj + g.off[u];
+    const uint64_t du = deg(g, u);
+    uint64_t p = 0;
+    for (uint64_t i = lower_bound(ru, du, u + 1) + lane; i < du; i += 32) {
+      const uint32_t v = ru[i], *rv = g.adj + g.off[v];
+      p += deg(g, v) - lower_bound(rv, deg(g, v), u + 1);
+    }
+    p = warp_sum_u64(p);
+    if (lane == 0) paths[u] = p;
+  }
+}
+
+constexpr int kCounters = 64;
+
+struct run {
+  dev_graph g;
+  uint64_t *off;
+  uint32_t *adj, *t;
+  uint32_t *scratch, *buf;
+  bucket *buckets;
+  uint64_t *prefix;
+  i128 *slots;
+  int *overflow;
+  unsigned long long *next; /* kCounters counters, each kernel launch its own */
+  unsigned used;            /* counters handed out */
+  cudaError_t bad;          /* the first failed reset of a counter */
+  cudaEvent_t ev[5];        /* before each pass and after the last */
+};
+
+/* A zeroed counter for the next launch (the last one is the buckets'). */
+unsigned long long *counter(run &r) {
+  unsigned long long *c = r.next + (r.used++ % (kCounters - 1));
+  cudaError_t e = cudaMemsetAsync(c, 0, sizeof *c);
+  if (e != cudaSuccess && r.bad == cudaSuccess) r.bad = e;
+  return c;
+}
+
+void release(run &r) {
+  cudaFree(r.off), cudaFree(r.adj), cudaFree(r.t), cudaFree(r.scratch), cudaFree(r.slots);
+  cudaFree(r.buf), cudaFree(r.buckets), cudaFree(r.prefix), cudaFree(r.overflow), cudaFree(r.next);
+  for (int i = 0; i < 5; i++)
+    if (r.ev[i]) cudaEventDestroy(r.ev[i]);
+}
+
+int upload(const wm_graph *g, run &r, wm_error *err) {
+  WM_CU(cudaMalloc(&r.off, (g->n + 1) * sizeof *r.off));
+  WM_CU(cudaMalloc(&r.adj, (g->m ? g->m : 1) * sizeof *r.adj));
+  WM_CU(cudaMalloc(&r.t, (g->m ? g->m : 1) * sizeof *r.t));
+  WM_CU(cudaMemcpy(r.off, g->offsets, (g->n + 1) * sizeof *r.off, cudaMemcpyHostToDevice));
+  WM_CU(cudaMemcpy(r.adj, g->adj, g->m * sizeof *r.adj, cudaMemcpyHostToDevice));
+  WM_CU(cudaMemset(r.t, 0, (g->m ? g->m : 1) * sizeof *r.t));
+  WM_CU(cudaMalloc(&r.next, kCounters * sizeof *r.next));
+  WM_CU(cudaMemset(r.next, 0, kCounters * sizeof *r.next));
+  WM_CU(cudaMalloc(&r.overflow, sizeof *r.overflow));
+  WM_CU(cudaMemset(r.overflow, 0, sizeof *r.overflow));
+  for (int i = 0; i < 5; i++) WM_CU(cudaEventCreate(&r.ev[i]));
+  r.g.n = g->n, r.g.off = r.off, r.g.adj = r.adj;
+  return WM_OK;
+}
+
+uint64_t max_degree(const wm_graph *g) {
+  uint64_t d = 0;
+  for (uint32_t v = 0; v < g->n; v++) d = wm_degree(g, v) > d ? wm_degree(g, v) : d;
+  return d;
+}
+
+/* Warps for passes 3 and 4: the device's resident warps, or fewer where
+ * their scratch would take over half the free memory. */
+int size_scratch(const wm_graph *g, unsigned want, run &r, scratch_pool &pool, unsigned &warps, wm_error *err) {
+  int dev = 0, sms = 0;
+  WM_CU(cudaGetDevice(&dev));
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  pool.n = g->n ? g->n : 1;
+  pool.maxdeg = max_degree(g) + 1;
+  pool.per_warp = 9 * pool.n + 3 * pool.maxdeg;
+  size_t free_b = 0, total_b = 0;
+  WM_CU(cudaMemGetInfo(&free_b, &total_b));
+  const uint64_t fit = (uint64_t)(0.5 * (double)free_b) / (pool.per_warp * 4);
+  uint64_t w = want ? want : (uint64_t)sms * 16;
+  if (w > fit) w = fit;
+  w = w / kWarpsPerBlock * kWarpsPerBlock;
+  if (w == 0)
+    return wm_fail(err, WM_EDEVICE, "motif aggregates: one warp's scratch (%.1f MB) does not fit the GPU's free memory",
+                   pool.per_warp * 4 / 1e6);
+  warps = (unsigned)w;
+  WM_CU(cudaMalloc(&r.scratch, w * pool.per_warp * 4 + w * 4));
+  WM_CU(cudaMemset(r.scratch, 0, w * pool.per_warp * 4 + w * 4));
+  pool.base = r.scratch;
+  pool.stamps = r.scratch + w * pool.per_warp;
+  WM_CU(cudaMalloc(&r.slots, w * WM_SUM_COUNT * sizeof(i128)));
+  WM_CU(cudaMemset(r.slots, 0, w * WM_SUM_COUNT * sizeof(i128)));
+  return WM_OK;
+}
+
+/* Room for the pair lists (and their buckets, at most one per two
+ * entries): all tops at once where 70% of the free memory holds them,
+ * else chunks of consecutive tops, each top's lists whole. */
+int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room, uint64_t &cap, wm_error *err) {
+  uint64_t most = 0;
+  for (uint32_t u = 0; u < g->n; u++) most = prefix[u + 1] - prefix[u] > most ? prefix[u + 1] - prefix[u] : most;
+  size_t free_b = 0, total_b = 0;
+  WM_CU(cudaMemGetInfo(&free_b, &total_b));
+  const uint64_t fit = (uint64_t)(0.7 * (double)free_b) / (4 + sizeof(bucket) / 2);
+  cap = prefix[g->n] < fit ? prefix[g->n] : fit;
+  if (room && room < cap) cap = room > most ? room : most; /* tests: many chunks */
+  if (cap < most)
+    return wm_fail(err, WM_EDEVICE, "motif aggregates: vertex lists of %llu paths do not fit the GPU's free memory",
+                   (unsigned long long)most);
+  if (cap == 0) cap = 1;
+  WM_CU(cudaMalloc(&r.buf, cap * 4));
+  WM_CU(cudaMalloc(&r.buckets, (cap / 2 + 1) * sizeof(bucket)));
+  return WM_OK;
+}
+
+/* Pass 3 for size 5: the tops in chunks whose lists fit, each chunk's
+ * buckets then taken a warp each; the 5-cycles' triangle term over all
+ * arcs. */
+int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blocks, unsigned small_blocks,
+               uint64_t room, wm_error *err) {
+  WM_CU(cudaMalloc(&r.prefix, (g->n + 1) * sizeof *r.prefix));
+  uint64_t *prefix = (uint64_t *)malloc((g->n + 1) * sizeof *prefix);
+  if (!prefix) return wm_fail(err, WM_EINPUT, "out of memory");
+  int rc = WM_OK;
+  uint64_t cap = 0;
+  top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1);
+  cudaError_t e = cudaMemcpy(prefix + 1, r.prefix + 1, g->n * sizeof *prefix, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) rc = wm_cuda_fail(err, e, "top_paths", __FILE__, __LINE__);
+  prefix[0] = 0;
+  for (uint32_t u = 0; u < g->n && !rc; u++) prefix[u + 1] += prefix[u];
+  if (!rc) {
+    e = cudaMemcpy(r.prefix, prefix, (g->n + 1) * sizeof *prefix, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) rc = wm_cuda_fail(err, e, "prefix", __FILE__, __LINE__);
+  }
+  if (!rc) rc = size_lists(g, r, prefix, room, cap, err);
+  unsigned long long *nbuckets = r.next + kCounters - 1;
+  for (uint32_t u0 = 0, u1; u0 < g->n && !rc; u0 = u1) {
+    for (u1 = u0 + 1; u1 < g->n && prefix[u1 + 1] - prefix[u0] <= cap;) u1++;
+    if ((e = cudaMemsetAsync(nbuckets, 0, sizeof *nbuckets)) != cudaSuccess) {
+      rc = wm_cuda_fail(err, e, "cudaMemsetAsync(nbuckets)", __FILE__, __LINE__);
+      break;
+    }
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, counter(r), r.prefix, r.buf, r.buckets, nbuckets,
+                                      r.slots, r.overflow);
+    pair_lists<<<blocks, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, pool, counter(r), r.slots, r.overflow);
+  }
+  free(prefix);
+  if (rc) return rc;
+  five_cycle_triangles<<<blocks, kThreads>>>(r.g, g->m, pool, counter(r), r.slots, r.overflow);
+  WM_CU(cudaGetLastError());
+  return WM_OK;
+}
+
+int passes(const wm_graph *g, unsigned k, unsigned want_warps, uint64_t room, run &r, unsigned &warps, float ms[4],
+           wm_error *err) {
+  int dev = 0, sms = 0;
+  WM_CU(cudaGetDevice(&dev));
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const unsigned small_blocks = (unsigned)sms * 16;
+  scratch_pool pool;
+  int rc = size_scratch(g, want_warps, r, pool, warps, err);
+  if (rc) return rc;
+  const unsigned blocks = warps / kWarpsPerBlock;
+  WM_CU(cudaEventRecord(r.ev[0]));
+  edge_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
+  fold_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
+  WM_CU(cudaEventRecord(r.ev[1]));
+  vertex_and_edge_sums<<<blocks, kThreads>>>(r.g, r.t, counter(r), r.slots, r.overflow);
+  WM_CU(cudaEventRecord(r.ev[2]));
+  if (k >= 5) rc = lists_pass(g, r, pool, blocks, small_blocks, room, err);
+  else
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, counter(r), NULL, NULL, NULL, NULL, r.slots,
+                                      r.overflow);
+  if (rc) return rc;
+  WM_CU(cudaEventRecord(r.ev[3]));
+  if (k >= 5) triangle_cliques<<<blocks, kThreads>>>(r.g, r.t, pool, counter(r), r.slots, r.overflow);
+  WM_CU(cudaGetLastError());
+  WM_CU(r.bad);
+  WM_CU(cudaEventRecord(r.ev[4]));
+  WM_CU(cudaEventSynchronize(r.ev[4]));
+  for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&ms[i], r.ev[i], r.ev[i + 1]));
+  return WM_OK;
+}
+
+int collect(const run &r, unsigned warps, wm_motif_sums *out, wm_error *err) {
+  int overflow = 0;
+  WM_CU(cudaMemcpy(&overflow, r.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
+  i128 *slots = (i128 *)malloc((size_t)warps * WM_SUM_COUNT * sizeof *slots);
+  if (!slots) return wm_fail(err, WM_EINPUT, "out of memory");
+  cudaError_t e = cudaMemcpy(slots, r.slots, (size_t)warps * WM_SUM_COUNT * sizeof *slots, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) {
+    free(slots);
+    return wm_cuda_fail(err, e, "cudaMemcpy(slots)", __FILE__, __LINE__);
+  }
+  wm_acc total[WM_SUM_COUNT];
+  memset(total, 0, sizeof total);
+  for (unsigned w = 0; w < warps; w++)
+    for (int i = 0; i < WM_SUM_COUNT; i++) wm_acc_add(&total[i], slots[(size_t)w * WM_SUM_COUNT + i]);
+  free(slots);
+  for (int i = 0; i < WM_SUM_COUNT; i++) {
+    overflow |= total[i].overflow;
+    out->s[i] = total[i].v;
+  }
+  if (overflow) return wm_fail(err, WM_EINPUT, "motif aggregates overflow 128 bits");
+  return WM_OK;
+}
+
+} /* namespace */
+
+extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, unsigned warps, uint64_t list_room,
+                                 wm_motif_sums *out, double *kernel_ms, wm_error *err) {
+  memset(out, 0, sizeof *out);
+  out->k = k;
+  if (k < 4 || k > 5) return wm_fail(err, WM_EUSAGE, "motif sums on the GPU: size must be 4 or 5 (got %u)", k);
+  if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EINPUT, "motif sums: the graph must be undirected");
+  if (!wm_gpu_available()) return wm_fail(err, WM_EDEVICE, "no CUDA device");
+  const double t0 = wm_now();
+  run r;
+  memset(&r, 0, sizeof r);
+  unsigned warps_used = 0;
+  float ms[4] = {0, 0, 0, 0};
+  int rc = upload(g, r, err);
+  if (!rc) rc = passes(g, k, warps, list_room, r, warps_used, ms, err);
+  if (!rc) rc = collect(r, warps_used, out, err);
+  release(r);
+  out->seconds = wm_now() - t0;
+  for (int i = 0; i < 4; i++) out->pass_seconds[i] = ms[i] / 1e3;
+  if (kernel_ms) *kernel_ms = ms[0] + ms[1] + ms[2] + ms[3];
+  return rc;
+}
