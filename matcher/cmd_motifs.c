@@ -87,7 +87,7 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
   wm_u128 wedges = 0;
   for (uint32_t v = 0; v < g->n; v++) wedges += (wm_u128)wm_degree(g, v) * (wm_degree(g, v) - (wm_degree(g, v) > 0)) / 2;
   wm_json_u128(&j, "wedges", wedges);
-  if (t->method != WM_MOTIF_ENUMERATE && k >= 4) wm_json_u64(&j, "dag_paths", t->r.set_ops);
+  if (t->method != WM_MOTIF_ENUMERATE && k >= 4) wm_json_u64(&j, "dag_paths", t->r.formula_paths);
   wm_json_double(&j, "seconds", t->r.seconds);
   if (t->use_gpu) wm_json_double(&j, "kernel_ms", t->r.kernel_ms);
   if (t->r.trials > 1) wm_json_u64(&j, "trials", t->r.trials);

@@ -10,8 +10,8 @@
  *      (in chunks of tops that fit) and a bucket per list, which a second
  *      kernel takes a warp each, so that a hub's thousands of lists spread
  *      over the device; the 5-cycles' triangle term a warp per arc;
- *   4. 4-cliques per triangle and 5-cliques: a warp per vertex v, the
- *      lanes over each edge's triangles and common neighbours.
+ *   4. 4-cliques per triangle and 5-cliques: a warp per arc v->u (u < v),
+ *      the lanes over its triangles and common neighbours.
  * Tops and vertices are handed out by an atomic counter, lowest id (the
  * highest degree) first.  Each lane keeps 128-bit partial sums; a warp's
  * go to its own slot and the host adds the slots with overflow checks. */
@@ -262,6 +262,36 @@ __device__ __forceinline__ void append(bucket *out, unsigned long long *n, bool 
   if (want) out[base + __popc(mask & ((1u << lane) - 1))] = b;
 }
 
+/* Calls f(i, v, j) for each path u-v-w of top u: v = ru[i] for i in
+ * [first, du), w = v's j-th neighbour, j past u.  A lane takes each short
+ * row; rows longer than 64 past u are taken by the whole warp in turn, so
+ * that a hub among the middles does not hold one lane. */
+template <class F>
+__device__ __forceinline__ void for_paths(const dev_graph &g, uint32_t u, const uint32_t *ru, uint64_t first,
+                                          uint64_t du, F f) {
+  const int lane = threadIdx.x & 31;
+  for (uint64_t i0 = first; i0 < du; i0 += 32) {
+    const uint64_t i = i0 + lane;
+    uint32_t v = 0;
+    uint64_t j0 = 0, dv = 0;
+    if (i < du) {
+      v = ru[i];
+      dv = deg(g, v);
+      j0 = lower_bound(g.adj + g.off[v], dv, u + 1);
+    }
+    const bool wide = i < du && dv - j0 > 64;
+    if (i < du && !wide)
+      for (uint64_t j = j0; j < dv; j++) f(i, v, j);
+    for (unsigned mask = __ballot_sync(0xffffffffu, wide); mask; mask &= mask - 1) {
+      const int leader = __ffs(mask) - 1;
+      const uint64_t wi = __shfl_sync(0xffffffffu, i, leader), wj0 = __shfl_sync(0xffffffffu, j0, leader),
+                     wdv = __shfl_sync(0xffffffffu, dv, leader);
+      const uint32_t wv = __shfl_sync(0xffffffffu, v, leader);
+      for (uint64_t j = wj0 + lane; j < wdv; j += 32) f(wi, wv, j);
+    }
+  }
+}
+
 /* Tops u in [u0, u1): the paths u-v-w (v, w > u) tallied per w, the
  * 4-cycle sums, and for size 5 the lists S_uw written to buf (at the top's
  * place, prefix[u] - prefix[u0]), a bucket per list of two or more, and the
@@ -283,19 +313,26 @@ __global__ void __launch_bounds__(kThreads)
     if (lane == 0) wc->nt = 0;
     __syncwarp();
     uint64_t paths = 0;
-    for (uint64_t i = first + lane; i < du; i += 32) {
-      const uint32_t v = ru[i], *rv = g.adj + g.off[v];
-      const uint64_t dv = deg(g, v);
-      x.middle[v] = u + 1;
-      for (uint64_t j = lower_bound(rv, dv, u + 1); j < dv; j++) {
-        if (atomicAdd(&x.cnt[rv[j]], 1u) == 0) x.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = rv[j];
-        paths++;
-      }
-    }
+    for (uint64_t i = first + lane; i < du; i += 32) x.middle[ru[i]] = u + 1;
+    for_paths(g, u, ru, first, du, [&](uint64_t, uint32_t v, uint64_t j) {
+      const uint32_t w = g.adj[g.off[v] + j];
+      if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = w;
+      paths++;
+    });
     __syncwarp();
     const unsigned nt = wc->nt;
     if (!nt) continue;
     i128 cycles = 0, banner = 0, house = 0, c5 = 0;
+    if (k < 5) { /* size 4 needs the 4-cycles alone */
+      for (unsigned q = lane; q < nt; q += 32) {
+        cycles += choose(x.cnt[x.touched[q]], 2);
+        x.cnt[x.touched[q]] = 0;
+      }
+      add(a, WM_SUM_PATHS, (i128)paths);
+      add(a, WM_SUM_C4, cycles);
+      __syncwarp();
+      continue;
+    }
     uint32_t base = 0; /* exclusive scan of cnt over touched, 32 at a time */
     for (unsigned q0 = 0; q0 < nt; q0 += 32) {
       const unsigned q = q0 + lane;
@@ -318,23 +355,16 @@ __global__ void __launch_bounds__(kThreads)
     const i128 all_cycles = warp_sum(cycles);
     if (lane == 0) banner += all_cycles * ((i128)du - 2);
     __syncwarp();
-    uint32_t *list = k >= 5 ? buf + (prefix[u] - prefix[u0]) : NULL;
-    for (uint64_t i = first + lane; i < du; i += 32) {
-      const uint32_t v = ru[i], *rv = g.adj + g.off[v];
-      const uint64_t dv = deg(g, v);
-      const i128 tuv = t[g.off[u] + i];
-      i128 p = 0, ht = 0;
-      for (uint64_t j = lower_bound(rv, dv, u + 1); j < dv; j++) {
-        const i128 c = (i128)x.cnt[rv[j]] - 1;
-        p += c;
-        ht += c * (tuv + t[g.off[v] + j]);
-        if (list) list[atomicAdd(&x.pos[rv[j]], 1u)] = v;
-      }
-      banner += p * ((i128)dv - 2);
-      house += ht;
-    }
+    uint32_t *list = buf + (prefix[u] - prefix[u0]);
+    for_paths(g, u, ru, first, du, [&](uint64_t i, uint32_t v, uint64_t j) {
+      const uint32_t w = g.adj[g.off[v] + j];
+      const i128 c = (i128)x.cnt[w] - 1;
+      banner += c * ((i128)deg(g, v) - 2);
+      house += c * ((i128)t[g.off[u] + i] + t[g.off[v] + j]);
+      list[atomicAdd(&x.pos[w], 1u)] = v;
+    });
     __syncwarp();
-    if (list) {
+    {
       for (unsigned q0 = 0; q0 < nt; q0 += 32) {
         const unsigned q = q0 + lane;
         bucket b = {u, 0, 0, 0, 0};
@@ -370,6 +400,46 @@ __global__ void __launch_bounds__(kThreads)
   flush(a, slots, overflow, warp);
 }
 
+/* Calls f(s, y) for each member s of S[0..c) and each y in s's row with
+ * from <= y < s (neighbours ranked above s, below from), the members'
+ * stretches laid end to end over the lanes 32 members at a time, so that
+ * short rows do not idle lanes and a long one does not hold one lane. */
+template <class F>
+__device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_t *S, uint32_t c, uint32_t from,
+                                               F f) {
+  const int lane = threadIdx.x & 31;
+  for (uint32_t c0 = 0; c0 < c; c0 += 32) {
+    uint32_t s = 0;
+    uint64_t len = 0, row = 0;
+    if (c0 + lane < c) {
+      s = S[c0 + lane];
+      const uint64_t d = deg(g, s), begin = from ? lower_bound(g.adj + g.off[s], d, from) : 0;
+      row = g.off[s] + begin;
+      const uint64_t end = lower_bound(g.adj + g.off[s], d, s);
+      len = end > begin ? end - begin : 0;
+    }
+    uint64_t incl = len;
+    for (int m = 1; m < 32; m <<= 1) {
+      const uint64_t o = __shfl_up_sync(0xffffffffu, incl, m);
+      if (lane >= m) incl += o;
+    }
+    const uint64_t total = __shfl_sync(0xffffffffu, incl, 31);
+    for (uint64_t base = 0; base < total; base += 32) {
+      const uint64_t at = base + lane;
+      int lo = 0, hi = 31; /* the member whose stretch holds at */
+      while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (__shfl_sync(0xffffffffu, incl, mid) > at) hi = mid;
+        else lo = mid + 1;
+      }
+      const uint32_t ms = __shfl_sync(0xffffffffu, s, lo);
+      const uint64_t mrow = __shfl_sync(0xffffffffu, row, lo),
+                     mstart = __shfl_sync(0xffffffffu, incl, lo) - __shfl_sync(0xffffffffu, len, lo);
+      if (at < total) f(ms, g.adj[mrow + (at - mstart)]);
+    }
+  }
+}
+
 /* pair_list_sums of motif_sums_cpu.c, a warp per list. */
 __global__ void __launch_bounds__(kThreads)
     pair_lists(dev_graph g, const bucket *buckets, const unsigned long long *nbuckets, const uint32_t *buf,
@@ -397,20 +467,17 @@ __global__ void __launch_bounds__(kThreads)
     for (uint32_t i = lane; i < c; i += 32) x.in_s[S[i]] = st;
     if (lane == 0) wc->nx = 0;
     __syncwarp();
-    for (uint32_t i = lane; i < c; i += 32) {
-      const uint32_t s = S[i], *rs = g.adj + g.off[s];
-      const uint64_t above_s = lower_bound(rs, deg(g, s), s);
-      for (uint64_t j = 0; j < above_s; j++) {
-        const uint32_t y = rs[j];
-        if (y < u) {
-          if (atomicAdd(&x.tally[y], 1u) == 0) x.xs[atomicAdd((unsigned *)&wc->nx, 1u)] = y;
-        } else if (y > u && x.in_s[y] == st) {
-          e++;
-          atomicAdd(&x.deg_s[s], 1u);
-          atomicAdd(&x.deg_s[y], 1u);
-        }
+    /* each member s's row above it: y above u tallied, y inside S an edge */
+    auto visit = [&](uint32_t s, uint32_t y) {
+      if (y < u) {
+        if (atomicAdd(&x.tally[y], 1u) == 0) x.xs[atomicAdd((unsigned *)&wc->nx, 1u)] = y;
+      } else if (y > u && x.in_s[y] == st) {
+        e++;
+        atomicAdd(&x.deg_s[s], 1u);
+        atomicAdd(&x.deg_s[y], 1u);
       }
-    }
+    };
+    for_rows_above(g, S, c, 0, visit);
     __syncwarp();
     i128 w4 = 0, k23 = 0, w4s = 0;
     for (uint32_t i = lane; i < c; i += 32) {
@@ -442,6 +509,17 @@ __global__ void __launch_bounds__(kThreads)
   flush(a, slots, overflow, warp);
 }
 
+/* The row holding arc a: off[v] <= a < off[v + 1]. */
+__device__ __forceinline__ uint32_t row_of(const dev_graph &g, unsigned long long a) {
+  uint64_t lo = 0, hi = g.n;
+  while (lo + 1 < hi) {
+    const uint64_t mid = (lo + hi) / 2;
+    if (g.off[mid] <= a) lo = mid;
+    else hi = mid;
+  }
+  return (uint32_t)lo;
+}
+
 /* The 5-cycles' triangle term, a warp per arc u->p with p > u: the
  * triangles p-r-s with r, s > u, r a neighbour of p (p's row past u
  * stamped) and s above r. */
@@ -456,13 +534,7 @@ __global__ void __launch_bounds__(kThreads)
   memset(&a, 0, sizeof a);
   i128 c5 = 0;
   for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
-    uint64_t lo = 0, hi = g.n; /* the row holding arc: off[u] <= arc < off[u + 1] */
-    while (lo + 1 < hi) {
-      uint64_t mid = (lo + hi) / 2;
-      if (g.off[mid] <= arc) lo = mid;
-      else hi = mid;
-    }
-    const uint32_t u = (uint32_t)lo, p = g.adj[arc];
+    const uint32_t u = row_of(g, arc), p = g.adj[arc];
     if (p <= u) continue;
     const uint32_t *rp = g.adj + g.off[p];
     const uint64_t dp = deg(g, p), below = lower_bound(rp, dp, u + 1);
@@ -470,11 +542,9 @@ __global__ void __launch_bounds__(kThreads)
     const uint32_t st = ++stamp;
     for (uint64_t j = below + lane; j < dp; j += 32) x.in_s[rp[j]] = st;
     __syncwarp();
-    for (uint64_t j = below + lane; j < dp; j += 32) {
-      const uint32_t r = rp[j], *rr = g.adj + g.off[r];
-      const uint64_t dr = deg(g, r);
-      for (uint64_t z = lower_bound(rr, dr, u + 1); z < dr && rr[z] < r; z++) c5 -= x.in_s[rr[z]] == st;
-    }
+    for_rows_above(g, rp + below, (uint32_t)(dp - below), u + 1, [&](uint32_t, uint32_t sv) {
+      c5 -= x.in_s[sv] == st;
+    });
     __syncwarp();
   }
   add(a, WM_SUM_C5, c5);
@@ -513,8 +583,8 @@ __device__ uint32_t triangles_on_warp(const dev_graph &g, uint32_t v, uint64_t i
 }
 
 /* five_cliques_on of motif_sums_cpu.c: W = rv[ia[0..found)] is stamped
- * in_w; each w in turn stamps its row above it, and the lanes take its
- * members y in W. */
+ * in_w; for each w in turn, its row above it stamped, the members of W in
+ * that row listed (in xs), and their rows searched for a third. */
 __device__ i128 five_cliques_on(const dev_graph &g, const uint32_t *rv, uint32_t found, const warp_scratch &x,
                                 uint32_t in_w, uint32_t &stamp) {
   const int lane = threadIdx.x & 31;
@@ -523,20 +593,29 @@ __device__ i128 five_cliques_on(const dev_graph &g, const uint32_t *rv, uint32_t
     const uint32_t w = rv[x.ia[q]], *rw = g.adj + g.off[w];
     const uint64_t above_w = lower_bound(rw, deg(g, w), w);
     const uint32_t of_w = ++stamp;
-    for (uint64_t j = lane; j < above_w; j += 32) x.w_mark[rw[j]] = of_w;
-    __syncwarp();
-    for (uint64_t j = lane; j < above_w; j += 32) {
-      const uint32_t y = rw[j], *ry = g.adj + g.off[y];
-      if (x.in_s[y] != in_w) continue;
-      for (uint64_t z = 0; z < deg(g, y) && ry[z] < y; z++) k5 += x.in_s[ry[z]] == in_w && x.w_mark[ry[z]] == of_w;
+    uint32_t listed = 0;
+    for (uint64_t j0 = 0; j0 < above_w; j0 += 32) {
+      const uint64_t j = j0 + lane;
+      bool in = false;
+      if (j < above_w) {
+        x.w_mark[rw[j]] = of_w;
+        in = x.in_s[rw[j]] == in_w;
+      }
+      const unsigned mask = __ballot_sync(0xffffffffu, in);
+      if (in) x.xs[listed + __popc(mask & ((1u << lane) - 1))] = rw[j];
+      listed += __popc(mask);
     }
+    __syncwarp();
+    for_rows_above(g, x.xs, listed, 0, [&](uint32_t, uint32_t z) { k5 += x.in_s[z] == in_w && x.w_mark[z] == of_w; });
     __syncwarp();
   }
   return k5;
 }
 
-__global__ void __launch_bounds__(kThreads) triangle_cliques(dev_graph g, const uint32_t *t, scratch_pool pool,
-                                                              unsigned long long *next, i128 *slots, int *overflow) {
+/* A warp per arc v->u (u < v) with triangles on it. */
+__global__ void __launch_bounds__(kThreads) triangle_cliques(dev_graph g, uint64_t m, const uint32_t *t,
+                                                              scratch_pool pool, unsigned long long *next,
+                                                              i128 *slots, int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
   const int lane = threadIdx.x & 31;
   const unsigned warp = global_warp();
@@ -545,57 +624,53 @@ __global__ void __launch_bounds__(kThreads) triangle_cliques(dev_graph g, const 
   uint32_t stamp = pool.stamps[warp];
   acc a;
   memset(&a, 0, sizeof a);
-  for (uint32_t v = grab(next); v < g.n; v = grab(next)) {
-    const uint32_t *rv = g.adj + g.off[v];
-    const uint64_t dv = deg(g, v), nv = lower_bound(rv, dv, v);
+  for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
+    if (!t[arc]) continue;
+    const uint32_t v = row_of(g, arc), u = g.adj[arc];
+    if (u >= v) continue;
+    const uint64_t i = arc - g.off[v];
+    const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
+    const uint64_t dv = deg(g, v), du = deg(g, u);
     const uint32_t *tv = t + g.off[v];
-    for (uint64_t i = 0; i < nv; i++) {
-      const uint32_t u = rv[i];
-      if (!tv[i]) continue;
-      const uint32_t *ru = g.adj + g.off[u];
-      const uint64_t du = deg(g, u);
-      const uint32_t found = triangles_on_warp(g, v, i, u, x.ia, x.ib);
-      if (!found) continue;
-      const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
-      const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
-      const uint32_t st = ++stamp;
-      if (lane == 0) wc->nt = 0;
-      __syncwarp();
-      for (uint64_t z = lane; z < sl; z += 32)
-        if (has(lr, ll, sr[z])) {
-          x.in_s[sr[z]] = st;
-          x.common[atomicAdd((unsigned *)&wc->nt, 1u)] = sr[z];
-        }
-      __syncwarp();
-      const unsigned nc = wc->nt;
-      for (unsigned z = lane; z < nc; z += 32) {
-        const uint32_t y = x.common[z], *ry = g.adj + g.off[y];
-        for (uint64_t j = 0; j < deg(g, y) && ry[j] < y; j++)
-          if (x.in_s[ry[j]] == st) atomicAdd(&x.deg_s[y], 1u), atomicAdd(&x.deg_s[ry[j]], 1u);
+    const uint32_t found = triangles_on_warp(g, v, i, u, x.ia, x.ib);
+    if (!found) continue;
+    const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
+    const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
+    const uint32_t st = ++stamp;
+    if (lane == 0) wc->nt = 0;
+    __syncwarp();
+    for (uint64_t z = lane; z < sl; z += 32)
+      if (has(lr, ll, sr[z])) {
+        x.in_s[sr[z]] = st;
+        x.common[atomicAdd((unsigned *)&wc->nt, 1u)] = sr[z];
       }
-      __syncwarp();
-      for (uint32_t q = lane; q < found; q += 32) {
-        const uint32_t w = rv[x.ia[q]];
-        const i128 kk = x.deg_s[w];
-        const i128 tuv = tv[i], tvw = tv[x.ia[q]], tuw = t[g.off[u] + x.ib[q]];
-        const i128 d_w = (i128)deg(g, w), d_u = (i128)du, d_v = (i128)dv;
-        add(a, WM_SUM_K4X4, kk);
-        add(a, WM_SUM_K5E, choose(kk, 2));
-        add(a, WM_SUM_KITE, (d_w - 2) * (tuv - 1) + (d_u - 2) * (tvw - 1) + (d_v - 2) * (tuw - 1));
-        add(a, WM_SUM_GEM, (tuw - 1) * (tvw - 1) + (tuw - 1) * (tuv - 1) + (tuv - 1) * (tvw - 1));
-        add(a, WM_SUM_T4C, kk * (d_w + d_u + d_v - 9));
-        add(a, WM_SUM_HOUSEX, kk * (tuv + tvw + tuw - 6));
-      }
-      __syncwarp();
-      for (unsigned z = lane; z < nc; z += 32) x.deg_s[x.common[z]] = 0;
-      if (found >= 3) {
-        const uint32_t in_w = ++stamp;
-        for (uint32_t q = lane; q < found; q += 32) x.in_s[rv[x.ia[q]]] = in_w;
-        __syncwarp();
-        add(a, WM_SUM_K5, five_cliques_on(g, rv, found, x, in_w, stamp));
-      }
-      __syncwarp();
+    __syncwarp();
+    const unsigned nc = wc->nt;
+    for_rows_above(g, x.common, nc, 0, [&](uint32_t y, uint32_t z) {
+      if (x.in_s[z] == st) atomicAdd(&x.deg_s[y], 1u), atomicAdd(&x.deg_s[z], 1u);
+    });
+    __syncwarp();
+    for (uint32_t q = lane; q < found; q += 32) {
+      const uint32_t w = rv[x.ia[q]];
+      const i128 kk = x.deg_s[w];
+      const i128 tuv = tv[i], tvw = tv[x.ia[q]], tuw = t[g.off[u] + x.ib[q]];
+      const i128 d_w = (i128)deg(g, w), d_u = (i128)du, d_v = (i128)dv;
+      add(a, WM_SUM_K4X4, kk);
+      add(a, WM_SUM_K5E, choose(kk, 2));
+      add(a, WM_SUM_KITE, (d_w - 2) * (tuv - 1) + (d_u - 2) * (tvw - 1) + (d_v - 2) * (tuw - 1));
+      add(a, WM_SUM_GEM, (tuw - 1) * (tvw - 1) + (tuw - 1) * (tuv - 1) + (tuv - 1) * (tvw - 1));
+      add(a, WM_SUM_T4C, kk * (d_w + d_u + d_v - 9));
+      add(a, WM_SUM_HOUSEX, kk * (tuv + tvw + tuw - 6));
     }
+    __syncwarp();
+    for (unsigned z = lane; z < nc; z += 32) x.deg_s[x.common[z]] = 0;
+    if (found >= 3) {
+      const uint32_t in_w = ++stamp;
+      for (uint32_t q = lane; q < found; q += 32) x.in_s[rv[x.ia[q]]] = in_w;
+      __syncwarp();
+      add(a, WM_SUM_K5, five_cliques_on(g, rv, found, x, in_w, stamp));
+    }
+    __syncwarp();
   }
   flush(a, slots, overflow, warp);
 }
@@ -630,7 +705,8 @@ struct run {
   unsigned long long *next; /* kCounters counters, each kernel launch its own */
   unsigned used;            /* counters handed out */
   cudaError_t bad;          /* the first failed reset of a counter */
-  cudaEvent_t ev[5];        /* before each pass and after the last */
+  cudaEvent_t ev[8];        /* between the passes */
+  float pass3[3];           /* ms of the 4-cycle sweeps, pair lists, 5-cycles' triangles */
 };
 
 /* A zeroed counter for the next launch (the last one is the buckets'). */
@@ -644,7 +720,7 @@ unsigned long long *counter(run &r) {
 void release(run &r) {
   cudaFree(r.off), cudaFree(r.adj), cudaFree(r.t), cudaFree(r.scratch), cudaFree(r.slots);
   cudaFree(r.buf), cudaFree(r.buckets), cudaFree(r.prefix), cudaFree(r.overflow), cudaFree(r.next);
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 8; i++)
     if (r.ev[i]) cudaEventDestroy(r.ev[i]);
 }
 
@@ -659,7 +735,7 @@ int upload(const wm_graph *g, run &r, wm_error *err) {
   WM_CU(cudaMemset(r.next, 0, kCounters * sizeof *r.next));
   WM_CU(cudaMalloc(&r.overflow, sizeof *r.overflow));
   WM_CU(cudaMemset(r.overflow, 0, sizeof *r.overflow));
-  for (int i = 0; i < 5; i++) WM_CU(cudaEventCreate(&r.ev[i]));
+  for (int i = 0; i < 8; i++) WM_CU(cudaEventCreate(&r.ev[i]));
   r.g.n = g->n, r.g.off = r.off, r.g.adj = r.adj;
   return WM_OK;
 }
@@ -745,18 +821,33 @@ int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blo
       rc = wm_cuda_fail(err, e, "cudaMemsetAsync(nbuckets)", __FILE__, __LINE__);
       break;
     }
+    float sweep = 0, lists = 0;
+    cudaEventRecord(r.ev[5]);
     four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, counter(r), r.prefix, r.buf, r.buckets, nbuckets,
                                       r.slots, r.overflow);
+    cudaEventRecord(r.ev[6]);
     pair_lists<<<blocks, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, pool, counter(r), r.slots, r.overflow);
+    cudaEventRecord(r.ev[7]);
+    if ((e = cudaEventSynchronize(r.ev[7])) != cudaSuccess) {
+      rc = wm_cuda_fail(err, e, "four_cycles/pair_lists", __FILE__, __LINE__);
+      break;
+    }
+    cudaEventElapsedTime(&sweep, r.ev[5], r.ev[6]);
+    cudaEventElapsedTime(&lists, r.ev[6], r.ev[7]);
+    r.pass3[0] += sweep, r.pass3[1] += lists;
   }
   free(prefix);
   if (rc) return rc;
+  WM_CU(cudaEventRecord(r.ev[5]));
   five_cycle_triangles<<<blocks, kThreads>>>(r.g, g->m, pool, counter(r), r.slots, r.overflow);
+  WM_CU(cudaEventRecord(r.ev[6]));
   WM_CU(cudaGetLastError());
+  WM_CU(cudaEventSynchronize(r.ev[6]));
+  WM_CU(cudaEventElapsedTime(&r.pass3[2], r.ev[5], r.ev[6]));
   return WM_OK;
 }
 
-int passes(const wm_graph *g, unsigned k, unsigned want_warps, uint64_t room, run &r, unsigned &warps, float ms[4],
+int passes(const wm_graph *g, unsigned k, unsigned want_warps, uint64_t room, run &r, unsigned &warps, float ms[6],
            wm_error *err) {
   int dev = 0, sms = 0;
   WM_CU(cudaGetDevice(&dev));
@@ -778,12 +869,16 @@ int passes(const wm_graph *g, unsigned k, unsigned want_warps, uint64_t room, ru
                                       r.overflow);
   if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[3]));
-  if (k >= 5) triangle_cliques<<<blocks, kThreads>>>(r.g, r.t, pool, counter(r), r.slots, r.overflow);
+  if (k >= 5) triangle_cliques<<<blocks, kThreads>>>(r.g, g->m, r.t, pool, counter(r), r.slots, r.overflow);
   WM_CU(cudaGetLastError());
   WM_CU(r.bad);
   WM_CU(cudaEventRecord(r.ev[4]));
   WM_CU(cudaEventSynchronize(r.ev[4]));
-  for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&ms[i], r.ev[i], r.ev[i + 1]));
+  float whole[4];
+  for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&whole[i], r.ev[i], r.ev[i + 1]));
+  ms[0] = whole[0], ms[1] = whole[1], ms[5] = whole[3];
+  if (k >= 5) ms[2] = r.pass3[0], ms[3] = r.pass3[1], ms[4] = r.pass3[2];
+  else ms[2] = whole[2];
   return WM_OK;
 }
 
@@ -823,13 +918,14 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, unsigned warps, 
   run r;
   memset(&r, 0, sizeof r);
   unsigned warps_used = 0;
-  float ms[4] = {0, 0, 0, 0};
+  float ms[6] = {0, 0, 0, 0, 0, 0};
   int rc = upload(g, r, err);
   if (!rc) rc = passes(g, k, warps, list_room, r, warps_used, ms, err);
   if (!rc) rc = collect(r, warps_used, out, err);
   release(r);
   out->seconds = wm_now() - t0;
-  for (int i = 0; i < 4; i++) out->pass_seconds[i] = ms[i] / 1e3;
-  if (kernel_ms) *kernel_ms = ms[0] + ms[1] + ms[2] + ms[3];
+  double total_ms = 0;
+  for (int i = 0; i < 6; i++) out->pass_seconds[i] = ms[i] / 1e3, total_ms += ms[i];
+  if (kernel_ms) *kernel_ms = total_ms;
   return rc;
 }

@@ -83,6 +83,8 @@ typedef struct wm_match_result {
   double kernel_ms;    /* GPU: kernel time by CUDA events */
   double transfer_ms;  /* GPU: host<->device copies */
   char launch[384];    /* GPU: launch configuration, for --dump-plan */
+  uint64_t formula_paths; /* motifs by formula: paths u-v-w below each top u, the
+                             4-cycle pass's work (saturated at UINT64_MAX) */
   double lane_util;    /* GPU: useful lanes / lanes issued in set operations (0: not measured) */
   /* trials > 1: seconds and kernel_ms are medians over the timed trials and
    * trial_ms holds each trial's GPU kernel ms (or CPU match ms); 0 or 1: one run. */
@@ -130,9 +132,9 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  * counts into vertex-induced ones through the spanning-subgraph matrix
  * (wm_spanning_matrix).  The enumerate method runs one vertex-induced plan
  * per class.  sum (or NULL) receives the total count (saturated at
- * UINT64_MAX), the wall seconds, the GPU kernels' ms, in set_ops the
- * formula's paths u-v-w below each top u (its work; the enumerations' set
- * operations otherwise), and in launch how it was done; how (or NULL, n entries) receives wm_motif_how_name's code for
+ * UINT64_MAX), the wall seconds, the GPU kernels' ms, the enumerations'
+ * set operations, the formula's work in formula_paths, and in launch how
+ * it was done; how (or NULL, n entries) receives wm_motif_how_name's code for
  * each class. */
 int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o, wm_u128 *counts,
               int *how, wm_match_result *sum, wm_error *err);

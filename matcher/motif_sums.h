@@ -61,13 +61,16 @@ enum wm_motif_sum {
 };
 
 /* Which passes a size needs: 3 the vertices only, 4 adds the edges'
- * triangles and the 4-cycles, 5 adds the triangles' 4-cliques. */
+ * triangles and the 4-cycles, 5 adds the sums over 4-cycles and pair lists
+ * and the triangles' 4-cliques (the sums a size does not need stay 0). */
 typedef struct wm_motif_sums {
   unsigned k;
   wm_i128 s[WM_SUM_COUNT];
   double seconds;         /* wall time of all the passes */
-  double pass_seconds[4]; /* triangles per edge, vertex and edge sums, 4-cycles and pair
-                             lists, 4-cliques per triangle */
+  double pass_seconds[6]; /* triangles per edge, vertex and edge sums, 4-cycles, pair lists,
+                             the 5-cycles' triangle term, 4-cliques per triangle; the CPU
+                             does the three of pass 3 top by top and counts them all
+                             under 4-cycles */
 } wm_motif_sums;
 
 /* Fills the sums that size k (3..5) needs over the whole symmetric graph g

@@ -153,21 +153,23 @@ static int by_formula(const wm_graph *g, unsigned k, const wm_pattern *pats, uns
   } else if (!rc) {
     rc = wm_motif_sums_cpu(g, k, o ? o->threads : 0, &sums, err);
   }
-  if (!rc) total->set_ops += sums.s[WM_SUM_PATHS] > (wm_i128)UINT64_MAX ? UINT64_MAX : (uint64_t)sums.s[WM_SUM_PATHS];
+  if (!rc)
+    total->formula_paths = sums.s[WM_SUM_PATHS] > (wm_i128)UINT64_MAX ? UINT64_MAX : (uint64_t)sums.s[WM_SUM_PATHS];
   if (!rc) rc = class_values(g, pats, n, use_gpu, o, &sums, value, induced, how, total, matched, sizeof matched, err);
   if (!rc) rc = solve(pats, n, M, value, induced, counts, err);
   if (!rc && on_gpu)
     snprintf(total->launch, sizeof total->launch,
              "formula: aggregates on the GPU in %.3f ms of kernels (triangles per edge %.3f, vertex and edge sums "
-             "%.3f, 4-cycles and pair lists %.3f, 4-cliques per triangle %.3f; %.3f s with the upload); enumerated on "
-             "the GPU: %s",
+             "%.3f, 4-cycles %.3f, pair lists %.3f, 5-cycles' triangles %.3f, 4-cliques per triangle %.3f; %.3f s "
+             "with the upload); enumerated on the GPU: %s",
              sums_ms, 1e3 * sums.pass_seconds[0], 1e3 * sums.pass_seconds[1], 1e3 * sums.pass_seconds[2],
-             1e3 * sums.pass_seconds[3], sums.seconds, matched[0] ? matched : "none");
+             1e3 * sums.pass_seconds[3], 1e3 * sums.pass_seconds[4], 1e3 * sums.pass_seconds[5], sums.seconds,
+             matched[0] ? matched : "none");
   else if (!rc)
     snprintf(total->launch, sizeof total->launch,
              "formula: aggregates on the CPU in %.3f s (triangles per edge %.3f, vertex and edge sums %.3f, "
-             "4-cycles and pair lists %.3f, 4-cliques per triangle %.3f); enumerated on the %s: %s",
-             sums.seconds, sums.pass_seconds[0], sums.pass_seconds[1], sums.pass_seconds[2], sums.pass_seconds[3],
+             "4-cycles, pair lists and 5-cycles %.3f, 4-cliques per triangle %.3f); enumerated on the %s: %s",
+             sums.seconds, sums.pass_seconds[0], sums.pass_seconds[1], sums.pass_seconds[2], sums.pass_seconds[5],
              use_gpu ? "GPU" : "CPU", matched[0] ? matched : "none");
   free(M);
   free(value);
