@@ -280,7 +280,12 @@ Test(match_cli, motifs_table) {
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert(json_valid_object(out), "%s", out);
   cr_assert(strstr(out, "{\"name\":\"4-clique\",\"edges\":\"0-1 0-2 0-3 1-2 1-3 2-3\",\"count\":1,"
-                        "\"counted_by\":\"enumerated\"}"),
+                        "\"counted_by\":\"enumerated\",\"edge_induced_count\":1}"),
+            "%s", out);
+  /* edge-induced 4-paths: the 4 induced ones, 2 in each of the 3 tailed
+     triangles and 12 in the 4-clique */
+  cr_assert(strstr(out, "{\"name\":\"4-path\",\"edges\":\"0-1 0-2 1-3\",\"count\":4,\"counted_by\":\"formula\","
+                        "\"edge_induced_count\":22}"),
             "%s", out);
   cr_assert(strstr(out, "\"counted_by\":\"formula\"") && strstr(out, "\"method\":\"formula\""), "%s", out);
   /* connected 4-subsets: K4 (1), K4 minus one + 50 (3), 40-50-60 + one of 10 20 30 (3),
