@@ -5,8 +5,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "match_cli.h"
+#include "motifs_internal.h"
 
 static const wm_optspec spec[] = {
     WM_MATCH_OPTSPEC,
@@ -14,6 +16,10 @@ static const wm_optspec spec[] = {
     {"dump-plan", NULL, "print the plan (nested loops, hoisted sets) before the result"},
     {"trials", "N", "time N matches (1-1000) after an untimed warm-up; report medians "
                     "(default 1: one run; not with --per-vertex)"},
+    {"method", "auto|formula|enumerate",
+     "formula: a 3-5 vertex pattern's count from vertex, edge and triangle aggregates (no\n"
+     "listing of matches); enumerate: the plan; auto: the formula where one applies, except\n"
+     "for the triangle, cliques and diamond, which the dedicated kernels count"},
     WM_DEVICE_OPTSPEC,
     WM_GPU_OPTSPEC,
     WM_GRAPH_OPTSPEC,
@@ -24,6 +30,8 @@ typedef struct outcome {
   wm_match_result r;
   int use_gpu;
   int trials;
+  int formula;  /* counted by the motif formula, not the plan */
+  wm_u128 exact; /* the count, exact past 2^64 (formula) */
   uint64_t *per_vertex;
   uint32_t *by_file_id; /* internal ids in ascending file-id order, for --per-vertex */
 } outcome;
@@ -65,7 +73,9 @@ static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome
   wm_json_str(&j, "device", o->use_gpu ? "gpu" : "cpu");
   wm_json_u64(&j, "threads", (uint64_t)job->threads);
   if (job->first) wm_json_u64(&j, "ball_vertices", job->n_first);
-  wm_json_u64(&j, "count", o->r.count);
+  wm_json_u128(&j, "count", o->formula ? o->exact : o->r.count);
+  wm_json_str(&j, "method", o->formula ? "formula" : "enumerate");
+  if (o->formula) wm_json_str(&j, "how", o->r.launch);
   wm_json_double(&j, "seconds", o->r.seconds);
   wm_json_double(&j, "load_seconds", job->load_seconds);
   wm_json_double(&j, "relabel_seconds", job->relabel_seconds);
@@ -85,7 +95,12 @@ static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome
   }
   if (wm_cli_flag(cli, "dump-plan")) {
     wm_json_object(&j, "plan");
-    wm_plan_dump_json(&job->plan, &j);
+    if (o->formula) {
+      wm_json_str(&j, "formula", wm_motif_formula_text(&job->pattern));
+      wm_json_bool(&j, "from_motif_table", (job->plan.flags & WM_PLAN_INDUCED) != 0);
+    } else {
+      wm_plan_dump_json(&job->plan, &j);
+    }
     wm_json_str(&j, "launch", o->r.launch);
     wm_json_close(&j);
   }
@@ -109,7 +124,14 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
   const char *c = o->per_vertex ? "# " : "";
   char edges[256];
   wm_pattern_edge_string(&job->pattern, edges, sizeof edges);
-  if (wm_cli_flag(cli, "dump-plan")) {
+  if (wm_cli_flag(cli, "dump-plan") && o->formula) {
+    printf("formula: %s edge-induced = %s\n", job->pattern.name, wm_motif_formula_text(&job->pattern));
+    if (job->plan.flags & WM_PLAN_INDUCED)
+      printf("vertex-induced: the %u-vertex motif table, each class's edge-induced count less its copies inside\n"
+             "the denser classes (the spanning-subgraph matrix)\n",
+             job->pattern.k);
+    printf("pieces: %s\n\n", o->r.launch);
+  } else if (wm_cli_flag(cli, "dump-plan")) {
     wm_plan_dump_text(&job->plan, stdout);
     printf("launch: %s\n\n", o->r.launch);
   }
@@ -120,7 +142,8 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
          wm_pattern_edges(&job->pattern), edges,
          (job->plan.flags & WM_PLAN_INDUCED) ? "vertex-induced" : "edge-induced",
          (job->plan.flags & WM_PLAN_EMBEDDINGS) ? "embeddings" : "subgraphs");
-  printf("%scount      %" PRIu64 "\n", c, o->r.count);
+  char num[WM_I128_CHARS];
+  printf("%scount      %s\n", c, wm_u128_str(o->formula ? o->exact : (wm_u128)o->r.count, num));
   printf("%stime       load %.3f s, relabel %.3f s, plan %.3f s, match %.3f s%s\n", c, job->load_seconds,
          job->relabel_seconds, job->plan_seconds, o->r.seconds, o->r.trials > 1 ? " (median)" : "");
   if (o->r.trials > 1) {
@@ -131,7 +154,9 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
   printf("%srate       %.4g matches/s\n", c, rate(o));
   printf("%sset ops    %" PRIu64 " (code motion %s)\n", c, o->r.set_ops,
          (job->plan.flags & WM_PLAN_CODE_MOTION) ? "on" : "off");
-  if (o->use_gpu)
+  if (o->formula)
+    printf("%smethod     %s\n", c, o->r.launch);
+  else if (o->use_gpu)
     printf("%sdevice     gpu (kernel %.3f ms%s, transfers %.3f ms)\n", c, o->r.kernel_ms,
            o->r.trials > 1 ? " median" : "", o->r.transfer_ms);
   else
@@ -162,11 +187,52 @@ static int cpu_trials(const wm_match_job *job, const wm_match_options *mo, int t
   return wm_match_trials(cpu_once, &c, (unsigned)trials, r->count, 0, r, err);
 }
 
+typedef struct formula_trial {
+  const wm_match_job *job;
+  const wm_match_options *mo;
+  int use_gpu;
+} formula_trial;
+
+/* One timed count by formula (wm_trial_fn). */
+static int formula_once(void *ctx, wm_match_result *x, wm_error *err) {
+  const formula_trial *f = ctx;
+  wm_u128 exact;
+  return wm_count_by_formula(f->job->g, &f->job->pattern, (f->job->plan.flags & WM_PLAN_INDUCED) != 0, f->use_gpu,
+                             f->mo, &exact, x, err);
+}
+
+/* --method: formula where asked (or, with auto, where it applies and no
+ * dedicated kernel counts the pattern), over the whole graph only. */
+static int choose_formula(const wm_cli *cli, const wm_match_job *job, int *formula, wm_error *err) {
+  static const char *const methods[] = {"auto", "formula", "enumerate", NULL};
+  int method = 0;
+  int rc = wm_cli_choice(cli, "method", methods, 0, &method, err);
+  if (rc) return rc;
+  const int whole = !job->first && !job->labels && !wm_cli_flag(cli, "per-vertex") &&
+                    !(job->plan.flags & WM_PLAN_EMBEDDINGS) && wm_motif_formula_applies(&job->pattern);
+  if (method == WM_MOTIF_FORMULA && !whole)
+    return wm_fail(err, WM_EUSAGE,
+                   "count: --method formula needs an unlabeled 3-5 vertex pattern other than the triangle and "
+                   "cliques, counted over the whole graph (no --seed, --labels, --per-vertex or --embeddings)");
+  char name[64] = "";
+  wm_catalogue_name_of(&job->pattern, name, sizeof name);
+  *formula = method == WM_MOTIF_FORMULA || (method == WM_MOTIF_AUTO && whole && strcmp(name, "diamond") != 0);
+  return WM_OK;
+}
+
 static int run(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) {
   wm_match_options mo;
   wm_match_job_options(job, &mo);
   int rc = wm_cli_gpu_options(cli, &mo, err);
+  if (!rc) rc = choose_formula(cli, job, &o->formula, err);
   if (rc) return rc;
+  if (o->formula) {
+    const int induced = (job->plan.flags & WM_PLAN_INDUCED) != 0;
+    rc = wm_count_by_formula(job->g, &job->pattern, induced, o->use_gpu, &mo, &o->exact, &o->r, err);
+    if (rc || o->trials <= 1) return rc;
+    formula_trial f = {job, &mo, o->use_gpu};
+    return wm_match_trials(formula_once, &f, (unsigned)o->trials, o->r.count, 0, &o->r, err);
+  }
   mo.trials = o->trials;
   if (wm_cli_flag(cli, "per-vertex")) {
     o->per_vertex = calloc(job->g->n ? job->g->n : 1, sizeof *o->per_vertex);

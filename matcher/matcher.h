@@ -141,6 +141,19 @@ int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options
 /* "formula", "enumerated" (edge-induced) or "enumerated-induced". */
 const char *wm_motif_how_name(int how);
 
+/* 1 when the formula counts p: unlabeled, 3 to 5 vertices, and not a
+ * clique or the triangle (which the clique kernels count). */
+int wm_motif_formula_applies(const wm_pattern *p);
+/* p's count over the whole graph by formula (wm_motif_formula_applies):
+ * edge-induced from its formula over the aggregates, vertex-induced from
+ * its row of the size's motif table (wm_motifs).  *exact receives the
+ * count; r the count saturated at UINT64_MAX, seconds, GPU kernel ms,
+ * formula_paths, and in launch the formula and how its pieces were
+ * computed.  WM_EUSAGE for a pattern without a formula or options that
+ * do not count the whole graph. */
+int wm_count_by_formula(const wm_graph *g, const wm_pattern *p, int induced, int use_gpu, const wm_match_options *o,
+                        wm_u128 *exact, wm_match_result *r, wm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

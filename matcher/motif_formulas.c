@@ -18,39 +18,68 @@
 typedef struct formula {
   const char *name;
   int how;
+  unsigned level;   /* the sums it needs: those of motif size 3, 4 or 5 */
+  const char *text; /* the edge-induced count, for --dump-plan */
 } formula;
 
+/* d degree, t_v / t_e triangles at a vertex / on an edge, s_v the sum of
+ * (d_a - 1) over v's neighbours, c4 4-cycles, k4_T the 4-cliques on
+ * triangle T, S_uw the common neighbours of u and w ranked below u. */
 static const formula table[] = {
-    {"3-path", WM_MOTIF_BY_FORMULA},
-    {"triangle", WM_MOTIF_BY_EDGE_MATCH},
-    {"4-path", WM_MOTIF_BY_FORMULA},
-    {"4-star", WM_MOTIF_BY_FORMULA},
-    {"4-cycle", WM_MOTIF_BY_FORMULA},
-    {"tailed-triangle", WM_MOTIF_BY_FORMULA},
-    {"diamond", WM_MOTIF_BY_FORMULA},
-    {"4-clique", WM_MOTIF_BY_EDGE_MATCH},
-    {"5-path", WM_MOTIF_BY_FORMULA},
-    {"5-star", WM_MOTIF_BY_FORMULA},
-    {"fork", WM_MOTIF_BY_FORMULA},
-    {"5-cycle", WM_MOTIF_BY_FORMULA},
-    {"banner", WM_MOTIF_BY_FORMULA},
-    {"bull", WM_MOTIF_BY_FORMULA},
-    {"cricket", WM_MOTIF_BY_FORMULA},
-    {"long-tailed-triangle", WM_MOTIF_BY_FORMULA},
-    {"house", WM_MOTIF_BY_FORMULA},
-    {"bowtie", WM_MOTIF_BY_FORMULA},
-    {"K2,3", WM_MOTIF_BY_FORMULA},
-    {"kite", WM_MOTIF_BY_FORMULA},
-    {"dart", WM_MOTIF_BY_FORMULA},
-    {"gem", WM_MOTIF_BY_FORMULA},
-    {"3-book", WM_MOTIF_BY_FORMULA},
-    {"tailed-4-clique", WM_MOTIF_BY_FORMULA},
-    {"W4-minus-spoke", WM_MOTIF_BY_FORMULA},
-    {"W4", WM_MOTIF_BY_FORMULA},
-    {"house-x", WM_MOTIF_BY_FORMULA},
-    {"5-clique-minus-edge", WM_MOTIF_BY_FORMULA},
-    {"5-clique", WM_MOTIF_BY_FORMULA},
+    {"3-path", WM_MOTIF_BY_FORMULA, 3, "sum over vertices of C(d, 2)"},
+    {"triangle", WM_MOTIF_BY_EDGE_MATCH, 4, "the triangle count"},
+    {"4-path", WM_MOTIF_BY_FORMULA, 4, "sum over edges uv of (d_u - 1)(d_v - 1), less 3 per triangle"},
+    {"4-star", WM_MOTIF_BY_FORMULA, 3, "sum over vertices of C(d, 3)"},
+    {"4-cycle", WM_MOTIF_BY_FORMULA, 4, "sum over tops u and w below u of C(paths u-v-w below u, 2)"},
+    {"tailed-triangle", WM_MOTIF_BY_FORMULA, 4, "sum over vertices of t_v (d_v - 2)"},
+    {"diamond", WM_MOTIF_BY_FORMULA, 4, "sum over edges of C(t_e, 2)"},
+    {"4-clique", WM_MOTIF_BY_EDGE_MATCH, 4, "the 4-clique count"},
+    {"5-path", WM_MOTIF_BY_FORMULA, 4,
+     "(sum s_v^2 - sum d_v (d_v - 1)^2 - 8 c4 - 2 sum over edges t_e (d_u + d_v - 2) + 6 triangles) / 2"},
+    {"5-star", WM_MOTIF_BY_FORMULA, 3, "sum over vertices of C(d, 4)"},
+    {"fork", WM_MOTIF_BY_FORMULA, 4, "sum over vertices of C(d_v - 1, 2) s_v, less 2 tailed triangles"},
+    {"5-cycle", WM_MOTIF_BY_FORMULA, 5,
+     "over tops u and edges rs below u: (|S_ur| - [s~u])(|S_us| - [r~u]), less the triangles p-r-s with p in S_ur & S_us"},
+    {"banner", WM_MOTIF_BY_FORMULA, 5, "sum over vertices of c4_v (d_v - 2), less 2 diamonds"},
+    {"bull", WM_MOTIF_BY_FORMULA, 4, "sum over edges of t_e ((d_u - 2)(d_v - 2) - t_e + 1)"},
+    {"cricket", WM_MOTIF_BY_FORMULA, 4, "sum over vertices of t_v C(d_v - 2, 2)"},
+    {"long-tailed-triangle", WM_MOTIF_BY_FORMULA, 4, "sum over vertices of t_v (s_v - 2 d_v + 2), less 4 diamonds"},
+    {"house", WM_MOTIF_BY_FORMULA, 5, "sum over edges of c4_e t_e, less 4 diamonds"},
+    {"bowtie", WM_MOTIF_BY_FORMULA, 4, "sum over vertices of C(t_v, 2), less 2 diamonds"},
+    {"K2,3", WM_MOTIF_BY_FORMULA, 5,
+     "over lists S_uw: C(|S|, 3) + C(|S|, 2) up_uw + sum over x above u of C(|S & N(x)|, 2)"},
+    {"kite", WM_MOTIF_BY_FORMULA, 5,
+     "sum over triangles and their vertices p of (d_p - 2)(t of the opposite edge - 1), less 12 4-cliques"},
+    {"dart", WM_MOTIF_BY_FORMULA, 4, "sum over vertices of (d_v - 3) times the sum of C(t_e, 2) over v's edges"},
+    {"gem", WM_MOTIF_BY_FORMULA, 5,
+     "sum over triangles and their vertices h of (t_hb - 1)(t_hc - 1), less 12 4-cliques"},
+    {"3-book", WM_MOTIF_BY_FORMULA, 4, "sum over edges of C(t_e, 3)"},
+    {"tailed-4-clique", WM_MOTIF_BY_FORMULA, 5, "sum over triangles of k4_T (d_a + d_b + d_c - 9), over 3"},
+    {"W4-minus-spoke", WM_MOTIF_BY_FORMULA, 5,
+     "over lists S_uw: e(S)(|S| - 2 + up_uw) and sums over x above u of |S & N(x)| by x's edges to u and w"},
+    {"W4", WM_MOTIF_BY_FORMULA, 5,
+     "over lists S_uw: sum over h in S of C(its neighbours in S, 2) + sum over x above u adjacent to u and w of "
+     "C(|S & N(x)|, 2)"},
+    {"house-x", WM_MOTIF_BY_FORMULA, 5, "sum over triangles of k4_T (t_ab + t_bc + t_ca - 6), over 2"},
+    {"5-clique-minus-edge", WM_MOTIF_BY_FORMULA, 5, "sum over triangles of C(k4_T, 2)"},
+    {"5-clique", WM_MOTIF_BY_FORMULA, 5, "over edges uv: the triangles among the common neighbours ranked above both"},
 };
+
+unsigned wm_motif_formula_level(const wm_pattern *p) {
+  char name[64];
+  if (p->labeled || !wm_catalogue_name_of(p, name, sizeof name)) return 5;
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (strcmp(table[i].name, name) == 0) return table[i].level;
+  return 5;
+}
+
+const char *wm_motif_formula_text(const wm_pattern *p) {
+  char name[64];
+  if (p->labeled || !wm_catalogue_name_of(p, name, sizeof name)) return NULL;
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (strcmp(table[i].name, name) == 0) return table[i].text;
+  return NULL;
+}
 
 int wm_motif_how(const wm_pattern *p) {
   if (p->labeled) return WM_MOTIF_BY_INDUCED_MATCH;

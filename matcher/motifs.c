@@ -127,49 +127,67 @@ static int class_values(const wm_graph *g, const wm_pattern *pats, unsigned n, i
   return WM_OK;
 }
 
-static int by_formula(const wm_graph *g, unsigned k, const wm_pattern *pats, unsigned n, int use_gpu,
+/* The sums size k needs: on the GPU for sizes 4 and 5 when use_gpu (size
+ * 3 needs degrees only), else on the CPU; their kernel ms go to total and
+ * what was done to how. */
+static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o, wm_motif_sums *sums,
+                        wm_match_result *total, char *how, size_t how_size, wm_error *err) {
+  int rc;
+  const double *ps = sums->pass_seconds;
+  if (use_gpu && k >= 4) {
+    double ms = 0;
+    rc = wm_motif_sums_gpu(g, k, o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
+                           o ? o->gpu_set_capacity : 0, sums, &ms, err);
+    if (rc) return rc;
+    total->kernel_ms += ms;
+    snprintf(how, how_size,
+             "aggregates on the GPU in %.3f ms of kernels (triangles per edge %.3f, vertex and edge sums %.3f, "
+             "4-cycles %.3f, pair lists %.3f, 5-cycles' triangles %.3f, 4-cliques per triangle %.3f; %.3f s with the "
+             "upload)",
+             ms, 1e3 * ps[0], 1e3 * ps[1], 1e3 * ps[2], 1e3 * ps[3], 1e3 * ps[4], 1e3 * ps[5], sums->seconds);
+  } else {
+    rc = wm_motif_sums_cpu(g, k, o ? o->threads : 0, sums, err);
+    if (rc) return rc;
+    snprintf(how, how_size,
+             "aggregates on the CPU in %.3f s (triangles per edge %.3f, vertex and edge sums %.3f, 4-cycles, pair "
+             "lists and 5-cycles %.3f, 4-cliques per triangle %.3f)",
+             sums->seconds, ps[0], ps[1], ps[2], ps[5]);
+  }
+  total->formula_paths =
+      sums->s[WM_SUM_PATHS] > (wm_i128)UINT64_MAX ? UINT64_MAX : (uint64_t)sums->s[WM_SUM_PATHS];
+  return WM_OK;
+}
+
+/* g itself when renumbered by degree, else a renumbered copy in *sorted:
+ * the passes' work bound needs the degree order. */
+static int by_degree(const wm_graph *g, wm_graph **sorted, const wm_graph **use, wm_error *err) {
+  *sorted = NULL;
+  *use = g;
+  if (g->flags & WM_GRAPH_DEGREE_SORTED) return WM_OK;
+  int rc = wm_graph_relabel_by_degree(g, sorted, err);
+  if (!rc) *use = *sorted;
+  return rc;
+}
+
+static int by_formula(const wm_graph *g0, unsigned k, const wm_pattern *pats, unsigned n, int use_gpu,
                       const wm_match_options *o, wm_u128 *counts, int *how, wm_match_result *total,
                       wm_error *err) {
-  wm_graph *sorted = NULL;
-  int rc = WM_OK;
-  if (!(g->flags & WM_GRAPH_DEGREE_SORTED)) { /* the passes' work bound needs the degree order */
-    rc = wm_graph_relabel_by_degree(g, &sorted, err);
-    if (rc) return rc;
-    g = sorted;
-  }
+  wm_graph *sorted;
+  const wm_graph *g;
+  int rc = by_degree(g0, &sorted, &g, err);
+  if (rc) return rc;
   uint64_t *M = calloc((size_t)n * n, sizeof *M);
   wm_i128 *value = calloc(n, sizeof *value);
   int *induced = calloc(n, sizeof *induced);
   wm_motif_sums sums;
-  char matched[256];
+  char matched[256], sums_how[320];
   if (!M || !value || !induced) rc = wm_fail(err, WM_EINPUT, "out of memory");
   if (!rc) rc = wm_spanning_matrix(pats, n, M, err);
-  const int on_gpu = use_gpu && k >= 4; /* size 3 needs degrees only */
-  double sums_ms = 0;
-  if (!rc && on_gpu) {
-    rc = wm_motif_sums_gpu(g, k, o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
-                           o ? o->gpu_set_capacity : 0, &sums, &sums_ms, err);
-    total->kernel_ms += sums_ms;
-  } else if (!rc) {
-    rc = wm_motif_sums_cpu(g, k, o ? o->threads : 0, &sums, err);
-  }
-  if (!rc)
-    total->formula_paths = sums.s[WM_SUM_PATHS] > (wm_i128)UINT64_MAX ? UINT64_MAX : (uint64_t)sums.s[WM_SUM_PATHS];
+  if (!rc) rc = compute_sums(g, k, use_gpu, o, &sums, total, sums_how, sizeof sums_how, err);
   if (!rc) rc = class_values(g, pats, n, use_gpu, o, &sums, value, induced, how, total, matched, sizeof matched, err);
   if (!rc) rc = solve(pats, n, M, value, induced, counts, err);
-  if (!rc && on_gpu)
-    snprintf(total->launch, sizeof total->launch,
-             "formula: aggregates on the GPU in %.3f ms of kernels (triangles per edge %.3f, vertex and edge sums "
-             "%.3f, 4-cycles %.3f, pair lists %.3f, 5-cycles' triangles %.3f, 4-cliques per triangle %.3f; %.3f s "
-             "with the upload); enumerated on the GPU: %s",
-             sums_ms, 1e3 * sums.pass_seconds[0], 1e3 * sums.pass_seconds[1], 1e3 * sums.pass_seconds[2],
-             1e3 * sums.pass_seconds[3], 1e3 * sums.pass_seconds[4], 1e3 * sums.pass_seconds[5], sums.seconds,
-             matched[0] ? matched : "none");
-  else if (!rc)
-    snprintf(total->launch, sizeof total->launch,
-             "formula: aggregates on the CPU in %.3f s (triangles per edge %.3f, vertex and edge sums %.3f, "
-             "4-cycles, pair lists and 5-cycles %.3f, 4-cliques per triangle %.3f); enumerated on the %s: %s",
-             sums.seconds, sums.pass_seconds[0], sums.pass_seconds[1], sums.pass_seconds[2], sums.pass_seconds[5],
+  if (!rc)
+    snprintf(total->launch, sizeof total->launch, "formula: %s; enumerated on the %s: %s", sums_how,
              use_gpu ? "GPU" : "CPU", matched[0] ? matched : "none");
   free(M);
   free(value);
@@ -200,5 +218,63 @@ int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options
   if (rc == WM_OK) set_total(&total, counts, n);
   free(pats);
   if (rc == WM_OK && sum) *sum = total;
+  return rc;
+}
+
+int wm_motif_formula_applies(const wm_pattern *p) {
+  return !p->labeled && p->k >= 3 && p->k <= 5 && wm_motif_how(p) == WM_MOTIF_BY_FORMULA;
+}
+
+/* Edge-induced: the class's formula over the sums; vertex-induced: the
+ * class's row of the size's motif table. */
+int wm_count_by_formula(const wm_graph *g0, const wm_pattern *p, int induced, int use_gpu, const wm_match_options *o,
+                        wm_u128 *exact, wm_match_result *r, wm_error *err) {
+  if (!wm_motif_formula_applies(p))
+    return wm_fail(err, WM_EUSAGE, "pattern %s has no motif formula (use --method enumerate)", p->name);
+  if (o && !whole_graph_count(o))
+    return wm_fail(err, WM_EUSAGE, "the formula counts the whole graph: not with seeds, a ball or per-vertex counts");
+  memset(r, 0, sizeof *r);
+  const double t0 = wm_now();
+  char name[64];
+  wm_catalogue_name_of(p, name, sizeof name);
+  int rc;
+  if (induced) {
+    wm_pattern *pats = NULL;
+    unsigned n = 0;
+    rc = wm_connected_patterns(p->k, &pats, &n, err);
+    wm_u128 *counts = rc ? NULL : calloc(n, sizeof *counts);
+    if (!rc && !counts) rc = wm_fail(err, WM_EINPUT, "out of memory");
+    wm_match_options mo;
+    if (o) mo = *o;
+    else wm_match_options_init(&mo);
+    mo.motif_method = WM_MOTIF_FORMULA;
+    if (!rc) rc = wm_motifs(g0, p->k, use_gpu, &mo, counts, NULL, r, err);
+    for (unsigned i = 0; !rc && i < n; i++)
+      if (strcmp(pats[i].name, name) == 0) *exact = counts[i];
+    if (!rc) {
+      char inner[sizeof r->launch];
+      memcpy(inner, r->launch, sizeof inner);
+      snprintf(r->launch, sizeof r->launch, "vertex-induced from the %u-vertex motif table (%.280s)", p->k, inner);
+    }
+    free(counts);
+    free(pats);
+  } else {
+    wm_graph *sorted;
+    const wm_graph *g;
+    wm_motif_sums sums;
+    wm_i128 value = 0;
+    char sums_how[320];
+    rc = by_degree(g0, &sorted, &g, err);
+    if (!rc) rc = compute_sums(g, wm_motif_formula_level(p), use_gpu, o, &sums, r, sums_how, sizeof sums_how, err);
+    if (!rc && (!wm_motif_formula(p, &sums, &value) || value < 0))
+      rc = wm_fail(err, WM_EINPUT, "pattern %s: the formula gives a negative count; please report it", name);
+    if (!rc) {
+      *exact = (wm_u128)value;
+      snprintf(r->launch, sizeof r->launch, "formula: %.180s; %.190s", wm_motif_formula_text(p), sums_how);
+    }
+    wm_graph_destroy(sorted);
+  }
+  r->seconds = wm_now() - t0;
+  r->count = *exact > UINT64_MAX ? UINT64_MAX : (uint64_t)*exact;
   return rc;
 }

@@ -173,12 +173,13 @@ Test(match_cli, pair_count) {
       {"diamond", "count      6\n"}, {"3-path", "count      17\n"}};
   for (unsigned i = 0; i < 2; i++) {
     char *out, *err;
-    int rc = wm_test_run(&out, &err, "count %s --pattern %s --dump-plan --no-cache --device cpu", f.graph,
-                         cases[i].pattern);
+    int rc = wm_test_run(&out, &err, "count %s --pattern %s --dump-plan --no-cache --device cpu --method enumerate",
+                         f.graph, cases[i].pattern);
     cr_assert_eq(rc, 0, "%s", err);
     cr_assert(strstr(out, "n(n-1)/2 pairs (v") && strstr(out, cases[i].want), "%s", out);
     free(out), free(err);
-    rc = wm_test_run(&out, &err, "count %s --pattern %s --dump-plan --no-pair-count --no-cache --device cpu",
+    rc = wm_test_run(&out, &err,
+                     "count %s --pattern %s --dump-plan --no-pair-count --no-cache --device cpu --method enumerate",
                      f.graph, cases[i].pattern);
     cr_assert_eq(rc, 0, "%s", err);
     cr_assert(!strstr(out, "pairs (v") && strstr(out, cases[i].want), "%s", out);
@@ -192,6 +193,64 @@ Test(match_cli, pair_count) {
   rc = wm_test_run(&out, &err, "plan --pattern diamond --embeddings");
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert(strstr(out, "n(n-1) pairs (v2, v3)"), "%s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+/* count by formula: the same counts as the plans', edge- and
+ * vertex-induced; the method in the text, the JSON and the dumped plan;
+ * --method formula refused where it does not apply; a count past 2^64
+ * printed exactly. */
+Test(match_cli, count_by_formula) {
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
+  static const char *patterns[] = {"3-path", "4-path", "4-star", "tailed-triangle", "5-path", "fork", "bull",
+                                   "house", "5-cycle", "K2,3", "W4", "gem"};
+  for (unsigned i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
+    for (int induced = 0; induced <= 1; induced++) {
+      char *out, *err;
+      const char *ind = induced ? "--induced" : "";
+      int rc = wm_test_run(&out, &err, "count %s --pattern %s %s --json --no-cache --device cpu", f.graph,
+                           patterns[i], ind);
+      cr_assert_eq(rc, 0, "%s", err);
+      cr_assert(strstr(out, "\"method\":\"formula\""), "%s", out);
+      const uint64_t by_formula = json_u64(out, "count");
+      free(out), free(err);
+      rc = wm_test_run(&out, &err, "count %s --pattern %s %s --json --no-cache --device cpu --method enumerate", f.graph,
+                       patterns[i], ind);
+      cr_assert_eq(rc, 0, "%s", err);
+      cr_assert(strstr(out, "\"method\":\"enumerate\""), "%s", out);
+      cr_assert_eq(json_u64(out, "count"), by_formula, "%s %s: formula %lu, plan %lu", patterns[i], ind,
+                   (unsigned long)by_formula, (unsigned long)json_u64(out, "count"));
+      free(out), free(err);
+    }
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "count %s --pattern house --induced --dump-plan --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "formula: house edge-induced = ") && strstr(out, "5-vertex motif table"), "%s", out);
+  free(out), free(err);
+  /* the dedicated kernels keep the triangle, cliques and diamond */
+  rc = wm_test_run(&out, &err, "count %s --pattern diamond --json --no-cache --device cpu", f.graph);
+  cr_assert(rc == 0 && strstr(out, "\"method\":\"enumerate\""), "%s", out);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --pattern triangle --method formula --no-cache", f.graph), 2);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "count %s --pattern 4-path --method formula --per-vertex --no-cache", f.graph),
+               2);
+  free(out), free(err);
+  /* C(200000, 4) 5-stars, past 2^64 */
+  char star[512];
+  snprintf(star, sizeof star, "%s/star.txt", f.dir);
+  FILE *sf = fopen(star, "w");
+  for (unsigned v = 1; v <= 200000; v++) fprintf(sf, "0 %u\n", v);
+  fclose(sf);
+  rc = wm_test_run(&out, &err, "count %s --pattern 5-star --json --no-cache --device cpu", star);
+  cr_assert_eq(rc, 0, "%s", err);
+  wm_u128 want = (wm_u128)200000 * 199999 / 2 * 199998 / 3 * 199997 / 4;
+  char digits[WM_I128_CHARS], key[80];
+  cr_assert(want > (wm_u128)UINT64_MAX);
+  snprintf(key, sizeof key, "\"count\":%s,", wm_u128_str(want, digits));
+  cr_assert(strstr(out, key), "want %s in %s", key, out);
   free(out), free(err);
   wm_test_rmdir(f.dir);
 }
