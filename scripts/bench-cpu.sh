@@ -70,6 +70,11 @@ graph_file() {
   esac
 }
 
+# This benchmark measures the CPU executor's plans: where count defaults to
+# the motif formulas (--method), it asks for the plans.
+enumerate=""
+"$bin" count --help 2>&1 | grep -q -- "--method" && enumerate="--method enumerate"
+
 # Pulls a number out of the one-line JSON of `count --json`.
 field() { sed -n "s/.*\"$1\":\\([0-9.eE+-]*\\).*/\\1/p" <<<"$2"; }
 
@@ -79,7 +84,7 @@ run_count() {
   local flags="--threads $t --device cpu --json"
   [ "$motion" = off ] && flags="$flags --no-code-motion"
   set +e
-  out=$(timeout "$timeout_s" "$bin" count "$g" --pattern "$p" $flags $extra 2>&1)
+  out=$(timeout "$timeout_s" "$bin" count "$g" --pattern "$p" $flags $extra $enumerate 2>&1)
   rc=$?
   set -e
   if [ $rc -eq 124 ]; then echo timeout; return; fi

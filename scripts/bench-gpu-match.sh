@@ -88,6 +88,10 @@ done
 mkdir -p "$work" "$out"
 csv=$out/bench-gpu-match.csv
 count_help=$("$bin" count --help 2>&1 || true)
+# This benchmark measures the matcher's plans: where count and motifs
+# default to the motif formulas (--method), it asks for the plans.
+enumerate=""
+grep -q -- "--method" <<<"$count_help" && enumerate="--method enumerate"
 
 # A graph name -> a .wmg path (generated or converted once, kept in $work).
 graph_file() {
@@ -152,7 +156,7 @@ run_count() {
   local g=$1 p=$2 device=$3 flags=$4 out rc
   flags="$flags $(trial_flags "$device")"
   set +e
-  out=$(timeout "$timeout_s" "$bin" count "$g" --pattern "$p" --device "$device" --json $flags 2>&1)
+  out=$(timeout "$timeout_s" "$bin" count "$g" --pattern "$p" --device "$device" --json $flags $enumerate 2>&1)
   rc=$?
   set -e
   if [ $rc -eq 124 ]; then echo timeout; return; fi
@@ -175,7 +179,8 @@ run_motifs() {
   local g=$1 k=$2 device=$3 flags=$4 out rc trials=3
   [ "$device" = gpu ] && trials=$gpu_trials
   set +e
-  out=$(timeout "$timeout_s" "$bin" motifs "$g" --size "$k" --device "$device" --json --trials "$trials" $flags 2>&1)
+  out=$(timeout "$timeout_s" "$bin" motifs "$g" --size "$k" --device "$device" --json --trials "$trials" $flags \
+    $enumerate 2>&1)
   rc=$?
   set -e
   if [ $rc -eq 124 ]; then echo timeout; return; fi
