@@ -1,8 +1,8 @@
 /* The motif formulas' aggregates on the GPU: the passes of
  * motif_sums_cpu.c, which is their oracle, with a warp where the CPU has a
  * thread.
- *   1. triangles per edge: a warp per vertex v, a lane per arc v->u (u < v)
- *      merging the two rows above u; then copied to the arcs u->v;
+ *   1. triangles per edge: a warp per arc v->u (u < v), the lanes searching
+ *      v's row before u in u's row above u; then copied to the arcs u->v;
  *   2. vertex and edge sums: a warp per vertex, lanes over its row;
  *   3. 4-cycles: a warp per top u, with the per-vertex scratch of the CPU
  *      thread in device memory (one slice per warp; the number of warps is
@@ -27,6 +27,9 @@ namespace {
 typedef __int128 i128;
 constexpr int kWarpsPerBlock = 4;
 constexpr int kThreads = 32 * kWarpsPerBlock;
+/* The passes wait on dependent loads (rows, stamps, tallies): 32 warps per
+ * SM hide more of that than 16, at 64 registers a thread. */
+constexpr int kBlocksPerSm = 8;
 
 struct dev_graph {
   uint32_t n;
@@ -154,29 +157,40 @@ __device__ __forceinline__ uint32_t grab(unsigned long long *next) {
 
 __device__ __forceinline__ unsigned global_warp() { return (blockIdx.x * blockDim.x + threadIdx.x) >> 5; }
 
+/* The row holding arc a: off[v] <= a < off[v + 1]. */
+__device__ __forceinline__ uint32_t row_of(const dev_graph &g, unsigned long long a) {
+  uint64_t lo = 0, hi = g.n;
+  while (lo + 1 < hi) {
+    const uint64_t mid = (lo + hi) / 2;
+    if (g.off[mid] <= a) lo = mid;
+    else hi = mid;
+  }
+  return (uint32_t)lo;
+}
+
 /* ---- pass 1 ------------------------------------------------------------ */
 
-__global__ void edge_triangles(dev_graph g, uint32_t *t, unsigned long long *next) {
+/* A warp per arc v->u (u < v): the lanes search v's row before u in u's
+ * row above u, each hit a triangle w < u < v. */
+__global__ void edge_triangles(dev_graph g, uint64_t m, uint32_t *t, unsigned long long *next) {
   const int lane = threadIdx.x & 31;
-  for (uint32_t v = grab(next); v < g.n; v = grab(next)) {
-    const uint32_t *rv = g.adj + g.off[v];
-    const uint64_t nv = lower_bound(rv, deg(g, v), v);
-    for (uint64_t i = lane; i < nv; i += 32) {
-      const uint32_t u = rv[i], *ru = g.adj + g.off[u];
-      const uint64_t nu = lower_bound(ru, deg(g, u), u);
-      uint64_t a = 0, b = 0;
-      uint32_t found = 0;
-      while (a < i && b < nu) {
-        if (rv[a] < ru[b]) a++;
-        else if (rv[a] > ru[b]) b++;
-        else {
-          atomicAdd(&t[g.off[v] + a], 1u);
-          atomicAdd(&t[g.off[u] + b], 1u);
-          found++, a++, b++;
-        }
+  for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
+    const uint32_t v = row_of(g, arc), u = g.adj[arc];
+    if (u >= v) continue;
+    const uint64_t i = arc - g.off[v];
+    const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
+    const uint64_t nu = lower_bound(ru, deg(g, u), u);
+    uint32_t found = 0;
+    for (uint64_t a = lane; a < i && nu; a += 32) {
+      const uint64_t b = lower_bound(ru, nu, rv[a]);
+      if (b < nu && ru[b] == rv[a]) {
+        atomicAdd(&t[g.off[v] + a], 1u);
+        atomicAdd(&t[g.off[u] + b], 1u);
+        found++;
       }
-      if (found) atomicAdd(&t[g.off[v] + i], found);
     }
+    found = (uint32_t)warp_sum_u64(found);
+    if (found && lane == 0) atomicAdd(&t[arc], found);
   }
 }
 
@@ -243,8 +257,8 @@ __global__ void vertex_and_edge_sums(dev_graph g, const uint32_t *t, unsigned lo
 
 /* One list S_uw of c >= 2 members at buf[start..start + c). */
 struct bucket {
-  uint32_t u, w, c, pad;
-  uint64_t start;
+  uint32_t u, w, c;
+  uint32_t start; /* in the chunk's lists, fewer than 2^32 entries */
 };
 
 struct warp_counters {
@@ -296,7 +310,7 @@ __device__ __forceinline__ void for_paths(const dev_graph &g, uint32_t u, const 
  * 4-cycle sums, and for size 5 the lists S_uw written to buf (at the top's
  * place, prefix[u] - prefix[u0]), a bucket per list of two or more, and the
  * first term of the 5-cycles (five_cycles_from of motif_sums_cpu.c). */
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     four_cycles(dev_graph g, const uint32_t *t, int k, scratch_pool pool, uint32_t u0, uint32_t u1,
                 unsigned long long *next, const uint64_t *prefix, uint32_t *buf, bucket *buckets,
                 unsigned long long *nbuckets, i128 *slots, int *overflow) {
@@ -367,12 +381,12 @@ __global__ void __launch_bounds__(kThreads)
     {
       for (unsigned q0 = 0; q0 < nt; q0 += 32) {
         const unsigned q = q0 + lane;
-        bucket b = {u, 0, 0, 0, 0};
+        bucket b = {u, 0, 0, 0};
         bool want = false;
         if (q < nt) {
           b.w = x.touched[q];
           b.c = x.cnt[b.w];
-          b.start = (prefix[u] - prefix[u0]) + x.pos[b.w] - b.c;
+          b.start = (uint32_t)((prefix[u] - prefix[u0]) + x.pos[b.w] - b.c);
           want = b.c >= 2;
         }
         append(buckets, nbuckets, want, b);
@@ -441,7 +455,7 @@ __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_
 }
 
 /* pair_list_sums of motif_sums_cpu.c, a warp per list. */
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     pair_lists(dev_graph g, const bucket *buckets, const unsigned long long *nbuckets, const uint32_t *buf,
                scratch_pool pool, unsigned long long *next, i128 *slots, int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
@@ -509,21 +523,10 @@ __global__ void __launch_bounds__(kThreads)
   flush(a, slots, overflow, warp);
 }
 
-/* The row holding arc a: off[v] <= a < off[v + 1]. */
-__device__ __forceinline__ uint32_t row_of(const dev_graph &g, unsigned long long a) {
-  uint64_t lo = 0, hi = g.n;
-  while (lo + 1 < hi) {
-    const uint64_t mid = (lo + hi) / 2;
-    if (g.off[mid] <= a) lo = mid;
-    else hi = mid;
-  }
-  return (uint32_t)lo;
-}
-
 /* The 5-cycles' triangle term, a warp per arc u->p with p > u: the
  * triangles p-r-s with r, s > u, r a neighbour of p (p's row past u
  * stamped) and s above r. */
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     five_cycle_triangles(dev_graph g, uint64_t m, scratch_pool pool, unsigned long long *next, i128 *slots,
                          int *overflow) {
   const int lane = threadIdx.x & 31;
@@ -613,7 +616,7 @@ __device__ i128 five_cliques_on(const dev_graph &g, const uint32_t *rv, uint32_t
 }
 
 /* A warp per arc v->u (u < v) with triangles on it. */
-__global__ void __launch_bounds__(kThreads) triangle_cliques(dev_graph g, uint64_t m, const uint32_t *t,
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_graph g, uint64_t m, const uint32_t *t,
                                                               scratch_pool pool, unsigned long long *next,
                                                               i128 *slots, int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
@@ -705,6 +708,8 @@ struct run {
   unsigned long long *next; /* kCounters counters, each kernel launch its own */
   unsigned used;            /* counters handed out */
   cudaError_t bad;          /* the first failed reset of a counter */
+  uint64_t *prefix_host;    /* each top's first list entry, and the total */
+  uint64_t cap;             /* list entries per chunk */
   cudaEvent_t ev[8];        /* between the passes */
   float pass3[3];           /* ms of the 4-cycle sweeps, pair lists, 5-cycles' triangles */
 };
@@ -720,6 +725,7 @@ unsigned long long *counter(run &r) {
 void release(run &r) {
   cudaFree(r.off), cudaFree(r.adj), cudaFree(r.t), cudaFree(r.scratch), cudaFree(r.slots);
   cudaFree(r.buf), cudaFree(r.buckets), cudaFree(r.prefix), cudaFree(r.overflow), cudaFree(r.next);
+  free(r.prefix_host);
   for (int i = 0; i < 8; i++)
     if (r.ev[i]) cudaEventDestroy(r.ev[i]);
 }
@@ -758,7 +764,7 @@ int size_scratch(const wm_graph *g, unsigned want, run &r, scratch_pool &pool, u
   size_t free_b = 0, total_b = 0;
   WM_CU(cudaMemGetInfo(&free_b, &total_b));
   const uint64_t fit = (uint64_t)(0.5 * (double)free_b) / (pool.per_warp * 4);
-  uint64_t w = want ? want : (uint64_t)sms * 16;
+  uint64_t w = want ? want : (uint64_t)sms * kBlocksPerSm * kWarpsPerBlock;
   if (w > fit) w = fit;
   w = w / kWarpsPerBlock * kWarpsPerBlock;
   if (w == 0)
@@ -784,6 +790,7 @@ int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room,
   WM_CU(cudaMemGetInfo(&free_b, &total_b));
   const uint64_t fit = (uint64_t)(0.7 * (double)free_b) / (4 + sizeof(bucket) / 2);
   cap = prefix[g->n] < fit ? prefix[g->n] : fit;
+  if (cap > 0xFFFFFFFFull) cap = 0xFFFFFFFFull; /* bucket.start is 32 bits */
   if (room && room < cap) cap = room > most ? room : most; /* tests: many chunks */
   if (cap < most)
     return wm_fail(err, WM_EDEVICE, "motif aggregates: vertex lists of %llu paths do not fit the GPU's free memory",
@@ -794,26 +801,28 @@ int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room,
   return WM_OK;
 }
 
-/* Pass 3 for size 5: the tops in chunks whose lists fit, each chunk's
- * buckets then taken a warp each; the 5-cycles' triangle term over all
- * arcs. */
-int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blocks, unsigned small_blocks,
-               uint64_t room, wm_error *err) {
+/* Before the timed passes, for size 5: each top's paths (top_paths), their
+ * prefix sums on the host, and the room for the lists. */
+int plan_lists(const wm_graph *g, run &r, unsigned small_blocks, uint64_t room, wm_error *err) {
   WM_CU(cudaMalloc(&r.prefix, (g->n + 1) * sizeof *r.prefix));
-  uint64_t *prefix = (uint64_t *)malloc((g->n + 1) * sizeof *prefix);
-  if (!prefix) return wm_fail(err, WM_EINPUT, "out of memory");
-  int rc = WM_OK;
-  uint64_t cap = 0;
+  r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
+  if (!r.prefix_host) return wm_fail(err, WM_EINPUT, "out of memory");
+  uint64_t *prefix = r.prefix_host;
   top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1);
-  cudaError_t e = cudaMemcpy(prefix + 1, r.prefix + 1, g->n * sizeof *prefix, cudaMemcpyDeviceToHost);
-  if (e != cudaSuccess) rc = wm_cuda_fail(err, e, "top_paths", __FILE__, __LINE__);
+  WM_CU(cudaMemcpy(prefix + 1, r.prefix + 1, g->n * sizeof *prefix, cudaMemcpyDeviceToHost));
   prefix[0] = 0;
-  for (uint32_t u = 0; u < g->n && !rc; u++) prefix[u + 1] += prefix[u];
-  if (!rc) {
-    e = cudaMemcpy(r.prefix, prefix, (g->n + 1) * sizeof *prefix, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) rc = wm_cuda_fail(err, e, "prefix", __FILE__, __LINE__);
-  }
-  if (!rc) rc = size_lists(g, r, prefix, room, cap, err);
+  for (uint32_t u = 0; u < g->n; u++) prefix[u + 1] += prefix[u];
+  WM_CU(cudaMemcpy(r.prefix, prefix, (g->n + 1) * sizeof *prefix, cudaMemcpyHostToDevice));
+  return size_lists(g, r, prefix, room, r.cap, err);
+}
+
+/* Pass 3 for size 5: the tops in chunks whose lists fit (plan_lists), each
+ * chunk's buckets then taken a warp each; the 5-cycles' triangle term over
+ * all arcs. */
+int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blocks, wm_error *err) {
+  const uint64_t *prefix = r.prefix_host, cap = r.cap;
+  int rc = WM_OK;
+  cudaError_t e;
   unsigned long long *nbuckets = r.next + kCounters - 1;
   for (uint32_t u0 = 0, u1; u0 < g->n && !rc; u0 = u1) {
     for (u1 = u0 + 1; u1 < g->n && prefix[u1 + 1] - prefix[u0] <= cap;) u1++;
@@ -836,7 +845,6 @@ int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blo
     cudaEventElapsedTime(&lists, r.ev[6], r.ev[7]);
     r.pass3[0] += sweep, r.pass3[1] += lists;
   }
-  free(prefix);
   if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[5]));
   five_cycle_triangles<<<blocks, kThreads>>>(r.g, g->m, pool, counter(r), r.slots, r.overflow);
@@ -857,13 +865,14 @@ int passes(const wm_graph *g, unsigned k, unsigned want_warps, uint64_t room, ru
   int rc = size_scratch(g, want_warps, r, pool, warps, err);
   if (rc) return rc;
   const unsigned blocks = warps / kWarpsPerBlock;
+  if (k >= 5 && (rc = plan_lists(g, r, small_blocks, room, err))) return rc;
   WM_CU(cudaEventRecord(r.ev[0]));
-  edge_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
+  edge_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t, counter(r));
   fold_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
   WM_CU(cudaEventRecord(r.ev[1]));
   vertex_and_edge_sums<<<blocks, kThreads>>>(r.g, r.t, counter(r), r.slots, r.overflow);
   WM_CU(cudaEventRecord(r.ev[2]));
-  if (k >= 5) rc = lists_pass(g, r, pool, blocks, small_blocks, room, err);
+  if (k >= 5) rc = lists_pass(g, r, pool, blocks, err);
   else
     four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, counter(r), NULL, NULL, NULL, NULL, r.slots,
                                       r.overflow);

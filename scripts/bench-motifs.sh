@@ -44,7 +44,8 @@ usage: scripts/bench-motifs.sh [options]
   --methods "..."    formula and/or enumerate (default "$methods")
   --trials N         timed calls after a warm-up (default $trials)
   --timeout S        seconds per call (default $timeout_s)
-  --escape DIR       a built ESCAPE tree (its exe/count_five), run on the same graphs for size 5
+  --escape DIR       ESCAPE's source tree (its exe/count_five, built here with g++ -O3 when
+                     missing), run on the same graphs for size 5
 EOF
 }
 
@@ -64,6 +65,10 @@ while [ $# -gt 0 ]; do
 done
 
 mkdir -p "$work" "$out"
+if [ -n "$escape" ] && [ ! -x "$escape/exe/count_five" ]; then
+  (cd "$escape" && g++ -O3 -std=c++11 -w -I. Graph.cpp GraphIO.cpp TriangleProgram.cpp exe/count_five.cpp \
+    -o exe/count_five) || { echo "bench-motifs: could not build ESCAPE in $escape" >&2; exit 1; }
+fi
 csv=$out/bench-motifs.csv
 echo "graph,vertices,edges,wedges,dag_paths,size,device,method,total,seconds,kernel_ms,paths_per_s,bound_share,escape_seconds,escape_check" >"$csv"
 

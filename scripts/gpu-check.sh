@@ -3,7 +3,9 @@
 #   . .gpu-deps/env.sh && bash scripts/gpu-check.sh [STAGE...]
 # Stages (default: build test bench): build = configure + compile for sm_90;
 # test = every ctest test labelled gpu (and the CPU ones with `test-all`);
-# bench = the GPU matcher and BFS benchmarks.  Logs and CSVs go to $OUT
+# bench = the GPU matcher and BFS benchmarks; motifs = the motif benchmark
+# (scripts/bench-motifs.sh, with ESCAPE where .gpu-data/escape holds its
+# source).  Logs and CSVs go to $OUT
 # (or ./gpu-out) and a short table is printed last.
 # The real graphs are read from $WM_SHARED_DATASETS (default .gpu-data, a
 # git-ignored copy of ../shared/datasets carried with the call, since the
@@ -42,6 +44,13 @@ for stage in "${stages[@]}"; do
       log "$b"
       WM_BIN="$build/warpmatch" WM_OUT="$out" bash "$b" 2>&1 | tee "$out/$(basename "$b" .sh).log" | tail -40
     done
+    ;;
+  motifs)
+    log "scripts/bench-motifs.sh"
+    esc=()
+    [ -d .gpu-data/escape ] && esc=(--escape "$PWD/.gpu-data/escape")
+    WM_BIN="$build/warpmatch" WM_OUT="$out" bash scripts/bench-motifs.sh "${esc[@]}" 2>&1 |
+      tee "$out/bench-motifs.log" | tail -40
     ;;
   *)
     echo "gpu-check: unknown stage '$stage'" >&2
