@@ -111,19 +111,13 @@ Test(bfs_cpu, directed_bottom_up_uses_in_arcs) {
 }
 
 Test(bfs_cpu, facebook) {
-  char path[1024];
-  wm_test_shared(path, sizeof path, "facebook_combined.txt");
-  wm_load_options lo;
-  wm_load_options_init(&lo);
-  lo.use_cache = 0;
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_load(path, &lo, &g, NULL, &err), WM_OK, "%s", err.msg);
+  wm_graph *g = wm_test_load_shared("facebook_combined.txt");
   uint32_t s[] = {0, 107, 4038};
   for (int i = 0; i < 3; i++) check_all(g, &s[i], 1, "facebook");
   wm_bfs_options o;
   wm_bfs_options_init(&o);
   wm_bfs_result r;
+  wm_error err;
   cr_assert_eq(wm_bfs_cpu(g, &s[0], 1, &o, &r, &err), WM_OK);
   /* SNAP: ego-Facebook is one connected component of 4,039 vertices and 88,234 edges */
   cr_assert_eq(r.reached, 4039);

@@ -126,14 +126,7 @@ Test(gpu_bfs, path) { check_graph_roots(tb_path(quick() ? 400 : 3000), "path"); 
 Test(gpu_bfs, sparse_overflow) { check_graph_roots(tb_sparse(quick() ? 20000 : 120000, 3, 5), "sparse random"); }
 
 Test(gpu_bfs, facebook) {
-  char path[1024];
-  wm_test_shared(path, sizeof path, "facebook_combined.txt");
-  wm_load_options lo;
-  wm_load_options_init(&lo);
-  lo.use_cache = 0;
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_load(path, &lo, &g, NULL, &err), WM_OK, "%s", err.msg);
+  wm_graph *g = wm_test_load_shared("facebook_combined.txt");
   check_graph_roots(g, "facebook");
 }
 

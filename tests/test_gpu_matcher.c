@@ -477,20 +477,8 @@ Test(gpu_matcher, listing_limit, .timeout = 300) {
 
 /* ---- real and Kronecker graphs --------------------------------------- */
 
-static wm_graph *load_shared(const char *file) {
-  char path[4096];
-  wm_test_shared(path, sizeof path, file);
-  wm_load_options lo;
-  wm_load_options_init(&lo);
-  lo.use_cache = 0;
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_load(path, &lo, &g, NULL, &err), WM_OK, "%s", err.msg);
-  return g;
-}
-
 Test(gpu_matcher, facebook, .timeout = 900) {
-  wm_graph *g = load_shared("facebook_combined.txt");
+  wm_graph *g = wm_test_load_shared("facebook_combined.txt");
   wm_match_options base;
   wm_match_options_init(&base);
   /* Published counts (../shared/datasets/README.md). */
@@ -778,7 +766,7 @@ Test(gpu_matcher, clique_kernels, .timeout = 1500) {
             {"er 64 0.5", wm_test_er(64, 0.5, 14), 8, 1},
             {"kron-16", kron(16), 5, 1},
             {"kron-18", kron(18), 4, 0},
-            {"facebook", load_shared("facebook_combined.txt"), 6, 1}};
+            {"facebook", wm_test_load_shared("facebook_combined.txt"), 6, 1}};
   for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
     for (int relabel = 0; relabel <= 1; relabel++) {
       wm_graph *r = relabel ? wm_test_by_degree(gs[i].g) : NULL;
@@ -843,7 +831,7 @@ Test(gpu_matcher, diamond_kernel, .timeout = 1200) {
             {"er 64 0.5", wm_test_er(64, 0.5, 14), 1},
             {"kron-16", kron(16), 1},
             {"kron-18", kron(18), 0},
-            {"facebook", load_shared("facebook_combined.txt"), 1}};
+            {"facebook", wm_test_load_shared("facebook_combined.txt"), 1}};
   wm_pattern p = named("diamond");
   int device_bits = 0;
   for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {

@@ -65,23 +65,11 @@ Test(gpu_motifs, sums_on_hubs_stars_cliques, .timeout = 600) {
   wm_graph_destroy(clique);
 }
 
-static wm_graph *facebook(void) {
-  char path[4096];
-  wm_test_shared(path, sizeof path, "facebook_combined.txt");
-  wm_load_options lo;
-  wm_load_options_init(&lo);
-  lo.use_cache = 0;
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_load(path, &lo, &g, NULL, &err), WM_OK, "%s", err.msg);
-  return g;
-}
-
 /* facebook: the sums, then the 4-motif table by formula on the GPU against
  * the enumeration on the GPU, and the 5-motif table against the CPU's
  * formula. */
 Test(gpu_motifs, facebook, .timeout = 900) {
-  wm_graph *g = facebook();
+  wm_graph *g = wm_test_load_shared("facebook_combined.txt");
   same_sums(g, "facebook");
   wm_match_options mo;
   wm_match_options_init(&mo);

@@ -8,14 +8,7 @@
 #include "testutil.h"
 
 static wm_graph *facebook(void) {
-  char path[4096];
-  wm_test_shared(path, sizeof path, "facebook_combined.txt");
-  wm_load_options lo;
-  wm_load_options_init(&lo);
-  lo.use_cache = 0; /* never write beside the shared file */
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_load(path, &lo, &g, NULL, &err), WM_OK, "%s", err.msg);
+  wm_graph *g = wm_test_load_shared("facebook_combined.txt");
   cr_assert_eq(g->n, 4039);
   cr_assert_eq(wm_graph_edges(g), 88234);
   return g;

@@ -89,6 +89,18 @@ void wm_test_shared(char *buf, size_t size, const char *file) {
   cr_assert(stat(buf, &st) == 0, "shared dataset %s is missing (expected ../shared/datasets beside the checkout)", buf);
 }
 
+wm_graph *wm_test_load_shared(const char *file) {
+  char path[4096];
+  wm_test_shared(path, sizeof path, file);
+  wm_load_options lo;
+  wm_load_options_init(&lo);
+  lo.use_cache = 0;
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_graph_load(path, &lo, &g, NULL, &err), WM_OK, "%s", err.msg);
+  return g;
+}
+
 uint64_t wm_test_rand(uint64_t *s) {
   uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -30,6 +30,8 @@ void wm_test_clique_text(char *buf, size_t size, unsigned k, unsigned first, uns
 
 /* Path of a graph in ../shared/datasets (fails the test if it is missing). */
 void wm_test_shared(char *buf, size_t size, const char *file);
+/* That graph loaded, without writing a cache beside the shared file. */
+wm_graph *wm_test_load_shared(const char *file);
 
 /* Small random symmetric simple graphs for oracle tests, deterministic by seed:
  * Erdos-Renyi G(n, p), and a power-law graph with `hubs` hub vertices each
