@@ -37,18 +37,21 @@ struct dev_graph {
   const uint32_t *adj;
 };
 
-/* One warp's slice of the scratch: n entries each, then three of the
- * largest degree.  Stamps mark membership without clearing: a warp's
- * stamp only grows, across the kernels too (scratch_pool.stamps). */
+/* One warp's slice of the scratch: six arrays of n entries, then three
+ * of the largest degree.  The 4-cycle sweeps and the later kernels share
+ * three of the arrays (the sweeps leave cnt zeroed, as the tallies need,
+ * and mark a top's neighbours with even values where the stamps are odd).
+ * Stamps mark membership without clearing: a warp's stamp only grows,
+ * across the kernels too (scratch_pool.stamps). */
 struct warp_scratch {
   uint32_t *cnt;     /* paths u-v-w per w */
   uint32_t *touched; /* the w with cnt[w] > 0 */
-  uint32_t *middle;  /* u + 1 for the top u's neighbours below it */
+  uint32_t *middle;  /* top_mark(u) for the top u's neighbours below it */
   uint32_t *pos;     /* where w's list goes, then its end */
-  uint32_t *in_s;    /* stamp: in the current list (or row) */
+  uint32_t *in_s;    /* stamp: in the current list (or row); shares middle */
   uint32_t *w_mark;  /* stamp: a neighbour of the list's w (or above w, pass 4) */
-  uint32_t *tally;   /* per x above the top: list members adjacent to x */
-  uint32_t *xs;      /* the x with tally[x] > 0 */
+  uint32_t *tally;   /* per x above the top: list members adjacent to x; shares cnt */
+  uint32_t *xs;      /* the x with tally[x] > 0; shares touched */
   uint32_t *deg_s;   /* per member: neighbours inside the list */
   uint32_t *common;  /* N(u) & N(v), pass 4 */
   uint32_t *ia, *ib; /* a triangle's third vertex in the two rows, pass 4 */
@@ -64,15 +67,21 @@ struct scratch_pool {
 __device__ warp_scratch slice(const scratch_pool &p, unsigned warp) {
   uint32_t *b = p.base + (uint64_t)warp * p.per_warp;
   warp_scratch s;
-  uint32_t **arrays[] = {&s.cnt, &s.touched, &s.middle, &s.pos, &s.in_s, &s.w_mark, &s.tally, &s.xs, &s.deg_s};
-  for (int i = 0; i < 9; i++) *arrays[i] = b + (uint64_t)i * p.n;
-  s.common = b + 9 * p.n;
+  uint32_t **arrays[] = {&s.cnt, &s.touched, &s.middle, &s.pos, &s.w_mark, &s.deg_s};
+  for (int i = 0; i < 6; i++) *arrays[i] = b + (uint64_t)i * p.n;
+  s.tally = s.cnt, s.xs = s.touched, s.in_s = s.middle;
+  s.common = b + 6 * p.n;
   s.ia = s.common + p.maxdeg;
   s.ib = s.ia + p.maxdeg;
   return s;
 }
 
 __device__ __forceinline__ uint64_t deg(const dev_graph &g, uint32_t v) { return g.off[v + 1] - g.off[v]; }
+
+/* A top's mark on its neighbours (even) and a fresh stamp (odd): the two
+ * share an array.  n < 2^31, so the marks do not wrap. */
+__device__ __forceinline__ uint32_t top_mark(uint32_t u) { return 2 * (u + 1); }
+__device__ __forceinline__ uint32_t fresh(uint32_t &stamp) { return 2 * ++stamp + 1; }
 
 __device__ __forceinline__ uint64_t lower_bound(const uint32_t *row, uint64_t len, uint32_t x) {
   uint64_t lo = 0, hi = len;
@@ -327,7 +336,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     if (lane == 0) wc->nt = 0;
     __syncwarp();
     uint64_t paths = 0;
-    for (uint64_t i = first + lane; i < du; i += 32) x.middle[ru[i]] = u + 1;
+    for (uint64_t i = first + lane; i < du; i += 32) x.middle[ru[i]] = top_mark(u);
     for_paths(g, u, ru, first, du, [&](uint64_t, uint32_t v, uint64_t j) {
       const uint32_t w = g.adj[g.off[v] + j];
       if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = w;
@@ -393,12 +402,12 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
       }
       for (unsigned q = lane; q < nt; q += 32) {
         const uint32_t r = x.touched[q], *rr = g.adj + g.off[r];
-        const i128 cr = x.cnt[r], mr = x.middle[r] == u + 1;
+        const i128 cr = x.cnt[r], mr = x.middle[r] == top_mark(u);
         const uint64_t dr = deg(g, r);
         for (uint64_t j = lower_bound(rr, dr, u + 1); j < dr && rr[j] < r; j++) {
           const uint32_t sv = rr[j];
           if (!x.cnt[sv]) continue;
-          c5 += (cr - (x.middle[sv] == u + 1)) * ((i128)x.cnt[sv] - mr);
+          c5 += (cr - (x.middle[sv] == top_mark(u))) * ((i128)x.cnt[sv] - mr);
         }
       }
     }
@@ -472,7 +481,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     const uint32_t u = b.u, w = b.w, c = b.c, *S = buf + b.start;
     const uint32_t *ru = g.adj + g.off[u], *rw = g.adj + g.off[w];
     const uint64_t du = deg(g, u), up_u = lower_bound(ru, du, u), up_w = lower_bound(rw, deg(g, w), u);
-    const uint32_t st = ++stamp;
+    const uint32_t st = fresh(stamp);
     uint64_t up = 0, e = 0;
     for (uint64_t i = lane; i < up_w; i += 32) {
       x.w_mark[rw[i]] = st;
@@ -542,7 +551,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     const uint32_t *rp = g.adj + g.off[p];
     const uint64_t dp = deg(g, p), below = lower_bound(rp, dp, u + 1);
     if (below >= dp) continue;
-    const uint32_t st = ++stamp;
+    const uint32_t st = fresh(stamp);
     for (uint64_t j = below + lane; j < dp; j += 32) x.in_s[rp[j]] = st;
     __syncwarp();
     for_rows_above(g, rp + below, (uint32_t)(dp - below), u + 1, [&](uint32_t, uint32_t sv) {
@@ -595,7 +604,7 @@ __device__ i128 five_cliques_on(const dev_graph &g, const uint32_t *rv, uint32_t
   for (uint32_t q = 0; q < found; q++) {
     const uint32_t w = rv[x.ia[q]], *rw = g.adj + g.off[w];
     const uint64_t above_w = lower_bound(rw, deg(g, w), w);
-    const uint32_t of_w = ++stamp;
+    const uint32_t of_w = fresh(stamp);
     uint32_t listed = 0;
     for (uint64_t j0 = 0; j0 < above_w; j0 += 32) {
       const uint64_t j = j0 + lane;
@@ -639,7 +648,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
     if (!found) continue;
     const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
     const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
-    const uint32_t st = ++stamp;
+    const uint32_t st = fresh(stamp);
     if (lane == 0) wc->nt = 0;
     __syncwarp();
     for (uint64_t z = lane; z < sl; z += 32)
@@ -668,7 +677,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
     __syncwarp();
     for (unsigned z = lane; z < nc; z += 32) x.deg_s[x.common[z]] = 0;
     if (found >= 3) {
-      const uint32_t in_w = ++stamp;
+      const uint32_t in_w = fresh(stamp);
       for (uint32_t q = lane; q < found; q += 32) x.in_s[rv[x.ia[q]]] = in_w;
       __syncwarp();
       add(a, WM_SUM_K5, five_cliques_on(g, rv, found, x, in_w, stamp));
@@ -760,7 +769,9 @@ int size_scratch(const wm_graph *g, unsigned want, run &r, scratch_pool &pool, u
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   pool.n = g->n ? g->n : 1;
   pool.maxdeg = max_degree(g) + 1;
-  pool.per_warp = 9 * pool.n + 3 * pool.maxdeg;
+  pool.per_warp = 6 * pool.n + 3 * pool.maxdeg;
+  if (g->n >= 0x80000000u)
+    return wm_fail(err, WM_EDEVICE, "motif aggregates on the GPU: at most 2^31 vertices (got %u)", g->n);
   size_t free_b = 0, total_b = 0;
   WM_CU(cudaMemGetInfo(&free_b, &total_b));
   const uint64_t fit = (uint64_t)(0.5 * (double)free_b) / (pool.per_warp * 4);

@@ -83,7 +83,7 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
 
 /* The same sums on the GPU, for sizes 4 and 5 (size 3 needs degrees only).
  * warps = 0 runs as many concurrent warps as the device holds and its free
- * memory allows (each warp keeps 9 words per vertex of scratch); size 5
+ * memory allows (each warp keeps 6 words per vertex of scratch); size 5
  * keeps the lists of common neighbours of all tops at once where 70% of
  * the free memory holds them, else in chunks of tops; list_room (0: from
  * the free memory) caps the entries per chunk.  Tests force few warps and
