@@ -37,40 +37,64 @@ struct dev_graph {
   const uint32_t *adj;
 };
 
-/* One warp's slice of the scratch: six arrays of n entries, then three
- * of the largest degree.  The 4-cycle sweeps and the later kernels share
- * three of the arrays (the sweeps leave cnt zeroed, as the tallies need,
- * and mark a top's neighbours with even values where the stamps are odd).
- * Stamps mark membership without clearing: a warp's stamp only grows,
- * across the kernels too (scratch_pool.stamps). */
+/* One warp's slice of the scratch: arrays of n entries, then for pass 4
+ * three of the largest degree.  Where the arrays of all kernels fit every
+ * warp the device runs, one layout serves them all and the kernels share
+ * arrays (the sweeps leave cnt and pos zeroed, as the tallies and deg_s
+ * need, and mark a top's neighbours with even values where the stamps are
+ * odd).  Stamps mark membership without clearing: a warp's stamp only
+ * grows, across the kernels too (scratch_pool.stamps).  Where they do not
+ * fit, each kernel lays out only the arrays it uses, over as many warps as
+ * fit, and the scratch is zeroed between layouts. */
 struct warp_scratch {
   uint32_t *cnt;     /* paths u-v-w per w */
   uint32_t *touched; /* the w with cnt[w] > 0 */
   uint32_t *middle;  /* top_mark(u) for the top u's neighbours below it */
   uint32_t *pos;     /* where w's list goes, then its end */
-  uint32_t *in_s;    /* stamp: in the current list (or row); shares middle */
   uint32_t *w_mark;  /* stamp: a neighbour of the list's w (or above w, pass 4) */
+  uint32_t *deg_s;   /* per member: neighbours inside the list; shares pos */
+  uint32_t *in_s;    /* stamp: in the current list (or row); shares middle */
   uint32_t *tally;   /* per x above the top: list members adjacent to x; shares cnt */
   uint32_t *xs;      /* the x with tally[x] > 0; shares touched */
-  uint32_t *deg_s;   /* per member: neighbours inside the list */
   uint32_t *common;  /* N(u) & N(v), pass 4 */
   uint32_t *ia, *ib; /* a triangle's third vertex in the two rows, pass 4 */
 };
+
+/* Which n-array of a slice holds cnt, touched, middle, pos, w_mark and
+ * deg_s (-1: none), and whether the three rows of pass 4 follow. */
+struct layout {
+  signed char at[6];
+  unsigned char arrays, rows;
+};
+
+constexpr layout kAll = {{0, 1, 2, 3, 4, 3}, 5, 1};          /* every kernel */
+constexpr layout kFour = {{0, 1, 2, -1, -1, -1}, 3, 0};      /* size 4's sweeps */
+/* size 5's sweeps and pair lists: the pair lists stamp w's neighbours
+ * above the top and the list's members below it, never the same vertex,
+ * so w_mark may share in_s there (not in pass 4) */
+constexpr layout kSweeps = {{0, 1, 2, 3, 2, 3}, 4, 0};
+constexpr layout kFiveCycles = {{-1, -1, 0, -1, -1, -1}, 1, 0}; /* the 5-cycles' triangles */
+constexpr layout kCliques = {{-1, 3, 0, -1, 2, 1}, 4, 1};    /* pass 4 */
 
 struct scratch_pool {
   uint32_t *base;
   uint32_t *stamps;  /* each warp's last stamp */
   uint64_t per_warp; /* words */
   uint64_t n, maxdeg;
+  layout l;
 };
+
+__host__ __device__ uint64_t words_per_warp(const layout &l, uint64_t n, uint64_t maxdeg) {
+  return l.arrays * n + (l.rows ? 3 * maxdeg : 0);
+}
 
 __device__ warp_scratch slice(const scratch_pool &p, unsigned warp) {
   uint32_t *b = p.base + (uint64_t)warp * p.per_warp;
   warp_scratch s;
   uint32_t **arrays[] = {&s.cnt, &s.touched, &s.middle, &s.pos, &s.w_mark, &s.deg_s};
-  for (int i = 0; i < 6; i++) *arrays[i] = b + (uint64_t)i * p.n;
+  for (int i = 0; i < 6; i++) *arrays[i] = p.l.at[i] < 0 ? NULL : b + (uint64_t)p.l.at[i] * p.n;
   s.tally = s.cnt, s.xs = s.touched, s.in_s = s.middle;
-  s.common = b + 6 * p.n;
+  s.common = b + (uint64_t)p.l.arrays * p.n;
   s.ia = s.common + p.maxdeg;
   s.ib = s.ia + p.maxdeg;
   return s;
@@ -286,14 +310,15 @@ __device__ __forceinline__ void append(bucket *out, unsigned long long *n, bool 
 }
 
 /* Calls f(i, v, j) for each path u-v-w of top u: v = ru[i] for i in
- * [first, du), w = v's j-th neighbour, j past u.  A lane takes each short
+ * [first, du) (the warp takes 32 of them from first + offset, every
+ * step), w = v's j-th neighbour, j past u.  A lane takes each short
  * row; rows longer than 64 past u are taken by the whole warp in turn, so
  * that a hub among the middles does not hold one lane. */
 template <class F>
 __device__ __forceinline__ void for_paths(const dev_graph &g, uint32_t u, const uint32_t *ru, uint64_t first,
-                                          uint64_t du, F f) {
+                                          uint64_t du, F f, uint64_t offset = 0, uint64_t step = 32) {
   const int lane = threadIdx.x & 31;
-  for (uint64_t i0 = first; i0 < du; i0 += 32) {
+  for (uint64_t i0 = first + offset; i0 < du; i0 += step) {
     const uint64_t i = i0 + lane;
     uint32_t v = 0;
     uint64_t j0 = 0, dv = 0;
@@ -322,7 +347,8 @@ __device__ __forceinline__ void for_paths(const dev_graph &g, uint32_t u, const 
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     four_cycles(dev_graph g, const uint32_t *t, int k, scratch_pool pool, uint32_t u0, uint32_t u1,
                 unsigned long long *next, const uint64_t *prefix, uint32_t *buf, bucket *buckets,
-                unsigned long long *nbuckets, i128 *slots, int *overflow) {
+                unsigned long long *nbuckets, const uint64_t *paths_of, uint64_t heavy, i128 *slots,
+                int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
   const int lane = threadIdx.x & 31;
   const unsigned warp = global_warp();
@@ -331,6 +357,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   acc a;
   memset(&a, 0, sizeof a);
   for (uint32_t u = u0 + grab(next); u < u1; u = u0 + grab(next)) {
+    if (paths_of && paths_of[u] > heavy) continue; /* four_cycles_heavy's */
     const uint32_t *ru = g.adj + g.off[u];
     const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
     if (lane == 0) wc->nt = 0;
@@ -417,7 +444,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     add(a, WM_SUM_HOUSE, house);
     add(a, WM_SUM_C5, c5);
     __syncwarp();
-    for (unsigned q = lane; q < nt; q += 32) x.cnt[x.touched[q]] = 0;
+    for (unsigned q = lane; q < nt; q += 32) x.cnt[x.touched[q]] = 0, x.pos[x.touched[q]] = 0;
     __syncwarp();
   }
   flush(a, slots, overflow, warp);
@@ -461,6 +488,50 @@ __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_
       if (at < total) f(ms, g.adj[mrow + (at - mstart)]);
     }
   }
+}
+
+/* Size 4's heavy tops (listed by top_paths), a block of kHeavyWarps
+ * warps each, sharing the counters of the block's first warp's slice. */
+constexpr int kHeavyWarps = 32;
+constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy */
+
+__global__ void __launch_bounds__(32 * kHeavyWarps)
+    four_cycles_heavy(dev_graph g, scratch_pool pool, const uint32_t *tops, const unsigned long long *ntops,
+                      unsigned long long *next, i128 *slots, int *overflow) {
+  __shared__ unsigned long long item;
+  __shared__ unsigned nt;
+  const unsigned wib = threadIdx.x >> 5;
+  const warp_scratch x = slice(pool, blockIdx.x * kHeavyWarps);
+  acc a;
+  memset(&a, 0, sizeof a);
+  const unsigned long long count = *ntops;
+  for (;;) {
+    if (threadIdx.x == 0) item = atomicAdd(next, 1ull), nt = 0;
+    __syncthreads();
+    const unsigned long long it = item;
+    if (it >= count) break;
+    const uint32_t u = tops[it], *ru = g.adj + g.off[u];
+    const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
+    uint64_t paths = 0;
+    for_paths(
+        g, u, ru, first, du,
+        [&](uint64_t, uint32_t v, uint64_t j) {
+          const uint32_t w = g.adj[g.off[v] + j];
+          if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(&nt, 1u)] = w;
+          paths++;
+        },
+        32 * wib, 32 * kHeavyWarps);
+    __syncthreads();
+    i128 cycles = 0;
+    for (unsigned q = threadIdx.x; q < nt; q += blockDim.x) {
+      cycles += choose(x.cnt[x.touched[q]], 2);
+      x.cnt[x.touched[q]] = 0;
+    }
+    add(a, WM_SUM_PATHS, (i128)paths);
+    add(a, WM_SUM_C4, cycles);
+    __syncthreads();
+  }
+  flush(a, slots, overflow, blockIdx.x * kHeavyWarps + wib);
 }
 
 /* pair_list_sums of motif_sums_cpu.c, a warp per list. */
@@ -687,8 +758,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
   flush(a, slots, overflow, warp);
 }
 
-/* Each top's paths u-v-w (v, w > u): where its lists go. */
-__global__ void top_paths(dev_graph g, unsigned long long *next, uint64_t *paths) {
+/* Each top's paths u-v-w (v, w > u): where its lists go; the tops of more
+ * than `heavy` are listed. */
+__global__ void top_paths(dev_graph g, unsigned long long *next, uint64_t *paths, uint64_t heavy, uint32_t *tops,
+                          unsigned long long *ntops) {
   const int lane = threadIdx.x & 31;
   for (uint32_t u = grab(next); u < g.n; u = grab(next)) {
     const uint32_t *ru = g.adj + g.off[u];
@@ -699,7 +772,10 @@ __global__ void top_paths(dev_graph g, unsigned long long *next, uint64_t *paths
       p += deg(g, v) - lower_bound(rv, deg(g, v), u + 1);
     }
     p = warp_sum_u64(p);
-    if (lane == 0) paths[u] = p;
+    if (lane == 0) {
+      paths[u] = p;
+      if (p > heavy) tops[atomicAdd(ntops, 1ull)] = u;
+    }
   }
 }
 
@@ -721,6 +797,12 @@ struct run {
   uint64_t cap;             /* list entries per chunk */
   cudaEvent_t ev[8];        /* between the passes */
   float pass3[3];           /* ms of the 4-cycle sweeps, pair lists, 5-cycles' triangles */
+  uint64_t n, maxdeg;       /* the slices' array lengths */
+  uint64_t words;           /* the scratch, stamps not counted */
+  unsigned want;            /* warps at most, and the slots' */
+  bool tight;               /* a layout per kernel (size_scratch) */
+  layout shared;            /* else the one for all */
+  int layout_used;          /* the tight scratch's last layout, -1 none */
 };
 
 /* A zeroed counter for the next launch (the last one is the buckets'). */
@@ -761,33 +843,62 @@ uint64_t max_degree(const wm_graph *g) {
   return d;
 }
 
-/* Warps for passes 3 and 4: the device's resident warps, or fewer where
- * their scratch would take over half the free memory. */
-int size_scratch(const wm_graph *g, unsigned want, run &r, scratch_pool &pool, unsigned &warps, wm_error *err) {
+/* The scratch of passes 3 and 4 (struct layout): where every kernel's
+ * arrays fit all the warps the device runs (or policy.warps) in the
+ * budget, one layout for all (kAll; kFour for size 4); else the budget
+ * whole, each kernel's layout over as many warps as fit.  The budget is
+ * policy.scratch_words, or 75% of the free memory. */
+int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, wm_error *err) {
   int dev = 0, sms = 0;
   WM_CU(cudaGetDevice(&dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  pool.n = g->n ? g->n : 1;
-  pool.maxdeg = max_degree(g) + 1;
-  pool.per_warp = 6 * pool.n + 3 * pool.maxdeg;
   if (g->n >= 0x80000000u)
     return wm_fail(err, WM_EDEVICE, "motif aggregates on the GPU: at most 2^31 vertices (got %u)", g->n);
-  size_t free_b = 0, total_b = 0;
-  WM_CU(cudaMemGetInfo(&free_b, &total_b));
-  const uint64_t fit = (uint64_t)(0.5 * (double)free_b) / (pool.per_warp * 4);
-  uint64_t w = want ? want : (uint64_t)sms * kBlocksPerSm * kWarpsPerBlock;
-  if (w > fit) w = fit;
+  r.n = g->n ? g->n : 1;
+  r.maxdeg = max_degree(g) + 1;
+  uint64_t want = policy.warps ? policy.warps : (uint64_t)sms * kBlocksPerSm * kWarpsPerBlock;
+  want = (want + kWarpsPerBlock - 1) / kWarpsPerBlock * kWarpsPerBlock;
+  uint64_t budget = policy.scratch_words;
+  if (!budget) {
+    size_t free_b = 0, total_b = 0;
+    WM_CU(cudaMemGetInfo(&free_b, &total_b));
+    budget = (uint64_t)(0.75 * (double)free_b) / 4;
+  }
+  budget = budget > want ? budget - want : 0; /* the stamps' */
+  const layout &one = k >= 5 ? kAll : kFour;
+  const uint64_t all = want * words_per_warp(one, r.n, r.maxdeg);
+  r.tight = all > budget;
+  r.words = r.tight ? budget : all;
+  r.want = (unsigned)want;
+  r.shared = one;
+  WM_CU(cudaMalloc(&r.scratch, (r.words + want) * 4));
+  WM_CU(cudaMemset(r.scratch, 0, (r.words + want) * 4));
+  r.layout_used = -1;
+  WM_CU(cudaMalloc(&r.slots, want * WM_SUM_COUNT * sizeof(i128)));
+  WM_CU(cudaMemset(r.slots, 0, want * WM_SUM_COUNT * sizeof(i128)));
+  return WM_OK;
+}
+
+/* The pool of layout l (one of the k* constants, told apart by `which`)
+ * and the warps it runs on.  In a tight scratch, a layout other than the
+ * last one starts from zeroed memory and stamps. */
+int use_layout(run &r, const layout &l, int which, scratch_pool &pool, unsigned &warps, wm_error *err) {
+  const layout &eff = r.tight ? l : r.shared;
+  pool.n = r.n, pool.maxdeg = r.maxdeg, pool.l = eff;
+  pool.per_warp = words_per_warp(eff, r.n, r.maxdeg);
+  pool.base = r.scratch;
+  pool.stamps = r.scratch + r.words;
+  uint64_t w = r.words / pool.per_warp;
+  if (w > r.want) w = r.want;
   w = w / kWarpsPerBlock * kWarpsPerBlock;
   if (w == 0)
     return wm_fail(err, WM_EDEVICE, "motif aggregates: one warp's scratch (%.1f MB) does not fit the GPU's free memory",
-                   pool.per_warp * 4 / 1e6);
+                   (double)pool.per_warp * kWarpsPerBlock * 4 / 1e6);
   warps = (unsigned)w;
-  WM_CU(cudaMalloc(&r.scratch, w * pool.per_warp * 4 + w * 4));
-  WM_CU(cudaMemset(r.scratch, 0, w * pool.per_warp * 4 + w * 4));
-  pool.base = r.scratch;
-  pool.stamps = r.scratch + w * pool.per_warp;
-  WM_CU(cudaMalloc(&r.slots, w * WM_SUM_COUNT * sizeof(i128)));
-  WM_CU(cudaMemset(r.slots, 0, w * WM_SUM_COUNT * sizeof(i128)));
+  if (r.tight && r.layout_used != which) {
+    if (r.layout_used >= 0) WM_CU(cudaMemsetAsync(r.scratch, 0, (r.words + r.want) * 4));
+    r.layout_used = which;
+  }
   return WM_OK;
 }
 
@@ -819,7 +930,7 @@ int plan_lists(const wm_graph *g, run &r, unsigned small_blocks, uint64_t room, 
   r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
   if (!r.prefix_host) return wm_fail(err, WM_EINPUT, "out of memory");
   uint64_t *prefix = r.prefix_host;
-  top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1);
+  top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, ~0ull, NULL, NULL);
   WM_CU(cudaMemcpy(prefix + 1, r.prefix + 1, g->n * sizeof *prefix, cudaMemcpyDeviceToHost));
   prefix[0] = 0;
   for (uint32_t u = 0; u < g->n; u++) prefix[u + 1] += prefix[u];
@@ -830,9 +941,13 @@ int plan_lists(const wm_graph *g, run &r, unsigned small_blocks, uint64_t room, 
 /* Pass 3 for size 5: the tops in chunks whose lists fit (plan_lists), each
  * chunk's buckets then taken a warp each; the 5-cycles' triangle term over
  * all arcs. */
-int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blocks, wm_error *err) {
+int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   const uint64_t *prefix = r.prefix_host, cap = r.cap;
-  int rc = WM_OK;
+  scratch_pool pool;
+  unsigned warps = 0;
+  int rc = use_layout(r, kSweeps, 1, pool, warps, err);
+  if (rc) return rc;
+  const unsigned blocks = warps / kWarpsPerBlock;
   cudaError_t e;
   unsigned long long *nbuckets = r.next + kCounters - 1;
   for (uint32_t u0 = 0, u1; u0 < g->n && !rc; u0 = u1) {
@@ -844,7 +959,7 @@ int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blo
     float sweep = 0, lists = 0;
     cudaEventRecord(r.ev[5]);
     four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, counter(r), r.prefix, r.buf, r.buckets, nbuckets,
-                                      r.slots, r.overflow);
+                                      NULL, 0, r.slots, r.overflow);
     cudaEventRecord(r.ev[6]);
     pair_lists<<<blocks, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, pool, counter(r), r.slots, r.overflow);
     cudaEventRecord(r.ev[7]);
@@ -858,7 +973,8 @@ int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blo
   }
   if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[5]));
-  five_cycle_triangles<<<blocks, kThreads>>>(r.g, g->m, pool, counter(r), r.slots, r.overflow);
+  if ((rc = use_layout(r, kFiveCycles, 2, pool, warps, err))) return rc;
+  five_cycle_triangles<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, pool, counter(r), r.slots, r.overflow);
   WM_CU(cudaEventRecord(r.ev[6]));
   WM_CU(cudaGetLastError());
   WM_CU(cudaEventSynchronize(r.ev[6]));
@@ -866,30 +982,58 @@ int lists_pass(const wm_graph *g, run &r, const scratch_pool &pool, unsigned blo
   return WM_OK;
 }
 
-int passes(const wm_graph *g, unsigned k, unsigned want_warps, uint64_t room, run &r, unsigned &warps, float ms[6],
-           wm_error *err) {
+/* Size 4's 4-cycles: tops of many paths a block each, the rest a warp each. */
+int four_cycle_pass(const wm_graph *g, run &r, unsigned small_blocks, wm_error *err) {
+  scratch_pool pool;
+  unsigned warps = 0;
+  int rc = use_layout(r, kFour, 0, pool, warps, err);
+  if (rc) return rc;
+  const unsigned blocks = warps / kWarpsPerBlock;
+  if (warps < kHeavyWarps) {
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, counter(r), NULL, NULL, NULL, NULL, NULL, 0,
+                                      r.slots, r.overflow);
+    return WM_OK;
+  }
+  uint32_t *tops = r.buf;
+  unsigned long long *ntops = r.next + kCounters - 1;
+  four_cycles_heavy<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, pool, tops, ntops, counter(r), r.slots,
+                                                                r.overflow);
+  four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, counter(r), NULL, NULL, NULL, NULL, r.prefix + 1,
+                                    kHeavyPaths, r.slots, r.overflow);
+  return WM_OK;
+}
+
+int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[6], wm_error *err) {
   int dev = 0, sms = 0;
   WM_CU(cudaGetDevice(&dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const unsigned small_blocks = (unsigned)sms * 16;
-  scratch_pool pool;
-  int rc = size_scratch(g, want_warps, r, pool, warps, err);
+  int rc = size_scratch(g, k, policy, r, err);
   if (rc) return rc;
-  const unsigned blocks = warps / kWarpsPerBlock;
-  if (k >= 5 && (rc = plan_lists(g, r, small_blocks, room, err))) return rc;
+  if (k >= 5 && (rc = plan_lists(g, r, small_blocks, policy.list_room, err))) return rc;
+  if (k == 4) { /* each top's paths, and the list of the heavy ones */
+    WM_CU(cudaMalloc(&r.prefix, (g->n + 1) * sizeof *r.prefix));
+    WM_CU(cudaMalloc(&r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
+    unsigned long long *ntops = r.next + kCounters - 1;
+    WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
+    top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops);
+  }
+  WM_CU(cudaDeviceSynchronize()); /* the passes' time starts on an idle device, the plans made */
   WM_CU(cudaEventRecord(r.ev[0]));
   edge_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t, counter(r));
   fold_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
   WM_CU(cudaEventRecord(r.ev[1]));
-  vertex_and_edge_sums<<<blocks, kThreads>>>(r.g, r.t, counter(r), r.slots, r.overflow);
+  vertex_and_edge_sums<<<r.want / kWarpsPerBlock, kThreads>>>(r.g, r.t, counter(r), r.slots, r.overflow);
   WM_CU(cudaEventRecord(r.ev[2]));
-  if (k >= 5) rc = lists_pass(g, r, pool, blocks, err);
-  else
-    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, counter(r), NULL, NULL, NULL, NULL, r.slots,
-                                      r.overflow);
+  rc = k >= 5 ? lists_pass(g, r, err) : four_cycle_pass(g, r, small_blocks, err);
   if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[3]));
-  if (k >= 5) triangle_cliques<<<blocks, kThreads>>>(r.g, g->m, r.t, pool, counter(r), r.slots, r.overflow);
+  if (k >= 5) {
+    scratch_pool pool;
+    unsigned warps = 0;
+    if ((rc = use_layout(r, kCliques, 3, pool, warps, err))) return rc;
+    triangle_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, r.t, pool, counter(r), r.slots, r.overflow);
+  }
   WM_CU(cudaGetLastError());
   WM_CU(r.bad);
   WM_CU(cudaEventRecord(r.ev[4]));
@@ -927,7 +1071,7 @@ int collect(const run &r, unsigned warps, wm_motif_sums *out, wm_error *err) {
 
 } /* namespace */
 
-extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, unsigned warps, uint64_t list_room,
+extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_gpu_policy *policy,
                                  wm_motif_sums *out, double *kernel_ms, wm_error *err) {
   memset(out, 0, sizeof *out);
   out->k = k;
@@ -937,11 +1081,12 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, unsigned warps, 
   const double t0 = wm_now();
   run r;
   memset(&r, 0, sizeof r);
-  unsigned warps_used = 0;
+  wm_motif_gpu_policy defaults;
+  memset(&defaults, 0, sizeof defaults);
   float ms[6] = {0, 0, 0, 0, 0, 0};
   int rc = upload(g, r, err);
-  if (!rc) rc = passes(g, k, warps, list_room, r, warps_used, ms, err);
-  if (!rc) rc = collect(r, warps_used, out, err);
+  if (!rc) rc = passes(g, k, policy ? *policy : defaults, r, ms, err);
+  if (!rc) rc = collect(r, r.want, out, err);
   release(r);
   out->seconds = wm_now() - t0;
   double total_ms = 0;

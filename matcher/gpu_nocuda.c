@@ -10,8 +10,8 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   return wm_fail(err, WM_EDEVICE, "this warpmatch was built without CUDA; use --device cpu");
 }
 
-int wm_motif_sums_gpu(const wm_graph *g, unsigned k, unsigned warps, uint64_t list_room, wm_motif_sums *out,
+int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_gpu_policy *policy, wm_motif_sums *out,
                       double *kernel_ms, wm_error *err) {
-  (void)g, (void)k, (void)warps, (void)list_room, (void)out, (void)kernel_ms;
+  (void)g, (void)k, (void)policy, (void)out, (void)kernel_ms;
   return wm_fail(err, WM_EDEVICE, "this warpmatch was built without CUDA; use --device cpu");
 }

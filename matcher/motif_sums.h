@@ -81,16 +81,25 @@ typedef struct wm_motif_sums {
  * wrapped) or memory runs out. */
 int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err);
 
+/* How the GPU's motif aggregates size themselves; zero fields take the
+ * defaults.  Tests shrink them to force many chunks and the per-kernel
+ * scratch layouts. */
+typedef struct wm_motif_gpu_policy {
+  unsigned warps;         /* concurrent warps at most (0: all the device runs) */
+  uint64_t list_room;     /* pair-list entries per chunk (0: from the free memory) */
+  uint64_t scratch_words; /* per-vertex scratch (0: 75% of the free memory) */
+} wm_motif_gpu_policy;
+
 /* The same sums on the GPU, for sizes 4 and 5 (size 3 needs degrees only).
- * warps = 0 runs as many concurrent warps as the device holds and its free
- * memory allows (each warp keeps 6 words per vertex of scratch); size 5
- * keeps the lists of common neighbours of all tops at once where 70% of
- * the free memory holds them, else in chunks of tops; list_room (0: from
- * the free memory) caps the entries per chunk.  Tests force few warps and
- * a small room.  pass_seconds are the kernels' by CUDA events, and
- * kernel_ms (or NULL) their sum.  WM_EDEVICE without a device, on a CUDA
- * error, or when one warp's scratch or one top's lists do not fit. */
-int wm_motif_sums_gpu(const wm_graph *g, unsigned k, unsigned warps, uint64_t list_room, wm_motif_sums *out,
+ * Each warp keeps up to 5 words per vertex of scratch; where that does not
+ * fit every warp, each kernel keeps only the arrays it uses, over as many
+ * warps as fit.  Size 5 keeps the lists of common neighbours of all tops
+ * at once where 70% of the remaining free memory holds them, else in
+ * chunks of tops.  policy may be NULL.  pass_seconds are the kernels' by
+ * CUDA events, and kernel_ms (or NULL) their sum.  WM_EDEVICE without a
+ * device, on a CUDA error, or when one warp's scratch or one top's lists
+ * do not fit. */
+int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_gpu_policy *policy, wm_motif_sums *out,
                       double *kernel_ms, wm_error *err);
 
 #ifdef __cplusplus

@@ -136,8 +136,9 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
   const double *ps = sums->pass_seconds;
   if (use_gpu && k >= 4) {
     double ms = 0;
-    rc = wm_motif_sums_gpu(g, k, o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
-                           o ? o->gpu_set_capacity : 0, sums, &ms, err);
+    wm_motif_gpu_policy policy = {o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
+                                  o ? o->gpu_set_capacity : 0, 0};
+    rc = wm_motif_sums_gpu(g, k, &policy, sums, &ms, err);
     if (rc) return rc;
     total->kernel_ms += ms;
     snprintf(how, how_size,
