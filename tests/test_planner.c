@@ -524,6 +524,23 @@ Test(planner, order_closes_cycles_early) {
   wm_graph_destroy(g);
 }
 
+/* A 5-clique and a 4-clique glued on a triangle (STMatch's p14): with mean
+ * sizes, taking the 4-clique's tip before the 5-clique's last pair costs
+ * about the same, but on a hub's dense neighbourhood it intersects once per
+ * pair instead of once per vertex; the tip goes last, counted. */
+Test(planner, dense_neighbourhoods_break_near_ties) {
+  wm_pattern p;
+  wm_error err;
+  const char *text = "0 1\n0 2\n0 3\n0 4\n1 2\n1 3\n1 4\n2 3\n2 4\n2 5\n3 4\n3 5\n4 5\n";
+  cr_assert_eq(wm_pattern_parse(text, "k5-k4", &p, &err), WM_OK, "%s", err.msg);
+  wm_graph_summary gs;
+  wm_graph_summary_default(&gs);
+  wm_plan plan;
+  cr_assert_eq(wm_plan_build(&p, &gs, NULL, &plan, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(plan.order[5], 5, "the tip should be last (order %u %u %u %u %u %u)", plan.order[0], plan.order[1],
+               plan.order[2], plan.order[3], plan.order[4], plan.order[5]);
+}
+
 Test(planner, graph_summary) {
   wm_graph *g = wm_test_er(200, 0.1, 3);
   wm_graph_summary s;
