@@ -117,7 +117,9 @@ static int load(const wm_cli *cli, wm_match_job *job, wm_error *err) {
   if (rc) return rc;
   job->threads = (int)threads;
   if (job->pattern.labeled && !lab)
-    return wm_fail(err, WM_EUSAGE, "%s: pattern '%s' has vertex labels: give the graph's with --labels F",
+    return wm_fail(err, WM_EUSAGE,
+                   "%s: pattern '%s' has vertex labels: give the graph's with --labels F (or match its "
+                   "shape only with --ignore-labels)",
                    cli->command, job->pattern.name);
   double t0 = wm_now();
   if ((rc = wm_cli_load_graph(cli, job->graph_path, &job->g, &job->info, err))) return rc;
@@ -133,6 +135,9 @@ int wm_match_job_prepare(const wm_cli *cli, int count_only, int use_gpu, wm_matc
   const char *name = wm_cli_str(cli, "pattern");
   if (!name) return wm_fail(err, WM_EUSAGE, "%s: --pattern NAME|FILE is required", cli->command);
   int rc = wm_pattern_resolve(name, &job->pattern, err);
+  /* STMatch's unlabeled builds read the same .g files and drop their labels */
+  for (unsigned i = 0; !rc && wm_cli_flag(cli, "ignore-labels") && i < job->pattern.k; i++)
+    wm_pattern_set_label(&job->pattern, i, WM_ANY_LABEL);
   if (!rc) rc = load(cli, job, err);
   if (!rc) {
     double t0 = wm_now();

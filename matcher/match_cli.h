@@ -13,6 +13,7 @@
   {"induced", NULL, "vertex-induced matches (default: edge-induced)"},                               \
   {"embeddings", NULL, "count every embedding (no symmetry breaking)"},                              \
   {"labels", "F", "vertex labels of the graph ('ID LABEL' lines), for labeled patterns"},         \
+  {"ignore-labels", NULL, "match the pattern file's shape only (STMatch's .g files label vertex i with i)"}, \
   {"no-code-motion", NULL, "plan without hoisting or sharing set operations"},                       \
   {"no-pair-count", NULL, "iterate the last two positions, not count them as pairs of one set"},     \
   {"threads", "N", "CPU threads (default: all)"},                                                    \

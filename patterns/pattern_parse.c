@@ -6,7 +6,9 @@
  *
  * k is the largest id used plus one.  Repeated edges are ignored; a repeated
  * "v" line must repeat the same label.  The result is validated (connected,
- * at least one edge), and every error names the source and the line. */
+ * at least one edge), and every error names the source and the line.
+ * Files in the STMatch / GSI format ('t', 'v' and 'e' lines) are told apart
+ * by their content and read by pattern_gsi.c. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <errno.h>
 #include <stdio.h>
@@ -16,18 +18,12 @@
 #include "pattern_internal.h"
 #include "patterns.h"
 
-#define MAX_TOKENS 4
+#define MAX_TOKENS WM_PATTERN_MAX_TOKENS
 #define MAX_PATTERN_FILE (1u << 20)
 
-typedef struct line_ctx {
-  const char *src;
-  unsigned lineno;
-  char shown[72]; /* the line as quoted in messages */
-} line_ctx;
+typedef wm_pattern_line line_ctx;
 
-/* Splits s (modified) on blanks; returns the token count, at most
- * MAX_TOKENS + 1 (meaning "too many"). */
-static unsigned tokenize(char *s, char *tok[MAX_TOKENS + 1]) {
+unsigned wm_pattern_tokenize(char *s, char *tok[MAX_TOKENS + 1]) {
   unsigned n = 0;
   for (char *save = NULL, *t = strtok_r(s, " \t\r\v\f", &save); t;
        t = strtok_r(NULL, " \t\r\v\f", &save)) {
@@ -37,8 +33,7 @@ static unsigned tokenize(char *s, char *tok[MAX_TOKENS + 1]) {
   return n;
 }
 
-/* A decimal integer, the whole token; 1 when it is one. */
-static int parse_long(const char *t, long *out) {
+int wm_pattern_parse_long(const char *t, long *out) {
   char *end;
   errno = 0;
   long v = strtol(t, &end, 10);
@@ -47,9 +42,9 @@ static int parse_long(const char *t, long *out) {
   return 1;
 }
 
-static int vertex_id(const line_ctx *c, const char *t, unsigned *id, wm_error *err) {
+int wm_pattern_vertex_id(const line_ctx *c, const char *t, unsigned *id, wm_error *err) {
   long v;
-  if (!parse_long(t, &v)) return -1;
+  if (!wm_pattern_parse_long(t, &v)) return -1;
   if (v < 0 || v >= WM_MAX_K)
     return wm_fail(err, WM_EINPUT,
                    "%s:%u: vertex id %s is out of range 0-%d (a pattern has at most %d vertices)",
@@ -68,9 +63,9 @@ static int label_line(const line_ctx *c, char **tok, unsigned n, wm_pattern *p,
                       unsigned *max_id, wm_error *err) {
   unsigned id = 0;
   long label = WM_ANY_LABEL;
-  int ok = n == 3 && (strcmp(tok[2], "*") == 0 || (parse_long(tok[2], &label) && label >= 0 &&
-                                                   label <= INT32_MAX));
-  int rc = ok ? vertex_id(c, tok[1], &id, err) : -1;
+  int ok = n == 3 && (strcmp(tok[2], "*") == 0 ||
+                      (wm_pattern_parse_long(tok[2], &label) && label >= 0 && label <= INT32_MAX));
+  int rc = ok ? wm_pattern_vertex_id(c, tok[1], &id, err) : -1;
   if (rc > 0) return rc;
   if (!ok || rc < 0)
     return wm_fail(err, WM_EINPUT,
@@ -88,8 +83,8 @@ static int edge_line(const line_ctx *c, char **tok, unsigned n, wm_pattern *p, u
                      wm_error *err) {
   if (n != 2) return bad_edge_line(c, err);
   unsigned a = 0, b = 0;
-  int rc = vertex_id(c, tok[0], &a, err);
-  if (rc == WM_OK) rc = vertex_id(c, tok[1], &b, err);
+  int rc = wm_pattern_vertex_id(c, tok[0], &a, err);
+  if (rc == WM_OK) rc = wm_pattern_vertex_id(c, tok[1], &b, err);
   if (rc < 0) return bad_edge_line(c, err);
   if (rc) return rc;
   if (a == b)
@@ -101,8 +96,7 @@ static int edge_line(const line_ctx *c, char **tok, unsigned n, wm_pattern *p, u
   return WM_OK;
 }
 
-/* Copies the line (without its comment and outer blanks) for messages. */
-static void show_line(line_ctx *c, const char *s, size_t len) {
+void wm_pattern_show_line(line_ctx *c, const char *s, size_t len) {
   while (len && (*s == ' ' || *s == '\t')) s++, len--;
   while (len && strchr(" \t\r\v\f", s[len - 1])) len--;
   if (len >= sizeof c->shown) {
@@ -118,12 +112,12 @@ static int parse_line(line_ctx *c, const char *s, size_t len, wm_pattern *p, uns
   const char *hash = memchr(s, '#', len);
   if (hash) len = (size_t)(hash - s);
   char buf[256];
-  show_line(c, s, len);
+  wm_pattern_show_line(c, s, len);
   if (len >= sizeof buf) return bad_edge_line(c, err); /* no valid line is that long */
   memcpy(buf, s, len);
   buf[len] = '\0';
   char *tok[MAX_TOKENS + 1];
-  unsigned n = tokenize(buf, tok);
+  unsigned n = wm_pattern_tokenize(buf, tok);
   if (n == 0) return WM_OK;
   if (strcmp(tok[0], "v") == 0 || strcmp(tok[0], "V") == 0)
     return label_line(c, tok, n, p, max_id, err);
@@ -135,8 +129,19 @@ static void set_name(wm_pattern *p, const char *source) {
   snprintf(p->name, sizeof p->name, "%s", slash ? slash + 1 : source);
 }
 
+int wm_pattern_finish(wm_pattern *p, const char *src, const char *expected, wm_error *err) {
+  set_name(p, src);
+  for (unsigned i = 0; i < p->k; i++)
+    if (p->label[i] != WM_ANY_LABEL) p->labeled = 1;
+  if (wm_pattern_edges(p) == 0) return wm_fail(err, WM_EINPUT, "%s: no edges (expected %s)", src, expected);
+  char who[1100];
+  snprintf(who, sizeof who, "pattern '%s'", src);
+  return wm_pattern_validate_as(p, who, err);
+}
+
 int wm_pattern_parse(const char *text, const char *source_name, wm_pattern *p, wm_error *err) {
   line_ctx c = {.src = source_name ? source_name : "<pattern>", .lineno = 0};
+  if (wm_pattern_text_is_gsi(text)) return wm_pattern_parse_gsi(text, c.src, p, err);
   wm_pattern_init(p, 0);
   unsigned max_id = 0;
   for (const char *s = text; *s;) {
@@ -148,15 +153,9 @@ int wm_pattern_parse(const char *text, const char *source_name, wm_pattern *p, w
     s += len + (nl ? 1 : 0);
   }
   p->k = max_id;
-  set_name(p, c.src);
-  for (unsigned i = 0; i < p->k; i++)
-    if (p->label[i] != WM_ANY_LABEL) p->labeled = 1;
-  if (wm_pattern_edges(p) == 0)
-    return wm_fail(err, WM_EINPUT, "%s: no edges (expected lines 'a b' with vertex ids 0-%d)",
-                   c.src, WM_MAX_K - 1);
-  char who[1100];
-  snprintf(who, sizeof who, "pattern '%s'", c.src);
-  return wm_pattern_validate_as(p, who, err);
+  char expected[64];
+  snprintf(expected, sizeof expected, "lines 'a b' with vertex ids 0-%d", WM_MAX_K - 1);
+  return wm_pattern_finish(p, c.src, expected, err);
 }
 
 int wm_pattern_load(const char *path, wm_pattern *p, wm_error *err) {

@@ -52,7 +52,12 @@ const char *const *wm_catalogue_names(void);
 int wm_catalogue_name_of(const wm_pattern *p, char *buf, unsigned size);
 
 /* Text format: one edge "a b" per line (vertex ids 0..7), optional
- * "v ID LABEL" lines, '#' comments, blank lines.  Errors name file and line. */
+ * "v ID LABEL" lines, '#' comments, blank lines.  Errors name file and line.
+ * A text whose first line other than comments and 'v' lines is a 't' or an
+ * 'e' line is read as an STMatch / GSI pattern file instead ("t # 0",
+ * "v ID LABEL [DEGREE]", "e A B [LABEL]"; see pattern_gsi.c): its vertex
+ * labels are kept unless all are equal, and its edges must all carry the
+ * same edge label or none. */
 int wm_pattern_parse(const char *text, const char *source_name, wm_pattern *p, wm_error *err);
 int wm_pattern_load(const char *path, wm_pattern *p, wm_error *err);
 /* A name from the catalogue, else a file path (a name with '/' or '.' is

@@ -89,6 +89,12 @@ void wm_test_shared(char *buf, size_t size, const char *file) {
   cr_assert(stat(buf, &st) == 0, "shared dataset %s is missing (expected ../shared/datasets beside the checkout)", buf);
 }
 
+void wm_test_shared_pattern(char *buf, size_t size, const char *file) {
+  snprintf(buf, size, "%s/%s", WM_SHARED_PATTERNS, file);
+  struct stat st;
+  cr_assert(stat(buf, &st) == 0, "shared pattern %s is missing (expected ../shared/patterns beside the checkout)", buf);
+}
+
 wm_graph *wm_test_load_shared(const char *file) {
   char path[4096];
   wm_test_shared(path, sizeof path, file);

@@ -30,6 +30,9 @@ void wm_test_clique_text(char *buf, size_t size, unsigned k, unsigned first, uns
 
 /* Path of a graph in ../shared/datasets (fails the test if it is missing). */
 void wm_test_shared(char *buf, size_t size, const char *file);
+/* Path of a file in ../shared/patterns, e.g. "stmatch/p1.txt" (fails the
+ * test if it is missing). */
+void wm_test_shared_pattern(char *buf, size_t size, const char *file);
 /* That graph loaded, without writing a cache beside the shared file. */
 wm_graph *wm_test_load_shared(const char *file);
 
