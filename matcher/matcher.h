@@ -1,6 +1,18 @@
 /* matcher: executors of a plan.  The CPU executor (OpenMP) is the reference
- * and the fallback; the GPU executor (per-warp stack kernel) must return the
- * very same counts. */
+ * and the fallback; the GPU executors must return the very same counts.
+ *
+ *   cpu/     the CPU executor: the plan's nested loops over sorted sets
+ *   stack/   the general GPU executor: one backtracking stack per warp,
+ *            work stealing, unrolling; its host driver picks dag/ when a
+ *            dedicated kernel counts the pattern
+ *   dag/     dedicated kernels on the degree-ordered DAG: triangles,
+ *            k-cliques, diamonds, and the host split of their rows
+ *   motifs/  all 3-5 vertex motifs from per-vertex and per-edge sums, the
+ *            few enumerated pieces, and the map to induced counts (CPU and GPU)
+ *   device/  what the GPU code shares: checked CUDA calls, device discovery,
+ *            the hold kernel, and the stand-ins of a build without CUDA
+ * The files at this level are the module's API, the checks and timed trials
+ * both executors share, and the count/list/motifs commands. */
 #ifndef WM_MATCHER_H
 #define WM_MATCHER_H
 

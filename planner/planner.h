@@ -1,5 +1,5 @@
 /* planner: turns a pattern into a plan, the nested loops that both executors
- * (matcher/cpu_executor.c and the GPU kernel) run unchanged.
+ * (matcher/cpu/cpu_executor.c and the GPU kernel) run unchanged.
  *
  * Execution model of a plan (both executors follow it exactly):
  *   positions 0..k-1; position i matches pattern vertex order[i];
@@ -48,7 +48,7 @@
  *     included; iterating a candidate set is not an op.  Running an op of
  *     level L later than planned (on first use by a deeper level, for the
  *     same v[0..L]) gives the same sets; the CPU executor does so for
- *     hoisted ops (matcher/cpu_schedule.h), so code motion never costs it
+ *     hoisted ops (matcher/cpu/cpu_schedule.h), so code motion never costs it
  *     more ops than the same plan without.
  *   - symmetry restrictions point downwards: of the pair "pattern vertex a
  *     before b" the later position gets the smaller id (v[later] < v[earlier]).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the GPU triangle, clique and diamond kernels (matcher/gpu_triangle_kernel.cu,
+# Runs the GPU triangle, clique and diamond kernels (matcher/dag/gpu_triangle_kernel.cu,
 # gpu_clique_kernel.cu, gpu_diamond_kernel.cu, driven by gpu_dag.cu) on the CPU emulator of
 # scripts/bfs-emu/ and checks every count against brute force
 # (scripts/dag-emu/check.cpp): k = 3..DAG_EMU_KMAX on graphs the checker
@@ -23,7 +23,7 @@ cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
-inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/datasets" -I"$repo/planner" -I"$repo/patterns")
+inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/dag" -I"$repo/matcher/device" -I"$repo/datasets" -I"$repo/planner" -I"$repo/patterns")
 tiny=(-DWM_CLQ_LIGHT_D=4 -DWM_CLQ_ROWS=3 -DWM_CLQ_BUILD_SLOTS=64 -DWM_CLQ_SMEM_D=8 -DWM_CLQ_STACK_D=32
       -DWM_TRI_SPLIT=4 -DWM_TRI_LIGHT_SLOTS=32 -DWM_TRI_HEAVY_SLOTS=64 -DWM_TRI_LIGHT_IN=4 -DWM_TRI_LIGHT_IN_MIN=2
       -DWM_TRI_LIGHT_BITS=4 -DWM_TRI_HEAVY_BITS=8 -DWM_TRI_NARROW=200u -DWM_TRI_NARROW_MIN_ARCS=0
@@ -35,14 +35,14 @@ build_checker() {
   local name=$1; shift
   local out="$build/$name"
   mkdir -p "$out/src" "$out/obj"
-  for f in gpu_triangle_kernel gpu_clique_kernel gpu_diamond_kernel gpu_dag gpu_check; do
+  for f in dag/gpu_triangle_kernel dag/gpu_clique_kernel dag/gpu_diamond_kernel dag/gpu_dag device/gpu_check; do
     # k<<<g, b, smem, stream>>>(args);  ->  emu_launch(emu_cfg(g, b, smem, stream), <k(args)>);
     # the arguments copied at the launch, as CUDA does: a captured launch runs later.
     sed -E \
       -e 's/^([[:space:]]*)([A-Za-z_][A-Za-z_0-9]*(<[^<>]*>)?)<<<(.*)>>>\((.*)\);/\1emu_launch(emu_cfg(\4), [emu_args = std::make_tuple(\5)]() { std::apply([](auto... x) { \2(x...); }, emu_args); });/' \
       -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/' \
       -e 's/__shared__/static/g' \
-      "$repo/matcher/$f.cu" >"$out/src/$f.cpp"
+      "$repo/matcher/$f.cu" >"$out/src/$(basename "$f").cpp"
   done
   if grep -n '<<<' "$out"/src/*.cpp; then echo "dag-emu: a launch was not rewritten" >&2; exit 1; fi
   local objs=()
@@ -52,7 +52,7 @@ build_checker() {
     objs+=("$o")
   done
   # Linked ahead of the library, so its own dag_split.o (default constants) is not pulled in.
-  gcc -std=c11 -O1 -g -fopenmp "$@" "${san[@]}" "${inc[@]}" -c "$repo/matcher/dag_split.c" -o "$out/obj/dag_split.o"
+  gcc -std=c11 -O1 -g -fopenmp "$@" "${san[@]}" "${inc[@]}" -c "$repo/matcher/dag/dag_split.c" -o "$out/obj/dag_split.o"
   g++ "${san[@]}" -o "$out/check" "${objs[@]}" "$out/obj/dag_split.o" "$build/lib/libwarpmatch.a" \
     $(pkg-config --libs libxxhash) -fopenmp -lm
 }

@@ -1,4 +1,4 @@
-/* The dedicated kernels' host-side split (matcher/dag_split.h): each row's
+/* The dedicated kernels' host-side split (matcher/dag/dag_split.h): each row's
  * N+ prefix; for triangles and diamonds, heavy items that cover exactly
  * the in-neighbours of the heavy pivots, in order, WM_TRI_SPLIT
  * (wm_dia_split) at most each;
