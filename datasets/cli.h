@@ -39,10 +39,12 @@ typedef struct wm_cli {
   int min_positional, max_positional;
   int help;                 /* --help was given (help already printed) */
   int json;                 /* --json was given (always accepted) */
+  int quiet;                /* --quiet was given (always accepted) */
 } wm_cli;
 
 /* Parses argv (argv[0] is the command name).  --help prints the help to
- * stdout and sets cli->help; --json is accepted by every command.  Unknown
+ * stdout and sets cli->help; --json and --quiet are accepted by every command
+ * and turn the progress line off (wm_progress_choose).  Unknown
  * options, missing arguments and wrong positional counts give WM_EUSAGE. */
 int wm_cli_parse(wm_cli *cli, const char *command, const char *usage, const char *summary,
                  const wm_optspec *spec, int min_positional, int max_positional, int argc,
@@ -92,18 +94,31 @@ void wm_json_null(wm_json *j, const char *key);
 
 /* ---- progress ------------------------------------------------------- */
 
+/* One updating line on stderr for a phase that can take seconds:
+ * "motifs: 42% 3.1 s".  The program chooses once whether it may be shown
+ * (wm_progress_choose); a phase then shows its line only after a second has
+ * passed, so quick runs print nothing.  WM_PROGRESS=1 in the environment
+ * shows every update as its own line from the start, also when stderr is not
+ * a terminal (for logs and tests); WM_PROGRESS=0 never shows it.  Updates may
+ * come from several threads at once. */
 typedef struct wm_progress {
   const char *label;
-  uint64_t total; /* 0 when unknown */
-  double start, last;
-  int enabled;
-  int shown;
+  uint64_t total;  /* 0 when unknown */
+  uint64_t done;   /* updated atomically */
+  double start;
+  int64_t last_ms; /* when the last line was shown, from start */
+  int enabled, lines, bytes, shown, busy;
 } wm_progress;
 
-/* enabled: pass 1 to show only when stderr is a terminal. */
+/* Called by the option parser: off under --json or --quiet, else as
+ * WM_PROGRESS says, else when stderr is a terminal.  Until it is called
+ * (a library user) no line is shown. */
+void wm_progress_choose(int silent);
+/* enabled: 0 keeps this phase silent whatever the program chose. */
 void wm_progress_init(wm_progress *p, const char *label, uint64_t total, int enabled);
-void wm_progress_update(wm_progress *p, uint64_t done); /* at most 5 per second */
-void wm_progress_finish(wm_progress *p);
+void wm_progress_update(wm_progress *p, uint64_t done); /* shows at most 5 per second */
+void wm_progress_add(wm_progress *p, uint64_t n);       /* done += n, then as update */
+void wm_progress_finish(wm_progress *p);                /* clears the line */
 
 /* ---- atomic output files -------------------------------------------- */
 

@@ -18,8 +18,8 @@ void wm_cli_print_help(const wm_cli *cli, FILE *f) {
              cli->spec[i].arg ? cli->spec[i].arg : "");
     fprintf(f, "  %-24s %s\n", left, cli->spec[i].help);
   }
-  fprintf(f, "  %-24s %s\n  %-24s %s\n", "--json", "print one JSON object instead of text",
-          "--help", "print this help");
+  fprintf(f, "  %-24s %s\n  %-24s %s\n  %-24s %s\n", "--json", "print one JSON object instead of text",
+          "--quiet", "no progress line on stderr", "--help", "print this help");
 }
 
 int wm_cli_parse(wm_cli *cli, const char *command, const char *usage, const char *summary,
@@ -55,6 +55,10 @@ int wm_cli_parse(wm_cli *cli, const char *command, const char *usage, const char
         cli->json = 1;
         continue;
       }
+      if (len == 5 && strncmp(name, "quiet", 5) == 0 && !eq) {
+        cli->quiet = 1;
+        continue;
+      }
       int k = find_spec(cli, name, len);
       if (k < 0)
         return wm_fail(err, WM_EUSAGE, "%s: unknown option '--%.*s'", command, (int)len, name);
@@ -78,6 +82,7 @@ int wm_cli_parse(wm_cli *cli, const char *command, const char *usage, const char
   }
   if (cli->npositional < min_positional)
     return wm_fail(err, WM_EUSAGE, "%s: expected %s", command, usage);
+  wm_progress_choose(cli->json || cli->quiet);
   return WM_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "cli.h"
 #include "datasets.h"
 
 /* Largest scale whose vertex ids fit in 32 bits (WM_MAX_VERTEX_ID). */
@@ -182,17 +183,26 @@ int wm_generate(const wm_gen_options *o, wm_graph **out, wm_error *err) {
   const uint64_t key = stream_key(o->seed, STREAM_EDGES);
   const unsigned scale = o->scale;
   /* Each edge is a pure function of its index, so the schedule is free. */
+  const int64_t block = 1 << 16;
+  const int64_t blocks = ((int64_t)count + block - 1) / block;
+  wm_progress progress;
+  wm_progress_init(&progress, "generating edges", count, 1);
 #pragma omp parallel for schedule(static)
-  for (int64_t e = 0; e < (int64_t)count; e++) {
-    uint32_t u, v;
-    draw_edge(key, (uint64_t)e, scale, &t, &u, &v);
-    if (perm) {
-      u = perm[u];
-      v = perm[v];
+  for (int64_t b = 0; b < blocks; b++) {
+    const int64_t end = (b + 1) * block < (int64_t)count ? (b + 1) * block : (int64_t)count;
+    for (int64_t e = b * block; e < end; e++) {
+      uint32_t u, v;
+      draw_edge(key, (uint64_t)e, scale, &t, &u, &v);
+      if (perm) {
+        u = perm[u];
+        v = perm[v];
+      }
+      src[e] = u;
+      dst[e] = v;
     }
-    src[e] = u;
-    dst[e] = v;
+    wm_progress_add(&progress, (uint64_t)(end - b * block));
   }
+  wm_progress_finish(&progress);
   free(perm);
 
   rc = wm_graph_from_arcs(src, dst, count, n, 0, out, err);

@@ -26,6 +26,7 @@ int wm_lines_open(wm_lines *r, const char *path, int progress, wm_error *err) {
     return wm_fail(err, WM_EINPUT, "%s: out of memory", path);
   }
   wm_progress_init(&r->progress, path, r->size, progress && r->size > (64u << 20));
+  r->progress.bytes = 1;
   return WM_OK;
 }
 

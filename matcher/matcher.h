@@ -75,6 +75,7 @@ typedef struct wm_match_options {
                                   executor runs once; `count` repeats it itself. */
   int motif_method;            /* wm_motif_method: how wm_motifs (and `count` of a pattern
                                   with a formula) counts; 0 = auto */
+  const char *progress_label;  /* the phase the progress line names (NULL: "counting") */
 } wm_match_options;
 
 /* auto: the formula wherever it applies (the whole graph, no labels); formula:

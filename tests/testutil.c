@@ -107,6 +107,16 @@ wm_graph *wm_test_load_shared(const char *file) {
   return g;
 }
 
+wm_graph *wm_test_load_shared_or_skip(const char *file) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", WM_SHARED_DATASETS, file);
+  struct stat st;
+  if (stat(path, &st) != 0)
+    cr_skip_test("shared dataset %s is missing: this case is skipped (give its folder with "
+                 "-DWM_SHARED_DATASETS=DIR)", path);
+  return wm_test_load_shared(file);
+}
+
 uint64_t wm_test_rand(uint64_t *s) {
   uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

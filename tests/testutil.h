@@ -35,6 +35,9 @@ void wm_test_shared(char *buf, size_t size, const char *file);
 void wm_test_shared_pattern(char *buf, size_t size, const char *file);
 /* That graph loaded, without writing a cache beside the shared file. */
 wm_graph *wm_test_load_shared(const char *file);
+/* The same, but a missing file skips the test case, naming the file (the GPU
+ * suites, which run on a host that may not carry the shared folder). */
+wm_graph *wm_test_load_shared_or_skip(const char *file);
 
 /* Small random symmetric simple graphs for oracle tests, deterministic by seed:
  * Erdos-Renyi G(n, p), and a power-law graph with `hubs` hub vertices each

@@ -297,22 +297,30 @@ static int one_search(bfs_cmd *c, const variant *v, const uint32_t *src, uint32_
 
 static int run_all(bfs_cmd *c, wm_error *err) {
   uint32_t searches = c->per_root ? c->nsrc : 1;
-  for (int k = 0; k < c->nvar; k++) {
+  wm_progress progress;
+  wm_progress_init(&progress, "searches", (uint64_t)searches * c->nvar, searches * c->nvar > 1);
+  int rc = WM_OK;
+  for (int k = 0; k < c->nvar && !rc; k++) {
     variant *v = &c->var[k];
     v->runs = calloc(searches, sizeof *v->runs);
-    if (!v->runs) return wm_fail(err, WM_EINPUT, "bfs: out of memory");
-    for (uint32_t i = 0; i < searches; i++) {
+    if (!v->runs) {
+      rc = wm_fail(err, WM_EINPUT, "bfs: out of memory");
+      break;
+    }
+    for (uint32_t i = 0; i < searches && !rc; i++) {
       wm_bfs_result r;
       const uint32_t *s = c->per_root ? &c->src[i] : c->src;
-      int rc = one_search(c, v, s, c->per_root ? 1 : c->nsrc, &v->runs[i], &r, err);
-      if (rc) return rc;
+      rc = one_search(c, v, s, c->per_root ? 1 : c->nsrc, &v->runs[i], &r, err);
+      if (rc) break;
       if (searches == 1 && c->nvar == 1)
         c->last = r; /* kept for the summary and --output */
       else
         wm_bfs_result_free(&r);
+      wm_progress_add(&progress, 1);
     }
   }
-  return WM_OK;
+  wm_progress_finish(&progress);
+  return rc;
 }
 
 /* ---- summary ----------------------------------------------------------- */

@@ -41,6 +41,7 @@ typedef struct exec {
   uint32_t hub_degree, hub_chunk;
   uint64_t listed;
   wm_cpu_schedule sched; /* hoisted ops computed on first use */
+  wm_progress progress;  /* in the roots' degrees */
 } exec;
 
 typedef struct worker {
@@ -323,12 +324,24 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
  * lets a thread done with hubs start on the rest at once. */
 static void work(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint64_t roots) {
 #pragma omp for schedule(dynamic, 1) nowait
-  for (uint64_t t = 0; t < nhubs; t++) run_root(e, w, hubs[t].v, hubs[t].from, hubs[t].to);
+  for (uint64_t t = 0; t < nhubs; t++) {
+    run_root(e, w, hubs[t].v, hubs[t].from, hubs[t].to);
+    wm_progress_add(&e->progress, hubs[t].to - hubs[t].from);
+  }
 #pragma omp for schedule(dynamic, VERTEX_CHUNK) nowait
   for (uint64_t i = 0; i < roots; i++) {
     uint32_t v = root_at(e->o, i);
-    if (!is_hub(e, v)) run_root(e, w, v, 0, UINT32_MAX);
+    if (is_hub(e, v)) continue;
+    run_root(e, w, v, 0, UINT32_MAX);
+    wm_progress_add(&e->progress, wm_degree(e->g, v));
   }
+}
+
+/* Progress is measured in the roots' degrees: a hub weighs more than a leaf. */
+static uint64_t degree_sum(const exec *e, uint64_t roots) {
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < roots; i++) sum += wm_degree(e->g, root_at(e->o, i));
+  return sum;
 }
 
 int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
@@ -346,6 +359,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   if (o->per_vertex) memset(o->per_vertex, 0, (size_t)g->n * sizeof *o->per_vertex);
   int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), oom = 0;
   uint64_t count = 0, set_ops = 0;
+  wm_progress_init(&e.progress, o->progress_label ? o->progress_label : "counting", degree_sum(&e, roots), 1);
   double t0 = wm_now();
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : count, set_ops) reduction(| : oom)
   {
@@ -358,6 +372,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
     for (unsigned s = 0; s < WM_MAX_SLOTS; s++) free(w.buf[s]);
   }
   r->seconds = wm_now() - t0;
+  wm_progress_finish(&e.progress);
   free(hubs);
   if (oom) return wm_fail(err, WM_EINPUT, "out of memory while matching");
   r->count = count;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "gpu_check.h"
@@ -51,6 +52,7 @@ typedef struct dag_run {
   dag_batch *batches;
   unsigned n_batches;
   uint64_t pool_words; /* per device */
+  wm_progress progress; /* the warm-up's time spent */
 } dag_run;
 
 static int upload(dag_dev *d, void **dst, const void *src, size_t bytes, wm_error *err) {
@@ -267,6 +269,20 @@ static int capture(dag_run *T, dag_dev *d, wm_error *err) {
   return WM_OK;
 }
 
+/* Waits for a stream with the progress line showing the time spent: the
+ * dedicated kernels' work queues are several, so no share is shown. */
+static int watch(dag_run *T, cudaStream_t st, wm_error *err) {
+  const struct timespec pause = {0, 100 * 1000 * 1000};
+  while (T->progress.enabled) {
+    cudaError_t e = cudaStreamQuery(st);
+    if (e == cudaSuccess) break;
+    if (e != cudaErrorNotReady) return wm_cuda_fail(err, e, "the dedicated kernels", __FILE__, __LINE__);
+    wm_progress_update(&T->progress, 0);
+    nanosleep(&pause, NULL);
+  }
+  return WM_OK;
+}
+
 /* One run over every device (wm_trial_fn): the count, kernel ms of the
  * slowest device and wall seconds (x's other fields are left as they are). */
 static int trial(void *ctx, wm_match_result *x, wm_error *err) {
@@ -278,6 +294,8 @@ static int trial(void *ctx, wm_match_result *x, wm_error *err) {
   }
   for (int i = 0; i < T->ndev; i++) {
     WM_CU(cudaSetDevice(T->dev[i].id));
+    int rc = watch(T, T->dev[i].light, err);
+    if (rc) return rc;
     WM_CU(cudaStreamSynchronize(T->dev[i].light));
   }
   x->seconds = wm_now() - t0; /* the count is in: the events are read after */
@@ -338,7 +356,10 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
   for (int i = 0; !rc && i < T->ndev; i++) rc = capture(T, &T->dev[i], err);
   if (rc) return rc;
   unsigned n = o->trials > 1 ? (unsigned)o->trials : 1;
-  if ((rc = trial(T, r, err))) return rc; /* the warm-up */
+  wm_progress_init(&T->progress, o->progress_label ? o->progress_label : "counting", 0, 1);
+  rc = trial(T, r, err); /* the warm-up */
+  wm_progress_finish(&T->progress);
+  if (rc) return rc;
   return n > 1 ? wm_match_trials(trial, T, n, r->count, 1, r, err) : WM_OK;
 }
 

@@ -17,6 +17,7 @@
  * go to its own slot and the host adds the slots with overflow checks. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "gpu_check.h"
@@ -803,7 +804,21 @@ struct run {
   bool tight;               /* a layout per kernel (size_scratch) */
   layout shared;            /* else the one for all */
   int layout_used;          /* the tight scratch's last layout, -1 none */
+  wm_progress progress;     /* in steps: each chunk of tops, then the last passes */
 };
+
+/* Waits for ev with the progress line kept up meanwhile; one step done. */
+int wait_step(run &r, cudaEvent_t ev, const char *what, wm_error *err) {
+  const struct timespec pause = {0, 100 * 1000 * 1000};
+  cudaError_t e;
+  while (r.progress.enabled && (e = cudaEventQuery(ev)) == cudaErrorNotReady) {
+    wm_progress_add(&r.progress, 0);
+    nanosleep(&pause, NULL);
+  }
+  if ((e = cudaEventSynchronize(ev)) != cudaSuccess) return wm_cuda_fail(err, e, what, __FILE__, __LINE__);
+  wm_progress_add(&r.progress, 1);
+  return WM_OK;
+}
 
 /* A zeroed counter for the next launch (the last one is the buckets'). */
 unsigned long long *counter(run &r) {
@@ -963,10 +978,7 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
     cudaEventRecord(r.ev[6]);
     pair_lists<<<blocks, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, pool, counter(r), r.slots, r.overflow);
     cudaEventRecord(r.ev[7]);
-    if ((e = cudaEventSynchronize(r.ev[7])) != cudaSuccess) {
-      rc = wm_cuda_fail(err, e, "four_cycles/pair_lists", __FILE__, __LINE__);
-      break;
-    }
+    if ((rc = wait_step(r, r.ev[7], "four_cycles/pair_lists", err))) break;
     cudaEventElapsedTime(&sweep, r.ev[5], r.ev[6]);
     cudaEventElapsedTime(&lists, r.ev[6], r.ev[7]);
     r.pass3[0] += sweep, r.pass3[1] += lists;
@@ -977,7 +989,7 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   five_cycle_triangles<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, pool, counter(r), r.slots, r.overflow);
   WM_CU(cudaEventRecord(r.ev[6]));
   WM_CU(cudaGetLastError());
-  WM_CU(cudaEventSynchronize(r.ev[6]));
+  if ((rc = wait_step(r, r.ev[6], "five_cycle_triangles", err))) return rc;
   WM_CU(cudaEventElapsedTime(&r.pass3[2], r.ev[5], r.ev[6]));
   return WM_OK;
 }
@@ -1011,6 +1023,12 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
   int rc = size_scratch(g, k, policy, r, err);
   if (rc) return rc;
   if (k >= 5 && (rc = plan_lists(g, r, small_blocks, policy.list_room, err))) return rc;
+  uint64_t steps = 1; /* the last wait; for size 5 also each chunk of tops and the 5-cycles' triangles */
+  if (k >= 5)
+    for (uint32_t u0 = 0, u1; u0 < g->n; u0 = u1, steps++)
+      for (u1 = u0 + 1; u1 < g->n && r.prefix_host[u1 + 1] - r.prefix_host[u0] <= r.cap;) u1++;
+  if (k >= 5) steps++;
+  wm_progress_init(&r.progress, "motif sums", steps, 1);
   if (k == 4) { /* each top's paths, and the list of the heavy ones */
     WM_CU(cudaMalloc(&r.prefix, (g->n + 1) * sizeof *r.prefix));
     WM_CU(cudaMalloc(&r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
@@ -1037,7 +1055,7 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
   WM_CU(cudaGetLastError());
   WM_CU(r.bad);
   WM_CU(cudaEventRecord(r.ev[4]));
-  WM_CU(cudaEventSynchronize(r.ev[4]));
+  if ((rc = wait_step(r, r.ev[4], "the motif passes", err))) return rc;
   float whole[4];
   for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&whole[i], r.ev[i], r.ev[i + 1]));
   ms[0] = whole[0], ms[1] = whole[1], ms[5] = whole[3];
@@ -1086,6 +1104,7 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
   float ms[6] = {0, 0, 0, 0, 0, 0};
   int rc = upload(g, r, err);
   if (!rc) rc = passes(g, k, policy ? *policy : defaults, r, ms, err);
+  wm_progress_finish(&r.progress);
   if (!rc) rc = collect(r, r.want, out, err);
   release(r);
   out->seconds = wm_now() - t0;

@@ -56,11 +56,12 @@ static uint64_t triangles_on(const wm_graph *g, uint32_t v, uint64_t i, uint32_t
 }
 
 /* Pass 1: t[arc] = triangles on the arc's edge, on both arcs. */
-static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_t *ib) {
+static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_t *ib, wm_progress *p) {
   const int64_t n = g->n;
 #pragma omp for schedule(dynamic, 64)
   for (int64_t vv = 0; vv < n; vv++) {
     uint32_t v = (uint32_t)vv;
+    wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
     uint64_t nv = lower_bound(rv, deg(g, v), v);
     for (uint64_t i = 0; i < nv; i++) {
@@ -77,6 +78,7 @@ static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_
 #pragma omp for schedule(dynamic, 64)
   for (int64_t vv = 0; vv < n; vv++) {
     uint32_t v = (uint32_t)vv;
+    wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
     uint64_t nv = lower_bound(rv, deg(g, v), v);
     for (uint64_t i = 0; i < nv; i++) {
@@ -88,11 +90,12 @@ static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_
 }
 
 /* Pass 2: the vertex sums, and the edge sums over each edge's arc v->u. */
-static void vertex_and_edge_sums(const wm_graph *g, const uint32_t *t, acc *a) {
+static void vertex_and_edge_sums(const wm_graph *g, const uint32_t *t, acc *a, wm_progress *p) {
   const int64_t n = g->n;
 #pragma omp for schedule(dynamic, 256)
   for (int64_t vv = 0; vv < n; vv++) {
     uint32_t v = (uint32_t)vv;
+    wm_progress_add(p, deg(g, v) + 1);
     const wm_i128 d = (wm_i128)deg(g, v);
     const uint32_t *rv = g->adj + g->offsets[v];
     const uint32_t *tv = t ? t + g->offsets[v] : NULL;
@@ -262,11 +265,12 @@ static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, u
  * u-v-w (v, w > u); each path lies on cnt[w] - 1 cycles.  For size 5 the
  * paths are also listed per w (S_uw, the v in ascending order), for the
  * classes of pair_list_sums and the 5-cycles. */
-static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratch *x, acc *a) {
+static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratch *x, acc *a, wm_progress *p) {
   const int64_t n = g->n;
 #pragma omp for schedule(dynamic, 16)
   for (int64_t uu = 0; uu < n; uu++) {
     uint32_t u = (uint32_t)uu;
+    wm_progress_add(p, deg(g, u) + 1);
     const uint32_t *ru = g->adj + g->offsets[u];
     const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
     uint64_t nt = 0, paths_total = 0;
@@ -368,11 +372,12 @@ static wm_i128 five_cliques_on(const wm_graph *g, const uint32_t *rv, const uint
  * inner degrees come from the members' rows above them (each edge inside
  * C found once, from its lower-ranked end). */
 static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *common, uint32_t *ia, uint32_t *ib,
-                             scratch *x, acc *a) {
+                             scratch *x, acc *a, wm_progress *p) {
   const int64_t n = g->n;
 #pragma omp for schedule(dynamic, 16)
   for (int64_t vv = 0; vv < n; vv++) {
     uint32_t v = (uint32_t)vv;
+    wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
     const uint64_t dv = deg(g, v), nv = lower_bound(rv, dv, v);
     const uint32_t *tv = t + g->offsets[v];
@@ -427,6 +432,10 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
   uint32_t *t = k >= 4 ? calloc(g->m ? g->m : 1, sizeof *t) : NULL;
   acc *accs = calloc((size_t)nth, sizeof *accs);
   int oom = !accs || (k >= 4 && !t);
+  /* Each pass is a loop over the vertices, weighed by degree. */
+  const unsigned loops = 1 + (k >= 4 ? 3 : 0) + (k >= 5 ? 1 : 0);
+  wm_progress progress;
+  wm_progress_init(&progress, "motif sums", loops * ((uint64_t)g->m + g->n), 1);
 #pragma omp parallel num_threads(nth) if (!oom)
   {
     acc *a = &accs[omp_get_thread_num()];
@@ -446,13 +455,13 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
 #pragma omp barrier
     if (!oom) {
       double t0 = wm_now(), t1, t2, t3, t4; /* each pass ends with its loop's barrier */
-      if (k >= 4) edge_triangles(g, t, ia, ib);
+      if (k >= 4) edge_triangles(g, t, ia, ib, &progress);
       t1 = wm_now();
-      vertex_and_edge_sums(g, t, a);
+      vertex_and_edge_sums(g, t, a, &progress);
       t2 = wm_now();
-      if (k >= 4) four_cycles(g, t, k, &x, a);
+      if (k >= 4) four_cycles(g, t, k, &x, a, &progress);
       t3 = wm_now();
-      if (k >= 5) triangle_cliques(g, t, common, ia, ib, &x, a);
+      if (k >= 5) triangle_cliques(g, t, common, ia, ib, &x, a, &progress);
       t4 = wm_now();
       if (omp_get_thread_num() == 0) {
         out->pass_seconds[0] = t1 - t0;
@@ -466,6 +475,7 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
     free(common);
     scratch_free(&x);
   }
+  wm_progress_finish(&progress);
   acc total;
   memset(&total, 0, sizeof total);
   for (int i = 0; accs && i < nth; i++) merge(&total, &accs[i]);

@@ -49,7 +49,13 @@ static int match_one(const wm_graph *g, const wm_pattern *p, int induced, int us
   wm_plan plan;
   int rc = wm_plan_build(p, gs, &po, &plan, err);
   if (rc) return rc;
-  return use_gpu ? wm_match_gpu(g, &plan, o, r, err) : wm_match_cpu(g, &plan, o, r, err);
+  wm_match_options named;
+  if (o)
+    named = *o;
+  else
+    wm_match_options_init(&named);
+  named.progress_label = p->name;
+  return use_gpu ? wm_match_gpu(g, &plan, &named, r, err) : wm_match_cpu(g, &plan, &named, r, err);
 }
 
 static int by_enumeration(const wm_graph *g, const wm_pattern *pats, unsigned n, int use_gpu,

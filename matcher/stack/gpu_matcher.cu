@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "gpu_kernel.h"
@@ -46,6 +47,8 @@ typedef struct wm_gpu_dev {
   wm_gpu_sizing sz;
   double kernel_ms;
   int running; /* a launch is in flight or suspended warps remain */
+  cudaStream_t side; /* progress: reads the level-0 counter beside the kernel */
+  wm_u64 *peek;      /* progress: pinned host copy of the counter */
 } wm_gpu_dev;
 
 typedef struct wm_gpu_run {
@@ -63,6 +66,8 @@ typedef struct wm_gpu_run {
   uint32_t *host_out;
   double transfer_ms;
   wm_gpu_hold *hold; /* counting launches wait behind it until queued (gpu_hold.cu) */
+  uint32_t chunk;    /* level-0 iterations per grab of the counter */
+  wm_progress progress; /* in level-0 iterations handed out */
 } wm_gpu_run;
 
 static int dev_alloc(void **p, size_t bytes, const char *what, int dev, wm_error *err) {
@@ -114,6 +119,8 @@ static void dev_release(wm_gpu_dev *d) {
   if (d->ev0) cudaEventDestroy(d->ev0);
   if (d->ev1) cudaEventDestroy(d->ev1);
   if (d->stream) cudaStreamDestroy(d->stream);
+  if (d->side) cudaStreamDestroy(d->side);
+  if (d->peek) cudaFreeHost(d->peek);
   cudaGetLastError();
   memset(d, 0, sizeof *d);
 }
@@ -331,8 +338,48 @@ static int launch(wm_gpu_run *R, wm_gpu_dev *d, int resume, wm_gpu_hold *hold, w
   return WM_OK;
 }
 
+/* Level-0 iterations handed out so far on every device, read by a copy on
+ * a stream of each device's own while the kernel runs. */
+static int handed_out(wm_gpu_run *R, uint64_t *handed, wm_error *err) {
+  uint64_t chunks = 0;
+  for (int i = 0; i < R->ndev; i++) {
+    wm_gpu_dev *x = &R->dev[i];
+    WM_CU(cudaSetDevice(x->id));
+    if (!x->side) {
+      WM_CU(cudaStreamCreateWithFlags(&x->side, cudaStreamNonBlocking));
+      WM_CU(cudaMallocHost((void **)&x->peek, sizeof *x->peek));
+    }
+    WM_CU(cudaMemcpyAsync(x->peek, x->ctr + C_L0, sizeof *x->peek, cudaMemcpyDeviceToHost, x->side));
+    WM_CU(cudaStreamSynchronize(x->side));
+    chunks += *x->peek;
+  }
+  *handed = chunks * R->chunk < R->n0 ? chunks * R->chunk : R->n0;
+  return WM_OK;
+}
+
+/* Waits for device d's launch with the progress line updated every 0.1 s
+ * from the devices' level-0 counters; the kernel itself is not touched. */
+static int watch(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
+  const struct timespec pause = {0, 100 * 1000 * 1000};
+  for (;;) {
+    WM_CU(cudaSetDevice(d->id));
+    cudaError_t e = cudaStreamQuery(d->stream);
+    if (e == cudaSuccess) return WM_OK;
+    if (e != cudaErrorNotReady) return wm_cuda_fail(err, e, "the stack kernel", __FILE__, __LINE__);
+    uint64_t handed = 0;
+    int rc = handed_out(R, &handed, err);
+    if (rc) return rc;
+    wm_progress_update(&R->progress, handed);
+    nanosleep(&pause, NULL);
+  }
+}
+
 /* Waits for device d's launch; adds its kernel time. */
-static int finish(wm_gpu_dev *d, wm_error *err) {
+static int finish(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
+  if (R->progress.enabled) {
+    int rc = watch(R, d, err);
+    if (rc) return rc;
+  }
   WM_CU(cudaSetDevice(d->id));
   WM_CU(cudaStreamSynchronize(d->stream));
   float ms = 0;
@@ -378,7 +425,7 @@ static int run_listing(wm_gpu_run *R, uint64_t *listed, wm_error *err) {
     for (int i = 0; i < R->ndev && !halt; i++) {
       wm_gpu_dev *d = &R->dev[i];
       if (!d->running) continue;
-      if ((rc = finish(d, err)) || (rc = drain(R, d, listed, &halt, err))) return rc;
+      if ((rc = finish(R, d, err)) || (rc = drain(R, d, listed, &halt, err))) return rc;
       if (d->running && !halt) {
         if ((rc = launch(R, d, 1, NULL, err))) return rc;
         more = 1;
@@ -449,7 +496,7 @@ static int count_all(wm_gpu_run *R, wm_error *err) {
   wm_gpu_hold_release(R->hold);
   if (rc) return rc;
   for (int i = 0; i < R->ndev; i++)
-    if ((rc = finish(&R->dev[i], err))) return rc;
+    if ((rc = finish(R, &R->dev[i], err))) return rc;
   return WM_OK;
 }
 
@@ -511,13 +558,14 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
     WM_CU(cudaStreamSynchronize(R->dev[i].stream));
   }
   R->transfer_ms += (wm_now() - t0) * 1e3;
+  R->chunk = chunk;
+  wm_progress_init(&R->progress, R->o->progress_label ? R->o->progress_label : "counting", R->n0, 1);
   double t1 = wm_now();
-  if (R->listing) {
-    if ((rc = run_listing(R, &r->listed, err))) return rc;
-    r->count = r->listed;
-  } else if ((rc = count_all(R, err))) {
-    return rc;
-  }
+  rc = R->listing ? run_listing(R, &r->listed, err) : count_all(R, err);
+  if (!rc) R->progress.done = R->n0;
+  wm_progress_finish(&R->progress);
+  if (rc) return rc;
+  if (R->listing) r->count = r->listed;
   r->seconds = wm_now() - t1;
   if ((rc = collect(R, r, err))) return rc;
   /* The first launch was the warm-up: set operations and lane use stay
