@@ -216,7 +216,9 @@ static int choose_formula(const wm_cli *cli, const wm_match_job *job, int *formu
                    "cliques, counted over the whole graph (no --seed, --labels, --per-vertex or --embeddings)");
   char name[64] = "";
   wm_catalogue_name_of(&job->pattern, name, sizeof name);
-  *formula = method == WM_MOTIF_FORMULA || (method == WM_MOTIF_AUTO && whole && strcmp(name, "diamond") != 0);
+  const unsigned k = job->pattern.k;
+  const int dedicated = strcmp(name, "diamond") == 0 || wm_pattern_edges(&job->pattern) == k * (k - 1) / 2;
+  *formula = method == WM_MOTIF_FORMULA || (method == WM_MOTIF_AUTO && whole && !dedicated);
   return WM_OK;
 }
 
