@@ -16,7 +16,17 @@ void wm_cli_print_help(const wm_cli *cli, FILE *f) {
     char left[64];
     snprintf(left, sizeof left, "--%s%s%s", cli->spec[i].name, cli->spec[i].arg ? " " : "",
              cli->spec[i].arg ? cli->spec[i].arg : "");
-    fprintf(f, "  %-24s %s\n", left, cli->spec[i].help);
+    /* A long option gets its help on the next line; a help's own line
+     * breaks continue under its first line. */
+    if (strlen(left) > 24)
+      fprintf(f, "  %s\n  %-24s ", left, "");
+    else
+      fprintf(f, "  %-24s ", left);
+    for (const char *h = cli->spec[i].help; *h; h++) {
+      fputc(*h, f);
+      if (*h == '\n') fprintf(f, "  %-24s ", "");
+    }
+    fputc('\n', f);
   }
   fprintf(f, "  %-24s %s\n  %-24s %s\n  %-24s %s\n", "--json", "print one JSON object instead of text",
           "--quiet", "no progress line on stderr", "--help", "print this help");

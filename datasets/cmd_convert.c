@@ -8,7 +8,7 @@
 static const wm_optspec spec[] = {
     WM_GRAPH_OPTSPEC,
     {"relabel-degree", NULL, "renumber vertices by descending degree (file ids are kept for output)"},
-    {"orient", NULL, "keep each edge once, from lower to higher (degree, id): a DAG for clique counting"},
+    {"orient", NULL, "keep each edge once, from lower to higher (degree, id): a DAG (info and bfs read it; count, list\nand motifs need the symmetric graph)"},
     {NULL, NULL, NULL},
 };
 
@@ -32,7 +32,7 @@ static int preprocess(const wm_cli *cli, wm_graph **g, wm_error *err) {
 int wm_cmd_convert(int argc, char **argv) {
   wm_cli cli;
   wm_error err;
-  if (wm_cli_parse(&cli, "convert", "IN OUT.wmg [options]", "convert a graph to the binary .wmg format",
+  if (wm_cli_parse(&cli, "convert", "IN OUT.wmg [options]", "Convert a graph to the binary .wmg format",
                    spec, 2, 2, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;

@@ -79,7 +79,7 @@ static void print_text(const char *path, const wm_graph *g, const wm_degree_stat
 int wm_cmd_info(int argc, char **argv) {
   wm_cli cli;
   wm_error err;
-  if (wm_cli_parse(&cli, "info", "GRAPH [options]", "print vertices, edges and the degree summary of a graph",
+  if (wm_cli_parse(&cli, "info", "GRAPH [options]", "Print vertices, edges and the degree summary of a graph",
                    spec, 1, 1, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;

@@ -3,6 +3,7 @@
  * vertex with --per-vertex; the plan with --dump-plan; with --trials N an
  * untimed warm-up and N timed matches, reporting medians (GAP-style). */
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome
   wm_json_bool(&j, "embeddings", (job->plan.flags & WM_PLAN_EMBEDDINGS) != 0);
   wm_json_bool(&j, "code_motion", (job->plan.flags & WM_PLAN_CODE_MOTION) != 0);
   wm_json_str(&j, "device", o->use_gpu ? "gpu" : "cpu");
-  wm_json_u64(&j, "threads", (uint64_t)job->threads);
+  wm_json_u64(&j, "threads", (uint64_t)(job->threads > 0 ? job->threads : omp_get_max_threads()));
   if (job->first) wm_json_u64(&j, "ball_vertices", job->n_first);
   wm_json_u128(&j, "count", o->formula ? o->exact : o->r.count);
   wm_json_str(&j, "method", o->formula ? "formula" : "enumerate");

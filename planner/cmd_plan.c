@@ -54,7 +54,7 @@ int wm_cmd_plan(int argc, char **argv) {
   wm_error err;
   wm_error_clear(&err);
   if (wm_cli_parse(&cli, "plan", "--pattern P [options]",
-                   "print the plan (matching order, restrictions, set operations) for a pattern",
+                   "Print the plan (matching order, restrictions, set operations) for a pattern",
                    spec, 0, 0, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;

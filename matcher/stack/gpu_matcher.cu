@@ -345,15 +345,23 @@ static int handed_out(wm_gpu_run *R, uint64_t *handed, wm_error *err) {
   for (int i = 0; i < R->ndev; i++) {
     wm_gpu_dev *x = &R->dev[i];
     WM_CU(cudaSetDevice(x->id));
-    if (!x->side) {
-      WM_CU(cudaStreamCreateWithFlags(&x->side, cudaStreamNonBlocking));
-      WM_CU(cudaMallocHost((void **)&x->peek, sizeof *x->peek));
-    }
     WM_CU(cudaMemcpyAsync(x->peek, x->ctr + C_L0, sizeof *x->peek, cudaMemcpyDeviceToHost, x->side));
     WM_CU(cudaStreamSynchronize(x->side));
     chunks += *x->peek;
   }
   *handed = chunks * R->chunk < R->n0 ? chunks * R->chunk : R->n0;
+  return WM_OK;
+}
+
+/* Each device's side stream and pinned word for handed_out, made before
+ * any launch (pinned allocation may wait for the device). */
+static int progress_setup(wm_gpu_run *R, wm_error *err) {
+  for (int i = 0; R->progress.enabled && i < R->ndev; i++) {
+    wm_gpu_dev *x = &R->dev[i];
+    WM_CU(cudaSetDevice(x->id));
+    WM_CU(cudaStreamCreateWithFlags(&x->side, cudaStreamNonBlocking));
+    WM_CU(cudaMallocHost((void **)&x->peek, sizeof *x->peek));
+  }
   return WM_OK;
 }
 
@@ -560,6 +568,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   R->transfer_ms += (wm_now() - t0) * 1e3;
   R->chunk = chunk;
   wm_progress_init(&R->progress, R->o->progress_label ? R->o->progress_label : "counting", R->n0, 1);
+  if ((rc = progress_setup(R, err))) return rc;
   double t1 = wm_now();
   rc = R->listing ? run_listing(R, &r->listed, err) : count_all(R, err);
   if (!rc) R->progress.done = R->n0;
