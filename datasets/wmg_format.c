@@ -1,6 +1,6 @@
 /* The .wmg binary graph: a fixed 64-byte little-endian header, then the CSR
  * arrays as they lie in memory, so that loading is big parallel reads plus
- * XXH3 (several GB/s per thread) instead of parsing text.
+ * XXH3 hashing (at memory speed) instead of parsing text.
  *
  *   off  size  field
  *     0     8  magic "WMGRAPH\0"

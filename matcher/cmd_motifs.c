@@ -101,8 +101,9 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
 /* --trials N: the enumerate method on the GPU repeats each plan's launch
  * in the driver (a warm-up, then N timed; wm_match_options.trials), as
  * `count` does, and reports kernel times; otherwise (the CPU, or the
- * formula, whose aggregates are host work) a warm-up call, then N calls
- * that must count the same, whose wall seconds give the median. */
+ * formula, whose call mixes host work with its kernels) a warm-up call,
+ * then N calls that must count the same, whose wall seconds give the
+ * median. */
 typedef struct rerun {
   const wm_graph *g;
   unsigned k;

@@ -139,10 +139,11 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  * counts[i] belongs to patterns[i] of wm_connected_patterns(k), exact in
  * 128 bits.  The formula method (o->motif_method auto or formula, over the
  * whole graph: no seeds, ball, listing or per-vertex counts) computes
- * edge-induced counts from vertex, edge, triangle and 4-cycle aggregates
- * (motif_sums.h; on the CPU), enumerates only the classes that do not cut
- * into those pieces (on the GPU when use_gpu), and turns the edge-induced
- * counts into vertex-induced ones through the spanning-subgraph matrix
+ * edge-induced counts from vertex, edge, triangle, 4-cycle and pair-list
+ * aggregates (motif_sums.h; on the GPU for sizes 4 and 5 when use_gpu,
+ * else on the CPU), enumerates only the triangle and the 4-clique (on the
+ * GPU when use_gpu), and turns the edge-induced counts into
+ * vertex-induced ones through the spanning-subgraph matrix
  * (wm_spanning_matrix).  The enumerate method runs one vertex-induced plan
  * per class.  sum (or NULL) receives the total count (saturated at
  * UINT64_MAX), the wall seconds, the GPU kernels' ms, the enumerations'
@@ -154,8 +155,9 @@ int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options
 /* "formula", "enumerated" (edge-induced) or "enumerated-induced". */
 const char *wm_motif_how_name(int how);
 
-/* 1 when the formula counts p: unlabeled, 3 to 5 vertices, and not a
- * clique or the triangle (which the clique kernels count). */
+/* 1 when the formula counts p: unlabeled, 3 to 5 vertices, and not the
+ * triangle or the 4-clique (which are enumerated: the clique kernels count
+ * them on the GPU).  The 5-clique has a formula. */
 int wm_motif_formula_applies(const wm_pattern *p);
 /* p's count over the whole graph by formula (wm_motif_formula_applies):
  * edge-induced from its formula over the aggregates, vertex-induced from

@@ -114,7 +114,7 @@ void wm_pattern_canonical(const wm_pattern *p, wm_canonical *out);
  * 112, 853, 11117 of them), in canonical form, ordered by edge count then
  * canonical adjacency rows, each named from the catalogue where it has a
  * name, else "Kv-Ee-I" (I-th unnamed one with E edges).  *out is malloc'd;
- * the caller frees it.  Fast: k = 8 takes about 0.2 s on one core. */
+ * the caller frees it.  Fast enough for k = 8 on one core. */
 int wm_connected_patterns(unsigned k, wm_pattern **out, unsigned *count, wm_error *err);
 
 /* M[i * n + j] = the copies of pats[i] among the spanning subgraphs of

@@ -84,9 +84,9 @@ int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion
    * are bounded v1 > v0, against the mirroring below: v0 is then the
    * higher-degree end of the edge, whose row every v1 of it reads, and the
    * GPU keeps that row in its probe table and walks each v1's shorter one
-   * (gpu_set_ops.cuh).  Not for the CPU: its hub roots then carry the work,
-   * and on 16 cores facebook diamonds took 4.7 ms instead of 2.9, tailed
-   * triangles 78 instead of 40. */
+   * (gpu_set_ops.cuh).  Not for the CPU: its hub roots would then carry
+   * the work, which is slower there (diamonds, tailed triangles; see
+   * BENCHMARKS.md). */
   const int up01 = first_edge_up && symmetry && interchangeable01(p, plan->order, pos, less);
   memset(plan->lower, 0, sizeof plan->lower);
   memset(plan->upper, 0, sizeof plan->upper);

@@ -9,7 +9,8 @@
 # work) is not started and is reported as "skipped".
 # "4-motifs" is the six connected 4-vertex patterns counted vertex-induced
 # one after another (count, seconds and set ops summed), which is what
-# `warpmatch motifs --size 4` runs, but with --no-code-motion available.
+# `warpmatch motifs --size 4 --method enumerate` runs, but with
+# --no-code-motion available.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -16,21 +16,22 @@
 #                4-clique) on the general stack kernel instead of the dedicated
 #                triangle, clique and diamond kernels (--stack-kernel; "n/a"
 #                for patterns that have no dedicated kernel)
-# The steal, U1, no-motion, vertices and no-table variants are the stack kernel's knobs: they
-# run with --stack-kernel, so default vs stack-kernel is the dedicated
-# kernels' gain and the others are ablations of the stack kernel.
-# and the CPU executor with all cores on the real graphs, for the ratio of
-# matches/s.  Prints a table and writes CSV ($WM_OUT/bench-gpu-match.csv):
+# The steal, U1, no-motion, vertices and no-table variants are the stack
+# kernel's knobs: they run with --stack-kernel, so default vs stack-kernel is
+# the dedicated kernels' gain and the others are ablations of the stack
+# kernel.  The CPU executor runs with all cores on the real graphs, for the
+# ratio of matches/s.  Prints a table and writes CSV
+# ($WM_OUT/bench-gpu-match.csv):
 #   graph, pattern, variant, count, kernel_ms, seconds, matches_per_second,
 #   lane_util, cpu_seconds, speedup
 # matches/s is count / kernel time; speedup compares the matching phases
 # (`seconds` of both executors: GPU kernel plus its launch, no transfers).
 # When `count --help` lists --trials, kernel_ms and seconds are medians
 # (GAP-style: an untimed warm-up, then 5 timed GPU runs or 3 CPU runs).
-# "3-motifs" / "4-motifs" are `warpmatch motifs --size 3|4` (every connected
-# 3- / 4-vertex pattern, vertex-induced; times are the plans' summed; for
-# size 3 the 3-path comes from degrees, so only the triangles are matched),
-# with the ablation flags; the no-motion variant, which motifs lacks, and a
+# "3-motifs" / "4-motifs" are `warpmatch motifs --size 3|4` with --method
+# enumerate where the program has it (every connected 3- / 4-vertex pattern,
+# one vertex-induced plan each; times are the plans' summed), with the
+# ablation flags; the no-motion variant, which motifs lacks, and a
 # warpmatch whose motifs has no --trials count the patterns one by one.
 # A run over --timeout is reported as "timeout", never left out; when a
 # pattern's default run timed out its other variants are "skipped".

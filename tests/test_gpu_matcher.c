@@ -83,8 +83,9 @@ static const variant TINY[] = {
 };
 #define NTINY (sizeof TINY / sizeof TINY[0])
 
-/* The variants are the stack kernel's knobs: cliques too run on it here
- * (the dedicated kernels have their own test, clique_kernels). */
+/* The variants are the stack kernel's knobs: cliques and diamonds too run
+ * on it here (the dedicated kernels have their own tests, clique_kernels
+ * and diamond_kernel). */
 static void apply(const variant *v, wm_match_options *o) {
   o->gpu_clique_kernels = 0;
   o->gpu_level0 = v->level0;

@@ -382,9 +382,9 @@ Test(gpu_plan, table_side) {
   }
 }
 
-/* The dedicated kernels take exactly the unlabelled k-cliques, k = 3..8
- * (all the catalogue has), counted as subgraphs: not other patterns, not
- * embeddings, not listing. */
+/* The triangle and clique kernels take exactly the unlabelled k-cliques,
+ * k = 3..8 (all the catalogue has), counted as subgraphs: not other
+ * patterns, not embeddings, not listing. */
 Test(gpu_plan, dedicated_kernels_take_counted_cliques) {
   wm_error err;
   for (unsigned k = 3; k <= 6; k++) {

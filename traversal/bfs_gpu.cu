@@ -380,8 +380,8 @@ int Search::topdown() {
 }
 
 /* Switch to bottom-up: the unvisited vertices, in vertex order, leaving out
- * those without in-arcs (isolated vertices: a third of a Kronecker graph),
- * which no bottom-up step can reach. */
+ * those without in-arcs (isolated vertices, of which a Kronecker graph has
+ * many), which no bottom-up step can reach. */
 int Search::explosion() {
   if (!queue_gen) return WM_OK; /* the baseline scans all vertices each step */
   int rc = gen(NULL, c->g->n, 0, 0, 1, cur ^ 1, c->d_has_in);

@@ -100,7 +100,8 @@ struct QueueGenArgs {
   int emit_unvisited;     /* status == kUnreached -> Q_UNVISITED */
   /* With emit_unvisited: a bitmap of the vertices that have in-arcs (bit v
    * of word v / 32), to leave out those that no bottom-up step can ever
-   * reach (isolated vertices: a third of a Kronecker graph), or NULL. */
+   * reach (isolated vertices, of which a Kronecker graph has many), or
+   * NULL. */
   const uint32_t *unvisited_mask;
   int classify;           /* 0: every frontier vertex is Q_SMALL */
   /* Frontier hubs are recorded here, or NULL: a direct-mapped table of

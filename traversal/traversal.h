@@ -40,8 +40,9 @@ typedef struct wm_bfs_options {
   double alpha;       /* switch threshold gamma (default 0.3) */
   /* Also switch when frontier edges x edge_ratio > unexplored edges
    * (Beamer's rule, default 14; 0: gamma only).  gamma alone misses the
-   * level whose frontier holds a third of all edges but few hubs, and
-   * expanding it top-down cost half of a Kronecker-24 search. */
+   * level whose frontier holds a large share of all edges but few hubs,
+   * and expanding that level top-down dominates a search on a Kronecker
+   * graph. */
   double edge_ratio;
   int queue_gen;      /* GPU: two-step queue generation (default 1); off = status-array BFS
                          (implies classify off) */

@@ -31,16 +31,17 @@ extern "C" {
 #endif
 
 /* Triangle policy.  Light pivots: N+ fits half of a 1024-slot table and N-
- * holds at most light_in vertices; a warp takes a few consecutive ones.  Heavy pivots come as items of at most WM_TRI_SPLIT in-neighbours,
- * each taken by a whole block with one 4096-slot table (N+ up to 2048
- * hashed, beyond that searched in global memory).  A pivot's work grows
- * with N- times the in-neighbours' rows, so a light pivot with a long N-
- * held a warp for milliseconds while the rest of the GPU idled: N- is the
- * split.  light_in is each warp's share of the graph's (pivot,
- * in-neighbour) pairs, kept within [WM_TRI_LIGHT_IN_MIN, WM_TRI_LIGHT_IN]:
- * a small graph (facebook: 14 pairs per resident warp) is cut finer, which
- * took its light stream from 79 to 55 us, while 64 stays best from
- * Kronecker scale 20 up (16 costs 6% at scale 24). */
+ * holds at most light_in vertices; a warp takes a few consecutive ones.
+ * Heavy pivots come as items of at most WM_TRI_SPLIT in-neighbours, each
+ * taken by a whole block with one 4096-slot table (N+ up to 2048 hashed,
+ * beyond that searched in global memory).  A pivot's work grows with N-
+ * times the in-neighbours' rows, so a light pivot with a long N- would hold
+ * its warp long after the rest of the GPU has gone idle: N- is the split.
+ * light_in is each warp's share of the graph's (pivot, in-neighbour)
+ * pairs, kept within [WM_TRI_LIGHT_IN_MIN, WM_TRI_LIGHT_IN]: a small graph,
+ * with few pairs per resident warp, is cut finer so that every warp gets
+ * work, while large graphs run best at the cap (chosen by measurement on
+ * the H100; see BENCHMARKS.md). */
 #define WM_TRI_LIGHT_WARPS 8
 #ifndef WM_TRI_HEAVY_WARPS
 #define WM_TRI_HEAVY_WARPS 8
@@ -62,7 +63,7 @@ extern "C" {
 #define WM_TRI_LIGHT_IN_MIN 16u
 #endif
 #ifndef WM_TRI_SPLIT
-#define WM_TRI_SPLIT 512u /* each item rebuilds the pivot's table: 128 cost kron-24 40% */
+#define WM_TRI_SPLIT 512u /* each item rebuilds the pivot's table: smaller items rebuild it more often */
 #endif
 
 WM_DAG_INLINE int wm_tri_is_heavy(uint32_t dplus, uint32_t din, uint32_t light_in) {

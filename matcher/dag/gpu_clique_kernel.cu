@@ -23,9 +23,8 @@
  *  - Sets are indexed (struct Set): the list of their nonzero words with
  *    prefix popcounts, so that ANDs touch only nonzero words and the last
  *    level deals one element per lane, 32 at a time, however sparse the
- *    set.  On Kronecker scale 24 this took the 4-cliques from 2.4 to 1.3 s
- *    and the 5-cliques from 71 to 15 s against sub-warp groups that
- *    scanned every word.
+ *    set, rather than scanning every word of a sparse set (BENCHMARKS.md
+ *    has the comparison).
  * A matrix row is built either by streaming N+(x_i) through a hash table
  * of N+(v) (shared atomics), or, when N+(x_i) is long against i, by each
  * lane binary-searching an x_j in N+(x_i) and one ballot writing 32 bits. */
@@ -37,9 +36,10 @@ constexpr int WARPS = WM_CLQ_WARPS;
 
 /* Four count blocks per SM: with WM_CLQ_SMEM_D at 800 their shared memory
  * allows it (k <= 5), and 64 registers is what the compiler takes anyway.
- * Against three blocks (matrices up to 928 rows in shared memory) this took
- * the kron-24 4-cliques from 1,322 to 1,044 ms; capping the light kernel's
- * registers for more blocks lost 0-10%. */
+ * Four blocks with smaller matrices in shared memory beat three with
+ * larger ones, and the light kernel's registers are left uncapped, as a
+ * cap for more blocks does not pay (chosen by measurement on the H100;
+ * see BENCHMARKS.md). */
 #ifndef WM_CLQ_COUNT_MINB
 #define WM_CLQ_COUNT_MINB 4
 #endif

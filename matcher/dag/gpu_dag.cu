@@ -168,7 +168,8 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   WM_CU(cudaMalloc(&d->ctr, CTR_N * 8));
   WM_CU(cudaMallocHost(&d->count_host, 8));
   /* The heavy triangle kernel's 16-bit ids, where they fit easily and pay
-   * for their fill: kron-24 116 -> 96 ms, but facebook 0.037 -> 0.042 ms. */
+   * for their fill: half the bytes read save more than the fill costs on a
+   * large graph, not on one below WM_TRI_NARROW_MIN_ARCS arcs. */
   if (T->K == &wm_triangle_kernels && s->n_items && g->m >= WM_TRI_NARROW_MIN_ARCS) {
     size_t free_b = 0, total_b = 0;
     WM_CU(cudaMemGetInfo(&free_b, &total_b));
@@ -253,9 +254,8 @@ static int queue(dag_run *T, dag_dev *d, wm_error *err) {
 }
 
 /* Captures device d's trial as a CUDA graph, so that a trial is one launch
- * call: queued call by call, a facebook triangle count spent 30 us of its
- * 70 us on the host (and the events, which a hold kernel kept off the
- * host's calls, then timed only the GPU's share). */
+ * call: queued call by call, the host's calls would take a large share of a
+ * short count's wall time. */
 static int capture(dag_run *T, dag_dev *d, wm_error *err) {
   WM_CU(cudaSetDevice(d->id));
   WM_CU(cudaStreamBeginCapture(d->light, cudaStreamCaptureModeThreadLocal));

@@ -21,8 +21,7 @@
  * are walked as one concatenation, each hit added to its row's counter in
  * shared memory.
  *
- * Against the stack kernel's diamond plan: facebook 0.132 -> 0.047 ms,
- * Kronecker scale 20 126 -> 22 ms, scale 22 855 -> 248 ms (BENCHMARKS.md). */
+ * BENCHMARKS.md compares it with the stack kernel's diamond plan. */
 #include "gpu_dag_util.cuh"
 
 namespace {

@@ -8,9 +8,8 @@
  * bitmap of the ids below v when it fits, else a hash table), then every
  * in-neighbour u scans its own row from the start up to v (exactly the
  * w < v of u's row) and probes it.  The work is sum over u of
- * d+(u)(d+(u)-1)/2 probes (41.7 G on kron-24), a quarter of the usual
- * "hash N+(u), scan every N+(v)" on Kronecker graphs, and each probe is one
- * shared-memory read.
+ * d+(u)(d+(u)-1)/2 probes, fewer than the usual "hash N+(u), scan every
+ * N+(v)" on Kronecker graphs, and each probe is one shared-memory read.
  *
  * Load balance: pivots come in two launches.  Light ones (small N+ and N-)
  * go a few consecutive pivots per warp with a small table per warp, so many
@@ -21,10 +20,9 @@
  * outgrows even the large table binary-searches its row in global memory
  * instead: slower, never wrong.
  *
- * On Kronecker scale 24 this took triangles from 2.06 s (stack kernel) to
- * 0.18 s; bitmaps, prefixes found without a full search and 16-bit rows
- * then took it to 96 ms, and replaying the launches as a CUDA graph to
- * 86 ms.  See BENCHMARKS.md.  The kernels are driven by gpu_dag.cu. */
+ * BENCHMARKS.md compares it with the stack kernel and measures the bitmaps,
+ * the prefixes found without a full search, the 16-bit rows and the CUDA
+ * graph replay.  The kernels are driven by gpu_dag.cu. */
 #include "gpu_dag_util.cuh"
 
 namespace {
@@ -48,8 +46,8 @@ constexpr uint32_t TRI_LONG = WM_TRI_LONG;
 /* Pivots below this whose table is a bitmap read their in-neighbours'
  * rows as 16-bit ids (A.adj16): every id probed is below the pivot, and
  * larger ids read there (past the prefix) are clamped to WM_TRI_NARROW - 1,
- * which is not below it.  They carry 83.5% of kron-24's probes, and half
- * the bytes took it from 116 to 96 ms. */
+ * which is not below it.  On Kronecker graphs they carry most of the
+ * probes, so reading half the bytes there pays. */
 #ifndef WM_TRI_NARROW
 #define WM_TRI_NARROW 65536u
 #endif
@@ -63,9 +61,10 @@ __device__ __forceinline__ bool tri_lower_contains(const uint32_t *p, uint32_t n
 }
 
 /* How a pivot's N+ is looked up.  Every w probed is below the pivot v, so
- * when v's ids fit the shared buffer as bits (91.6% of kron-24's probes
- * have a pivot below 131,072, which the heavy table holds), a probe is one
- * shared load with no hashing and no probe chain for the warp to wait on.
+ * when v's ids fit the shared buffer as bits (on Kronecker graphs most
+ * probes have a pivot below 131,072, which the heavy table holds), a probe
+ * is one shared load with no hashing and no probe chain for the warp to
+ * wait on.
  * Otherwise a hash table, and past that a search of N+ in global memory. */
 enum { TRI_BITS, TRI_HASH, TRI_SEARCH };
 
@@ -149,7 +148,8 @@ __device__ __forceinline__ wm_u64 tri_stream(const Pivot &P, const T *row, uint3
  * (coalesced, every lane busy); the shorter ones, whose length a search
  * of TRI_LONG elements finds, are walked as one concatenation, one element
  * per lane per step, each lane finding its element's owner in B.  A full
- * search of the row for v cost kron-24 a fifth of its time. */
+ * search of the row for v would be a large share of the work on Kronecker
+ * graphs. */
 template <int M, typename T>
 __device__ wm_u64 tri_pivot(const wm_dag_args &A, const T *adj, const Pivot &P, const uint32_t *in,
                             uint32_t lo, uint32_t hi, Batch *B, int lane) {
@@ -251,10 +251,10 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) tri_light_kernel(wm_d
 /* Heavy items: the whole block shares one table (a pivot's N+ is built
  * once per item, by all its warps), and its warps split the item's
  * in-neighbours, 32 at a time. */
-/* Eight heavy blocks per SM: the kernel waits on memory (Nsight Compute:
- * 20 cycles per issued instruction), and at the compiler's 50 registers
- * only five fit.  32 registers and a few spills took kron-24 from 181 to
- * 153 ms. */
+/* Eight heavy blocks per SM: the kernel waits on memory (Nsight Compute
+ * shows many cycles per issued instruction), and at the compiler's 50
+ * registers only five fit.  The extra blocks gain more than the few spills
+ * of 32 registers cost (BENCHMARKS.md). */
 #ifndef WM_TRI_HEAVY_MINB
 #define WM_TRI_HEAVY_MINB 8
 #endif
@@ -298,8 +298,8 @@ cudaError_t launch_light(const wm_dag_args *a, unsigned blocks, cudaStream_t s) 
 }
 
 /* The 16-bit rows, which light pivots read as well as heavy ones: both
- * kernels start after it (launched concurrently, a light kernel read rows
- * still being written and lost a triangle). */
+ * kernels start after it (launched concurrently, a light kernel could read
+ * rows still being written and miss triangles). */
 cudaError_t launch_first(const wm_dag_args *a, unsigned blocks, cudaStream_t s) {
   if (!a->adj16) return cudaSuccess;
   tri_narrow_kernel<<<blocks, 256, 0, s>>>(a->adj, a->adj16, a->m);

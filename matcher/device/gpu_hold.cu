@@ -4,8 +4,8 @@
  * host's calls that queue it.  Without it, a start event recorded on an
  * idle stream fires at once and the launch's host overhead (the attribute
  * call, a kernel with a 2 KB parameter block, a second stream's wait) lands
- * inside the timed window: 2-25 µs, 4-10% of facebook's triangle, diamond
- * and 4-clique kernels (35-250 µs).  The stack kernel's driver holds its
+ * inside the timed window, a noticeable share of a kernel that runs for
+ * tens of microseconds.  The stack kernel's driver holds its
  * launches; the dedicated kernels' driver (gpu_dag.cu) replays a CUDA
  * graph instead, one call that queues the whole trial. */
 #include <stdlib.h>

@@ -1,15 +1,17 @@
 /* Edge-induced counts of the 3-, 4- and 5-vertex patterns from the sums of
  * motif_sums.h, or the word that a pattern is enumerated instead.
  *
- * Each formula cuts the pattern at a vertex or an edge into stars,
- * triangles, 4-cycles and 4-cliques, multiplies the pieces' counts there,
- * and takes away the products in which two pieces share a vertex they
+ * Most formulas cut the pattern at a vertex or an edge into stars,
+ * triangles, 4-cycles and 4-cliques, multiply the pieces' counts there,
+ * and take away the products in which two pieces share a vertex they
  * should not (those are copies of smaller patterns: 4-cycles, diamonds,
  * 4-cliques).  E.g. the bowtie is two triangles at a vertex: sum C(t_v, 2)
  * less the pairs of triangles that share an edge, two per diamond.
- * The patterns that do not cut this way (the 5-cycle, K2,3, W4 and W4
- * less a spoke) are enumerated vertex-induced, and the cliques by the
- * clique kernels, each subgraph once. */
+ * The patterns that do not cut this way have sums of their own: the
+ * 5-cycle, K2,3, W4 and W4 less a spoke over the lists S_uw of the 4-cycle
+ * pass, the 5-clique over the edges' common neighbours.  Only the triangle
+ * and the 4-clique are enumerated (edge-induced, one plan each, which the
+ * GPU counts with its clique kernels). */
 #include <string.h>
 
 #include "motif_sums.h"

@@ -2,8 +2,11 @@
  * edges, the triangles and the 4-cycles of a graph, from which every
  * edge-induced count of a 3-, 4- or 5-vertex pattern that cuts into
  * stars, triangles, 4-cycles and 4-cliques at a vertex or an edge is a
- * short linear formula (ESCAPE's cuts; motif_formulas.c).  Both executors
- * fill the same sums; the CPU's are the oracle for the GPU's.
+ * short linear formula (ESCAPE's cuts; motif_formulas.c); and, for the
+ * 5-vertex patterns that do not cut so, sums over the lists of common
+ * neighbours of pairs below a top (the 5-cycle, K2,3, W4, W4 less a
+ * spoke) and the 5-clique count.  Both executors fill the same sums; the
+ * CPU's are the oracle for the GPU's.
  *
  * Notation: d_v degree, t_v triangles at v, t_e triangles on edge e,
  * s_v = sum over v's neighbours a of (d_a - 1), k4_T the common neighbours

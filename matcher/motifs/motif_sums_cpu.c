@@ -4,8 +4,11 @@
  *      and counted on its three edges, then copied to both arcs of an edge;
  *   2. the vertex and edge sums, from degrees and those edge counts;
  *   3. 4-cycles from their lowest id u (Chiba-Nishizeki): paths u-v-w with
- *      v, w > u tallied per w, C(tally, 2) cycles per (u, w);
- *   4. (size 5) each triangle's common neighbours, its 4-cliques.
+ *      v, w > u tallied per w, C(tally, 2) cycles per (u, w); for size 5
+ *      also the lists S_uw of those paths' middles, with the sums over
+ *      them (K2,3, W4, W4 less a spoke) and the 5-cycles;
+ *   4. (size 5) each triangle's common neighbours, its 4-cliques, and the
+ *      5-cliques on each edge.
  * Each thread sums into its own 128-bit accumulators; every step is
  * checked for overflow. */
 #include <omp.h>

@@ -2,15 +2,16 @@
  * pattern, k = 3..5.
  *
  * The formula method takes edge-induced counts N from aggregates
- * (motif_sums.h, motif_formulas.c) for the classes that cut into stars,
- * triangles, 4-cycles and 4-cliques, and enumerates the rest: the
- * cliques edge-induced, the 5-cycle, K2,3, W4 and W4 less a spoke
- * vertex-induced.  Edge-induced counts are N = M I over the induced ones,
- * M the spanning-subgraph matrix, upper triangular with a unit diagonal in
- * edge order; so from the densest class down, I_i is either enumerated or
- * N_i less the copies of class i inside the denser classes already known.
- * Its work grows with the graph's wedges on the degree order and the
- * enumerated classes, not with the counts.
+ * (motif_sums.h, motif_formulas.c) for every class but the triangle and
+ * the 4-clique, which it enumerates edge-induced (one plan each, which the
+ * GPU runs on its clique kernels); for size 5 every class, the 5-clique
+ * too, has a formula.  Edge-induced counts are N = M I over the induced
+ * ones, M the spanning-subgraph matrix, upper triangular with a unit
+ * diagonal in edge order; so from the densest class down, I_i is N_i less
+ * the copies of class i inside the denser classes already known (a class
+ * without a formula would be enumerated vertex-induced and taken as it
+ * is).  Its work grows with the graph's wedges on the degree order and,
+ * for sizes 3 and 4, the enumerated cliques, not with the counts.
  *
  * The enumerate method runs one vertex-induced plan per class. */
 #include <stdio.h>
@@ -104,7 +105,8 @@ static int solve(const wm_pattern *pats, unsigned n, const uint64_t *M, const wm
 }
 
 /* Each class's value: its formula, or one plan (edge-induced for the
- * cliques, vertex-induced for the classes without a formula). */
+ * triangle and the 4-clique, vertex-induced for a class without a
+ * formula). */
 static int class_values(const wm_graph *g, const wm_pattern *pats, unsigned n, int use_gpu,
                         const wm_match_options *o, const wm_motif_sums *sums, wm_i128 *value, int *induced,
                         int *how, wm_match_result *total, char *matched, size_t matched_size, wm_error *err) {

@@ -8,7 +8,7 @@
 
 enum {
   WM_MOTIF_BY_FORMULA = 0,       /* edge-induced count from the sums */
-  WM_MOTIF_BY_EDGE_MATCH = 1,    /* edge-induced count, enumerated (cliques, the triangle) */
+  WM_MOTIF_BY_EDGE_MATCH = 1,    /* edge-induced count, enumerated (the triangle, the 4-clique) */
   WM_MOTIF_BY_INDUCED_MATCH = 2, /* vertex-induced count, enumerated */
 };
 

@@ -84,9 +84,10 @@ static int dev_alloc(void **p, size_t bytes, const char *what, int dev, wm_error
 }
 
 /* The per-warp set buffers are the one large allocation, sized for every
- * resident warp; allocating and freeing hundreds of MB per call dominated
- * short runs (motifs: dozens of plans), so each device keeps the last one
- * and reuses it when it is large enough. */
+ * resident warp; allocating and freeing hundreds of MB per call would
+ * dominate short runs (the motif enumeration runs dozens of plans, the
+ * tests thousands), so each device keeps the last one and reuses it when it
+ * is large enough. */
 static struct {
   void *p;
   size_t bytes;
@@ -294,7 +295,8 @@ static void fill_args(wm_gpu_run *R, wm_gpu_dev *d, int dev_index, uint32_t chun
 }
 
 /* Device name and SM count, looked up once per process (the full property
- * query costs milliseconds, and motif counting runs dozens of plans). */
+ * query costs milliseconds, and the motif enumeration runs dozens of
+ * plans). */
 static int device_identity(int i, char *name, size_t size, int *sms, wm_error *err) {
   static char names[16][256];
   static int counts[16];

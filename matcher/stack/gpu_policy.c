@@ -37,10 +37,9 @@ int wm_gpu_level0_edges(int mode, unsigned k, int position1_is_row, int seeded) 
   return mode != WM_LEVEL0_VERTICES && k >= 3 && position1_is_row && !seeded;
 }
 
-/* U = 32 at every level gains on the lane-count plans (facebook diamonds
- * 1.33 -> 0.95 ms, houses 111 -> 51) but loses up to 30% on those with a
- * set op at k-2 (induced 4-paths 4.25 -> 5.50), so only this position
- * widens. */
+/* U = 32 at every level gains on the lane-count plans (diamonds, houses)
+ * but loses on those with a set op at k-2 (induced 4-paths), so only this
+ * position widens. */
 void wm_gpu_policy_fit_plan(wm_gpu_policy *p, unsigned k, int lane_count) {
   if (!lane_count || k < 3) return;
   const int last = (int)k - 2;
@@ -50,10 +49,9 @@ void wm_gpu_policy_fit_plan(wm_gpu_policy *p, unsigned k, int lane_count) {
 }
 
 /* Edges: about 32 grabs per warp.  Finer chunks spread a hub's row over
- * more warps from the start, which the hub-heavy patterns need (facebook,
- * induced 4-stars: 11.7 ms in chunks of 2, 30.7 in 4, 83.5 in 16), while
- * the others hardly mind (diamonds 1.61 / 1.49 / 1.53 ms); on kron-20 the
- * chunk size (8 to 512) moves diamonds by 3%. */
+ * more warps from the start, which the hub-heavy patterns (induced 4-stars)
+ * need on small graphs, while the others hardly mind, and on large graphs
+ * the chunk size matters little (see BENCHMARKS.md). */
 uint32_t wm_gpu_default_chunk(uint64_t n0, uint64_t total_warps, int edges, uint32_t min_chunk) {
   uint64_t per_warp = edges ? 32 : 16, hi = edges ? 512 : 64;
   if (total_warps == 0) total_warps = 1;

@@ -37,9 +37,8 @@ typedef struct wm_gpu_policy {
 /* The probe table's largest default and smallest useful sizes, in words
  * (gpu_matcher.cu's fit_table).  128 words hold any row whose ids span
  * 4,096 as bits (every row of facebook), or 64 ids hashed.  Shared memory
- * comes out of L1, and larger tables cost more than they gained (H100,
- * facebook: 128 / 1024 words, diamond 0.140 / 0.147 ms, tailed triangle
- * 1.27 / 1.75, house 56 / 70). */
+ * comes out of L1, and larger tables cost more than they gain (chosen by
+ * measurement on the H100). */
 #define WM_GPU_TABLE_WORDS 128u
 #define WM_GPU_TABLE_MIN_WORDS 64u
 #define WM_GPU_MAX_TABLE_WORDS 8192u /* forced sizes */

@@ -223,9 +223,9 @@ __device__ bool wm_member(const wm_kctx &c, int s, uint32_t x, int L, int u) {
  * The op fused into the last level's count (wm_bulk_last) whose one side is
  * the row of an earlier position (the diamond's N(v0) & N(v1) for every v1
  * of a group, the 4-cycle's N(v1) & N(v2) for every v2) reads that row once
- * per member, and the element-wise binary search of it was most of those
- * plans' time (a chain of about 10 dependent loads per element on
- * facebook).  The warp keeps the row in shared memory instead, as a bitmap
+ * per member, and an element-wise binary search of it, a chain of about
+ * log2 of the row's length dependent loads per element, would dominate
+ * those plans.  The warp keeps the row in shared memory instead, as a bitmap
  * where its ids span few enough words (every row of facebook), else
  * hashed, and each element of the members' sides costs one probe.  Rows
  * change only with the earlier position, so a table serves every group
@@ -234,10 +234,9 @@ __device__ bool wm_member(const wm_kctx &c, int s, uint32_t x, int L, int u) {
  *
  * Only the fused op: it runs for every member of the deepest group, while
  * an op at a shallower level is paid for by the levels below it, and one
- * table shared by two levels is refilled at every turn (facebook house:
- * 50.5 ms without a table, 58.1 with one at levels 1 and 2).  The kernel is
- * built twice (wm_stack_kernel<TAB>), as the table's code costs the plans
- * that do not use it registers and spills (house 52.6 ms with it, unused). */
+ * table shared by two levels would be refilled at every turn, costing more
+ * than it saves.  The kernel is built twice (wm_stack_kernel<TAB>), as the
+ * table's code costs the plans that do not use it registers and spills. */
 enum { WM_TAB_NONE, WM_TAB_BITS, WM_TAB_HASH };
 #define WM_YV_TABLE (-2) /* wm_iter.yv: y is the probe table */
 #ifndef WM_GPU_TABLE_MIN_ROW
@@ -246,8 +245,8 @@ enum { WM_TAB_NONE, WM_TAB_BITS, WM_TAB_HASH };
 
 /* A warp's table starts with this header, in shared memory rather than
  * registers: the stack kernel is at its register limit, and the state in
- * wm_kctx cost spills on every plan (facebook house 50 -> 59 ms without a
- * table).  Ids base + [0, lim] as bits (WM_TAB_BITS), or hashed into lim + 1
+ * wm_kctx would cost spills on every plan, those without a table too.
+ * Ids base + [0, lim] as bits (WM_TAB_BITS), or hashed into lim + 1
  * slots with hash shift base (WM_TAB_HASH); key is the row's vertex. */
 struct wm_tab_head {
   uint32_t key, mode, base, lim;

@@ -21,7 +21,7 @@
 
 extern __shared__ __align__(16) unsigned char wm_smem[];
 
-#define WM_MAX_THREADS 512 /* at most 16 warps per block (about 90 registers a thread) */
+#define WM_MAX_THREADS 512 /* at most 16 warps per block: at WM_STACK_MAX_REGS, half an SM's registers */
 
 enum { WM_S_PICK = 0, WM_S_NEXT = 1 };
 
@@ -78,8 +78,9 @@ __device__ void wm_descend(wm_kctx &c, int p) {
 /* Whole warp: whether this pick of position p looks for idle blocks (a
  * global read).  At positions <= 1, once the work that wm_acquire last gave
  * the warp has run WM_GPU_PUSH_CYCLES: work that ends sooner is not worth a
- * mailbox round trip (on facebook most blocks fall idle early, and pushing
- * at every pick took the pair-counted diamond from 0.21 to 0.39 ms).
+ * mailbox round trip (on a small graph most blocks fall idle early, and
+ * pushing at every pick would flood them with short work; the threshold is
+ * chosen by measurement, see BENCHMARKS.md).
  * Deeper (when detect_level allows) only once the warp has spent
  * WM_GPU_DEEP_PUSH_CYCLES since its last pick at positions <= 1, so that a
  * hub's subtree reaches other blocks while short subtrees, whose receiver

@@ -14,8 +14,8 @@
  * a busy warp picking its next group at a position <= detect_level claims
  * the idle block's mailbox (EMPTY -> CLAIMED), splits its own shallowest
  * range the same way and posts it (FULL); an idle warp of that block takes
- * it.  (Checking only when descending, as STMatch does, left most blocks
- * idle: a warp on a hub stays at one level for thousands of groups.)
+ * it.  (Checking only when descending, as STMatch does, would leave most
+ * blocks idle: a warp on a hub stays at one level for thousands of groups.)
  * `active` counts blocks with a busy warp plus posted but untaken mails:
  * a pusher is busy, so it never drops to zero while work exists, and a
  * block leaves only when it is zero, after closing its mailbox (EMPTY ->
@@ -151,9 +151,9 @@ __device__ bool wm_try_receive(const wm_gpu_args *A, volatile wm_bstate *bs, vol
   __threadfence();
   atomicExch(A->mail_state + blockIdx.x, WM_MAIL_EMPTY);
   wm_lock(&bs->blk_lock);
-  /* Atomic even under blk_lock: go_idle and thieves change the count without
-   * it, and a lost update leaves the block short of W idle warps forever, so
-   * that it never leaves `active` and the kernel never ends. */
+  /* Atomic even under blk_lock: wm_go_idle and thieves change the count
+   * without it, and a lost update leaves the block short of W idle warps
+   * forever, so that it never leaves `active` and the kernel never ends. */
   atomicSub((int *)&bs->idle_warps, 1);
   if (!bs->counted)
     bs->counted = 1; /* the mail's unit of `active` becomes the block's */

@@ -1,5 +1,5 @@
-/* Checks the GPU triangle, clique and diamond kernels (matcher/gpu_dag.h) on
- * the CPU emulator against a brute-force count, for k = 3..DAG_EMU_KMAX and
+/* Checks the GPU triangle, clique and diamond kernels (matcher/dag/gpu_dag.h)
+ * on the CPU emulator against a brute-force count, for k = 3..DAG_EMU_KMAX and
  * diamonds, on graphs built here (a dense random graph, a sparse one with a
  * hub on the top id and a tight cluster) and on any edge-list files given,
  * each in file order and renumbered by degree.  Exit 0 when every count
