@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>
 
-#include "cli.h"
+#include "support.h"
 
 double wm_now(void) {
   struct timespec ts;

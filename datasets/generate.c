@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "support.h"
 #include "datasets.h"
 
 /* Largest scale whose vertex ids fit in 32 bits (WM_MAX_VERTEX_ID). */

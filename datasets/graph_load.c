@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "support.h"
 #include "datasets.h"
 
 enum { CACHE_VERSION = 1 };

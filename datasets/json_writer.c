@@ -1,7 +1,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "cli.h"
+#include "support.h"
 
 /* Separator and key for the next member at the current depth. */
 static void member(wm_json *j, const char *key) {

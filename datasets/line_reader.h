@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "support.h"
 #include "wm_error.h"
 
 typedef struct wm_lines {

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "support.h"
 
 int wm_outfile_open(wm_outfile *o, const char *path, wm_error *err) {
   memset(o, 0, sizeof *o);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "support.h"
 
 enum { MODE_OFF, MODE_TERMINAL, MODE_LINES };
 static int g_mode = MODE_OFF;

@@ -32,7 +32,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "cli.h"
+#include "support.h"
 #include "datasets.h"
 #include "graph_internal.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "support.h"
 #include "json_check.h"
 #include "matcher.h"
 #include "testutil.h"

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "bfs_gpu_internal.cuh"
-#include "cli.h"
+#include "support.h"
 #include "traversal.h"
 
 using namespace wm_bfs;

@@ -12,7 +12,7 @@
 
 #include <omp.h>
 
-#include "cli.h"
+#include "support.h"
 #include "cpu_schedule.h"
 #include "matcher.h"
 #include "set_ops.h"

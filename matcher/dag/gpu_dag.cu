@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "support.h"
 #include "gpu_check.h"
 #include "gpu_dag.h"
 

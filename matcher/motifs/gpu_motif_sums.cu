@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "support.h"
 #include "gpu_check.h"
 #include "motif_sums.h"
 

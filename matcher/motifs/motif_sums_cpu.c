@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "support.h"
 #include "motif_sums.h"
 
 typedef struct acc {

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "support.h"
 #include "matcher.h"
 #include "motifs_internal.h"
 

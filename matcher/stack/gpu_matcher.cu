@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "support.h"
 #include "gpu_kernel.h"
 #include "gpu_plan.h"
 #include "gpu_policy.h"

@@ -1,0 +1,104 @@
+/* The command line: one small option parser used by every command, the
+ * options of commands that read a graph, and the command table's entries.
+ * Commands are `int wm_cmd_NAME(int argc, char **argv)` returning the exit
+ * code (0 ok, 1 bad input, 2 usage, 3 device error).  The clock, the JSON
+ * writer, the progress line and atomic output files are the modules'
+ * (datasets/support.h). */
+#ifndef WM_CLI_H
+#define WM_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "datasets.h"
+#include "exact_count.h"
+#include "support.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- options -------------------------------------------------------- */
+
+#define WM_CLI_MAX_OPTS 48
+#define WM_CLI_MAX_POSITIONAL 4
+
+typedef struct wm_optspec {
+  const char *name; /* long name without "--" */
+  const char *arg;  /* placeholder of the argument ("N"), NULL for a flag */
+  const char *help; /* one line */
+} wm_optspec;
+
+typedef struct wm_cli {
+  const char *command;
+  const char *usage;        /* e.g. "GRAPH [options]" */
+  const char *summary;      /* one line saying what the command does */
+  const wm_optspec *spec;   /* terminated by a {NULL} entry */
+  int nspec;
+  const char *value[WM_CLI_MAX_OPTS]; /* per spec entry; flags get "1" */
+  const char *positional[WM_CLI_MAX_POSITIONAL];
+  int npositional;
+  int min_positional, max_positional;
+  int help;                 /* --help was given (help already printed) */
+  int json;                 /* --json was given (always accepted) */
+  int quiet;                /* --quiet was given (always accepted) */
+} wm_cli;
+
+/* Parses argv (argv[0] is the command name).  --help prints the help to
+ * stdout and sets cli->help; --json and --quiet are accepted by every command
+ * and turn the progress line off (wm_progress_choose).  Unknown
+ * options, missing arguments and wrong positional counts give WM_EUSAGE. */
+int wm_cli_parse(wm_cli *cli, const char *command, const char *usage, const char *summary,
+                 const wm_optspec *spec, int min_positional, int max_positional, int argc,
+                 char **argv, wm_error *err);
+void wm_cli_print_help(const wm_cli *cli, FILE *f);
+
+const char *wm_cli_str(const wm_cli *cli, const char *name); /* NULL if absent */
+int wm_cli_flag(const wm_cli *cli, const char *name);
+/* Typed getters: absent -> def; malformed or out of [lo, hi] -> WM_EUSAGE. */
+int wm_cli_u64(const wm_cli *cli, const char *name, uint64_t def, uint64_t lo, uint64_t hi,
+               uint64_t *out, wm_error *err);
+int wm_cli_double(const wm_cli *cli, const char *name, double def, double *out, wm_error *err);
+/* One of a fixed set of words; returns its index in `choices` (NULL-ended). */
+int wm_cli_choice(const wm_cli *cli, const char *name, const char *const *choices, int def,
+                  int *out, wm_error *err);
+
+/* Parses a whole decimal unsigned number ("12", not "12x" or "-1"). */
+int wm_parse_u64(const char *s, uint64_t *out);
+
+/* Prints "warpmatch: <msg>" to stderr (and a usage hint for WM_EUSAGE);
+ * returns err->code, for `return wm_cli_report(&err)`. */
+int wm_cli_report(const wm_error *err);
+
+/* ---- graph arguments (cli_graph.c) ---------------------------------- */
+
+/* Options of every command that reads a GRAPH: put WM_GRAPH_OPTSPEC in its
+ * spec array and load with wm_cli_load_graph. */
+#define WM_GRAPH_OPTSPEC                                                                 \
+  {"directed", NULL, "read an edge list as directed arcs (default: symmetrise)"},        \
+  {"format", "auto|edgelist|mtx|wmg", "input format (default: from the file's content)"}, \
+  {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"}
+
+int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
+                      wm_error *err);
+/* Reads option `name` as a vertex in the FILE's ids and returns the internal
+ * id; WM_EUSAGE if malformed, WM_EINPUT if the graph has no such vertex. */
+int wm_cli_vertex(const wm_cli *cli, const wm_graph *g, const char *name, uint32_t *v, wm_error *err);
+
+/* ---- commands (one file each) ----------------------------------------- */
+
+int wm_cmd_info(int argc, char **argv);
+int wm_cmd_convert(int argc, char **argv);
+int wm_cmd_gen(int argc, char **argv);
+int wm_cmd_count(int argc, char **argv);
+int wm_cmd_list(int argc, char **argv);
+int wm_cmd_motifs(int argc, char **argv);
+int wm_cmd_plan(int argc, char **argv);
+int wm_cmd_bfs(int argc, char **argv);
+int wm_cmd_reach(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,90 @@
+/* What the modules share on the host besides the graph: a monotonic clock,
+ * a JSON writer (the plan dump, the command line), the progress line of long
+ * phases, and output files that appear whole or not at all. */
+#ifndef WM_SUPPORT_H
+#define WM_SUPPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "exact_count.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- time ----------------------------------------------------------- */
+
+double wm_now(void); /* seconds, monotonic */
+
+/* ---- JSON ----------------------------------------------------------- */
+
+typedef struct wm_json {
+  FILE *f;
+  int depth;
+  int count[32];   /* members written so far at each depth */
+  char closer[32]; /* '}' or ']' for each open depth */
+} wm_json;
+
+void wm_json_begin(wm_json *j, FILE *f); /* writes "{" */
+void wm_json_end(wm_json *j);            /* writes "}\n" */
+/* key is NULL inside arrays. */
+void wm_json_object(wm_json *j, const char *key);
+void wm_json_array(wm_json *j, const char *key);
+void wm_json_close(wm_json *j); /* closes the innermost object or array */
+void wm_json_u64(wm_json *j, const char *key, uint64_t v);
+void wm_json_i64(wm_json *j, const char *key, int64_t v);
+/* An exact integer of any size up to 2^128 (JSON numbers have no bound). */
+void wm_json_u128(wm_json *j, const char *key, wm_u128 v);
+void wm_json_double(wm_json *j, const char *key, double v);
+void wm_json_bool(wm_json *j, const char *key, int v);
+void wm_json_str(wm_json *j, const char *key, const char *s);
+void wm_json_null(wm_json *j, const char *key);
+
+/* ---- progress ------------------------------------------------------- */
+
+/* One updating line on stderr for a phase that can take seconds:
+ * "motifs: 42% 3.1 s".  The program chooses once whether it may be shown
+ * (wm_progress_choose); a phase then shows its line only after a second has
+ * passed, so quick runs print nothing.  WM_PROGRESS=1 in the environment
+ * shows every update as its own line from the start, also when stderr is not
+ * a terminal (for logs and tests); WM_PROGRESS=0 never shows it.  Updates may
+ * come from several threads at once. */
+typedef struct wm_progress {
+  const char *label;
+  uint64_t total;  /* 0 when unknown */
+  uint64_t done;   /* updated atomically */
+  double start;
+  int64_t last_ms; /* when the last line was shown, from start */
+  int enabled, lines, bytes, shown, busy;
+} wm_progress;
+
+/* Called by the option parser: off under --json or --quiet, else as
+ * WM_PROGRESS says, else when stderr is a terminal.  Until it is called
+ * (a library user) no line is shown. */
+void wm_progress_choose(int silent);
+/* enabled: 0 keeps this phase silent whatever the program chose. */
+void wm_progress_init(wm_progress *p, const char *label, uint64_t total, int enabled);
+void wm_progress_update(wm_progress *p, uint64_t done); /* shows at most 5 per second */
+void wm_progress_add(wm_progress *p, uint64_t n);       /* done += n, then as update */
+void wm_progress_finish(wm_progress *p);                /* clears the line */
+
+/* ---- atomic output files -------------------------------------------- */
+
+typedef struct wm_outfile {
+  FILE *f;
+  char path[4096];
+  char tmp[4096];
+} wm_outfile;
+
+/* Opens a temporary file beside path; commit fsyncs-free closes and renames,
+ * abort closes and removes it, so no partial output is ever left. */
+int wm_outfile_open(wm_outfile *o, const char *path, wm_error *err);
+int wm_outfile_commit(wm_outfile *o, wm_error *err);
+void wm_outfile_abort(wm_outfile *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
