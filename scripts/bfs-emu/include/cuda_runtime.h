@@ -41,6 +41,7 @@ enum {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
+  cudaErrorNotReady = 600,
   cudaErrorInvalidConfiguration = 9,
   cudaErrorLaunchFailure = 719,
 };
