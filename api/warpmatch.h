@@ -2,18 +2,28 @@
  * graphs, on NVIDIA GPUs or on the CPU.
  *
  * Handles are opaque and come in create/destroy pairs.  A context owns the
- * device state and the last error; graphs and patterns are made in a
- * context and used with it.  Every call returns WARPMATCH_OK (0) or an error
- * code, and then warpmatch_last_error(ctx) says what went wrong (for input
- * files: the file, the line and what was expected).  Nothing exits, prints
- * or reads the environment.  A context is used by one thread at a time;
- * separate contexts may run concurrently.
+ * device state and the last error; graphs and patterns are made in a context
+ * (which receives their errors) and any context may use them.  Every call
+ * returns WARPMATCH_OK (0) or an error code, and then
+ * warpmatch_last_error(ctx) says what went wrong (for input files: the file,
+ * the line and what was expected).  Nothing exits or prints.  The environment
+ * is read only for where a text graph's .wmg cache goes when not beside it
+ * (see warpmatch_load_options) and for WM_BFS_TRACE (a developer's trace of
+ * the GPU BFS on stderr), besides OpenMP's and CUDA's own variables.  A
+ * context is used by one thread at a time; separate contexts may run
+ * concurrently, also on the same graphs and patterns.  A graph keeps what
+ * queries on it share (its copy renumbered by degree for matching, its
+ * statistics for the planner, a directed graph's transpose), built on first
+ * use; the GPU calls upload the graph on each call.
  *
  * Vertices: a graph has vertices 0..n-1, its *indices*.  A graph made from
- * edge arrays keeps the ids it was given as indices.  A graph loaded from a
- * file numbers its distinct ids in increasing order; warpmatch_graph_ids
- * gives each index's id in the file.  Matches, levels and parents are
- * indices. */
+ * edge arrays keeps the ids it was given as indices.  A graph loaded from
+ * an edge list numbers the distinct ids that occur in it in increasing
+ * order; one from Matrix Market has the header's vertices 1..N as indices
+ * 0..N-1 (isolated ones included); a .wmg file keeps the numbering it was
+ * written with.  warpmatch_graph_ids gives each index's id in the file.
+ * Matches, levels and parents are indices; an index outside 0..n-1 given
+ * to a call is WARPMATCH_EUSAGE. */
 #ifndef WARPMATCH_H
 #define WARPMATCH_H
 
@@ -61,7 +71,9 @@ int warpmatch_set_threads(warpmatch_context *ctx, int threads);
 
 typedef struct warpmatch_load_options {
   int directed;  /* an edge list's lines are arcs (default 0: symmetrise) */
-  int use_cache; /* read/write the .wmg cache beside a text graph (default 1) */
+  int use_cache; /* read/write the .wmg cache of a text graph (default 1): beside it
+                    when its folder is writable, else in $WARPMATCH_CACHE_DIR,
+                    $XDG_CACHE_HOME/warpmatch or ~/.cache/warpmatch */
 } warpmatch_load_options;
 void warpmatch_load_options_init(warpmatch_load_options *o);
 
@@ -105,8 +117,8 @@ typedef struct warpmatch_count_options {
   int embeddings;        /* every embedding, not each subgraph once (default 0) */
   int device;            /* WARPMATCH_DEVICE_* (default AUTO: the GPU when usable) */
   int method;            /* WARPMATCH_METHOD_* (default AUTO, as `count --method`) */
-  const int32_t *labels; /* the graph's vertex labels, one per index, for a labeled
-                            pattern; NULL: none */
+  const int32_t *labels; /* the graph's vertex labels (>= 0), one per index, for a
+                            labeled pattern; NULL: none */
   int ignore_labels;     /* match the pattern's shape only */
 } warpmatch_count_options;
 void warpmatch_count_options_init(warpmatch_count_options *o);
@@ -129,15 +141,19 @@ int warpmatch_count(warpmatch_context *ctx, const warpmatch_graph *g, const warp
 typedef int (*warpmatch_match_fn)(void *user, const uint32_t *matches, uint64_t n, unsigned k);
 /* Hands every match (at most `limit`, 0 = all) to fn in batches; *listed
  * (may be NULL) gets how many were handed over.  Stopping early is not an
- * error. */
+ * error.  Listing enumerates: method FORMULA is WARPMATCH_EUSAGE. */
 int warpmatch_list(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
                    const warpmatch_count_options *o, uint64_t limit, warpmatch_match_fn fn, void *user,
                    uint64_t *listed);
 
 enum { WARPMATCH_PLAN_TEXT = 0, WARPMATCH_PLAN_JSON = 1 };
-/* The plan that count would run (g may be NULL: the planner's default
- * statistics), as text or JSON, into buf (NUL-terminated, cut to size);
- * *needed (may be NULL) gets the full length without the NUL. */
+/* The plan that count runs when it enumerates (method AUTO counts some 3-5
+ * vertex patterns by formula instead; see warpmatch_count_result.method),
+ * planned from g's statistics (g may be NULL: the planner's defaults), as
+ * `warpmatch plan` prints it: text (the loops, then the statistics) or one
+ * JSON object.  Into buf (NUL-terminated, cut to size; buf may be NULL when
+ * size is 0); *needed (may be NULL) gets the full length without the NUL.
+ * Labels are not needed for a labeled pattern's plan. */
 int warpmatch_plan(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
                    const warpmatch_count_options *o, int format, char *buf, size_t size, size_t *needed);
 
@@ -154,7 +170,8 @@ typedef struct warpmatch_motif {
 unsigned warpmatch_motif_classes(unsigned size);
 /* Every connected pattern of `size` (3..5) vertices counted vertex-induced,
  * into out[0..warpmatch_motif_classes(size)); device and method as in
- * warpmatch_count_options (NULL: defaults). */
+ * warpmatch_count_options (NULL: defaults; its other fields are ignored).
+ * The graph must be undirected. */
 int warpmatch_motifs(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
                      const warpmatch_count_options *o, warpmatch_motif *out);
 

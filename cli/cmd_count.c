@@ -6,7 +6,6 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "match_cli.h"
 #include "motifs_internal.h"
@@ -210,16 +209,13 @@ static int choose_formula(const wm_cli *cli, const wm_match_job *job, int *formu
   int rc = wm_cli_choice(cli, "method", methods, 0, &method, err);
   if (rc) return rc;
   const int whole = !job->first && !job->labels && !wm_cli_flag(cli, "per-vertex") &&
-                    !(job->plan.flags & WM_PLAN_EMBEDDINGS) && wm_motif_formula_applies(&job->pattern);
-  if (method == WM_MOTIF_FORMULA && !whole)
+                    !(job->plan.flags & WM_PLAN_EMBEDDINGS);
+  const int how = wm_count_method(&job->pattern, method, whole);
+  if (how < 0)
     return wm_fail(err, WM_EUSAGE,
                    "count: --method formula needs an unlabeled 3-5 vertex pattern other than the triangle and "
                    "cliques, counted over the whole graph (no --seed, --labels, --per-vertex or --embeddings)");
-  char name[64] = "";
-  wm_catalogue_name_of(&job->pattern, name, sizeof name);
-  const unsigned k = job->pattern.k;
-  const int dedicated = strcmp(name, "diamond") == 0 || wm_pattern_edges(&job->pattern) == k * (k - 1) / 2;
-  *formula = method == WM_MOTIF_FORMULA || (method == WM_MOTIF_AUTO && whole && !dedicated);
+  *formula = how;
   return WM_OK;
 }
 

@@ -36,15 +36,7 @@ static void print_json(const wm_plan *plan, const wm_graph_summary *gs, double s
   wm_json j;
   wm_json_begin(&j, stdout);
   wm_plan_dump_json(plan, &j);
-  wm_json_object(&j, "graph_summary");
-  wm_json_bool(&j, "from_graph", gs->known);
-  wm_json_u64(&j, "vertices", gs->n);
-  wm_json_u64(&j, "arcs", gs->m);
-  wm_json_double(&j, "mean_degree", gs->mean_degree);
-  wm_json_double(&j, "mean_sq_degree", gs->mean_sq_degree);
-  wm_json_u64(&j, "max_degree", gs->max_degree);
-  wm_json_double(&j, "triangle_density", gs->triangle_density);
-  wm_json_close(&j);
+  wm_graph_summary_dump_json(gs, &j);
   wm_json_double(&j, "plan_seconds", seconds);
   wm_json_end(&j);
 }
@@ -84,10 +76,8 @@ int wm_cmd_plan(int argc, char **argv) {
     return WM_OK;
   }
   wm_plan_dump_text(&plan, stdout);
-  printf("\ngraph statistics: %s; n = %llu, mean degree %.3g, E[d^2]/E[d] %.3g, max degree %llu, "
-         "triangle density %.3g\nplanned in %.3f ms\n",
-         gs.known ? "measured" : "defaults (no --graph)", (unsigned long long)gs.n, gs.mean_degree,
-         gs.mean_degree > 0 ? gs.mean_sq_degree / gs.mean_degree : 0.0, (unsigned long long)gs.max_degree,
-         gs.triangle_density, seconds * 1e3);
+  printf("\n");
+  wm_graph_summary_dump_text(&gs, stdout);
+  printf("planned in %.3f ms\n", seconds * 1e3);
   return WM_OK;
 }

@@ -86,25 +86,25 @@ static int seed_ball(const wm_cli *cli, wm_match_job *job, wm_error *err) {
 
 int wm_match_relabel(const wm_cli *cli, wm_graph **g, int32_t **labels, double *seconds, wm_error *err) {
   *seconds = 0.0;
-  wm_graph *old = *g;
-  if (wm_cli_flag(cli, "no-relabel") || (old->flags & (WM_GRAPH_DEGREE_SORTED | WM_GRAPH_DIRECTED)))
-    return WM_OK;
+  if (wm_cli_flag(cli, "no-relabel")) return WM_OK;
   double t0 = wm_now();
   wm_graph *h = NULL;
-  int rc = wm_graph_relabel_by_degree(old, &h, err);
-  if (rc) return rc;
-  if (labels && *labels) {
-    int32_t *moved = malloc((h->n ? h->n : 1) * sizeof *moved);
-    if (!moved) {
+  uint32_t *old_of = NULL;
+  const int moving = labels && *labels;
+  int rc = wm_match_graph_by_degree(*g, &h, moving ? &old_of : NULL, err);
+  if (rc || !h) return rc;
+  if (moving) {
+    int32_t *moved = NULL;
+    rc = wm_match_move_labels(*labels, old_of, h->n, &moved, err);
+    free(old_of);
+    if (rc) {
       wm_graph_destroy(h);
-      return wm_fail(err, WM_EINPUT, "out of memory");
+      return rc;
     }
-    /* old is not degree-sorted, so this look-up is a binary search */
-    for (uint32_t v = 0; v < h->n; v++) moved[v] = (*labels)[wm_graph_internal_id(old, h->orig_ids[v])];
     free(*labels);
     *labels = moved;
   }
-  wm_graph_destroy(old);
+  wm_graph_destroy(*g);
   *g = h;
   *seconds = wm_now() - t0;
   return WM_OK;

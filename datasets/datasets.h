@@ -69,6 +69,10 @@ int wm_graph_from_arcs(uint32_t *src, uint32_t *dst, uint64_t count, uint64_t n_
 
 /* Relabels vertices by descending degree (ties by id); orig_ids follow. */
 int wm_graph_relabel_by_degree(const wm_graph *g, wm_graph **out, wm_error *err);
+/* The same; *old_of (n entries, malloc'd, or NULL when not wanted) gets for
+ * each new vertex the vertex of g it was, to map results and per-vertex
+ * data between the two numberings. */
+int wm_graph_relabel_by_degree_map(const wm_graph *g, wm_graph **out, uint32_t **old_of, wm_error *err);
 /* Keeps arc u->v iff (deg u, u) < (deg v, v): a DAG whose out-degrees are
  * bounded by O(sqrt m), used by clique plans.  The input must be symmetric
  * (not DIRECTED, not ORIENTED: WM_EINPUT otherwise); the result has m/2 arcs

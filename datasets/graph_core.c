@@ -333,6 +333,7 @@ static int build_csr(const uint32_t *src, const uint32_t *dst, uint64_t count, i
   b.len = malloc(((size_t)b.buckets + 1) * sizeof *b.len);
   int rc = -1;
   if (b.cursor && b.start && b.len) {
+    b.start[0] = 0; /* the end of no buckets, for a graph without vertices */
     uint64_t total = g->n ? partition_plan(&b) : 0;
     b.adj = wm_alloc_big((total ? total : 1) * sizeof *b.adj);
     b.low = wm_alloc_big((total ? total : 1) * sizeof *b.low);

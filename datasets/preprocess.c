@@ -28,7 +28,12 @@ static uint32_t *degree_order(const wm_graph *g) {
 }
 
 int wm_graph_relabel_by_degree(const wm_graph *g, wm_graph **out, wm_error *err) {
+  return wm_graph_relabel_by_degree_map(g, out, NULL, err);
+}
+
+int wm_graph_relabel_by_degree_map(const wm_graph *g, wm_graph **out, uint32_t **old_of, wm_error *err) {
   *out = NULL;
+  if (old_of) *old_of = NULL;
   uint32_t n = g->n;
   uint32_t *order = degree_order(g);
   uint32_t *inv = malloc(((size_t)n + 1) * sizeof *inv);
@@ -55,7 +60,10 @@ int wm_graph_relabel_by_degree(const wm_graph *g, wm_graph **out, wm_error *err)
     for (size_t k = 0; k < d; k++) to[k] = inv[row[k]];
     wm_sort_u32(to, d);
   }
-  free(order);
+  if (old_of)
+    *old_of = order; /* new -> old is exactly the order the rows were laid out in */
+  else
+    free(order);
   free(inv);
   h->flags = g->flags | WM_GRAPH_DEGREE_SORTED;
   *out = h;

@@ -155,6 +155,27 @@ int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options
 /* "formula", "enumerated" (edge-induced) or "enumerated-induced". */
 const char *wm_motif_how_name(int how);
 
+/* The graph the matchers run on: g renumbered by descending degree (hubs
+ * first; with the planner's restrictions a bounded neighbour list then keeps
+ * only the few neighbours of higher degree).  *out is NULL when g is already
+ * so numbered or is directed: match on g itself.  Otherwise old_of (may be
+ * NULL) receives for each of *out's vertices the vertex of g it is (n
+ * entries, malloc'd); file ids follow in (*out)->orig_ids. */
+int wm_match_graph_by_degree(const wm_graph *g, wm_graph **out, uint32_t **old_of, wm_error *err);
+/* Per-vertex labels of g moved to the renumbered graph: (*moved)[v] =
+ * labels[old_of[v]] for its n vertices (malloc'd). */
+int wm_match_move_labels(const int32_t *labels, const uint32_t *old_of, uint32_t n, int32_t **moved,
+                         wm_error *err);
+
+/* How `count` counts p (method: wm_motif_method): 1 by formula, 0 by its
+ * plan, -1 when method is formula and the formula cannot count it.  The
+ * formula counts an unlabeled 3-5 vertex pattern other than the triangle
+ * and the cliques over the whole graph: `whole` says the count is of the
+ * whole graph, with no seeds, data labels, per-vertex counts or
+ * embeddings.  auto takes it where it applies, except for the triangle,
+ * the cliques and the diamond, which the dedicated GPU kernels count. */
+int wm_count_method(const wm_pattern *p, int method, int whole);
+
 /* 1 when the formula counts p: unlabeled, 3 to 5 vertices, and not the
  * triangle or the 4-clique (which are enumerated: the clique kernels count
  * them on the GPU).  The 5-clique has a formula. */

@@ -215,3 +215,23 @@ void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j) {
   for (unsigned o = 0; o < plan->n_ops; o++) json_op(plan, o, j);
   wm_json_close(j);
 }
+
+void wm_graph_summary_dump_text(const wm_graph_summary *gs, FILE *f) {
+  fprintf(f, "graph statistics: %s; n = %llu, mean degree %.3g, E[d^2]/E[d] %.3g, max degree %llu, "
+             "triangle density %.3g\n",
+          gs->known ? "measured" : "defaults (no --graph)", (unsigned long long)gs->n, gs->mean_degree,
+          gs->mean_degree > 0 ? gs->mean_sq_degree / gs->mean_degree : 0.0, (unsigned long long)gs->max_degree,
+          gs->triangle_density);
+}
+
+void wm_graph_summary_dump_json(const wm_graph_summary *gs, struct wm_json *j) {
+  wm_json_object(j, "graph_summary");
+  wm_json_bool(j, "from_graph", gs->known);
+  wm_json_u64(j, "vertices", gs->n);
+  wm_json_u64(j, "arcs", gs->m);
+  wm_json_double(j, "mean_degree", gs->mean_degree);
+  wm_json_double(j, "mean_sq_degree", gs->mean_sq_degree);
+  wm_json_u64(j, "max_degree", gs->max_degree);
+  wm_json_double(j, "triangle_density", gs->triangle_density);
+  wm_json_close(j);
+}

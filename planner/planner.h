@@ -189,6 +189,11 @@ WM_HD_INLINE uint64_t wm_pairs_of(unsigned mode, uint64_t n) {
 void wm_plan_dump_text(const wm_plan *plan, FILE *f);
 struct wm_json;
 void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j); /* as members of the open object */
+/* The statistics a plan was made from: one "graph statistics: ..." line
+ * (the defaults are named as `plan` without --graph), and as the member
+ * "graph_summary" of the open JSON object. */
+void wm_graph_summary_dump_text(const wm_graph_summary *gs, FILE *f);
+void wm_graph_summary_dump_json(const wm_graph_summary *gs, struct wm_json *j);
 
 #ifdef __cplusplus
 }

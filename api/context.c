@@ -1,0 +1,102 @@
+/* The context: the last error, the thread count, the device choice. */
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api_internal.h"
+#include "matcher.h"
+
+#ifndef WARPMATCH_LIB_VERSION
+#error "WARPMATCH_LIB_VERSION comes from the build (the project's version)"
+#endif
+
+const char *warpmatch_version(void) { return WARPMATCH_LIB_VERSION; }
+
+int warpmatch_context_create(warpmatch_context **out) {
+  if (!out) return WARPMATCH_EUSAGE;
+  *out = calloc(1, sizeof **out);
+  if (!*out) return WARPMATCH_EINPUT; /* no context to hold a message */
+  (*out)->gpu = -1;
+  return WARPMATCH_OK;
+}
+
+void warpmatch_context_destroy(warpmatch_context *ctx) { free(ctx); }
+
+const char *warpmatch_last_error(const warpmatch_context *ctx) {
+  return ctx ? ctx->err.msg : "warpmatch_last_error: ctx is NULL";
+}
+
+int warpmatch_gpu_available(warpmatch_context *ctx) {
+  if (!ctx) return wm_gpu_available();
+  if (ctx->gpu < 0) ctx->gpu = wm_gpu_available(); /* asks the driver once per context */
+  return ctx->gpu;
+}
+
+int warpmatch_set_threads(warpmatch_context *ctx, int threads) {
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (threads < 0)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_threads: %d threads; give 0 (all cores) or more", threads);
+  ctx->threads = threads;
+  return WARPMATCH_OK;
+}
+
+/* ---- errors ---------------------------------------------------------- */
+
+int wm_api_fail(warpmatch_context *ctx, int code, const char *fmt, ...) {
+  if (ctx) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err.msg, sizeof ctx->err.msg, fmt, ap);
+    va_end(ap);
+    ctx->err.code = code;
+  }
+  return code;
+}
+
+int wm_api_status(warpmatch_context *ctx, int rc, const wm_error *err) {
+  if (rc == WM_OK) return WARPMATCH_OK;
+  /* The modules' codes are the API's (wm_error.h, warpmatch.h). */
+  if (ctx) ctx->err = *err;
+  return rc;
+}
+
+int wm_api_null(warpmatch_context *ctx, const char *who, const char *what) {
+  return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: %s is NULL", who, what);
+}
+
+/* ---- shared choices ------------------------------------------------- */
+
+int wm_api_use_gpu(warpmatch_context *ctx, const char *who, int device, int *use_gpu) {
+  switch (device) {
+  case WARPMATCH_DEVICE_CPU:
+    *use_gpu = 0;
+    return WARPMATCH_OK;
+  case WARPMATCH_DEVICE_AUTO:
+    *use_gpu = warpmatch_gpu_available(ctx);
+    return WARPMATCH_OK;
+  case WARPMATCH_DEVICE_GPU:
+    if (!warpmatch_gpu_available(ctx))
+      return wm_api_fail(ctx, WARPMATCH_EDEVICE,
+                         "%s: device GPU: no usable CUDA device (or this library was built without CUDA); "
+                         "use WARPMATCH_DEVICE_CPU or _AUTO",
+                         who);
+    *use_gpu = 1;
+    return WARPMATCH_OK;
+  default:
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE,
+                       "%s: device %d: expected WARPMATCH_DEVICE_AUTO, _CPU or _GPU", who, device);
+  }
+}
+
+void wm_api_threads_enter(const warpmatch_context *ctx, wm_api_threads *t) {
+  t->saved = 0;
+  if (ctx && ctx->threads > 0) {
+    t->saved = omp_get_max_threads();
+    omp_set_num_threads(ctx->threads);
+  }
+}
+
+void wm_api_threads_leave(const wm_api_threads *t) {
+  if (t->saved > 0) omp_set_num_threads(t->saved);
+}

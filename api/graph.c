@@ -1,0 +1,163 @@
+/* Graph handles: loading, building from edge arrays, and the per-graph work
+ * that every query would otherwise redo (the degree-renumbered copy the
+ * matchers run on, its statistics for the planner, a directed graph's
+ * transpose), done once on first use. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "matcher.h"
+#include "traversal.h"
+
+void warpmatch_load_options_init(warpmatch_load_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->use_cache = 1;
+}
+
+static int wrap(warpmatch_context *ctx, const char *who, wm_graph *g, warpmatch_graph **out) {
+  warpmatch_graph *h = calloc(1, sizeof *h);
+  if (!h || pthread_mutex_init(&h->lock, NULL) != 0) {
+    free(h);
+    wm_graph_destroy(g);
+    return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
+  }
+  h->g = g;
+  *out = h;
+  return WARPMATCH_OK;
+}
+
+int warpmatch_graph_load(warpmatch_context *ctx, const char *path, const warpmatch_load_options *opt,
+                         warpmatch_graph **out) {
+  static const char who[] = "warpmatch_graph_load";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!out) return wm_api_null(ctx, who, "out");
+  *out = NULL;
+  if (!path) return wm_api_null(ctx, who, "path");
+  warpmatch_load_options defaults;
+  if (!opt) warpmatch_load_options_init(&defaults), opt = &defaults;
+  wm_load_options lo;
+  wm_load_options_init(&lo);
+  lo.directed = opt->directed != 0;
+  lo.use_cache = opt->use_cache != 0;
+  lo.progress = 0; /* a library prints nothing */
+  wm_error err;
+  wm_graph *g = NULL;
+  wm_api_threads t;
+  wm_api_threads_enter(ctx, &t);
+  int rc = wm_graph_load(path, &lo, &g, NULL, &err);
+  wm_api_threads_leave(&t);
+  if (rc) return wm_api_status(ctx, rc, &err);
+  return wrap(ctx, who, g, out);
+}
+
+/* n = 0: one more than the largest id (the builder would otherwise compact
+ * the ids, and the header promises that indices are the ids given). */
+static uint64_t vertex_count(uint32_t n, const uint32_t *src, const uint32_t *dst, uint64_t m) {
+  if (n) return n;
+  uint64_t top = 0;
+  for (uint64_t i = 0; i < m; i++) {
+    if (src[i] >= top) top = (uint64_t)src[i] + 1;
+    if (dst[i] >= top) top = (uint64_t)dst[i] + 1;
+  }
+  return top;
+}
+
+int warpmatch_graph_from_edges(warpmatch_context *ctx, uint32_t n, const uint32_t *src, const uint32_t *dst,
+                               uint64_t m, int directed, warpmatch_graph **out) {
+  static const char who[] = "warpmatch_graph_from_edges";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!out) return wm_api_null(ctx, who, "out");
+  *out = NULL;
+  if (m && !src) return wm_api_null(ctx, who, "src");
+  if (m && !dst) return wm_api_null(ctx, who, "dst");
+  if (m > SIZE_MAX / sizeof *src)
+    return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: %llu edges do not fit in memory", who, (unsigned long long)m);
+  const uint64_t nv = vertex_count(n, src, dst, m);
+  for (uint64_t i = 0; n && i < m; i++)
+    if (src[i] >= n || dst[i] >= n)
+      return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: edge %llu (%u-%u) has a vertex outside 0..%u", who,
+                         (unsigned long long)i, src[i], dst[i], n - 1);
+  /* The builder consumes its arrays; the caller's stay untouched. */
+  uint32_t *s = malloc((m ? m : 1) * sizeof *s), *d = malloc((m ? m : 1) * sizeof *d);
+  if (!s || !d) {
+    free(s);
+    free(d);
+    return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory copying %llu edges", who, (unsigned long long)m);
+  }
+  if (m) {
+    memcpy(s, src, m * sizeof *s);
+    memcpy(d, dst, m * sizeof *d);
+  }
+  wm_error err;
+  wm_graph *g = NULL;
+  wm_api_threads t;
+  wm_api_threads_enter(ctx, &t);
+  /* A graph without vertices takes the builder's empty case (n_hint 0, no arcs). */
+  int rc = wm_graph_from_arcs(s, d, m, nv, directed != 0, &g, &err);
+  wm_api_threads_leave(&t);
+  free(s);
+  free(d);
+  if (rc) return wm_api_status(ctx, rc, &err);
+  return wrap(ctx, who, g, out);
+}
+
+void warpmatch_graph_destroy(warpmatch_graph *g) {
+  if (!g) return;
+  wm_graph_destroy(g->g);
+  wm_graph_destroy(g->sorted);
+  wm_graph_destroy(g->transpose);
+  free(g->old_of);
+  pthread_mutex_destroy(&g->lock);
+  free(g);
+}
+
+uint32_t warpmatch_graph_vertices(const warpmatch_graph *g) { return g ? g->g->n : 0; }
+uint64_t warpmatch_graph_edges(const warpmatch_graph *g) { return g ? wm_graph_edges(g->g) : 0; }
+int warpmatch_graph_directed(const warpmatch_graph *g) { return g && (g->g->flags & WM_GRAPH_DIRECTED) != 0; }
+
+void warpmatch_graph_ids(const warpmatch_graph *g, uint64_t *ids) {
+  if (!g || !ids) return;
+  for (uint32_t v = 0; v < g->g->n; v++) ids[v] = wm_graph_file_id(g->g, v);
+}
+
+/* ---- built on first use --------------------------------------------- */
+
+/* The handle is const to the caller (queries do not change the graph);
+ * these members are a cache behind the lock. */
+static warpmatch_graph *cache_of(const warpmatch_graph *g) { return (warpmatch_graph *)g; }
+
+static int build_matching(warpmatch_graph *h, wm_error *err) {
+  int rc = wm_match_graph_by_degree(h->g, &h->sorted, &h->old_of, err);
+  if (rc) return rc;
+  wm_graph_summary_compute(h->sorted ? h->sorted : h->g, &h->summary);
+  h->matching_ready = 1;
+  return WM_OK;
+}
+
+int wm_api_matching_of(warpmatch_context *ctx, const warpmatch_graph *g, wm_api_matching *m) {
+  warpmatch_graph *h = cache_of(g);
+  wm_error err;
+  int rc = WM_OK;
+  pthread_mutex_lock(&h->lock);
+  if (!h->matching_ready) rc = build_matching(h, &err);
+  pthread_mutex_unlock(&h->lock);
+  if (rc) return wm_api_status(ctx, rc, &err);
+  m->g = h->sorted ? h->sorted : h->g;
+  m->old_of = h->sorted ? h->old_of : NULL;
+  m->summary = &h->summary;
+  return WARPMATCH_OK;
+}
+
+int wm_api_transpose_of(warpmatch_context *ctx, const warpmatch_graph *g, const wm_graph **t) {
+  warpmatch_graph *h = cache_of(g);
+  wm_error err;
+  int rc = WM_OK;
+  *t = NULL;
+  if (!(h->g->flags & WM_GRAPH_DIRECTED)) return WARPMATCH_OK;
+  pthread_mutex_lock(&h->lock);
+  if (!h->transpose) rc = wm_graph_transpose(h->g, &h->transpose, &err);
+  *t = h->transpose;
+  pthread_mutex_unlock(&h->lock);
+  return wm_api_status(ctx, rc, &err);
+}

@@ -1,0 +1,36 @@
+"""warpmatch: count and list small patterns, count motifs and run BFS on large graphs.
+
+A binding over the C library libwarpmatch (api/warpmatch.h), which runs on an
+NVIDIA GPU when one is usable and on the CPU (OpenMP) otherwise::
+
+    import warpmatch
+    g = warpmatch.load("facebook_combined.txt")
+    g.count("triangle")             # an int
+    g.motifs(4)                     # {"4-path": ..., "4-star": ..., ...}
+    g.list("4-clique", limit=10)    # numpy uint32 array, one match a row
+    g.bfs(0)                        # numpy int32 levels, -1 unreached
+
+Failed calls raise ``warpmatch.Error`` (``InputError``, ``UsageError`` or
+``DeviceError``) with the library's message.  The GIL is released while the
+library works.
+"""
+
+from ._api import CountInfo, Graph, Motif, Pattern, gpu_available, load, version
+from ._errors import DeviceError, Error, InputError, UsageError
+
+__version__: str = version()
+
+__all__ = [
+    "CountInfo",
+    "DeviceError",
+    "Error",
+    "Graph",
+    "InputError",
+    "Motif",
+    "Pattern",
+    "UsageError",
+    "__version__",
+    "gpu_available",
+    "load",
+    "version",
+]

@@ -1,0 +1,757 @@
+"""Graphs and patterns over libwarpmatch's handles.
+
+Contexts: every ``Graph`` owns one C context (the library's device state and
+last error), created with the graph and destroyed with it.  A context serves
+one thread at a time, so each graph serialises its calls with its own lock,
+while separate graphs run concurrently; the GIL is released during every C
+call (ctypes does that), so a long count on one graph does not stop other
+Python threads.  A ``Pattern`` is made in a context of its own, which reports
+its errors and plans it without a graph; the library lets separate contexts
+use the same pattern at once, so one Pattern serves every graph.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+import os
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from ctypes import POINTER, byref, c_int32, c_int64, c_size_t, c_uint, c_uint32, c_uint64, create_string_buffer
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Union
+
+import numpy as np
+
+from . import _lib
+from ._errors import InputError, UsageError, from_code
+from ._lib import lib
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+PathLike = Union[str, "os.PathLike[str]"]
+PatternLike = Union["Pattern", str, "os.PathLike[str]", Sequence[Sequence[int]]]
+
+_DEVICES = {"auto": _lib.DEVICE_AUTO, "cpu": _lib.DEVICE_CPU, "gpu": _lib.DEVICE_GPU}
+_DEVICE_NAMES = {v: k for k, v in _DEVICES.items()}
+_METHODS = {"auto": _lib.METHOD_AUTO, "formula": _lib.METHOD_FORMULA, "enumerate": _lib.METHOD_ENUMERATE}
+_METHOD_NAMES = {v: k for k, v in _METHODS.items()}
+_MAX_ID = _lib.UINT32_MAX - 1  # vertex ids and indices go up to 2^32 - 2
+
+
+def _decode(raw: bytes | None) -> str:
+    return raw.decode("utf-8", errors="replace") if raw else ""
+
+
+def _device(device: str) -> int:
+    try:
+        return _DEVICES[device.lower()]
+    except (KeyError, AttributeError):
+        raise UsageError(f"device must be 'auto', 'cpu' or 'gpu', not {device!r}") from None
+
+
+def _method(method: str) -> int:
+    try:
+        return _METHODS[method.lower()]
+    except (KeyError, AttributeError):
+        raise UsageError(f"method must be 'auto', 'formula' or 'enumerate', not {method!r}") from None
+
+
+def _index(value: object, what: str) -> int:
+    """``value`` as a vertex index the C API can take (0 .. 2^32-2); the library checks it against n.
+
+    An index outside the graph is a usage error, as in the library.
+    """
+    try:
+        v = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{what} must be an integer vertex index, not {type(value).__name__}") from None
+    if not 0 <= v <= _MAX_ID:
+        raise UsageError(f"{what} {v} is not a vertex index")
+    return v
+
+
+class _Context:
+    """One C context and the lock that keeps it to one thread at a time."""
+
+    def __init__(self) -> None:
+        ptr = _lib.ctx_p()
+        rc = lib.warpmatch_context_create(byref(ptr))
+        if rc != _lib.OK or not ptr.value:
+            raise from_code(rc or _lib.EUSAGE, "warpmatch: cannot create a context (out of memory?)")
+        self.ptr = ptr
+        self.lock = threading.RLock()
+        self._finalizer = weakref.finalize(self, lib.warpmatch_context_destroy, ptr)
+
+    def check(self, rc: int) -> None:
+        """Raise the exception for a failed call's code with the context's message."""
+        if rc != _lib.OK:
+            raise from_code(rc, _decode(lib.warpmatch_last_error(self.ptr)))
+
+    def close(self) -> None:
+        with self.lock:
+            self._finalizer()
+
+
+# ---- patterns ----------------------------------------------------------------
+
+
+class Pattern:
+    """A connected pattern of 2 to 8 vertices.
+
+    ``Pattern(name_or_path)`` takes a catalogue name ("triangle", "4-clique",
+    "house", "5-cycle", ...) or a pattern file (this project's format or an
+    STMatch/cuTS/GSI ``.g`` file).  ``Pattern.from_edges(k, edges)`` builds one
+    from an edge list.  Errors (an unknown name, a bad file, a disconnected
+    pattern) raise ``InputError`` with the library's message at construction.
+    """
+
+    _ctx: _Context
+    _ptr: _lib.pattern_p
+    _what: str
+
+    def __init__(self, name_or_path: PathLike) -> None:
+        if not isinstance(name_or_path, (str, os.PathLike)):
+            raise TypeError(f"a pattern is a name or a path, not {type(name_or_path).__name__}")
+        raw = os.fsencode(name_or_path)
+        self._what = os.fsdecode(raw)
+        self._adopt(lambda ctx, out: lib.warpmatch_pattern_create(ctx.ptr, raw, byref(out)))
+
+    @classmethod
+    def from_edges(
+        cls, k: int, edges: Iterable[Sequence[int]], labels: Sequence[int] | None = None
+    ) -> Pattern:
+        """The pattern on vertices 0..k-1 with the given edges (pairs), optionally labeled.
+
+        ``labels[v]`` is the data label vertex v must match (>= 0) or -1 for any.
+        """
+        k = operator.index(k)
+        flat: list[int] = []
+        for e in edges:
+            a, b = (operator.index(x) for x in e)
+            if not (0 <= a < k and 0 <= b < k):
+                raise InputError(f"pattern edge {a}-{b} is outside vertices 0..{k - 1}")
+            flat += (a, b)
+        lab: tuple[int, ...] = ()
+        if labels is not None:
+            lab = tuple(operator.index(x) for x in labels)
+            if len(lab) != k:
+                raise InputError(f"a pattern of {k} vertices needs {k} labels, not {len(lab)}")
+            if any(not -1 <= x <= 0x7FFFFFFF for x in lab):
+                raise InputError("pattern labels are -1 (any) or 0 .. 2^31-1")
+        array = (c_uint * max(1, len(flat)))(*flat)
+
+        def make(ctx: _Context, out: _lib.pattern_p) -> int:
+            rc = lib.warpmatch_pattern_from_edges(ctx.ptr, k, array, len(flat) // 2, byref(out))
+            for v, label in enumerate(lab):
+                if rc != _lib.OK:
+                    break
+                rc = lib.warpmatch_pattern_set_label(ctx.ptr, out, v, label)
+            return rc
+
+        self = cls.__new__(cls)
+        self._what = "edges"
+        self._adopt(make)
+        return self
+
+    def _adopt(self, make: Callable[[_Context, _lib.pattern_p], int]) -> None:
+        """Run ``make(ctx, out)`` in a new context of this pattern's and keep the pattern it makes."""
+        ctx = _Context()
+        ptr = _lib.pattern_p()
+        with ctx.lock:
+            rc = make(ctx, ptr)
+            if rc != _lib.OK:
+                if ptr.value:
+                    lib.warpmatch_pattern_destroy(ptr)
+                error = from_code(rc, _decode(lib.warpmatch_last_error(ctx.ptr)))
+        if rc != _lib.OK:
+            ctx.close()
+            raise error
+        self._ctx = ctx
+        self._ptr = ptr
+        self._vertices = int(lib.warpmatch_pattern_vertices(ptr))
+        self._name = _decode(lib.warpmatch_pattern_name(ptr))
+        self._finalizer = weakref.finalize(self, _free_pattern, ctx, ptr)
+
+    @property
+    def vertices(self) -> int:
+        """The pattern's number of vertices."""
+        return self._vertices
+
+    @property
+    def name(self) -> str:
+        """Its catalogue name where its shape has one, else its file's name, else ""."""
+        return self._name
+
+    def plan(self, json: bool = False, induced: bool = False, embeddings: bool = False) -> str:
+        """The plan a count would run when it enumerates, with the planner's default graph statistics."""
+        with self._ctx.lock:
+            return _plan(self._ctx, None, self._ptr, _options(induced, embeddings, "auto", "auto"), json)
+
+    def __repr__(self) -> str:
+        return f"<warpmatch.Pattern {self._name or self._what!r}, {self._vertices} vertices>"
+
+
+def _free_pattern(ctx: _Context, ptr: _lib.pattern_p) -> None:
+    with ctx.lock:
+        lib.warpmatch_pattern_destroy(ptr)
+    ctx.close()
+
+
+def _as_pattern(pattern: PatternLike) -> Pattern:
+    """A Pattern from a Pattern, a name or path, or a list of edge pairs on 0..k-1."""
+    if isinstance(pattern, Pattern):
+        return pattern
+    if isinstance(pattern, (str, os.PathLike)):
+        return Pattern(pattern)
+    try:
+        pairs = [tuple(operator.index(x) for x in e) for e in pattern]
+    except TypeError:
+        raise TypeError(
+            f"a pattern is a Pattern, a name, a path or a list of edge pairs, not {type(pattern).__name__}"
+        ) from None
+    if not pairs or any(len(p) != 2 for p in pairs):
+        raise InputError("a pattern's edge list needs at least one pair (a, b)")
+    return Pattern.from_edges(max(max(p) for p in pairs) + 1, pairs)
+
+
+# ---- options and results -------------------------------------------------------
+
+
+def _options(
+    induced: bool,
+    embeddings: bool,
+    device: str,
+    method: str,
+    labels: NDArray[np.int32] | None = None,
+    ignore_labels: bool = False,
+) -> _lib.CountOptions:
+    o = _lib.CountOptions()
+    lib.warpmatch_count_options_init(byref(o))
+    o.induced = int(bool(induced))
+    o.embeddings = int(bool(embeddings))
+    o.device = _device(device)
+    o.method = _method(method)
+    o.ignore_labels = int(bool(ignore_labels))
+    if labels is not None:
+        o.labels = labels.ctypes.data_as(POINTER(c_int32))
+    return o
+
+
+def _plan(
+    ctx: _Context, g: _lib.graph_p | None, p: _lib.pattern_p, o: _lib.CountOptions, json: bool
+) -> str:
+    fmt = _lib.PLAN_JSON if json else _lib.PLAN_TEXT
+    needed = c_size_t(0)
+    size = 8192
+    while True:
+        buf = create_string_buffer(size)
+        ctx.check(lib.warpmatch_plan(ctx.ptr, g, p, byref(o), fmt, buf, size, byref(needed)))
+        if needed.value < size:
+            return _decode(buf.value)
+        size = needed.value + 1
+
+
+def _wide(low: int, high: int) -> int:
+    return (int(high) << 64) | int(low)
+
+
+@dataclass(frozen=True)
+class CountInfo:
+    """A count and how it was obtained."""
+
+    count: int
+    seconds: float  #: the matching's wall time
+    kernel_ms: float  #: GPU kernel time (0 on the CPU)
+    device: str  #: "cpu" or "gpu": where it ran
+    method: str  #: "formula" or "enumerate": how it was counted
+
+
+@dataclass(frozen=True)
+class Motif:
+    """One motif class: its catalogue name, its edges and its vertex-induced count."""
+
+    name: str
+    edges: tuple[tuple[int, int], ...]
+    count: int
+
+
+def _parse_edges(text: str) -> tuple[tuple[int, int], ...]:
+    pairs = []
+    for tok in text.split():
+        a, b = tok.split("-")
+        pairs.append((int(a), int(b)))
+    return tuple(pairs)
+
+
+# ---- graphs ------------------------------------------------------------------
+
+
+class Graph:
+    """A graph on vertices 0..n-1 (its indices), in its own warpmatch context.
+
+    Made by ``warpmatch.load``, ``Graph.from_edges``, ``Graph.from_networkx`` or
+    ``Graph.from_scipy``.  Matches, levels and parents are indices;
+    ``nodes[i]`` is index i's original name (the networkx node, or the id in
+    the file).  Close it with ``close()`` or a ``with`` block to free its
+    memory at once; otherwise it is freed when garbage-collected.
+    """
+
+    # `list` is a method below: the builtin is spelled builtins.list in this class.
+    _ctx: _Context
+    _ptr: _lib.graph_p
+    _nodes: builtins.list[Any] | None
+    _node_index: dict[Any, int] | None
+    _ids: NDArray[np.uint64] | None
+    _finalizer: weakref.finalize
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("make a Graph with warpmatch.load() or Graph.from_edges/from_networkx/from_scipy")
+
+    @classmethod
+    def _wrap(cls, ctx: _Context, ptr: _lib.graph_p, nodes: builtins.list[Any] | None = None) -> Graph:
+        self = cls.__new__(cls)
+        self._ctx = ctx
+        self._ptr = ptr
+        self._nodes = nodes
+        self._node_index = None
+        self._ids = None
+        self._finalizer = weakref.finalize(self, _free_graph, ctx, ptr)
+        return self
+
+    @classmethod
+    def _build(cls, make: Callable[[_Context, _lib.graph_p], int], nodes: builtins.list[Any] | None = None) -> Graph:
+        """Run ``make(ctx, out)`` in a new context and wrap the graph it makes in ``out``."""
+        ctx = _Context()
+        ptr = _lib.graph_p()
+        try:
+            with ctx.lock:
+                ctx.check(make(ctx, ptr))
+        except BaseException:
+            ctx.close()
+            raise
+        return cls._wrap(ctx, ptr, nodes)
+
+    # -- constructors --
+
+    @classmethod
+    def load(cls, path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
+        """See ``warpmatch.load``."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+        opt = _lib.LoadOptions()
+        lib.warpmatch_load_options_init(byref(opt))
+        opt.directed = int(bool(directed))
+        opt.use_cache = int(bool(cache))
+        raw = os.fsencode(path)
+        return cls._build(lambda ctx, out: lib.warpmatch_graph_load(ctx.ptr, raw, byref(opt), byref(out)))
+
+    @classmethod
+    def from_edges(cls, edges: ArrayLike | Iterable[Sequence[int]], n: int | None = None, directed: bool = False) -> Graph:
+        """The graph of the given edges: an (m, 2) integer array or an iterable of pairs.
+
+        Ids are non-negative integers below 2^32 - 1 and become the indices as
+        they are.  ``n`` (default: one more than the largest id) fixes the
+        number of vertices, so isolated ones can be kept.  Undirected unless
+        ``directed`` (then each pair is an arc); self-loops and duplicate edges
+        are dropped.
+        """
+        arr = _edge_array(edges)
+        count = _vertex_count(n)
+        return cls._from_columns(arr[:, 0], arr[:, 1], count, directed, None)
+
+    @classmethod
+    def from_networkx(cls, G: Any) -> Graph:
+        """The graph of a networkx graph; directed when ``G.is_directed()``.
+
+        G's nodes, whatever their type, become indices 0..n-1 in G's node
+        order; ``g.nodes`` keeps them so that results map back
+        (``g.nodes[i]``, ``g.index_of(node)``).  Parallel edges and self-loops
+        are dropped.
+        """
+        nodes = list(G.nodes)
+        if len(nodes) > _MAX_ID + 1:
+            raise InputError(f"a graph has at most 2^32 - 1 vertices, this one {len(nodes)}")
+        index = {v: i for i, v in enumerate(nodes)}
+        m = G.number_of_edges()
+        flat = np.fromiter((index[x] for e in G.edges() for x in e[:2]), dtype=np.uint32, count=2 * m)
+        pairs = flat.reshape(m, 2)
+        g = cls._from_columns(pairs[:, 0], pairs[:, 1], len(nodes), bool(G.is_directed()), nodes)
+        g._node_index = index
+        return g
+
+    @classmethod
+    def from_scipy(cls, matrix: Any, directed: bool = False) -> Graph:
+        """The graph of a square scipy.sparse matrix or array: each non-zero entry (i, j) is an edge.
+
+        Undirected unless ``directed`` (then (i, j) is the arc i->j): a
+        symmetric matrix gives its undirected graph, and a non-symmetric one
+        is symmetrised.  Row i is vertex i; the matrix's size is the number of
+        vertices.
+        """
+        try:
+            import scipy.sparse as sp
+        except ImportError as e:  # scipy is optional
+            raise ImportError("Graph.from_scipy needs scipy (pip install scipy)") from e
+        if not sp.issparse(matrix):
+            raise TypeError(f"from_scipy takes a scipy.sparse matrix or array, not {type(matrix).__name__}")
+        if len(matrix.shape) != 2 or matrix.shape[0] != matrix.shape[1]:
+            raise InputError(f"an adjacency matrix must be square, not {matrix.shape}")
+        n = int(matrix.shape[0])
+        if n > _MAX_ID + 1:
+            raise InputError(f"a graph has at most 2^32 - 1 vertices, this matrix {n}")
+        coo = matrix.tocoo()
+        nonzero = coo.data != 0
+        return cls._from_columns(coo.row[nonzero], coo.col[nonzero], n, directed, None)
+
+    @classmethod
+    def _from_columns(
+        cls, src: NDArray[Any], dst: NDArray[Any], n: int, directed: bool, nodes: builtins.list[Any] | None
+    ) -> Graph:
+        s = np.ascontiguousarray(src, dtype=np.uint32)
+        d = np.ascontiguousarray(dst, dtype=np.uint32)
+        m = len(s)
+        ps = s.ctypes.data_as(POINTER(c_uint32))
+        pd = d.ctypes.data_as(POINTER(c_uint32))
+        flag = int(bool(directed))
+        return cls._build(
+            lambda ctx, out: lib.warpmatch_graph_from_edges(ctx.ptr, n, ps, pd, m, flag, byref(out)), nodes
+        )
+
+    # -- properties --
+
+    @property
+    def vertices(self) -> int:
+        """The number of vertices n (indices 0..n-1)."""
+        with self._ctx.lock:
+            return int(lib.warpmatch_graph_vertices(self._live()))
+
+    @property
+    def edges(self) -> int:
+        """The number of undirected edges (arcs for a directed graph)."""
+        with self._ctx.lock:
+            return int(lib.warpmatch_graph_edges(self._live()))
+
+    @property
+    def directed(self) -> bool:
+        """Whether the graph's edges are arcs."""
+        with self._ctx.lock:
+            return bool(lib.warpmatch_graph_directed(self._live()))
+
+    @property
+    def ids(self) -> NDArray[np.uint64]:
+        """ids[i]: index i's id in the input (the file's id for a loaded graph; i itself for edge arrays).
+
+        Read once and kept (read-only).
+        """
+        if self._ids is None:
+            with self._ctx.lock:
+                ptr = self._live()
+                ids = np.empty(int(lib.warpmatch_graph_vertices(ptr)), dtype=np.uint64)
+                lib.warpmatch_graph_ids(ptr, ids.ctypes.data_as(POINTER(c_uint64)))
+            ids.flags.writeable = False
+            self._ids = ids
+        return self._ids
+
+    @property
+    def nodes(self) -> Sequence[Any] | NDArray[np.uint64]:
+        """nodes[i]: index i's original name (the networkx node; else the input id, as ``ids``)."""
+        return self._nodes if self._nodes is not None else self.ids
+
+    def index_of(self, node: Any) -> int:
+        """The index of an original node name (the inverse of ``nodes``)."""
+        if self._node_index is None:
+            self._node_index = {int(v) if self._nodes is None else v: i for i, v in enumerate(self.nodes)}
+        try:
+            return self._node_index[node]
+        except KeyError:
+            raise InputError(f"{node!r} is not a node of this graph") from None
+
+    def set_threads(self, threads: int) -> None:
+        """CPU threads for this graph's later calls (0: all cores, the default)."""
+        with self._ctx.lock:
+            self._live()
+            self._ctx.check(lib.warpmatch_set_threads(self._ctx.ptr, operator.index(threads)))
+
+    # -- matching --
+
+    def count(
+        self,
+        pattern: PatternLike,
+        induced: bool = False,
+        device: str = "auto",
+        method: str = "auto",
+        embeddings: bool = False,
+        labels: ArrayLike | None = None,
+        ignore_labels: bool = False,
+    ) -> int:
+        """The number of occurrences of ``pattern``.
+
+        Subgraphs each counted once, edge-induced, unless ``induced``
+        (vertex-induced) or ``embeddings`` (every mapping, i.e. subgraphs
+        times the pattern's automorphisms).  ``device``: "auto" (the GPU when
+        usable), "cpu" or "gpu"; ``method``: "auto", "formula" or "enumerate".
+        ``labels`` (n integers) are the vertices' labels for a labeled
+        pattern; ``ignore_labels`` matches its shape only.
+        """
+        return self.count_info(pattern, induced, device, method, embeddings, labels, ignore_labels).count
+
+    def count_info(
+        self,
+        pattern: PatternLike,
+        induced: bool = False,
+        device: str = "auto",
+        method: str = "auto",
+        embeddings: bool = False,
+        labels: ArrayLike | None = None,
+        ignore_labels: bool = False,
+    ) -> CountInfo:
+        """As ``count``, with the time taken, the device and the method used."""
+        pat = _as_pattern(pattern)
+        lab = self._labels(labels)
+        o = _options(induced, embeddings, device, method, lab, ignore_labels)
+        res = _lib.CountResult()
+        with self._ctx.lock:
+            self._ctx.check(lib.warpmatch_count(self._ctx.ptr, self._live(), pat._ptr, byref(o), byref(res)))
+        return CountInfo(
+            count=_wide(res.count, res.count_high),
+            seconds=float(res.seconds),
+            kernel_ms=float(res.kernel_ms),
+            device=_DEVICE_NAMES.get(res.device, str(res.device)),
+            method=_METHOD_NAMES.get(res.method, str(res.method)),
+        )
+
+    def list(
+        self,
+        pattern: PatternLike,
+        limit: int | None = None,
+        induced: bool = False,
+        device: str = "auto",
+        embeddings: bool = False,
+        labels: ArrayLike | None = None,
+        ignore_labels: bool = False,
+    ) -> NDArray[np.uint32]:
+        """The matches of ``pattern``: a uint32 array of shape (matches, k).
+
+        Row j holds match j's data vertices (indices) in the pattern's vertex
+        order; at most ``limit`` rows (None: all of them, which can be many).
+        Options as in ``count``.
+        """
+        pat = _as_pattern(pattern)
+        k = pat.vertices
+        if limit is not None:
+            limit = operator.index(limit)
+            if limit < 0:
+                raise UsageError(f"limit must be >= 0, not {limit}")
+            if limit == 0:
+                return np.empty((0, k), dtype=np.uint32)
+        lab = self._labels(labels)
+        o = _options(induced, embeddings, device, "auto", lab, ignore_labels)
+        batches: builtins.list[NDArray[np.uint32]] = []
+        failure: builtins.list[BaseException] = []
+
+        def on_batch(_user: object, matches: Any, n: int, width: int) -> int:
+            # Runs with the GIL held, inside the C call; copies the batch out of
+            # the library's buffer, which is only valid during the callback.
+            try:
+                if n:
+                    batches.append(np.ctypeslib.as_array(matches, shape=(n * width,)).copy())
+                return 0
+            except BaseException as e:  # noqa: BLE001 - stop the listing, re-raise after it
+                failure.append(e)
+                return 1
+
+        # The ctypes callback object must outlive the C call: this local holds it.
+        callback = _lib.MATCH_FN(on_batch)
+        listed = c_uint64(0)
+        with self._ctx.lock:
+            rc = lib.warpmatch_list(
+                self._ctx.ptr, self._live(), pat._ptr, byref(o), limit or 0, callback, None, byref(listed)
+            )
+            if failure:
+                raise failure[0]
+            self._ctx.check(rc)
+        if not batches:
+            return np.empty((0, k), dtype=np.uint32)
+        return np.concatenate(batches).reshape(-1, k)
+
+    def motifs(self, size: int, device: str = "auto", method: str = "auto") -> dict[str, int]:
+        """Every connected pattern of ``size`` (3, 4 or 5) vertices: name -> vertex-induced count.
+
+        The graph must be undirected.
+        """
+        return {m.name: m.count for m in self.motif_table(size, device, method)}
+
+    def motif_table(self, size: int, device: str = "auto", method: str = "auto") -> builtins.list[Motif]:
+        """As ``motifs``, with each class's edges: a list of Motif(name, edges, count)."""
+        size = operator.index(size)
+        if size < 0:
+            raise UsageError(f"motif size must be 3, 4 or 5, not {size}")
+        classes = int(lib.warpmatch_motif_classes(size))
+        out = (_lib.Motif * max(1, classes))()
+        o = _options(False, False, device, method)
+        with self._ctx.lock:
+            self._ctx.check(lib.warpmatch_motifs(self._ctx.ptr, self._live(), size, byref(o), out))
+        return [
+            Motif(_decode(m.name), _parse_edges(_decode(m.edges)), _wide(m.count, m.count_high))
+            for m in out[:classes]
+        ]
+
+    def plan(
+        self,
+        pattern: PatternLike,
+        json: bool = False,
+        induced: bool = False,
+        embeddings: bool = False,
+        device: str = "auto",
+        method: str = "auto",
+    ) -> str:
+        """The plan ``count`` would run for ``pattern`` on this graph, as text or JSON."""
+        pat = _as_pattern(pattern)
+        o = _options(induced, embeddings, device, method)
+        with self._ctx.lock:
+            return _plan(self._ctx, self._live(), pat._ptr, o, json)
+
+    # -- traversal --
+
+    def bfs(self, source: int, device: str = "auto") -> NDArray[np.int32]:
+        """Levels of a BFS from index ``source``: hops from it, -1 where unreached (int32, n entries)."""
+        s = _index(source, "source")
+        dev = _device(device)
+        with self._ctx.lock:
+            ptr = self._live()
+            levels = np.empty(int(lib.warpmatch_graph_vertices(ptr)), dtype=np.int32)
+            self._ctx.check(
+                lib.warpmatch_bfs(self._ctx.ptr, ptr, s, dev, levels.ctypes.data_as(POINTER(c_int32)), None, None)
+            )
+        return levels
+
+    def bfs_parents(self, source: int, device: str = "auto") -> NDArray[np.int64]:
+        """Parents in a BFS tree from ``source`` (int64, n entries): the source's is itself, -1 unreached."""
+        s = _index(source, "source")
+        dev = _device(device)
+        with self._ctx.lock:
+            ptr = self._live()
+            parents = np.empty(int(lib.warpmatch_graph_vertices(ptr)), dtype=np.uint32)
+            self._ctx.check(
+                lib.warpmatch_bfs(self._ctx.ptr, ptr, s, dev, None, parents.ctypes.data_as(POINTER(c_uint32)), None)
+            )
+        out = parents.astype(np.int64)
+        out[parents == _lib.UINT32_MAX] = -1
+        return out
+
+    def reach(self, a: int, b: int, device: str = "auto") -> int | None:
+        """The hops of a shortest path from index ``a`` to ``b``, or None when b is unreachable."""
+        src = _index(a, "from")
+        dst = _index(b, "to")
+        dev = _device(device)
+        hops = c_int64(0)
+        with self._ctx.lock:
+            self._ctx.check(lib.warpmatch_reach(self._ctx.ptr, self._live(), src, dst, dev, byref(hops)))
+        return None if hops.value < 0 else int(hops.value)
+
+    # -- lifetime --
+
+    def close(self) -> None:
+        """Free the graph and its context now (later calls raise UsageError)."""
+        self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        return not self._finalizer.alive
+
+    def __enter__(self) -> Graph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<warpmatch.Graph (closed)>"
+        kind = "directed" if self.directed else "undirected"
+        return f"<warpmatch.Graph {self.vertices} vertices, {self.edges} edges, {kind}>"
+
+    # -- helpers --
+
+    def _live(self) -> _lib.graph_p:
+        if not self._finalizer.alive:
+            raise UsageError("this graph is closed")
+        return self._ptr
+
+    def _labels(self, labels: ArrayLike | None) -> NDArray[np.int32] | None:
+        if labels is None:
+            return None
+        arr = np.asarray(labels)
+        n = self.vertices
+        if arr.ndim != 1 or len(arr) != n:
+            raise InputError(f"labels must be one integer per vertex ({n}), not shape {arr.shape}")
+        if len(arr) and (arr.dtype.kind not in "iu" or arr.min() < 0 or arr.max() > 0x7FFFFFFF):
+            raise InputError("labels are integers 0 .. 2^31-1")
+        return np.ascontiguousarray(arr, dtype=np.int32)
+
+
+def _free_graph(ctx: _Context, ptr: _lib.graph_p) -> None:
+    with ctx.lock:
+        lib.warpmatch_graph_destroy(ptr)
+    ctx.close()
+
+
+def _edge_array(edges: Any) -> NDArray[Any]:
+    """``edges`` as an (m, 2) integer array of ids in 0 .. 2^32-2, or InputError."""
+    if not isinstance(edges, np.ndarray):
+        if not isinstance(edges, (list, tuple)):
+            edges = list(edges)
+        edges = np.asarray(edges) if len(edges) else np.empty((0, 2), dtype=np.int64)
+    arr = edges
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise InputError(f"edges must be an (m, 2) array or a sequence of pairs, not shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise InputError(f"edge ids must be integers, not {arr.dtype}")
+    if len(arr):
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo < 0:
+            raise InputError(f"edge ids must be non-negative, found {lo}")
+        if hi > _MAX_ID:
+            raise InputError(f"edge ids go up to 2^32 - 2, found {hi}")
+    return arr
+
+
+def _vertex_count(n: int | None) -> int:
+    if n is None:
+        return 0
+    n = operator.index(n)
+    if not 0 <= n <= _MAX_ID + 1:
+        raise InputError(f"n must be between 0 and 2^32 - 1, not {n}")
+    return n
+
+
+def load(path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
+    """Load a graph file: an edge list, Matrix Market or .wmg, told from the content.
+
+    An edge list is undirected unless ``directed`` (then its lines are arcs).
+    A text graph is cached as a binary ``FILE.wmg`` beside it (or in the
+    user's cache folder) and read from there next time, unless ``cache`` is
+    False.  An edge list's ids are numbered 0..n-1 in increasing order, a
+    Matrix Market file's vertices 1..N become 0..N-1, a .wmg file keeps its
+    numbering; ``g.nodes`` gives each index's id in the file.  Errors raise
+    ``InputError`` naming the file, the line and what was expected.
+    """
+    return Graph.load(path, directed=directed, cache=cache)
+
+
+def gpu_available() -> bool:
+    """True when the library was built with CUDA and a CUDA device is usable."""
+    ctx = _Context()
+    try:
+        with ctx.lock:
+            return bool(lib.warpmatch_gpu_available(ctx.ptr))
+    finally:
+        ctx.close()
+
+
+def version() -> str:
+    """The C library's version."""
+    return _decode(lib.warpmatch_version())

@@ -1,0 +1,206 @@
+"""ctypes declarations of libwarpmatch (api/warpmatch.h) and the loaded library.
+
+Every function of the header is declared here with its argument and result
+types, and every struct is mirrored field for field in the header's order, so
+that a mismatch shows up in one place.  Calls through ``ctypes.CDLL`` release
+the GIL for the duration of the foreign call, which is what lets a long count,
+listing or BFS run while other Python threads keep going; callbacks from C
+(the listing's batches) take the GIL back while they run.
+
+The library is the ``libwarpmatch.so`` installed inside this package by the
+wheel.  ``WARPMATCH_LIBRARY``, when set, names another one to load instead (a
+file, or a folder holding ``libwarpmatch.so``): this is for working against a
+build folder without installing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char,
+    c_char_p,
+    c_double,
+    c_int,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+
+# Error codes (WARPMATCH_E*).
+OK = 0
+EINPUT = 1
+EUSAGE = 2
+EDEVICE = 3
+
+DEVICE_AUTO = 0
+DEVICE_CPU = 1
+DEVICE_GPU = 2
+
+METHOD_AUTO = 0
+METHOD_FORMULA = 1
+METHOD_ENUMERATE = 2
+
+PLAN_TEXT = 0
+PLAN_JSON = 1
+
+UINT32_MAX = 0xFFFFFFFF
+
+
+class LoadOptions(Structure):
+    """warpmatch_load_options."""
+
+    _fields_ = [
+        ("directed", c_int),
+        ("use_cache", c_int),
+    ]
+
+
+class CountOptions(Structure):
+    """warpmatch_count_options."""
+
+    _fields_ = [
+        ("induced", c_int),
+        ("embeddings", c_int),
+        ("device", c_int),
+        ("method", c_int),
+        ("labels", POINTER(c_int32)),
+        ("ignore_labels", c_int),
+    ]
+
+
+class CountResult(Structure):
+    """warpmatch_count_result."""
+
+    _fields_ = [
+        ("count", c_uint64),
+        ("count_high", c_uint64),
+        ("seconds", c_double),
+        ("kernel_ms", c_double),
+        ("device", c_int),
+        ("method", c_int),
+    ]
+
+
+class Motif(Structure):
+    """warpmatch_motif."""
+
+    _fields_ = [
+        ("name", c_char * 32),
+        ("edges", c_char * 64),
+        ("count", c_uint64),
+        ("count_high", c_uint64),
+    ]
+
+
+class BfsResult(Structure):
+    """warpmatch_bfs_result."""
+
+    _fields_ = [
+        ("reached", c_uint32),
+        ("depth", c_uint32),
+        ("ms", c_double),
+        ("device", c_int),
+    ]
+
+
+# Opaque handles are plain pointers on the Python side.
+ctx_p = c_void_p
+graph_p = c_void_p
+pattern_p = c_void_p
+
+# int (*warpmatch_match_fn)(void *user, const uint32_t *matches, uint64_t n, unsigned k)
+MATCH_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_uint32), c_uint64, c_uint)
+
+# name: (restype, argtypes), in the header's order.
+_SIGNATURES: dict[str, tuple[object, list[object]]] = {
+    "warpmatch_version": (c_char_p, []),
+    # context
+    "warpmatch_context_create": (c_int, [POINTER(ctx_p)]),
+    "warpmatch_context_destroy": (None, [ctx_p]),
+    "warpmatch_last_error": (c_char_p, [ctx_p]),
+    "warpmatch_gpu_available": (c_int, [ctx_p]),
+    "warpmatch_set_threads": (c_int, [ctx_p, c_int]),
+    # graphs
+    "warpmatch_load_options_init": (None, [POINTER(LoadOptions)]),
+    "warpmatch_graph_load": (c_int, [ctx_p, c_char_p, POINTER(LoadOptions), POINTER(graph_p)]),
+    "warpmatch_graph_from_edges": (
+        c_int,
+        [ctx_p, c_uint32, POINTER(c_uint32), POINTER(c_uint32), c_uint64, c_int, POINTER(graph_p)],
+    ),
+    "warpmatch_graph_destroy": (None, [graph_p]),
+    "warpmatch_graph_vertices": (c_uint32, [graph_p]),
+    "warpmatch_graph_edges": (c_uint64, [graph_p]),
+    "warpmatch_graph_directed": (c_int, [graph_p]),
+    "warpmatch_graph_ids": (None, [graph_p, POINTER(c_uint64)]),
+    # patterns
+    "warpmatch_pattern_create": (c_int, [ctx_p, c_char_p, POINTER(pattern_p)]),
+    "warpmatch_pattern_from_edges": (c_int, [ctx_p, c_uint, POINTER(c_uint), c_uint, POINTER(pattern_p)]),
+    "warpmatch_pattern_set_label": (c_int, [ctx_p, pattern_p, c_uint, c_int32]),
+    "warpmatch_pattern_destroy": (None, [pattern_p]),
+    "warpmatch_pattern_vertices": (c_uint, [pattern_p]),
+    "warpmatch_pattern_name": (c_char_p, [pattern_p]),
+    # count, list, plan
+    "warpmatch_count_options_init": (None, [POINTER(CountOptions)]),
+    "warpmatch_count": (
+        c_int,
+        [ctx_p, graph_p, pattern_p, POINTER(CountOptions), POINTER(CountResult)],
+    ),
+    "warpmatch_list": (
+        c_int,
+        [ctx_p, graph_p, pattern_p, POINTER(CountOptions), c_uint64, MATCH_FN, c_void_p, POINTER(c_uint64)],
+    ),
+    "warpmatch_plan": (
+        c_int,
+        [ctx_p, graph_p, pattern_p, POINTER(CountOptions), c_int, c_char_p, c_size_t, POINTER(c_size_t)],
+    ),
+    # motifs
+    "warpmatch_motif_classes": (c_uint, [c_uint]),
+    "warpmatch_motifs": (c_int, [ctx_p, graph_p, c_uint, POINTER(CountOptions), POINTER(Motif)]),
+    # traversal
+    "warpmatch_bfs": (
+        c_int,
+        [ctx_p, graph_p, c_uint32, c_int, POINTER(c_int32), POINTER(c_uint32), POINTER(BfsResult)],
+    ),
+    "warpmatch_reach": (c_int, [ctx_p, graph_p, c_uint32, c_uint32, c_int, POINTER(c_int64)]),
+}
+
+LIBRARY_NAME = "libwarpmatch.so"
+
+
+def library_path() -> Path:
+    """The library file to load: ``$WARPMATCH_LIBRARY`` when set, else the packaged one."""
+    override = os.environ.get("WARPMATCH_LIBRARY")
+    if override:
+        path = Path(override)
+        return path / LIBRARY_NAME if path.is_dir() else path
+    return Path(__file__).resolve().parent / LIBRARY_NAME
+
+
+def _load() -> ctypes.CDLL:
+    path = library_path()
+    if not path.exists():
+        hint = (
+            "WARPMATCH_LIBRARY is set but names no library"
+            if os.environ.get("WARPMATCH_LIBRARY")
+            else "the package was not built with its library; install it with `pip install .` "
+            "from the warpmatch checkout, or set WARPMATCH_LIBRARY to a build's libwarpmatch.so"
+        )
+        raise ImportError(f"warpmatch: {path} not found ({hint})")
+    lib = ctypes.CDLL(str(path))
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+    return lib
+
+
+lib: ctypes.CDLL = _load()

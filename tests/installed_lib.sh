@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The installed library as its users see it: `cmake --install` of the build
+# folder BUILD into a temporary prefix, then tests/api_app.c built against it
+# with `cc app.c $(pkg-config --cflags --libs warpmatch)` (the shared library,
+# run with LD_LIBRARY_PATH), with `pkg-config --static` (the static library:
+# Libs.private and Requires.private must be complete), and through
+# find_package(warpmatch) (tests/find_package).  warpmatch.h must also
+# compile as C++.  Usage: installed_lib.sh BUILD
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build="$(cd "${1:?usage: installed_lib.sh BUILD}" && pwd)"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/wm-installed.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+cc="${CC:-cc}"
+
+step() { echo "installed_lib: $*"; }
+
+step "cmake --install into $prefix"
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log"
+pc="$(find "$prefix" -name warpmatch.pc -print -quit)"
+[[ -n $pc ]] || { echo "installed_lib: no warpmatch.pc installed" >&2; exit 1; }
+libdir="$(dirname "$(dirname "$pc")")"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+for f in "$prefix/include/warpmatch.h" "$libdir/libwarpmatch.a" "$libdir/libwarpmatch.so" \
+         "$libdir/cmake/warpmatch/warpmatchConfig.cmake"; do
+  [[ -e $f ]] || { echo "installed_lib: missing $f" >&2; exit 1; }
+done
+
+# The graph api_app.c knows, as a file: a 4-clique 0-1-2-3 with a tail 3-4-5.
+printf '# K4 with a tail\n0 1\n0 2\n0 3\n1 2\n1 3\n2 3\n3 4\n4 5\n' >"$tmp/g.txt"
+
+step "pkg-config, shared: $(pkg-config --cflags --libs warpmatch)"
+# shellcheck disable=SC2046 # pkg-config's flags are words
+"$cc" -std=c11 -Wall -Wextra -Werror -pedantic "$here/api_app.c" -o "$tmp/app" $(pkg-config --cflags --libs warpmatch)
+LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$tmp/app" "$tmp/g.txt"
+
+static_libs="$(pkg-config --static --libs warpmatch | sed 's/-lwarpmatch\b/-l:libwarpmatch.a/')"
+step "pkg-config, static: $static_libs"
+# shellcheck disable=SC2046,SC2086
+"$cc" -std=c11 "$here/api_app.c" -o "$tmp/app-static" $(pkg-config --cflags warpmatch) $static_libs
+if ldd "$tmp/app-static" | grep -q libwarpmatch; then
+  echo "installed_lib: the static build links libwarpmatch.so" >&2
+  exit 1
+fi
+"$tmp/app-static" "$tmp/g.txt"
+
+if command -v c++ >/dev/null; then
+  step "warpmatch.h as C++"
+  # shellcheck disable=SC2046
+  echo '#include <warpmatch.h>
+int main() { warpmatch_context *c = nullptr; return warpmatch_context_create(&c); }' |
+    c++ -x c++ -std=c++11 -fsyntax-only -Wall -Werror $(pkg-config --cflags warpmatch) -
+fi
+
+step "find_package(warpmatch)"
+cmake -S "$here/find_package" -B "$tmp/user" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+  >"$tmp/user.log" || { cat "$tmp/user.log"; exit 1; }
+cmake --build "$tmp/user" >>"$tmp/user.log" || { cat "$tmp/user.log"; exit 1; }
+"$tmp/user/app_shared" "$tmp/g.txt"
+"$tmp/user/app_static" "$tmp/g.txt"
+step "ok"
