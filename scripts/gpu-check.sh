@@ -5,7 +5,8 @@
 # test = every ctest test labelled gpu (and the CPU ones with `test-all`);
 # bench = the GPU matcher and BFS benchmarks; motifs = the motif benchmark
 # (scripts/bench-motifs.sh, with ESCAPE where .gpu-data/escape holds its
-# source).  Logs and CSVs go to $OUT
+# source); api = the library's per-query overhead against the program's
+# (scripts/bench-api.sh).  Logs and CSVs go to $OUT
 # (or ./gpu-out) and a short table is printed last.
 # The real graphs are read from $WM_SHARED_DATASETS (default .gpu-data, a
 # git-ignored copy of ../shared/datasets carried with the call, since the
@@ -44,6 +45,11 @@ for stage in "${stages[@]}"; do
       log "$b"
       WM_BIN="$build/warpmatch" WM_OUT="$out" bash "$b" 2>&1 | tee "$out/$(basename "$b" .sh).log" | tail -40
     done
+    ;;
+  api)
+    log "scripts/bench-api.sh"
+    WM_BUILD_DIR="$build" WM_OUT="$out" WM_SHARED_DATASETS="$data" bash scripts/bench-api.sh --device gpu 2>&1 |
+      tee "$out/bench-api.log" | tail -8
     ;;
   motifs)
     log "scripts/bench-motifs.sh"
