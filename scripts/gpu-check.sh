@@ -5,7 +5,8 @@
 # test = every ctest test labelled gpu (and the CPU ones with `test-all`);
 # bench = the GPU matcher and BFS benchmarks; motifs = the motif benchmark
 # (scripts/bench-motifs.sh, with ESCAPE where .gpu-data/escape holds its
-# source); api = the library's per-query overhead against the program's
+# source); python = the Python package's tests on this build's library (its
+# GPU cases run where a GPU is usable); api = the library's per-query overhead against the program's
 # (scripts/bench-api.sh).  Logs and CSVs go to $OUT
 # (or ./gpu-out) and a short table is printed last.
 # The real graphs are read from $WM_SHARED_DATASETS (default .gpu-data, a
@@ -45,6 +46,12 @@ for stage in "${stages[@]}"; do
       log "$b"
       WM_BIN="$build/warpmatch" WM_OUT="$out" bash "$b" 2>&1 | tee "$out/$(basename "$b" .sh).log" | tail -40
     done
+    ;;
+  python)
+    log "python/tests on the build's libwarpmatch.so"
+    WARPMATCH_LIBRARY="$PWD/$build/libwarpmatch.so" PYTHONPATH="$PWD/python" python3 -m pytest python/tests -q \
+      2>&1 | tee "$out/pytest.log" | tail -5
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     ;;
   api)
     log "scripts/bench-api.sh"

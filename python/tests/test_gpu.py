@@ -1,0 +1,52 @@
+"""The GPU against the CPU through the package, where a GPU is usable (else skipped, by name)."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from conftest import with_hub
+
+import warpmatch
+
+pytestmark = pytest.mark.skipif(not warpmatch.gpu_available(), reason="no usable GPU (or a build without CUDA)")
+
+PATTERNS = ["triangle", "4-clique", "5-clique", "4-cycle", "diamond", "tailed-triangle", "house", "5-path"]
+
+
+@pytest.fixture(scope="module")
+def hub() -> warpmatch.Graph:
+    return warpmatch.Graph.from_networkx(with_hub(600, 0.02, 21))
+
+
+@pytest.mark.parametrize("name", PATTERNS)
+@pytest.mark.parametrize("induced", [False, True])
+def test_counts_agree(hub: warpmatch.Graph, name: str, induced: bool) -> None:
+    gpu = hub.count_info(name, induced=induced, device="gpu")
+    cpu = hub.count(name, induced=induced, device="cpu", method="enumerate")
+    assert gpu.count == cpu
+    assert gpu.device == "gpu"
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_motifs_agree(hub: warpmatch.Graph, size: int) -> None:
+    assert hub.motifs(size, device="gpu") == hub.motifs(size, device="cpu")
+
+
+def test_listing_agrees(hub: warpmatch.Graph) -> None:
+    gpu = hub.list("4-cycle", device="gpu")
+    cpu = hub.list("4-cycle", device="cpu")
+    canon = lambda rows: {tuple(sorted(r)) for r in rows.tolist()}  # noqa: E731
+    assert len(gpu) == len(cpu) == len(canon(gpu))
+    assert canon(gpu) == canon(cpu)
+
+
+def test_bfs_agrees(hub: warpmatch.Graph) -> None:
+    for source in (0, 1, 599):
+        assert np.array_equal(hub.bfs(source, device="gpu"), hub.bfs(source, device="cpu"))
+
+
+def test_directed_bfs_agrees() -> None:
+    G = nx.gnp_random_graph(500, 0.01, seed=5, directed=True)
+    g = warpmatch.Graph.from_networkx(G)
+    assert np.array_equal(g.bfs(0, device="gpu"), g.bfs(0, device="cpu"))
