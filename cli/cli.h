@@ -86,6 +86,15 @@ int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load
  * id; WM_EUSAGE if malformed, WM_EINPUT if the graph has no such vertex. */
 int wm_cli_vertex(const wm_cli *cli, const wm_graph *g, const char *name, uint32_t *v, wm_error *err);
 
+/* ---- device (cli_device.c) ------------------------------------------- */
+
+/* --device auto|cpu|gpu -> 1 for the GPU (auto: when one is usable);
+ * WM_EDEVICE when gpu is asked for and none is usable.  The spec entry is
+ * each command's own (its help says what runs there). */
+int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err);
+#define WM_BFS_DEVICE_OPTSPEC \
+  {"device", "auto|cpu|gpu", "where to search (default auto: the GPU when one is usable)"}
+
 /* ---- commands (one file each) ----------------------------------------- */
 
 int wm_cmd_info(int argc, char **argv);

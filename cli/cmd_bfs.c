@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bfs_cli.h"
+#include "cli.h"
+#include "traversal.h"
 
 static const wm_optspec spec[] = {
     WM_GRAPH_OPTSPEC,
@@ -513,7 +514,7 @@ static int failed(const bfs_cmd *c) {
 
 static int run(bfs_cmd *c, wm_error *err) {
   int rc;
-  if ((rc = check_usage(c, err)) || (rc = wm_bfs_cli_device(&c->cli, &c->use_gpu, err))) return rc;
+  if ((rc = check_usage(c, err)) || (rc = wm_cli_use_gpu(&c->cli, &c->use_gpu, err))) return rc;
   if (c->probe && !c->use_gpu)
     return wm_fail(err, WM_EUSAGE, "bfs: --probe-bandwidth measures the GPU; not with the CPU");
   if ((rc = choose_variants(c, err))) return rc;

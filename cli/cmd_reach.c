@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bfs_cli.h"
+#include "cli.h"
+#include "traversal.h"
 
 static const wm_optspec spec[] = {
     WM_GRAPH_OPTSPEC,
@@ -71,7 +72,7 @@ static int reach(const wm_cli *cli, wm_graph **gp, wm_error *err) {
     return wm_fail(err, WM_EUSAGE, "reach: --from V and --to W are both required");
   if ((rc = wm_cli_u64(cli, "threads", 0, 0, 4096, &threads, err)) ||
       (rc = wm_cli_u64(cli, "max-hops", UINT32_MAX, 0, UINT32_MAX, &maxh, err)) ||
-      (rc = wm_bfs_cli_device(cli, &use_gpu, err)) ||
+      (rc = wm_cli_use_gpu(cli, &use_gpu, err)) ||
       (rc = wm_cli_load_graph(cli, cli->positional[0], gp, NULL, err)))
     return rc;
   const wm_graph *g = *gp;

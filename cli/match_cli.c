@@ -6,19 +6,6 @@
 #include "match_cli.h"
 #include "traversal.h"
 
-int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err) {
-  static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
-  int d = 0;
-  int rc = wm_cli_choice(cli, "device", devices, 0, &d, err);
-  if (rc) return rc;
-  if (d == 2 && !wm_gpu_available())
-    return wm_fail(err, WM_EDEVICE,
-                   "%s: --device gpu: no usable CUDA device (or this build has no CUDA); use --device cpu",
-                   cli->command);
-  *use_gpu = d == 2 || (d == 0 && wm_gpu_available());
-  return WM_OK;
-}
-
 int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err) {
   static const char *const steal[] = {"none", "block", "two-level", NULL};
   static const char *const level0[] = {"auto", "vertices", "edges", NULL};

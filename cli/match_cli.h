@@ -47,9 +47,6 @@ void wm_match_job_free(wm_match_job *job);
 /* Match options from the job (labels, ball, threads). */
 void wm_match_job_options(const wm_match_job *job, wm_match_options *mo);
 
-/* --device auto|cpu|gpu -> 1 for the GPU; WM_EDEVICE when gpu is asked for
- * and none is usable. */
-int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err);
 #define WM_DEVICE_OPTSPEC {"device", "auto|cpu|gpu", "where to match (default: the GPU when one is usable)"}
 
 /* GPU tuning, for the ablation and the benchmarks (ignored on the CPU). */

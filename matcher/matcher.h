@@ -11,8 +11,9 @@
  *            few enumerated pieces, and the map to induced counts (CPU and GPU)
  *   device/  what the GPU code shares: checked CUDA calls, device discovery,
  *            the hold kernel, and the stand-ins of a build without CUDA
- * The files at this level are the module's API, the checks and timed trials
- * both executors share, and the count/list/motifs commands. */
+ * The files at this level are the module's API and what both executors
+ * share: the input checks, the timed trials, the degree-renumbered graph
+ * and the choice between formula and plan. */
 #ifndef WM_MATCHER_H
 #define WM_MATCHER_H
 

@@ -1,0 +1,16 @@
+/* The --device option of the matching and traversal commands. */
+#include "cli.h"
+#include "matcher.h"
+
+int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err) {
+  static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
+  int d = 0;
+  int rc = wm_cli_choice(cli, "device", devices, 0, &d, err);
+  if (rc) return rc;
+  if (d == 2 && !wm_gpu_available())
+    return wm_fail(err, WM_EDEVICE,
+                   "%s: --device gpu, but no CUDA device is usable (or this build has no CUDA); use --device cpu",
+                   cli->command);
+  *use_gpu = d == 2 || (d == 0 && wm_gpu_available());
+  return WM_OK;
+}
