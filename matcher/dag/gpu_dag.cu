@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "support.h"
 #include "gpu_check.h"
@@ -269,20 +268,6 @@ static int capture(dag_run *T, dag_dev *d, wm_error *err) {
   return WM_OK;
 }
 
-/* Waits for a stream with the progress line showing the time spent: the
- * dedicated kernels' work queues are several, so no share is shown. */
-static int watch(dag_run *T, cudaStream_t st, wm_error *err) {
-  const struct timespec pause = {0, 100 * 1000 * 1000};
-  while (T->progress.enabled) {
-    cudaError_t e = cudaStreamQuery(st);
-    if (e == cudaSuccess) break;
-    if (e != cudaErrorNotReady) return wm_cuda_fail(err, e, "the dedicated kernels", __FILE__, __LINE__);
-    wm_progress_update(&T->progress, 0);
-    nanosleep(&pause, NULL);
-  }
-  return WM_OK;
-}
-
 /* One run over every device (wm_trial_fn): the count, kernel ms of the
  * slowest device and wall seconds (x's other fields are left as they are). */
 static int trial(void *ctx, wm_match_result *x, wm_error *err) {
@@ -294,7 +279,8 @@ static int trial(void *ctx, wm_match_result *x, wm_error *err) {
   }
   for (int i = 0; i < T->ndev; i++) {
     WM_CU(cudaSetDevice(T->dev[i].id));
-    int rc = watch(T, T->dev[i].light, err);
+    /* The kernels' work queues are several: the line shows the time only. */
+    int rc = wm_gpu_watch(T->dev[i].light, &T->progress, NULL, NULL, err);
     if (rc) return rc;
     WM_CU(cudaStreamSynchronize(T->dev[i].light));
   }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "matcher.h"
+#include "support.h"
 #include "wm_error.h"
 
 /* Checked CUDA call inside a function that has `wm_error *err` and returns
@@ -18,6 +19,14 @@
   } while (0)
 
 int wm_cuda_fail(wm_error *err, cudaError_t e, const char *what, const char *file, int line);
+
+/* Waits for the work queued on stream s while p is shown (does nothing
+ * when p is disabled: the caller then synchronises as usual): every 0.1 s
+ * the line is updated with the amount `amount` reads (may be NULL: the
+ * amount stays as it is), without touching the kernels.  The caller
+ * synchronises afterwards, which reports the kernels' own errors. */
+typedef int (*wm_gpu_amount_fn)(void *ctx, uint64_t *done, wm_error *err);
+int wm_gpu_watch(cudaStream_t s, wm_progress *p, wm_gpu_amount_fn amount, void *ctx, wm_error *err);
 
 /* Holds streams until a timed launch is queued behind them (gpu_hold.cu):
  * arm, hold each stream, queue the start events, kernels and end events,

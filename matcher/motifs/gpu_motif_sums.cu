@@ -17,7 +17,6 @@
  * go to its own slot and the host adds the slots with overflow checks. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "support.h"
 #include "gpu_check.h"
@@ -807,15 +806,13 @@ struct run {
   wm_progress progress;     /* in steps: each chunk of tops, then the last passes */
 };
 
-/* Waits for ev with the progress line kept up meanwhile; one step done. */
+/* Waits for ev, the last work queued on the default stream, with the
+ * progress line kept up meanwhile; one step done. */
 int wait_step(run &r, cudaEvent_t ev, const char *what, wm_error *err) {
-  const struct timespec pause = {0, 100 * 1000 * 1000};
-  cudaError_t e;
-  while (r.progress.enabled && (e = cudaEventQuery(ev)) == cudaErrorNotReady) {
-    wm_progress_add(&r.progress, 0);
-    nanosleep(&pause, NULL);
-  }
-  if ((e = cudaEventSynchronize(ev)) != cudaSuccess) return wm_cuda_fail(err, e, what, __FILE__, __LINE__);
+  int rc = wm_gpu_watch(0, &r.progress, NULL, NULL, err);
+  if (rc) return rc;
+  cudaError_t e = cudaEventSynchronize(ev);
+  if (e != cudaSuccess) return wm_cuda_fail(err, e, what, __FILE__, __LINE__);
   wm_progress_add(&r.progress, 1);
   return WM_OK;
 }
@@ -953,11 +950,18 @@ int plan_lists(const wm_graph *g, run &r, unsigned small_blocks, uint64_t room, 
   return size_lists(g, r, prefix, room, r.cap, err);
 }
 
+/* The end of the chunk of tops from u0 whose lists fit r.cap entries (at
+ * least one top). */
+uint32_t chunk_end(const run &r, uint32_t n, uint32_t u0) {
+  uint32_t u1 = u0 + 1;
+  while (u1 < n && r.prefix_host[u1 + 1] - r.prefix_host[u0] <= r.cap) u1++;
+  return u1;
+}
+
 /* Pass 3 for size 5: the tops in chunks whose lists fit (plan_lists), each
  * chunk's buckets then taken a warp each; the 5-cycles' triangle term over
  * all arcs. */
 int lists_pass(const wm_graph *g, run &r, wm_error *err) {
-  const uint64_t *prefix = r.prefix_host, cap = r.cap;
   scratch_pool pool;
   unsigned warps = 0;
   int rc = use_layout(r, kSweeps, 1, pool, warps, err);
@@ -966,7 +970,7 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   cudaError_t e;
   unsigned long long *nbuckets = r.next + kCounters - 1;
   for (uint32_t u0 = 0, u1; u0 < g->n && !rc; u0 = u1) {
-    for (u1 = u0 + 1; u1 < g->n && prefix[u1 + 1] - prefix[u0] <= cap;) u1++;
+    u1 = chunk_end(r, g->n, u0);
     if ((e = cudaMemsetAsync(nbuckets, 0, sizeof *nbuckets)) != cudaSuccess) {
       rc = wm_cuda_fail(err, e, "cudaMemsetAsync(nbuckets)", __FILE__, __LINE__);
       break;
@@ -1025,8 +1029,7 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
   if (k >= 5 && (rc = plan_lists(g, r, small_blocks, policy.list_room, err))) return rc;
   uint64_t steps = 1; /* the last wait; for size 5 also each chunk of tops and the 5-cycles' triangles */
   if (k >= 5)
-    for (uint32_t u0 = 0, u1; u0 < g->n; u0 = u1, steps++)
-      for (u1 = u0 + 1; u1 < g->n && r.prefix_host[u1 + 1] - r.prefix_host[u0] <= r.cap;) u1++;
+    for (uint32_t u0 = 0; u0 < g->n; u0 = chunk_end(r, g->n, u0)) steps++;
   if (k >= 5) steps++;
   wm_progress_init(&r.progress, "motif sums", steps, 1);
   if (k == 4) { /* each top's paths, and the list of the heavy ones */

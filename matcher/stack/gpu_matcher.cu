@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "support.h"
 #include "gpu_kernel.h"
@@ -367,30 +366,28 @@ static int progress_setup(wm_gpu_run *R, wm_error *err) {
   return WM_OK;
 }
 
-/* Waits for device d's launch with the progress line updated every 0.1 s
- * from the devices' level-0 counters; the kernel itself is not touched. */
-static int watch(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
-  const struct timespec pause = {0, 100 * 1000 * 1000};
-  for (;;) {
-    WM_CU(cudaSetDevice(d->id));
-    cudaError_t e = cudaStreamQuery(d->stream);
-    if (e == cudaSuccess) return WM_OK;
-    if (e != cudaErrorNotReady) return wm_cuda_fail(err, e, "the stack kernel", __FILE__, __LINE__);
-    uint64_t handed = 0;
-    int rc = handed_out(R, &handed, err);
-    if (rc) return rc;
-    wm_progress_update(&R->progress, handed);
-    nanosleep(&pause, NULL);
-  }
+/* The progress line's amount while device d's launch runs (wm_gpu_amount_fn):
+ * handed_out, back on d's device for the next query of its stream. */
+typedef struct watched {
+  wm_gpu_run *R;
+  wm_gpu_dev *d;
+} watched;
+
+static int amount_handed_out(void *ctx, uint64_t *done, wm_error *err) {
+  const watched *w = (const watched *)ctx;
+  int rc = handed_out(w->R, done, err);
+  if (rc) return rc;
+  WM_CU(cudaSetDevice(w->d->id));
+  return WM_OK;
 }
 
-/* Waits for device d's launch; adds its kernel time. */
+/* Waits for device d's launch (the progress line follows the level-0
+ * counters meanwhile); adds its kernel time. */
 static int finish(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
-  if (R->progress.enabled) {
-    int rc = watch(R, d, err);
-    if (rc) return rc;
-  }
   WM_CU(cudaSetDevice(d->id));
+  watched w = {R, d};
+  int rc = wm_gpu_watch(d->stream, &R->progress, amount_handed_out, &w, err);
+  if (rc) return rc;
   WM_CU(cudaStreamSynchronize(d->stream));
   float ms = 0;
   WM_CU(cudaEventElapsedTime(&ms, d->ev0, d->ev1));
