@@ -24,6 +24,7 @@ static const wm_optspec spec[] = {
     {"output", "F", "write 'ID VALUE' per vertex (-1: unreached); one search only"},
     {"write", "levels|parents", "what --output writes (default levels; parents as file ids)"},
     WM_BFS_DEVICE_OPTSPEC,
+    {"gpus", "N", "GPU: split the graph over N GPUs of this host (needs NCCL; default 1)"},
     {"threads", "N", "CPU threads (default: all)"},
     {"no-direction-opt", NULL, "top-down steps only"},
     {"alpha", "X", "go bottom-up when frontier hubs / all hubs > X (default 0.3)"},
@@ -105,6 +106,10 @@ static int read_base_options(bfs_cmd *c, wm_bfs_options *o, wm_error *err) {
   o->hub_cache = !wm_cli_flag(&c->cli, "no-hub-cache");
   o->small_kernel = !wm_cli_flag(&c->cli, "no-small-kernel");
   o->want_parents = 1; /* Graph500 searches produce the parent tree */
+  if ((rc = wm_cli_u64(&c->cli, "gpus", 1, 1, 16, &v, err))) return rc;
+  o->gpus = (int)v;
+  if (o->gpus > 1 && !c->use_gpu)
+    return wm_fail(err, WM_EUSAGE, "bfs: --gpus %d splits the search over GPUs, but this search runs on the CPU (--device cpu, or no usable GPU)", o->gpus);
   return WM_OK;
 }
 
@@ -121,6 +126,8 @@ static int choose_variants(bfs_cmd *c, wm_error *err) {
   wm_bfs_options base;
   int rc = read_base_options(c, &base, err);
   if (rc) return rc;
+  if (wm_cli_flag(&c->cli, "ablation") && base.gpus > 1)
+    return wm_fail(err, WM_EUSAGE, "bfs: --ablation varies the one-GPU pipeline; not with --gpus %d", base.gpus);
   if (!wm_cli_flag(&c->cli, "ablation")) {
     c->var[0].name = c->use_gpu ? "gpu" : "cpu";
     c->var[0].o = base;

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs the GPU BFS (traversal/*.cu) and its test suite (tests/test_gpu_bfs.c)
+# Runs the GPU BFS (traversal/*.cu) and its test suites (tests/test_gpu_bfs.c,
+# and tests/test_gpu_bfs_gpus.c over EMU_DEVICES emulated GPUs joined by an
+# emulated NCCL)
 # on a CPU emulator of the CUDA features the kernels use (scripts/bfs-emu/):
 # every CUDA thread is a coroutine, __syncthreads() and warp collectives are
 # real barriers (a missing lane or a divergent collective aborts), blocks
@@ -13,7 +15,8 @@
 # default 2), EMU_SEED (block and thread order), WM_BFS_TEST_MAX_SCALE
 # (largest Kronecker scale of the suite, default here 14), WM_BFS_TEST_QUICK
 # (smaller deep graphs, default here 1), EMU_SMEM_OPTIN (shared memory per
-# block, default here 24 KiB), EMU_FREE_BYTES (device memory reported free).
+# block, default here 24 KiB), EMU_FREE_BYTES (device memory reported free),
+# EMU_DEVICES (emulated GPUs, default here 3: three unequal parts).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WM_EMU_BUILD:-$repo/build-bfs-emu}"
@@ -37,14 +40,14 @@ if grep -n '<<<' "$build"/src/*.cpp; then echo "bfs-emu: a launch was not rewrit
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 inc=(-I"$emu/include" -I"$repo/traversal" -I"$repo/datasets" -I"$repo/matcher" -I"$repo/planner" -I"$repo/patterns")
 objs=()
-for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp"; do
+for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_nccl.cpp"; do
   o="$build/obj/$(basename "$f" .cpp).o"
-  g++ -std=c++17 -O1 -g -Wall -Wno-unused-function -Wno-unknown-pragmas "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
+  g++ -std=c++17 -DWM_HAVE_NCCL=1 -O1 -g -Wall -Wno-unused-function -Wno-unknown-pragmas "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
   objs+=("$o")
 done
-for f in test_gpu_bfs testutil gpu_main; do
+for f in test_gpu_bfs test_gpu_bfs_gpus testutil gpu_main; do
   gcc -std=c11 -O1 -g -Wall "${san[@]}" "${inc[@]}" -I"$repo/tests" \
-    -DWM_SHARED_DATASETS="\"$repo/../shared/datasets\"" -DWM_SOURCE_DIR="\"$repo\"" -DWM_BIN="\"/bin/false\"" \
+    -DWM_SHARED_DATASETS="\"$repo/../shared/datasets\"" -DWM_SHARED_PATTERNS="\"$repo/../shared/patterns\"" -DWM_SOURCE_DIR="\"$repo\"" -DWM_BIN="\"/bin/false\"" \
     -c "$repo/tests/$f.c" -o "$build/obj/t_$f.o"
   objs+=("$build/obj/t_$f.o")
 done
@@ -54,7 +57,7 @@ g++ "${san[@]}" -o "$build/test_gpu_bfs_emu" "${objs[@]}" "$build/lib/libwarpmat
 export WM_BFS_TEST_MAX_SCALE="${WM_BFS_TEST_MAX_SCALE:-14}" WM_BFS_TEST_QUICK="${WM_BFS_TEST_QUICK:-1}"
 # 24 KiB of shared memory per block: the small-level kernel's frontier holds
 # ~1600 vertices, so the quick graphs still overflow it.
-export EMU_SMEM_OPTIN="${EMU_SMEM_OPTIN:-24576}"
+export EMU_SMEM_OPTIN="${EMU_SMEM_OPTIN:-24576}" EMU_DEVICES="${EMU_DEVICES:-3}"
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the test harness are not the point here.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bfs_gpu_internal.cuh"
+#include "bfs_part.cuh"
 #include "support.h"
 #include "traversal.h"
 
@@ -29,6 +30,7 @@ using namespace wm_bfs;
 
 struct wm_bfs_gpu_ctx {
   const wm_graph *g;
+  PartCtx *part; /* --gpus N > 1: the partitioned search (bfs_part_gpu.cu) instead */
   int device, sms;
   DevGraph out, in;
   int have_in; /* bottom-up possible: symmetric, or the transpose is on the device */
@@ -152,6 +154,14 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
   if (!c) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
   c->g = g;
   int rc = WM_OK;
+  if (o->gpus > 1) {
+    if ((rc = part_create(g, o, &c->part, err))) {
+      free(c);
+      return rc;
+    }
+    *out = c;
+    return WM_OK;
+  }
   cudaDeviceProp prop;
   cudaError_t e = cudaGetDevice(&c->device);
   if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, c->device);
@@ -186,6 +196,7 @@ fail:
 
 extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   if (!c) return;
+  part_destroy(c->part);
   void *bufs[] = {c->d_off,       c->d_in_off,   c->d_adj,    c->d_in_adj, c->d_status,
                   c->d_parent,    c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
                   c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats};
@@ -203,9 +214,35 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   free(c);
 }
 
-extern "C" const char *wm_bfs_gpu_describe(const wm_bfs_gpu_ctx *c) { return c->desc; }
+extern "C" const char *wm_bfs_gpu_describe(const wm_bfs_gpu_ctx *c) {
+  return c->part ? part_describe(c->part) : c->desc;
+}
 
 /* ---- one search -------------------------------------------------------- */
+
+int wm_bfs::dedupe_sources(const wm_graph *g, const uint32_t *sources, uint32_t nsources, uint32_t **out,
+                   uint32_t *count, wm_error *err) {
+  uint32_t *v = (uint32_t *)malloc((size_t)nsources * sizeof *v);
+  if (!v) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < nsources; i++) {
+    if (sources[i] >= g->n) {
+      free(v);
+      return wm_fail(err, WM_EINPUT, "bfs: source %u is not a vertex (the graph has %u)", sources[i], g->n);
+    }
+    v[k++] = sources[i];
+  }
+  qsort(v, k, sizeof *v, [](const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+  });
+  uint32_t u = 0;
+  for (uint32_t i = 0; i < k; i++)
+    if (u == 0 || v[u - 1] != v[i]) v[u++] = v[i];
+  *out = v;
+  *count = u;
+  return WM_OK;
+}
 
 namespace {
 
@@ -459,30 +496,6 @@ int Search::loop(uint32_t nsrc) {
   }
 }
 
-int dedupe_sources(const wm_graph *g, const uint32_t *sources, uint32_t nsources, uint32_t **out,
-                   uint32_t *count, wm_error *err) {
-  uint32_t *v = (uint32_t *)malloc((size_t)nsources * sizeof *v);
-  if (!v) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
-  uint32_t k = 0;
-  for (uint32_t i = 0; i < nsources; i++) {
-    if (sources[i] >= g->n) {
-      free(v);
-      return wm_fail(err, WM_EINPUT, "bfs: source %u is not a vertex (the graph has %u)", sources[i], g->n);
-    }
-    v[k++] = sources[i];
-  }
-  qsort(v, k, sizeof *v, [](const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-  });
-  uint32_t u = 0;
-  for (uint32_t i = 0; i < k; i++)
-    if (u == 0 || v[u - 1] != v[i]) v[u++] = v[i];
-  *out = v;
-  *count = u;
-  return WM_OK;
-}
-
 int copy_back(wm_bfs_gpu_ctx *c, const Search &S, wm_bfs_result *r, wm_error *err) {
   size_t n = c->g->n ? c->g->n : 1;
   r->level = (uint32_t *)malloc(n * 4);
@@ -540,6 +553,11 @@ extern "C" int wm_bfs_gpu_run(wm_bfs_gpu_ctx *c, const uint32_t *sources, uint32
   if (nsources == 0) return wm_fail(err, WM_EUSAGE, "bfs: no source vertex given");
   if (o->target != WM_NO_VERTEX && o->target >= c->g->n)
     return wm_fail(err, WM_EUSAGE, "bfs: target %u is not a vertex (the graph has %u)", o->target, c->g->n);
+  if (c->part) {
+    int rc = part_run(c->part, sources, nsources, o, r, err);
+    if (rc) wm_bfs_result_free(r);
+    return rc;
+  }
   uint32_t *src = NULL, nsrc = 0;
   int rc = dedupe_sources(c->g, sources, nsources, &src, &nsrc, err);
   if (rc) return rc;

@@ -333,7 +333,7 @@ cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
 const char *cudaGetErrorString(cudaError_t e) { return e ? "emulated CUDA error" : "no error"; }
 cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
-cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
+cudaError_t cudaGetDeviceCount(int *n) { *n = env_int("EMU_DEVICES", 1); return cudaSuccess; }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "bfs-emu");
@@ -384,3 +384,4 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms 
 
 /* wm_gpu_available for the emulated build (the library's stand-in says 0). */
 extern "C" int wm_gpu_available(void) { return 1; }
+extern "C" int wm_gpu_count(void) { return env_int("EMU_DEVICES", 1); }

@@ -1,0 +1,36 @@
+/* The few NCCL calls of the partitioned BFS, for the CPU emulator: a group's
+ * broadcasts and send/receive pairs are matched across the communicators at
+ * ncclGroupEnd and done as copies (device memory is host memory here).  A
+ * call without its partner, or partners whose counts differ, aborts: real
+ * NCCL would hang or corrupt memory there. */
+#ifndef EMU_NCCL_H
+#define EMU_NCCL_H
+#include <stddef.h>
+
+#include "cuda_runtime.h"
+
+typedef struct emu_comm *ncclComm_t;
+typedef enum {
+  ncclSuccess = 0,
+  ncclUnhandledCudaError = 1,
+  ncclSystemError = 2,
+  ncclInternalError = 3,
+  ncclInvalidArgument = 4,
+  ncclInvalidUsage = 5,
+  ncclRemoteError = 6,
+  ncclInProgress = 7
+} ncclResult_t;
+typedef enum { ncclUint32 = 3 } ncclDataType_t;
+
+ncclResult_t ncclCommInitAll(ncclComm_t *comms, int n, const int *devs);
+ncclResult_t ncclCommDestroy(ncclComm_t c);
+ncclResult_t ncclCommAbort(ncclComm_t c);
+ncclResult_t ncclCommGetAsyncError(ncclComm_t c, ncclResult_t *r);
+const char *ncclGetErrorString(ncclResult_t r);
+ncclResult_t ncclGroupStart(void);
+ncclResult_t ncclGroupEnd(void);
+ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count, ncclDataType_t t, int root, ncclComm_t c,
+                           cudaStream_t s);
+ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t t, int peer, ncclComm_t c, cudaStream_t s);
+ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t t, int peer, ncclComm_t c, cudaStream_t s);
+#endif

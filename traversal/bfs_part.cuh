@@ -1,0 +1,132 @@
+/* BFS over several GPUs of one host (Enterprise's 1-D partition): the
+ * pieces the partitioned kernels and their host driver share.
+ *
+ * Partition.  Part p owns the vertices [lo, hi): lo is a multiple of 32, so
+ * each part owns whole words of every bitmap, and the bounds balance the
+ * parts' arcs.  A part holds its own rows only (out-arcs, and for a directed
+ * graph in-arcs too) with global vertex ids in them.
+ *
+ * State.  Every part keeps the whole frontier F and the whole visited set V
+ * as bitmaps (bit v of word v / 32), and levels and parents for its own
+ * vertices.  One level:
+ *   bottom-up: each own unvisited vertex looks among its in-arcs for one in
+ *              F; a warp decides 32 consecutive vertices and its ballot is
+ *              the new frontier's word, written as is;
+ *   top-down:  each part expands its own frontier vertices' out-arcs and
+ *              marks unvisited targets in a whole-graph candidate bitmap;
+ *              the parts then swap the candidate words by owner, and each
+ *              owner keeps (OR of all candidates) & ~V as its part of the new
+ *              frontier, finding each new vertex's parent among its in-arcs
+ *              in F;
+ * then the parts' new-frontier words are gathered everywhere (the host's
+ * NCCL calls) and V |= F.  The host sums the parts' counts and decides the
+ * next direction with the single-GPU rule. */
+#ifndef WM_BFS_PART_CUH
+#define WM_BFS_PART_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "bfs_gpu_internal.cuh"
+#include "traversal.h"
+
+namespace wm_bfs {
+
+struct PartPolicy {
+  static constexpr int BLOCK = 256;
+  static constexpr int BLOCKS_PER_SM = 8;
+  static constexpr int THREAD_SCAN = 32;   /* in-arcs a lane checks before its warp helps */
+  static constexpr uint64_t BIG_ROW = 256; /* top-down: a block per frontier vertex from here */
+};
+
+/* One part's rows: row v (lo <= v < hi) is adj[off[v - lo] - base ..
+ * off[v - lo + 1] - base); off holds the graph's own offsets of lo..hi. */
+struct PartRows {
+  const uint64_t *off;
+  const uint32_t *adj;
+  uint64_t base;
+  uint32_t lo, hi;
+};
+
+/* Figures of a part's new frontier, summed by the host. */
+struct PartStats {
+  unsigned long long count;  /* new frontier vertices */
+  unsigned long long edges;  /* their out-arcs */
+  unsigned long long hubs;   /* ... of out-degree >= the hub threshold */
+  unsigned int target_hit;   /* the target joined the frontier */
+  unsigned int nsmall, nbig; /* top-down queues of own frontier vertices */
+};
+
+/* Everything one level's kernels of one part read and write. */
+struct PartLevel {
+  PartRows out, in;     /* in == out for a symmetric graph */
+  const uint32_t *F;    /* frontier of level L, whole graph */
+  const uint32_t *V;    /* visited through level L, whole graph */
+  uint32_t *Fn;         /* frontier of level L + 1: this part writes its own words */
+  uint32_t *cand;       /* top-down: whole-graph candidate words */
+  const uint32_t *recv; /* top-down: the other parts' candidates for our words, slot q at q * slot */
+  uint64_t slot;
+  int parts, self;
+  uint32_t *level;      /* own vertices: level[v - lo] */
+  uint32_t *parent;     /* own vertices, or NULL when parents are not wanted */
+  uint32_t *qsmall, *qbig; /* top-down queues (capacity hi - lo each) */
+  uint32_t L;
+  uint64_t hub_tau;
+  uint32_t target;      /* kNoVertex: none */
+  PartStats *stats;
+};
+
+__device__ __forceinline__ bool bit_of(const uint32_t *bits, uint32_t v) {
+  return (__ldg(&bits[v >> 5]) >> (v & 31)) & 1u;
+}
+
+__device__ __forceinline__ uint64_t part_degree(const PartRows &r, uint32_t v) {
+  return r.off[v - r.lo + 1] - r.off[v - r.lo];
+}
+
+/* Warp sums of a part's new-frontier figures, added to stats by lane 0. */
+__device__ __forceinline__ void add_stats(PartStats *s, unsigned long long count, unsigned long long edges,
+                                          unsigned long long hubs) {
+  for (int d = 16; d; d >>= 1) {
+    count += __shfl_down_sync(0xffffffffu, count, d);
+    edges += __shfl_down_sync(0xffffffffu, edges, d);
+    hubs += __shfl_down_sync(0xffffffffu, hubs, d);
+  }
+  if ((threadIdx.x & 31) == 0 && count) {
+    atomicAdd(&s->count, count);
+    atomicAdd(&s->edges, edges);
+    atomicAdd(&s->hubs, hubs);
+  }
+}
+
+/* ---- launchers (one per kernel file) --------------------------------- */
+
+/* kernel_part_bottom_up.cu */
+cudaError_t part_bottom_up_launch(const PartLevel &a, int sms, cudaStream_t st);
+/* kernel_part_topdown.cu: the own frontier into the two queues, then their
+ * out-arcs marked in cand (sizes read on the device). */
+cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st);
+/* kernel_part_merge.cu: the candidates of our words into our new frontier. */
+cudaError_t part_merge_launch(const PartLevel &a, int sms, cudaStream_t st);
+/* kernel_part_bitmap.cu: V |= Fn over `words`; and the sources into F, V,
+ * and (for the own ones) level 0 and parent = itself. */
+cudaError_t part_visit_launch(uint32_t *V, const uint32_t *Fn, uint64_t words, int sms, cudaStream_t st);
+cudaError_t part_seed_launch(const PartLevel &a, uint32_t *F, uint32_t *V, const uint32_t *src, uint32_t count,
+                             cudaStream_t st);
+
+/* bfs_gpu.cu: sorted, duplicate-free copy of the sources (checked < n). */
+int dedupe_sources(const wm_graph *g, const uint32_t *sources, uint32_t nsources, uint32_t **out,
+                   uint32_t *count, wm_error *err);
+
+/* bfs_part_gpu.cu: the partitioned search behind wm_bfs_gpu_* when
+ * o->gpus > 1. */
+struct PartCtx;
+int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_error *err);
+int part_run(PartCtx *c, const uint32_t *sources, uint32_t nsources, const wm_bfs_options *o,
+             wm_bfs_result *r, wm_error *err);
+void part_destroy(PartCtx *c);
+const char *part_describe(const PartCtx *c);
+
+}  // namespace wm_bfs
+
+#endif

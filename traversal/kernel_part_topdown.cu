@@ -1,0 +1,95 @@
+/* Partitioned top-down step at level L, in two launches:
+ *   queue: this part's frontier vertices (its words of F) into two queues,
+ *          rows below BIG_ROW arcs and the rest, a warp-wide scan placing
+ *          each lane's vertices;
+ *   mark:  a warp per short row, a block per long row; each unvisited target
+ *          (V clear) gets its bit in the whole-graph candidate bitmap.
+ * The targets may belong to any part: the owners decide after the swap
+ * (kernel_part_merge.cu).  A bit already set is read, not written again, so
+ * the hubs' many arcs into one word cost reads, not atomics. */
+#include "bfs_part.cuh"
+
+namespace wm_bfs {
+namespace {
+
+using P = PartPolicy;
+
+__device__ __forceinline__ unsigned warp_exclusive(unsigned x, unsigned *total) {
+  const unsigned lane = threadIdx.x & 31;
+  unsigned inc = x;
+  for (int d = 1; d < 32; d <<= 1) {
+    unsigned y = __shfl_up_sync(0xffffffffu, inc, d);
+    if ((int)lane >= d) inc += y;
+  }
+  *total = __shfl_sync(0xffffffffu, inc, 31);
+  return inc - x;
+}
+
+__global__ void __launch_bounds__(P::BLOCK) part_queue_kernel(PartLevel a) {
+  const PartRows &out = a.out;
+  const uint64_t words = ((uint64_t)(out.hi - out.lo) + 31) / 32;
+  const uint64_t rounds = (words + 31) / 32 * 32; /* whole warps iterate together */
+  for (uint64_t k = global_thread(); k < rounds; k += grid_threads()) {
+    uint32_t bits = k < words ? a.F[out.lo / 32 + k] : 0;
+    unsigned small = 0, big = 0;
+    for (uint32_t b = bits; b; b &= b - 1) {
+      uint32_t v = out.lo + 32 * (uint32_t)k + (__ffs(b) - 1);
+      if (part_degree(out, v) < P::BIG_ROW) small++;
+      else big++;
+    }
+    unsigned tot_s, tot_b;
+    unsigned at_s = warp_exclusive(small, &tot_s), at_b = warp_exclusive(big, &tot_b);
+    unsigned base_s = 0, base_b = 0;
+    if ((threadIdx.x & 31) == 0) {
+      if (tot_s) base_s = atomicAdd(&a.stats->nsmall, tot_s);
+      if (tot_b) base_b = atomicAdd(&a.stats->nbig, tot_b);
+    }
+    base_s = __shfl_sync(0xffffffffu, base_s, 0) + at_s;
+    base_b = __shfl_sync(0xffffffffu, base_b, 0) + at_b;
+    for (uint32_t b = bits; b; b &= b - 1) {
+      uint32_t v = out.lo + 32 * (uint32_t)k + (__ffs(b) - 1);
+      if (part_degree(out, v) < P::BIG_ROW) a.qsmall[base_s++] = v;
+      else a.qbig[base_b++] = v;
+    }
+  }
+}
+
+__device__ __forceinline__ void mark(const PartLevel &a, uint32_t v) {
+  const uint32_t word = v >> 5, bit = 1u << (v & 31);
+  if ((__ldg(&a.V[word]) & bit) || (a.cand[word] & bit)) return;
+  atomicOr(&a.cand[word], bit);
+}
+
+__global__ void __launch_bounds__(P::BLOCK) part_mark_small_kernel(PartLevel a) {
+  const unsigned lane = threadIdx.x & 31;
+  const uint32_t count = a.stats->nsmall;
+  const uint64_t warps = grid_threads() / 32;
+  for (uint64_t i = global_thread() / 32; i < count; i += warps) {
+    uint32_t u = a.qsmall[i];
+    uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
+    for (j += lane; j < e; j += 32) mark(a, a.out.adj[j]);
+  }
+}
+
+__global__ void __launch_bounds__(P::BLOCK) part_mark_big_kernel(PartLevel a) {
+  const uint32_t count = a.stats->nbig;
+  for (uint64_t i = blockIdx.x; i < count; i += gridDim.x) {
+    uint32_t u = a.qbig[i];
+    uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
+    for (j += threadIdx.x; j < e; j += blockDim.x) mark(a, a.out.adj[j]);
+  }
+}
+
+}  // namespace
+
+cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st) {
+  uint64_t words = ((uint64_t)(a.out.hi - a.out.lo) + 31) / 32;
+  if (words == 0) return cudaSuccess;
+  uint64_t cap = (uint64_t)sms * P::BLOCKS_PER_SM, want = (words + P::BLOCK - 1) / P::BLOCK;
+  part_queue_kernel<<<(unsigned)(want < cap ? want : cap), P::BLOCK, 0, st>>>(a);
+  part_mark_small_kernel<<<(unsigned)cap, P::BLOCK, 0, st>>>(a);
+  part_mark_big_kernel<<<(unsigned)cap, P::BLOCK, 0, st>>>(a);
+  return cudaGetLastError();
+}
+
+}  // namespace wm_bfs
