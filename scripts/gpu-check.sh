@@ -7,7 +7,8 @@
 # (scripts/bench-motifs.sh, with ESCAPE where .gpu-data/escape holds its
 # source); python = the Python package's tests on this build's library (its
 # GPU cases run where a GPU is usable); api = the library's per-query overhead against the program's
-# (scripts/bench-api.sh).  Logs and CSVs go to $OUT
+# (scripts/bench-api.sh); bfs-gpus = BFS over every GPU of the host against one
+# (scripts/bench-bfs-gpus.sh).  Logs and CSVs go to $OUT
 # (or ./gpu-out) and a short table is printed last.
 # The real graphs are read from $WM_SHARED_DATASETS (default .gpu-data, a
 # git-ignored copy of ../shared/datasets carried with the call, since the
@@ -57,6 +58,12 @@ for stage in "${stages[@]}"; do
     log "scripts/bench-api.sh"
     WM_BUILD_DIR="$build" WM_OUT="$out" WM_SHARED_DATASETS="$data" bash scripts/bench-api.sh --device gpu 2>&1 |
       tee "$out/bench-api.log" | tail -8
+    ;;
+  bfs-gpus)
+    log "scripts/bench-bfs-gpus.sh"
+    WM_BIN="$build/warpmatch" WM_OUT="$out" bash scripts/bench-bfs-gpus.sh 2>&1 |
+      tee "$out/bench-bfs-gpus.log" | tail -20
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     ;;
   motifs)
     log "scripts/bench-motifs.sh"
