@@ -192,6 +192,12 @@ inline unsigned __fns(unsigned mask, unsigned base, int offset) {
   return 0xFFFFFFFFu;
 }
 inline unsigned atomicOr(unsigned *p, unsigned v) { unsigned o = *p; *p = o | v; return o; }
+/* OR over the warp: each set bit of each lane's value, by ballots. */
+inline unsigned __reduce_or_sync(unsigned mask, unsigned v) {
+  unsigned out = 0;
+  for (int b = 0; b < 32; b++) out |= (__ballot_sync(mask, (v >> b) & 1u) ? 1u : 0u) << b;
+  return out;
+}
 template <class F> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int, size_t) {
   *n = 1;
   return cudaSuccess;
