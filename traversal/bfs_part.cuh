@@ -36,7 +36,12 @@ struct PartPolicy {
   static constexpr int BLOCK = 256;
   static constexpr int BLOCKS_PER_SM = 8;
   static constexpr int THREAD_SCAN = 32;   /* in-arcs a lane checks before its warp helps */
-  static constexpr uint64_t BIG_ROW = 256; /* top-down: a block per frontier vertex from here */
+  static constexpr uint64_t BIG_ROW = 256;    /* top-down: a block per frontier vertex from here */
+  static constexpr uint64_t HUGE_ROW = 65536; /* ... and the whole grid from here */
+  /* Top-down merge: up to this many frontier vertices, a new vertex's parent
+   * is found by binary searches for them in its (sorted) in-row rather than
+   * by scanning the row for any of them. */
+  static constexpr uint32_t FEW = 64;
 };
 
 /* One part's rows: row v (lo <= v < hi) is adj[off[v - lo] - base ..
@@ -54,7 +59,8 @@ struct PartStats {
   unsigned long long edges;  /* their out-arcs */
   unsigned long long hubs;   /* ... of out-degree >= the hub threshold */
   unsigned int target_hit;   /* the target joined the frontier */
-  unsigned int nsmall, nbig; /* top-down queues of own frontier vertices */
+  unsigned int nsmall, nbig, nhuge; /* top-down queues of own frontier vertices */
+  unsigned int nfew;         /* the whole frontier listed in few (when it is that short) */
 };
 
 /* Everything one level's kernels of one part read and write. */
@@ -69,7 +75,8 @@ struct PartLevel {
   int parts, self;
   uint32_t *level;      /* own vertices: level[v - lo] */
   uint32_t *parent;     /* own vertices, or NULL when parents are not wanted */
-  uint32_t *qsmall, *qbig; /* top-down queues (capacity hi - lo each) */
+  uint32_t *qsmall, *qbig, *qhuge; /* top-down queues (capacity hi - lo each) */
+  uint32_t *few;        /* top-down merge: the whole frontier when it has at most FEW vertices, or NULL */
   uint32_t L;
   uint64_t hub_tau;
   uint32_t target;      /* kNoVertex: none */
@@ -152,8 +159,10 @@ cudaError_t part_bottom_up_launch(const PartLevel &a, int sms, cudaStream_t st);
 /* kernel_part_topdown.cu: the own frontier into the two queues, then their
  * out-arcs marked in cand (sizes read on the device). */
 cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st);
-/* kernel_part_merge.cu: the candidates of our words into our new frontier. */
+/* kernel_part_merge.cu: the candidates of our words into our new frontier;
+ * part_few_launch first lists the whole frontier in a.few (a.few != NULL). */
 cudaError_t part_merge_launch(const PartLevel &a, int sms, cudaStream_t st);
+cudaError_t part_few_launch(const PartLevel &a, uint64_t words, int sms, cudaStream_t st);
 /* kernel_part_bitmap.cu: V |= Fn over `words`; and the sources into F, V,
  * and (for the own ones) level 0 and parent = itself. */
 cudaError_t part_visit_launch(uint32_t *V, const uint32_t *Fn, uint64_t words, int sms, cudaStream_t st);

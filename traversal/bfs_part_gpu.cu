@@ -67,7 +67,7 @@ struct Part {
   cudaEvent_t ev0, ev1;
   uint64_t *d_off, *d_in_off;
   uint32_t *d_adj, *d_in_adj;
-  uint32_t *F[2], *V, *cand, *recv, *level, *parent, *qsmall, *qbig, *src;
+  uint32_t *F[2], *V, *cand, *recv, *level, *parent, *qsmall, *qbig, *qhuge, *few, *src;
   uint32_t src_cap;
   PartStats *d_stats, *h_stats;
   PartRows out, in;
@@ -121,7 +121,7 @@ static int part_buffers(PartCtx *c, Part &p, const wm_graph *t, wm_error *err) {
   CK(cudaMemGetInfo(&free_b, &total_b));
   uint64_t rows_b = 8 * (own + 1) + 4 * (c->g->offsets[p.out.hi] - c->g->offsets[p.out.lo]);
   if (t) rows_b *= 2;
-  uint64_t need = rows_b + 4 * W * 4 + 4 * c->slot * c->nparts + 4 * own * 4 + sizeof(PartStats);
+  uint64_t need = rows_b + 4 * W * 4 + 4 * c->slot * c->nparts + 4 * own * 5 + sizeof(PartStats);
   if (need > free_b - free_b / 20)
     return wm_fail(err, WM_EDEVICE, "bfs: GPU %d: its part (%llu vertices) needs %.2f GiB, %.2f GiB are free",
                    p.dev, (unsigned long long)own, need / 1073741824.0, free_b / 1073741824.0);
@@ -130,8 +130,9 @@ static int part_buffers(PartCtx *c, Part &p, const wm_graph *t, wm_error *err) {
   CK(cudaMalloc(&p.cand, 4 * W));
   uint64_t recv_words = c->slot * (uint64_t)c->nparts;
   CK(cudaMalloc(&p.recv, 4 * (recv_words ? recv_words : 1)));
-  uint32_t **own_bufs[] = {&p.level, &p.parent, &p.qsmall, &p.qbig};
+  uint32_t **own_bufs[] = {&p.level, &p.parent, &p.qsmall, &p.qbig, &p.qhuge};
   for (uint32_t **b : own_bufs) CK(cudaMalloc(b, 4 * (own ? own : 1)));
+  CK(cudaMalloc(&p.few, 4 * PartPolicy::FEW));
   CK(cudaMalloc(&p.d_stats, sizeof(PartStats)));
   CK(cudaMallocHost(&p.h_stats, sizeof(PartStats)));
   CK(cudaMemset(p.cand, 0, 4 * W));
@@ -155,6 +156,8 @@ static int setup_part(PartCtx *c, int i, const uint32_t *bound, const wm_graph *
   }
   return part_buffers(c, p, t, err);
 }
+
+static int warm_up(PartCtx *c, wm_error *err);
 
 int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_error *err) {
   *out = NULL;
@@ -195,6 +198,7 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
     else
       for (int i = 0; i < c->nparts; i++) c->part[i].comm = comms[i];
   }
+  if (!rc) rc = warm_up(c, err);
   if (rc) {
     part_destroy(c);
     return rc;
@@ -218,7 +222,7 @@ void part_destroy(PartCtx *c) {
     if (cudaSetDevice(p.dev) != cudaSuccess) continue;
     if (p.comm) ncclCommDestroy(p.comm);
     void *bufs[] = {p.d_off, p.d_adj, p.d_in_off, p.d_in_adj, p.F[0], p.F[1], p.V, p.cand, p.recv,
-                    p.level, p.parent, p.qsmall, p.qbig, p.src, p.d_stats};
+                    p.level, p.parent, p.qsmall, p.qbig, p.qhuge, p.few, p.src, p.d_stats};
     for (void *b : bufs)
       if (b) cudaFree(b);
     if (p.h_stats) cudaFreeHost(p.h_stats);
@@ -261,6 +265,7 @@ struct PartSearch {
     a.parent = o->want_parents ? p.parent : NULL;
     a.qsmall = p.qsmall;
     a.qbig = p.qbig;
+    a.qhuge = p.qhuge;
     a.L = L;
     a.hub_tau = c->tau;
     a.target = o->target == WM_NO_VERTEX ? kNoVertex : o->target;
@@ -328,7 +333,22 @@ struct PartSearch {
     return WM_OK;
   }
 
-  int step(int bottom_up) {
+  /* trace: waits for every GPU and adds the time since the last mark to
+   * phase k (kernels, swap, merge, gather, visit) */
+  double phase_ms[5], mark_t;
+  int phase(int k) {
+    if (!trace) return WM_OK;
+    int rc = wait_all();
+    double t = wm_now();
+    phase_ms[k] += (t - mark_t) * 1e3;
+    mark_t = t;
+    return rc;
+  }
+
+  /* One level; few: the frontier has at most PartPolicy::FEW vertices (the
+   * merge's parent search by binary search, bfs_part.cuh). */
+  int step(int bottom_up, int few) {
+    int rc;
     for (int i = 0; i < c->nparts; i++) {
       Part &p = c->part[i];
       CK(cudaSetDevice(p.dev));
@@ -336,24 +356,31 @@ struct PartSearch {
       PartLevel a = args(i);
       CK(bottom_up ? part_bottom_up_launch(a, p.sms, p.st) : part_topdown_launch(a, p.sms, p.st));
     }
-    int rc;
+    if ((rc = phase(0))) return rc;
     if (!bottom_up) {
-      if ((rc = swap())) return rc;
+      if ((rc = swap()) || (rc = phase(1))) return rc;
       for (int i = 0; i < c->nparts; i++) {
         Part &p = c->part[i];
         CK(cudaSetDevice(p.dev));
-        CK(part_merge_launch(args(i), p.sms, p.st));
+        PartLevel a = args(i);
+        if (few && o->want_parents) {
+          a.few = p.few;
+          CK(part_few_launch(a, c->words, p.sms, p.st));
+        }
+        CK(part_merge_launch(a, p.sms, p.st));
         CK(cudaMemsetAsync(p.cand, 0, 4 * (c->words ? c->words : 1), p.st));
       }
+      if ((rc = phase(2))) return rc;
     }
-    if ((rc = gather(cur ^ 1))) return rc;
+    if ((rc = gather(cur ^ 1)) || (rc = phase(3))) return rc;
     for (int i = 0; i < c->nparts; i++) {
       Part &p = c->part[i];
       CK(cudaSetDevice(p.dev));
       CK(part_visit_launch(p.V, p.F[cur ^ 1], c->words, p.sms, p.st));
       CK(cudaMemcpyAsync(p.h_stats, p.d_stats, sizeof(PartStats), cudaMemcpyDeviceToHost, p.st));
     }
-    return wait_all();
+    if ((rc = wait_all())) return rc;
+    return phase(4);
   }
 
   int seed(const uint32_t *src, uint32_t nsrc) {
@@ -381,6 +408,18 @@ struct PartSearch {
 };
 
 }  // namespace
+
+/* NCCL connects peers on their first exchange, which costs far more than a
+ * search: one swap and one gather here keep that out of the first search. */
+static int warm_up(PartCtx *c, wm_error *err) {
+  PartSearch S;
+  memset(&S, 0, sizeof S);
+  S.c = c, S.err = err;
+  int rc = S.swap();
+  if (!rc) rc = S.gather(0);
+  if (!rc) rc = S.wait_all();
+  return rc;
+}
 
 static int copy_back(PartCtx *c, int parents, wm_bfs_result *r, wm_error *err) {
   size_t n = c->g->n ? c->g->n : 1;
@@ -433,7 +472,9 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
       bottom_up = 0;
     prev = count;
     double lap = wm_now();
-    if ((rc = S.step(bottom_up))) return rc;
+    memset(S.phase_ms, 0, sizeof S.phase_ms);
+    S.mark_t = lap;
+    if ((rc = S.step(bottom_up, count <= PartPolicy::FEW))) return rc;
     bu_levels += bottom_up;
     S.cur ^= 1;
     S.L++;
@@ -443,9 +484,12 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
       count += h.count, edges += h.edges, hubs += h.hubs, hit |= h.target_hit != 0;
     }
     if (S.trace)
-      fprintf(stderr, "bfs-gpus: level %u (%s): %llu vertices, %llu edges, %llu hubs; %.3f ms\n", S.L,
-              bottom_up ? "bottom-up" : "top-down", (unsigned long long)count, (unsigned long long)edges,
-              (unsigned long long)hubs, (wm_now() - lap) * 1e3);
+      fprintf(stderr,
+              "bfs-gpus: level %u (%s): %llu vertices, %llu edges, %llu hubs; %.3f ms (kernels %.3f, swap %.3f, "
+              "merge %.3f, gather %.3f, visit %.3f)\n",
+              S.L, bottom_up ? "bottom-up" : "top-down", (unsigned long long)count, (unsigned long long)edges,
+              (unsigned long long)hubs, (wm_now() - lap) * 1e3, S.phase_ms[0], S.phase_ms[1], S.phase_ms[2],
+              S.phase_ms[3], S.phase_ms[4]);
   }
   float ms = 0;
   for (int i = 0; i < c->nparts; i++) {

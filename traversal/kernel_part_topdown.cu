@@ -1,9 +1,10 @@
 /* Partitioned top-down step at level L, in two launches:
- *   queue: this part's frontier vertices (its words of F) into two queues,
- *          rows below BIG_ROW arcs and the rest, a warp-wide scan placing
- *          each lane's vertices;
- *   mark:  a warp per short row, a block per long row; each unvisited target
- *          (V clear) gets its bit in the whole-graph candidate bitmap.
+ *   queue: this part's frontier vertices (its words of F) into three
+ *          queues by row length (below BIG_ROW, below HUGE_ROW, the rest), a
+ *          warp-wide scan placing each lane's vertices;
+ *   mark:  a warp per short row, a block per long row, the whole grid per
+ *          huge row (one after another); each unvisited target (V clear)
+ *          gets its bit in the whole-graph candidate bitmap.
  * The targets may belong to any part: the owners decide after the swap
  * (kernel_part_merge.cu).  A bit already set is read, not written again, so
  * the hubs' many arcs into one word cost reads, not atomics. */
@@ -25,31 +26,29 @@ __device__ __forceinline__ unsigned warp_exclusive(unsigned x, unsigned *total) 
   return inc - x;
 }
 
+__device__ __forceinline__ int row_class(uint64_t d) { return d < P::BIG_ROW ? 0 : d < P::HUGE_ROW ? 1 : 2; }
+
 __global__ void __launch_bounds__(P::BLOCK) part_queue_kernel(PartLevel a) {
   const PartRows &out = a.out;
   const uint64_t words = ((uint64_t)(out.hi - out.lo) + 31) / 32;
   const uint64_t rounds = (words + 31) / 32 * 32; /* whole warps iterate together */
+  unsigned *counter[3] = {&a.stats->nsmall, &a.stats->nbig, &a.stats->nhuge};
+  uint32_t *queue[3] = {a.qsmall, a.qbig, a.qhuge};
   for (uint64_t k = global_thread(); k < rounds; k += grid_threads()) {
     uint32_t bits = k < words ? a.F[out.lo / 32 + k] : 0;
-    unsigned small = 0, big = 0;
+    unsigned n[3] = {0, 0, 0};
+    for (uint32_t b = bits; b; b &= b - 1) n[row_class(part_degree(out, out.lo + 32 * (uint32_t)k + (__ffs(b) - 1)))]++;
+    unsigned at[3];
+    for (int q = 0; q < 3; q++) {
+      unsigned total, base = 0;
+      at[q] = warp_exclusive(n[q], &total);
+      if ((threadIdx.x & 31) == 0 && total) base = atomicAdd(counter[q], total);
+      at[q] += __shfl_sync(0xffffffffu, base, 0);
+    }
     for (uint32_t b = bits; b; b &= b - 1) {
       uint32_t v = out.lo + 32 * (uint32_t)k + (__ffs(b) - 1);
-      if (part_degree(out, v) < P::BIG_ROW) small++;
-      else big++;
-    }
-    unsigned tot_s, tot_b;
-    unsigned at_s = warp_exclusive(small, &tot_s), at_b = warp_exclusive(big, &tot_b);
-    unsigned base_s = 0, base_b = 0;
-    if ((threadIdx.x & 31) == 0) {
-      if (tot_s) base_s = atomicAdd(&a.stats->nsmall, tot_s);
-      if (tot_b) base_b = atomicAdd(&a.stats->nbig, tot_b);
-    }
-    base_s = __shfl_sync(0xffffffffu, base_s, 0) + at_s;
-    base_b = __shfl_sync(0xffffffffu, base_b, 0) + at_b;
-    for (uint32_t b = bits; b; b &= b - 1) {
-      uint32_t v = out.lo + 32 * (uint32_t)k + (__ffs(b) - 1);
-      if (part_degree(out, v) < P::BIG_ROW) a.qsmall[base_s++] = v;
-      else a.qbig[base_b++] = v;
+      int q = row_class(part_degree(out, v));
+      queue[q][at[q]++] = v;
     }
   }
 }
@@ -80,6 +79,15 @@ __global__ void __launch_bounds__(P::BLOCK) part_mark_big_kernel(PartLevel a) {
   }
 }
 
+__global__ void __launch_bounds__(P::BLOCK) part_mark_huge_kernel(PartLevel a) {
+  const uint32_t count = a.stats->nhuge;
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t u = a.qhuge[i];
+    uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
+    for (j += global_thread(); j < e; j += grid_threads()) mark(a, a.out.adj[j]);
+  }
+}
+
 }  // namespace
 
 cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st) {
@@ -89,6 +97,7 @@ cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st) {
   part_queue_kernel<<<(unsigned)(want < cap ? want : cap), P::BLOCK, 0, st>>>(a);
   part_mark_small_kernel<<<(unsigned)cap, P::BLOCK, 0, st>>>(a);
   part_mark_big_kernel<<<(unsigned)cap, P::BLOCK, 0, st>>>(a);
+  part_mark_huge_kernel<<<(unsigned)cap, P::BLOCK, 0, st>>>(a);
   return cudaGetLastError();
 }
 
