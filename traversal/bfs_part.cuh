@@ -61,6 +61,7 @@ struct PartStats {
   unsigned int target_hit;   /* the target joined the frontier */
   unsigned int nsmall, nbig, nhuge; /* top-down queues of own frontier vertices */
   unsigned int nfew;         /* the whole frontier listed in few (when it is that short) */
+  unsigned int nwork;        /* top-down merge: own words that gained vertices */
 };
 
 /* Everything one level's kernels of one part read and write. */
@@ -77,6 +78,14 @@ struct PartLevel {
   uint32_t *parent;     /* own vertices, or NULL when parents are not wanted */
   uint32_t *qsmall, *qbig, *qhuge; /* top-down queues (capacity hi - lo each) */
   uint32_t *few;        /* top-down merge: the whole frontier when it has at most FEW vertices, or NULL */
+  uint32_t *tparent;    /* top-down, whole graph: a frontier vertex of this part that marked v */
+  uint32_t *work;       /* top-down merge: own word indexes that gained vertices (stats->nwork) */
+  /* bottom-up: this part's unvisited vertices with in-arcs, in vertex order
+   * (*bq_len of them); the step leaves those it did not reach in bq_next */
+  const uint32_t *bq;
+  const unsigned *bq_len;
+  uint32_t *bq_next;
+  unsigned *bq_next_len;
   uint32_t L;
   uint64_t hub_tau;
   uint32_t target;      /* kNoVertex: none */
@@ -89,6 +98,18 @@ __device__ __forceinline__ bool bit_of(const uint32_t *bits, uint32_t v) {
 
 __device__ __forceinline__ uint64_t part_degree(const PartRows &r, uint32_t v) {
   return r.off[v - r.lo + 1] - r.off[v - r.lo];
+}
+
+/* Appends `value` for each lane with `take` to list (length *len), one
+ * atomic per warp; every lane of the warp calls it. */
+__device__ __forceinline__ void warp_append(bool take, uint32_t value, uint32_t *list, unsigned *len) {
+  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31, m = __ballot_sync(full, take);
+  if (!m) return;
+  const int leader = __ffs(m) - 1;
+  unsigned base = 0;
+  if ((int)lane == leader) base = atomicAdd(len, (unsigned)__popc(m));
+  base = __shfl_sync(full, base, leader);
+  if (take) list[base + __popc(m & ((1u << lane) - 1))] = value;
 }
 
 /* The first in-arc of v whose tail is in F (kNoVertex: none).  Every lane
@@ -154,8 +175,11 @@ __device__ __forceinline__ void add_stats(PartStats *s, unsigned long long count
 
 /* ---- launchers (one per kernel file) --------------------------------- */
 
-/* kernel_part_bottom_up.cu */
+/* kernel_part_bottom_up.cu: the step over a.bq; part_unvisited_launch
+ * lists this part's unvisited vertices with in-arcs into a.bq_next (on the
+ * switch to bottom-up). */
 cudaError_t part_bottom_up_launch(const PartLevel &a, int sms, cudaStream_t st);
+cudaError_t part_unvisited_launch(const PartLevel &a, int sms, cudaStream_t st);
 /* kernel_part_topdown.cu: the own frontier into the two queues, then their
  * out-arcs marked in cand (sizes read on the device). */
 cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st);

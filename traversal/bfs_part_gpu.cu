@@ -68,6 +68,8 @@ struct Part {
   uint64_t *d_off, *d_in_off;
   uint32_t *d_adj, *d_in_adj;
   uint32_t *F[2], *V, *cand, *recv, *level, *parent, *qsmall, *qbig, *qhuge, *few, *src;
+  uint32_t *tparent, *work, *bq[2];
+  unsigned *bq_len; /* two counters: bq[0]'s and bq[1]'s lengths */
   uint32_t src_cap;
   PartStats *d_stats, *h_stats;
   PartRows out, in;
@@ -121,7 +123,8 @@ static int part_buffers(PartCtx *c, Part &p, const wm_graph *t, wm_error *err) {
   CK(cudaMemGetInfo(&free_b, &total_b));
   uint64_t rows_b = 8 * (own + 1) + 4 * (c->g->offsets[p.out.hi] - c->g->offsets[p.out.lo]);
   if (t) rows_b *= 2;
-  uint64_t need = rows_b + 4 * W * 4 + 4 * c->slot * c->nparts + 4 * own * 5 + sizeof(PartStats);
+  uint64_t need = rows_b + 4 * W * 4 + 4 * c->slot * c->nparts + 4 * own * 8 + 4 * (uint64_t)c->g->n +
+                  sizeof(PartStats);
   if (need > free_b - free_b / 20)
     return wm_fail(err, WM_EDEVICE, "bfs: GPU %d: its part (%llu vertices) needs %.2f GiB, %.2f GiB are free",
                    p.dev, (unsigned long long)own, need / 1073741824.0, free_b / 1073741824.0);
@@ -130,9 +133,11 @@ static int part_buffers(PartCtx *c, Part &p, const wm_graph *t, wm_error *err) {
   CK(cudaMalloc(&p.cand, 4 * W));
   uint64_t recv_words = c->slot * (uint64_t)c->nparts;
   CK(cudaMalloc(&p.recv, 4 * (recv_words ? recv_words : 1)));
-  uint32_t **own_bufs[] = {&p.level, &p.parent, &p.qsmall, &p.qbig, &p.qhuge};
+  uint32_t **own_bufs[] = {&p.level, &p.parent, &p.qsmall, &p.qbig, &p.qhuge, &p.work, &p.bq[0], &p.bq[1]};
   for (uint32_t **b : own_bufs) CK(cudaMalloc(b, 4 * (own ? own : 1)));
   CK(cudaMalloc(&p.few, 4 * PartPolicy::FEW));
+  CK(cudaMalloc(&p.tparent, 4 * (size_t)(c->g->n ? c->g->n : 1)));
+  CK(cudaMalloc(&p.bq_len, 2 * sizeof(unsigned)));
   CK(cudaMalloc(&p.d_stats, sizeof(PartStats)));
   CK(cudaMallocHost(&p.h_stats, sizeof(PartStats)));
   CK(cudaMemset(p.cand, 0, 4 * W));
@@ -222,7 +227,8 @@ void part_destroy(PartCtx *c) {
     if (cudaSetDevice(p.dev) != cudaSuccess) continue;
     if (p.comm) ncclCommDestroy(p.comm);
     void *bufs[] = {p.d_off, p.d_adj, p.d_in_off, p.d_in_adj, p.F[0], p.F[1], p.V, p.cand, p.recv,
-                    p.level, p.parent, p.qsmall, p.qbig, p.qhuge, p.few, p.src, p.d_stats};
+                    p.level, p.parent, p.qsmall, p.qbig, p.qhuge, p.few, p.src, p.d_stats,
+                    p.tparent, p.work, p.bq[0], p.bq[1], p.bq_len};
     for (void *b : bufs)
       if (b) cudaFree(b);
     if (p.h_stats) cudaFreeHost(p.h_stats);
@@ -244,6 +250,7 @@ struct PartSearch {
   const wm_bfs_options *o;
   wm_error *err;
   int cur;    /* F[cur] is the frontier of level L */
+  int qb;     /* bottom-up: bq[qb] is the queue of the next step */
   uint32_t L;
   int trace;
 
@@ -266,6 +273,12 @@ struct PartSearch {
     a.qsmall = p.qsmall;
     a.qbig = p.qbig;
     a.qhuge = p.qhuge;
+    a.tparent = o->want_parents ? p.tparent : NULL;
+    a.work = p.work;
+    a.bq = p.bq[qb];
+    a.bq_len = p.bq_len + qb;
+    a.bq_next = p.bq[qb ^ 1];
+    a.bq_next_len = p.bq_len + (qb ^ 1);
     a.L = L;
     a.hub_tau = c->tau;
     a.target = o->target == WM_NO_VERTEX ? kNoVertex : o->target;
@@ -347,14 +360,27 @@ struct PartSearch {
 
   /* One level; few: the frontier has at most PartPolicy::FEW vertices (the
    * merge's parent search by binary search, bfs_part.cuh). */
-  int step(int bottom_up, int few) {
+  int step(int bottom_up, int few, int to_bottom_up) {
     int rc;
     for (int i = 0; i < c->nparts; i++) {
       Part &p = c->part[i];
       CK(cudaSetDevice(p.dev));
       CK(cudaMemsetAsync(p.d_stats, 0, sizeof(PartStats), p.st));
       PartLevel a = args(i);
-      CK(bottom_up ? part_bottom_up_launch(a, p.sms, p.st) : part_topdown_launch(a, p.sms, p.st));
+      if (bottom_up && to_bottom_up) { /* this part's unvisited vertices into bq[qb] */
+        CK(cudaMemsetAsync(p.bq_len + qb, 0, sizeof(unsigned), p.st));
+        a.bq_next = p.bq[qb];
+        a.bq_next_len = p.bq_len + qb;
+        CK(part_unvisited_launch(a, p.sms, p.st));
+        a = args(i);
+      }
+      if (bottom_up) {
+        CK(cudaMemsetAsync(p.bq_len + (qb ^ 1), 0, sizeof(unsigned), p.st));
+        CK(cudaMemsetAsync(p.F[cur ^ 1] + p.out.lo / 32, 0, 4 * part_words(p), p.st));
+        CK(part_bottom_up_launch(a, p.sms, p.st));
+      } else {
+        CK(part_topdown_launch(a, p.sms, p.st));
+      }
     }
     if ((rc = phase(0))) return rc;
     if (!bottom_up) {
@@ -453,7 +479,7 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
     uint64_t d = wm_degree(g, src[i]);
     edges += d, hubs += d >= c->tau;
   }
-  int bottom_up = 0, hit = 0;
+  int bottom_up = 0, was_bottom_up = 0, hit = 0;
   for (uint32_t i = 0; i < nsrc; i++) hit |= src[i] == o->target;
   uint32_t bu_levels = 0;
   for (;;) {
@@ -474,7 +500,9 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
     double lap = wm_now();
     memset(S.phase_ms, 0, sizeof S.phase_ms);
     S.mark_t = lap;
-    if ((rc = S.step(bottom_up, count <= PartPolicy::FEW))) return rc;
+    if ((rc = S.step(bottom_up, count <= PartPolicy::FEW, bottom_up && !was_bottom_up))) return rc;
+    if (bottom_up) S.qb ^= 1;
+    was_bottom_up = bottom_up;
     bu_levels += bottom_up;
     S.cur ^= 1;
     S.L++;

@@ -1,10 +1,12 @@
-/* Partitioned bottom-up step at level L: each unvisited vertex of this part
- * looks among its in-arcs for one in the frontier bitmap F, stopping at the
- * first.  A warp takes 32 consecutive vertices (one word of every bitmap):
- * its ballot of "found" is the new frontier's word, which the warp writes
- * whole (Enterprise's ballot-compressed status), so the words need no
- * atomics and the gather sends them as they are.
- * The search of each row is find_in_frontier's (bfs_part.cuh). */
+/* Partitioned bottom-up step at level L over this part's queue of
+ * unvisited vertices with in-arcs (bq, in vertex order): each looks among
+ * its in-arcs for one in the frontier bitmap F, stopping at the first
+ * (find_in_frontier, bfs_part.cuh).  Found vertices get level L + 1, their
+ * parent and their bit in Fn (whose own words the host cleared); the others
+ * go on, in order within each warp, to bq_next, so each step only visits
+ * vertices still open.  The queue starts from the own words of V at the
+ * switch to bottom-up (part_unvisited_kernel), leaving out vertices without
+ * in-arcs (of which a Kronecker graph has many), which no step can reach. */
 #include "bfs_part.cuh"
 
 namespace wm_bfs {
@@ -14,40 +16,57 @@ using P = PartPolicy;
 
 template <bool PARENT>
 __global__ void __launch_bounds__(P::BLOCK) part_bottom_up_kernel(PartLevel a) {
-  const unsigned lane = threadIdx.x & 31;
   const PartRows &in = a.in;
-  const uint64_t words = ((uint64_t)(in.hi - in.lo) + 31) / 32, warps = grid_threads() / 32;
-  for (uint64_t k = global_thread() / 32; k < words; k += warps) {
-    const uint32_t gw = in.lo / 32 + (uint32_t)k, v = in.lo + 32 * (uint32_t)k + lane;
-    const uint32_t seen = a.V[gw];
-    const bool open = v < in.hi && !((seen >> lane) & 1u);
+  const uint64_t len = *a.bq_len, rounds = (len + 31) / 32 * 32; /* whole warps iterate together */
+  for (uint64_t i = global_thread(); i < rounds; i += grid_threads()) {
+    const bool open = i < len;
+    const uint32_t v = open ? a.bq[i] : kNoVertex;
     const uint32_t found = find_in_frontier(in, a.F, v, open);
     const bool hit = found != kNoVertex;
-    const unsigned word = __ballot_sync(0xffffffffu, hit);
-    if (lane == 0) a.Fn[gw] = word;
     unsigned long long edges = 0, hubs = 0;
     if (hit) {
       a.level[v - in.lo] = a.L + 1;
       if (PARENT) a.parent[v - in.lo] = found;
+      atomicOr(&a.Fn[v >> 5], 1u << (v & 31));
       edges = part_degree(a.out, v);
       hubs = edges >= a.hub_tau;
       if (v == a.target) a.stats->target_hit = 1;
     }
+    warp_append(open && !hit, v, a.bq_next, a.bq_next_len);
     add_stats(a.stats, hit, edges, hubs);
   }
+}
+
+__global__ void __launch_bounds__(P::BLOCK) part_unvisited_kernel(PartLevel a) {
+  const PartRows &in = a.in;
+  const uint64_t n = in.hi - in.lo, rounds = (n + 31) / 32 * 32;
+  for (uint64_t i = global_thread(); i < rounds; i += grid_threads()) {
+    const uint32_t v = in.lo + (uint32_t)i;
+    const bool open = i < n && !((a.V[v >> 5] >> (v & 31)) & 1u) && part_degree(in, v) > 0;
+    warp_append(open, v, a.bq_next, a.bq_next_len);
+  }
+}
+
+unsigned grid_for(uint64_t items, int sms) {
+  uint64_t want = (items + P::BLOCK - 1) / P::BLOCK, cap = (uint64_t)sms * P::BLOCKS_PER_SM;
+  return (unsigned)(want < cap ? (want ? want : 1) : cap);
 }
 
 }  // namespace
 
 cudaError_t part_bottom_up_launch(const PartLevel &a, int sms, cudaStream_t st) {
-  uint64_t words = ((uint64_t)(a.in.hi - a.in.lo) + 31) / 32;
-  if (words == 0) return cudaSuccess;
-  uint64_t want = (words * 32 + P::BLOCK - 1) / P::BLOCK, cap = (uint64_t)sms * P::BLOCKS_PER_SM;
-  unsigned blocks = (unsigned)(want < cap ? want : cap);
+  if (a.in.hi == a.in.lo) return cudaSuccess;
+  unsigned blocks = grid_for(a.in.hi - a.in.lo, sms); /* the queue's length is on the device */
   if (a.parent)
     part_bottom_up_kernel<true><<<blocks, P::BLOCK, 0, st>>>(a);
   else
     part_bottom_up_kernel<false><<<blocks, P::BLOCK, 0, st>>>(a);
+  return cudaGetLastError();
+}
+
+cudaError_t part_unvisited_launch(const PartLevel &a, int sms, cudaStream_t st) {
+  if (a.in.hi == a.in.lo) return cudaSuccess;
+  part_unvisited_kernel<<<grid_for(a.in.hi - a.in.lo, sms), P::BLOCK, 0, st>>>(a);
   return cudaGetLastError();
 }
 

@@ -1,9 +1,13 @@
-/* After the top-down swap: this part's new frontier from every part's
- * candidates for its words, (OR of the candidates) & ~V, written whole into
- * Fn.  A warp takes one word, a lane one vertex of it: level L + 1 and,
- * when parents are wanted, the first in-arc whose tail is in F (there is
- * one: some frontier vertex marked it), searched as in the bottom-up step
- * so that a long row is scanned by the whole warp, or, when the whole
+/* After the top-down swap, in two launches:
+ *   words:  a thread per own word writes the new frontier's word, (OR of
+ *           every part's candidates) & ~V, into Fn and lists the words that
+ *           gained vertices;
+ *   settle: a warp per listed word, a lane per new vertex: level L + 1 and,
+ *           when parents are wanted, the parent.  A vertex this part marked
+ *           has it from the mark (tparent); the others look for the first
+ *           in-arc whose tail is in F (there is one: some frontier vertex
+ *           marked it), searched as in the bottom-up step so that a long
+ *           row is scanned by the whole warp, or, when the whole
  * frontier is listed in a.few, by a binary search for each of them in the
  * sorted row: the hubs a small frontier reaches have long rows, and
  * scanning them for a handful of vertices costs more than the level. */
@@ -40,22 +44,42 @@ __global__ void part_few_kernel(PartLevel a, uint64_t words) {
     }
 }
 
+__global__ void __launch_bounds__(P::BLOCK) part_merge_words_kernel(PartLevel a) {
+  const PartRows &in = a.in;
+  const uint64_t words = ((uint64_t)(in.hi - in.lo) + 31) / 32, rounds = (words + 31) / 32 * 32;
+  for (uint64_t k = global_thread(); k < rounds; k += grid_threads()) {
+    uint32_t c = 0;
+    if (k < words) {
+      const uint32_t gw = in.lo / 32 + (uint32_t)k;
+      c = a.cand[gw];
+      for (int q = 0; q < a.parts; q++)
+        if (q != a.self) c |= a.recv[(uint64_t)q * a.slot + k];
+      c &= ~a.V[gw];
+      a.Fn[gw] = c;
+    }
+    warp_append(c != 0, (uint32_t)k, a.work, &a.stats->nwork);
+  }
+}
+
 template <bool PARENT>
-__global__ void __launch_bounds__(P::BLOCK) part_merge_kernel(PartLevel a) {
+__global__ void __launch_bounds__(P::BLOCK) part_merge_settle_kernel(PartLevel a) {
   const unsigned lane = threadIdx.x & 31;
   const PartRows &in = a.in;
-  const uint64_t words = ((uint64_t)(in.hi - in.lo) + 31) / 32, warps = grid_threads() / 32;
-  for (uint64_t k = global_thread() / 32; k < words; k += warps) {
-    const uint32_t gw = in.lo / 32 + (uint32_t)k, v = 32 * gw + lane;
-    /* lane q reads part q's candidates (its own: cand), the warp ORs them */
-    uint32_t c = 0;
-    if ((int)lane < a.parts) c = (int)lane == a.self ? a.cand[gw] : a.recv[(uint64_t)lane * a.slot + k];
-    c = __reduce_or_sync(0xffffffffu, c) & ~a.V[gw];
-    if (lane == 0) a.Fn[gw] = c;
-    const bool hit = (c >> lane) & 1u;
+  const uint64_t count = a.stats->nwork, warps = grid_threads() / 32;
+  for (uint64_t i = global_thread() / 32; i < count; i += warps) {
+    const uint32_t gw = in.lo / 32 + a.work[i], v = 32 * gw + lane;
+    const uint32_t c = a.Fn[gw], mine = a.cand[gw];
+    const bool hit = (c >> lane) & 1u, marked_here = (mine >> lane) & 1u;
     uint32_t parent = kNoVertex;
-    if (PARENT && a.few) parent = hit ? find_few(a, v) : kNoVertex;
-    else if (PARENT) parent = find_in_frontier(in, a.F, v, hit);
+    if (PARENT) {
+      if (marked_here) parent = a.tparent[v];
+      if (a.few) {
+        if (hit && !marked_here) parent = find_few(a, v);
+      } else {
+        uint32_t p = find_in_frontier(in, a.F, v, hit && !marked_here);
+        if (!marked_here) parent = p;
+      }
+    }
     unsigned long long edges = 0, hubs = 0;
     if (hit) {
       a.level[v - in.lo] = a.L + 1;
@@ -79,12 +103,14 @@ cudaError_t part_few_launch(const PartLevel &a, uint64_t words, int sms, cudaStr
 cudaError_t part_merge_launch(const PartLevel &a, int sms, cudaStream_t st) {
   uint64_t words = ((uint64_t)(a.in.hi - a.in.lo) + 31) / 32;
   if (words == 0) return cudaSuccess;
-  uint64_t want = (words * 32 + P::BLOCK - 1) / P::BLOCK, cap = (uint64_t)sms * P::BLOCKS_PER_SM;
+  uint64_t cap = (uint64_t)sms * P::BLOCKS_PER_SM, want = (words + P::BLOCK - 1) / P::BLOCK;
+  part_merge_words_kernel<<<(unsigned)(want < cap ? want : cap), P::BLOCK, 0, st>>>(a);
+  want = (words * 32 + P::BLOCK - 1) / P::BLOCK; /* the list's length is on the device */
   unsigned blocks = (unsigned)(want < cap ? want : cap);
   if (a.parent)
-    part_merge_kernel<true><<<blocks, P::BLOCK, 0, st>>>(a);
+    part_merge_settle_kernel<true><<<blocks, P::BLOCK, 0, st>>>(a);
   else
-    part_merge_kernel<false><<<blocks, P::BLOCK, 0, st>>>(a);
+    part_merge_settle_kernel<false><<<blocks, P::BLOCK, 0, st>>>(a);
   return cudaGetLastError();
 }
 

@@ -7,7 +7,9 @@
  *          gets its bit in the whole-graph candidate bitmap.
  * The targets may belong to any part: the owners decide after the swap
  * (kernel_part_merge.cu).  A bit already set is read, not written again, so
- * the hubs' many arcs into one word cost reads, not atomics. */
+ * the hubs' many arcs into one word cost reads, not atomics.  The marker
+ * also leaves its vertex in tparent, the parent the merge uses when the
+ * owner is this part. */
 #include "bfs_part.cuh"
 
 namespace wm_bfs {
@@ -53,9 +55,12 @@ __global__ void __launch_bounds__(P::BLOCK) part_queue_kernel(PartLevel a) {
   }
 }
 
-__device__ __forceinline__ void mark(const PartLevel &a, uint32_t v) {
+/* u -> v: v's candidate bit, and u as its parent should the owner be this
+ * part (racing markers all store a frontier vertex: any is right). */
+__device__ __forceinline__ void mark(const PartLevel &a, uint32_t u, uint32_t v) {
   const uint32_t word = v >> 5, bit = 1u << (v & 31);
   if ((__ldg(&a.V[word]) & bit) || (a.cand[word] & bit)) return;
+  if (a.tparent) a.tparent[v] = u;
   atomicOr(&a.cand[word], bit);
 }
 
@@ -66,7 +71,7 @@ __global__ void __launch_bounds__(P::BLOCK) part_mark_small_kernel(PartLevel a) 
   for (uint64_t i = global_thread() / 32; i < count; i += warps) {
     uint32_t u = a.qsmall[i];
     uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
-    for (j += lane; j < e; j += 32) mark(a, a.out.adj[j]);
+    for (j += lane; j < e; j += 32) mark(a, u, a.out.adj[j]);
   }
 }
 
@@ -75,7 +80,7 @@ __global__ void __launch_bounds__(P::BLOCK) part_mark_big_kernel(PartLevel a) {
   for (uint64_t i = blockIdx.x; i < count; i += gridDim.x) {
     uint32_t u = a.qbig[i];
     uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
-    for (j += threadIdx.x; j < e; j += blockDim.x) mark(a, a.out.adj[j]);
+    for (j += threadIdx.x; j < e; j += blockDim.x) mark(a, u, a.out.adj[j]);
   }
 }
 
@@ -84,7 +89,7 @@ __global__ void __launch_bounds__(P::BLOCK) part_mark_huge_kernel(PartLevel a) {
   for (uint32_t i = 0; i < count; i++) {
     uint32_t u = a.qhuge[i];
     uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
-    for (j += global_thread(); j < e; j += grid_threads()) mark(a, a.out.adj[j]);
+    for (j += global_thread(); j < e; j += grid_threads()) mark(a, u, a.out.adj[j]);
   }
 }
 
