@@ -112,6 +112,24 @@ __device__ __forceinline__ void warp_append(bool take, uint32_t value, uint32_t 
   if (take) list[base + __popc(m & ((1u << lane) - 1))] = value;
 }
 
+/* warp_append for a whole block: one atomic on *len per block, the warps'
+ * shares placed through shared memory.  Every thread of the block calls it
+ * the same number of times (it synchronises the block). */
+__device__ __forceinline__ void block_append(bool take, uint32_t value, uint32_t *list, unsigned *len) {
+  __shared__ unsigned s_count, s_base;
+  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+  if (threadIdx.x == 0) s_count = 0;
+  __syncthreads();
+  const unsigned m = __ballot_sync(full, take);
+  unsigned at = 0;
+  if (lane == 0 && m) at = atomicAdd(&s_count, (unsigned)__popc(m));
+  __syncthreads();
+  if (threadIdx.x == 0) s_base = s_count ? atomicAdd(len, s_count) : 0;
+  __syncthreads();
+  at = __shfl_sync(full, at, 0);
+  if (take) list[s_base + at + __popc(m & ((1u << lane) - 1))] = value;
+}
+
 /* The first in-arc of v whose tail is in F (kNoVertex: none).  Every lane
  * of the warp calls it, `open` saying whether its v is to be searched: a
  * lane checks THREAD_SCAN arcs of its own row alone, then the whole warp

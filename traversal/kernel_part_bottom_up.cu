@@ -14,36 +14,39 @@ namespace {
 
 using P = PartPolicy;
 
+/* Loops run whole blocks together (block_append synchronises them); the
+ * frontier figures are summed per thread and added once per warp, at the
+ * end, so that the three counters see a few atomics, not one per step. */
 template <bool PARENT>
 __global__ void __launch_bounds__(P::BLOCK) part_bottom_up_kernel(PartLevel a) {
   const PartRows &in = a.in;
-  const uint64_t len = *a.bq_len, rounds = (len + 31) / 32 * 32; /* whole warps iterate together */
+  const uint64_t len = *a.bq_len, rounds = (len + P::BLOCK - 1) / P::BLOCK * P::BLOCK;
+  unsigned long long count = 0, edges = 0, hubs = 0;
   for (uint64_t i = global_thread(); i < rounds; i += grid_threads()) {
     const bool open = i < len;
     const uint32_t v = open ? a.bq[i] : kNoVertex;
     const uint32_t found = find_in_frontier(in, a.F, v, open);
     const bool hit = found != kNoVertex;
-    unsigned long long edges = 0, hubs = 0;
     if (hit) {
       a.level[v - in.lo] = a.L + 1;
       if (PARENT) a.parent[v - in.lo] = found;
       atomicOr(&a.Fn[v >> 5], 1u << (v & 31));
-      edges = part_degree(a.out, v);
-      hubs = edges >= a.hub_tau;
+      uint64_t d = part_degree(a.out, v);
+      count++, edges += d, hubs += d >= a.hub_tau;
       if (v == a.target) a.stats->target_hit = 1;
     }
-    warp_append(open && !hit, v, a.bq_next, a.bq_next_len);
-    add_stats(a.stats, hit, edges, hubs);
+    block_append(open && !hit, v, a.bq_next, a.bq_next_len);
   }
+  add_stats(a.stats, count, edges, hubs);
 }
 
 __global__ void __launch_bounds__(P::BLOCK) part_unvisited_kernel(PartLevel a) {
   const PartRows &in = a.in;
-  const uint64_t n = in.hi - in.lo, rounds = (n + 31) / 32 * 32;
+  const uint64_t n = in.hi - in.lo, rounds = (n + P::BLOCK - 1) / P::BLOCK * P::BLOCK;
   for (uint64_t i = global_thread(); i < rounds; i += grid_threads()) {
     const uint32_t v = in.lo + (uint32_t)i;
     const bool open = i < n && !((a.V[v >> 5] >> (v & 31)) & 1u) && part_degree(in, v) > 0;
-    warp_append(open, v, a.bq_next, a.bq_next_len);
+    block_append(open, v, a.bq_next, a.bq_next_len);
   }
 }
 

@@ -66,6 +66,7 @@ __global__ void __launch_bounds__(P::BLOCK) part_merge_settle_kernel(PartLevel a
   const unsigned lane = threadIdx.x & 31;
   const PartRows &in = a.in;
   const uint64_t count = a.stats->nwork, warps = grid_threads() / 32;
+  unsigned long long n = 0, edges = 0, hubs = 0; /* added once per warp, at the end */
   for (uint64_t i = global_thread() / 32; i < count; i += warps) {
     const uint32_t gw = in.lo / 32 + a.work[i], v = 32 * gw + lane;
     const uint32_t c = a.Fn[gw], mine = a.cand[gw];
@@ -80,16 +81,15 @@ __global__ void __launch_bounds__(P::BLOCK) part_merge_settle_kernel(PartLevel a
         if (!marked_here) parent = p;
       }
     }
-    unsigned long long edges = 0, hubs = 0;
     if (hit) {
       a.level[v - in.lo] = a.L + 1;
       if (PARENT) a.parent[v - in.lo] = parent;
-      edges = part_degree(a.out, v);
-      hubs = edges >= a.hub_tau;
+      uint64_t d = part_degree(a.out, v);
+      n++, edges += d, hubs += d >= a.hub_tau;
       if (v == a.target) a.stats->target_hit = 1;
     }
-    add_stats(a.stats, hit, edges, hubs);
   }
+  add_stats(a.stats, n, edges, hubs);
 }
 
 }  // namespace

@@ -21,6 +21,8 @@
 
 #define __global__
 #define __device__
+/* shared memory declared in headers (the .cu files are rewritten by sed) */
+#define __shared__ static
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
