@@ -222,6 +222,7 @@ static int choose_formula(const wm_cli *cli, const wm_match_job *job, int *formu
 static int run(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) {
   wm_match_options mo;
   wm_match_job_options(job, &mo);
+  mo.share = wm_mpi_share(); /* under mpirun: the roots shared across ranks */
   int rc = wm_cli_gpu_options(cli, &mo, err);
   if (!rc) rc = choose_formula(cli, job, &o->formula, err);
   if (rc) return rc;
@@ -273,8 +274,14 @@ int wm_cmd_count(int argc, char **argv) {
   wm_match_options check; /* usage errors before any loading */
   wm_match_options_init(&check);
   if (wm_cli_use_gpu(&cli, &o.use_gpu, &err) || wm_cli_gpu_options(&cli, &check, &err) ||
-      trials_option(&cli, &o.trials, &err) || wm_match_job_prepare(&cli, 1, o.use_gpu, &job, &err))
+      trials_option(&cli, &o.trials, &err))
     return wm_cli_report(&err);
+  /* under mpirun every rank loads the graph; all stop if one fails */
+  int prepared = wm_match_job_prepare(&cli, 1, o.use_gpu, &job, &err);
+  if (wm_mpi_agree(prepared, &err)) {
+    if (!prepared) wm_match_job_free(&job);
+    return wm_cli_report(&err);
+  }
   int rc = run(&cli, &job, &o, &err);
   if (rc == WM_OK) {
     if (cli.json)

@@ -149,6 +149,7 @@ static int count_all(const wm_cli *cli, const wm_graph *g, unsigned k, int use_g
   wm_match_options_init(&mo);
   mo.threads = (int)threads;
   mo.motif_method = t->method;
+  mo.share = wm_mpi_share(); /* under mpirun: the tops shared across ranks */
   if ((rc = wm_cli_gpu_options(cli, &mo, err))) return rc;
   t->use_gpu = use_gpu;
   return timed_runs(g, k, use_gpu, &mo, (int)trials, t, err);
@@ -184,6 +185,7 @@ int wm_cmd_motifs(int argc, char **argv) {
   if (!rc && (g->flags & WM_GRAPH_DIRECTED))
     rc = wm_fail(&err, WM_EUSAGE, "motifs: needs an undirected graph (drop --directed)");
   if (!rc) rc = wm_match_relabel(&cli, &g, NULL, &t.relabel_seconds, &err);
+  rc = wm_mpi_agree(rc, &err); /* under mpirun all ranks stop if one failed to load */
   if (!rc) rc = count_all(&cli, g, (unsigned)k, use_gpu, &t, &err);
   if (!rc) {
     if (cli.json)
