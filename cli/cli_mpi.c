@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "matcher.h"
 
 #ifdef WM_HAVE_MPI
 #include <mpi.h>
