@@ -390,7 +390,10 @@ static void print_text(const bfs_cmd *c) {
   const wm_graph *g = c->g;
   printf("graph      %s: %u vertices, %llu %s\n", c->path, g->n, (unsigned long long)wm_graph_edges(g),
          (g->flags & WM_GRAPH_DIRECTED) ? "arcs (directed)" : "edges");
-  printf("device     %s\n", c->use_gpu ? wm_bfs_gpu_describe(c->ctx) : "cpu (OpenMP)");
+  if (wm_mpi_ranks() > 1)
+    printf("device     cpu (OpenMP), %d MPI ranks, each searching its range of vertices\n", wm_mpi_ranks());
+  else
+    printf("device     %s\n", c->use_gpu ? wm_bfs_gpu_describe(c->ctx) : "cpu (OpenMP)");
   if (c->per_root)
     printf("roots      %u random vertices of non-zero degree (seed %llu)\n", c->nsrc, (unsigned long long)c->seed);
   else if (c->nsrc > 1)
@@ -456,6 +459,7 @@ static void print_json(const bfs_cmd *c) {
   wm_json_u64(&j, "edges", wm_graph_edges(g));
   wm_json_bool(&j, "directed", (g->flags & WM_GRAPH_DIRECTED) != 0);
   wm_json_str(&j, "device", c->use_gpu ? "gpu" : "cpu");
+  if (wm_mpi_ranks() > 1) wm_json_u64(&j, "mpi_ranks", (uint64_t)wm_mpi_ranks());
   if (c->use_gpu) wm_json_str(&j, "device_info", wm_bfs_gpu_describe(c->ctx));
   wm_json_str(&j, "teps_edges_convention", "Graph500: input edges within the traversed component");
   wm_json_u64(&j, "searches", c->per_root ? c->nsrc : 1);
