@@ -5,7 +5,9 @@
  * vertices in dynamic chunks.  Each thread owns one buffer per set slot,
  * grown on demand to the size its operands bound.  Hoisted ops run on
  * first use (cpu_schedule.h); the last level is counted, not listed, when
- * nothing needs the matches themselves. */
+ * nothing needs the matches themselves.  With a wm_share (matcher.h) the
+ * hub tasks and the roots are claimed from counters common to several
+ * processes, and the counts are added over them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
