@@ -111,7 +111,7 @@ struct wm_share;
 const struct wm_share *wm_mpi_share(void);
 /* Collective over the ranks: each rank's set-up outcome (rc, *err); the
  * worst is returned on every rank, with err naming the first rank that
- * failed and its message.  Called before any collective work, so that a
+ * failed and its message (or, where every rank failed, rank 0's own).  Called before any collective work, so that a
  * rank that failed to load makes every rank stop, not wait. */
 int wm_mpi_agree(int rc, wm_error *err);
 /* Fault injection for the tests: WM_MPI_FAIL_RANK=r under mpirun makes

@@ -83,6 +83,11 @@ int wm_mpi_agree(int rc, wm_error *err) {
   } mine = {rc, g_rank}, worst;
   MPI_Allreduce(&mine, &worst, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
   if (worst.rc == WM_OK) return WM_OK;
+  /* every rank failed (a usage error, the same file missing): rank 0's
+   * own message says it */
+  int all = rc != WM_OK, every = 0;
+  MPI_Allreduce(&all, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (every) return rc;
   /* the failing rank's message, for rank 0 to print */
   char msg[sizeof err->msg];
   if (g_rank == worst.rank) snprintf(msg, sizeof msg, "%s", err->msg);
