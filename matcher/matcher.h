@@ -43,9 +43,10 @@ typedef int (*wm_match_sink)(void *ctx, const uint32_t *match, unsigned k);
 typedef struct wm_share {
   void *ctx;
   int processes;
-  /* A fresh counter for the next loop; every process calls it in the same
-   * order, from one thread. */
-  unsigned (*loop)(void *ctx);
+  /* The first of `count` fresh counters, one per loop of the next piece of
+   * work; every process calls it in the same order, from one thread, once
+   * every counter it took before is done with (no thread claims from it). */
+  unsigned (*loops)(void *ctx, unsigned count);
   /* Claims `chunk` items of loop `id`: returns the first (the loop's
    * length or more: nothing left).  Any thread may call it. */
   uint64_t (*grab)(void *ctx, unsigned id, uint64_t chunk);

@@ -33,10 +33,11 @@ typedef struct proc {
   uint64_t claimed; /* items it took */
 } proc;
 
-static unsigned loop_id(void *ctx) {
+static unsigned loops(void *ctx, unsigned count) {
   proc *p = ctx;
-  cr_assert_lt(p->next, LOOPS);
-  return p->next++;
+  cr_assert_leq(p->next + count, LOOPS);
+  p->next += count;
+  return p->next - count;
 }
 
 static uint64_t grab(void *ctx, unsigned id, uint64_t chunk) {
@@ -123,7 +124,7 @@ static void run_all(const wm_graph *g, const wm_plan *plan, unsigned k, job *job
   for (int i = 0; i < PROCS; i++) {
     memset(&jobs[i], 0, sizeof jobs[i]);
     jobs[i].p.c = &c;
-    jobs[i].p.share = (wm_share){&jobs[i].p, PROCS, loop_id, grab, sum_u32, sum_u64, sum_i128};
+    jobs[i].p.share = (wm_share){&jobs[i].p, PROCS, loops, grab, sum_u32, sum_u64, sum_i128};
     jobs[i].g = g, jobs[i].plan = plan, jobs[i].k = k;
     if (plan) jobs[i].per_vertex = calloc(g->n, sizeof *jobs[i].per_vertex);
     pthread_create(&t[i], NULL, run, &jobs[i]);

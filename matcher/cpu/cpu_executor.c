@@ -399,7 +399,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   wm_progress_init(&e.progress, o->progress_label ? o->progress_label : "counting", degree_sum(&e, roots), 1);
   const wm_share *share = o->sink ? NULL : o->share;
   unsigned loop[2] = {0, 0};
-  if (share) loop[0] = share->loop(share->ctx), loop[1] = share->loop(share->ctx);
+  if (share) loop[0] = share->loops(share->ctx, 2), loop[1] = loop[0] + 1;
   double t0 = wm_now();
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : count, set_ops) reduction(| : oom)
   {

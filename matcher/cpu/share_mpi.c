@@ -2,9 +2,10 @@
  * counter per loop; a claim is one MPI_Fetch_and_op (sum) and a flush, so
  * the ranks' threads take chunks of the first level as they finish the
  * previous ones, and a skewed graph balances across ranks as it does
- * across threads.  When every counter has been used once, the next loop
- * call zeroes them all between two barriers (every rank calls loop in the
- * same order, with none of its threads claiming). */
+ * across threads.  When the counters left are too few for a request, the
+ * request zeroes them all between two barriers: every rank asks in the
+ * same order, and only once it is done with every counter it took before,
+ * so none is in use then. */
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,9 +27,9 @@ typedef struct mpi_share {
   pthread_mutex_t mu;
 } mpi_share;
 
-static unsigned loop_id(void *ctx) {
+static unsigned loops(void *ctx, unsigned count) {
   mpi_share *m = ctx;
-  if (m->next == COUNTERS) {
+  if (m->next + count > COUNTERS) {
     MPI_Win_flush_all(m->win);
     MPI_Barrier(MPI_COMM_WORLD);
     if (m->rank == 0) {
@@ -38,7 +39,8 @@ static unsigned loop_id(void *ctx) {
     MPI_Barrier(MPI_COMM_WORLD);
     m->next = 0;
   }
-  return m->next++;
+  m->next += count;
+  return m->next - count;
 }
 
 static uint64_t grab(void *ctx, unsigned id, uint64_t chunk) {
@@ -119,7 +121,7 @@ wm_share *wm_share_mpi_create(int serialise, wm_error *err) {
   pthread_mutex_init(&m->mu, NULL);
   m->s.ctx = m;
   m->s.processes = m->ranks;
-  m->s.loop = loop_id;
+  m->s.loops = loops;
   m->s.grab = grab;
   m->s.sum_u32 = sum_u32;
   m->s.sum_u64 = sum_u64;

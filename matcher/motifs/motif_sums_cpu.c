@@ -474,7 +474,8 @@ int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const w
   loops L;
   memset(&L, 0, sizeof L);
   L.share = share;
-  for (int i = 0; share && i < LOOPS; i++) L.id[i] = share->loop(share->ctx);
+  const unsigned first_loop = share ? share->loops(share->ctx, LOOPS) : 0;
+  for (int i = 0; share && i < LOOPS; i++) L.id[i] = first_loop + (unsigned)i;
   /* Each pass is a loop over the vertices, weighed by degree. */
   const unsigned loops = 1 + (k >= 4 ? 3 : 0) + (k >= 5 ? 1 : 0);
   wm_progress progress;
