@@ -95,6 +95,29 @@ int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err);
 #define WM_BFS_DEVICE_OPTSPEC \
   {"device", "auto|cpu|gpu", "where to search (default auto: the GPU when one is usable)"}
 
+/* ---- MPI ranks (cli_mpi.c) -------------------------------------------- */
+
+/* Under mpirun, in a build with MPI (WM_HAVE_MPI): MPI_Init_thread, and for
+ * more than one rank rank 0 alone keeps stdout and the work dispenser is
+ * made.  Elsewhere nothing happens and the calls below give the one-process
+ * answers (rank 0 of 1, no share). */
+int wm_mpi_start(int *argc, char ***argv);
+/* The exit status, agreed over the ranks (the worst); MPI_Finalize. */
+int wm_mpi_finish(int rc);
+int wm_mpi_rank(void);
+int wm_mpi_ranks(void);
+/* The dispenser of the first level across ranks, or NULL for one rank. */
+struct wm_share;
+const struct wm_share *wm_mpi_share(void);
+/* Collective over the ranks: each rank's set-up outcome (rc, *err); the
+ * worst is returned on every rank, with err naming the first rank that
+ * failed and its message (or, where every rank failed, rank 0's own).  Called before any collective work, so that a
+ * rank that failed to load makes every rank stop, not wait. */
+int wm_mpi_agree(int rc, wm_error *err);
+/* Fault injection for the tests: WM_MPI_FAIL_RANK=r under mpirun makes
+ * rank r's graph load fail. */
+int wm_mpi_injected_failure(void);
+
 /* ---- commands (one file each) ----------------------------------------- */
 
 int wm_cmd_info(int argc, char **argv);

@@ -16,6 +16,8 @@ int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load
   opt.directed = wm_cli_flag(cli, "directed");
   opt.use_cache = !wm_cli_flag(cli, "no-cache");
   opt.progress = 1; /* shown only when stderr is a terminal */
+  if (wm_mpi_injected_failure())
+    return wm_fail(err, WM_EINPUT, "%s: load failed (fault injected by WM_MPI_FAIL_RANK)", path);
   return wm_graph_load(path, &opt, g, info, err);
 }
 

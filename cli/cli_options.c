@@ -92,7 +92,7 @@ int wm_cli_parse(wm_cli *cli, const char *command, const char *usage, const char
   }
   if (cli->npositional < min_positional)
     return wm_fail(err, WM_EUSAGE, "%s: expected %s", command, usage);
-  wm_progress_choose(cli->json || cli->quiet);
+  wm_progress_choose(cli->json || cli->quiet || wm_mpi_rank() != 0); /* under mpirun rank 0 alone shows it */
   return WM_OK;
 }
 
@@ -163,6 +163,7 @@ int wm_cli_choice(const wm_cli *cli, const char *name, const char *const *choice
 }
 
 int wm_cli_report(const wm_error *err) {
+  if (wm_mpi_rank() != 0) return err->code; /* rank 0 reports for every rank (wm_mpi_agree) */
   fprintf(stderr, "warpmatch: %s\n", err->msg);
   if (err->code == WM_EUSAGE) fprintf(stderr, "(see 'warpmatch --help')\n");
   return err->code;

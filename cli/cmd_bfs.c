@@ -12,6 +12,9 @@
 
 #include "cli.h"
 #include "traversal.h"
+#ifdef WM_HAVE_MPI
+#include "bfs_mpi.h"
+#endif
 
 static const wm_optspec spec[] = {
     WM_GRAPH_OPTSPEC,
@@ -283,8 +286,13 @@ static int resolve_sources(bfs_cmd *c, wm_error *err) {
 
 static int one_search(bfs_cmd *c, const variant *v, const uint32_t *src, uint32_t nsrc, run_rec *rec,
                       wm_bfs_result *r, wm_error *err) {
-  int rc = c->use_gpu ? wm_bfs_gpu_run(c->ctx, src, nsrc, &v->o, r, err)
-                      : wm_bfs_cpu(c->g, src, nsrc, &v->o, r, err);
+  int rc;
+#ifdef WM_HAVE_MPI
+  if (wm_mpi_ranks() > 1) /* the vertices split across the ranks; rank 0 gets the result */
+    rc = wm_bfs_mpi(c->g, c->transpose, src, nsrc, &v->o, r, err);
+  else
+#endif
+    rc = c->use_gpu ? wm_bfs_gpu_run(c->ctx, src, nsrc, &v->o, r, err) : wm_bfs_cpu(c->g, src, nsrc, &v->o, r, err);
   if (rc) return rc;
   rec->source = src[0];
   rec->seconds = r->seconds;
@@ -295,7 +303,7 @@ static int one_search(bfs_cmd *c, const variant *v, const uint32_t *src, uint32_
   rec->depth = r->depth;
   rec->bu_levels = r->bottom_up_levels;
   rec->valid = -1;
-  if (c->validate) {
+  if (c->validate && wm_mpi_rank() == 0) { /* under mpirun rank 0 holds the whole result */
     wm_error verr;
     rec->valid = wm_bfs_validate(c->g, src, nsrc, r, &verr) == WM_OK;
     if (!rec->valid) fprintf(stderr, "warpmatch: %s (variant %s)\n", verr.msg, v->name);
@@ -389,7 +397,10 @@ static void print_text(const bfs_cmd *c) {
   const wm_graph *g = c->g;
   printf("graph      %s: %u vertices, %llu %s\n", c->path, g->n, (unsigned long long)wm_graph_edges(g),
          (g->flags & WM_GRAPH_DIRECTED) ? "arcs (directed)" : "edges");
-  printf("device     %s\n", c->use_gpu ? wm_bfs_gpu_describe(c->ctx) : "cpu (OpenMP)");
+  if (wm_mpi_ranks() > 1)
+    printf("device     cpu (OpenMP), %d MPI ranks, each searching its range of vertices\n", wm_mpi_ranks());
+  else
+    printf("device     %s\n", c->use_gpu ? wm_bfs_gpu_describe(c->ctx) : "cpu (OpenMP)");
   if (c->per_root)
     printf("roots      %u random vertices of non-zero degree (seed %llu)\n", c->nsrc, (unsigned long long)c->seed);
   else if (c->nsrc > 1)
@@ -455,6 +466,7 @@ static void print_json(const bfs_cmd *c) {
   wm_json_u64(&j, "edges", wm_graph_edges(g));
   wm_json_bool(&j, "directed", (g->flags & WM_GRAPH_DIRECTED) != 0);
   wm_json_str(&j, "device", c->use_gpu ? "gpu" : "cpu");
+  if (wm_mpi_ranks() > 1) wm_json_u64(&j, "mpi_ranks", (uint64_t)wm_mpi_ranks());
   if (c->use_gpu) wm_json_str(&j, "device_info", wm_bfs_gpu_describe(c->ctx));
   wm_json_str(&j, "teps_edges_convention", "Graph500: input edges within the traversed component");
   wm_json_u64(&j, "searches", c->per_root ? c->nsrc : 1);
@@ -519,15 +531,29 @@ static int failed(const bfs_cmd *c) {
   return 0;
 }
 
+/* Under mpirun with several ranks: the CPU search split by vertex ranges,
+ * which keeps the depth limit and the sources but not the ablation. */
+static int mpi_usage(const bfs_cmd *c, wm_error *err) {
+  if (wm_cli_flag(&c->cli, "ablation"))
+    return wm_fail(err, WM_EUSAGE, "bfs: --ablation does not run under mpirun with more than one rank");
+  return WM_OK;
+}
+
 static int run(bfs_cmd *c, wm_error *err) {
   int rc;
   if ((rc = check_usage(c, err)) || (rc = wm_cli_use_gpu(&c->cli, &c->use_gpu, err))) return rc;
   if (c->probe && !c->use_gpu)
     return wm_fail(err, WM_EUSAGE, "bfs: --probe-bandwidth measures the GPU; not with the CPU");
   if ((rc = choose_variants(c, err))) return rc;
-  if ((rc = wm_cli_load_graph(&c->cli, c->path, &c->g, NULL, err))) return rc;
-  if ((rc = resolve_sources(c, err))) return rc;
-  if (c->use_gpu) {
+  if (wm_mpi_ranks() > 1 && (rc = mpi_usage(c, err))) return rc;
+  rc = wm_cli_load_graph(&c->cli, c->path, &c->g, NULL, err);
+  if (!rc) rc = resolve_sources(c, err);
+  if ((rc = wm_mpi_agree(rc, err))) return rc; /* under mpirun all ranks stop if one failed */
+  if (wm_mpi_ranks() > 1 && (c->g->flags & WM_GRAPH_DIRECTED)) {
+    /* the split search finds parents among in-arcs in both directions */
+    rc = wm_graph_transpose(c->g, &c->transpose, err);
+    if ((rc = wm_mpi_agree(rc, err))) return rc;
+  } else if (c->use_gpu) {
     if ((rc = wm_bfs_gpu_create(c->g, &c->var[0].o, &c->ctx, err))) return rc;
     if (c->probe && (rc = wm_gpu_bandwidth_probe(&c->bandwidth, err))) return rc;
   } else if (c->g->flags & WM_GRAPH_DIRECTED) {
@@ -540,7 +566,7 @@ static int run(bfs_cmd *c, wm_error *err) {
     print_json(c);
   else
     print_text(c);
-  if (c->output && (rc = write_output(c, err))) return rc;
+  if (c->output && wm_mpi_rank() == 0 && (rc = write_output(c, err))) return rc; /* rank 0 holds the result */
   if (failed(c)) return wm_fail(err, WM_EINPUT, "bfs: validation failed (see above)");
   return WM_OK;
 }

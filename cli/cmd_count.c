@@ -72,6 +72,7 @@ static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome
   wm_json_bool(&j, "code_motion", (job->plan.flags & WM_PLAN_CODE_MOTION) != 0);
   wm_json_str(&j, "device", o->use_gpu ? "gpu" : "cpu");
   wm_json_u64(&j, "threads", (uint64_t)(job->threads > 0 ? job->threads : omp_get_max_threads()));
+  if (wm_mpi_ranks() > 1) wm_json_u64(&j, "mpi_ranks", (uint64_t)wm_mpi_ranks()); /* threads are per rank */
   if (job->first) wm_json_u64(&j, "ball_vertices", job->n_first);
   wm_json_u128(&j, "count", o->formula ? o->exact : o->r.count);
   wm_json_str(&j, "method", o->formula ? "formula" : "enumerate");
@@ -161,6 +162,7 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
            o->r.trials > 1 ? " median" : "", o->r.transfer_ms);
   else
     printf("%sdevice     %s\n", c, o->r.launch);
+  if (wm_mpi_ranks() > 1) printf("%smpi        %d ranks sharing the first level\n", c, wm_mpi_ranks());
   for (uint32_t i = 0; o->per_vertex && i < job->g->n; i++)
     printf("%u %" PRIu64 "\n", wm_graph_file_id(job->g, o->by_file_id[i]), o->per_vertex[o->by_file_id[i]]);
 }
@@ -222,6 +224,7 @@ static int choose_formula(const wm_cli *cli, const wm_match_job *job, int *formu
 static int run(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) {
   wm_match_options mo;
   wm_match_job_options(job, &mo);
+  mo.share = wm_mpi_share(); /* under mpirun: the roots shared across ranks */
   int rc = wm_cli_gpu_options(cli, &mo, err);
   if (!rc) rc = choose_formula(cli, job, &o->formula, err);
   if (rc) return rc;
@@ -273,8 +276,14 @@ int wm_cmd_count(int argc, char **argv) {
   wm_match_options check; /* usage errors before any loading */
   wm_match_options_init(&check);
   if (wm_cli_use_gpu(&cli, &o.use_gpu, &err) || wm_cli_gpu_options(&cli, &check, &err) ||
-      trials_option(&cli, &o.trials, &err) || wm_match_job_prepare(&cli, 1, o.use_gpu, &job, &err))
+      trials_option(&cli, &o.trials, &err))
     return wm_cli_report(&err);
+  /* under mpirun every rank loads the graph; all stop if one fails */
+  int prepared = wm_match_job_prepare(&cli, 1, o.use_gpu, &job, &err);
+  if (wm_mpi_agree(prepared, &err)) {
+    if (!prepared) wm_match_job_free(&job);
+    return wm_cli_report(&err);
+  }
   int rc = run(&cli, &job, &o, &err);
   if (rc == WM_OK) {
     if (cli.json)

@@ -51,6 +51,7 @@ static void print_text(const char *path, const wm_graph *g, unsigned k, const ta
          t->r.seconds, t->r.trials > 1 ? " (median)" : "");
   if (t->use_gpu) printf("kernels: %.3f ms\n", t->r.kernel_ms);
   printf("method: %s\n", t->r.launch);
+  if (wm_mpi_ranks() > 1) printf("mpi: %d ranks sharing the tops of each pass\n", wm_mpi_ranks());
 }
 
 static void print_json(const char *path, const wm_graph *g, unsigned k, const table *t) {
@@ -92,6 +93,7 @@ static void print_json(const char *path, const wm_graph *g, unsigned k, const ta
   if (t->use_gpu) wm_json_double(&j, "kernel_ms", t->r.kernel_ms);
   if (t->r.trials > 1) wm_json_u64(&j, "trials", t->r.trials);
   wm_json_str(&j, "method", t->method == WM_MOTIF_ENUMERATE ? "enumerate" : "formula");
+  if (wm_mpi_ranks() > 1) wm_json_u64(&j, "mpi_ranks", (uint64_t)wm_mpi_ranks());
   wm_json_str(&j, "how", t->r.launch);
   wm_json_double(&j, "load_seconds", t->load_seconds);
   wm_json_double(&j, "relabel_seconds", t->relabel_seconds);
@@ -149,6 +151,7 @@ static int count_all(const wm_cli *cli, const wm_graph *g, unsigned k, int use_g
   wm_match_options_init(&mo);
   mo.threads = (int)threads;
   mo.motif_method = t->method;
+  mo.share = wm_mpi_share(); /* under mpirun: the tops shared across ranks */
   if ((rc = wm_cli_gpu_options(cli, &mo, err))) return rc;
   t->use_gpu = use_gpu;
   return timed_runs(g, k, use_gpu, &mo, (int)trials, t, err);
@@ -184,6 +187,7 @@ int wm_cmd_motifs(int argc, char **argv) {
   if (!rc && (g->flags & WM_GRAPH_DIRECTED))
     rc = wm_fail(&err, WM_EUSAGE, "motifs: needs an undirected graph (drop --directed)");
   if (!rc) rc = wm_match_relabel(&cli, &g, NULL, &t.relabel_seconds, &err);
+  rc = wm_mpi_agree(rc, &err); /* under mpirun all ranks stop if one failed to load */
   if (!rc) rc = count_all(&cli, g, (unsigned)k, use_gpu, &t, &err);
   if (!rc) {
     if (cli.json)

@@ -9,18 +9,21 @@ typedef struct command {
   const char *name;
   int (*run)(int argc, char **argv);
   const char *summary;
+  int shares;
 } command;
 
+/* shares: runs across the ranks of an mpirun; the other commands refuse
+ * more than one rank (each rank would write the same files). */
 static const command commands[] = {
-    {"count", wm_cmd_count, "count the occurrences of a pattern"},
-    {"list", wm_cmd_list, "list the occurrences of a pattern"},
-    {"motifs", wm_cmd_motifs, "count every connected pattern of 3, 4 or 5 vertices"},
-    {"plan", wm_cmd_plan, "print the plan chosen for a pattern, without running it"},
-    {"bfs", wm_cmd_bfs, "breadth-first search: levels, parents, GTEPS"},
-    {"reach", wm_cmd_reach, "is W reachable from V, and in how many hops"},
-    {"info", wm_cmd_info, "vertices, edges and degree summary of a graph"},
-    {"convert", wm_cmd_convert, "convert a graph to the binary .wmg format"},
-    {"gen", wm_cmd_gen, "generate a Kronecker (Graph500) or R-MAT graph"},
+    {"count", wm_cmd_count, "count the occurrences of a pattern", 1},
+    {"list", wm_cmd_list, "list the occurrences of a pattern", 0},
+    {"motifs", wm_cmd_motifs, "count every connected pattern of 3, 4 or 5 vertices", 1},
+    {"plan", wm_cmd_plan, "print the plan chosen for a pattern, without running it", 0},
+    {"bfs", wm_cmd_bfs, "breadth-first search: levels, parents, GTEPS", 1},
+    {"reach", wm_cmd_reach, "is W reachable from V, and in how many hops", 0},
+    {"info", wm_cmd_info, "vertices, edges and degree summary of a graph", 0},
+    {"convert", wm_cmd_convert, "convert a graph to the binary .wmg format", 0},
+    {"gen", wm_cmd_gen, "generate a Kronecker (Graph500) or R-MAT graph", 0},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -34,7 +37,7 @@ static void usage(FILE *f) {
           "Exit codes: 0 ok, 1 bad input, 2 usage, 3 device error.\n");
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return WM_EUSAGE;
@@ -47,9 +50,26 @@ int main(int argc, char **argv) {
     printf("warpmatch 0.1.0\n");
     return WM_OK;
   }
-  for (int i = 0; i < NCOMMANDS; i++)
-    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "warpmatch: unknown command '%s'\n", argv[1]);
-  usage(stderr);
+  for (int i = 0; i < NCOMMANDS; i++) {
+    if (strcmp(argv[1], commands[i].name) != 0) continue;
+    if (!commands[i].shares && wm_mpi_ranks() > 1) {
+      if (wm_mpi_rank() == 0)
+        fprintf(stderr, "warpmatch: %s does not run under mpirun with more than one rank (count, motifs and bfs "
+                        "do); run it as one process\n",
+                argv[1]);
+      return WM_EUSAGE;
+    }
+    return commands[i].run(argc - 1, argv + 1);
+  }
+  if (wm_mpi_rank() == 0) {
+    fprintf(stderr, "warpmatch: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+  }
   return WM_EUSAGE;
+}
+
+int main(int argc, char **argv) {
+  int rc = wm_mpi_start(&argc, &argv);
+  if (rc) return rc;
+  return wm_mpi_finish(dispatch(argc, argv));
 }

@@ -33,6 +33,31 @@ extern "C" {
  * executors serialise calls, so the sink needs no locking. */
 typedef int (*wm_match_sink)(void *ctx, const uint32_t *match, unsigned k);
 
+/* Work shared with other processes (the program's MPI ranks,
+ * matcher/cpu/share_mpi.c): every process holds the whole graph and runs
+ * the same calls in the same order; the CPU executor and the motif sums
+ * take their loops' items in chunks from counters common to all of them,
+ * and add their partial results together before returning, so each
+ * process returns the whole answer.  The library itself never needs MPI:
+ * a caller without one passes no wm_share. */
+typedef struct wm_share {
+  void *ctx;
+  int processes;
+  /* The first of `count` fresh counters, one per loop of the next piece of
+   * work; every process calls it in the same order, from one thread, once
+   * every counter it took before is done with (no thread claims from it). */
+  unsigned (*loops)(void *ctx, unsigned count);
+  /* Claims `chunk` items of loop `id`: returns the first (the loop's
+   * length or more: nothing left).  Any thread may call it. */
+  uint64_t (*grab)(void *ctx, unsigned id, uint64_t chunk);
+  /* In-place sums over the processes: collective, one thread of each
+   * process calling while its others wait.  Non-zero on an MPI error. */
+  int (*sum_u32)(void *ctx, uint32_t *a, uint64_t n);
+  int (*sum_u64)(void *ctx, uint64_t *a, uint64_t n);
+  /* exact: *overflow is set when a total passes 2^127 */
+  int (*sum_i128)(void *ctx, wm_i128 *a, unsigned n, int *overflow);
+} wm_share;
+
 enum wm_steal_mode { WM_STEAL_NONE = 0, WM_STEAL_BLOCK = 1, WM_STEAL_TWO_LEVEL = 2 };
 /* How the GPU stack kernel hands out level 0: vertices v0, or edges (v0, v1)
  * (G2Miner's edge parallelism: a hub's first level is spread over many
@@ -77,6 +102,8 @@ typedef struct wm_match_options {
   int motif_method;            /* wm_motif_method: how wm_motifs (and `count` of a pattern
                                   with a formula) counts; 0 = auto */
   const char *progress_label;  /* the phase the progress line names (NULL: "counting") */
+  const wm_share *share;       /* CPU: the first level (and the motif sums' loops) shared with
+                                  other processes, or NULL; not with a sink */
 } wm_match_options;
 
 /* auto: the formula wherever it applies (the whole graph, no labels); formula:

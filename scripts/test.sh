@@ -2,7 +2,9 @@
 # Builds warpmatch and runs every test suite with ctest, then the Python
 # package's tests.
 #
-# GPU suites report "Skipped" on a machine without a CUDA device.  Exits
+# GPU suites report "Skipped" on a machine without a CUDA device.  Where the
+# build found MPI, ctest also runs mpi_cli (label mpi): the program under
+# mpirun against one process, on this machine.  Exits
 # non-zero when the build or any test fails.  WM_BUILD_DIR picks the build
 # folder (default: build/).
 #

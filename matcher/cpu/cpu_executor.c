@@ -5,7 +5,9 @@
  * vertices in dynamic chunks.  Each thread owns one buffer per set slot,
  * grown on demand to the size its operands bound.  Hoisted ops run on
  * first use (cpu_schedule.h); the last level is counted, not listed, when
- * nothing needs the matches themselves. */
+ * nothing needs the matches themselves.  With a wm_share (matcher.h) the
+ * hub tasks and the roots are claimed from counters common to several
+ * processes, and the counts are added over them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 
 #define HUB_DEGREE 256u  /* default: vertices above this are split */
 #define VERTEX_CHUNK 32  /* ordinary vertices per scheduling step */
+#define HUB_GRAB 1       /* hub tasks per claim of a shared counter */
 
 void wm_match_options_init(wm_match_options *o) {
   memset(o, 0, sizeof *o);
@@ -337,6 +340,40 @@ static void work(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint6
   }
 }
 
+/* The same share of work when other processes take part (o->share):
+ * both lists are claimed in chunks from counters common to all of them,
+ * hub tasks first, so the processes balance as the threads do. */
+static void work_shared(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint64_t roots,
+                        const unsigned loop[2]) {
+  const wm_share *s = e->o->share;
+  for (uint64_t t; !stopped(e) && (t = s->grab(s->ctx, loop[0], HUB_GRAB)) < nhubs;)
+    for (uint64_t end = t + HUB_GRAB < nhubs ? t + HUB_GRAB : nhubs; t < end; t++) {
+      run_root(e, w, hubs[t].v, hubs[t].from, hubs[t].to);
+      wm_progress_add(&e->progress, hubs[t].to - hubs[t].from);
+    }
+  for (uint64_t i; !stopped(e) && (i = s->grab(s->ctx, loop[1], VERTEX_CHUNK)) < roots;)
+    for (uint64_t end = i + VERTEX_CHUNK < roots ? i + VERTEX_CHUNK : roots; i < end; i++) {
+      uint32_t v = root_at(e->o, i);
+      if (is_hub(e, v)) continue;
+      run_root(e, w, v, 0, UINT32_MAX);
+      wm_progress_add(&e->progress, wm_degree(e->g, v));
+    }
+}
+
+/* Adds the processes' partial results (o->share): every process returns
+ * the totals.  Called by every process, whatever its own outcome, so that
+ * none waits for another. */
+static int share_totals(const wm_share *s, const wm_graph *g, uint64_t *per_vertex, uint64_t *count,
+                        uint64_t *set_ops, int *oom) {
+  uint64_t t[3] = {*count, *set_ops, (uint64_t)*oom};
+  int rc = s->sum_u64(s->ctx, t, 3);
+  if (!rc && per_vertex) rc = s->sum_u64(s->ctx, per_vertex, g->n);
+  *count = t[0];
+  *set_ops = t[1];
+  *oom = t[2] != 0;
+  return rc;
+}
+
 /* Progress is measured in the roots' degrees: a hub weighs more than a leaf. */
 static uint64_t degree_sum(const exec *e, uint64_t roots) {
   uint64_t sum = 0;
@@ -360,16 +397,26 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), oom = 0;
   uint64_t count = 0, set_ops = 0;
   wm_progress_init(&e.progress, o->progress_label ? o->progress_label : "counting", degree_sum(&e, roots), 1);
+  const wm_share *share = o->sink ? NULL : o->share;
+  unsigned loop[2] = {0, 0};
+  if (share) loop[0] = share->loops(share->ctx, 2), loop[1] = loop[0] + 1;
   double t0 = wm_now();
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : count, set_ops) reduction(| : oom)
   {
     worker w;
     memset(&w, 0, sizeof w);
-    work(&e, &w, hubs, nhubs, roots);
+    if (share)
+      work_shared(&e, &w, hubs, nhubs, roots, loop);
+    else
+      work(&e, &w, hubs, nhubs, roots);
     count += w.count;
     set_ops += w.set_ops;
     oom |= w.oom;
     for (unsigned s = 0; s < WM_MAX_SLOTS; s++) free(w.buf[s]);
+  }
+  if (share && share_totals(share, g, o->per_vertex, &count, &set_ops, &oom)) {
+    free(hubs);
+    return wm_fail(err, WM_EINPUT, "adding up the processes' counts failed (MPI)");
   }
   r->seconds = wm_now() - t0;
   wm_progress_finish(&e.progress);
@@ -378,10 +425,13 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   r->count = count;
   r->set_ops = set_ops;
   r->listed = e.listed;
+  char procs[64] = "";
+  if (share) snprintf(procs, sizeof procs, " in each of %d processes sharing the roots", share->processes);
   if (e.split)
-    snprintf(r->launch, sizeof r->launch, "cpu: %d threads, roots above degree %u split into %u-candidate tasks",
-             threads, e.hub_degree, e.hub_chunk);
+    snprintf(r->launch, sizeof r->launch, "cpu: %d threads%s, roots above degree %u split into %u-candidate tasks",
+             threads, procs, e.hub_degree, e.hub_chunk);
   else
-    snprintf(r->launch, sizeof r->launch, "cpu: %d threads, roots not split (pairs counted at position 1)", threads);
+    snprintf(r->launch, sizeof r->launch, "cpu: %d threads%s, roots not split (pairs counted at position 1)",
+             threads, procs);
   return WM_OK;
 }

@@ -16,6 +16,7 @@
 
 #include "datasets.h"
 #include "exact_count.h"
+#include "matcher.h"
 #include "wm_error.h"
 
 #ifdef __cplusplus
@@ -83,6 +84,10 @@ typedef struct wm_motif_sums {
  * degeneracy.  WM_EINPUT when a sum passes 2^127 (reported, never
  * wrapped) or memory runs out. */
 int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err);
+/* The same, the passes' tops shared with other processes (share may be
+ * NULL): every process returns the sums over all tops. */
+int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const wm_share *share, wm_motif_sums *out,
+                             wm_error *err);
 
 /* How the GPU's motif aggregates size themselves; zero fields take the
  * defaults.  Tests shrink them to force many chunks and the per-kernel

@@ -28,6 +28,28 @@ static inline wm_i128 mul(acc *a, wm_i128 x, wm_i128 y) { return wm_mul_chk(x, y
 
 static inline uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
 
+/* The passes' vertex loops hand out chunks of vertices from one counter
+ * per loop, the dynamic schedule of OpenMP; with a wm_share the counters
+ * of the shared loops are common to every process, which then each sum
+ * the tops they took (the sums are sums over tops). */
+enum { LOOP_TRIANGLES, LOOP_COPY, LOOP_SUMS, LOOP_CYCLES, LOOP_CLIQUES, LOOPS };
+
+typedef struct loops {
+  const wm_share *share;
+  unsigned id[LOOPS];   /* the shared counters */
+  uint64_t next[LOOPS]; /* this process's own counters */
+} loops;
+
+static inline uint64_t claim(loops *L, int which, uint64_t chunk) {
+  if (L->share && which != LOOP_COPY) return L->share->grab(L->share->ctx, L->id[which], chunk);
+  return __atomic_fetch_add(&L->next[which], chunk, __ATOMIC_RELAXED);
+}
+
+/* for (vv over the claimed chunks of loop `which`), each chunk [lo, lo + chunk) */
+#define FOR_CLAIMED(L, which, chunk, n, vv)                                   \
+  for (uint64_t lo_; (lo_ = claim(L, which, chunk)) < (uint64_t)(n);)         \
+    for (uint64_t vv = lo_, hi_ = lo_ + (chunk) < (uint64_t)(n) ? lo_ + (chunk) : (uint64_t)(n); vv < hi_; vv++)
+
 /* First index in row[0..len) whose id is >= x. */
 static inline uint64_t lower_bound(const uint32_t *row, uint64_t len, uint32_t x) {
   uint64_t lo = 0, hi = len;
@@ -58,11 +80,13 @@ static uint64_t triangles_on(const wm_graph *g, uint32_t v, uint64_t i, uint32_t
   return found;
 }
 
-/* Pass 1: t[arc] = triangles on the arc's edge, on both arcs. */
-static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_t *ib, wm_progress *p) {
+/* Pass 1: t[arc] = triangles on the arc's edge, on both arcs.  With a
+ * share each process counts its tops' triangles, the counts are added
+ * over the processes, and every process copies them to the other arcs. */
+static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_t *ib, loops *L, int *failed,
+                           wm_progress *p) {
   const int64_t n = g->n;
-#pragma omp for schedule(dynamic, 64)
-  for (int64_t vv = 0; vv < n; vv++) {
+  FOR_CLAIMED(L, LOOP_TRIANGLES, 64, n, vv) {
     uint32_t v = (uint32_t)vv;
     wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
@@ -77,9 +101,14 @@ static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_
       if (found) __atomic_fetch_add(&t[g->offsets[v] + i], (uint32_t)found, __ATOMIC_RELAXED);
     }
   }
+#pragma omp barrier
+  if (L->share) {
+#pragma omp master
+    if (L->share->sum_u32(L->share->ctx, t, g->m)) *failed = 1;
+#pragma omp barrier
+  }
   /* every triangle was counted on arcs v->u with u < v; copy to u->v */
-#pragma omp for schedule(dynamic, 64)
-  for (int64_t vv = 0; vv < n; vv++) {
+  FOR_CLAIMED(L, LOOP_COPY, 64, n, vv) {
     uint32_t v = (uint32_t)vv;
     wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
@@ -90,13 +119,13 @@ static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_
       t[g->offsets[u] + j] = t[g->offsets[v] + i];
     }
   }
+#pragma omp barrier
 }
 
 /* Pass 2: the vertex sums, and the edge sums over each edge's arc v->u. */
-static void vertex_and_edge_sums(const wm_graph *g, const uint32_t *t, acc *a, wm_progress *p) {
+static void vertex_and_edge_sums(const wm_graph *g, const uint32_t *t, acc *a, loops *L, wm_progress *p) {
   const int64_t n = g->n;
-#pragma omp for schedule(dynamic, 256)
-  for (int64_t vv = 0; vv < n; vv++) {
+  FOR_CLAIMED(L, LOOP_SUMS, 256, n, vv) {
     uint32_t v = (uint32_t)vv;
     wm_progress_add(p, deg(g, v) + 1);
     const wm_i128 d = (wm_i128)deg(g, v);
@@ -132,6 +161,7 @@ static void vertex_and_edge_sums(const wm_graph *g, const uint32_t *t, acc *a, w
     add(a, WM_SUM_BOWTIE, wm_choose(tri, 2));
     add(a, WM_SUM_DART, mul(a, d - 3, dsum));
   }
+#pragma omp barrier
 }
 
 /* Per-thread scratch of pass 3, n entries each unless noted. */
@@ -268,10 +298,10 @@ static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, u
  * u-v-w (v, w > u); each path lies on cnt[w] - 1 cycles.  For size 5 the
  * paths are also listed per w (S_uw, the v in ascending order), for the
  * classes of pair_list_sums and the 5-cycles. */
-static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratch *x, acc *a, wm_progress *p) {
+static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratch *x, acc *a, loops *L,
+                        wm_progress *p) {
   const int64_t n = g->n;
-#pragma omp for schedule(dynamic, 16)
-  for (int64_t uu = 0; uu < n; uu++) {
+  FOR_CLAIMED(L, LOOP_CYCLES, 16, n, uu) {
     uint32_t u = (uint32_t)uu;
     wm_progress_add(p, deg(g, u) + 1);
     const uint32_t *ru = g->adj + g->offsets[u];
@@ -347,6 +377,7 @@ static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratc
     }
     for (uint64_t y = 0; y < nt; y++) x->cnt[x->touched[y]] = 0;
   }
+#pragma omp barrier
 }
 
 /* 5-cliques whose two highest ids are the edge uv: triangles among the
@@ -375,10 +406,9 @@ static wm_i128 five_cliques_on(const wm_graph *g, const uint32_t *rv, const uint
  * inner degrees come from the members' rows above them (each edge inside
  * C found once, from its lower-ranked end). */
 static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *common, uint32_t *ia, uint32_t *ib,
-                             scratch *x, acc *a, wm_progress *p) {
+                             scratch *x, acc *a, loops *L, wm_progress *p) {
   const int64_t n = g->n;
-#pragma omp for schedule(dynamic, 16)
-  for (int64_t vv = 0; vv < n; vv++) {
+  FOR_CLAIMED(L, LOOP_CLIQUES, 16, n, vv) {
     uint32_t v = (uint32_t)vv;
     wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
@@ -418,6 +448,7 @@ static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *com
       add(a, WM_SUM_K5, five_cliques_on(g, rv, ia, found, x));
     }
   }
+#pragma omp barrier
 }
 
 static void merge(acc *into, const acc *a) {
@@ -426,6 +457,11 @@ static void merge(acc *into, const acc *a) {
 }
 
 int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err) {
+  return wm_motif_sums_cpu_shared(g, k, threads, NULL, out, err);
+}
+
+int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const wm_share *share, wm_motif_sums *out,
+                             wm_error *err) {
   memset(out, 0, sizeof *out);
   out->k = k;
   const double started = wm_now();
@@ -434,18 +470,25 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
   const int nth = threads > 0 ? threads : omp_get_max_threads();
   uint32_t *t = k >= 4 ? calloc(g->m ? g->m : 1, sizeof *t) : NULL;
   acc *accs = calloc((size_t)nth, sizeof *accs);
-  int oom = !accs || (k >= 4 && !t);
+  int oom = !accs || (k >= 4 && !t), failed = 0;
+  loops L;
+  memset(&L, 0, sizeof L);
+  L.share = share;
+  const unsigned first_loop = share ? share->loops(share->ctx, LOOPS) : 0;
+  for (int i = 0; share && i < LOOPS; i++) L.id[i] = first_loop + (unsigned)i;
   /* Each pass is a loop over the vertices, weighed by degree. */
   const unsigned loops = 1 + (k >= 4 ? 3 : 0) + (k >= 5 ? 1 : 0);
   wm_progress progress;
   wm_progress_init(&progress, "motif sums", loops * ((uint64_t)g->m + g->n), 1);
-#pragma omp parallel num_threads(nth) if (!oom)
+  /* With a share every process enters the region, so that the processes
+   * agree on running the passes (the first pass adds its counts over them). */
+#pragma omp parallel num_threads(nth) if (!oom || share)
   {
-    acc *a = &accs[omp_get_thread_num()];
+    acc *a = accs ? &accs[omp_get_thread_num()] : NULL;
     uint32_t *common = NULL, *ia = NULL, *ib = NULL;
     scratch x;
     memset(&x, 0, sizeof x);
-    if (k >= 4) {
+    if (k >= 4 && !oom) {
       const size_t room = g->n ? g->n : 1;
       common = malloc(room * sizeof *common);
       ia = malloc(room * sizeof *ia);
@@ -456,15 +499,24 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
       }
     }
 #pragma omp barrier
-    if (!oom) {
+    if (share) {
+#pragma omp master
+      {
+        uint64_t any = (uint64_t)oom;
+        if (share->sum_u64(share->ctx, &any, 1)) failed = 1;
+        oom = any != 0;
+      }
+#pragma omp barrier
+    }
+    if (!oom && !failed) {
       double t0 = wm_now(), t1, t2, t3, t4; /* each pass ends with its loop's barrier */
-      if (k >= 4) edge_triangles(g, t, ia, ib, &progress);
+      if (k >= 4) edge_triangles(g, t, ia, ib, &L, &failed, &progress);
       t1 = wm_now();
-      vertex_and_edge_sums(g, t, a, &progress);
+      if (!failed) vertex_and_edge_sums(g, t, a, &L, &progress);
       t2 = wm_now();
-      if (k >= 4) four_cycles(g, t, k, &x, a, &progress);
+      if (k >= 4 && !failed) four_cycles(g, t, k, &x, a, &L, &progress);
       t3 = wm_now();
-      if (k >= 5) triangle_cliques(g, t, common, ia, ib, &x, a, &progress);
+      if (k >= 5 && !failed) triangle_cliques(g, t, common, ia, ib, &x, a, &L, &progress);
       t4 = wm_now();
       if (omp_get_thread_num() == 0) {
         out->pass_seconds[0] = t1 - t0;
@@ -484,6 +536,16 @@ int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums 
   for (int i = 0; accs && i < nth; i++) merge(&total, &accs[i]);
   free(accs);
   free(t);
+  if (share && !oom && !failed) {
+    /* this process's sums over the tops it took, added over the processes
+     * exactly; their overflow flags too (2, out of memory, counts as such) */
+    uint64_t flags[2] = {total.overflow == 1, total.overflow == 2};
+    int over = 0;
+    if (share->sum_i128(share->ctx, total.s, WM_SUM_COUNT, &over) || share->sum_u64(share->ctx, flags, 2))
+      failed = 1;
+    total.overflow = flags[1] ? 2 : (flags[0] || over) ? 1 : 0;
+  }
+  if (failed) return wm_fail(err, WM_EINPUT, "motif sums: adding up the processes' sums failed (MPI)");
   if (oom) return wm_fail(err, WM_EINPUT, "out of memory for the motif aggregates (%u vertices, %llu arcs)",
                           g->n, (unsigned long long)g->m);
   if (total.overflow == 2) return wm_fail(err, WM_EINPUT, "out of memory for the motif aggregates' path lists");

@@ -155,7 +155,7 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
              "upload)",
              ms, 1e3 * ps[0], 1e3 * ps[1], 1e3 * ps[2], 1e3 * ps[3], 1e3 * ps[4], 1e3 * ps[5], sums->seconds);
   } else {
-    rc = wm_motif_sums_cpu(g, k, o ? o->threads : 0, sums, err);
+    rc = wm_motif_sums_cpu_shared(g, k, o ? o->threads : 0, o ? o->share : NULL, sums, err);
     if (rc) return rc;
     snprintf(how, how_size,
              "aggregates on the CPU in %.3f s (triangles per edge %.3f, vertex and edge sums %.3f, 4-cycles, pair "

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The program under mpirun against the same program run as one process:
+# counts (the triangle, the 4-cycle and 5-vertex patterns, by plan and by
+# formula), motifs of sizes 4 and 5, and BFS levels and parents (symmetric
+# and directed, validated), with one and two threads a rank, must be equal
+# for 1, 2 and 3 ranks; a rank whose graph load fails (WM_MPI_FAIL_RANK,
+# the fault injection) must make the whole job exit non-zero within a
+# timeout, with rank 0's message naming it; list and --device gpu must
+# refuse several ranks.
+# Usage: mpi_cli.sh WARPMATCH MPIEXEC DATASETS
+set -euo pipefail
+
+bin="${1:?usage: mpi_cli.sh WARPMATCH MPIEXEC DATASETS}"
+mpiexec="${2:?}"
+datasets="${3:?}"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/wm-mpi.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+# CI runs as root on one small machine: allow both, one thread per rank.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 WM_PROGRESS=0
+# threads=N before a case: N threads per rank, so that threads claim work concurrently
+mpi() {
+  local np=$1; shift
+  OMP_NUM_THREADS=${threads:-1} timeout 60 "$mpiexec" --oversubscribe --allow-run-as-root -np "$np" "$bin" "$@"
+}
+
+failures=0
+fail() { echo "mpi_cli: FAIL: $*" >&2; failures=$((failures + 1)); }
+step() { echo "mpi_cli: $*"; }
+
+# The figures of a JSON answer that must not depend on the ranks.
+answer() { grep -o '"\(count\|total\|reached\|per_level\|motifs\|per_vertex\)":\(\[[^]]*\]\|[^,]*\)' | tr -d '\n'; }
+
+# same DESCRIPTION ARGS...: the one-process answer, then 1, 2 and 3 ranks.
+same() {
+  local what=$1; shift
+  local want got
+  want="$("$bin" "$@" --json | answer)" || { fail "$what: one process failed"; return; }
+  [[ -n $want ]] || { fail "$what: no answer"; return; }
+  for np in 1 2 3; do
+    got="$(mpi "$np" "$@" --json | answer)" || { fail "$what: $np ranks failed"; continue; }
+    [[ $got == "$want" ]] || fail "$what: $np ranks gave $got, one process $want"
+  done
+  step "$what: equal for 1, 2 and 3 ranks"
+}
+
+step "generating a Kronecker graph (scale 9)"
+"$bin" gen kron --scale 9 --seed 7 --output "$tmp/kron.wmg" --quiet >/dev/null
+kron="$tmp/kron.wmg"
+fb="$datasets/facebook_combined.txt"
+[[ -r $fb ]] || fb=""
+
+same "kron house by plan" count "$kron" --pattern house --method enumerate
+same "kron house by formula" count "$kron" --pattern house --method formula
+same "kron tailed-triangle per vertex" count "$kron" --pattern tailed-triangle --method enumerate --per-vertex
+same "kron motifs 4" motifs "$kron" --size 4
+same "kron motifs 5" motifs "$kron" --size 5
+same "kron motifs 4 by plans" motifs "$kron" --size 4 --method enumerate
+threads=2 same "kron house by plan, 2 threads a rank" count "$kron" --pattern house --method enumerate
+threads=2 same "kron motifs 5, 2 threads a rank" motifs "$kron" --size 5
+same "kron bfs" bfs "$kron" --source 1 --validate
+threads=2 same "kron bfs, 2 threads a rank" bfs "$kron" --source 1 --validate
+# More loops than the dispenser's window holds counters: every trial must
+# still count the same after the counters are zeroed and reused.
+"$bin" gen kron --scale 5 --seed 7 --output "$tmp/tiny.wmg" --quiet >/dev/null
+same "tiny motifs 4, 1000 trials (counters reused)" motifs "$tmp/tiny.wmg" --size 4 --trials 1000
+if [[ -n $fb ]]; then
+  same "facebook triangle" count "$fb" --pattern triangle --no-cache
+  same "facebook 4-cycle by formula" count "$fb" --pattern 4-cycle --no-cache
+  same "facebook bfs" bfs "$fb" --source 0 --validate --no-cache
+  same "facebook directed bfs" bfs "$fb" --source 0 --directed --validate --no-cache
+  same "facebook bfs depth 2" bfs "$fb" --source 0 --max-depth 2 --no-cache
+else
+  step "facebook_combined.txt not in $datasets: its cases skipped"
+fi
+
+# Per-vertex output files: levels and parents of the split search.
+"$bin" bfs "$kron" --source 1 --output "$tmp/levels.1" >/dev/null
+for np in 2 3; do
+  mpi "$np" bfs "$kron" --source 1 --output "$tmp/levels.$np" --validate >/dev/null || fail "bfs --output: $np ranks failed"
+  cmp -s "$tmp/levels.1" "$tmp/levels.$np" || fail "bfs --output: $np ranks wrote other levels"
+  mpi "$np" bfs "$kron" --source 1 --output "$tmp/parents.$np" --write parents >/dev/null ||
+    fail "bfs --write parents: $np ranks failed"
+done
+step "bfs levels files equal; parents written"
+
+# A rank that fails to load stops every rank: non-zero status, one message.
+for np_rank in "3 2" "2 0"; do
+  read -r np rank <<<"$np_rank"
+  status=0
+  WM_MPI_FAIL_RANK=$rank mpi "$np" count "$kron" --pattern triangle >"$tmp/out" 2>"$tmp/err" || status=$?
+  if ((status == 0 || status == 124)); then
+    fail "a failing rank $rank of $np: status $status (0: not noticed, 124: hung)"
+  elif ! grep -q "rank $rank of $np: .*fault injected" "$tmp/err"; then
+    fail "a failing rank $rank of $np: no message naming it"; cat "$tmp/err" >&2
+  fi
+  [[ $(grep -c '^warpmatch:' "$tmp/err") == 1 ]] || fail "a failing rank $rank of $np: not one message"
+done
+status=0
+WM_MPI_FAIL_RANK=1 mpi 3 bfs "$kron" --source 1 >/dev/null 2>"$tmp/err" || status=$?
+((status != 0 && status != 124)) && grep -q "rank 1 of 3" "$tmp/err" || fail "bfs with a failing rank: status $status"
+step "a failing rank ends the job with its message"
+
+status=0
+mpi 2 list "$kron" --pattern triangle >/dev/null 2>"$tmp/err" || status=$?
+((status == 2)) && grep -q "list does not run under mpirun" "$tmp/err" || fail "list under 2 ranks: status $status"
+status=0
+mpi 2 count "$kron" --pattern triangle --device gpu >/dev/null 2>"$tmp/err" || status=$?
+((status == 2)) && grep -q "does not run under mpirun" "$tmp/err" || fail "--device gpu under 2 ranks: status $status"
+step "list and --device gpu refuse several ranks"
+
+if ((failures)); then
+  echo "mpi_cli: $failures failure(s)" >&2
+  exit 1
+fi
+echo "mpi_cli: all cases passed"

@@ -1,0 +1,187 @@
+/* wm_share (matcher.h) without MPI: "processes" are threads of this test,
+ * each calling the executor or the motif sums with its own wm_share over
+ * common counters and a common sum buffer.  Every process must return the
+ * one-process answer (counts, per-vertex counts, the 128-bit motif sums),
+ * whatever share of the roots and tops it claimed; the MPI dispenser
+ * (matcher/cpu/share_mpi.c) is checked the same way by mpi_cli. */
+#define _POSIX_C_SOURCE 200809L /* pthread barriers */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matcher.h"
+#include "motif_sums.h"
+#include "testutil.h"
+
+#define PROCS 3
+#define LOOPS 64
+
+typedef struct common {
+  uint64_t counter[LOOPS];
+  pthread_barrier_t bar;
+  pthread_mutex_t mu;
+  wm_i128 *sum; /* the totals being built, PROCS adding in turn */
+  size_t cap;
+  int overflow;
+} common;
+
+typedef struct proc {
+  wm_share share;
+  common *c;
+  unsigned next; /* this process's next loop id */
+  uint64_t claimed; /* items it took */
+} proc;
+
+static unsigned loops(void *ctx, unsigned count) {
+  proc *p = ctx;
+  cr_assert_leq(p->next + count, LOOPS);
+  p->next += count;
+  return p->next - count;
+}
+
+static uint64_t grab(void *ctx, unsigned id, uint64_t chunk) {
+  proc *p = ctx;
+  uint64_t first = __atomic_fetch_add(&p->c->counter[id], chunk, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&p->claimed, chunk, __ATOMIC_RELAXED);
+  return first;
+}
+
+/* All-reduce through the common buffer: zeroed by one, added by each,
+ * read by each. */
+static void all_sum(proc *p, size_t n, const void *in, void *out, size_t width) {
+  common *c = p->c;
+  if (pthread_barrier_wait(&c->bar) == PTHREAD_BARRIER_SERIAL_THREAD) {
+    if (n > c->cap) c->sum = realloc(c->sum, n * sizeof *c->sum), c->cap = n;
+    memset(c->sum, 0, n * sizeof *c->sum);
+    c->overflow = 0;
+  }
+  pthread_barrier_wait(&c->bar);
+  pthread_mutex_lock(&c->mu);
+  for (size_t i = 0; i < n; i++) {
+    wm_i128 x = width == 4 ? ((const uint32_t *)in)[i] : width == 8 ? ((const uint64_t *)in)[i] : ((const wm_i128 *)in)[i];
+    c->sum[i] = wm_add_chk(c->sum[i], x, &c->overflow);
+  }
+  pthread_mutex_unlock(&c->mu);
+  pthread_barrier_wait(&c->bar);
+  for (size_t i = 0; i < n; i++) {
+    if (width == 4) ((uint32_t *)out)[i] = (uint32_t)c->sum[i];
+    else if (width == 8) ((uint64_t *)out)[i] = (uint64_t)c->sum[i];
+    else ((wm_i128 *)out)[i] = c->sum[i];
+  }
+  pthread_barrier_wait(&c->bar);
+}
+
+static int sum_u32(void *ctx, uint32_t *a, uint64_t n) {
+  all_sum(ctx, n, a, a, 4);
+  return 0;
+}
+static int sum_u64(void *ctx, uint64_t *a, uint64_t n) {
+  all_sum(ctx, n, a, a, 8);
+  return 0;
+}
+static int sum_i128(void *ctx, wm_i128 *a, unsigned n, int *overflow) {
+  all_sum(ctx, n, a, a, 16);
+  *overflow |= ((proc *)ctx)->c->overflow;
+  return 0;
+}
+
+typedef struct job {
+  proc p;
+  const wm_graph *g;
+  const wm_plan *plan; /* NULL: motif sums of size k */
+  unsigned k;
+  wm_match_result r;
+  uint64_t *per_vertex;
+  wm_motif_sums sums;
+  int rc;
+} job;
+
+static void *run(void *arg) {
+  job *j = arg;
+  wm_error err;
+  if (j->plan) {
+    wm_match_options o;
+    wm_match_options_init(&o);
+    o.threads = 2;
+    o.share = &j->p.share;
+    o.per_vertex = j->per_vertex;
+    o.cpu_hub_degree = 8; /* many hub tasks as well as roots */
+    j->rc = wm_match_cpu(j->g, j->plan, &o, &j->r, &err);
+  } else {
+    j->rc = wm_motif_sums_cpu_shared(j->g, j->k, 2, &j->p.share, &j->sums, &err);
+  }
+  return NULL;
+}
+
+/* Runs PROCS processes on g and checks each one's answer against one. */
+static void run_all(const wm_graph *g, const wm_plan *plan, unsigned k, job *jobs) {
+  common c;
+  memset(&c, 0, sizeof c);
+  pthread_barrier_init(&c.bar, NULL, PROCS);
+  pthread_mutex_init(&c.mu, NULL);
+  pthread_t t[PROCS];
+  for (int i = 0; i < PROCS; i++) {
+    memset(&jobs[i], 0, sizeof jobs[i]);
+    jobs[i].p.c = &c;
+    jobs[i].p.share = (wm_share){&jobs[i].p, PROCS, loops, grab, sum_u32, sum_u64, sum_i128};
+    jobs[i].g = g, jobs[i].plan = plan, jobs[i].k = k;
+    if (plan) jobs[i].per_vertex = calloc(g->n, sizeof *jobs[i].per_vertex);
+    pthread_create(&t[i], NULL, run, &jobs[i]);
+  }
+  for (int i = 0; i < PROCS; i++) pthread_join(t[i], NULL);
+  pthread_barrier_destroy(&c.bar);
+  pthread_mutex_destroy(&c.mu);
+  free(c.sum);
+}
+
+static void count_case(const wm_graph *g, const char *pattern) {
+  wm_plan plan;
+  wm_test_plan(g, pattern, 0, 1, 1, &plan);
+  wm_match_options o;
+  wm_match_options_init(&o);
+  uint64_t *want_pv = calloc(g->n, sizeof *want_pv);
+  o.per_vertex = want_pv;
+  wm_match_result want;
+  wm_error err;
+  cr_assert_eq(wm_match_cpu(g, &plan, &o, &want, &err), WM_OK, "%s", err.msg);
+  job jobs[PROCS];
+  run_all(g, &plan, 0, jobs);
+  for (int i = 0; i < PROCS; i++) {
+    cr_assert_eq(jobs[i].rc, WM_OK);
+    cr_expect_eq(jobs[i].r.count, want.count, "%s: process %d counted %llu, one process %llu", pattern, i,
+                 (unsigned long long)jobs[i].r.count, (unsigned long long)want.count);
+    cr_expect_eq(memcmp(jobs[i].per_vertex, want_pv, g->n * sizeof *want_pv), 0, "%s: per-vertex counts", pattern);
+    free(jobs[i].per_vertex);
+  }
+  free(want_pv);
+}
+
+Test(share, counts_over_three_processes_equal_one) {
+  wm_graph *g = wm_test_powerlaw(400, 8, 3, 0.3, 5);
+  wm_graph *h = wm_test_by_degree(g);
+  count_case(h, "triangle");
+  count_case(h, "4-cycle");
+  count_case(h, "house");
+  wm_graph_destroy(h);
+  wm_graph_destroy(g);
+}
+
+Test(share, motif_sums_over_three_processes_equal_one) {
+  wm_graph *g = wm_test_powerlaw(300, 6, 2, 0.3, 9);
+  wm_graph *h = wm_test_by_degree(g);
+  for (unsigned k = 3; k <= 5; k++) {
+    wm_motif_sums want;
+    wm_error err;
+    cr_assert_eq(wm_motif_sums_cpu(h, k, 2, &want, &err), WM_OK, "%s", err.msg);
+    job jobs[PROCS];
+    run_all(h, NULL, k, jobs);
+    for (int i = 0; i < PROCS; i++) {
+      cr_assert_eq(jobs[i].rc, WM_OK);
+      for (int s = 0; s < WM_SUM_COUNT; s++)
+        cr_expect(jobs[i].sums.s[s] == want.s[s], "size %u: process %d, sum %d differs", k, i, s);
+    }
+  }
+  wm_graph_destroy(h);
+  wm_graph_destroy(g);
+}

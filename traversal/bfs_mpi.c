@@ -1,0 +1,225 @@
+/* BFS across MPI ranks (bfs_mpi.h), after the Graph500 reference's 1-D
+ * partition: rank p owns the vertices [lo, hi), equal counts rounded up to
+ * a multiple of 32 so that each rank's part of a bitmap is whole words.
+ * Every rank keeps the whole frontier F and the visited set V as bitmaps.
+ *
+ * Top-down level: each rank expands its own frontier vertices' out-arcs
+ * into a full-length bitmap of candidates not yet visited; a
+ * reduce-scatter (bitwise or) hands every owner its slice; the owner keeps
+ * the candidates outside V as its part of the next frontier and finds each
+ * one's parent among its in-arcs in F.  Bottom-up level: each rank lets
+ * its own unvisited vertices look for an in-neighbour in F.  An allgather
+ * of the slices then gives every rank the next F, and V |= F.  The
+ * direction follows wm_bfs_go_bottom_up on the frontier's hubs and edges
+ * summed over the ranks, as the one-process BFS does. */
+#include <limits.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "bfs_mpi.h"
+#include "support.h"
+
+enum { BACK_TO_TOPDOWN_BETA = 24 };
+
+typedef struct part {
+  const wm_graph *g, *in;
+  int rank, ranks, nt;
+  uint32_t lo, hi;       /* own vertices */
+  uint64_t words;        /* bitmap words of one rank's part */
+  uint64_t first;        /* rank x 32 words: the first vertex of the part (lo unless past n) */
+  uint32_t *F, *V, *cand; /* ranks * words each */
+  uint32_t *next;        /* own part of the next frontier */
+  uint32_t *level, *parent;
+  uint64_t tau, nhubs;
+} part;
+
+static inline int bit(const uint32_t *b, uint32_t v) { return (b[v >> 5] >> (v & 31)) & 1u; }
+static inline uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
+
+/* An in-neighbour of v in F, or WM_UNREACHED. */
+static uint32_t parent_in_frontier(const part *p, uint32_t v) {
+  for (uint64_t j = p->in->offsets[v]; j < p->in->offsets[v + 1]; j++)
+    if (bit(p->F, p->in->adj[j])) return p->in->adj[j];
+  return WM_UNREACHED;
+}
+
+/* Own frontier vertices' out-arcs to unvisited vertices, as candidate bits
+ * over the whole graph; then each owner's slice of their union. */
+static int expand_topdown(part *p) {
+  const wm_graph *g = p->g;
+  memset(p->cand, 0, (size_t)p->ranks * p->words * sizeof *p->cand);
+#pragma omp parallel for num_threads(p->nt) schedule(dynamic, 64)
+  for (uint32_t v = p->lo; v < p->hi; v++) {
+    if (!bit(p->F, v)) continue;
+    for (uint64_t j = g->offsets[v]; j < g->offsets[v + 1]; j++) {
+      uint32_t w = g->adj[j];
+      if (!bit(p->V, w)) __atomic_fetch_or(&p->cand[w >> 5], 1u << (w & 31), __ATOMIC_RELAXED);
+    }
+  }
+  return MPI_Reduce_scatter_block(p->cand, p->next, (int)p->words, MPI_UINT32_T, MPI_BOR, MPI_COMM_WORLD) !=
+         MPI_SUCCESS;
+}
+
+/* The owner's side of either direction: keeps the new vertices of its
+ * slice (top-down: the candidates; bottom-up: found here), sets their level
+ * and parent, and sums the next frontier's size, hubs and edges. */
+static void settle(part *p, int bottom_up, uint32_t L, uint64_t stats[3]) {
+  const wm_graph *g = p->g;
+  uint64_t nf = 0, hubs = 0, edges = 0;
+  if (bottom_up) memset(p->next, 0, p->words * sizeof *p->next);
+#pragma omp parallel for num_threads(p->nt) schedule(dynamic, 32) reduction(+ : nf, hubs, edges)
+  for (uint64_t wi = 0; wi < p->words; wi++) {
+    uint64_t first = p->first + wi * 32;
+    uint32_t word = 0, visited = p->V[(first >> 5)];
+    uint32_t cand = bottom_up ? ~visited : p->next[wi] & ~visited;
+    for (uint32_t b = 0; b < 32 && cand; b++) {
+      if (!((cand >> b) & 1u) || first + b >= p->hi) continue;
+      uint32_t v = (uint32_t)(first + b);
+      uint32_t u = parent_in_frontier(p, v);
+      if (u == WM_UNREACHED) continue; /* bottom-up: no parent on level L yet */
+      word |= 1u << b;
+      p->level[v] = L + 1;
+      if (p->parent) p->parent[v] = u;
+      nf++;
+      if (deg(g, v) >= p->tau) hubs++;
+      edges += deg(g, v);
+    }
+    p->next[wi] = word;
+  }
+  stats[0] = nf, stats[1] = hubs, stats[2] = edges;
+}
+
+/* next F = the ranks' slices; V |= F. */
+static int exchange(part *p) {
+  if (MPI_Allgather(p->next, (int)p->words, MPI_UINT32_T, p->F, (int)p->words, MPI_UINT32_T, MPI_COMM_WORLD) !=
+      MPI_SUCCESS)
+    return 1;
+  const uint64_t all = (uint64_t)p->ranks * p->words;
+  for (uint64_t i = 0; i < all; i++) p->V[i] |= p->F[i];
+  return 0;
+}
+
+static int seed(part *p, const uint32_t *sources, uint32_t nsources, uint64_t stats[3], wm_error *err) {
+  memset(stats, 0, 3 * sizeof *stats);
+  for (uint32_t i = 0; i < nsources; i++) {
+    uint32_t s = sources[i];
+    if (s >= p->g->n)
+      return wm_fail(err, WM_EINPUT, "bfs: source %u is not a vertex (the graph has %u)", s, p->g->n);
+    if (bit(p->F, s)) continue; /* duplicate */
+    p->F[s >> 5] |= 1u << (s & 31);
+    p->V[s >> 5] |= 1u << (s & 31);
+    stats[0]++;
+    if (deg(p->g, s) >= p->tau) stats[1]++;
+    stats[2] += deg(p->g, s);
+    if (s >= p->lo && s < p->hi) {
+      p->level[s] = 0;
+      if (p->parent) p->parent[s] = s;
+    }
+  }
+  return WM_OK;
+}
+
+/* The level loop: every rank takes the same decisions from the same sums. */
+static int run_levels(part *p, const wm_bfs_options *o, uint64_t stats[3], wm_bfs_result *r) {
+  uint64_t nf = stats[0], prev_nf = 0, explored = 0;
+  int bottom_up = 0;
+  for (uint32_t L = 0; nf > 0; L++) {
+    if (L >= o->max_depth) {
+      r->truncated = 1;
+      break;
+    }
+    explored += stats[2];
+    if (!bottom_up && o->direction_opt && nf >= prev_nf &&
+        wm_bfs_go_bottom_up(o, stats[1], p->nhubs, stats[2], p->g->m > explored ? p->g->m - explored : 0))
+      bottom_up = 1;
+    else if (bottom_up && nf < prev_nf && nf < p->g->n / BACK_TO_TOPDOWN_BETA)
+      bottom_up = 0;
+    prev_nf = nf;
+    if (!bottom_up && expand_topdown(p)) return 1;
+    settle(p, bottom_up, L, stats);
+    if (bottom_up) r->bottom_up_levels++;
+    if (MPI_Allreduce(MPI_IN_PLACE, stats, 3, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        exchange(p))
+      return 1;
+    nf = stats[0];
+  }
+  return 0;
+}
+
+/* Rank 0 collects every rank's range of a per-vertex array. */
+static int gather(const part *p, uint32_t *a, int *counts, int *displs) {
+  void *send = p->rank == 0 ? MPI_IN_PLACE : (void *)(a + p->lo);
+  return MPI_Gatherv(send, (int)(p->hi - p->lo), MPI_UINT32_T, a, counts, displs, MPI_UINT32_T, 0,
+                     MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+int wm_bfs_mpi(const wm_graph *g, const wm_graph *in, const uint32_t *sources, uint32_t nsources,
+               const wm_bfs_options *o, wm_bfs_result *r, wm_error *err) {
+  memset(r, 0, sizeof *r);
+  if (nsources == 0) return wm_fail(err, WM_EUSAGE, "bfs: no source vertex given");
+  if (o->target != WM_NO_VERTEX) return wm_fail(err, WM_EUSAGE, "bfs: a target vertex does not run under mpirun");
+  part p = {0};
+  p.g = g;
+  p.in = in ? in : g;
+  p.nt = o->threads > 0 ? o->threads : omp_get_max_threads();
+  MPI_Comm_rank(MPI_COMM_WORLD, &p.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p.ranks);
+  const uint64_t per = ((uint64_t)g->n + (uint64_t)p.ranks - 1) / (uint64_t)p.ranks;
+  p.words = (per + 31) / 32 ? (per + 31) / 32 : 1;
+  const uint64_t span = 32 * p.words;
+  if ((uint64_t)p.ranks * p.words > INT_MAX / 2 || span > INT_MAX)
+    return wm_fail(err, WM_EINPUT, "bfs: %u vertices are too many for %d ranks' bitmaps", g->n, p.ranks);
+  p.first = (uint64_t)p.rank * span;
+  p.lo = (uint32_t)(p.first < g->n ? p.first : g->n);
+  p.hi = (uint32_t)(p.lo + span < g->n ? p.lo + span : g->n);
+  wm_bfs_hub_threshold(g, &p.tau, &p.nhubs);
+  const size_t bits = (size_t)p.ranks * p.words, n = g->n ? g->n : 1;
+  p.F = calloc(bits, sizeof *p.F);
+  p.V = calloc(bits, sizeof *p.V);
+  p.cand = calloc(bits, sizeof *p.cand);
+  p.next = calloc(p.words, sizeof *p.next);
+  int *counts = calloc((size_t)p.ranks, sizeof *counts), *displs = calloc((size_t)p.ranks, sizeof *displs);
+  r->level = malloc(n * sizeof *r->level);
+  r->parent = o->want_parents ? malloc(n * sizeof *r->parent) : NULL;
+  int rc = WM_OK, failed = !p.F || !p.V || !p.cand || !p.next || !counts || !displs || !r->level ||
+                          (o->want_parents && !r->parent);
+  /* every rank learns whether all have their memory before the levels */
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (failed) {
+    rc = wm_fail(err, WM_EINPUT, "bfs: out of memory on a rank for %u vertices", g->n);
+    goto done;
+  }
+  for (uint32_t v = 0; v < g->n; v++) {
+    r->level[v] = WM_UNREACHED;
+    if (r->parent) r->parent[v] = WM_UNREACHED;
+  }
+  p.level = r->level;
+  p.parent = r->parent;
+  uint64_t stats[3];
+  if ((rc = seed(&p, sources, nsources, stats, err))) goto done; /* the same sources on every rank */
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = wm_now();
+  if (run_levels(&p, o, stats, r)) {
+    rc = wm_fail(err, WM_EINPUT, "bfs: an MPI exchange failed");
+    goto done;
+  }
+  for (int q = 0; q < p.ranks; q++) {
+    uint64_t qlo = (uint64_t)q * span < g->n ? (uint64_t)q * span : g->n;
+    uint64_t qhi = qlo + span < g->n ? qlo + span : g->n;
+    displs[q] = (int)qlo;
+    counts[q] = (int)(qhi - qlo);
+  }
+  if (gather(&p, r->level, counts, displs) || (r->parent && gather(&p, r->parent, counts, displs))) {
+    rc = wm_fail(err, WM_EINPUT, "bfs: gathering the levels failed (MPI)");
+    goto done;
+  }
+  r->seconds = wm_now() - t0;
+  rc = wm_bfs_result_stats(g, r, err);
+done:
+  free(p.F), free(p.V), free(p.cand), free(p.next), free(counts), free(displs);
+  if (rc) wm_bfs_result_free(r);
+  return rc;
+}
