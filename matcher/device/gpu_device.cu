@@ -3,6 +3,15 @@
 
 #include "matcher.h"
 
+extern "C" int wm_gpu_count(void) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
 extern "C" int wm_gpu_available(void) {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {

@@ -3,6 +3,7 @@
 #include "motif_sums.h"
 
 int wm_gpu_available(void) { return 0; }
+int wm_gpu_count(void) { return 0; }
 
 int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
                  wm_match_result *r, wm_error *err) {
