@@ -95,7 +95,6 @@ int wm_gpu_watch_all(int n, const int *ids, const cudaStream_t *s, wm_progress *
   for (;;) {
     int left = 0;
     for (int i = 0; i < n; i++) {
-      if (!s[i]) continue;
       WM_CUD(ids[i], cudaSetDevice(ids[i]));
       cudaError_t e = cudaStreamQuery(s[i]);
       if (e == cudaErrorNotReady)
