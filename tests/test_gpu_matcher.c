@@ -5,7 +5,10 @@
  * shared real graph and Kronecker graphs; for each stealing mode (none,
  * intra-block, two-level), U = 1 and the default, small grids that force
  * stealing; hub vertices far above a deliberately tiny set buffer; listing
- * (the exact set of matches, drained in many small batches); motifs. */
+ * (the exact set of matches, drained in many small batches); motifs;
+ * several GPUs against one (the dynamic hand-out and the static deal,
+ * counting and listing) and a failing GPU named in the error. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -890,7 +893,7 @@ static int two_gpus_or_skip(void) {
 /* A sparse random graph with a big hub (adjacent to 40% of the vertices)
  * and a second one: the static split's skew, where one device would meet
  * the hubs' work alone. */
-static wm_graph *hub_graph(uint32_t n, uint64_t seed) {
+static wm_graph *big_hub_graph(uint32_t n, uint64_t seed) {
   uint64_t cap = (uint64_t)n * 6, cnt = 0;
   uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
   for (uint32_t v = 2; v < n; v++) {
@@ -967,7 +970,7 @@ static void same_on_gpus(const char *gname, const wm_graph *g0, int all) {
 
 Test(gpu_matcher, several_gpus_hub_graph, .timeout = 1200) {
   const int all = two_gpus_or_skip();
-  wm_graph *g = hub_graph(20000, 41);
+  wm_graph *g = big_hub_graph(20000, 41);
   same_on_gpus("hub 20000", g, all);
   wm_graph_destroy(g);
   g = kron(16);
@@ -986,7 +989,7 @@ Test(gpu_matcher, several_gpus_facebook, .timeout = 1200) {
  * that warps suspend and relaunch many times) lists the CPU's set. */
 Test(gpu_matcher, several_gpus_listing, .timeout = 600) {
   two_gpus_or_skip();
-  wm_graph *g = hub_graph(3000, 43);
+  wm_graph *g = big_hub_graph(3000, 43);
   static const char *const names[] = {"diamond", "4-cycle", "house"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     wm_pattern p = named(names[i]);
@@ -1027,7 +1030,7 @@ Test(gpu_matcher, several_gpus_listing, .timeout = 600) {
  * ends the run with a device error that names it, while the other device
  * still runs: no hang (the timeout says so), no count. */
 static void fails_naming(int dev, int gpus, const char *pattern, int dedicated) {
-  wm_graph *g = hub_graph(200000, 47);
+  wm_graph *g = big_hub_graph(200000, 47);
   wm_pattern p = named(pattern);
   wm_plan plan;
   plan_of(g, &p, 0, 1, &plan);
