@@ -554,17 +554,17 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
   for (int i = 0; i < R->ndev; i++) gb += R->dev[i].sz.total_bytes / 1e9;
   char split[128] = "";
   if (R->ndev > 1 && R->l0_shared)
-    snprintf(split, sizeof split, ", level 0 handed out dynamically over %d GPUs (counter on device 0)", R->ndev);
+    snprintf(split, sizeof split, " handed out dynamically over %d GPUs (counter on device 0)", R->ndev);
   else if (R->ndev > 1)
-    snprintf(split, sizeof split, ", level 0 interleaved statically over %d GPUs (%.60s)", R->ndev, R->static_why);
+    snprintf(split, sizeof split, " interleaved statically over %d GPUs (%.60s)", R->ndev, R->static_why);
   snprintf(r->launch, sizeof r->launch,
            "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d (last group %d), steal=%s (stop %d, detect %d), "
-           "level 0: %s in chunks of %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB, "
-           "probe table %u words/warp%s%s%s",
+           "level 0: %s in chunks of %u%s, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB, "
+           "probe table %u words/warp%s%s",
            R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, p->last_group, steal_name(p->steal),
-           p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, R->plan.n_bufs * (unsigned)p->unroll,
+           p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, split, R->plan.n_bufs * (unsigned)p->unroll,
            (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb, d->table_words,
-           R->plan.pairs ? ", pairs counted at the last position" : "", R->listing ? ", listing" : "", split);
+           R->plan.pairs ? ", pairs counted at the last position" : "", R->listing ? ", listing" : "");
 }
 
 static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
