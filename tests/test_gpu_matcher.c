@@ -930,14 +930,15 @@ static uint64_t count_on(const char *what, const wm_graph *g, const wm_plan *pla
 }
 
 /* Triangles, 4-cliques and diamonds (dedicated kernels and the stack
- * kernel), 4-cycles, the house and the 5-cycle (stack kernel) on 2 GPUs and
+ * kernel), 4-cycles, and with `five` the house and the 5-cycle (stack
+ * kernel; their CPU oracle is too slow on the larger graphs) on 2 GPUs and
  * on all of them, dynamic and static: the CPU's count, and one GPU's. */
-static void same_on_gpus(const char *gname, const wm_graph *g0, int all) {
+static void same_on_gpus(const char *gname, const wm_graph *g0, int all, int five) {
   static const char *const names[] = {"triangle", "4-clique", "diamond", "4-cycle", "house", "5-cycle"};
   wm_graph *sorted = wm_test_by_degree(g0);
   for (int relabel = 0; relabel <= 1; relabel++) {
     const wm_graph *g = relabel ? sorted : g0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (size_t i = 0; i < (five ? 6u : 4u); i++) {
       wm_pattern p = named(names[i]);
       wm_plan plan;
       plan_of(g, &p, 0, 1, &plan);
@@ -971,17 +972,17 @@ static void same_on_gpus(const char *gname, const wm_graph *g0, int all) {
 Test(gpu_matcher, several_gpus_hub_graph, .timeout = 1200) {
   const int all = two_gpus_or_skip();
   wm_graph *g = big_hub_graph(20000, 41);
-  same_on_gpus("hub 20000", g, all);
+  same_on_gpus("hub 20000", g, all, 1);
   wm_graph_destroy(g);
   g = kron(16);
-  same_on_gpus("kron-16", g, all);
+  same_on_gpus("kron-16", g, all, 0);
   wm_graph_destroy(g);
 }
 
 Test(gpu_matcher, several_gpus_facebook, .timeout = 1200) {
   const int all = two_gpus_or_skip();
   wm_graph *g = wm_test_load_shared_or_skip("facebook_combined.txt");
-  same_on_gpus("facebook", g, all);
+  same_on_gpus("facebook", g, all, 0);
   wm_graph_destroy(g);
 }
 
