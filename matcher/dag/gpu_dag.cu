@@ -418,8 +418,19 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
                                                                           : ", work dealt statically over %d GPUs (%.60s)",
                T->ndev, T->shared ? (K == &wm_clique_kernels ? " (heavy pivots dealt statically)" : "") : T->static_why);
   }
-  /* The shared counters are device 0's: every device's work ends before
-   * any memory is freed (after a failure, the others' may still run). */
+  /* After a failure the other devices may still run: their work
+   * counters are set past every index (best effort: a failed device's
+   * memory may be out of reach, and a later pool batch zeroes its own),
+   * so that they end with the work in hand.  The shared counters are
+   * device 0's: every device's work ends before any memory is freed. */
+  if (rc && T->ndev > 1) {
+    const wm_u64 end = g->n + T->split.n_items + T->split.n_pivots + 1, past[3] = {end, end, end};
+    for (int i = 0; i < T->ndev; i++)
+      if (T->dev[i].ctr && cudaSetDevice(T->dev[i].id) == cudaSuccess)
+        cudaMemcpy(T->dev[i].ctr + CTR_LIGHT, past, sizeof past, cudaMemcpyHostToDevice);
+    if (T->sh && cudaSetDevice(0) == cudaSuccess) cudaMemcpy(T->sh, past, 2 * sizeof *T->sh, cudaMemcpyHostToDevice);
+    cudaGetLastError();
+  }
   for (int i = 0; i < T->ndev; i++)
     if (T->dev[i].light && cudaSetDevice(T->dev[i].id) == cudaSuccess) {
       cudaStreamSynchronize(T->dev[i].light);

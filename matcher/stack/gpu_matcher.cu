@@ -668,8 +668,17 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
     rc = run(R, r, err);
   else
     snprintf(r->launch, sizeof r->launch, "gpu: not launched (no level-0 vertices or edges)");
-  /* Device 0's memory holds the shared counter: every device's work ends
-   * before any memory is freed (after a failure, the others' may still run). */
+  /* After a failure the other devices may still run: level 0 is closed
+   * (the counters set past the last chunk; best effort, a failed device's
+   * memory may be out of reach), so they end with the work in hand.
+   * Device 0's memory holds the shared counter: every device's work ends
+   * before any memory is freed. */
+  if (rc && R->ndev > 1)
+    for (int i = 0; i < (R->l0_shared ? 1 : R->ndev); i++) {
+      const wm_u64 past = R->n0;
+      if (R->dev[i].ctr && cudaSetDevice(R->dev[i].id) == cudaSuccess)
+        cudaMemcpy(R->dev[i].ctr + C_L0, &past, sizeof past, cudaMemcpyHostToDevice);
+    }
   for (int i = 0; i < R->ndev; i++)
     if (R->dev[i].stream && cudaSetDevice(R->dev[i].id) == cudaSuccess) cudaStreamSynchronize(R->dev[i].stream);
   cudaGetLastError();
