@@ -159,7 +159,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
 
 /* 1 when a CUDA device is usable (and the build has CUDA), else 0. */
 int wm_gpu_available(void);
-/* CUDA devices usable on this host (0 without CUDA). */
+/* The CUDA devices usable (0 without CUDA): the most --gpus can ask for. */
 int wm_gpu_count(void);
 /* WM_EDEVICE when no device or a CUDA error; out-of-memory likewise. */
 int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,

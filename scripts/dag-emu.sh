@@ -70,3 +70,12 @@ echo "== tiny constants"
 "$build/tiny/check" "$@"
 echo "== tiny constants, 4 KB of device memory (pool batches, declined pivots)"
 EMU_FREE_BYTES=4000 "$build/tiny/check" "$@"
+# Two emulated devices run one after the other: the first takes every chunk
+# of a shared counter, so these check the indexing of both deals (the
+# shared counters and the round-robin one), not their interleaving.
+echo "== tiny constants, --gpus 2, work counters shared by the devices"
+EMU_DEVICES=2 DAG_EMU_GPUS=2 "$build/tiny/check" "$@"
+echo "== tiny constants, --gpus 2, no peer atomics (static deal)"
+EMU_DEVICES=2 EMU_P2P=0 DAG_EMU_GPUS=2 "$build/tiny/check" "$@"
+echo "== tiny constants, --gpus 2, 4 KB of device memory (pool batches over two devices)"
+EMU_DEVICES=2 DAG_EMU_GPUS=2 EMU_FREE_BYTES=4000 "$build/tiny/check" "$@"

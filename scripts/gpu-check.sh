@@ -8,7 +8,12 @@
 # source); python = the Python package's tests on this build's library (its
 # GPU cases run where a GPU is usable); api = the library's per-query overhead against the program's
 # (scripts/bench-api.sh); bfs-gpus = BFS over every GPU of the host against one
-# (scripts/bench-bfs-gpus.sh).  Logs and CSVs go to $OUT
+# (scripts/bench-bfs-gpus.sh); multi = --gpus 1 against every GPU of the host
+# (triangles and 4-cliques, 3 trials, and 4-motifs on Kronecker scale 24;
+# 5-motifs on scale 20, where one GPU takes ~68 s for them: the motifs run
+# one trial, since --trials repeats the whole run after a warm-up); graphs
+# under $WM_MULTI_WORK, default /tmp/wm-multi; scales from WM_MULTI_SCALE
+# and WM_MULTI_SCALE5.  Logs and CSVs go to $OUT
 # (or ./gpu-out) and a short table is printed last.
 # The real graphs are read from $WM_SHARED_DATASETS (default .gpu-data, a
 # git-ignored copy of ../shared/datasets carried with the call, since the
@@ -71,6 +76,70 @@ for stage in "${stages[@]}"; do
     [ -d .gpu-data/escape ] && esc=(--escape "$PWD/.gpu-data/escape")
     WM_BIN="$build/warpmatch" WM_OUT="$out" bash scripts/bench-motifs.sh "${esc[@]}" 2>&1 |
       tee "$out/bench-motifs.log" | tail -40
+    ;;
+  multi)
+    bin="$build/warpmatch"
+    ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    if [ "$ngpu" -lt 2 ]; then
+      log "multi: $ngpu GPU(s) here, 2 needed: skipped"
+      continue
+    fi
+    work=${WM_MULTI_WORK:-/tmp/wm-multi} # the graphs are GBs: not under $OUT, which comes back
+    s24=${WM_MULTI_SCALE:-24}
+    s5=${WM_MULTI_SCALE5:-20}
+    mkdir -p "$work" "$out/multi"
+    for s in "$s24" "$s5"; do
+      [ -f "$work/kron-$s.wmg" ] && continue
+      log "multi: gen kron --scale $s"
+      "$bin" gen kron --scale "$s" --seed 1 --output "$work/kron-$s.wmg" >"$out/multi/gen-$s.log" 2>&1 ||
+        { tail -5 "$out/multi/gen-$s.log"; status=1; continue 2; }
+    done
+    # label | graph | command and its options (each run adds --gpus N --json --quiet)
+    runs=("triangle|kron-$s24|count --pattern triangle --trials 3 --dump-plan"
+      "4-clique|kron-$s24|count --pattern 4-clique --trials 3 --dump-plan"
+      "4-motifs|kron-$s24|motifs --size 4 --trials 1"
+      "5-motifs|kron-$s5|motifs --size 5 --trials 1")
+    for r in "${runs[@]}"; do
+      IFS='|' read -r label graph cmd <<<"$r"
+      for n in 1 "$ngpu"; do
+        log "multi: $label on $graph, --gpus $n"
+        # shellcheck disable=SC2086 # cmd is a word list
+        "$bin" $cmd "$work/$graph.wmg" --device gpu --gpus "$n" --json --quiet \
+          >"$out/multi/$label-$n.json" 2>"$out/multi/$label-$n.err" ||
+          { echo "multi: $label --gpus $n failed (exit $?):"; tail -5 "$out/multi/$label-$n.err"; status=1; }
+      done
+    done
+    python3 - "$out/multi" "$ngpu" "${runs[@]}" <<'PY' | tee "$out/multi.txt" || status=1
+import json, sys
+d, ngpu, runs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+def load(label, n):
+    try:
+        return json.load(open(f"{d}/{label}-{n}.json"))
+    except Exception:
+        return None
+def counts(j):  # count: the count; motifs: every class's count
+    return j.get("count") if "count" in j else [m["count"] for m in j.get("motifs", [])]
+def split(j):  # how the work went over the GPUs, from the launch description
+    plan = j.get("plan")
+    how = j.get("how", "") + (plan.get("launch", "") if isinstance(plan, dict) else "")
+    return "dynamic" if "dynamically" in how else "static" if "statically" in how else "-"
+print(f"{'pattern':10} {'graph':9} {'GPUs':>4} {'kernel ms':>12} {'speed-up':>8}  counts equal  split")
+bad = 0
+for r in runs:
+    label, graph = r.split("|")[:2]
+    one = load(label, 1)
+    for n in (1, ngpu):
+        j = load(label, n)
+        if not j or not one:
+            print(f"{label:10} {graph:9} {n:>4} {'failed':>12}")
+            bad = 1
+            continue
+        same = counts(j) == counts(one)
+        bad |= not same
+        up = one["kernel_ms"] / j["kernel_ms"] if j.get("kernel_ms") else 0
+        print(f"{label:10} {graph:9} {n:>4} {j['kernel_ms']:>12.1f} {up:>7.2f}x  {'yes' if same else 'NO':12}  {split(j)}")
+sys.exit(bad)
+PY
     ;;
   *)
     echo "gpu-check: unknown stage '$stage'" >&2

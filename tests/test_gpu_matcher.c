@@ -5,7 +5,10 @@
  * shared real graph and Kronecker graphs; for each stealing mode (none,
  * intra-block, two-level), U = 1 and the default, small grids that force
  * stealing; hub vertices far above a deliberately tiny set buffer; listing
- * (the exact set of matches, drained in many small batches); motifs. */
+ * (the exact set of matches, drained in many small batches); motifs;
+ * several GPUs against one (the dynamic hand-out and the static deal,
+ * counting and listing) and a failing GPU named in the error. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -875,4 +878,190 @@ Test(gpu_matcher, diamond_kernel, .timeout = 1200) {
     wm_graph_destroy(gs[i].g);
   }
   cr_assert(device_bits > 0, "no graph reached the bitmaps in device memory");
+}
+
+/* ---- several GPUs ---------------------------------------------------- */
+
+/* The GPUs of this host (at most 16), or the case is skipped (reported as
+ * Skipped, not passed) where there are fewer than two. */
+static int two_gpus_or_skip(void) {
+  int n = wm_gpu_count();
+  if (n < 2) cr_skip_test("%d GPU(s) here: the multi-GPU cases need 2", n);
+  return n > 16 ? 16 : n;
+}
+
+/* A sparse random graph with a big hub (adjacent to 40% of the vertices)
+ * and a second one: the static split's skew, where one device would meet
+ * the hubs' work alone. */
+static wm_graph *big_hub_graph(uint32_t n, uint64_t seed) {
+  uint64_t cap = (uint64_t)n * 6, cnt = 0;
+  uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
+  for (uint32_t v = 2; v < n; v++) {
+    if (wm_test_rand(&seed) % 5 < 2) src[cnt] = 0, dst[cnt++] = v;
+    if (wm_test_rand(&seed) % 10 == 0) src[cnt] = 1, dst[cnt++] = v;
+    for (int e = 0; e < 3; e++) src[cnt] = v, dst[cnt++] = (uint32_t)(wm_test_rand(&seed) % n);
+  }
+  return wm_test_graph_of_arcs(n, src, dst, cnt);
+}
+
+/* The count on `gpus` devices; checks that several say how the work was
+ * split: dealt statically when `statically` (WM_GPU_STATIC_SPLIT=1), else
+ * handed out dynamically, or statically with the reason (no peer atomics). */
+static uint64_t count_on(const char *what, const wm_graph *g, const wm_plan *plan, int dedicated, int gpus,
+                         int statically) {
+  wm_match_options o;
+  wm_match_options_init(&o);
+  o.gpu_clique_kernels = dedicated;
+  o.gpus = gpus;
+  wm_match_result r;
+  wm_error err;
+  cr_assert_eq(wm_match_gpu(g, plan, &o, &r, &err), WM_OK, "%s on %d GPUs: %s", what, gpus, err.msg);
+  if (gpus > 1) {
+    const int dyn = strstr(r.launch, "handed out dynamically") != NULL;
+    const int stat = strstr(r.launch, "interleaved statically") || strstr(r.launch, "dealt statically over");
+    if (statically)
+      cr_assert(stat && !dyn, "%s on %d GPUs, static split asked: ran %s", what, gpus, r.launch);
+    else
+      cr_assert(dyn || (stat && strstr(r.launch, "no peer")), "%s on %d GPUs: no dynamic hand-out and no reason: %s",
+                what, gpus, r.launch);
+    if (!statically && !dyn) fprintf(stderr, "note: %s on %d GPUs split statically: %s\n", what, gpus, r.launch);
+  }
+  return r.count;
+}
+
+/* Triangles, 4-cliques and diamonds (dedicated kernels and the stack
+ * kernel), 4-cycles, and with `five` the house and the 5-cycle (stack
+ * kernel; their CPU oracle is too slow on the larger graphs) on 2 GPUs and
+ * on all of them, dynamic and static: the CPU's count, and one GPU's. */
+static void same_on_gpus(const char *gname, const wm_graph *g0, int all, int five) {
+  static const char *const names[] = {"triangle", "4-clique", "diamond", "4-cycle", "house", "5-cycle"};
+  wm_graph *sorted = wm_test_by_degree(g0);
+  for (int relabel = 0; relabel <= 1; relabel++) {
+    const wm_graph *g = relabel ? sorted : g0;
+    for (size_t i = 0; i < (five ? 6u : 4u); i++) {
+      wm_pattern p = named(names[i]);
+      wm_plan plan;
+      plan_of(g, &p, 0, 1, &plan);
+      wm_match_options o;
+      wm_match_options_init(&o);
+      const uint64_t want = cpu_count(g, &plan, &o);
+      const int has_dedicated = wm_gpu_plan_is_diamond(&plan) || wm_gpu_plan_clique_k(&plan);
+      for (int dedicated = has_dedicated; dedicated >= 0; dedicated--) {
+        char what[96];
+        snprintf(what, sizeof what, "%s (%s), %s, %s kernel", gname, relabel ? "by degree" : "file order", names[i],
+                 dedicated ? "dedicated" : "stack");
+        const uint64_t one = count_on(what, g, &plan, dedicated, 1, 0);
+        cr_assert(one == want, "%s on 1 GPU: %llu, cpu %llu", what, (unsigned long long)one, (unsigned long long)want);
+        const int counts[] = {2, all};
+        for (int c = 0; c < 2; c++) {
+          if (c == 1 && all == 2) break;
+          for (int statically = 0; statically <= 1; statically++) {
+            if (statically) setenv("WM_GPU_STATIC_SPLIT", "1", 1);
+            const uint64_t got = count_on(what, g, &plan, dedicated, counts[c], statically);
+            unsetenv("WM_GPU_STATIC_SPLIT");
+            cr_assert(got == want, "%s on %d GPUs (%s): %llu, 1 GPU and cpu %llu", what, counts[c],
+                      statically ? "static" : "dynamic", (unsigned long long)got, (unsigned long long)want);
+          }
+        }
+      }
+    }
+  }
+  wm_graph_destroy(sorted);
+}
+
+Test(gpu_matcher, several_gpus_hub_graph, .timeout = 1200) {
+  const int all = two_gpus_or_skip();
+  wm_graph *g = big_hub_graph(20000, 41);
+  same_on_gpus("hub 20000", g, all, 1);
+  wm_graph_destroy(g);
+  g = kron(16);
+  same_on_gpus("kron-16", g, all, 0);
+  wm_graph_destroy(g);
+}
+
+Test(gpu_matcher, several_gpus_facebook, .timeout = 1200) {
+  const int all = two_gpus_or_skip();
+  wm_graph *g = wm_test_load_shared_or_skip("facebook_combined.txt");
+  same_on_gpus("facebook", g, all, 0);
+  wm_graph_destroy(g);
+}
+
+/* Listing on 2 GPUs (level 0 from the shared counter; batches small enough
+ * that warps suspend and relaunch many times) lists the CPU's set. */
+Test(gpu_matcher, several_gpus_listing, .timeout = 600) {
+  two_gpus_or_skip();
+  wm_graph *g = big_hub_graph(3000, 43);
+  static const char *const names[] = {"diamond", "4-cycle", "house"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    wm_pattern p = named(names[i]);
+    wm_plan plan;
+    plan_of(g, &p, 0, 0, &plan);
+    rows want, got;
+    list_on(g, &plan, NULL, 0, 0, &want, 0);
+    for (int statically = 0; statically <= 1; statically++) {
+      wm_match_options o;
+      wm_match_options_init(&o);
+      memset(&got, 0, sizeof got);
+      got.k = plan.k;
+      o.sink = collect;
+      o.sink_ctx = &got;
+      o.gpus = 2;
+      o.gpu_list_batch = 64;
+      wm_match_result r;
+      wm_error err;
+      if (statically) setenv("WM_GPU_STATIC_SPLIT", "1", 1);
+      int rc = wm_match_gpu(g, &plan, &o, &r, &err);
+      unsetenv("WM_GPU_STATIC_SPLIT");
+      cr_assert_eq(rc, WM_OK, "listing %s on 2 GPUs: %s", names[i], err.msg);
+      cr_assert(strstr(r.launch, "listing") != NULL, "%s: %s", names[i], r.launch);
+      cr_assert_eq(got.n, want.n, "%s on 2 GPUs (%s): %llu listed, cpu %llu", names[i],
+                   statically ? "static" : "dynamic", (unsigned long long)got.n, (unsigned long long)want.n);
+      sort_rows(&want);
+      sort_rows(&got);
+      cr_assert(memcmp(want.v, got.v, (size_t)want.n * want.k * 4) == 0, "%s on 2 GPUs: another set of matches",
+                names[i]);
+      free(got.v);
+    }
+    free(want.v);
+  }
+  wm_graph_destroy(g);
+}
+
+/* A device that fails (WM_GPU_FAULT_DEVICE queues a trapping kernel on it)
+ * ends the run with a device error that names it, while the other device
+ * still runs: no hang (the timeout says so), no count. */
+static void fails_naming(int dev, int gpus, const char *pattern, int dedicated) {
+  wm_graph *g = big_hub_graph(200000, 47);
+  wm_pattern p = named(pattern);
+  wm_plan plan;
+  plan_of(g, &p, 0, 1, &plan);
+  wm_match_options o;
+  wm_match_options_init(&o);
+  o.gpus = gpus;
+  o.gpu_clique_kernels = dedicated;
+  char env[8];
+  snprintf(env, sizeof env, "%d", dev);
+  setenv("WM_GPU_FAULT_DEVICE", env, 1);
+  wm_match_result r;
+  wm_error err;
+  int rc = wm_match_gpu(g, &plan, &o, &r, &err);
+  unsetenv("WM_GPU_FAULT_DEVICE");
+  char want[16];
+  snprintf(want, sizeof want, "device %d", dev);
+  cr_assert(rc == WM_EDEVICE && strstr(err.msg, want) != NULL, "%s on %d GPUs, device %d failing: rc %d, %s", pattern,
+            gpus, dev, rc, rc ? err.msg : "counted");
+  wm_graph_destroy(g);
+}
+
+Test(gpu_matcher, failing_gpu_stack_kernel, .timeout = 300) {
+  fails_naming(1, two_gpus_or_skip(), "4-cycle", 0);
+}
+
+Test(gpu_matcher, failing_gpu_dedicated_kernels, .timeout = 300) {
+  fails_naming(1, two_gpus_or_skip(), "triangle", 1);
+}
+
+/* One GPU: the failure names device 0 as well. */
+Test(gpu_matcher, failing_gpu_one_device, .timeout = 300) {
+  fails_naming(0, 1, "4-cycle", 0);
 }

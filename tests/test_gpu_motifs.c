@@ -1,8 +1,8 @@
 /* The motif aggregates on the GPU against the CPU's (their oracle), sum by
  * sum, on random graphs, hubs far above every buffer, a star, a clique and
  * facebook, with the warps the device holds and with four (every warp then
- * takes many tops, and the pair lists come in many chunks); and the GPU's
- * motif table against the enumeration. */
+ * takes many tops, and the pair lists come in many chunks), on one GPU and
+ * where present on two; and the GPU's motif table against the enumeration. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +21,21 @@ static void same_sums(const wm_graph *g, const char *what) {
      * entries; scratch for about 40 warps of the widest layout, so that each
      * kernel lays out its own arrays over its own number of warps */
     const uint64_t n = sorted->n ? sorted->n : 1;
-    const wm_motif_gpu_policy policies[] = {{0, 0, 0}, {4, 1000, 0}, {0, 0, 40 * (5 * n + 3 * (n + 1))}};
-    for (unsigned p = 0; p < 3; p++) {
+    const wm_motif_gpu_policy policies[] = {{0, 0, 0, 0},
+                                            {4, 1000, 0, 0},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 0},
+                                            {0, 0, 0, 2},
+                                            {4, 1000, 0, 2},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 2}};
+    /* the last three over two GPUs, where the host has them (gpu_motifs
+     * several_gpus is the case that reports Skipped without) */
+    const unsigned np = wm_gpu_count() >= 2 ? 6 : 3;
+    for (unsigned p = 0; p < np; p++) {
       double ms;
       cr_assert_eq(wm_motif_sums_gpu(sorted, k, &policies[p], &gpu, &ms, &err), WM_OK, "%s: %s", what, err.msg);
+      if (policies[p].gpus == 2)
+        cr_assert(gpu.gpus == 2 || (gpu.gpus == 1 && gpu.gpu_note[0]), "%s: 2 GPUs asked, %d ran (%s)", what,
+                  gpu.gpus, gpu.gpu_note);
       for (int i = 0; i < WM_SUM_COUNT; i++)
         cr_assert(gpu.s[i] == cpu.s[i], "%s k=%u policy %u sum %d: gpu %lld, cpu %lld", what, k, p, i,
                   (long long)gpu.s[i], (long long)cpu.s[i]);
@@ -90,4 +101,68 @@ Test(gpu_motifs, facebook, .timeout = 900) {
   for (int i = 0; i < 21; i++) cr_assert(f[i] == e[i], "5-motif %d: gpu %llu, cpu %llu", i,
                                          (unsigned long long)f[i], (unsigned long long)e[i]);
   wm_graph_destroy(g);
+}
+
+/* motifs --gpus 2 (and every GPU): the 4- and 5-motif tables by formula
+ * equal one GPU's and the CPU's, on a graph with a big hub and on a
+ * power-law graph, with the pair lists in many chunks of tops (the chunks
+ * handed out over the devices); the enumeration over 2 GPUs equals the
+ * formula.  Skipped (not passed) with fewer than two GPUs. */
+static void motifs_on(const wm_graph *g, unsigned k, int use_gpu, int gpus, int method, wm_u128 *out,
+                      const char *what) {
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  mo.gpus = gpus;
+  mo.motif_method = method;
+  mo.gpu_set_capacity = 1000; /* the pair lists' room: many chunks of tops */
+  wm_match_result sum;
+  wm_error err;
+  cr_assert_eq(wm_motifs(g, k, use_gpu, &mo, out, NULL, &sum, &err), WM_OK, "%s, size %u, %d GPUs: %s", what, k,
+               gpus, err.msg);
+  if (use_gpu && gpus > 1 && method == WM_MOTIF_FORMULA)
+    cr_assert(strstr(sum.launch, "GPUs (handed out dynamically)") || strstr(sum.launch, "1 GPU of"),
+              "%s, size %u on %d GPUs: neither a dynamic hand-out nor a reason: %s", what, k, gpus, sum.launch);
+}
+
+Test(gpu_motifs, several_gpus, .timeout = 900) {
+  int all = wm_gpu_count();
+  if (all < 2) cr_skip_test("%d GPU(s) here: the multi-GPU cases need 2", all);
+  if (all > 16) all = 16;
+  const uint32_t n = 6500;
+  uint64_t cap = 6000 + 4 * n, m = 0, seed = 19;
+  uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
+  for (uint32_t v = 1; v <= 6000; v++) src[m] = 0, dst[m++] = v;
+  for (uint32_t i = 0; i < 3 * n; i++) {
+    src[m] = 1 + (uint32_t)(wm_test_rand(&seed) % (n - 1));
+    dst[m++] = 1 + (uint32_t)(wm_test_rand(&seed) % (n - 1));
+  }
+  wm_graph *raw[2] = {wm_test_graph_of_arcs(n, src, dst, m), wm_test_powerlaw(2000, 6, 6, 0.1, 4)};
+  wm_graph *gs[2] = {wm_test_by_degree(raw[0]), wm_test_by_degree(raw[1])};
+  wm_graph_destroy(raw[0]);
+  wm_graph_destroy(raw[1]);
+  const char *names[2] = {"hub 6500", "powerlaw-2000"};
+  for (int gi = 0; gi < 2; gi++)
+    for (unsigned k = 4; k <= 5; k++) {
+      const unsigned np = k == 4 ? 6 : 21;
+      wm_u128 cpu[21], one[21], two[21];
+      motifs_on(gs[gi], k, 0, 1, WM_MOTIF_FORMULA, cpu, names[gi]);
+      motifs_on(gs[gi], k, 1, 1, WM_MOTIF_FORMULA, one, names[gi]);
+      for (unsigned i = 0; i < np; i++)
+        cr_assert(one[i] == cpu[i], "%s %u-motif %u: 1 GPU %llu, cpu %llu", names[gi], k, i,
+                  (unsigned long long)one[i], (unsigned long long)cpu[i]);
+      const int counts[] = {2, all};
+      for (int c = 0; c < 2 && !(c == 1 && all == 2); c++) {
+        motifs_on(gs[gi], k, 1, counts[c], WM_MOTIF_FORMULA, two, names[gi]);
+        for (unsigned i = 0; i < np; i++)
+          cr_assert(two[i] == one[i], "%s %u-motif %u: %d GPUs %llu, 1 GPU %llu", names[gi], k, i, counts[c],
+                    (unsigned long long)two[i], (unsigned long long)one[i]);
+      }
+      if (k == 4) {
+        motifs_on(gs[gi], k, 1, 2, WM_MOTIF_ENUMERATE, two, names[gi]);
+        for (unsigned i = 0; i < np; i++)
+          cr_assert(two[i] == one[i], "%s 4-motif %u: enumerated on 2 GPUs %llu, formula %llu", names[gi], i,
+                    (unsigned long long)two[i], (unsigned long long)one[i]);
+      }
+    }
+  for (int gi = 0; gi < 2; gi++) wm_graph_destroy(gs[gi]);
 }

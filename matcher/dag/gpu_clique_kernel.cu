@@ -297,6 +297,8 @@ __global__ void __launch_bounds__(WARPS * 32) clq_build_kernel(wm_dag_args A) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   uint32_t *buf = smem + 2 * WM_CLQ_BUILD_SLOTS + warp * BUILD_ROW;
   for (;;) {
+    /* Static deal even over shared counters: the count kernel of every
+     * device reads the items of the pivots this device builds. */
     if (threadIdx.x == 0) pick = A.p0 + atomicAdd(A.next_heavy, 1ull) * A.ndev + A.dev;
     __syncthreads();
     const wm_u64 p = pick;

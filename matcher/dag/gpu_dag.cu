@@ -1,8 +1,12 @@
 /* Host driver of the dedicated DAG kernels (gpu_dag.h): uploads the graph
  * and its split (dag_split.h), captures a family's light and heavy kernels
  * on two streams as a CUDA graph, and replays it (o->trials after a
- * warm-up, medians reported).  Heavy work is dealt round-robin over --gpus
- * devices.  The clique kernels build their heavy pivots' matrices in a
+ * warm-up, medians reported).  Over --gpus devices, the light pivots and
+ * the triangle and diamond heavy items are handed out dynamically from
+ * counters in device 0's memory that every device grabs from (peer access,
+ * system-scope atomics); the clique heavy pivots, whose matrices are built
+ * and counted on one device, are dealt round-robin, as is everything where
+ * some device has no peer atomics to device 0.  The clique kernels build their heavy pivots' matrices in a
  * device pool; when the pool cannot hold them all, the heavy pivots go in
  * batches that fit. */
 #include <cuda_runtime.h>
@@ -52,6 +56,10 @@ typedef struct dag_run {
   unsigned n_batches;
   uint64_t pool_words; /* per device */
   wm_progress progress; /* the warm-up's time spent */
+  uint64_t warps;       /* light warps of every device */
+  int shared;           /* the work counters below are shared by every device */
+  wm_u64 *sh;           /* device 0: the shared light and heavy counters */
+  char static_why[96];  /* why not shared, over several devices */
 } dag_run;
 
 static int upload(dag_dev *d, void **dst, const void *src, size_t bytes, wm_error *err) {
@@ -155,7 +163,7 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   const wm_graph *g = T->g;
   const wm_dag_split *s = &T->split;
   dag_dev *d = &T->dev[i];
-  WM_CU(cudaSetDevice(i));
+  WM_CUD(i, cudaSetDevice(i));
   int rc;
   if ((rc = upload(d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, err)) ||
       (rc = upload(d, (void **)&d->adj, g->adj, (size_t)g->m * 4, err)) ||
@@ -182,9 +190,10 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   a->m = g->m;
   a->n = g->n;
   a->k = T->k;
-  /* grabs of up to WM_TRI_LIGHT_CHUNK pivots, but at least ~4 per warp, so
-   * that a small graph still spreads over every warp */
-  uint64_t per = (uint64_t)g->n / ((uint64_t)d->light_blocks * T->K->light_warps * 4);
+  /* grabs of up to WM_TRI_LIGHT_CHUNK pivots, but at least ~4 per warp of
+   * every device, so that a small graph still spreads over every warp; one
+   * size for every device, which read the same chunk indices */
+  uint64_t per = (uint64_t)g->n / (T->warps * 4);
   a->light_chunk = per < 1 ? 1 : per > WM_TRI_LIGHT_CHUNK ? WM_TRI_LIGHT_CHUNK : (uint32_t)per;
   a->light_in = s->light_in;
   a->items = d->items;
@@ -192,11 +201,12 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   a->pivots = d->pivots;
   a->base = d->base;
   a->count = d->ctr + CTR_COUNT;
-  a->next_light = d->ctr + CTR_LIGHT;
-  a->next_heavy = d->ctr + CTR_HEAVY;
+  a->next_light = T->shared ? T->sh : d->ctr + CTR_LIGHT;
+  a->next_heavy = T->shared && T->K != &wm_clique_kernels ? T->sh + 1 : d->ctr + CTR_HEAVY;
   a->next_count = d->ctr + CTR_ITEMS;
   a->dev = (uint32_t)i;
   a->ndev = (uint32_t)T->ndev;
+  a->shared = T->shared;
   return WM_OK;
 }
 
@@ -273,16 +283,32 @@ static int capture(dag_run *T, dag_dev *d, wm_error *err) {
 static int trial(void *ctx, wm_match_result *x, wm_error *err) {
   dag_run *T = (dag_run *)ctx;
   double t0 = wm_now();
-  for (int i = 0; i < T->ndev; i++) {
-    WM_CU(cudaSetDevice(T->dev[i].id));
-    WM_CU(cudaGraphLaunch(T->dev[i].exec, T->dev[i].light));
+  if (T->shared) {
+    /* Zeroed before any device's graph runs (each graph zeroes only its
+     * own device's counters). */
+    WM_CUD(0, cudaSetDevice(T->dev[0].id));
+    WM_CUD(0, cudaMemsetAsync(T->sh, 0, 2 * sizeof *T->sh, T->dev[0].light));
+    WM_CUD(0, cudaStreamSynchronize(T->dev[0].light));
   }
   for (int i = 0; i < T->ndev; i++) {
-    WM_CU(cudaSetDevice(T->dev[i].id));
-    /* The kernels' work queues are several: the line shows the time only. */
-    int rc = wm_gpu_watch(T->dev[i].light, &T->progress, NULL, NULL, err);
+    WM_CUD(i, cudaSetDevice(T->dev[i].id));
+    if (wm_gpu_fault_here(i)) WM_CUD(i, wm_gpu_fault_launch(T->dev[i].light));
+    WM_CUD(i, cudaGraphLaunch(T->dev[i].exec, T->dev[i].light));
+  }
+  /* The kernels' work queues are several: the line shows the time only.
+   * Over several devices, the first that fails ends the wait. */
+  if (T->ndev > 1) {
+    int ids[16];
+    cudaStream_t s[16];
+    for (int i = 0; i < T->ndev; i++) ids[i] = T->dev[i].id, s[i] = T->dev[i].light;
+    int rc = wm_gpu_watch_all(T->ndev, ids, s, &T->progress, NULL, NULL, err);
     if (rc) return rc;
-    WM_CU(cudaStreamSynchronize(T->dev[i].light));
+  }
+  for (int i = 0; i < T->ndev; i++) {
+    WM_CUD(i, cudaSetDevice(T->dev[i].id));
+    int rc = wm_gpu_watch(T->dev[i].light, &T->progress, NULL, NULL, err);
+    if (rc) return wm_gpu_on_device(err, i, rc);
+    WM_CUD(i, cudaStreamSynchronize(T->dev[i].light));
   }
   x->seconds = wm_now() - t0; /* the count is in: the events are read after */
   x->count = 0;
@@ -290,10 +316,10 @@ static int trial(void *ctx, wm_match_result *x, wm_error *err) {
   for (int i = 0; i < T->ndev; i++) {
     dag_dev *d = &T->dev[i];
     float m = 0;
-    WM_CU(cudaSetDevice(d->id));
-    WM_CU(cudaEventElapsedTime(&m, d->ev0, d->ev1));
-    WM_CU(cudaEventElapsedTime(&d->heavy_ms, d->ev0, d->ev_heavy));
-    WM_CU(cudaEventElapsedTime(&d->light_ms, d->ev0, d->ev_light));
+    WM_CUD(i, cudaSetDevice(d->id));
+    WM_CUD(i, cudaEventElapsedTime(&m, d->ev0, d->ev1));
+    WM_CUD(i, cudaEventElapsedTime(&d->heavy_ms, d->ev0, d->ev_heavy));
+    WM_CUD(i, cudaEventElapsedTime(&d->light_ms, d->ev0, d->ev_light));
     x->count += *(volatile wm_u64 *)d->count_host;
     if (m > x->kernel_ms) x->kernel_ms = m;
   }
@@ -306,15 +332,21 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
   int rc = WM_OK;
   uint64_t warps = 0;
   for (int i = 0; !rc && i < T->ndev; i++) {
-    rc = open_dev(T, i, err);
+    rc = wm_gpu_on_device(err, i, open_dev(T, i, err));
     warps += (uint64_t)T->dev[i].light_blocks * T->K->light_warps;
+  }
+  T->warps = warps ? warps : 1;
+  if (!rc) rc = wm_gpu_share_counter(T->ndev, &T->shared, T->static_why, sizeof T->static_why, err);
+  if (!rc && T->shared) {
+    WM_CUD(0, cudaSetDevice(T->dev[0].id));
+    WM_CUD(0, cudaMalloc(&T->sh, 2 * sizeof *T->sh));
   }
   if (!rc)
     rc = T->K == &wm_clique_kernels    ? wm_dag_split_cliques(T->g, T->k, &T->split, err)
          : T->K == &wm_diamond_kernels ? wm_dag_split_diamonds(T->g, warps, &T->split, err)
                                        : wm_dag_split_triangles(T->g, warps, &T->split, err);
   double t0 = wm_now();
-  for (int i = 0; !rc && i < T->ndev; i++) rc = upload_dev(T, i, err);
+  for (int i = 0; !rc && i < T->ndev; i++) rc = wm_gpu_on_device(err, i, upload_dev(T, i, err));
   if (!rc && T->K == &wm_diamond_kernels) {
     rc = diamond_bits(T, declined, err);
     if (rc || *declined) return rc;
@@ -335,11 +367,11 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
     }
   }
   for (int i = 0; !rc && i < T->ndev; i++) {
-    WM_CU(cudaSetDevice(i));
-    WM_CU(cudaStreamSynchronize(T->dev[i].light));
+    WM_CUD(i, cudaSetDevice(i));
+    WM_CUD(i, cudaStreamSynchronize(T->dev[i].light));
   }
   r->transfer_ms = (wm_now() - t0) * 1e3;
-  for (int i = 0; !rc && i < T->ndev; i++) rc = capture(T, &T->dev[i], err);
+  for (int i = 0; !rc && i < T->ndev; i++) rc = wm_gpu_on_device(err, i, capture(T, &T->dev[i], err));
   if (rc) return rc;
   unsigned n = o->trials > 1 ? (unsigned)o->trials : 1;
   wm_progress_init(&T->progress, o->progress_label ? o->progress_label : "counting", 0, 1);
@@ -375,14 +407,39 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
                        T->ndev, T->K->name, d->light_blocks, T->K->light_warps, d->light_ms, d->heavy_blocks,
                        T->K->heavy_warps, d->heavy_ms, (unsigned long long)T->split.n_items);
     if (K != &wm_clique_kernels && len > 0 && (size_t)len < sizeof r->launch)
-      snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", light %s <= %u%s%s",
+      len += snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", light %s <= %u%s%s",
                "N-", T->split.light_in, d->adj16 ? ", 16-bit rows" : "",
                K == &wm_diamond_kernels && d->pool ? ", bitmaps in device memory" : "");
     if (K == &wm_clique_kernels && len > 0 && (size_t)len < sizeof r->launch)
-      snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", %u batch(es), pool %.2f GB",
-               T->n_batches, T->pool_words * 4 / 1e9);
+      len += snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", %u batch(es), pool %.2f GB",
+                      T->n_batches, T->pool_words * 4 / 1e9);
+    if (T->ndev > 1 && len > 0 && (size_t)len < sizeof r->launch)
+      snprintf(r->launch + len, sizeof r->launch - (size_t)len, T->shared ? ", work handed out dynamically over %d GPUs%s"
+                                                                          : ", work dealt statically over %d GPUs (%.60s)",
+               T->ndev, T->shared ? (K == &wm_clique_kernels ? " (heavy pivots dealt statically)" : "") : T->static_why);
   }
+  /* After a failure the other devices may still run: their work
+   * counters are set past every index (best effort: a failed device's
+   * memory may be out of reach, and a later pool batch zeroes its own),
+   * so that they end with the work in hand.  The shared counters are
+   * device 0's: every device's work ends before any memory is freed. */
+  if (rc && T->ndev > 1) {
+    const wm_u64 end = g->n + T->split.n_items + T->split.n_pivots + 1, past[3] = {end, end, end};
+    for (int i = 0; i < T->ndev; i++)
+      if (T->dev[i].ctr && cudaSetDevice(T->dev[i].id) == cudaSuccess)
+        cudaMemcpy(T->dev[i].ctr + CTR_LIGHT, past, sizeof past, cudaMemcpyHostToDevice);
+    if (T->sh && cudaSetDevice(0) == cudaSuccess) cudaMemcpy(T->sh, past, 2 * sizeof *T->sh, cudaMemcpyHostToDevice);
+    cudaGetLastError();
+  }
+  for (int i = 0; i < T->ndev; i++)
+    if (T->dev[i].light && cudaSetDevice(T->dev[i].id) == cudaSuccess) {
+      cudaStreamSynchronize(T->dev[i].light);
+      cudaStreamSynchronize(T->dev[i].heavy);
+    }
+  cudaGetLastError();
   for (int i = 0; i < T->ndev; i++) close_dev(&T->dev[i]);
+  if (T->sh && cudaSetDevice(0) == cudaSuccess) cudaFree(T->sh);
+  cudaGetLastError();
   wm_dag_split_free(&T->split);
   free(T->batches);
   free(T);

@@ -29,9 +29,14 @@ struct wm_dag_args {
   uint32_t light_in;     /* triangles: wm_tri_is_heavy's bound (wm_dag_split) */
   const wm_dag_item *items; /* heavy items (this batch's, for cliques) */
   wm_u64 n_items;
-  wm_u64 *next_light, *next_heavy; /* work counters of this device */
-  uint32_t dev, ndev;    /* light chunks, triangle items and clique pivots t with
-                            t % ndev == dev are this device's */
+  wm_u64 *next_light, *next_heavy; /* work counters */
+  uint32_t dev, ndev;    /* static deal: light chunks, triangle and diamond items and clique
+                            pivots t with t % ndev == dev are this device's */
+  int shared;            /* next_light, and next_heavy of triangles and diamonds, are counters
+                            in device 0's memory that every device grabs from (system-scope
+                            atomics over peer access): dynamic, not the static deal; a clique
+                            pivot's matrix is built and counted on one device, so clique
+                            pivots keep the static deal */
   wm_u64 *count;
   /* cliques: this batch's heavy pivots [p0, p1) and their matrices */
   const uint32_t *pivots;

@@ -60,11 +60,24 @@ __device__ void dag_table_fill(uint32_t *keys, uint32_t *vals, unsigned lg, cons
   dag_sync<BLOCK>();
 }
 
-/* Next work index of this device (indices are dealt round-robin over the
- * devices), broadcast to the warp. */
+/* Next work index from counter `next`: its value when the counter is
+ * shared by every device (A.shared), else this device's share of the
+ * indices dealt round-robin over the devices. */
+__device__ __forceinline__ wm_u64 dag_take(wm_u64 *next, const wm_dag_args &A) {
+  if (A.shared) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
+    return atomicAdd_system(next, 1ull);
+#else
+    return atomicAdd(next, 1ull); /* never shared below sm_60 (no peer atomics) */
+#endif
+  }
+  return atomicAdd(next, 1ull) * A.ndev + A.dev;
+}
+
+/* dag_take by lane 0, broadcast to the warp. */
 __device__ __forceinline__ wm_u64 dag_grab(wm_u64 *next, const wm_dag_args &A, int lane) {
   wm_u64 t = 0;
-  if (lane == 0) t = atomicAdd(next, 1ull) * A.ndev + A.dev;
+  if (lane == 0) t = dag_take(next, A);
   return __shfl_sync(DAG_FULL, t, 0);
 }
 

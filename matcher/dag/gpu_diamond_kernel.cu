@@ -214,7 +214,7 @@ __global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32) dia_heavy_kernel(wm_d
   if (bits) dia_zero<true>(smem, words);
   wm_u64 cnt = 0;
   for (;;) {
-    if (threadIdx.x == 0) item = atomicAdd(A.next_heavy, 1ull) * A.ndev + A.dev;
+    if (threadIdx.x == 0) item = dag_take(A.next_heavy, A);
     __syncthreads();
     const wm_u64 t = item;
     if (t >= A.n_items) break;

@@ -266,7 +266,7 @@ __global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32, WM_TRI_HEAVY_MINB) tr
   Batch *B = (Batch *)(smem + WM_TRI_HEAVY_SLOTS) + warp;
   wm_u64 cnt = 0;
   for (;;) {
-    if (threadIdx.x == 0) item = atomicAdd(A.next_heavy, 1ull) * A.ndev + A.dev;
+    if (threadIdx.x == 0) item = dag_take(A.next_heavy, A);
     __syncthreads();
     const wm_u64 t = item;
     if (t >= A.n_items) break;

@@ -20,13 +20,50 @@
 
 int wm_cuda_fail(wm_error *err, cudaError_t e, const char *what, const char *file, int line);
 
+/* WM_CU on one of several devices: the message names the device index. */
+#define WM_CUD(dev, call)                                                                      \
+  do {                                                                                         \
+    cudaError_t e_ = (call);                                                                   \
+    if (e_ != cudaSuccess) return wm_cuda_fail_dev(err, (dev), e_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+int wm_cuda_fail_dev(wm_error *err, int dev, cudaError_t e, const char *what, const char *file, int line);
+/* rc, with err's message led by "device DEV: " when rc is a failure whose
+ * message names no device yet (a step of one device's setup). */
+int wm_gpu_on_device(wm_error *err, int dev, int rc);
+
+/* Whether devices 1..ndev-1 can share one work counter in device 0's
+ * memory: each must reach device 0 by peer access with native atomics
+ * (cudaDeviceGetP2PAttribute), and peer access is then enabled from each
+ * to device 0.  *shared is 1 when so (always 0 for one device, and when
+ * the environment sets WM_GPU_STATIC_SPLIT=1, which tests use to run the
+ * fallback); else 0 with the reason in why (the callers deal work
+ * statically then). */
+int wm_gpu_share_counter(int ndev, int *shared, char *why, size_t why_size, wm_error *err);
+
+/* Waits for the work queued on stream s[i] of device ids[i], i < n: the
+ * first device whose stream reports an error ends the wait with
+ * WM_EDEVICE naming that device, without waiting for the others.  While p
+ * is enabled, the line is updated every 0.1 s with the amount `amount`
+ * reads (as wm_gpu_watch).  The caller synchronises afterwards. */
+typedef int (*wm_gpu_amount_fn)(void *ctx, uint64_t *done, wm_error *err);
+int wm_gpu_watch_all(int n, const int *ids, const cudaStream_t *s, wm_progress *p, wm_gpu_amount_fn amount,
+                     void *ctx, wm_error *err);
+
 /* Waits for the work queued on stream s while p is shown (does nothing
  * when p is disabled: the caller then synchronises as usual): every 0.1 s
  * the line is updated with the amount `amount` reads (may be NULL: the
  * amount stays as it is), without touching the kernels.  The caller
  * synchronises afterwards, which reports the kernels' own errors. */
-typedef int (*wm_gpu_amount_fn)(void *ctx, uint64_t *done, wm_error *err);
 int wm_gpu_watch(cudaStream_t s, wm_progress *p, wm_gpu_amount_fn amount, void *ctx, wm_error *err);
+
+/* Tests' fault injection: 1 when the environment's WM_GPU_FAULT_DEVICE
+ * names device dev, whose drivers then queue wm_gpu_fault_launch (a
+ * kernel that traps: the device's context fails as on a real fault) on
+ * its stream ahead of the work, so that a run over several GPUs meets a
+ * failing one. */
+int wm_gpu_fault_here(int dev);
+cudaError_t wm_gpu_fault_launch(cudaStream_t s);
 
 /* Holds streams until a timed launch is queued behind them (gpu_hold.cu):
  * arm, hold each stream, queue the start events, kernels and end events,

@@ -66,3 +66,11 @@ void wm_gpu_hold_release(wm_gpu_hold *h) {
   __sync_synchronize();
   *h->flag = 1;
 }
+
+/* wm_gpu_fault_launch's kernel (gpu_check.h): one thread that traps. */
+__global__ void wm_fault_kernel(void) { asm volatile("trap;"); }
+
+cudaError_t wm_gpu_fault_launch(cudaStream_t s) {
+  wm_fault_kernel<<<1, 1, 0, s>>>();
+  return cudaGetLastError();
+}

@@ -14,7 +14,17 @@
  *      the lanes over its triangles and common neighbours.
  * Tops and vertices are handed out by an atomic counter, lowest id (the
  * highest degree) first.  Each lane keeps 128-bit partial sums; a warp's
- * go to its own slot and the host adds the slots with overflow checks. */
+ * go to its own slot and the host adds the slots with overflow checks.
+ *
+ * Over several GPUs (policy.gpus), each device holds the graph and runs
+ * pass 1 (and the tops' path counts) whole, since every later pass reads
+ * the triangles of every edge; the vertices of pass 2, the tops of pass 3
+ * and the arcs of the 5-cycles' triangles and of pass 4 come from
+ * counters in device 0's memory that every device grabs from
+ * (system-scope atomics over peer access), so that each item is summed on
+ * one device, whichever is free; each device writes and reads its own pair
+ * lists (the lists of the tops it took); size 4's heavy tops go to device
+ * 0's block-per-top kernel.  The host adds every device's slots. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,10 +185,21 @@ __device__ void flush(acc &a, i128 *slots, int *overflow, unsigned warp) {
   if (__any_sync(0xffffffffu, a.overflow) && lane == 0) atomicOr(overflow, 1);
 }
 
+/* Set on each device before its passes: 1 when some of the counters
+ * are shared by several devices (device 0's memory), whose grabs must then
+ * be atomic across the devices. */
+__constant__ int c_system_scope;
+
 /* The next item for the warp, from a global counter. */
 __device__ __forceinline__ unsigned long long grab64(unsigned long long *next) {
   unsigned long long x = 0;
-  if ((threadIdx.x & 31) == 0) x = atomicAdd(next, 1ull);
+  if ((threadIdx.x & 31) == 0) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
+    x = c_system_scope ? atomicAdd_system(next, 1ull) : atomicAdd(next, 1ull);
+#else
+    x = atomicAdd(next, 1ull); /* never shared below sm_60 (no peer atomics) */
+#endif
+  }
   return __shfl_sync(0xffffffffu, x, 0);
 }
 
@@ -804,6 +825,11 @@ struct run {
   layout shared;            /* else the one for all */
   int layout_used;          /* the tight scratch's last layout, -1 none */
   wm_progress progress;     /* in steps: each chunk of tops, then the last passes */
+  int dev;                  /* this run's device */
+  bool multi;               /* one of several devices: queue without waits */
+  bool heavy_split;         /* several: light tops shared, heavy ones device 0's (size 4) */
+  unsigned long long *sh;   /* several: device 0's shared counters, one per shared launch */
+  unsigned sh_used, sh_n;
 };
 
 /* Waits for ev, the last work queued on the default stream, with the
@@ -823,6 +849,18 @@ unsigned long long *counter(run &r) {
   cudaError_t e = cudaMemsetAsync(c, 0, sizeof *c);
   if (e != cudaSuccess && r.bad == cudaSuccess) r.bad = e;
   return c;
+}
+
+/* The counter of a launch whose items every device shares (passes 2-4):
+ * the next of device 0's shared counters, zeroed before any device began;
+ * this device's own with one device. */
+unsigned long long *shared_counter(run &r) {
+  if (!r.sh) return counter(r);
+  if (r.sh_used >= r.sh_n) { /* never: sh_n counts the shared launches */
+    if (r.bad == cudaSuccess) r.bad = cudaErrorInvalidValue;
+    return r.sh;
+  }
+  return r.sh + r.sh_used++;
 }
 
 void release(run &r) {
@@ -894,15 +932,20 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
 /* The pool of layout l (one of the k* constants, told apart by `which`)
  * and the warps it runs on.  In a tight scratch, a layout other than the
  * last one starts from zeroed memory and stamps. */
+/* The warps layout l runs on (use_layout), without touching the scratch. */
+uint64_t layout_warps(const run &r, const layout &l) {
+  uint64_t w = r.words / words_per_warp(r.tight ? l : r.shared, r.n, r.maxdeg);
+  if (w > r.want) w = r.want;
+  return w / kWarpsPerBlock * kWarpsPerBlock;
+}
+
 int use_layout(run &r, const layout &l, int which, scratch_pool &pool, unsigned &warps, wm_error *err) {
   const layout &eff = r.tight ? l : r.shared;
   pool.n = r.n, pool.maxdeg = r.maxdeg, pool.l = eff;
   pool.per_warp = words_per_warp(eff, r.n, r.maxdeg);
   pool.base = r.scratch;
   pool.stamps = r.scratch + r.words;
-  uint64_t w = r.words / pool.per_warp;
-  if (w > r.want) w = r.want;
-  w = w / kWarpsPerBlock * kWarpsPerBlock;
+  const uint64_t w = layout_warps(r, l);
   if (w == 0)
     return wm_fail(err, WM_EDEVICE, "motif aggregates: one warp's scratch (%.1f MB) does not fit the GPU's free memory",
                    (double)pool.per_warp * kWarpsPerBlock * 4 / 1e6);
@@ -976,11 +1019,14 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
       break;
     }
     float sweep = 0, lists = 0;
-    cudaEventRecord(r.ev[5]);
-    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, counter(r), r.prefix, r.buf, r.buckets, nbuckets,
-                                      NULL, 0, r.slots, r.overflow);
-    cudaEventRecord(r.ev[6]);
+    if (!r.multi) cudaEventRecord(r.ev[5]);
+    /* Several devices: each takes tops of the chunk from the shared
+     * counter and lists them in its own buffer and buckets. */
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, shared_counter(r), r.prefix, r.buf, r.buckets,
+                                      nbuckets, NULL, 0, r.slots, r.overflow);
+    if (!r.multi) cudaEventRecord(r.ev[6]);
     pair_lists<<<blocks, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, pool, counter(r), r.slots, r.overflow);
+    if (r.multi) continue; /* queued without waits: the chunks' times are not split */
     cudaEventRecord(r.ev[7]);
     if ((rc = wait_step(r, r.ev[7], "four_cycles/pair_lists", err))) break;
     cudaEventElapsedTime(&sweep, r.ev[5], r.ev[6]);
@@ -990,9 +1036,11 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[5]));
   if ((rc = use_layout(r, kFiveCycles, 2, pool, warps, err))) return rc;
-  five_cycle_triangles<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, pool, counter(r), r.slots, r.overflow);
+  five_cycle_triangles<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, pool, shared_counter(r), r.slots,
+                                                             r.overflow);
   WM_CU(cudaEventRecord(r.ev[6]));
   WM_CU(cudaGetLastError());
+  if (r.multi) return WM_OK; /* the times are read once every device is done */
   if ((rc = wait_step(r, r.ev[6], "five_cycle_triangles", err))) return rc;
   WM_CU(cudaEventElapsedTime(&r.pass3[2], r.ev[5], r.ev[6]));
   return WM_OK;
@@ -1005,33 +1053,39 @@ int four_cycle_pass(const wm_graph *g, run &r, unsigned small_blocks, wm_error *
   int rc = use_layout(r, kFour, 0, pool, warps, err);
   if (rc) return rc;
   const unsigned blocks = warps / kWarpsPerBlock;
-  if (warps < kHeavyWarps) {
-    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, counter(r), NULL, NULL, NULL, NULL, NULL, 0,
+  /* Several devices agree on whether the heavy tops go apart
+   * (r.heavy_split, from device 0's warps): the light tops are then shared
+   * and the heavy ones device 0's alone. */
+  if (r.multi ? !r.heavy_split : warps < kHeavyWarps) {
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, shared_counter(r), NULL, NULL, NULL, NULL, NULL, 0,
                                       r.slots, r.overflow);
     return WM_OK;
   }
   uint32_t *tops = r.buf;
   unsigned long long *ntops = r.next + kCounters - 1;
-  four_cycles_heavy<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, pool, tops, ntops, counter(r), r.slots,
-                                                                r.overflow);
-  four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, counter(r), NULL, NULL, NULL, NULL, r.prefix + 1,
-                                    kHeavyPaths, r.slots, r.overflow);
+  if (r.dev == 0)
+    four_cycles_heavy<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, pool, tops, ntops, counter(r), r.slots,
+                                                                  r.overflow);
+  four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, shared_counter(r), NULL, NULL, NULL, NULL,
+                                    r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
   return WM_OK;
 }
 
-int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[6], wm_error *err) {
-  int dev = 0, sms = 0;
-  WM_CU(cudaGetDevice(&dev));
-  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const unsigned small_blocks = (unsigned)sms * 16;
+unsigned small_blocks_of(run &r, wm_error *err) {
+  int sms = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, r.dev) != cudaSuccess) return 0;
+  (void)err;
+  return (unsigned)sms * 16;
+}
+
+/* Before the timed passes: the scratch, size 5's list plan, and size 4's
+ * paths per top (and the list of the heavy ones). */
+int prepare(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, wm_error *err) {
+  const unsigned small_blocks = small_blocks_of(r, err);
+  if (!small_blocks) WM_CU(cudaGetLastError());
   int rc = size_scratch(g, k, policy, r, err);
   if (rc) return rc;
   if (k >= 5 && (rc = plan_lists(g, r, small_blocks, policy.list_room, err))) return rc;
-  uint64_t steps = 1; /* the last wait; for size 5 also each chunk of tops and the 5-cycles' triangles */
-  if (k >= 5)
-    for (uint32_t u0 = 0; u0 < g->n; u0 = chunk_end(r, g->n, u0)) steps++;
-  if (k >= 5) steps++;
-  wm_progress_init(&r.progress, "motif sums", steps, 1);
   if (k == 4) { /* each top's paths, and the list of the heavy ones */
     WM_CU(cudaMalloc(&r.prefix, (g->n + 1) * sizeof *r.prefix));
     WM_CU(cudaMalloc(&r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
@@ -1039,12 +1093,29 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
     WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
     top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops);
   }
+  return WM_OK;
+}
+
+/* The chunks of tops of size 5's lists (1 for size 4). */
+uint64_t chunks_of(const wm_graph *g, unsigned k, const run &r) {
+  uint64_t c = 0;
+  if (k >= 5)
+    for (uint32_t u0 = 0; u0 < g->n; u0 = chunk_end(r, g->n, u0)) c++;
+  return c ? c : 1;
+}
+
+/* The timed passes, queued on the device's default stream between r.ev[0]
+ * and r.ev[4]; waited for (with the progress line) unless r.multi. */
+int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
+  const unsigned small_blocks = small_blocks_of(r, err);
+  if (!small_blocks) WM_CU(cudaGetLastError());
+  int rc;
   WM_CU(cudaDeviceSynchronize()); /* the passes' time starts on an idle device, the plans made */
   WM_CU(cudaEventRecord(r.ev[0]));
   edge_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t, counter(r));
   fold_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
   WM_CU(cudaEventRecord(r.ev[1]));
-  vertex_and_edge_sums<<<r.want / kWarpsPerBlock, kThreads>>>(r.g, r.t, counter(r), r.slots, r.overflow);
+  vertex_and_edge_sums<<<r.want / kWarpsPerBlock, kThreads>>>(r.g, r.t, shared_counter(r), r.slots, r.overflow);
   WM_CU(cudaEventRecord(r.ev[2]));
   rc = k >= 5 ? lists_pass(g, r, err) : four_cycle_pass(g, r, small_blocks, err);
   if (rc) return rc;
@@ -1053,17 +1124,61 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
     scratch_pool pool;
     unsigned warps = 0;
     if ((rc = use_layout(r, kCliques, 3, pool, warps, err))) return rc;
-    triangle_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, r.t, pool, counter(r), r.slots, r.overflow);
+    triangle_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, r.t, pool, shared_counter(r), r.slots,
+                                                           r.overflow);
   }
   WM_CU(cudaGetLastError());
   WM_CU(r.bad);
   WM_CU(cudaEventRecord(r.ev[4]));
-  if ((rc = wait_step(r, r.ev[4], "the motif passes", err))) return rc;
+  if (r.multi) return WM_OK;
+  return wait_step(r, r.ev[4], "the motif passes", err);
+}
+
+/* The passes' ms once they are done (ms as wm_motif_sums.pass_seconds);
+ * several devices do not time the chunks apart: 4-cycles and pair lists
+ * go under 4-cycles together. */
+int pass_times(unsigned k, run &r, float ms[6], wm_error *err) {
   float whole[4];
   for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&whole[i], r.ev[i], r.ev[i + 1]));
   ms[0] = whole[0], ms[1] = whole[1], ms[5] = whole[3];
-  if (k >= 5) ms[2] = r.pass3[0], ms[3] = r.pass3[1], ms[4] = r.pass3[2];
-  else ms[2] = whole[2];
+  if (k >= 5 && r.multi) {
+    WM_CU(cudaEventElapsedTime(&ms[2], r.ev[2], r.ev[5]));
+    WM_CU(cudaEventElapsedTime(&ms[4], r.ev[5], r.ev[6]));
+    ms[3] = 0;
+  } else if (k >= 5) {
+    ms[2] = r.pass3[0], ms[3] = r.pass3[1], ms[4] = r.pass3[2];
+  } else {
+    ms[2] = whole[2];
+  }
+  return WM_OK;
+}
+
+/* One device: prepared, then the passes with the progress line in steps
+ * (each chunk of tops, the 5-cycles' triangles, the last wait). */
+int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[6], wm_error *err) {
+  int rc = prepare(g, k, policy, r, err);
+  if (rc) return rc;
+  const uint64_t steps = 1 + (k >= 5 ? chunks_of(g, k, r) + 1 : 0);
+  wm_progress_init(&r.progress, "motif sums", steps, 1);
+  if ((rc = queue_passes(g, k, r, err))) return rc;
+  return pass_times(k, r, ms, err);
+}
+
+/* Adds r's slots to total (exactly, overflow flagged). */
+int add_slots(const run &r, unsigned warps, wm_acc *total, int *overflow, wm_error *err) {
+  int flag = 0;
+  WM_CU(cudaMemcpy(&flag, r.overflow, sizeof flag, cudaMemcpyDeviceToHost));
+  *overflow |= flag;
+  i128 *slots = (i128 *)malloc((size_t)warps * WM_SUM_COUNT * sizeof *slots);
+  if (!slots) return wm_fail(err, WM_EINPUT, "out of memory");
+  cudaError_t e = cudaMemcpy(slots, r.slots, (size_t)warps * WM_SUM_COUNT * sizeof *slots, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) {
+    free(slots);
+    return wm_cuda_fail(err, e, "cudaMemcpy(slots)", __FILE__, __LINE__);
+  }
+  for (unsigned w = 0; w < warps; w++)
+    for (int i = 0; i < WM_SUM_COUNT; i++) wm_acc_add(&total[i], slots[(size_t)w * WM_SUM_COUNT + i]);
+  free(slots);
   return WM_OK;
 }
 
@@ -1090,6 +1205,74 @@ int collect(const run &r, unsigned warps, wm_motif_sums *out, wm_error *err) {
   return WM_OK;
 }
 
+/* Sets the grabs' scope on the current device (c_system_scope). */
+int set_scope(int system, wm_error *err) {
+  WM_CU(cudaMemcpyToSymbol(c_system_scope, &system, sizeof system));
+  return WM_OK;
+}
+
+/* The passes over ndev devices that share counters in device 0's memory
+ * (peer access enabled): each prepared (the same chunks of tops on every
+ * device: the smallest room), the shared counters zeroed, then every
+ * device's passes queued and waited for at once; the sums of every
+ * device's slots to out, and in ms the passes of the slowest device. */
+int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, int ndev, run *R,
+                 unsigned long long **sh, float ms[6], wm_motif_sums *out, wm_error *err) {
+  int rc;
+  for (int i = 0; i < ndev; i++) {
+    R[i].dev = i;
+    R[i].multi = true;
+    WM_CUD(i, cudaSetDevice(i));
+    if ((rc = wm_gpu_on_device(err, i, set_scope(1, err))) || (rc = wm_gpu_on_device(err, i, upload(g, R[i], err))) ||
+        (rc = wm_gpu_on_device(err, i, prepare(g, k, policy, R[i], err))))
+      return rc;
+  }
+  if (k >= 5) {
+    uint64_t cap = R[0].cap;
+    for (int i = 1; i < ndev; i++) cap = R[i].cap < cap ? R[i].cap : cap;
+    for (int i = 0; i < ndev; i++) R[i].cap = cap; /* each buffer holds at least that */
+  }
+  /* the vertex sums, each chunk of tops (size 4: the light tops), the
+   * 5-cycles' triangles and pass 4 */
+  const unsigned n_sh = (unsigned)(chunks_of(g, k, R[0]) + 3);
+  WM_CUD(0, cudaSetDevice(0));
+  WM_CUD(0, cudaMalloc(sh, n_sh * sizeof **sh));
+  WM_CUD(0, cudaMemset(*sh, 0, n_sh * sizeof **sh));
+  WM_CUD(0, cudaDeviceSynchronize());
+  const bool heavy_split = k == 4 && layout_warps(R[0], kFour) >= kHeavyWarps;
+  for (int i = 0; i < ndev; i++) R[i].sh = *sh, R[i].sh_n = n_sh, R[i].heavy_split = heavy_split;
+  wm_progress_init(&R[0].progress, "motif sums", 1, 1);
+  for (int i = 0; i < ndev; i++) {
+    WM_CUD(i, cudaSetDevice(i));
+    if ((rc = wm_gpu_on_device(err, i, queue_passes(g, k, R[i], err)))) return rc;
+  }
+  int ids[16];
+  cudaStream_t streams[16];
+  for (int i = 0; i < ndev; i++) ids[i] = i, streams[i] = 0; /* each device's default stream */
+  if ((rc = wm_gpu_watch_all(ndev, ids, streams, &R[0].progress, NULL, NULL, err))) return rc;
+  wm_progress_add(&R[0].progress, 1);
+  float slowest = -1;
+  wm_acc total[WM_SUM_COUNT];
+  memset(total, 0, sizeof total);
+  int overflow = 0;
+  for (int i = 0; i < ndev; i++) {
+    float m[6] = {0, 0, 0, 0, 0, 0};
+    WM_CUD(i, cudaSetDevice(i));
+    WM_CUD(i, cudaEventSynchronize(R[i].ev[4]));
+    if ((rc = wm_gpu_on_device(err, i, pass_times(k, R[i], m, err))) ||
+        (rc = wm_gpu_on_device(err, i, add_slots(R[i], R[i].want, total, &overflow, err))))
+      return rc;
+    const float sum = m[0] + m[1] + m[2] + m[3] + m[4] + m[5];
+    if (sum > slowest) slowest = sum, memcpy(ms, m, sizeof m);
+  }
+  for (int i = 0; i < WM_SUM_COUNT; i++) {
+    overflow |= total[i].overflow;
+    out->s[i] = total[i].v;
+  }
+  if (overflow) return wm_fail(err, WM_EINPUT, "motif aggregates overflow 128 bits");
+  return WM_OK;
+}
+
 } /* namespace */
 
 extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_gpu_policy *policy,
@@ -1099,17 +1282,44 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
   if (k < 4 || k > 5) return wm_fail(err, WM_EUSAGE, "motif sums on the GPU: size must be 4 or 5 (got %u)", k);
   if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EINPUT, "motif sums: the graph must be undirected");
   if (!wm_gpu_available()) return wm_fail(err, WM_EDEVICE, "no CUDA device");
-  const double t0 = wm_now();
-  run r;
-  memset(&r, 0, sizeof r);
   wm_motif_gpu_policy defaults;
   memset(&defaults, 0, sizeof defaults);
+  const wm_motif_gpu_policy &pol = policy ? *policy : defaults;
+  int ndev = pol.gpus > 1 ? (pol.gpus < 16 ? pol.gpus : 16) : 1, present = 0, shared = 0;
+  WM_CU(cudaGetDeviceCount(&present));
+  if (ndev > present)
+    return wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", ndev, present);
+  int rc = wm_gpu_share_counter(ndev, &shared, out->gpu_note, sizeof out->gpu_note, err);
+  if (rc) return rc;
+  if (ndev > 1 && !shared) ndev = 1; /* the note says why: one device does it all */
+  out->gpus = ndev;
+  const double t0 = wm_now();
   float ms[6] = {0, 0, 0, 0, 0, 0};
-  int rc = upload(g, r, err);
-  if (!rc) rc = passes(g, k, policy ? *policy : defaults, r, ms, err);
-  wm_progress_finish(&r.progress);
-  if (!rc) rc = collect(r, r.want, out, err);
-  release(r);
+  run R[16];
+  memset(R, 0, sizeof R);
+  unsigned long long *sh = NULL;
+  if (ndev > 1) {
+    rc = multi_passes(g, k, pol, ndev, R, &sh, ms, out, err);
+    wm_progress_finish(&R[0].progress);
+    /* every device's work ends before device 0's counters are freed */
+    for (int i = 0; i < ndev; i++)
+      if (cudaSetDevice(i) == cudaSuccess) cudaDeviceSynchronize();
+    cudaGetLastError();
+    for (int i = 0; i < ndev; i++)
+      if (cudaSetDevice(i) == cudaSuccess) release(R[i]);
+    if (sh && cudaSetDevice(0) == cudaSuccess) cudaFree(sh);
+    cudaGetLastError();
+    cudaSetDevice(0);
+  } else {
+    run &r = R[0];
+    WM_CU(cudaGetDevice(&r.dev));
+    rc = set_scope(0, err);
+    if (!rc) rc = upload(g, r, err);
+    if (!rc) rc = passes(g, k, pol, r, ms, err);
+    wm_progress_finish(&r.progress);
+    if (!rc) rc = collect(r, r.want, out, err);
+    release(r);
+  }
   out->seconds = wm_now() - t0;
   double total_ms = 0;
   for (int i = 0; i < 6; i++) out->pass_seconds[i] = ms[i] / 1e3, total_ms += ms[i];

@@ -74,7 +74,10 @@ typedef struct wm_motif_sums {
   double pass_seconds[6]; /* triangles per edge, vertex and edge sums, 4-cycles, pair lists,
                              the 5-cycles' triangle term, 4-cliques per triangle; the CPU
                              does the three of pass 3 top by top and counts them all
-                             under 4-cycles */
+                             under 4-cycles; over several GPUs, the slowest device's,
+                             the pair lists under 4-cycles too */
+  int gpus;               /* GPU: the devices the passes ran on */
+  char gpu_note[96];      /* GPU: why one device ran where several were asked, or "" */
 } wm_motif_sums;
 
 /* Fills the sums that size k (3..5) needs over the whole symmetric graph g
@@ -96,6 +99,8 @@ typedef struct wm_motif_gpu_policy {
   unsigned warps;         /* concurrent warps at most (0: all the device runs) */
   uint64_t list_room;     /* pair-list entries per chunk (0: from the free memory) */
   uint64_t scratch_words; /* per-vertex scratch (0: 75% of the free memory) */
+  int gpus;               /* devices 0..gpus-1 share the passes (0 or 1: the current one);
+                             one where some device has no peer atomics to device 0 */
 } wm_motif_gpu_policy;
 
 /* The same sums on the GPU, for sizes 4 and 5 (size 3 needs degrees only).

@@ -36,9 +36,14 @@ struct wm_gpu_args {
   const uint32_t *first;   /* level-0 seeds, or NULL: all vertices */
   int l0_edges;            /* level 0 is the arcs [0, n0) (gpu_stack_kernel.cu), not vertices */
   wm_u64 n0;               /* level-0 iterations */
-  /* level 0 is handed out in chunks; chunk c of this device is global chunk c*ndev+dev */
+  /* level 0 is handed out in chunks of `chunk` iterations from the counter
+   * l0_next.  l0_shared: one counter in device 0's memory serves every
+   * device (system-scope atomics over peer access), and its value c is
+   * chunk c; else each device has its own, and its c is global chunk
+   * c*ndev+dev (the static interleave where peers have no atomics). */
   wm_u64 *l0_next;
   uint32_t chunk, dev, ndev;
+  int l0_shared;
   /* per-warp set buffers: warp w's at sets + w*warp_elems, slot b variant u
    * at + (b*unroll + u)*cap */
   uint32_t *sets;

@@ -1,9 +1,13 @@
 /* Host driver of the GPU matcher: copies the graph and the compiled plan to
  * each device, sizes the per-warp set buffers from the graph's maximum
- * degree and the device's free memory, launches the stack kernel (level 0
- * split over --gpus devices in interleaved chunks), times it with CUDA
- * events, and in listing mode drains the device's match buffer to the sink
- * in batches, relaunching the suspended warps until the work is done. */
+ * degree and the device's free memory, launches the stack kernel, times it
+ * with CUDA events, and in listing mode drains the device's match buffer to
+ * the sink in batches, relaunching the suspended warps until the work is
+ * done.  Over --gpus devices, level 0 is handed out in chunks from one
+ * counter in device 0's memory that every device's warps grab from (peer
+ * access, system-scope atomics), so that a device that meets the hubs
+ * takes fewer chunks; where some device has no peer atomics to device 0,
+ * each device takes every ndev-th chunk from a counter of its own. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +71,8 @@ typedef struct wm_gpu_run {
   wm_gpu_hold *hold; /* counting launches wait behind it until queued (gpu_hold.cu) */
   uint32_t chunk;    /* level-0 iterations per grab of the counter */
   wm_progress progress; /* in level-0 iterations handed out */
+  int l0_shared;     /* one level-0 counter (device 0's) for every device */
+  char static_why[96]; /* why not, when several devices split level 0 statically */
 } wm_gpu_run;
 
 static int dev_alloc(void **p, size_t bytes, const char *what, int dev, wm_error *err) {
@@ -257,7 +263,8 @@ static void fill_args(wm_gpu_run *R, wm_gpu_dev *d, int dev_index, uint32_t chun
   a->first = d->first;
   a->l0_edges = R->l0_edges;
   a->n0 = R->n0;
-  a->l0_next = d->ctr + C_L0;
+  a->l0_next = (R->l0_shared ? R->dev[0].ctr : d->ctr) + C_L0;
+  a->l0_shared = R->l0_shared;
   a->chunk = chunk;
   a->dev = (uint32_t)dev_index;
   a->ndev = (uint32_t)R->ndev;
@@ -325,29 +332,31 @@ static int open_device(wm_gpu_run *R, int i, wm_error *err) {
 /* Queues device d's launch between its events, behind the hold when one
  * is armed. */
 static int launch(wm_gpu_run *R, wm_gpu_dev *d, int resume, wm_gpu_hold *hold, wm_error *err) {
-  WM_CU(cudaSetDevice(d->id));
+  WM_CUD(d->id, cudaSetDevice(d->id));
   d->args.resume = resume;
   if (resume) {
-    WM_CU(cudaMemsetAsync(d->ctr + C_OUTN, 0, 16, d->stream)); /* out_n and suspended */
+    WM_CUD(d->id, cudaMemsetAsync(d->ctr + C_OUTN, 0, 16, d->stream)); /* out_n and suspended */
   }
   int rc = hold ? wm_gpu_hold_stream(hold, d->stream, err) : WM_OK;
   if (rc) return rc;
-  WM_CU(cudaEventRecord(d->ev0, d->stream));
-  WM_CU(wm_gpu_launch_stack(&R->plan, &d->args, d->blocks, d->stream));
-  WM_CU(cudaEventRecord(d->ev1, d->stream));
+  if (wm_gpu_fault_here(d->id)) WM_CUD(d->id, wm_gpu_fault_launch(d->stream));
+  WM_CUD(d->id, cudaEventRecord(d->ev0, d->stream));
+  WM_CUD(d->id, wm_gpu_launch_stack(&R->plan, &d->args, d->blocks, d->stream));
+  WM_CUD(d->id, cudaEventRecord(d->ev1, d->stream));
   d->running = 1;
   return WM_OK;
 }
 
-/* Level-0 iterations handed out so far on every device, read by a copy on
- * a stream of each device's own while the kernel runs. */
+/* Level-0 iterations handed out so far, read by a copy on a stream of the
+ * counter's device while the kernels run: device 0's shared counter, or
+ * the sum of every device's own. */
 static int handed_out(wm_gpu_run *R, uint64_t *handed, wm_error *err) {
   uint64_t chunks = 0;
-  for (int i = 0; i < R->ndev; i++) {
+  for (int i = 0; i < (R->l0_shared ? 1 : R->ndev); i++) {
     wm_gpu_dev *x = &R->dev[i];
-    WM_CU(cudaSetDevice(x->id));
-    WM_CU(cudaMemcpyAsync(x->peek, x->ctr + C_L0, sizeof *x->peek, cudaMemcpyDeviceToHost, x->side));
-    WM_CU(cudaStreamSynchronize(x->side));
+    WM_CUD(x->id, cudaSetDevice(x->id));
+    WM_CUD(x->id, cudaMemcpyAsync(x->peek, x->ctr + C_L0, sizeof *x->peek, cudaMemcpyDeviceToHost, x->side));
+    WM_CUD(x->id, cudaStreamSynchronize(x->side));
     chunks += *x->peek;
   }
   *handed = chunks * R->chunk < R->n0 ? chunks * R->chunk : R->n0;
@@ -384,30 +393,43 @@ static int amount_handed_out(void *ctx, uint64_t *done, wm_error *err) {
 /* Waits for device d's launch (the progress line follows the level-0
  * counters meanwhile); adds its kernel time. */
 static int finish(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
-  WM_CU(cudaSetDevice(d->id));
+  WM_CUD(d->id, cudaSetDevice(d->id));
   watched w = {R, d};
   int rc = wm_gpu_watch(d->stream, &R->progress, amount_handed_out, &w, err);
   if (rc) return rc;
-  WM_CU(cudaStreamSynchronize(d->stream));
+  WM_CUD(d->id, cudaStreamSynchronize(d->stream));
   float ms = 0;
-  WM_CU(cudaEventElapsedTime(&ms, d->ev0, d->ev1));
+  WM_CUD(d->id, cudaEventElapsedTime(&ms, d->ev0, d->ev1));
   d->kernel_ms += ms;
   return WM_OK;
+}
+
+/* Waits for every device's launch at once: the first device that fails
+ * ends the wait (naming it), rather than a wait on a device before it. */
+static int finish_all(wm_gpu_run *R, wm_error *err) {
+  if (R->ndev == 1) return finish(R, &R->dev[0], err);
+  int ids[16];
+  cudaStream_t s[16];
+  for (int i = 0; i < R->ndev; i++) ids[i] = R->dev[i].id, s[i] = R->dev[i].stream;
+  watched w = {R, &R->dev[0]};
+  int rc = wm_gpu_watch_all(R->ndev, ids, s, &R->progress, amount_handed_out, &w, err);
+  for (int i = 0; !rc && i < R->ndev; i++) rc = finish(R, &R->dev[i], err);
+  return rc;
 }
 
 /* Hands device d's buffered matches to the sink; *halt when it or the
  * limit says stop. */
 static int drain(wm_gpu_run *R, wm_gpu_dev *d, uint64_t *listed, int *halt, wm_error *err) {
   wm_u64 n = 0, susp = 0;
-  WM_CU(cudaMemcpy(&n, d->ctr + C_OUTN, 8, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(&susp, d->ctr + C_SUSP, 8, cudaMemcpyDeviceToHost));
+  WM_CUD(d->id, cudaMemcpy(&n, d->ctr + C_OUTN, 8, cudaMemcpyDeviceToHost));
+  WM_CUD(d->id, cudaMemcpy(&susp, d->ctr + C_SUSP, 8, cudaMemcpyDeviceToHost));
   if (n > R->list_batch)
-    return wm_fail(err, WM_EDEVICE, "listing buffer overran (%llu > %llu rows)", n,
+    return wm_fail(err, WM_EDEVICE, "device %d: listing buffer overran (%llu > %llu rows)", d->id, n,
                    (unsigned long long)R->list_batch);
   unsigned k = R->plan.k;
   if (n) {
     double t0 = wm_now();
-    WM_CU(cudaMemcpy(R->host_out, d->out, (size_t)n * k * 4, cudaMemcpyDeviceToHost));
+    WM_CUD(d->id, cudaMemcpy(R->host_out, d->out, (size_t)n * k * 4, cudaMemcpyDeviceToHost));
     R->transfer_ms += (wm_now() - t0) * 1e3;
   }
   const wm_match_options *o = R->o;
@@ -462,7 +484,7 @@ static int collect(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
     if (e == cudaSuccess && pv) e = cudaMemcpy(pv, d->per_vertex, (size_t)R->g->n * 8, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) {
       free(pv);
-      return wm_cuda_fail(err, e, "copying results back", __FILE__, __LINE__);
+      return wm_cuda_fail_dev(err, d->id, e, "copying results back", __FILE__, __LINE__);
     }
     if (!R->listing) r->count += c[C_COUNT];
     r->set_ops += c[C_SETOPS];
@@ -488,9 +510,9 @@ static int collect(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
  * (active, idle hints, per-block idle flags and mailbox states), so that a
  * relaunch counts from scratch; the graph and buffers stay. */
 static int reset_counters(wm_gpu_dev *d, wm_error *err) {
-  WM_CU(cudaSetDevice(d->id));
-  WM_CU(cudaMemsetAsync(d->ctr, 0, C_N * 8, d->stream));
-  WM_CU(cudaMemsetAsync(d->ints, 0, (2 + 2 * (size_t)d->blocks) * sizeof(int), d->stream));
+  WM_CUD(d->id, cudaSetDevice(d->id));
+  WM_CUD(d->id, cudaMemsetAsync(d->ctr, 0, C_N * 8, d->stream));
+  WM_CUD(d->id, cudaMemsetAsync(d->ints, 0, (2 + 2 * (size_t)d->blocks) * sizeof(int), d->stream));
   d->kernel_ms = 0;
   return WM_OK;
 }
@@ -502,9 +524,7 @@ static int count_all(wm_gpu_run *R, wm_error *err) {
   for (int i = 0; !rc && i < R->ndev; i++) rc = launch(R, &R->dev[i], 0, R->hold, err);
   wm_gpu_hold_release(R->hold);
   if (rc) return rc;
-  for (int i = 0; i < R->ndev; i++)
-    if ((rc = finish(R, &R->dev[i], err))) return rc;
-  return WM_OK;
+  return finish_all(R, err);
 }
 
 /* One timed trial (wm_trial_fn): counters zeroed, a counting launch
@@ -514,6 +534,9 @@ static int count_once(void *ctx, wm_match_result *x, wm_error *err) {
   int rc;
   for (int i = 0; i < R->ndev; i++)
     if ((rc = reset_counters(&R->dev[i], err))) return rc;
+  /* The shared counter is zeroed on device 0's stream: done before any
+   * other device's launch can grab from it. */
+  if (R->l0_shared) WM_CUD(R->dev[0].id, cudaStreamSynchronize(R->dev[0].stream));
   double t0 = wm_now();
   if ((rc = count_all(R, err))) return rc;
   x->seconds = wm_now() - t0;
@@ -529,12 +552,17 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
   const wm_gpu_policy *p = &R->pol;
   double gb = 0;
   for (int i = 0; i < R->ndev; i++) gb += R->dev[i].sz.total_bytes / 1e9;
+  char split[128] = "";
+  if (R->ndev > 1 && R->l0_shared)
+    snprintf(split, sizeof split, " handed out dynamically over %d GPUs (counter on device 0)", R->ndev);
+  else if (R->ndev > 1)
+    snprintf(split, sizeof split, " interleaved statically over %d GPUs (%.60s)", R->ndev, R->static_why);
   snprintf(r->launch, sizeof r->launch,
            "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d (last group %d), steal=%s (stop %d, detect %d), "
-           "level 0: %s in chunks of %u, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB, "
+           "level 0: %s in chunks of %u%s, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB, "
            "probe table %u words/warp%s%s",
            R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, p->last_group, steal_name(p->steal),
-           p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, R->plan.n_bufs * (unsigned)p->unroll,
+           p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, split, R->plan.n_bufs * (unsigned)p->unroll,
            (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb, d->table_words,
            R->plan.pairs ? ", pairs counted at the last position" : "", R->listing ? ", listing" : "");
 }
@@ -554,15 +582,16 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   for (int i = 0; i < R->ndev; i++)
     if ((rc = open_device(R, i, err)) || (rc = setup_inputs(R, &R->dev[i], err)) ||
         (rc = setup_grid(R, &R->dev[i], err)))
-      return rc;
+      return wm_gpu_on_device(err, i, rc);
+  if ((rc = wm_gpu_share_counter(R->ndev, &R->l0_shared, R->static_why, sizeof R->static_why, err))) return rc;
   uint64_t warps = 0;
   for (int i = 0; i < R->ndev; i++) warps += (uint64_t)R->dev[i].blocks * R->pol.warps_per_block;
   uint32_t min_chunk = R->l0_edges && R->plan.k == 3 ? (uint32_t)R->pol.last_group : 1;
   uint32_t chunk = R->pol.chunk ? R->pol.chunk : wm_gpu_default_chunk(R->n0, warps, R->l0_edges, min_chunk);
   for (int i = 0; i < R->ndev; i++) {
     fill_args(R, &R->dev[i], i, chunk);
-    WM_CU(cudaSetDevice(R->dev[i].id));
-    WM_CU(cudaStreamSynchronize(R->dev[i].stream));
+    WM_CUD(i, cudaSetDevice(R->dev[i].id));
+    WM_CUD(i, cudaStreamSynchronize(R->dev[i].stream));
   }
   R->transfer_ms += (wm_now() - t0) * 1e3;
   R->chunk = chunk;
@@ -639,6 +668,20 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
     rc = run(R, r, err);
   else
     snprintf(r->launch, sizeof r->launch, "gpu: not launched (no level-0 vertices or edges)");
+  /* After a failure the other devices may still run: level 0 is closed
+   * (the counters set past the last chunk; best effort, a failed device's
+   * memory may be out of reach), so they end with the work in hand.
+   * Device 0's memory holds the shared counter: every device's work ends
+   * before any memory is freed. */
+  if (rc && R->ndev > 1)
+    for (int i = 0; i < (R->l0_shared ? 1 : R->ndev); i++) {
+      const wm_u64 past = R->n0;
+      if (R->dev[i].ctr && cudaSetDevice(R->dev[i].id) == cudaSuccess)
+        cudaMemcpy(R->dev[i].ctr + C_L0, &past, sizeof past, cudaMemcpyHostToDevice);
+    }
+  for (int i = 0; i < R->ndev; i++)
+    if (R->dev[i].stream && cudaSetDevice(R->dev[i].id) == cudaSuccess) cudaStreamSynchronize(R->dev[i].stream);
+  cudaGetLastError();
   for (int i = 0; i < R->ndev; i++)
     if (R->dev[i].stream) dev_release(&R->dev[i]);
   wm_gpu_hold_destroy(R->hold);

@@ -214,11 +214,22 @@ __device__ int wm_install(wm_kctx &c) {
   return q;
 }
 
-/* Lane 0: the next chunk [lo, hi) of level 0 from the global counter (chunk
- * c of this device is global chunk c*ndev+dev); false, with the block's
- * l0_done set, when none is left. */
+/* Lane 0: the next chunk [lo, hi) of level 0 from the global counter (the
+ * counter shared by every device, or this device's own under the static
+ * interleave: its chunk c is global chunk c*ndev+dev); false, with the
+ * block's l0_done set, when none is left. */
 __device__ bool wm_grab_chunk(const wm_gpu_args *A, volatile wm_bstate *bs, wm_u64 &lo, wm_u64 &hi) {
-  lo = (atomicAdd(A->l0_next, 1ull) * A->ndev + A->dev) * (wm_u64)A->chunk;
+  wm_u64 c;
+  if (A->l0_shared) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
+    c = atomicAdd_system(A->l0_next, 1ull); /* atomic across the devices that share it */
+#else
+    c = atomicAdd(A->l0_next, 1ull); /* never shared below sm_60 (no peer atomics) */
+#endif
+  } else {
+    c = atomicAdd(A->l0_next, 1ull) * A->ndev + A->dev;
+  }
+  lo = c * (wm_u64)A->chunk;
   if (lo >= A->n0) {
     bs->l0_done = 1;
     return false;

@@ -334,6 +334,11 @@ cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
 const char *cudaGetErrorString(cudaError_t e) { return e ? "emulated CUDA error" : "no error"; }
 cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 cudaError_t cudaGetDeviceCount(int *n) { *n = env_int("EMU_DEVICES", 1); return cudaSuccess; }
+cudaError_t cudaDeviceGetP2PAttribute(int *v, cudaDeviceP2PAttr a, int, int) {
+  *v = a == cudaDevP2PAttrPerformanceRank ? 0 : env_int("EMU_P2P", 1);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) { return cudaSuccess; }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "bfs-emu");

@@ -116,6 +116,7 @@ static int check(const char *name, const wm_graph *g0, unsigned kmax) {
       wm_match_options o;
       wm_match_options_init(&o);
       o.trials = 2; /* a warm-up and two runs that must agree */
+      o.gpus = getenv("DAG_EMU_GPUS") ? atoi(getenv("DAG_EMU_GPUS")) : 1;
       wm_match_result res;
       memset(&res, 0, sizeof res);
       int declined = 0;
@@ -136,6 +137,7 @@ static int check(const char *name, const wm_graph *g0, unsigned kmax) {
              (unsigned long long)res.count, (unsigned long long)want, verdict);
       if (k > 3 && !diamonds && !declined) printf("  (%d pool batches)", batches);
       if (diamonds && strstr(res.launch, "device memory")) printf("  (bitmaps in device memory)");
+      if (o.gpus > 1 && !declined) printf("  (%s)", strstr(res.launch, "dynamically") ? "dynamic" : "static");
       printf("\n");
       bad += !declined && res.count != want;
     }

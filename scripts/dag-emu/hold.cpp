@@ -17,3 +17,6 @@ void wm_gpu_hold_destroy(wm_gpu_hold *) {}
 void wm_gpu_hold_arm(wm_gpu_hold *) {}
 int wm_gpu_hold_stream(wm_gpu_hold *, cudaStream_t, wm_error *) { return WM_OK; }
 void wm_gpu_hold_release(wm_gpu_hold *) {}
+
+/* No fault is emulated: the injected kernel does nothing here. */
+cudaError_t wm_gpu_fault_launch(cudaStream_t) { return cudaSuccess; }

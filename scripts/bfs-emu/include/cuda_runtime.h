@@ -46,10 +46,12 @@ enum {
   cudaErrorNotReady = 600,
   cudaErrorInvalidConfiguration = 9,
   cudaErrorLaunchFailure = 719,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
 };
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
 enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
+enum cudaDeviceP2PAttr { cudaDevP2PAttrPerformanceRank = 1, cudaDevP2PAttrAccessSupported = 2, cudaDevP2PAttrNativeAtomicSupported = 3 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 
 struct emu_stream;
@@ -94,6 +96,10 @@ cudaError_t cudaGetDeviceCount(int *n);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d);
 cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d);
 cudaError_t cudaDeviceSynchronize(void);
+/* EMU_DEVICES devices (default 1) share the host's memory; EMU_P2P=0
+ * says they have no peer atomics (the static deal). */
+cudaError_t cudaDeviceGetP2PAttribute(int *v, cudaDeviceP2PAttr a, int src, int dst);
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
@@ -170,6 +176,7 @@ inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 /* Atomics: threads switch only at barriers, so plain operations are atomic. */
 inline unsigned atomicAdd(unsigned *p, unsigned v) { unsigned o = *p; *p = o + v; return o; }
 inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; *p = o + v; return o; }
+inline unsigned long long atomicAdd_system(unsigned long long *p, unsigned long long v) { return atomicAdd(p, v); }
 inline unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v) { unsigned o = *p; if (o == cmp) *p = v; return o; }
 inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; if (v > o) *p = v; return o; }
 template <class T> inline T min(T a, T b) { return a < b ? a : b; }
