@@ -14,23 +14,6 @@ namespace {
 
 using P = PartPolicy;
 
-/* Sets bit v of `words` for each lane with `hit`, one atomic per run of
- * lanes on the same word: a queue is in vertex order within a warp, so
- * neighbouring lanes mostly share words.  A segmented OR by shuffles gives
- * each run's first lane the run's bits (lanes further on with the same word
- * may add theirs too, which is harmless). */
-__device__ __forceinline__ void or_into_words(uint32_t *words, bool hit, uint32_t v) {
-  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
-  const uint32_t word = hit ? v >> 5 : kNoVertex;
-  uint32_t bits = hit ? 1u << (v & 31) : 0;
-  for (unsigned d = 1; d < 32; d <<= 1) {
-    uint32_t ob = __shfl_down_sync(full, bits, d), ow = __shfl_down_sync(full, word, d);
-    if (lane + d < 32 && ow == word) bits |= ob;
-  }
-  const uint32_t before = __shfl_up_sync(full, word, 1);
-  if (hit && (lane == 0 || before != word)) atomicOr(&words[word], bits);
-}
-
 /* Loops run whole blocks together (block_append synchronises them); the
  * frontier figures are summed per thread and added once per warp, at the
  * end, so that the three counters see a few atomics, not one per step. */
@@ -44,10 +27,10 @@ __global__ void __launch_bounds__(P::BLOCK) part_bottom_up_kernel(PartLevel a) {
     const uint32_t v = open ? a.bq[i] : kNoVertex;
     const uint32_t found = find_in_frontier(in, a.F, v, open);
     const bool hit = found != kNoVertex;
-    or_into_words(a.Fn, hit, v);
     if (hit) {
       a.level[v - in.lo] = a.L + 1;
       if (PARENT) a.parent[v - in.lo] = found;
+      atomicOr(&a.Fn[v >> 5], 1u << (v & 31));
       uint64_t d = part_degree(a.out, v);
       count++, edges += d, hubs += d >= a.hub_tau;
       if (v == a.target) a.stats->target_hit = 1;
