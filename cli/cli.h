@@ -114,6 +114,13 @@ const struct wm_share *wm_mpi_share(void);
  * failed and its message (or, where every rank failed, rank 0's own).  Called before any collective work, so that a
  * rank that failed to load makes every rank stop, not wait. */
 int wm_mpi_agree(int rc, wm_error *err);
+/* After a command's distributed work: a rank whose work failed cannot tell
+ * where the other ranks wait, so under mpirun with several ranks it prints
+ * its error, prefixed with its rank, and ends the whole job (MPI_Abort)
+ * instead of leaving them waiting in a collective.  Returns rc otherwise.
+ * WM_MPI_FAIL_WORK_RANK=r makes rank r's work fail here (fault injection
+ * for the tests). */
+int wm_mpi_after_work(int rc, wm_error *err);
 /* Fault injection for the tests: WM_MPI_FAIL_RANK=r under mpirun makes
  * rank r's graph load fail. */
 int wm_mpi_injected_failure(void);

@@ -97,7 +97,23 @@ int wm_mpi_agree(int rc, wm_error *err) {
   return worst.rc;
 }
 
+int wm_mpi_after_work(int rc, wm_error *err) {
+  const char *s = getenv("WM_MPI_FAIL_WORK_RANK");
+  if (g_ranks > 1 && s && *s && atoi(s) == g_rank)
+    rc = wm_fail(err, WM_EINPUT, "work failed (fault injected by WM_MPI_FAIL_WORK_RANK)");
+  if (rc == WM_OK || g_ranks <= 1) return rc;
+  fprintf(stderr, "warpmatch: rank %d of %d: %s; ending every rank\n", g_rank, g_ranks, err->msg);
+  fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, rc);
+  return rc;
+}
+
 #else /* no MPI in this build */
+
+int wm_mpi_after_work(int rc, wm_error *err) {
+  (void)err;
+  return rc;
+}
 
 int wm_mpi_start(int *argc, char ***argv) {
   (void)argc, (void)argv;

@@ -561,7 +561,7 @@ static int run(bfs_cmd *c, wm_error *err) {
     if ((rc = wm_graph_transpose(c->g, &c->transpose, err))) return rc;
     for (int k = 0; k < c->nvar; k++) c->var[k].o.transpose = c->transpose;
   }
-  if ((rc = run_all(c, err))) return rc;
+  if ((rc = wm_mpi_after_work(run_all(c, err), err))) return rc;
   if (c->cli.json)
     print_json(c);
   else

@@ -284,7 +284,7 @@ int wm_cmd_count(int argc, char **argv) {
     if (!prepared) wm_match_job_free(&job);
     return wm_cli_report(&err);
   }
-  int rc = run(&cli, &job, &o, &err);
+  int rc = wm_mpi_after_work(run(&cli, &job, &o, &err), &err);
   if (rc == WM_OK) {
     if (cli.json)
       print_json(&cli, &job, &o);

@@ -188,7 +188,7 @@ int wm_cmd_motifs(int argc, char **argv) {
     rc = wm_fail(&err, WM_EUSAGE, "motifs: needs an undirected graph (drop --directed)");
   if (!rc) rc = wm_match_relabel(&cli, &g, NULL, &t.relabel_seconds, &err);
   rc = wm_mpi_agree(rc, &err); /* under mpirun all ranks stop if one failed to load */
-  if (!rc) rc = count_all(&cli, g, (unsigned)k, use_gpu, &t, &err);
+  if (!rc) rc = wm_mpi_after_work(count_all(&cli, g, (unsigned)k, use_gpu, &t, &err), &err);
   if (!rc) {
     if (cli.json)
       print_json(cli.positional[0], g, (unsigned)k, &t);

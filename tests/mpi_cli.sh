@@ -100,6 +100,20 @@ WM_MPI_FAIL_RANK=1 mpi 3 bfs "$kron" --source 1 >/dev/null 2>"$tmp/err" || statu
 ((status != 0 && status != 124)) && grep -q "rank 1 of 3" "$tmp/err" || fail "bfs with a failing rank: status $status"
 step "a failing rank ends the job with its message"
 
+# A rank whose work fails after the others started theirs (they wait for it
+# in a collective) ends the whole job: non-zero status, its message, no hang.
+for cmd in "count $kron --pattern triangle" "motifs $kron --size 4" "bfs $kron --source 1"; do
+  status=0
+  # shellcheck disable=SC2086 # cmd is a word list
+  WM_MPI_FAIL_WORK_RANK=1 mpi 3 $cmd >/dev/null 2>"$tmp/err" || status=$?
+  if ((status == 0 || status == 124)); then
+    fail "${cmd%% *}: rank 1's work failing: status $status (0: not noticed, 124: hung)"
+  elif ! grep -q "rank 1 of 3: .*fault injected" "$tmp/err"; then
+    fail "${cmd%% *}: rank 1's work failing: no message naming it"; cat "$tmp/err" >&2
+  fi
+done
+step "a rank failing mid-work ends the job with its message"
+
 status=0
 mpi 2 list "$kron" --pattern triangle >/dev/null 2>"$tmp/err" || status=$?
 ((status == 2)) && grep -q "list does not run under mpirun" "$tmp/err" || fail "list under 2 ranks: status $status"
