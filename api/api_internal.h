@@ -14,6 +14,7 @@
 struct warpmatch_context {
   wm_error err; /* the last failed call's code and message */
   int threads;  /* CPU threads, 0 = all */
+  int gpus;     /* GPUs for GPU calls, 0 = 1 */
   int gpu;      /* a usable CUDA device: -1 not asked yet, else 0 or 1 */
 };
 

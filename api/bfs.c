@@ -19,6 +19,7 @@ static int check_vertex(warpmatch_context *ctx, const char *who, const char *wha
 static int search(warpmatch_context *ctx, const warpmatch_graph *g, uint32_t source, int use_gpu,
                   wm_bfs_options *o, wm_bfs_result *r) {
   o->threads = ctx->threads;
+  o->gpus = use_gpu ? ctx->gpus : 0;
   wm_error err;
   int rc = WM_OK;
   if (!use_gpu) rc = wm_api_transpose_of(ctx, g, &o->transpose); /* directed: kept for later searches */

@@ -41,6 +41,14 @@ int warpmatch_set_threads(warpmatch_context *ctx, int threads) {
   return WARPMATCH_OK;
 }
 
+int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (gpus < 1 || gpus > 16)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_gpus: %d GPUs; give 1 to 16", gpus);
+  ctx->gpus = gpus;
+  return WARPMATCH_OK;
+}
+
 /* ---- errors ---------------------------------------------------------- */
 
 int wm_api_fail(warpmatch_context *ctx, int code, const char *fmt, ...) {

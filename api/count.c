@@ -50,6 +50,7 @@ static int run(warpmatch_context *ctx, const char *who, const warpmatch_count_op
   wm_match_options mo;
   wm_match_options_init(&mo);
   mo.threads = ctx->threads;
+  mo.gpus = ctx->gpus;
   mo.vertex_labels = job->labels;
   out->device = job->use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   return how ? by_formula(ctx, job, &mo, out) : by_plan(ctx, job, &mo, out);

@@ -41,6 +41,7 @@ static int run(warpmatch_context *ctx, const wm_api_job *job, uint64_t limit, ba
   wm_match_options mo;
   wm_match_options_init(&mo);
   mo.threads = ctx->threads;
+  mo.gpus = ctx->gpus;
   mo.vertex_labels = job->labels;
   mo.limit = limit;
   mo.sink = collect;

@@ -47,6 +47,7 @@ static int count_all(warpmatch_context *ctx, const char *who, const wm_graph *g,
   wm_match_options mo;
   wm_match_options_init(&mo);
   mo.threads = ctx->threads;
+  mo.gpus = ctx->gpus;
   mo.motif_method = method; /* WARPMATCH_METHOD_* are wm_motif_method's values */
   rc = wm_api_status(ctx, wm_motifs(g, size, use_gpu, &mo, counts, NULL, NULL, &err), &err);
   for (unsigned i = 0; !rc && i < n; i++) rc = fill(ctx, who, &pats[i], counts[i], &out[i]);

@@ -66,6 +66,11 @@ const char *warpmatch_last_error(const warpmatch_context *ctx);
 int warpmatch_gpu_available(warpmatch_context *ctx);
 /* CPU threads for later calls; 0 (the default) = all cores. */
 int warpmatch_set_threads(warpmatch_context *ctx, int threads);
+/* GPUs 0..gpus-1 of this host for later GPU calls (default 1): count, list
+ * and motifs hand their work out across them, bfs and reach split the graph
+ * over them (this needs a library built with NCCL).  WARPMATCH_EDEVICE at
+ * the call when the host has fewer. */
+int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
 
 /* ---- graphs ------------------------------------------------------------ */
 

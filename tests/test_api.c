@@ -801,6 +801,56 @@ Test(api, threads) {
   warpmatch_context_destroy(ctx);
 }
 
+/* GPUs for later calls: 1 to 16; calls on the CPU do not use them. */
+Test(api, gpus_setting) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(80, 8.0, 3, 0.5, 3);
+  warpmatch_graph *h = api_graph(ctx, g);
+  warpmatch_pattern *p = pattern(ctx, "triangle");
+  warpmatch_count_options o = cpu_options(0, WARPMATCH_METHOD_ENUMERATE);
+  const uint64_t want = api_count(ctx, h, p, &o, NULL);
+  cr_assert_eq(warpmatch_set_gpus(ctx, 0), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "0 GPUs"), "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(warpmatch_set_gpus(ctx, 17), WARPMATCH_EUSAGE);
+  cr_assert_eq(warpmatch_set_gpus(NULL, 2), WARPMATCH_EUSAGE);
+  cr_assert_eq(warpmatch_set_gpus(ctx, 2), WARPMATCH_OK);
+  cr_assert_eq(api_count(ctx, h, p, &o, NULL), want);
+  check_bfs(ctx, g, h, 0, WARPMATCH_DEVICE_CPU);
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* On every GPU of a host with several: counts, motifs and BFS levels equal
+ * the CPU's. */
+Test(api, several_gpus_equal_cpu) {
+  int n = wm_gpu_count();
+  if (n < 2) cr_skip_test("several GPUs needed; this host has %d", n);
+  warpmatch_context *ctx = ctx_new();
+  cr_assert_eq(warpmatch_set_gpus(ctx, n), WARPMATCH_OK);
+  wm_graph *wg = wm_test_powerlaw(2000, 10.0, 4, 0.4, 19);
+  warpmatch_graph *g = api_graph(ctx, wg);
+  static const char *const names[] = {"triangle", "4-clique", "4-cycle", "house", NULL};
+  for (const char *const *s = names; *s; s++) {
+    warpmatch_pattern *p = pattern(ctx, *s);
+    warpmatch_count_options cpu = cpu_options(0, WARPMATCH_METHOD_ENUMERATE), gpu = cpu;
+    gpu.device = WARPMATCH_DEVICE_GPU;
+    cr_assert_eq(api_count(ctx, g, p, &gpu, NULL), api_count(ctx, g, p, &cpu, NULL), "%s on %d GPUs", *s, n);
+    warpmatch_pattern_destroy(p);
+  }
+  warpmatch_motif a[21], b[21];
+  warpmatch_count_options cpu = cpu_options(0, WARPMATCH_METHOD_AUTO), gpu = cpu;
+  gpu.device = WARPMATCH_DEVICE_GPU;
+  cr_assert_eq(warpmatch_motifs(ctx, g, 4, &cpu, a), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_motifs(ctx, g, 4, &gpu, b), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(memcmp(a, b, warpmatch_motif_classes(4) * sizeof *a), 0, "motifs on %d GPUs", n);
+  for (uint32_t s = 0; s < wg->n; s += 397) check_bfs(ctx, wg, g, s, WARPMATCH_DEVICE_GPU);
+  warpmatch_graph_destroy(g);
+  wm_graph_destroy(wg);
+  warpmatch_context_destroy(ctx);
+}
+
 /* ---- bad input ------------------------------------------------------- */
 
 Test(api, missing_file_and_bad_patterns) {

@@ -92,6 +92,17 @@ def test_one_graph_many_threads() -> None:
     assert out == [want] * 4
 
 
+def test_set_gpus() -> None:
+    """1 to 16 GPUs; other numbers raise with the C message; CPU calls ignore it."""
+    G = nx.gnp_random_graph(60, 0.2, seed=4)
+    g = warpmatch.Graph.from_networkx(G)
+    want = g.count("triangle", device="cpu")
+    with pytest.raises(warpmatch.UsageError, match="0 GPUs"):
+        g.set_gpus(0)
+    g.set_gpus(2)
+    assert g.count("triangle", device="cpu") == want
+
+
 def test_gil_released() -> None:
     """While a long count runs in C, Python code keeps running in another thread.
 

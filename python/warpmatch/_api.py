@@ -475,6 +475,14 @@ class Graph:
             self._live()
             self._ctx.check(lib.warpmatch_set_threads(self._ctx.ptr, operator.index(threads)))
 
+    def set_gpus(self, gpus: int) -> None:
+        """GPUs 0..gpus-1 for this graph's later GPU calls (default 1): count,
+        list and motifs share their work among them, bfs splits the graph
+        over them (the library needs NCCL for that)."""
+        with self._ctx.lock:
+            self._live()
+            self._ctx.check(lib.warpmatch_set_gpus(self._ctx.ptr, operator.index(gpus)))
+
     # -- matching --
 
     def count(

@@ -129,6 +129,7 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "warpmatch_last_error": (c_char_p, [ctx_p]),
     "warpmatch_gpu_available": (c_int, [ctx_p]),
     "warpmatch_set_threads": (c_int, [ctx_p, c_int]),
+    "warpmatch_set_gpus": (c_int, [ctx_p, c_int]),
     # graphs
     "warpmatch_load_options_init": (None, [POINTER(LoadOptions)]),
     "warpmatch_graph_load": (c_int, [ctx_p, c_char_p, POINTER(LoadOptions), POINTER(graph_p)]),
