@@ -5,6 +5,7 @@
  * smaller than one bitmap word per GPU (empty parts), multi-source,
  * max_depth balls and a target.  A host with one GPU skips every case
  * (cr_skip: reported, never passed). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,31 @@ Test(gpu_bfs_gpus, multi_source_balls_target) {
   tb_valid(grid, &s, 1, &r, "grid with a target");
   wm_bfs_result_free(&r);
   wm_graph_destroy(grid);
+  wm_graph_destroy(g);
+}
+
+/* A GPU that fails mid-search (WM_GPU_FAULT_DEVICE: a trapping kernel
+ * ahead of its first level) ends the search on every GPU with WM_EDEVICE
+ * naming it, instead of leaving the other waiting in an NCCL exchange.
+ * Criterion runs each test in its own process, so the failed device's
+ * context does not reach the other cases. */
+Test(gpu_bfs_gpus, failing_gpu, .timeout = 120) {
+  devices();
+  wm_gen_options go;
+  wm_gen_kron_defaults(&go, 14, 3);
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
+  setenv("WM_GPU_FAULT_DEVICE", "1", 1);
+  wm_bfs_options o;
+  wm_bfs_options_init(&o);
+  o.gpus = 2;
+  uint32_t s = 0;
+  wm_bfs_result r;
+  int rc = wm_bfs_gpu(g, &s, 1, &o, &r, &err);
+  unsetenv("WM_GPU_FAULT_DEVICE");
+  cr_assert_eq(rc, WM_EDEVICE, "rc %d: %s", rc, err.msg);
+  cr_assert(strstr(err.msg, "GPU 1"), "message: %s", err.msg);
   wm_graph_destroy(g);
 }
 

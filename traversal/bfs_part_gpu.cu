@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bfs_part.cuh"
+#include "gpu_check.h"
 #include "support.h"
 
 #ifdef WM_HAVE_NCCL
@@ -366,6 +367,7 @@ struct PartSearch {
       Part &p = c->part[i];
       CK(cudaSetDevice(p.dev));
       CK(cudaMemsetAsync(p.d_stats, 0, sizeof(PartStats), p.st));
+      if (L == 0 && wm_gpu_fault_here(p.dev)) CK(wm_gpu_fault_launch(p.st)); /* tests: a GPU that fails */
       PartLevel a = args(i);
       if (bottom_up && to_bottom_up) { /* this part's unvisited vertices into bq[qb] */
         CK(cudaMemsetAsync(p.bq_len + qb, 0, sizeof(unsigned), p.st));

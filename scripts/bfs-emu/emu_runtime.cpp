@@ -355,7 +355,12 @@ cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { *s = (cudaStream_t)malloc(1); return cudaSuccess; }
 cudaError_t cudaStreamDestroy(cudaStream_t s) { free(s); return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; } /* launches run at once */
+static std::vector<cudaStream_t> failed_streams;
+cudaError_t cudaStreamQuery(cudaStream_t s) { /* launches run at once */
+  for (cudaStream_t f : failed_streams)
+    if (f == s) return 719; /* cudaErrorLaunchFailure */
+  return cudaSuccess;
+}
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
 cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = new emu_event{0}; return cudaSuccess; }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { return cudaEventCreate(e); }
@@ -390,3 +395,14 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms 
 /* wm_gpu_available for the emulated build (the library's stand-in says 0). */
 extern "C" int wm_gpu_available(void) { return 1; }
 extern "C" int wm_gpu_count(void) { return env_int("EMU_DEVICES", 1); }
+/* gpu_check.h's fault injection: WM_GPU_FAULT_DEVICE=i names the emulated
+ * device, and a stream given the fault reports a launch failure from then
+ * on (cudaStreamQuery), as a real device's trapped context does. */
+int wm_gpu_fault_here(int dev) {
+  const char *s = getenv("WM_GPU_FAULT_DEVICE");
+  return s && *s && atoi(s) == dev;
+}
+cudaError_t wm_gpu_fault_launch(cudaStream_t s) {
+  failed_streams.push_back(s);
+  return cudaSuccess;
+}
