@@ -154,6 +154,52 @@ __device__ __forceinline__ uint64_t global_thread() {
 }
 __device__ __forceinline__ uint64_t grid_threads() { return (uint64_t)gridDim.x * blockDim.x; }
 
+/* The first arc of the row adj[j, e) whose head w has hit(w), or
+ * kNoVertex; every lane of the warp calls it, `open` saying whether the
+ * lane has a row.  A lane checks `alone` arcs of its own row by itself, then
+ * the whole warp takes the rows still open, one at a time, 32 arcs per
+ * step, stopping at the first hit: the bottom-up steps' balance between
+ * short rows (most) and long ones. */
+template <class Hit>
+__device__ __forceinline__ uint32_t first_hit_in_row(const uint32_t *adj, uint64_t j, uint64_t e, bool open,
+                                                     uint64_t alone, Hit hit) {
+  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+  uint32_t found = kNoVertex;
+  if (open) {
+    uint64_t stop = e - j > alone ? j + alone : e;
+    for (; j < stop; j++) {
+      uint32_t w = adj[j];
+      if (hit(w)) {
+        found = w;
+        break;
+      }
+    }
+  }
+  unsigned pending = __ballot_sync(full, open && found == kNoVertex && j < e);
+  while (pending) {
+    int leader = __ffs(pending) - 1;
+    pending &= pending - 1;
+    uint64_t lj = __shfl_sync(full, j, leader), le = __shfl_sync(full, e, leader);
+    uint32_t hit_w = kNoVertex;
+    for (uint64_t chunk = lj; chunk < le; chunk += 32) {
+      uint64_t t = chunk + lane;
+      uint32_t w = 0;
+      bool h = false;
+      if (t < le) {
+        w = adj[t];
+        h = hit(w);
+      }
+      unsigned hits = __ballot_sync(full, h);
+      if (hits) {
+        hit_w = __shfl_sync(full, w, __ffs(hits) - 1);
+        break;
+      }
+    }
+    if ((int)lane == leader) found = hit_w;
+  }
+  return found;
+}
+
 /* ---- launchers (one per kernel file; each returns cudaGetLastError) -- */
 
 /* kernel_queue_gen.cu: count -> prefix sum -> scatter (or count -> totals). */

@@ -130,50 +130,12 @@ __device__ __forceinline__ void block_append(bool take, uint32_t value, uint32_t
   if (take) list[s_base + at + __popc(m & ((1u << lane) - 1))] = value;
 }
 
-/* The first in-arc of v whose tail is in F (kNoVertex: none).  Every lane
- * of the warp calls it, `open` saying whether its v is to be searched: a
- * lane checks THREAD_SCAN arcs of its own row alone, then the whole warp
- * takes the rows still open, one at a time, 32 arcs per step, stopping at
- * the first hit (the single-GPU bottom-up step's balance). */
+/* The first in-arc of v whose tail is in F (kNoVertex: none), searched by
+ * first_hit_in_row (bfs_gpu_internal.cuh); every lane of the warp calls it,
+ * `open` saying whether its v is to be searched. */
 __device__ __forceinline__ uint32_t find_in_frontier(const PartRows &in, const uint32_t *F, uint32_t v, bool open) {
-  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
-  uint32_t found = kNoVertex;
-  uint64_t j = 0, e = 0;
-  if (open) {
-    j = in.off[v - in.lo] - in.base;
-    e = in.off[v - in.lo + 1] - in.base;
-    uint64_t stop = e - j > (uint64_t)PartPolicy::THREAD_SCAN ? j + PartPolicy::THREAD_SCAN : e;
-    for (; j < stop; j++) {
-      uint32_t w = in.adj[j];
-      if (bit_of(F, w)) {
-        found = w;
-        break;
-      }
-    }
-  }
-  unsigned pending = __ballot_sync(full, open && found == kNoVertex && j < e);
-  while (pending) {
-    int leader = __ffs(pending) - 1;
-    pending &= pending - 1;
-    uint64_t lj = __shfl_sync(full, j, leader), le = __shfl_sync(full, e, leader);
-    uint32_t hit_w = kNoVertex;
-    for (uint64_t chunk = lj; chunk < le; chunk += 32) {
-      uint64_t t = chunk + lane;
-      uint32_t w = 0;
-      bool hit = false;
-      if (t < le) {
-        w = in.adj[t];
-        hit = bit_of(F, w);
-      }
-      unsigned hits = __ballot_sync(full, hit);
-      if (hits) {
-        hit_w = __shfl_sync(full, w, __ffs(hits) - 1);
-        break;
-      }
-    }
-    if ((int)lane == leader) found = hit_w;
-  }
-  return found;
+  uint64_t j = open ? in.off[v - in.lo] - in.base : 0, e = open ? in.off[v - in.lo + 1] - in.base : 0;
+  return first_hit_in_row(in.adj, j, e, open, PartPolicy::THREAD_SCAN, [&](uint32_t w) { return bit_of(F, w); });
 }
 
 /* Warp sums of a part's new-frontier figures, added to stats by lane 0. */

@@ -8,9 +8,8 @@
  * status read.  It is sound because a cached hub w is on level L, so the
  * arc w -> v proves level[v] = L + 1.
  *
- * Load balance: a thread checks up to THREAD_SCAN in-neighbours of its own
- * vertex; rows still unresolved after that are taken by the whole warp, one
- * row at a time, 32 neighbours per step, stopping at the first hit.
+ * Load balance: first_hit_in_row's (bfs_gpu_internal.cuh), THREAD_SCAN
+ * in-neighbours by a thread alone, then its warp.
  *
  * Input: the bottom-up queue (unvisited vertices, vertex order), or with
  * list == NULL every vertex, skipping visited ones (the status-array
@@ -41,50 +40,20 @@ __global__ void __launch_bounds__(P::BLOCK) bottom_up_kernel(DevGraph in, DevSta
     }
     __syncthreads();
   }
-  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
   /* the bound depends on the block only, so whole warps iterate together
    * and the ballots below see every lane */
   for (uint64_t base = (uint64_t)blockIdx.x * P::BLOCK; base < len; base += grid_threads()) {
-    uint64_t i = base + threadIdx.x, j = 0, e = 0;
-    uint32_t v = kNoVertex, found = kNoVertex;
+    uint64_t i = base + threadIdx.x;
+    uint32_t v = kNoVertex;
     if (i < len) {
       v = list ? list[i] : (uint32_t)i;
       if (!list && s.status[v] != kUnreached) v = kNoVertex;
     }
-    if (v != kNoVertex) {
-      j = in.offsets[v];
-      e = in.offsets[v + 1];
-      uint64_t stop = e - j > (uint64_t)P::THREAD_SCAN ? j + P::THREAD_SCAN : e;
-      for (; j < stop; j++) {
-        uint32_t w = in.adj[j];
-        if (is_parent<CACHE>(cache, s.status, w, level)) {
-          found = w;
-          break;
-        }
-      }
-    }
-    unsigned pending = __ballot_sync(full, v != kNoVertex && found == kNoVertex && j < e);
-    while (pending) {
-      int leader = __ffs(pending) - 1;
-      pending &= pending - 1;
-      uint64_t lj = __shfl_sync(full, j, leader), le = __shfl_sync(full, e, leader);
-      uint32_t hit_w = kNoVertex;
-      for (uint64_t chunk = lj; chunk < le; chunk += 32) {
-        uint64_t k = chunk + lane;
-        uint32_t w = 0;
-        bool hit = false;
-        if (k < le) {
-          w = in.adj[k];
-          hit = is_parent<CACHE>(cache, s.status, w, level);
-        }
-        unsigned hits = __ballot_sync(full, hit);
-        if (hits) {
-          hit_w = __shfl_sync(full, w, __ffs(hits) - 1);
-          break;
-        }
-      }
-      if ((int)lane == leader) found = hit_w;
-    }
+    const bool open = v != kNoVertex;
+    const uint32_t found = first_hit_in_row(in.adj, open ? in.offsets[v] : 0, open ? in.offsets[v + 1] : 0, open,
+                                            P::THREAD_SCAN, [&](uint32_t w) {
+                                              return is_parent<CACHE>(cache, s.status, w, level);
+                                            });
     if (found != kNoVertex) {
       s.status[v] = level + 1;
       if (s.parent) s.parent[v] = found;

@@ -1184,19 +1184,10 @@ int add_slots(const run &r, unsigned warps, wm_acc *total, int *overflow, wm_err
 
 int collect(const run &r, unsigned warps, wm_motif_sums *out, wm_error *err) {
   int overflow = 0;
-  WM_CU(cudaMemcpy(&overflow, r.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
-  i128 *slots = (i128 *)malloc((size_t)warps * WM_SUM_COUNT * sizeof *slots);
-  if (!slots) return wm_fail(err, WM_EINPUT, "out of memory");
-  cudaError_t e = cudaMemcpy(slots, r.slots, (size_t)warps * WM_SUM_COUNT * sizeof *slots, cudaMemcpyDeviceToHost);
-  if (e != cudaSuccess) {
-    free(slots);
-    return wm_cuda_fail(err, e, "cudaMemcpy(slots)", __FILE__, __LINE__);
-  }
   wm_acc total[WM_SUM_COUNT];
   memset(total, 0, sizeof total);
-  for (unsigned w = 0; w < warps; w++)
-    for (int i = 0; i < WM_SUM_COUNT; i++) wm_acc_add(&total[i], slots[(size_t)w * WM_SUM_COUNT + i]);
-  free(slots);
+  int rc = add_slots(r, warps, total, &overflow, err);
+  if (rc) return rc;
   for (int i = 0; i < WM_SUM_COUNT; i++) {
     overflow |= total[i].overflow;
     out->s[i] = total[i].v;
