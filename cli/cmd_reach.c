@@ -28,9 +28,12 @@ static uint32_t *shortest_path(const wm_bfs_result *r, uint32_t w, uint32_t hops
   return p;
 }
 
+/* Without W, a search that --max-hops stopped early has not settled the
+ * question: W may lie further away, so the answer says "not within H hops"
+ * (JSON: "complete": false) rather than a plain no. */
 static void print_result(const wm_cli *cli, const wm_graph *g, uint32_t from, uint32_t to, int use_gpu,
-                         const wm_bfs_result *r, const uint32_t *path) {
-  int yes = r->level[to] != WM_UNREACHED;
+                         const wm_bfs_result *r, const uint32_t *path, uint32_t max_hops) {
+  int yes = r->level[to] != WM_UNREACHED, complete = yes || !r->truncated;
   uint32_t hops = r->level[to];
   if (cli->json) {
     wm_json j;
@@ -38,6 +41,8 @@ static void print_result(const wm_cli *cli, const wm_graph *g, uint32_t from, ui
     wm_json_u64(&j, "from", wm_graph_file_id(g, from));
     wm_json_u64(&j, "to", wm_graph_file_id(g, to));
     wm_json_bool(&j, "reachable", yes);
+    wm_json_bool(&j, "complete", complete);
+    if (max_hops != UINT32_MAX) wm_json_u64(&j, "max_hops", max_hops);
     if (yes)
       wm_json_u64(&j, "hops", hops);
     else
@@ -54,7 +59,10 @@ static void print_result(const wm_cli *cli, const wm_graph *g, uint32_t from, ui
     return;
   }
   printf("from       %u\nto         %u\n", wm_graph_file_id(g, from), wm_graph_file_id(g, to));
-  printf("reachable  %s\n", yes ? "yes" : "no");
+  if (complete)
+    printf("reachable  %s\n", yes ? "yes" : "no");
+  else
+    printf("reachable  not within %u hop%s (--max-hops; it may be further)\n", max_hops, max_hops == 1 ? "" : "s");
   if (yes) printf("hops       %u\n", hops);
   if (path) {
     printf("path      ");
@@ -92,7 +100,7 @@ static int reach(const wm_cli *cli, wm_graph **gp, wm_error *err) {
     wm_bfs_result_free(&r);
     return wm_fail(err, WM_EINPUT, "reach: out of memory");
   }
-  print_result(cli, g, from, to, use_gpu, &r, path);
+  print_result(cli, g, from, to, use_gpu, &r, path, (uint32_t)maxh);
   free(path);
   wm_bfs_result_free(&r);
   return WM_OK;

@@ -222,6 +222,20 @@ Test(bfs_cli, reach_unreachable_and_directed) {
   rc = wm_test_run(&out, NULL, "reach '%s' --no-cache --from 0 --to 6 --device cpu --json", path);
   cr_assert_eq(rc, 0);
   cr_assert(strstr(out, "\"reachable\":false") && strstr(out, "\"hops\":null"), "%s", out);
+  cr_assert(strstr(out, "\"complete\":true"), "the whole component was searched: %s", out);
+  free(out);
+  /* --max-hops stops short of W: not a no, but "not within H hops" */
+  rc = wm_test_run(&out, NULL, "reach '%s' --no-cache --from 0 --to 2 --max-hops 1 --device cpu", path);
+  cr_assert_eq(rc, 0);
+  cr_assert(strstr(out, "reachable  not within 1 hop "), "%s", out);
+  free(out);
+  rc = wm_test_run(&out, NULL, "reach '%s' --no-cache --from 0 --to 2 --max-hops 1 --device cpu --json", path);
+  cr_assert(strstr(out, "\"reachable\":false") && strstr(out, "\"complete\":false") &&
+                strstr(out, "\"max_hops\":1"),
+            "%s", out);
+  free(out);
+  rc = wm_test_run(&out, NULL, "reach '%s' --no-cache --from 0 --to 6 --max-hops 5 --device cpu", path);
+  cr_assert(strstr(out, "reachable  no\n"), "the search ended before the limit: a plain no: %s", out);
   free(out);
   rc = wm_test_run(&out, NULL, "reach '%s' --no-cache --directed --from 2 --to 0 --device cpu", path);
   cr_assert_eq(rc, 0);
