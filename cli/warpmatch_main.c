@@ -19,6 +19,7 @@ static const command commands[] = {
     {"list", wm_cmd_list, "list the occurrences of a pattern", 0},
     {"motifs", wm_cmd_motifs, "count every connected pattern of 3, 4 or 5 vertices", 1},
     {"plan", wm_cmd_plan, "print the plan chosen for a pattern, without running it", 0},
+    {"patterns", wm_cmd_patterns, "the named patterns --pattern accepts", 0},
     {"bfs", wm_cmd_bfs, "breadth-first search: levels, parents, GTEPS", 1},
     {"reach", wm_cmd_reach, "is W reachable from V, and in how many hops", 0},
     {"info", wm_cmd_info, "vertices, edges and degree summary of a graph", 0},

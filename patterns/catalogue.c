@@ -178,7 +178,7 @@ int wm_pattern_from_name(const char *name, wm_pattern *p, wm_error *err) {
     len += (unsigned)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "", names[i]);
   return wm_fail(err, WM_EINPUT,
                  "unknown pattern '%s': expected a pattern file or a catalogue name (%s; "
-                 "and K-clique, K-cycle, K-path, K-star for K up to %d)",
+                 "and K-clique, K-cycle, K-path, K-star for K up to %d; `warpmatch patterns` lists them)",
                  name, known, WM_MAX_K);
 }
 

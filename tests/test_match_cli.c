@@ -65,6 +65,30 @@ Test(match_cli, count_text_and_json) {
   wm_test_rmdir(f.dir);
 }
 
+/* The catalogue: one row per connected graph on 3-5 vertices, each name
+ * accepted by --pattern, and the JSON form. */
+Test(match_cli, patterns_catalogue) {
+  char *out = NULL;
+  cr_assert_eq(wm_test_run(&out, NULL, "patterns"), 0);
+  const char *const *names = wm_catalogue_names();
+  int rows = 0;
+  for (int i = 0; names[i]; i++, rows++) {
+    char line[96];
+    snprintf(line, sizeof line, "\n%s ", names[i]);
+    cr_assert(strstr(out, line), "row for %s in:\n%s", names[i], out);
+  }
+  cr_assert_eq(rows, 29, "2 + 6 + 21 connected graphs");
+  cr_assert(strstr(out, "\ntriangle                    3      3              6  0-1 0-2 1-2\n"), "%s", out);
+  free(out);
+  cr_assert_eq(wm_test_run(&out, NULL, "patterns --json"), 0);
+  cr_assert(strstr(out, "{\"name\":\"5-clique\",\"vertices\":5,\"edges\":10,\"automorphisms\":120,"), "%s", out);
+  free(out);
+  char *err = NULL;
+  cr_assert_eq(wm_test_run(NULL, &err, "count /dev/null --pattern no-such-shape"), 1);
+  cr_assert(strstr(err, "warpmatch patterns"), "the error points to the catalogue: %s", err);
+  free(err);
+}
+
 Test(match_cli, count_errors) {
   wm_test_files f;
   wm_test_graph_file(&f, graph_text);
