@@ -395,14 +395,6 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms 
 /* wm_gpu_available for the emulated build (the library's stand-in says 0). */
 extern "C" int wm_gpu_available(void) { return 1; }
 extern "C" int wm_gpu_count(void) { return env_int("EMU_DEVICES", 1); }
-/* gpu_check.h's fault injection: WM_GPU_FAULT_DEVICE=i names the emulated
- * device, and a stream given the fault reports a launch failure from then
- * on (cudaStreamQuery), as a real device's trapped context does. */
-int wm_gpu_fault_here(int dev) {
-  const char *s = getenv("WM_GPU_FAULT_DEVICE");
-  return s && *s && atoi(s) == dev;
-}
-cudaError_t wm_gpu_fault_launch(cudaStream_t s) {
-  failed_streams.push_back(s);
-  return cudaSuccess;
-}
+/* A stream given a fault (emu_fault.cpp) reports a launch failure from then
+ * on, as a real device's trapped context does. */
+void emu_fail_stream(cudaStream_t s) { failed_streams.push_back(s); }
