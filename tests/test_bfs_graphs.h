@@ -89,6 +89,16 @@ static inline wm_graph *tb_sparse(uint32_t n, uint32_t k, uint64_t seed) {
   return g;
 }
 
+/* The Graph500 generator's graph of this scale (edge factor 16, seeded). */
+static inline wm_graph *tb_kron(unsigned scale, uint64_t seed) {
+  wm_gen_options go;
+  wm_gen_kron_defaults(&go, scale, seed);
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
+  return g;
+}
+
 /* A path 0 - 1 - ... - (n-1): the deepest BFS there is. */
 static inline wm_graph *tb_path(uint32_t n) {
   uint32_t *s = malloc(n * 4), *d = malloc(n * 4);

@@ -147,24 +147,15 @@ static int max_scale(void) {
 
 Test(gpu_bfs, kronecker, .timeout = 900) {
   for (int scale = 14; scale <= max_scale(); scale++) {
-    wm_gen_options go;
-    wm_gen_kron_defaults(&go, (unsigned)scale, 100 + scale);
-    wm_graph *g = NULL;
-    wm_error err;
-    cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
     char name[64];
     snprintf(name, sizeof name, "Kronecker scale %d", scale);
-    check_graph_roots(g, name);
+    check_graph_roots(tb_kron((unsigned)scale, 100 + scale), name);
   }
 }
 
 Test(gpu_bfs, max_depth_balls) {
-  wm_gen_options go;
-  wm_gen_kron_defaults(&go, 12, 9);
-  wm_graph *kron = NULL;
   wm_error err;
-  cr_assert_eq(wm_generate(&go, &kron, &err), WM_OK, "%s", err.msg);
-  wm_graph *graphs[] = {kron, tb_grid(60, 60), wm_test_powerlaw(3000, 10, 3, 0.3, 7)};
+  wm_graph *graphs[] = {tb_kron(12, 9), tb_grid(60, 60), wm_test_powerlaw(3000, 10, 3, 0.3, 7)};
   for (int gi = 0; gi < 3; gi++) {
     wm_graph *g = graphs[gi];
     uint32_t roots[3], nr = pick_roots(g, roots);

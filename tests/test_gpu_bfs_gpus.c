@@ -78,15 +78,10 @@ Test(gpu_bfs_gpus, hub) { check_graph(tb_hub(70000, 2, 100, 6), "hub of degree 7
 Test(gpu_bfs_gpus, tiny) { check_graph(tb_path(20), "path of 20 (empty parts)"); }
 
 Test(gpu_bfs_gpus, kronecker, .timeout = 600) {
-  for (int scale = 14; scale <= 18; scale += 2) {
-    wm_gen_options go;
-    wm_gen_kron_defaults(&go, (unsigned)scale, 100 + scale);
-    wm_graph *g = NULL;
-    wm_error err;
-    cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
+  for (unsigned scale = 14; scale <= 18; scale += 2) {
     char name[64];
-    snprintf(name, sizeof name, "Kronecker scale %d", scale);
-    check_graph(g, name);
+    snprintf(name, sizeof name, "Kronecker scale %u", scale);
+    check_graph(tb_kron(scale, 100 + scale), name);
   }
 }
 
@@ -125,11 +120,8 @@ Test(gpu_bfs_gpus, multi_source_balls_target) {
  * context does not reach the other cases. */
 Test(gpu_bfs_gpus, failing_gpu, .timeout = 120) {
   devices();
-  wm_gen_options go;
-  wm_gen_kron_defaults(&go, 14, 3);
-  wm_graph *g = NULL;
+  wm_graph *g = tb_kron(14, 3);
   wm_error err;
-  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
   setenv("WM_GPU_FAULT_DEVICE", "1", 1);
   wm_bfs_options o;
   wm_bfs_options_init(&o);
