@@ -44,6 +44,13 @@ struct PartPolicy {
   static constexpr uint32_t FEW = 64;
 };
 
+/* Blocks of PartPolicy::BLOCK threads for `threads` items: at least one,
+ * at most BLOCKS_PER_SM per SM (the kernels stride over the rest). */
+inline unsigned part_grid(uint64_t threads, int sms) {
+  uint64_t want = (threads + PartPolicy::BLOCK - 1) / PartPolicy::BLOCK, cap = (uint64_t)sms * PartPolicy::BLOCKS_PER_SM;
+  return (unsigned)(want < cap ? (want ? want : 1) : cap);
+}
+
 /* One part's rows: row v (lo <= v < hi) is adj[off[v - lo] - base ..
  * off[v - lo + 1] - base); off holds the graph's own offsets of lo..hi. */
 struct PartRows {

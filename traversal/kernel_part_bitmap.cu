@@ -26,8 +26,7 @@ __global__ void part_seed_kernel(PartLevel a, uint32_t *F, uint32_t *V, const ui
 
 cudaError_t part_visit_launch(uint32_t *V, const uint32_t *Fn, uint64_t words, int sms, cudaStream_t st) {
   if (words == 0) return cudaSuccess;
-  uint64_t want = (words + 255) / 256, cap = (uint64_t)sms * 8;
-  part_visit_kernel<<<(unsigned)(want < cap ? want : cap), 256, 0, st>>>(V, Fn, words);
+  part_visit_kernel<<<part_grid(words, sms), PartPolicy::BLOCK, 0, st>>>(V, Fn, words);
   return cudaGetLastError();
 }
 

@@ -50,16 +50,11 @@ __global__ void __launch_bounds__(P::BLOCK) part_unvisited_kernel(PartLevel a) {
   }
 }
 
-unsigned grid_for(uint64_t items, int sms) {
-  uint64_t want = (items + P::BLOCK - 1) / P::BLOCK, cap = (uint64_t)sms * P::BLOCKS_PER_SM;
-  return (unsigned)(want < cap ? (want ? want : 1) : cap);
-}
-
 }  // namespace
 
 cudaError_t part_bottom_up_launch(const PartLevel &a, int sms, cudaStream_t st) {
   if (a.in.hi == a.in.lo) return cudaSuccess;
-  unsigned blocks = grid_for(a.in.hi - a.in.lo, sms); /* the queue's length is on the device */
+  unsigned blocks = part_grid(a.in.hi - a.in.lo, sms); /* the queue's length is on the device */
   if (a.parent)
     part_bottom_up_kernel<true><<<blocks, P::BLOCK, 0, st>>>(a);
   else
@@ -69,7 +64,7 @@ cudaError_t part_bottom_up_launch(const PartLevel &a, int sms, cudaStream_t st) 
 
 cudaError_t part_unvisited_launch(const PartLevel &a, int sms, cudaStream_t st) {
   if (a.in.hi == a.in.lo) return cudaSuccess;
-  part_unvisited_kernel<<<grid_for(a.in.hi - a.in.lo, sms), P::BLOCK, 0, st>>>(a);
+  part_unvisited_kernel<<<part_grid(a.in.hi - a.in.lo, sms), P::BLOCK, 0, st>>>(a);
   return cudaGetLastError();
 }
 

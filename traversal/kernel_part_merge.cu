@@ -95,18 +95,15 @@ __global__ void __launch_bounds__(P::BLOCK) part_merge_settle_kernel(PartLevel a
 }  // namespace
 
 cudaError_t part_few_launch(const PartLevel &a, uint64_t words, int sms, cudaStream_t st) {
-  uint64_t want = (words + 255) / 256, cap = (uint64_t)sms * 8;
-  part_few_kernel<<<(unsigned)(want < cap ? (want ? want : 1) : cap), 256, 0, st>>>(a, words);
+  part_few_kernel<<<part_grid(words, sms), P::BLOCK, 0, st>>>(a, words);
   return cudaGetLastError();
 }
 
 cudaError_t part_merge_launch(const PartLevel &a, int sms, cudaStream_t st) {
   uint64_t words = ((uint64_t)(a.in.hi - a.in.lo) + 31) / 32;
   if (words == 0) return cudaSuccess;
-  uint64_t cap = (uint64_t)sms * P::BLOCKS_PER_SM, want = (words + P::BLOCK - 1) / P::BLOCK;
-  part_merge_words_kernel<<<(unsigned)(want < cap ? want : cap), P::BLOCK, 0, st>>>(a);
-  want = (words * 32 + P::BLOCK - 1) / P::BLOCK; /* the list's length is on the device */
-  unsigned blocks = (unsigned)(want < cap ? want : cap);
+  part_merge_words_kernel<<<part_grid(words, sms), P::BLOCK, 0, st>>>(a);
+  unsigned blocks = part_grid(words * 32, sms); /* the list's length is on the device */
   if (a.parent)
     part_merge_settle_kernel<true><<<blocks, P::BLOCK, 0, st>>>(a);
   else

@@ -98,11 +98,11 @@ __global__ void __launch_bounds__(P::BLOCK) part_mark_huge_kernel(PartLevel a) {
 cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st) {
   uint64_t words = ((uint64_t)(a.out.hi - a.out.lo) + 31) / 32;
   if (words == 0) return cudaSuccess;
-  uint64_t cap = (uint64_t)sms * P::BLOCKS_PER_SM, want = (words + P::BLOCK - 1) / P::BLOCK;
-  part_queue_kernel<<<(unsigned)(want < cap ? want : cap), P::BLOCK, 0, st>>>(a);
-  part_mark_small_kernel<<<(unsigned)cap, P::BLOCK, 0, st>>>(a);
-  part_mark_big_kernel<<<(unsigned)cap, P::BLOCK, 0, st>>>(a);
-  part_mark_huge_kernel<<<(unsigned)cap, P::BLOCK, 0, st>>>(a);
+  const unsigned cap = (unsigned)sms * P::BLOCKS_PER_SM; /* the queues' lengths are on the device */
+  part_queue_kernel<<<part_grid(words, sms), P::BLOCK, 0, st>>>(a);
+  part_mark_small_kernel<<<cap, P::BLOCK, 0, st>>>(a);
+  part_mark_big_kernel<<<cap, P::BLOCK, 0, st>>>(a);
+  part_mark_huge_kernel<<<cap, P::BLOCK, 0, st>>>(a);
   return cudaGetLastError();
 }
 
