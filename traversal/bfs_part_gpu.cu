@@ -287,6 +287,14 @@ struct PartSearch {
     return a;
   }
 
+  /* A failed call on part i's device (in a loop over the parts, index i)
+   * ends the search on every GPU, naming that one. */
+#define PK(call)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (call);                                                                  \
+    if (e_ != cudaSuccess) return abort_all(i, cudaGetErrorString(e_));                       \
+  } while (0)
+
   /* Ends the search on every GPU when one fails, so that none waits in a
    * collective for a peer that will not come. */
   int abort_all(int i, const char *what) {
@@ -365,23 +373,23 @@ struct PartSearch {
     int rc;
     for (int i = 0; i < c->nparts; i++) {
       Part &p = c->part[i];
-      CK(cudaSetDevice(p.dev));
-      CK(cudaMemsetAsync(p.d_stats, 0, sizeof(PartStats), p.st));
-      if (L == 0 && wm_gpu_fault_here(p.dev)) CK(wm_gpu_fault_launch(p.st)); /* tests: a GPU that fails */
+      PK(cudaSetDevice(p.dev));
+      PK(cudaMemsetAsync(p.d_stats, 0, sizeof(PartStats), p.st));
+      if (L == 0 && wm_gpu_fault_here(p.dev)) PK(wm_gpu_fault_launch(p.st)); /* tests: a GPU that fails */
       PartLevel a = args(i);
       if (bottom_up && to_bottom_up) { /* this part's unvisited vertices into bq[qb] */
-        CK(cudaMemsetAsync(p.bq_len + qb, 0, sizeof(unsigned), p.st));
+        PK(cudaMemsetAsync(p.bq_len + qb, 0, sizeof(unsigned), p.st));
         a.bq_next = p.bq[qb];
         a.bq_next_len = p.bq_len + qb;
-        CK(part_unvisited_launch(a, p.sms, p.st));
+        PK(part_unvisited_launch(a, p.sms, p.st));
         a = args(i);
       }
       if (bottom_up) {
-        CK(cudaMemsetAsync(p.bq_len + (qb ^ 1), 0, sizeof(unsigned), p.st));
-        CK(cudaMemsetAsync(p.F[cur ^ 1] + p.out.lo / 32, 0, 4 * part_words(p), p.st));
-        CK(part_bottom_up_launch(a, p.sms, p.st));
+        PK(cudaMemsetAsync(p.bq_len + (qb ^ 1), 0, sizeof(unsigned), p.st));
+        PK(cudaMemsetAsync(p.F[cur ^ 1] + p.out.lo / 32, 0, 4 * part_words(p), p.st));
+        PK(part_bottom_up_launch(a, p.sms, p.st));
       } else {
-        CK(part_topdown_launch(a, p.sms, p.st));
+        PK(part_topdown_launch(a, p.sms, p.st));
       }
     }
     if ((rc = phase(0))) return rc;
@@ -389,23 +397,23 @@ struct PartSearch {
       if ((rc = swap()) || (rc = phase(1))) return rc;
       for (int i = 0; i < c->nparts; i++) {
         Part &p = c->part[i];
-        CK(cudaSetDevice(p.dev));
+        PK(cudaSetDevice(p.dev));
         PartLevel a = args(i);
         if (few && o->want_parents) {
           a.few = p.few;
-          CK(part_few_launch(a, c->words, p.sms, p.st));
+          PK(part_few_launch(a, c->words, p.sms, p.st));
         }
-        CK(part_merge_launch(a, p.sms, p.st));
-        CK(cudaMemsetAsync(p.cand, 0, 4 * (c->words ? c->words : 1), p.st));
+        PK(part_merge_launch(a, p.sms, p.st));
+        PK(cudaMemsetAsync(p.cand, 0, 4 * (c->words ? c->words : 1), p.st));
       }
       if ((rc = phase(2))) return rc;
     }
     if ((rc = gather(cur ^ 1)) || (rc = phase(3))) return rc;
     for (int i = 0; i < c->nparts; i++) {
       Part &p = c->part[i];
-      CK(cudaSetDevice(p.dev));
-      CK(part_visit_launch(p.V, p.F[cur ^ 1], c->words, p.sms, p.st));
-      CK(cudaMemcpyAsync(p.h_stats, p.d_stats, sizeof(PartStats), cudaMemcpyDeviceToHost, p.st));
+      PK(cudaSetDevice(p.dev));
+      PK(part_visit_launch(p.V, p.F[cur ^ 1], c->words, p.sms, p.st));
+      PK(cudaMemcpyAsync(p.h_stats, p.d_stats, sizeof(PartStats), cudaMemcpyDeviceToHost, p.st));
     }
     if ((rc = wait_all())) return rc;
     return phase(4);
@@ -415,21 +423,21 @@ struct PartSearch {
     const size_t W = c->words ? c->words : 1;
     for (int i = 0; i < c->nparts; i++) {
       Part &p = c->part[i];
-      CK(cudaSetDevice(p.dev));
+      PK(cudaSetDevice(p.dev));
       if (p.src_cap < nsrc) {
-        if (p.src) CK(cudaFree(p.src));
+        if (p.src) PK(cudaFree(p.src));
         p.src = NULL;
-        CK(cudaMalloc(&p.src, 4 * (size_t)nsrc));
+        PK(cudaMalloc(&p.src, 4 * (size_t)nsrc));
         p.src_cap = nsrc;
       }
       uint64_t own = p.out.hi - p.out.lo;
-      CK(cudaEventRecord(p.ev0, p.st));
-      CK(cudaMemsetAsync(p.level, 0xFF, 4 * (own ? own : 1), p.st));
-      if (o->want_parents) CK(cudaMemsetAsync(p.parent, 0xFF, 4 * (own ? own : 1), p.st));
-      CK(cudaMemsetAsync(p.F[cur], 0, 4 * W, p.st));
-      CK(cudaMemsetAsync(p.V, 0, 4 * W, p.st));
-      CK(cudaMemcpyAsync(p.src, src, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, p.st));
-      CK(part_seed_launch(args(i), p.F[cur], p.V, p.src, nsrc, p.st));
+      PK(cudaEventRecord(p.ev0, p.st));
+      PK(cudaMemsetAsync(p.level, 0xFF, 4 * (own ? own : 1), p.st));
+      if (o->want_parents) PK(cudaMemsetAsync(p.parent, 0xFF, 4 * (own ? own : 1), p.st));
+      PK(cudaMemsetAsync(p.F[cur], 0, 4 * W, p.st));
+      PK(cudaMemsetAsync(p.V, 0, 4 * W, p.st));
+      PK(cudaMemcpyAsync(p.src, src, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, p.st));
+      PK(part_seed_launch(args(i), p.F[cur], p.V, p.src, nsrc, p.st));
     }
     return WM_OK;
   }
