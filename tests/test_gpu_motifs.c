@@ -19,17 +19,21 @@ static void same_sums(const wm_graph *g, const char *what) {
     cr_assert_eq(wm_motif_sums_cpu(sorted, k, 2, &cpu, &err), WM_OK, "%s", err.msg);
     /* the defaults; four warps with lists in chunks of about a thousand
      * entries; scratch for about 40 warps of the widest layout, so that each
-     * kernel lays out its own arrays over its own number of warps */
+     * kernel lays out its own arrays over its own number of warps; every top
+     * of more than 64 paths (then 1) swept by a block, with the lists in
+     * chunks (then whole) */
     const uint64_t n = sorted->n ? sorted->n : 1;
-    const wm_motif_gpu_policy policies[] = {{0, 0, 0, 0},
-                                            {4, 1000, 0, 0},
-                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 0},
-                                            {0, 0, 0, 2},
-                                            {4, 1000, 0, 2},
-                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 2}};
+    const wm_motif_gpu_policy policies[] = {{0, 0, 0, 0, 0},
+                                            {4, 1000, 0, 0, 0},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 0, 0},
+                                            {0, 1000, 0, 0, 64},
+                                            {0, 0, 0, 0, 1},
+                                            {0, 0, 0, 2, 0},
+                                            {4, 1000, 0, 2, 0},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 2, 0}};
     /* the last three over two GPUs, where the host has them (gpu_motifs
      * several_gpus is the case that reports Skipped without) */
-    const unsigned np = wm_gpu_count() >= 2 ? 6 : 3;
+    const unsigned np = wm_gpu_count() >= 2 ? 8 : 5;
     for (unsigned p = 0; p < np; p++) {
       double ms;
       cr_assert_eq(wm_motif_sums_gpu(sorted, k, &policies[p], &gpu, &ms, &err), WM_OK, "%s: %s", what, err.msg);

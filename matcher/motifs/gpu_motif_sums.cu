@@ -3,28 +3,34 @@
  * thread.
  *   1. triangles per edge: a warp per arc v->u (u < v), the lanes searching
  *      v's row before u in u's row above u; then copied to the arcs u->v;
+ *      for size 5 also the 5-cycles' triangle term, from where each
+ *      triangle's lowest vertex sits in the other two rows;
  *   2. vertex and edge sums: a warp per vertex, lanes over its row;
  *   3. 4-cycles: a warp per top u, with the per-vertex scratch of the CPU
  *      thread in device memory (one slice per warp; the number of warps is
  *      sized from the free memory); for size 5 it writes the pair lists S_uw
  *      (in chunks of tops that fit) and a bucket per list, which a second
  *      kernel takes a warp each, so that a hub's thousands of lists spread
- *      over the device; the 5-cycles' triangle term a warp per arc;
+ *      over the device;
  *   4. 4-cliques per triangle and 5-cliques: a warp per arc v->u (u < v),
  *      the lanes over its triangles and common neighbours.
  * Tops and vertices are handed out by an atomic counter, lowest id (the
- * highest degree) first.  Each lane keeps 128-bit partial sums; a warp's
- * go to its own slot and the host adds the slots with overflow checks.
+ * highest degree) first; a top of many more paths than the warps' average
+ * is swept by a block.  Each lane keeps 128-bit partial sums; a warp's go
+ * to its own slot, and a last kernel adds the slots with overflow checks,
+ * so that one row comes back.
  *
  * Over several GPUs (policy.gpus), each device holds the graph and runs
  * pass 1 (and the tops' path counts) whole, since every later pass reads
- * the triangles of every edge; the vertices of pass 2, the tops of pass 3
- * and the arcs of the 5-cycles' triangles and of pass 4 come from
- * counters in device 0's memory that every device grabs from
+ * the triangles of every edge (device 0 alone adds the 5-cycles' triangle
+ * term); the vertices of pass 2, the tops of pass 3 and the arcs of pass 4
+ * come from counters in device 0's memory that every device grabs from
  * (system-scope atomics over peer access), so that each item is summed on
  * one device, whichever is free; each device writes and reads its own pair
  * lists (the lists of the tops it took); size 4's heavy tops go to device
- * 0's block-per-top kernel.  The host adds every device's slots. */
+ * 0's block-per-top kernel, size 5's stay with the warps.  The host adds
+ * every device's row of sums. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,7 +89,6 @@ constexpr layout kFour = {{0, 1, 2, -1, -1, -1}, 3, 0};      /* size 4's sweeps 
  * above the top and the list's members below it, never the same vertex,
  * so w_mark may share in_s there (not in pass 4) */
 constexpr layout kSweeps = {{0, 1, 2, 3, 2, 3}, 4, 0};
-constexpr layout kFiveCycles = {{-1, -1, 0, -1, -1, -1}, 1, 0}; /* the 5-cycles' triangles */
 constexpr layout kCliques = {{-1, 3, 0, -1, 2, 1}, 4, 1};    /* pass 4 */
 
 struct scratch_pool {
@@ -150,6 +155,18 @@ __device__ __forceinline__ void add(acc &a, int which, i128 x) {
   i128 y = (i128)r;
   if ((a.s[which] >= 0) == (x >= 0) && (y >= 0) != (x >= 0)) a.overflow = 1;
   a.s[which] = y;
+}
+
+/* One sum with its overflow flag. */
+struct acc1 {
+  i128 v;
+  int overflow;
+};
+
+__device__ __forceinline__ void add1(acc1 &a, i128 x) {
+  const i128 y = (i128)((unsigned __int128)a.v + (unsigned __int128)x);
+  if ((a.v >= 0) == (x >= 0) && (y >= 0) != (x >= 0)) a.overflow = 1;
+  a.v = y;
 }
 
 __device__ __forceinline__ i128 shfl_xor(i128 x, int m) {
@@ -224,10 +241,31 @@ __device__ __forceinline__ uint32_t row_of(const dev_graph &g, unsigned long lon
 
 /* ---- pass 1 ------------------------------------------------------------ */
 
+/* Adds x to *at, exactly modulo 2^128, where several warps may add. */
+__device__ __forceinline__ void atomic_add_i128(i128 *at, i128 x) {
+  unsigned long long *w = (unsigned long long *)at;
+  const unsigned long long lo = (unsigned long long)x, hi = (unsigned long long)((unsigned __int128)x >> 64);
+  const unsigned long long old = atomicAdd(&w[0], lo);
+  atomicAdd(&w[1], hi + (old + lo < old ? 1ull : 0ull));
+}
+
+/* Each vertex's neighbours ranked above it (lower ids). */
+__global__ void up_degrees(dev_graph g, uint32_t *up) {
+  for (uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x)
+    up[v] = (uint32_t)lower_bound(g.adj + g.off[v], deg(g, v), v);
+}
+
 /* A warp per arc v->u (u < v): the lanes search v's row before u in u's
- * row above u, each hit a triangle w < u < v. */
-__global__ void edge_triangles(dev_graph g, uint64_t m, uint32_t *t, unsigned long long *next) {
+ * row above u, each hit a triangle w < u < v.  With up (size 5, on one
+ * device), also the 5-cycles' triangle term (five_cycles_from of
+ * motif_sums_cpu.c, which sums it top by top): each triangle T is counted
+ * once for every arc u->p with p in T and u below all of T, which is
+ * up[w] + (w's index in u's row) + (w's index in v's row), w = min T;
+ * minus that sum goes to the C5 slots (slots_n of them, shared). */
+__global__ void edge_triangles(dev_graph g, uint64_t m, uint32_t *t, unsigned long long *next, const uint32_t *up,
+                               i128 *slots, unsigned slots_n) {
   const int lane = threadIdx.x & 31;
+  i128 c5 = 0;
   for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
     const uint32_t v = row_of(g, arc), u = g.adj[arc];
     if (u >= v) continue;
@@ -241,11 +279,15 @@ __global__ void edge_triangles(dev_graph g, uint64_t m, uint32_t *t, unsigned lo
         atomicAdd(&t[g.off[v] + a], 1u);
         atomicAdd(&t[g.off[u] + b], 1u);
         found++;
+        if (up) c5 += (i128)up[rv[a]] + (i128)a + (i128)b;
       }
     }
     found = (uint32_t)warp_sum_u64(found);
     if (found && lane == 0) atomicAdd(&t[arc], found);
   }
+  if (!up) return;
+  c5 = warp_sum(c5);
+  if (lane == 0 && c5) atomic_add_i128(&slots[(uint64_t)(global_warp() % slots_n) * WM_SUM_COUNT + WM_SUM_C5], -c5);
 }
 
 __global__ void fold_triangles(dev_graph g, uint32_t *t, unsigned long long *next) {
@@ -364,7 +406,8 @@ __device__ __forceinline__ void for_paths(const dev_graph &g, uint32_t u, const 
 /* Tops u in [u0, u1): the paths u-v-w (v, w > u) tallied per w, the
  * 4-cycle sums, and for size 5 the lists S_uw written to buf (at the top's
  * place, prefix[u] - prefix[u0]), a bucket per list of two or more, and the
- * first term of the 5-cycles (five_cycles_from of motif_sums_cpu.c). */
+ * first term of the 5-cycles (five_cycles_from of motif_sums_cpu.c).  Tops
+ * of more than `heavy` paths (0: none) are left to the block kernels. */
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     four_cycles(dev_graph g, const uint32_t *t, int k, scratch_pool pool, uint32_t u0, uint32_t u1,
                 unsigned long long *next, const uint64_t *prefix, uint32_t *buf, bucket *buckets,
@@ -378,7 +421,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   acc a;
   memset(&a, 0, sizeof a);
   for (uint32_t u = u0 + grab(next); u < u1; u = u0 + grab(next)) {
-    if (paths_of && paths_of[u] > heavy) continue; /* four_cycles_heavy's */
+    /* a heavy top is four_cycles_heavy's (size 4) or four_cycles_block's (size 5) */
+    if (heavy && (paths_of ? paths_of[u] : prefix[u + 1] - prefix[u]) > heavy) continue;
     const uint32_t *ru = g.adj + g.off[u];
     const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
     if (lane == 0) wc->nt = 0;
@@ -471,6 +515,126 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   flush(a, slots, overflow, warp);
 }
 
+/* Size 5's heavy tops tops[0..ntops) (of more than run.heavy_paths paths), a
+ * block of kHeavyWarps warps each: four_cycles' work on one top spread
+ * over the block, in the slice of the block's first warp, so that a hub's
+ * sweep does not hold one warp while the device idles.  The exclusive scan
+ * of the tallies gives each warp a stretch of the touched vertices. */
+constexpr int kHeavyWarps = 32;
+constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy (size 4; size 5 at most) */
+/* Size 5: a top of more paths than the warps' average share, and more
+ * than this, is swept by a block: one warp's chain of dependent loads
+ * over a few thousand paths and their tallies outlasts a small graph's
+ * whole pass. */
+constexpr uint64_t kHeavyMin = 1024;
+
+__global__ void __launch_bounds__(32 * kHeavyWarps)
+    four_cycles_block(dev_graph g, const uint32_t *t, scratch_pool pool, uint32_t u0, const uint32_t *tops,
+                      unsigned ntops, unsigned long long *next, const uint64_t *prefix, uint32_t *buf,
+                      bucket *buckets, unsigned long long *nbuckets, i128 *slots, int *overflow) {
+  __shared__ unsigned long long item;
+  __shared__ unsigned nt;
+  __shared__ uint32_t stretch_sum[kHeavyWarps];
+  const int lane = threadIdx.x & 31;
+  const unsigned wib = threadIdx.x >> 5;
+  const warp_scratch x = slice(pool, blockIdx.x * kHeavyWarps);
+  acc a;
+  memset(&a, 0, sizeof a);
+  for (;;) {
+    if (threadIdx.x == 0) item = atomicAdd(next, 1ull), nt = 0;
+    __syncthreads();
+    if (item >= ntops) break;
+    const uint32_t u = tops[item], *ru = g.adj + g.off[u];
+    const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
+    uint64_t paths = 0;
+    for (uint64_t i = first + threadIdx.x; i < du; i += blockDim.x) x.middle[ru[i]] = top_mark(u);
+    for_paths(
+        g, u, ru, first, du,
+        [&](uint64_t, uint32_t v, uint64_t j) {
+          const uint32_t w = g.adj[g.off[v] + j];
+          if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(&nt, 1u)] = w;
+          paths++;
+        },
+        32 * wib, 32 * kHeavyWarps);
+    __syncthreads();
+    const unsigned all = nt, per = (all + kHeavyWarps - 1) / kHeavyWarps;
+    const unsigned lo = wib * per < all ? wib * per : all, hi = lo + per < all ? lo + per : all;
+    i128 cycles = 0, banner = 0, house = 0, c5 = 0;
+    uint32_t sum = 0; /* this warp's stretch of the tallies */
+    for (unsigned q = lo + lane; q < hi; q += 32) {
+      const uint32_t w = x.touched[q], c = x.cnt[w];
+      const i128 c2 = choose(c, 2);
+      cycles += c2;
+      banner += c2 * ((i128)deg(g, w) - 2);
+      sum += c;
+    }
+    sum = (uint32_t)warp_sum_u64(sum);
+    if (lane == 0) stretch_sum[wib] = sum;
+    /* each warp's share of all the cycles times (du - 2) adds up to the
+     * top's term */
+    const i128 warp_cycles = warp_sum(cycles);
+    if (lane == 0) banner += warp_cycles * ((i128)du - 2);
+    __syncthreads();
+    uint32_t base = 0;
+    for (unsigned j = 0; j < wib; j++) base += stretch_sum[j];
+    for (unsigned q0 = lo; q0 < hi; q0 += 32) {
+      const unsigned q = q0 + lane;
+      const uint32_t c = q < hi ? x.cnt[x.touched[q]] : 0;
+      uint32_t incl = c;
+      for (int m = 1; m < 32; m <<= 1) {
+        const uint32_t o = __shfl_up_sync(0xffffffffu, incl, m);
+        if (lane >= m) incl += o;
+      }
+      if (q < hi) x.pos[x.touched[q]] = base + incl - c;
+      base += __shfl_sync(0xffffffffu, incl, 31);
+    }
+    __syncthreads();
+    uint32_t *list = buf + (prefix[u] - prefix[u0]);
+    for_paths(
+        g, u, ru, first, du,
+        [&](uint64_t i, uint32_t v, uint64_t j) {
+          const uint32_t w = g.adj[g.off[v] + j];
+          const i128 c = (i128)x.cnt[w] - 1;
+          banner += c * ((i128)deg(g, v) - 2);
+          house += c * ((i128)t[g.off[u] + i] + t[g.off[v] + j]);
+          list[atomicAdd(&x.pos[w], 1u)] = v;
+        },
+        32 * wib, 32 * kHeavyWarps);
+    __syncthreads();
+    for (unsigned q0 = lo; q0 < hi; q0 += 32) {
+      const unsigned q = q0 + lane;
+      bucket b = {u, 0, 0, 0};
+      bool want = false;
+      if (q < hi) {
+        b.w = x.touched[q];
+        b.c = x.cnt[b.w];
+        b.start = (uint32_t)((prefix[u] - prefix[u0]) + x.pos[b.w] - b.c);
+        want = b.c >= 2;
+      }
+      append(buckets, nbuckets, want, b);
+    }
+    for (unsigned q = lo + lane; q < hi; q += 32) {
+      const uint32_t r = x.touched[q], *rr = g.adj + g.off[r];
+      const i128 cr = x.cnt[r], mr = x.middle[r] == top_mark(u);
+      const uint64_t dr = deg(g, r);
+      for (uint64_t j = lower_bound(rr, dr, u + 1); j < dr && rr[j] < r; j++) {
+        const uint32_t sv = rr[j];
+        if (!x.cnt[sv]) continue;
+        c5 += (cr - (x.middle[sv] == top_mark(u))) * ((i128)x.cnt[sv] - mr);
+      }
+    }
+    add(a, WM_SUM_PATHS, (i128)paths);
+    add(a, WM_SUM_C4, cycles);
+    add(a, WM_SUM_BANNER, banner);
+    add(a, WM_SUM_HOUSE, house);
+    add(a, WM_SUM_C5, c5);
+    __syncthreads();
+    for (unsigned q = lo + lane; q < hi; q += 32) x.cnt[x.touched[q]] = 0, x.pos[x.touched[q]] = 0;
+    __syncthreads();
+  }
+  flush(a, slots, overflow, blockIdx.x * kHeavyWarps + wib);
+}
+
 /* Calls f(s, y) for each member s of S[0..c) and each y in s's row with
  * from <= y < s (neighbours ranked above s, below from), the members'
  * stretches laid end to end over the lanes 32 members at a time, so that
@@ -513,8 +677,6 @@ __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_
 
 /* Size 4's heavy tops (listed by top_paths), a block of kHeavyWarps
  * warps each, sharing the counters of the block's first warp's slice. */
-constexpr int kHeavyWarps = 32;
-constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy */
 
 __global__ void __launch_bounds__(32 * kHeavyWarps)
     four_cycles_heavy(dev_graph g, scratch_pool pool, const uint32_t *tops, const unsigned long long *ntops,
@@ -620,38 +782,6 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     add(a, WM_SUM_W4S, w4s);
     __syncwarp();
   }
-  if (lane == 0) pool.stamps[warp] = stamp;
-  flush(a, slots, overflow, warp);
-}
-
-/* The 5-cycles' triangle term, a warp per arc u->p with p > u: the
- * triangles p-r-s with r, s > u, r a neighbour of p (p's row past u
- * stamped) and s above r. */
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
-    five_cycle_triangles(dev_graph g, uint64_t m, scratch_pool pool, unsigned long long *next, i128 *slots,
-                         int *overflow) {
-  const int lane = threadIdx.x & 31;
-  const unsigned warp = global_warp();
-  const warp_scratch x = slice(pool, warp);
-  uint32_t stamp = pool.stamps[warp];
-  acc a;
-  memset(&a, 0, sizeof a);
-  i128 c5 = 0;
-  for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
-    const uint32_t u = row_of(g, arc), p = g.adj[arc];
-    if (p <= u) continue;
-    const uint32_t *rp = g.adj + g.off[p];
-    const uint64_t dp = deg(g, p), below = lower_bound(rp, dp, u + 1);
-    if (below >= dp) continue;
-    const uint32_t st = fresh(stamp);
-    for (uint64_t j = below + lane; j < dp; j += 32) x.in_s[rp[j]] = st;
-    __syncwarp();
-    for_rows_above(g, rp + below, (uint32_t)(dp - below), u + 1, [&](uint32_t, uint32_t sv) {
-      c5 -= x.in_s[sv] == st;
-    });
-    __syncwarp();
-  }
-  add(a, WM_SUM_C5, c5);
   if (lane == 0) pool.stamps[warp] = stamp;
   flush(a, slots, overflow, warp);
 }
@@ -779,6 +909,20 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
   flush(a, slots, overflow, warp);
 }
 
+/* The warps' slots summed per sum, a block of one warp each, overflow
+ * flagged: one row to copy back instead of a row per warp. */
+__global__ void reduce_slots(const i128 *slots, unsigned warps, i128 *total, int *overflow) {
+  const int lane = threadIdx.x & 31;
+  const unsigned which = blockIdx.x;
+  acc1 s = {0, 0};
+  for (unsigned w = lane; w < warps; w += 32) add1(s, slots[(uint64_t)w * WM_SUM_COUNT + which]);
+  for (int m = 16; m; m >>= 1) add1(s, shfl_xor(s.v, m)), s.overflow |= __shfl_xor_sync(0xffffffffu, s.overflow, m);
+  if (lane == 0) {
+    total[which] = s.v;
+    if (s.overflow) atomicOr(overflow, 1);
+  }
+}
+
 /* Each top's paths u-v-w (v, w > u): where its lists go; the tops of more
  * than `heavy` are listed. */
 __global__ void top_paths(dev_graph g, unsigned long long *next, uint64_t *paths, uint64_t heavy, uint32_t *tops,
@@ -810,6 +954,7 @@ struct run {
   bucket *buckets;
   uint64_t *prefix;
   i128 *slots;
+  i128 *total; /* the slots summed (reduce_slots) */
   int *overflow;
   unsigned long long *next; /* kCounters counters, each kernel launch its own */
   unsigned used;            /* counters handed out */
@@ -817,7 +962,12 @@ struct run {
   uint64_t *prefix_host;    /* each top's first list entry, and the total */
   uint64_t cap;             /* list entries per chunk */
   cudaEvent_t ev[8];        /* between the passes */
-  float pass3[3];           /* ms of the 4-cycle sweeps, pair lists, 5-cycles' triangles */
+  float pass3[2];           /* ms of the 4-cycle sweeps and of the pair lists */
+  uint32_t *up;             /* size 5: each vertex's neighbours above it */
+  uint64_t heavy_paths;     /* size 5: paths that make a top heavy (policy, else from the average) */
+  uint32_t *heavy;          /* size 5, one device: the tops of more than heavy_paths paths */
+  uint32_t *heavy_host;     /* the same, ascending, on the host */
+  uint32_t nheavy;
   uint64_t n, maxdeg;       /* the slices' array lengths */
   uint64_t words;           /* the scratch, stamps not counted */
   unsigned want;            /* warps at most, and the slots' */
@@ -830,6 +980,7 @@ struct run {
   bool heavy_split;         /* several: light tops shared, heavy ones device 0's (size 4) */
   unsigned long long *sh;   /* several: device 0's shared counters, one per shared launch */
   unsigned sh_used, sh_n;
+  double prepare_s;         /* one device: the scratch and the list plan, for WM_MOTIF_TRACE */
 };
 
 /* Waits for ev, the last work queued on the default stream, with the
@@ -866,6 +1017,8 @@ unsigned long long *shared_counter(run &r) {
 void release(run &r) {
   cudaFree(r.off), cudaFree(r.adj), cudaFree(r.t), cudaFree(r.scratch), cudaFree(r.slots);
   cudaFree(r.buf), cudaFree(r.buckets), cudaFree(r.prefix), cudaFree(r.overflow), cudaFree(r.next);
+  cudaFree(r.up), cudaFree(r.heavy), cudaFree(r.total);
+  free(r.heavy_host);
   free(r.prefix_host);
   for (int i = 0; i < 8; i++)
     if (r.ev[i]) cudaEventDestroy(r.ev[i]);
@@ -881,6 +1034,7 @@ int upload(const wm_graph *g, run &r, wm_error *err) {
   WM_CU(cudaMalloc(&r.next, kCounters * sizeof *r.next));
   WM_CU(cudaMemset(r.next, 0, kCounters * sizeof *r.next));
   WM_CU(cudaMalloc(&r.overflow, sizeof *r.overflow));
+  WM_CU(cudaMalloc(&r.total, WM_SUM_COUNT * sizeof *r.total));
   WM_CU(cudaMemset(r.overflow, 0, sizeof *r.overflow));
   for (int i = 0; i < 8; i++) WM_CU(cudaEventCreate(&r.ev[i]));
   r.g.n = g->n, r.g.off = r.off, r.g.adj = r.adj;
@@ -988,6 +1142,22 @@ int plan_lists(const wm_graph *g, run &r, unsigned small_blocks, uint64_t room, 
   top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, ~0ull, NULL, NULL);
   WM_CU(cudaMemcpy(prefix + 1, r.prefix + 1, g->n * sizeof *prefix, cudaMemcpyDeviceToHost));
   prefix[0] = 0;
+  if (!r.heavy_paths) { /* a top heavier than a warp's share, within [kHeavyMin, kHeavyPaths] */
+    uint64_t total = 0;
+    for (uint32_t u = 0; u < g->n; u++) total += prefix[u + 1];
+    const uint64_t share = total / (r.want ? r.want : 1);
+    r.heavy_paths = share < kHeavyMin ? kHeavyMin : share > kHeavyPaths ? kHeavyPaths : share;
+  }
+  uint32_t nheavy = 0;
+  for (uint32_t u = 0; u < g->n; u++) nheavy += prefix[u + 1] > r.heavy_paths;
+  if (nheavy && !r.multi) { /* several devices share every top through one counter */
+    r.heavy_host = (uint32_t *)malloc(nheavy * sizeof *r.heavy_host);
+    if (!r.heavy_host) return wm_fail(err, WM_EINPUT, "out of memory");
+    for (uint32_t u = 0; u < g->n; u++)
+      if (prefix[u + 1] > r.heavy_paths) r.heavy_host[r.nheavy++] = u;
+    WM_CU(cudaMalloc(&r.heavy, nheavy * sizeof *r.heavy));
+    WM_CU(cudaMemcpy(r.heavy, r.heavy_host, nheavy * sizeof *r.heavy, cudaMemcpyHostToDevice));
+  }
   for (uint32_t u = 0; u < g->n; u++) prefix[u + 1] += prefix[u];
   WM_CU(cudaMemcpy(r.prefix, prefix, (g->n + 1) * sizeof *prefix, cudaMemcpyHostToDevice));
   return size_lists(g, r, prefix, room, r.cap, err);
@@ -1002,8 +1172,7 @@ uint32_t chunk_end(const run &r, uint32_t n, uint32_t u0) {
 }
 
 /* Pass 3 for size 5: the tops in chunks whose lists fit (plan_lists), each
- * chunk's buckets then taken a warp each; the 5-cycles' triangle term over
- * all arcs. */
+ * chunk's buckets then taken a warp each. */
 int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   scratch_pool pool;
   unsigned warps = 0;
@@ -1012,8 +1181,11 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   const unsigned blocks = warps / kWarpsPerBlock;
   cudaError_t e;
   unsigned long long *nbuckets = r.next + kCounters - 1;
-  for (uint32_t u0 = 0, u1; u0 < g->n && !rc; u0 = u1) {
+  const bool split = r.nheavy && warps >= kHeavyWarps; /* the heavy tops a block each */
+  uint32_t h0 = 0, h1 = 0;                              /* the chunk's heavy tops */
+  for (uint32_t u0 = 0, u1; u0 < g->n && !rc; u0 = u1, h0 = h1) {
     u1 = chunk_end(r, g->n, u0);
+    while (h1 < r.nheavy && r.heavy_host[h1] < u1) h1++;
     if ((e = cudaMemsetAsync(nbuckets, 0, sizeof *nbuckets)) != cudaSuccess) {
       rc = wm_cuda_fail(err, e, "cudaMemsetAsync(nbuckets)", __FILE__, __LINE__);
       break;
@@ -1022,8 +1194,12 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
     if (!r.multi) cudaEventRecord(r.ev[5]);
     /* Several devices: each takes tops of the chunk from the shared
      * counter and lists them in its own buffer and buckets. */
+    if (split && h1 > h0)
+      four_cycles_block<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, r.t, pool, u0, r.heavy + h0, h1 - h0,
+                                                                   counter(r), r.prefix, r.buf, r.buckets, nbuckets,
+                                                                   r.slots, r.overflow);
     four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, shared_counter(r), r.prefix, r.buf, r.buckets,
-                                      nbuckets, NULL, 0, r.slots, r.overflow);
+                                      nbuckets, NULL, split ? r.heavy_paths : 0, r.slots, r.overflow);
     if (!r.multi) cudaEventRecord(r.ev[6]);
     pair_lists<<<blocks, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, pool, counter(r), r.slots, r.overflow);
     if (r.multi) continue; /* queued without waits: the chunks' times are not split */
@@ -1033,17 +1209,7 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
     cudaEventElapsedTime(&lists, r.ev[6], r.ev[7]);
     r.pass3[0] += sweep, r.pass3[1] += lists;
   }
-  if (rc) return rc;
-  WM_CU(cudaEventRecord(r.ev[5]));
-  if ((rc = use_layout(r, kFiveCycles, 2, pool, warps, err))) return rc;
-  five_cycle_triangles<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, pool, shared_counter(r), r.slots,
-                                                             r.overflow);
-  WM_CU(cudaEventRecord(r.ev[6]));
-  WM_CU(cudaGetLastError());
-  if (r.multi) return WM_OK; /* the times are read once every device is done */
-  if ((rc = wait_step(r, r.ev[6], "five_cycle_triangles", err))) return rc;
-  WM_CU(cudaEventElapsedTime(&r.pass3[2], r.ev[5], r.ev[6]));
-  return WM_OK;
+  return rc;
 }
 
 /* Size 4's 4-cycles: tops of many paths a block each, the rest a warp each. */
@@ -1078,13 +1244,16 @@ unsigned small_blocks_of(run &r, wm_error *err) {
   return (unsigned)sms * 16;
 }
 
-/* Before the timed passes: the scratch, size 5's list plan, and size 4's
- * paths per top (and the list of the heavy ones). */
+/* Before the timed passes: the scratch, size 5's list plan (and room for
+ * each vertex's neighbours above it), and size 4's paths per top (and the
+ * list of the heavy ones). */
 int prepare(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, wm_error *err) {
   const unsigned small_blocks = small_blocks_of(r, err);
   if (!small_blocks) WM_CU(cudaGetLastError());
+  if (k >= 5) WM_CU(cudaMalloc(&r.up, (g->n ? g->n : 1) * sizeof *r.up));
   int rc = size_scratch(g, k, policy, r, err);
   if (rc) return rc;
+  r.heavy_paths = policy.heavy_paths;
   if (k >= 5 && (rc = plan_lists(g, r, small_blocks, policy.list_room, err))) return rc;
   if (k == 4) { /* each top's paths, and the list of the heavy ones */
     WM_CU(cudaMalloc(&r.prefix, (g->n + 1) * sizeof *r.prefix));
@@ -1112,7 +1281,10 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   int rc;
   WM_CU(cudaDeviceSynchronize()); /* the passes' time starts on an idle device, the plans made */
   WM_CU(cudaEventRecord(r.ev[0]));
-  edge_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t, counter(r));
+  /* size 5: the 5-cycles' triangle term with the triangles, on one device */
+  const uint32_t *up = k >= 5 && (!r.multi || r.dev == 0) ? r.up : NULL;
+  if (up) up_degrees<<<small_blocks, kThreads>>>(r.g, r.up);
+  edge_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t, counter(r), up, r.slots, r.want);
   fold_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
   WM_CU(cudaEventRecord(r.ev[1]));
   vertex_and_edge_sums<<<r.want / kWarpsPerBlock, kThreads>>>(r.g, r.t, shared_counter(r), r.slots, r.overflow);
@@ -1137,28 +1309,24 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
 /* The passes' ms once they are done (ms as wm_motif_sums.pass_seconds);
  * several devices do not time the chunks apart: 4-cycles and pair lists
  * go under 4-cycles together. */
-int pass_times(unsigned k, run &r, float ms[6], wm_error *err) {
+int pass_times(unsigned k, run &r, float ms[WM_MOTIF_PASSES], wm_error *err) {
   float whole[4];
   for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&whole[i], r.ev[i], r.ev[i + 1]));
-  ms[0] = whole[0], ms[1] = whole[1], ms[5] = whole[3];
-  if (k >= 5 && r.multi) {
-    WM_CU(cudaEventElapsedTime(&ms[2], r.ev[2], r.ev[5]));
-    WM_CU(cudaEventElapsedTime(&ms[4], r.ev[5], r.ev[6]));
-    ms[3] = 0;
-  } else if (k >= 5) {
-    ms[2] = r.pass3[0], ms[3] = r.pass3[1], ms[4] = r.pass3[2];
-  } else {
-    ms[2] = whole[2];
-  }
+  ms[0] = whole[0], ms[1] = whole[1], ms[4] = whole[3];
+  if (k >= 5 && !r.multi) ms[2] = r.pass3[0], ms[3] = r.pass3[1];
+  else ms[2] = whole[2], ms[3] = 0;
   return WM_OK;
 }
 
 /* One device: prepared, then the passes with the progress line in steps
  * (each chunk of tops, the 5-cycles' triangles, the last wait). */
-int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[6], wm_error *err) {
+int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[WM_MOTIF_PASSES], wm_error *err) {
+  const double t0 = wm_now();
   int rc = prepare(g, k, policy, r, err);
   if (rc) return rc;
-  const uint64_t steps = 1 + (k >= 5 ? chunks_of(g, k, r) + 1 : 0);
+  cudaDeviceSynchronize();
+  r.prepare_s = wm_now() - t0;
+  const uint64_t steps = 1 + (k >= 5 ? chunks_of(g, k, r) : 0);
   wm_progress_init(&r.progress, "motif sums", steps, 1);
   if ((rc = queue_passes(g, k, r, err))) return rc;
   return pass_times(k, r, ms, err);
@@ -1166,19 +1334,14 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
 
 /* Adds r's slots to total (exactly, overflow flagged). */
 int add_slots(const run &r, unsigned warps, wm_acc *total, int *overflow, wm_error *err) {
+  reduce_slots<<<WM_SUM_COUNT, 32>>>(r.slots, warps, r.total, r.overflow);
+  WM_CU(cudaGetLastError());
+  i128 row[WM_SUM_COUNT];
   int flag = 0;
+  WM_CU(cudaMemcpy(row, r.total, sizeof row, cudaMemcpyDeviceToHost));
   WM_CU(cudaMemcpy(&flag, r.overflow, sizeof flag, cudaMemcpyDeviceToHost));
   *overflow |= flag;
-  i128 *slots = (i128 *)malloc((size_t)warps * WM_SUM_COUNT * sizeof *slots);
-  if (!slots) return wm_fail(err, WM_EINPUT, "out of memory");
-  cudaError_t e = cudaMemcpy(slots, r.slots, (size_t)warps * WM_SUM_COUNT * sizeof *slots, cudaMemcpyDeviceToHost);
-  if (e != cudaSuccess) {
-    free(slots);
-    return wm_cuda_fail(err, e, "cudaMemcpy(slots)", __FILE__, __LINE__);
-  }
-  for (unsigned w = 0; w < warps; w++)
-    for (int i = 0; i < WM_SUM_COUNT; i++) wm_acc_add(&total[i], slots[(size_t)w * WM_SUM_COUNT + i]);
-  free(slots);
+  for (int i = 0; i < WM_SUM_COUNT; i++) wm_acc_add(&total[i], row[i]);
   return WM_OK;
 }
 
@@ -1208,7 +1371,7 @@ int set_scope(int system, wm_error *err) {
  * device's passes queued and waited for at once; the sums of every
  * device's slots to out, and in ms the passes of the slowest device. */
 int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, int ndev, run *R,
-                 unsigned long long **sh, float ms[6], wm_motif_sums *out, wm_error *err) {
+                 unsigned long long **sh, float ms[WM_MOTIF_PASSES], wm_motif_sums *out, wm_error *err) {
   int rc;
   for (int i = 0; i < ndev; i++) {
     R[i].dev = i;
@@ -1223,9 +1386,8 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     for (int i = 1; i < ndev; i++) cap = R[i].cap < cap ? R[i].cap : cap;
     for (int i = 0; i < ndev; i++) R[i].cap = cap; /* each buffer holds at least that */
   }
-  /* the vertex sums, each chunk of tops (size 4: the light tops), the
-   * 5-cycles' triangles and pass 4 */
-  const unsigned n_sh = (unsigned)(chunks_of(g, k, R[0]) + 3);
+  /* the vertex sums, each chunk of tops (size 4: the light tops) and pass 4 */
+  const unsigned n_sh = (unsigned)(chunks_of(g, k, R[0]) + 2);
   WM_CUD(0, cudaSetDevice(0));
   WM_CUD(0, cudaMalloc(sh, n_sh * sizeof **sh));
   WM_CUD(0, cudaMemset(*sh, 0, n_sh * sizeof **sh));
@@ -1247,13 +1409,13 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   memset(total, 0, sizeof total);
   int overflow = 0;
   for (int i = 0; i < ndev; i++) {
-    float m[6] = {0, 0, 0, 0, 0, 0};
+    float m[WM_MOTIF_PASSES] = {0, 0, 0, 0, 0};
     WM_CUD(i, cudaSetDevice(i));
     WM_CUD(i, cudaEventSynchronize(R[i].ev[4]));
     if ((rc = wm_gpu_on_device(err, i, pass_times(k, R[i], m, err))) ||
         (rc = wm_gpu_on_device(err, i, add_slots(R[i], R[i].want, total, &overflow, err))))
       return rc;
-    const float sum = m[0] + m[1] + m[2] + m[3] + m[4] + m[5];
+    const float sum = m[0] + m[1] + m[2] + m[3] + m[4];
     if (sum > slowest) slowest = sum, memcpy(ms, m, sizeof m);
   }
   for (int i = 0; i < WM_SUM_COUNT; i++) {
@@ -1285,7 +1447,7 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
   if (ndev > 1 && !shared) ndev = 1; /* the note says why: one device does it all */
   out->gpus = ndev;
   const double t0 = wm_now();
-  float ms[6] = {0, 0, 0, 0, 0, 0};
+  float ms[WM_MOTIF_PASSES] = {0, 0, 0, 0, 0};
   run R[16];
   memset(R, 0, sizeof R);
   unsigned long long *sh = NULL;
@@ -1303,17 +1465,31 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     cudaSetDevice(0);
   } else {
     run &r = R[0];
+    double at[5];
     WM_CU(cudaGetDevice(&r.dev));
     rc = set_scope(0, err);
+    at[0] = wm_now();
     if (!rc) rc = upload(g, r, err);
+    at[1] = wm_now();
     if (!rc) rc = passes(g, k, pol, r, ms, err);
     wm_progress_finish(&r.progress);
+    at[2] = wm_now();
     if (!rc) rc = collect(r, r.want, out, err);
+    at[3] = wm_now();
     release(r);
+    at[4] = wm_now();
+    const char *tr = getenv("WM_MOTIF_TRACE");
+    if (tr && *tr && strcmp(tr, "0") != 0)
+      fprintf(stderr,
+              "motif sums (GPU, size %u): upload %.3f ms, scratch and plans %.3f ms, passes %.3f ms (kernels %.3f), "
+              "collect %.3f ms, release %.3f ms; %u warps, scratch %.1f MB%s\n",
+              k, 1e3 * (at[1] - at[0]), 1e3 * r.prepare_s, 1e3 * (at[2] - at[1] - r.prepare_s), ms[0] + ms[1] + ms[2] + ms[3] + ms[4],
+              1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]), r.want, (double)r.words * 4 / 1e6,
+              r.tight ? " (a layout per kernel)" : "");
   }
   out->seconds = wm_now() - t0;
   double total_ms = 0;
-  for (int i = 0; i < 6; i++) out->pass_seconds[i] = ms[i] / 1e3, total_ms += ms[i];
+  for (int i = 0; i < WM_MOTIF_PASSES; i++) out->pass_seconds[i] = ms[i] / 1e3, total_ms += ms[i];
   if (kernel_ms) *kernel_ms = total_ms;
   return rc;
 }

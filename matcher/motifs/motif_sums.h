@@ -67,15 +67,18 @@ enum wm_motif_sum {
 /* Which passes a size needs: 3 the vertices only, 4 adds the edges'
  * triangles and the 4-cycles, 5 adds the sums over 4-cycles and pair lists
  * and the triangles' 4-cliques (the sums a size does not need stay 0). */
+enum { WM_MOTIF_PASSES = 5 };
+
 typedef struct wm_motif_sums {
   unsigned k;
   wm_i128 s[WM_SUM_COUNT];
   double seconds;         /* wall time of all the passes */
-  double pass_seconds[6]; /* triangles per edge, vertex and edge sums, 4-cycles, pair lists,
-                             the 5-cycles' triangle term, 4-cliques per triangle; the CPU
-                             does the three of pass 3 top by top and counts them all
-                             under 4-cycles; over several GPUs, the slowest device's,
-                             the pair lists under 4-cycles too */
+  double pass_seconds[WM_MOTIF_PASSES]; /* triangles per edge, vertex and edge sums, 4-cycles,
+                             pair lists, 4-cliques per triangle; the CPU does pass 3
+                             (4-cycles, pair lists, 5-cycles) top by top and counts it
+                             all under 4-cycles, the GPU the 5-cycles' triangle term
+                             with the triangles per edge; over several GPUs, the
+                             slowest device's, the pair lists under 4-cycles too */
   int gpus;               /* GPU: the devices the passes ran on */
   char gpu_note[96];      /* GPU: why one device ran where several were asked, or "" */
 } wm_motif_sums;
@@ -101,6 +104,9 @@ typedef struct wm_motif_gpu_policy {
   uint64_t scratch_words; /* per-vertex scratch (0: 75% of the free memory) */
   int gpus;               /* devices 0..gpus-1 share the passes (0 or 1: the current one);
                              one where some device has no peer atomics to device 0 */
+  uint64_t heavy_paths;   /* size 5 on one device: tops of more paths than this are swept
+                             by a block each (0: the paths per warp, between 1,024 and
+                             32,768) */
 } wm_motif_gpu_policy;
 
 /* The same sums on the GPU, for sizes 4 and 5 (size 3 needs degrees only).

@@ -522,7 +522,7 @@ int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const w
         out->pass_seconds[0] = t1 - t0;
         out->pass_seconds[1] = t2 - t1;
         out->pass_seconds[2] = t3 - t2;
-        out->pass_seconds[5] = t4 - t3;
+        out->pass_seconds[4] = t4 - t3;
       }
     }
     free(ia);

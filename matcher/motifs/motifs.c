@@ -145,7 +145,7 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
   if (use_gpu && k >= 4) {
     double ms = 0;
     wm_motif_gpu_policy policy = {o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
-                                  o ? o->gpu_set_capacity : 0, 0, o ? o->gpus : 0};
+                                  o ? o->gpu_set_capacity : 0, 0, o ? o->gpus : 0, 0};
     rc = wm_motif_sums_gpu(g, k, &policy, sums, &ms, err);
     if (rc) return rc;
     total->kernel_ms += ms;
@@ -156,16 +156,15 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
       snprintf(where, sizeof where, "1 GPU of %d (%.60s)", o->gpus, sums->gpu_note);
     snprintf(how, how_size,
              "aggregates on %s in %.3f ms of kernels (triangles per edge %.3f, vertex and edge sums %.3f, "
-             "4-cycles %.3f, pair lists %.3f, 5-cycles' triangles %.3f, 4-cliques per triangle %.3f; %.3f s with the "
-             "upload)",
-             where, ms, 1e3 * ps[0], 1e3 * ps[1], 1e3 * ps[2], 1e3 * ps[3], 1e3 * ps[4], 1e3 * ps[5], sums->seconds);
+             "4-cycles %.3f, pair lists %.3f, 4-cliques per triangle %.3f; %.3f s with the upload)",
+             where, ms, 1e3 * ps[0], 1e3 * ps[1], 1e3 * ps[2], 1e3 * ps[3], 1e3 * ps[4], sums->seconds);
   } else {
     rc = wm_motif_sums_cpu_shared(g, k, o ? o->threads : 0, o ? o->share : NULL, sums, err);
     if (rc) return rc;
     snprintf(how, how_size,
              "aggregates on the CPU in %.3f s (triangles per edge %.3f, vertex and edge sums %.3f, 4-cycles, pair "
              "lists and 5-cycles %.3f, 4-cliques per triangle %.3f)",
-             sums->seconds, ps[0], ps[1], ps[2], ps[5]);
+             sums->seconds, ps[0], ps[1], ps[2], ps[4]);
   }
   total->formula_paths =
       sums->s[WM_SUM_PATHS] > (wm_i128)UINT64_MAX ? UINT64_MAX : (uint64_t)sums->s[WM_SUM_PATHS];
