@@ -403,123 +403,153 @@ __device__ __forceinline__ void for_paths(const dev_graph &g, uint32_t u, const 
   }
 }
 
-/* Tops u in [u0, u1): the paths u-v-w (v, w > u) tallied per w, the
- * 4-cycle sums, and for size 5 the lists S_uw written to buf (at the top's
- * place, prefix[u] - prefix[u0]), a bucket per list of two or more, and the
- * first term of the 5-cycles (five_cycles_from of motif_sums_cpu.c).  Tops
- * of more than `heavy` paths (0: none) are left to the block kernels. */
+/* A group of G warps (this one its gw-th; G = 1 a warp, else the block)
+ * sweeps top u: the paths u-v-w (v, w > u) tallied per w, the 4-cycle
+ * sums, and for size 5 the lists S_uw written to buf (at the top's place,
+ * prefix[u] - prefix[u0]), a bucket per list of two or more, and the first
+ * term of the 5-cycles (five_cycles_from of motif_sums_cpu.c).  *nt (zero
+ * on entry) counts the touched w; each warp takes a stretch of them, and
+ * stretch[G] in shared memory holds each stretch's tallies for the scan
+ * that places the lists. */
+template <int G>
+__device__ __forceinline__ void group_sync() {
+  if (G == 1) __syncwarp();
+  else __syncthreads();
+}
+
+template <int G>
+__device__ void sweep_top(const dev_graph &g, const uint32_t *t, int k, const warp_scratch &x, uint32_t u,
+                          uint32_t u0, const uint64_t *prefix, uint32_t *buf, bucket *buckets,
+                          unsigned long long *nbuckets, unsigned *nt, uint32_t *stretch, acc &a) {
+  const int lane = threadIdx.x & 31;
+  const int gw = G == 1 ? 0 : (int)(threadIdx.x >> 5);
+  const uint32_t *ru = g.adj + g.off[u];
+  const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
+  uint64_t paths = 0;
+  for (uint64_t i = first + 32 * gw + lane; i < du; i += 32 * G) x.middle[ru[i]] = top_mark(u);
+  for_paths(
+      g, u, ru, first, du,
+      [&](uint64_t, uint32_t v, uint64_t j) {
+        const uint32_t w = g.adj[g.off[v] + j];
+        if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(nt, 1u)] = w;
+        paths++;
+      },
+      32 * gw, 32 * G);
+  group_sync<G>();
+  const unsigned all = *(volatile unsigned *)nt, per = (all + G - 1) / G;
+  const unsigned lo = gw * per < all ? gw * per : all, hi = lo + per < all ? lo + per : all;
+  i128 cycles = 0, banner = 0, house = 0, c5 = 0;
+  if (k < 5) { /* size 4 needs the 4-cycles alone */
+    for (unsigned q = lo + lane; q < hi; q += 32) {
+      cycles += choose(x.cnt[x.touched[q]], 2);
+      x.cnt[x.touched[q]] = 0;
+    }
+    add(a, WM_SUM_PATHS, (i128)paths);
+    add(a, WM_SUM_C4, cycles);
+    return;
+  }
+  if (!all) return;
+  uint32_t sum = 0; /* this warp's stretch of the tallies */
+  for (unsigned q = lo + lane; q < hi; q += 32) {
+    const uint32_t w = x.touched[q], c = x.cnt[w];
+    const i128 c2 = choose(c, 2);
+    cycles += c2;
+    banner += c2 * ((i128)deg(g, w) - 2);
+    sum += c;
+  }
+  sum = (uint32_t)warp_sum_u64(sum);
+  if (lane == 0) stretch[gw] = sum;
+  /* the warps' shares of the cycles times (du - 2) add up to the top's term */
+  const i128 warp_cycles = warp_sum(cycles);
+  if (lane == 0) banner += warp_cycles * ((i128)du - 2);
+  group_sync<G>();
+  uint32_t base = 0; /* exclusive scan of cnt over touched, 32 at a time */
+  for (int j = 0; j < G; j++) base += j < (int)gw ? stretch[j] : 0;
+  for (unsigned q0 = lo; q0 < hi; q0 += 32) {
+    const unsigned q = q0 + lane;
+    const uint32_t c = q < hi ? x.cnt[x.touched[q]] : 0;
+    uint32_t incl = c;
+    for (int m = 1; m < 32; m <<= 1) {
+      const uint32_t o = __shfl_up_sync(0xffffffffu, incl, m);
+      if (lane >= m) incl += o;
+    }
+    if (q < hi) x.pos[x.touched[q]] = base + incl - c;
+    base += __shfl_sync(0xffffffffu, incl, 31);
+  }
+  group_sync<G>();
+  uint32_t *list = buf + (prefix[u] - prefix[u0]);
+  for_paths(
+      g, u, ru, first, du,
+      [&](uint64_t i, uint32_t v, uint64_t j) {
+        const uint32_t w = g.adj[g.off[v] + j];
+        const i128 c = (i128)x.cnt[w] - 1;
+        banner += c * ((i128)deg(g, v) - 2);
+        house += c * ((i128)t[g.off[u] + i] + t[g.off[v] + j]);
+        list[atomicAdd(&x.pos[w], 1u)] = v;
+      },
+      32 * gw, 32 * G);
+  group_sync<G>();
+  for (unsigned q0 = lo; q0 < hi; q0 += 32) {
+    const unsigned q = q0 + lane;
+    bucket b = {u, 0, 0, 0};
+    bool want = false;
+    if (q < hi) {
+      b.w = x.touched[q];
+      b.c = x.cnt[b.w];
+      b.start = (uint32_t)((prefix[u] - prefix[u0]) + x.pos[b.w] - b.c);
+      want = b.c >= 2;
+    }
+    append(buckets, nbuckets, want, b);
+  }
+  for (unsigned q = lo + lane; q < hi; q += 32) {
+    const uint32_t r = x.touched[q], *rr = g.adj + g.off[r];
+    const i128 cr = x.cnt[r], mr = x.middle[r] == top_mark(u);
+    const uint64_t dr = deg(g, r);
+    for (uint64_t j = lower_bound(rr, dr, u + 1); j < dr && rr[j] < r; j++) {
+      const uint32_t sv = rr[j];
+      if (!x.cnt[sv]) continue;
+      c5 += (cr - (x.middle[sv] == top_mark(u))) * ((i128)x.cnt[sv] - mr);
+    }
+  }
+  add(a, WM_SUM_PATHS, (i128)paths);
+  add(a, WM_SUM_C4, cycles);
+  add(a, WM_SUM_BANNER, banner);
+  add(a, WM_SUM_HOUSE, house);
+  add(a, WM_SUM_C5, c5);
+  group_sync<G>();
+  for (unsigned q = lo + lane; q < hi; q += 32) x.cnt[x.touched[q]] = 0, x.pos[x.touched[q]] = 0;
+}
+
+/* Tops u in [u0, u1) a warp each (sweep_top); tops of more than `heavy`
+ * paths (0: none) are left to the block kernels. */
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     four_cycles(dev_graph g, const uint32_t *t, int k, scratch_pool pool, uint32_t u0, uint32_t u1,
                 unsigned long long *next, const uint64_t *prefix, uint32_t *buf, bucket *buckets,
                 unsigned long long *nbuckets, const uint64_t *paths_of, uint64_t heavy, i128 *slots,
                 int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
+  __shared__ uint32_t stretch[kWarpsPerBlock];
   const int lane = threadIdx.x & 31;
   const unsigned warp = global_warp();
-  volatile warp_counters *wc = &counters[threadIdx.x >> 5];
+  warp_counters *wc = &counters[threadIdx.x >> 5];
   const warp_scratch x = slice(pool, warp);
   acc a;
   memset(&a, 0, sizeof a);
   for (uint32_t u = u0 + grab(next); u < u1; u = u0 + grab(next)) {
     /* a heavy top is four_cycles_heavy's (size 4) or four_cycles_block's (size 5) */
     if (heavy && (paths_of ? paths_of[u] : prefix[u + 1] - prefix[u]) > heavy) continue;
-    const uint32_t *ru = g.adj + g.off[u];
-    const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
     if (lane == 0) wc->nt = 0;
     __syncwarp();
-    uint64_t paths = 0;
-    for (uint64_t i = first + lane; i < du; i += 32) x.middle[ru[i]] = top_mark(u);
-    for_paths(g, u, ru, first, du, [&](uint64_t, uint32_t v, uint64_t j) {
-      const uint32_t w = g.adj[g.off[v] + j];
-      if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = w;
-      paths++;
-    });
-    __syncwarp();
-    const unsigned nt = wc->nt;
-    if (!nt) continue;
-    i128 cycles = 0, banner = 0, house = 0, c5 = 0;
-    if (k < 5) { /* size 4 needs the 4-cycles alone */
-      for (unsigned q = lane; q < nt; q += 32) {
-        cycles += choose(x.cnt[x.touched[q]], 2);
-        x.cnt[x.touched[q]] = 0;
-      }
-      add(a, WM_SUM_PATHS, (i128)paths);
-      add(a, WM_SUM_C4, cycles);
-      __syncwarp();
-      continue;
-    }
-    uint32_t base = 0; /* exclusive scan of cnt over touched, 32 at a time */
-    for (unsigned q0 = 0; q0 < nt; q0 += 32) {
-      const unsigned q = q0 + lane;
-      uint32_t c = 0;
-      if (q < nt) {
-        const uint32_t w = x.touched[q];
-        c = x.cnt[w];
-        const i128 c2 = choose(c, 2);
-        cycles += c2;
-        banner += c2 * ((i128)deg(g, w) - 2);
-      }
-      uint32_t incl = c;
-      for (int m = 1; m < 32; m <<= 1) {
-        uint32_t o = __shfl_up_sync(0xffffffffu, incl, m);
-        if (lane >= m) incl += o;
-      }
-      if (q < nt) x.pos[x.touched[q]] = base + incl - c;
-      base += __shfl_sync(0xffffffffu, incl, 31);
-    }
-    const i128 all_cycles = warp_sum(cycles);
-    if (lane == 0) banner += all_cycles * ((i128)du - 2);
-    __syncwarp();
-    uint32_t *list = buf + (prefix[u] - prefix[u0]);
-    for_paths(g, u, ru, first, du, [&](uint64_t i, uint32_t v, uint64_t j) {
-      const uint32_t w = g.adj[g.off[v] + j];
-      const i128 c = (i128)x.cnt[w] - 1;
-      banner += c * ((i128)deg(g, v) - 2);
-      house += c * ((i128)t[g.off[u] + i] + t[g.off[v] + j]);
-      list[atomicAdd(&x.pos[w], 1u)] = v;
-    });
-    __syncwarp();
-    {
-      for (unsigned q0 = 0; q0 < nt; q0 += 32) {
-        const unsigned q = q0 + lane;
-        bucket b = {u, 0, 0, 0};
-        bool want = false;
-        if (q < nt) {
-          b.w = x.touched[q];
-          b.c = x.cnt[b.w];
-          b.start = (uint32_t)((prefix[u] - prefix[u0]) + x.pos[b.w] - b.c);
-          want = b.c >= 2;
-        }
-        append(buckets, nbuckets, want, b);
-      }
-      for (unsigned q = lane; q < nt; q += 32) {
-        const uint32_t r = x.touched[q], *rr = g.adj + g.off[r];
-        const i128 cr = x.cnt[r], mr = x.middle[r] == top_mark(u);
-        const uint64_t dr = deg(g, r);
-        for (uint64_t j = lower_bound(rr, dr, u + 1); j < dr && rr[j] < r; j++) {
-          const uint32_t sv = rr[j];
-          if (!x.cnt[sv]) continue;
-          c5 += (cr - (x.middle[sv] == top_mark(u))) * ((i128)x.cnt[sv] - mr);
-        }
-      }
-    }
-    add(a, WM_SUM_PATHS, (i128)paths);
-    add(a, WM_SUM_C4, cycles);
-    add(a, WM_SUM_BANNER, banner);
-    add(a, WM_SUM_HOUSE, house);
-    add(a, WM_SUM_C5, c5);
-    __syncwarp();
-    for (unsigned q = lane; q < nt; q += 32) x.cnt[x.touched[q]] = 0, x.pos[x.touched[q]] = 0;
+    sweep_top<1>(g, t, k, x, u, u0, prefix, buf, buckets, nbuckets, &wc->nt, &stretch[threadIdx.x >> 5], a);
     __syncwarp();
   }
   flush(a, slots, overflow, warp);
 }
 
-/* Size 5's heavy tops tops[0..ntops) (of more than run.heavy_paths paths), a
- * block of kHeavyWarps warps each: four_cycles' work on one top spread
- * over the block, in the slice of the block's first warp, so that a hub's
- * sweep does not hold one warp while the device idles.  The exclusive scan
- * of the tallies gives each warp a stretch of the touched vertices. */
+/* Size 5's heavy tops tops[0..ntops) (of more than run.heavy_paths paths),
+ * a block of kHeavyWarps warps each (sweep_top), in the slice of the
+ * block's first warp, so that a hub's chain of dependent loads does not
+ * hold one warp while the device idles. */
 constexpr int kHeavyWarps = 32;
 constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy (size 4; size 5 at most) */
 /* Size 5: a top of more paths than the warps' average share, and more
@@ -534,9 +564,7 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
                       bucket *buckets, unsigned long long *nbuckets, i128 *slots, int *overflow) {
   __shared__ unsigned long long item;
   __shared__ unsigned nt;
-  __shared__ uint32_t stretch_sum[kHeavyWarps];
-  const int lane = threadIdx.x & 31;
-  const unsigned wib = threadIdx.x >> 5;
+  __shared__ uint32_t stretch[kHeavyWarps];
   const warp_scratch x = slice(pool, blockIdx.x * kHeavyWarps);
   acc a;
   memset(&a, 0, sizeof a);
@@ -544,95 +572,10 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
     if (threadIdx.x == 0) item = atomicAdd(next, 1ull), nt = 0;
     __syncthreads();
     if (item >= ntops) break;
-    const uint32_t u = tops[item], *ru = g.adj + g.off[u];
-    const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
-    uint64_t paths = 0;
-    for (uint64_t i = first + threadIdx.x; i < du; i += blockDim.x) x.middle[ru[i]] = top_mark(u);
-    for_paths(
-        g, u, ru, first, du,
-        [&](uint64_t, uint32_t v, uint64_t j) {
-          const uint32_t w = g.adj[g.off[v] + j];
-          if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(&nt, 1u)] = w;
-          paths++;
-        },
-        32 * wib, 32 * kHeavyWarps);
-    __syncthreads();
-    const unsigned all = nt, per = (all + kHeavyWarps - 1) / kHeavyWarps;
-    const unsigned lo = wib * per < all ? wib * per : all, hi = lo + per < all ? lo + per : all;
-    i128 cycles = 0, banner = 0, house = 0, c5 = 0;
-    uint32_t sum = 0; /* this warp's stretch of the tallies */
-    for (unsigned q = lo + lane; q < hi; q += 32) {
-      const uint32_t w = x.touched[q], c = x.cnt[w];
-      const i128 c2 = choose(c, 2);
-      cycles += c2;
-      banner += c2 * ((i128)deg(g, w) - 2);
-      sum += c;
-    }
-    sum = (uint32_t)warp_sum_u64(sum);
-    if (lane == 0) stretch_sum[wib] = sum;
-    /* each warp's share of all the cycles times (du - 2) adds up to the
-     * top's term */
-    const i128 warp_cycles = warp_sum(cycles);
-    if (lane == 0) banner += warp_cycles * ((i128)du - 2);
-    __syncthreads();
-    uint32_t base = 0;
-    for (unsigned j = 0; j < wib; j++) base += stretch_sum[j];
-    for (unsigned q0 = lo; q0 < hi; q0 += 32) {
-      const unsigned q = q0 + lane;
-      const uint32_t c = q < hi ? x.cnt[x.touched[q]] : 0;
-      uint32_t incl = c;
-      for (int m = 1; m < 32; m <<= 1) {
-        const uint32_t o = __shfl_up_sync(0xffffffffu, incl, m);
-        if (lane >= m) incl += o;
-      }
-      if (q < hi) x.pos[x.touched[q]] = base + incl - c;
-      base += __shfl_sync(0xffffffffu, incl, 31);
-    }
-    __syncthreads();
-    uint32_t *list = buf + (prefix[u] - prefix[u0]);
-    for_paths(
-        g, u, ru, first, du,
-        [&](uint64_t i, uint32_t v, uint64_t j) {
-          const uint32_t w = g.adj[g.off[v] + j];
-          const i128 c = (i128)x.cnt[w] - 1;
-          banner += c * ((i128)deg(g, v) - 2);
-          house += c * ((i128)t[g.off[u] + i] + t[g.off[v] + j]);
-          list[atomicAdd(&x.pos[w], 1u)] = v;
-        },
-        32 * wib, 32 * kHeavyWarps);
-    __syncthreads();
-    for (unsigned q0 = lo; q0 < hi; q0 += 32) {
-      const unsigned q = q0 + lane;
-      bucket b = {u, 0, 0, 0};
-      bool want = false;
-      if (q < hi) {
-        b.w = x.touched[q];
-        b.c = x.cnt[b.w];
-        b.start = (uint32_t)((prefix[u] - prefix[u0]) + x.pos[b.w] - b.c);
-        want = b.c >= 2;
-      }
-      append(buckets, nbuckets, want, b);
-    }
-    for (unsigned q = lo + lane; q < hi; q += 32) {
-      const uint32_t r = x.touched[q], *rr = g.adj + g.off[r];
-      const i128 cr = x.cnt[r], mr = x.middle[r] == top_mark(u);
-      const uint64_t dr = deg(g, r);
-      for (uint64_t j = lower_bound(rr, dr, u + 1); j < dr && rr[j] < r; j++) {
-        const uint32_t sv = rr[j];
-        if (!x.cnt[sv]) continue;
-        c5 += (cr - (x.middle[sv] == top_mark(u))) * ((i128)x.cnt[sv] - mr);
-      }
-    }
-    add(a, WM_SUM_PATHS, (i128)paths);
-    add(a, WM_SUM_C4, cycles);
-    add(a, WM_SUM_BANNER, banner);
-    add(a, WM_SUM_HOUSE, house);
-    add(a, WM_SUM_C5, c5);
-    __syncthreads();
-    for (unsigned q = lo + lane; q < hi; q += 32) x.cnt[x.touched[q]] = 0, x.pos[x.touched[q]] = 0;
+    sweep_top<kHeavyWarps>(g, t, 5, x, tops[item], u0, prefix, buf, buckets, nbuckets, &nt, stretch, a);
     __syncthreads();
   }
-  flush(a, slots, overflow, blockIdx.x * kHeavyWarps + wib);
+  flush(a, slots, overflow, blockIdx.x * kHeavyWarps + (threadIdx.x >> 5));
 }
 
 /* Calls f(s, y) for each member s of S[0..c) and each y in s's row with
