@@ -28,8 +28,8 @@
  * (system-scope atomics over peer access), so that each item is summed on
  * one device, whichever is free; each device writes and reads its own pair
  * lists (the lists of the tops it took); size 4's heavy tops go to device
- * 0's block-per-top kernel, size 5's stay with the warps.  The host adds
- * every device's row of sums. */
+ * 0's block-per-top kernel, size 5's to blocks on every device (from a
+ * shared counter too).  The host adds every device's row of sums. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,16 +207,19 @@ __device__ void flush(acc &a, i128 *slots, int *overflow, unsigned warp) {
  * be atomic across the devices. */
 __constant__ int c_system_scope;
 
-/* The next item for the warp, from a global counter. */
+/* The next item from a global counter, for the calling thread. */
+__device__ __forceinline__ unsigned long long take_next(unsigned long long *next) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
+  return c_system_scope ? atomicAdd_system(next, 1ull) : atomicAdd(next, 1ull);
+#else
+  return atomicAdd(next, 1ull); /* never shared below sm_60 (no peer atomics) */
+#endif
+}
+
+/* The next item for the warp. */
 __device__ __forceinline__ unsigned long long grab64(unsigned long long *next) {
   unsigned long long x = 0;
-  if ((threadIdx.x & 31) == 0) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
-    x = c_system_scope ? atomicAdd_system(next, 1ull) : atomicAdd(next, 1ull);
-#else
-    x = atomicAdd(next, 1ull); /* never shared below sm_60 (no peer atomics) */
-#endif
-  }
+  if ((threadIdx.x & 31) == 0) x = take_next(next);
   return __shfl_sync(0xffffffffu, x, 0);
 }
 
@@ -569,7 +572,7 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
   acc a;
   memset(&a, 0, sizeof a);
   for (;;) {
-    if (threadIdx.x == 0) item = atomicAdd(next, 1ull), nt = 0;
+    if (threadIdx.x == 0) item = take_next(next), nt = 0;
     __syncthreads();
     if (item >= ntops) break;
     sweep_top<kHeavyWarps>(g, t, 5, x, tops[item], u0, prefix, buf, buckets, nbuckets, &nt, stretch, a);
@@ -920,7 +923,8 @@ struct run {
   wm_progress progress;     /* in steps: each chunk of tops, then the last passes */
   int dev;                  /* this run's device */
   bool multi;               /* one of several devices: queue without waits */
-  bool heavy_split;         /* several: light tops shared, heavy ones device 0's (size 4) */
+  bool heavy_split;         /* several: the heavy tops apart (size 4: device 0's; size 5:
+                               blocks on every device, from a shared counter) */
   unsigned long long *sh;   /* several: device 0's shared counters, one per shared launch */
   unsigned sh_used, sh_n;
   double prepare_s;         /* one device: the scratch and the list plan, for WM_MOTIF_TRACE */
@@ -1085,6 +1089,8 @@ int plan_lists(const wm_graph *g, run &r, unsigned small_blocks, uint64_t room, 
   top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, ~0ull, NULL, NULL);
   WM_CU(cudaMemcpy(prefix + 1, r.prefix + 1, g->n * sizeof *prefix, cudaMemcpyDeviceToHost));
   prefix[0] = 0;
+  if (!r.heavy_paths && r.multi) /* the same on every device, whatever its warps */
+    r.heavy_paths = kHeavyPaths;
   if (!r.heavy_paths) { /* a top heavier than a warp's share, within [kHeavyMin, kHeavyPaths] */
     uint64_t total = 0;
     for (uint32_t u = 0; u < g->n; u++) total += prefix[u + 1];
@@ -1093,7 +1099,7 @@ int plan_lists(const wm_graph *g, run &r, unsigned small_blocks, uint64_t room, 
   }
   uint32_t nheavy = 0;
   for (uint32_t u = 0; u < g->n; u++) nheavy += prefix[u + 1] > r.heavy_paths;
-  if (nheavy && !r.multi) { /* several devices share every top through one counter */
+  if (nheavy) {
     r.heavy_host = (uint32_t *)malloc(nheavy * sizeof *r.heavy_host);
     if (!r.heavy_host) return wm_fail(err, WM_EINPUT, "out of memory");
     for (uint32_t u = 0; u < g->n; u++)
@@ -1124,7 +1130,9 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   const unsigned blocks = warps / kWarpsPerBlock;
   cudaError_t e;
   unsigned long long *nbuckets = r.next + kCounters - 1;
-  const bool split = r.nheavy && warps >= kHeavyWarps; /* the heavy tops a block each */
+  /* the heavy tops a block each; several devices agree on it (r.heavy_split)
+   * and take the chunk's heavy tops from one shared counter, as the rest */
+  const bool split = r.multi ? r.heavy_split : r.nheavy && warps >= kHeavyWarps;
   uint32_t h0 = 0, h1 = 0;                              /* the chunk's heavy tops */
   for (uint32_t u0 = 0, u1; u0 < g->n && !rc; u0 = u1, h0 = h1) {
     u1 = chunk_end(r, g->n, u0);
@@ -1137,10 +1145,13 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
     if (!r.multi) cudaEventRecord(r.ev[5]);
     /* Several devices: each takes tops of the chunk from the shared
      * counter and lists them in its own buffer and buckets. */
-    if (split && h1 > h0)
-      four_cycles_block<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, r.t, pool, u0, r.heavy + h0, h1 - h0,
-                                                                   counter(r), r.prefix, r.buf, r.buckets, nbuckets,
-                                                                   r.slots, r.overflow);
+    if (split) {
+      unsigned long long *next = shared_counter(r); /* taken in the same order on every device */
+      if (h1 > h0 && warps >= kHeavyWarps)
+        four_cycles_block<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, r.t, pool, u0, r.heavy + h0, h1 - h0,
+                                                                     next, r.prefix, r.buf, r.buckets, nbuckets,
+                                                                     r.slots, r.overflow);
+    }
     four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, shared_counter(r), r.prefix, r.buf, r.buckets,
                                       nbuckets, NULL, split ? r.heavy_paths : 0, r.slots, r.overflow);
     if (!r.multi) cudaEventRecord(r.ev[6]);
@@ -1329,13 +1340,15 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     for (int i = 1; i < ndev; i++) cap = R[i].cap < cap ? R[i].cap : cap;
     for (int i = 0; i < ndev; i++) R[i].cap = cap; /* each buffer holds at least that */
   }
-  /* the vertex sums, each chunk of tops (size 4: the light tops) and pass 4 */
-  const unsigned n_sh = (unsigned)(chunks_of(g, k, R[0]) + 2);
+  /* the vertex sums, each chunk of tops (size 4: the light tops; size 5:
+   * also the chunk's heavy tops) and pass 4 */
+  const unsigned n_sh = (unsigned)((k >= 5 ? 2 : 1) * chunks_of(g, k, R[0]) + 2);
   WM_CUD(0, cudaSetDevice(0));
   WM_CUD(0, cudaMalloc(sh, n_sh * sizeof **sh));
   WM_CUD(0, cudaMemset(*sh, 0, n_sh * sizeof **sh));
   WM_CUD(0, cudaDeviceSynchronize());
-  const bool heavy_split = k == 4 && layout_warps(R[0], kFour) >= kHeavyWarps;
+  const bool heavy_split = k >= 5 ? R[0].nheavy && layout_warps(R[0], kSweeps) >= kHeavyWarps
+                                  : layout_warps(R[0], kFour) >= kHeavyWarps;
   for (int i = 0; i < ndev; i++) R[i].sh = *sh, R[i].sh_n = n_sh, R[i].heavy_split = heavy_split;
   wm_progress_init(&R[0].progress, "motif sums", 1, 1);
   for (int i = 0; i < ndev; i++) {
