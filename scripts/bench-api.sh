@@ -10,7 +10,9 @@
 #   kind, queries, device, library_ms, cli_ms, overhead_ms, library_load_ms, result
 # library_ms / cli_ms are medians; overhead_ms = cli_ms - library_ms.
 #
-#   scripts/bench-api.sh [--graph FILE] [--queries N] [--device auto|cpu|gpu]
+#   scripts/bench-api.sh [--graph FILE] [--queries N] [--cli-runs N] [--device auto|cpu|gpu]
+# --cli-runs (default: the queries) bounds the program's runs, whose median
+# settles long before N where each run pays seconds of device start-up.
 # Environment: WM_BUILD_DIR (default build), WM_OUT (default .).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,13 +20,15 @@ build=${WM_BUILD_DIR:-$repo/build}
 out=${WM_OUT:-.}
 graph=${WM_SHARED_DATASETS:-$repo/../shared/datasets}/facebook_combined.txt
 queries=100
+cli_runs=""
 device=auto
 while [ $# -gt 0 ]; do
   case $1 in
   --graph) graph=$2; shift 2 ;;
   --queries) queries=$2; shift 2 ;;
+  --cli-runs) cli_runs=$2; shift 2 ;;
   --device) device=$2; shift 2 ;;
-  *) echo "usage: scripts/bench-api.sh [--graph FILE] [--queries N] [--device auto|cpu|gpu]" >&2; exit 2 ;;
+  *) echo "usage: scripts/bench-api.sh [--graph FILE] [--queries N] [--cli-runs N] [--device auto|cpu|gpu]" >&2; exit 2 ;;
   esac
 done
 bin=$build/warpmatch
@@ -43,7 +47,7 @@ cc -O2 -std=c11 -I"$repo/api" "$repo/scripts/bench-api/bench_api.c" -o "$work/be
 # Median wall ms of N runs of the program.
 cli_median() {
   local i t0 t1
-  for ((i = 0; i < queries; i++)); do
+  for ((i = 0; i < ${cli_runs:-$queries}; i++)); do
     t0=$(date +%s%N)
     "$bin" "$@" --device "$device" --json --quiet >/dev/null
     t1=$(date +%s%N)
@@ -65,4 +69,4 @@ while IFS=, read -r kind n load med mean min result; do
   printf '| %s | %s | %s | %s |\n' "$kind" "$med" "$cli" "$over"
 done <"$work/lib.csv"
 mv "$tmp" "$csv"
-echo "($queries queries each, device $device, graph $(basename "$graph"); CSV: $csv)"
+echo "($queries library queries and ${cli_runs:-$queries} program runs each, device $device, graph $(basename "$graph"); CSV: $csv)"
