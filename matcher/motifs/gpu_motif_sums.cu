@@ -584,10 +584,16 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
 /* Calls f(s, y) for each member s of S[0..c) and each y in s's row with
  * from <= y < s (neighbours ranked above s, below from), the members'
  * stretches laid end to end over the lanes 32 members at a time, so that
- * short rows do not idle lanes and a long one does not hold one lane. */
+ * short rows do not idle lanes and a long one does not hold one lane.
+ * Each 32 positions, the members whose stretch starts among them leave
+ * their lane in idx (the warp's 32 bytes of shared memory) at that
+ * offset; a lane's member is then the last start at or before it, or the
+ * member the last window ended in. */
+__constant__ int c_rows_by_search; /* A/B: WM_MOTIF_ROWS_SEARCH=1, the binary search per position */
+
 template <class F>
 __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_t *S, uint32_t c, uint32_t from,
-                                               F f) {
+                                               uint8_t *idx, F f) {
   const int lane = threadIdx.x & 31;
   for (uint32_t c0 = 0; c0 < c; c0 += 32) {
     uint32_t s = 0;
@@ -605,6 +611,24 @@ __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_
       if (lane >= m) incl += o;
     }
     const uint64_t total = __shfl_sync(0xffffffffu, incl, 31);
+    if (!c_rows_by_search) {
+      const uint64_t start = incl - len, rel = row - start;
+      int cur = 0;
+      for (uint64_t base = 0; base < total; base += 32) {
+        const bool starts_here = len > 0 && start >= base && start < base + 32;
+        if (starts_here) idx[start - base] = (uint8_t)lane;
+        const unsigned starts = __reduce_or_sync(0xffffffffu, starts_here ? 1u << (unsigned)(start - base) : 0u);
+        __syncwarp();
+        const unsigned upto = starts & (0xffffffffu >> (31 - lane));
+        const int m = upto ? idx[31 - __clz(upto)] : cur;
+        cur = __shfl_sync(0xffffffffu, m, 31);
+        const uint32_t ms = __shfl_sync(0xffffffffu, s, m);
+        const uint64_t mrel = __shfl_sync(0xffffffffu, rel, m), at = base + lane;
+        __syncwarp(); /* idx read before the next window writes it */
+        if (at < total) f(ms, g.adj[mrel + at]);
+      }
+      continue;
+    }
     for (uint64_t base = 0; base < total; base += 32) {
       const uint64_t at = base + lane;
       int lo = 0, hi = 31; /* the member whose stretch holds at */
@@ -668,6 +692,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     pair_lists(dev_graph g, const bucket *buckets, const unsigned long long *nbuckets, const uint32_t *buf,
                scratch_pool pool, unsigned long long *next, i128 *slots, int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
+  __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_above's */
   const int lane = threadIdx.x & 31;
   const unsigned warp = global_warp();
   volatile warp_counters *wc = &counters[threadIdx.x >> 5];
@@ -700,7 +725,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
         atomicAdd(&x.deg_s[y], 1u);
       }
     };
-    for_rows_above(g, S, c, 0, visit);
+    for_rows_above(g, S, c, 0, idx[threadIdx.x >> 5], visit);
     __syncwarp();
     i128 w4 = 0, k23 = 0, w4s = 0;
     for (uint32_t i = lane; i < c; i += 32) {
@@ -766,7 +791,7 @@ __device__ uint32_t triangles_on_warp(const dev_graph &g, uint32_t v, uint64_t i
  * in_w; for each w in turn, its row above it stamped, the members of W in
  * that row listed (in xs), and their rows searched for a third. */
 __device__ i128 five_cliques_on(const dev_graph &g, const uint32_t *rv, uint32_t found, const warp_scratch &x,
-                                uint32_t in_w, uint32_t &stamp) {
+                                uint8_t *idx, uint32_t in_w, uint32_t &stamp) {
   const int lane = threadIdx.x & 31;
   i128 k5 = 0;
   for (uint32_t q = 0; q < found; q++) {
@@ -786,7 +811,8 @@ __device__ i128 five_cliques_on(const dev_graph &g, const uint32_t *rv, uint32_t
       listed += __popc(mask);
     }
     __syncwarp();
-    for_rows_above(g, x.xs, listed, 0, [&](uint32_t, uint32_t z) { k5 += x.in_s[z] == in_w && x.w_mark[z] == of_w; });
+    for_rows_above(g, x.xs, listed, 0, idx,
+                   [&](uint32_t, uint32_t z) { k5 += x.in_s[z] == in_w && x.w_mark[z] == of_w; });
     __syncwarp();
   }
   return k5;
@@ -797,6 +823,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
                                                               scratch_pool pool, unsigned long long *next,
                                                               i128 *slots, int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
+  __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_above's */
   const int lane = threadIdx.x & 31;
   const unsigned warp = global_warp();
   volatile warp_counters *wc = &counters[threadIdx.x >> 5];
@@ -826,7 +853,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
       }
     __syncwarp();
     const unsigned nc = wc->nt;
-    for_rows_above(g, x.common, nc, 0, [&](uint32_t y, uint32_t z) {
+    for_rows_above(g, x.common, nc, 0, idx[threadIdx.x >> 5], [&](uint32_t y, uint32_t z) {
       if (x.in_s[z] == st) atomicAdd(&x.deg_s[y], 1u), atomicAdd(&x.deg_s[z], 1u);
     });
     __syncwarp();
@@ -848,7 +875,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
       const uint32_t in_w = fresh(stamp);
       for (uint32_t q = lane; q < found; q += 32) x.in_s[rv[x.ia[q]]] = in_w;
       __syncwarp();
-      add(a, WM_SUM_K5, five_cliques_on(g, rv, found, x, in_w, stamp));
+      add(a, WM_SUM_K5, five_cliques_on(g, rv, found, x, idx[threadIdx.x >> 5], in_w, stamp));
     }
     __syncwarp();
   }
@@ -1274,7 +1301,8 @@ int pass_times(unsigned k, run &r, float ms[WM_MOTIF_PASSES], wm_error *err) {
 
 /* One device: prepared, then the passes with the progress line in steps
  * (each chunk of tops, the 5-cycles' triangles, the last wait). */
-int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[WM_MOTIF_PASSES], wm_error *err) {
+int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[WM_MOTIF_PASSES],
+           wm_error *err) {
   const double t0 = wm_now();
   int rc = prepare(g, k, policy, r, err);
   if (rc) return rc;
@@ -1316,6 +1344,9 @@ int collect(const run &r, unsigned warps, wm_motif_sums *out, wm_error *err) {
 /* Sets the grabs' scope on the current device (c_system_scope). */
 int set_scope(int system, wm_error *err) {
   WM_CU(cudaMemcpyToSymbol(c_system_scope, &system, sizeof system));
+  const char *env = getenv("WM_MOTIF_ROWS_SEARCH");
+  const int search = env && *env && strcmp(env, "0") != 0;
+  WM_CU(cudaMemcpyToSymbol(c_rows_by_search, &search, sizeof search));
   return WM_OK;
 }
 
@@ -1439,7 +1470,8 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
       fprintf(stderr,
               "motif sums (GPU, size %u): upload %.3f ms, scratch and plans %.3f ms, passes %.3f ms (kernels %.3f), "
               "collect %.3f ms, release %.3f ms; %u warps, scratch %.1f MB%s\n",
-              k, 1e3 * (at[1] - at[0]), 1e3 * r.prepare_s, 1e3 * (at[2] - at[1] - r.prepare_s), ms[0] + ms[1] + ms[2] + ms[3] + ms[4],
+              k, 1e3 * (at[1] - at[0]), 1e3 * r.prepare_s, 1e3 * (at[2] - at[1] - r.prepare_s),
+              ms[0] + ms[1] + ms[2] + ms[3] + ms[4],
               1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]), r.want, (double)r.words * 4 / 1e6,
               r.tight ? " (a layout per kernel)" : "");
   }
