@@ -14,7 +14,10 @@
  * concurrently, also on the same graphs and patterns.  A graph keeps what
  * queries on it share (its copy renumbered by degree for matching, its
  * statistics for the planner, a directed graph's transpose), built on first
- * use; the GPU calls upload the graph on each call.
+ * use.  A context keeps the graph its last GPU bfs or reach searched on the
+ * device, so that searching it again uploads nothing; searching another
+ * graph replaces it, and warpmatch_context_destroy frees it.  count, list
+ * and motifs upload the graph on each GPU call.
  *
  * Vertices: a graph has vertices 0..n-1, its *indices*.  A graph made from
  * edge arrays keeps the ids it was given as indices.  A graph loaded from
@@ -314,7 +317,8 @@ typedef struct warpmatch_match_result {
 
 /* warpmatch_count, warpmatch_list and warpmatch_motifs with the options and
  * figures above (o may be NULL: the defaults; out may be NULL for list and
- * motifs). */
+ * motifs).  Unlike the calls without _ex, plans and messages name a
+ * pattern file by its file, as the program does. */
 int warpmatch_count_ex(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
                        const warpmatch_match_options *o, warpmatch_match_result *out);
 int warpmatch_list_ex(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
