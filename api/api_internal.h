@@ -142,6 +142,11 @@ int wm_api_job_prepare(warpmatch_context *ctx, const char *who, const warpmatch_
                        wm_api_job *job);
 void wm_api_job_free(wm_api_job *job);
 
+/* What an executor's run of a job tells the caller: seconds, kernel ms,
+ * device, set operations, the ball, the phase times, the launch (the count,
+ * the method and the formula are the caller's to set). */
+void wm_api_job_result(const wm_api_job *job, const wm_match_result *r, warpmatch_match_result *out);
+
 /* The executors' options for a job (job may be NULL: motifs): threads,
  * GPUs, tuning, labels, ball, the ranks' share. */
 void wm_api_executor_options(const warpmatch_context *ctx, const warpmatch_match_options *o, const wm_api_job *job,

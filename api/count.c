@@ -51,23 +51,11 @@ static int by_plan(const wm_api_job *job, wm_match_options *mo, unsigned trials,
 
 static void fill(const wm_api_job *job, const wm_match_result *r, wm_u128 exact, int formula,
                  warpmatch_match_result *out) {
+  wm_api_job_result(job, r, out);
   out->count.count = (uint64_t)exact;
   out->count.count_high = (uint64_t)(exact >> 64);
-  out->count.seconds = r->seconds;
-  out->count.kernel_ms = job->use_gpu ? r->kernel_ms : 0.0;
-  out->count.device = job->use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   out->count.method = formula ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
-  out->set_ops = r->set_ops;
-  out->ball_vertices = job->first ? job->n_first : 0;
-  out->formula_paths = r->formula_paths;
-  out->relabel_seconds = job->relabel_seconds;
-  out->stats_seconds = job->stats_seconds;
-  out->plan_seconds = job->plan_seconds;
-  out->transfer_ms = r->transfer_ms;
-  out->lane_util = r->lane_util;
-  out->trials = r->trials;
   out->formula = formula ? wm_motif_formula_text(&job->pattern) : NULL;
-  memcpy(out->launch, r->launch, sizeof out->launch);
 }
 
 /* Per-vertex counts in the numbering matched on, back to indices. */

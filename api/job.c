@@ -95,6 +95,22 @@ void wm_api_executor_options(const warpmatch_context *ctx, const warpmatch_match
   mo->n_first = job->n_first;
 }
 
+void wm_api_job_result(const wm_api_job *job, const wm_match_result *r, warpmatch_match_result *out) {
+  out->count.seconds = r->seconds;
+  out->count.kernel_ms = job->use_gpu ? r->kernel_ms : 0.0;
+  out->count.device = job->use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
+  out->set_ops = r->set_ops;
+  out->ball_vertices = job->first ? job->n_first : 0;
+  out->formula_paths = r->formula_paths;
+  out->relabel_seconds = job->relabel_seconds;
+  out->stats_seconds = job->stats_seconds;
+  out->plan_seconds = job->plan_seconds;
+  out->transfer_ms = r->transfer_ms;
+  out->lane_util = r->lane_util;
+  out->trials = r->trials;
+  memcpy(out->launch, r->launch, sizeof out->launch);
+}
+
 /* The caller's labels (one per index) in the numbering matched on. */
 static int labels_for(warpmatch_context *ctx, const char *who, const int32_t *labels, wm_api_job *job) {
   const wm_graph *g = job->m.g;

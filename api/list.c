@@ -50,18 +50,9 @@ static int run(warpmatch_context *ctx, const warpmatch_match_options *o, const w
                         : wm_match_cpu(job->m.g, &job->plan, &mo, &r, &err);
   if (rc) return wm_api_status(ctx, rc, &err);
   flush(b); /* the last, partial batch */
+  wm_api_job_result(job, &r, out);
   out->count.count = b->handed;
-  out->count.seconds = r.seconds;
-  out->count.kernel_ms = job->use_gpu ? r.kernel_ms : 0.0;
-  out->count.device = job->use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   out->count.method = WARPMATCH_METHOD_ENUMERATE;
-  out->set_ops = r.set_ops;
-  out->ball_vertices = job->first ? job->n_first : 0;
-  out->relabel_seconds = job->relabel_seconds;
-  out->stats_seconds = job->stats_seconds;
-  out->plan_seconds = job->plan_seconds;
-  out->transfer_ms = r.transfer_ms;
-  memcpy(out->launch, r.launch, sizeof out->launch);
   return WARPMATCH_OK;
 }
 

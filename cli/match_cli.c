@@ -17,7 +17,8 @@ static int gpu_options(const wm_cli *cli, warpmatch_match_options *o, wm_error *
   if (!rc) rc = wm_cli_u64(cli, "gpus", 0, 1, 64, &gpus, err);
   if (!rc) rc = wm_cli_u64(cli, "gpu-blocks", 0, 1, 1u << 20, &blocks, err);
   if (!rc) rc = wm_cli_u64(cli, "gpu-warps", 0, 1, 32, &warps, err);
-  if (!rc && wm_cli_str(cli, "gpu-table")) rc = wm_cli_u64(cli, "gpu-table", 0, 0, WARPMATCH_GPU_MAX_TABLE_WORDS, &table, err);
+  if (!rc && wm_cli_str(cli, "gpu-table"))
+    rc = wm_cli_u64(cli, "gpu-table", 0, 0, WARPMATCH_GPU_MAX_TABLE_WORDS, &table, err);
   if (rc) return rc;
   if (wm_cli_str(cli, "gpu-table")) o->gpu_table_words = table ? (int)table : -1;
   o->gpu_steal = mode; /* none, block, two-level in order; -1 the default */
