@@ -186,6 +186,26 @@ int warpmatch_graph_read_labels(warpmatch_context *ctx, const warpmatch_graph *g
   return WARPMATCH_OK;
 }
 
+int warpmatch_graph_degree_stats(warpmatch_context *ctx, const warpmatch_graph *g, warpmatch_degree_stats *out) {
+  static const char who[] = "warpmatch_graph_degree_stats";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!out) return wm_api_null(ctx, who, "out");
+  wm_degree_stats st;
+  wm_graph_degree_stats(g->g, &st);
+  warpmatch_degree_stats mine = {
+      .size = sizeof mine,
+      .max_degree = st.max_degree,
+      .min_degree = st.min_degree,
+      .median_degree = st.median_degree,
+      .p99_degree = st.p99_degree,
+      .mean_degree = st.mean_degree,
+      .isolated = st.isolated,
+      .arcs = st.degree_sum,
+  };
+  return wm_api_struct_out(ctx, who, out, &mine, sizeof mine);
+}
+
 const wm_graph *wm_api_graph(const warpmatch_graph *g) { return g->g; }
 
 /* ---- built on first use --------------------------------------------- */

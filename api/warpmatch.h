@@ -239,6 +239,15 @@ uint64_t warpmatch_graph_id(const warpmatch_graph *g, uint32_t v);
 int warpmatch_graph_find(const warpmatch_graph *g, uint64_t id, uint32_t *v);
 /* Index v's neighbours (out-arcs in a directed graph); 0 when v >= n. */
 uint64_t warpmatch_graph_degree(const warpmatch_graph *g, uint32_t v);
+typedef struct warpmatch_degree_stats {
+  size_t size;             /* sizeof(warpmatch_degree_stats), set by the caller */
+  uint64_t max_degree, min_degree, median_degree, p99_degree; /* out-degrees when directed */
+  double mean_degree;
+  uint64_t isolated;       /* vertices without neighbours */
+  uint64_t arcs;           /* adjacency entries: two per undirected edge, one per arc */
+} warpmatch_degree_stats;
+/* The degree summary `warpmatch info` prints. */
+int warpmatch_graph_degree_stats(warpmatch_context *ctx, const warpmatch_graph *g, warpmatch_degree_stats *out);
 /* A labels file ('ID LABEL' lines in the input's ids, labels 0..2^31-1,
  * '#' or '%' comments) as labels[v] for each index (n entries; vertices it
  * does not list get 0), for warpmatch_count_options.labels. */

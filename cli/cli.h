@@ -2,9 +2,9 @@
  * options of commands that read a graph, and the command table's entries.
  * Commands are `int wm_cmd_NAME(int argc, char **argv)` returning the exit
  * code (0 ok, 1 bad input, 2 usage, 3 device error).  The queries (count,
- * list, motifs, plan, bfs, reach) run through the library's public API
- * (warpmatch.h); info, convert, gen and patterns, which read, write or
- * describe inputs rather than query them, call the modules.  The clock,
+ * list, motifs, plan, bfs, reach) and info run through the library's public
+ * API (warpmatch.h); convert, gen and patterns, which write graphs or
+ * describe the catalogue rather than query one, call the modules.  The clock,
  * the JSON writer, the progress line and atomic output files are the
  * modules' (datasets/support.h). */
 #ifndef WM_CLI_H
@@ -88,7 +88,7 @@ int wm_cli_report(const wm_error *err);
 /* The graph as a library handle; info (may be NULL) says how it was read. */
 int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *path, warpmatch_graph **g,
                       warpmatch_load_info *info, wm_error *err);
-/* The graph as the modules' CSR (info, convert). */
+/* The graph as the modules' CSR (convert, which rewrites it). */
 int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
                       wm_error *err);
 /* Reads option `name` as a vertex in the FILE's ids and returns its index;

@@ -1279,7 +1279,8 @@ Test(api, list_ex_and_plan_ex) {
   warpmatch_context_destroy(ctx);
 }
 
-/* load_ex's account of the load, ids both ways, degrees, a labels file. */
+/* load_ex's account of the load, ids both ways, degrees and their summary,
+ * a labels file. */
 Test(api, graph_ids_labels_and_load_info) {
   warpmatch_context *ctx = ctx_new();
   wm_graph *g = wm_test_powerlaw(50, 6.0, 2, 0.5, 3);
@@ -1311,6 +1312,20 @@ Test(api, graph_ids_labels_and_load_info) {
   }
   cr_assert_eq(warpmatch_graph_find(h, 11, NULL), 0);
   cr_assert_eq(warpmatch_graph_degree(h, warpmatch_graph_vertices(h)), 0);
+  /* The degree summary of the same edges on the same numbering. */
+  warpmatch_graph *same = api_graph(ctx, g);
+  warpmatch_degree_stats st;
+  st.size = sizeof st;
+  wm_degree_stats want;
+  wm_graph_degree_stats(g, &want);
+  cr_assert_eq(warpmatch_graph_degree_stats(ctx, same, &st), WARPMATCH_OK);
+  cr_assert_eq(st.max_degree, want.max_degree);
+  cr_assert_eq(st.median_degree, want.median_degree);
+  cr_assert_eq(st.p99_degree, want.p99_degree);
+  cr_assert_eq(st.isolated, want.isolated);
+  cr_assert_eq(st.arcs, g->m);
+  cr_assert_float_eq(st.mean_degree, want.mean_degree, 1e-12);
+  warpmatch_graph_destroy(same);
   /* Labels by file id; the unlisted get 0. */
   char labels_path[sizeof f.graph + 16];
   snprintf(labels_path, sizeof labels_path, "%s.labels", f.graph);
