@@ -6,45 +6,71 @@
 #include <pthread.h>
 
 #include "datasets.h"
+#include "matcher.h"
 #include "patterns.h"
 #include "planner.h"
 #include "warpmatch.h"
 #include "wm_error.h"
+
+struct wm_bfs_gpu_ctx;
 
 struct warpmatch_context {
   wm_error err; /* the last failed call's code and message */
   int threads;  /* CPU threads, 0 = all */
   int gpus;     /* GPUs for GPU calls, 0 = 1 */
   int gpu;      /* a usable CUDA device: -1 not asked yet, else 0 or 1 */
+  const wm_share *share; /* the program's MPI ranks sharing the CPU work, or NULL */
+  /* The graph kept on the GPU for BFS and reach: made by the first GPU
+   * search, reused while the same graph (by serial, never by address: a
+   * freed handle's address comes back) is searched on as many GPUs. */
+  struct wm_bfs_gpu_ctx *bfs;
+  uint64_t bfs_serial;
+  int bfs_gpus, bfs_dopt;
 };
 
 /* A graph numbered by its indices, and what matching on it needs, built
  * on first use and kept for every later query. */
 struct warpmatch_graph {
   wm_graph *g;
+  uint64_t serial;      /* unique among the process's handles */
   pthread_mutex_t lock; /* the lazy members below, shared by every context using the graph */
-  int matching_ready;
+  int sorted_ready;
   wm_graph *sorted;     /* g renumbered by degree, or NULL: g is matched on as it is */
   uint32_t *old_of;     /* sorted's vertex -> index (with sorted) */
-  wm_graph_summary summary; /* of the graph matched on: the planner's cost model */
+  int summary_ready[2];
+  wm_graph_summary summary[2]; /* the planner's cost model: [0] of g, [1] of sorted */
   wm_graph *transpose;  /* directed graphs: in-arcs for the CPU's bottom-up BFS steps */
 };
 
 struct warpmatch_pattern {
-  wm_pattern p; /* p.name: warpmatch_pattern_name's answer */
+  wm_pattern p;              /* p.name: warpmatch_pattern_name's answer */
+  char given[sizeof((wm_pattern *)0)->name]; /* warpmatch_pattern_given_name's */
 };
 
-/* The graph the matchers run on, its map back to indices (NULL: the same
- * numbering) and its statistics; built on the first call. */
+/* The graph the matchers run on (renumbered by degree with relabel), its
+ * map back to indices (NULL: the same numbering) and, with stats, its
+ * statistics (else summary is NULL); built by the first call that needs
+ * them, whose seconds they add to *relabel_s and *stats_s (either may be
+ * NULL). */
 typedef struct wm_api_matching {
   const wm_graph *g;
   const uint32_t *old_of;
   const wm_graph_summary *summary;
 } wm_api_matching;
-int wm_api_matching_of(warpmatch_context *ctx, const warpmatch_graph *g, wm_api_matching *m);
+int wm_api_matching_of(warpmatch_context *ctx, const warpmatch_graph *g, int relabel, int stats, wm_api_matching *m,
+                       double *relabel_s, double *stats_s);
 /* The transpose of a directed graph (NULL for a symmetric one), built on
  * the first call. */
 int wm_api_transpose_of(warpmatch_context *ctx, const warpmatch_graph *g, const wm_graph **t);
+
+/* ---- the program's own entry points (not in warpmatch.h) ------------- */
+
+/* The module graph behind a handle: for the program's MPI search
+ * (traversal/bfs_mpi.c), which the library cannot link. */
+const wm_graph *wm_api_graph(const warpmatch_graph *g);
+/* Under mpirun: later count and motifs calls share their first level with
+ * the other ranks through `share` (matcher/cpu/share_mpi.c); NULL: not. */
+void wm_api_set_share(warpmatch_context *ctx, const wm_share *share);
 
 /* ---- errors: every failing call ends in one of these ---------------- */
 
@@ -77,22 +103,53 @@ void wm_api_threads_leave(const wm_api_threads *t);
 /* Checks count options (NULL: the defaults, copied into *o). */
 int wm_api_count_options(warpmatch_context *ctx, const char *who, const warpmatch_count_options *in,
                          warpmatch_count_options *o);
+/* The caller's match options over the defaults (NULL: the defaults;
+ * count: the count options of the calls without _ex, or NULL), checked. */
+int wm_api_match_options(warpmatch_context *ctx, const char *who, const warpmatch_match_options *in,
+                         const warpmatch_count_options *count, warpmatch_match_options *o);
+
+/* The versioned structs (warpmatch.h: `size` first): the caller's bytes
+ * over the defaults in *dst, or EUSAGE when size is not set. */
+int wm_api_struct_in(warpmatch_context *ctx, const char *who, void *dst, size_t dst_size, const void *src);
+/* The library's *src into the caller's struct, as many bytes as it has. */
+int wm_api_struct_out(warpmatch_context *ctx, const char *who, void *dst, const void *src, size_t src_size);
 
 /* What count, list and plan share: the pattern as matched (labels dropped
- * with ignore_labels), the graph, the labels in its numbering, and the plan. */
+ * with ignore_labels), the graph, the labels in its numbering, the ball,
+ * and the plan. */
 typedef struct wm_api_job {
   wm_pattern pattern;
-  wm_api_matching m;   /* m.g NULL: plan only, with the default statistics */
-  int32_t *moved;      /* labels renumbered with the graph (owned), or NULL */
+  wm_api_matching m;     /* m.g NULL: plan only, with the default statistics */
+  int32_t *moved;        /* labels renumbered with the graph (owned), or NULL */
   const int32_t *labels; /* the labels to match with (moved or the caller's), or NULL */
+  uint8_t *allowed;      /* the ball: its vertices marked (owned), or NULL */
+  uint32_t *first;       /* the ball's vertices (owned), or NULL */
+  uint64_t n_first;
   int use_gpu;
   wm_plan plan;
+  double relabel_seconds, stats_seconds, plan_seconds;
 } wm_api_job;
-/* plan_only: the plan without matching (g may then be NULL: the default
- * statistics; labels are neither needed nor read). */
+/* What the job is for: counting (a count-only last level), listing, or the
+ * plan alone of either (g may then be NULL: the default statistics; labels
+ * and the ball are neither needed nor read); or'd with WM_API_GIVEN_NAME
+ * (the _ex calls) the pattern is named in plans and messages as it was
+ * given (a pattern file by its file, as the program names it), else by its
+ * shape (warpmatch_pattern_name, as 0.1 did).  gpu_plan: the GPU's plan
+ * whatever the device. */
+enum { WM_API_COUNT = 1, WM_API_LIST = 2, WM_API_PLAN_COUNT = 3, WM_API_PLAN_LIST = 4, WM_API_GIVEN_NAME = 8 };
 int wm_api_job_prepare(warpmatch_context *ctx, const char *who, const warpmatch_graph *g,
-                       const warpmatch_pattern *p, const warpmatch_count_options *o, int count_only,
-                       int plan_only, wm_api_job *job);
+                       const warpmatch_pattern *p, const warpmatch_match_options *o, int purpose, int gpu_plan,
+                       wm_api_job *job);
 void wm_api_job_free(wm_api_job *job);
+
+/* What an executor's run of a job tells the caller: seconds, kernel ms,
+ * device, set operations, the ball, the phase times, the launch (the count,
+ * the method and the formula are the caller's to set). */
+void wm_api_job_result(const wm_api_job *job, const wm_match_result *r, warpmatch_match_result *out);
+
+/* The executors' options for a job (job may be NULL: motifs): threads,
+ * GPUs, tuning, labels, ball, the ranks' share. */
+void wm_api_executor_options(const warpmatch_context *ctx, const warpmatch_match_options *o, const wm_api_job *job,
+                             wm_match_options *mo);
 
 #endif

@@ -1,11 +1,14 @@
-/* The context: the last error, the thread count, the device choice. */
+/* The context: the last error, the thread count, the device choice, the
+ * graph kept on the GPU for BFS. */
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api_internal.h"
 #include "matcher.h"
+#include "traversal.h"
 
 #ifndef WARPMATCH_LIB_VERSION
 #error "WARPMATCH_LIB_VERSION comes from the build (the project's version)"
@@ -21,7 +24,11 @@ int warpmatch_context_create(warpmatch_context **out) {
   return WARPMATCH_OK;
 }
 
-void warpmatch_context_destroy(warpmatch_context *ctx) { free(ctx); }
+void warpmatch_context_destroy(warpmatch_context *ctx) {
+  if (!ctx) return;
+  wm_bfs_gpu_destroy(ctx->bfs);
+  free(ctx);
+}
 
 const char *warpmatch_last_error(const warpmatch_context *ctx) {
   return ctx ? ctx->err.msg : "warpmatch_last_error: ctx is NULL";
@@ -41,11 +48,39 @@ int warpmatch_set_threads(warpmatch_context *ctx, int threads) {
   return WARPMATCH_OK;
 }
 
+int warpmatch_threads(const warpmatch_context *ctx) {
+  return ctx && ctx->threads > 0 ? ctx->threads : omp_get_max_threads();
+}
+
 int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
   if (!ctx) return WARPMATCH_EUSAGE;
   if (gpus < 1 || gpus > 16)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_gpus: %d GPUs; give 1 to 16", gpus);
   ctx->gpus = gpus;
+  return WARPMATCH_OK;
+}
+
+void wm_api_set_share(warpmatch_context *ctx, const wm_share *share) { ctx->share = share; }
+
+/* ---- versioned structs ---------------------------------------------- */
+
+int wm_api_struct_in(warpmatch_context *ctx, const char *who, void *dst, size_t dst_size, const void *src) {
+  size_t size;
+  memcpy(&size, src, sizeof size);
+  if (size < sizeof size)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: the options' size is %zu; set it to their sizeof (their _init does)",
+                       who, size);
+  memcpy(dst, src, size < dst_size ? size : dst_size); /* an older, shorter struct keeps the later defaults */
+  memcpy(dst, &dst_size, sizeof dst_size);
+  return WARPMATCH_OK;
+}
+
+int wm_api_struct_out(warpmatch_context *ctx, const char *who, void *dst, const void *src, size_t src_size) {
+  size_t size;
+  memcpy(&size, dst, sizeof size);
+  if (size < sizeof size)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: the result's size is %zu; set it to its sizeof", who, size);
+  memcpy((char *)dst + sizeof size, (const char *)src + sizeof size, (size < src_size ? size : src_size) - sizeof size);
   return WARPMATCH_OK;
 }
 

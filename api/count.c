@@ -1,59 +1,109 @@
-/* warpmatch_count: as `count` counts (matcher/cmd_count.c): a 3-5 vertex
- * pattern by its formula where the method allows, else its plan on the
- * CPU executor or the GPU. */
+/* warpmatch_count: a 3-5 vertex pattern by its formula where the method
+ * allows, else its plan on the CPU executor or the GPU; with trials, an
+ * untimed warm-up and that many timed runs that must agree (GAP-style
+ * medians). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "api_internal.h"
 #include "matcher.h"
+#include "motifs_internal.h"
 
-static int by_formula(warpmatch_context *ctx, const wm_api_job *job, const wm_match_options *mo,
-                      warpmatch_count_result *out) {
-  wm_u128 exact = 0;
-  wm_match_result r;
-  wm_error err;
+/* One run of the count, for wm_match_trials. */
+typedef struct rerun {
+  const wm_api_job *job;
+  const wm_match_options *mo;
+} rerun;
+
+static int cpu_once(void *c, wm_match_result *x, wm_error *err) {
+  const rerun *r = c;
+  return wm_match_cpu(r->job->m.g, &r->job->plan, r->mo, x, err);
+}
+
+static int formula_once(void *c, wm_match_result *x, wm_error *err) {
+  const rerun *r = c;
+  wm_u128 exact;
+  return wm_count_by_formula(r->job->m.g, &r->job->pattern, (r->job->plan.flags & WM_PLAN_INDUCED) != 0,
+                             r->job->use_gpu, r->mo, &exact, x, err);
+}
+
+static int by_formula(const wm_api_job *job, const wm_match_options *mo, unsigned trials, wm_u128 *exact,
+                      wm_match_result *r, wm_error *err) {
   const int induced = (job->plan.flags & WM_PLAN_INDUCED) != 0;
-  int rc = wm_count_by_formula(job->m.g, &job->pattern, induced, job->use_gpu, mo, &exact, &r, &err);
-  if (rc) return wm_api_status(ctx, rc, &err);
-  out->count = (uint64_t)exact;
-  out->count_high = (uint64_t)(exact >> 64);
-  out->seconds = r.seconds;
-  out->kernel_ms = r.kernel_ms;
-  out->method = WARPMATCH_METHOD_FORMULA;
-  return WARPMATCH_OK;
+  int rc = wm_count_by_formula(job->m.g, &job->pattern, induced, job->use_gpu, mo, exact, r, err);
+  if (rc || trials <= 1) return rc;
+  rerun c = {job, mo};
+  return wm_match_trials(formula_once, &c, trials, r->count, 0, r, err);
 }
 
-static int by_plan(warpmatch_context *ctx, const wm_api_job *job, const wm_match_options *mo,
-                   warpmatch_count_result *out) {
-  wm_match_result r;
-  wm_error err;
-  int rc = job->use_gpu ? wm_match_gpu(job->m.g, &job->plan, mo, &r, &err)
-                        : wm_match_cpu(job->m.g, &job->plan, mo, &r, &err);
-  if (rc) return wm_api_status(ctx, rc, &err);
-  out->count = r.count;
-  out->count_high = 0;
-  out->seconds = r.seconds;
-  out->kernel_ms = job->use_gpu ? r.kernel_ms : 0.0;
-  out->method = WARPMATCH_METHOD_ENUMERATE;
-  return WARPMATCH_OK;
+/* The GPU driver repeats its launch itself (wm_match_options.trials); the
+ * CPU's runs repeat here. */
+static int by_plan(const wm_api_job *job, wm_match_options *mo, unsigned trials, wm_match_result *r, wm_error *err) {
+  if (job->use_gpu) {
+    mo->trials = (int)trials;
+    return wm_match_gpu(job->m.g, &job->plan, mo, r, err);
+  }
+  int rc = wm_match_cpu(job->m.g, &job->plan, mo, r, err);
+  if (rc || trials <= 1) return rc;
+  rerun c = {job, mo};
+  return wm_match_trials(cpu_once, &c, trials, r->count, 0, r, err);
 }
 
-static int run(warpmatch_context *ctx, const char *who, const warpmatch_count_options *o, const wm_api_job *job,
-               warpmatch_count_result *out) {
-  /* As `count`: data labels, like seeds or embeddings, rule the formula out. */
-  const int whole = !o->labels && !(job->plan.flags & WM_PLAN_EMBEDDINGS);
-  const int how = wm_count_method(&job->pattern, o->method, whole);
+static void fill(const wm_api_job *job, const wm_match_result *r, wm_u128 exact, int formula,
+                 warpmatch_match_result *out) {
+  wm_api_job_result(job, r, out);
+  out->count.count = (uint64_t)exact;
+  out->count.count_high = (uint64_t)(exact >> 64);
+  out->count.method = formula ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
+  out->formula = formula ? wm_motif_formula_text(&job->pattern) : NULL;
+}
+
+/* Per-vertex counts in the numbering matched on, back to indices. */
+static void per_vertex_back(const wm_api_job *job, const uint64_t *counted, uint64_t *out) {
+  for (uint32_t v = 0; counted != out && v < job->m.g->n; v++) out[job->m.old_of[v]] = counted[v];
+}
+
+static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_options *o, const wm_api_job *job,
+               warpmatch_match_result *out) {
+  /* Data labels, a ball, per-vertex counts and embeddings rule the formula out. */
+  const int whole = !o->count.labels && !job->first && !o->per_vertex && !(job->plan.flags & WM_PLAN_EMBEDDINGS);
+  const int how = wm_count_method(&job->pattern, o->count.method, whole);
   if (how < 0)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE,
                        "%s: method FORMULA needs an unlabeled 3-5 vertex pattern other than the triangle and the "
-                       "cliques, and no labels or embeddings",
+                       "cliques, and no labels, ball, per-vertex counts or embeddings",
                        who);
   wm_match_options mo;
-  wm_match_options_init(&mo);
-  mo.threads = ctx->threads;
-  mo.gpus = ctx->gpus;
-  mo.vertex_labels = job->labels;
-  out->device = job->use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
-  return how ? by_formula(ctx, job, &mo, out) : by_plan(ctx, job, &mo, out);
+  wm_api_executor_options(ctx, o, job, &mo);
+  const uint32_t n = job->m.g->n;
+  uint64_t *counted = o->per_vertex;
+  if (counted && job->m.old_of && !(counted = calloc(n ? n : 1, sizeof *counted)))
+    return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
+  mo.per_vertex = counted;
+  wm_match_result r;
+  memset(&r, 0, sizeof r);
+  wm_u128 exact = 0;
+  wm_error err;
+  int rc = how ? by_formula(job, &mo, o->trials, &exact, &r, &err) : by_plan(job, &mo, o->trials, &r, &err);
+  if (!rc && !how) exact = r.count;
+  if (!rc && counted) per_vertex_back(job, counted, o->per_vertex);
+  if (counted != o->per_vertex) free(counted);
+  if (rc) return wm_api_status(ctx, rc, &err);
+  for (unsigned t = 0; o->trial_ms && t < r.trials && t < o->trials; t++) o->trial_ms[t] = r.trial_ms[t];
+  fill(job, &r, exact, how, out);
+  return WARPMATCH_OK;
+}
+
+static int count(warpmatch_context *ctx, const char *who, const warpmatch_graph *g, const warpmatch_pattern *p,
+                 const warpmatch_match_options *o, int naming, warpmatch_match_result *out) {
+  wm_api_job job;
+  wm_api_threads t;
+  wm_api_threads_enter(ctx, &t);
+  int rc = wm_api_job_prepare(ctx, who, g, p, o, WM_API_COUNT | naming, 0, &job);
+  if (!rc) rc = run(ctx, who, o, &job, out);
+  wm_api_threads_leave(&t);
+  wm_api_job_free(&job);
+  return rc;
 }
 
 int warpmatch_count(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
@@ -64,15 +114,31 @@ int warpmatch_count(warpmatch_context *ctx, const warpmatch_graph *g, const warp
   if (!p) return wm_api_null(ctx, who, "p");
   if (!out) return wm_api_null(ctx, who, "out");
   memset(out, 0, sizeof *out);
-  warpmatch_count_options o;
-  wm_api_job job;
-  int rc = wm_api_count_options(ctx, who, opt, &o);
-  if (rc) return rc;
-  wm_api_threads t;
-  wm_api_threads_enter(ctx, &t);
-  rc = wm_api_job_prepare(ctx, who, g, p, &o, 1, 0, &job);
-  if (!rc) rc = run(ctx, who, &o, &job, out);
-  wm_api_threads_leave(&t);
-  wm_api_job_free(&job);
+  warpmatch_count_options defaults;
+  if (!opt) warpmatch_count_options_init(&defaults), opt = &defaults;
+  warpmatch_match_options o;
+  warpmatch_match_result r;
+  memset(&r, 0, sizeof r);
+  int rc = wm_api_match_options(ctx, who, NULL, opt, &o);
+  if (!rc) rc = count(ctx, who, g, p, &o, 0, &r);
+  if (!rc) *out = r.count;
   return rc;
+}
+
+int warpmatch_count_ex(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
+                       const warpmatch_match_options *opt, warpmatch_match_result *out) {
+  static const char who[] = "warpmatch_count_ex";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!p) return wm_api_null(ctx, who, "p");
+  if (!out) return wm_api_null(ctx, who, "out");
+  warpmatch_match_options o;
+  warpmatch_match_result r;
+  memset(&r, 0, sizeof r);
+  r.size = sizeof r;
+  int rc = wm_api_match_options(ctx, who, opt, NULL, &o);
+  if (!rc) rc = count(ctx, who, g, p, &o, WM_API_GIVEN_NAME, &r);
+  if (rc) memset(&r.count, 0, sizeof r.count);
+  int out_rc = wm_api_struct_out(ctx, who, out, &r, sizeof r);
+  return rc ? rc : out_rc;
 }

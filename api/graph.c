@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "support.h"
 #include "matcher.h"
 #include "traversal.h"
 
@@ -16,6 +17,7 @@ void warpmatch_load_options_init(warpmatch_load_options *o) {
 }
 
 static int wrap(warpmatch_context *ctx, const char *who, wm_graph *g, warpmatch_graph **out) {
+  static _Atomic uint64_t serials;
   warpmatch_graph *h = calloc(1, sizeof *h);
   if (!h || pthread_mutex_init(&h->lock, NULL) != 0) {
     free(h);
@@ -23,31 +25,63 @@ static int wrap(warpmatch_context *ctx, const char *who, wm_graph *g, warpmatch_
     return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
   }
   h->g = g;
+  h->serial = ++serials;
   *out = h;
   return WARPMATCH_OK;
 }
 
 int warpmatch_graph_load(warpmatch_context *ctx, const char *path, const warpmatch_load_options *opt,
                          warpmatch_graph **out) {
+  return warpmatch_graph_load_ex(ctx, path, opt, WARPMATCH_FORMAT_AUTO, out, NULL);
+}
+
+static void copy_info(const wm_load_info *in, warpmatch_load_info *out) {
+  memset(out, 0, sizeof *out);
+  out->size = sizeof *out;
+  out->format = (int)in->format; /* WARPMATCH_FORMAT_* are wm_format's values */
+  out->from_cache = in->from_cache;
+  out->cache_written = in->cache_written;
+  memcpy(out->cache_path, in->cache_path, sizeof out->cache_path);
+  out->seconds = in->seconds;
+  out->bytes = in->bytes;
+}
+
+int warpmatch_graph_load_ex(warpmatch_context *ctx, const char *path, const warpmatch_load_options *opt, int format,
+                            warpmatch_graph **out, warpmatch_load_info *info) {
   static const char who[] = "warpmatch_graph_load";
   if (!ctx) return WARPMATCH_EUSAGE;
   if (!out) return wm_api_null(ctx, who, "out");
   *out = NULL;
   if (!path) return wm_api_null(ctx, who, "path");
+  if (format < WARPMATCH_FORMAT_AUTO || format > WARPMATCH_FORMAT_WMG)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: format %d: expected WARPMATCH_FORMAT_AUTO, _EDGELIST, _MTX or _WMG",
+                       who, format);
   warpmatch_load_options defaults;
   if (!opt) warpmatch_load_options_init(&defaults), opt = &defaults;
   wm_load_options lo;
   wm_load_options_init(&lo);
+  lo.format = (wm_format)format;
   lo.directed = opt->directed != 0;
   lo.use_cache = opt->use_cache != 0;
-  lo.progress = 0; /* a library prints nothing */
+  /* The line shows only where the program chose to show progress lines
+   * (wm_progress_choose); a library user never does, so nothing prints. */
+  lo.progress = 1;
   wm_error err;
+  wm_load_info li;
   wm_graph *g = NULL;
   wm_api_threads t;
   wm_api_threads_enter(ctx, &t);
-  int rc = wm_graph_load(path, &lo, &g, NULL, &err);
+  int rc = wm_graph_load(path, &lo, &g, &li, &err);
   wm_api_threads_leave(&t);
   if (rc) return wm_api_status(ctx, rc, &err);
+  if (info) {
+    warpmatch_load_info mine;
+    copy_info(&li, &mine);
+    if ((rc = wm_api_struct_out(ctx, who, info, &mine, sizeof mine))) {
+      wm_graph_destroy(g);
+      return rc;
+    }
+  }
   return wrap(ctx, who, g, out);
 }
 
@@ -121,31 +155,99 @@ void warpmatch_graph_ids(const warpmatch_graph *g, uint64_t *ids) {
   for (uint32_t v = 0; v < g->g->n; v++) ids[v] = wm_graph_file_id(g->g, v);
 }
 
+uint64_t warpmatch_graph_id(const warpmatch_graph *g, uint32_t v) {
+  return g && v < g->g->n ? wm_graph_file_id(g->g, v) : 0;
+}
+
+int warpmatch_graph_find(const warpmatch_graph *g, uint64_t id, uint32_t *v) {
+  if (!g) return 0;
+  uint32_t x = wm_graph_internal_id(g->g, id);
+  if (x == WM_NO_VERTEX) return 0;
+  if (v) *v = x;
+  return 1;
+}
+
+uint64_t warpmatch_graph_degree(const warpmatch_graph *g, uint32_t v) {
+  return g && v < g->g->n ? wm_degree(g->g, v) : 0;
+}
+
+int warpmatch_graph_read_labels(warpmatch_context *ctx, const warpmatch_graph *g, const char *path, int32_t *labels) {
+  static const char who[] = "warpmatch_graph_read_labels";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!path) return wm_api_null(ctx, who, "path");
+  if (!labels && g->g->n) return wm_api_null(ctx, who, "labels");
+  int32_t *read = NULL;
+  wm_error err;
+  int rc = wm_read_labels(path, g->g, &read, &err);
+  if (rc) return wm_api_status(ctx, rc, &err);
+  if (g->g->n) memcpy(labels, read, (size_t)g->g->n * sizeof *labels);
+  free(read);
+  return WARPMATCH_OK;
+}
+
+int warpmatch_graph_degree_stats(warpmatch_context *ctx, const warpmatch_graph *g, warpmatch_degree_stats *out) {
+  static const char who[] = "warpmatch_graph_degree_stats";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!out) return wm_api_null(ctx, who, "out");
+  wm_degree_stats st;
+  wm_graph_degree_stats(g->g, &st);
+  warpmatch_degree_stats mine = {
+      .size = sizeof mine,
+      .max_degree = st.max_degree,
+      .min_degree = st.min_degree,
+      .median_degree = st.median_degree,
+      .p99_degree = st.p99_degree,
+      .mean_degree = st.mean_degree,
+      .isolated = st.isolated,
+      .arcs = st.degree_sum,
+  };
+  return wm_api_struct_out(ctx, who, out, &mine, sizeof mine);
+}
+
+const wm_graph *wm_api_graph(const warpmatch_graph *g) { return g->g; }
+
 /* ---- built on first use --------------------------------------------- */
 
 /* The handle is const to the caller (queries do not change the graph);
  * these members are a cache behind the lock. */
 static warpmatch_graph *cache_of(const warpmatch_graph *g) { return (warpmatch_graph *)g; }
 
-static int build_matching(warpmatch_graph *h, wm_error *err) {
-  int rc = wm_match_graph_by_degree(h->g, &h->sorted, &h->old_of, err);
-  if (rc) return rc;
-  wm_graph_summary_compute(h->sorted ? h->sorted : h->g, &h->summary);
-  h->matching_ready = 1;
+/* Under the lock: the renumbered copy (relabel) and the statistics of the
+ * graph matched on (stats), whichever is missing. */
+static int build(warpmatch_graph *h, int relabel, int stats, int *which, double *relabel_s, double *stats_s,
+                 wm_error *err) {
+  if (relabel && !h->sorted_ready) {
+    double t0 = wm_now();
+    int rc = wm_match_graph_by_degree(h->g, &h->sorted, &h->old_of, err);
+    if (rc) return rc;
+    h->sorted_ready = 1;
+    *relabel_s += wm_now() - t0;
+  }
+  *which = relabel && h->sorted ? 1 : 0;
+  if (stats && !h->summary_ready[*which]) {
+    double t0 = wm_now();
+    wm_graph_summary_compute(*which ? h->sorted : h->g, &h->summary[*which]);
+    h->summary_ready[*which] = 1;
+    *stats_s += wm_now() - t0;
+  }
   return WM_OK;
 }
 
-int wm_api_matching_of(warpmatch_context *ctx, const warpmatch_graph *g, wm_api_matching *m) {
+int wm_api_matching_of(warpmatch_context *ctx, const warpmatch_graph *g, int relabel, int stats, wm_api_matching *m,
+                       double *relabel_s, double *stats_s) {
   warpmatch_graph *h = cache_of(g);
   wm_error err;
-  int rc = WM_OK;
+  double ignored[2] = {0, 0};
+  int which = 0;
   pthread_mutex_lock(&h->lock);
-  if (!h->matching_ready) rc = build_matching(h, &err);
+  int rc = build(h, relabel, stats, &which, relabel_s ? relabel_s : &ignored[0], stats_s ? stats_s : &ignored[1], &err);
   pthread_mutex_unlock(&h->lock);
   if (rc) return wm_api_status(ctx, rc, &err);
-  m->g = h->sorted ? h->sorted : h->g;
-  m->old_of = h->sorted ? h->old_of : NULL;
-  m->summary = &h->summary;
+  m->g = which ? h->sorted : h->g;
+  m->old_of = which ? h->old_of : NULL;
+  m->summary = stats ? &h->summary[which] : NULL;
   return WARPMATCH_OK;
 }
 

@@ -37,12 +37,10 @@ static int collect(void *ctx, const uint32_t *match, unsigned k) {
   return ++b->n == BATCH ? flush(b) : 0;
 }
 
-static int run(warpmatch_context *ctx, const wm_api_job *job, uint64_t limit, batcher *b) {
+static int run(warpmatch_context *ctx, const warpmatch_match_options *o, const wm_api_job *job, uint64_t limit,
+               batcher *b, warpmatch_match_result *out) {
   wm_match_options mo;
-  wm_match_options_init(&mo);
-  mo.threads = ctx->threads;
-  mo.gpus = ctx->gpus;
-  mo.vertex_labels = job->labels;
+  wm_api_executor_options(ctx, o, job, &mo);
   mo.limit = limit;
   mo.sink = collect;
   mo.sink_ctx = b;
@@ -52,7 +50,36 @@ static int run(warpmatch_context *ctx, const wm_api_job *job, uint64_t limit, ba
                         : wm_match_cpu(job->m.g, &job->plan, &mo, &r, &err);
   if (rc) return wm_api_status(ctx, rc, &err);
   flush(b); /* the last, partial batch */
+  wm_api_job_result(job, &r, out);
+  out->count.count = b->handed;
+  out->count.method = WARPMATCH_METHOD_ENUMERATE;
   return WARPMATCH_OK;
+}
+
+static int list(warpmatch_context *ctx, const char *who, const warpmatch_graph *g, const warpmatch_pattern *p,
+                const warpmatch_match_options *o, int naming, uint64_t limit, warpmatch_match_fn fn, void *user,
+                warpmatch_match_result *out) {
+  if (o->count.method == WARPMATCH_METHOD_FORMULA)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: method FORMULA counts without finding the matches; listing "
+                                              "enumerates (method AUTO or ENUMERATE)", who);
+  if (o->per_vertex || o->trials > 1)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: per-vertex counts and trials are for counting, not listing", who);
+  batcher b = {.fn = fn, .user = user, .k = p->p.k};
+  b.buf = malloc((size_t)BATCH * b.k * sizeof *b.buf);
+  if (!b.buf) return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
+  wm_api_job job;
+  wm_api_threads t;
+  wm_api_threads_enter(ctx, &t);
+  int rc = wm_api_job_prepare(ctx, who, g, p, o, WM_API_LIST | naming, 0, &job);
+  if (!rc) {
+    b.old_of = job.m.old_of;
+    rc = run(ctx, o, &job, limit, &b, out);
+    wm_api_job_free(&job);
+  }
+  wm_api_threads_leave(&t);
+  free(b.buf);
+  out->listed = b.handed;
+  return rc;
 }
 
 int warpmatch_list(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
@@ -64,26 +91,31 @@ int warpmatch_list(warpmatch_context *ctx, const warpmatch_graph *g, const warpm
   if (!g) return wm_api_null(ctx, who, "g");
   if (!p) return wm_api_null(ctx, who, "p");
   if (!fn) return wm_api_null(ctx, who, "fn");
-  warpmatch_count_options o;
-  int rc = wm_api_count_options(ctx, who, opt, &o);
-  if (rc) return rc;
-  if (o.method == WARPMATCH_METHOD_FORMULA)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: method FORMULA counts without finding the matches; listing "
-                                              "enumerates (method AUTO or ENUMERATE)", who);
-  batcher b = {.fn = fn, .user = user, .k = p->p.k};
-  b.buf = malloc((size_t)BATCH * b.k * sizeof *b.buf);
-  if (!b.buf) return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
-  wm_api_job job;
-  wm_api_threads t;
-  wm_api_threads_enter(ctx, &t);
-  rc = wm_api_job_prepare(ctx, who, g, p, &o, 0, 0, &job);
-  if (!rc) {
-    b.old_of = job.m.old_of;
-    rc = run(ctx, &job, limit, &b);
-    wm_api_job_free(&job);
-  }
-  wm_api_threads_leave(&t);
-  free(b.buf);
-  if (listed) *listed = b.handed;
+  warpmatch_count_options defaults;
+  if (!opt) warpmatch_count_options_init(&defaults), opt = &defaults;
+  warpmatch_match_options o;
+  warpmatch_match_result r;
+  memset(&r, 0, sizeof r);
+  int rc = wm_api_match_options(ctx, who, NULL, opt, &o);
+  if (!rc) rc = list(ctx, who, g, p, &o, 0, limit, fn, user, &r);
+  if (listed) *listed = r.listed;
   return rc;
+}
+
+int warpmatch_list_ex(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
+                      const warpmatch_match_options *opt, uint64_t limit, warpmatch_match_fn fn, void *user,
+                      warpmatch_match_result *out) {
+  static const char who[] = "warpmatch_list_ex";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!p) return wm_api_null(ctx, who, "p");
+  if (!fn) return wm_api_null(ctx, who, "fn");
+  warpmatch_match_options o;
+  warpmatch_match_result r;
+  memset(&r, 0, sizeof r);
+  r.size = sizeof r;
+  int rc = wm_api_match_options(ctx, who, opt, NULL, &o);
+  if (!rc) rc = list(ctx, who, g, p, &o, WM_API_GIVEN_NAME, limit, fn, user, &r);
+  int out_rc = out ? wm_api_struct_out(ctx, who, out, &r, sizeof r) : WARPMATCH_OK;
+  return rc ? rc : out_rc;
 }

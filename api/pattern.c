@@ -1,9 +1,11 @@
 /* Pattern handles: a catalogue name, a pattern file or edge arrays, and
  * vertex labels. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_internal.h"
+#include "matcher.h"
 
 /* The name the handle reports: its shape's catalogue name where it has
  * one (whatever its labels), else what the pattern already carries. */
@@ -18,6 +20,7 @@ static int wrap(warpmatch_context *ctx, const char *who, const wm_pattern *p, wa
   warpmatch_pattern *h = malloc(sizeof *h);
   if (!h) return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
   h->p = *p;
+  memcpy(h->given, p->name, sizeof h->given);
   name_by_shape(&h->p);
   *out = h;
   return WARPMATCH_OK;
@@ -76,3 +79,12 @@ int warpmatch_pattern_set_label(warpmatch_context *ctx, warpmatch_pattern *p, un
 void warpmatch_pattern_destroy(warpmatch_pattern *p) { free(p); }
 unsigned warpmatch_pattern_vertices(const warpmatch_pattern *p) { return p ? p->p.k : 0; }
 const char *warpmatch_pattern_name(const warpmatch_pattern *p) { return p ? p->p.name : ""; }
+const char *warpmatch_pattern_given_name(const warpmatch_pattern *p) { return p ? p->given : ""; }
+int warpmatch_pattern_labeled(const warpmatch_pattern *p) { return p && p->p.labeled; }
+int warpmatch_pattern_has_formula(const warpmatch_pattern *p) { return p && wm_motif_formula_applies(&p->p); }
+
+unsigned warpmatch_pattern_edges(const warpmatch_pattern *p, char *buf, size_t size) {
+  if (!p) return 0;
+  if (buf && size) wm_pattern_edge_string(&p->p, buf, size > UINT_MAX ? UINT_MAX : (unsigned)size);
+  return wm_pattern_edges(&p->p);
+}

@@ -14,7 +14,10 @@
  * concurrently, also on the same graphs and patterns.  A graph keeps what
  * queries on it share (its copy renumbered by degree for matching, its
  * statistics for the planner, a directed graph's transpose), built on first
- * use; the GPU calls upload the graph on each call.
+ * use.  A context keeps the graph its last GPU bfs or reach searched on the
+ * device, so that searching it again uploads nothing; searching another
+ * graph replaces it, and warpmatch_context_destroy frees it.  count, list
+ * and motifs upload the graph on each GPU call.
  *
  * Vertices: a graph has vertices 0..n-1, its *indices*.  A graph made from
  * edge arrays keeps the ids it was given as indices.  A graph loaded from
@@ -198,6 +201,200 @@ int warpmatch_bfs(warpmatch_context *ctx, const warpmatch_graph *g, uint32_t sou
 /* *hops = the length of a shortest path from index `from` to `to`, or -1. */
 int warpmatch_reach(warpmatch_context *ctx, const warpmatch_graph *g, uint32_t from, uint32_t to, int device,
                     int64_t *hops);
+
+/* ---- the detailed calls ------------------------------------------------
+ *
+ * What the command line (and a benchmark) needs beyond the calls above:
+ * how a graph was read, vertex ids, label files, the planner's switches, a
+ * BFS ball, timed repetitions, per-vertex counts, GPU tuning, several
+ * sources, and the figures that explain a run.  Each new struct starts
+ * with `size`, which the caller sets to sizeof the struct it was compiled
+ * with (the _init functions do it): a later library appends fields and
+ * still reads and writes only that many bytes. */
+
+enum {
+  WARPMATCH_FORMAT_AUTO = 0, /* told from the content */
+  WARPMATCH_FORMAT_EDGELIST = 1,
+  WARPMATCH_FORMAT_MTX = 2,
+  WARPMATCH_FORMAT_WMG = 3
+};
+
+typedef struct warpmatch_load_info {
+  size_t size;           /* sizeof(warpmatch_load_info), set by the caller */
+  int format;            /* WARPMATCH_FORMAT_*: what was read */
+  int from_cache;        /* read from a valid .wmg cache */
+  int cache_written;     /* a new cache file was written */
+  char cache_path[4096]; /* the cache consulted, "" if none */
+  double seconds;        /* the load's wall time */
+  uint64_t bytes;        /* of the input read */
+} warpmatch_load_info;
+
+/* warpmatch_graph_load with the format forced (WARPMATCH_FORMAT_AUTO: told
+ * from the content), and how the graph was read into info (may be NULL). */
+int warpmatch_graph_load_ex(warpmatch_context *ctx, const char *path, const warpmatch_load_options *opt, int format,
+                            warpmatch_graph **out, warpmatch_load_info *info);
+/* The input's id of index v (v < n; warpmatch_graph_ids for all of them). */
+uint64_t warpmatch_graph_id(const warpmatch_graph *g, uint32_t v);
+/* 1 with *v its index when the input has a vertex `id`, else 0. */
+int warpmatch_graph_find(const warpmatch_graph *g, uint64_t id, uint32_t *v);
+/* Index v's neighbours (out-arcs in a directed graph); 0 when v >= n. */
+uint64_t warpmatch_graph_degree(const warpmatch_graph *g, uint32_t v);
+typedef struct warpmatch_degree_stats {
+  size_t size;             /* sizeof(warpmatch_degree_stats), set by the caller */
+  uint64_t max_degree, min_degree, median_degree, p99_degree; /* out-degrees when directed */
+  double mean_degree;
+  uint64_t isolated;       /* vertices without neighbours */
+  uint64_t arcs;           /* adjacency entries: two per undirected edge, one per arc */
+} warpmatch_degree_stats;
+/* The degree summary `warpmatch info` prints. */
+int warpmatch_graph_degree_stats(warpmatch_context *ctx, const warpmatch_graph *g, warpmatch_degree_stats *out);
+/* A labels file ('ID LABEL' lines in the input's ids, labels 0..2^31-1,
+ * '#' or '%' comments) as labels[v] for each index (n entries; vertices it
+ * does not list get 0), for warpmatch_count_options.labels. */
+int warpmatch_graph_read_labels(warpmatch_context *ctx, const warpmatch_graph *g, const char *path, int32_t *labels);
+
+/* The name the pattern was made with: the catalogue's spelling of the name
+ * given, or the pattern file's name; "" from edges.  (warpmatch_pattern_name
+ * names its shape instead.) */
+const char *warpmatch_pattern_given_name(const warpmatch_pattern *p);
+/* The number of edges; buf (may be NULL when size is 0) gets them as
+ * "0-1 0-2 1-2", NUL-terminated and cut to size. */
+unsigned warpmatch_pattern_edges(const warpmatch_pattern *p, char *buf, size_t size);
+/* 1 when some vertex must match a given label (warpmatch_pattern_set_label,
+ * or the pattern file's labels). */
+int warpmatch_pattern_labeled(const warpmatch_pattern *p);
+/* 1 when count may take method FORMULA for p: an unlabeled 3-5 vertex
+ * pattern other than the triangle and the cliques (counted over the whole
+ * graph: no labels, ball, per-vertex counts or embeddings). */
+int warpmatch_pattern_has_formula(const warpmatch_pattern *p);
+
+/* The threads a CPU call uses: warpmatch_set_threads's, or all cores. */
+int warpmatch_threads(const warpmatch_context *ctx);
+
+typedef struct warpmatch_match_options {
+  size_t size;                   /* sizeof(warpmatch_match_options), set by _init */
+  warpmatch_count_options count; /* as for warpmatch_count (the _init's defaults) */
+  int relabel;     /* 1 (default): match on the graph renumbered by degree, kept with the
+                      graph; 0: on its own numbering (the planner then measures that) */
+  int code_motion; /* 1 (default): hoist and share set operations */
+  int pair_count;  /* 1 (default): count the last two positions as pairs of one set */
+  int ball;        /* 1: match only inside the BFS ball of `hops` around index `seed` */
+  uint32_t seed, hops;
+  unsigned trials; /* count and motifs: > 1 runs an untimed warm-up, then this many timed
+                      runs (at most WARPMATCH_MAX_TRIALS) that must agree; the times become
+                      medians */
+  double *trial_ms;      /* trials entries, or NULL: each timed run's ms (GPU kernels, else wall) */
+  uint64_t *per_vertex;  /* count: n counters, or NULL: the matches containing each index
+                            (zeroed first; the count enumerates; not with trials) */
+  int gpus;        /* GPUs for this call, 1..64; 0 (default): the context's (warpmatch_set_gpus) */
+  /* GPU tuning, for benchmarks and the ablation; the CPU ignores it. */
+  int gpu_steal;       /* -1 (default): two-level; 0 none, 1 within a block, 2 two-level */
+  int gpu_level0;      /* first level handed out as 0 (default) the plan's choice, 1 vertices, 2 edges */
+  uint32_t gpu_chunk;  /* first-level items per grab of the global counter; 0: from the grid */
+  int gpu_unroll;      /* iterations of a level expanded together (1..32); 0: the policy's */
+  int gpu_blocks;      /* blocks of a launch; 0: from the device */
+  int gpu_warps;       /* warps per block (1..32); 0: from the device */
+  int gpu_table_words; /* each warp's probe table of a row in shared memory: 0 (default) 128
+                          words where occupancy allows, -1 none, else that many (at most
+                          WARPMATCH_GPU_MAX_TABLE_WORDS) */
+  int gpu_dedicated;   /* 1 (default): triangles, cliques and diamonds on their own kernels;
+                          0: on the general stack kernel */
+} warpmatch_match_options;
+void warpmatch_match_options_init(warpmatch_match_options *o);
+#define WARPMATCH_MAX_TRIALS 1000
+#define WARPMATCH_GPU_MAX_TABLE_WORDS 8192
+
+typedef struct warpmatch_match_result {
+  size_t size;                  /* sizeof(warpmatch_match_result), set by the caller */
+  warpmatch_count_result count; /* the count, the matching's seconds (a median with trials),
+                                   kernel ms, device and method */
+  uint64_t set_ops;             /* set operations executed */
+  uint64_t listed;              /* list: matches handed over */
+  uint64_t ball_vertices;       /* with a ball: its vertices */
+  uint64_t formula_paths;       /* motifs and counts by formula: the 4-cycle pass's work */
+  double relabel_seconds;       /* renumbering the graph (and labels) for matching; 0 when an
+                                   earlier call on the graph did it */
+  double stats_seconds;         /* measuring the graph for the planner; 0 likewise */
+  double plan_seconds;          /* planning */
+  double transfer_ms;           /* GPU: copies between host and device */
+  double lane_util;             /* GPU: useful lanes / lanes issued in set operations (0: not measured) */
+  unsigned trials;              /* timed runs behind the medians (0 or 1: one run) */
+  const char *formula;          /* method FORMULA: the edge-induced count's formula in words
+                                   (static text), else NULL */
+  char launch[384];             /* how it ran: executor and launch, or the formula's pieces */
+} warpmatch_match_result;
+
+/* warpmatch_count, warpmatch_list and warpmatch_motifs with the options and
+ * figures above (o may be NULL: the defaults; out may be NULL for list and
+ * motifs).  Unlike the calls without _ex, plans and messages name a
+ * pattern file by its file, as the program does. */
+int warpmatch_count_ex(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
+                       const warpmatch_match_options *o, warpmatch_match_result *out);
+int warpmatch_list_ex(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
+                      const warpmatch_match_options *o, uint64_t limit, warpmatch_match_fn fn, void *user,
+                      warpmatch_match_result *out);
+/* how (may be NULL, one per class): how each class was counted, "formula",
+ * "enumerated" (its edge-induced count, then the motif table) or
+ * "enumerated-induced" (static text); edge_induced (may be NULL): the same
+ * rows with each class's edge-induced count (its copies inside every
+ * vertex-induced class). */
+int warpmatch_motifs_ex(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
+                        const warpmatch_match_options *o, warpmatch_motif *out, const char **how,
+                        warpmatch_motif *edge_induced, warpmatch_match_result *result);
+
+/* Or'd into warpmatch_plan_ex's format: the plan alone, without the graph
+ * statistics; the plan listing runs (no count-only last level); the GPU's
+ * plan whatever the device (its first edge bounded v1 > v0). */
+enum { WARPMATCH_PLAN_NO_STATS = 4, WARPMATCH_PLAN_FOR_LIST = 8, WARPMATCH_PLAN_FOR_GPU = 16 };
+/* warpmatch_plan with the options above (the ball, trials, per-vertex and
+ * GPU tuning do not change a plan); out (may be NULL) gets the relabel,
+ * statistics and planning seconds. */
+int warpmatch_plan_ex(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
+                      const warpmatch_match_options *o, int format, char *buf, size_t size, size_t *needed,
+                      warpmatch_match_result *out);
+
+typedef struct warpmatch_bfs_options {
+  size_t size;        /* sizeof(warpmatch_bfs_options), set by _init */
+  int device;         /* WARPMATCH_DEVICE_* (default AUTO) */
+  uint32_t max_depth; /* stop after this many levels: exactly the ball of that radius
+                         (default UINT32_MAX: none) */
+  uint32_t target;    /* stop with the level that reaches this index (levels stay exact;
+                         default UINT32_MAX: none) */
+  int direction_opt;  /* 1 (default): switch top-down <-> bottom-up */
+  double alpha;       /* bottom-up when frontier hubs / all hubs > alpha (default 0.3) */
+  double edge_ratio;  /* ... or frontier edges x edge_ratio > unexplored edges (default 14; 0 off) */
+  /* The GPU pipeline's stages (default 1 each), switched off for the ablation. */
+  int queue_gen, classify, hub_cache, small_kernel;
+  int gpus;           /* GPUs to split the graph over, 1..16; 0 (default): the context's */
+} warpmatch_bfs_options;
+void warpmatch_bfs_options_init(warpmatch_bfs_options *o);
+
+typedef struct warpmatch_bfs_stats {
+  size_t size;                /* sizeof(warpmatch_bfs_stats), set by the caller */
+  warpmatch_bfs_result bfs;   /* reached, depth, ms, device */
+  uint64_t edges_traversed;   /* out-degrees of the reached vertices */
+  uint64_t teps_edges;        /* Graph500's TEPS edges: input edges within the traversed component */
+  uint32_t bottom_up_levels;  /* levels expanded bottom-up */
+  int truncated;              /* max_depth or target stopped the search */
+  double kernel_ms;           /* GPU: the kernels' time by events */
+} warpmatch_bfs_stats;
+
+/* BFS from the n indices `sources` at once (a multi-source search;
+ * duplicates are ignored), levels and parents as warpmatch_bfs's (a
+ * source's parent is itself).  The GPU search keeps the graph on the GPU
+ * in the context for later bfs and reach calls on the same graph. */
+int warpmatch_bfs_ex(warpmatch_context *ctx, const warpmatch_graph *g, const uint32_t *sources, uint32_t n,
+                     const warpmatch_bfs_options *o, int32_t *levels, uint32_t *parents, warpmatch_bfs_stats *out);
+/* Graph500's checks of a search from `sources` (its levels, parents (may
+ * be NULL) and figures as warpmatch_bfs_ex gave them): WARPMATCH_EINPUT
+ * naming the first violation. */
+int warpmatch_bfs_validate(warpmatch_context *ctx, const warpmatch_graph *g, const uint32_t *sources, uint32_t n,
+                           const int32_t *levels, const uint32_t *parents, const warpmatch_bfs_stats *stats);
+/* The device and launch set-up of the context's GPU search, "" before one. */
+const char *warpmatch_bfs_describe(const warpmatch_context *ctx);
+/* The GPU's memory bandwidth, measured (a device-to-device copy, bytes
+ * read + written per second). */
+int warpmatch_gpu_bandwidth(warpmatch_context *ctx, double *gbps);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,12 @@
 /* The command line: one small option parser used by every command, the
  * options of commands that read a graph, and the command table's entries.
  * Commands are `int wm_cmd_NAME(int argc, char **argv)` returning the exit
- * code (0 ok, 1 bad input, 2 usage, 3 device error).  The clock, the JSON
- * writer, the progress line and atomic output files are the modules'
- * (datasets/support.h). */
+ * code (0 ok, 1 bad input, 2 usage, 3 device error).  The queries (count,
+ * list, motifs, plan, bfs, reach) and info run through the library's public
+ * API (warpmatch.h); convert, gen and patterns, which write graphs or
+ * describe the catalogue rather than query one, call the modules.  The clock,
+ * the JSON writer, the progress line and atomic output files are the
+ * modules' (datasets/support.h). */
 #ifndef WM_CLI_H
 #define WM_CLI_H
 
@@ -13,6 +16,7 @@
 #include "datasets.h"
 #include "exact_count.h"
 #include "support.h"
+#include "warpmatch.h"
 #include "wm_error.h"
 
 #ifdef __cplusplus
@@ -74,24 +78,40 @@ int wm_cli_report(const wm_error *err);
 /* ---- graph arguments (cli_graph.c) ---------------------------------- */
 
 /* Options of every command that reads a GRAPH: put WM_GRAPH_OPTSPEC in its
- * spec array and load with wm_cli_load_graph. */
+ * spec array and load with wm_cli_open_graph (or, for the commands that
+ * work on the graph itself, wm_cli_load_graph). */
 #define WM_GRAPH_OPTSPEC                                                                 \
   {"directed", NULL, "read an edge list as directed arcs (default: symmetrise)"},        \
   {"format", "auto|edgelist|mtx|wmg", "input format (default: from the file's content)"}, \
   {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"}
 
+/* The graph as a library handle; info (may be NULL) says how it was read. */
+int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *path, warpmatch_graph **g,
+                      warpmatch_load_info *info, wm_error *err);
+/* The graph as the modules' CSR (convert, which rewrites it). */
 int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
                       wm_error *err);
-/* Reads option `name` as a vertex in the FILE's ids and returns the internal
- * id; WM_EUSAGE if malformed, WM_EINPUT if the graph has no such vertex. */
-int wm_cli_vertex(const wm_cli *cli, const wm_graph *g, const char *name, uint32_t *v, wm_error *err);
+/* Reads option `name` as a vertex in the FILE's ids and returns its index;
+ * WM_EUSAGE if malformed, WM_EINPUT if the graph has no such vertex. */
+int wm_cli_vertex(const wm_cli *cli, const warpmatch_graph *g, const char *name, uint32_t *v, wm_error *err);
+/* A path's last component, for summaries. */
+const char *wm_cli_base_name(const char *path);
+
+/* ---- the library (cli_graph.c) ---------------------------------------- */
+
+/* The context a command's queries run in: --threads N where the command
+ * takes it, and under mpirun the ranks' share of the work. */
+int wm_cli_context(const wm_cli *cli, warpmatch_context **ctx, wm_error *err);
+/* A library call's outcome: on failure the context's message becomes err
+ * (the library's messages are the modules', file, line and all). */
+int wm_cli_api(const warpmatch_context *ctx, int rc, wm_error *err);
 
 /* ---- device (cli_device.c) ------------------------------------------- */
 
 /* --device auto|cpu|gpu -> 1 for the GPU (auto: when one is usable);
  * WM_EDEVICE when gpu is asked for and none is usable.  The spec entry is
  * each command's own (its help says what runs there). */
-int wm_cli_use_gpu(const wm_cli *cli, int *use_gpu, wm_error *err);
+int wm_cli_use_gpu(const wm_cli *cli, warpmatch_context *ctx, int *use_gpu, wm_error *err);
 #define WM_BFS_DEVICE_OPTSPEC \
   {"device", "auto|cpu|gpu", "where to search (default auto: the GPU when one is usable)"}
 
@@ -106,9 +126,9 @@ int wm_mpi_start(int *argc, char ***argv);
 int wm_mpi_finish(int rc);
 int wm_mpi_rank(void);
 int wm_mpi_ranks(void);
-/* The dispenser of the first level across ranks, or NULL for one rank. */
-struct wm_share;
-const struct wm_share *wm_mpi_share(void);
+/* Under mpirun with several ranks: ctx's count and motifs calls share
+ * their first level across the ranks (one-sided counters on rank 0). */
+void wm_mpi_share_work(warpmatch_context *ctx);
 /* Collective over the ranks: each rank's set-up outcome (rc, *err); the
  * worst is returned on every rank, with err naming the first rank that
  * failed and its message (or, where every rank failed, rank 0's own).  Called before any collective work, so that a
@@ -124,6 +144,15 @@ int wm_mpi_after_work(int rc, wm_error *err);
 /* Fault injection for the tests: WM_MPI_FAIL_RANK=r under mpirun makes
  * rank r's graph load fail. */
 int wm_mpi_injected_failure(void);
+/* bfs across the ranks (traversal/bfs_mpi.c, which the library cannot
+ * carry: it never links MPI): the vertices split in ranges, frontiers
+ * exchanged each level.  Collective; on rank 0 levels, parents and stats
+ * are the whole search's, as warpmatch_bfs_ex gives them.  _prepare
+ * builds what every search shares (a directed graph's in-arcs) first. */
+int wm_mpi_bfs_prepare(warpmatch_context *ctx, const warpmatch_graph *g, wm_error *err);
+int wm_mpi_bfs(warpmatch_context *ctx, const warpmatch_graph *g, const uint32_t *sources, uint32_t n,
+               const warpmatch_bfs_options *o, int32_t *levels, uint32_t *parents, warpmatch_bfs_stats *stats,
+               wm_error *err);
 
 /* ---- commands (one file each) ----------------------------------------- */
 

@@ -1,35 +1,74 @@
 /* GRAPH arguments of the commands: the shared graph options (--directed,
- * --format, --no-cache) and vertex ids given in the file's numbering. */
+ * --format, --no-cache), vertex ids given in the file's numbering, and the
+ * context the queries run in. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
-int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
-                      wm_error *err) {
+static int graph_options(const wm_cli *cli, const char *path, wm_load_options *opt, wm_error *err) {
   static const char *const formats[] = {"auto", "edgelist", "mtx", "wmg", NULL};
-  wm_load_options opt;
-  wm_load_options_init(&opt);
+  wm_load_options_init(opt);
   int fmt = 0;
   int rc = wm_cli_choice(cli, "format", formats, 0, &fmt, err);
   if (rc) return rc;
-  opt.format = (wm_format)fmt; /* the order of `formats` is the enum's */
-  opt.directed = wm_cli_flag(cli, "directed");
-  opt.use_cache = !wm_cli_flag(cli, "no-cache");
-  opt.progress = 1; /* shown only when stderr is a terminal */
+  opt->format = (wm_format)fmt; /* the order of `formats` is the enum's (and WARPMATCH_FORMAT_*'s) */
+  opt->directed = wm_cli_flag(cli, "directed");
+  opt->use_cache = !wm_cli_flag(cli, "no-cache");
+  opt->progress = 1; /* shown only when stderr is a terminal */
   if (wm_mpi_injected_failure())
     return wm_fail(err, WM_EINPUT, "%s: load failed (fault injected by WM_MPI_FAIL_RANK)", path);
-  return wm_graph_load(path, &opt, g, info, err);
+  return WM_OK;
 }
 
-int wm_cli_vertex(const wm_cli *cli, const wm_graph *g, const char *name, uint32_t *v, wm_error *err) {
+int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
+                      wm_error *err) {
+  wm_load_options opt;
+  int rc = graph_options(cli, path, &opt, err);
+  return rc ? rc : wm_graph_load(path, &opt, g, info, err);
+}
+
+int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *path, warpmatch_graph **g,
+                      warpmatch_load_info *info, wm_error *err) {
+  wm_load_options opt;
+  int rc = graph_options(cli, path, &opt, err);
+  if (rc) return rc;
+  warpmatch_load_options lo;
+  warpmatch_load_options_init(&lo);
+  lo.directed = opt.directed;
+  lo.use_cache = opt.use_cache;
+  if (info) info->size = sizeof *info;
+  return wm_cli_api(ctx, warpmatch_graph_load_ex(ctx, path, &lo, (int)opt.format, g, info), err);
+}
+
+int wm_cli_vertex(const wm_cli *cli, const warpmatch_graph *g, const char *name, uint32_t *v, wm_error *err) {
   const char *s = wm_cli_str(cli, name);
   uint64_t id;
   if (!s) return wm_fail(err, WM_EUSAGE, "%s: missing --%s (a vertex id of the graph file)", cli->command, name);
   if (!wm_parse_u64(s, &id))
     return wm_fail(err, WM_EUSAGE, "%s: --%s expects a vertex id (a whole number), got '%s'", cli->command, name, s);
-  uint32_t x = wm_graph_internal_id(g, id);
-  if (x == WM_NO_VERTEX)
+  if (!warpmatch_graph_find(g, id, v))
     return wm_fail(err, WM_EINPUT, "%s: --%s %s: the graph has no vertex with this id", cli->command, name, s);
-  *v = x;
   return WM_OK;
+}
+
+const char *wm_cli_base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+int wm_cli_context(const wm_cli *cli, warpmatch_context **ctx, wm_error *err) {
+  uint64_t threads;
+  int rc = wm_cli_u64(cli, "threads", 0, 0, 4096, &threads, err);
+  if (rc) return rc;
+  if (warpmatch_context_create(ctx)) return wm_fail(err, WM_EINPUT, "out of memory");
+  wm_mpi_share_work(*ctx);
+  return wm_cli_api(*ctx, warpmatch_set_threads(*ctx, (int)threads), err);
+}
+
+int wm_cli_api(const warpmatch_context *ctx, int rc, wm_error *err) {
+  if (rc == WARPMATCH_OK) return WM_OK;
+  err->code = rc;
+  snprintf(err->msg, sizeof err->msg, "%s", warpmatch_last_error(ctx));
+  return rc;
 }

@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "cli.h"
-#include "matcher.h"
 
 #ifdef WM_HAVE_MPI
 #include <mpi.h>
 #include <omp.h>
 
+#include "api_internal.h" /* the program's own entry points: the share, the module graph */
+#include "bfs_mpi.h"
 #include "share_mpi.h"
 
 static int g_on, g_rank, g_ranks = 1;
@@ -74,7 +75,7 @@ int wm_mpi_finish(int rc) {
 
 int wm_mpi_rank(void) { return g_rank; }
 int wm_mpi_ranks(void) { return g_ranks; }
-const wm_share *wm_mpi_share(void) { return g_share; }
+void wm_mpi_share_work(warpmatch_context *ctx) { wm_api_set_share(ctx, g_share); }
 
 int wm_mpi_agree(int rc, wm_error *err) {
   if (g_ranks <= 1) return rc;
@@ -108,7 +109,69 @@ int wm_mpi_after_work(int rc, wm_error *err) {
   return rc;
 }
 
+/* The split search finds parents among in-arcs in both directions: a
+ * directed graph's transpose, built once (kept with the graph). */
+int wm_mpi_bfs_prepare(warpmatch_context *ctx, const warpmatch_graph *g, wm_error *err) {
+  const wm_graph *t;
+  return wm_cli_api(ctx, wm_api_transpose_of(ctx, g, &t), err);
+}
+
+static void mpi_options(const warpmatch_context *ctx, const warpmatch_bfs_options *in, wm_bfs_options *o) {
+  wm_bfs_options_init(o);
+  o->threads = ctx->threads;
+  o->max_depth = in->max_depth;
+  o->direction_opt = in->direction_opt;
+  o->alpha = in->alpha;
+  o->edge_ratio = in->edge_ratio;
+  o->want_parents = 1;
+}
+
+/* The search's answer as warpmatch_bfs_ex's (rank 0's is complete). */
+static void mpi_answer(const wm_bfs_result *r, uint32_t n, int32_t *levels, uint32_t *parents,
+                       warpmatch_bfs_stats *s) {
+  for (uint32_t v = 0; v < n; v++) levels[v] = r->level[v] == WM_UNREACHED ? -1 : (int32_t)r->level[v];
+  if (r->parent) memcpy(parents, r->parent, (size_t)n * sizeof *parents);
+  memset(s, 0, sizeof *s);
+  s->size = sizeof *s;
+  s->bfs.reached = (uint32_t)r->reached;
+  s->bfs.depth = r->depth;
+  s->bfs.ms = r->seconds * 1e3;
+  s->bfs.device = WARPMATCH_DEVICE_CPU;
+  s->edges_traversed = r->edges_traversed;
+  s->teps_edges = r->teps_edges;
+  s->bottom_up_levels = r->bottom_up_levels;
+  s->truncated = r->truncated;
+}
+
+int wm_mpi_bfs(warpmatch_context *ctx, const warpmatch_graph *g, const uint32_t *sources, uint32_t n,
+               const warpmatch_bfs_options *o, int32_t *levels, uint32_t *parents, warpmatch_bfs_stats *stats,
+               wm_error *err) {
+  const wm_graph *t = NULL;
+  int rc = wm_cli_api(ctx, wm_api_transpose_of(ctx, g, &t), err); /* built by wm_mpi_bfs_prepare */
+  if (rc) return rc;
+  wm_bfs_options bo;
+  mpi_options(ctx, o, &bo);
+  wm_bfs_result r;
+  memset(&r, 0, sizeof r);
+  if ((rc = wm_bfs_mpi(wm_api_graph(g), t, sources, n, &bo, &r, err))) return rc;
+  mpi_answer(&r, warpmatch_graph_vertices(g), levels, parents, stats);
+  wm_bfs_result_free(&r);
+  return WM_OK;
+}
+
 #else /* no MPI in this build */
+
+/* One process: the library's own search. */
+int wm_mpi_bfs_prepare(warpmatch_context *ctx, const warpmatch_graph *g, wm_error *err) {
+  (void)ctx, (void)g, (void)err;
+  return WM_OK;
+}
+
+int wm_mpi_bfs(warpmatch_context *ctx, const warpmatch_graph *g, const uint32_t *sources, uint32_t n,
+               const warpmatch_bfs_options *o, int32_t *levels, uint32_t *parents, warpmatch_bfs_stats *stats,
+               wm_error *err) {
+  return wm_cli_api(ctx, warpmatch_bfs_ex(ctx, g, sources, n, o, levels, parents, stats), err);
+}
 
 int wm_mpi_after_work(int rc, wm_error *err) {
   (void)err;
@@ -122,7 +185,7 @@ int wm_mpi_start(int *argc, char ***argv) {
 int wm_mpi_finish(int rc) { return rc; }
 int wm_mpi_rank(void) { return 0; }
 int wm_mpi_ranks(void) { return 1; }
-const wm_share *wm_mpi_share(void) { return NULL; }
+void wm_mpi_share_work(warpmatch_context *ctx) { (void)ctx; }
 int wm_mpi_agree(int rc, wm_error *err) {
   (void)err;
   return rc;

@@ -11,10 +11,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "traversal.h"
-#ifdef WM_HAVE_MPI
-#include "bfs_mpi.h"
-#endif
 
 static const wm_optspec spec[] = {
     WM_GRAPH_OPTSPEC,
@@ -56,7 +52,7 @@ static const char summary[] =
     "possible).";
 
 typedef struct run_rec {
-  uint32_t source; /* first source (internal id) */
+  uint32_t source; /* first source (index) */
   double seconds, kernel_ms;
   uint64_t teps_edges, edges_traversed, reached;
   uint32_t depth, bu_levels;
@@ -65,13 +61,22 @@ typedef struct run_rec {
 
 typedef struct variant {
   const char *name;
-  wm_bfs_options o;
+  warpmatch_bfs_options o;
   run_rec *runs;
 } variant;
 
+/* One search's answer: levels and parents of every vertex, its figures. */
+typedef struct search {
+  int32_t *level;
+  uint32_t *parent;
+  warpmatch_bfs_stats stats;
+} search;
+
 typedef struct bfs_cmd {
   wm_cli cli;
-  wm_graph *g;
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  uint32_t n; /* the graph's vertices */
   const char *path;
   uint32_t *src;
   uint32_t nsrc;
@@ -79,22 +84,19 @@ typedef struct bfs_cmd {
   uint64_t seed;
   int validate, use_gpu, write_parents, probe;
   const char *output;
-  wm_bfs_gpu_ctx *ctx;
-  wm_graph *transpose; /* CPU, directed: built once for all searches */
   double bandwidth; /* GB/s, 0 when not measured */
   variant var[8];
   int nvar;
-  wm_bfs_result last; /* the result of a single search, for --output */
+  search last; /* each search's answer; after a single search, its own (the summary, --output) */
 } bfs_cmd;
 
 /* ---- options ----------------------------------------------------------- */
 
-static int read_base_options(bfs_cmd *c, wm_bfs_options *o, wm_error *err) {
-  wm_bfs_options_init(o);
+static int read_base_options(bfs_cmd *c, warpmatch_bfs_options *o, wm_error *err) {
+  warpmatch_bfs_options_init(o);
+  o->device = c->use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   uint64_t v;
   int rc;
-  if ((rc = wm_cli_u64(&c->cli, "threads", 0, 0, 4096, &v, err))) return rc;
-  o->threads = (int)v;
   if ((rc = wm_cli_u64(&c->cli, "max-depth", UINT32_MAX, 0, UINT32_MAX, &v, err))) return rc;
   o->max_depth = (uint32_t)v;
   if ((rc = wm_cli_double(&c->cli, "alpha", 0.3, &o->alpha, err))) return rc;
@@ -108,7 +110,6 @@ static int read_base_options(bfs_cmd *c, wm_bfs_options *o, wm_error *err) {
   o->classify = !wm_cli_flag(&c->cli, "no-classify");
   o->hub_cache = !wm_cli_flag(&c->cli, "no-hub-cache");
   o->small_kernel = !wm_cli_flag(&c->cli, "no-small-kernel");
-  o->want_parents = 1; /* Graph500 searches produce the parent tree */
   if ((rc = wm_cli_u64(&c->cli, "gpus", 1, 1, 16, &v, err))) return rc;
   o->gpus = (int)v;
   if (o->gpus > 1 && !c->use_gpu)
@@ -116,7 +117,7 @@ static int read_base_options(bfs_cmd *c, wm_bfs_options *o, wm_error *err) {
   return WM_OK;
 }
 
-static void add_variant(bfs_cmd *c, const char *name, const wm_bfs_options *base, int qg, int cl,
+static void add_variant(bfs_cmd *c, const char *name, const warpmatch_bfs_options *base, int qg, int cl,
                         int hc, int sk, int dopt) {
   variant *v = &c->var[c->nvar++];
   v->name = name;
@@ -126,7 +127,7 @@ static void add_variant(bfs_cmd *c, const char *name, const wm_bfs_options *base
 }
 
 static int choose_variants(bfs_cmd *c, wm_error *err) {
-  wm_bfs_options base;
+  warpmatch_bfs_options base;
   int rc = read_base_options(c, &base, err);
   if (rc) return rc;
   if (wm_cli_flag(&c->cli, "ablation") && base.gpus > 1)
@@ -188,25 +189,25 @@ static uint64_t splitmix(uint64_t *s) {
 /* N distinct random roots of non-zero out-degree (all of them when the graph
  * has no more than N). */
 static int pick_roots(bfs_cmd *c, uint64_t want, wm_error *err) {
-  const wm_graph *g = c->g;
+  const warpmatch_graph *g = c->g;
   uint64_t cand = 0;
-  for (uint32_t v = 0; v < g->n; v++) cand += wm_degree(g, v) > 0;
+  for (uint32_t v = 0; v < c->n; v++) cand += warpmatch_graph_degree(g, v) > 0;
   if (cand == 0) return wm_fail(err, WM_EINPUT, "bfs: %s has no vertex with an edge to start from", c->path);
   uint64_t k = want < cand ? want : cand;
   c->src = malloc(k * sizeof *c->src);
-  uint8_t *taken = calloc(g->n, 1);
+  uint8_t *taken = calloc(c->n, 1);
   if (!c->src || !taken) {
     free(taken);
     return wm_fail(err, WM_EINPUT, "bfs: out of memory");
   }
   uint64_t state = c->seed;
   if (k == cand) { /* every candidate, in id order */
-    for (uint32_t v = 0; v < g->n; v++)
-      if (wm_degree(g, v) > 0) c->src[c->nsrc++] = v;
+    for (uint32_t v = 0; v < c->n; v++)
+      if (warpmatch_graph_degree(g, v) > 0) c->src[c->nsrc++] = v;
   } else {
     while (c->nsrc < k) {
-      uint32_t v = (uint32_t)(splitmix(&state) % g->n);
-      if (wm_degree(g, v) == 0 || taken[v]) continue;
+      uint32_t v = (uint32_t)(splitmix(&state) % c->n);
+      if (warpmatch_graph_degree(g, v) == 0 || taken[v]) continue;
       taken[v] = 1;
       c->src[c->nsrc++] = v;
     }
@@ -243,7 +244,7 @@ static int parse_source_line(bfs_cmd *c, char *line, const char *file, unsigned 
     uint32_t v;
     if (!wm_parse_u64(tok, &id))
       return wm_fail(err, WM_EINPUT, "%s:%lu: expected a vertex id, got '%s'", file, lineno, tok);
-    if ((v = wm_graph_internal_id(c->g, id)) == WM_NO_VERTEX)
+    if (!warpmatch_graph_find(c->g, id, &v))
       return wm_fail(err, WM_EINPUT, "%s:%lu: the graph has no vertex %s", file, lineno, tok);
     int rc = append_source(c, v, cap, err);
     if (rc) return rc;
@@ -285,28 +286,26 @@ static int resolve_sources(bfs_cmd *c, wm_error *err) {
 /* ---- running ----------------------------------------------------------- */
 
 static int one_search(bfs_cmd *c, const variant *v, const uint32_t *src, uint32_t nsrc, run_rec *rec,
-                      wm_bfs_result *r, wm_error *err) {
-  int rc;
-#ifdef WM_HAVE_MPI
-  if (wm_mpi_ranks() > 1) /* the vertices split across the ranks; rank 0 gets the result */
-    rc = wm_bfs_mpi(c->g, c->transpose, src, nsrc, &v->o, r, err);
-  else
-#endif
-    rc = c->use_gpu ? wm_bfs_gpu_run(c->ctx, src, nsrc, &v->o, r, err) : wm_bfs_cpu(c->g, src, nsrc, &v->o, r, err);
+                      wm_error *err) {
+  search *r = &c->last;
+  r->stats.size = sizeof r->stats;
+  int rc = wm_mpi_ranks() > 1 /* the vertices split across the ranks; rank 0 gets the result */
+               ? wm_mpi_bfs(c->ctx, c->g, src, nsrc, &v->o, r->level, r->parent, &r->stats, err)
+               : wm_cli_api(c->ctx, warpmatch_bfs_ex(c->ctx, c->g, src, nsrc, &v->o, r->level, r->parent, &r->stats),
+                            err);
   if (rc) return rc;
   rec->source = src[0];
-  rec->seconds = r->seconds;
-  rec->kernel_ms = r->kernel_ms;
-  rec->teps_edges = r->teps_edges;
-  rec->edges_traversed = r->edges_traversed;
-  rec->reached = r->reached;
-  rec->depth = r->depth;
-  rec->bu_levels = r->bottom_up_levels;
+  rec->seconds = r->stats.bfs.ms / 1e3;
+  rec->kernel_ms = r->stats.kernel_ms;
+  rec->teps_edges = r->stats.teps_edges;
+  rec->edges_traversed = r->stats.edges_traversed;
+  rec->reached = r->stats.bfs.reached;
+  rec->depth = r->stats.bfs.depth;
+  rec->bu_levels = r->stats.bottom_up_levels;
   rec->valid = -1;
   if (c->validate && wm_mpi_rank() == 0) { /* under mpirun rank 0 holds the whole result */
-    wm_error verr;
-    rec->valid = wm_bfs_validate(c->g, src, nsrc, r, &verr) == WM_OK;
-    if (!rec->valid) fprintf(stderr, "warpmatch: %s (variant %s)\n", verr.msg, v->name);
+    rec->valid = warpmatch_bfs_validate(c->ctx, c->g, src, nsrc, r->level, r->parent, &r->stats) == WARPMATCH_OK;
+    if (!rec->valid) fprintf(stderr, "warpmatch: %s (variant %s)\n", warpmatch_last_error(c->ctx), v->name);
   }
   return WM_OK;
 }
@@ -324,14 +323,8 @@ static int run_all(bfs_cmd *c, wm_error *err) {
       break;
     }
     for (uint32_t i = 0; i < searches && !rc; i++) {
-      wm_bfs_result r;
       const uint32_t *s = c->per_root ? &c->src[i] : c->src;
-      rc = one_search(c, v, s, c->per_root ? 1 : c->nsrc, &v->runs[i], &r, err);
-      if (rc) break;
-      if (searches == 1 && c->nvar == 1)
-        c->last = r; /* kept for the summary and --output */
-      else
-        wm_bfs_result_free(&r);
+      rc = one_search(c, v, s, c->per_root ? 1 : c->nsrc, &v->runs[i], err);
       wm_progress_add(&progress, 1);
     }
   }
@@ -352,8 +345,8 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Bytes one search must move at least (see the help text). */
-static double bound_bytes(const wm_graph *g, const run_rec *r) {
-  return 8.0 * ((double)g->n + 1) + 4.0 * (double)r->edges_traversed + 8.0 * (double)g->n;
+static double bound_bytes(uint32_t n, const run_rec *r) {
+  return 8.0 * ((double)n + 1) + 4.0 * (double)r->edges_traversed + 8.0 * (double)n;
 }
 
 static void summarise(const bfs_cmd *c, const variant *v, var_summary *s) {
@@ -366,7 +359,7 @@ static void summarise(const bfs_cmd *c, const variant *v, var_summary *s) {
     if (ms) ms[i] = r->seconds * 1e3;
     if (r->teps_edges && r->seconds > 0) inv += r->seconds / (double)r->teps_edges, counted++;
     s->ms_total += r->seconds * 1e3;
-    if (c->bandwidth > 0) s->bound_ms_total += bound_bytes(c->g, r) / (c->bandwidth * 1e9) * 1e3;
+    if (c->bandwidth > 0) s->bound_ms_total += bound_bytes(c->n, r) / (c->bandwidth * 1e9) * 1e3;
     if (r->valid >= 0) s->nchecked++, s->nvalid += r->valid;
   }
   s->n = n;
@@ -381,44 +374,55 @@ static void summarise(const bfs_cmd *c, const variant *v, var_summary *s) {
   s->share = c->bandwidth > 0 && s->ms_total > 0 ? s->bound_ms_total / s->ms_total : NAN;
 }
 
-static void print_levels(const wm_bfs_result *r) {
+/* Vertices per level of the single search, from its levels. */
+static uint64_t *per_level(const bfs_cmd *c) {
+  const search *r = &c->last;
+  uint64_t *count = calloc(r->stats.bfs.depth ? r->stats.bfs.depth : 1, sizeof *count);
+  for (uint32_t v = 0; count && v < c->n; v++)
+    if (r->level[v] >= 0 && (uint32_t)r->level[v] < r->stats.bfs.depth) count[r->level[v]]++;
+  return count;
+}
+
+static void print_levels(const bfs_cmd *c) {
+  const uint32_t depth = c->last.stats.bfs.depth;
+  uint64_t *count = per_level(c);
   printf("levels    ");
-  for (uint32_t l = 0; l < r->depth; l++) {
+  for (uint32_t l = 0; count && l < depth; l++) {
     if (l == 40) {
-      printf(" ... (%u more)", r->depth - l);
+      printf(" ... (%u more)", depth - l);
       break;
     }
-    printf(" %u:%llu", l, (unsigned long long)r->per_level[l]);
+    printf(" %u:%llu", l, (unsigned long long)count[l]);
   }
   printf("\n");
+  free(count);
 }
 
 static void print_text(const bfs_cmd *c) {
-  const wm_graph *g = c->g;
-  printf("graph      %s: %u vertices, %llu %s\n", c->path, g->n, (unsigned long long)wm_graph_edges(g),
-         (g->flags & WM_GRAPH_DIRECTED) ? "arcs (directed)" : "edges");
+  printf("graph      %s: %u vertices, %llu %s\n", c->path, c->n, (unsigned long long)warpmatch_graph_edges(c->g),
+         warpmatch_graph_directed(c->g) ? "arcs (directed)" : "edges");
   if (wm_mpi_ranks() > 1)
     printf("device     cpu (OpenMP), %d MPI ranks, each searching its range of vertices\n", wm_mpi_ranks());
   else
-    printf("device     %s\n", c->use_gpu ? wm_bfs_gpu_describe(c->ctx) : "cpu (OpenMP)");
+    printf("device     %s\n", c->use_gpu ? warpmatch_bfs_describe(c->ctx) : "cpu (OpenMP)");
   if (c->per_root)
     printf("roots      %u random vertices of non-zero degree (seed %llu)\n", c->nsrc, (unsigned long long)c->seed);
   else if (c->nsrc > 1)
     printf("sources    %u vertices (multi-source)\n", c->nsrc);
   else
-    printf("source     %u\n", wm_graph_file_id(g, c->src[0]));
+    printf("source     %llu\n", (unsigned long long)warpmatch_graph_id(c->g, c->src[0]));
   if (c->bandwidth > 0) printf("bandwidth  %.1f GB/s (device-to-device copy, read + write)\n", c->bandwidth);
   if (!c->per_root && c->nvar == 1) {
-    const wm_bfs_result *r = &c->last;
+    const warpmatch_bfs_stats *r = &c->last.stats;
     const run_rec *rec = &c->var[0].runs[0];
-    printf("reached    %llu vertices on %u levels%s (bottom-up levels: %u)\n", (unsigned long long)r->reached,
-           r->depth, r->truncated ? ", stopped early" : "", r->bottom_up_levels);
-    print_levels(r);
-    printf("time       %.3f ms", r->seconds * 1e3);
+    printf("reached    %llu vertices on %u levels%s (bottom-up levels: %u)\n", (unsigned long long)r->bfs.reached,
+           r->bfs.depth, r->truncated ? ", stopped early" : "", r->bottom_up_levels);
+    print_levels(c);
+    printf("time       %.3f ms", r->bfs.ms);
     if (c->use_gpu) printf(" (kernels %.3f ms by events)", r->kernel_ms);
     printf("\nedges      %llu (Graph500: input edges within the traversed component)\n",
            (unsigned long long)r->teps_edges);
-    printf("GTEPS      %.4f\n", r->seconds > 0 ? (double)r->teps_edges / r->seconds / 1e9 : 0.0);
+    printf("GTEPS      %.4f\n", rec->seconds > 0 ? (double)r->teps_edges / rec->seconds / 1e9 : 0.0);
     if (rec->valid >= 0) printf("valid      %s (Graph500 checks)\n", rec->valid ? "yes" : "NO");
     return;
   }
@@ -443,7 +447,7 @@ static void json_runs(const bfs_cmd *c, wm_json *j, const variant *v) {
   for (uint32_t i = 0; i < n; i++) {
     const run_rec *r = &v->runs[i];
     wm_json_object(j, NULL);
-    wm_json_u64(j, "source", wm_graph_file_id(c->g, r->source));
+    wm_json_u64(j, "source", warpmatch_graph_id(c->g, r->source));
     wm_json_u64(j, "reached", r->reached);
     wm_json_u64(j, "depth", r->depth);
     wm_json_u64(j, "bottom_up_levels", r->bu_levels);
@@ -458,28 +462,29 @@ static void json_runs(const bfs_cmd *c, wm_json *j, const variant *v) {
 }
 
 static void print_json(const bfs_cmd *c) {
-  const wm_graph *g = c->g;
   wm_json j;
   wm_json_begin(&j, stdout);
   wm_json_str(&j, "graph", c->path);
-  wm_json_u64(&j, "vertices", g->n);
-  wm_json_u64(&j, "edges", wm_graph_edges(g));
-  wm_json_bool(&j, "directed", (g->flags & WM_GRAPH_DIRECTED) != 0);
+  wm_json_u64(&j, "vertices", c->n);
+  wm_json_u64(&j, "edges", warpmatch_graph_edges(c->g));
+  wm_json_bool(&j, "directed", warpmatch_graph_directed(c->g));
   wm_json_str(&j, "device", c->use_gpu ? "gpu" : "cpu");
   if (wm_mpi_ranks() > 1) wm_json_u64(&j, "mpi_ranks", (uint64_t)wm_mpi_ranks());
-  if (c->use_gpu) wm_json_str(&j, "device_info", wm_bfs_gpu_describe(c->ctx));
+  if (c->use_gpu) wm_json_str(&j, "device_info", warpmatch_bfs_describe(c->ctx));
   wm_json_str(&j, "teps_edges_convention", "Graph500: input edges within the traversed component");
   wm_json_u64(&j, "searches", c->per_root ? c->nsrc : 1);
   wm_json_u64(&j, "sources_per_search", c->per_root ? 1 : c->nsrc);
   if (c->bandwidth > 0) wm_json_double(&j, "bandwidth_gbps", c->bandwidth);
   if (!c->per_root && c->nvar == 1) {
-    const wm_bfs_result *r = &c->last;
-    wm_json_u64(&j, "reached", r->reached);
-    wm_json_u64(&j, "depth", r->depth);
+    const warpmatch_bfs_stats *r = &c->last.stats;
+    uint64_t *count = per_level(c);
+    wm_json_u64(&j, "reached", r->bfs.reached);
+    wm_json_u64(&j, "depth", r->bfs.depth);
     wm_json_bool(&j, "truncated", r->truncated);
     wm_json_array(&j, "per_level");
-    for (uint32_t l = 0; l < r->depth; l++) wm_json_u64(&j, NULL, r->per_level[l]);
+    for (uint32_t l = 0; count && l < r->bfs.depth; l++) wm_json_u64(&j, NULL, count[l]);
     wm_json_close(&j);
+    free(count);
   }
   wm_json_array(&j, "variants");
   for (int k = 0; k < c->nvar; k++) {
@@ -506,18 +511,20 @@ static void print_json(const bfs_cmd *c) {
 /* ---- output file ------------------------------------------------------- */
 
 static int write_output(const bfs_cmd *c, wm_error *err) {
-  const wm_graph *g = c->g;
-  const wm_bfs_result *r = &c->last;
+  const search *r = &c->last;
   wm_outfile of;
   int rc = wm_outfile_open(&of, c->output, err);
   if (rc) return rc;
   fprintf(of.f, "# vertex %s (-1: unreached)\n", c->write_parents ? "parent" : "level");
-  for (uint32_t v = 0; v < g->n; v++) {
-    uint32_t x = c->write_parents ? r->parent[v] : r->level[v];
-    if (x == WM_UNREACHED)
-      fprintf(of.f, "%u -1\n", wm_graph_file_id(g, v));
+  for (uint32_t v = 0; v < c->n; v++) {
+    const unsigned long long id = (unsigned long long)warpmatch_graph_id(c->g, v);
+    const int reached = c->write_parents ? r->parent[v] != UINT32_MAX : r->level[v] >= 0;
+    if (!reached)
+      fprintf(of.f, "%llu -1\n", id);
+    else if (c->write_parents)
+      fprintf(of.f, "%llu %llu\n", id, (unsigned long long)warpmatch_graph_id(c->g, r->parent[v]));
     else
-      fprintf(of.f, "%u %u\n", wm_graph_file_id(g, v), c->write_parents ? wm_graph_file_id(g, x) : x);
+      fprintf(of.f, "%llu %d\n", id, r->level[v]);
   }
   return wm_outfile_commit(&of, err);
 }
@@ -539,28 +546,29 @@ static int mpi_usage(const bfs_cmd *c, wm_error *err) {
   return WM_OK;
 }
 
+/* The graph, its sources, and the arrays every search answers into. */
+static int load(bfs_cmd *c, wm_error *err) {
+  int rc = wm_cli_open_graph(&c->cli, c->ctx, c->path, &c->g, NULL, err);
+  if (rc) return rc;
+  c->n = warpmatch_graph_vertices(c->g);
+  c->last.level = malloc((c->n ? c->n : 1) * sizeof *c->last.level);
+  c->last.parent = malloc((c->n ? c->n : 1) * sizeof *c->last.parent);
+  if (!c->last.level || !c->last.parent) return wm_fail(err, WM_EINPUT, "bfs: out of memory");
+  return resolve_sources(c, err);
+}
+
 static int run(bfs_cmd *c, wm_error *err) {
   int rc;
-  if ((rc = check_usage(c, err)) || (rc = wm_cli_use_gpu(&c->cli, &c->use_gpu, err))) return rc;
+  if ((rc = check_usage(c, err)) || (rc = wm_cli_context(&c->cli, &c->ctx, err)) ||
+      (rc = wm_cli_use_gpu(&c->cli, c->ctx, &c->use_gpu, err)))
+    return rc;
   if (c->probe && !c->use_gpu)
     return wm_fail(err, WM_EUSAGE, "bfs: --probe-bandwidth measures the GPU; not with the CPU");
   if ((rc = choose_variants(c, err))) return rc;
   if (wm_mpi_ranks() > 1 && (rc = mpi_usage(c, err))) return rc;
-  rc = wm_cli_load_graph(&c->cli, c->path, &c->g, NULL, err);
-  if (!rc) rc = resolve_sources(c, err);
-  if ((rc = wm_mpi_agree(rc, err))) return rc; /* under mpirun all ranks stop if one failed */
-  if (wm_mpi_ranks() > 1 && (c->g->flags & WM_GRAPH_DIRECTED)) {
-    /* the split search finds parents among in-arcs in both directions */
-    rc = wm_graph_transpose(c->g, &c->transpose, err);
-    if ((rc = wm_mpi_agree(rc, err))) return rc;
-  } else if (c->use_gpu) {
-    if ((rc = wm_bfs_gpu_create(c->g, &c->var[0].o, &c->ctx, err))) return rc;
-    if (c->probe && (rc = wm_gpu_bandwidth_probe(&c->bandwidth, err))) return rc;
-  } else if (c->g->flags & WM_GRAPH_DIRECTED) {
-    /* bottom-up steps need the in-arcs: one transpose for every search */
-    if ((rc = wm_graph_transpose(c->g, &c->transpose, err))) return rc;
-    for (int k = 0; k < c->nvar; k++) c->var[k].o.transpose = c->transpose;
-  }
+  if ((rc = wm_mpi_agree(load(c, err), err))) return rc; /* under mpirun all ranks stop if one failed */
+  if (wm_mpi_ranks() > 1 && (rc = wm_mpi_agree(wm_mpi_bfs_prepare(c->ctx, c->g, err), err))) return rc;
+  if (c->probe && (rc = wm_cli_api(c->ctx, warpmatch_gpu_bandwidth(c->ctx, &c->bandwidth), err))) return rc;
   if ((rc = wm_mpi_after_work(run_all(c, err), err))) return rc;
   if (c->cli.json)
     print_json(c);
@@ -582,11 +590,11 @@ int wm_cmd_bfs(int argc, char **argv) {
   if (c.cli.help) return WM_OK;
   c.path = c.cli.positional[0];
   int rc = run(&c, &err);
-  wm_bfs_result_free(&c.last);
   for (int k = 0; k < c.nvar; k++) free(c.var[k].runs);
-  wm_bfs_gpu_destroy(c.ctx);
-  wm_graph_destroy(c.transpose);
+  free(c.last.level);
+  free(c.last.parent);
   free(c.src);
-  wm_graph_destroy(c.g);
+  warpmatch_graph_destroy(c.g);
+  warpmatch_context_destroy(c.ctx);
   return rc ? wm_cli_report(&err) : WM_OK;
 }

@@ -8,11 +8,11 @@ static const wm_optspec spec[] = {
     {NULL, NULL, NULL},
 };
 
-static const char *format_name(wm_format f) {
+static const char *format_name(int f) {
   switch (f) {
-  case WM_FORMAT_EDGELIST: return "edgelist";
-  case WM_FORMAT_MTX: return "mtx";
-  case WM_FORMAT_WMG: return "wmg";
+  case WARPMATCH_FORMAT_EDGELIST: return "edgelist";
+  case WARPMATCH_FORMAT_MTX: return "mtx";
+  case WARPMATCH_FORMAT_WMG: return "wmg";
   default: return "auto";
   }
 }
@@ -29,20 +29,20 @@ static const char *grouped(uint64_t v, char *buf, size_t size) {
   return buf;
 }
 
-static const char *cache_word(const wm_load_info *info) {
-  if (info->format == WM_FORMAT_WMG) return "not needed (binary input)";
+static const char *cache_word(const warpmatch_load_info *info) {
+  if (info->format == WARPMATCH_FORMAT_WMG) return "not needed (binary input)";
   if (info->from_cache) return "used";
   if (info->cache_written) return "written";
   return info->cache_path[0] ? "not written" : "off";
 }
 
-static void print_json(const wm_graph *g, const wm_degree_stats *st, const wm_load_info *info) {
+static void print_json(const warpmatch_graph *g, const warpmatch_degree_stats *st, const warpmatch_load_info *info) {
   wm_json j;
   wm_json_begin(&j, stdout);
-  wm_json_u64(&j, "vertices", g->n);
-  wm_json_u64(&j, "edges", wm_graph_edges(g));
-  wm_json_u64(&j, "arcs", g->m);
-  wm_json_bool(&j, "directed", (g->flags & WM_GRAPH_DIRECTED) != 0);
+  wm_json_u64(&j, "vertices", warpmatch_graph_vertices(g));
+  wm_json_u64(&j, "edges", warpmatch_graph_edges(g));
+  wm_json_u64(&j, "arcs", st->arcs);
+  wm_json_bool(&j, "directed", warpmatch_graph_directed(g));
   wm_json_u64(&j, "max_degree", st->max_degree);
   wm_json_u64(&j, "min_degree", st->min_degree);
   wm_json_double(&j, "mean_degree", st->mean_degree);
@@ -59,13 +59,13 @@ static void print_json(const wm_graph *g, const wm_degree_stats *st, const wm_lo
   wm_json_end(&j);
 }
 
-static void print_text(const char *path, const wm_graph *g, const wm_degree_stats *st,
-                       const wm_load_info *info) {
+static void print_text(const char *path, const warpmatch_graph *g, const warpmatch_degree_stats *st,
+                       const warpmatch_load_info *info) {
   char a[32], b[32], c[32], d[32];
-  int directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
+  int directed = warpmatch_graph_directed(g);
   printf("graph      %s (%s)\n", path, format_name(info->format));
-  printf("vertices   %s\n", grouped(g->n, a, sizeof a));
-  printf("edges      %s %s\n", grouped(wm_graph_edges(g), a, sizeof a),
+  printf("vertices   %s\n", grouped(warpmatch_graph_vertices(g), a, sizeof a));
+  printf("edges      %s %s\n", grouped(warpmatch_graph_edges(g), a, sizeof a),
          directed ? "arcs (directed)" : "(undirected, unique)");
   printf("degree     max %s  min %s  mean %.2f  median %s  p99 %s%s\n", grouped(st->max_degree, a, sizeof a),
          grouped(st->min_degree, b, sizeof b), st->mean_degree, grouped(st->median_degree, c, sizeof c),
@@ -83,13 +83,17 @@ int wm_cmd_info(int argc, char **argv) {
                    spec, 1, 1, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;
-  wm_graph *g = NULL;
-  wm_load_info info;
-  if (wm_cli_load_graph(&cli, cli.positional[0], &g, &info, &err)) return wm_cli_report(&err);
-  wm_degree_stats st;
-  wm_graph_degree_stats(g, &st);
-  if (cli.json) print_json(g, &st, &info);
-  else print_text(cli.positional[0], g, &st, &info);
-  wm_graph_destroy(g);
-  return WM_OK;
+  warpmatch_context *ctx = NULL;
+  warpmatch_graph *g = NULL;
+  warpmatch_load_info info;
+  warpmatch_degree_stats st;
+  st.size = sizeof st;
+  int rc = wm_cli_context(&cli, &ctx, &err);
+  if (!rc) rc = wm_cli_open_graph(&cli, ctx, cli.positional[0], &g, &info, &err);
+  if (!rc) rc = wm_cli_api(ctx, warpmatch_graph_degree_stats(ctx, g, &st), &err);
+  if (!rc && cli.json) print_json(g, &st, &info);
+  if (!rc && !cli.json) print_text(cli.positional[0], g, &st, &info);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  return rc ? wm_cli_report(&err) : WM_OK;
 }

@@ -19,71 +19,67 @@ static const wm_optspec spec[] = {
 
 typedef struct writer {
   FILE *f;
-  const wm_graph *g;
+  const warpmatch_graph *g;
   wm_json *json; /* matches as a JSON array, or NULL for lines */
 } writer;
 
-static int write_match(void *ctx, const uint32_t *match, unsigned k) {
-  writer *w = ctx;
-  if (w->json) {
-    wm_json_array(w->json, NULL);
-    for (unsigned i = 0; i < k; i++) wm_json_u64(w->json, NULL, wm_graph_file_id(w->g, match[i]));
-    wm_json_close(w->json);
-  } else {
-    for (unsigned i = 0; i < k; i++)
-      fprintf(w->f, "%u%c", wm_graph_file_id(w->g, match[i]), i + 1 < k ? ' ' : '\n');
+/* warpmatch_match_fn: a batch of matches as the file's ids. */
+static int write_matches(void *user, const uint32_t *matches, uint64_t n, unsigned k) {
+  writer *w = user;
+  for (const uint32_t *m = matches; m < matches + n * k; m += k) {
+    if (w->json) wm_json_array(w->json, NULL);
+    for (unsigned i = 0; i < k; i++) {
+      const uint64_t id = warpmatch_graph_id(w->g, m[i]);
+      if (w->json)
+        wm_json_u64(w->json, NULL, id);
+      else
+        fprintf(w->f, "%" PRIu64 "%c", id, i + 1 < k ? ' ' : '\n');
+    }
+    if (w->json) wm_json_close(w->json);
   }
   return ferror(w->f) != 0; /* stop at the first write error */
 }
 
-static void summary(const wm_cli *cli, const wm_match_job *job, const wm_match_result *r,
-                    uint64_t limit, const char *output, FILE *f) {
+static void summary(const wm_cli *cli, const wm_match_job *job, const warpmatch_match_result *r, uint64_t limit,
+                    const char *output, FILE *f) {
   if (cli->json && output) {
     wm_json j;
     wm_json_begin(&j, f);
-    wm_json_str(&j, "pattern", job->pattern.name);
+    wm_json_str(&j, "pattern", wm_match_pattern_name(job));
     wm_json_u64(&j, "listed", r->listed);
     wm_json_u64(&j, "limit", limit);
     wm_json_str(&j, "output", output);
-    wm_json_double(&j, "seconds", r->seconds);
+    wm_json_double(&j, "seconds", r->count.seconds);
     wm_json_end(&j);
     return;
   }
-  fprintf(f, "listed %" PRIu64 " matches of %s%s in %s (%.3f s)%s\n", r->listed, job->pattern.name,
-          (job->plan.flags & WM_PLAN_INDUCED) ? " (vertex-induced)" : "", wm_match_graph_name(job),
-          r->seconds, limit && r->listed >= limit ? ", stopped at --limit" : "");
+  fprintf(f, "listed %" PRIu64 " matches of %s%s in %s (%.3f s)%s\n", r->listed, wm_match_pattern_name(job),
+          job->o.count.induced ? " (vertex-induced)" : "", wm_cli_base_name(job->graph_path), r->count.seconds,
+          limit && r->listed >= limit ? ", stopped at --limit" : "");
   if (output) fprintf(f, "written to %s\n", output);
 }
 
-static int list(const wm_cli *cli, wm_match_job *job, int use_gpu, uint64_t limit, FILE *f,
-                wm_match_result *r, wm_error *err) {
+static int list(const wm_cli *cli, wm_match_job *job, uint64_t limit, FILE *f, warpmatch_match_result *r,
+                wm_error *err) {
   wm_json j;
   writer w = {f, job->g, NULL};
-  wm_match_options mo;
-  wm_match_job_options(job, &mo);
-  int rc = wm_cli_gpu_options(cli, &mo, err);
-  if (rc) return rc;
-  mo.limit = limit;
-  mo.sink = write_match;
-  mo.sink_ctx = &w;
   if (cli->json && f == stdout) {
     w.json = &j;
     wm_json_begin(&j, f);
-    wm_json_str(&j, "pattern", job->pattern.name);
+    wm_json_str(&j, "pattern", wm_match_pattern_name(job));
     wm_json_array(&j, "matches");
   }
-  /* Both executors serialise the sink calls, so the writer needs no lock. */
-  rc = use_gpu ? wm_match_gpu(job->g, &job->plan, &mo, r, err)
-               : wm_match_cpu(job->g, &job->plan, &mo, r, err);
+  r->size = sizeof *r;
+  int rc = warpmatch_list_ex(job->ctx, job->g, job->p, &job->o, limit, write_matches, &w, r);
   if (w.json) {
     wm_json_close(&j);
     wm_json_u64(&j, "listed", r->listed);
     wm_json_u64(&j, "limit", limit);
-    wm_json_double(&j, "seconds", r->seconds);
+    wm_json_double(&j, "seconds", r->count.seconds);
     wm_json_end(&j);
   }
-  if (rc == WM_OK && ferror(f)) rc = wm_fail(err, WM_EINPUT, "list: error writing the matches");
-  return rc;
+  if (rc == WM_OK && ferror(f)) return wm_fail(err, WM_EINPUT, "list: error writing the matches");
+  return wm_cli_api(job->ctx, rc, err);
 }
 
 int wm_cmd_list(int argc, char **argv) {
@@ -99,19 +95,15 @@ int wm_cmd_list(int argc, char **argv) {
   if (cli.help) return WM_OK;
   uint64_t limit;
   const char *output = wm_cli_str(&cli, "output");
-  int use_gpu = 0;
-  wm_match_options check; /* usage errors before any loading */
-  wm_match_options_init(&check);
-  if (wm_cli_u64(&cli, "limit", 0, 1, UINT64_MAX, &limit, &err) ||
-      wm_cli_use_gpu(&cli, &use_gpu, &err) || wm_cli_gpu_options(&cli, &check, &err))
-    return wm_cli_report(&err);
-  wm_match_job job;
-  if (wm_match_job_prepare(&cli, 0, use_gpu, &job, &err)) return wm_cli_report(&err);
+  wm_match_job job = {0};
+  int rc = wm_cli_u64(&cli, "limit", 0, 1, UINT64_MAX, &limit, &err);
+  if (!rc) rc = wm_match_job_options(&cli, &job, &err);
+  if (!rc) rc = wm_match_job_load(&cli, &job, &err);
   wm_outfile out;
-  int rc = output ? wm_outfile_open(&out, output, &err) : WM_OK;
-  wm_match_result r;
+  if (!rc && output) rc = wm_outfile_open(&out, output, &err);
+  warpmatch_match_result r;
   if (rc == WM_OK) {
-    rc = list(&cli, &job, use_gpu, limit, output ? out.f : stdout, &r, &err);
+    rc = list(&cli, &job, limit, output ? out.f : stdout, &r, &err);
     if (output) rc = rc ? (wm_outfile_abort(&out), rc) : wm_outfile_commit(&out, &err);
   }
   if (rc == WM_OK) summary(&cli, &job, &r, limit, output, output ? stdout : stderr);

@@ -1,9 +1,9 @@
 /* warpmatch plan: prints the plan chosen for a pattern without running it,
  * tuned to a graph's statistics when --graph is given. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
-#include "planner.h"
 
 static const wm_optspec spec[] = {
     {"pattern", "NAME|FILE", "pattern: a catalogue name (triangle, 4-clique, ...) or a pattern file"},
@@ -18,25 +18,37 @@ static const wm_optspec spec[] = {
     {NULL, NULL, NULL},
 };
 
-static int summarise_graph(const wm_cli *cli, wm_graph_summary *gs, wm_error *err) {
-  const char *path = wm_cli_str(cli, "graph");
-  if (!path) {
-    wm_graph_summary_default(gs);
-    return WM_OK;
-  }
-  wm_graph *g = NULL;
-  int rc = wm_cli_load_graph(cli, path, &g, NULL, err);
-  if (rc) return rc;
-  wm_graph_summary_compute(g, gs);
-  wm_graph_destroy(g);
-  return WM_OK;
+/* The plan as the library writes it: text or JSON, with the statistics
+ * it was planned from (the graph's own numbering, as measured here). */
+static int plan(const wm_cli *cli, warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
+                char **text, warpmatch_match_result *r, wm_error *err) {
+  warpmatch_match_options o;
+  warpmatch_match_options_init(&o);
+  o.count.device = WARPMATCH_DEVICE_CPU;
+  o.count.induced = wm_cli_flag(cli, "induced");
+  o.count.embeddings = wm_cli_flag(cli, "embeddings");
+  o.code_motion = !wm_cli_flag(cli, "no-code-motion");
+  o.pair_count = !wm_cli_flag(cli, "no-pair-count");
+  o.relabel = 0;
+  const int format = (cli->json ? WARPMATCH_PLAN_JSON : WARPMATCH_PLAN_TEXT) |
+                     (wm_cli_flag(cli, "list") ? WARPMATCH_PLAN_FOR_LIST : 0) |
+                     (wm_cli_flag(cli, "gpu") ? WARPMATCH_PLAN_FOR_GPU : 0);
+  size_t len = 0;
+  r->size = sizeof *r;
+  int rc = warpmatch_plan_ex(ctx, g, p, &o, format, NULL, 0, &len, r);
+  if (!rc && !(*text = malloc(len + 1))) return wm_fail(err, WM_EINPUT, "out of memory");
+  if (!rc) rc = warpmatch_plan_ex(ctx, g, p, &o, format, *text, len + 1, NULL, r);
+  return wm_cli_api(ctx, rc, err);
 }
 
-static void print_json(const wm_plan *plan, const wm_graph_summary *gs, double seconds) {
+static void print(const wm_cli *cli, const char *text, double seconds) {
+  if (!cli->json) {
+    printf("%splanned in %.3f ms\n", text, seconds * 1e3);
+    return;
+  }
   wm_json j;
   wm_json_begin(&j, stdout);
-  wm_plan_dump_json(plan, &j);
-  wm_graph_summary_dump_json(gs, &j);
+  wm_json_members(&j, text);
   wm_json_double(&j, "plan_seconds", seconds);
   wm_json_end(&j);
 }
@@ -50,34 +62,24 @@ int wm_cmd_plan(int argc, char **argv) {
                    spec, 0, 0, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;
-  const char *name = wm_cli_str(&cli, "pattern");
+  const char *name = wm_cli_str(&cli, "pattern"), *path = wm_cli_str(&cli, "graph");
   if (!name) {
     wm_fail(&err, WM_EUSAGE, "plan: --pattern NAME|FILE is required");
     return wm_cli_report(&err);
   }
-  wm_pattern pat;
-  wm_graph_summary gs;
-  if (wm_pattern_resolve(name, &pat, &err) || summarise_graph(&cli, &gs, &err))
-    return wm_cli_report(&err);
-  wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.induced = wm_cli_flag(&cli, "induced");
-  po.embeddings = wm_cli_flag(&cli, "embeddings");
-  po.code_motion = !wm_cli_flag(&cli, "no-code-motion");
-  po.pair_count = !wm_cli_flag(&cli, "no-pair-count");
-  po.count_only = !wm_cli_flag(&cli, "list");
-  po.first_edge_up = wm_cli_flag(&cli, "gpu");
-  wm_plan plan;
-  double t0 = wm_now();
-  if (wm_plan_build(&pat, &gs, &po, &plan, &err)) return wm_cli_report(&err);
-  double seconds = wm_now() - t0;
-  if (cli.json) {
-    print_json(&plan, &gs, seconds);
-    return WM_OK;
-  }
-  wm_plan_dump_text(&plan, stdout);
-  printf("\n");
-  wm_graph_summary_dump_text(&gs, stdout);
-  printf("planned in %.3f ms\n", seconds * 1e3);
-  return WM_OK;
+  warpmatch_context *ctx = NULL;
+  warpmatch_pattern *p = NULL;
+  warpmatch_graph *g = NULL;
+  warpmatch_match_result r;
+  char *text = NULL;
+  int rc = wm_cli_context(&cli, &ctx, &err);
+  if (!rc) rc = wm_cli_api(ctx, warpmatch_pattern_create(ctx, name, &p), &err);
+  if (!rc && path) rc = wm_cli_open_graph(&cli, ctx, path, &g, NULL, &err);
+  if (!rc) rc = plan(&cli, ctx, g, p, &text, &r, &err);
+  if (!rc) print(&cli, text, r.plan_seconds);
+  free(text);
+  warpmatch_graph_destroy(g);
+  warpmatch_pattern_destroy(p);
+  warpmatch_context_destroy(ctx);
+  return rc ? wm_cli_report(&err) : WM_OK;
 }

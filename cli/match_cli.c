@@ -1,12 +1,11 @@
-/* Shared set-up of the matching commands (see match_cli.h). */
+/* Shared set-up of the matching commands (see match_cli.h): their options
+ * become the library's match options; the work is the library's. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_policy.h"
 #include "match_cli.h"
-#include "traversal.h"
 
-int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err) {
+static int gpu_options(const wm_cli *cli, warpmatch_match_options *o, wm_error *err) {
   static const char *const steal[] = {"none", "block", "two-level", NULL};
   static const char *const level0[] = {"auto", "vertices", "edges", NULL};
   int mode, l0;
@@ -19,148 +18,97 @@ int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err) {
   if (!rc) rc = wm_cli_u64(cli, "gpu-blocks", 0, 1, 1u << 20, &blocks, err);
   if (!rc) rc = wm_cli_u64(cli, "gpu-warps", 0, 1, 32, &warps, err);
   if (!rc && wm_cli_str(cli, "gpu-table"))
-    rc = wm_cli_u64(cli, "gpu-table", 0, 0, WM_GPU_MAX_TABLE_WORDS, &table, err);
+    rc = wm_cli_u64(cli, "gpu-table", 0, 0, WARPMATCH_GPU_MAX_TABLE_WORDS, &table, err);
   if (rc) return rc;
-  if (wm_cli_str(cli, "gpu-table")) mo->gpu_table_words = table ? (int)table : -1;
-  if (mode >= 0) mo->gpu_steal = mode; /* WM_STEAL_NONE, _BLOCK, _TWO_LEVEL in order */
-  mo->gpu_level0 = l0; /* WM_LEVEL0_AUTO, _VERTICES, _EDGES in order */
-  if (chunk) mo->gpu_chunk = (uint32_t)chunk;
-  if (unroll) mo->gpu_unroll = (int)unroll;
-  if (gpus) mo->gpus = (int)gpus;
-  if (blocks) mo->gpu_blocks = (int)blocks;
-  if (warps) mo->gpu_warps_per_block = (int)warps;
-  if (wm_cli_flag(cli, "stack-kernel")) mo->gpu_clique_kernels = 0;
+  if (wm_cli_str(cli, "gpu-table")) o->gpu_table_words = table ? (int)table : -1;
+  o->gpu_steal = mode; /* none, block, two-level in order; -1 the default */
+  o->gpu_level0 = l0;
+  o->gpu_chunk = (uint32_t)chunk;
+  o->gpu_unroll = (int)unroll;
+  o->gpus = (int)gpus;
+  o->gpu_blocks = (int)blocks;
+  o->gpu_warps = (int)warps;
+  o->gpu_dedicated = !wm_cli_flag(cli, "stack-kernel");
   return WM_OK;
 }
 
-const char *wm_match_graph_name(const wm_match_job *job) {
-  const char *slash = strrchr(job->graph_path, '/');
-  return slash ? slash + 1 : job->graph_path;
+int wm_cli_match_options(const wm_cli *cli, warpmatch_context *ctx, warpmatch_match_options *o, wm_error *err) {
+  warpmatch_match_options_init(o);
+  int use_gpu = 0;
+  int rc = wm_cli_use_gpu(cli, ctx, &use_gpu, err);
+  if (rc) return rc;
+  o->count.device = use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
+  o->relabel = !wm_cli_flag(cli, "no-relabel");
+  return gpu_options(cli, o, err);
 }
 
-/* The vertices within H hops of V, from a BFS limited to H levels. */
-static int seed_ball(const wm_cli *cli, wm_match_job *job, wm_error *err) {
+/* --seed V --hops H: the hops now, the vertex once the graph is loaded. */
+static int ball_options(const wm_cli *cli, warpmatch_match_options *o, wm_error *err) {
   const char *seed = wm_cli_str(cli, "seed"), *hops = wm_cli_str(cli, "hops");
   if (!seed && !hops) return WM_OK;
-  if (!seed || !hops)
-    return wm_fail(err, WM_EUSAGE, "%s: --seed V and --hops H go together", cli->command);
-  uint32_t v;
+  if (!seed || !hops) return wm_fail(err, WM_EUSAGE, "%s: --seed V and --hops H go together", cli->command);
   uint64_t h;
-  int rc = wm_cli_vertex(cli, job->g, "seed", &v, err);
-  if (!rc) rc = wm_cli_u64(cli, "hops", 0, 0, 1000000, &h, err);
+  int rc = wm_cli_u64(cli, "hops", 0, 0, 1000000, &h, err);
   if (rc) return rc;
-  wm_bfs_options bo;
-  wm_bfs_options_init(&bo);
-  bo.threads = job->threads;
-  bo.max_depth = (uint32_t)h;
-  wm_bfs_result br;
-  memset(&br, 0, sizeof br);
-  if ((rc = wm_bfs_cpu(job->g, &v, 1, &bo, &br, err))) return rc;
-  job->allowed = calloc(job->g->n ? job->g->n : 1, 1);
-  job->first = malloc((br.reached ? br.reached : 1) * sizeof *job->first);
-  if (!job->allowed || !job->first) {
-    wm_bfs_result_free(&br);
-    return wm_fail(err, WM_EINPUT, "out of memory");
-  }
-  for (uint32_t u = 0; u < job->g->n; u++)
-    if (br.level[u] != WM_UNREACHED && br.level[u] <= h && job->n_first < br.reached) {
-      job->allowed[u] = 1;
-      job->first[job->n_first++] = u;
-    }
-  wm_bfs_result_free(&br);
+  o->ball = 1;
+  o->hops = (uint32_t)h;
   return WM_OK;
 }
 
-int wm_match_relabel(const wm_cli *cli, wm_graph **g, int32_t **labels, double *seconds, wm_error *err) {
-  *seconds = 0.0;
-  if (wm_cli_flag(cli, "no-relabel")) return WM_OK;
-  double t0 = wm_now();
-  wm_graph *h = NULL;
-  uint32_t *old_of = NULL;
-  const int moving = labels && *labels;
-  int rc = wm_match_graph_by_degree(*g, &h, moving ? &old_of : NULL, err);
-  if (rc || !h) return rc;
-  if (moving) {
-    int32_t *moved = NULL;
-    rc = wm_match_move_labels(*labels, old_of, h->n, &moved, err);
-    free(old_of);
-    if (rc) {
-      wm_graph_destroy(h);
-      return rc;
-    }
-    free(*labels);
-    *labels = moved;
-  }
-  wm_graph_destroy(*g);
-  *g = h;
-  *seconds = wm_now() - t0;
-  return WM_OK;
-}
-
-static int load(const wm_cli *cli, wm_match_job *job, wm_error *err) {
-  const char *lab = wm_cli_str(cli, "labels");
-  uint64_t threads;
-  int rc = wm_cli_u64(cli, "threads", 0, 0, 4096, &threads, err);
-  if (rc) return rc;
-  job->threads = (int)threads;
-  if (job->pattern.labeled && !lab)
-    return wm_fail(err, WM_EUSAGE,
-                   "%s: pattern '%s' has vertex labels: give the graph's with --labels F (or match its "
-                   "shape only with --ignore-labels)",
-                   cli->command, job->pattern.name);
-  double t0 = wm_now();
-  if ((rc = wm_cli_load_graph(cli, job->graph_path, &job->g, &job->info, err))) return rc;
-  if (lab && (rc = wm_read_labels(lab, job->g, &job->labels, err))) return rc;
-  job->load_seconds = wm_now() - t0;
-  if ((rc = wm_match_relabel(cli, &job->g, &job->labels, &job->relabel_seconds, err))) return rc;
-  return seed_ball(cli, job, err);
-}
-
-int wm_match_job_prepare(const wm_cli *cli, int count_only, int use_gpu, wm_match_job *job, wm_error *err) {
+int wm_match_job_options(const wm_cli *cli, wm_match_job *job, wm_error *err) {
   memset(job, 0, sizeof *job);
   job->graph_path = cli->positional[0];
-  const char *name = wm_cli_str(cli, "pattern");
-  if (!name) return wm_fail(err, WM_EUSAGE, "%s: --pattern NAME|FILE is required", cli->command);
-  int rc = wm_pattern_resolve(name, &job->pattern, err);
-  /* STMatch's unlabeled builds read the same .g files and drop their labels */
-  for (unsigned i = 0; !rc && wm_cli_flag(cli, "ignore-labels") && i < job->pattern.k; i++)
-    wm_pattern_set_label(&job->pattern, i, WM_ANY_LABEL);
-  if (!rc) rc = load(cli, job, err);
-  if (!rc) {
-    double t0 = wm_now();
-    wm_graph_summary gs;
-    wm_graph_summary_compute(job->g, &gs);
-    wm_plan_options po;
-    wm_plan_options_init(&po);
-    po.induced = wm_cli_flag(cli, "induced");
-    po.embeddings = wm_cli_flag(cli, "embeddings");
-    po.code_motion = !wm_cli_flag(cli, "no-code-motion");
-    po.pair_count = !wm_cli_flag(cli, "no-pair-count");
-    po.count_only = count_only;
-    po.first_edge_up = use_gpu;
-    rc = wm_plan_build(&job->pattern, &gs, &po, &job->plan, err);
-    job->plan_seconds = wm_now() - t0;
-  }
-  if (rc) wm_match_job_free(job);
+  int rc = wm_cli_context(cli, &job->ctx, err);
+  if (!rc) rc = wm_cli_match_options(cli, job->ctx, &job->o, err);
+  if (!rc) rc = ball_options(cli, &job->o, err);
+  if (rc) return rc;
+  job->o.count.induced = wm_cli_flag(cli, "induced");
+  job->o.count.embeddings = wm_cli_flag(cli, "embeddings");
+  job->o.code_motion = !wm_cli_flag(cli, "no-code-motion");
+  job->o.pair_count = !wm_cli_flag(cli, "no-pair-count");
+  if (!wm_cli_str(cli, "pattern")) return wm_fail(err, WM_EUSAGE, "%s: --pattern NAME|FILE is required", cli->command);
+  return WM_OK;
+}
+
+/* STMatch's unlabeled builds read the same .g files and drop their labels. */
+static int make_pattern(const wm_cli *cli, wm_match_job *job, wm_error *err) {
+  warpmatch_context *ctx = job->ctx;
+  int rc = wm_cli_api(ctx, warpmatch_pattern_create(ctx, wm_cli_str(cli, "pattern"), &job->p), err);
+  for (unsigned v = 0; !rc && wm_cli_flag(cli, "ignore-labels") && v < warpmatch_pattern_vertices(job->p); v++)
+    rc = wm_cli_api(ctx, warpmatch_pattern_set_label(ctx, job->p, v, -1), err);
+  if (rc || !warpmatch_pattern_labeled(job->p) || wm_cli_str(cli, "labels")) return rc;
+  return wm_fail(err, WM_EUSAGE,
+                 "%s: pattern '%s' has vertex labels: give the graph's with --labels F (or match its "
+                 "shape only with --ignore-labels)",
+                 cli->command, wm_match_pattern_name(job));
+}
+
+static int read_labels(const char *path, wm_match_job *job, wm_error *err) {
+  const uint32_t n = warpmatch_graph_vertices(job->g);
+  job->labels = malloc((n ? n : 1) * sizeof *job->labels);
+  if (!job->labels) return wm_fail(err, WM_EINPUT, "out of memory");
+  job->o.count.labels = job->labels;
+  return wm_cli_api(job->ctx, warpmatch_graph_read_labels(job->ctx, job->g, path, job->labels), err);
+}
+
+int wm_match_job_load(const wm_cli *cli, wm_match_job *job, wm_error *err) {
+  int rc = make_pattern(cli, job, err);
+  if (rc) return rc;
+  double t0 = wm_now();
+  const char *labels = wm_cli_str(cli, "labels");
+  rc = wm_cli_open_graph(cli, job->ctx, job->graph_path, &job->g, &job->info, err);
+  if (!rc && labels) rc = read_labels(labels, job, err);
+  job->load_seconds = wm_now() - t0;
+  if (!rc && job->o.ball) rc = wm_cli_vertex(cli, job->g, "seed", &job->o.seed, err);
   return rc;
 }
 
 void wm_match_job_free(wm_match_job *job) {
-  wm_graph_destroy(job->g);
+  warpmatch_pattern_destroy(job->p);
+  warpmatch_graph_destroy(job->g);
+  warpmatch_context_destroy(job->ctx);
   free(job->labels);
-  free(job->allowed);
-  free(job->first);
-  job->g = NULL;
-  job->labels = NULL;
-  job->allowed = NULL;
-  job->first = NULL;
+  memset(job, 0, sizeof *job);
 }
 
-void wm_match_job_options(const wm_match_job *job, wm_match_options *mo) {
-  wm_match_options_init(mo);
-  mo->threads = job->threads;
-  mo->vertex_labels = job->labels;
-  mo->allowed = job->allowed;
-  mo->first = job->first;
-  mo->n_first = job->n_first;
-}
+const char *wm_match_pattern_name(const wm_match_job *job) { return warpmatch_pattern_given_name(job->p); }

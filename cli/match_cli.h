@@ -1,11 +1,10 @@
-/* What 'count' and 'list' share: resolving the pattern, loading the graph
- * and its labels, planning, the BFS ball of --seed/--hops, and choosing the
- * device. */
+/* What 'count' and 'list' share: their options as the library's match
+ * options, the pattern, and the graph with its labels and the seed of
+ * --seed/--hops.  'motifs' shares the device, relabel and GPU options. */
 #ifndef WM_MATCH_CLI_H
 #define WM_MATCH_CLI_H
 
 #include "cli.h"
-#include "matcher.h"
 
 /* Options every matching command takes (put them in its spec array). */
 #define WM_MATCH_OPTSPEC                                                                          \
@@ -24,29 +23,6 @@
 #define WM_RELABEL_OPTSPEC                                                                          \
   {"no-relabel", NULL, "match on the file's vertex order (default: renumber by descending degree)"}
 
-typedef struct wm_match_job {
-  wm_graph *g;
-  wm_load_info info;
-  const char *graph_path;
-  wm_pattern pattern;
-  int32_t *labels;        /* NULL without --labels */
-  uint8_t *allowed;       /* BFS ball, or NULL */
-  uint32_t *first;        /* the ball's vertices, or NULL */
-  uint64_t n_first;
-  wm_plan plan;
-  double load_seconds, relabel_seconds, plan_seconds;
-  int threads;
-} wm_match_job;
-
-/* Parses the shared options, loads everything and builds the plan
- * (count_only as given; for the GPU when use_gpu: wm_plan_options'
- * first_edge_up).  On failure the job is freed. */
-int wm_match_job_prepare(const wm_cli *cli, int count_only, int use_gpu, wm_match_job *job, wm_error *err);
-void wm_match_job_free(wm_match_job *job);
-
-/* Match options from the job (labels, ball, threads). */
-void wm_match_job_options(const wm_match_job *job, wm_match_options *mo);
-
 #define WM_DEVICE_OPTSPEC {"device", "auto|cpu|gpu", "where to match (default: the GPU when one is usable)"}
 
 /* GPU tuning, for the ablation and the benchmarks (ignored on the CPU). */
@@ -61,17 +37,30 @@ void wm_match_job_options(const wm_match_job *job, wm_match_options *mo);
   {"gpu-table", "WORDS", "GPU: each warp's probe table of a row in shared memory, 0 for none (default 128 where occupancy allows)"}, \
   {"stack-kernel", NULL, "GPU: count triangles and cliques with the general stack kernel, not the dedicated ones"}
 
-/* Reads the WM_GPU_OPTSPEC options into mo. */
-int wm_cli_gpu_options(const wm_cli *cli, wm_match_options *mo, wm_error *err);
+/* The options shared by count, list and motifs: --device (with the
+ * context's GPU check), the WM_GPU_OPTSPEC tuning and --no-relabel, into o.
+ * Usage errors come here, before anything is loaded. */
+int wm_cli_match_options(const wm_cli *cli, warpmatch_context *ctx, warpmatch_match_options *o, wm_error *err);
 
-/* Renumbers *g by descending degree (hubs first; with the planner's
- * restrictions the bounded lists then keep only higher-degree neighbours),
- * unless --no-relabel, the graph is already so numbered, or directed.
- * *labels (indexed by the old ids, may be NULL) follows.  File ids are
- * kept for output. */
-int wm_match_relabel(const wm_cli *cli, wm_graph **g, int32_t **labels, double *seconds, wm_error *err);
+typedef struct wm_match_job {
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  warpmatch_pattern *p;
+  warpmatch_load_info info;
+  const char *graph_path;
+  int32_t *labels;         /* --labels, one per index, or NULL */
+  warpmatch_match_options o;
+  double load_seconds;     /* the graph and its labels */
+} wm_match_job;
 
-/* The graph file's base name, for summaries. */
-const char *wm_match_graph_name(const wm_match_job *job);
+/* The context and every option of the job (wm_cli_match_options and the
+ * WM_MATCH_OPTSPEC ones): usage errors before anything is loaded. */
+int wm_match_job_options(const wm_cli *cli, wm_match_job *job, wm_error *err);
+/* The pattern, the graph and its labels, and the --seed vertex. */
+int wm_match_job_load(const wm_cli *cli, wm_match_job *job, wm_error *err);
+void wm_match_job_free(wm_match_job *job);
+
+/* The job's pattern: its name as given, and its edges. */
+const char *wm_match_pattern_name(const wm_match_job *job);
 
 #endif

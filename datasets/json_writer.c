@@ -1,5 +1,6 @@
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "support.h"
 
@@ -91,4 +92,11 @@ void wm_json_str(wm_json *j, const char *key, const char *s) {
       fputc(*p, j->f);
   }
   fputc('"', j->f);
+}
+
+void wm_json_members(wm_json *j, const char *object) {
+  const char *open = strchr(object, '{'), *close = strrchr(object, '}');
+  if (!open || !close || close <= open + 1) return; /* no members */
+  member(j, NULL);
+  fwrite(open + 1, 1, (size_t)(close - open - 1), j->f);
 }

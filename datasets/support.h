@@ -41,6 +41,9 @@ void wm_json_double(wm_json *j, const char *key, double v);
 void wm_json_bool(wm_json *j, const char *key, int v);
 void wm_json_str(wm_json *j, const char *key, const char *s);
 void wm_json_null(wm_json *j, const char *key);
+/* The members of `object`, a JSON object's text as this writer writes it
+ * (e.g. a library call's answer), into the innermost open object. */
+void wm_json_members(wm_json *j, const char *object);
 
 /* ---- progress ------------------------------------------------------- */
 

@@ -4,9 +4,11 @@
  * same graph loaded from a file; motifs against wm_motifs; listing (every
  * match valid and distinct, as many as counted, in batches, stopped early,
  * limited); plans as text and JSON; BFS levels against a reference BFS and
- * parents forming a BFS tree; reachability; and bad input answered with a
- * code and a message, never a crash.  Where a GPU is usable its answers
- * must equal the CPU's. */
+ * parents forming a BFS tree; reachability; the detailed (_ex) calls'
+ * options and figures against the executor on the graph itself; and bad
+ * input answered with a code and a message, never a crash.  Where a GPU is
+ * usable its answers must equal the CPU's, also with the graph kept on the
+ * device between searches. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <omp.h>
@@ -1044,4 +1046,424 @@ Test(api, gpu_equals_cpu) {
   warpmatch_graph_destroy(g);
   wm_graph_destroy(wg);
   warpmatch_context_destroy(ctx);
+}
+
+/* ---- the detailed calls (_ex) ------------------------------------------ */
+
+static warpmatch_match_options cpu_match_options(int method) {
+  warpmatch_match_options o;
+  warpmatch_match_options_init(&o);
+  cr_assert_eq(o.size, sizeof o);
+  cr_assert_eq(o.relabel, 1);
+  cr_assert_eq(o.gpu_steal, -1);
+  o.count.device = WARPMATCH_DEVICE_CPU;
+  o.count.method = method;
+  return o;
+}
+
+static warpmatch_match_result count_ex(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
+                                       const warpmatch_match_options *o) {
+  warpmatch_match_result r;
+  memset(&r, 0xff, sizeof r);
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_count_ex(ctx, g, p, o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(r.size, sizeof r);
+  cr_assert_eq(r.count.count_high, 0);
+  return r;
+}
+
+/* The reference executor on g itself with per-vertex counts, or within a ball. */
+static uint64_t reference_detail(const wm_graph *g, const wm_pattern *p, uint64_t *per_vertex, const uint8_t *allowed,
+                                 const uint32_t *first, uint64_t n_first) {
+  wm_graph_summary gs;
+  wm_graph_summary_compute(g, &gs);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  mo.per_vertex = per_vertex;
+  mo.allowed = allowed;
+  mo.first = first;
+  mo.n_first = n_first;
+  wm_match_result r;
+  cr_assert_eq(wm_match_cpu(g, &plan, &mo, &r, &err), WM_OK, "%s", err.msg);
+  return r.count;
+}
+
+/* count_ex: the planner's switches and the numbering change no count;
+ * per-vertex counts (in index order), a ball and trials as the executor
+ * gives them on the graph itself; the formula says so. */
+Test(api, count_ex_options_and_figures) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(200, 6.0, 3, 0.4, 5);
+  warpmatch_graph *h = api_graph(ctx, g);
+  warpmatch_pattern *p = pattern(ctx, "house");
+  const wm_pattern ip = internal("house");
+  const uint64_t want = reference_count(g, &ip, 0, NULL);
+  warpmatch_match_options o = cpu_match_options(WARPMATCH_METHOD_ENUMERATE);
+  warpmatch_match_result r = count_ex(ctx, h, p, &o);
+  cr_assert_eq(r.count.count, want);
+  cr_assert_eq(r.count.method, WARPMATCH_METHOD_ENUMERATE);
+  cr_assert_eq(r.count.device, WARPMATCH_DEVICE_CPU);
+  cr_assert_gt(r.set_ops, 0);
+  cr_assert_neq(r.launch[0], '\0');
+  cr_assert_null(r.formula);
+  cr_assert_eq(r.ball_vertices, 0);
+  for (int variant = 0; variant < 3; variant++) {
+    warpmatch_match_options x = o;
+    x.relabel = variant != 0;
+    x.code_motion = variant != 1;
+    x.pair_count = variant != 2;
+    cr_assert_eq(count_ex(ctx, h, p, &x).count.count, want, "variant %d", variant);
+  }
+  /* Per-vertex counts, in index order: each match has 5 vertices. */
+  uint64_t *pv = calloc(g->n, sizeof *pv), *ref = calloc(g->n, sizeof *ref);
+  o.per_vertex = pv;
+  cr_assert_eq(count_ex(ctx, h, p, &o).count.count, want);
+  reference_detail(g, &ip, ref, NULL, NULL, 0);
+  uint64_t sum = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    cr_assert_eq(pv[v], ref[v], "vertex %u", v);
+    sum += pv[v];
+  }
+  cr_assert_eq(sum, 5 * want);
+  o.trials = 2;
+  cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_EUSAGE, "per-vertex counts run once");
+  o.per_vertex = NULL;
+  /* Trials: a warm-up, then each timed run's ms. */
+  double ms[3] = {-1, -1, -1};
+  o.trials = 3;
+  o.trial_ms = ms;
+  r = count_ex(ctx, h, p, &o);
+  cr_assert_eq(r.count.count, want);
+  cr_assert_eq(r.trials, 3);
+  for (int t = 0; t < 3; t++) cr_assert_geq(ms[t], 0.0);
+  o.trials = 1;
+  o.trial_ms = NULL;
+  /* A ball of radius 1 around vertex 0, against the executor given the same ball. */
+  int32_t *level = malloc(g->n * sizeof *level);
+  reference_bfs(g, 0, level);
+  uint8_t *allowed = calloc(g->n, 1);
+  uint32_t *first = malloc(g->n * sizeof *first);
+  uint64_t nf = 0;
+  for (uint32_t v = 0; v < g->n; v++)
+    if (level[v] >= 0 && level[v] <= 1) allowed[v] = 1, first[nf++] = v;
+  o.ball = 1;
+  o.seed = 0;
+  o.hops = 1;
+  r = count_ex(ctx, h, p, &o);
+  cr_assert_eq(r.ball_vertices, nf);
+  cr_assert_eq(r.count.count, reference_detail(g, &ip, NULL, allowed, first, nf));
+  o.seed = g->n;
+  cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_EUSAGE, "a seed outside the graph");
+  o.ball = 0;
+  /* The formula names itself; a ball rules it out. */
+  o.count.method = WARPMATCH_METHOD_FORMULA;
+  r = count_ex(ctx, h, p, &o);
+  cr_assert_eq(r.count.count, want);
+  cr_assert_eq(r.count.method, WARPMATCH_METHOD_FORMULA);
+  cr_assert_not_null(r.formula);
+  cr_assert(warpmatch_pattern_has_formula(p));
+  o.ball = 1;
+  o.seed = 0;
+  cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_EUSAGE);
+  free(level);
+  free(allowed);
+  free(first);
+  free(pv);
+  free(ref);
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* The size fields: unset is a usage error; an older, shorter options
+ * struct keeps the later fields' defaults. */
+Test(api, ex_struct_sizes) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(60, 6.0, 2, 0.5, 4);
+  warpmatch_graph *h = api_graph(ctx, g);
+  warpmatch_pattern *p = pattern(ctx, "4-cycle");
+  warpmatch_match_options o = cpu_match_options(WARPMATCH_METHOD_ENUMERATE);
+  const uint64_t want = count_ex(ctx, h, p, &o).count.count;
+  warpmatch_match_result r;
+  r.size = 0;
+  cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "size"), "%s", warpmatch_last_error(ctx));
+  o.size = 0;
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_EUSAGE);
+  /* As a caller built before code_motion was appended: its garbage is never read. */
+  o.size = offsetof(warpmatch_match_options, code_motion);
+  o.code_motion = 77;
+  o.trials = 12345;
+  cr_assert_eq(count_ex(ctx, h, p, &o).count.count, want);
+  /* A result as short as its count: the rest stays the caller's. */
+  memset(&r, 0xab, sizeof r);
+  r.size = offsetof(warpmatch_match_result, set_ops);
+  o.size = sizeof o;
+  o.trials = 1;
+  cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_OK);
+  cr_assert_eq(r.count.count, want);
+  cr_assert_eq(r.set_ops, 0xabababababababababull);
+  warpmatch_bfs_options bo;
+  warpmatch_bfs_options_init(&bo);
+  bo.size = 0;
+  uint32_t s = 0;
+  cr_assert_eq(warpmatch_bfs_ex(ctx, h, &s, 1, &bo, NULL, NULL, NULL), WARPMATCH_EUSAGE);
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* list_ex's figures; plan_ex's flags; a pattern file named as given. */
+Test(api, list_ex_and_plan_ex) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(80, 6.0, 2, 0.5, 9);
+  warpmatch_graph *h = api_graph(ctx, g);
+  char dir[256], path[300];
+  wm_test_tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/tri.txt", dir);
+  FILE *f = fopen(path, "w");
+  fprintf(f, "0 1\n1 2\n2 0\n");
+  fclose(f);
+  warpmatch_pattern *p = pattern(ctx, path);
+  cr_assert_str_eq(warpmatch_pattern_name(p), "triangle");
+  cr_assert_str_eq(warpmatch_pattern_given_name(p), "tri.txt");
+  char edges[64];
+  cr_assert_eq(warpmatch_pattern_edges(p, edges, sizeof edges), 3);
+  cr_assert_str_eq(edges, "0-1 0-2 1-2");
+  cr_assert_eq(warpmatch_pattern_labeled(p), 0);
+  warpmatch_match_options o = cpu_match_options(WARPMATCH_METHOD_AUTO);
+  const uint64_t want = count_ex(ctx, h, p, &o).count.count;
+  listing l = {.k = 3};
+  warpmatch_match_result r;
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_list_ex(ctx, h, p, &o, 0, collect_matches, &l, &r), WARPMATCH_OK, "%s",
+               warpmatch_last_error(ctx));
+  cr_assert_eq(r.listed, want);
+  cr_assert_eq(l.n, want);
+  cr_assert_eq(r.count.method, WARPMATCH_METHOD_ENUMERATE);
+  free(l.m);
+  /* The plan alone is the head of the plan with statistics. */
+  char full[8192], alone[8192], listing_plan[8192], old[8192];
+  cr_assert_eq(warpmatch_plan_ex(ctx, h, p, &o, WARPMATCH_PLAN_TEXT, full, sizeof full, NULL, NULL), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_plan_ex(ctx, h, p, &o, WARPMATCH_PLAN_TEXT | WARPMATCH_PLAN_NO_STATS, alone, sizeof alone,
+                                 NULL, &r),
+               WARPMATCH_OK);
+  cr_assert_eq(strncmp(full, alone, strlen(alone)), 0);
+  cr_assert_gt(strlen(full), strlen(alone));
+  cr_assert_null(strstr(alone, "graph statistics"));
+  cr_assert(strstr(alone, "plan for tri.txt"), "%s", alone);
+  cr_assert_geq(r.plan_seconds, 0.0);
+  cr_assert_eq(warpmatch_plan(ctx, h, p, NULL, WARPMATCH_PLAN_TEXT, old, sizeof old, NULL), WARPMATCH_OK);
+  cr_assert(strstr(old, "plan for triangle"), "%s", old); /* 0.1's calls name the shape */
+  cr_assert_eq(warpmatch_plan_ex(ctx, h, p, &o, WARPMATCH_PLAN_TEXT | WARPMATCH_PLAN_FOR_LIST, listing_plan,
+                                 sizeof listing_plan, NULL, NULL),
+               WARPMATCH_OK);
+  cr_assert_str_neq(listing_plan, full);
+  cr_assert_eq(warpmatch_plan_ex(ctx, h, p, &o, WARPMATCH_PLAN_JSON | WARPMATCH_PLAN_NO_STATS, alone, sizeof alone,
+                                 NULL, NULL),
+               WARPMATCH_OK);
+  cr_assert(json_valid_object(alone), "%s", alone);
+  cr_assert_null(strstr(alone, "graph_summary"), "%s", alone);
+  cr_assert_eq(warpmatch_plan_ex(ctx, h, p, &o, 2, alone, sizeof alone, NULL, NULL), WARPMATCH_EUSAGE);
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* load_ex's account of the load, ids both ways, degrees and their summary,
+ * a labels file. */
+Test(api, graph_ids_labels_and_load_info) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(50, 6.0, 2, 0.5, 3);
+  wm_test_files f;
+  wm_test_graph_file(&f, "");
+  write_sparse(g, f.graph);
+  warpmatch_graph *h = NULL;
+  warpmatch_load_info info;
+  info.size = sizeof info;
+  cr_assert_eq(warpmatch_graph_load_ex(ctx, f.graph, NULL, WARPMATCH_FORMAT_AUTO, &h, &info), WARPMATCH_OK, "%s",
+               warpmatch_last_error(ctx));
+  cr_assert_eq(info.format, WARPMATCH_FORMAT_EDGELIST);
+  cr_assert_gt(info.bytes, 0);
+  cr_assert_eq(info.from_cache, 0);
+  warpmatch_graph *again = NULL;
+  cr_assert_eq(warpmatch_graph_load_ex(ctx, f.graph, NULL, WARPMATCH_FORMAT_AUTO, &again, &info), WARPMATCH_OK);
+  cr_assert_eq(info.from_cache, 1, "the cache the first load wrote (%s)", info.cache_path);
+  warpmatch_graph_destroy(again);
+  cr_assert_eq(warpmatch_graph_load_ex(ctx, f.graph, NULL, WARPMATCH_FORMAT_WMG, &again, NULL), WARPMATCH_EINPUT);
+  cr_assert_null(again);
+  cr_assert_eq(warpmatch_graph_load_ex(ctx, f.graph, NULL, 9, &again, NULL), WARPMATCH_EUSAGE);
+  for (uint32_t u = 0; u < g->n; u++) {
+    uint32_t v = UINT32_MAX;
+    const int present = g->offsets[u + 1] > g->offsets[u];
+    cr_assert_eq(warpmatch_graph_find(h, 10 + 3 * u, &v), present, "id %u", 10 + 3 * u);
+    if (!present) continue;
+    cr_assert_eq(warpmatch_graph_id(h, v), 10 + 3 * u);
+    cr_assert_eq(warpmatch_graph_degree(h, v), wm_degree(g, u));
+  }
+  cr_assert_eq(warpmatch_graph_find(h, 11, NULL), 0);
+  cr_assert_eq(warpmatch_graph_degree(h, warpmatch_graph_vertices(h)), 0);
+  /* The degree summary of the same edges on the same numbering. */
+  warpmatch_graph *same = api_graph(ctx, g);
+  warpmatch_degree_stats st;
+  st.size = sizeof st;
+  wm_degree_stats want;
+  wm_graph_degree_stats(g, &want);
+  cr_assert_eq(warpmatch_graph_degree_stats(ctx, same, &st), WARPMATCH_OK);
+  cr_assert_eq(st.max_degree, want.max_degree);
+  cr_assert_eq(st.median_degree, want.median_degree);
+  cr_assert_eq(st.p99_degree, want.p99_degree);
+  cr_assert_eq(st.isolated, want.isolated);
+  cr_assert_eq(st.arcs, g->m);
+  cr_assert_float_eq(st.mean_degree, want.mean_degree, 1e-12);
+  warpmatch_graph_destroy(same);
+  /* Labels by file id; the unlisted get 0. */
+  char labels_path[sizeof f.graph + 16];
+  snprintf(labels_path, sizeof labels_path, "%s.labels", f.graph);
+  uint32_t first = 0;
+  cr_assert(warpmatch_graph_find(h, warpmatch_graph_id(h, 0), &first));
+  FILE *lf = fopen(labels_path, "w");
+  fprintf(lf, "# id label\n%llu 7\n", (unsigned long long)warpmatch_graph_id(h, 1));
+  fclose(lf);
+  int32_t *lab = malloc(warpmatch_graph_vertices(h) * sizeof *lab);
+  cr_assert_eq(warpmatch_graph_read_labels(ctx, h, labels_path, lab), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  for (uint32_t v = 0; v < warpmatch_graph_vertices(h); v++) cr_assert_eq(lab[v], v == 1 ? 7 : 0);
+  lf = fopen(labels_path, "w");
+  fprintf(lf, "%llu x\n", (unsigned long long)warpmatch_graph_id(h, 1));
+  fclose(lf);
+  cr_assert_eq(warpmatch_graph_read_labels(ctx, h, labels_path, lab), WARPMATCH_EINPUT);
+  cr_assert(strstr(warpmatch_last_error(ctx), labels_path), "%s", warpmatch_last_error(ctx));
+  free(lab);
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+}
+
+/* bfs_ex: several sources at once, a depth limit, a target, the figures,
+ * and validate accepting the answer and refusing a broken tree. */
+static void check_bfs_ex(warpmatch_context *ctx, const wm_graph *g, const warpmatch_graph *h, int device) {
+  const uint32_t src[2] = {0, g->n / 2};
+  int32_t *want = malloc(g->n * sizeof *want), *other = malloc(g->n * sizeof *other);
+  int32_t *lv = malloc(g->n * sizeof *lv);
+  uint32_t *par = malloc(g->n * sizeof *par);
+  reference_bfs(g, src[0], want);
+  reference_bfs(g, src[1], other);
+  uint32_t reached = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    if (other[v] >= 0 && (want[v] < 0 || other[v] < want[v])) want[v] = other[v];
+    reached += want[v] >= 0;
+  }
+  warpmatch_bfs_options o;
+  warpmatch_bfs_options_init(&o);
+  o.device = device;
+  warpmatch_bfs_stats s;
+  s.size = sizeof s;
+  cr_assert_eq(warpmatch_bfs_ex(ctx, h, src, 2, &o, lv, par, &s), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  for (uint32_t v = 0; v < g->n; v++) cr_assert_eq(lv[v], want[v], "level of %u", v);
+  cr_assert_eq(s.bfs.reached, reached);
+  cr_assert_eq(s.truncated, 0);
+  cr_assert_geq(s.teps_edges, 0);
+  cr_assert_eq(warpmatch_bfs_validate(ctx, h, src, 2, lv, par, &s), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  for (uint32_t v = 0; v < g->n; v++)
+    if (lv[v] > 1) { /* a parent two levels up breaks the tree */
+      const uint32_t keep = par[v];
+      par[v] = src[0];
+      cr_assert_eq(warpmatch_bfs_validate(ctx, h, src, 2, lv, par, &s), WARPMATCH_EINPUT);
+      par[v] = keep;
+      break;
+    }
+  o.max_depth = 1;
+  cr_assert_eq(warpmatch_bfs_ex(ctx, h, src, 1, &o, lv, NULL, &s), WARPMATCH_OK);
+  reference_bfs(g, src[0], want);
+  for (uint32_t v = 0; v < g->n; v++) cr_assert_eq(lv[v], want[v] <= 1 ? want[v] : -1, "ball level of %u", v);
+  o.max_depth = UINT32_MAX;
+  o.alpha = 2;
+  cr_assert_eq(warpmatch_bfs_ex(ctx, h, src, 1, &o, lv, NULL, &s), WARPMATCH_EUSAGE);
+  cr_assert_eq(warpmatch_bfs_ex(ctx, h, src, 0, NULL, lv, NULL, &s), WARPMATCH_EUSAGE);
+  free(want);
+  free(other);
+  free(lv);
+  free(par);
+}
+
+Test(api, bfs_ex_sources_limits_and_validation) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(300, 4.0, 3, 0.3, 2);
+  warpmatch_graph *h = api_graph(ctx, g);
+  check_bfs_ex(ctx, g, h, WARPMATCH_DEVICE_CPU);
+  cr_assert_str_eq(warpmatch_bfs_describe(ctx), "");
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* motifs_ex: how each class was counted, and its edge-induced count equal
+ * to counting the class's shape edge-induced. */
+Test(api, motifs_ex_how_and_edge_induced) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(120, 6.0, 3, 0.4, 21);
+  warpmatch_graph *h = api_graph(ctx, g);
+  warpmatch_match_options o = cpu_match_options(WARPMATCH_METHOD_AUTO);
+  warpmatch_motif rows[6], edge_induced[6];
+  const char *how[6];
+  warpmatch_match_result r;
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_motifs_ex(ctx, h, 4, &o, rows, how, edge_induced, &r), WARPMATCH_OK, "%s",
+               warpmatch_last_error(ctx));
+  cr_assert_eq(r.count.method, WARPMATCH_METHOD_FORMULA);
+  cr_assert_neq(r.launch[0], '\0');
+  warpmatch_motif plain[6];
+  cr_assert_eq(warpmatch_motifs(ctx, h, 4, NULL, plain), WARPMATCH_OK);
+  for (int i = 0; i < 6; i++) {
+    cr_assert_eq(rows[i].count, plain[i].count);
+    cr_assert(!strcmp(how[i], "formula") || !strcmp(how[i], "enumerated") || !strcmp(how[i], "enumerated-induced"),
+              "%s", how[i]);
+    warpmatch_pattern *p = pattern(ctx, rows[i].name);
+    warpmatch_count_options co = cpu_options(0, WARPMATCH_METHOD_ENUMERATE);
+    cr_assert_eq(edge_induced[i].count, api_count(ctx, h, p, &co, NULL), "%s", rows[i].name);
+    warpmatch_pattern_destroy(p);
+  }
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* On a GPU: the graph stays on the device between searches of the same
+ * graph, is replaced when another is searched (also one that a freed
+ * handle's address was reused for), and the answers stay the CPU's. */
+Test(api, bfs_gpu_graph_stays_resident) {
+  warpmatch_context *ctx = ctx_new();
+  if (!warpmatch_gpu_available(ctx)) {
+    warpmatch_context_destroy(ctx);
+    cr_skip_test("no usable GPU");
+  }
+  wm_graph *ga = wm_test_powerlaw(300, 4.0, 3, 0.3, 2), *gb = wm_test_er(200, 0.02, 5);
+  warpmatch_graph *a = api_graph(ctx, ga), *b = api_graph(ctx, gb);
+  for (int twice = 0; twice < 2; twice++) {
+    check_bfs_ex(ctx, ga, a, WARPMATCH_DEVICE_GPU);
+    cr_assert_neq(warpmatch_bfs_describe(ctx)[0], '\0');
+    check_bfs(ctx, gb, b, 3, WARPMATCH_DEVICE_GPU);
+  }
+  warpmatch_graph_destroy(a);
+  wm_graph *gc = wm_test_er(300, 0.01, 9);
+  warpmatch_graph *c = api_graph(ctx, gc); /* may take a's address */
+  for (uint32_t s = 0; s < gc->n; s += 50) check_bfs(ctx, gc, c, s, WARPMATCH_DEVICE_GPU);
+  int64_t hops = -2, cpu_hops = -3;
+  cr_assert_eq(warpmatch_reach(ctx, c, 0, 7, WARPMATCH_DEVICE_GPU, &hops), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_reach(ctx, c, 0, 7, WARPMATCH_DEVICE_CPU, &cpu_hops), WARPMATCH_OK);
+  cr_assert_eq(hops, cpu_hops);
+  warpmatch_graph_destroy(b);
+  warpmatch_graph_destroy(c);
+  wm_graph_destroy(ga);
+  wm_graph_destroy(gb);
+  wm_graph_destroy(gc);
+  warpmatch_context_destroy(ctx); /* releases the device copy */
 }
