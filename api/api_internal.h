@@ -26,6 +26,13 @@ struct warpmatch_context {
   struct wm_bfs_gpu_ctx *bfs;
   uint64_t bfs_serial;
   int bfs_gpus, bfs_dopt;
+  /* The graph matched on (count, list, motifs) kept on the GPUs likewise:
+   * made by the first GPU call on it, reused while the same graph (serial
+   * and the copy matched on) goes to as many GPUs. */
+  struct wm_gpu_graph *match;
+  uint64_t match_serial;
+  const wm_graph *match_g;
+  int match_gpus;
 };
 
 /* A graph numbered by its indices, and what matching on it needs, built
@@ -126,6 +133,7 @@ typedef struct wm_api_job {
   uint32_t *first;       /* the ball's vertices (owned), or NULL */
   uint64_t n_first;
   int use_gpu;
+  uint64_t serial; /* the graph handle's */
   wm_plan plan;
   double relabel_seconds, stats_seconds, plan_seconds;
 } wm_api_job;
@@ -141,6 +149,12 @@ int wm_api_job_prepare(warpmatch_context *ctx, const char *who, const warpmatch_
                        const warpmatch_pattern *p, const warpmatch_match_options *o, int purpose, int gpu_plan,
                        wm_api_job *job);
 void wm_api_job_free(wm_api_job *job);
+/* mo->gpu_graph: g, the copy matched on of handle `serial`, kept on
+ * mo->gpus GPUs for the context's later calls (uploaded here by the first
+ * GPU call, again when another graph or number of GPUs comes).  Best
+ * effort: where it cannot be made, the GPU drivers upload g themselves. */
+void wm_api_gpu_graph(warpmatch_context *ctx, uint64_t serial, const wm_graph *g, wm_match_options *mo);
+void wm_api_gpu_graph_drop(warpmatch_context *ctx);
 
 /* What an executor's run of a job tells the caller: seconds, kernel ms,
  * device, set operations, the ball, the phase times, the launch (the count,

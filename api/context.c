@@ -27,6 +27,7 @@ int warpmatch_context_create(warpmatch_context **out) {
 void warpmatch_context_destroy(warpmatch_context *ctx) {
   if (!ctx) return;
   wm_bfs_gpu_destroy(ctx->bfs);
+  wm_api_gpu_graph_drop(ctx);
   free(ctx);
 }
 

@@ -75,6 +75,7 @@ static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_op
                        who);
   wm_match_options mo;
   wm_api_executor_options(ctx, o, job, &mo);
+  if (job->use_gpu) wm_api_gpu_graph(ctx, job->serial, job->m.g, &mo);
   const uint32_t n = job->m.g->n;
   uint64_t *counted = o->per_vertex;
   if (counted && job->m.old_of && !(counted = calloc(n ? n : 1, sizeof *counted)))

@@ -95,6 +95,24 @@ void wm_api_executor_options(const warpmatch_context *ctx, const warpmatch_match
   mo->n_first = job->n_first;
 }
 
+void wm_api_gpu_graph_drop(warpmatch_context *ctx) {
+  wm_gpu_graph_destroy(ctx->match);
+  ctx->match = NULL;
+  ctx->match_serial = 0;
+  ctx->match_g = NULL;
+}
+
+void wm_api_gpu_graph(warpmatch_context *ctx, uint64_t serial, const wm_graph *g, wm_match_options *mo) {
+  const int gpus = mo->gpus > 1 ? mo->gpus : 1;
+  if (!(ctx->match && ctx->match_serial == serial && ctx->match_g == g && ctx->match_gpus == gpus)) {
+    wm_api_gpu_graph_drop(ctx); /* one graph on the devices at a time */
+    wm_error err;
+    if (wm_gpu_graph_create(g, gpus, &ctx->match, &err) != WM_OK) return;
+    ctx->match_serial = serial, ctx->match_g = g, ctx->match_gpus = gpus;
+  }
+  mo->gpu_graph = ctx->match;
+}
+
 void wm_api_job_result(const wm_api_job *job, const wm_match_result *r, warpmatch_match_result *out) {
   out->count.seconds = r->seconds;
   out->count.kernel_ms = job->use_gpu ? r->kernel_ms : 0.0;
@@ -190,6 +208,7 @@ int wm_api_job_prepare(warpmatch_context *ctx, const char *who, const warpmatch_
                        wm_api_job *job) {
   memset(job, 0, sizeof *job);
   job->pattern = p->p;
+  job->serial = g ? g->serial : 0;
   if ((purpose & WM_API_GIVEN_NAME) && p->given[0]) memcpy(job->pattern.name, p->given, sizeof p->given);
   purpose &= ~WM_API_GIVEN_NAME;
   /* Pattern files of STMatch label vertex i with i: their shape is wanted. */

@@ -41,6 +41,7 @@ static int run(warpmatch_context *ctx, const warpmatch_match_options *o, const w
                batcher *b, warpmatch_match_result *out) {
   wm_match_options mo;
   wm_api_executor_options(ctx, o, job, &mo);
+  if (job->use_gpu) wm_api_gpu_graph(ctx, job->serial, job->m.g, &mo);
   mo.limit = limit;
   mo.sink = collect;
   mo.sink_ctx = b;

@@ -111,8 +111,8 @@ static int report(warpmatch_context *ctx, const char *who, const wm_pattern *pat
   return WARPMATCH_OK;
 }
 
-static int count_all(warpmatch_context *ctx, const char *who, const wm_graph *g, unsigned size, int use_gpu,
-                     const warpmatch_match_options *o, const motif_out *out) {
+static int count_all(warpmatch_context *ctx, const char *who, uint64_t serial, const wm_graph *g, unsigned size,
+                     int use_gpu, const warpmatch_match_options *o, const motif_out *out) {
   wm_pattern *pats = NULL;
   unsigned n = 0;
   wm_error err;
@@ -123,6 +123,7 @@ static int count_all(warpmatch_context *ctx, const char *who, const wm_graph *g,
   if (!counts || !how) rc = wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
   wm_match_options mo;
   wm_api_executor_options(ctx, o, NULL, &mo);
+  if (use_gpu && size >= 4) wm_api_gpu_graph(ctx, serial, g, &mo);
   mo.motif_method = o->count.method; /* WARPMATCH_METHOD_* are wm_motif_method's values */
   wm_match_result r;
   memset(&r, 0, sizeof r);
@@ -153,7 +154,7 @@ static int motifs(warpmatch_context *ctx, const char *who, const warpmatch_graph
   double relabel_s = 0, stats_s = 0;
   rc = wm_api_matching_of(ctx, g, o->relabel, 0, &m, &relabel_s, &stats_s);
   if (out->result) out->result->relabel_seconds = relabel_s, out->result->stats_seconds = stats_s;
-  if (!rc) rc = count_all(ctx, who, m.g, size, use_gpu, o, out);
+  if (!rc) rc = count_all(ctx, who, g->serial, m.g, size, use_gpu, o, out);
   wm_api_threads_leave(&t);
   return rc;
 }

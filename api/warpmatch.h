@@ -16,8 +16,9 @@
  * statistics for the planner, a directed graph's transpose), built on first
  * use.  A context keeps the graph its last GPU bfs or reach searched on the
  * device, so that searching it again uploads nothing; searching another
- * graph replaces it, and warpmatch_context_destroy frees it.  count, list
- * and motifs upload the graph on each GPU call.
+ * graph replaces it, and warpmatch_context_destroy frees it.  Likewise the
+ * graph its last GPU count, list or motifs call matched on (its copy
+ * renumbered by degree): a second copy, beside the search's.
  *
  * Vertices: a graph has vertices 0..n-1, its *indices*.  A graph made from
  * edge arrays keeps the ids it was given as indices.  A graph loaded from

@@ -104,6 +104,9 @@ typedef struct wm_match_options {
   const char *progress_label;  /* the phase the progress line names (NULL: "counting") */
   const wm_share *share;       /* CPU: the first level (and the motif sums' loops) shared with
                                   other processes, or NULL; not with a sink */
+  const struct wm_gpu_graph *gpu_graph; /* GPU: g already on the devices (wm_gpu_graph_create),
+                                  read from there instead of uploaded; NULL, or a copy of
+                                  another graph: uploaded as before */
 } wm_match_options;
 
 /* auto: the formula wherever it applies (the whole graph, no labels); formula:
@@ -161,6 +164,16 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
 int wm_gpu_available(void);
 /* The CUDA devices usable (0 without CUDA): the most --gpus can ask for. */
 int wm_gpu_count(void);
+/* A graph's CSR kept on GPUs 0..gpus-1 for many GPU calls on it (the
+ * library's context keeps one): the stack kernel, the dedicated kernels
+ * and the motif sums read it where wm_match_options.gpu_graph names it,
+ * instead of uploading g per call.  g must outlive it. */
+typedef struct wm_gpu_graph wm_gpu_graph;
+int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_error *err);
+void wm_gpu_graph_destroy(wm_gpu_graph *gg);
+/* 1 with *off and *adj (device pointers) when gg holds g on device dev. */
+int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj);
+
 /* WM_EDEVICE when no device or a CUDA error; out-of-memory likewise. */
 int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
                  wm_match_result *r, wm_error *err);

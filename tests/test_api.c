@@ -1467,3 +1467,61 @@ Test(api, bfs_gpu_graph_stays_resident) {
   wm_graph_destroy(gc);
   warpmatch_context_destroy(ctx); /* releases the device copy */
 }
+
+static uint64_t count_on(warpmatch_context *ctx, const warpmatch_graph *g, const char *name, int device) {
+  warpmatch_pattern *p = NULL;
+  cr_assert_eq(warpmatch_pattern_create(ctx, name, &p), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  warpmatch_count_options o;
+  warpmatch_count_options_init(&o);
+  o.device = device;
+  o.method = WARPMATCH_METHOD_ENUMERATE;
+  warpmatch_count_result r;
+  cr_assert_eq(warpmatch_count(ctx, g, p, &o, &r), WARPMATCH_OK, "%s: %s", name, warpmatch_last_error(ctx));
+  warpmatch_pattern_destroy(p);
+  return r.count;
+}
+
+/* On a GPU: the graph matched on stays on the devices between count, list
+ * and motifs calls on it (the stack kernel, the dedicated kernels and the
+ * motif sums read that copy), is replaced when another graph comes (also
+ * one in a freed handle's place), and every answer stays the CPU's. */
+Test(api, gpu_graph_kept_for_matching) {
+  warpmatch_context *ctx = ctx_new();
+  if (!warpmatch_gpu_available(ctx)) {
+    warpmatch_context_destroy(ctx);
+    cr_skip_test("no usable GPU");
+  }
+  wm_graph *ga = wm_test_powerlaw(400, 5.0, 4, 0.3, 3), *gb = wm_test_er(250, 0.05, 6);
+  warpmatch_graph *a = api_graph(ctx, ga), *b = api_graph(ctx, gb);
+  static const char *const names[] = {"triangle", "4-clique", "4-cycle", "house"};
+  for (int twice = 0; twice < 2; twice++)
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+      cr_assert_eq(count_on(ctx, a, names[i], WARPMATCH_DEVICE_GPU), count_on(ctx, a, names[i], WARPMATCH_DEVICE_CPU),
+                   "%s on a", names[i]);
+      cr_assert_eq(count_on(ctx, b, names[i], WARPMATCH_DEVICE_GPU), count_on(ctx, b, names[i], WARPMATCH_DEVICE_CPU),
+                   "%s on b", names[i]);
+    }
+  warpmatch_motif gpu[21], cpu[21];
+  warpmatch_count_options o;
+  warpmatch_count_options_init(&o);
+  for (unsigned size = 4; size <= 5; size++) {
+    o.device = WARPMATCH_DEVICE_GPU;
+    cr_assert_eq(warpmatch_motifs(ctx, a, size, &o, gpu), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+    o.device = WARPMATCH_DEVICE_CPU;
+    cr_assert_eq(warpmatch_motifs(ctx, a, size, &o, cpu), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+    for (unsigned i = 0; i < warpmatch_motif_classes(size); i++)
+      cr_assert(gpu[i].count == cpu[i].count && gpu[i].count_high == cpu[i].count_high, "size %u class %s", size,
+                cpu[i].name);
+  }
+  warpmatch_graph_destroy(a);
+  wm_graph *gc = wm_test_er(300, 0.03, 8);
+  warpmatch_graph *c = api_graph(ctx, gc); /* may take a's address */
+  cr_assert_eq(count_on(ctx, c, "4-cycle", WARPMATCH_DEVICE_GPU), count_on(ctx, c, "4-cycle", WARPMATCH_DEVICE_CPU));
+  cr_assert_eq(count_on(ctx, c, "triangle", WARPMATCH_DEVICE_GPU), count_on(ctx, c, "triangle", WARPMATCH_DEVICE_CPU));
+  warpmatch_graph_destroy(b);
+  warpmatch_graph_destroy(c);
+  wm_graph_destroy(ga);
+  wm_graph_destroy(gb);
+  wm_graph_destroy(gc);
+  warpmatch_context_destroy(ctx); /* releases the device copy */
+}

@@ -23,14 +23,14 @@ static void same_sums(const wm_graph *g, const char *what) {
      * of more than 64 paths (then 1) swept by a block, with the lists in
      * chunks (then whole) */
     const uint64_t n = sorted->n ? sorted->n : 1;
-    const wm_motif_gpu_policy policies[] = {{0, 0, 0, 0, 0},
-                                            {4, 1000, 0, 0, 0},
-                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 0, 0},
-                                            {0, 1000, 0, 0, 64},
-                                            {0, 0, 0, 0, 1},
-                                            {0, 0, 0, 2, 0},
-                                            {4, 1000, 0, 2, 0},
-                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 2, 0}};
+    const wm_motif_gpu_policy policies[] = {{0, 0, 0, 0, 0, NULL},
+                                            {4, 1000, 0, 0, 0, NULL},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 0, 0, NULL},
+                                            {0, 1000, 0, 0, 64, NULL},
+                                            {0, 0, 0, 0, 1, NULL},
+                                            {0, 0, 0, 2, 0, NULL},
+                                            {4, 1000, 0, 2, 0, NULL},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 2, 0, NULL}};
     /* the last three over two GPUs, where the host has them (gpu_motifs
      * several_gpus is the case that reports Skipped without) */
     const unsigned np = wm_gpu_count() >= 2 ? 8 : 5;

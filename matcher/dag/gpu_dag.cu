@@ -39,6 +39,7 @@ typedef struct dag_dev {
   wm_u64 *count_host; /* pinned: the count comes back in the launch's stream, no second round trip */
   uint32_t *adj, *dplus, *pivots, *pool, *stacks;
   uint16_t *adj16;
+  int borrowed; /* off and adj are the resident graph's, not this run's to free */
   wm_dag_item *items;
   wm_dag_args args;
   unsigned light_blocks, heavy_blocks;
@@ -47,6 +48,7 @@ typedef struct dag_dev {
 
 typedef struct dag_run {
   const wm_graph *g;
+  const struct wm_gpu_graph *resident; /* g on the devices already (wm_match_options.gpu_graph), or NULL */
   const wm_dag_kernels *K;
   unsigned k;
   wm_dag_split split;
@@ -164,9 +166,10 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   const wm_dag_split *s = &T->split;
   dag_dev *d = &T->dev[i];
   WM_CUD(i, cudaSetDevice(i));
-  int rc;
-  if ((rc = upload(d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, err)) ||
-      (rc = upload(d, (void **)&d->adj, g->adj, (size_t)g->m * 4, err)) ||
+  int rc = WM_OK;
+  d->borrowed = wm_gpu_graph_on(T->resident, g, i, (void **)&d->off, (void **)&d->adj);
+  if ((!d->borrowed && ((rc = upload(d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, err)) ||
+                        (rc = upload(d, (void **)&d->adj, g->adj, (size_t)g->m * 4, err)))) ||
       (rc = upload(d, (void **)&d->dplus, s->dplus, (size_t)g->n * 4, err)) ||
       (rc = upload(d, (void **)&d->items, s->items, s->n_items * sizeof(wm_dag_item), err)) ||
       (rc = upload(d, (void **)&d->pivots, s->pivots, s->n_pivots * 4, err)) ||
@@ -212,7 +215,7 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
 
 static void close_dev(dag_dev *d) {
   if (cudaSetDevice(d->id) != cudaSuccess) return;
-  void *p[] = {d->off, d->adj, d->adj16, d->dplus, d->items, d->pivots, d->base, d->pool, d->stacks, d->ctr};
+  void *p[] = {d->borrowed ? NULL : d->off, d->borrowed ? NULL : d->adj, d->adj16, d->dplus, d->items, d->pivots, d->base, d->pool, d->stacks, d->ctr};
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
     if (p[i]) cudaFree(p[i]);
   if (d->count_host) cudaFreeHost(d->count_host);
@@ -389,6 +392,7 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
   dag_run *T = (dag_run *)calloc(1, sizeof *T);
   if (!T) return wm_fail(err, WM_EINPUT, "%s: out of host memory", K->name);
   T->g = g;
+  T->resident = o->gpu_graph;
   T->k = k;
   T->K = K;
   T->ndev = o->gpus > 1 ? (o->gpus < 16 ? o->gpus : 16) : 1;

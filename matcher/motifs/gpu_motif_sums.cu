@@ -955,6 +955,8 @@ struct run {
   unsigned long long *sh;   /* several: device 0's shared counters, one per shared launch */
   unsigned sh_used, sh_n;
   double prepare_s;         /* one device: the scratch and the list plan, for WM_MOTIF_TRACE */
+  const wm_gpu_graph *resident; /* policy.graph: g on the devices already, or NULL */
+  bool borrowed;            /* off and adj are resident's, not this run's to free */
 };
 
 /* Waits for ev, the last work queued on the default stream, with the
@@ -989,7 +991,8 @@ unsigned long long *shared_counter(run &r) {
 }
 
 void release(run &r) {
-  cudaFree(r.off), cudaFree(r.adj), cudaFree(r.t), cudaFree(r.scratch), cudaFree(r.slots);
+  if (!r.borrowed) cudaFree(r.off), cudaFree(r.adj);
+  cudaFree(r.t), cudaFree(r.scratch), cudaFree(r.slots);
   cudaFree(r.buf), cudaFree(r.buckets), cudaFree(r.prefix), cudaFree(r.overflow), cudaFree(r.next);
   cudaFree(r.up), cudaFree(r.heavy), cudaFree(r.total);
   free(r.heavy_host);
@@ -999,11 +1002,14 @@ void release(run &r) {
 }
 
 int upload(const wm_graph *g, run &r, wm_error *err) {
-  WM_CU(cudaMalloc(&r.off, (g->n + 1) * sizeof *r.off));
-  WM_CU(cudaMalloc(&r.adj, (g->m ? g->m : 1) * sizeof *r.adj));
+  r.borrowed = wm_gpu_graph_on(r.resident, g, r.dev, (void **)&r.off, (void **)&r.adj) != 0;
+  if (!r.borrowed) {
+    WM_CU(cudaMalloc(&r.off, (g->n + 1) * sizeof *r.off));
+    WM_CU(cudaMalloc(&r.adj, (g->m ? g->m : 1) * sizeof *r.adj));
+    WM_CU(cudaMemcpy(r.off, g->offsets, (g->n + 1) * sizeof *r.off, cudaMemcpyHostToDevice));
+    WM_CU(cudaMemcpy(r.adj, g->adj, g->m * sizeof *r.adj, cudaMemcpyHostToDevice));
+  }
   WM_CU(cudaMalloc(&r.t, (g->m ? g->m : 1) * sizeof *r.t));
-  WM_CU(cudaMemcpy(r.off, g->offsets, (g->n + 1) * sizeof *r.off, cudaMemcpyHostToDevice));
-  WM_CU(cudaMemcpy(r.adj, g->adj, g->m * sizeof *r.adj, cudaMemcpyHostToDevice));
   WM_CU(cudaMemset(r.t, 0, (g->m ? g->m : 1) * sizeof *r.t));
   WM_CU(cudaMalloc(&r.next, kCounters * sizeof *r.next));
   WM_CU(cudaMemset(r.next, 0, kCounters * sizeof *r.next));
@@ -1361,6 +1367,7 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   for (int i = 0; i < ndev; i++) {
     R[i].dev = i;
     R[i].multi = true;
+    R[i].resident = policy.graph;
     WM_CUD(i, cudaSetDevice(i));
     if ((rc = wm_gpu_on_device(err, i, set_scope(1, err))) || (rc = wm_gpu_on_device(err, i, upload(g, R[i], err))) ||
         (rc = wm_gpu_on_device(err, i, prepare(g, k, policy, R[i], err))))
@@ -1454,6 +1461,7 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     run &r = R[0];
     double at[5];
     WM_CU(cudaGetDevice(&r.dev));
+    r.resident = pol.graph;
     rc = set_scope(0, err);
     at[0] = wm_now();
     if (!rc) rc = upload(g, r, err);

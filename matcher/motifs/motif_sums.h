@@ -107,6 +107,7 @@ typedef struct wm_motif_gpu_policy {
   uint64_t heavy_paths;   /* size 5 on one device: tops of more paths than this are swept
                              by a block each (0: the paths per warp, between 1,024 and
                              32,768) */
+  const struct wm_gpu_graph *graph; /* g already on the devices (matcher.h), or NULL */
 } wm_motif_gpu_policy;
 
 /* The same sums on the GPU, for sizes 4 and 5 (size 3 needs degrees only).

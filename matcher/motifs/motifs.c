@@ -145,7 +145,7 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
   if (use_gpu && k >= 4) {
     double ms = 0;
     wm_motif_gpu_policy policy = {o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
-                                  o ? o->gpu_set_capacity : 0, 0, o ? o->gpus : 0, 0};
+                                  o ? o->gpu_set_capacity : 0, 0, o ? o->gpus : 0, 0, o ? o->gpu_graph : NULL};
     rc = wm_motif_sums_gpu(g, k, &policy, sums, &ms, err);
     if (rc) return rc;
     total->kernel_ms += ms;

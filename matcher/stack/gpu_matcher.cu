@@ -32,6 +32,7 @@ typedef struct wm_gpu_dev {
   cudaEvent_t ev0, ev1;
   wm_u64 *off;
   uint32_t *adj;
+  int borrowed;   /* off and adj are o->gpu_graph's, not this run's to free */
   int32_t *labels;
   uint8_t *allowed;
   uint32_t *first;
@@ -118,7 +119,7 @@ static int sets_alloc(wm_gpu_dev *d, size_t bytes, wm_error *err) {
 
 static void dev_release(wm_gpu_dev *d) {
   if (cudaSetDevice(d->id) != cudaSuccess) return;
-  void *ptrs[] = {d->off, d->adj, d->labels, d->allowed, d->first, d->ctr,
+  void *ptrs[] = {d->borrowed ? NULL : d->off, d->borrowed ? NULL : d->adj, d->labels, d->allowed, d->first, d->ctr,
                   d->per_vertex, d->ints, d->mail, d->out, d->save};
   for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
     if (ptrs[i]) cudaFree(ptrs[i]);
@@ -147,8 +148,10 @@ static int setup_inputs(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   const wm_graph *g = R->g;
   const wm_match_options *o = R->o;
   int rc;
-  if ((rc = copy_in(R, d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, "vertex offsets", err)) ||
-      (rc = copy_in(R, d, (void **)&d->adj, g->adj, (size_t)g->m * 4, "adjacency", err)))
+  if (wm_gpu_graph_on(o->gpu_graph, g, d->id, (void **)&d->off, (void **)&d->adj))
+    d->borrowed = 1;
+  else if ((rc = copy_in(R, d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, "vertex offsets", err)) ||
+           (rc = copy_in(R, d, (void **)&d->adj, g->adj, (size_t)g->m * 4, "adjacency", err)))
     return rc;
   if (R->plan.labeled &&
       (rc = copy_in(R, d, (void **)&d->labels, o->vertex_labels, (size_t)g->n * 4, "labels", err)))

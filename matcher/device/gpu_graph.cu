@@ -1,0 +1,69 @@
+/* A graph's CSR kept on the GPUs between calls (wm_gpu_graph, matcher.h). */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include "gpu_check.h"
+#include "matcher.h"
+
+enum { MAX_DEVICES = 16 };
+
+struct wm_gpu_graph {
+  const wm_graph *g;
+  int ndev;
+  void *off[MAX_DEVICES];
+  void *adj[MAX_DEVICES];
+};
+
+void wm_gpu_graph_destroy(wm_gpu_graph *gg) {
+  if (!gg) return;
+  int dev = 0;
+  cudaGetDevice(&dev);
+  for (int i = 0; i < gg->ndev; i++)
+    if (cudaSetDevice(i) == cudaSuccess) cudaFree(gg->off[i]), cudaFree(gg->adj[i]);
+  cudaSetDevice(dev);
+  cudaGetLastError();
+  free(gg);
+}
+
+static int upload_to(const wm_graph *g, int i, wm_gpu_graph *gg, wm_error *err) {
+  const size_t off_b = ((size_t)g->n + 1) * 8, adj_b = (g->m ? g->m : 1) * 4;
+  WM_CUD(i, cudaSetDevice(i));
+  WM_CUD(i, cudaMalloc(&gg->off[i], off_b));
+  WM_CUD(i, cudaMalloc(&gg->adj[i], adj_b));
+  WM_CUD(i, cudaMemcpy(gg->off[i], g->offsets, off_b, cudaMemcpyHostToDevice));
+  if (g->m) WM_CUD(i, cudaMemcpy(gg->adj[i], g->adj, (size_t)g->m * 4, cudaMemcpyHostToDevice));
+  return WM_OK;
+}
+
+int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_error *err) {
+  *out = NULL;
+  int present = 0;
+  if (cudaGetDeviceCount(&present) != cudaSuccess || present < 1) {
+    cudaGetLastError();
+    return wm_fail(err, WM_EDEVICE, "no CUDA device");
+  }
+  const int ndev = gpus < 1 ? 1 : gpus > MAX_DEVICES ? MAX_DEVICES : gpus;
+  if (ndev > present) return wm_fail(err, WM_EDEVICE, "%d GPUs asked for, %d present", ndev, present);
+  wm_gpu_graph *gg = (wm_gpu_graph *)calloc(1, sizeof *gg);
+  if (!gg) return wm_fail(err, WM_EINPUT, "out of memory");
+  gg->g = g;
+  gg->ndev = ndev;
+  int dev = 0;
+  cudaGetDevice(&dev);
+  int rc = WM_OK;
+  for (int i = 0; i < ndev && !rc; i++) rc = upload_to(g, i, gg, err);
+  cudaSetDevice(dev);
+  if (rc) {
+    wm_gpu_graph_destroy(gg);
+    return rc;
+  }
+  *out = gg;
+  return WM_OK;
+}
+
+int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj) {
+  if (!gg || gg->g != g || dev < 0 || dev >= gg->ndev) return 0;
+  *off = gg->off[dev];
+  *adj = gg->adj[dev];
+  return 1;
+}
