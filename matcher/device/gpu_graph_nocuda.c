@@ -1,0 +1,17 @@
+/* Stand-ins for the graph kept on the GPUs (gpu_graph.cu) when the build
+ * has no CUDA; apart from gpu_nocuda.c so that the emulator runs, which
+ * bring their own device discovery, can link the real drivers without it. */
+#include "matcher.h"
+
+int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_error *err) {
+  (void)g, (void)gpus;
+  *out = NULL;
+  return wm_fail(err, WM_EDEVICE, "this warpmatch was built without CUDA; use --device cpu");
+}
+
+void wm_gpu_graph_destroy(wm_gpu_graph *gg) { (void)gg; }
+
+int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj) {
+  (void)gg, (void)g, (void)dev, (void)off, (void)adj;
+  return 0;
+}
