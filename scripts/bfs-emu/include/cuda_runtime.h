@@ -233,7 +233,14 @@ template <class F> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int
   *n = 1;
   return cudaSuccess;
 }
-inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+/* The calling thread's current device (cudaGetDevice returns it).  With
+ * EMU_DEFER_DEVICE=d, the work queued while d is current (launches, async
+ * copies and sets, event records) is held, in order, until the host waits
+ * on d (a synchronous copy or set, a synchronize, a stream query, a free):
+ * the other devices' launches then run first, so that they take the items
+ * of counters shared with d (scripts/motif-emu.sh; off by default; the
+ * emulated NCCL's calls are not held). */
+cudaError_t cudaSetDevice(int d);
 
 /* Checks of device-side accesses: every device pointer the kernels read
  * must lie inside a cudaMalloc'd block (see emu_runtime.cpp). */
