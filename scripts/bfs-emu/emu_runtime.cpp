@@ -267,17 +267,41 @@ struct emu_graph {
 };
 static emu_graph *capturing;
 
-/* Runs op now, or keeps it for the graph being captured. */
+/* The current device of each host thread, and EMU_DEFER_DEVICE's held
+ * work (cudaSetDevice in cuda_runtime.h). */
+static thread_local int cur_dev = 0;
+static std::vector<std::function<void()>> deferred;
+static bool flushing = false;
+
+static bool deferring() {
+  static const int defer_dev = env_int("EMU_DEFER_DEVICE", -1);
+  return defer_dev >= 0 && cur_dev == defer_dev && !flushing;
+}
+
+/* The host waits on the current device: its held work runs first. */
+static void emu_sync() {
+  if (!deferring() || deferred.empty()) return;
+  std::vector<std::function<void()>> ops;
+  ops.swap(deferred);
+  flushing = true;
+  for (auto &op : ops) op();
+  flushing = false;
+}
+
+/* Runs op now, or keeps it for the graph being captured or for the
+ * deferred device. */
 static cudaError_t emu_queue(std::function<void()> op) {
   if (capturing)
     capturing->ops.push_back(std::move(op));
+  else if (deferring())
+    deferred.push_back(std::move(op));
   else
     op();
   return cudaSuccess;
 }
 
 void emu_launch(const emu_cfg_t &cfg, std::function<void()> fn) {
-  if (capturing) {
+  if (capturing || deferring()) {
     emu_cfg_t c = cfg;
     emu_queue([c, fn]() { emu_launch(c, fn); });
     return;
@@ -312,14 +336,14 @@ cudaError_t cudaMalloc(void **p, size_t bytes) {
   memset(*p, 0xA5, bytes); /* device memory starts as garbage */
   return cudaSuccess;
 }
-cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaFree(void *p) { emu_sync(); free(p); return cudaSuccess; }
 cudaError_t cudaMallocHost(void **p, size_t bytes) { return cudaMalloc(p, bytes); }
-cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
-cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { memmove(d, s, n); return cudaSuccess; }
+cudaError_t cudaFreeHost(void *p) { emu_sync(); free(p); return cudaSuccess; }
+cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { emu_sync(); memmove(d, s, n); return cudaSuccess; }
 cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k, cudaStream_t) {
   return emu_queue([=]() { cudaMemcpy(d, s, n, k); });
 }
-cudaError_t cudaMemset(void *p, int v, size_t n) { memset(p, v, n); return cudaSuccess; }
+cudaError_t cudaMemset(void *p, int v, size_t n) { emu_sync(); memset(p, v, n); return cudaSuccess; }
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) {
   return emu_queue([=]() { cudaMemset(p, v, n); });
 }
@@ -332,7 +356,12 @@ cudaError_t cudaMemGetInfo(size_t *f, size_t *t) {
 cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
 const char *cudaGetErrorString(cudaError_t e) { return e ? "emulated CUDA error" : "no error"; }
-cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
+cudaError_t cudaGetDevice(int *d) { *d = cur_dev; return cudaSuccess; }
+cudaError_t cudaSetDevice(int d) {
+  if (d < 0 || d >= env_int("EMU_DEVICES", 1)) return cudaErrorInvalidValue;
+  cur_dev = d;
+  return cudaSuccess;
+}
 cudaError_t cudaGetDeviceCount(int *n) { *n = env_int("EMU_DEVICES", 1); return cudaSuccess; }
 cudaError_t cudaDeviceGetP2PAttribute(int *v, cudaDeviceP2PAttr a, int, int) {
   *v = a == cudaDevP2PAttrPerformanceRank ? 0 : env_int("EMU_P2P", 1);
@@ -351,12 +380,13 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
   *v = a == cudaDevAttrMultiProcessorCount ? env_int("EMU_SMS", 2) : env_int("EMU_SMEM_OPTIN", 232448);
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) { emu_sync(); return cudaSuccess; }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { *s = (cudaStream_t)malloc(1); return cudaSuccess; }
-cudaError_t cudaStreamDestroy(cudaStream_t s) { free(s); return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamDestroy(cudaStream_t s) { emu_sync(); free(s); return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { emu_sync(); return cudaSuccess; }
 static std::vector<cudaStream_t> failed_streams;
 cudaError_t cudaStreamQuery(cudaStream_t s) { /* launches run at once */
+  emu_sync();
   for (cudaStream_t f : failed_streams)
     if (f == s) return 719; /* cudaErrorLaunchFailure */
   return cudaSuccess;
@@ -364,7 +394,7 @@ cudaError_t cudaStreamQuery(cudaStream_t s) { /* launches run at once */
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
 cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = new emu_event{0}; return cudaSuccess; }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { return cudaEventCreate(e); }
-cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
+cudaError_t cudaEventDestroy(cudaEvent_t e) { emu_sync(); delete e; return cudaSuccess; }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
   return emu_queue([e]() { e->t = now_ms(); });
 }
@@ -384,13 +414,23 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, unsigned lon
   return cudaSuccess;
 }
 cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t) {
-  for (auto &op : e->ops) op();
+  auto run = [e]() {
+    for (auto &op : e->ops) op();
+  };
+  if (deferring())
+    deferred.push_back(run);
+  else
+    run();
   return cudaSuccess;
 }
 cudaError_t cudaGraphDestroy(cudaGraph_t g) { delete g; return cudaSuccess; }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t e) { delete e; return cudaSuccess; }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms = (float)(b->t - a->t); return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t) { emu_sync(); return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  emu_sync();
+  *ms = (float)(b->t - a->t);
+  return cudaSuccess;
+}
 
 /* wm_gpu_available for the emulated build (the library's stand-in says 0). */
 extern "C" int wm_gpu_available(void) { return 1; }

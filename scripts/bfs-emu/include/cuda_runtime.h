@@ -24,6 +24,8 @@
 /* shared memory declared in headers (the .cu files are rewritten by sed) */
 #define __shared__ static
 #define __host__
+/* constant memory: an ordinary global, set by cudaMemcpyToSymbol */
+#define __constant__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 
@@ -126,6 +128,15 @@ template <class F> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F) {
   return cudaSuccess;
 }
 template <class F> cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) { return cudaSuccess; }
+/* __constant__ variables are host globals, one for every emulated device
+ * (launches run one after another, so the value set last before a launch
+ * is the one its threads read); the copy is synchronous, as cudaMemcpy. */
+template <class T>
+cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t bytes, size_t offset = 0,
+                               cudaMemcpyKind k = cudaMemcpyHostToDevice) {
+  if (offset + bytes > sizeof symbol) return cudaErrorInvalidValue;
+  return cudaMemcpy((char *)&symbol + offset, src, bytes, k);
+}
 
 /* ---- launches and the thread model ----------------------------------- */
 struct emu_cfg_t {
@@ -135,6 +146,14 @@ struct emu_cfg_t {
 };
 inline emu_cfg_t emu_cfg(dim3 g, dim3 b, size_t smem = 0, cudaStream_t s = 0) { return emu_cfg_t{g, b, smem, s}; }
 void emu_launch(const emu_cfg_t &cfg, std::function<void()> body);
+/* The parameters of kernel K as a tuple, for launches whose arguments are
+ * evaluated once at the launch and converted to the parameters' types
+ * there (NULL to a pointer): scripts/motif-emu.sh's rewrite. */
+template <class K> struct emu_params;
+template <class... P> struct emu_params<void (*)(P...)> {
+  typedef std::tuple<P...> type;
+};
+template <class K> using emu_params_t = typename emu_params<K>::type;
 
 struct emu_thread_ids {
   uint3 tid, bid;
@@ -171,6 +190,8 @@ template <class T> inline T __shfl_down_sync(unsigned mask, T v, unsigned delta)
   return out;
 }
 inline unsigned __reduce_add_sync(unsigned mask, unsigned v) { return (unsigned)emu_warp(EMU_REDUCE_ADD, mask, v, 0); }
+inline int __any_sync(unsigned mask, int pred) { return __ballot_sync(mask, pred) != 0; }
+inline int __all_sync(unsigned mask, int pred) { return __ballot_sync(mask, pred) == mask; }
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 
 /* Atomics: threads switch only at barriers, so plain operations are atomic. */
@@ -201,6 +222,7 @@ inline unsigned __fns(unsigned mask, unsigned base, int offset) {
   return 0xFFFFFFFFu;
 }
 inline unsigned atomicOr(unsigned *p, unsigned v) { unsigned o = *p; *p = o | v; return o; }
+inline int atomicOr(int *p, int v) { int o = *p; *p = o | v; return o; }
 /* OR over the warp: each set bit of each lane's value, by ballots. */
 inline unsigned __reduce_or_sync(unsigned mask, unsigned v) {
   unsigned out = 0;
@@ -211,7 +233,14 @@ template <class F> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int
   *n = 1;
   return cudaSuccess;
 }
-inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+/* The calling thread's current device (cudaGetDevice returns it).  With
+ * EMU_DEFER_DEVICE=d, the work queued while d is current (launches, async
+ * copies and sets, event records) is held, in order, until the host waits
+ * on d (a synchronous copy or set, a synchronize, a stream query, a free):
+ * the other devices' launches then run first, so that they take the items
+ * of counters shared with d (scripts/motif-emu.sh; off by default; the
+ * emulated NCCL's calls are not held). */
+cudaError_t cudaSetDevice(int d);
 
 /* Checks of device-side accesses: every device pointer the kernels read
  * must lie inside a cudaMalloc'd block (see emu_runtime.cpp). */

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Runs the GPU motif aggregates (matcher/motifs/gpu_motif_sums.cu, with
+# matcher/device/gpu_check.cu) on the CPU emulator of scripts/bfs-emu/ and
+# checks wm_motif_sums_gpu against wm_motif_sums_cpu (the oracle) sum by
+# sum, exactly, for sizes 4 and 5 (scripts/motif-emu/check.cpp): small
+# Erdos-Renyi graphs, a power-law graph, a hub over a sparse graph, a star,
+# K12, an empty graph, 2- and 3-vertex graphs and any edge-list files given,
+# each renumbered by degree; with the policies of tests/test_gpu_motifs.c
+# (the defaults, 4 warps with the pair lists in chunks, a tight scratch with
+# a layout per kernel, heavy tops of 64 paths and of 1 swept by 32-warp
+# blocks), on one emulated device, then with --gpus 2 on two (work counters
+# shared) with device 0 first and again with device 1 first
+# (EMU_DEFER_DEVICE=0 holds device 0's work until the host waits on it),
+# then on two without peer atomics (one device, with a note).  As
+# with bfs-emu and dag-emu, this checks indexing, barriers, warp collectives
+# and the host driver without a GPU, not races or speed: blocks run one by
+# one, so the first block to grab from a counter takes its every item, and
+# of two devices the first to run takes every shared item.
+#
+#   bash scripts/motif-emu.sh [EDGE_LIST ...]
+# Environment: WM_EMU_BUILD (default build-motif-emu), EMU_SMS (emulated
+# SMs, default 2: the defaults then run 64 warps, enough for the 32-warp
+# block kernels), MOTIF_EMU_WARPS (a cap on the warps of the policies that
+# leave them to the device; default none).
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${WM_EMU_BUILD:-$repo/build-motif-emu}"
+emu="$repo/scripts/bfs-emu"
+mkdir -p "$build/src" "$build/obj"
+
+# The host library without CUDA (its stand-in wm_motif_sums_gpu is not
+# pulled in: the emulated one is linked ahead of it).
+cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
+
+# k<<<g, b, smem, stream>>>(args);  ->
+#   { auto emu_k = k; emu_params_t<decltype(emu_k)> emu_a(args);
+#     emu_launch(emu_cfg(g, b, smem, stream), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }
+# over the whole file (sed -z), since launches span lines and follow an if:
+# the arguments are evaluated once, at the launch (counter(r) takes a
+# counter), and converted to the kernel's parameter types (NULL pointers).
+for f in motifs/gpu_motif_sums device/gpu_check; do
+  sed -z -E \
+    -e 's/([A-Za-z_][A-Za-z_0-9]*(<[^<>;]*>)?)<<<([^;>]*)>>>\(([^;]*)\);/{ auto emu_k = \1; emu_params_t<decltype(emu_k)> emu_a(\4); emu_launch(emu_cfg(\3), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }/g' \
+    -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/g' \
+    -e 's/__shared__/static/g' \
+    "$repo/matcher/$f.cu" >"$build/src/$(basename "$f").cpp"
+done
+if grep -n '<<<' "$build"/src/*.cpp; then echo "motif-emu: a launch was not rewritten" >&2; exit 1; fi
+
+san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/motifs" -I"$repo/matcher/device" -I"$repo/datasets" -I"$repo/planner" -I"$repo/patterns")
+objs=() pids=()
+for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/motif-emu/check.cpp"; do
+  o="$build/obj/$(basename "$f" .cpp).o"
+  g++ -std=c++17 -O1 -g -w "${san[@]}" "${inc[@]}" -c "$f" -o "$o" &
+  objs+=("$o") pids+=($!)
+  if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+for p in "${pids[@]}"; do wait "$p"; done
+g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash) -fopenmp -lm
+
+# ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
+# the harness are not the point here.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
+export EMU_SMS="${EMU_SMS:-2}"
+# Four runs, two at a time (the emulator is single-threaded); each run's
+# lines are printed once the pair is done.
+names=("one device"
+       "--gpus 2 on two devices, work counters shared (device 0 takes every shared item)"
+       "--gpus 2 on two devices, device 0's work held until the host waits on it (device 1 takes every shared item)"
+       "--gpus 2 on two devices without peer atomics: one device, with a note")
+envs=("MOTIF_EMU_SET=one"
+      "EMU_DEVICES=2 MOTIF_EMU_SET=two"
+      "EMU_DEVICES=2 EMU_DEFER_DEVICE=0 MOTIF_EMU_SET=two"
+      "EMU_DEVICES=2 EMU_P2P=0 MOTIF_EMU_SET=fallback")
+bad=0
+for pair in "0 2" "1 3"; do
+  pids=()
+  for i in $pair; do
+    echo "== running: ${names[$i]}"
+    env ${envs[$i]} "$build/check" "$@" >"$build/run$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || bad=1; done
+done
+for i in 0 1 2 3; do
+  echo "== ${names[$i]}"
+  cat "$build/run$i.log"
+done
+if [ $bad -ne 0 ]; then echo "motif-emu: FAILED (see above)"; exit 1; fi
+echo "motif-emu: every run passes"

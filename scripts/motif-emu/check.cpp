@@ -1,0 +1,252 @@
+/* Checks the GPU motif aggregates (matcher/motifs/gpu_motif_sums.cu) on the
+ * CPU emulator against the CPU's (wm_motif_sums_cpu, the oracle), every sum
+ * exactly, for sizes 4 and 5, on graphs built here and on any edge-list
+ * files given, each renumbered by degree (as tests/test_gpu_motifs.c).  The
+ * policies (struct wm_motif_gpu_policy) are those of tests/test_gpu_motifs.c
+ * with smaller list rooms; MOTIF_EMU_SET picks the set:
+ *   one       one device: the defaults, 4 warps with lists in chunks, a
+ *             tight scratch (a layout per kernel), heavy_paths 64 with lists
+ *             in chunks (many tops swept by four_cycles_block), heavy_paths 1
+ *   two       the same with gpus = 2 (run with EMU_DEVICES=2): each must run
+ *             on two devices
+ *   fallback  gpus = 2 where the devices have no peer atomics (EMU_P2P=0):
+ *             each must run on one device and say why (gpu_note)
+ * MOTIF_EMU_WARPS caps the warps of the policies that leave them to the
+ * device (0: none); MOTIF_EMU_ONLY=TEXT checks only the built graphs whose
+ * name holds TEXT (the files given are always checked).  Prints
+ * a line per graph, size and policy, and the first mismatching sum with its
+ * index and both values; exit 0 when every sum matches. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <string>
+#include <vector>
+
+#include "datasets.h"
+#include "matcher.h"
+#include "motif_sums.h"
+
+static uint64_t lcg(uint64_t *s) {
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+  return *s >> 33;
+}
+
+static wm_graph *from_pairs(std::vector<uint32_t> &src, std::vector<uint32_t> &dst, uint32_t n) {
+  wm_graph *g = NULL;
+  wm_error err;
+  /* wm_graph_from_arcs consumes its arrays; never hand it a NULL one */
+  src.push_back(0), dst.push_back(0); /* a self-loop: dropped */
+  if (wm_graph_from_arcs(src.data(), dst.data(), src.size(), n, 0, &g, &err)) {
+    fprintf(stderr, "motif-emu: %s\n", err.msg);
+    exit(2);
+  }
+  return g;
+}
+
+/* ER(n, p) with p in thousandths. */
+static wm_graph *er(uint32_t n, unsigned p_milli, uint64_t seed) {
+  std::vector<uint32_t> s, d;
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++)
+      if (lcg(&seed) % 1000 < p_milli) s.push_back(a), d.push_back(b);
+  return from_pairs(s, d, n);
+}
+
+/* Chung-Lu weights (i + 1)^-0.5 scaled to an average degree avg, with
+ * `hubs` vertices adjacent to each other vertex with probability
+ * hub_milli / 1000 (as wm_test_powerlaw). */
+static wm_graph *powerlaw(uint32_t n, double avg, uint32_t hubs, unsigned hub_milli, uint64_t seed) {
+  std::vector<double> w(n);
+  double sum = 0;
+  for (uint32_t i = 0; i < n; i++) sum += w[i] = 1.0 / __builtin_sqrt(i + 1.0);
+  std::vector<uint32_t> s, d;
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++) {
+      const double p = a < hubs || b < hubs ? hub_milli / 1000.0 : avg * w[a] * w[b] / sum;
+      if ((double)(lcg(&seed) % 1000000) < p * 1e6) s.push_back(a), d.push_back(b);
+    }
+  return from_pairs(s, d, n);
+}
+
+/* A hub (id 0) adjacent to `spokes` of n vertices over a sparse random
+ * graph of about `deg` per vertex (as test_gpu_motifs.c's hub), and a
+ * second hub (id n - 1) adjacent to the first and to every `every`-th
+ * vertex (none where every is 0): below the first hub, its row is one
+ * that the whole warp walks (for_paths' rows of more than 64). */
+static wm_graph *hub(uint32_t n, uint32_t spokes, unsigned deg, uint32_t every, uint64_t seed) {
+  std::vector<uint32_t> s, d;
+  for (uint32_t v = 1; v <= spokes; v++) s.push_back(0), d.push_back(v);
+  for (uint32_t v = 0; every && v + 1 < n; v += every) s.push_back(n - 1), d.push_back(v);
+  for (uint64_t i = 0; i < (uint64_t)deg * n / 2; i++) {
+    s.push_back(1 + (uint32_t)(lcg(&seed) % (n - 1)));
+    d.push_back(1 + (uint32_t)(lcg(&seed) % (n - 1)));
+  }
+  return from_pairs(s, d, n);
+}
+
+static wm_graph *star(uint32_t leaves) {
+  std::vector<uint32_t> s, d;
+  for (uint32_t v = 1; v <= leaves; v++) s.push_back(0), d.push_back(v);
+  return from_pairs(s, d, leaves + 1);
+}
+
+static wm_graph *clique(uint32_t n) {
+  std::vector<uint32_t> s, d;
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++) s.push_back(a), d.push_back(b);
+  return from_pairs(s, d, n);
+}
+
+/* Edges listed as pairs a0 b0 a1 b1 ... over n vertices. */
+static wm_graph *edges(uint32_t n, std::vector<uint32_t> pairs) {
+  std::vector<uint32_t> s, d;
+  for (size_t i = 0; i + 1 < pairs.size(); i += 2) s.push_back(pairs[i]), d.push_back(pairs[i + 1]);
+  return from_pairs(s, d, n);
+}
+
+static double now_s() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static std::string i128_str(wm_i128 v) {
+  if (v == 0) return "0";
+  const bool neg = v < 0;
+  wm_u128 u = neg ? (wm_u128)0 - (wm_u128)v : (wm_u128)v;
+  std::string s;
+  while (u) s.insert(s.begin(), (char)('0' + (int)(u % 10))), u /= 10;
+  return neg ? "-" + s : s;
+}
+
+struct named_policy {
+  const char *what;
+  wm_motif_gpu_policy p;
+};
+
+static unsigned long env_ul(const char *name, unsigned long def) {
+  const char *s = getenv(name);
+  return s && *s ? strtoul(s, NULL, 10) : def;
+}
+
+/* The set's policies for a graph of n vertices. */
+static std::vector<named_policy> policies(const char *set, uint64_t n) {
+  const unsigned cap = (unsigned)env_ul("MOTIF_EMU_WARPS", 0);
+  const uint64_t tight = 40 * (5 * n + 3 * (n + 1));
+  const bool two = strcmp(set, "one") != 0;
+  const int gpus = two ? 2 : 0;
+  std::vector<named_policy> out = {
+      {"defaults", {cap, 0, 0, gpus, 0}},
+      {"4 warps, room 200", {4, 200, 0, gpus, 0}},
+      {"tight scratch", {cap, 0, tight, gpus, 0}},
+      {"heavy 64, room 200", {cap, 200, 0, gpus, 64}},
+      {"heavy 1", {cap, 0, 0, gpus, 1}},
+  };
+  if (strcmp(set, "fallback") == 0) out.resize(2); /* the same passes as "one" */
+  return out;
+}
+
+struct sized {
+  std::string name;
+  wm_graph *g;
+  unsigned kmax;
+};
+
+static int check(const char *set, const std::string &name, const wm_graph *g0, unsigned kmax) {
+  wm_graph *g = NULL;
+  wm_error err;
+  if (wm_graph_relabel_by_degree(g0, &g, &err)) {
+    fprintf(stderr, "motif-emu: %s\n", err.msg);
+    exit(2);
+  }
+  int bad = 0;
+  for (unsigned k = 4; k <= kmax; k++) {
+    wm_motif_sums cpu;
+    if (wm_motif_sums_cpu(g, k, 2, &cpu, &err)) {
+      fprintf(stderr, "motif-emu: %s: CPU sums: %s\n", name.c_str(), err.msg);
+      exit(2);
+    }
+    for (const named_policy &np : policies(set, g->n ? g->n : 1)) {
+      const wm_motif_gpu_policy &p = np.p;
+      wm_motif_sums gpu;
+      double ms = 0;
+      const double t0 = now_s();
+      printf("%-22s k=%u  %-20s ", name.c_str(), k, np.what);
+      fflush(stdout);
+      if (wm_motif_sums_gpu(g, k, &p, &gpu, &ms, &err)) {
+        printf("FAILED: %s\n", err.msg);
+        bad++;
+        continue;
+      }
+      int first = -1;
+      for (int i = 0; i < WM_SUM_COUNT && first < 0; i++)
+        if (gpu.s[i] != cpu.s[i]) first = i;
+      const char *devices = "";
+      int wrong_devices = 0;
+      if (!strcmp(set, "two")) {
+        devices = "  (2 devices)";
+        wrong_devices = gpu.gpus != 2;
+      } else if (!strcmp(set, "fallback")) {
+        devices = "  (1 device: note given)";
+        wrong_devices = gpu.gpus != 1 || !gpu.gpu_note[0];
+      }
+      printf("%5.1f s  ", now_s() - t0);
+      if (first >= 0)
+        printf("MISMATCH at sum %d: gpu %s, cpu %s\n", first, i128_str(gpu.s[first]).c_str(),
+               i128_str(cpu.s[first]).c_str());
+      else if (wrong_devices)
+        printf("WRONG DEVICES: %d ran, note \"%s\"\n", gpu.gpus, gpu.gpu_note);
+      else
+        printf("ok  (c4 %s, c5 %s)%s\n", i128_str(cpu.s[WM_SUM_C4]).c_str(), i128_str(cpu.s[WM_SUM_C5]).c_str(),
+               devices);
+      bad += first >= 0 || wrong_devices;
+    }
+  }
+  wm_graph_destroy(g);
+  return bad;
+}
+
+int main(int argc, char **argv) {
+  const char *set = getenv("MOTIF_EMU_SET") && *getenv("MOTIF_EMU_SET") ? getenv("MOTIF_EMU_SET") : "one";
+  if (strcmp(set, "one") && strcmp(set, "two") && strcmp(set, "fallback")) {
+    fprintf(stderr, "motif-emu: MOTIF_EMU_SET is one, two or fallback (got %s)\n", set);
+    return 2;
+  }
+  const char *only = getenv("MOTIF_EMU_ONLY");
+  std::vector<sized> graphs = {
+      {"er(40, 0.3)", er(40, 300, 1), 5},
+      {"er(120, 0.06)", er(120, 60, 2), 5},
+      {"powerlaw(300)", powerlaw(300, 6, 3, 200, 3), 5},
+      {"hub(500, 450, 100)", hub(500, 450, 3, 5, 9), 5},
+      /* a top of more than 32,768 paths: size 4's four_cycles_heavy (size 5
+       * would take minutes here) */
+      {"hub(1600, 1500, 80)", hub(1600, 1500, 24, 20, 11), 4},
+      {"star(300)", star(300), 5},
+      {"K12", clique(12), 5},
+      {"empty(5)", edges(5, {}), 5},
+      {"path(3)", edges(3, {0, 1, 1, 2}), 5},
+      {"edge(2)", edges(2, {0, 1}), 5},
+  };
+  int bad = 0;
+  for (sized &s : graphs) {
+    if (!only || !*only || strstr(s.name.c_str(), only)) bad += check(set, s.name, s.g, s.kmax);
+    wm_graph_destroy(s.g);
+  }
+  for (int i = 1; i < argc; i++) {
+    wm_load_options lo;
+    wm_load_options_init(&lo);
+    lo.use_cache = 0;
+    wm_graph *g = NULL;
+    wm_error err;
+    if (wm_graph_load(argv[i], &lo, &g, NULL, &err)) {
+      fprintf(stderr, "motif-emu: %s\n", err.msg);
+      return 2;
+    }
+    bad += check(set, argv[i], g, 5);
+    wm_graph_destroy(g);
+  }
+  printf("%s\n", bad ? "motif-emu: MISMATCH" : "motif-emu: every sum matches");
+  return bad != 0;
+}
