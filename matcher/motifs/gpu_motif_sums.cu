@@ -589,8 +589,6 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
  * their lane in idx (the warp's 32 bytes of shared memory) at that
  * offset; a lane's member is then the last start at or before it, or the
  * member the last window ended in. */
-__constant__ int c_rows_by_search; /* A/B: WM_MOTIF_ROWS_SEARCH=1, the binary search per position */
-
 template <class F>
 __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_t *S, uint32_t c, uint32_t from,
                                                uint8_t *idx, F f) {
@@ -611,36 +609,20 @@ __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_
       if (lane >= m) incl += o;
     }
     const uint64_t total = __shfl_sync(0xffffffffu, incl, 31);
-    if (!c_rows_by_search) {
-      const uint64_t start = incl - len, rel = row - start;
-      int cur = 0;
-      for (uint64_t base = 0; base < total; base += 32) {
-        const bool starts_here = len > 0 && start >= base && start < base + 32;
-        if (starts_here) idx[start - base] = (uint8_t)lane;
-        const unsigned starts = __reduce_or_sync(0xffffffffu, starts_here ? 1u << (unsigned)(start - base) : 0u);
-        __syncwarp();
-        const unsigned upto = starts & (0xffffffffu >> (31 - lane));
-        const int m = upto ? idx[31 - __clz(upto)] : cur;
-        cur = __shfl_sync(0xffffffffu, m, 31);
-        const uint32_t ms = __shfl_sync(0xffffffffu, s, m);
-        const uint64_t mrel = __shfl_sync(0xffffffffu, rel, m), at = base + lane;
-        __syncwarp(); /* idx read before the next window writes it */
-        if (at < total) f(ms, g.adj[mrel + at]);
-      }
-      continue;
-    }
+    const uint64_t start = incl - len, rel = row - start;
+    int cur = 0;
     for (uint64_t base = 0; base < total; base += 32) {
-      const uint64_t at = base + lane;
-      int lo = 0, hi = 31; /* the member whose stretch holds at */
-      while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (__shfl_sync(0xffffffffu, incl, mid) > at) hi = mid;
-        else lo = mid + 1;
-      }
-      const uint32_t ms = __shfl_sync(0xffffffffu, s, lo);
-      const uint64_t mrow = __shfl_sync(0xffffffffu, row, lo),
-                     mstart = __shfl_sync(0xffffffffu, incl, lo) - __shfl_sync(0xffffffffu, len, lo);
-      if (at < total) f(ms, g.adj[mrow + (at - mstart)]);
+      const bool starts_here = len > 0 && start >= base && start < base + 32;
+      if (starts_here) idx[start - base] = (uint8_t)lane;
+      const unsigned starts = __reduce_or_sync(0xffffffffu, starts_here ? 1u << (unsigned)(start - base) : 0u);
+      __syncwarp();
+      const unsigned upto = starts & (0xffffffffu >> (31 - lane));
+      const int m = upto ? idx[31 - __clz(upto)] : cur;
+      cur = __shfl_sync(0xffffffffu, m, 31);
+      const uint32_t ms = __shfl_sync(0xffffffffu, s, m);
+      const uint64_t mrel = __shfl_sync(0xffffffffu, rel, m), at = base + lane;
+      __syncwarp(); /* idx read before the next window writes it */
+      if (at < total) f(ms, g.adj[mrel + at]);
     }
   }
 }
@@ -1350,9 +1332,6 @@ int collect(const run &r, unsigned warps, wm_motif_sums *out, wm_error *err) {
 /* Sets the grabs' scope on the current device (c_system_scope). */
 int set_scope(int system, wm_error *err) {
   WM_CU(cudaMemcpyToSymbol(c_system_scope, &system, sizeof system));
-  const char *env = getenv("WM_MOTIF_ROWS_SEARCH");
-  const int search = env && *env && strcmp(env, "0") != 0;
-  WM_CU(cudaMemcpyToSymbol(c_rows_by_search, &search, sizeof search));
   return WM_OK;
 }
 
