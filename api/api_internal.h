@@ -114,6 +114,10 @@ int wm_api_count_options(warpmatch_context *ctx, const char *who, const warpmatc
  * count: the count options of the calls without _ex, or NULL), checked. */
 int wm_api_match_options(warpmatch_context *ctx, const char *who, const warpmatch_match_options *in,
                          const warpmatch_count_options *count, warpmatch_match_options *o);
+/* The start of the _ex calls: *r zeroed and sized, *o the caller's
+ * options (in may be NULL: the defaults) checked. */
+int wm_api_ex_begin(warpmatch_context *ctx, const char *who, const warpmatch_match_options *in,
+                    warpmatch_match_options *o, warpmatch_match_result *r);
 
 /* The versioned structs (warpmatch.h: `size` first): the caller's bytes
  * over the defaults in *dst, or EUSAGE when size is not set. */

@@ -135,9 +135,7 @@ int warpmatch_count_ex(warpmatch_context *ctx, const warpmatch_graph *g, const w
   if (!out) return wm_api_null(ctx, who, "out");
   warpmatch_match_options o;
   warpmatch_match_result r;
-  memset(&r, 0, sizeof r);
-  r.size = sizeof r;
-  int rc = wm_api_match_options(ctx, who, opt, NULL, &o);
+  int rc = wm_api_ex_begin(ctx, who, opt, &o, &r);
   if (!rc) rc = count(ctx, who, g, p, &o, WM_API_GIVEN_NAME, &r);
   if (rc) memset(&r.count, 0, sizeof r.count);
   int out_rc = wm_api_struct_out(ctx, who, out, &r, sizeof r);

@@ -74,6 +74,13 @@ int wm_api_match_options(warpmatch_context *ctx, const char *who, const warpmatc
   return WARPMATCH_OK;
 }
 
+int wm_api_ex_begin(warpmatch_context *ctx, const char *who, const warpmatch_match_options *in,
+                    warpmatch_match_options *o, warpmatch_match_result *r) {
+  memset(r, 0, sizeof *r);
+  r->size = sizeof *r;
+  return wm_api_match_options(ctx, who, in, NULL, o);
+}
+
 void wm_api_executor_options(const warpmatch_context *ctx, const warpmatch_match_options *o, const wm_api_job *job,
                              wm_match_options *mo) {
   wm_match_options_init(mo);

@@ -113,9 +113,7 @@ int warpmatch_list_ex(warpmatch_context *ctx, const warpmatch_graph *g, const wa
   if (!fn) return wm_api_null(ctx, who, "fn");
   warpmatch_match_options o;
   warpmatch_match_result r;
-  memset(&r, 0, sizeof r);
-  r.size = sizeof r;
-  int rc = wm_api_match_options(ctx, who, opt, NULL, &o);
+  int rc = wm_api_ex_begin(ctx, who, opt, &o, &r);
   if (!rc) rc = list(ctx, who, g, p, &o, WM_API_GIVEN_NAME, limit, fn, user, &r);
   int out_rc = out ? wm_api_struct_out(ctx, who, out, &r, sizeof r) : WARPMATCH_OK;
   return rc ? rc : out_rc;

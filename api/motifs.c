@@ -182,9 +182,7 @@ int warpmatch_motifs_ex(warpmatch_context *ctx, const warpmatch_graph *g, unsign
   if (!out) return wm_api_null(ctx, who, "out");
   warpmatch_match_options o;
   warpmatch_match_result r;
-  memset(&r, 0, sizeof r);
-  r.size = sizeof r;
-  int rc = wm_api_match_options(ctx, who, opt, NULL, &o);
+  int rc = wm_api_ex_begin(ctx, who, opt, &o, &r);
   motif_out mo = {out, how, edge_induced, &r};
   if (!rc) rc = motifs(ctx, who, g, size, &o, &mo);
   int out_rc = result ? wm_api_struct_out(ctx, who, result, &r, sizeof r) : WARPMATCH_OK;

@@ -108,9 +108,8 @@ int warpmatch_plan_ex(warpmatch_context *ctx, const warpmatch_graph *g, const wa
   int rc = check(ctx, who, p, buf, size, format, flags);
   warpmatch_match_options o;
   warpmatch_match_result r;
-  memset(&r, 0, sizeof r);
-  r.size = sizeof r;
-  if (!rc) rc = wm_api_match_options(ctx, who, opt, NULL, &o);
+  if (!rc) rc = wm_api_ex_begin(ctx, who, opt, &o, &r);
+  else memset(&r, 0, sizeof r), r.size = sizeof r;
   if (!rc) rc = plan(ctx, who, g, p, &o, WM_API_GIVEN_NAME, format, buf, size, needed, &r);
   int out_rc = out ? wm_api_struct_out(ctx, who, out, &r, sizeof r) : WARPMATCH_OK;
   return rc ? rc : out_rc;

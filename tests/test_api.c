@@ -30,6 +30,15 @@ static warpmatch_context *ctx_new(void) {
   return ctx;
 }
 
+/* A context where a GPU is usable; else the case reports Skipped. */
+static warpmatch_context *gpu_ctx_or_skip(void) {
+  warpmatch_context *ctx = ctx_new();
+  if (warpmatch_gpu_available(ctx)) return ctx;
+  warpmatch_context_destroy(ctx);
+  cr_skip_test("no usable GPU");
+  return NULL;
+}
+
 /* The API graph of an internal graph's edges, on the same vertex numbers. */
 static warpmatch_graph *api_graph(warpmatch_context *ctx, const wm_graph *g) {
   uint64_t m = 0;
@@ -1004,11 +1013,7 @@ Test(api, gpu_required_without_gpu) {
 
 /* Where a GPU is usable: the same counts, matches, motifs and levels. */
 Test(api, gpu_equals_cpu) {
-  warpmatch_context *ctx = ctx_new();
-  if (!warpmatch_gpu_available(ctx)) {
-    warpmatch_context_destroy(ctx);
-    cr_skip_test("no usable GPU");
-  }
+  warpmatch_context *ctx = gpu_ctx_or_skip();
   wm_graph *wg = wm_test_powerlaw(300, 8.0, 4, 0.4, 17);
   warpmatch_graph *g = api_graph(ctx, wg);
   for (const char *const *s = shapes; *s; s++)
@@ -1440,11 +1445,7 @@ Test(api, motifs_ex_how_and_edge_induced) {
  * graph, is replaced when another is searched (also one that a freed
  * handle's address was reused for), and the answers stay the CPU's. */
 Test(api, bfs_gpu_graph_stays_resident) {
-  warpmatch_context *ctx = ctx_new();
-  if (!warpmatch_gpu_available(ctx)) {
-    warpmatch_context_destroy(ctx);
-    cr_skip_test("no usable GPU");
-  }
+  warpmatch_context *ctx = gpu_ctx_or_skip();
   wm_graph *ga = wm_test_powerlaw(300, 4.0, 3, 0.3, 2), *gb = wm_test_er(200, 0.02, 5);
   warpmatch_graph *a = api_graph(ctx, ga), *b = api_graph(ctx, gb);
   for (int twice = 0; twice < 2; twice++) {
@@ -1486,11 +1487,7 @@ static uint64_t count_on(warpmatch_context *ctx, const warpmatch_graph *g, const
  * motif sums read that copy), is replaced when another graph comes (also
  * one in a freed handle's place), and every answer stays the CPU's. */
 Test(api, gpu_graph_kept_for_matching) {
-  warpmatch_context *ctx = ctx_new();
-  if (!warpmatch_gpu_available(ctx)) {
-    warpmatch_context_destroy(ctx);
-    cr_skip_test("no usable GPU");
-  }
+  warpmatch_context *ctx = gpu_ctx_or_skip();
   wm_graph *ga = wm_test_powerlaw(400, 5.0, 4, 0.3, 3), *gb = wm_test_er(250, 0.05, 6);
   warpmatch_graph *a = api_graph(ctx, ga), *b = api_graph(ctx, gb);
   static const char *const names[] = {"triangle", "4-clique", "4-cycle", "house"};
