@@ -134,6 +134,8 @@ void wm_mpi_share_work(warpmatch_context *ctx);
  * failed and its message (or, where every rank failed, rank 0's own).  Called before any collective work, so that a
  * rank that failed to load makes every rank stop, not wait. */
 int wm_mpi_agree(int rc, wm_error *err);
+/* Every rank waits here for every other (nothing without mpirun). */
+void wm_mpi_barrier(void);
 /* After a command's distributed work: a rank whose work failed cannot tell
  * where the other ranks wait, so under mpirun with several ranks it prints
  * its error, prefixed with its rank, and ends the whole job (MPI_Abort)

@@ -32,13 +32,18 @@ int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *pat
                       warpmatch_load_info *info, wm_error *err) {
   wm_load_options opt;
   int rc = graph_options(cli, path, &opt, err);
-  if (rc) return rc;
   warpmatch_load_options lo;
   warpmatch_load_options_init(&lo);
   lo.directed = opt.directed;
   lo.use_cache = opt.use_cache;
   if (info) info->size = sizeof *info;
-  return wm_cli_api(ctx, warpmatch_graph_load_ex(ctx, path, &lo, (int)opt.format, g, info), err);
+  /* Under mpirun rank 0 reads a text graph first and writes its .wmg cache;
+   * the others then read the cache instead of parsing the text again.
+   * Every rank passes the barrier once, whether its load fails or not. */
+  if (wm_mpi_rank() != 0) wm_mpi_barrier();
+  if (!rc) rc = wm_cli_api(ctx, warpmatch_graph_load_ex(ctx, path, &lo, (int)opt.format, g, info), err);
+  if (wm_mpi_rank() == 0) wm_mpi_barrier();
+  return rc;
 }
 
 int wm_cli_vertex(const wm_cli *cli, const warpmatch_graph *g, const char *name, uint32_t *v, wm_error *err) {

@@ -75,6 +75,9 @@ int wm_mpi_finish(int rc) {
 
 int wm_mpi_rank(void) { return g_rank; }
 int wm_mpi_ranks(void) { return g_ranks; }
+void wm_mpi_barrier(void) {
+  if (g_ranks > 1) MPI_Barrier(MPI_COMM_WORLD);
+}
 void wm_mpi_share_work(warpmatch_context *ctx) { wm_api_set_share(ctx, g_share); }
 
 int wm_mpi_agree(int rc, wm_error *err) {
@@ -185,6 +188,7 @@ int wm_mpi_start(int *argc, char ***argv) {
 int wm_mpi_finish(int rc) { return rc; }
 int wm_mpi_rank(void) { return 0; }
 int wm_mpi_ranks(void) { return 1; }
+void wm_mpi_barrier(void) {}
 void wm_mpi_share_work(warpmatch_context *ctx) { (void)ctx; }
 int wm_mpi_agree(int rc, wm_error *err) {
   (void)err;

@@ -69,6 +69,14 @@ if [[ -n $fb ]]; then
   same "facebook bfs" bfs "$fb" --source 0 --validate --no-cache
   same "facebook directed bfs" bfs "$fb" --source 0 --directed --validate --no-cache
   same "facebook bfs depth 2" bfs "$fb" --source 0 --max-depth 2 --no-cache
+  # A text graph read under mpirun with its cache on: rank 0 parses it and
+  # writes the .wmg beside it, the other ranks read that; the answer is the same.
+  cp "$fb" "$tmp/fb.txt"
+  want="$("$bin" count "$fb" --pattern triangle --no-cache --json | answer)"
+  got="$(mpi 3 count "$tmp/fb.txt" --pattern triangle --json | answer)" || fail "cached text graph: 3 ranks failed"
+  [[ $got == "$want" ]] || fail "cached text graph: 3 ranks gave $got, one process $want"
+  [[ -f "$tmp/fb.txt.wmg" ]] || fail "cached text graph: no .wmg cache beside it after the run"
+  step "a text graph under mpirun: the cache written once, the answer the same"
 else
   step "facebook_combined.txt not in $datasets: its cases skipped"
 fi

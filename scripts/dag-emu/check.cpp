@@ -11,32 +11,9 @@
 #include <vector>
 
 #include "datasets.h"
+#include "emu_graphs.h"
 #include "gpu_dag.h"
 #include "matcher.h"
-
-static uint64_t lcg(uint64_t *s) {
-  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-  return *s >> 33;
-}
-
-static wm_graph *from_pairs(std::vector<uint32_t> &src, std::vector<uint32_t> &dst, uint32_t n) {
-  wm_graph *g = NULL;
-  wm_error err;
-  if (wm_graph_from_arcs(src.data(), dst.data(), src.size(), n, 0, &g, &err)) {
-    fprintf(stderr, "dag-emu: %s\n", err.msg);
-    exit(2);
-  }
-  return g;
-}
-
-/* ER(n, p) with p in thousandths. */
-static wm_graph *er(uint32_t n, unsigned p_milli, uint64_t seed) {
-  std::vector<uint32_t> s, d;
-  for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++)
-      if (lcg(&seed) % 1000 < p_milli) s.push_back(a), d.push_back(b);
-  return from_pairs(s, d, n);
-}
 
 /* Sparse random graph, a 14-vertex near-clique, and id n-1 adjacent to all. */
 static wm_graph *top_hub(uint32_t n, uint64_t seed) {

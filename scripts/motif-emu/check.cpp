@@ -25,34 +25,9 @@
 #include <vector>
 
 #include "datasets.h"
+#include "emu_graphs.h"
 #include "matcher.h"
 #include "motif_sums.h"
-
-static uint64_t lcg(uint64_t *s) {
-  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-  return *s >> 33;
-}
-
-static wm_graph *from_pairs(std::vector<uint32_t> &src, std::vector<uint32_t> &dst, uint32_t n) {
-  wm_graph *g = NULL;
-  wm_error err;
-  /* wm_graph_from_arcs consumes its arrays; never hand it a NULL one */
-  src.push_back(0), dst.push_back(0); /* a self-loop: dropped */
-  if (wm_graph_from_arcs(src.data(), dst.data(), src.size(), n, 0, &g, &err)) {
-    fprintf(stderr, "motif-emu: %s\n", err.msg);
-    exit(2);
-  }
-  return g;
-}
-
-/* ER(n, p) with p in thousandths. */
-static wm_graph *er(uint32_t n, unsigned p_milli, uint64_t seed) {
-  std::vector<uint32_t> s, d;
-  for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++)
-      if (lcg(&seed) % 1000 < p_milli) s.push_back(a), d.push_back(b);
-  return from_pairs(s, d, n);
-}
 
 /* Chung-Lu weights (i + 1)^-0.5 scaled to an average degree avg, with
  * `hubs` vertices adjacent to each other vertex with probability
