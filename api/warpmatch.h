@@ -8,8 +8,10 @@
  * warpmatch_last_error(ctx) says what went wrong (for input files: the file,
  * the line and what was expected).  Nothing exits or prints.  The environment
  * is read only for where a text graph's .wmg cache goes when not beside it
- * (see warpmatch_load_options) and for WM_BFS_TRACE (a developer's trace of
- * the GPU BFS on stderr), besides OpenMP's and CUDA's own variables.  A
+ * (see warpmatch_load_options), for WM_BFS_TRACE and WM_MOTIF_TRACE
+ * (developers' traces of the GPU BFS and motif sums on stderr), and for the
+ * tests' WM_GPU_FAULT_DEVICE and WM_GPU_STATIC_SPLIT, besides OpenMP's and
+ * CUDA's own variables.  A
  * context is used by one thread at a time; separate contexts may run
  * concurrently, also on the same graphs and patterns.  A graph keeps what
  * queries on it share (its copy renumbered by degree for matching, its
