@@ -150,24 +150,14 @@ struct acc {
   int overflow;
 };
 
-__device__ __forceinline__ void add(acc &a, int which, i128 x) {
-  unsigned __int128 r = (unsigned __int128)a.s[which] + (unsigned __int128)x;
-  i128 y = (i128)r;
-  if ((a.s[which] >= 0) == (x >= 0) && (y >= 0) != (x >= 0)) a.overflow = 1;
-  a.s[which] = y;
+/* s += x, wrapping, with overflow set where it wrapped. */
+__device__ __forceinline__ void checked_add(i128 &s, i128 x, int &overflow) {
+  const i128 y = (i128)((unsigned __int128)s + (unsigned __int128)x);
+  if ((s >= 0) == (x >= 0) && (y >= 0) != (x >= 0)) overflow = 1;
+  s = y;
 }
 
-/* One sum with its overflow flag. */
-struct acc1 {
-  i128 v;
-  int overflow;
-};
-
-__device__ __forceinline__ void add1(acc1 &a, i128 x) {
-  const i128 y = (i128)((unsigned __int128)a.v + (unsigned __int128)x);
-  if ((a.v >= 0) == (x >= 0) && (y >= 0) != (x >= 0)) a.overflow = 1;
-  a.v = y;
-}
+__device__ __forceinline__ void add(acc &a, int which, i128 x) { checked_add(a.s[which], x, a.overflow); }
 
 __device__ __forceinline__ i128 shfl_xor(i128 x, int m) {
   uint64_t lo = (uint64_t)x, hi = (uint64_t)((unsigned __int128)x >> 64);
@@ -186,17 +176,18 @@ __device__ __forceinline__ uint64_t warp_sum_u64(uint64_t x) {
   return x;
 }
 
+/* The sum of the warp's lanes' x, on every lane; overflow set where a
+ * partial sum wrapped. */
+__device__ __forceinline__ i128 warp_sum_checked(i128 x, int &overflow) {
+  for (int m = 16; m; m >>= 1) checked_add(x, shfl_xor(x, m), overflow);
+  return x;
+}
+
 /* The warp's lanes add their partials, lane 0 writes them to the warp's slot. */
 __device__ void flush(acc &a, i128 *slots, int *overflow, unsigned warp) {
   const int lane = threadIdx.x & 31;
   for (int i = 0; i < WM_SUM_COUNT; i++) {
-    i128 v = a.s[i];
-    for (int m = 16; m; m >>= 1) {
-      i128 o = shfl_xor(v, m);
-      unsigned __int128 r = (unsigned __int128)v + (unsigned __int128)o;
-      if ((v >= 0) == (o >= 0) && ((i128)r >= 0) != (v >= 0)) a.overflow = 1;
-      v = (i128)r;
-    }
+    const i128 v = warp_sum_checked(a.s[i], a.overflow);
     if (lane == 0) slots[(uint64_t)warp * WM_SUM_COUNT + i] += v;
   }
   if (__any_sync(0xffffffffu, a.overflow) && lane == 0) atomicOr(overflow, 1);
@@ -869,12 +860,14 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
 __global__ void reduce_slots(const i128 *slots, unsigned warps, i128 *total, int *overflow) {
   const int lane = threadIdx.x & 31;
   const unsigned which = blockIdx.x;
-  acc1 s = {0, 0};
-  for (unsigned w = lane; w < warps; w += 32) add1(s, slots[(uint64_t)w * WM_SUM_COUNT + which]);
-  for (int m = 16; m; m >>= 1) add1(s, shfl_xor(s.v, m)), s.overflow |= __shfl_xor_sync(0xffffffffu, s.overflow, m);
+  i128 s = 0;
+  int wrapped = 0;
+  for (unsigned w = lane; w < warps; w += 32) checked_add(s, slots[(uint64_t)w * WM_SUM_COUNT + which], wrapped);
+  s = warp_sum_checked(s, wrapped);
+  wrapped = __any_sync(0xffffffffu, wrapped);
   if (lane == 0) {
-    total[which] = s.v;
-    if (s.overflow) atomicOr(overflow, 1);
+    total[which] = s;
+    if (wrapped) atomicOr(overflow, 1);
   }
 }
 
@@ -1045,9 +1038,6 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   return WM_OK;
 }
 
-/* The pool of layout l (one of the k* constants, told apart by `which`)
- * and the warps it runs on.  In a tight scratch, a layout other than the
- * last one starts from zeroed memory and stamps. */
 /* The warps layout l runs on (use_layout), without touching the scratch. */
 uint64_t layout_warps(const run &r, const layout &l) {
   uint64_t w = r.words / words_per_warp(r.tight ? l : r.shared, r.n, r.maxdeg);
@@ -1055,6 +1045,9 @@ uint64_t layout_warps(const run &r, const layout &l) {
   return w / kWarpsPerBlock * kWarpsPerBlock;
 }
 
+/* The pool of layout l (one of the k* constants, told apart by `which`)
+ * and the warps it runs on.  In a tight scratch, a layout other than the
+ * last one starts from zeroed memory and stamps. */
 int use_layout(run &r, const layout &l, int which, scratch_pool &pool, unsigned &warps, wm_error *err) {
   const layout &eff = r.tight ? l : r.shared;
   pool.n = r.n, pool.maxdeg = r.maxdeg, pool.l = eff;
@@ -1288,7 +1281,7 @@ int pass_times(unsigned k, run &r, float ms[WM_MOTIF_PASSES], wm_error *err) {
 }
 
 /* One device: prepared, then the passes with the progress line in steps
- * (each chunk of tops, the 5-cycles' triangles, the last wait). */
+ * (each chunk of tops, the last wait). */
 int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[WM_MOTIF_PASSES],
            wm_error *err) {
   const double t0 = wm_now();
