@@ -4,19 +4,37 @@
  * candidates below v[a], so b needs a's lower bounds and no upper bound
  * that a's do not imply, and the same distinct positions apart from a;
  * the count is then C(n, 2) over a's n candidates.  Unbounded (embeddings),
- * the two ranges must be equal and b != a is all that is left: n(n-1). */
+ * the two ranges must be equal and b != a is all that is left: n(n-1).
+ * Else, when b's candidates do not depend on v[a] at all, the product. */
 #include "planner.h"
+
+/* b's candidates, range and exclusions are fixed before v[a] is bound, and
+ * every earlier vertex b excludes is one a's candidates cannot be (a
+ * excludes it too, or a is drawn from its neighbours: no self-loops), so
+ * that "x in B" needs no test of the exclusions. */
+static int independent(const wm_plan *p, unsigned a, unsigned b) {
+  const unsigned bit = 1u << a;
+  if (p->cand[b] == WM_NBR(a) || ((p->lower[b] | p->upper[b]) & bit) || !(p->distinct[b] & bit))
+    return 0;
+  for (unsigned m = p->distinct[b] & ~bit, j; m; m &= m - 1) {
+    j = (unsigned)__builtin_ctz(m);
+    if (!((p->distinct[a] >> j) & 1u) && !wm_pattern_has_edge(&p->pattern, p->order[a], p->order[j]))
+      return 0;
+  }
+  return 1;
+}
 
 unsigned wm_plan_pair_mode(const wm_plan *p) {
   if (!p->count_only || p->k < 3) return WM_PAIRS_NONE;
   const unsigned a = p->k - 2, b = p->k - 1, bit = 1u << a;
-  if (p->cand[a] != p->cand[b] || p->op_begin[a] != p->op_begin[a + 1]) return WM_PAIRS_NONE;
+  if (p->op_begin[a] != p->op_begin[a + 1]) return WM_PAIRS_NONE;
   if (p->label[a] != WM_ANY_LABEL || p->label[b] != WM_ANY_LABEL) return WM_PAIRS_NONE;
-  if ((p->distinct[b] & ~bit) != p->distinct[a]) return WM_PAIRS_NONE;
+  const unsigned product = independent(p, a, b) ? WM_PAIRS_PRODUCT : WM_PAIRS_NONE;
+  if (p->cand[a] != p->cand[b] || (p->distinct[b] & ~bit) != p->distinct[a]) return product;
   const unsigned lo_a = p->lower[a], hi_a = p->upper[a], lo_b = p->lower[b], hi_b = p->upper[b];
   if (hi_b & bit) /* v[b] < v[a] */
     return lo_b == lo_a && !(hi_b & ~bit & ~hi_a) ? WM_PAIRS_UNORDERED : WM_PAIRS_NONE;
   if (lo_b & bit) /* v[b] > v[a] */
     return hi_b == hi_a && !(lo_b & ~bit & ~lo_a) ? WM_PAIRS_UNORDERED : WM_PAIRS_NONE;
-  return lo_b == lo_a && hi_b == hi_a && (p->distinct[b] & bit) ? WM_PAIRS_ORDERED : WM_PAIRS_NONE;
+  return lo_b == lo_a && hi_b == hi_a && (p->distinct[b] & bit) ? WM_PAIRS_ORDERED : product;
 }

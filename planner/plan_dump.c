@@ -101,7 +101,8 @@ static void dump_header(const wm_plan *plan, FILE *f) {
           (plan->flags & WM_PLAN_EMBEDDINGS) ? "embeddings, no symmetry breaking"
                                              : "subgraphs, each found once",
           plan->automorphisms, (plan->flags & WM_PLAN_CODE_MOTION) ? "on" : "off",
-          plan->pair_count ? ", last two levels counted as pairs"
+          plan->pair_count == WM_PAIRS_PRODUCT ? ", last two levels counted as a product"
+          : plan->pair_count ? ", last two levels counted as pairs"
           : plan->count_only ? ", last level count-only" : "");
   fprintf(f, "order:");
   for (unsigned i = 0; i < plan->k; i++) fprintf(f, " v%u=u%u", i, plan->order[i]);
@@ -130,6 +131,14 @@ void wm_plan_dump_text(const wm_plan *plan, FILE *f) {
     unsigned p = L + 1;
     operand_name(plan->cand[p], c, sizeof c);
     filters(plan, p, filt, sizeof filt);
+    if (p + 2 == plan->k && plan->pair_count == WM_PAIRS_PRODUCT) {
+      char cb[16], fb[256];
+      operand_name(plan->cand[p + 1], cb, sizeof cb);
+      filters(plan, p + 1, fb, sizeof fb);
+      fprintf(f, "%*scount v%u in %s%s: n; v%u in %s%s: m; then n*m less the v%u in both\n", indent, "",
+              p, c, filt, p + 1, cb, fb, p);
+      break;
+    }
     if (p + 2 == plan->k && plan->pair_count) {
       fprintf(f, "%*scount v%u in %s%s: n, then %s pairs (v%u, v%u)\n", indent, "", p, c, filt,
               plan->pair_count == WM_PAIRS_UNORDERED ? "n(n-1)/2" : "n(n-1)", p, p + 1);
@@ -185,6 +194,7 @@ void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j) {
   wm_json_bool(j, "count_only", plan->count_only != 0);
   wm_json_str(j, "pair_count", plan->pair_count == WM_PAIRS_UNORDERED ? "unordered"
                                : plan->pair_count == WM_PAIRS_ORDERED ? "ordered"
+                               : plan->pair_count == WM_PAIRS_PRODUCT ? "product"
                                                                       : "none");
   wm_json_u64(j, "automorphisms", plan->automorphisms);
   wm_json_double(j, "est_cost", plan->est_cost);

@@ -105,7 +105,19 @@ enum wm_pair_mode {
   WM_PAIRS_NONE = 0,
   WM_PAIRS_UNORDERED = 1, /* n(n-1)/2: v[k-1] bounded by v[k-2] */
   WM_PAIRS_ORDERED = 2,   /* n(n-1) */
+  WM_PAIRS_PRODUCT = 3,   /* independent sets: n*m less the shared candidates (below) */
 };
+
+/* The product, the two-set case of the same counting: when position k-1's
+ * candidates do not depend on v[k-2] (nothing computed at level k-2, no
+ * bound between the two, k-1 not drawn from N(v[k-2])), then for one
+ * binding of v[0..k-3], with A the accepted candidates of k-2 and B those
+ * of k-1 before "!= v[k-2]",
+ *     pairs = sum over x in A of (|B| - [x in B]) = |A| * |B| - |A & B|,
+ * where x in B needs only B's operand and range: x already differs from
+ * every earlier vertex that B excludes (wm_plan_pair_mode checks that a's
+ * candidates exclude them too).  Executors iterate A once, each member
+ * costing a membership test in B, instead of a level of their own. */
 
 enum wm_plan_flags {
   WM_PLAN_INDUCED = 1u << 0,     /* vertex-induced semantics */
@@ -177,7 +189,8 @@ unsigned wm_plan_pair_mode(const wm_plan *plan);
 #define WM_HD_INLINE static inline
 #endif
 /* n(n-1)/2 or n(n-1) for mode, n otherwise (the count of a plain last
- * position); the GPU kernel applies the same formula per group member. */
+ * position); the GPU kernel applies the same formula per group member.
+ * Not for WM_PAIRS_PRODUCT, whose count needs the two sets. */
 WM_HD_INLINE uint64_t wm_pairs_of(unsigned mode, uint64_t n) {
   if (mode == WM_PAIRS_NONE) return n;
   uint64_t pairs = n ? n * (n - 1) : 0;

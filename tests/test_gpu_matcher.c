@@ -361,6 +361,28 @@ Test(gpu_matcher, hubs_beyond_tiny_buffers, .timeout = 600) {
   wm_graph_destroy(g);
 }
 
+/* STMatch's 24 query patterns (5-7 vertices, ../shared/patterns/stmatch):
+ * their last two positions are counted as pairs, as a product (of sets
+ * within one another or not) or one by one; the hub graph's sets go
+ * through the unmaterialised path. */
+Test(gpu_matcher, stmatch_patterns, .timeout = 900) {
+  wm_graph *gs[2] = {wm_test_er(64, 0.5, 14), hub_graph(160, 2, 0.08, 7)};
+  wm_match_options base;
+  wm_match_options_init(&base);
+  for (unsigned n = 1; n <= 24; n++) {
+    char name[64], path[512];
+    snprintf(name, sizeof name, "stmatch/p%u.txt", n);
+    wm_test_shared_pattern(path, sizeof path, name);
+    wm_pattern p;
+    wm_error err;
+    cr_assert_eq(wm_pattern_load(path, &p, &err), WM_OK, "%s", err.msg);
+    compare("G(64, 0.5)", gs[0], &p, 0, &base, FEW, NFEW);
+    compare("hub graph", gs[1], &p, 0, &base, TINY, NTINY);
+  }
+  wm_graph_destroy(gs[0]);
+  wm_graph_destroy(gs[1]);
+}
+
 /* ---- listing -------------------------------------------------------- */
 
 typedef struct rows {

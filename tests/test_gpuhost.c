@@ -323,8 +323,22 @@ Test(gpu_plan, fold_pairs) {
   plan_of(NULL, &p, 0, 1, &plan);
   cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
   wm_gpu_plan_fold_pairs(&g, plan.pair_count);
-  cr_assert_eq(g.k, 5);
-  cr_assert_eq(g.pairs, 0);
+  cr_assert_eq(g.k, 4, "house: v3 in S0 and v4 in S1, a product");
+  cr_assert_eq(g.pairs, WM_PAIRS_PRODUCT);
+  cr_assert_eq(g.product_subset, 0, "S0 is not within S1");
+  check_ssa(&g, "house");
+  /* STMatch's p17: v5 in S3 = S2 & N(v4), S2 = S1 & N(v3), v6 in S1. */
+  char path[512];
+  wm_test_shared_pattern(path, sizeof path, "stmatch/p17.txt");
+  cr_assert_eq(wm_pattern_load(path, &p, &err), WM_OK, "%s", err.msg);
+  plan_of(NULL, &p, 0, 1, &plan);
+  cr_assert_eq(plan.pair_count, WM_PAIRS_PRODUCT);
+  cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
+  wm_gpu_plan_fold_pairs(&g, plan.pair_count);
+  cr_assert_eq(g.k, 6);
+  cr_assert_eq(g.product_subset, 1, "S3 lies within S1");
+  cr_assert(g.fused_op >= 0 && g.cand[6] != (uint8_t)g.fused_op, "S3 counted in place, S1 kept");
+  check_ssa(&g, "p17");
   /* An op at level k-2 keeps the plan whole whatever the caller says. */
   cr_assert_eq(wm_pattern_from_name("tailed-triangle", &p, &err), WM_OK);
   plan_of(NULL, &p, 1, 1, &plan);
@@ -639,6 +653,36 @@ static int accept(const emu *e, unsigned p, uint32_t x) {
   return !e->o->allowed || e->o->allowed[x];
 }
 
+/* WM_PAIRS_PRODUCT, as wm_bulk_last counts it: position q = k was folded;
+ * B is its set in its range, m its members less the earlier vertices it
+ * excludes, and each accepted candidate x of the last position adds
+ * m - [x in B] (product_subset: B's range alone decides). */
+static uint64_t product_of(const emu *e, const eset *X, const eset *Y, int ymode) {
+  const wm_gpu_plan *P = e->P;
+  const unsigned p = P->k - 1, q = P->k;
+  eset B = resolve(e, P->cand[q]);
+  uint32_t blo, bhi;
+  vrange(e, P->lower[q], P->upper[q], &blo, &bhi);
+  trim(&B, blo, bhi);
+  uint64_t m = 0;
+  for (uint32_t t = B.lo; t < B.hi; t++) {
+    uint32_t y = B.p[t];
+    int ok = B.vs < 0 || member(e, B.vs, y);
+    for (unsigned j = 0; j < p; j++)
+      if (((P->distinct[q] >> j) & 1u) && e->v[j] == y) ok = 0;
+    m += (uint64_t)ok;
+  }
+  uint64_t c = 0;
+  for (uint32_t t = X->lo; m && t < X->hi; t++) {
+    uint32_t x = X->p[t];
+    if (!passes(e, X, Y, ymode, x) || !accept(e, p, x)) continue;
+    int in_b = P->product_subset ? x >= blo && x < bhi
+                                 : contains(B.p, B.lo, B.hi, x) && (B.vs < 0 || member(e, B.vs, x));
+    c += m - (uint64_t)in_b;
+  }
+  return c;
+}
+
 static void last_level(emu *e) {
   const wm_gpu_plan *P = e->P;
   unsigned p = P->k - 1;
@@ -659,6 +703,10 @@ static void last_level(emu *e) {
   } else {
     X = resolve(e, P->cand[p]);
     trim(&X, lo, hi);
+  }
+  if (P->pairs == WM_PAIRS_PRODUCT) {
+    e->count += product_of(e, &X, &Y, ymode);
+    return;
   }
   int fast = !e->o->per_vertex && P->label[p] == WM_ANY_LABEL && !e->o->allowed;
   if (fast && !ymode && X.vs < 0) {

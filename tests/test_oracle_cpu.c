@@ -403,6 +403,40 @@ Test(oracle_cpu, families_up_to_8, .timeout = 120) {
   }
 }
 
+/* STMatch's 24 query patterns (5-7 vertices; ../shared/patterns/stmatch),
+ * whose plans count their last two positions as pairs, as a product or
+ * one by one: each way against brute force, on a dense random graph and
+ * a power-law one with hubs above the split threshold. */
+Test(oracle_cpu, stmatch_patterns, .timeout = 120) {
+  for (unsigned gi = 0; gi < 2; gi++) {
+    wm_graph *g = gi ? wm_test_powerlaw(17, 8.0, 2, 0.6, 620) : wm_test_er(15, 0.6, 610);
+    bgraph b;
+    to_bgraph(g, NULL, &b);
+    wm_graph_summary gs;
+    wm_graph_summary_compute(g, &gs);
+    hist h[3];
+    for (unsigned k = 5; k <= 7; k++) hist_build(&b, k, &h[k - 5]);
+    for (unsigned n = 1; n <= 24; n++) {
+      char name[64], path[512];
+      snprintf(name, sizeof name, "stmatch/p%u.txt", n);
+      wm_test_shared_pattern(path, sizeof path, name);
+      wm_pattern p;
+      wm_error err;
+      cr_assert_eq(wm_pattern_load(path, &p, &err), WM_OK, "%s", err.msg);
+      uint64_t want = oracle_embeddings(&h[p.k - 5], &p, 0) / automorphisms(&p);
+      for (int mode = 0; mode < 4; mode++) {
+        runcfg c = {.code_motion = mode & 1, .no_pairs = mode >> 1, .threads = 1 + (int)gi,
+                    .hub_degree = gi ? 3u : 0u, .first_edge_up = (int)(n % 2), .gs = &gs};
+        uint64_t got = run_cpu(g, &p, &c, NULL);
+        cr_assert_eq(got, want, "p%u n=%u motion=%d pairs=%d: got %lu, brute force %lu", n, g->n,
+                     c.code_motion, !c.no_pairs, (unsigned long)got, (unsigned long)want);
+      }
+    }
+    for (unsigned k = 0; k < 3; k++) hist_free(&h[k]);
+    wm_graph_destroy(g);
+  }
+}
+
 /* ---- hubs, per-vertex counts, listing, BFS balls -------------------- */
 
 static wm_plan plan_for(const wm_graph *g, const char *name, int induced, int count_only) {

@@ -157,6 +157,48 @@ static uint64_t count_last(const exec *e, worker *w, uint32_t from, uint32_t to)
   return c;
 }
 
+static void run_deferred(const exec *e, worker *w, unsigned L);
+
+/* The product of the last two positions (planner.h, WM_PAIRS_PRODUCT):
+ * a = the tail's accepted candidates (within [from, to) of its set, the
+ * hub split), b = the last position's, |a| * |b| - |a & b|.  The tail's
+ * set is materialised (no count_op), as a's members are tested in b. */
+static uint64_t count_product(const exec *e, worker *w, uint32_t from, uint32_t to) {
+  const wm_plan *plan = e->plan;
+  const unsigned a = e->tail, b = a + 1;
+  const uint32_t *sa, *sb;
+  uint32_t na, nb, lo, hi, blo, bhi;
+  operand(e, w, plan->cand[a], &sa, &na);
+  if (to < na) na = to;
+  if (from >= na) return 0;
+  sa += from;
+  na -= from;
+  range_of(w, plan->lower[a], plan->upper[a], &lo, &hi);
+  wm_set_trim(&sa, &na, lo, hi);
+  uint64_t in_a = na;
+  for (unsigned j = 0; j < a; j++)
+    if (((plan->distinct[a] >> j) & 1u) && w->v[j] >= lo && w->v[j] < hi && wm_set_contains(sa, na, w->v[j]))
+      in_a--;
+  if (!in_a) return 0;
+  /* b's deferred sets are needed at level a, which is not visited. */
+  run_deferred(e, w, a);
+  if (w->oom) return 0;
+  operand(e, w, plan->cand[b], &sb, &nb);
+  range_of(w, plan->lower[b], plan->upper[b], &blo, &bhi);
+  wm_set_trim(&sb, &nb, blo, bhi);
+  uint64_t in_b = nb;
+  for (unsigned j = 0; j < a; j++)
+    if (((plan->distinct[b] >> j) & 1u) && wm_set_contains(sb, nb, w->v[j])) in_b--;
+  if (!in_b) return 0;
+  /* Both members of a & b; a's exclusions, as b's, are no members of a. */
+  uint64_t both = wm_set_intersect_count(sa, na, sb, nb);
+  for (unsigned j = 0; j < a; j++)
+    if (((plan->distinct[a] >> j) & 1u) && wm_set_contains(sa, na, w->v[j]) && wm_set_contains(sb, nb, w->v[j]))
+      both--;
+  w->set_ops++;
+  return in_a * in_b - both;
+}
+
 static int accept(const exec *e, const worker *w, unsigned p, uint32_t c) {
   const wm_plan *plan = e->plan;
   for (unsigned j = 0; plan->distinct[p] >> j; j++)
@@ -199,19 +241,24 @@ static void emit(exec *e, worker *w) {
   }
 }
 
-/* v[0..L] are bound: run the ops of level L, then extend to position L+1
- * over its candidates (only those with index in [from, to) at L = 0, the
- * hub split). */
-static void run_level_ops(const exec *e, worker *w, unsigned L) {
+/* The deferred ops level L needs, unless already computed for the current
+ * binding of their own level. */
+static void run_deferred(const exec *e, worker *w, unsigned L) {
   const wm_plan *plan = e->plan;
-  /* deferred ops this level needs, unless already computed for the
-   * current binding of their own level */
   for (unsigned i = e->sched.need_begin[L]; i < e->sched.need_begin[L + 1] && !w->oom; i++) {
     unsigned o = e->sched.by_need[i], level = plan->ops[o].level;
     if (w->stamp[o] == w->bound[level]) continue;
     run_op(e, w, &plan->ops[o]);
     w->stamp[o] = w->bound[level];
   }
+}
+
+/* v[0..L] are bound: run the ops of level L, then extend to position L+1
+ * over its candidates (only those with index in [from, to) at L = 0, the
+ * hub split). */
+static void run_level_ops(const exec *e, worker *w, unsigned L) {
+  const wm_plan *plan = e->plan;
+  run_deferred(e, w, L);
   unsigned end = plan->op_begin[L + 1];
   if (L + 1 == e->tail && e->count_op >= 0) end--;
   for (unsigned o = plan->op_begin[L]; o < end && !w->oom; o++)
@@ -224,7 +271,8 @@ static void descend(exec *e, worker *w, unsigned L, uint32_t from, uint32_t to) 
   if (w->oom) return;
   unsigned p = L + 1;
   if (p == e->tail && e->fast_count) {
-    w->count += wm_pairs_of(e->pairs, count_last(e, w, from, to));
+    w->count += e->pairs == WM_PAIRS_PRODUCT ? count_product(e, w, from, to)
+                                             : wm_pairs_of(e->pairs, count_last(e, w, from, to));
     return;
   }
   const uint32_t *c;
@@ -314,12 +362,14 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
   e->pairs = e->fast_count ? plan->pair_count : WM_PAIRS_NONE;
   e->tail = e->pairs ? last - 1 : last;
   /* A pair count over part of a set is not a function of that part's
-   * size; counting a root is one range anyway. */
-  e->split = !(e->pairs && e->tail == 1);
+   * size (a product is: a sum over the part); counting a root is one range
+   * anyway. */
+  e->split = !(e->pairs && e->pairs != WM_PAIRS_PRODUCT && e->tail == 1);
   e->count_op = -1;
   wm_cpu_schedule_build(plan, &e->sched);
   unsigned t = e->tail, b = plan->op_begin[t - 1], end = plan->op_begin[t];
-  if (e->fast_count && end > b && plan->ops[end - 1].dst == plan->cand[t] && !WM_IS_NBR(plan->cand[t]))
+  if (e->fast_count && e->pairs != WM_PAIRS_PRODUCT && end > b && plan->ops[end - 1].dst == plan->cand[t] &&
+      !WM_IS_NBR(plan->cand[t]))
     e->count_op = (int)end - 1;
 }
 

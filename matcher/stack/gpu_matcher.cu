@@ -567,7 +567,10 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
            R->ndev, d->name, d->sms, d->blocks, p->warps_per_block, p->unroll, p->last_group, steal_name(p->steal),
            p->stop_level, p->detect_level, R->l0_edges ? "edges" : "vertices", d->args.chunk, split, R->plan.n_bufs * (unsigned)p->unroll,
            (unsigned long long)d->sz.cap, (unsigned long long)R->max_degree, gb, d->table_words,
-           R->plan.pairs ? ", pairs counted at the last position" : "", R->listing ? ", listing" : "");
+           R->plan.pairs == WM_PAIRS_PRODUCT ? ", pairs counted at the last position, as a product"
+           : R->plan.pairs                    ? ", pairs counted at the last position"
+                                              : "",
+           R->listing ? ", listing" : "");
 }
 
 static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {

@@ -93,10 +93,21 @@ static int find_fused(const wm_gpu_plan *g) {
   return c;
 }
 
+/* Whether operand x's set lies within y's: x is y, or an intersection
+ * with y or a difference from y (an op's range only narrows it). */
+static int within(const wm_gpu_plan *g, uint8_t x, uint8_t y) {
+  if (x == y) return 1;
+  if (WM_IS_NBR(x)) return 0;
+  const wm_gpu_op *op = &g->ops[x];
+  return within(g, op->a, y) || (op->kind == WM_OP_INTERSECT && within(g, op->b, y));
+}
+
 /* What follows from k and the ops: the fused op, the weighed positions,
  * the buffers. */
 static void derive(wm_gpu_plan *g) {
   g->fused_op = find_fused(g);
+  /* A product reads the folded position's set too: it must exist. */
+  if (g->pairs == WM_PAIRS_PRODUCT && g->fused_op >= 0 && g->cand[g->k] == (uint8_t)g->fused_op) g->fused_op = -1;
   g->weigh = 0;
   for (unsigned o = 0; o < g->n_ops; o++) {
     const wm_gpu_op *op = &g->ops[o];
@@ -161,5 +172,6 @@ void wm_gpu_plan_fold_pairs(wm_gpu_plan *P, unsigned pair_count) {
    * still runs before the new last position. */
   P->k--;
   P->pairs = pair_count;
+  P->product_subset = pair_count == WM_PAIRS_PRODUCT && within(P, P->cand[P->k - 1], P->cand[P->k]);
   derive(P);
 }

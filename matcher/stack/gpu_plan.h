@@ -43,7 +43,12 @@ typedef struct wm_gpu_plan {
   uint32_t weigh;             /* bit p: the work right after binding position p reads
                                  N(v[p]), so unrolled groups there are sized by degree */
   uint32_t pairs;             /* wm_pair_mode: position k-1's count for each member of
-                                 k-2's group becomes its pairs (wm_gpu_plan_fold_pairs) */
+                                 k-2's group becomes its pairs (wm_gpu_plan_fold_pairs);
+                                 WM_PAIRS_PRODUCT: the folded position, k, is counted
+                                 from cand[k], lower[k], upper[k], distinct[k] */
+  uint32_t product_subset;    /* WM_PAIRS_PRODUCT: cand[k-1] lies within cand[k] (one is
+                                 an intersection or difference of the other), so a
+                                 candidate of k-1 is one of k's when in k's range */
   wm_gpu_op ops[WM_MAX_OPS];
 } wm_gpu_plan;
 
@@ -95,7 +100,8 @@ int wm_gpu_plan_compile(const wm_plan *plan, wm_gpu_plan *out, wm_error *err);
 
 /* For plain counts of a plan with pair_count (planner.h): drops its last
  * position, whose pairs with the new last one are then counted from that
- * one's count, n(n-1)/2 or n(n-1), without iterating either. */
+ * one's count, n(n-1)/2 or n(n-1), or as the product with the dropped
+ * position's count, without iterating either. */
 void wm_gpu_plan_fold_pairs(wm_gpu_plan *P, unsigned pair_count);
 
 #ifdef __cplusplus

@@ -235,8 +235,9 @@ __device__ bool wm_member(const wm_kctx &c, int s, uint32_t x, int L, int u) {
  * Only the fused op: it runs for every member of the deepest group, while
  * an op at a shallower level is paid for by the levels below it, and one
  * table shared by two levels would be refilled at every turn, costing more
- * than it saves.  The kernel is built twice (wm_stack_kernel<TAB>), as the
- * table's code costs the plans that do not use it registers and spills. */
+ * than it saves.  The kernel is built with and without it
+ * (wm_stack_kernel<TAB, PROD>), as the table's code costs the plans that do
+ * not use it registers and spills. */
 enum { WM_TAB_NONE, WM_TAB_BITS, WM_TAB_HASH };
 #define WM_YV_TABLE (-2) /* wm_iter.yv: y is the probe table */
 #ifndef WM_GPU_TABLE_MIN_ROW
@@ -563,19 +564,126 @@ __device__ __forceinline__ wm_u64 wm_reserve_rows(const wm_gpu_args *A, unsigned
   }
 }
 
+/* ---- the product of the last two positions (WM_PAIRS_PRODUCT) ----------
+ *
+ * The plan was folded: position q = P->k is not iterated.  For member u of
+ * level L's group, B is q's candidate set in its range; m[u] (in cnt[u]) is
+ * its size less the earlier vertices q excludes, and every accepted
+ * candidate x of position k-1 adds m[u] - [x in B].  B's array and bounds
+ * wait in tr[] (free once the last position's sides are set up): its
+ * pointer, then [lo, hi) of its indices, or, when product_subset, of its
+ * values. */
+
+/* Lane u < n: member u's B, trimmed, into tr[]; its m, or ~0u when B is a
+ * virtual slot (counted by wm_product_count_virtual). */
+__device__ __forceinline__ uint32_t wm_product_b(const wm_kctx &c, int L, int u) {
+  const wm_gpu_plan *P = c.P;
+  const int q = (int)P->k;
+  wm_set B = wm_resolve(c, P->cand[q], L, u);
+  uint32_t vlo, vhi;
+  wm_value_range(c, P->lower[q], P->upper[q], L, u, vlo, vhi);
+  wm_trim(B, vlo, vhi);
+  uint32_t *t = c.tr + 4 * u;
+  t[0] = (uint32_t)(wm_u64)B.p;
+  t[1] = (uint32_t)((wm_u64)B.p >> 32);
+  t[2] = P->product_subset ? vlo : B.lo;
+  t[3] = P->product_subset ? vhi : B.hi;
+  if (B.vs >= 0) return ~0u;
+  uint32_t m = B.hi - B.lo;
+  for (unsigned mk = P->distinct[q] & ~(1u << (q - 1)); mk; mk &= mk - 1)
+    if (wm_contains(B.p, B.lo, B.hi, wm_vval(c, __ffs(mk) - 1, L, u))) m--;
+  return m;
+}
+
+/* Whole warp: cnt[u] for the members whose B is a virtual slot (hub-sized
+ * sets only), its base scanned by the 32 lanes. */
+__device__ void wm_product_count_virtual(wm_kctx &c, int n, int L, unsigned virt) {
+  const wm_gpu_plan *P = c.P;
+  const int q = (int)P->k;
+  for (; virt; virt &= virt - 1) {
+    const int u = __ffs(virt) - 1;
+    wm_set B = wm_resolve(c, P->cand[q], L, u);
+    uint32_t vlo, vhi;
+    wm_value_range(c, P->lower[q], P->upper[q], L, u, vlo, vhi);
+    wm_trim(B, vlo, vhi);
+    uint32_t m = 0;
+    for (uint32_t t = B.lo + (uint32_t)c.lane; t < B.hi; t += 32) {
+      const uint32_t x = __ldg(B.p + t);
+      bool ok = wm_member(c, B.vs, x, L, u);
+      for (unsigned mk = P->distinct[q] & ~(1u << (q - 1)); ok && mk; mk &= mk - 1)
+        ok = wm_vval(c, __ffs(mk) - 1, L, u) != x;
+      m += ok;
+    }
+    for (int d = 16; d; d >>= 1) m += __shfl_xor_sync(WM_FULL, m, d);
+    if (c.lane == 0) c.cnt[u] = m;
+  }
+  __syncwarp();
+}
+
+/* Position p's candidates in member u's concrete range I.x[xlo, xhi): its
+ * size less the distinct vertices in it. */
+__device__ __forceinline__ wm_u64 wm_range_count(const wm_kctx &c, int p, int L, int u, const wm_iter &I) {
+  wm_u64 cnt = I.xhi - I.xlo;
+  for (unsigned m = c.P->distinct[p]; m; m &= m - 1) {
+    uint32_t v = wm_vval(c, __ffs(m) - 1, L, u);
+    if (v >= I.vlo && v < I.vhi && wm_contains(I.x, I.xlo, I.xhi, v)) cnt--;
+  }
+  return cnt;
+}
+
+/* Whole warp, after the last position's sides are set up in its[]: every
+ * member's B and m (cnt[u]); a member without pairs iterates nothing, and
+ * one whose candidates all lie in B (product_subset, its range within
+ * B's) counts (m - 1) per candidate without a scan.  Returns lane u's
+ * length left to scan. */
+__device__ wm_u64 wm_product_setup(wm_kctx &c, int n, int L, bool fast) {
+  const int p = (int)c.P->k - 1;
+  uint32_t m = c.lane < n ? wm_product_b(c, L, c.lane) : 0;
+  if (c.lane < n) c.cnt[c.lane] = m;
+  const unsigned virt = __ballot_sync(WM_FULL, c.lane < n && m == ~0u);
+  if (virt) wm_product_count_virtual(c, n, L, virt);
+  if (c.lane >= n) return 0;
+  const int u = c.lane;
+  const uint32_t *t = c.tr + 4 * u;
+  wm_iter I = c.its[u];
+  m = c.cnt[u];
+  if (m == 0) {
+    I.xhi = I.xlo;
+  } else if (fast && I.ymode == 0 && I.xv < 0 && c.P->product_subset && t[2] <= I.vlo && I.vhi <= t[3]) {
+    c.count += wm_range_count(c, p, L, u, I) * (wm_u64)(m - 1u);
+    I.xhi = I.xlo;
+  }
+  c.its[u] = I;
+  return I.xhi - I.xlo;
+}
+
+/* Whether x, an accepted candidate of member u's last position, is in B. */
+__device__ __forceinline__ bool wm_product_in_b(const wm_kctx &c, int L, int u, uint32_t x) {
+  const uint32_t *t = c.tr + 4 * u;
+  if (c.P->product_subset) return x >= t[2] && x < t[3];
+  const uint32_t *p = (const uint32_t *)(((wm_u64)t[1] << 32) | t[0]);
+  if (!wm_contains(p, t[2], t[3], x)) return false;
+  const uint8_t b = c.P->cand[c.P->k];
+  if (WM_IS_NBR(b) || c.dbase[b * c.U + wm_varof(c, c.P->ops[b].level, L, u)] == WM_DESC_MAT) return true;
+  return wm_member(c, b, x, L, u);
+}
+
 /* Counts the candidates of position k-1 of every member of level L = k-2's
  * group (n members, their sets already computed), from global index
  * `start` of their concatenation; under P->pairs each member adds the
- * pairs of its count instead.  Listing writes each match; when the buffer
- * is full it returns the index of the batch to resume at, else ~0. */
-template <bool TAB>
+ * pairs of its count instead, or under PROD (the kernel built for
+ * WM_PAIRS_PRODUCT: that code costs the other plans spills) its product.
+ * Listing writes each match; when the buffer is full it returns the index
+ * of the batch to resume at, else ~0. */
+template <bool TAB, bool PROD>
 __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
   const wm_gpu_plan *P = c.P;
   const wm_gpu_args *A = c.A;
   const int L = (int)P->k - 2, p = (int)P->k - 1;
   const bool fast = !A->listing && !A->per_vertex && P->label[p] == WM_ANY_LABEL && !A->allowed;
   const bool fused = P->fused_op >= 0;
-  const bool per_member = A->per_vertex || P->pairs; /* counts kept per member in cnt[] */
+  const bool product = PROD && P->pairs == WM_PAIRS_PRODUCT;
+  const bool per_member = A->per_vertex || (P->pairs && !product); /* counts kept per member in cnt[] */
   const int sides = fused ? 2 : 1;
   bool ranged = (P->lower[p] | P->upper[p]) != 0;
   wm_iter I;
@@ -611,20 +719,16 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
     int u = c.lane;
     I = c.its[u];
     wm_finish_sides(c, u, sides, ranged, tside, I);
-    if (fast && I.ymode == 0 && I.xv < 0) {
+    if (fast && I.ymode == 0 && I.xv < 0 && !product) {
       /* Count without a scan: the range's size less the distinct vertices in it. */
-      wm_u64 cnt = I.xhi - I.xlo;
-      for (unsigned m = P->distinct[p]; m; m &= m - 1) {
-        uint32_t v = wm_vval(c, __ffs(m) - 1, L, u);
-        if (v >= I.vlo && v < I.vhi && wm_contains(I.x, I.xlo, I.xhi, v)) cnt--;
-      }
-      if (start == 0) c.count += wm_pairs_of(P->pairs, cnt);
+      if (start == 0) c.count += wm_pairs_of(P->pairs, wm_range_count(c, p, L, u, I));
       I.xhi = I.xlo;
     }
     len = I.xhi - I.xlo;
     c.its[u] = I;
     c.cnt[u] = 0;
   }
+  if (product) len = wm_product_setup(c, n, L, fast);
   if (fused && start == 0 && c.lane == 0) c.set_ops += n;
   wm_u64 T = wm_publish_lengths(c, n, len);
 
@@ -659,7 +763,10 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
       }
     }
     if (ok) {
-      if (!P->pairs) c.count++;
+      if (product)
+        c.count += c.cnt[u] - (wm_product_in_b(c, L, u, x) ? 1u : 0u);
+      else if (!P->pairs)
+        c.count++;
       if (A->per_vertex) atomicAdd(A->per_vertex + x, 1ull);
     }
     if (per_member) {
@@ -672,7 +779,7 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
       c.issued += 32;
     }
   }
-  if (P->pairs) {
+  if (per_member && P->pairs) {
     __syncwarp();
     if (c.lane < n) c.count += wm_pairs_of(P->pairs, c.cnt[c.lane]);
   }

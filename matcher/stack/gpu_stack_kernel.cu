@@ -363,7 +363,7 @@ __device__ void wm_suspend(wm_kctx &c, volatile wm_bstate *bs, wm_u64 t, const u
 #ifndef WM_STACK_MAX_REGS
 #define WM_STACK_MAX_REGS 64
 #endif
-template <bool TAB>
+template <bool TAB, bool PROD>
 __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_constant__ wm_gpu_plan plan, const __grid_constant__ wm_gpu_args args) {
   const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
   const wm_warp_layout Ly = wm_warp_layout_of(plan.n_ops, (unsigned)args.unroll, (unsigned)args.group);
@@ -427,7 +427,7 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   bool stopped = false;
   if (resumed) {
     p = last;
-    wm_u64 r = wm_bulk_last<TAB>(c, c.ws->n[last], c.ws->bulk_t);
+    wm_u64 r = wm_bulk_last<TAB, PROD>(c, c.ws->n[last], c.ws->bulk_t);
     if (r != ~0ull) {
       wm_suspend(c, bs, r, (const uint32_t *)region, Ly.bytes, save);
       stopped = true;
@@ -479,7 +479,7 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
     }
     if (p == last) {
       WM_PROF_START();
-      wm_u64 r = wm_bulk_last<TAB>(c, n, 0);
+      wm_u64 r = wm_bulk_last<TAB, PROD>(c, n, 0);
       WM_PROF_ADD(WM_PROF_BULK);
       if (r != ~0ull) {
         wm_suspend(c, bs, r, (const uint32_t *)region, Ly.bytes, save);
@@ -510,10 +510,11 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   }
 }
 
-/* The kernel built for the plan: the probe table's code costs registers
- * (and, spilled, time) even where no op uses it. */
-static void *wm_stack_entry(bool table) {
-  return table ? (void *)wm_stack_kernel<true> : (void *)wm_stack_kernel<false>;
+/* The kernel built for the plan: the probe table's code and the product's
+ * cost registers (and, spilled, time) even where the plan does not use them. */
+static void *wm_stack_entry(bool table, bool product) {
+  if (product) return table ? (void *)wm_stack_kernel<true, true> : (void *)wm_stack_kernel<false, true>;
+  return table ? (void *)wm_stack_kernel<true, false> : (void *)wm_stack_kernel<false, false>;
 }
 
 cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args, unsigned blocks,
@@ -521,7 +522,7 @@ cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args
   if (args->warps < 1 || args->warps * 32 > WM_MAX_THREADS) return cudaErrorInvalidConfiguration;
   size_t smem = wm_gpu_stack_smem(plan->n_ops, (unsigned)args->unroll, (unsigned)args->group, (unsigned)args->warps,
                                   args->table_words);
-  const void *fn = wm_stack_entry(args->table_words != 0);
+  const void *fn = wm_stack_entry(args->table_words != 0, plan->pairs == WM_PAIRS_PRODUCT);
   cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
   void *params[] = {(void *)plan, (void *)args};
@@ -530,7 +531,8 @@ cudaError_t wm_gpu_launch_stack(const wm_gpu_plan *plan, const wm_gpu_args *args
 
 cudaError_t wm_gpu_stack_occupancy(unsigned W, bool table, size_t smem, int *blocks_per_sm) {
   if (W < 1 || W * 32 > WM_MAX_THREADS) return cudaErrorInvalidConfiguration;
-  const void *fn = wm_stack_entry(table);
+  /* Both product builds have the same register cap and shared memory. */
+  const void *fn = wm_stack_entry(table, false);
   cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, fn, (int)W * 32, smem);
