@@ -66,12 +66,14 @@ static void per_vertex_back(const wm_api_job *job, const uint64_t *counted, uint
 static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_options *o, const wm_api_job *job,
                warpmatch_match_result *out) {
   /* Data labels, a ball, per-vertex counts and embeddings rule the formula out. */
-  const int whole = !o->count.labels && !job->first && !o->per_vertex && !(job->plan.flags & WM_PLAN_EMBEDDINGS);
+  /* Nor does a matching order given, which only a plan has. */
+  const int whole = !o->count.labels && !job->first && !o->per_vertex && !(job->plan.flags & WM_PLAN_EMBEDDINGS) &&
+                    !o->order;
   const int how = wm_count_method(&job->pattern, o->count.method, whole);
   if (how < 0)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE,
                        "%s: method FORMULA needs an unlabeled 3-5 vertex pattern other than the triangle and the "
-                       "cliques, and no labels, ball, per-vertex counts or embeddings",
+                       "cliques, and no labels, ball, per-vertex counts, embeddings or matching order",
                        who);
   wm_match_options mo;
   wm_api_executor_options(ctx, o, job, &mo);

@@ -203,6 +203,13 @@ static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int co
   po.pair_count = o->pair_count != 0;
   po.count_only = count_only;
   po.first_edge_up = job->use_gpu || gpu_plan;
+  _Static_assert(WARPMATCH_MAX_PATTERN_VERTICES == WM_MAX_K, "the API's pattern size is the planner's");
+  uint8_t order[WM_MAX_K];
+  if (o->order) {
+    for (unsigned i = 0; i < job->pattern.k && i < WM_MAX_K; i++)
+      order[i] = o->order[i] < WM_MAX_K ? (uint8_t)o->order[i] : 0xFF;
+    po.forced_order = order;
+  }
   wm_error err;
   double t0 = wm_now();
   int rc = wm_plan_build(&job->pattern, gs, &po, &job->plan, &err);

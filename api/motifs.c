@@ -183,6 +183,7 @@ int warpmatch_motifs_ex(warpmatch_context *ctx, const warpmatch_graph *g, unsign
   warpmatch_match_options o;
   warpmatch_match_result r;
   int rc = wm_api_ex_begin(ctx, who, opt, &o, &r);
+  if (!rc && o.order) rc = wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: a matching order is for one pattern, not motifs", who);
   motif_out mo = {out, how, edge_induced, &r};
   if (!rc) rc = motifs(ctx, who, g, size, &o, &mo);
   int out_rc = result ? wm_api_struct_out(ctx, who, result, &r, sizeof r) : WARPMATCH_OK;

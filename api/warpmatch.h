@@ -106,6 +106,8 @@ void warpmatch_graph_ids(const warpmatch_graph *g, uint64_t *ids);
 
 /* ---- patterns ---------------------------------------------------------- */
 
+#define WARPMATCH_MAX_PATTERN_VERTICES 8
+
 /* A catalogue name ("triangle", "4-clique", "house", ...), or a pattern file
  * (this project's format, or an STMatch/cuTS/GSI .g file). */
 int warpmatch_pattern_create(warpmatch_context *ctx, const char *name_or_path, warpmatch_pattern **out);
@@ -302,6 +304,10 @@ typedef struct warpmatch_match_options {
                           WARPMATCH_GPU_MAX_TABLE_WORDS) */
   int gpu_dedicated;   /* 1 (default): triangles, cliques and diamonds on their own kernels;
                           0: on the general stack kernel */
+  const unsigned *order; /* NULL (default): the planner's matching order; else the pattern's k
+                            vertices in the order to match them, each after the first adjacent
+                            to an earlier one (count and list; the dedicated kernels keep their
+                            own, and a count by formula has none: AUTO then enumerates) */
 } warpmatch_match_options;
 void warpmatch_match_options_init(warpmatch_match_options *o);
 #define WARPMATCH_MAX_TRIALS 1000

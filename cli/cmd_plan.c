@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "match_cli.h"
 
 static const wm_optspec spec[] = {
     {"pattern", "NAME|FILE", "pattern: a catalogue name (triangle, 4-clique, ...) or a pattern file"},
@@ -12,6 +12,7 @@ static const wm_optspec spec[] = {
     {"embeddings", NULL, "count embeddings: no symmetry breaking"},
     {"no-code-motion", NULL, "compute every set at its own level (no hoisting, no sharing)"},
     {"no-pair-count", NULL, "iterate the last two positions, not count them as pairs of one set"},
+    WM_ORDER_OPTSPEC,
     {"list", NULL, "plan for listing matches (no count-only last level)"},
     {"gpu", NULL, "the GPU's plan (an interchangeable first edge bounded v1 > v0)"},
     WM_GRAPH_OPTSPEC,
@@ -30,12 +31,17 @@ static int plan(const wm_cli *cli, warpmatch_context *ctx, const warpmatch_graph
   o.code_motion = !wm_cli_flag(cli, "no-code-motion");
   o.pair_count = !wm_cli_flag(cli, "no-pair-count");
   o.relabel = 0;
+  unsigned order[WARPMATCH_MAX_PATTERN_VERTICES], n;
+  int rc = wm_cli_order(cli, order, &n, err);
+  if (!rc) rc = wm_cli_order_fits(cli, n, warpmatch_pattern_vertices(p), err);
+  if (rc) return rc;
+  o.order = n ? order : NULL;
   const int format = (cli->json ? WARPMATCH_PLAN_JSON : WARPMATCH_PLAN_TEXT) |
                      (wm_cli_flag(cli, "list") ? WARPMATCH_PLAN_FOR_LIST : 0) |
                      (wm_cli_flag(cli, "gpu") ? WARPMATCH_PLAN_FOR_GPU : 0);
   size_t len = 0;
   r->size = sizeof *r;
-  int rc = warpmatch_plan_ex(ctx, g, p, &o, format, NULL, 0, &len, r);
+  rc = warpmatch_plan_ex(ctx, g, p, &o, format, NULL, 0, &len, r);
   if (!rc && !(*text = malloc(len + 1))) return wm_fail(err, WM_EINPUT, "out of memory");
   if (!rc) rc = warpmatch_plan_ex(ctx, g, p, &o, format, *text, len + 1, NULL, r);
   return wm_cli_api(ctx, rc, err);

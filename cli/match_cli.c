@@ -55,6 +55,28 @@ static int ball_options(const wm_cli *cli, warpmatch_match_options *o, wm_error 
   return WM_OK;
 }
 
+int wm_cli_order(const wm_cli *cli, unsigned *order, unsigned *n, wm_error *err) {
+  const char *s = wm_cli_str(cli, "order");
+  *n = 0;
+  for (const char *p = s; p && *p;) {
+    char *end;
+    unsigned long v = strtoul(p, &end, 10);
+    if (end == p || (*end && *end != ',') || v >= WARPMATCH_MAX_PATTERN_VERTICES ||
+        *n == WARPMATCH_MAX_PATTERN_VERTICES)
+      return wm_fail(err, WM_EUSAGE, "%s: --order %s: expected pattern vertex ids 0..%d separated by commas",
+                     cli->command, s, WARPMATCH_MAX_PATTERN_VERTICES - 1);
+    order[(*n)++] = (unsigned)v;
+    p = *end ? end + 1 : end;
+  }
+  if (s && !*n) return wm_fail(err, WM_EUSAGE, "%s: --order needs the pattern's vertex ids", cli->command);
+  return WM_OK;
+}
+
+int wm_cli_order_fits(const wm_cli *cli, unsigned n, unsigned k, wm_error *err) {
+  if (!n || n == k) return WM_OK;
+  return wm_fail(err, WM_EUSAGE, "%s: --order lists %u vertices; the pattern has %u", cli->command, n, k);
+}
+
 int wm_match_job_options(const wm_cli *cli, wm_match_job *job, wm_error *err) {
   memset(job, 0, sizeof *job);
   job->graph_path = cli->positional[0];
@@ -66,6 +88,8 @@ int wm_match_job_options(const wm_cli *cli, wm_match_job *job, wm_error *err) {
   job->o.count.embeddings = wm_cli_flag(cli, "embeddings");
   job->o.code_motion = !wm_cli_flag(cli, "no-code-motion");
   job->o.pair_count = !wm_cli_flag(cli, "no-pair-count");
+  if ((rc = wm_cli_order(cli, job->order, &job->order_n, err))) return rc;
+  job->o.order = job->order_n ? job->order : NULL;
   if (!wm_cli_str(cli, "pattern")) return wm_fail(err, WM_EUSAGE, "%s: --pattern NAME|FILE is required", cli->command);
   return WM_OK;
 }
@@ -93,6 +117,7 @@ static int read_labels(const char *path, wm_match_job *job, wm_error *err) {
 
 int wm_match_job_load(const wm_cli *cli, wm_match_job *job, wm_error *err) {
   int rc = make_pattern(cli, job, err);
+  if (!rc) rc = wm_cli_order_fits(cli, job->order_n, warpmatch_pattern_vertices(job->p), err);
   if (rc) return rc;
   double t0 = wm_now();
   const char *labels = wm_cli_str(cli, "labels");

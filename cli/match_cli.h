@@ -15,10 +15,14 @@
   {"ignore-labels", NULL, "match the pattern file's shape only (STMatch's .g files label vertex i with i)"}, \
   {"no-code-motion", NULL, "plan without hoisting or sharing set operations"},                       \
   {"no-pair-count", NULL, "iterate the last two positions, not count them as pairs of one set"},     \
+  WM_ORDER_OPTSPEC,                                                                                  \
   {"threads", "N", "CPU threads (default: all)"},                                                    \
   {"seed", "V", "match only inside the BFS ball around vertex V (with --hops)"},                    \
   {"hops", "H", "radius of the --seed ball"},                                                        \
   WM_RELABEL_OPTSPEC
+
+#define WM_ORDER_OPTSPEC                                                                            \
+  {"order", "U,U,...", "match the pattern's vertices in this order (default: the planner's choice)"}
 
 #define WM_RELABEL_OPTSPEC                                                                          \
   {"no-relabel", NULL, "match on the file's vertex order (default: renumber by descending degree)"}
@@ -42,6 +46,12 @@
  * Usage errors come here, before anything is loaded. */
 int wm_cli_match_options(const wm_cli *cli, warpmatch_context *ctx, warpmatch_match_options *o, wm_error *err);
 
+/* --order's pattern vertices into order[] (room for
+ * WARPMATCH_MAX_PATTERN_VERTICES), *n of them; *n = 0 when it is absent. */
+int wm_cli_order(const wm_cli *cli, unsigned *order, unsigned *n, wm_error *err);
+/* The order's length against the pattern's k, once the pattern is known. */
+int wm_cli_order_fits(const wm_cli *cli, unsigned n, unsigned k, wm_error *err);
+
 typedef struct wm_match_job {
   warpmatch_context *ctx;
   warpmatch_graph *g;
@@ -50,6 +60,7 @@ typedef struct wm_match_job {
   const char *graph_path;
   int32_t *labels;         /* --labels, one per index, or NULL */
   warpmatch_match_options o;
+  unsigned order[WARPMATCH_MAX_PATTERN_VERTICES], order_n; /* --order (o.order points here) */
   double load_seconds;     /* the graph and its labels */
 } wm_match_job;
 

@@ -127,17 +127,27 @@ int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion
   return wm_program_build(plan, cl, cu, induced, code_motion, err);
 }
 
+/* The first vertex of order with no neighbour before it. */
+static unsigned first_unconnected(const wm_pattern *p, const uint8_t *order) {
+  unsigned seen = 1u << order[0];
+  for (unsigned i = 1; i < p->k; i++) {
+    if (!(p->adj[order[i]] & seen)) return order[i];
+    seen |= 1u << order[i];
+  }
+  return order[0];
+}
+
 static int check_forced_order(const wm_pattern *p, const uint8_t *order, wm_error *err) {
   unsigned seen = 0;
   for (unsigned i = 0; i < p->k; i++) {
     if (order[i] >= p->k || ((seen >> order[i]) & 1u))
-      return wm_fail(err, WM_EUSAGE, "pattern '%s': the forced order is not a permutation of 0..%u",
+      return wm_fail(err, WM_EUSAGE, "pattern '%s': the matching order given is not a permutation of 0..%u",
                      p->name, p->k - 1);
     seen |= 1u << order[i];
   }
   if (!wm_order_is_connected(p, order))
-    return wm_fail(err, WM_EUSAGE,
-                   "pattern '%s': in the forced order some vertex has no earlier neighbour", p->name);
+    return wm_fail(err, WM_EUSAGE, "pattern '%s': in the matching order given, vertex %u has no earlier neighbour",
+                   p->name, first_unconnected(p, order));
   return WM_OK;
 }
 

@@ -1410,6 +1410,45 @@ Test(api, bfs_ex_sources_limits_and_validation) {
   warpmatch_context_destroy(ctx);
 }
 
+/* A matching order given: every connected one counts the same, a count by
+ * formula has none (AUTO enumerates, FORMULA refuses), a disconnected or
+ * wrong one is refused, and motifs take none. */
+Test(api, matching_order_given) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(120, 6.0, 3, 0.4, 22);
+  warpmatch_graph *h = api_graph(ctx, g);
+  warpmatch_pattern *p = pattern(ctx, "house"); /* 0-1 0-3 0-4 1-2 1-4 2-3 */
+  warpmatch_match_options o = cpu_match_options(WARPMATCH_METHOD_AUTO);
+  warpmatch_match_result r;
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  const uint64_t want = r.count.count;
+  cr_assert(want > 0);
+  static const unsigned orders[][5] = {{0, 1, 2, 3, 4}, {4, 0, 1, 3, 2}, {2, 1, 4, 0, 3}, {3, 2, 0, 1, 4}};
+  for (unsigned i = 0; i < 4; i++) {
+    o.order = orders[i];
+    cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+    cr_assert_eq(r.count.count, want, "order %u", i);
+    cr_assert_eq(r.count.method, WARPMATCH_METHOD_ENUMERATE);
+  }
+  o.count.method = WARPMATCH_METHOD_FORMULA;
+  cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_EUSAGE);
+  o.count.method = WARPMATCH_METHOD_AUTO;
+  static const unsigned bad[][5] = {{0, 2, 1, 3, 4}, {0, 0, 1, 2, 3}, {0, 1, 2, 3, 5}};
+  for (unsigned i = 0; i < 3; i++) {
+    o.order = bad[i];
+    cr_assert_eq(warpmatch_count_ex(ctx, h, p, &o, &r), WARPMATCH_EUSAGE, "bad order %u", i);
+  }
+  cr_assert(strstr(warpmatch_last_error(ctx), "not a permutation"), "%s", warpmatch_last_error(ctx));
+  o.order = orders[0];
+  warpmatch_motif rows[6];
+  cr_assert_eq(warpmatch_motifs_ex(ctx, h, 4, &o, rows, NULL, NULL, NULL), WARPMATCH_EUSAGE);
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
 /* motifs_ex: how each class was counted, and its edge-induced count equal
  * to counting the class's shape edge-induced. */
 Test(api, motifs_ex_how_and_edge_induced) {

@@ -221,6 +221,49 @@ Test(match_cli, pair_count) {
   wm_test_rmdir(f.dir);
 }
 
+/* --order: the plan follows it (count, list, plan), the count is the
+ * same, and a wrong one is a usage error naming what is wrong. */
+Test(match_cli, order) {
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "count %s --pattern tailed-triangle --no-cache --device cpu --json", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  const uint64_t want = json_u64(out, "count");
+  cr_assert(want > 0, "%s", out);
+  free(out), free(err);
+  static const char *orders[] = {"0,1,2,3", "3,2,0,1", "1,2,3,0"}; /* 0-1 0-2 1-2 2-3 */
+  for (unsigned i = 0; i < 3; i++) {
+    rc = wm_test_run(&out, &err, "count %s --pattern tailed-triangle --order %s --no-cache --device cpu --json",
+                     f.graph, orders[i]);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_eq(json_u64(out, "count"), want, "%s: %s", orders[i], out);
+    free(out), free(err);
+  }
+  rc = wm_test_run(&out, &err, "plan --pattern tailed-triangle --order 3,2,0,1");
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "order: v0=u3 v1=u2 v2=u0 v3=u1"), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "list %s --pattern triangle --order 2,0,1 --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(lines(out), 4, "%s", out);
+  free(out), free(err);
+  static const struct { const char *args, *says; } bad[] = {
+      {"--order 0,1,2", "--order lists 3 vertices; the pattern has 4"},
+      {"--order 0,0,1,2", "not a permutation of 0..3"},
+      {"--order 3,0,1,2", "vertex 0 has no earlier neighbour"},
+      {"--order 0,x,1,2", "expected pattern vertex ids"},
+      {"--order 3,2,0,1 --method formula", "matching order"},
+  };
+  for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    rc = wm_test_run(&out, &err, "count %s --pattern tailed-triangle %s --no-cache --device cpu", f.graph, bad[i].args);
+    cr_assert_eq(rc, 2, "%s: rc %d", bad[i].args, rc);
+    cr_assert(strstr(err, bad[i].says), "%s: %s", bad[i].args, err);
+    free(out), free(err);
+  }
+  wm_test_rmdir(f.dir);
+}
+
 /* count by formula: the same counts as the plans', edge- and
  * vertex-induced; the method in the text, the JSON and the dumped plan;
  * --method formula refused where it does not apply; a count past 2^64
