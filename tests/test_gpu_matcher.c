@@ -370,12 +370,7 @@ Test(gpu_matcher, stmatch_patterns, .timeout = 900) {
   wm_match_options base;
   wm_match_options_init(&base);
   for (unsigned n = 1; n <= 24; n++) {
-    char name[64], path[512];
-    snprintf(name, sizeof name, "stmatch/p%u.txt", n);
-    wm_test_shared_pattern(path, sizeof path, name);
-    wm_pattern p;
-    wm_error err;
-    cr_assert_eq(wm_pattern_load(path, &p, &err), WM_OK, "%s", err.msg);
+    wm_pattern p = wm_test_stmatch_pattern(n);
     compare("G(64, 0.5)", gs[0], &p, 0, &base, FEW, NFEW);
     compare("hub graph", gs[1], &p, 0, &base, TINY, NTINY);
   }

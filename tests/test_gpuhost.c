@@ -328,9 +328,7 @@ Test(gpu_plan, fold_pairs) {
   cr_assert_eq(g.product_subset, 0, "S0 is not within S1");
   check_ssa(&g, "house");
   /* STMatch's p17: v5 in S3 = S2 & N(v4), S2 = S1 & N(v3), v6 in S1. */
-  char path[512];
-  wm_test_shared_pattern(path, sizeof path, "stmatch/p17.txt");
-  cr_assert_eq(wm_pattern_load(path, &p, &err), WM_OK, "%s", err.msg);
+  p = wm_test_stmatch_pattern(17);
   plan_of(NULL, &p, 0, 1, &plan);
   cr_assert_eq(plan.pair_count, WM_PAIRS_PRODUCT);
   cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);

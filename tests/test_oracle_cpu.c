@@ -417,12 +417,7 @@ Test(oracle_cpu, stmatch_patterns, .timeout = 120) {
     hist h[3];
     for (unsigned k = 5; k <= 7; k++) hist_build(&b, k, &h[k - 5]);
     for (unsigned n = 1; n <= 24; n++) {
-      char name[64], path[512];
-      snprintf(name, sizeof name, "stmatch/p%u.txt", n);
-      wm_test_shared_pattern(path, sizeof path, name);
-      wm_pattern p;
-      wm_error err;
-      cr_assert_eq(wm_pattern_load(path, &p, &err), WM_OK, "%s", err.msg);
+      wm_pattern p = wm_test_stmatch_pattern(n);
       uint64_t want = oracle_embeddings(&h[p.k - 5], &p, 0) / automorphisms(&p);
       for (int mode = 0; mode < 4; mode++) {
         runcfg c = {.code_motion = mode & 1, .no_pairs = mode >> 1, .threads = 1 + (int)gi,

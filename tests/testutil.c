@@ -95,6 +95,16 @@ void wm_test_shared_pattern(char *buf, size_t size, const char *file) {
   cr_assert(stat(buf, &st) == 0, "shared pattern %s is missing (expected ../shared/patterns beside the checkout)", buf);
 }
 
+wm_pattern wm_test_stmatch_pattern(unsigned n) {
+  char name[64], path[4096];
+  snprintf(name, sizeof name, "stmatch/p%u.txt", n);
+  wm_test_shared_pattern(path, sizeof path, name);
+  wm_pattern p;
+  wm_error err;
+  cr_assert_eq(wm_pattern_load(path, &p, &err), WM_OK, "%s", err.msg);
+  return p;
+}
+
 wm_graph *wm_test_load_shared(const char *file) {
   char path[4096];
   wm_test_shared(path, sizeof path, file);

@@ -33,6 +33,8 @@ void wm_test_shared(char *buf, size_t size, const char *file);
 /* Path of a file in ../shared/patterns, e.g. "stmatch/p1.txt" (fails the
  * test if it is missing). */
 void wm_test_shared_pattern(char *buf, size_t size, const char *file);
+/* STMatch's query pattern n (1..24), ../shared/patterns/stmatch/pN.txt. */
+wm_pattern wm_test_stmatch_pattern(unsigned n);
 /* That graph loaded, without writing a cache beside the shared file. */
 wm_graph *wm_test_load_shared(const char *file);
 /* The same, but a missing file skips the test case, naming the file (the GPU
