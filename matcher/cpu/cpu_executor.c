@@ -40,6 +40,7 @@ typedef struct exec {
   unsigned pairs; /* wm_pair_mode applied to tail's count */
   int split;      /* hubs' roots split into tasks (not under a pair count at position 1) */
   int count_op;   /* op computed as a count at the tail, or -1 */
+  int within;     /* product: the tail's set lies within the last position's */
   int stop;       /* listing finished or out of memory (read/written atomically) */
   uint32_t hub_degree, hub_chunk;
   uint64_t listed;
@@ -159,6 +160,26 @@ static uint64_t count_last(const exec *e, worker *w, uint32_t from, uint32_t to)
 
 static void run_deferred(const exec *e, worker *w, unsigned L);
 
+/* The op that last wrote slot x before op index `before`, or -1. */
+static int writer(const wm_plan *p, uint8_t x, unsigned before) {
+  int o = -1;
+  for (unsigned i = 0; i < before; i++)
+    if (p->ops[i].dst == x) o = (int)i;
+  return o;
+}
+
+/* Whether operand x's set, read before op index xb, lies within y's, read
+ * before yb: the same set, or an intersection with it or a difference
+ * from it (an op's range only narrows). */
+static int within(const wm_plan *p, uint8_t x, unsigned xb, uint8_t y, unsigned yb) {
+  if (WM_IS_NBR(x)) return x == y;
+  const int o = writer(p, x, xb);
+  if (o < 0) return 0;
+  if (x == y && o == writer(p, y, yb)) return 1;
+  const wm_plan_op *op = &p->ops[o];
+  return within(p, op->a, (unsigned)o, y, yb) || (op->kind == WM_OP_INTERSECT && within(p, op->b, (unsigned)o, y, yb));
+}
+
 /* The product of the last two positions (planner.h, WM_PAIRS_PRODUCT):
  * a = the tail's accepted candidates (within [from, to) of its set, the
  * hub split), b = the last position's, |a| * |b| - |a & b|.  The tail's
@@ -190,12 +211,19 @@ static uint64_t count_product(const exec *e, worker *w, uint32_t from, uint32_t 
   for (unsigned j = 0; j < a; j++)
     if (((plan->distinct[b] >> j) & 1u) && wm_set_contains(sb, nb, w->v[j])) in_b--;
   if (!in_b) return 0;
-  /* Both members of a & b; a's exclusions, as b's, are no members of a. */
-  uint64_t both = wm_set_intersect_count(sa, na, sb, nb);
+  /* Both members of a & b; a's exclusions, as b's, are no members of a.
+   * Where a's set lies within b's, b's range alone decides. */
+  uint64_t both;
+  if (e->within) {
+    wm_set_trim(&sa, &na, blo, bhi);
+    both = na;
+  } else {
+    both = wm_set_intersect_count(sa, na, sb, nb);
+    w->set_ops++;
+  }
   for (unsigned j = 0; j < a; j++)
     if (((plan->distinct[a] >> j) & 1u) && wm_set_contains(sa, na, w->v[j]) && wm_set_contains(sb, nb, w->v[j]))
       both--;
-  w->set_ops++;
   return in_a * in_b - both;
 }
 
@@ -366,6 +394,8 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
    * anyway. */
   e->split = !(e->pairs && e->pairs != WM_PAIRS_PRODUCT && e->tail == 1);
   e->count_op = -1;
+  if (e->pairs == WM_PAIRS_PRODUCT) /* no op at level k-2: both sets are read before op_begin[k-2+1] */
+    e->within = within(plan, plan->cand[last - 1], plan->op_begin[last - 1], plan->cand[last], plan->op_begin[last]);
   wm_cpu_schedule_build(plan, &e->sched);
   unsigned t = e->tail, b = plan->op_begin[t - 1], end = plan->op_begin[t];
   if (e->fast_count && e->pairs != WM_PAIRS_PRODUCT && end > b && plan->ops[end - 1].dst == plan->cand[t] &&
