@@ -67,6 +67,7 @@ int wm_api_match_options(warpmatch_context *ctx, const char *who, const warpmatc
   if (!rc) rc = out_of_range(ctx, who, "gpu_warps", o->gpu_warps, 0, 32);
   if (!rc) rc = out_of_range(ctx, who, "gpu_blocks", o->gpu_blocks, 0, 1 << 20);
   if (!rc) rc = out_of_range(ctx, who, "gpu_table_words", o->gpu_table_words, -1, WARPMATCH_GPU_MAX_TABLE_WORDS);
+  if (!rc) rc = out_of_range(ctx, who, "planner", o->planner, WARPMATCH_PLANNER_MODEL, WARPMATCH_PLANNER_SAMPLED);
   if (rc) return rc;
   if (o->trials == 0) o->trials = 1;
   if (o->per_vertex && o->trials > 1)
@@ -204,6 +205,7 @@ static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int co
   po.count_only = count_only;
   po.first_edge_up = job->use_gpu || gpu_plan;
   _Static_assert(WARPMATCH_MAX_PATTERN_VERTICES == WM_MAX_K, "the API's pattern size is the planner's");
+  po.sample_graph = o->planner == WARPMATCH_PLANNER_SAMPLED ? job->m.g : NULL;
   uint8_t order[WM_MAX_K];
   if (o->order) {
     for (unsigned i = 0; i < job->pattern.k && i < WM_MAX_K; i++)

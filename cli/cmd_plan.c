@@ -33,6 +33,9 @@ static int plan(const wm_cli *cli, warpmatch_context *ctx, const warpmatch_graph
   o.relabel = 0;
   unsigned order[WARPMATCH_MAX_PATTERN_VERTICES], n;
   int rc = wm_cli_order(cli, order, &n, err);
+  if (!rc) rc = wm_cli_planner(cli, &o, err);
+  if (!rc && o.planner == WARPMATCH_PLANNER_SAMPLED && !g)
+    rc = wm_fail(err, WM_EUSAGE, "plan: --planner sampled measures orders on a graph: give --graph");
   if (!rc) rc = wm_cli_order_fits(cli, n, warpmatch_pattern_vertices(p), err);
   if (rc) return rc;
   o.order = n ? order : NULL;

@@ -72,6 +72,11 @@ int wm_cli_order(const wm_cli *cli, unsigned *order, unsigned *n, wm_error *err)
   return WM_OK;
 }
 
+int wm_cli_planner(const wm_cli *cli, warpmatch_match_options *o, wm_error *err) {
+  static const char *const planners[] = {"model", "sampled", NULL};
+  return wm_cli_choice(cli, "planner", planners, WARPMATCH_PLANNER_MODEL, &o->planner, err);
+}
+
 int wm_cli_order_fits(const wm_cli *cli, unsigned n, unsigned k, wm_error *err) {
   if (!n || n == k) return WM_OK;
   return wm_fail(err, WM_EUSAGE, "%s: --order lists %u vertices; the pattern has %u", cli->command, n, k);
@@ -88,7 +93,7 @@ int wm_match_job_options(const wm_cli *cli, wm_match_job *job, wm_error *err) {
   job->o.count.embeddings = wm_cli_flag(cli, "embeddings");
   job->o.code_motion = !wm_cli_flag(cli, "no-code-motion");
   job->o.pair_count = !wm_cli_flag(cli, "no-pair-count");
-  if ((rc = wm_cli_order(cli, job->order, &job->order_n, err))) return rc;
+  if ((rc = wm_cli_order(cli, job->order, &job->order_n, err)) || (rc = wm_cli_planner(cli, &job->o, err))) return rc;
   job->o.order = job->order_n ? job->order : NULL;
   if (!wm_cli_str(cli, "pattern")) return wm_fail(err, WM_EUSAGE, "%s: --pattern NAME|FILE is required", cli->command);
   return WM_OK;

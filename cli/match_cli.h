@@ -22,7 +22,8 @@
   WM_RELABEL_OPTSPEC
 
 #define WM_ORDER_OPTSPEC                                                                            \
-  {"order", "U,U,...", "match the pattern's vertices in this order (default: the planner's choice)"}
+  {"order", "U,U,...", "match the pattern's vertices in this order (default: the planner's choice)"}, \
+  {"planner", "model|sampled", "choose the order by the cost model (default) or measure its best few on the graph"}
 
 #define WM_RELABEL_OPTSPEC                                                                          \
   {"no-relabel", NULL, "match on the file's vertex order (default: renumber by descending degree)"}
@@ -49,6 +50,8 @@ int wm_cli_match_options(const wm_cli *cli, warpmatch_context *ctx, warpmatch_ma
 /* --order's pattern vertices into order[] (room for
  * WARPMATCH_MAX_PATTERN_VERTICES), *n of them; *n = 0 when it is absent. */
 int wm_cli_order(const wm_cli *cli, unsigned *order, unsigned *n, wm_error *err);
+/* --planner into o->planner. */
+int wm_cli_planner(const wm_cli *cli, warpmatch_match_options *o, wm_error *err);
 /* The order's length against the pattern's k, once the pattern is known. */
 int wm_cli_order_fits(const wm_cli *cli, unsigned n, unsigned k, wm_error *err);
 

@@ -76,6 +76,30 @@ double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
 
 static const double kDenseT = 0.5;
 static const double kNear = 0.01;
+/* Sampling (wm_order_sampling): the model's best kShort orders at the
+ * graph's triangle density, at kDenseT and at kDenserT are measured. */
+#define kShort 6
+static const double kDenserT = 0.7;
+#define kModels 3
+
+typedef struct shortlist {
+  double cost[kShort];
+  uint8_t order[kShort][WM_MAX_K];
+  unsigned n;
+} shortlist;
+
+/* Keeps the kShort cheapest, in order of cost (the first found first among equals). */
+static void shortlist_add(shortlist *l, double cost, const uint8_t *order) {
+  unsigned i = l->n < kShort ? l->n++ : kShort;
+  if (i == kShort && cost >= l->cost[kShort - 1]) return;
+  if (i == kShort) i = kShort - 1;
+  for (; i > 0 && l->cost[i - 1] > cost; i--) {
+    l->cost[i] = l->cost[i - 1];
+    memcpy(l->order[i], l->order[i - 1], WM_MAX_K);
+  }
+  l->cost[i] = cost;
+  memcpy(l->order[i], order, WM_MAX_K);
+}
 
 typedef struct search {
   wm_plan trial;
@@ -84,6 +108,9 @@ typedef struct search {
   const wm_graph_summary *gs;
   wm_graph_summary dense; /* gs with a triangle density of at least kDenseT */
   int induced, code_motion;
+  const wm_order_sampling *sampling; /* or NULL: the model alone */
+  wm_graph_summary denser;           /* gs with a triangle density of at least kDenserT */
+  shortlist shortlists[kModels];     /* sampling: at gs, dense, denser */
   int found;
   double best_cost, best_dense;
   uint8_t best[WM_MAX_K];
@@ -114,6 +141,11 @@ static void score_order(search *s) {
     return;
   }
   double cost = wm_plan_estimate_cost(&s->trial, s->gs), dense = wm_plan_estimate_cost(&s->trial, &s->dense);
+  if (s->sampling) {
+    shortlist_add(&s->shortlists[0], cost, s->trial.order);
+    shortlist_add(&s->shortlists[1], dense, s->trial.order);
+    shortlist_add(&s->shortlists[2], wm_plan_estimate_cost(&s->trial, &s->denser), s->trial.order);
+  }
   unsigned back[WM_MAX_K];
   back_edges(&s->trial, back);
   int better = !s->found || cost < s->best_cost * (1.0 - kNear);
@@ -164,8 +196,37 @@ static void enumerate(search *s, unsigned depth, unsigned used) {
   }
 }
 
+/* The shortlisted order of least sampled work (the model's choice, first
+ * in the list, wins ties); its estimate into plan->sampled_cost. */
+static void choose_by_sampling(search *s, wm_plan *plan) {
+  const wm_order_sampling *smp = s->sampling;
+  uint8_t seen[kModels * kShort + 1][WM_MAX_K];
+  unsigned nseen = 0;
+  double best = HUGE_VAL;
+  for (unsigned m = 0; m <= kModels; m++)
+    for (unsigned i = 0; i < (m ? s->shortlists[m - 1].n : 1u); i++) {
+      const uint8_t *order = m ? s->shortlists[m - 1].order[i] : s->best;
+      unsigned j = 0;
+      while (j < nseen && memcmp(seen[j], order, WM_MAX_K)) j++;
+      if (j < nseen) continue;
+      memcpy(seen[nseen++], order, WM_MAX_K);
+      wm_plan trial = s->trial;
+      memcpy(trial.order, order, WM_MAX_K);
+      wm_error err;
+      if (wm_plan_fill_order(&trial, s->symmetry, s->induced, smp->code_motion, smp->first_edge_up, &err)) continue;
+      trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
+      const double work = wm_plan_sampled_cost(&trial, smp->graph, smp->probes, smp->seed);
+      if (work < best) {
+        best = work;
+        memcpy(plan->order, order, WM_MAX_K);
+      }
+    }
+  plan->sampled_cost = best;
+}
+
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
-                    const wm_graph_summary *gs, int induced, int code_motion, wm_error *err) {
+                    const wm_graph_summary *gs, int induced, int code_motion,
+                    const wm_order_sampling *sampling, wm_error *err) {
   search s;
   memset(&s, 0, sizeof s);
   s.trial = *plan;
@@ -174,6 +235,9 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
   s.gs = gs;
   s.dense = *gs;
   if (s.dense.triangle_density < kDenseT) s.dense.triangle_density = kDenseT;
+  s.denser = *gs;
+  if (s.denser.triangle_density < kDenserT) s.denser.triangle_density = kDenserT;
+  s.sampling = sampling && sampling->graph && sampling->graph->n ? sampling : NULL;
   s.induced = induced;
   s.code_motion = code_motion;
   wm_error_clear(&s.first_err);
@@ -186,5 +250,6 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
     return wm_fail(err, WM_EINPUT, "pattern '%s': no connected matching order", plan->pattern.name);
   }
   memcpy(plan->order, s.best, WM_MAX_K);
+  if (s.sampling) choose_by_sampling(&s, plan);
   return WM_OK;
 }

@@ -143,6 +143,8 @@ typedef struct wm_plan {
   uint32_t pair_count;           /* wm_pair_mode: the last two positions counted as pairs */
   uint32_t automorphisms;        /* |Aut(pattern)|, embeddings = count * this */
   double est_cost;               /* cost model's estimate (set operations' work) */
+  double sampled_cost;           /* the order's work measured on the graph (wm_plan_options
+                                    sample_graph), or 0 when the model alone chose it */
   uint64_t pattern_hash;         /* canonical hash of the pattern */
   wm_pattern pattern;            /* the pattern planned, for dumps and listing */
 } wm_plan;
@@ -171,6 +173,10 @@ typedef struct wm_plan_options {
                         bounded v1 > v0, not v1 < v0 (wm_plan_fill_order).  The same count,
                         unless v[0] alone is restricted (wm_match_options.first) */
   const uint8_t *forced_order; /* NULL, or a matching order to use as is */
+  const wm_graph *sample_graph; /* NULL (default): the cost model alone picks the order; else
+                                   the model's best few are measured on this graph (numbered
+                                   as matched) by random probes, and the least work wins */
+  unsigned sample_probes;       /* probes per order (default 4096) */
 } wm_plan_options;
 
 void wm_plan_options_init(wm_plan_options *o);

@@ -22,11 +22,29 @@ int wm_program_build(wm_plan *plan, const uint8_t closure_lower[WM_MAX_K],
  * elements touched). */
 double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs);
 
+/* Measuring orders on the graph (order_sample.c): the plans as they will
+ * run (code motion, the GPU's first-edge bound, pair counting), probes
+ * random paths from a fixed seed. */
+typedef struct wm_order_sampling {
+  const wm_graph *graph;
+  unsigned probes;
+  uint64_t seed;
+  int code_motion, first_edge_up, pair_count;
+} wm_order_sampling;
+
 /* Searches every connected matching order (one per class of orders
  * equivalent under `aut`, which may be NULL) and keeps the cheapest (ties:
- * more back-edges earlier, then lexicographically smaller order). */
+ * more back-edges earlier, then lexicographically smaller order); with
+ * `sampling`, the cheapest few of the model at the graph's triangle
+ * density and at two higher ones are measured on the graph and the least
+ * work wins (plan->sampled_cost). */
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
-                    const wm_graph_summary *gs, int induced, int code_motion, wm_error *err);
+                    const wm_graph_summary *gs, int induced, int code_motion,
+                    const wm_order_sampling *sampling, wm_error *err);
+
+/* Knuth's estimate of a plan's work on g (set elements touched and
+ * candidates iterated), the mean of `probes` random root-to-leaf paths. */
+double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, unsigned probes, uint64_t seed);
 
 /* 1 when every position after 0 has an earlier pattern neighbour. */
 int wm_order_is_connected(const wm_pattern *p, const uint8_t *order);

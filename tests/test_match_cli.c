@@ -264,6 +264,40 @@ Test(match_cli, order) {
   wm_test_rmdir(f.dir);
 }
 
+/* --planner sampled: the same count, the measured work in the plan's text
+ * and JSON; plan needs a graph to measure on; an unknown planner is a
+ * usage error. */
+Test(match_cli, planner_sampled) {
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "count %s --pattern house --method enumerate --planner sampled --dump-plan --no-cache --device cpu",
+                       f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "sampled on the graph: "), "%s", out);
+  char *plain;
+  free(err);
+  rc = wm_test_run(&plain, &err, "count %s --pattern house --method enumerate --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(plain, "sampled on the graph") == NULL);
+  const char *c1 = strstr(out, "count      "), *c2 = strstr(plain, "count      ");
+  cr_assert(c1 && c2 && strtoull(c1 + 11, NULL, 10) == strtoull(c2 + 11, NULL, 10), "%s\n%s", out, plain);
+  free(out), free(err), free(plain);
+  rc = wm_test_run(&out, &err, "plan --pattern house --graph %s --planner sampled --json --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out) && strstr(out, "\"sampled_cost\":"), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "plan --pattern house --planner sampled");
+  cr_assert_eq(rc, 2);
+  cr_assert(strstr(err, "give --graph"), "%s", err);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern house --planner random --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 2);
+  cr_assert(strstr(err, "planner"), "%s", err);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
 /* count by formula: the same counts as the plans', edge- and
  * vertex-induced; the method in the text, the JSON and the dumped plan;
  * --method formula refused where it does not apply; a count past 2^64

@@ -1,0 +1,139 @@
+/* A plan's work measured on the graph itself: Knuth's estimator of a
+ * search tree's size (Math. Comp. 29, 1975).  A probe picks a random root,
+ * then at every level runs the level's set operations for real and picks
+ * one random candidate of the next position; a level reached through
+ * candidate sets of sizes s1, s2, ... stands for n * s1 * s2 * ... such
+ * levels, so its work counts that many times.  The mean over probes is an
+ * unbiased estimate of the plan's total work.  Unlike the cost model's
+ * mean sizes (matching_order.c), it sees the dense cores of skewed graphs,
+ * where the nested levels of a pattern's matches concentrate. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "planner_internal.h"
+
+static uint64_t next_random(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* a & b or a - b into out (merges: the estimate needs the sets, not speed);
+ * returns the result's size. */
+static uint32_t merge(int kind, const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb, uint32_t *out) {
+  uint32_t i = 0, j = 0, n = 0;
+  while (i < na) {
+    while (j < nb && b[j] < a[i]) j++;
+    const int in_b = j < nb && b[j] == a[i];
+    if (in_b == (kind == WM_OP_INTERSECT)) out[n++] = a[i];
+    i++;
+  }
+  return n;
+}
+
+/* The elements a merge or a gallop touches, as the cost model counts them. */
+static double op_work(uint32_t na, uint32_t nb) {
+  double lo = na < nb ? na : nb, hi = na < nb ? nb : na;
+  return hi > 16.0 * lo ? lo * log2(hi + 2.0) + 1.0 : (double)na + nb + 1.0;
+}
+
+typedef struct probe_state {
+  const wm_graph *g;
+  const wm_plan *plan;
+  uint32_t v[WM_MAX_K];
+  const uint32_t *set[WM_MAX_SLOTS];
+  uint32_t len[WM_MAX_SLOTS];
+  uint32_t *buf[WM_MAX_SLOTS]; /* max degree + 1 each */
+  uint32_t *cand;
+} probe_state;
+
+static void operand(const probe_state *s, uint8_t x, const uint32_t **p, uint32_t *n) {
+  if (WM_IS_NBR(x)) {
+    uint32_t v = s->v[WM_NBR_POS(x)];
+    *p = s->g->adj + s->g->offsets[v];
+    *n = (uint32_t)wm_degree(s->g, v);
+  } else {
+    *p = s->set[x];
+    *n = s->len[x];
+  }
+}
+
+/* Position p's accepted candidates into s->cand. */
+static uint32_t candidates(probe_state *s, unsigned p) {
+  const wm_plan *plan = s->plan;
+  const uint32_t *x;
+  uint32_t nx, n = 0;
+  operand(s, plan->cand[p], &x, &nx);
+  for (uint32_t i = 0; i < nx; i++) {
+    int ok = 1;
+    for (unsigned j = 0; j < p && ok; j++) {
+      const unsigned bit = 1u << j;
+      ok = !((plan->lower[p] & bit) && x[i] <= s->v[j]) && !((plan->upper[p] & bit) && x[i] >= s->v[j]) &&
+           !((plan->distinct[p] & bit) && x[i] == s->v[j]);
+    }
+    if (ok) s->cand[n++] = x[i];
+  }
+  return n;
+}
+
+/* Binary searches a count of position p's set makes: its two bounds and
+ * the earlier vertices it excludes. */
+static double searches(const wm_plan *plan, unsigned p) {
+  return (double)(__builtin_popcount(plan->distinct[p]) + 2 * ((plan->lower[p] | plan->upper[p]) != 0));
+}
+
+/* One probe's estimate of the work below the root. */
+static double probe(probe_state *s, uint64_t *rng) {
+  const wm_plan *plan = s->plan;
+  double weight = (double)s->g->n, work = 0.0;
+  s->v[0] = (uint32_t)(next_random(rng) % s->g->n);
+  for (unsigned L = 0; L + 1 < plan->k; L++) {
+    for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
+      const wm_plan_op *op = &plan->ops[o];
+      const uint32_t *a, *b;
+      uint32_t na, nb;
+      operand(s, op->a, &a, &na);
+      operand(s, op->b, &b, &nb);
+      work += weight * op_work(na, nb);
+      s->len[op->dst] = merge(op->kind, a, na, b, nb, s->buf[op->dst]);
+      s->set[op->dst] = s->buf[op->dst];
+    }
+    const unsigned p = L + 1;
+    const uint32_t n = candidates(s, p);
+    /* A count from a set's size still searches it for its bounds and for
+     * each earlier vertex it excludes; a product also looks each of the
+     * first set's members up in the second. */
+    if (p + 2 == plan->k && plan->pair_count) {
+      const uint32_t *b;
+      uint32_t nb;
+      operand(s, plan->cand[p + 1], &b, &nb);
+      double c = searches(plan, p) * log2(n + 2.0) + 1.0;
+      if (plan->pair_count == WM_PAIRS_PRODUCT) c += (n + searches(plan, p + 1)) * log2(nb + 2.0);
+      return work + weight * c;
+    }
+    if (p + 1 == plan->k && plan->count_only) return work + weight * (searches(plan, p) * log2(n + 2.0) + 1.0);
+    if (!n) return work;
+    work += weight * n; /* the iterations themselves */
+    weight *= n;
+    s->v[p] = s->cand[next_random(rng) % n];
+  }
+  return work;
+}
+
+double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, unsigned probes, uint64_t seed) {
+  if (!g->n || !probes) return 0.0;
+  uint64_t maxdeg = 0;
+  for (uint32_t v = 0; v < g->n; v++)
+    if (wm_degree(g, v) > maxdeg) maxdeg = wm_degree(g, v);
+  probe_state s = {.g = g, .plan = plan};
+  uint32_t *mem = malloc((size_t)(plan->n_slots + 1) * (maxdeg + 1) * sizeof *mem);
+  if (!mem) return HUGE_VAL;
+  for (unsigned i = 0; i < plan->n_slots; i++) s.buf[i] = mem + (size_t)i * (maxdeg + 1);
+  s.cand = mem + (size_t)plan->n_slots * (maxdeg + 1);
+  uint64_t rng = seed | 1u;
+  double total = 0.0;
+  for (unsigned t = 0; t < probes; t++) total += probe(&s, &rng);
+  free(mem);
+  return total / probes;
+}
