@@ -12,6 +12,9 @@
 
 #include "planner_internal.h"
 
+#define kSampleBudget 4e7
+#define kMinProbes 256u
+
 static uint64_t next_random(uint64_t *s) {
   *s ^= *s << 13;
   *s ^= *s >> 7;
@@ -19,15 +22,35 @@ static uint64_t next_random(uint64_t *s) {
   return *s;
 }
 
-/* a & b or a - b into out (merges: the estimate needs the sets, not speed);
- * returns the result's size. */
-static uint32_t merge(int kind, const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb, uint32_t *out) {
-  uint32_t i = 0, j = 0, n = 0;
-  while (i < na) {
+static int contains(const uint32_t *b, uint32_t nb, uint32_t x) {
+  uint32_t lo = 0, hi = nb;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (b[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < nb && b[lo] == x;
+}
+
+/* a & b or a - b into out; returns the result's size.  A hub's list is
+ * searched rather than walked (a probe meets hubs at every level). */
+static uint32_t set_op(int kind, const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb, uint32_t *out) {
+  uint32_t n = 0;
+  if (nb > 16u * (uint64_t)na) {
+    for (uint32_t i = 0; i < na; i++)
+      if (contains(b, nb, a[i]) == (kind == WM_OP_INTERSECT)) out[n++] = a[i];
+    return n;
+  }
+  if (kind == WM_OP_INTERSECT && na > 16u * (uint64_t)nb) {
+    for (uint32_t j = 0; j < nb; j++)
+      if (contains(a, na, b[j])) out[n++] = b[j];
+    return n;
+  }
+  for (uint32_t i = 0, j = 0; i < na; i++) {
     while (j < nb && b[j] < a[i]) j++;
-    const int in_b = j < nb && b[j] == a[i];
-    if (in_b == (kind == WM_OP_INTERSECT)) out[n++] = a[i];
-    i++;
+    if ((j < nb && b[j] == a[i]) == (kind == WM_OP_INTERSECT)) out[n++] = a[i];
   }
   return n;
 }
@@ -39,6 +62,7 @@ static double op_work(uint32_t na, uint32_t nb) {
 }
 
 typedef struct probe_state {
+  double touched; /* list elements read so far, over all probes (the budget) */
   const wm_graph *g;
   const wm_plan *plan;
   uint32_t v[WM_MAX_K];
@@ -96,7 +120,8 @@ static double probe(probe_state *s, uint64_t *rng) {
       operand(s, op->a, &a, &na);
       operand(s, op->b, &b, &nb);
       work += weight * op_work(na, nb);
-      s->len[op->dst] = merge(op->kind, a, na, b, nb, s->buf[op->dst]);
+      s->touched += op_work(na, nb);
+      s->len[op->dst] = set_op(op->kind, a, na, b, nb, s->buf[op->dst]);
       s->set[op->dst] = s->buf[op->dst];
     }
     const unsigned p = L + 1;
@@ -133,7 +158,11 @@ double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, unsigned pro
   s.cand = mem + (size_t)plan->n_slots * (maxdeg + 1);
   uint64_t rng = seed | 1u;
   double total = 0.0;
-  for (unsigned t = 0; t < probes; t++) total += probe(&s, &rng);
+  unsigned t = 0;
+  /* At most kSampleBudget elements read per order, so that huge graphs
+   * plan in bounded time (at least kMinProbes probes); a budget, not a
+   * clock, keeps the choice the same on every machine. */
+  while (t < probes && (t < kMinProbes || s.touched < kSampleBudget)) total += probe(&s, &rng), t++;
   free(mem);
-  return total / probes;
+  return total / t;
 }
