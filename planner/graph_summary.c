@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner.h"
+#include "planner_internal.h"
 
 #define WEDGE_SAMPLES 4096
 
@@ -29,16 +29,7 @@ static uint64_t next_rand(uint64_t *state) {
 }
 
 static int has_arc(const wm_graph *g, uint32_t u, uint32_t w) {
-  const uint32_t *row = g->adj + g->offsets[u];
-  uint64_t lo = 0, hi = wm_degree(g, u);
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (row[mid] < w)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < wm_degree(g, u) && row[lo] == w;
+  return wm_sorted_contains(g->adj + g->offsets[u], wm_degree(g, u), w);
 }
 
 /* Picks two distinct neighbours of v at random and tests whether they are

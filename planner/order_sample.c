@@ -22,30 +22,18 @@ static uint64_t next_random(uint64_t *s) {
   return *s;
 }
 
-static int contains(const uint32_t *b, uint32_t nb, uint32_t x) {
-  uint32_t lo = 0, hi = nb;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (b[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < nb && b[lo] == x;
-}
-
 /* a & b or a - b into out; returns the result's size.  A hub's list is
  * searched rather than walked (a probe meets hubs at every level). */
 static uint32_t set_op(int kind, const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb, uint32_t *out) {
   uint32_t n = 0;
   if (nb > 16u * (uint64_t)na) {
     for (uint32_t i = 0; i < na; i++)
-      if (contains(b, nb, a[i]) == (kind == WM_OP_INTERSECT)) out[n++] = a[i];
+      if (wm_sorted_contains(b, nb, a[i]) == (kind == WM_OP_INTERSECT)) out[n++] = a[i];
     return n;
   }
   if (kind == WM_OP_INTERSECT && na > 16u * (uint64_t)nb) {
     for (uint32_t j = 0; j < nb; j++)
-      if (contains(a, na, b[j])) out[n++] = b[j];
+      if (wm_sorted_contains(a, na, b[j])) out[n++] = b[j];
     return n;
   }
   for (uint32_t i = 0, j = 0; i < na; i++) {
