@@ -194,3 +194,9 @@ int wm_program_build(wm_plan *plan, const uint8_t closure_lower[WM_MAX_K],
   emit_sorted(&pr, plan, closure_lower, closure_upper);
   return assign_slots(plan, err);
 }
+
+int wm_plan_writer(const wm_plan *plan, uint8_t x, unsigned before) {
+  for (int o = (int)before - 1; o >= 0; o--)
+    if (plan->ops[o].dst == x) return o;
+  return -1;
+}

@@ -38,3 +38,19 @@ unsigned wm_plan_pair_mode(const wm_plan *p) {
     return hi_b == hi_a && !(lo_b & ~bit & ~lo_a) ? WM_PAIRS_UNORDERED : WM_PAIRS_NONE;
   return lo_b == lo_a && hi_b == hi_a && (p->distinct[b] & bit) ? WM_PAIRS_ORDERED : product;
 }
+
+/* Operand x's set, read before op index xb, within y's, read before yb. */
+static int within(const wm_plan *p, uint8_t x, unsigned xb, uint8_t y, unsigned yb) {
+  if (WM_IS_NBR(x)) return x == y;
+  const int o = wm_plan_writer(p, x, xb);
+  if (o < 0) return 0;
+  if (x == y && o == wm_plan_writer(p, y, yb)) return 1;
+  const wm_plan_op *op = &p->ops[o];
+  return within(p, op->a, (unsigned)o, y, yb) || (op->kind == WM_OP_INTERSECT && within(p, op->b, (unsigned)o, y, yb));
+}
+
+int wm_plan_product_within(const wm_plan *p) {
+  if (p->k < 3) return 0;
+  const unsigned a = p->k - 2, b = p->k - 1;
+  return within(p, p->cand[a], p->op_begin[a], p->cand[b], p->op_begin[b]);
+}

@@ -23,9 +23,7 @@ static unsigned op_users(const wm_plan *plan, unsigned o) {
     uint8_t x = plan->cand[p];
     unsigned before = plan->op_begin[p];
     while (!WM_IS_NBR(x)) {
-      int w = -1;
-      for (unsigned i = 0; i < before; i++)
-        if (plan->ops[i].dst == x) w = (int)i;
+      int w = wm_plan_writer(plan, x, before);
       if (w < 0) break;
       if ((unsigned)w == o) users |= 1u << p;
       before = (unsigned)w;

@@ -188,6 +188,16 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
  * plan->pair_count says). */
 unsigned wm_plan_pair_mode(const wm_plan *plan);
 
+/* Whether position k-2's candidate set lies within position k-1's (k-2's
+ * is an intersection with k-1's, or a difference from it, an op's range
+ * only narrowing): under WM_PAIRS_PRODUCT, a candidate of k-2 in k-1's
+ * range is then one of k-1's, with no search. */
+int wm_plan_product_within(const wm_plan *plan);
+
+/* The op that last wrote slot x before op index `before` (the one a reader
+ * at that point sees), or -1. */
+int wm_plan_writer(const wm_plan *plan, uint8_t x, unsigned before);
+
 /* Small functions that both the host and the GPU kernels call. */
 #ifdef __CUDACC__
 #define WM_HD_INLINE __host__ __device__ static inline

@@ -160,26 +160,6 @@ static uint64_t count_last(const exec *e, worker *w, uint32_t from, uint32_t to)
 
 static void run_deferred(const exec *e, worker *w, unsigned L);
 
-/* The op that last wrote slot x before op index `before`, or -1. */
-static int writer(const wm_plan *p, uint8_t x, unsigned before) {
-  int o = -1;
-  for (unsigned i = 0; i < before; i++)
-    if (p->ops[i].dst == x) o = (int)i;
-  return o;
-}
-
-/* Whether operand x's set, read before op index xb, lies within y's, read
- * before yb: the same set, or an intersection with it or a difference
- * from it (an op's range only narrows). */
-static int within(const wm_plan *p, uint8_t x, unsigned xb, uint8_t y, unsigned yb) {
-  if (WM_IS_NBR(x)) return x == y;
-  const int o = writer(p, x, xb);
-  if (o < 0) return 0;
-  if (x == y && o == writer(p, y, yb)) return 1;
-  const wm_plan_op *op = &p->ops[o];
-  return within(p, op->a, (unsigned)o, y, yb) || (op->kind == WM_OP_INTERSECT && within(p, op->b, (unsigned)o, y, yb));
-}
-
 /* The product of the last two positions (planner.h, WM_PAIRS_PRODUCT):
  * a = the tail's accepted candidates (within [from, to) of its set, the
  * hub split), b = the last position's, |a| * |b| - |a & b|.  The tail's
@@ -394,8 +374,7 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
    * anyway. */
   e->split = !(e->pairs && e->pairs != WM_PAIRS_PRODUCT && e->tail == 1);
   e->count_op = -1;
-  if (e->pairs == WM_PAIRS_PRODUCT) /* no op at level k-2: both sets are read before op_begin[k-2+1] */
-    e->within = within(plan, plan->cand[last - 1], plan->op_begin[last - 1], plan->cand[last], plan->op_begin[last]);
+  e->within = e->pairs == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
   wm_cpu_schedule_build(plan, &e->sched);
   unsigned t = e->tail, b = plan->op_begin[t - 1], end = plan->op_begin[t];
   if (e->fast_count && e->pairs != WM_PAIRS_PRODUCT && end > b && plan->ops[end - 1].dst == plan->cand[t] &&

@@ -3,21 +3,13 @@
 
 #include "cpu_schedule.h"
 
-/* The op that last wrote slot x before op index `before`, or -1. */
-static int writer_before(const wm_plan *plan, uint8_t x, unsigned before) {
-  int w = -1;
-  for (unsigned i = 0; i < before; i++)
-    if (plan->ops[i].dst == x) w = (int)i;
-  return w;
-}
-
 /* A deferred op reads its slot operands later than planned, so no op after
  * their writers may reuse those slots. */
 static int operands_stay(const wm_plan *plan, unsigned o) {
   uint8_t src[2] = {plan->ops[o].a, plan->ops[o].b};
   for (int s = 0; s < 2; s++) {
     if (WM_IS_NBR(src[s])) continue;
-    int w = writer_before(plan, src[s], o);
+    int w = wm_plan_writer(plan, src[s], o);
     for (unsigned i = (unsigned)w + 1; w >= 0 && i < plan->n_ops; i++)
       if (i != (unsigned)w && plan->ops[i].dst == src[s]) return 0;
     if (w < 0) return 0;
@@ -33,12 +25,12 @@ void wm_cpu_schedule_build(const wm_plan *plan, wm_cpu_schedule *s) {
     const wm_plan_op *op = &plan->ops[o];
     unsigned need = 0xFF;
     for (unsigned p = 1; p < plan->k; p++)
-      if (plan->cand[p] == op->dst && writer_before(plan, op->dst, plan->op_begin[p]) == o && p - 1 < need)
+      if (plan->cand[p] == op->dst && wm_plan_writer(plan, op->dst, plan->op_begin[p]) == o && p - 1 < need)
         need = p - 1;
     for (unsigned r = (unsigned)o + 1; r < plan->n_ops; r++) {
       const wm_plan_op *rd = &plan->ops[r];
       int reads = (!WM_IS_NBR(rd->a) && rd->a == op->dst) || (!WM_IS_NBR(rd->b) && rd->b == op->dst);
-      if (!reads || writer_before(plan, op->dst, r) != o) continue;
+      if (!reads || wm_plan_writer(plan, op->dst, r) != o) continue;
       unsigned when = s->lazy[r] ? s->need[r] : rd->level;
       if (when < need) need = when;
     }

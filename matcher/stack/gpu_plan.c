@@ -30,13 +30,6 @@ int wm_gpu_plan_table_side(const wm_gpu_plan *P) {
   return P->fused_op < 0 ? -1 : wm_gpu_op_table_side(&P->ops[P->fused_op]);
 }
 
-/* The op that last wrote slot s before op index `before`, or -1. */
-static int writer_of(const wm_plan *p, unsigned s, unsigned before) {
-  for (int o = (int)before - 1; o >= 0; o--)
-    if (p->ops[o].dst == s) return o;
-  return -1;
-}
-
 /* Maps an operand read by something of level `level` (an op of that level,
  * or the candidates of position level+1) to its SSA form. */
 static int rename_operand(const wm_plan *p, uint8_t x, unsigned level, unsigned before,
@@ -51,7 +44,7 @@ static int rename_operand(const wm_plan *p, uint8_t x, unsigned level, unsigned 
   }
   if (x >= WM_MAX_SLOTS)
     return wm_fail(err, WM_EINPUT, "plan: %s reads slot %u (at most %u)", what, x, WM_MAX_SLOTS);
-  int w = writer_of(p, x, before);
+  int w = wm_plan_writer(p, x, before);
   if (w < 0) return wm_fail(err, WM_EINPUT, "plan: %s reads slot %u before any op writes it", what, x);
   *out = (uint8_t)w;
   return WM_OK;
@@ -91,15 +84,6 @@ static int find_fused(const wm_gpu_plan *g) {
   for (unsigned o = 0; o < g->n_ops; o++)
     if (g->ops[o].a == c || g->ops[o].b == c) return -1;
   return c;
-}
-
-/* Whether operand x's set lies within y's: x is y, or an intersection
- * with y or a difference from y (an op's range only narrows it). */
-static int within(const wm_gpu_plan *g, uint8_t x, uint8_t y) {
-  if (x == y) return 1;
-  if (WM_IS_NBR(x)) return 0;
-  const wm_gpu_op *op = &g->ops[x];
-  return within(g, op->a, y) || (op->kind == WM_OP_INTERSECT && within(g, op->b, y));
 }
 
 /* What follows from k and the ops: the fused op, the weighed positions,
@@ -162,6 +146,7 @@ int wm_gpu_plan_compile(const wm_plan *p, wm_gpu_plan *g, wm_error *err) {
     g->label[i] = p->label[i];
     if (p->label[i] != WM_ANY_LABEL) g->labeled = 1;
   }
+  g->product_subset = wm_plan_product_within(p);
   derive(g);
   return WM_OK;
 }
@@ -172,6 +157,5 @@ void wm_gpu_plan_fold_pairs(wm_gpu_plan *P, unsigned pair_count) {
    * still runs before the new last position. */
   P->k--;
   P->pairs = pair_count;
-  P->product_subset = pair_count == WM_PAIRS_PRODUCT && within(P, P->cand[P->k - 1], P->cand[P->k]);
   derive(P);
 }

@@ -46,9 +46,9 @@ typedef struct wm_gpu_plan {
                                  k-2's group becomes its pairs (wm_gpu_plan_fold_pairs);
                                  WM_PAIRS_PRODUCT: the folded position, k, is counted
                                  from cand[k], lower[k], upper[k], distinct[k] */
-  uint32_t product_subset;    /* WM_PAIRS_PRODUCT: cand[k-1] lies within cand[k] (one is
-                                 an intersection or difference of the other), so a
-                                 candidate of k-1 is one of k's when in k's range */
+  uint32_t product_subset;    /* wm_plan_product_within: read under WM_PAIRS_PRODUCT, when
+                                 (folded) cand[k-1] lies within cand[k], so a candidate of
+                                 k-1 is one of k's when in k's range */
   wm_gpu_op ops[WM_MAX_OPS];
 } wm_gpu_plan;
 
