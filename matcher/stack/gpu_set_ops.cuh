@@ -574,15 +574,26 @@ __device__ __forceinline__ wm_u64 wm_reserve_rows(const wm_gpu_args *A, unsigned
  * pointer, then [lo, hi) of its indices, or, when product_subset, of its
  * values. */
 
+/* Member u's B: position q = P->k's set trimmed to its range [vlo, vhi). */
+__device__ __forceinline__ wm_set wm_product_set(const wm_kctx &c, int L, int u, uint32_t &vlo, uint32_t &vhi) {
+  const wm_gpu_plan *P = c.P;
+  wm_set B = wm_resolve(c, P->cand[P->k], L, u);
+  wm_value_range(c, P->lower[P->k], P->upper[P->k], L, u, vlo, vhi);
+  wm_trim(B, vlo, vhi);
+  return B;
+}
+
+/* The earlier vertices q excludes, but for v[k-1] (the product's own term). */
+__device__ __forceinline__ unsigned wm_product_excluded(const wm_gpu_plan *P) {
+  return P->distinct[P->k] & ~(1u << (P->k - 1));
+}
+
 /* Lane u < n: member u's B, trimmed, into tr[]; its m, or ~0u when B is a
  * virtual slot (counted by wm_product_count_virtual). */
 __device__ __forceinline__ uint32_t wm_product_b(const wm_kctx &c, int L, int u) {
   const wm_gpu_plan *P = c.P;
-  const int q = (int)P->k;
-  wm_set B = wm_resolve(c, P->cand[q], L, u);
   uint32_t vlo, vhi;
-  wm_value_range(c, P->lower[q], P->upper[q], L, u, vlo, vhi);
-  wm_trim(B, vlo, vhi);
+  const wm_set B = wm_product_set(c, L, u, vlo, vhi);
   uint32_t *t = c.tr + 4 * u;
   t[0] = (uint32_t)(wm_u64)B.p;
   t[1] = (uint32_t)((wm_u64)B.p >> 32);
@@ -590,27 +601,23 @@ __device__ __forceinline__ uint32_t wm_product_b(const wm_kctx &c, int L, int u)
   t[3] = P->product_subset ? vhi : B.hi;
   if (B.vs >= 0) return ~0u;
   uint32_t m = B.hi - B.lo;
-  for (unsigned mk = P->distinct[q] & ~(1u << (q - 1)); mk; mk &= mk - 1)
+  for (unsigned mk = wm_product_excluded(P); mk; mk &= mk - 1)
     if (wm_contains(B.p, B.lo, B.hi, wm_vval(c, __ffs(mk) - 1, L, u))) m--;
   return m;
 }
 
 /* Whole warp: cnt[u] for the members whose B is a virtual slot (hub-sized
  * sets only), its base scanned by the 32 lanes. */
-__device__ void wm_product_count_virtual(wm_kctx &c, int n, int L, unsigned virt) {
-  const wm_gpu_plan *P = c.P;
-  const int q = (int)P->k;
+__device__ void wm_product_count_virtual(wm_kctx &c, int L, unsigned virt) {
   for (; virt; virt &= virt - 1) {
     const int u = __ffs(virt) - 1;
-    wm_set B = wm_resolve(c, P->cand[q], L, u);
     uint32_t vlo, vhi;
-    wm_value_range(c, P->lower[q], P->upper[q], L, u, vlo, vhi);
-    wm_trim(B, vlo, vhi);
+    const wm_set B = wm_product_set(c, L, u, vlo, vhi);
     uint32_t m = 0;
     for (uint32_t t = B.lo + (uint32_t)c.lane; t < B.hi; t += 32) {
       const uint32_t x = __ldg(B.p + t);
       bool ok = wm_member(c, B.vs, x, L, u);
-      for (unsigned mk = P->distinct[q] & ~(1u << (q - 1)); ok && mk; mk &= mk - 1)
+      for (unsigned mk = wm_product_excluded(c.P); ok && mk; mk &= mk - 1)
         ok = wm_vval(c, __ffs(mk) - 1, L, u) != x;
       m += ok;
     }
@@ -641,7 +648,7 @@ __device__ wm_u64 wm_product_setup(wm_kctx &c, int n, int L, bool fast) {
   uint32_t m = c.lane < n ? wm_product_b(c, L, c.lane) : 0;
   if (c.lane < n) c.cnt[c.lane] = m;
   const unsigned virt = __ballot_sync(WM_FULL, c.lane < n && m == ~0u);
-  if (virt) wm_product_count_virtual(c, n, L, virt);
+  if (virt) wm_product_count_virtual(c, L, virt);
   if (c.lane >= n) return 0;
   const int u = c.lane;
   const uint32_t *t = c.tr + 4 * u;
