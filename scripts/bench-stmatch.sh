@@ -32,6 +32,7 @@ graphs="facebook"
 patterns_dir=$here/../shared/patterns/stmatch
 only=$(seq -s ' ' 1 24)
 device=auto
+planner=""
 trials=3
 timeout_s=300
 stmatch=""
@@ -53,6 +54,7 @@ usage: scripts/bench-stmatch.sh [options]
                       ../shared/patterns/stmatch)
   --only "1 2 ..."    pattern numbers (default 1-24)
   --device D          auto, cpu or gpu, for warpmatch (default $device)
+  --planner P         warpmatch's --planner (model or sampled; default: the program's own)
   --trials N          timed runs of each (warpmatch: after a warm-up) (default $trials)
   --timeout S         seconds per run (default $timeout_s)
   --stmatch DIR       a built STMatch checkout: runs DIR/bin/$stmatch_bin on DIR/data/pattern/N.g
@@ -71,6 +73,7 @@ while [ $# -gt 0 ]; do
   --patterns) patterns_dir=$2; shift 2 ;;
   --only) only=$2; shift 2 ;;
   --device) device=$2; shift 2 ;;
+  --planner) planner=$2; shift 2 ;;
   --trials) trials=$2; shift 2 ;;
   --timeout) timeout_s=$2; shift 2 ;;
   --stmatch) stmatch=$2; shift 2 ;;
@@ -235,6 +238,7 @@ for name in $graphs; do
     # STMatch's own files label vertex i with i; its unlabeled builds ignore that
     [ -f "$p" ] || { p=$patterns_dir/$n.g; extra=(--ignore-labels); }
     [ -f "$p" ] || { echo "bench-stmatch: no p$n.txt or $n.g in $patterns_dir" >&2; continue; }
+    [ -z "$planner" ] || extra+=(--planner "$planner")
     r=$(run_ours "$g" "$p" "${extra[@]}")
     count=$r emb="" ms="" how="" k="" aut="" pedges="" bound=""
     case $r in
