@@ -8,7 +8,7 @@
 # source); python = the Python package's tests on this build's library (its
 # GPU cases run where a GPU is usable); api = the library's per-query overhead against the program's
 # (scripts/bench-api.sh); bfs-gpus = BFS over every GPU of the host against one
-# (scripts/bench-bfs-gpus.sh); multi = --gpus 1 against every GPU of the host
+# (scripts/bench-bfs-gpus.sh); multi = --gpus 1 against 2, 4 and 8 up to the GPUs of the host
 # (triangles and 4-cliques, 3 trials, and 4-motifs on Kronecker scale 24;
 # 5-motifs on scale 20, where one GPU takes ~68 s for them: the motifs run
 # one trial, since --trials repeats the whole run after a warm-up); graphs
@@ -96,14 +96,16 @@ for stage in "${stages[@]}"; do
       "$bin" gen kron --scale "$s" --seed 1 --output "$work/kron-$s.wmg" >"$out/multi/gen-$s.log" 2>&1 ||
         { tail -5 "$out/multi/gen-$s.log"; status=1; continue 2; }
     done
+    counts=1 # 1, 2, 4, 8 up to the GPUs present
+    for k in 2 4 8; do [ "$k" -le "$ngpu" ] && counts="$counts $k"; done
     # label | graph | command and its options (each run adds --gpus N --json --quiet)
     runs=("triangle|kron-$s24|count --pattern triangle --trials 3 --dump-plan"
       "4-clique|kron-$s24|count --pattern 4-clique --trials 3 --dump-plan"
-      "4-motifs|kron-$s24|motifs --size 4 --trials 1"
-      "5-motifs|kron-$s5|motifs --size 5 --trials 1")
+      "5-motifs|kron-$s5|motifs --size 5 --trials 1"
+      "4-motifs|kron-$s24|motifs --size 4 --trials 1")
     for r in "${runs[@]}"; do
       IFS='|' read -r label graph cmd <<<"$r"
-      for n in 1 "$ngpu"; do
+      for n in $counts; do
         log "multi: $label on $graph, --gpus $n"
         # shellcheck disable=SC2086 # cmd is a word list
         "$bin" $cmd "$work/$graph.wmg" --device gpu --gpus "$n" --json --quiet \
@@ -111,9 +113,9 @@ for stage in "${stages[@]}"; do
           { echo "multi: $label --gpus $n failed (exit $?):"; tail -5 "$out/multi/$label-$n.err"; status=1; }
       done
     done
-    python3 - "$out/multi" "$ngpu" "${runs[@]}" <<'PY' | tee "$out/multi.txt" || status=1
+    python3 - "$out/multi" "$counts" "${runs[@]}" <<'PY' | tee "$out/multi.txt" || status=1
 import json, sys
-d, ngpu, runs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+d, counts, runs = sys.argv[1], [int(c) for c in sys.argv[2].split()], sys.argv[3:]
 def load(label, n):
     try:
         return json.load(open(f"{d}/{label}-{n}.json"))
@@ -130,7 +132,7 @@ bad = 0
 for r in runs:
     label, graph = r.split("|")[:2]
     one = load(label, 1)
-    for n in (1, ngpu):
+    for n in counts:
         j = load(label, n)
         if not j or not one:
             print(f"{label:10} {graph:9} {n:>4} {'failed':>12}")
