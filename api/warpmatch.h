@@ -304,10 +304,13 @@ typedef struct warpmatch_match_options {
                           WARPMATCH_GPU_MAX_TABLE_WORDS) */
   int gpu_dedicated;   /* 1 (default): triangles, cliques and diamonds on their own kernels;
                           0: on the general stack kernel */
-  int planner;           /* how the matching order is chosen: WARPMATCH_PLANNER_MODEL (default),
-                            the cost model from the graph's statistics, or _SAMPLED, the model's
-                            best few measured on the graph by random probes (slower to plan;
-                            better on graphs with dense cores) */
+  int planner;           /* how the matching order is chosen: WARPMATCH_PLANNER_MODEL, the cost
+                            model from the graph's statistics; _SAMPLED, the model's best few
+                            measured on the graph by random probes, the least work winning
+                            (tenths of a second to plan; better on graphs with dense cores);
+                            _AUTO (default), sampled where the model's order reads over 1e11
+                            elements on the GPU (1e9 on the CPU), another order taken only at
+                            half its work or less */
   const unsigned *order; /* NULL (default): the planner's matching order; else the pattern's k
                             vertices in the order to match them, each after the first adjacent
                             to an earlier one (count and list; the dedicated kernels keep their
@@ -316,6 +319,7 @@ typedef struct warpmatch_match_options {
 void warpmatch_match_options_init(warpmatch_match_options *o);
 #define WARPMATCH_PLANNER_MODEL 0
 #define WARPMATCH_PLANNER_SAMPLED 1
+#define WARPMATCH_PLANNER_AUTO 2
 #define WARPMATCH_MAX_TRIALS 1000
 #define WARPMATCH_GPU_MAX_TABLE_WORDS 8192
 

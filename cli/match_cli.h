@@ -23,7 +23,7 @@
 
 #define WM_ORDER_OPTSPEC                                                                            \
   {"order", "U,U,...", "match the pattern's vertices in this order (default: the planner's choice)"}, \
-  {"planner", "model|sampled", "choose the order by the cost model (default) or measure its best few on the graph"}
+  {"planner", "auto|model|sampled", "choose the order by the cost model, measure its best few on the graph, or (auto, default) measure them where a run is long and switch at half the work"}
 
 #define WM_RELABEL_OPTSPEC                                                                          \
   {"no-relabel", NULL, "match on the file's vertex order (default: renumber by descending degree)"}

@@ -196,32 +196,56 @@ static void enumerate(search *s, unsigned depth, unsigned used) {
   }
 }
 
+/* One order's sampled work (HUGE_VAL where it cannot be planned). */
+static double measure(const search *s, const uint8_t *order, unsigned probes) {
+  const wm_order_sampling *smp = s->sampling;
+  wm_plan trial = s->trial;
+  memcpy(trial.order, order, WM_MAX_K);
+  wm_error err;
+  if (wm_plan_fill_order(&trial, s->symmetry, s->induced, smp->code_motion, smp->first_edge_up, &err))
+    return HUGE_VAL;
+  trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
+  return wm_plan_sampled_cost(&trial, smp->graph, probes, smp->seed);
+}
+
 /* The shortlisted order of least sampled work (the model's choice, first
- * in the list, wins ties); its estimate into plan->sampled_cost. */
+ * in the list, wins ties), where it beats the model's by the margin; its
+ * estimate into plan->sampled_cost.  With a min_work, a glimpse of the
+ * model's order (a sixteenth of the probes) first: a quarter of min_work
+ * is far enough below it for the glimpse's error, and it keeps planning
+ * cheap for the runs that take milliseconds. */
 static void choose_by_sampling(search *s, wm_plan *plan) {
   const wm_order_sampling *smp = s->sampling;
-  uint8_t seen[kModels * kShort + 1][WM_MAX_K];
+  if (smp->min_work > 0.0) {
+    const double glimpse = measure(s, s->best, smp->probes / 16 ? smp->probes / 16 : 1);
+    if (glimpse < smp->min_work / 4) {
+      plan->sampled_orders = 1;
+      plan->sampled_cost = glimpse;
+      return;
+    }
+  }
+  uint8_t seen[kModels * kShort + 1][WM_MAX_K], best_order[WM_MAX_K];
+  memcpy(best_order, s->best, WM_MAX_K);
   unsigned nseen = 0;
-  double best = HUGE_VAL;
-  for (unsigned m = 0; m <= kModels; m++)
+  double best = HUGE_VAL, model = HUGE_VAL;
+  for (unsigned m = 0; m <= kModels && !(m == 1 && model < smp->min_work); m++)
     for (unsigned i = 0; i < (m ? s->shortlists[m - 1].n : 1u); i++) {
       const uint8_t *order = m ? s->shortlists[m - 1].order[i] : s->best;
       unsigned j = 0;
       while (j < nseen && memcmp(seen[j], order, WM_MAX_K)) j++;
       if (j < nseen) continue;
       memcpy(seen[nseen++], order, WM_MAX_K);
-      wm_plan trial = s->trial;
-      memcpy(trial.order, order, WM_MAX_K);
-      wm_error err;
-      if (wm_plan_fill_order(&trial, s->symmetry, s->induced, smp->code_motion, smp->first_edge_up, &err)) continue;
-      trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
-      const double work = wm_plan_sampled_cost(&trial, smp->graph, smp->probes, smp->seed);
+      const double work = measure(s, order, smp->probes);
+      if (!m) model = work;
       if (work < best) {
         best = work;
-        memcpy(plan->order, order, WM_MAX_K);
+        memcpy(best_order, order, WM_MAX_K);
       }
     }
-  plan->sampled_cost = best;
+  plan->sampled_orders = nseen;
+  if (best < HUGE_VAL && best * smp->margin <= model) memcpy(plan->order, best_order, WM_MAX_K);
+  else best = model; /* the model's, in plan->order already */
+  plan->sampled_cost = best < HUGE_VAL ? best : 0.0;
 }
 
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,

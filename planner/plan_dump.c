@@ -115,7 +115,9 @@ static void dump_header(const wm_plan *plan, FILE *f) {
   for (unsigned o = 0; o < plan->n_ops; o++) hoisted += (unsigned)op_hoisted(plan, o, op_users(plan, o));
   fprintf(f, "%s\nset operations: %u (%u hoisted), slots: %u\nestimated cost: %.4g", any ? "" : " none",
           plan->n_ops, hoisted, plan->n_slots, plan->est_cost);
-  if (plan->sampled_cost > 0.0) fprintf(f, "; sampled on the graph: %.4g (the least of the orders measured)", plan->sampled_cost);
+  if (plan->sampled_cost > 0.0)
+    fprintf(f, "; sampled on the graph: %.4g (%u order%s measured)", plan->sampled_cost, plan->sampled_orders,
+            plan->sampled_orders == 1 ? "" : "s");
   fputc('\n', f);
   fprintf(f, "(& intersect, - subtract, N(vj) neighbours of vj, Si set slot i)\n\n");
 }
@@ -198,7 +200,10 @@ void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j) {
                                                                       : "none");
   wm_json_u64(j, "automorphisms", plan->automorphisms);
   wm_json_double(j, "est_cost", plan->est_cost);
-  if (plan->sampled_cost > 0.0) wm_json_double(j, "sampled_cost", plan->sampled_cost);
+  if (plan->sampled_cost > 0.0) {
+    wm_json_double(j, "sampled_cost", plan->sampled_cost);
+    wm_json_u64(j, "sampled_orders", plan->sampled_orders);
+  }
   wm_json_u64(j, "n_ops", plan->n_ops);
   wm_json_u64(j, "n_slots", plan->n_slots);
   wm_json_array(j, "order");

@@ -145,6 +145,7 @@ typedef struct wm_plan {
   double est_cost;               /* cost model's estimate (set operations' work) */
   double sampled_cost;           /* the order's work measured on the graph (wm_plan_options
                                     sample_graph), or 0 when the model alone chose it */
+  uint32_t sampled_orders;       /* how many orders were measured (0: none) */
   uint64_t pattern_hash;         /* canonical hash of the pattern */
   wm_pattern pattern;            /* the pattern planned, for dumps and listing */
 } wm_plan;
@@ -177,6 +178,10 @@ typedef struct wm_plan_options {
                                    the model's best few are measured on this graph (numbered
                                    as matched) by random probes, and the least work wins */
   unsigned sample_probes;       /* probes per order (default 4096) */
+  double sample_margin;         /* another order than the model's wins only at 1/margin of its
+                                   work or less (default 0: 1, the least work wins) */
+  double sample_min_work;       /* no other order is measured where the model's reads fewer
+                                   elements than this (default 0) */
 } wm_plan_options;
 
 void wm_plan_options_init(wm_plan_options *o);

@@ -30,6 +30,10 @@ typedef struct wm_order_sampling {
   unsigned probes;
   uint64_t seed;
   int code_motion, first_edge_up, pair_count;
+  /* The model's order stays unless another measured order does at most
+   * 1/margin of its work; none other is measured where the model's reads
+   * fewer than min_work elements (sampled: 1 and 0). */
+  double margin, min_work;
 } wm_order_sampling;
 
 /* Searches every connected matching order (one per class of orders
@@ -37,7 +41,8 @@ typedef struct wm_order_sampling {
  * more back-edges earlier, then lexicographically smaller order); with
  * `sampling`, the cheapest few of the model at the graph's triangle
  * density and at two higher ones are measured on the graph and the least
- * work wins (plan->sampled_cost). */
+ * work wins, within the sampling's margin (plan->sampled_cost,
+ * plan->sampled_orders). */
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
                     const wm_graph_summary *gs, int induced, int code_motion,
                     const wm_order_sampling *sampling, wm_error *err);

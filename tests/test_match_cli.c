@@ -265,8 +265,9 @@ Test(match_cli, order) {
 }
 
 /* --planner sampled: the same count, the measured work in the plan's text
- * and JSON; plan needs a graph to measure on; an unknown planner is a
- * usage error. */
+ * and JSON; the model alone measures nothing; the default (auto) glimpses
+ * the model's order alone on a graph this small; plan needs a graph to
+ * measure on; an unknown planner is a usage error. */
 Test(match_cli, planner_sampled) {
   wm_test_files f;
   wm_test_graph_file(&f, graph_text);
@@ -277,12 +278,17 @@ Test(match_cli, planner_sampled) {
   cr_assert(strstr(out, "sampled on the graph: "), "%s", out);
   char *plain;
   free(err);
-  rc = wm_test_run(&plain, &err, "count %s --pattern house --method enumerate --no-cache --device cpu", f.graph);
+  rc = wm_test_run(&plain, &err, "count %s --pattern house --method enumerate --planner model --dump-plan --no-cache --device cpu",
+                   f.graph);
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert(strstr(plain, "sampled on the graph") == NULL);
   const char *c1 = strstr(out, "count      "), *c2 = strstr(plain, "count      ");
   cr_assert(c1 && c2 && strtoull(c1 + 11, NULL, 10) == strtoull(c2 + 11, NULL, 10), "%s\n%s", out, plain);
   free(out), free(err), free(plain);
+  rc = wm_test_run(&out, &err, "count %s --pattern house --method enumerate --dump-plan --no-cache --device cpu", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "(1 order measured)"), "%s", out);
+  free(out), free(err);
   rc = wm_test_run(&out, &err, "plan --pattern house --graph %s --planner sampled --json --no-cache", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert(json_valid_object(out) && strstr(out, "\"sampled_cost\":"), "%s", out);

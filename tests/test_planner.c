@@ -614,6 +614,24 @@ Test(planner, sampled_order_choice, .timeout = 60) {
   const double model_work = wm_plan_sampled_cost(&model, g, 4096, 0x5eed);
   cr_assert_lt(sampled.sampled_cost, model_work, "sampled %g, the model's order %g", sampled.sampled_cost, model_work);
   cr_assert(memcmp(sampled.order, model.order, WM_MAX_K), "the model's own order is the one it measured cheapest");
+  cr_assert_gt(sampled.sampled_orders, 1u);
+  /* the auto planner's knobs: a margin no order meets keeps the model's
+   * after measuring the others; a min_work above the model's measures
+   * nothing else */
+  wm_plan kept, glimpsed;
+  po.sample_margin = 1e9;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &kept, &err), WM_OK, "%s", err.msg);
+  cr_assert(!memcmp(kept.order, model.order, WM_MAX_K) && kept.sampled_orders == sampled.sampled_orders);
+  cr_assert_eq(kept.sampled_cost, model_work);
+  po.sample_margin = 2.0;
+  po.sample_min_work = 1e30;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &glimpsed, &err), WM_OK, "%s", err.msg);
+  cr_assert(!memcmp(glimpsed.order, model.order, WM_MAX_K));
+  cr_assert_eq(glimpsed.sampled_orders, 1u);
+  po.sample_min_work = 0.0;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &again, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(sampled.sampled_cost * 2.0 <= model_work, !memcmp(again.order, sampled.order, WM_MAX_K),
+               "a margin of 2: sampled %g, the model's %g", sampled.sampled_cost, model_work);
   wm_match_options mo;
   wm_match_options_init(&mo);
   wm_match_result a, b;
