@@ -27,12 +27,15 @@
  * come from counters in device 0's memory that every device grabs from
  * (system-scope atomics over peer access), so that each item is summed on
  * one device, whichever is free; each device writes and reads its own pair
- * lists (the lists of the tops it took); size 4's heavy tops go to device
- * 0's block-per-top kernel, size 5's to blocks on every device (from a
- * shared counter too).  The host adds every device's row of sums. */
+ * lists (the lists of the tops it took); the heavy tops go to blocks on
+ * every device, from a shared counter too (size 4's listed in ascending
+ * order, the same on every device).  The host adds every device's row of
+ * sums. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <algorithm>
 
 #include "support.h"
 #include "gpu_check.h"
@@ -619,7 +622,8 @@ __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_
 }
 
 /* Size 4's heavy tops (listed by top_paths), a block of kHeavyWarps
- * warps each, sharing the counters of the block's first warp's slice. */
+ * warps each, sharing the counters of the block's first warp's slice;
+ * several devices take them from one shared counter. */
 
 __global__ void __launch_bounds__(32 * kHeavyWarps)
     four_cycles_heavy(dev_graph g, scratch_pool pool, const uint32_t *tops, const unsigned long long *ntops,
@@ -632,7 +636,7 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
   memset(&a, 0, sizeof a);
   const unsigned long long count = *ntops;
   for (;;) {
-    if (threadIdx.x == 0) item = atomicAdd(next, 1ull), nt = 0;
+    if (threadIdx.x == 0) item = take_next(next), nt = 0;
     __syncthreads();
     const unsigned long long it = item;
     if (it >= count) break;
@@ -925,8 +929,8 @@ struct run {
   wm_progress progress;     /* in steps: each chunk of tops, then the last passes */
   int dev;                  /* this run's device */
   bool multi;               /* one of several devices: queue without waits */
-  bool heavy_split;         /* several: the heavy tops apart (size 4: device 0's; size 5:
-                               blocks on every device, from a shared counter) */
+  bool heavy_split;         /* several: the heavy tops apart, to blocks on every device
+                               from a shared counter */
   unsigned long long *sh;   /* several: device 0's shared counters, one per shared launch */
   unsigned sh_used, sh_n;
   double prepare_s;         /* one device: the scratch and the list plan, for WM_MOTIF_TRACE */
@@ -1182,17 +1186,17 @@ int four_cycle_pass(const wm_graph *g, run &r, unsigned small_blocks, wm_error *
   if (rc) return rc;
   const unsigned blocks = warps / kWarpsPerBlock;
   /* Several devices agree on whether the heavy tops go apart
-   * (r.heavy_split, from device 0's warps): the light tops are then shared
-   * and the heavy ones device 0's alone. */
+   * (r.heavy_split, from device 0's warps), and each takes shared counters
+   * in the same order, whether it launches on them or not. */
   if (r.multi ? !r.heavy_split : warps < kHeavyWarps) {
     four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, shared_counter(r), NULL, NULL, NULL, NULL, NULL, 0,
                                       r.slots, r.overflow);
     return WM_OK;
   }
   uint32_t *tops = r.buf;
-  unsigned long long *ntops = r.next + kCounters - 1;
-  if (r.dev == 0)
-    four_cycles_heavy<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, pool, tops, ntops, counter(r), r.slots,
+  unsigned long long *ntops = r.next + kCounters - 1, *heavy_next = shared_counter(r);
+  if (warps >= kHeavyWarps)
+    four_cycles_heavy<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, pool, tops, ntops, heavy_next, r.slots,
                                                                   r.overflow);
   four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, shared_counter(r), NULL, NULL, NULL, NULL,
                                     r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
@@ -1204,6 +1208,25 @@ unsigned small_blocks_of(run &r, wm_error *err) {
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, r.dev) != cudaSuccess) return 0;
   (void)err;
   return (unsigned)sms * 16;
+}
+
+/* Several devices take size 4's heavy tops by index from one counter:
+ * top_paths lists them in whatever order its warps finish, so the list is
+ * sorted, the same on every device. */
+int sort_tops(run &r, const unsigned long long *ntops, wm_error *err) {
+  unsigned long long n = 0;
+  WM_CU(cudaMemcpy(&n, ntops, sizeof n, cudaMemcpyDeviceToHost));
+  if (n < 2) return WM_OK;
+  uint32_t *host = (uint32_t *)malloc(n * sizeof *host);
+  if (!host) return wm_fail(err, WM_EINPUT, "out of memory");
+  cudaError_t e = cudaMemcpy(host, r.buf, n * sizeof *host, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess) {
+    std::sort(host, host + n);
+    e = cudaMemcpy(r.buf, host, n * sizeof *host, cudaMemcpyHostToDevice);
+  }
+  free(host);
+  if (e != cudaSuccess) return wm_cuda_fail(err, e, "the heavy tops' list", __FILE__, __LINE__);
+  return WM_OK;
 }
 
 /* Before the timed passes: the scratch, size 5's list plan (and room for
@@ -1223,6 +1246,7 @@ int prepare(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, ru
     unsigned long long *ntops = r.next + kCounters - 1;
     WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
     top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops);
+    if (r.multi && (rc = sort_tops(r, ntops, err))) return rc;
   }
   return WM_OK;
 }
@@ -1350,9 +1374,9 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     for (int i = 1; i < ndev; i++) cap = R[i].cap < cap ? R[i].cap : cap;
     for (int i = 0; i < ndev; i++) R[i].cap = cap; /* each buffer holds at least that */
   }
-  /* the vertex sums, each chunk of tops (size 4: the light tops; size 5:
-   * also the chunk's heavy tops) and pass 4 */
-  const unsigned n_sh = (unsigned)((k >= 5 ? 2 : 1) * chunks_of(g, k, R[0]) + 2);
+  /* the vertex sums, each chunk of tops (its heavy tops, then its light
+   * ones; size 4: one chunk) and pass 4 */
+  const unsigned n_sh = (unsigned)(2 * chunks_of(g, k, R[0]) + 2);
   WM_CUD(0, cudaSetDevice(0));
   WM_CUD(0, cudaMalloc(sh, n_sh * sizeof **sh));
   WM_CUD(0, cudaMemset(*sh, 0, n_sh * sizeof **sh));
