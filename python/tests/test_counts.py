@@ -84,6 +84,17 @@ def test_count_info(small: tuple[nx.Graph, warpmatch.Graph]) -> None:
     assert info.seconds >= 0 and info.kernel_ms == 0
 
 
+@pytest.mark.parametrize("name", ["house", "5-cycle", "tailed-triangle"])
+def test_planners_and_orders_agree(small: tuple[nx.Graph, warpmatch.Graph], name: str) -> None:
+    G, g = small
+    want = subgraphs(G, SHAPES[name])
+    for planner in ("auto", "model", "sampled"):
+        assert g.count(name, method="enumerate", device="cpu", planner=planner) == want, planner
+    # orders other than the planner's, each vertex after a neighbour
+    order = {"house": [4, 0, 1, 3, 2], "5-cycle": [4, 3, 2, 1, 0], "tailed-triangle": [3, 2, 1, 0]}[name]
+    assert g.count(name, method="enumerate", device="cpu", order=order) == want
+
+
 @pytest.mark.parametrize("size", [3, 4])
 def test_motifs(small: tuple[nx.Graph, warpmatch.Graph], size: int) -> None:
     G, g = small

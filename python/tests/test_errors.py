@@ -88,6 +88,14 @@ def test_bad_options(g: warpmatch.Graph) -> None:
         g.count("triangle", method="guess")
     with pytest.raises(warpmatch.UsageError):
         g.list("triangle", limit=-1)
+    with pytest.raises(warpmatch.UsageError, match="planner"):
+        g.count("triangle", planner="best")
+    with pytest.raises(warpmatch.UsageError, match="order lists 2"):
+        g.count("house", method="enumerate", order=[0, 1])
+    with pytest.raises(warpmatch.UsageError, match="order"):
+        g.count("house", method="enumerate", order=[0, 0, 1, 2, 3])
+    with pytest.raises(warpmatch.UsageError, match="order"):
+        g.list("4-path", order=[0, 2, 1, 3])
     with pytest.raises(warpmatch.Error):
         g.motifs(6)
     with pytest.raises(warpmatch.Error):

@@ -30,6 +30,13 @@ def test_rows_are_the_matches(small: tuple[nx.Graph, warpmatch.Graph], name: str
     assert len({_subgraph_key(r, edges) for r in rows}) == len(rows)
 
 
+def test_order_and_planner_keep_the_rows(small: tuple[nx.Graph, warpmatch.Graph]) -> None:
+    _, g = small
+    want = {tuple(r) for r in g.list("house").tolist()}
+    assert {tuple(r) for r in g.list("house", planner="model").tolist()} == want
+    assert {tuple(r) for r in g.list("house", order=[4, 0, 1, 3, 2]).tolist()} == want
+
+
 def test_induced_rows(small: tuple[nx.Graph, warpmatch.Graph]) -> None:
     G, g = small
     edges = SHAPES["4-path"]

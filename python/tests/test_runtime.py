@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import importlib.metadata
 import json
 import re
@@ -30,6 +31,16 @@ def test_packaged_library() -> None:
     assert path.exists()
     if "WARPMATCH_LIBRARY" not in __import__("os").environ:
         assert path.parent.name == "warpmatch" and path.name == "libwarpmatch.so"
+
+
+def test_match_options_mirror_the_header() -> None:
+    # the library's _init writes its sizeof: the ctypes mirror must be the
+    # same struct, not a prefix or a longer one, for this library
+    room = ctypes.create_string_buffer(ctypes.sizeof(_lib.MatchOptions) + 4096)
+    _lib.lib.warpmatch_match_options_init(room)
+    assert ctypes.c_size_t.from_buffer(room).value == ctypes.sizeof(_lib.MatchOptions)
+    o = _lib.match_options()
+    assert (o.planner, o.trials, o.gpu_steal, o.gpu_dedicated) == (_lib.PLANNER_AUTO, 1, -1, 1)
 
 
 def test_gpu_available_is_bool() -> None:

@@ -38,6 +38,7 @@ _DEVICES = {"auto": _lib.DEVICE_AUTO, "cpu": _lib.DEVICE_CPU, "gpu": _lib.DEVICE
 _DEVICE_NAMES = {v: k for k, v in _DEVICES.items()}
 _METHODS = {"auto": _lib.METHOD_AUTO, "formula": _lib.METHOD_FORMULA, "enumerate": _lib.METHOD_ENUMERATE}
 _METHOD_NAMES = {v: k for k, v in _METHODS.items()}
+_PLANNERS = {"auto": _lib.PLANNER_AUTO, "model": _lib.PLANNER_MODEL, "sampled": _lib.PLANNER_SAMPLED}
 _MAX_ID = _lib.UINT32_MAX - 1  # vertex ids and indices go up to 2^32 - 2
 
 
@@ -238,6 +239,30 @@ def _options(
     if labels is not None:
         o.labels = labels.ctypes.data_as(POINTER(c_int32))
     return o
+
+
+def _match_options(
+    count: _lib.CountOptions, planner: str, order: Sequence[int] | None, k: int
+) -> tuple[_lib.MatchOptions, Any]:
+    """The _ex calls' options: ``count``'s, the planner and a matching order
+    of the pattern's ``k`` vertices (the library reads k of them; it checks
+    the rest).
+
+    Returns the options and the order's C array, which must outlive the call.
+    """
+    o = _lib.match_options()
+    o.count = count
+    if not isinstance(planner, str) or planner.lower() not in _PLANNERS:
+        raise UsageError(f"planner must be one of {', '.join(_PLANNERS)}, not {planner!r}")
+    o.planner = _PLANNERS[planner.lower()]
+    keep = None
+    if order is not None:
+        vertices = [_index(v, "order") for v in order]
+        if len(vertices) != k:
+            raise UsageError(f"order lists {len(vertices)} vertices; the pattern has {k}")
+        keep = (c_uint * max(len(vertices), 1))(*vertices)
+        o.order = keep
+    return o, keep
 
 
 def _plan(
@@ -494,6 +519,8 @@ class Graph:
         embeddings: bool = False,
         labels: ArrayLike | None = None,
         ignore_labels: bool = False,
+        planner: str = "auto",
+        order: Sequence[int] | None = None,
     ) -> int:
         """The number of occurrences of ``pattern``.
 
@@ -502,9 +529,15 @@ class Graph:
         times the pattern's automorphisms).  ``device``: "auto" (the GPU when
         usable), "cpu" or "gpu"; ``method``: "auto", "formula" or "enumerate".
         ``labels`` (n integers) are the vertices' labels for a labeled
-        pattern; ``ignore_labels`` matches its shape only.
+        pattern; ``ignore_labels`` matches its shape only.  ``planner``:
+        how the matching order is chosen, "auto" (the cost model, with the
+        graph measured where a run is long), "model" or "sampled" (as the
+        program's ``--planner``); ``order``: the pattern's vertices in the
+        order to match them instead (the count is the same, the work is not).
         """
-        return self.count_info(pattern, induced, device, method, embeddings, labels, ignore_labels).count
+        return self.count_info(
+            pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order
+        ).count
 
     def count_info(
         self,
@@ -515,14 +548,17 @@ class Graph:
         embeddings: bool = False,
         labels: ArrayLike | None = None,
         ignore_labels: bool = False,
+        planner: str = "auto",
+        order: Sequence[int] | None = None,
     ) -> CountInfo:
         """As ``count``, with the time taken, the device and the method used."""
         pat = _as_pattern(pattern)
         lab = self._labels(labels)
-        o = _options(induced, embeddings, device, method, lab, ignore_labels)
-        res = _lib.CountResult()
+        o, _keep = _match_options(_options(induced, embeddings, device, method, lab, ignore_labels), planner, order, pat.vertices)
+        out = _lib.match_result()
         with self._ctx.lock:
-            self._ctx.check(lib.warpmatch_count(self._ctx.ptr, self._live(), pat._ptr, byref(o), byref(res)))
+            self._ctx.check(lib.warpmatch_count_ex(self._ctx.ptr, self._live(), pat._ptr, byref(o), byref(out)))
+        res = out.count
         return CountInfo(
             count=_wide(res.count, res.count_high),
             seconds=float(res.seconds),
@@ -540,6 +576,8 @@ class Graph:
         embeddings: bool = False,
         labels: ArrayLike | None = None,
         ignore_labels: bool = False,
+        planner: str = "auto",
+        order: Sequence[int] | None = None,
     ) -> NDArray[np.uint32]:
         """The matches of ``pattern``: a uint32 array of shape (matches, k).
 
@@ -556,7 +594,7 @@ class Graph:
             if limit == 0:
                 return np.empty((0, k), dtype=np.uint32)
         lab = self._labels(labels)
-        o = _options(induced, embeddings, device, "auto", lab, ignore_labels)
+        o, _keep = _match_options(_options(induced, embeddings, device, "auto", lab, ignore_labels), planner, order, pat.vertices)
         batches: builtins.list[NDArray[np.uint32]] = []
         failure: builtins.list[BaseException] = []
 
@@ -573,11 +611,8 @@ class Graph:
 
         # The ctypes callback object must outlive the C call: this local holds it.
         callback = _lib.MATCH_FN(on_batch)
-        listed = c_uint64(0)
         with self._ctx.lock:
-            rc = lib.warpmatch_list(
-                self._ctx.ptr, self._live(), pat._ptr, byref(o), limit or 0, callback, None, byref(listed)
-            )
+            rc = lib.warpmatch_list_ex(self._ctx.ptr, self._live(), pat._ptr, byref(o), limit or 0, callback, None, None)
             if failure:
                 raise failure[0]
             self._ctx.check(rc)

@@ -52,6 +52,10 @@ METHOD_ENUMERATE = 2
 PLAN_TEXT = 0
 PLAN_JSON = 1
 
+PLANNER_MODEL = 0
+PLANNER_SAMPLED = 1
+PLANNER_AUTO = 2
+
 UINT32_MAX = 0xFFFFFFFF
 
 
@@ -87,6 +91,56 @@ class CountResult(Structure):
         ("kernel_ms", c_double),
         ("device", c_int),
         ("method", c_int),
+    ]
+
+
+class MatchOptions(Structure):
+    """warpmatch_match_options (a versioned struct: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("count", CountOptions),
+        ("relabel", c_int),
+        ("code_motion", c_int),
+        ("pair_count", c_int),
+        ("ball", c_int),
+        ("seed", c_uint32),
+        ("hops", c_uint32),
+        ("trials", c_uint),
+        ("trial_ms", POINTER(c_double)),
+        ("per_vertex", POINTER(c_uint64)),
+        ("gpus", c_int),
+        ("gpu_steal", c_int),
+        ("gpu_level0", c_int),
+        ("gpu_chunk", c_uint32),
+        ("gpu_unroll", c_int),
+        ("gpu_blocks", c_int),
+        ("gpu_warps", c_int),
+        ("gpu_table_words", c_int),
+        ("gpu_dedicated", c_int),
+        ("planner", c_int),
+        ("order", POINTER(c_uint)),
+    ]
+
+
+class MatchResult(Structure):
+    """warpmatch_match_result (a versioned struct: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("count", CountResult),
+        ("set_ops", c_uint64),
+        ("listed", c_uint64),
+        ("ball_vertices", c_uint64),
+        ("formula_paths", c_uint64),
+        ("relabel_seconds", c_double),
+        ("stats_seconds", c_double),
+        ("plan_seconds", c_double),
+        ("transfer_ms", c_double),
+        ("lane_util", c_double),
+        ("trials", c_uint),
+        ("formula", c_char_p),
+        ("launch", c_char * 384),
     ]
 
 
@@ -159,6 +213,15 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
         c_int,
         [ctx_p, graph_p, pattern_p, POINTER(CountOptions), c_uint64, MATCH_FN, c_void_p, POINTER(c_uint64)],
     ),
+    "warpmatch_match_options_init": (None, [c_void_p]),
+    "warpmatch_count_ex": (
+        c_int,
+        [ctx_p, graph_p, pattern_p, POINTER(MatchOptions), POINTER(MatchResult)],
+    ),
+    "warpmatch_list_ex": (
+        c_int,
+        [ctx_p, graph_p, pattern_p, POINTER(MatchOptions), c_uint64, MATCH_FN, c_void_p, POINTER(MatchResult)],
+    ),
     "warpmatch_plan": (
         c_int,
         [ctx_p, graph_p, pattern_p, POINTER(CountOptions), c_int, c_char_p, c_size_t, POINTER(c_size_t)],
@@ -205,3 +268,27 @@ def _load() -> ctypes.CDLL:
 
 
 lib: ctypes.CDLL = _load()
+
+
+def match_options() -> MatchOptions:
+    """The library's default match options, as far as this package knows the struct.
+
+    The library's _init writes its own sizeof, which a newer library may
+    have grown: it writes into room to spare, and the copy keeps this
+    package's fields, with ``size`` saying so (the library then keeps its
+    defaults for the rest).
+    """
+    room = ctypes.create_string_buffer(ctypes.sizeof(MatchOptions) + 4096)
+    lib.warpmatch_match_options_init(room)
+    if c_size_t.from_buffer(room).value < ctypes.sizeof(MatchOptions):
+        raise ImportError(f"warpmatch: {library_path()} is older than this package (warpmatch_match_options)")
+    o = MatchOptions.from_buffer_copy(room)
+    o.size = ctypes.sizeof(MatchOptions)
+    return o
+
+
+def match_result() -> MatchResult:
+    """A zeroed result whose ``size`` is this package's."""
+    r = MatchResult()
+    r.size = ctypes.sizeof(MatchResult)
+    return r
