@@ -1,5 +1,5 @@
 /* What the modules share on the host besides the graph: a monotonic clock,
- * a JSON writer (the plan dump, the command line), the progress line of long
+ * binary search in sorted lists, a JSON writer (the plan dump, the command line), the progress line of long
  * phases, and output files that appear whole or not at all. */
 #ifndef WM_SUPPORT_H
 #define WM_SUPPORT_H
@@ -17,6 +17,27 @@ extern "C" {
 /* ---- time ----------------------------------------------------------- */
 
 double wm_now(void); /* seconds, monotonic */
+
+/* ---- sorted lists --------------------------------------------------- */
+
+/* The first index of the ascending a[0, n) whose value is >= x (n: none). */
+static inline uint64_t wm_sorted_lower_bound(const uint32_t *a, uint64_t n, uint32_t x) {
+  uint64_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Whether the ascending a[0, n) holds x. */
+static inline int wm_sorted_contains(const uint32_t *a, uint64_t n, uint32_t x) {
+  const uint64_t i = wm_sorted_lower_bound(a, n, x);
+  return i < n && a[i] == x;
+}
 
 /* ---- JSON ----------------------------------------------------------- */
 

@@ -3,6 +3,7 @@
 #define WM_PLANNER_INTERNAL_H
 
 #include "planner.h"
+#include "support.h"
 
 /* Everything about a plan that depends on the matching order: position
  * masks, symmetry restrictions (when `symmetry`; taken with the orbit
@@ -50,19 +51,6 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
 /* Knuth's estimate of a plan's work on g (set elements touched and
  * candidates iterated), the mean of `probes` random root-to-leaf paths. */
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, unsigned probes, uint64_t seed);
-
-/* Whether the ascending list a[0, n) holds x (binary search). */
-static inline int wm_sorted_contains(const uint32_t *a, uint64_t n, uint32_t x) {
-  uint64_t lo = 0, hi = n;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (a[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < n && a[lo] == x;
-}
 
 /* 1 when every position after 0 has an earlier pattern neighbour. */
 int wm_order_is_connected(const wm_pattern *p, const uint8_t *order);

@@ -50,27 +50,12 @@ static inline uint64_t claim(loops *L, int which, uint64_t chunk) {
   for (uint64_t lo_; (lo_ = claim(L, which, chunk)) < (uint64_t)(n);)         \
     for (uint64_t vv = lo_, hi_ = lo_ + (chunk) < (uint64_t)(n) ? lo_ + (chunk) : (uint64_t)(n); vv < hi_; vv++)
 
-/* First index in row[0..len) whose id is >= x. */
-static inline uint64_t lower_bound(const uint32_t *row, uint64_t len, uint32_t x) {
-  uint64_t lo = 0, hi = len;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (row[mid] < x) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-
-static inline int has(const uint32_t *row, uint64_t len, uint32_t x) {
-  uint64_t i = lower_bound(row, len, x);
-  return i < len && row[i] == x;
-}
-
 /* Triangles w < u < v on the arc v->u at index i of v's row: the common
  * ids of v's row before i and u's row below u.  Writes w's index in v's
  * row to ia and in u's row to ib; returns how many. */
 static uint64_t triangles_on(const wm_graph *g, uint32_t v, uint64_t i, uint32_t u, uint32_t *ia, uint32_t *ib) {
   const uint32_t *rv = g->adj + g->offsets[v], *ru = g->adj + g->offsets[u];
-  const uint64_t nu = lower_bound(ru, deg(g, u), u);
+  const uint64_t nu = wm_sorted_lower_bound(ru, deg(g, u), u);
   uint64_t a = 0, b = 0, found = 0;
   while (a < i && b < nu) {
     if (rv[a] < ru[b]) a++;
@@ -90,7 +75,7 @@ static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_
     uint32_t v = (uint32_t)vv;
     wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
-    uint64_t nv = lower_bound(rv, deg(g, v), v);
+    uint64_t nv = wm_sorted_lower_bound(rv, deg(g, v), v);
     for (uint64_t i = 0; i < nv; i++) {
       uint32_t u = rv[i];
       uint64_t found = triangles_on(g, v, i, u, ia, ib);
@@ -112,10 +97,10 @@ static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_
     uint32_t v = (uint32_t)vv;
     wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
-    uint64_t nv = lower_bound(rv, deg(g, v), v);
+    uint64_t nv = wm_sorted_lower_bound(rv, deg(g, v), v);
     for (uint64_t i = 0; i < nv; i++) {
       uint32_t u = rv[i];
-      uint64_t j = lower_bound(g->adj + g->offsets[u], deg(g, u), v);
+      uint64_t j = wm_sorted_lower_bound(g->adj + g->offsets[u], deg(g, u), v);
       t[g->offsets[u] + j] = t[g->offsets[v] + i];
     }
   }
@@ -218,7 +203,7 @@ static int scratch_alloc(scratch *x, uint32_t n) {
 static void pair_list_sums(const wm_graph *g, uint32_t u, uint32_t w, const uint32_t *S, uint64_t c, scratch *x,
                            acc *a) {
   const uint32_t *rw = g->adj + g->offsets[w];
-  const uint64_t up_w = lower_bound(rw, deg(g, w), u);
+  const uint64_t up_w = wm_sorted_lower_bound(rw, deg(g, w), u);
   const uint64_t stamp = ++x->stamp;
   wm_i128 up = 0; /* common neighbours of u and w above u */
   for (uint64_t i = 0; i < up_w; i++) {
@@ -230,7 +215,7 @@ static void pair_list_sums(const wm_graph *g, uint32_t u, uint32_t w, const uint
   wm_i128 e = 0;
   for (uint64_t i = 0; i < c; i++) {
     const uint32_t s = S[i], *rs = g->adj + g->offsets[s];
-    const uint64_t above_s = lower_bound(rs, deg(g, s), s);
+    const uint64_t above_s = wm_sorted_lower_bound(rs, deg(g, s), s);
     for (uint64_t j = 0; j < above_s; j++) {
       const uint32_t y = rs[j];
       if (y < u) {
@@ -275,7 +260,7 @@ static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, u
   for (uint64_t t = 0; t < nt; t++) {
     const uint32_t r = x->touched[t], *rr = g->adj + g->offsets[r];
     const wm_i128 cr = x->cnt[r], mr = x->middle[r] == u + 1;
-    for (uint64_t j = lower_bound(rr, deg(g, r), u + 1); j < deg(g, r) && rr[j] < r; j++) {
+    for (uint64_t j = wm_sorted_lower_bound(rr, deg(g, r), u + 1); j < deg(g, r) && rr[j] < r; j++) {
       const uint32_t sv = rr[j];
       if (!x->cnt[sv]) continue;
       c5 += (cr - (x->middle[sv] == u + 1)) * ((wm_i128)x->cnt[sv] - mr);
@@ -283,11 +268,11 @@ static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, u
   }
   for (uint64_t i = first; i < du; i++) {
     const uint32_t p = ru[i], *rp = g->adj + g->offsets[p];
-    const uint64_t dp = deg(g, p), below = lower_bound(rp, dp, u + 1), stamp = ++x->stamp;
+    const uint64_t dp = deg(g, p), below = wm_sorted_lower_bound(rp, dp, u + 1), stamp = ++x->stamp;
     for (uint64_t j = below; j < dp; j++) x->in_s[rp[j]] = stamp;
     for (uint64_t j = below; j < dp; j++) {
       const uint32_t r = rp[j], *rr = g->adj + g->offsets[r];
-      for (uint64_t z = lower_bound(rr, deg(g, r), u + 1); z < deg(g, r) && rr[z] < r; z++)
+      for (uint64_t z = wm_sorted_lower_bound(rr, deg(g, r), u + 1); z < deg(g, r) && rr[z] < r; z++)
         c5 -= x->in_s[rr[z]] == stamp;
     }
   }
@@ -305,7 +290,7 @@ static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratc
     uint32_t u = (uint32_t)uu;
     wm_progress_add(p, deg(g, u) + 1);
     const uint32_t *ru = g->adj + g->offsets[u];
-    const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
+    const uint64_t du = deg(g, u), first = wm_sorted_lower_bound(ru, du, u + 1);
     uint64_t nt = 0, paths_total = 0;
     for (uint64_t i = 0; i < first && k >= 5; i++) x->up_of[ru[i]] = u + 1;
     for (uint64_t i = first; i < du; i++) {
@@ -313,7 +298,7 @@ static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratc
       const uint32_t *rv = g->adj + g->offsets[v];
       uint64_t dv = deg(g, v);
       x->middle[v] = u + 1;
-      for (uint64_t j = lower_bound(rv, dv, u + 1); j < dv; j++) {
+      for (uint64_t j = wm_sorted_lower_bound(rv, dv, u + 1); j < dv; j++) {
         if (x->cnt[rv[j]]++ == 0) x->touched[nt++] = rv[j];
         paths_total++;
       }
@@ -354,7 +339,7 @@ static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratc
       const uint32_t *rv = g->adj + g->offsets[v];
       uint64_t dv = deg(g, v);
       wm_i128 tuv = t[g->offsets[u] + i], paths = 0, ht = 0;
-      for (uint64_t j = lower_bound(rv, dv, u + 1); j < dv; j++) {
+      for (uint64_t j = wm_sorted_lower_bound(rv, dv, u + 1); j < dv; j++) {
         wm_i128 c = x->cnt[rv[j]] - 1;
         paths += c;
         ht += c * (tuv + t[g->offsets[v] + j]);
@@ -389,7 +374,7 @@ static wm_i128 five_cliques_on(const wm_graph *g, const uint32_t *rv, const uint
   wm_i128 k5 = 0;
   for (uint64_t q = 0; q < found; q++) {
     const uint32_t w = rv[ia[q]], *rw = g->adj + g->offsets[w];
-    const uint64_t above_w = lower_bound(rw, deg(g, w), w), of_w = ++x->stamp;
+    const uint64_t above_w = wm_sorted_lower_bound(rw, deg(g, w), w), of_w = ++x->stamp;
     for (uint64_t j = 0; j < above_w; j++) x->w_mark[rw[j]] = of_w;
     for (uint64_t j = 0; j < above_w; j++) {
       const uint32_t y = rw[j], *ry = g->adj + g->offsets[y];
@@ -412,7 +397,7 @@ static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *com
     uint32_t v = (uint32_t)vv;
     wm_progress_add(p, deg(g, v) + 1);
     const uint32_t *rv = g->adj + g->offsets[v];
-    const uint64_t dv = deg(g, v), nv = lower_bound(rv, dv, v);
+    const uint64_t dv = deg(g, v), nv = wm_sorted_lower_bound(rv, dv, v);
     const uint32_t *tv = t + g->offsets[v];
     for (uint64_t i = 0; i < nv; i++) {
       uint32_t u = rv[i];
@@ -426,7 +411,7 @@ static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *com
       const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv, stamp = ++x->stamp;
       uint64_t nc = 0;
       for (uint64_t z = 0; z < sl; z++)
-        if (has(lr, ll, sr[z])) x->in_s[sr[z]] = stamp, common[nc++] = sr[z];
+        if (wm_sorted_contains(lr, ll, sr[z])) x->in_s[sr[z]] = stamp, common[nc++] = sr[z];
       for (uint64_t z = 0; z < nc; z++) {
         const uint32_t y = common[z], *ry = g->adj + g->offsets[y];
         for (uint64_t j = 0; j < deg(g, y) && ry[j] < y; j++)
