@@ -67,9 +67,14 @@ static uint64_t triangles_on(const wm_graph *g, uint32_t v, uint64_t i, uint32_t
 
 /* Pass 1: t[arc] = triangles on the arc's edge, on both arcs.  With a
  * share each process counts its tops' triangles, the counts are added
- * over the processes, and every process copies them to the other arcs. */
-static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_t *ib, loops *L, int *failed,
-                           wm_progress *p) {
+ * over the processes, and every process copies them to the other arcs.
+ * For size 5 also the 5-cycles' triangle term (five_cycles_from): each
+ * triangle T is on |N(p) below min T| paths u-p-r for each p in T, which
+ * for w = min T < u < v is w's neighbours below it, and w's indices in
+ * u's and v's rows (their neighbours below w); one pass over the
+ * triangles instead of one over the rows below every path's middle. */
+static void edge_triangles(const wm_graph *g, unsigned k, uint32_t *t, uint32_t *ia, uint32_t *ib, acc *a, loops *L,
+                           int *failed, wm_progress *p) {
   const int64_t n = g->n;
   FOR_CLAIMED(L, LOOP_TRIANGLES, 64, n, vv) {
     uint32_t v = (uint32_t)vv;
@@ -79,11 +84,17 @@ static void edge_triangles(const wm_graph *g, uint32_t *t, uint32_t *ia, uint32_
     for (uint64_t i = 0; i < nv; i++) {
       uint32_t u = rv[i];
       uint64_t found = triangles_on(g, v, i, u, ia, ib);
+      wm_i128 on_paths = 0;
       for (uint64_t x = 0; x < found; x++) {
         __atomic_fetch_add(&t[g->offsets[v] + ia[x]], 1, __ATOMIC_RELAXED);
         __atomic_fetch_add(&t[g->offsets[u] + ib[x]], 1, __ATOMIC_RELAXED);
+        if (k >= 5) {
+          const uint32_t w = rv[ia[x]];
+          on_paths += (wm_i128)wm_sorted_lower_bound(g->adj + g->offsets[w], deg(g, w), w) + ia[x] + ib[x];
+        }
       }
       if (found) __atomic_fetch_add(&t[g->offsets[v] + i], (uint32_t)found, __ATOMIC_RELAXED);
+      if (on_paths) add(a, WM_SUM_C5, -on_paths);
     }
   }
 #pragma omp barrier
@@ -252,10 +263,8 @@ static void pair_list_sums(const wm_graph *g, uint32_t u, uint32_t w, const uint
 /* 5-cycles u-p-r-s-q with u the lowest id: for each edge r-s below u,
  * (p, q) with p in S_ur, q in S_us, p != q, less p = s and q = r:
  * (cnt[r] - [s~u]) (cnt[s] - [r~u]) - |S_ur & S_us|, the last summed as
- * the triangles p-r-s on paths u-p-r. */
-static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, uint64_t nt, scratch *x) {
-  const uint32_t *ru = g->adj + g->offsets[u];
-  const uint64_t du = deg(g, u);
+ * the triangles p-r-s on paths u-p-r, by edge_triangles. */
+static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t nt, scratch *x) {
   wm_i128 c5 = 0;
   for (uint64_t t = 0; t < nt; t++) {
     const uint32_t r = x->touched[t], *rr = g->adj + g->offsets[r];
@@ -264,16 +273,6 @@ static wm_i128 five_cycles_from(const wm_graph *g, uint32_t u, uint64_t first, u
       const uint32_t sv = rr[j];
       if (!x->cnt[sv]) continue;
       c5 += (cr - (x->middle[sv] == u + 1)) * ((wm_i128)x->cnt[sv] - mr);
-    }
-  }
-  for (uint64_t i = first; i < du; i++) {
-    const uint32_t p = ru[i], *rp = g->adj + g->offsets[p];
-    const uint64_t dp = deg(g, p), below = wm_sorted_lower_bound(rp, dp, u + 1), stamp = ++x->stamp;
-    for (uint64_t j = below; j < dp; j++) x->in_s[rp[j]] = stamp;
-    for (uint64_t j = below; j < dp; j++) {
-      const uint32_t r = rp[j], *rr = g->adj + g->offsets[r];
-      for (uint64_t z = wm_sorted_lower_bound(rr, deg(g, r), u + 1); z < deg(g, r) && rr[z] < r; z++)
-        c5 -= x->in_s[rr[z]] == stamp;
     }
   }
   return c5;
@@ -358,7 +357,7 @@ static void four_cycles(const wm_graph *g, const uint32_t *t, unsigned k, scratc
         const uint64_t c = x->cnt[w];
         if (c >= 2) pair_list_sums(g, u, w, x->buf + x->pos[w] - c, c, x, a);
       }
-      add(a, WM_SUM_C5, five_cycles_from(g, u, first, nt, x));
+      add(a, WM_SUM_C5, five_cycles_from(g, u, nt, x));
     }
     for (uint64_t y = 0; y < nt; y++) x->cnt[x->touched[y]] = 0;
   }
@@ -495,7 +494,7 @@ int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const w
     }
     if (!oom && !failed) {
       double t0 = wm_now(), t1, t2, t3, t4; /* each pass ends with its loop's barrier */
-      if (k >= 4) edge_triangles(g, t, ia, ib, &L, &failed, &progress);
+      if (k >= 4) edge_triangles(g, k, t, ia, ib, a, &L, &failed, &progress);
       t1 = wm_now();
       if (!failed) vertex_and_edge_sums(g, t, a, &L, &progress);
       t2 = wm_now();
