@@ -207,6 +207,7 @@ static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int co
   po.first_edge_up = job->use_gpu || gpu_plan;
   _Static_assert(WARPMATCH_MAX_PATTERN_VERTICES == WM_MAX_K, "the API's pattern size is the planner's");
   po.sample_graph = o->planner != WARPMATCH_PLANNER_MODEL ? job->m.g : NULL;
+  po.sample_threads = ctx->threads;
   if (o->planner == WARPMATCH_PLANNER_AUTO) {
     /* Measuring a few orders takes a tenth to a few tenths of a second:
      * worth it where the model's order reads about that long or more (a

@@ -17,6 +17,7 @@
  * orders within 1% of the cheapest are told apart by the same model with
  * a triangle density of at least kDenseT, then by more back-edges earlier. */
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 #include "planner_internal.h"
@@ -224,28 +225,31 @@ static void choose_by_sampling(search *s, wm_plan *plan) {
       return;
     }
   }
-  uint8_t seen[kModels * kShort + 1][WM_MAX_K], best_order[WM_MAX_K];
-  memcpy(best_order, s->best, WM_MAX_K);
-  unsigned nseen = 0;
-  double best = HUGE_VAL, model = HUGE_VAL;
-  for (unsigned m = 0; m <= kModels && !(m == 1 && model < smp->min_work); m++)
+  /* the distinct shortlisted orders, the model's first */
+  uint8_t orders[kModels * kShort + 1][WM_MAX_K];
+  double work[kModels * kShort + 1];
+  unsigned n = 0;
+  for (unsigned m = 0; m <= kModels; m++)
     for (unsigned i = 0; i < (m ? s->shortlists[m - 1].n : 1u); i++) {
       const uint8_t *order = m ? s->shortlists[m - 1].order[i] : s->best;
       unsigned j = 0;
-      while (j < nseen && memcmp(seen[j], order, WM_MAX_K)) j++;
-      if (j < nseen) continue;
-      memcpy(seen[nseen++], order, WM_MAX_K);
-      const double work = measure(s, order, smp->probes);
-      if (!m) model = work;
-      if (work < best) {
-        best = work;
-        memcpy(best_order, order, WM_MAX_K);
-      }
+      while (j < n && memcmp(orders[j], order, WM_MAX_K)) j++;
+      if (j == n) memcpy(orders[n++], order, WM_MAX_K);
     }
-  plan->sampled_orders = nseen;
-  if (best < HUGE_VAL && best * smp->margin <= model) memcpy(plan->order, best_order, WM_MAX_K);
-  else best = model; /* the model's, in plan->order already */
-  plan->sampled_cost = best < HUGE_VAL ? best : 0.0;
+  const double model = work[0] = measure(s, orders[0], smp->probes);
+  if (model < smp->min_work) n = 1;
+  /* each order's probes are independent of the others' (own memory, own
+   * seeded generator): measured at once, the same figures as one by one */
+  const int threads = smp->threads > 0 ? smp->threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 2)
+  for (unsigned i = 1; i < n; i++) work[i] = measure(s, orders[i], smp->probes);
+  unsigned best = 0;
+  for (unsigned i = 1; i < n; i++)
+    if (work[i] < work[best]) best = i;
+  plan->sampled_orders = n;
+  if (best && work[best] * smp->margin > model) best = 0; /* the model's, in plan->order already */
+  memcpy(plan->order, orders[best], WM_MAX_K);
+  plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }
 
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,

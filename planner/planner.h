@@ -182,6 +182,7 @@ typedef struct wm_plan_options {
                                    work or less (default 0: 1, the least work wins) */
   double sample_min_work;       /* no other order is measured where the model's reads fewer
                                    elements than this (default 0) */
+  int sample_threads;           /* orders measured at once (default 0: all cores) */
 } wm_plan_options;
 
 void wm_plan_options_init(wm_plan_options *o);

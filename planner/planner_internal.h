@@ -35,6 +35,7 @@ typedef struct wm_order_sampling {
    * 1/margin of its work; none other is measured where the model's reads
    * fewer than min_work elements (sampled: 1 and 0). */
   double margin, min_work;
+  int threads; /* measuring orders at once (0: OpenMP's default) */
 } wm_order_sampling;
 
 /* Searches every connected matching order (one per class of orders
