@@ -13,6 +13,7 @@
 #include "gpu_plan.h"
 #include "gpu_policy.h"
 #include "matcher.h"
+#include "support.h"
 #include "testutil.h"
 
 /* ---- sizing ---------------------------------------------------------- */
@@ -513,20 +514,13 @@ typedef struct eset {
   uint8_t code;
 } eset;
 
+/* the device's wm_lower_bound over p[lo, hi) */
 static uint32_t lower_bound(const uint32_t *p, uint32_t lo, uint32_t hi, uint32_t x) {
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (p[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return lo + (uint32_t)wm_sorted_lower_bound(p + lo, hi - lo, x);
 }
 
 static int contains(const uint32_t *p, uint32_t lo, uint32_t hi, uint32_t x) {
-  uint32_t i = lower_bound(p, lo, hi, x);
-  return i < hi && p[i] == x;
+  return wm_sorted_contains(p + lo, hi - lo, x);
 }
 
 static eset concrete(const emu *e, uint8_t x) {

@@ -1,16 +1,10 @@
 /* Sorted-set operations (see set_ops.h for the strategy). */
 #include "set_ops.h"
 
+#include "support.h"
+
 uint32_t wm_set_lower_bound(const uint32_t *a, uint32_t n, uint32_t x) {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (a[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return (uint32_t)wm_sorted_lower_bound(a, n, x);
 }
 
 uint32_t wm_set_gallop(const uint32_t *a, uint32_t n, uint32_t from, uint32_t x) {
@@ -28,8 +22,7 @@ uint32_t wm_set_gallop(const uint32_t *a, uint32_t n, uint32_t from, uint32_t x)
 }
 
 int wm_set_contains(const uint32_t *a, uint32_t n, uint32_t x) {
-  uint32_t i = wm_set_lower_bound(a, n, x);
-  return i < n && a[i] == x;
+  return wm_sorted_contains(a, n, x);
 }
 
 void wm_set_trim(const uint32_t **a, uint32_t *n, uint32_t lo, uint32_t hi) {
