@@ -211,20 +211,13 @@ static double measure(const search *s, const uint8_t *order, unsigned probes) {
 
 /* The shortlisted order of least sampled work (the model's choice, first
  * in the list, wins ties), where it beats the model's by the margin; its
- * estimate into plan->sampled_cost.  With a min_work, a glimpse of the
- * model's order (a sixteenth of the probes) first: a quarter of min_work
- * is far enough below it for the glimpse's error, and it keeps planning
- * cheap for the runs that take milliseconds. */
+ * estimate into plan->sampled_cost.  With a min_work, nothing is measured
+ * where the shortlists hold the model's order alone, and a glimpse of it
+ * (a sixteenth of the probes) comes first: a quarter of min_work is far
+ * enough below it for the glimpse's error, and it keeps planning cheap for
+ * the runs that take milliseconds. */
 static void choose_by_sampling(search *s, wm_plan *plan) {
   const wm_order_sampling *smp = s->sampling;
-  if (smp->min_work > 0.0) {
-    const double glimpse = measure(s, s->best, smp->probes / 16 ? smp->probes / 16 : 1);
-    if (glimpse < smp->min_work / 4) {
-      plan->sampled_orders = 1;
-      plan->sampled_cost = glimpse;
-      return;
-    }
-  }
   /* the distinct shortlisted orders, the model's first */
   uint8_t orders[kModels * kShort + 1][WM_MAX_K];
   double work[kModels * kShort + 1];
@@ -236,6 +229,15 @@ static void choose_by_sampling(search *s, wm_plan *plan) {
       while (j < n && memcmp(orders[j], order, WM_MAX_K)) j++;
       if (j == n) memcpy(orders[n++], order, WM_MAX_K);
     }
+  if (smp->min_work > 0.0) {
+    if (n == 1) return; /* nothing to choose (a clique, a triangle) */
+    const double glimpse = measure(s, s->best, smp->probes / 16 ? smp->probes / 16 : 1);
+    if (glimpse < smp->min_work / 4) {
+      plan->sampled_orders = 1;
+      plan->sampled_cost = glimpse;
+      return;
+    }
+  }
   const double model = work[0] = measure(s, orders[0], smp->probes);
   if (model < smp->min_work) n = 1;
   /* each order's probes are independent of the others' (own memory, own
