@@ -44,12 +44,6 @@ static double operand_size(const model *m, const double slot[WM_MAX_SLOTS], uint
   return slot[x];
 }
 
-static double op_work(double a, double b) {
-  double lo = a < b ? a : b, hi = a < b ? b : a;
-  if (hi > 16.0 * lo) return lo * log2(hi + 2.0) + 1.0;
-  return a + b + 1.0;
-}
-
 static unsigned popcount8(unsigned x) {
   unsigned c = 0;
   for (; x; x &= x - 1) c++;
@@ -63,7 +57,7 @@ double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
     for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
       const wm_plan_op *op = &plan->ops[o];
       double a = operand_size(&m, slot, op->a), b = operand_size(&m, slot, op->b);
-      cost += M * op_work(a, b);
+      cost += M * wm_op_work(a, b);
       slot[op->dst] = op->kind == WM_OP_INTERSECT ? (a < b ? a : b) * m.t : a * (1.0 - m.t);
     }
     unsigned p = L + 1;
@@ -110,6 +104,7 @@ typedef struct search {
   wm_graph_summary dense; /* gs with a triangle density of at least kDenseT */
   int induced, code_motion;
   const wm_order_sampling *sampling; /* or NULL: the model alone */
+  uint64_t max_degree;               /* sampling: the graph's, once for every order measured */
   wm_graph_summary denser;           /* gs with a triangle density of at least kDenserT */
   shortlist shortlists[kModels];     /* sampling: at gs, dense, denser */
   int found;
@@ -206,7 +201,7 @@ static double measure(const search *s, const uint8_t *order, unsigned probes) {
   if (wm_plan_fill_order(&trial, s->symmetry, s->induced, smp->code_motion, smp->first_edge_up, &err))
     return HUGE_VAL;
   trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
-  return wm_plan_sampled_cost(&trial, smp->graph, probes, smp->seed);
+  return wm_plan_sampled_cost(&trial, smp->graph, s->max_degree, probes, smp->seed);
 }
 
 /* The shortlisted order of least sampled work (the model's choice, first
@@ -280,6 +275,9 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
     return wm_fail(err, WM_EINPUT, "pattern '%s': no connected matching order", plan->pattern.name);
   }
   memcpy(plan->order, s.best, WM_MAX_K);
-  if (s.sampling) choose_by_sampling(&s, plan);
+  if (s.sampling) {
+    s.max_degree = wm_graph_max_degree(s.sampling->graph);
+    choose_by_sampling(&s, plan);
+  }
   return WM_OK;
 }

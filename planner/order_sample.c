@@ -43,12 +43,6 @@ static uint32_t set_op(int kind, const uint32_t *a, uint32_t na, const uint32_t 
   return n;
 }
 
-/* The elements a merge or a gallop touches, as the cost model counts them. */
-static double op_work(uint32_t na, uint32_t nb) {
-  double lo = na < nb ? na : nb, hi = na < nb ? nb : na;
-  return hi > 16.0 * lo ? lo * log2(hi + 2.0) + 1.0 : (double)na + nb + 1.0;
-}
-
 typedef struct probe_state {
   double touched; /* list elements read so far, over all probes (the budget) */
   const wm_graph *g;
@@ -107,8 +101,9 @@ static double probe(probe_state *s, uint64_t *rng) {
       uint32_t na, nb;
       operand(s, op->a, &a, &na);
       operand(s, op->b, &b, &nb);
-      work += weight * op_work(na, nb);
-      s->touched += op_work(na, nb);
+      const double read = wm_op_work(na, nb);
+      work += weight * read;
+      s->touched += read;
       s->len[op->dst] = set_op(op->kind, a, na, b, nb, s->buf[op->dst]);
       s->set[op->dst] = s->buf[op->dst];
     }
@@ -134,11 +129,15 @@ static double probe(probe_state *s, uint64_t *rng) {
   return work;
 }
 
-double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, unsigned probes, uint64_t seed) {
-  if (!g->n || !probes) return 0.0;
+uint64_t wm_graph_max_degree(const wm_graph *g) {
   uint64_t maxdeg = 0;
   for (uint32_t v = 0; v < g->n; v++)
     if (wm_degree(g, v) > maxdeg) maxdeg = wm_degree(g, v);
+  return maxdeg;
+}
+
+double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed) {
+  if (!g->n || !probes) return 0.0;
   probe_state s = {.g = g, .plan = plan};
   uint32_t *mem = malloc((size_t)(plan->n_slots + 1) * (maxdeg + 1) * sizeof *mem);
   if (!mem) return HUGE_VAL;

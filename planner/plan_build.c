@@ -13,15 +13,6 @@ void wm_plan_options_init(wm_plan_options *o) {
   o->pair_count = 1;
 }
 
-int wm_order_is_connected(const wm_pattern *p, const uint8_t *order) {
-  for (unsigned i = 1; i < p->k; i++) {
-    int ok = 0;
-    for (unsigned j = 0; j < i; j++) ok |= wm_pattern_has_edge(p, order[i], order[j]);
-    if (!ok) return 0;
-  }
-  return 1;
-}
-
 /* Transitive closure of "v[x] < v[y]" over positions (Floyd-Warshall on
  * bitmasks); lt[x] holds the y's. */
 static void close_relation(uint8_t lt[WM_MAX_K]) {
@@ -127,14 +118,14 @@ int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion
   return wm_program_build(plan, cl, cu, induced, code_motion, err);
 }
 
-/* The first vertex of order with no neighbour before it. */
+/* The first vertex of order with no neighbour before it, or k: none. */
 static unsigned first_unconnected(const wm_pattern *p, const uint8_t *order) {
   unsigned seen = 1u << order[0];
   for (unsigned i = 1; i < p->k; i++) {
     if (!(p->adj[order[i]] & seen)) return order[i];
     seen |= 1u << order[i];
   }
-  return order[0];
+  return p->k;
 }
 
 static int check_forced_order(const wm_pattern *p, const uint8_t *order, wm_error *err) {
@@ -145,9 +136,10 @@ static int check_forced_order(const wm_pattern *p, const uint8_t *order, wm_erro
                      p->name, p->k - 1);
     seen |= 1u << order[i];
   }
-  if (!wm_order_is_connected(p, order))
+  const unsigned lone = first_unconnected(p, order);
+  if (lone < p->k)
     return wm_fail(err, WM_EUSAGE, "pattern '%s': in the matching order given, vertex %u has no earlier neighbour",
-                   p->name, first_unconnected(p, order));
+                   p->name, lone);
   return WM_OK;
 }
 

@@ -176,7 +176,8 @@ typedef struct wm_plan_options {
   const uint8_t *forced_order; /* NULL, or a matching order to use as is */
   const wm_graph *sample_graph; /* NULL (default): the cost model alone picks the order; else
                                    the model's best few are measured on this graph (numbered
-                                   as matched) by random probes, and the least work wins */
+                                   as matched) by random probes, and the least work wins
+                                   (within sample_margin) */
   unsigned sample_probes;       /* probes per order (default 4096) */
   double sample_margin;         /* another order than the model's wins only at 1/margin of its
                                    work or less (default 0: 1, the least work wins) */

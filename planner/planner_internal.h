@@ -2,6 +2,8 @@
 #ifndef WM_PLANNER_INTERNAL_H
 #define WM_PLANNER_INTERNAL_H
 
+#include <math.h>
+
 #include "planner.h"
 #include "support.h"
 
@@ -22,6 +24,15 @@ int wm_program_build(wm_plan *plan, const uint8_t closure_lower[WM_MAX_K],
 /* Estimated work of a plan on a graph like gs (arbitrary units: list
  * elements touched). */
 double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs);
+
+/* The elements one set operation reads: a merge walks both sets, a
+ * gallop searches the larger for each of the smaller's where it is over
+ * 16 times larger.  The cost model (mean sizes) and the probes (real
+ * sizes) count work alike. */
+static inline double wm_op_work(double a, double b) {
+  const double lo = a < b ? a : b, hi = a < b ? b : a;
+  return hi > 16.0 * lo ? lo * log2(hi + 2.0) + 1.0 : a + b + 1.0;
+}
 
 /* Measuring orders on the graph (order_sample.c): the plans as they will
  * run (code motion, the GPU's first-edge bound, pair counting), probes
@@ -50,10 +61,11 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
                     const wm_order_sampling *sampling, wm_error *err);
 
 /* Knuth's estimate of a plan's work on g (set elements touched and
- * candidates iterated), the mean of `probes` random root-to-leaf paths. */
-double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, unsigned probes, uint64_t seed);
+ * candidates iterated), the mean of `probes` random root-to-leaf paths;
+ * maxdeg, g's largest degree, sizes the probes' sets. */
+double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed);
 
-/* 1 when every position after 0 has an earlier pattern neighbour. */
-int wm_order_is_connected(const wm_pattern *p, const uint8_t *order);
+/* g's largest degree. */
+uint64_t wm_graph_max_degree(const wm_graph *g);
 
 #endif

@@ -611,7 +611,7 @@ Test(planner, sampled_order_choice, .timeout = 60) {
   cr_assert_eq(wm_plan_build(&p, &gs, &po, &again, &err), WM_OK, "%s", err.msg);
   cr_assert(!memcmp(sampled.order, again.order, WM_MAX_K) && sampled.sampled_cost == again.sampled_cost);
   cr_assert(sampled.sampled_cost > 0.0);
-  const double model_work = wm_plan_sampled_cost(&model, g, 4096, 0x5eed);
+  const double model_work = wm_plan_sampled_cost(&model, g, wm_graph_max_degree(g), 4096, 0x5eed);
   cr_assert_lt(sampled.sampled_cost, model_work, "sampled %g, the model's order %g", sampled.sampled_cost, model_work);
   cr_assert(memcmp(sampled.order, model.order, WM_MAX_K), "the model's own order is the one it measured cheapest");
   cr_assert_gt(sampled.sampled_orders, 1u);
