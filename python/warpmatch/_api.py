@@ -554,7 +554,8 @@ class Graph:
         """As ``count``, with the time taken, the device and the method used."""
         pat = _as_pattern(pattern)
         lab = self._labels(labels)
-        o, _keep = _match_options(_options(induced, embeddings, device, method, lab, ignore_labels), planner, order, pat.vertices)
+        count = _options(induced, embeddings, device, method, lab, ignore_labels)
+        o, _keep = _match_options(count, planner, order, pat.vertices)
         out = _lib.match_result()
         with self._ctx.lock:
             self._ctx.check(lib.warpmatch_count_ex(self._ctx.ptr, self._live(), pat._ptr, byref(o), byref(out)))
@@ -594,7 +595,8 @@ class Graph:
             if limit == 0:
                 return np.empty((0, k), dtype=np.uint32)
         lab = self._labels(labels)
-        o, _keep = _match_options(_options(induced, embeddings, device, "auto", lab, ignore_labels), planner, order, pat.vertices)
+        count = _options(induced, embeddings, device, "auto", lab, ignore_labels)
+        o, _keep = _match_options(count, planner, order, pat.vertices)
         batches: builtins.list[NDArray[np.uint32]] = []
         failure: builtins.list[BaseException] = []
 
@@ -612,7 +614,9 @@ class Graph:
         # The ctypes callback object must outlive the C call: this local holds it.
         callback = _lib.MATCH_FN(on_batch)
         with self._ctx.lock:
-            rc = lib.warpmatch_list_ex(self._ctx.ptr, self._live(), pat._ptr, byref(o), limit or 0, callback, None, None)
+            rc = lib.warpmatch_list_ex(
+                self._ctx.ptr, self._live(), pat._ptr, byref(o), limit or 0, callback, None, None
+            )
             if failure:
                 raise failure[0]
             self._ctx.check(rc)
