@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # BFS over several GPUs of one host: GTEPS of `bfs --gpus N` (the 1-D
-# partition, frontier bitmaps exchanged through NCCL) against the one-GPU
+# partition, frontier bitmaps or lists exchanged through NCCL) against the one-GPU
 # pipeline (`--gpus 1`), on Graph500 Kronecker graphs, in one run on one
 # machine.
 #

@@ -18,9 +18,19 @@
  *              owner keeps (OR of all candidates) & ~V as its part of the new
  *              frontier, finding each new vertex's parent among its in-arcs
  *              in F;
- * then the parts' new-frontier words are gathered everywhere (the host's
- * NCCL calls) and V |= F.  The host sums the parts' counts and decides the
- * next direction with the single-GPU rule. */
+ * then the parts' new-frontier words are gathered everywhere (one NCCL
+ * all-gather into equal slots, unpacked by the level's last kernel, which
+ * also does V |= Fn).  A top-down level whose frontier has few out-arcs
+ * (PartPolicy::SPARSE_DIV) swaps no bitmaps: each part lists its distinct
+ * unvisited targets with their parents, the lists are all-gathered, and
+ * every part applies all of them (kernel_part_sparse.cu), so the new
+ * frontier is known everywhere after one small exchange.  The host sums the
+ * parts' counts and decides the next direction with the single-GPU rule.
+ *
+ * Invariants between levels, on every part: Fn (the next frontier's
+ * buffer) and cand are all zero, and the stats the next level adds to are
+ * zero: the level's last kernel clears them, so a level starts without
+ * memsets. */
 #ifndef WM_BFS_PART_CUH
 #define WM_BFS_PART_CUH
 
@@ -42,6 +52,13 @@ struct PartPolicy {
    * is found by binary searches for them in its (sorted) in-row rather than
    * by scanning the row for any of them. */
   static constexpr uint32_t FEW = 64;
+  /* Top-down levels whose frontier has at most n / SPARSE_DIV out-arcs
+   * exchange candidate lists (at most that many each) instead of bitmaps:
+   * a bitmap level moves and scans all n / 32 words of several bitmaps and
+   * searches the in-rows of the new vertices for their parents, a list
+   * level touches only the candidates, which carry their parents. */
+  static constexpr uint64_t SPARSE_DIV = 16;
+  static constexpr int MAX_PARTS = 16;
 };
 
 /* Blocks of PartPolicy::BLOCK threads for `threads` items: at least one,
@@ -69,13 +86,14 @@ struct PartStats {
   unsigned int nsmall, nbig, nhuge; /* top-down queues of own frontier vertices */
   unsigned int nfew;         /* the whole frontier listed in few (when it is that short) */
   unsigned int nwork;        /* top-down merge: own words that gained vertices */
+  unsigned int overflow;     /* sparse: a part listed more candidates than its slot holds */
 };
 
 /* Everything one level's kernels of one part read and write. */
 struct PartLevel {
   PartRows out, in;     /* in == out for a symmetric graph */
   const uint32_t *F;    /* frontier of level L, whole graph */
-  const uint32_t *V;    /* visited through level L, whole graph */
+  uint32_t *V;          /* visited through level L, whole graph (the level's end adds L + 1) */
   uint32_t *Fn;         /* frontier of level L + 1: this part writes its own words */
   uint32_t *cand;       /* top-down: whole-graph candidate words */
   const uint32_t *recv; /* top-down: the other parts' candidates for our words, slot q at q * slot */
@@ -93,6 +111,20 @@ struct PartLevel {
   const unsigned *bq_len;
   uint32_t *bq_next;
   unsigned *bq_next_len;
+  /* sparse top-down: this part's distinct candidates, list[0] their count
+   * then (vertex, parent) pairs, at most lcap of them; and every part's
+   * list after the all-gather, part q's at q * lslot */
+  uint32_t *list;
+  const uint32_t *lists;
+  uint64_t lslot;
+  uint32_t lcap;
+  /* the level's end: every part's own words of Fn after the all-gather
+   * (part q's at q * slot), the parts' first words (wlo[parts] = all
+   * words), and what the last kernel clears for the next level */
+  const uint32_t *stage;
+  uint32_t wlo[PartPolicy::MAX_PARTS + 1];
+  uint32_t *Fdone;      /* F's buffer, the next level's Fn */
+  PartStats *next_stats;
   uint32_t L;
   uint64_t hub_tau;
   uint32_t target;      /* kNoVertex: none */
@@ -167,16 +199,21 @@ __device__ __forceinline__ void add_stats(PartStats *s, unsigned long long count
  * switch to bottom-up). */
 cudaError_t part_bottom_up_launch(const PartLevel &a, int sms, cudaStream_t st);
 cudaError_t part_unvisited_launch(const PartLevel &a, int sms, cudaStream_t st);
-/* kernel_part_topdown.cu: the own frontier into the two queues, then their
- * out-arcs marked in cand (sizes read on the device). */
-cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st);
+/* kernel_part_topdown.cu: the own frontier into the three queues, then their
+ * out-arcs marked in cand (sizes read on the device), and with `sparse` also
+ * listed in a.list. */
+cudaError_t part_topdown_launch(const PartLevel &a, bool sparse, int sms, cudaStream_t st);
+/* kernel_part_sparse.cu: every part's list applied (the sparse level's end). */
+cudaError_t part_sparse_apply_launch(const PartLevel &a, uint64_t words, int sms, cudaStream_t st);
 /* kernel_part_merge.cu: the candidates of our words into our new frontier;
  * part_few_launch first lists the whole frontier in a.few (a.few != NULL). */
 cudaError_t part_merge_launch(const PartLevel &a, int sms, cudaStream_t st);
 cudaError_t part_few_launch(const PartLevel &a, uint64_t words, int sms, cudaStream_t st);
-/* kernel_part_bitmap.cu: V |= Fn over `words`; and the sources into F, V,
- * and (for the own ones) level 0 and parent = itself. */
-cudaError_t part_visit_launch(uint32_t *V, const uint32_t *Fn, uint64_t words, int sms, cudaStream_t st);
+/* kernel_part_bitmap.cu: the level's end after the gather (Fn unpacked
+ * from a.stage, V |= Fn, Fdone, next_stats and with `top_down` cand
+ * cleared); and the sources into F, V, and (for the own ones) level 0 and
+ * parent = itself. */
+cudaError_t part_visit_launch(const PartLevel &a, uint64_t words, bool top_down, int sms, cudaStream_t st);
 cudaError_t part_seed_launch(const PartLevel &a, uint32_t *F, uint32_t *V, const uint32_t *src, uint32_t count,
                              cudaStream_t st);
 

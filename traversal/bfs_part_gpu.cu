@@ -1,18 +1,31 @@
 /* BFS over several GPUs of one host, host side (see bfs_part.cuh for the
  * partition and the level step): the parts' buffers, one NCCL communicator
- * per GPU made by ncclCommInitAll, and the level loop, which one host thread
- * drives for all GPUs.  Two exchanges per level, both NCCL group calls:
- *   gather: each part's new-frontier words to every part, one broadcast per
- *           part in place (an all-gather of unequal slices);
- *   swap:   top-down only, each part's candidate words to their owners
- *           (send/receive pairs), whose merge ORs them.
- * The host waits for a level by polling every stream and every
- * communicator's asynchronous error, so a failing GPU ends the search with
- * its error instead of leaving the others waiting in a collective. */
+ * per GPU made by ncclCommInitAll, and the level loop, which a thread per
+ * GPU runs for its part (the same threads for every search), so that a
+ * level costs one part's launches, not all parts' in a row.  The threads
+ * take the same decisions from the same sums and meet once per level.  The
+ * exchanges, each one NCCL call per part:
+ *   gather: each part's new-frontier words to every part, an all-gather of
+ *           equal slots (the largest part's words) that the level's last
+ *           kernel unpacks;
+ *   swap:   dense top-down only, each part's candidate words to their
+ *           owners (send/receive pairs in a group), whose merge ORs them;
+ *   lists:  sparse top-down only, instead of both: each part's candidate
+ *           list to every part (an all-gather sized by the frontier's arcs).
+ * A thread waits by polling its stream, its communicator's asynchronous
+ * error and the other parts' failures, so a failing GPU ends the search on
+ * all with its error instead of leaving the others waiting in a
+ * collective. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <new>
+#include <thread>
 
 #include "bfs_part.cuh"
 #include "gpu_check.h"
@@ -51,7 +64,7 @@ const char *part_describe(const PartCtx *c) {
 
 #else
 
-#define WM_MAX_PARTS 16
+#define WM_MAX_PARTS PartPolicy::MAX_PARTS
 
 /* NCCL's error as WM_EDEVICE, with the call and where. */
 #define NK(call)                                                                              \
@@ -69,10 +82,10 @@ struct Part {
   uint64_t *d_off, *d_in_off;
   uint32_t *d_adj, *d_in_adj;
   uint32_t *F[2], *V, *cand, *recv, *level, *parent, *qsmall, *qbig, *qhuge, *few, *src;
-  uint32_t *tparent, *work, *bq[2];
+  uint32_t *tparent, *work, *bq[2], *list, *lists;
   unsigned *bq_len; /* two counters: bq[0]'s and bq[1]'s lengths */
   uint32_t src_cap;
-  PartStats *d_stats, *h_stats;
+  PartStats *d_stats, *h_stats; /* [2] each: level L's are [L & 1] */
   PartRows out, in;
   ncclComm_t comm;
 };
@@ -82,9 +95,13 @@ struct PartCtx {
   int nparts;
   Part part[WM_MAX_PARTS];
   uint64_t words; /* bitmap words of the whole graph */
-  uint64_t slot;  /* the largest part's words: one swap slot */
+  uint64_t slot;  /* the largest part's words: one swap or gather slot */
+  uint64_t sparse_arcs; /* top-down levels up to this many arcs exchange lists */
+  uint64_t lslot;       /* the most words of one part's list */
+  uint32_t wlo[WM_MAX_PARTS + 1]; /* the parts' first words, wlo[nparts] = words */
   uint64_t tau, nhubs;
   char desc[512];
+  struct Pool *pool; /* the parts' threads (after the search's code) */
 };
 
 static uint64_t part_words(const Part &p) { return ((uint64_t)(p.out.hi - p.out.lo) + 31) / 32; }
@@ -124,12 +141,13 @@ static int part_buffers(PartCtx *c, Part &p, const wm_graph *t, wm_error *err) {
   CK(cudaMemGetInfo(&free_b, &total_b));
   uint64_t rows_b = 8 * (own + 1) + 4 * (c->g->offsets[p.out.hi] - c->g->offsets[p.out.lo]);
   if (t) rows_b *= 2;
-  uint64_t need = rows_b + 4 * W * 4 + 4 * c->slot * c->nparts + 4 * own * 8 + 4 * (uint64_t)c->g->n +
-                  sizeof(PartStats);
+  uint64_t need = rows_b + 4 * (W + c->slot) * 2 + 4 * W * 2 + 4 * c->slot * c->nparts + 4 * own * 8 +
+                  4 * (uint64_t)c->g->n + 4 * c->lslot * (c->nparts + 1) + 2 * sizeof(PartStats);
   if (need > free_b - free_b / 20)
     return wm_fail(err, WM_EDEVICE, "bfs: GPU %d: its part (%llu vertices) needs %.2f GiB, %.2f GiB are free",
                    p.dev, (unsigned long long)own, need / 1073741824.0, free_b / 1073741824.0);
-  for (int i = 0; i < 2; i++) CK(cudaMalloc(&p.F[i], 4 * W));
+  /* the gather sends slot words from a part's first: the last part's run past W */
+  for (int i = 0; i < 2; i++) CK(cudaMalloc(&p.F[i], 4 * (W + c->slot)));
   CK(cudaMalloc(&p.V, 4 * W));
   CK(cudaMalloc(&p.cand, 4 * W));
   uint64_t recv_words = c->slot * (uint64_t)c->nparts;
@@ -139,8 +157,11 @@ static int part_buffers(PartCtx *c, Part &p, const wm_graph *t, wm_error *err) {
   CK(cudaMalloc(&p.few, 4 * PartPolicy::FEW));
   CK(cudaMalloc(&p.tparent, 4 * (size_t)(c->g->n ? c->g->n : 1)));
   CK(cudaMalloc(&p.bq_len, 2 * sizeof(unsigned)));
-  CK(cudaMalloc(&p.d_stats, sizeof(PartStats)));
-  CK(cudaMallocHost(&p.h_stats, sizeof(PartStats)));
+  CK(cudaMalloc(&p.list, 4 * c->lslot));
+  CK(cudaMalloc(&p.lists, 4 * c->lslot * c->nparts));
+  CK(cudaMemset(p.list, 0, 4));
+  CK(cudaMalloc(&p.d_stats, 2 * sizeof(PartStats)));
+  CK(cudaMallocHost(&p.h_stats, 2 * sizeof(PartStats)));
   CK(cudaMemset(p.cand, 0, 4 * W));
   CK(cudaStreamCreateWithFlags(&p.st, cudaStreamNonBlocking));
   CK(cudaEventCreate(&p.ev0));
@@ -164,6 +185,8 @@ static int setup_part(PartCtx *c, int i, const uint32_t *bound, const wm_graph *
 }
 
 static int warm_up(PartCtx *c, wm_error *err);
+static int pool_start(PartCtx *c, wm_error *err);
+static void pool_stop(PartCtx *c);
 
 int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_error *err) {
   *out = NULL;
@@ -177,7 +200,7 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
     return wm_fail(err, WM_EDEVICE, "bfs: --gpus %d asks for more GPUs than the %d present", o->gpus, present);
   if (o->gpus > WM_MAX_PARTS)
     return wm_fail(err, WM_EUSAGE, "bfs: --gpus %d: at most %d GPUs", o->gpus, WM_MAX_PARTS);
-  PartCtx *c = (PartCtx *)calloc(1, sizeof *c);
+  PartCtx *c = new (std::nothrow) PartCtx();
   if (!c) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
   c->g = g;
   c->nparts = o->gpus;
@@ -189,7 +212,11 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
     c->part[i].out.lo = bound[i], c->part[i].out.hi = bound[i + 1];
     uint64_t w = part_words(c->part[i]);
     if (w > c->slot) c->slot = w;
+    c->wlo[i] = (bound[i] + 31) / 32; /* bound[i] is a multiple of 32 unless the parts from i on are empty */
   }
+  c->wlo[c->nparts] = (uint32_t)c->words;
+  c->sparse_arcs = g->n / PartPolicy::SPARSE_DIV;
+  c->lslot = (1 + 2 * c->sparse_arcs + 31) / 32 * 32;
   wm_graph *t = NULL;
   int rc = (g->flags & WM_GRAPH_DIRECTED) ? wm_graph_transpose(g, &t, err) : WM_OK;
   for (int i = 0; !rc && i < c->nparts; i++) rc = setup_part(c, i, bound, t, err);
@@ -205,6 +232,7 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
       for (int i = 0; i < c->nparts; i++) c->part[i].comm = comms[i];
   }
   if (!rc) rc = warm_up(c, err);
+  if (!rc) rc = pool_start(c, err);
   if (rc) {
     part_destroy(c);
     return rc;
@@ -215,21 +243,24 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
   for (int i = 0; i < c->nparts && len < (int)sizeof c->desc; i++)
     len += snprintf(c->desc + len, sizeof c->desc - len, "%s%u", i ? "/" : " ", bound[i + 1] - bound[i]);
   if (len < (int)sizeof c->desc)
-    snprintf(c->desc + len, sizeof c->desc - len, "), frontier bitmaps gathered by NCCL; hub threshold %llu",
-             (unsigned long long)c->tau);
+    snprintf(c->desc + len, sizeof c->desc - len,
+             "), a thread per GPU, frontier bitmaps all-gathered by NCCL (candidate lists up to %llu arcs); "
+             "hub threshold %llu",
+             (unsigned long long)c->sparse_arcs, (unsigned long long)c->tau);
   *out = c;
   return WM_OK;
 }
 
 void part_destroy(PartCtx *c) {
   if (!c) return;
+  pool_stop(c);
   for (int i = 0; i < c->nparts; i++) {
     Part &p = c->part[i];
     if (cudaSetDevice(p.dev) != cudaSuccess) continue;
     if (p.comm) ncclCommDestroy(p.comm);
     void *bufs[] = {p.d_off, p.d_adj, p.d_in_off, p.d_in_adj, p.F[0], p.F[1], p.V, p.cand, p.recv,
                     p.level, p.parent, p.qsmall, p.qbig, p.qhuge, p.few, p.src, p.d_stats,
-                    p.tparent, p.work, p.bq[0], p.bq[1], p.bq_len};
+                    p.tparent, p.work, p.bq[0], p.bq[1], p.bq_len, p.list, p.lists};
     for (void *b : bufs)
       if (b) cudaFree(b);
     if (p.h_stats) cudaFreeHost(p.h_stats);
@@ -237,7 +268,7 @@ void part_destroy(PartCtx *c) {
     if (p.ev0) cudaEventDestroy(p.ev0);
     if (p.ev1) cudaEventDestroy(p.ev1);
   }
-  free(c);
+  delete c;
 }
 
 const char *part_describe(const PartCtx *c) { return c->desc; }
@@ -246,17 +277,42 @@ const char *part_describe(const PartCtx *c) { return c->desc; }
 
 namespace {
 
-struct PartSearch {
+/* What the parts' threads share during one search: a thread per GPU issues
+ * its part's launches and NCCL calls, so that a level costs one part's
+ * issue time, not the sum of all parts'. */
+struct Shared {
   PartCtx *c;
   const wm_bfs_options *o;
-  wm_error *err;
-  int cur;    /* F[cur] is the frontier of level L */
-  int qb;     /* bottom-up: bq[qb] is the queue of the next step */
-  uint32_t L;
+  const uint32_t *src;
+  uint32_t nsrc;
   int trace;
+  std::atomic<int> failed{0};        /* a part failed: every thread leaves */
+  std::atomic<unsigned> arrived{0}, generation{0}; /* the level barrier */
+  std::mutex lock;                   /* guards why */
+  char why[400] = "";                /* the failed parts, each with its error */
+  /* thread 0's record: the search's end and, with trace, the phases */
+  uint32_t bu_levels = 0;
+  int truncated = 0;
+  double phase_ms[5], mark_t;
+};
 
-  PartLevel args(int i) const {
+/* One part's thread.  Every thread takes the same decisions from the same
+ * sums of the parts' stats, so they need no more than the barrier that ends
+ * each level. */
+struct PartThread {
+  Shared *s;
+  PartCtx *c;
+  int i;
+  int cur = 0;    /* F[cur] is the frontier of level L */
+  int qb = 0;     /* bottom-up: bq[qb] is the queue of the next step */
+  uint32_t L = 0;
+  uint64_t lslot = 0; /* sparse top-down: this level's list slot */
+
+  Part &part() const { return c->part[i]; }
+
+  PartLevel args() const {
     const Part &p = c->part[i];
+    const wm_bfs_options *o = s->o;
     PartLevel a;
     memset(&a, 0, sizeof a);
     a.out = p.out;
@@ -280,181 +336,373 @@ struct PartSearch {
     a.bq_len = p.bq_len + qb;
     a.bq_next = p.bq[qb ^ 1];
     a.bq_next_len = p.bq_len + (qb ^ 1);
+    a.list = p.list;
+    a.lists = p.lists;
+    a.lslot = lslot;
+    a.lcap = lslot ? (uint32_t)((lslot - 1) / 2) : 0;
+    a.stage = p.recv;
+    memcpy(a.wlo, c->wlo, sizeof a.wlo);
+    a.Fdone = p.F[cur];
     a.L = L;
     a.hub_tau = c->tau;
     a.target = o->target == WM_NO_VERTEX ? kNoVertex : o->target;
-    a.stats = p.d_stats;
+    a.stats = p.d_stats + (L & 1);
+    a.next_stats = p.d_stats + ((L + 1) & 1);
     return a;
   }
 
-  /* A failed call on part i's device (in a loop over the parts, index i)
-   * ends the search on every GPU, naming that one. */
+  /* This part's error, added to the search's message. */
+  void note(const char *what) {
+    std::lock_guard<std::mutex> g(s->lock);
+    size_t len = strlen(s->why);
+    snprintf(s->why + len, sizeof s->why - len, "%sGPU %d failed: %s", len ? "; " : "", i, what);
+    s->failed.store(1);
+  }
+
+  /* This part failed: its communicator is aborted so that no peer waits on
+   * it, and the others leave at their next wait. */
+  int fail(const char *what) {
+    note(what);
+    return leave(false);
+  }
+
+  /* Leaving for another part's failure, this part's stream is checked once
+   * its communicator is aborted: a GPU whose NCCL kernel read a dead peer's
+   * memory has failed too, and the message names it, whichever part's
+   * thread saw its failure first. */
+  int leave(bool check = true) {
+    Part &p = part();
+    if (p.comm) ncclCommAbort(p.comm), p.comm = NULL;
+    if (check) {
+      cudaError_t e;
+      const double t0 = wm_now();
+      while ((e = cudaStreamQuery(p.st)) == cudaErrorNotReady && wm_now() - t0 < 1.0) {
+      }
+      if (e != cudaSuccess && e != cudaErrorNotReady) note(cudaGetErrorString(e));
+    }
+    return WM_EDEVICE;
+  }
+
 #define PK(call)                                                                              \
   do {                                                                                        \
     cudaError_t e_ = (call);                                                                  \
-    if (e_ != cudaSuccess) return abort_all(i, cudaGetErrorString(e_));                       \
+    if (e_ != cudaSuccess) return fail(cudaGetErrorString(e_));                               \
+  } while (0)
+#define PN(call)                                                                              \
+  do {                                                                                        \
+    ncclResult_t r_ = (call);                                                                 \
+    if (r_ != ncclSuccess) return fail(ncclGetErrorString(r_));                               \
   } while (0)
 
-  /* Ends the search on every GPU when one fails, so that none waits in a
-   * collective for a peer that will not come. */
-  int abort_all(int i, const char *what) {
-    for (int k = 0; k < c->nparts; k++)
-      if (c->part[k].comm) ncclCommAbort(c->part[k].comm), c->part[k].comm = NULL;
-    return wm_fail(err, WM_EDEVICE, "bfs: GPU %d failed: %s (the search on all %d GPUs is abandoned)", i, what,
-                   c->nparts);
-  }
-
-  int wait_all() {
+  /* Until this part's stream is done, watching its communicator and the
+   * other parts. */
+  int wait_own() {
+    Part &p = part();
     for (;;) {
-      int pending = 0;
-      for (int i = 0; i < c->nparts; i++) {
-        Part &p = c->part[i];
-        cudaError_t e = cudaStreamQuery(p.st);
-        if (e == cudaErrorNotReady) {
-          pending++;
-          ncclResult_t r = ncclSuccess;
-          if (ncclCommGetAsyncError(p.comm, &r) == ncclSuccess && r != ncclSuccess && r != ncclInProgress)
-            return abort_all(i, ncclGetErrorString(r));
-        } else if (e != cudaSuccess) {
-          return abort_all(i, cudaGetErrorString(e));
-        }
-      }
-      if (!pending) return WM_OK;
+      cudaError_t e = cudaStreamQuery(p.st);
+      if (e == cudaSuccess) return WM_OK;
+      if (e != cudaErrorNotReady) return fail(cudaGetErrorString(e));
+      ncclResult_t r = ncclSuccess;
+      if (ncclCommGetAsyncError(p.comm, &r) == ncclSuccess && r != ncclSuccess && r != ncclInProgress)
+        return fail(ncclGetErrorString(r));
+      if (s->failed.load(std::memory_order_relaxed)) return leave();
     }
   }
 
-  /* Every part's words of F[buf] to every part. */
-  int gather(int buf) {
-    NK(ncclGroupStart());
-    for (int q = 0; q < c->nparts; q++) {
-      const Part &owner = c->part[q];
-      uint64_t words = part_words(owner), at = owner.out.lo / 32;
-      if (!words) continue;
-      for (int i = 0; i < c->nparts; i++) {
-        Part &p = c->part[i];
-        NK(ncclBroadcast(p.F[buf] + at, p.F[buf] + at, words, ncclUint32, q, p.comm, p.st));
-      }
+  /* Every part's thread here, or WM_EDEVICE once one has failed. */
+  int barrier() {
+    const unsigned gen = s->generation.load();
+    if (s->arrived.fetch_add(1) + 1 == (unsigned)c->nparts) {
+      s->arrived.store(0);
+      s->generation.fetch_add(1);
+      return s->failed.load() ? leave() : WM_OK;
     }
-    NK(ncclGroupEnd());
-    return WM_OK;
+    for (unsigned spins = 0; s->generation.load() == gen; spins++) {
+      if (s->failed.load(std::memory_order_relaxed)) return leave();
+      if (spins > 1024) std::this_thread::yield();
+    }
+    return s->failed.load() ? leave() : WM_OK;
   }
 
-  /* Each part's candidates for part q's words to q, into q's slot for it. */
-  int swap() {
-    NK(ncclGroupStart());
-    for (int i = 0; i < c->nparts; i++) {
-      Part &p = c->part[i];
-      for (int q = 0; q < c->nparts; q++) {
-        if (q == i) continue;
-        const Part &peer = c->part[q];
-        if (part_words(peer)) NK(ncclSend(p.cand + peer.out.lo / 32, part_words(peer), ncclUint32, q, p.comm, p.st));
-        if (part_words(p)) NK(ncclRecv(p.recv + (uint64_t)q * c->slot, part_words(p), ncclUint32, q, p.comm, p.st));
-      }
+  /* Level's end (k = 4), or with trace a phase's: this part done, then all;
+   * thread 0 adds the time since the last mark to phase k. */
+  int sync(int k) {
+    if (k < 4 && !s->trace) return WM_OK;
+    int rc = wait_own();
+    if (!rc) rc = barrier();
+    if (!rc && i == 0 && s->trace) {
+      double t = wm_now();
+      s->phase_ms[k] += (t - s->mark_t) * 1e3;
+      s->mark_t = t;
     }
-    NK(ncclGroupEnd());
-    return WM_OK;
-  }
-
-  /* trace: waits for every GPU and adds the time since the last mark to
-   * phase k (kernels, swap, merge, gather, visit) */
-  double phase_ms[5], mark_t;
-  int phase(int k) {
-    if (!trace) return WM_OK;
-    int rc = wait_all();
-    double t = wm_now();
-    phase_ms[k] += (t - mark_t) * 1e3;
-    mark_t = t;
     return rc;
   }
 
-  /* One level; few: the frontier has at most PartPolicy::FEW vertices (the
-   * merge's parent search by binary search, bfs_part.cuh). */
-  int step(int bottom_up, int few, int to_bottom_up) {
-    int rc;
-    for (int i = 0; i < c->nparts; i++) {
-      Part &p = c->part[i];
-      PK(cudaSetDevice(p.dev));
-      PK(cudaMemsetAsync(p.d_stats, 0, sizeof(PartStats), p.st));
-      if (L == 0 && wm_gpu_fault_here(p.dev)) PK(wm_gpu_fault_launch(p.st)); /* tests: a GPU that fails */
-      PartLevel a = args(i);
-      if (bottom_up && to_bottom_up) { /* this part's unvisited vertices into bq[qb] */
-        PK(cudaMemsetAsync(p.bq_len + qb, 0, sizeof(unsigned), p.st));
-        a.bq_next = p.bq[qb];
-        a.bq_next_len = p.bq_len + qb;
-        PK(part_unvisited_launch(a, p.sms, p.st));
-        a = args(i);
-      }
-      if (bottom_up) {
-        PK(cudaMemsetAsync(p.bq_len + (qb ^ 1), 0, sizeof(unsigned), p.st));
-        PK(cudaMemsetAsync(p.F[cur ^ 1] + p.out.lo / 32, 0, 4 * part_words(p), p.st));
-        PK(part_bottom_up_launch(a, p.sms, p.st));
-      } else {
-        PK(part_topdown_launch(a, p.sms, p.st));
-      }
-    }
-    if ((rc = phase(0))) return rc;
-    if (!bottom_up) {
-      if ((rc = swap()) || (rc = phase(1))) return rc;
-      for (int i = 0; i < c->nparts; i++) {
-        Part &p = c->part[i];
-        PK(cudaSetDevice(p.dev));
-        PartLevel a = args(i);
-        if (few && o->want_parents) {
-          a.few = p.few;
-          PK(part_few_launch(a, c->words, p.sms, p.st));
-        }
-        PK(part_merge_launch(a, p.sms, p.st));
-        PK(cudaMemsetAsync(p.cand, 0, 4 * (c->words ? c->words : 1), p.st));
-      }
-      if ((rc = phase(2))) return rc;
-    }
-    if ((rc = gather(cur ^ 1)) || (rc = phase(3))) return rc;
-    for (int i = 0; i < c->nparts; i++) {
-      Part &p = c->part[i];
-      PK(cudaSetDevice(p.dev));
-      PK(part_visit_launch(p.V, p.F[cur ^ 1], c->words, p.sms, p.st));
-      PK(cudaMemcpyAsync(p.h_stats, p.d_stats, sizeof(PartStats), cudaMemcpyDeviceToHost, p.st));
-    }
-    if ((rc = wait_all())) return rc;
-    return phase(4);
-  }
-
-  int seed(const uint32_t *src, uint32_t nsrc) {
-    const size_t W = c->words ? c->words : 1;
-    for (int i = 0; i < c->nparts; i++) {
-      Part &p = c->part[i];
-      PK(cudaSetDevice(p.dev));
-      if (p.src_cap < nsrc) {
-        if (p.src) PK(cudaFree(p.src));
-        p.src = NULL;
-        PK(cudaMalloc(&p.src, 4 * (size_t)nsrc));
-        p.src_cap = nsrc;
-      }
-      uint64_t own = p.out.hi - p.out.lo;
-      PK(cudaEventRecord(p.ev0, p.st));
-      PK(cudaMemsetAsync(p.level, 0xFF, 4 * (own ? own : 1), p.st));
-      if (o->want_parents) PK(cudaMemsetAsync(p.parent, 0xFF, 4 * (own ? own : 1), p.st));
-      PK(cudaMemsetAsync(p.F[cur], 0, 4 * W, p.st));
-      PK(cudaMemsetAsync(p.V, 0, 4 * W, p.st));
-      PK(cudaMemcpyAsync(p.src, src, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, p.st));
-      PK(part_seed_launch(args(i), p.F[cur], p.V, p.src, nsrc, p.st));
-    }
+  /* Each part's words of F[buf] to every part's recv, slot q for part q. */
+  int gather(int buf) {
+    Part &p = part();
+    if (c->slot) PN(ncclAllGather(p.F[buf] + c->wlo[i], p.recv, c->slot, ncclUint32, p.comm, p.st));
     return WM_OK;
   }
+
+  /* This part's candidates for part q's words to q, into q's slot for it. */
+  int swap() {
+    Part &p = part();
+    PN(ncclGroupStart());
+    for (int q = 0; q < c->nparts; q++) {
+      if (q == i) continue;
+      const Part &peer = c->part[q];
+      if (part_words(peer)) PN(ncclSend(p.cand + peer.out.lo / 32, part_words(peer), ncclUint32, q, p.comm, p.st));
+      if (part_words(p)) PN(ncclRecv(p.recv + (uint64_t)q * c->slot, part_words(p), ncclUint32, q, p.comm, p.st));
+    }
+    PN(ncclGroupEnd());
+    return WM_OK;
+  }
+
+  /* One level; few: the frontier has at most PartPolicy::FEW vertices (the
+   * merge's parent search by binary search, bfs_part.cuh); sparse (top-down
+   * only): the candidates go as lists of lslot words, no bitmaps. */
+  int step(int bottom_up, int few, int to_bottom_up, int sparse) {
+    Part &p = part();
+    int rc;
+    if (L == 0 && wm_gpu_fault_here(p.dev)) PK(wm_gpu_fault_launch(p.st)); /* tests: a GPU that fails */
+    PartLevel a = args();
+    if (bottom_up && to_bottom_up) { /* this part's unvisited vertices into bq[qb] */
+      PK(cudaMemsetAsync(p.bq_len + qb, 0, sizeof(unsigned), p.st));
+      a.bq_next = p.bq[qb];
+      a.bq_next_len = p.bq_len + qb;
+      PK(part_unvisited_launch(a, p.sms, p.st));
+      a = args();
+    }
+    if (bottom_up) {
+      PK(cudaMemsetAsync(p.bq_len + (qb ^ 1), 0, sizeof(unsigned), p.st));
+      PK(part_bottom_up_launch(a, p.sms, p.st));
+    } else {
+      PK(part_topdown_launch(a, sparse, p.sms, p.st));
+    }
+    if ((rc = sync(0))) return rc;
+    if (sparse) {
+      PN(ncclAllGather(p.list, p.lists, lslot, ncclUint32, p.comm, p.st));
+      if ((rc = sync(3))) return rc;
+      PK(part_sparse_apply_launch(a, c->words, p.sms, p.st));
+      return finish();
+    }
+    if (!bottom_up) {
+      if ((rc = swap()) || (rc = sync(1))) return rc;
+      if (few && s->o->want_parents) {
+        a.few = p.few;
+        PK(part_few_launch(a, c->words, p.sms, p.st));
+      }
+      PK(part_merge_launch(a, p.sms, p.st));
+      if ((rc = sync(2))) return rc;
+    }
+    if ((rc = gather(cur ^ 1)) || (rc = sync(3))) return rc;
+    PK(part_visit_launch(a, c->words, !bottom_up, p.sms, p.st));
+    return finish();
+  }
+
+  /* The level's stats to the host (h_stats[L & 1]: a thread a level ahead
+   * writes the other), then every part done. */
+  int finish() {
+    Part &p = part();
+    PK(cudaMemcpyAsync(p.h_stats + (L & 1), p.d_stats + (L & 1), sizeof(PartStats), cudaMemcpyDeviceToHost, p.st));
+    return sync(4);
+  }
+
+  int seed() {
+    Part &p = part();
+    const uint32_t nsrc = s->nsrc;
+    const size_t W = c->words ? c->words : 1;
+    if (p.src_cap < nsrc) {
+      if (p.src) PK(cudaFree(p.src));
+      p.src = NULL;
+      PK(cudaMalloc(&p.src, 4 * (size_t)nsrc));
+      p.src_cap = nsrc;
+    }
+    uint64_t own = p.out.hi - p.out.lo;
+    PK(cudaEventRecord(p.ev0, p.st));
+    PK(cudaMemsetAsync(p.level, 0xFF, 4 * (own ? own : 1), p.st));
+    if (s->o->want_parents) PK(cudaMemsetAsync(p.parent, 0xFF, 4 * (own ? own : 1), p.st));
+    PK(cudaMemsetAsync(p.F[0], 0, 4 * W, p.st));
+    PK(cudaMemsetAsync(p.F[1], 0, 4 * W, p.st));
+    PK(cudaMemsetAsync(p.V, 0, 4 * W, p.st));
+    PK(cudaMemsetAsync(p.d_stats, 0, 2 * sizeof(PartStats), p.st));
+    PK(cudaMemsetAsync(p.list, 0, 4, p.st));
+    PK(cudaMemcpyAsync(p.src, s->src, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, p.st));
+    PK(part_seed_launch(args(), p.F[cur], p.V, p.src, nsrc, p.st));
+    return WM_OK;
+  }
+
+  /* The whole search on this part; thread 0 also keeps the record. */
+  int run() {
+    const wm_graph *g = c->g;
+    const wm_bfs_options *o = s->o;
+    Part &p = part();
+    PK(cudaSetDevice(p.dev));
+    int rc = seed();
+    if (rc) return rc;
+    uint64_t count = s->nsrc, edges = 0, hubs = 0, explored = 0, prev = 0;
+    int bottom_up = 0, was_bottom_up = 0, hit = 0;
+    for (uint32_t k = 0; k < s->nsrc; k++) {
+      uint64_t d = wm_degree(g, s->src[k]);
+      edges += d, hubs += d >= c->tau, hit |= s->src[k] == o->target;
+    }
+    for (;;) {
+      if (count == 0) break;
+      if (hit || L >= o->max_depth) {
+        if (i == 0) s->truncated = 1;
+        break;
+      }
+      /* the single-GPU rule (bfs_gpu.cu): bottom-up while the frontier
+       * grows and is heavy, back once it shrinks below n / beta */
+      explored += edges;
+      if (!bottom_up && o->direction_opt && count >= prev &&
+          wm_bfs_go_bottom_up(o, hubs, c->nhubs, edges, g->m > explored ? g->m - explored : 0))
+        bottom_up = 1;
+      else if (bottom_up && count < prev && count < g->n / kBackToTopDownBeta)
+        bottom_up = 0;
+      prev = count;
+      double lap = wm_now();
+      if (i == 0) memset(s->phase_ms, 0, sizeof s->phase_ms), s->mark_t = lap;
+      /* a sparse level's lists hold at most its frontier's out-arcs each */
+      const int sparse = !bottom_up && edges <= c->sparse_arcs;
+      lslot = sparse ? (1 + 2 * edges + 31) / 32 * 32 : 0;
+      if ((rc = step(bottom_up, count <= PartPolicy::FEW, bottom_up && !was_bottom_up, sparse))) return rc;
+      if (bottom_up) qb ^= 1;
+      was_bottom_up = bottom_up;
+      if (i == 0) s->bu_levels += bottom_up;
+      cur ^= 1;
+      count = edges = hubs = 0;
+      for (int q = 0; q < c->nparts; q++) {
+        const PartStats &h = c->part[q].h_stats[L & 1];
+        count += h.count, edges += h.edges, hubs += h.hubs, hit |= h.target_hit != 0;
+        if (h.overflow) return fail("listed more candidates than its frontier's arcs");
+      }
+      L++;
+      if (s->trace && i == 0)
+        fprintf(stderr,
+                "bfs-gpus: level %u (%s): %llu vertices, %llu edges, %llu hubs; %.3f ms (kernels %.3f, swap %.3f, "
+                "merge %.3f, gather %.3f, end %.3f)\n",
+                L, bottom_up ? "bottom-up" : sparse ? "top-down, lists" : "top-down", (unsigned long long)count,
+                (unsigned long long)edges, (unsigned long long)hubs, (wm_now() - lap) * 1e3, s->phase_ms[0],
+                s->phase_ms[1], s->phase_ms[2], s->phase_ms[3], s->phase_ms[4]);
+    }
+    PK(cudaEventRecord(p.ev1, p.st));
+    PK(cudaEventSynchronize(p.ev1));
+    return WM_OK;
+  }
+#undef PK
+#undef PN
 };
 
 }  // namespace
 
 /* NCCL connects peers on their first exchange, which costs far more than a
- * search: one swap and one gather here keep that out of the first search. */
+ * search: each kind of exchange once here (the lists at a few sizes, which
+ * NCCL may move by different protocols) keeps that out of the first search.
+ * One thread, one group over all the communicators. */
 static int warm_up(PartCtx *c, wm_error *err) {
-  PartSearch S;
-  memset(&S, 0, sizeof S);
-  S.c = c, S.err = err;
-  int rc = S.swap();
-  if (!rc) rc = S.gather(0);
-  if (!rc) rc = S.wait_all();
-  return rc;
+  const uint64_t sizes[] = {32, 1024, 32768, c->lslot};
+  NK(ncclGroupStart());
+  for (int i = 0; i < c->nparts; i++) {
+    Part &p = c->part[i];
+    for (int q = 0; q < c->nparts; q++) {
+      if (q == i) continue;
+      if (part_words(c->part[q])) NK(ncclSend(p.cand, part_words(c->part[q]), ncclUint32, q, p.comm, p.st));
+      if (part_words(p)) NK(ncclRecv(p.recv + (uint64_t)q * c->slot, part_words(p), ncclUint32, q, p.comm, p.st));
+    }
+  }
+  NK(ncclGroupEnd());
+  for (int k = 0; k <= 4; k++) { /* the lists at each size, then the bitmaps */
+    const uint64_t words = k < 4 ? (sizes[k] < c->lslot ? sizes[k] : c->lslot) : c->slot;
+    if (!words) continue;
+    NK(ncclGroupStart());
+    for (int i = 0; i < c->nparts; i++) {
+      Part &p = c->part[i];
+      if (k < 4)
+        NK(ncclAllGather(p.list, p.lists, words, ncclUint32, p.comm, p.st));
+      else
+        NK(ncclAllGather(p.F[0] + c->wlo[i], p.recv, words, ncclUint32, p.comm, p.st));
+    }
+    NK(ncclGroupEnd());
+  }
+  for (int i = 0; i < c->nparts; i++) {
+    CK(cudaSetDevice(c->part[i].dev));
+    CK(cudaStreamSynchronize(c->part[i].st));
+  }
+  return WM_OK;
+}
+
+/* The parts' threads, kept for the context's life: a thread's first CUDA
+ * and NCCL calls cost more than a level, so every search hands its parts to
+ * the same threads.  Thread i >= 1 runs part i, the caller's thread part 0.
+ * Between searches a thread spins a little (a Graph500 run's searches come
+ * back to back), then sleeps. */
+struct Pool {
+  std::thread th[WM_MAX_PARTS];
+  std::mutex m;
+  std::condition_variable cv;
+  std::atomic<unsigned> posted{0}; /* searches posted (or the end) */
+  std::atomic<int> running{0};     /* threads of parts >= 1 still in the search */
+  bool quit = false;
+  PartThread *t = nullptr;         /* the posted search's parts */
+};
+
+static void pool_loop(Pool *pool, int i) {
+  unsigned seen = 0;
+  for (;;) {
+    const double t0 = wm_now();
+    while (pool->posted.load() == seen && wm_now() - t0 < 0.005) std::this_thread::yield();
+    {
+      std::unique_lock<std::mutex> lk(pool->m);
+      pool->cv.wait(lk, [&] { return pool->posted.load() != seen; });
+      seen = pool->posted.load();
+      if (pool->quit) return;
+    }
+    pool->t[i].run();
+    pool->running.fetch_sub(1);
+  }
+}
+
+static int pool_start(PartCtx *c, wm_error *err) {
+  Pool *pool = new (std::nothrow) Pool();
+  if (!pool) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
+  c->pool = pool;
+  try {
+    for (int i = 1; i < c->nparts; i++) pool->th[i] = std::thread(pool_loop, pool, i);
+  } catch (const std::exception &e) {
+    return wm_fail(err, WM_EDEVICE, "bfs: could not start a thread per GPU: %s", e.what());
+  }
+  return WM_OK;
+}
+
+static void pool_stop(PartCtx *c) {
+  Pool *pool = c->pool;
+  if (!pool) return;
+  {
+    std::lock_guard<std::mutex> g(pool->m);
+    pool->quit = true;
+    pool->posted.fetch_add(1);
+  }
+  pool->cv.notify_all();
+  for (int i = 1; i < c->nparts; i++)
+    if (pool->th[i].joinable()) pool->th[i].join();
+  delete pool;
+  c->pool = NULL;
+}
+
+/* One search on every part's thread; returns when all have left it. */
+static void pool_run(PartCtx *c, PartThread *t) {
+  Pool *pool = c->pool;
+  {
+    std::lock_guard<std::mutex> g(pool->m);
+    pool->t = t;
+    pool->running.store(c->nparts - 1);
+    pool->posted.fetch_add(1);
+  }
+  pool->cv.notify_all();
+  t[0].run();
+  while (pool->running.load()) std::this_thread::yield();
 }
 
 static int copy_back(PartCtx *c, int parents, wm_bfs_result *r, wm_error *err) {
@@ -475,79 +723,30 @@ static int copy_back(PartCtx *c, int parents, wm_bfs_result *r, wm_error *err) {
 
 static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_options *o, wm_bfs_result *r,
                   wm_error *err) {
-  const wm_graph *g = c->g;
-  PartSearch S;
-  memset(&S, 0, sizeof S);
-  S.c = c, S.o = o, S.err = err;
+  Shared S;
+  S.c = c, S.o = o, S.src = src, S.nsrc = nsrc;
   const char *tr = getenv("WM_BFS_TRACE");
   S.trace = tr && *tr && *tr != '0';
   double t0 = wm_now();
-  int rc = S.seed(src, nsrc);
-  if (rc) return rc;
-  uint64_t count = nsrc, edges = 0, hubs = 0, explored = 0, prev = 0;
-  for (uint32_t i = 0; i < nsrc; i++) {
-    uint64_t d = wm_degree(g, src[i]);
-    edges += d, hubs += d >= c->tau;
-  }
-  int bottom_up = 0, was_bottom_up = 0, hit = 0;
-  for (uint32_t i = 0; i < nsrc; i++) hit |= src[i] == o->target;
-  uint32_t bu_levels = 0;
-  for (;;) {
-    if (count == 0) break;
-    if (hit || S.L >= o->max_depth) {
-      r->truncated = 1;
-      break;
-    }
-    /* the single-GPU rule (bfs_gpu.cu): bottom-up while the frontier grows
-     * and is heavy, back once it shrinks below n / beta */
-    explored += edges;
-    if (!bottom_up && o->direction_opt && count >= prev &&
-        wm_bfs_go_bottom_up(o, hubs, c->nhubs, edges, g->m > explored ? g->m - explored : 0))
-      bottom_up = 1;
-    else if (bottom_up && count < prev && count < g->n / kBackToTopDownBeta)
-      bottom_up = 0;
-    prev = count;
-    double lap = wm_now();
-    memset(S.phase_ms, 0, sizeof S.phase_ms);
-    S.mark_t = lap;
-    if ((rc = S.step(bottom_up, count <= PartPolicy::FEW, bottom_up && !was_bottom_up))) return rc;
-    if (bottom_up) S.qb ^= 1;
-    was_bottom_up = bottom_up;
-    bu_levels += bottom_up;
-    S.cur ^= 1;
-    S.L++;
-    count = edges = hubs = 0;
-    for (int i = 0; i < c->nparts; i++) {
-      const PartStats &h = *c->part[i].h_stats;
-      count += h.count, edges += h.edges, hubs += h.hubs, hit |= h.target_hit != 0;
-    }
-    if (S.trace)
-      fprintf(stderr,
-              "bfs-gpus: level %u (%s): %llu vertices, %llu edges, %llu hubs; %.3f ms (kernels %.3f, swap %.3f, "
-              "merge %.3f, gather %.3f, visit %.3f)\n",
-              S.L, bottom_up ? "bottom-up" : "top-down", (unsigned long long)count, (unsigned long long)edges,
-              (unsigned long long)hubs, (wm_now() - lap) * 1e3, S.phase_ms[0], S.phase_ms[1], S.phase_ms[2],
-              S.phase_ms[3], S.phase_ms[4]);
-  }
+  PartThread t[WM_MAX_PARTS];
+  for (int i = 0; i < c->nparts; i++) t[i].s = &S, t[i].c = c, t[i].i = i;
+  pool_run(c, t);
+  if (S.failed.load())
+    return wm_fail(err, WM_EDEVICE, "bfs: %s (the search on all %d GPUs is abandoned)", S.why, c->nparts);
   float ms = 0;
   for (int i = 0; i < c->nparts; i++) {
     Part &p = c->part[i];
+    float e = 0;
     CK(cudaSetDevice(p.dev));
-    CK(cudaEventRecord(p.ev1, p.st));
-  }
-  for (int i = 0; i < c->nparts; i++) {
-    Part &p = c->part[i];
-    CK(cudaSetDevice(p.dev));
-    CK(cudaEventSynchronize(p.ev1));
-    float t = 0;
-    CK(cudaEventElapsedTime(&t, p.ev0, p.ev1));
-    if (t > ms) ms = t;
+    CK(cudaEventElapsedTime(&e, p.ev0, p.ev1));
+    if (e > ms) ms = e;
   }
   r->seconds = wm_now() - t0;
   r->kernel_ms = ms;
-  r->bottom_up_levels = bu_levels;
-  if ((rc = copy_back(c, o->want_parents, r, err))) return rc;
-  return wm_bfs_result_stats(g, r, err);
+  r->truncated = S.truncated;
+  r->bottom_up_levels = S.bu_levels;
+  int rc = copy_back(c, o->want_parents, r, err);
+  return rc ? rc : wm_bfs_result_stats(c->g, r, err);
 }
 
 int part_run(PartCtx *c, const uint32_t *sources, uint32_t nsources, const wm_bfs_options *o,

@@ -9,7 +9,9 @@
  * (kernel_part_merge.cu).  A bit already set is read, not written again, so
  * the hubs' many arcs into one word cost reads, not atomics.  The marker
  * also leaves its vertex in tparent, the parent the merge uses when the
- * owner is this part. */
+ * owner is this part.  In a sparse level the marker that sets a bit lists
+ * the target and itself instead (a.list), for every part to apply
+ * (kernel_part_sparse.cu). */
 #include "bfs_part.cuh"
 
 namespace wm_bfs {
@@ -56,53 +58,57 @@ __global__ void __launch_bounds__(P::BLOCK) part_queue_kernel(PartLevel a) {
 }
 
 /* u -> v: v's candidate bit, and u as its parent should the owner be this
- * part (racing markers all store a frontier vertex: any is right). */
+ * part (racing markers all store a frontier vertex: any is right); sparse:
+ * the one marker that set the bit lists (v, u). */
+template <bool SPARSE>
 __device__ __forceinline__ void mark(const PartLevel &a, uint32_t u, uint32_t v) {
   const uint32_t word = v >> 5, bit = 1u << (v & 31);
   if ((__ldg(&a.V[word]) & bit) || (a.cand[word] & bit)) return;
-  if (a.tparent) a.tparent[v] = u;
-  atomicOr(&a.cand[word], bit);
+  if (!SPARSE) {
+    if (a.tparent) a.tparent[v] = u;
+    atomicOr(&a.cand[word], bit);
+    return;
+  }
+  if (atomicOr(&a.cand[word], bit) & bit) return;
+  const unsigned at = atomicAdd(&a.list[0], 1u);
+  if (at < a.lcap) a.list[1 + 2 * (uint64_t)at] = v, a.list[2 + 2 * (uint64_t)at] = u;
 }
 
-__global__ void __launch_bounds__(P::BLOCK) part_mark_small_kernel(PartLevel a) {
+/* The three queues one after another: they are independent, so one launch
+ * serves them all. */
+template <bool SPARSE>
+__global__ void __launch_bounds__(P::BLOCK) part_mark_kernel(PartLevel a) {
   const unsigned lane = threadIdx.x & 31;
-  const uint32_t count = a.stats->nsmall;
   const uint64_t warps = grid_threads() / 32;
-  for (uint64_t i = global_thread() / 32; i < count; i += warps) {
+  const uint32_t nsmall = a.stats->nsmall, nbig = a.stats->nbig, nhuge = a.stats->nhuge;
+  for (uint64_t i = global_thread() / 32; i < nsmall; i += warps) {
     uint32_t u = a.qsmall[i];
     uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
-    for (j += lane; j < e; j += 32) mark(a, u, a.out.adj[j]);
+    for (j += lane; j < e; j += 32) mark<SPARSE>(a, u, a.out.adj[j]);
   }
-}
-
-__global__ void __launch_bounds__(P::BLOCK) part_mark_big_kernel(PartLevel a) {
-  const uint32_t count = a.stats->nbig;
-  for (uint64_t i = blockIdx.x; i < count; i += gridDim.x) {
+  for (uint64_t i = blockIdx.x; i < nbig; i += gridDim.x) {
     uint32_t u = a.qbig[i];
     uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
-    for (j += threadIdx.x; j < e; j += blockDim.x) mark(a, u, a.out.adj[j]);
+    for (j += threadIdx.x; j < e; j += blockDim.x) mark<SPARSE>(a, u, a.out.adj[j]);
   }
-}
-
-__global__ void __launch_bounds__(P::BLOCK) part_mark_huge_kernel(PartLevel a) {
-  const uint32_t count = a.stats->nhuge;
-  for (uint32_t i = 0; i < count; i++) {
+  for (uint32_t i = 0; i < nhuge; i++) {
     uint32_t u = a.qhuge[i];
     uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
-    for (j += global_thread(); j < e; j += grid_threads()) mark(a, u, a.out.adj[j]);
+    for (j += global_thread(); j < e; j += grid_threads()) mark<SPARSE>(a, u, a.out.adj[j]);
   }
 }
 
 }  // namespace
 
-cudaError_t part_topdown_launch(const PartLevel &a, int sms, cudaStream_t st) {
+cudaError_t part_topdown_launch(const PartLevel &a, bool sparse, int sms, cudaStream_t st) {
   uint64_t words = ((uint64_t)(a.out.hi - a.out.lo) + 31) / 32;
   if (words == 0) return cudaSuccess;
   const unsigned cap = (unsigned)sms * P::BLOCKS_PER_SM; /* the queues' lengths are on the device */
   part_queue_kernel<<<part_grid(words, sms), P::BLOCK, 0, st>>>(a);
-  part_mark_small_kernel<<<cap, P::BLOCK, 0, st>>>(a);
-  part_mark_big_kernel<<<cap, P::BLOCK, 0, st>>>(a);
-  part_mark_huge_kernel<<<cap, P::BLOCK, 0, st>>>(a);
+  if (sparse)
+    part_mark_kernel<true><<<cap, P::BLOCK, 0, st>>>(a);
+  else
+    part_mark_kernel<false><<<cap, P::BLOCK, 0, st>>>(a);
   return cudaGetLastError();
 }
 

@@ -50,8 +50,9 @@ typedef struct wm_bfs_options {
                          per frontier vertex */
   int hub_cache;      /* GPU: shared-memory hub cache (default 1) */
   int small_kernel;   /* GPU: single-block multi-level kernel (default 1) */
-  /* GPU: devices to split the graph over (1-D partition, frontier bitmaps
-   * exchanged through NCCL; 0 or 1: one GPU, the pipeline above).  The
+  /* GPU: devices to split the graph over (1-D partition, frontier bitmaps or
+   * candidate lists exchanged through NCCL; 0 or 1: one GPU, the pipeline
+   * above).  The
    * partitioned search has its own kernels: queue_gen, classify, hub_cache
    * and small_kernel do not apply to it. */
   int gpus;

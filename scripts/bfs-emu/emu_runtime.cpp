@@ -47,6 +47,7 @@ emu_switch:
 )");
 
 #include <algorithm>
+#include <mutex>
 #include <vector>
 
 namespace {
@@ -300,12 +301,17 @@ static cudaError_t emu_queue(std::function<void()> op) {
   return cudaSuccess;
 }
 
+/* Host threads (one per GPU in the partitioned BFS) take turns: the block
+ * scheduler's state is one. */
+static std::recursive_mutex launch_lock;
+
 void emu_launch(const emu_cfg_t &cfg, std::function<void()> fn) {
   if (capturing || deferring()) {
     emu_cfg_t c = cfg;
     emu_queue([c, fn]() { emu_launch(c, fn); });
     return;
   }
+  std::lock_guard<std::recursive_mutex> hold(launch_lock);
   static bool seeded = false;
   if (!seeded) {
     rng = (uint64_t)env_int("EMU_SEED", 1), seeded = true;
@@ -387,6 +393,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t) { emu_sync(); return cudaSuccess
 static std::vector<cudaStream_t> failed_streams;
 cudaError_t cudaStreamQuery(cudaStream_t s) { /* launches run at once */
   emu_sync();
+  std::lock_guard<std::recursive_mutex> hold(launch_lock);
   for (cudaStream_t f : failed_streams)
     if (f == s) return 719; /* cudaErrorLaunchFailure */
   return cudaSuccess;
@@ -437,4 +444,7 @@ extern "C" int wm_gpu_available(void) { return 1; }
 extern "C" int wm_gpu_count(void) { return env_int("EMU_DEVICES", 1); }
 /* A stream given a fault (emu_fault.cpp) reports a launch failure from then
  * on, as a real device's trapped context does. */
-void emu_fail_stream(cudaStream_t s) { failed_streams.push_back(s); }
+void emu_fail_stream(cudaStream_t s) {
+  std::lock_guard<std::recursive_mutex> hold(launch_lock);
+  failed_streams.push_back(s);
+}

@@ -1,8 +1,9 @@
-/* The few NCCL calls of the partitioned BFS, for the CPU emulator: a group's
- * broadcasts and send/receive pairs are matched across the communicators at
- * ncclGroupEnd and done as copies (device memory is host memory here).  A
- * call without its partner, or partners whose counts differ, aborts: real
- * NCCL would hang or corrupt memory there. */
+/* The few NCCL calls of the partitioned BFS, for the CPU emulator
+ * (emu_nccl.cpp): all-gathers and send/receive pairs are matched across the
+ * communicators, from one host thread or several, and done as copies
+ * (device memory is host memory here).  Partners whose counts differ abort
+ * (real NCCL would corrupt memory there); a call whose partner never comes
+ * waits, as real NCCL's would. */
 #ifndef EMU_NCCL_H
 #define EMU_NCCL_H
 #include <stddef.h>
@@ -29,7 +30,7 @@ ncclResult_t ncclCommGetAsyncError(ncclComm_t c, ncclResult_t *r);
 const char *ncclGetErrorString(ncclResult_t r);
 ncclResult_t ncclGroupStart(void);
 ncclResult_t ncclGroupEnd(void);
-ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count, ncclDataType_t t, int root, ncclComm_t c,
+ncclResult_t ncclAllGather(const void *send, void *recv, size_t count, ncclDataType_t t, ncclComm_t c,
                            cudaStream_t s);
 ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t t, int peer, ncclComm_t c, cudaStream_t s);
 ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t t, int peer, ncclComm_t c, cudaStream_t s);
