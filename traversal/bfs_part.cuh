@@ -9,9 +9,8 @@
  * State.  Every part keeps the whole frontier F and the whole visited set V
  * as bitmaps (bit v of word v / 32), and levels and parents for its own
  * vertices.  One level:
- *   bottom-up: each own unvisited vertex looks among its in-arcs for one in
- *              F; a warp decides 32 consecutive vertices and its ballot is
- *              the new frontier's word, written as is;
+ *   bottom-up: each own unvisited vertex (a queue of them) looks among its
+ *              in-arcs for one in F and, if found, sets its bit in Fn;
  *   top-down:  each part expands its own frontier vertices' out-arcs and
  *              marks unvisited targets in a whole-graph candidate bitmap;
  *              the parts then swap the candidate words by owner, and each
@@ -24,8 +23,9 @@
  * (PartPolicy::SPARSE_DIV) swaps no bitmaps: each part lists its distinct
  * unvisited targets with their parents, the lists are all-gathered, and
  * every part applies all of them (kernel_part_sparse.cu), so the new
- * frontier is known everywhere after one small exchange.  The host sums the
- * parts' counts and decides the next direction with the single-GPU rule.
+ * frontier is known everywhere after one small exchange.  Each part's host
+ * thread sums all parts' counts and decides the next direction with the
+ * single-GPU rule, every thread the same way.
  *
  * Invariants between levels, on every part: Fn (the next frontier's
  * buffer) and cand are all zero, and the stats the next level adds to are
@@ -96,7 +96,8 @@ struct PartLevel {
   uint32_t *V;          /* visited through level L, whole graph (the level's end adds L + 1) */
   uint32_t *Fn;         /* frontier of level L + 1: this part writes its own words */
   uint32_t *cand;       /* top-down: whole-graph candidate words */
-  const uint32_t *recv; /* top-down: the other parts' candidates for our words, slot q at q * slot */
+  const uint32_t *recv; /* top-down: the other parts' candidates for our words, slot q at q * slot
+                         * (the same buffer is the gather's stage, below) */
   uint64_t slot;
   int parts, self;
   uint32_t *level;      /* own vertices: level[v - lo] */
