@@ -198,7 +198,6 @@ static int scratch_alloc(scratch *x, uint32_t n) {
          x->deg_s;
 }
 
-/* Is x in the ascending row[0..len)? (by binary search) */
 /* The 5-vertex classes built on the list S = S_uw of the common neighbours
  * of u and w ranked below u (ids above u), |S| = c >= 2, w > u.  Every copy
  * is counted once, from its top (lowest id) vertex and the top of the rest:
