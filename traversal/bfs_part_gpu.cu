@@ -415,11 +415,11 @@ struct PartThread {
     if (s->arrived.fetch_add(1) + 1 == (unsigned)c->nparts) {
       s->arrived.store(0);
       s->generation.fetch_add(1);
-      return s->failed.load() ? leave() : WM_OK;
-    }
-    for (unsigned spins = 0; s->generation.load() == gen; spins++) {
-      if (s->failed.load(std::memory_order_relaxed)) return leave();
-      if (spins > 1024) std::this_thread::yield();
+    } else {
+      for (unsigned spins = 0; s->generation.load() == gen; spins++) {
+        if (s->failed.load(std::memory_order_relaxed)) return leave();
+        if (spins > 1024) std::this_thread::yield();
+      }
     }
     return s->failed.load() ? leave() : WM_OK;
   }
@@ -442,6 +442,13 @@ struct PartThread {
   int gather(int buf) {
     Part &p = part();
     if (c->slot) PN(ncclAllGather(p.F[buf] + c->wlo[i], p.recv, c->slot, ncclUint32, p.comm, p.st));
+    return WM_OK;
+  }
+
+  /* This part's first `words` of its list to every part's lists, slot q for part q. */
+  int lists(uint64_t words) {
+    Part &p = part();
+    PN(ncclAllGather(p.list, p.lists, words, ncclUint32, p.comm, p.st));
     return WM_OK;
   }
 
@@ -482,8 +489,7 @@ struct PartThread {
     }
     if ((rc = sync(0))) return rc;
     if (sparse) {
-      PN(ncclAllGather(p.list, p.lists, lslot, ncclUint32, p.comm, p.st));
-      if ((rc = sync(3))) return rc;
+      if ((rc = lists(lslot)) || (rc = sync(3))) return rc;
       PK(part_sparse_apply_launch(a, c->words, p.sms, p.st));
       return finish();
     }
@@ -598,33 +604,28 @@ struct PartThread {
 }  // namespace
 
 /* NCCL connects peers on their first exchange, which costs far more than a
- * search: each kind of exchange once here (the lists at a few sizes, which
- * NCCL may move by different protocols) keeps that out of the first search.
- * One thread, one group over all the communicators. */
+ * search: each kind of exchange once here, by the search's own calls (the
+ * lists at a few sizes, which NCCL may move by different protocols), keeps
+ * that out of the first search.  One thread, one group over all the
+ * communicators per exchange. */
 static int warm_up(PartCtx *c, wm_error *err) {
+  Shared S;
+  S.c = c;
+  PartThread t[WM_MAX_PARTS];
+  for (int i = 0; i < c->nparts; i++) t[i].s = &S, t[i].c = c, t[i].i = i;
   const uint64_t sizes[] = {32, 1024, 32768, c->lslot};
-  NK(ncclGroupStart());
-  for (int i = 0; i < c->nparts; i++) {
-    Part &p = c->part[i];
-    for (int q = 0; q < c->nparts; q++) {
-      if (q == i) continue;
-      if (part_words(c->part[q])) NK(ncclSend(p.cand, part_words(c->part[q]), ncclUint32, q, p.comm, p.st));
-      if (part_words(p)) NK(ncclRecv(p.recv + (uint64_t)q * c->slot, part_words(p), ncclUint32, q, p.comm, p.st));
-    }
-  }
-  NK(ncclGroupEnd());
-  for (int k = 0; k <= 4; k++) { /* the lists at each size, then the bitmaps */
-    const uint64_t words = k < 4 ? (sizes[k] < c->lslot ? sizes[k] : c->lslot) : c->slot;
-    if (!words) continue;
+  for (int k = 0; k <= 5; k++) { /* the swap, the lists at each size, the bitmaps */
     NK(ncclGroupStart());
     for (int i = 0; i < c->nparts; i++) {
-      Part &p = c->part[i];
-      if (k < 4)
-        NK(ncclAllGather(p.list, p.lists, words, ncclUint32, p.comm, p.st));
+      if (k == 0)
+        t[i].swap();
+      else if (k <= 4)
+        t[i].lists(sizes[k - 1] < c->lslot ? sizes[k - 1] : c->lslot);
       else
-        NK(ncclAllGather(p.F[0] + c->wlo[i], p.recv, words, ncclUint32, p.comm, p.st));
+        t[i].gather(0);
     }
     NK(ncclGroupEnd());
+    if (S.failed.load()) return wm_fail(err, WM_EDEVICE, "bfs: NCCL's first exchanges: %s", S.why);
   }
   for (int i = 0; i < c->nparts; i++) {
     CK(cudaSetDevice(c->part[i].dev));
