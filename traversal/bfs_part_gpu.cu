@@ -286,6 +286,7 @@ struct Shared {
   const uint32_t *src;
   uint32_t nsrc;
   int trace;
+  uint32_t *level = nullptr, *parent = nullptr; /* the result's arrays, each part's thread fills its own */
   std::atomic<int> failed{0};        /* a part failed: every thread leaves */
   std::atomic<unsigned> arrived{0}, generation{0}; /* the level barrier */
   std::mutex lock;                   /* guards why */
@@ -293,7 +294,8 @@ struct Shared {
   /* thread 0's record: the search's end and, with trace, the phases */
   uint32_t bu_levels = 0;
   int truncated = 0;
-  double phase_ms[5], mark_t;
+  double phase_ms[5], mark_t, t_end = 0;
+  int slept[WM_MAX_PARTS] = {}; /* with trace: the parts whose threads had gone to sleep */
 };
 
 /* One part's thread.  Every thread takes the same decisions from the same
@@ -545,14 +547,24 @@ struct PartThread {
     const wm_bfs_options *o = s->o;
     Part &p = part();
     PK(cudaSetDevice(p.dev));
-    int rc = seed();
-    if (rc) return rc;
-    uint64_t count = s->nsrc, edges = 0, hubs = 0, explored = 0, prev = 0;
+    /* every part's events start once all threads are here (a woken one comes
+     * late); the search's wall time counts the wait */
+    const double t_arrive = wm_now();
+    int rc = barrier();
+    if (rc || (rc = seed())) return rc;
+    if (s->trace && i == 0) {
+      fprintf(stderr, "bfs-gpus: start: %.3f ms waiting for the parts' threads; asleep:", (wm_now() - t_arrive) * 1e3);
+      for (int q = 1; q < c->nparts; q++)
+        if (s->slept[q]) fprintf(stderr, " %d", q);
+      fprintf(stderr, "\n");
+    }
+    uint64_t count = s->nsrc, edges = 0, most = 0, hubs = 0, explored = 0, prev = 0;
     int bottom_up = 0, was_bottom_up = 0, hit = 0;
     for (uint32_t k = 0; k < s->nsrc; k++) {
       uint64_t d = wm_degree(g, s->src[k]);
       edges += d, hubs += d >= c->tau, hit |= s->src[k] == o->target;
     }
+    most = edges;
     for (;;) {
       if (count == 0) break;
       if (hit || L >= o->max_depth) {
@@ -570,18 +582,19 @@ struct PartThread {
       prev = count;
       double lap = wm_now();
       if (i == 0) memset(s->phase_ms, 0, sizeof s->phase_ms), s->mark_t = lap;
-      /* a sparse level's lists hold at most its frontier's out-arcs each */
+      /* a sparse level's list holds at most its part's frontier out-arcs */
       const int sparse = !bottom_up && edges <= c->sparse_arcs;
-      lslot = sparse ? (1 + 2 * edges + 31) / 32 * 32 : 0;
+      lslot = sparse ? (1 + 2 * most + 31) / 32 * 32 : 0;
       if ((rc = step(bottom_up, count <= PartPolicy::FEW, bottom_up && !was_bottom_up, sparse))) return rc;
       if (bottom_up) qb ^= 1;
       was_bottom_up = bottom_up;
       if (i == 0) s->bu_levels += bottom_up;
       cur ^= 1;
-      count = edges = hubs = 0;
+      count = edges = most = hubs = 0;
       for (int q = 0; q < c->nparts; q++) {
         const PartStats &h = c->part[q].h_stats[L & 1];
         count += h.count, edges += h.edges, hubs += h.hubs, hit |= h.target_hit != 0;
+        if (h.edges > most) most = h.edges;
         if (h.overflow) return fail("listed more candidates than its frontier's arcs");
       }
       L++;
@@ -595,6 +608,19 @@ struct PartThread {
     }
     PK(cudaEventRecord(p.ev1, p.st));
     PK(cudaEventSynchronize(p.ev1));
+    if ((rc = barrier())) return rc;
+    if (i == 0) s->t_end = wm_now(); /* the search's time leaves out the copies */
+    return copy_back();
+  }
+
+  /* This part's levels and parents into the result, while the other parts
+   * copy theirs. */
+  int copy_back() {
+    Part &p = part();
+    size_t own = p.out.hi - p.out.lo;
+    if (!own) return WM_OK;
+    PK(cudaMemcpy(s->level + p.out.lo, p.level, 4 * own, cudaMemcpyDeviceToHost));
+    if (s->parent) PK(cudaMemcpy(s->parent + p.out.lo, p.parent, 4 * own, cudaMemcpyDeviceToHost));
     return WM_OK;
   }
 #undef PK
@@ -649,17 +675,30 @@ struct Pool {
   PartThread *t = nullptr;         /* the posted search's parts */
 };
 
+/* How long a thread spins after a search before it sleeps.  A woken thread
+ * costs the next search time: in kron-25 traces on two H200s the parts
+ * started 0.15-0.4 ms apart, and the first two levels' all-gathers took
+ * 0.21-0.29 and 0.13 ms, against 0.08 and 0.04 ms in the one search whose
+ * threads had not slept (later levels': 0.02-0.05 ms).
+ * Spinning does not buy that back in the CLI, whose searches are more than
+ * 200 ms apart at that scale (the last result is converted and freed; a
+ * 200 ms spin still found the threads asleep), so a thread spins only for
+ * callers that search back to back, and yields its core meanwhile. */
+static const double kPoolSpinSeconds = 0.005;
+
 static void pool_loop(Pool *pool, int i) {
   unsigned seen = 0;
   for (;;) {
     const double t0 = wm_now();
-    while (pool->posted.load() == seen && wm_now() - t0 < 0.005) std::this_thread::yield();
+    while (pool->posted.load() == seen && wm_now() - t0 < kPoolSpinSeconds) std::this_thread::yield();
+    const int slept = pool->posted.load() == seen;
     {
       std::unique_lock<std::mutex> lk(pool->m);
       pool->cv.wait(lk, [&] { return pool->posted.load() != seen; });
       seen = pool->posted.load();
       if (pool->quit) return;
     }
+    pool->t[i].s->slept[i] = slept;
     pool->t[i].run();
     pool->running.fetch_sub(1);
   }
@@ -706,28 +745,16 @@ static void pool_run(PartCtx *c, PartThread *t) {
   while (pool->running.load()) std::this_thread::yield();
 }
 
-static int copy_back(PartCtx *c, int parents, wm_bfs_result *r, wm_error *err) {
-  size_t n = c->g->n ? c->g->n : 1;
-  r->level = (uint32_t *)malloc(n * 4);
-  if (parents) r->parent = (uint32_t *)malloc(n * 4);
-  if (!r->level || (parents && !r->parent)) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
-  for (int i = 0; i < c->nparts; i++) {
-    Part &p = c->part[i];
-    size_t own = p.out.hi - p.out.lo;
-    if (!own) continue;
-    CK(cudaSetDevice(p.dev));
-    CK(cudaMemcpy(r->level + p.out.lo, p.level, 4 * own, cudaMemcpyDeviceToHost));
-    if (parents) CK(cudaMemcpy(r->parent + p.out.lo, p.parent, 4 * own, cudaMemcpyDeviceToHost));
-  }
-  return WM_OK;
-}
-
 static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_options *o, wm_bfs_result *r,
                   wm_error *err) {
   Shared S;
   S.c = c, S.o = o, S.src = src, S.nsrc = nsrc;
   const char *tr = getenv("WM_BFS_TRACE");
   S.trace = tr && *tr && *tr != '0';
+  size_t n = c->g->n ? c->g->n : 1;
+  r->level = S.level = (uint32_t *)malloc(n * 4);
+  if (o->want_parents) r->parent = S.parent = (uint32_t *)malloc(n * 4);
+  if (!r->level || (o->want_parents && !r->parent)) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
   double t0 = wm_now();
   PartThread t[WM_MAX_PARTS];
   for (int i = 0; i < c->nparts; i++) t[i].s = &S, t[i].c = c, t[i].i = i;
@@ -742,12 +769,11 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
     CK(cudaEventElapsedTime(&e, p.ev0, p.ev1));
     if (e > ms) ms = e;
   }
-  r->seconds = wm_now() - t0;
+  r->seconds = S.t_end - t0;
   r->kernel_ms = ms;
   r->truncated = S.truncated;
   r->bottom_up_levels = S.bu_levels;
-  int rc = copy_back(c, o->want_parents, r, err);
-  return rc ? rc : wm_bfs_result_stats(c->g, r, err);
+  return wm_bfs_result_stats(c->g, r, err);
 }
 
 int part_run(PartCtx *c, const uint32_t *sources, uint32_t nsources, const wm_bfs_options *o,
