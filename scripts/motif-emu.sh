@@ -8,7 +8,9 @@
 # each renumbered by degree; with the policies of tests/test_gpu_motifs.c
 # (the defaults, 4 warps with the pair lists in chunks, a tight scratch with
 # a layout per kernel, heavy tops of 64 paths and of 1 swept by 32-warp
-# blocks), on one emulated device, then with --gpus 2 on two (work counters
+# blocks; then the defaults and the tight scratch with the graph kept on the
+# devices, whose memory pools hand the second its blocks back as the first
+# left them), on one emulated device, then with --gpus 2 on two (work counters
 # shared) with device 0 first and again with device 1 first
 # (EMU_DEFER_DEVICE=0 holds device 0's work until the host waits on it),
 # then on two without peer atomics (one device, with a note).  As
@@ -39,7 +41,7 @@ cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 # over the whole file (sed -z), since launches span lines and follow an if:
 # the arguments are evaluated once, at the launch (counter(r) takes a
 # counter), and converted to the kernel's parameter types (NULL pointers).
-for f in motifs/gpu_motif_sums device/gpu_check; do
+for f in motifs/gpu_motif_sums device/gpu_check device/gpu_graph; do
   sed -z -E \
     -e 's/([A-Za-z_][A-Za-z_0-9]*(<[^<>;]*>)?)<<<([^;>]*)>>>\(([^;]*)\);/{ auto emu_k = \1; emu_params_t<decltype(emu_k)> emu_a(\4); emu_launch(emu_cfg(\3), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }/g' \
     -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/g' \

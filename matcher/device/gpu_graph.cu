@@ -1,17 +1,25 @@
 /* A graph's CSR kept on the GPUs between calls (wm_gpu_graph, matcher.h). */
 #include <cuda_runtime.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpu_check.h"
 #include "matcher.h"
 
 enum { MAX_DEVICES = 16 };
 
+/* What a device's pool keeps reserved between calls: enough for the motif
+ * scratch of graphs whose calls take milliseconds (hub's is 948 MB), where
+ * allocating costs as much as the kernels; a larger graph's goes back to
+ * the device when its call ends. */
+static const uint64_t kPoolKeepBytes = 2ull << 30;
+
 struct wm_gpu_graph {
   const wm_graph *g;
   int ndev;
   void *off[MAX_DEVICES];
   void *adj[MAX_DEVICES];
+  cudaMemPool_t pool[MAX_DEVICES]; /* NULL where the device has no memory pools */
 };
 
 void wm_gpu_graph_destroy(wm_gpu_graph *gg) {
@@ -19,7 +27,10 @@ void wm_gpu_graph_destroy(wm_gpu_graph *gg) {
   int dev = 0;
   cudaGetDevice(&dev);
   for (int i = 0; i < gg->ndev; i++)
-    if (cudaSetDevice(i) == cudaSuccess) cudaFree(gg->off[i]), cudaFree(gg->adj[i]);
+    if (cudaSetDevice(i) == cudaSuccess) {
+      cudaFree(gg->off[i]), cudaFree(gg->adj[i]);
+      if (gg->pool[i]) cudaMemPoolDestroy(gg->pool[i]); /* its memory goes once every call's is freed */
+    }
   cudaSetDevice(dev);
   cudaGetLastError();
   free(gg);
@@ -32,6 +43,18 @@ static int upload_to(const wm_graph *g, int i, wm_gpu_graph *gg, wm_error *err) 
   WM_CUD(i, cudaMalloc(&gg->adj[i], adj_b));
   WM_CUD(i, cudaMemcpy(gg->off[i], g->offsets, off_b, cudaMemcpyHostToDevice));
   if (g->m) WM_CUD(i, cudaMemcpy(gg->adj[i], g->adj, (size_t)g->m * 4, cudaMemcpyHostToDevice));
+  int pools = 0;
+  WM_CUD(i, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, i));
+  if (pools) {
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = i;
+    uint64_t keep = kPoolKeepBytes;
+    WM_CUD(i, cudaMemPoolCreate(&gg->pool[i], &props));
+    WM_CUD(i, cudaMemPoolSetAttribute(gg->pool[i], cudaMemPoolAttrReleaseThreshold, &keep));
+  }
   return WM_OK;
 }
 
@@ -59,6 +82,10 @@ int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_erro
   }
   *out = gg;
   return WM_OK;
+}
+
+void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev) {
+  return gg && dev >= 0 && dev < gg->ndev ? (void *)gg->pool[dev] : NULL;
 }
 
 int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj) {

@@ -15,3 +15,8 @@ int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **o
   (void)gg, (void)g, (void)dev, (void)off, (void)adj;
   return 0;
 }
+
+void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev) {
+  (void)gg, (void)dev;
+  return NULL;
+}

@@ -47,6 +47,7 @@ emu_switch:
 )");
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -344,6 +345,53 @@ cudaError_t cudaMalloc(void **p, size_t bytes) {
 }
 cudaError_t cudaFree(void *p) { emu_sync(); free(p); return cudaSuccess; }
 cudaError_t cudaMallocHost(void **p, size_t bytes) { return cudaMalloc(p, bytes); }
+
+struct emu_pool {
+  std::multimap<size_t, void *> free_blocks; /* by size */
+  bool destroyed = false;
+};
+static std::mutex pool_lock;
+static std::map<void *, std::pair<emu_pool *, size_t>> pool_blocks; /* every block a pool handed out */
+
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool, const cudaMemPoolProps *) {
+  *pool = new emu_pool;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool) {
+  emu_sync();
+  std::lock_guard<std::mutex> g(pool_lock);
+  for (auto &b : pool->free_blocks) pool_blocks.erase(b.second), free(b.second);
+  pool->free_blocks.clear();
+  pool->destroyed = true; /* blocks still out are freed when they come back */
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void *) { return cudaSuccess; }
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t bytes, cudaMemPool_t pool, cudaStream_t) {
+  std::lock_guard<std::mutex> g(pool_lock);
+  if (pool->destroyed) return cudaErrorInvalidValue;
+  auto it = pool->free_blocks.lower_bound(bytes ? bytes : 1);
+  if (it != pool->free_blocks.end()) {
+    *p = it->second;
+    pool->free_blocks.erase(it);
+    return cudaSuccess;
+  }
+  cudaError_t e = cudaMalloc(p, bytes);
+  if (e == cudaSuccess) pool_blocks[*p] = {pool, bytes ? bytes : 1};
+  return e;
+}
+cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
+  return emu_queue([=]() {
+    std::lock_guard<std::mutex> g(pool_lock);
+    auto it = pool_blocks.find(p);
+    if (it == pool_blocks.end()) { /* cudaMalloc'd */
+      free(p);
+      return;
+    }
+    emu_pool *pool = it->second.first;
+    if (pool->destroyed) pool_blocks.erase(it), free(p);
+    else pool->free_blocks.emplace(it->second.second, p);
+  });
+}
 cudaError_t cudaFreeHost(void *p) { emu_sync(); free(p); return cudaSuccess; }
 cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { emu_sync(); memmove(d, s, n); return cudaSuccess; }
 cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k, cudaStream_t) {

@@ -99,6 +99,7 @@ static std::string i128_str(wm_i128 v) {
 struct named_policy {
   const char *what;
   wm_motif_gpu_policy p;
+  bool resident; /* with the graph kept on the devices (policy.graph): buffers from its pools */
 };
 
 static unsigned long env_ul(const char *name, unsigned long def) {
@@ -118,6 +119,8 @@ static std::vector<named_policy> policies(const char *set, uint64_t n) {
       {"tight scratch", {cap, 0, tight, gpus, 0}},
       {"heavy 64, room 200", {cap, 200, 0, gpus, 64}},
       {"heavy 1", {cap, 0, 0, gpus, 1}},
+      {"resident", {cap, 0, 0, gpus, 0}, true},
+      {"resident, tight", {cap, 0, tight, gpus, 0}, true}, /* the pools' blocks again, stale */
   };
   if (strcmp(set, "fallback") == 0) out.resize(2); /* the same passes as "one" */
   return out;
@@ -137,6 +140,11 @@ static int check(const char *set, const std::string &name, const wm_graph *g0, u
     exit(2);
   }
   int bad = 0;
+  wm_gpu_graph *resident = NULL;
+  if (wm_gpu_graph_create(g, strcmp(set, "one") ? 2 : 1, &resident, &err)) {
+    fprintf(stderr, "motif-emu: %s: the graph on the devices: %s\n", name.c_str(), err.msg);
+    exit(2);
+  }
   for (unsigned k = 4; k <= kmax; k++) {
     wm_motif_sums cpu;
     if (wm_motif_sums_cpu(g, k, 2, &cpu, &err)) {
@@ -144,7 +152,8 @@ static int check(const char *set, const std::string &name, const wm_graph *g0, u
       exit(2);
     }
     for (const named_policy &np : policies(set, g->n ? g->n : 1)) {
-      const wm_motif_gpu_policy &p = np.p;
+      wm_motif_gpu_policy p = np.p;
+      if (np.resident) p.graph = resident;
       wm_motif_sums gpu;
       double ms = 0;
       const double t0 = now_s();
@@ -179,6 +188,7 @@ static int check(const char *set, const std::string &name, const wm_graph *g0, u
       bad += first >= 0 || wrong_devices;
     }
   }
+  wm_gpu_graph_destroy(resident);
   wm_graph_destroy(g);
   return bad;
 }

@@ -52,7 +52,7 @@ enum {
 };
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
 enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMemoryPoolsSupported = 115 };
 enum cudaDeviceP2PAttr { cudaDevP2PAttrPerformanceRank = 1, cudaDevP2PAttrAccessSupported = 2, cudaDevP2PAttrNativeAtomicSupported = 3 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 
@@ -61,6 +61,22 @@ struct emu_event {
   double t;
 };
 typedef emu_stream *cudaStream_t;
+struct emu_pool;
+typedef emu_pool *cudaMemPool_t;
+enum cudaMemAllocationType { cudaMemAllocationTypePinned = 1 };
+enum cudaMemLocationType { cudaMemLocationTypeDevice = 1 };
+enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
+struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+};
+struct cudaMemPoolProps {
+  cudaMemAllocationType allocType;
+  int handleTypes;
+  cudaMemLocation location;
+  void *win32SecurityAttributes;
+  unsigned char reserved[64];
+};
 typedef emu_event *cudaEvent_t;
 struct emu_graph;
 typedef emu_graph *cudaGraph_t;
@@ -85,6 +101,14 @@ cudaError_t cudaFree(void *p);
 cudaError_t cudaMallocHost(void **p, size_t bytes);
 template <class T> cudaError_t cudaMallocHost(T **p, size_t bytes) { return cudaMallocHost((void **)p, bytes); }
 cudaError_t cudaFreeHost(void *p);
+/* Memory pools: a block freed to its pool (in stream order) is handed out
+ * again as it was left, so a caller that assumes fresh memory reads stale
+ * values. */
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool, const cudaMemPoolProps *props);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr a, void *value);
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t bytes, cudaMemPool_t pool, cudaStream_t s);
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind k);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind k, cudaStream_t s = 0);
 cudaError_t cudaMemset(void *p, int v, size_t bytes);
