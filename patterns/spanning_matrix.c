@@ -7,10 +7,58 @@
  * counts are N = M I over the induced counts I.  M is counted here from the
  * patterns themselves (every edge subset of every pattern, classified by
  * canonical form), not typed in. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "patterns.h"
+
+/* The last matrix of each size, by its classes' canonical forms: motif
+ * counting asks for the same one on every call, and for k = 5 counting it
+ * (about 2,000 canonical forms) takes longer than a small graph's GPU
+ * passes. */
+typedef struct memo {
+  unsigned n;
+  wm_canonical *forms;
+  uint64_t *M;
+} memo;
+static memo memos[7];
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int same_forms(const wm_canonical *a, const wm_canonical *b, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    if (a[i].hash != b[i].hash || memcmp(a[i].form.adj, b[i].form.adj, sizeof a[i].form.adj) != 0) return 0;
+  return 1;
+}
+
+/* M from the memo of size k when it holds these classes. */
+static int recall(unsigned k, const wm_canonical *forms, unsigned n, uint64_t *M) {
+  pthread_mutex_lock(&memo_lock);
+  const memo *m = &memos[k];
+  const int hit = m->n == n && same_forms(m->forms, forms, n);
+  if (hit) memcpy(M, m->M, (size_t)n * n * sizeof *M);
+  pthread_mutex_unlock(&memo_lock);
+  return hit;
+}
+
+/* Keeps M for the next call (nothing when memory runs out: it is only a memo). */
+static void remember(unsigned k, const wm_canonical *forms, unsigned n, const uint64_t *M) {
+  wm_canonical *f = malloc(n * sizeof *f);
+  uint64_t *copy = malloc((size_t)n * n * sizeof *copy);
+  if (!f || !copy) {
+    free(f);
+    free(copy);
+    return;
+  }
+  memcpy(f, forms, n * sizeof *f);
+  memcpy(copy, M, (size_t)n * n * sizeof *copy);
+  pthread_mutex_lock(&memo_lock);
+  memo *m = &memos[k];
+  free(m->forms);
+  free(m->M);
+  m->n = n, m->forms = f, m->M = copy;
+  pthread_mutex_unlock(&memo_lock);
+}
 
 static int spans_connected(const uint8_t *adj, unsigned k) {
   unsigned seen = 1, frontier = 1;
@@ -45,18 +93,21 @@ int wm_spanning_matrix(const wm_pattern *pats, unsigned n, uint64_t *M, wm_error
     free(hashes);
     return wm_fail(err, WM_EINPUT, "out of memory");
   }
-  for (unsigned i = 0; i < n; i++) {
+  int rc = WM_OK;
+  for (unsigned i = 0; i < n && rc == WM_OK; i++) {
+    if (pats[i].k != k || pats[i].labeled)
+      rc = wm_fail(err, WM_EUSAGE, "spanning matrix: pattern %s is not an unlabeled %u-vertex pattern",
+                   pats[i].name, k);
     wm_pattern_canonical(&pats[i], &forms[i]);
     hashes[i] = forms[i].hash;
   }
+  if (rc || recall(k, forms, n, M)) {
+    free(forms);
+    free(hashes);
+    return rc;
+  }
   memset(M, 0, (size_t)n * n * sizeof *M);
-  int rc = WM_OK;
-  for (unsigned j = 0; j < n && rc == WM_OK; j++) {
-    if (pats[j].k != k || pats[j].labeled) {
-      rc = wm_fail(err, WM_EUSAGE, "spanning matrix: pattern %s is not an unlabeled %u-vertex pattern",
-                   pats[j].name, k);
-      break;
-    }
+  for (unsigned j = 0; j < n; j++) {
     uint8_t ea[WM_MAX_K * WM_MAX_K], eb[WM_MAX_K * WM_MAX_K];
     unsigned m = 0;
     for (unsigned a = 0; a < k; a++)
@@ -72,7 +123,8 @@ int wm_spanning_matrix(const wm_pattern *pats, unsigned n, uint64_t *M, wm_error
       if (i >= 0) M[(size_t)i * n + j]++;
     }
   }
+  remember(k, forms, n, M);
   free(forms);
   free(hashes);
-  return rc;
+  return WM_OK;
 }

@@ -291,6 +291,49 @@ Test(motifs_cpu, spanning_matrix_against_the_matcher) {
   }
 }
 
+/* The matrix and the class list are kept between calls (the first call
+ * makes them): a second call, a call on other classes of the same size and
+ * a call on a permuted list each get their own matrix, and changing a list
+ * the caller was given does not change the next one. */
+Test(motifs_cpu, kept_matrix_and_classes_answer_each_call) {
+  wm_pattern *pats, *again;
+  unsigned np, n2;
+  wm_error err;
+  cr_assert_eq(wm_connected_patterns(5, &pats, &np, &err), WM_OK);
+  uint64_t *full = calloc((size_t)np * np, sizeof *full), *M = calloc((size_t)np * np, sizeof *M);
+  cr_assert_eq(wm_spanning_matrix(pats, np, full, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_spanning_matrix(pats, np, M, &err), WM_OK, "%s", err.msg);
+  cr_assert(memcmp(M, full, (size_t)np * np * sizeof *M) == 0, "the second call's matrix differs");
+  /* the last 8 classes only: M's lower-right block */
+  const unsigned off = np - 8;
+  cr_assert_eq(wm_spanning_matrix(pats + off, 8, M, &err), WM_OK, "%s", err.msg);
+  for (unsigned i = 0; i < 8; i++)
+    for (unsigned j = 0; j < 8; j++)
+      cr_assert_eq(M[i * 8 + j], full[(size_t)(off + i) * np + off + j], "block M[%u][%u]", i, j);
+  /* the classes swapped pairwise: rows and columns swapped */
+  wm_pattern *swapped = malloc(np * sizeof *swapped);
+  for (unsigned i = 0; i < np; i++) swapped[i] = pats[(i ^ 1u) < np ? i ^ 1u : i];
+  cr_assert_eq(wm_spanning_matrix(swapped, np, M, &err), WM_OK, "%s", err.msg);
+  for (unsigned i = 0; i < np; i++)
+    for (unsigned j = 0; j < np; j++) {
+      const unsigned si = (i ^ 1u) < np ? i ^ 1u : i, sj = (j ^ 1u) < np ? j ^ 1u : j;
+      cr_assert_eq(M[(size_t)i * np + j], full[(size_t)si * np + sj], "swapped M[%u][%u]", i, j);
+    }
+  /* a labeled class is refused even where its shape was kept */
+  swapped[0].labeled = 1;
+  cr_assert_eq(wm_spanning_matrix(swapped, np, M, &err), WM_EUSAGE);
+  memset(pats, 0, np * sizeof *pats);
+  cr_assert_eq(wm_connected_patterns(5, &again, &n2, &err), WM_OK);
+  cr_assert_eq(n2, 21);
+  cr_assert_eq(wm_spanning_matrix(again, n2, M, &err), WM_OK, "%s", err.msg);
+  cr_assert(memcmp(M, full, (size_t)np * np * sizeof *M) == 0, "the list after the caller's was cleared differs");
+  free(swapped);
+  free(again);
+  free(pats);
+  free(M);
+  free(full);
+}
+
 /* A star of a million leaves has C(10^6, 4) > 2^64 5-stars: the count is
  * exact, and so is the 4-clique-free rest (0).  The aggregates' sums
  * detect overflow instead of wrapping. */
