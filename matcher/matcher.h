@@ -173,9 +173,9 @@ int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_erro
 void wm_gpu_graph_destroy(wm_gpu_graph *gg);
 /* 1 with *off and *adj (device pointers) when gg holds g on device dev. */
 int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj);
-/* gg's memory pool on device dev (a cudaMemPool_t), or NULL: calls on gg
- * take their buffers from it, and it keeps up to 2 GiB of them reserved
- * between calls, until gg is destroyed. */
+/* gg's memory pool on device dev (a cudaMemPool_t), or NULL: the motif
+ * sums on gg take their buffers from it, and it keeps up to 2 GiB of them
+ * reserved between calls, until gg is destroyed. */
 void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev);
 
 /* WM_EDEVICE when no device or a CUDA error; out-of-memory likewise. */

@@ -5,21 +5,12 @@
  * the (k-1)-vertex ones plus one vertex joined to a non-empty subset of
  * them.  Each candidate is put in canonical form and kept once, found
  * through an open-addressing table keyed by the canonical hash. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pattern_internal.h"
 #include "patterns.h"
-
-/* Each size's list once made: every motif call asks for it, and for k = 5
- * making and naming it costs more than a small graph's GPU passes. */
-static struct {
-  wm_pattern *items;
-  unsigned count;
-} made[WM_MAX_K + 1];
-static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef struct graph_set {
   wm_pattern *items;
@@ -124,34 +115,11 @@ static void name_all(wm_pattern *items, unsigned count) {
   }
 }
 
-/* *out, a copy of size k's list where it was made before. */
-static int copy_made(unsigned k, wm_pattern **out, unsigned *count) {
-  pthread_mutex_lock(&made_lock);
-  const unsigned n = made[k].count;
-  wm_pattern *copy = n ? malloc((size_t)n * sizeof *copy) : NULL;
-  if (copy) memcpy(copy, made[k].items, (size_t)n * sizeof *copy);
-  pthread_mutex_unlock(&made_lock);
-  if (!copy) return 0;
-  *out = copy, *count = n;
-  return 1;
-}
-
-static void keep_made(unsigned k, const wm_pattern *items, unsigned n) {
-  wm_pattern *copy = malloc((size_t)n * sizeof *copy);
-  if (!copy) return; /* only a memo */
-  memcpy(copy, items, (size_t)n * sizeof *copy);
-  pthread_mutex_lock(&made_lock);
-  free(made[k].items);
-  made[k].items = copy, made[k].count = n;
-  pthread_mutex_unlock(&made_lock);
-}
-
 int wm_connected_patterns(unsigned k, wm_pattern **out, unsigned *count, wm_error *err) {
   *out = NULL;
   *count = 0;
   if (k < 2 || k > WM_MAX_K)
     return wm_fail(err, WM_EUSAGE, "connected patterns need 2 to %d vertices, not %u", WM_MAX_K, k);
-  if (copy_made(k, out, count)) return WM_OK;
   graph_set cur = {0};
   for (unsigned size = 2; size <= k; size++) {
     graph_set next;
@@ -165,7 +133,6 @@ int wm_connected_patterns(unsigned k, wm_pattern **out, unsigned *count, wm_erro
   }
   qsort(cur.items, cur.count, sizeof *cur.items, by_edges_then_adjacency);
   name_all(cur.items, cur.count);
-  keep_made(k, cur.items, cur.count);
   *out = cur.items;
   *count = cur.count;
   free(cur.slots);

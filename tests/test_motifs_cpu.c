@@ -291,10 +291,10 @@ Test(motifs_cpu, spanning_matrix_against_the_matcher) {
   }
 }
 
-/* The matrix and the class list are kept between calls (the first call
- * makes them): a second call, a call on other classes of the same size and
- * a call on a permuted list each get their own matrix, and changing a list
- * the caller was given does not change the next one. */
+/* The matrix of each size is kept between calls (the first call counts
+ * it): a second call, a call on other classes of the same size, a call on
+ * a permuted list and one on a labeled class each get their own answer,
+ * and clearing a class list the caller was given changes nothing after. */
 Test(motifs_cpu, kept_matrix_and_classes_answer_each_call) {
   wm_pattern *pats, *again;
   unsigned np, n2;

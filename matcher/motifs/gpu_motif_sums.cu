@@ -940,9 +940,9 @@ struct run {
 };
 
 /* This run's device buffers: from the resident graph's pool where there is
- * one, which keeps them for the next call (on hub, cudaMalloc and cudaFree
- * took 1.6 ms of a 4.0 ms call, its kernels 1.1), else cudaMalloc.  Both
- * are ordered on the default stream, where every pass runs. */
+ * one, which keeps them for the next call (on a small graph such as hub,
+ * cudaMalloc and cudaFree take longer than the kernels), else cudaMalloc.
+ * Both are ordered on the default stream, where every pass runs. */
 template <class T>
 cudaError_t take(const run &r, T **p, size_t bytes) {
   return r.pool ? cudaMallocFromPoolAsync((void **)p, bytes, r.pool, 0) : cudaMalloc((void **)p, bytes);
