@@ -20,7 +20,10 @@
  * device, so that searching it again uploads nothing; searching another
  * graph replaces it, and warpmatch_context_destroy frees it.  Likewise the
  * graph its last GPU count, list or motifs call matched on (its copy
- * renumbered by degree): a second copy, beside the search's.
+ * renumbered by degree): a second copy, beside the search's, with a memory
+ * pool on each of its GPUs that keeps up to 2 GiB of the motif calls'
+ * buffers between calls (small graphs' motif calls would otherwise spend
+ * more on allocating than on counting).
  *
  * Vertices: a graph has vertices 0..n-1, its *indices*.  A graph made from
  * edge arrays keeps the ids it was given as indices.  A graph loaded from
