@@ -92,6 +92,8 @@ typedef struct wm_degree_stats {
 } wm_degree_stats;
 
 void wm_graph_degree_stats(const wm_graph *g, wm_degree_stats *st);
+/* g's largest degree alone (out-degree when directed), without the rest. */
+uint64_t wm_graph_max_degree(const wm_graph *g);
 
 /* ---- files ---------------------------------------------------------- */
 

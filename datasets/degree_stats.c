@@ -25,6 +25,13 @@ static uint64_t nearest_rank(const uint64_t *hist, uint64_t maxd, uint64_t n, do
   return maxd;
 }
 
+uint64_t wm_graph_max_degree(const wm_graph *g) {
+  uint64_t maxdeg = 0;
+  for (uint32_t v = 0; v < g->n; v++)
+    if (wm_degree(g, v) > maxdeg) maxdeg = wm_degree(g, v);
+  return maxdeg;
+}
+
 void wm_graph_degree_stats(const wm_graph *g, wm_degree_stats *st) {
   memset(st, 0, sizeof *st);
   uint32_t n = g->n;

@@ -10,9 +10,7 @@
 /* new -> old order: descending degree, ties by ascending id (a stable
  * counting sort over the degree histogram). */
 static uint32_t *degree_order(const wm_graph *g) {
-  uint64_t maxd = 0;
-  for (uint32_t v = 0; v < g->n; v++)
-    if (wm_degree(g, v) > maxd) maxd = wm_degree(g, v);
+  const uint64_t maxd = wm_graph_max_degree(g);
   uint64_t *start = calloc(maxd + 2, sizeof *start);
   uint32_t *order = malloc(((size_t)g->n + 1) * sizeof *order);
   if (!start || !order) {

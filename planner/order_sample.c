@@ -129,13 +129,6 @@ static double probe(probe_state *s, uint64_t *rng) {
   return work;
 }
 
-uint64_t wm_graph_max_degree(const wm_graph *g) {
-  uint64_t maxdeg = 0;
-  for (uint32_t v = 0; v < g->n; v++)
-    if (wm_degree(g, v) > maxdeg) maxdeg = wm_degree(g, v);
-  return maxdeg;
-}
-
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed) {
   if (!g->n || !probes) return 0.0;
   probe_state s = {.g = g, .plan = plan};

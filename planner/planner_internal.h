@@ -65,7 +65,4 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
  * maxdeg, g's largest degree, sizes the probes' sets. */
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed);
 
-/* g's largest degree. */
-uint64_t wm_graph_max_degree(const wm_graph *g);
-
 #endif

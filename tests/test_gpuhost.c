@@ -744,9 +744,7 @@ static uint64_t emulate(const wm_graph *g, const wm_plan *plan, const wm_match_o
   e->o = o;
   e->cap = cap;
   e->table = table;
-  uint64_t maxdeg = 0;
-  for (uint32_t v = 0; v < g->n; v++)
-    if (wm_degree(g, v) > maxdeg) maxdeg = wm_degree(g, v);
+  const uint64_t maxdeg = wm_graph_max_degree(g);
   for (unsigned i = 0; i < P.n_ops; i++) e->buf[i] = malloc((maxdeg + 1) * 4);
   uint64_t n0 = o->first ? o->n_first : g->n;
   for (uint64_t i = 0; i < n0; i++) {

@@ -1016,12 +1016,6 @@ int upload(const wm_graph *g, run &r, wm_error *err) {
   return WM_OK;
 }
 
-uint64_t max_degree(const wm_graph *g) {
-  uint64_t d = 0;
-  for (uint32_t v = 0; v < g->n; v++) d = wm_degree(g, v) > d ? wm_degree(g, v) : d;
-  return d;
-}
-
 /* The scratch of passes 3 and 4 (struct layout): where every kernel's
  * arrays fit all the warps the device runs (or policy.warps) in the
  * budget, one layout for all (kAll; kFour for size 4); else the budget
@@ -1034,7 +1028,7 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   if (g->n >= 0x80000000u)
     return wm_fail(err, WM_EDEVICE, "motif aggregates on the GPU: at most 2^31 vertices (got %u)", g->n);
   r.n = g->n ? g->n : 1;
-  r.maxdeg = max_degree(g) + 1;
+  r.maxdeg = wm_graph_max_degree(g) + 1;
   uint64_t want = policy.warps ? policy.warps : (uint64_t)sms * kBlocksPerSm * kWarpsPerBlock;
   want = (want + kWarpsPerBlock - 1) / kWarpsPerBlock * kWarpsPerBlock;
   uint64_t budget = policy.scratch_words;
