@@ -140,6 +140,10 @@ __device__ __forceinline__ uint64_t part_degree(const PartRows &r, uint32_t v) {
   return r.off[v - r.lo + 1] - r.off[v - r.lo];
 }
 
+/* Where row v starts in r.adj; row v ends where row v + 1 starts (v + 1 may
+ * be r.hi). */
+__device__ __forceinline__ uint64_t part_row(const PartRows &r, uint32_t v) { return r.off[v - r.lo] - r.base; }
+
 /* Appends `value` for each lane with `take` to list (length *len), one
  * atomic per warp; every lane of the warp calls it. */
 __device__ __forceinline__ void warp_append(bool take, uint32_t value, uint32_t *list, unsigned *len) {
@@ -174,7 +178,7 @@ __device__ __forceinline__ void block_append(bool take, uint32_t value, uint32_t
  * first_hit_in_row (bfs_gpu_internal.cuh); every lane of the warp calls it,
  * `open` saying whether its v is to be searched. */
 __device__ __forceinline__ uint32_t find_in_frontier(const PartRows &in, const uint32_t *F, uint32_t v, bool open) {
-  uint64_t j = open ? in.off[v - in.lo] - in.base : 0, e = open ? in.off[v - in.lo + 1] - in.base : 0;
+  uint64_t j = open ? part_row(in, v) : 0, e = open ? part_row(in, v + 1) : 0;
   return first_hit_in_row(in.adj, j, e, open, PartPolicy::THREAD_SCAN, [&](uint32_t w) { return bit_of(F, w); });
 }
 

@@ -106,6 +106,10 @@ struct PartCtx {
 
 static uint64_t part_words(const Part &p) { return ((uint64_t)(p.out.hi - p.out.lo) + 31) / 32; }
 
+/* Words of a candidate list for `arcs` out-arcs: its count, then a
+ * (vertex, parent) pair per arc at most, rounded up to 32 words. */
+static uint64_t list_words(uint64_t arcs) { return (1 + 2 * arcs + 31) / 32 * 32; }
+
 /* Bounds at multiples of 32 that give each part about m / parts arcs. */
 static void split(const wm_graph *g, int parts, uint32_t *bound) {
   bound[0] = 0;
@@ -216,7 +220,7 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
   }
   c->wlo[c->nparts] = (uint32_t)c->words;
   c->sparse_arcs = g->n / PartPolicy::SPARSE_DIV;
-  c->lslot = (1 + 2 * c->sparse_arcs + 31) / 32 * 32;
+  c->lslot = list_words(c->sparse_arcs);
   wm_graph *t = NULL;
   int rc = (g->flags & WM_GRAPH_DIRECTED) ? wm_graph_transpose(g, &t, err) : WM_OK;
   for (int i = 0; !rc && i < c->nparts; i++) rc = setup_part(c, i, bound, t, err);
@@ -584,7 +588,7 @@ struct PartThread {
       if (i == 0) memset(s->phase_ms, 0, sizeof s->phase_ms), s->mark_t = lap;
       /* a sparse level's list holds at most its part's frontier out-arcs */
       const int sparse = !bottom_up && edges <= c->sparse_arcs;
-      lslot = sparse ? (1 + 2 * most + 31) / 32 * 32 : 0;
+      lslot = sparse ? list_words(most) : 0;
       if ((rc = step(bottom_up, count <= PartPolicy::FEW, bottom_up && !was_bottom_up, sparse))) return rc;
       if (bottom_up) qb ^= 1;
       was_bottom_up = bottom_up;

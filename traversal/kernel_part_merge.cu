@@ -20,8 +20,8 @@ using P = PartPolicy;
 
 __device__ __forceinline__ uint32_t find_few(const PartLevel &a, uint32_t v) {
   const PartRows &in = a.in;
-  const uint32_t *row = in.adj + (in.off[v - in.lo] - in.base);
-  const uint64_t len = in.off[v - in.lo + 1] - in.off[v - in.lo];
+  const uint32_t *row = in.adj + part_row(in, v);
+  const uint64_t len = part_degree(in, v);
   const uint32_t n = a.stats->nfew < P::FEW ? a.stats->nfew : P::FEW;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t u = a.few[i];

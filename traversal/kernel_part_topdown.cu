@@ -83,17 +83,17 @@ __global__ void __launch_bounds__(P::BLOCK) part_mark_kernel(PartLevel a) {
   const uint32_t nsmall = a.stats->nsmall, nbig = a.stats->nbig, nhuge = a.stats->nhuge;
   for (uint64_t i = global_thread() / 32; i < nsmall; i += warps) {
     uint32_t u = a.qsmall[i];
-    uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
+    uint64_t j = part_row(a.out, u), e = part_row(a.out, u + 1);
     for (j += lane; j < e; j += 32) mark<SPARSE>(a, u, a.out.adj[j]);
   }
   for (uint64_t i = blockIdx.x; i < nbig; i += gridDim.x) {
     uint32_t u = a.qbig[i];
-    uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
+    uint64_t j = part_row(a.out, u), e = part_row(a.out, u + 1);
     for (j += threadIdx.x; j < e; j += blockDim.x) mark<SPARSE>(a, u, a.out.adj[j]);
   }
   for (uint32_t i = 0; i < nhuge; i++) {
     uint32_t u = a.qhuge[i];
-    uint64_t j = a.out.off[u - a.out.lo] - a.out.base, e = a.out.off[u - a.out.lo + 1] - a.out.base;
+    uint64_t j = part_row(a.out, u), e = part_row(a.out, u + 1);
     for (j += global_thread(); j < e; j += grid_threads()) mark<SPARSE>(a, u, a.out.adj[j]);
   }
 }
