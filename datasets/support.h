@@ -1,6 +1,7 @@
 /* What the modules share on the host besides the graph: a monotonic clock,
- * binary search in sorted lists, a JSON writer (the plan dump, the command line), the progress line of long
- * phases, and output files that appear whole or not at all. */
+ * binary search in sorted lists, a JSON writer (the plan dump, the command
+ * line), the progress line of long phases, and output files that appear
+ * whole or not at all. */
 #ifndef WM_SUPPORT_H
 #define WM_SUPPORT_H
 

@@ -1,6 +1,7 @@
 /* NCCL for the CPU emulator (see include/nccl.h).  The communicators of one
- * ncclCommInitAll form a clique.  An all-gather is a round of the clique: the call of the last rank to arrive, from whichever
- * host thread, does the copies, and the others wait for it.  A send leaves
+ * ncclCommInitAll form a clique.  An all-gather is a round of the clique:
+ * the call of the last rank to arrive, from whichever host thread, does the
+ * copies, and the others wait for it.  A send leaves
  * a copy of its data in the receiver's mailbox at once; a receive waits for
  * it.  Kernels run at their launch here, so the data is ready at the call.
  * ncclCommAbort wakes every waiter of the clique with an error, as real
