@@ -19,6 +19,10 @@ extern "C" {
 
 double wm_now(void); /* seconds, monotonic */
 
+/* Whether the trace variable `name` (WM_BFS_TRACE, WM_MOTIF_TRACE) asks
+ * for lines on stderr: set, not empty and not "0". */
+int wm_trace_on(const char *name);
+
 /* ---- sorted lists --------------------------------------------------- */
 
 /* The first index of the ascending a[0, n) whose value is >= x (n: none). */

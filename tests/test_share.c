@@ -109,7 +109,7 @@ static void *run(void *arg) {
     o.cpu_hub_degree = 8; /* many hub tasks as well as roots */
     j->rc = wm_match_cpu(j->g, j->plan, &o, &j->r, &err);
   } else {
-    j->rc = wm_motif_sums_cpu_shared(j->g, j->k, 2, &j->p.share, &j->sums, &err);
+    j->rc = wm_motif_sums_cpu_shared(j->g, j->k, 2, 0, &j->p.share, &j->sums, &err);
   }
   return NULL;
 }
@@ -173,7 +173,7 @@ Test(share, motif_sums_over_three_processes_equal_one) {
   for (unsigned k = 3; k <= 5; k++) {
     wm_motif_sums want;
     wm_error err;
-    cr_assert_eq(wm_motif_sums_cpu(h, k, 2, &want, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(wm_motif_sums_cpu(h, k, 2, 0, &want, &err), WM_OK, "%s", err.msg);
     job jobs[PROCS];
     run_all(h, NULL, k, jobs);
     for (int i = 0; i < PROCS; i++) {

@@ -521,8 +521,7 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   S.small = o->small_kernel;
   S.dir_opt = o->direction_opt && c->have_in;
   S.target = o->target;
-  const char *tr = getenv("WM_BFS_TRACE");
-  S.trace = tr && *tr && *tr != '0';
+  S.trace = wm_trace_on("WM_BFS_TRACE");
   const size_t n = c->g->n;
   double t0 = wm_now();
   S.t_mark = t0;

@@ -680,13 +680,13 @@ struct Pool {
 };
 
 /* How long a thread spins after a search before it sleeps.  A woken thread
- * costs the next search time: in kron-25 traces on two H200s the parts
- * started 0.15-0.4 ms apart, and the first two levels' all-gathers took
- * 0.21-0.29 and 0.13 ms, against 0.08 and 0.04 ms in the one search whose
- * threads had not slept (later levels': 0.02-0.05 ms).
- * Spinning does not buy that back in the CLI, whose searches are more than
- * 200 ms apart at that scale (the last result is converted and freed; a
- * 200 ms spin still found the threads asleep), so a thread spins only for
+ * starts a little late (the start barrier waits for it), but it is not
+ * what makes a search's first levels slow: on two H100s, kron-25 searches
+ * 200 ms apart in the CLI took 2.37 ms (median of 16) with this spin and
+ * 2.24 ms with the threads spinning 2 s, never asleep, whose traces still
+ * show the first two all-gathers at 0.28-0.31 and 0.14 ms against
+ * 0.02-0.05 ms at later levels.  A spin that long would hold a core
+ * between a library user's calls for 5%, so a thread spins only for
  * callers that search back to back, and yields its core meanwhile. */
 static const double kPoolSpinSeconds = 0.005;
 
@@ -753,8 +753,7 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
                   wm_error *err) {
   Shared S;
   S.c = c, S.o = o, S.src = src, S.nsrc = nsrc;
-  const char *tr = getenv("WM_BFS_TRACE");
-  S.trace = tr && *tr && *tr != '0';
+  S.trace = wm_trace_on("WM_BFS_TRACE");
   size_t n = c->g->n ? c->g->n : 1;
   r->level = S.level = (uint32_t *)malloc(n * 4);
   if (o->want_parents) r->parent = S.parent = (uint32_t *)malloc(n * 4);

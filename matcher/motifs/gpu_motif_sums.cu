@@ -93,6 +93,7 @@ constexpr layout kFour = {{0, 1, 2, -1, -1, -1}, 3, 0};      /* size 4's sweeps 
  * so w_mark may share in_s there (not in pass 4) */
 constexpr layout kSweeps = {{0, 1, 2, 3, 2, 3}, 4, 0};
 constexpr layout kCliques = {{-1, 3, 0, -1, 2, 1}, 4, 1};    /* pass 4 */
+constexpr layout kEdgeCliques = {{-1, 1, 0, -1, -1, -1}, 2, 0}; /* size 4's 4-cliques per edge */
 
 struct scratch_pool {
   uint32_t *base;
@@ -859,6 +860,54 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
   flush(a, slots, overflow, warp);
 }
 
+/* Size 4: a warp per arc v->u (u < v) with two or more triangles on it.
+ * The common neighbours C of u and v ranked above u are listed (touched)
+ * and stamped (in_s); each edge inside C closes a 4-clique, counted once,
+ * at the arc between its two lowest-ranked vertices.  K4X4 gets 4 per
+ * 4-clique, as pass 4 of size 5 gives it. */
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) edge_cliques(dev_graph g, uint64_t m, const uint32_t *t,
+                                                          scratch_pool pool, unsigned long long *next,
+                                                          i128 *slots, int *overflow) {
+  __shared__ warp_counters counters[kWarpsPerBlock];
+  __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_above's */
+  const int lane = threadIdx.x & 31;
+  const unsigned warp = global_warp();
+  volatile warp_counters *wc = &counters[threadIdx.x >> 5];
+  const warp_scratch x = slice(pool, warp);
+  uint32_t stamp = pool.stamps[warp];
+  uint64_t k4 = 0; /* below C(deg, 2) per arc, summed in 128 bits after each */
+  i128 sum = 0;
+  int wrapped = 0;
+  for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
+    if (t[arc] < 2) continue;
+    const uint32_t v = row_of(g, arc), u = g.adj[arc];
+    if (u >= v) continue;
+    const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
+    const uint64_t i = arc - g.off[v], nu = lower_bound(ru, deg(g, u), u);
+    const uint32_t in_c = fresh(stamp);
+    if (lane == 0) wc->nt = 0;
+    __syncwarp();
+    for (uint64_t a = lane; a < i && nu; a += 32)
+      if (has(ru, nu, rv[a])) {
+        x.in_s[rv[a]] = in_c;
+        x.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = rv[a];
+      }
+    __syncwarp();
+    const unsigned nc = wc->nt;
+    if (nc >= 2)
+      for_rows_above(g, x.touched, nc, 0, idx[threadIdx.x >> 5], [&](uint32_t, uint32_t z) { k4 += x.in_s[z] == in_c; });
+    checked_add(sum, (i128)k4, wrapped);
+    k4 = 0;
+    __syncwarp();
+  }
+  sum = warp_sum_checked(sum, wrapped);
+  if (lane == 0) {
+    pool.stamps[warp] = stamp;
+    for (int q = 0; q < 4; q++) checked_add(slots[(uint64_t)warp * WM_SUM_COUNT + WM_SUM_K4X4], sum, wrapped);
+  }
+  if (__any_sync(0xffffffffu, wrapped) && lane == 0) atomicOr(overflow, 1);
+}
+
 /* The warps' slots summed per sum, a block of one warp each, overflow
  * flagged: one row to copy back instead of a row per warp. */
 __global__ void reduce_slots(const i128 *slots, unsigned warps, i128 *total, int *overflow) {
@@ -937,6 +986,7 @@ struct run {
   const wm_gpu_graph *resident; /* policy.graph: g on the devices already, or NULL */
   bool borrowed;            /* off and adj are resident's, not this run's to free */
   cudaMemPool_t pool;       /* resident's pool on this device (take), or NULL */
+  bool skip_k4;             /* size 4: no 4-cliques (policy.skip_k4) */
 };
 
 /* This run's device buffers: from the resident graph's pool where there is
@@ -1294,6 +1344,11 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
     if ((rc = use_layout(r, kCliques, 3, pool, warps, err))) return rc;
     triangle_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, r.t, pool, shared_counter(r), r.slots,
                                                            r.overflow);
+  } else if (!r.skip_k4) {
+    scratch_pool pool;
+    unsigned warps = 0;
+    if ((rc = use_layout(r, kEdgeCliques, 4, pool, warps, err))) return rc;
+    edge_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, r.t, pool, shared_counter(r), r.slots, r.overflow);
   }
   WM_CU(cudaGetLastError());
   WM_CU(r.bad);
@@ -1374,6 +1429,7 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     R[i].dev = i;
     R[i].multi = true;
     R[i].resident = policy.graph;
+    R[i].skip_k4 = policy.skip_k4 != 0;
     WM_CUD(i, cudaSetDevice(i));
     if ((rc = wm_gpu_on_device(err, i, set_scope(1, err))) || (rc = wm_gpu_on_device(err, i, upload(g, R[i], err))) ||
         (rc = wm_gpu_on_device(err, i, prepare(g, k, policy, R[i], err))))
@@ -1468,6 +1524,7 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     double at[5];
     WM_CU(cudaGetDevice(&r.dev));
     r.resident = pol.graph;
+    r.skip_k4 = pol.skip_k4 != 0;
     rc = set_scope(0, err);
     at[0] = wm_now();
     if (!rc) rc = upload(g, r, err);
@@ -1479,8 +1536,7 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     at[3] = wm_now();
     release(r);
     at[4] = wm_now();
-    const char *tr = getenv("WM_MOTIF_TRACE");
-    if (tr && *tr && strcmp(tr, "0") != 0)
+    if (wm_trace_on("WM_MOTIF_TRACE"))
       fprintf(stderr,
               "motif sums (GPU, size %u): upload %.3f ms, scratch and plans %.3f ms, passes %.3f ms (kernels %.3f), "
               "collect %.3f ms, release %.3f ms; %u warps, scratch %.1f MB%s\n",
@@ -1489,6 +1545,7 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
               1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]), r.want, (double)r.words * 4 / 1e6,
               r.tight ? " (a layout per kernel)" : "");
   }
+  out->k4_counted = k >= 5 || !pol.skip_k4;
   out->seconds = wm_now() - t0;
   double total_ms = 0;
   for (int i = 0; i < WM_MOTIF_PASSES; i++) out->pass_seconds[i] = ms[i] / 1e3, total_ms += ms[i];

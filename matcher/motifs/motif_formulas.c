@@ -10,8 +10,9 @@
  * The patterns that do not cut this way have sums of their own: the
  * 5-cycle, K2,3, W4 and W4 less a spoke over the lists S_uw of the 4-cycle
  * pass, the 5-clique over the edges' common neighbours.  Only the triangle
- * and the 4-clique are enumerated (edge-induced, one plan each, which the
- * GPU counts with its clique kernels). */
+ * and the 4-clique are enumerated: the triangle by one plan (edge-induced,
+ * on the GPU's clique kernels), the 4-clique per edge in the size-4 sums'
+ * last pass, or by one plan on graphs above WM_MOTIF_K4_ARCS arcs. */
 #include <string.h>
 
 #include "motif_sums.h"

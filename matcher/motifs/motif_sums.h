@@ -74,26 +74,29 @@ typedef struct wm_motif_sums {
   wm_i128 s[WM_SUM_COUNT];
   double seconds;         /* wall time of all the passes */
   double pass_seconds[WM_MOTIF_PASSES]; /* triangles per edge, vertex and edge sums, 4-cycles,
-                             pair lists, 4-cliques per triangle; the CPU does pass 3
+                             pair lists, 4-cliques per triangle (size 4: per edge);
+                             the CPU does pass 3
                              (4-cycles, pair lists, 5-cycles) top by top and counts it
                              all under 4-cycles, the GPU the 5-cycles' triangle term
                              with the triangles per edge; over several GPUs, the
                              slowest device's, the pair lists under 4-cycles too */
+  int k4_counted;         /* K4X4 holds 4 x the 4-cliques (size 5; size 4 unless skip_k4) */
   int gpus;               /* GPU: the devices the passes ran on */
   char gpu_note[96];      /* GPU: why one device ran where several were asked, or "" */
 } wm_motif_sums;
 
 /* Fills the sums that size k (3..5) needs over the whole symmetric graph g
- * with `threads` OpenMP threads (0: all).  Any order of ids is correct; the
+ * with `threads` OpenMP threads (0: all); for size 4 also the 4-cliques
+ * (pass 4, per edge), unless skip_k4.  Any order of ids is correct; the
  * passes orient edges from higher to lower id, so a graph renumbered by
  * descending degree (wm_graph_relabel_by_degree) bounds their work by the
  * degeneracy.  WM_EINPUT when a sum passes 2^127 (reported, never
  * wrapped) or memory runs out. */
-int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err);
+int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, int skip_k4, wm_motif_sums *out, wm_error *err);
 /* The same, the passes' tops shared with other processes (share may be
  * NULL): every process returns the sums over all tops. */
-int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const wm_share *share, wm_motif_sums *out,
-                             wm_error *err);
+int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, int skip_k4, const wm_share *share,
+                             wm_motif_sums *out, wm_error *err);
 
 /* How the GPU's motif aggregates size themselves; zero fields take the
  * defaults.  Tests shrink them to force many chunks and the per-kernel
@@ -108,6 +111,7 @@ typedef struct wm_motif_gpu_policy {
                              by a block each (0: the paths per warp, between 1,024 and
                              32,768) */
   const struct wm_gpu_graph *graph; /* g already on the devices (matcher.h), or NULL */
+  int skip_k4;            /* size 4: leave the 4-cliques out (a plan counts them) */
 } wm_motif_gpu_policy;
 
 /* The same sums on the GPU, for sizes 4 and 5 (size 3 needs degrees only).

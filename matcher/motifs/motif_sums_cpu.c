@@ -8,7 +8,8 @@
  *      also the lists S_uw of those paths' middles, with the sums over
  *      them (K2,3, W4, W4 less a spoke) and the 5-cycles;
  *   4. (size 5) each triangle's common neighbours, its 4-cliques, and the
- *      5-cliques on each edge.
+ *      5-cliques on each edge; (size 4, unless skipped) the 4-cliques on
+ *      each edge.
  * Each thread sums into its own 128-bit accumulators; every step is
  * checked for overflow. */
 #include <omp.h>
@@ -434,19 +435,49 @@ static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *com
 #pragma omp barrier
 }
 
+/* Size 4's 4-cliques: for each arc v->u (u < v) with two or more
+ * triangles on it, the common neighbours C of u and v ranked above u; each
+ * edge inside C, found from its lower-ranked end, closes a 4-clique
+ * counted once.  K4X4 gets 4 per 4-clique, as pass 4 gives it (and as the
+ * GPU counts them). */
+static void edge_cliques(const wm_graph *g, const uint32_t *t, uint32_t *common, uint32_t *ia, uint32_t *ib,
+                         scratch *x, acc *a, loops *L, wm_progress *p) {
+  const int64_t n = g->n;
+  FOR_CLAIMED(L, LOOP_CLIQUES, 16, n, vv) {
+    uint32_t v = (uint32_t)vv;
+    wm_progress_add(p, deg(g, v) + 1);
+    const uint32_t *rv = g->adj + g->offsets[v];
+    const uint64_t nv = wm_sorted_lower_bound(rv, deg(g, v), v);
+    const uint32_t *tv = t + g->offsets[v];
+    for (uint64_t i = 0; i < nv; i++) {
+      if (tv[i] < 2) continue;
+      const uint64_t nc = triangles_on(g, v, i, rv[i], ia, ib), stamp = ++x->stamp;
+      for (uint64_t z = 0; z < nc; z++) common[z] = rv[ia[z]], x->in_s[common[z]] = stamp;
+      uint64_t k4 = 0;
+      for (uint64_t z = 0; nc >= 2 && z < nc; z++) {
+        const uint32_t y = common[z], *ry = g->adj + g->offsets[y];
+        for (uint64_t j = 0; j < deg(g, y) && ry[j] < y; j++) k4 += x->in_s[ry[j]] == stamp;
+      }
+      add(a, WM_SUM_K4X4, mul(a, 4, (wm_i128)k4));
+    }
+  }
+#pragma omp barrier
+}
+
 static void merge(acc *into, const acc *a) {
   for (int i = 0; i < WM_SUM_COUNT; i++) into->s[i] = wm_add_chk(into->s[i], a->s[i], &into->overflow);
   if (a->overflow > into->overflow) into->overflow = a->overflow;
 }
 
-int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, wm_motif_sums *out, wm_error *err) {
-  return wm_motif_sums_cpu_shared(g, k, threads, NULL, out, err);
+int wm_motif_sums_cpu(const wm_graph *g, unsigned k, int threads, int skip_k4, wm_motif_sums *out, wm_error *err) {
+  return wm_motif_sums_cpu_shared(g, k, threads, skip_k4, NULL, out, err);
 }
 
-int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const wm_share *share, wm_motif_sums *out,
-                             wm_error *err) {
+int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, int skip_k4, const wm_share *share,
+                             wm_motif_sums *out, wm_error *err) {
   memset(out, 0, sizeof *out);
   out->k = k;
+  out->k4_counted = k >= 5 || (k == 4 && !skip_k4);
   const double started = wm_now();
   if (k < 3 || k > 5) return wm_fail(err, WM_EUSAGE, "motif sums: size must be 3, 4 or 5 (got %u)", k);
   if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EINPUT, "motif sums: the graph must be undirected");
@@ -460,7 +491,7 @@ int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const w
   const unsigned first_loop = share ? share->loops(share->ctx, LOOPS) : 0;
   for (int i = 0; share && i < LOOPS; i++) L.id[i] = first_loop + (unsigned)i;
   /* Each pass is a loop over the vertices, weighed by degree. */
-  const unsigned loops = 1 + (k >= 4 ? 3 : 0) + (k >= 5 ? 1 : 0);
+  const unsigned loops = 1 + (k >= 4 ? 3 : 0) + (k >= 5 || (k == 4 && !skip_k4));
   wm_progress progress;
   wm_progress_init(&progress, "motif sums", loops * ((uint64_t)g->m + g->n), 1);
   /* With a share every process enters the region, so that the processes
@@ -500,6 +531,7 @@ int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, const w
       if (k >= 4 && !failed) four_cycles(g, t, k, &x, a, &L, &progress);
       t3 = wm_now();
       if (k >= 5 && !failed) triangle_cliques(g, t, common, ia, ib, &x, a, &L, &progress);
+      if (k == 4 && !skip_k4 && !failed) edge_cliques(g, t, common, ia, ib, &x, a, &L, &progress);
       t4 = wm_now();
       if (omp_get_thread_num() == 0) {
         out->pass_seconds[0] = t1 - t0;

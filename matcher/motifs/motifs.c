@@ -2,10 +2,12 @@
  * pattern, k = 3..5.
  *
  * The formula method takes edge-induced counts N from aggregates
- * (motif_sums.h, motif_formulas.c) for every class but the triangle and
- * the 4-clique, which it enumerates edge-induced (one plan each, which the
- * GPU runs on its clique kernels); for size 5 every class, the 5-clique
- * too, has a formula.  Edge-induced counts are N = M I over the induced
+ * (motif_sums.h, motif_formulas.c) for every class but the triangle,
+ * which it enumerates edge-induced (one plan, which the GPU runs on its
+ * triangle kernels), and the 4-clique, which the sums' pass 4 enumerates
+ * once per edge on the degree order on graphs of up to WM_MOTIF_K4_ARCS
+ * arcs, and one plan on the clique kernels above; for size 5 every class,
+ * the 5-clique too, has a formula.  Edge-induced counts are N = M I over the induced
  * ones, M the spanning-subgraph matrix, upper triangular with a unit
  * diagonal in edge order; so from the densest class down, I_i is N_i less
  * the copies of class i inside the denser classes already known (a class
@@ -43,6 +45,7 @@ static void set_total(wm_match_result *sum, const wm_u128 *counts, unsigned n) {
 /* One plan for pats[i], edge- or vertex-induced, on either executor. */
 static int match_one(const wm_graph *g, const wm_pattern *p, int induced, int use_gpu, const wm_match_options *o,
                      const wm_graph_summary *gs, wm_match_result *r, wm_error *err) {
+  const double t_plan = wm_now();
   wm_plan_options po;
   wm_plan_options_init(&po);
   po.induced = induced;
@@ -56,7 +59,12 @@ static int match_one(const wm_graph *g, const wm_pattern *p, int induced, int us
   else
     wm_match_options_init(&named);
   named.progress_label = p->name;
-  return use_gpu ? wm_match_gpu(g, &plan, &named, r, err) : wm_match_cpu(g, &plan, &named, r, err);
+  const double t0 = wm_now();
+  rc = use_gpu ? wm_match_gpu(g, &plan, &named, r, err) : wm_match_cpu(g, &plan, &named, r, err);
+  if (wm_trace_on("WM_MOTIF_TRACE"))
+    fprintf(stderr, "motifs: %s matched %s in %.3f ms, its plan made in %.3f ms\n", p->name,
+            induced ? "vertex-induced" : "edge-induced", 1e3 * (wm_now() - t0), 1e3 * (t0 - t_plan));
+  return rc;
 }
 
 static int by_enumeration(const wm_graph *g, const wm_pattern *pats, unsigned n, int use_gpu,
@@ -104,15 +112,22 @@ static int solve(const wm_pattern *pats, unsigned n, const uint64_t *M, const wm
   return rc;
 }
 
+/* Appends name and note to the list of enumerated classes. */
+static void list_matched(char *matched, size_t size, const char *name, const char *note) {
+  const size_t used = strlen(matched);
+  snprintf(matched + used, size - used, "%s%s%s", used ? ", " : "", name, note);
+}
+
 /* Each class's value: its formula, or one plan (edge-induced for the
  * triangle and the 4-clique, vertex-induced for a class without a
- * formula). */
+ * formula); the 4-clique is taken from the sums where their pass 4
+ * counted them (WM_MOTIF_K4_ARCS).  The graph's summary, which plans need, is made
+ * only for a class that has one. */
 static int class_values(const wm_graph *g, const wm_pattern *pats, unsigned n, int use_gpu,
                         const wm_match_options *o, const wm_motif_sums *sums, wm_i128 *value, int *induced,
                         int *how, wm_match_result *total, char *matched, size_t matched_size, wm_error *err) {
   wm_graph_summary gs;
-  wm_graph_summary_compute(g, &gs);
-  size_t used = 0;
+  int have_gs = 0;
   matched[0] = '\0';
   for (unsigned i = 0; i < n; i++) {
     const int h = wm_motif_how(&pats[i]);
@@ -123,14 +138,18 @@ static int class_values(const wm_graph *g, const wm_pattern *pats, unsigned n, i
         return wm_fail(err, WM_EINPUT, "motif %s: no formula", pats[i].name);
       continue;
     }
+    if (h == WM_MOTIF_BY_EDGE_MATCH && sums->k4_counted && strcmp(pats[i].name, "4-clique") == 0) {
+      value[i] = sums->s[WM_SUM_K4X4] / 4;
+      list_matched(matched, matched_size, pats[i].name, " (per edge, in pass 4 of the aggregates)");
+      continue;
+    }
+    if (!have_gs) wm_graph_summary_compute(g, &gs), have_gs = 1;
     wm_match_result r;
     int rc = match_one(g, &pats[i], induced[i], use_gpu, o, &gs, &r, err);
     if (rc) return rc;
     value[i] = r.count;
     add_result(total, &r);
-    int w = snprintf(matched + used, matched_size - used, "%s%s%s", used ? ", " : "", pats[i].name,
-                     induced[i] ? " (induced)" : "");
-    if (w > 0 && (size_t)w < matched_size - used) used += (size_t)w;
+    list_matched(matched, matched_size, pats[i].name, induced[i] ? " (induced)" : "");
   }
   return WM_OK;
 }
@@ -142,10 +161,14 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
                         wm_match_result *total, char *how, size_t how_size, wm_error *err) {
   int rc;
   const double *ps = sums->pass_seconds;
+  const uint64_t k4_arcs = o && o->motif_k4_arcs ? o->motif_k4_arcs : WM_MOTIF_K4_ARCS;
+  const int skip_k4 = g->m > k4_arcs;
+  const char *k4_where = k >= 5 ? "per triangle" : skip_k4 ? "(left to a plan)" : "per edge";
   if (use_gpu && k >= 4) {
     double ms = 0;
     wm_motif_gpu_policy policy = {o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
-                                  o ? o->gpu_set_capacity : 0, 0, o ? o->gpus : 0, 0, o ? o->gpu_graph : NULL};
+                                  o ? o->gpu_set_capacity : 0, 0, o ? o->gpus : 0, 0, o ? o->gpu_graph : NULL,
+                                  skip_k4};
     rc = wm_motif_sums_gpu(g, k, &policy, sums, &ms, err);
     if (rc) return rc;
     total->kernel_ms += ms;
@@ -156,15 +179,15 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
       snprintf(where, sizeof where, "1 GPU of %d (%.60s)", o->gpus, sums->gpu_note);
     snprintf(how, how_size,
              "aggregates on %s in %.3f ms of kernels (triangles per edge %.3f, vertex and edge sums %.3f, "
-             "4-cycles %.3f, pair lists %.3f, 4-cliques per triangle %.3f; %.3f s with the upload)",
-             where, ms, 1e3 * ps[0], 1e3 * ps[1], 1e3 * ps[2], 1e3 * ps[3], 1e3 * ps[4], sums->seconds);
+             "4-cycles %.3f, pair lists %.3f, 4-cliques %s %.3f; %.3f s with the upload)",
+             where, ms, 1e3 * ps[0], 1e3 * ps[1], 1e3 * ps[2], 1e3 * ps[3], k4_where, 1e3 * ps[4], sums->seconds);
   } else {
-    rc = wm_motif_sums_cpu_shared(g, k, o ? o->threads : 0, o ? o->share : NULL, sums, err);
+    rc = wm_motif_sums_cpu_shared(g, k, o ? o->threads : 0, skip_k4, o ? o->share : NULL, sums, err);
     if (rc) return rc;
     snprintf(how, how_size,
              "aggregates on the CPU in %.3f s (triangles per edge %.3f, vertex and edge sums %.3f, 4-cycles, pair "
-             "lists and 5-cycles %.3f, 4-cliques per triangle %.3f)",
-             sums->seconds, ps[0], ps[1], ps[2], ps[4]);
+             "lists and 5-cycles %.3f, 4-cliques %s %.3f)",
+             sums->seconds, ps[0], ps[1], ps[2], k4_where, ps[4]);
   }
   total->formula_paths =
       sums->s[WM_SUM_PATHS] > (wm_i128)UINT64_MAX ? UINT64_MAX : (uint64_t)sums->s[WM_SUM_PATHS];
@@ -195,10 +218,19 @@ static int by_formula(const wm_graph *g0, unsigned k, const wm_pattern *pats, un
   wm_motif_sums sums;
   char matched[256], sums_how[320];
   if (!M || !value || !induced) rc = wm_fail(err, WM_EINPUT, "out of memory");
+  double at[5];
+  at[0] = wm_now();
   if (!rc) rc = wm_spanning_matrix(pats, n, M, err);
+  at[1] = wm_now();
   if (!rc) rc = compute_sums(g, k, use_gpu, o, &sums, total, sums_how, sizeof sums_how, err);
+  at[2] = wm_now();
   if (!rc) rc = class_values(g, pats, n, use_gpu, o, &sums, value, induced, how, total, matched, sizeof matched, err);
+  at[3] = wm_now();
   if (!rc) rc = solve(pats, n, M, value, induced, counts, err);
+  at[4] = wm_now();
+  if (wm_trace_on("WM_MOTIF_TRACE"))
+    fprintf(stderr, "motifs (formula, size %u): matrix %.3f ms, sums %.3f ms, enumerated classes %.3f ms, solve %.3f ms\n",
+            k, 1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]));
   if (!rc)
     snprintf(total->launch, sizeof total->launch, "formula: %s; enumerated on the %s: %s", sums_how,
              use_gpu ? "GPU" : "CPU", matched[0] ? matched : "none");

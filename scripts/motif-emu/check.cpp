@@ -147,7 +147,7 @@ static int check(const char *set, const std::string &name, const wm_graph *g0, u
   }
   for (unsigned k = 4; k <= kmax; k++) {
     wm_motif_sums cpu;
-    if (wm_motif_sums_cpu(g, k, 2, &cpu, &err)) {
+    if (wm_motif_sums_cpu(g, k, 2, 0, &cpu, &err)) {
       fprintf(stderr, "motif-emu: %s: CPU sums: %s\n", name.c_str(), err.msg);
       exit(2);
     }
