@@ -21,7 +21,7 @@
 #
 #   bash scripts/motif-emu.sh [EDGE_LIST ...]
 # Environment: WM_EMU_BUILD (default build-motif-emu), EMU_SMS (emulated
-# SMs, default 2: the defaults then run 64 warps, enough for the 32-warp
+# SMs, default 2: the defaults then run 32 to 64 warps, enough for the 32-warp
 # block kernels), MOTIF_EMU_WARPS (a cap on the warps of the policies that
 # leave them to the device; default none).
 set -euo pipefail

@@ -925,10 +925,11 @@ __global__ void reduce_slots(const i128 *slots, unsigned warps, i128 *total, int
 }
 
 /* Each top's paths u-v-w (v, w > u): where its lists go; the tops of more
- * than `heavy` are listed. */
+ * than `heavy` are listed, and where total is given the paths added to it. */
 __global__ void top_paths(dev_graph g, unsigned long long *next, uint64_t *paths, uint64_t heavy, uint32_t *tops,
-                          unsigned long long *ntops) {
+                          unsigned long long *ntops, unsigned long long *total) {
   const int lane = threadIdx.x & 31;
+  unsigned long long mine = 0;
   for (uint32_t u = grab(next); u < g.n; u = grab(next)) {
     const uint32_t *ru = g.adj + g.off[u];
     const uint64_t du = deg(g, u);
@@ -938,11 +939,13 @@ __global__ void top_paths(dev_graph g, unsigned long long *next, uint64_t *paths
       p += deg(g, v) - lower_bound(rv, deg(g, v), u + 1);
     }
     p = warp_sum_u64(p);
+    mine += p;
     if (lane == 0) {
       paths[u] = p;
       if (p > heavy) tops[atomicAdd(ntops, 1ull)] = u;
     }
   }
+  if (total && lane == 0 && mine) atomicAdd(total, mine);
 }
 
 constexpr int kCounters = 64;
@@ -1066,12 +1069,29 @@ int upload(const wm_graph *g, run &r, wm_error *err) {
   return WM_OK;
 }
 
+/* Warps for `paths` paths below the tops: one per kPathsPerWarp of them,
+ * at least a block per multiprocessor and kHeavyWarps (the block kernels'
+ * size), at most all the device runs.  On a small graph every warp costs
+ * its scratch's zeroing and its sums' flush and reduction more than it
+ * speeds the passes: hub (72,492 paths) took 1.14 ms a 5-motif call on 512
+ * warps, 1.47 on 2,048 and 1.73 on 4,224. */
+constexpr uint64_t kPathsPerWarp = 128;
+
+uint64_t warps_for(uint64_t paths, int sms) {
+  const uint64_t most = (uint64_t)sms * kBlocksPerSm * kWarpsPerBlock;
+  uint64_t least = (uint64_t)sms * kWarpsPerBlock;
+  if (least < kHeavyWarps) least = kHeavyWarps;
+  const uint64_t w = (paths / kPathsPerWarp + kHeavyWarps - 1) / kHeavyWarps * kHeavyWarps; /* whole blocks */
+  return w < least ? least : w > most ? most : w;
+}
+
 /* The scratch of passes 3 and 4 (struct layout): where every kernel's
- * arrays fit all the warps the device runs (or policy.warps) in the
+ * arrays fit the warps (policy.warps, else warps_for the paths) in the
  * budget, one layout for all (kAll; kFour for size 4); else the budget
  * whole, each kernel's layout over as many warps as fit.  The budget is
  * policy.scratch_words, or 75% of the free memory. */
-int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, wm_error *err) {
+int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, uint64_t paths, run &r,
+                 wm_error *err) {
   int dev = 0, sms = 0;
   WM_CU(cudaGetDevice(&dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -1079,7 +1099,7 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     return wm_fail(err, WM_EDEVICE, "motif aggregates on the GPU: at most 2^31 vertices (got %u)", g->n);
   r.n = g->n ? g->n : 1;
   r.maxdeg = wm_graph_max_degree(g) + 1;
-  uint64_t want = policy.warps ? policy.warps : (uint64_t)sms * kBlocksPerSm * kWarpsPerBlock;
+  uint64_t want = policy.warps ? policy.warps : warps_for(paths, sms);
   want = (want + kWarpsPerBlock - 1) / kWarpsPerBlock * kWarpsPerBlock;
   uint64_t budget = policy.scratch_words;
   if (!budget) {
@@ -1151,16 +1171,36 @@ int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room,
   return WM_OK;
 }
 
-/* Before the timed passes, for size 5: each top's paths (top_paths), their
- * prefix sums on the host, and the room for the lists. */
-int plan_lists(const wm_graph *g, run &r, unsigned small_blocks, uint64_t room, wm_error *err) {
+int sort_tops(run &r, const unsigned long long *ntops, wm_error *err);
+
+/* Each top's paths (top_paths) and their total: size 5 on the host too,
+ * for the list plan; size 4 with the list of the heavy tops (in r.buf). */
+int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, uint64_t *paths, wm_error *err) {
   WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
-  r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
-  if (!r.prefix_host) return wm_fail(err, WM_EINPUT, "out of memory");
+  if (k >= 5) {
+    r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
+    if (!r.prefix_host) return wm_fail(err, WM_EINPUT, "out of memory");
+    top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, ~0ull, NULL, NULL, NULL);
+    WM_CU(cudaMemcpy(r.prefix_host + 1, r.prefix + 1, g->n * sizeof *r.prefix_host, cudaMemcpyDeviceToHost));
+    r.prefix_host[0] = 0;
+    *paths = 0;
+    for (uint32_t u = 0; u < g->n; u++) *paths += r.prefix_host[u + 1];
+    return WM_OK;
+  }
+  WM_CU(take(r, &r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
+  unsigned long long *ntops = r.next + kCounters - 1, *total = counter(r);
+  WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
+  top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops, total);
+  unsigned long long t = 0;
+  WM_CU(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost));
+  *paths = t;
+  return r.multi ? sort_tops(r, ntops, err) : WM_OK;
+}
+
+/* Before the timed passes, for size 5: the heavy tops, the prefix sums of
+ * the tops' paths (count_paths) and the room for the lists. */
+int plan_lists(const wm_graph *g, run &r, uint64_t room, wm_error *err) {
   uint64_t *prefix = r.prefix_host;
-  top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, ~0ull, NULL, NULL);
-  WM_CU(cudaMemcpy(prefix + 1, r.prefix + 1, g->n * sizeof *prefix, cudaMemcpyDeviceToHost));
-  prefix[0] = 0;
   if (!r.heavy_paths && r.multi) /* the same on every device, whatever its warps */
     r.heavy_paths = kHeavyPaths;
   if (!r.heavy_paths) { /* a top heavier than a warp's share, within [kHeavyMin, kHeavyPaths] */
@@ -1289,26 +1329,19 @@ int sort_tops(run &r, const unsigned long long *ntops, wm_error *err) {
   return WM_OK;
 }
 
-/* Before the timed passes: the scratch, size 5's list plan (and room for
- * each vertex's neighbours above it), and size 4's paths per top (and the
- * list of the heavy ones). */
+/* Before the timed passes: the tops' paths (and size 4's heavy tops),
+ * the scratch for as many warps as they need, and size 5's list plan (and
+ * room for each vertex's neighbours above it). */
 int prepare(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, wm_error *err) {
   const unsigned small_blocks = small_blocks_of(r, err);
   if (!small_blocks) WM_CU(cudaGetLastError());
   if (k >= 5) WM_CU(take(r, &r.up, (g->n ? g->n : 1) * sizeof *r.up));
-  int rc = size_scratch(g, k, policy, r, err);
+  uint64_t paths = 0;
+  int rc = count_paths(g, k, r, small_blocks, &paths, err);
+  if (!rc) rc = size_scratch(g, k, policy, paths, r, err);
   if (rc) return rc;
   r.heavy_paths = policy.heavy_paths;
-  if (k >= 5 && (rc = plan_lists(g, r, small_blocks, policy.list_room, err))) return rc;
-  if (k == 4) { /* each top's paths, and the list of the heavy ones */
-    WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
-    WM_CU(take(r, &r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
-    unsigned long long *ntops = r.next + kCounters - 1;
-    WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
-    top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops);
-    if (r.multi && (rc = sort_tops(r, ntops, err))) return rc;
-  }
-  return WM_OK;
+  return k >= 5 ? plan_lists(g, r, policy.list_room, err) : WM_OK;
 }
 
 /* The chunks of tops of size 5's lists (1 for size 4). */
