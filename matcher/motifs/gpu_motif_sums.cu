@@ -518,8 +518,27 @@ __device__ void sweep_top(const dev_graph &g, const uint32_t *t, int k, const wa
   for (unsigned q = lo + lane; q < hi; q += 32) x.cnt[x.touched[q]] = 0, x.pos[x.touched[q]] = 0;
 }
 
-/* Tops u in [u0, u1) a warp each (sweep_top); tops of more than `heavy`
- * paths (0: none) are left to the block kernels. */
+/* The calling warp sweeps tops u in [u0, u1) from next, one at a time
+ * (sweep_top), in its own slice; tops of more than `heavy` paths (0:
+ * none) are left to blocks (four_cycles_mixed).  wc and stretch are the
+ * warp's in shared memory. */
+__device__ void light_tops(const dev_graph &g, const uint32_t *t, int k, const scratch_pool &pool, uint32_t u0,
+                           uint32_t u1, unsigned long long *next, const uint64_t *prefix, uint32_t *buf,
+                           bucket *buckets, unsigned long long *nbuckets, const uint64_t *paths_of, uint64_t heavy,
+                           warp_counters *wc, uint32_t *stretch, acc &a) {
+  const int lane = threadIdx.x & 31;
+  const warp_scratch x = slice(pool, global_warp());
+  for (uint32_t u = u0 + grab(next); u < u1; u = u0 + grab(next)) {
+    if (heavy && (paths_of ? paths_of[u] : prefix[u + 1] - prefix[u]) > heavy) continue;
+    if (lane == 0) wc->nt = 0;
+    __syncwarp();
+    sweep_top<1>(g, t, k, x, u, u0, prefix, buf, buckets, nbuckets, &wc->nt, stretch, a);
+    __syncwarp();
+  }
+}
+
+/* Tops u in [u0, u1) a warp each (light_tops), where no top goes to a
+ * block. */
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     four_cycles(dev_graph g, const uint32_t *t, int k, scratch_pool pool, uint32_t u0, uint32_t u1,
                 unsigned long long *next, const uint64_t *prefix, uint32_t *buf, bucket *buckets,
@@ -527,27 +546,18 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
                 int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
   __shared__ uint32_t stretch[kWarpsPerBlock];
-  const int lane = threadIdx.x & 31;
-  const unsigned warp = global_warp();
-  warp_counters *wc = &counters[threadIdx.x >> 5];
-  const warp_scratch x = slice(pool, warp);
+  const unsigned wib = threadIdx.x >> 5;
   acc a;
   memset(&a, 0, sizeof a);
-  for (uint32_t u = u0 + grab(next); u < u1; u = u0 + grab(next)) {
-    /* a heavy top is four_cycles_heavy's (size 4) or four_cycles_block's (size 5) */
-    if (heavy && (paths_of ? paths_of[u] : prefix[u + 1] - prefix[u]) > heavy) continue;
-    if (lane == 0) wc->nt = 0;
-    __syncwarp();
-    sweep_top<1>(g, t, k, x, u, u0, prefix, buf, buckets, nbuckets, &wc->nt, &stretch[threadIdx.x >> 5], a);
-    __syncwarp();
-  }
-  flush(a, slots, overflow, warp);
+  light_tops(g, t, k, pool, u0, u1, next, prefix, buf, buckets, nbuckets, paths_of, heavy, &counters[wib],
+             &stretch[wib], a);
+  flush(a, slots, overflow, global_warp());
 }
 
-/* Size 5's heavy tops tops[0..ntops) (of more than run.heavy_paths paths),
- * a block of kHeavyWarps warps each (sweep_top), in the slice of the
+/* Heavy tops (of more than run.heavy_paths paths; size 4: kHeavyPaths)
+ * are swept by a block of kHeavyWarps warps each, in the slice of the
  * block's first warp, so that a hub's chain of dependent loads does not
- * hold one warp while the device idles. */
+ * hold one warp while the device idles (four_cycles_mixed). */
 constexpr int kHeavyWarps = 32;
 constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy (size 4; size 5 at most) */
 /* Size 5: a top of more paths than the warps' average share, and more
@@ -555,26 +565,6 @@ constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy 
  * over a few thousand paths and their tallies outlasts a small graph's
  * whole pass. */
 constexpr uint64_t kHeavyMin = 1024;
-
-__global__ void __launch_bounds__(32 * kHeavyWarps)
-    four_cycles_block(dev_graph g, const uint32_t *t, scratch_pool pool, uint32_t u0, const uint32_t *tops,
-                      unsigned ntops, unsigned long long *next, const uint64_t *prefix, uint32_t *buf,
-                      bucket *buckets, unsigned long long *nbuckets, i128 *slots, int *overflow) {
-  __shared__ unsigned long long item;
-  __shared__ unsigned nt;
-  __shared__ uint32_t stretch[kHeavyWarps];
-  const warp_scratch x = slice(pool, blockIdx.x * kHeavyWarps);
-  acc a;
-  memset(&a, 0, sizeof a);
-  for (;;) {
-    if (threadIdx.x == 0) item = take_next(next), nt = 0;
-    __syncthreads();
-    if (item >= ntops) break;
-    sweep_top<kHeavyWarps>(g, t, 5, x, tops[item], u0, prefix, buf, buckets, nbuckets, &nt, stretch, a);
-    __syncthreads();
-  }
-  flush(a, slots, overflow, blockIdx.x * kHeavyWarps + (threadIdx.x >> 5));
-}
 
 /* Calls f(s, y) for each member s of S[0..c) and each y in s's row with
  * from <= y < s (neighbours ranked above s, below from), the members'
@@ -622,47 +612,67 @@ __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_
   }
 }
 
-/* Size 4's heavy tops (listed by top_paths), a block of kHeavyWarps
- * warps each, sharing the counters of the block's first warp's slice;
- * several devices take them from one shared counter. */
+/* Size 4's heavy top u by the calling block: the paths u-v-w (v, w > u)
+ * tallied per w in the slice x (of the block's first warp), then the
+ * 4-cycles; *nt (zero on entry, shared) counts the touched w. */
+__device__ void heavy_four_cycles(const dev_graph &g, const warp_scratch &x, uint32_t u, unsigned *nt, acc &a) {
+  const unsigned wib = threadIdx.x >> 5;
+  const uint32_t *ru = g.adj + g.off[u];
+  const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
+  uint64_t paths = 0;
+  for_paths(
+      g, u, ru, first, du,
+      [&](uint64_t, uint32_t v, uint64_t j) {
+        const uint32_t w = g.adj[g.off[v] + j];
+        if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(nt, 1u)] = w;
+        paths++;
+      },
+      32 * wib, 32 * kHeavyWarps);
+  __syncthreads();
+  i128 cycles = 0;
+  for (unsigned q = threadIdx.x; q < *nt; q += blockDim.x) {
+    cycles += choose(x.cnt[x.touched[q]], 2);
+    x.cnt[x.touched[q]] = 0;
+  }
+  add(a, WM_SUM_PATHS, (i128)paths);
+  add(a, WM_SUM_C4, cycles);
+}
 
+/* The heavy tops tops[0..count) (count from *count_at where given), taken
+ * from heavy_next, a block each (size 5: sweep_top; size 4:
+ * heavy_four_cycles); then, in the same launch, the light tops of [u0, u1)
+ * from next a warp each (light_tops, skipping those of more than `heavy`
+ * paths).  The blocks that find no heavy top left sweep light ones while a
+ * hub's block is still at its top: on hub the hub's top took 0.18 ms and
+ * the light tops 0.29 ms in two launches, one after the other.  Several
+ * devices take both kinds from shared counters. */
 __global__ void __launch_bounds__(32 * kHeavyWarps)
-    four_cycles_heavy(dev_graph g, scratch_pool pool, const uint32_t *tops, const unsigned long long *ntops,
-                      unsigned long long *next, i128 *slots, int *overflow) {
+    four_cycles_mixed(dev_graph g, const uint32_t *t, int k, scratch_pool pool, uint32_t u0, uint32_t u1,
+                      const uint32_t *tops, unsigned long long count, const unsigned long long *count_at,
+                      unsigned long long *heavy_next, unsigned long long *next, const uint64_t *prefix,
+                      uint32_t *buf, bucket *buckets, unsigned long long *nbuckets, const uint64_t *paths_of,
+                      uint64_t heavy, i128 *slots, int *overflow) {
   __shared__ unsigned long long item;
   __shared__ unsigned nt;
+  __shared__ uint32_t stretch[kHeavyWarps];
+  __shared__ warp_counters counters[kHeavyWarps];
   const unsigned wib = threadIdx.x >> 5;
-  const warp_scratch x = slice(pool, blockIdx.x * kHeavyWarps);
   acc a;
   memset(&a, 0, sizeof a);
-  const unsigned long long count = *ntops;
+  if (count_at) count = *count_at;
+  const warp_scratch x = slice(pool, blockIdx.x * kHeavyWarps);
   for (;;) {
-    if (threadIdx.x == 0) item = take_next(next), nt = 0;
+    if (threadIdx.x == 0) item = take_next(heavy_next), nt = 0;
     __syncthreads();
     const unsigned long long it = item;
     if (it >= count) break;
-    const uint32_t u = tops[it], *ru = g.adj + g.off[u];
-    const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
-    uint64_t paths = 0;
-    for_paths(
-        g, u, ru, first, du,
-        [&](uint64_t, uint32_t v, uint64_t j) {
-          const uint32_t w = g.adj[g.off[v] + j];
-          if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(&nt, 1u)] = w;
-          paths++;
-        },
-        32 * wib, 32 * kHeavyWarps);
-    __syncthreads();
-    i128 cycles = 0;
-    for (unsigned q = threadIdx.x; q < nt; q += blockDim.x) {
-      cycles += choose(x.cnt[x.touched[q]], 2);
-      x.cnt[x.touched[q]] = 0;
-    }
-    add(a, WM_SUM_PATHS, (i128)paths);
-    add(a, WM_SUM_C4, cycles);
+    if (k >= 5) sweep_top<kHeavyWarps>(g, t, 5, x, tops[it], u0, prefix, buf, buckets, nbuckets, &nt, stretch, a);
+    else heavy_four_cycles(g, x, tops[it], &nt, a);
     __syncthreads();
   }
-  flush(a, slots, overflow, blockIdx.x * kHeavyWarps + wib);
+  light_tops(g, t, k, pool, u0, u1, next, prefix, buf, buckets, nbuckets, paths_of, heavy, &counters[wib],
+             &stretch[wib], a);
+  flush(a, slots, overflow, global_warp());
 }
 
 /* pair_list_sums of motif_sums_cpu.c, a warp per list. */
@@ -1257,15 +1267,14 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
     if (!r.multi) cudaEventRecord(r.ev[5]);
     /* Several devices: each takes tops of the chunk from the shared
      * counter and lists them in its own buffer and buckets. */
-    if (split) {
-      unsigned long long *next = shared_counter(r); /* taken in the same order on every device */
-      if (h1 > h0 && warps >= kHeavyWarps)
-        four_cycles_block<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, r.t, pool, u0, r.heavy + h0, h1 - h0,
-                                                                     next, r.prefix, r.buf, r.buckets, nbuckets,
-                                                                     r.slots, r.overflow);
-    }
-    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, shared_counter(r), r.prefix, r.buf, r.buckets,
-                                      nbuckets, NULL, split ? r.heavy_paths : 0, r.slots, r.overflow);
+    unsigned long long *heavy_next = split ? shared_counter(r) : NULL; /* the same order on every device */
+    if (split && warps >= kHeavyWarps)
+      four_cycles_mixed<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(
+          r.g, r.t, 5, pool, u0, u1, r.heavy + h0, h1 - h0, NULL, heavy_next, shared_counter(r), r.prefix, r.buf,
+          r.buckets, nbuckets, NULL, r.heavy_paths, r.slots, r.overflow);
+    else
+      four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, shared_counter(r), r.prefix, r.buf, r.buckets,
+                                        nbuckets, NULL, split ? r.heavy_paths : 0, r.slots, r.overflow);
     if (!r.multi) cudaEventRecord(r.ev[6]);
     pair_lists<<<blocks, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, pool, counter(r), r.slots, r.overflow);
     if (r.multi) continue; /* queued without waits: the chunks' times are not split */
@@ -1293,13 +1302,14 @@ int four_cycle_pass(const wm_graph *g, run &r, unsigned small_blocks, wm_error *
                                       r.slots, r.overflow);
     return WM_OK;
   }
-  uint32_t *tops = r.buf;
   unsigned long long *ntops = r.next + kCounters - 1, *heavy_next = shared_counter(r);
   if (warps >= kHeavyWarps)
-    four_cycles_heavy<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r.g, pool, tops, ntops, heavy_next, r.slots,
-                                                                  r.overflow);
-  four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, shared_counter(r), NULL, NULL, NULL, NULL,
-                                    r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
+    four_cycles_mixed<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(
+        r.g, r.t, 4, pool, 0, g->n, r.buf, 0, ntops, heavy_next, shared_counter(r), NULL, NULL, NULL, NULL,
+        r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
+  else
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, shared_counter(r), NULL, NULL, NULL, NULL,
+                                      r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
   return WM_OK;
 }
 
