@@ -905,7 +905,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) edge_cliques(dev_graph
     __syncwarp();
     const unsigned nc = wc->nt;
     if (nc >= 2)
-      for_rows_above(g, x.touched, nc, 0, idx[threadIdx.x >> 5], [&](uint32_t, uint32_t z) { k4 += x.in_s[z] == in_c; });
+      for_rows_above(g, x.touched, nc, 0, idx[threadIdx.x >> 5],
+                     [&](uint32_t, uint32_t z) { k4 += x.in_s[z] == in_c; });
     checked_add(sum, (i128)k4, wrapped);
     k4 = 0;
     __syncwarp();

@@ -7,8 +7,8 @@
  * triangle kernels), and the 4-clique, which the sums' pass 4 enumerates
  * once per edge on the degree order on graphs of up to WM_MOTIF_K4_ARCS
  * arcs, and one plan on the clique kernels above; for size 5 every class,
- * the 5-clique too, has a formula.  Edge-induced counts are N = M I over the induced
- * ones, M the spanning-subgraph matrix, upper triangular with a unit
+ * the 5-clique too, has a formula.  Edge-induced counts are N = M I over
+ * the induced ones, M the spanning-subgraph matrix, upper triangular with a unit
  * diagonal in edge order; so from the densest class down, I_i is N_i less
  * the copies of class i inside the denser classes already known (a class
  * without a formula would be enumerated vertex-induced and taken as it
@@ -121,8 +121,8 @@ static void list_matched(char *matched, size_t size, const char *name, const cha
 /* Each class's value: its formula, or one plan (edge-induced for the
  * triangle and the 4-clique, vertex-induced for a class without a
  * formula); the 4-clique is taken from the sums where their pass 4
- * counted them (WM_MOTIF_K4_ARCS).  The graph's summary, which plans need, is made
- * only for a class that has one. */
+ * counted them (WM_MOTIF_K4_ARCS).  The graph's summary, which plans
+ * need, is made only for a class that has one. */
 static int class_values(const wm_graph *g, const wm_pattern *pats, unsigned n, int use_gpu,
                         const wm_match_options *o, const wm_motif_sums *sums, wm_i128 *value, int *induced,
                         int *how, wm_match_result *total, char *matched, size_t matched_size, wm_error *err) {
@@ -229,8 +229,9 @@ static int by_formula(const wm_graph *g0, unsigned k, const wm_pattern *pats, un
   if (!rc) rc = solve(pats, n, M, value, induced, counts, err);
   at[4] = wm_now();
   if (wm_trace_on("WM_MOTIF_TRACE"))
-    fprintf(stderr, "motifs (formula, size %u): matrix %.3f ms, sums %.3f ms, enumerated classes %.3f ms, solve %.3f ms\n",
-            k, 1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]));
+    fprintf(stderr,
+            "motifs (formula, size %u): matrix %.3f ms, sums %.3f ms, enumerated classes %.3f ms, solve %.3f ms\n", k,
+            1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]));
   if (!rc)
     snprintf(total->launch, sizeof total->launch, "formula: %s; enumerated on the %s: %s", sums_how,
              use_gpu ? "GPU" : "CPU", matched[0] ? matched : "none");

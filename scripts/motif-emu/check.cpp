@@ -6,7 +6,7 @@
  * with smaller list rooms; MOTIF_EMU_SET picks the set:
  *   one       one device: the defaults, 4 warps with lists in chunks, a
  *             tight scratch (a layout per kernel), heavy_paths 64 with lists
- *             in chunks (many tops swept by four_cycles_block), heavy_paths 1
+ *             in chunks (many tops swept by blocks, four_cycles_mixed), heavy_paths 1
  *   two       the same with gpus = 2 (run with EMU_DEVICES=2): each must run
  *             on two devices
  *   fallback  gpus = 2 where the devices have no peer atomics (EMU_P2P=0):
@@ -205,7 +205,7 @@ int main(int argc, char **argv) {
       {"er(120, 0.06)", er(120, 60, 2), 5},
       {"powerlaw(300)", powerlaw(300, 6, 3, 200, 3), 5},
       {"hub(500, 450, 100)", hub(500, 450, 3, 5, 9), 5},
-      /* a top of more than 32,768 paths: size 4's four_cycles_heavy (size 5
+      /* a top of more than 32,768 paths: size 4's heavy_four_cycles (size 5
        * would take minutes here) */
       {"hub(1600, 1500, 80)", hub(1600, 1500, 24, 20, 11), 4},
       {"star(300)", star(300), 5},
