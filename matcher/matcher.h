@@ -103,7 +103,8 @@ typedef struct wm_match_options {
                                   with a formula) counts; 0 = auto */
   uint64_t motif_k4_arcs;      /* formula, size 4: the aggregates' pass 4 counts the 4-cliques
                                   on graphs of at most this many arcs, a clique plan above;
-                                  0 = WM_MOTIF_K4_ARCS (tests move it to take either) */
+                                  0 = WM_MOTIF_K4_ARCS on the GPU, no limit on the CPU
+                                  (tests move it to take either) */
   const char *progress_label;  /* the phase the progress line names (NULL: "counting") */
   const wm_share *share;       /* CPU: the first level (and the motif sums' loops) shared with
                                   other processes, or NULL; not with a sink */
@@ -116,11 +117,14 @@ typedef struct wm_match_options {
  * that or WM_EUSAGE; enumerate: one plan per class, as a cross-check. */
 enum wm_motif_method { WM_MOTIF_AUTO = 0, WM_MOTIF_FORMULA = 1, WM_MOTIF_ENUMERATE = 2 };
 
-/* Below this many arcs a 4-clique plan's fixed costs (its split, streams,
- * buffers and graph capture: about 2 ms on an H100) outweigh counting the
- * 4-cliques per edge inside the size-4 aggregates (0.3 ms of kernels on
- * facebook's 176k arcs); above it the clique kernels, which split heavy
- * edges, are faster (Kronecker 18, 7.3M arcs: 55 against 80 ms). */
+/* On the GPU, below this many arcs a 4-clique plan's fixed costs (its
+ * split, streams, buffers and graph capture: about 2 ms on an H100)
+ * outweigh counting the 4-cliques per edge inside the size-4 aggregates
+ * (0.3 ms of kernels on facebook's 176k arcs); above it the clique
+ * kernels, which split heavy edges, are faster (Kronecker 18, 7.3M arcs:
+ * 55 against 80 ms).  The CPU counts them in its aggregates on every
+ * graph: there the plan was slower on Kronecker 16 and 18 too (3.31
+ * against 1.78 s and 23.6 against 12.9 s on two cores). */
 #define WM_MOTIF_K4_ARCS (1ull << 20)
 
 void wm_match_options_init(wm_match_options *o);

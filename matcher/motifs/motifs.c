@@ -5,8 +5,8 @@
  * (motif_sums.h, motif_formulas.c) for every class but the triangle,
  * which it enumerates edge-induced (one plan, which the GPU runs on its
  * triangle kernels), and the 4-clique, which the sums' pass 4 enumerates
- * once per edge on the degree order on graphs of up to WM_MOTIF_K4_ARCS
- * arcs, and one plan on the clique kernels above; for size 5 every class,
+ * once per edge on the degree order (on the GPU on graphs of up to
+ * WM_MOTIF_K4_ARCS arcs, one plan on the clique kernels above); for size 5 every class,
  * the 5-clique too, has a formula.  Edge-induced counts are N = M I over
  * the induced ones, M the spanning-subgraph matrix, upper triangular with a unit
  * diagonal in edge order; so from the densest class down, I_i is N_i less
@@ -161,8 +161,8 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
                         wm_match_result *total, char *how, size_t how_size, wm_error *err) {
   int rc;
   const double *ps = sums->pass_seconds;
-  const uint64_t k4_arcs = o && o->motif_k4_arcs ? o->motif_k4_arcs : WM_MOTIF_K4_ARCS;
-  const int skip_k4 = g->m > k4_arcs;
+  const uint64_t k4_arcs = o && o->motif_k4_arcs ? o->motif_k4_arcs : use_gpu ? WM_MOTIF_K4_ARCS : UINT64_MAX;
+  const int skip_k4 = k == 4 && g->m > k4_arcs;
   const char *k4_where = k >= 5 ? "per triangle" : skip_k4 ? "(left to a plan)" : "per edge";
   if (use_gpu && k >= 4) {
     double ms = 0;
