@@ -3,7 +3,8 @@
  * every GPU present, top-down only and direction-optimising, on random,
  * power-law, Kronecker, directed, grid and disconnected graphs, a graph
  * smaller than one bitmap word per GPU (empty parts), multi-source,
- * max_depth balls and a target.  A host with one GPU skips every case
+ * max_depth balls and a target, and a search with both kinds of top-down
+ * level (lists and bitmaps).  A host with one GPU skips every case
  * (cr_skip: reported, never passed). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
@@ -76,6 +77,29 @@ Test(gpu_bfs_gpus, directed) { check_graph(tb_directed(6000, 4, 4), "directed");
 Test(gpu_bfs_gpus, grid) { check_graph(tb_grid(60, 70), "grid"); }
 Test(gpu_bfs_gpus, hub) { check_graph(tb_hub(70000, 2, 100, 6), "hub of degree 70,000"); }
 Test(gpu_bfs_gpus, tiny) { check_graph(tb_path(20), "path of 20 (empty parts)"); }
+
+/* Top-down levels go two ways: a sparse frontier's candidates as lists, a
+ * dense one's as bitmaps.  From one vertex of ER(5000, 0.002), top-down
+ * only, the first levels are sparse and the middle ones dense, so a search
+ * covers both; a change of the threshold that leaves one kind untested
+ * fails here. */
+Test(gpu_bfs_gpus, both_top_down_kinds) {
+  devices();
+  wm_graph *g = wm_test_er(5000, 0.002, 1);
+  wm_bfs_options o;
+  wm_bfs_options_init(&o);
+  o.direction_opt = 0;
+  o.gpus = 2;
+  const uint32_t src = 0;
+  wm_bfs_result r;
+  wm_error err;
+  cr_assert_eq(wm_bfs_gpu(g, &src, 1, &o, &r, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(r.bottom_up_levels, 0u);
+  cr_assert(r.list_levels >= 1 && r.list_levels < r.depth, "list levels %u of %u: both kinds wanted", r.list_levels,
+            r.depth);
+  wm_bfs_result_free(&r);
+  wm_graph_destroy(g);
+}
 
 Test(gpu_bfs_gpus, kronecker, .timeout = 600) {
   for (unsigned scale = 14; scale <= 18; scale += 2) {

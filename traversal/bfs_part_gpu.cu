@@ -296,7 +296,7 @@ struct Shared {
   std::mutex lock;                   /* guards why */
   char why[400] = "";                /* the failed parts, each with its error */
   /* thread 0's record: the search's end and, with trace, the phases */
-  uint32_t bu_levels = 0;
+  uint32_t bu_levels = 0, list_levels = 0;
   int truncated = 0;
   double phase_ms[5], mark_t, t_end = 0;
   int slept[WM_MAX_PARTS] = {}; /* with trace: the parts whose threads had gone to sleep */
@@ -592,7 +592,7 @@ struct PartThread {
       if ((rc = step(bottom_up, count <= PartPolicy::FEW, bottom_up && !was_bottom_up, sparse))) return rc;
       if (bottom_up) qb ^= 1;
       was_bottom_up = bottom_up;
-      if (i == 0) s->bu_levels += bottom_up;
+      if (i == 0) s->bu_levels += bottom_up, s->list_levels += sparse;
       cur ^= 1;
       count = edges = most = hubs = 0;
       for (int q = 0; q < c->nparts; q++) {
@@ -776,6 +776,7 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
   r->kernel_ms = ms;
   r->truncated = S.truncated;
   r->bottom_up_levels = S.bu_levels;
+  r->list_levels = S.list_levels;
   return wm_bfs_result_stats(c->g, r, err);
 }
 

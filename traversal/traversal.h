@@ -78,6 +78,8 @@ typedef struct wm_bfs_result {
   int truncated;            /* stopped by max_depth or target: the deepest level's
                                vertices may have unexplored neighbours */
   uint32_t bottom_up_levels;/* levels expanded bottom-up */
+  uint32_t list_levels;     /* several GPUs: top-down levels whose candidates went as lists
+                               (the others' as bitmaps) */
   double seconds;           /* traversal only (GPU: excludes upload and copy-back) */
   double kernel_ms;         /* GPU: CUDA events */
 } wm_bfs_result;
