@@ -106,6 +106,11 @@ static uint64_t form_hash(const wm_pattern *f) {
   return (uint64_t)XXH64(buf, n, 0);
 }
 
+int wm_canonical_same(const wm_canonical *a, const wm_canonical *b) {
+  return a->hash == b->hash && a->form.k == b->form.k &&
+         memcmp(a->form.adj, b->form.adj, sizeof a->form.adj) == 0;
+}
+
 void wm_pattern_canonical(const wm_pattern *p, wm_canonical *out) {
   wm_pattern q = *p; /* an invalid k must not run past the arrays */
   if (q.k > WM_MAX_K) q.k = WM_MAX_K;

@@ -183,11 +183,6 @@ int wm_pattern_from_name(const char *name, wm_pattern *p, wm_error *err) {
                  name, known, WM_MAX_K);
 }
 
-static int same_form(const wm_canonical *a, const wm_canonical *b) {
-  return a->hash == b->hash && a->form.k == b->form.k &&
-         memcmp(a->form.adj, b->form.adj, sizeof a->form.adj) == 0;
-}
-
 /* The catalogue's canonical forms, made once: motif counting names each of
  * its classes on every call, and forming every entry anew for each name
  * took longer than a small graph's whole 5-motif count on the GPU. */
@@ -215,12 +210,12 @@ int wm_catalogue_name_of(const wm_pattern *p, char *buf, unsigned size) {
   wm_pattern_canonical(p, &cp);
   wm_pattern c;
   for (size_t i = 0; i < N_FIXED; i++)
-    if (fixed[i].k == p->k && same_form(&cp, &fixed_forms[i])) {
+    if (fixed[i].k == p->k && wm_canonical_same(&cp, &fixed_forms[i])) {
       build_fixed(&fixed[i], &c);
       goto found;
     }
   for (int f = 0; f < FAM_COUNT; f++)
-    if (p->k >= families[f].min_k && same_form(&cp, &family_forms[f][p->k])) {
+    if (p->k >= families[f].min_k && wm_canonical_same(&cp, &family_forms[f][p->k])) {
       build_family((enum family)f, p->k, &c);
       goto found;
     }

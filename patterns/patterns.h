@@ -109,6 +109,9 @@ typedef struct wm_canonical {
   uint64_t hash;
 } wm_canonical;
 void wm_pattern_canonical(const wm_pattern *p, wm_canonical *out);
+/* Whether two canonical forms are the same pattern (hash, size and
+ * adjacency; the hash covers the labels). */
+int wm_canonical_same(const wm_canonical *a, const wm_canonical *b);
 
 /* Every connected unlabeled pattern on k vertices (k = 2..8: 1, 2, 6, 21,
  * 112, 853, 11117 of them), in canonical form, ordered by edge count then

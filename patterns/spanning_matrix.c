@@ -27,7 +27,7 @@ static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int same_forms(const wm_canonical *a, const wm_canonical *b, unsigned n) {
   for (unsigned i = 0; i < n; i++)
-    if (a[i].hash != b[i].hash || memcmp(a[i].form.adj, b[i].form.adj, sizeof a[i].form.adj) != 0) return 0;
+    if (!wm_canonical_same(&a[i], &b[i])) return 0;
   return 1;
 }
 
@@ -77,7 +77,7 @@ static int class_of(const wm_pattern *h, const uint64_t *hashes, const wm_canoni
   wm_canonical c;
   wm_pattern_canonical(h, &c);
   for (unsigned i = 0; i < n; i++)
-    if (hashes[i] == c.hash && memcmp(forms[i].form.adj, c.form.adj, sizeof c.form.adj) == 0) return (int)i;
+    if (hashes[i] == c.hash && wm_canonical_same(&forms[i], &c)) return (int)i; /* hashes first: they are dense */
   return -1;
 }
 
