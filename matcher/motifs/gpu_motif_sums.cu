@@ -979,6 +979,7 @@ struct run {
   cudaEvent_t ev[8];        /* between the passes */
   float pass3[2];           /* ms of the 4-cycle sweeps and of the pair lists */
   uint32_t *up;             /* size 5: each vertex's neighbours above it */
+  uint64_t paths;           /* the paths below all the tops (count_paths) */
   uint64_t heavy_paths;     /* size 5: paths that make a top heavy (policy, else from the average) */
   uint32_t *heavy;          /* size 5, one device: the tops of more than heavy_paths paths */
   uint32_t *heavy_host;     /* the same, ascending, on the host */
@@ -1097,12 +1098,11 @@ uint64_t warps_for(uint64_t paths, int sms) {
 }
 
 /* The scratch of passes 3 and 4 (struct layout): where every kernel's
- * arrays fit the warps (policy.warps, else warps_for the paths) in the
+ * arrays fit the warps (policy.warps, else warps_for r.paths) in the
  * budget, one layout for all (kAll; kFour for size 4); else the budget
  * whole, each kernel's layout over as many warps as fit.  The budget is
  * policy.scratch_words, or 75% of the free memory. */
-int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, uint64_t paths, run &r,
-                 wm_error *err) {
+int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, wm_error *err) {
   int dev = 0, sms = 0;
   WM_CU(cudaGetDevice(&dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -1110,7 +1110,7 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     return wm_fail(err, WM_EDEVICE, "motif aggregates on the GPU: at most 2^31 vertices (got %u)", g->n);
   r.n = g->n ? g->n : 1;
   r.maxdeg = wm_graph_max_degree(g) + 1;
-  uint64_t want = policy.warps ? policy.warps : warps_for(paths, sms);
+  uint64_t want = policy.warps ? policy.warps : warps_for(r.paths, sms);
   want = (want + kWarpsPerBlock - 1) / kWarpsPerBlock * kWarpsPerBlock;
   uint64_t budget = policy.scratch_words;
   if (!budget) {
@@ -1184,9 +1184,10 @@ int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room,
 
 int sort_tops(run &r, const unsigned long long *ntops, wm_error *err);
 
-/* Each top's paths (top_paths) and their total: size 5 on the host too,
- * for the list plan; size 4 with the list of the heavy tops (in r.buf). */
-int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, uint64_t *paths, wm_error *err) {
+/* Each top's paths (top_paths) and their total (r.paths): size 5 on the
+ * host too, for the list plan; size 4 with the list of the heavy tops (in
+ * r.buf). */
+int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm_error *err) {
   WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
   if (k >= 5) {
     r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
@@ -1194,8 +1195,8 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, ui
     top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, ~0ull, NULL, NULL, NULL);
     WM_CU(cudaMemcpy(r.prefix_host + 1, r.prefix + 1, g->n * sizeof *r.prefix_host, cudaMemcpyDeviceToHost));
     r.prefix_host[0] = 0;
-    *paths = 0;
-    for (uint32_t u = 0; u < g->n; u++) *paths += r.prefix_host[u + 1];
+    r.paths = 0;
+    for (uint32_t u = 0; u < g->n; u++) r.paths += r.prefix_host[u + 1];
     return WM_OK;
   }
   WM_CU(take(r, &r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
@@ -1204,7 +1205,7 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, ui
   top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops, total);
   unsigned long long t = 0;
   WM_CU(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost));
-  *paths = t;
+  r.paths = t;
   return r.multi ? sort_tops(r, ntops, err) : WM_OK;
 }
 
@@ -1215,9 +1216,7 @@ int plan_lists(const wm_graph *g, run &r, uint64_t room, wm_error *err) {
   if (!r.heavy_paths && r.multi) /* the same on every device, whatever its warps */
     r.heavy_paths = kHeavyPaths;
   if (!r.heavy_paths) { /* a top heavier than a warp's share, within [kHeavyMin, kHeavyPaths] */
-    uint64_t total = 0;
-    for (uint32_t u = 0; u < g->n; u++) total += prefix[u + 1];
-    const uint64_t share = total / (r.want ? r.want : 1);
+    const uint64_t share = r.paths / (r.want ? r.want : 1);
     r.heavy_paths = share < kHeavyMin ? kHeavyMin : share > kHeavyPaths ? kHeavyPaths : share;
   }
   uint32_t nheavy = 0;
@@ -1347,9 +1346,8 @@ int prepare(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, ru
   const unsigned small_blocks = small_blocks_of(r, err);
   if (!small_blocks) WM_CU(cudaGetLastError());
   if (k >= 5) WM_CU(take(r, &r.up, (g->n ? g->n : 1) * sizeof *r.up));
-  uint64_t paths = 0;
-  int rc = count_paths(g, k, r, small_blocks, &paths, err);
-  if (!rc) rc = size_scratch(g, k, policy, paths, r, err);
+  int rc = count_paths(g, k, r, small_blocks, err);
+  if (!rc) rc = size_scratch(g, k, policy, r, err);
   if (rc) return rc;
   r.heavy_paths = policy.heavy_paths;
   return k >= 5 ? plan_lists(g, r, policy.list_room, err) : WM_OK;
