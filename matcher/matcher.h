@@ -43,6 +43,7 @@ typedef int (*wm_match_sink)(void *ctx, const uint32_t *match, unsigned k);
 typedef struct wm_share {
   void *ctx;
   int processes;
+  int process;  /* this process's index, 0..processes-1 */
   /* The first of `count` fresh counters, one per loop of the next piece of
    * work; every process calls it in the same order, from one thread, once
    * every counter it took before is done with (no thread claims from it). */
@@ -104,6 +105,7 @@ typedef struct wm_match_options {
   uint64_t motif_k4_arcs;      /* formula, size 4: the aggregates' pass 4 counts the 4-cliques
                                   on graphs of at most this many arcs, a clique plan above;
                                   0 = WM_MOTIF_K4_ARCS on the GPU, no limit on the CPU
+                                  nor on a GPU shared with other processes (share)
                                   (tests move it to take either) */
   const char *progress_label;  /* the phase the progress line names (NULL: "counting") */
   const wm_share *share;       /* CPU: the first level (and the motif sums' loops) shared with

@@ -13,7 +13,10 @@
 # left them), on one emulated device, then with --gpus 2 on two (work counters
 # shared) with device 0 first and again with device 1 first
 # (EMU_DEFER_DEVICE=0 holds device 0's work until the host waits on it),
-# then on two without peer atomics (one device, with a note).  As
+# then on two without peer atomics (one device, with a note), then split
+# between 2 and 3 processes (policy.share: windows of each pass, the
+# processes run one after another, each taking every P-th window; their
+# sums added must equal the CPU's).  As
 # with bfs-emu and dag-emu, this checks indexing, barriers, warp collectives
 # and the host driver without a GPU, not races or speed: blocks run one by
 # one, so the first block to grab from a counter takes its every item, and
@@ -71,13 +74,15 @@ export EMU_SMS="${EMU_SMS:-2}"
 names=("one device"
        "--gpus 2 on two devices, work counters shared (device 0 takes every shared item)"
        "--gpus 2 on two devices, device 0's work held until the host waits on it (device 1 takes every shared item)"
-       "--gpus 2 on two devices without peer atomics: one device, with a note")
+       "--gpus 2 on two devices without peer atomics: one device, with a note"
+       "processes sharing the passes in windows (2 and 3, run one after another)")
 envs=("MOTIF_EMU_SET=one"
       "EMU_DEVICES=2 MOTIF_EMU_SET=two"
       "EMU_DEVICES=2 EMU_DEFER_DEVICE=0 MOTIF_EMU_SET=two"
-      "EMU_DEVICES=2 EMU_P2P=0 MOTIF_EMU_SET=fallback")
+      "EMU_DEVICES=2 EMU_P2P=0 MOTIF_EMU_SET=fallback"
+      "MOTIF_EMU_SET=shared")
 bad=0
-for pair in "0 2" "1 3"; do
+for pair in "0 2" "1 3" "4"; do
   pids=()
   for i in $pair; do
     echo "== running: ${names[$i]}"
@@ -86,7 +91,7 @@ for pair in "0 2" "1 3"; do
   done
   for p in "${pids[@]}"; do wait "$p" || bad=1; done
 done
-for i in 0 1 2 3; do
+for i in 0 1 2 3 4; do
   echo "== ${names[$i]}"
   cat "$build/run$i.log"
 done

@@ -2,7 +2,8 @@
  * sum, on random graphs, hubs far above every buffer, a star, a clique and
  * facebook, with the warps the device holds and with four (every warp then
  * takes many tops, and the pair lists come in many chunks), on one GPU and
- * where present on two; and the GPU's motif table against the enumeration. */
+ * where present on two, and split between processes by windows; and the
+ * GPU's motif table against the enumeration. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,34 @@
 #include "matcher.h"
 #include "motif_sums.h"
 #include "testutil.h"
+
+/* Processes sharing the passes (policy.share), run one after another by
+ * wm_test_deal, each taking every procs-th window of each pass: their
+ * sums must add up to the one-process sums (want), with the defaults and
+ * with four warps and the pair lists in chunks. */
+static void dealt_sums(const wm_graph *sorted, unsigned k, const wm_motif_sums *want, const char *what) {
+  const wm_motif_gpu_policy base[] = {{0, 0, 0, 0, 0, NULL, 0, NULL}, {4, 1000, 0, 0, 0, NULL, 0, NULL}};
+  for (int b = 0; b < 2; b++)
+    for (int procs = 2; procs <= 3; procs++) {
+      wm_i128 total[WM_SUM_COUNT];
+      memset(total, 0, sizeof total);
+      for (int p = 0; p < procs; p++) {
+        wm_test_deal deal;
+        wm_test_deal_init(&deal, procs, p);
+        wm_motif_gpu_policy pol = base[b];
+        pol.share = &deal.share;
+        wm_motif_sums part;
+        double ms;
+        wm_error err;
+        cr_assert_eq(wm_motif_sums_gpu(sorted, k, &pol, &part, &ms, &err), WM_OK, "%s k=%u, process %d of %d: %s",
+                     what, k, p, procs, err.msg);
+        for (int i = 0; i < WM_SUM_COUNT; i++) total[i] += part.s[i];
+      }
+      for (int i = 0; i < WM_SUM_COUNT; i++)
+        cr_assert(total[i] == want->s[i], "%s k=%u, %d processes (policy %d) sum %d: %lld, one process %lld", what,
+                  k, procs, b, i, (long long)total[i], (long long)want->s[i]);
+    }
+}
 
 static void same_sums(const wm_graph *g, const char *what) {
   wm_graph *sorted = wm_test_by_degree(g);
@@ -31,16 +60,16 @@ static void same_sums(const wm_graph *g, const char *what) {
      * left (every size and policy of this graph reuses them); size 4's
      * 4-cliques left out under two of them, as the CPU's */
     const uint64_t n = sorted->n ? sorted->n : 1;
-    const wm_motif_gpu_policy policies[] = {{0, 0, 0, 0, 0, NULL, 0},
-                                            {4, 1000, 0, 0, 0, NULL, 1},
-                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 0, 0, NULL, 0},
-                                            {0, 1000, 0, 0, 64, NULL, 0},
-                                            {0, 0, 0, 0, 1, NULL, 0},
-                                            {0, 0, 0, 0, 0, kept, 0},
-                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), kept_gpus, 0, kept, 0},
-                                            {0, 0, 0, 2, 0, NULL, 0},
-                                            {4, 1000, 0, 2, 0, NULL, 1},
-                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 2, 0, NULL, 0}};
+    const wm_motif_gpu_policy policies[] = {{0, 0, 0, 0, 0, NULL, 0, NULL},
+                                            {4, 1000, 0, 0, 0, NULL, 1, NULL},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 0, 0, NULL, 0, NULL},
+                                            {0, 1000, 0, 0, 64, NULL, 0, NULL},
+                                            {0, 0, 0, 0, 1, NULL, 0, NULL},
+                                            {0, 0, 0, 0, 0, kept, 0, NULL},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), kept_gpus, 0, kept, 0, NULL},
+                                            {0, 0, 0, 2, 0, NULL, 0, NULL},
+                                            {4, 1000, 0, 2, 0, NULL, 1, NULL},
+                                            {0, 0, 40 * (5 * n + 3 * (n + 1)), 2, 0, NULL, 0, NULL}};
     /* the last three over two GPUs, where the host has them (gpu_motifs
      * several_gpus is the case that reports Skipped without) */
     const unsigned np = wm_gpu_count() >= 2 ? 10 : 7;
@@ -56,6 +85,7 @@ static void same_sums(const wm_graph *g, const char *what) {
         cr_assert(gpu.s[i] == want->s[i], "%s k=%u policy %u sum %d: gpu %lld, cpu %lld", what, k, p, i,
                   (long long)gpu.s[i], (long long)want->s[i]);
     }
+    dealt_sums(sorted, k, &cpu[0], what);
   }
   wm_gpu_graph_destroy(kept);
   wm_graph_destroy(sorted);
@@ -182,4 +212,31 @@ Test(gpu_motifs, several_gpus, .timeout = 900) {
       }
     }
   for (int gi = 0; gi < 2; gi++) wm_graph_destroy(gs[gi]);
+}
+
+/* Processes sharing the GPU passes (here one process taking every window)
+ * count size 4's 4-cliques in the aggregates even above the arcs where
+ * one process leaves them to a plan (the dedicated kernels run in one
+ * process only): the table equals the CPU's, and the method says so. */
+Test(gpu_motifs, shared_passes_keep_4_cliques, .timeout = 600) {
+  wm_graph *g = wm_test_powerlaw(2000, 6, 6, 0.1, 4);
+  wm_test_deal deal;
+  wm_test_deal_init(&deal, 1, 0);
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  mo.motif_method = WM_MOTIF_FORMULA;
+  mo.motif_k4_arcs = 1; /* every graph is "large" */
+  mo.share = &deal.share;
+  wm_u128 gpu[6], cpu[6];
+  wm_match_result sum;
+  wm_error err;
+  cr_assert_eq(wm_motifs(g, 4, 1, &mo, gpu, NULL, &sum, &err), WM_OK, "%s", err.msg);
+  cr_assert(strstr(sum.launch, "4-cliques per edge") && strstr(sum.launch, "in each of 1 processes"),
+            "the 4-cliques in the shared aggregates: %s", sum.launch);
+  mo.share = NULL;
+  cr_assert_eq(wm_motifs(g, 4, 0, &mo, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
+  for (int i = 0; i < 6; i++)
+    cr_assert(gpu[i] == cpu[i], "4-motif %d: shared GPU passes %llu, cpu %llu", i, (unsigned long long)gpu[i],
+              (unsigned long long)cpu[i]);
+  wm_graph_destroy(g);
 }

@@ -124,7 +124,8 @@ static void run_all(const wm_graph *g, const wm_plan *plan, unsigned k, job *job
   for (int i = 0; i < PROCS; i++) {
     memset(&jobs[i], 0, sizeof jobs[i]);
     jobs[i].p.c = &c;
-    jobs[i].p.share = (wm_share){&jobs[i].p, PROCS, loops, grab, sum_u32, sum_u64, sum_i128};
+    jobs[i].p.share = (wm_share){.ctx = &jobs[i].p, .processes = PROCS, .process = i, .loops = loops,
+                                 .grab = grab, .sum_u32 = sum_u32, .sum_u64 = sum_u64, .sum_i128 = sum_i128};
     jobs[i].g = g, jobs[i].plan = plan, jobs[i].k = k;
     if (plan) jobs[i].per_vertex = calloc(g->n, sizeof *jobs[i].per_vertex);
     pthread_create(&t[i], NULL, run, &jobs[i]);

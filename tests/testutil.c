@@ -134,6 +134,32 @@ uint64_t wm_test_rand(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
+static unsigned deal_loops(void *ctx, unsigned count) {
+  wm_test_deal *d = ctx;
+  cr_assert_leq(d->next + count, 64, "the dealt share has 64 loops");
+  d->next += count;
+  return d->next - count;
+}
+
+static uint64_t deal_grab(void *ctx, unsigned id, uint64_t chunk) {
+  wm_test_deal *d = ctx;
+  const uint64_t k = d->taken[id]++;
+  return (k * (uint64_t)d->share.processes + (uint64_t)d->share.process) * chunk;
+}
+
+static int deal_sum_u32(void *ctx, uint32_t *a, uint64_t n) { return (void)ctx, (void)a, (void)n, 0; }
+static int deal_sum_u64(void *ctx, uint64_t *a, uint64_t n) { return (void)ctx, (void)a, (void)n, 0; }
+static int deal_sum_i128(void *ctx, wm_i128 *a, unsigned n, int *overflow) {
+  return (void)ctx, (void)a, (void)n, (void)overflow, 0;
+}
+
+void wm_test_deal_init(wm_test_deal *d, int processes, int process) {
+  memset(d, 0, sizeof *d);
+  d->share = (wm_share){.ctx = d, .processes = processes, .process = process, .loops = deal_loops,
+                        .grab = deal_grab, .sum_u32 = deal_sum_u32, .sum_u64 = deal_sum_u64,
+                        .sum_i128 = deal_sum_i128};
+}
+
 static double unit(uint64_t *s) { return (wm_test_rand(s) >> 11) * (1.0 / 9007199254740992.0); }
 
 wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64_t cnt) {

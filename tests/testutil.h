@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "datasets.h"
+#include "matcher.h"
 #include "planner.h"
 
 /* Runs the warpmatch program with the given arguments (a shell word list,
@@ -59,5 +60,16 @@ void wm_test_plan(const wm_graph *g, const char *name, int induced, int code_mot
 
 /* splitmix64 step, for deterministic test randomness. */
 uint64_t wm_test_rand(uint64_t *state);
+
+/* A wm_share (matcher.h) for process `process` of `processes` run one
+ * after another by the test, not at once: of every loop's items (or
+ * windows) it takes p, p + processes, p + 2 * processes, ..., and its sums
+ * are its own, so that the processes' answers add up to the whole. */
+typedef struct wm_test_deal {
+  wm_share share;
+  uint64_t taken[64]; /* grabs so far, per loop */
+  unsigned next;      /* the next loop id */
+} wm_test_deal;
+void wm_test_deal_init(wm_test_deal *d, int processes, int process);
 
 #endif

@@ -121,6 +121,7 @@ wm_share *wm_share_mpi_create(int serialise, wm_error *err) {
   pthread_mutex_init(&m->mu, NULL);
   m->s.ctx = m;
   m->s.processes = m->ranks;
+  m->s.process = m->rank;
   m->s.loops = loops;
   m->s.grab = grab;
   m->s.sum_u32 = sum_u32;

@@ -302,12 +302,13 @@ __global__ void fold_triangles(dev_graph g, uint32_t *t, unsigned long long *nex
 
 /* ---- pass 2 ------------------------------------------------------------ */
 
-__global__ void vertex_and_edge_sums(dev_graph g, const uint32_t *t, unsigned long long *next, i128 *slots,
-                                     int *overflow) {
+__global__ void vertex_and_edge_sums(dev_graph g, const uint32_t *t, unsigned long long *next, uint32_t v0,
+                                     uint32_t v1, i128 *slots, int *overflow) {
   const int lane = threadIdx.x & 31;
   acc a;
   memset(&a, 0, sizeof a);
-  for (uint32_t v = grab(next); v < g.n; v = grab(next)) {
+  for (uint64_t x = v0 + grab64(next); x < v1; x = v0 + grab64(next)) {
+    const uint32_t v = (uint32_t)x;
     const i128 d = (i128)deg(g, v);
     const uint32_t *rv = g.adj + g.off[v];
     const uint32_t *tv = t + g.off[v];
@@ -807,9 +808,9 @@ __device__ i128 five_cliques_on(const dev_graph &g, const uint32_t *rv, uint32_t
 }
 
 /* A warp per arc v->u (u < v) with triangles on it. */
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_graph g, uint64_t m, const uint32_t *t,
-                                                              scratch_pool pool, unsigned long long *next,
-                                                              i128 *slots, int *overflow) {
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_graph g, uint64_t a0, uint64_t m,
+                                                              const uint32_t *t, scratch_pool pool,
+                                                              unsigned long long *next, i128 *slots, int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
   __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_above's */
   const int lane = threadIdx.x & 31;
@@ -819,7 +820,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
   uint32_t stamp = pool.stamps[warp];
   acc a;
   memset(&a, 0, sizeof a);
-  for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
+  for (unsigned long long arc = a0 + grab64(next); arc < m; arc = a0 + grab64(next)) {
     if (!t[arc]) continue;
     const uint32_t v = row_of(g, arc), u = g.adj[arc];
     if (u >= v) continue;
@@ -867,6 +868,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
     }
     __syncwarp();
   }
+  if (lane == 0) pool.stamps[warp] = stamp; /* a later launch (the next window) stamps above it */
   flush(a, slots, overflow, warp);
 }
 
@@ -875,9 +877,9 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
  * and stamped (in_s); each edge inside C closes a 4-clique, counted once,
  * at the arc between its two lowest-ranked vertices.  K4X4 gets 4 per
  * 4-clique, as pass 4 of size 5 gives it. */
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm) edge_cliques(dev_graph g, uint64_t m, const uint32_t *t,
-                                                          scratch_pool pool, unsigned long long *next,
-                                                          i128 *slots, int *overflow) {
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) edge_cliques(dev_graph g, uint64_t a0, uint64_t m,
+                                                          const uint32_t *t, scratch_pool pool,
+                                                          unsigned long long *next, i128 *slots, int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
   __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_above's */
   const int lane = threadIdx.x & 31;
@@ -888,7 +890,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) edge_cliques(dev_graph
   uint64_t k4 = 0; /* below C(deg, 2) per arc, summed in 128 bits after each */
   i128 sum = 0;
   int wrapped = 0;
-  for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
+  for (unsigned long long arc = a0 + grab64(next); arc < m; arc = a0 + grab64(next)) {
     if (t[arc] < 2) continue;
     const uint32_t v = row_of(g, arc), u = g.adj[arc];
     if (u >= v) continue;
@@ -1002,6 +1004,9 @@ struct run {
   bool borrowed;            /* off and adj are resident's, not this run's to free */
   cudaMemPool_t pool;       /* resident's pool on this device (take), or NULL */
   bool skip_k4;             /* size 4: no 4-cliques (policy.skip_k4) */
+  const wm_share *share;    /* policy.share: passes 2-4 in windows shared with other processes */
+  unsigned loop;            /* the share's counters of those passes' windows */
+  uint64_t *weight;         /* with a share, size 4: each top's paths below it, cumulative */
 };
 
 /* This run's device buffers: from the resident graph's pool where there is
@@ -1056,6 +1061,7 @@ void release(run &r) {
   for (void *b : bufs) give(r, b);
   free(r.heavy_host);
   free(r.prefix_host);
+  free(r.weight);
   for (int i = 0; i < 8; i++)
     if (r.ev[i]) cudaEventDestroy(r.ev[i]);
 }
@@ -1161,6 +1167,40 @@ int use_layout(run &r, const layout &l, int which, scratch_pool &pool, unsigned 
   return WM_OK;
 }
 
+/* Processes sharing the passes (policy.share): each of passes 2-4 cut
+ * into this many windows per process, of about equal work, which a
+ * process takes from the share's counter one at a time, once its device
+ * has finished the last; a skewed graph then balances across processes as
+ * its items do across warps.  More would cost each window a launch and a
+ * wait. */
+constexpr unsigned kWindowsPerProcess = 8;
+
+/* The first item of window w of `windows` over n items; weight (n + 1
+ * cumulative entries) weighs them, NULL counts each alike. */
+uint64_t window_start(const uint64_t *weight, uint64_t n, uint64_t windows, uint64_t w) {
+  if (w >= windows) return n;
+  if (!weight) return (uint64_t)((unsigned __int128)n * w / windows);
+  const uint64_t want = (uint64_t)((unsigned __int128)weight[n] * w / windows);
+  return (uint64_t)(std::lower_bound(weight, weight + n, want) - weight);
+}
+
+/* Pass `which` (0..2) over items [0, n): f(a, b) queues the work of items
+ * [a, b).  Alone, one call over them all; with a share, the windows this
+ * process takes, each waited for before the next is taken. */
+template <class F>
+int over_windows(run &r, unsigned which, uint64_t n, const uint64_t *weight, wm_error *err, F f) {
+  if (!r.share) return f((uint64_t)0, n);
+  const uint64_t windows = (uint64_t)kWindowsPerProcess * (uint64_t)r.share->processes;
+  for (uint64_t w; (w = r.share->grab(r.share->ctx, r.loop + which, 1)) < windows;) {
+    const uint64_t a = window_start(weight, n, windows, w), b = window_start(weight, n, windows, w + 1);
+    if (a >= b) continue;
+    int rc = f(a, b);
+    if (rc) return rc;
+    WM_CU(cudaStreamSynchronize(0));
+  }
+  return WM_OK;
+}
+
 /* Room for the pair lists (and their buckets, at most one per two
  * entries): all tops at once where 70% of the free memory holds them,
  * else chunks of consecutive tops, each top's lists whole. */
@@ -1206,7 +1246,14 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm
   unsigned long long t = 0;
   WM_CU(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost));
   r.paths = t;
-  return r.multi ? sort_tops(r, ntops, err) : WM_OK;
+  if (r.share) { /* the windows' weights: each top's paths, cumulative */
+    r.weight = (uint64_t *)malloc((g->n + 1) * sizeof *r.weight);
+    if (!r.weight) return wm_fail(err, WM_EINPUT, "out of memory");
+    r.weight[0] = 0;
+    WM_CU(cudaMemcpy(r.weight + 1, r.prefix + 1, g->n * sizeof *r.weight, cudaMemcpyDeviceToHost));
+    for (uint32_t u = 0; u < g->n; u++) r.weight[u + 1] += r.weight[u];
+  }
+  return r.multi || r.share ? sort_tops(r, ntops, err) : WM_OK;
 }
 
 /* Before the timed passes, for size 5: the heavy tops, the prefix sums of
@@ -1242,9 +1289,9 @@ uint32_t chunk_end(const run &r, uint32_t n, uint32_t u0) {
   return u1;
 }
 
-/* Pass 3 for size 5: the tops in chunks whose lists fit (plan_lists), each
- * chunk's buckets then taken a warp each. */
-int lists_pass(const wm_graph *g, run &r, wm_error *err) {
+/* Pass 3 for size 5 over tops [ua, ub): in chunks whose lists fit
+ * (plan_lists), each chunk's buckets then taken a warp each. */
+int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
   scratch_pool pool;
   unsigned warps = 0;
   int rc = use_layout(r, kSweeps, 1, pool, warps, err);
@@ -1255,9 +1302,10 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   /* the heavy tops a block each; several devices agree on it (r.heavy_split)
    * and take the chunk's heavy tops from one shared counter, as the rest */
   const bool split = r.multi ? r.heavy_split : r.nheavy && warps >= kHeavyWarps;
-  uint32_t h0 = 0, h1 = 0;                              /* the chunk's heavy tops */
-  for (uint32_t u0 = 0, u1; u0 < g->n && !rc; u0 = u1, h0 = h1) {
-    u1 = chunk_end(r, g->n, u0);
+  uint32_t h1 = (uint32_t)(std::lower_bound(r.heavy_host, r.heavy_host + r.nheavy, ua) - r.heavy_host);
+  uint32_t h0 = h1;                                     /* the chunk's heavy tops */
+  for (uint32_t u0 = ua, u1; u0 < ub && !rc; u0 = u1, h0 = h1) {
+    u1 = chunk_end(r, ub, u0);
     while (h1 < r.nheavy && r.heavy_host[h1] < u1) h1++;
     if ((e = cudaMemsetAsync(nbuckets, 0, sizeof *nbuckets)) != cudaSuccess) {
       rc = wm_cuda_fail(err, e, "cudaMemsetAsync(nbuckets)", __FILE__, __LINE__);
@@ -1287,8 +1335,10 @@ int lists_pass(const wm_graph *g, run &r, wm_error *err) {
   return rc;
 }
 
-/* Size 4's 4-cycles: tops of many paths a block each, the rest a warp each. */
-int four_cycle_pass(const wm_graph *g, run &r, unsigned small_blocks, wm_error *err) {
+/* Size 4's 4-cycles over tops [ua, ub): tops of many paths a block each,
+ * the rest a warp each.  With a share the heavy tops' list is sorted on
+ * the host too (sort_tops), and a window takes those inside it. */
+int four_cycle_pass(run &r, unsigned small_blocks, uint32_t ua, uint32_t ub, wm_error *err) {
   scratch_pool pool;
   unsigned warps = 0;
   int rc = use_layout(r, kFour, 0, pool, warps, err);
@@ -1298,17 +1348,25 @@ int four_cycle_pass(const wm_graph *g, run &r, unsigned small_blocks, wm_error *
    * (r.heavy_split, from device 0's warps), and each takes shared counters
    * in the same order, whether it launches on them or not. */
   if (r.multi ? !r.heavy_split : warps < kHeavyWarps) {
-    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, shared_counter(r), NULL, NULL, NULL, NULL, NULL, 0,
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, ua, ub, shared_counter(r), NULL, NULL, NULL, NULL, NULL, 0,
                                       r.slots, r.overflow);
     return WM_OK;
   }
   unsigned long long *ntops = r.next + kCounters - 1, *heavy_next = shared_counter(r);
+  /* a window's heavy tops: those of the sorted list inside it */
+  const uint32_t *tops = r.buf;
+  unsigned long long count = 0;
+  if (r.share) {
+    const uint32_t *h = r.heavy_host, *end = h + r.nheavy;
+    const uint32_t *lo = std::lower_bound(h, end, ua), *hi = std::lower_bound(h, end, ub);
+    tops = r.buf + (lo - h), count = (unsigned long long)(hi - lo), ntops = NULL;
+  }
   if (warps >= kHeavyWarps)
     four_cycles_mixed<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(
-        r.g, r.t, 4, pool, 0, g->n, r.buf, 0, ntops, heavy_next, shared_counter(r), NULL, NULL, NULL, NULL,
+        r.g, r.t, 4, pool, ua, ub, tops, count, ntops, heavy_next, shared_counter(r), NULL, NULL, NULL, NULL,
         r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
   else
-    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, 0, g->n, shared_counter(r), NULL, NULL, NULL, NULL,
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, ua, ub, shared_counter(r), NULL, NULL, NULL, NULL,
                                       r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
   return WM_OK;
 }
@@ -1322,11 +1380,12 @@ unsigned small_blocks_of(run &r, wm_error *err) {
 
 /* Several devices take size 4's heavy tops by index from one counter:
  * top_paths lists them in whatever order its warps finish, so the list is
- * sorted, the same on every device. */
+ * sorted, the same on every device.  With a share the host keeps it
+ * (heavy_host), for the windows. */
 int sort_tops(run &r, const unsigned long long *ntops, wm_error *err) {
   unsigned long long n = 0;
   WM_CU(cudaMemcpy(&n, ntops, sizeof n, cudaMemcpyDeviceToHost));
-  if (n < 2) return WM_OK;
+  if (n < (r.share ? 1u : 2u)) return WM_OK;
   uint32_t *host = (uint32_t *)malloc(n * sizeof *host);
   if (!host) return wm_fail(err, WM_EINPUT, "out of memory");
   cudaError_t e = cudaMemcpy(host, r.buf, n * sizeof *host, cudaMemcpyDeviceToHost);
@@ -1334,6 +1393,7 @@ int sort_tops(run &r, const unsigned long long *ntops, wm_error *err) {
     std::sort(host, host + n);
     e = cudaMemcpy(r.buf, host, n * sizeof *host, cudaMemcpyHostToDevice);
   }
+  if (r.share) r.heavy_host = host, r.nheavy = (uint32_t)n, host = NULL;
   free(host);
   if (e != cudaSuccess) return wm_cuda_fail(err, e, "the heavy tops' list", __FILE__, __LINE__);
   return WM_OK;
@@ -1370,27 +1430,38 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   WM_CU(cudaDeviceSynchronize()); /* the passes' time starts on an idle device, the plans made */
   WM_CU(cudaEventRecord(r.ev[0]));
   /* size 5: the 5-cycles' triangle term with the triangles, on one device */
-  const uint32_t *up = k >= 5 && (!r.multi || r.dev == 0) ? r.up : NULL;
+  const uint32_t *up = k >= 5 && (!r.multi || r.dev == 0) && (!r.share || r.share->process == 0) ? r.up : NULL;
   if (up) up_degrees<<<small_blocks, kThreads>>>(r.g, r.up);
   edge_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t, counter(r), up, r.slots, r.want);
   fold_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
   WM_CU(cudaEventRecord(r.ev[1]));
-  vertex_and_edge_sums<<<r.want / kWarpsPerBlock, kThreads>>>(r.g, r.t, shared_counter(r), r.slots, r.overflow);
+  rc = over_windows(r, 0, g->n, g->offsets, err, [&](uint64_t a, uint64_t b) {
+    vertex_and_edge_sums<<<r.want / kWarpsPerBlock, kThreads>>>(r.g, r.t, shared_counter(r), (uint32_t)a,
+                                                                 (uint32_t)b, r.slots, r.overflow);
+    return WM_OK;
+  });
+  if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[2]));
-  rc = k >= 5 ? lists_pass(g, r, err) : four_cycle_pass(g, r, small_blocks, err);
+  rc = over_windows(r, 1, g->n, k >= 5 ? r.prefix_host : r.weight, err, [&](uint64_t a, uint64_t b) {
+    return k >= 5 ? lists_pass(r, (uint32_t)a, (uint32_t)b, err)
+                  : four_cycle_pass(r, small_blocks, (uint32_t)a, (uint32_t)b, err);
+  });
   if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[3]));
-  if (k >= 5) {
+  if (k >= 5 || !r.skip_k4) {
     scratch_pool pool;
     unsigned warps = 0;
-    if ((rc = use_layout(r, kCliques, 3, pool, warps, err))) return rc;
-    triangle_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, r.t, pool, shared_counter(r), r.slots,
+    if ((rc = use_layout(r, k >= 5 ? kCliques : kEdgeCliques, k >= 5 ? 3 : 4, pool, warps, err))) return rc;
+    rc = over_windows(r, 2, g->m, NULL, err, [&](uint64_t a, uint64_t b) {
+      if (k >= 5)
+        triangle_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, a, b, r.t, pool, shared_counter(r), r.slots,
+                                                               r.overflow);
+      else
+        edge_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, a, b, r.t, pool, shared_counter(r), r.slots,
                                                            r.overflow);
-  } else if (!r.skip_k4) {
-    scratch_pool pool;
-    unsigned warps = 0;
-    if ((rc = use_layout(r, kEdgeCliques, 4, pool, warps, err))) return rc;
-    edge_cliques<<<warps / kWarpsPerBlock, kThreads>>>(r.g, g->m, r.t, pool, shared_counter(r), r.slots, r.overflow);
+      return WM_OK;
+    });
+    if (rc) return rc;
   }
   WM_CU(cudaGetLastError());
   WM_CU(r.bad);
@@ -1449,6 +1520,16 @@ int collect(const run &r, unsigned warps, wm_motif_sums *out, wm_error *err) {
     overflow |= total[i].overflow;
     out->s[i] = total[i].v;
   }
+  if (overflow) return wm_fail(err, WM_EINPUT, "motif aggregates overflow 128 bits");
+  return WM_OK;
+}
+
+/* With a share, every process's sums become their totals over the
+ * processes. */
+int share_sums(const wm_share *s, wm_motif_sums *out, wm_error *err) {
+  int overflow = 0;
+  if (s->sum_i128(s->ctx, out->s, WM_SUM_COUNT, &overflow))
+    return wm_fail(err, WM_EDEVICE, "motif aggregates: adding the processes' sums failed");
   if (overflow) return wm_fail(err, WM_EINPUT, "motif aggregates overflow 128 bits");
   return WM_OK;
 }
@@ -1543,6 +1624,10 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
   int rc = wm_gpu_share_counter(ndev, &shared, out->gpu_note, sizeof out->gpu_note, err);
   if (rc) return rc;
   if (ndev > 1 && !shared) ndev = 1; /* the note says why: one device does it all */
+  if (ndev > 1 && pol.share) {       /* processes share the passes, a device each */
+    ndev = 1;
+    snprintf(out->gpu_note, sizeof out->gpu_note, "one GPU per process when processes share the work");
+  }
   out->gpus = ndev;
   const double t0 = wm_now();
   float ms[WM_MOTIF_PASSES] = {0, 0, 0, 0, 0};
@@ -1567,6 +1652,8 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     WM_CU(cudaGetDevice(&r.dev));
     r.resident = pol.graph;
     r.skip_k4 = pol.skip_k4 != 0;
+    r.share = pol.share;
+    if (r.share) r.loop = r.share->loops(r.share->ctx, 3);
     rc = set_scope(0, err);
     at[0] = wm_now();
     if (!rc) rc = upload(g, r, err);
@@ -1575,6 +1662,7 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     wm_progress_finish(&r.progress);
     at[2] = wm_now();
     if (!rc) rc = collect(r, r.want, out, err);
+    if (!rc && r.share) rc = share_sums(r.share, out, err);
     at[3] = wm_now();
     release(r);
     at[4] = wm_now();

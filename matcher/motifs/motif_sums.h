@@ -112,6 +112,8 @@ typedef struct wm_motif_gpu_policy {
                              32,768) */
   const struct wm_gpu_graph *graph; /* g already on the devices (matcher.h), or NULL */
   int skip_k4;            /* size 4: leave the 4-cliques out (a plan counts them) */
+  const wm_share *share;  /* processes sharing passes 2-4 (matcher.h), one device each, or
+                             NULL; the sums come back added over the processes */
 } wm_motif_gpu_policy;
 
 /* The same sums on the GPU, for sizes 4 and 5 (size 3 needs degrees only).

@@ -162,18 +162,24 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
   int rc;
   const double *ps = sums->pass_seconds;
   const uint64_t k4_arcs = o && o->motif_k4_arcs ? o->motif_k4_arcs : use_gpu ? WM_MOTIF_K4_ARCS : UINT64_MAX;
-  const int skip_k4 = k == 4 && g->m > k4_arcs;
+  /* Processes sharing a GPU count (o->share) count the 4-cliques in the
+   * aggregates, whose arcs they share in windows: their plan would run on
+   * the stack kernel, the dedicated kernels being one process's. */
+  const int skip_k4 = k == 4 && g->m > k4_arcs && !(use_gpu && o && o->share);
   const char *k4_where = k >= 5 ? "per triangle" : skip_k4 ? "(left to a plan)" : "per edge";
   if (use_gpu && k >= 4) {
     double ms = 0;
     wm_motif_gpu_policy policy = {o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
                                   o ? o->gpu_set_capacity : 0, 0, o ? o->gpus : 0, 0, o ? o->gpu_graph : NULL,
-                                  skip_k4};
+                                  skip_k4, o ? o->share : NULL};
     rc = wm_motif_sums_gpu(g, k, &policy, sums, &ms, err);
     if (rc) return rc;
     total->kernel_ms += ms;
     char where[96] = "the GPU";
-    if (sums->gpus > 1)
+    if (o && o->share)
+      snprintf(where, sizeof where, "a GPU in each of %d processes (windows handed out dynamically)",
+               o->share->processes);
+    else if (sums->gpus > 1)
       snprintf(where, sizeof where, "%d GPUs (handed out dynamically)", sums->gpus);
     else if (o && o->gpus > 1)
       snprintf(where, sizeof where, "1 GPU of %d (%.60s)", o->gpus, sums->gpu_note);

@@ -111,7 +111,7 @@ static unsigned long env_ul(const char *name, unsigned long def) {
 static std::vector<named_policy> policies(const char *set, uint64_t n) {
   const unsigned cap = (unsigned)env_ul("MOTIF_EMU_WARPS", 0);
   const uint64_t tight = 40 * (5 * n + 3 * (n + 1));
-  const bool two = strcmp(set, "one") != 0;
+  const bool two = !strcmp(set, "two") || !strcmp(set, "fallback");
   const int gpus = two ? 2 : 0;
   std::vector<named_policy> out = {
       {"defaults", {cap, 0, 0, gpus, 0}},
@@ -123,7 +123,52 @@ static std::vector<named_policy> policies(const char *set, uint64_t n) {
       {"resident, tight", {cap, 0, tight, gpus, 0}, true}, /* the pools' blocks again, stale */
   };
   if (strcmp(set, "fallback") == 0) out.resize(2); /* the same passes as "one" */
+  if (strcmp(set, "shared") == 0) { /* two and three processes under three policies each */
+    std::vector<named_policy> shared;
+    for (int i = 0; i < 4; i += (i == 1 ? 2 : 1))
+      for (const char *w : {"2 processes, ", "3 processes, "})
+        shared.push_back({strdup((std::string(w) + out[i].what).c_str()), out[i].p});
+    return shared;
+  }
   return out;
+}
+
+/* Set "shared": the passes split between processes (policy.share) run one
+ * after another here, process p of P taking windows p, p + P, ... of each
+ * pass, its sums its own; the processes' sums must add up to the CPU's. */
+struct deal {
+  wm_share share;
+  uint64_t taken[64];
+  unsigned next;
+};
+static unsigned deal_loops(void *ctx, unsigned count) {
+  deal *d = (deal *)ctx;
+  d->next += count;
+  return d->next - count;
+}
+static uint64_t deal_grab(void *ctx, unsigned id, uint64_t chunk) {
+  deal *d = (deal *)ctx;
+  return (d->taken[id]++ * (uint64_t)d->share.processes + (uint64_t)d->share.process) * chunk;
+}
+static int deal_sum_u32(void *, uint32_t *, uint64_t) { return 0; }
+static int deal_sum_u64(void *, uint64_t *, uint64_t) { return 0; }
+static int deal_sum_i128(void *, wm_i128 *, unsigned, int *) { return 0; }
+
+/* The sums of `procs` dealt processes under policy p, added. */
+static int dealt(const wm_graph *g, unsigned k, wm_motif_gpu_policy p, int procs, wm_motif_sums *out,
+                 wm_error *err) {
+  memset(out, 0, sizeof *out);
+  for (int i = 0; i < procs; i++) {
+    deal d;
+    memset(&d, 0, sizeof d);
+    d.share = {&d, procs, i, deal_loops, deal_grab, deal_sum_u32, deal_sum_u64, deal_sum_i128};
+    p.share = &d.share;
+    wm_motif_sums part;
+    double ms = 0;
+    if (wm_motif_sums_gpu(g, k, &p, &part, &ms, err)) return 1;
+    for (int j = 0; j < WM_SUM_COUNT; j++) out->s[j] += part.s[j];
+  }
+  return 0;
 }
 
 struct sized {
@@ -141,7 +186,7 @@ static int check(const char *set, const std::string &name, const wm_graph *g0, u
   }
   int bad = 0;
   wm_gpu_graph *resident = NULL;
-  if (wm_gpu_graph_create(g, strcmp(set, "one") ? 2 : 1, &resident, &err)) {
+  if (wm_gpu_graph_create(g, !strcmp(set, "two") || !strcmp(set, "fallback") ? 2 : 1, &resident, &err)) {
     fprintf(stderr, "motif-emu: %s: the graph on the devices: %s\n", name.c_str(), err.msg);
     exit(2);
   }
@@ -159,7 +204,8 @@ static int check(const char *set, const std::string &name, const wm_graph *g0, u
       const double t0 = now_s();
       printf("%-22s k=%u  %-20s ", name.c_str(), k, np.what);
       fflush(stdout);
-      if (wm_motif_sums_gpu(g, k, &p, &gpu, &ms, &err)) {
+      const int procs = strcmp(set, "shared") ? 0 : np.what[0] - '0';
+      if (procs ? dealt(g, k, p, procs, &gpu, &err) : wm_motif_sums_gpu(g, k, &p, &gpu, &ms, &err)) {
         printf("FAILED: %s\n", err.msg);
         bad++;
         continue;
@@ -195,8 +241,8 @@ static int check(const char *set, const std::string &name, const wm_graph *g0, u
 
 int main(int argc, char **argv) {
   const char *set = getenv("MOTIF_EMU_SET") && *getenv("MOTIF_EMU_SET") ? getenv("MOTIF_EMU_SET") : "one";
-  if (strcmp(set, "one") && strcmp(set, "two") && strcmp(set, "fallback")) {
-    fprintf(stderr, "motif-emu: MOTIF_EMU_SET is one, two or fallback (got %s)\n", set);
+  if (strcmp(set, "one") && strcmp(set, "two") && strcmp(set, "fallback") && strcmp(set, "shared")) {
+    fprintf(stderr, "motif-emu: MOTIF_EMU_SET is one, two, fallback or shared (got %s)\n", set);
     return 2;
   }
   const char *only = getenv("MOTIF_EMU_ONLY");
