@@ -7,7 +7,8 @@
  * stealing; hub vertices far above a deliberately tiny set buffer; listing
  * (the exact set of matches, drained in many small batches); motifs;
  * several GPUs against one (the dynamic hand-out and the static deal,
- * counting and listing) and a failing GPU named in the error. */
+ * counting and listing), processes sharing level 0 in windows, and a
+ * failing GPU named in the error. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -1000,6 +1001,69 @@ Test(gpu_matcher, several_gpus_facebook, .timeout = 1200) {
   const int all = two_gpus_or_skip();
   wm_graph *g = wm_test_load_shared_or_skip("facebook_combined.txt");
   same_on_gpus("facebook", g, all, 0);
+  wm_graph_destroy(g);
+}
+
+/* Processes sharing level 0 (o->share: windows of it, wm_test_deal's
+ * processes run one after another, each taking every P-th window): their
+ * counts and per-vertex counts add up to the CPU's, the triangle and the
+ * 4-clique on the stack kernel (the dedicated kernels run in one process),
+ * with a small grid and with the defaults, on one GPU and where present on
+ * two. */
+static void dealt_counts(const char *gname, const wm_graph *g, const char *pattern, int per_vertex) {
+  wm_pattern p;
+  wm_error err;
+  cr_assert_eq(wm_pattern_from_name(pattern, &p, &err), WM_OK, "%s", err.msg);
+  wm_plan plan, cpu_plan;
+  plan_for(g, &p, 0, 1, 1, &plan);
+  plan_of(g, &p, 0, 1, &cpu_plan);
+  wm_match_options base;
+  wm_match_options_init(&base);
+  uint64_t *want_pv = per_vertex ? calloc(g->n, 8) : NULL, *pv = per_vertex ? calloc(g->n, 8) : NULL;
+  uint64_t *sum_pv = per_vertex ? calloc(g->n, 8) : NULL;
+  base.per_vertex = want_pv;
+  const uint64_t want = cpu_count(g, &cpu_plan, &base);
+  const variant vs[] = {{"two/U", WM_STEAL_TWO_LEVEL, 0, 0, 0, 0, 0, 0, 0},
+                        {"two/U3/small-grid/vertices", WM_STEAL_TWO_LEVEL, 3, 6, 4, 1, 0, VERT, 0}};
+  const int gpus = wm_gpu_count() >= 2 ? 2 : 1;
+  for (int vi = 0; vi < 2; vi++)
+    for (int procs = 2; procs <= 3; procs++)
+      for (int ng = 1; ng <= gpus; ng++) {
+        uint64_t total = 0;
+        if (sum_pv) memset(sum_pv, 0, g->n * 8);
+        for (int q = 0; q < procs; q++) {
+          wm_test_deal deal;
+          wm_test_deal_init(&deal, procs, q);
+          wm_match_options o = base;
+          apply(&vs[vi], &o);
+          o.share = &deal.share;
+          o.per_vertex = pv;
+          o.gpus = ng;
+          wm_match_result r;
+          cr_assert_eq(wm_match_gpu(g, &plan, &o, &r, &err), WM_OK, "%s, %s: %s", gname, pattern, err.msg);
+          cr_assert(strstr(r.launch, "in windows shared with") != NULL, "%s, %s: ran %s", gname, pattern, r.launch);
+          total += r.count;
+          for (uint32_t v = 0; pv && v < g->n; v++) sum_pv[v] += pv[v];
+        }
+        cr_assert_eq(total, want, "%s, %s, %s, %d processes on %d GPU(s): %llu, cpu %llu", gname, pattern,
+                     vs[vi].name, procs, ng, (unsigned long long)total, (unsigned long long)want);
+        for (uint32_t v = 0; pv && v < g->n; v++)
+          cr_assert_eq(sum_pv[v], want_pv[v], "%s, %s, %d processes: vertex %u in %llu, cpu %llu", gname, pattern,
+                       procs, v, (unsigned long long)sum_pv[v], (unsigned long long)want_pv[v]);
+      }
+  free(want_pv), free(pv), free(sum_pv);
+}
+
+Test(gpu_matcher, processes_share_level0, .timeout = 900) {
+  wm_graph *g = hub_graph(500, 2, 0.008, 5);
+  dealt_counts("hub graph", g, "triangle", 0);
+  dealt_counts("hub graph", g, "4-clique", 0);
+  dealt_counts("hub graph", g, "house", 0);
+  dealt_counts("hub graph", g, "tailed-triangle", 1);
+  wm_graph_destroy(g);
+  g = random_graph(5);
+  dealt_counts("random graph 5", g, "4-cycle", 1);
+  dealt_counts("random graph 5", g, "5-path", 0);
   wm_graph_destroy(g);
 }
 

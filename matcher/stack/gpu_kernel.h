@@ -42,6 +42,9 @@ struct wm_gpu_args {
    * chunk c; else each device has its own, and its c is global chunk
    * c*ndev+dev (the static interleave where peers have no atomics). */
   wm_u64 *l0_next;
+  wm_u64 l0_base;          /* the first iteration of this launch's window: chunk c covers
+                              l0_base + [c*chunk, (c+1)*chunk), cut at n0 (the window's end;
+                              one window [0, n0) unless processes share level 0) */
   uint32_t chunk, dev, ndev;
   int l0_shared;
   /* per-warp set buffers: warp w's at sets + w*warp_elems, slot b variant u

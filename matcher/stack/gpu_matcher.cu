@@ -509,15 +509,20 @@ static int collect(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   return WM_OK;
 }
 
-/* Zeroes device d's counters (level-0 counter included) and stealing state
- * (active, idle hints, per-block idle flags and mailbox states), so that a
- * relaunch counts from scratch; the graph and buffers stay. */
+/* Zeroes device d's stealing state (active, idle hints, per-block idle
+ * flags and mailbox states), which every launch starts from. */
+static int reset_stealing(wm_gpu_dev *d, wm_error *err) {
+  WM_CUD(d->id, cudaMemsetAsync(d->ints, 0, (2 + 2 * (size_t)d->blocks) * sizeof(int), d->stream));
+  return WM_OK;
+}
+
+/* The same and its counters (level-0 counter included), so that a relaunch
+ * counts from scratch; the graph and buffers stay. */
 static int reset_counters(wm_gpu_dev *d, wm_error *err) {
   WM_CUD(d->id, cudaSetDevice(d->id));
   WM_CUD(d->id, cudaMemsetAsync(d->ctr, 0, C_N * 8, d->stream));
-  WM_CUD(d->id, cudaMemsetAsync(d->ints, 0, (2 + 2 * (size_t)d->blocks) * sizeof(int), d->stream));
   d->kernel_ms = 0;
-  return WM_OK;
+  return reset_stealing(d, err);
 }
 
 /* One counting launch on every device, waited for. */
@@ -528,6 +533,55 @@ static int count_all(wm_gpu_run *R, wm_error *err) {
   wm_gpu_hold_release(R->hold);
   if (rc) return rc;
   return finish_all(R, err);
+}
+
+/* Windows of level 0 per process when processes share it (o->share): a
+ * process takes the next window when its devices have finished the last,
+ * so a skewed level 0 balances across processes; more windows would cost
+ * each a launch and a wait. */
+#define WINDOWS_PER_PROCESS 8
+
+/* The share, when there is one and the launches count (listing is the
+ * caller's alone, as on the CPU). */
+static const wm_share *share_of(const wm_gpu_run *R) { return R->listing ? NULL : R->o->share; }
+
+/* The counting launches.  With a share, level 0 is cut into windows (whole
+ * chunks), which this process takes from the share's counter one at a
+ * time and counts by a launch on every device, the level-0 counter zeroed
+ * between them; the totals then add up in share_totals. */
+static int count_level0(wm_gpu_run *R, wm_error *err) {
+  const wm_share *s = share_of(R);
+  if (!s) return count_all(R, err);
+  const unsigned loop = s->loops(s->ctx, 1);
+  const uint64_t parts = (uint64_t)WINDOWS_PER_PROCESS * (uint64_t)s->processes;
+  const uint64_t chunks = (R->n0 + R->chunk - 1) / R->chunk, size = (chunks + parts - 1) / parts * R->chunk;
+  const uint64_t windows = (R->n0 + size - 1) / size;
+  int rc = WM_OK;
+  for (uint64_t w; !rc && (w = s->grab(s->ctx, loop, 1)) < windows;) {
+    for (int i = 0; !rc && i < R->ndev; i++) {
+      wm_gpu_dev *d = &R->dev[i];
+      d->args.l0_base = w * size;
+      d->args.n0 = R->n0 - w * size > size ? w * size + size : R->n0;
+      WM_CUD(d->id, cudaSetDevice(d->id));
+      WM_CUD(d->id, cudaMemsetAsync(d->ctr + C_L0, 0, 8, d->stream));
+      if ((rc = reset_stealing(d, err))) return rc;
+    }
+    if (R->l0_shared) WM_CUD(R->dev[0].id, cudaStreamSynchronize(R->dev[0].stream));
+    rc = count_all(R, err);
+  }
+  return rc;
+}
+
+/* With a share, each process's counts (and per-vertex counts) become the
+ * sums over the processes, so every process returns the whole answer. */
+static int share_totals(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
+  const wm_share *s = share_of(R);
+  if (!s) return WM_OK;
+  uint64_t t[2] = {r->count, r->set_ops};
+  if (s->sum_u64(s->ctx, t, 2) || (R->o->per_vertex && s->sum_u64(s->ctx, R->o->per_vertex, R->g->n)))
+    return wm_fail(err, WM_EDEVICE, "adding the processes' counts failed");
+  r->count = t[0], r->set_ops = t[1];
+  return WM_OK;
 }
 
 /* One timed trial (wm_trial_fn): counters zeroed, a counting launch
@@ -541,9 +595,10 @@ static int count_once(void *ctx, wm_match_result *x, wm_error *err) {
    * other device's launch can grab from it. */
   if (R->l0_shared) WM_CUD(R->dev[0].id, cudaStreamSynchronize(R->dev[0].stream));
   double t0 = wm_now();
-  if ((rc = count_all(R, err))) return rc;
+  if ((rc = count_level0(R, err))) return rc;
   x->seconds = wm_now() - t0;
-  return collect(R, x, err);
+  if ((rc = collect(R, x, err))) return rc;
+  return share_totals(R, x, err);
 }
 
 static const char *steal_name(int s) {
@@ -560,6 +615,10 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
     snprintf(split, sizeof split, " handed out dynamically over %d GPUs (counter on device 0)", R->ndev);
   else if (R->ndev > 1)
     snprintf(split, sizeof split, " interleaved statically over %d GPUs (%.60s)", R->ndev, R->static_why);
+  if (share_of(R)) {
+    const size_t at = strlen(split);
+    snprintf(split + at, sizeof split - at, ", in windows shared with %d processes", share_of(R)->processes);
+  }
   snprintf(r->launch, sizeof r->launch,
            "gpu: %dx %.64s (%d SMs), grid %u x %d warps, U=%d (last group %d), steal=%s (stop %d, detect %d), "
            "level 0: %s in chunks of %u%s, %u set buffers x %llu elems/warp (max degree %llu), %.2f GB, "
@@ -604,13 +663,13 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   wm_progress_init(&R->progress, R->o->progress_label ? R->o->progress_label : "counting", R->n0, 1);
   if ((rc = progress_setup(R, err))) return rc;
   double t1 = wm_now();
-  rc = R->listing ? run_listing(R, &r->listed, err) : count_all(R, err);
+  rc = R->listing ? run_listing(R, &r->listed, err) : count_level0(R, err);
   if (!rc) R->progress.done = R->n0;
   wm_progress_finish(&R->progress);
   if (rc) return rc;
   if (R->listing) r->count = r->listed;
   r->seconds = wm_now() - t1;
-  if ((rc = collect(R, r, err))) return rc;
+  if ((rc = collect(R, r, err)) || (rc = share_totals(R, r, err))) return rc;
   /* The first launch was the warm-up: set operations and lane use stay
    * its (the same work), the times become the trials' medians. */
   if (T > 1 && (rc = wm_match_trials(count_once, R, (unsigned)T, r->count, 1, r, err))) return rc;
@@ -637,7 +696,9 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   if (rc) return rc;
   unsigned clique_k = wm_gpu_plan_clique_k(plan);
   const int diamond = wm_gpu_plan_is_diamond(plan);
-  if (o->gpu_clique_kernels && (clique_k || diamond) && !o->sink && !o->per_vertex && !o->first && !o->allowed) {
+  /* The dedicated kernels run in one process: with a share, the stack kernel counts. */
+  if (o->gpu_clique_kernels && (clique_k || diamond) && !o->sink && !o->per_vertex && !o->first && !o->allowed &&
+      !o->share) {
     int declined = 0;
     rc = diamond ? wm_match_gpu_diamonds(g, (plan->flags & WM_PLAN_INDUCED) != 0, o, r, &declined, err)
                  : wm_match_gpu_dag(g, clique_k, o, r, &declined, err);

@@ -229,7 +229,7 @@ __device__ bool wm_grab_chunk(const wm_gpu_args *A, volatile wm_bstate *bs, wm_u
   } else {
     c = atomicAdd(A->l0_next, 1ull) * A->ndev + A->dev;
   }
-  lo = c * (wm_u64)A->chunk;
+  lo = A->l0_base + c * (wm_u64)A->chunk;
   if (lo >= A->n0) {
     bs->l0_done = 1;
     return false;
