@@ -136,6 +136,12 @@ void wm_mpi_share_work(warpmatch_context *ctx);
 int wm_mpi_agree(int rc, wm_error *err);
 /* Every rank waits here for every other (nothing without mpirun). */
 void wm_mpi_barrier(void);
+/* Under mpirun with several ranks, before CUDA starts: this rank's `gpus`
+ * GPUs are the next ones of its host, by its rank among the host's ranks
+ * (CUDA_VISIBLE_DEVICES: a slice of the list the launcher gave, else of
+ * the host's devices; left alone where the launcher gave exactly `gpus`).
+ * WM_EUSAGE where the launcher's list is too short. */
+int wm_mpi_pin_gpus(unsigned gpus, wm_error *err);
 /* After a command's distributed work: a rank whose work failed cannot tell
  * where the other ranks wait, so under mpirun with several ranks it prints
  * its error, prefixed with its rank, and ends the whole job (MPI_Abort)

@@ -1,4 +1,7 @@
 /* The --device option of the matching and traversal commands. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 
 int wm_cli_use_gpu(const wm_cli *cli, warpmatch_context *ctx, int *use_gpu, wm_error *err) {
@@ -6,14 +9,30 @@ int wm_cli_use_gpu(const wm_cli *cli, warpmatch_context *ctx, int *use_gpu, wm_e
   int d = 0;
   int rc = wm_cli_choice(cli, "device", devices, 0, &d, err);
   if (rc) return rc;
-  /* Several ranks share work on the CPU only; auto then means the CPU. */
-  if (d == 2 && wm_mpi_ranks() > 1)
-    return wm_fail(err, WM_EUSAGE, "%s: --device gpu does not run under mpirun with more than one rank; use --device cpu",
-                   cli->command);
-  if (d == 2 && !warpmatch_gpu_available(ctx))
+  /* Several ranks: auto means the CPU; count and motifs take --device gpu,
+   * each rank on GPUs of its own (pinned before CUDA starts); bfs splits
+   * the graph over the ranks' CPUs only. */
+  if (d == 2 && wm_mpi_ranks() > 1) {
+    if (strcmp(cli->command, "count") && strcmp(cli->command, "motifs"))
+      return wm_fail(err, WM_EUSAGE,
+                     "%s: --device gpu does not run under mpirun with more than one rank (count and motifs "
+                     "do); use --device cpu, or one process with --gpus N",
+                     cli->command);
+    uint64_t gpus = 1;
+    int rc = wm_cli_str(cli, "gpus") ? wm_cli_u64(cli, "gpus", 0, 1, 64, &gpus, err) : WM_OK;
+    if (!rc) rc = wm_mpi_pin_gpus((unsigned)gpus, err);
+    if (rc) return rc;
+  }
+  if (d == 2 && !warpmatch_gpu_available(ctx)) {
+    if (wm_mpi_ranks() > 1)
+      return wm_fail(err, WM_EDEVICE,
+                     "%s: --device gpu, but this rank's GPUs (CUDA_VISIBLE_DEVICES=%s) are not usable here (or "
+                     "this build has no CUDA): each rank needs GPUs of its own",
+                     cli->command, getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES") : "");
     return wm_fail(err, WM_EDEVICE,
                    "%s: --device gpu, but no CUDA device is usable (or this build has no CUDA); use --device cpu",
                    cli->command);
+  }
   *use_gpu = d == 2 || (d == 0 && wm_mpi_ranks() == 1 && warpmatch_gpu_available(ctx));
   return WM_OK;
 }

@@ -4,6 +4,7 @@
  * except rank 0's to /dev/null, and makes the work dispenser the
  * commands share.  Otherwise every call here is the single-process
  * answer, and a build without MPI has only those. */
+#define _POSIX_C_SOURCE 200809L /* setenv, strtok_r */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 #include "bfs_mpi.h"
 #include "share_mpi.h"
 
-static int g_on, g_rank, g_ranks = 1;
+static int g_on, g_rank, g_ranks = 1, g_local_rank, g_local_ranks = 1;
 static wm_share *g_share;
 
 /* mpirun (Open MPI, PMIx, MPICH's Hydra, Slurm's PMI) sets one of these in
@@ -41,6 +42,12 @@ int wm_mpi_start(int *argc, char ***argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
   if (g_ranks == 1) return WM_OK; /* one rank: a plain run */
+  MPI_Comm host;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) == MPI_SUCCESS) {
+    MPI_Comm_rank(host, &g_local_rank);
+    MPI_Comm_size(host, &g_local_ranks);
+    MPI_Comm_free(&host);
+  }
   /* Only rank 0 prints results; the others' stdout goes nowhere. */
   if (g_rank != 0 && !freopen("/dev/null", "w", stdout)) return WM_EINPUT;
   /* The executor's threads claim work themselves: several at a time with
@@ -75,6 +82,34 @@ int wm_mpi_finish(int rc) {
 
 int wm_mpi_rank(void) { return g_rank; }
 int wm_mpi_ranks(void) { return g_ranks; }
+
+int wm_mpi_pin_gpus(unsigned gpus, wm_error *err) {
+  if (g_ranks <= 1) return WM_OK;
+  const char *given = getenv("CUDA_VISIBLE_DEVICES");
+  char list[1024] = "", *ids[256];
+  unsigned n = 0;
+  if (given) {
+    snprintf(list, sizeof list, "%s", given);
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t && n < 256; t = strtok_r(NULL, ",", &save))
+      ids[n++] = t;
+    if (n == gpus) return WM_OK; /* the launcher gave this rank its own */
+  }
+  const unsigned first = (unsigned)g_local_rank * gpus;
+  if (given && first + gpus > n)
+    return wm_fail(err, WM_EUSAGE,
+                   "rank %d (%d of this host's %d): --gpus %u each, but CUDA_VISIBLE_DEVICES lists %u GPUs for "
+                   "%d ranks",
+                   g_rank, g_local_rank, g_local_ranks, gpus, n, g_local_ranks);
+  char pick[1024];
+  size_t len = 0;
+  for (unsigned i = 0; i < gpus && len < sizeof pick; i++) {
+    if (given) len += (size_t)snprintf(pick + len, sizeof pick - len, "%s%s", i ? "," : "", ids[first + i]);
+    else len += (size_t)snprintf(pick + len, sizeof pick - len, "%s%u", i ? "," : "", first + i);
+  }
+  if (setenv("CUDA_VISIBLE_DEVICES", pick, 1))
+    return wm_fail(err, WM_EINPUT, "rank %d: could not set CUDA_VISIBLE_DEVICES", g_rank);
+  return WM_OK;
+}
 void wm_mpi_barrier(void) {
   if (g_ranks > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -188,6 +223,10 @@ int wm_mpi_start(int *argc, char ***argv) {
 int wm_mpi_finish(int rc) { return rc; }
 int wm_mpi_rank(void) { return 0; }
 int wm_mpi_ranks(void) { return 1; }
+int wm_mpi_pin_gpus(unsigned gpus, wm_error *err) {
+  (void)gpus, (void)err;
+  return WM_OK;
+}
 void wm_mpi_barrier(void) {}
 void wm_mpi_share_work(warpmatch_context *ctx) { (void)ctx; }
 int wm_mpi_agree(int rc, wm_error *err) {

@@ -5,8 +5,9 @@
 # and directed, validated), with one and two threads a rank, must be equal
 # for 1, 2 and 3 ranks; a rank whose graph load fails (WM_MPI_FAIL_RANK,
 # the fault injection) must make the whole job exit non-zero within a
-# timeout, with rank 0's message naming it; list and --device gpu must
-# refuse several ranks.
+# timeout, with rank 0's message naming it; list and bfs --device gpu must
+# refuse several ranks; where two GPUs are usable, count and motifs on GPU
+# ranks must equal one process on one GPU.
 # Usage: mpi_cli.sh WARPMATCH MPIEXEC DATASETS
 set -euo pipefail
 
@@ -126,9 +127,38 @@ status=0
 mpi 2 list "$kron" --pattern triangle >/dev/null 2>"$tmp/err" || status=$?
 ((status == 2)) && grep -q "list does not run under mpirun" "$tmp/err" || fail "list under 2 ranks: status $status"
 status=0
-mpi 2 count "$kron" --pattern triangle --device gpu >/dev/null 2>"$tmp/err" || status=$?
-((status == 2)) && grep -q "does not run under mpirun" "$tmp/err" || fail "--device gpu under 2 ranks: status $status"
-step "list and --device gpu refuse several ranks"
+mpi 2 bfs "$kron" --source 1 --device gpu >/dev/null 2>"$tmp/err" || status=$?
+((status == 2)) && grep -q "does not run under mpirun" "$tmp/err" || fail "bfs --device gpu under 2 ranks: status $status"
+step "list and bfs --device gpu refuse several ranks"
+
+# GPU ranks (count and motifs): a GPU each, the first level in windows
+# handed out across the ranks.  Two ranks need two GPUs; elsewhere each
+# rank must say that its GPU is missing.
+gpus=0
+command -v nvidia-smi >/dev/null && gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || true
+if ((gpus >= 2)) && "$bin" count "$kron" --pattern triangle --device gpu >/dev/null 2>&1; then
+  same_gpu() {
+    local what=$1; shift
+    local want got
+    want="$("$bin" "$@" --device gpu --json | answer)" || { fail "$what: one process failed"; return; }
+    for np in 1 2; do
+      got="$(mpi "$np" "$@" --device gpu --json | answer)" || { fail "$what: $np GPU ranks failed"; continue; }
+      [[ $got == "$want" ]] || fail "$what: $np GPU ranks gave $got, one process $want"
+    done
+    step "$what: equal for 1 and 2 GPU ranks"
+  }
+  same_gpu "kron triangles on GPUs" count "$kron" --pattern triangle
+  same_gpu "kron house on GPUs" count "$kron" --pattern house --method enumerate
+  same_gpu "kron tailed-triangle per vertex on GPUs" count "$kron" --pattern tailed-triangle --method enumerate --per-vertex
+  same_gpu "kron motifs 4 on GPUs" motifs "$kron" --size 4
+  same_gpu "kron motifs 5 on GPUs" motifs "$kron" --size 5
+  [[ -n $fb ]] && same_gpu "facebook motifs 5 on GPUs" motifs "$fb" --size 5
+else
+  status=0
+  mpi 2 count "$kron" --pattern triangle --device gpu >/dev/null 2>"$tmp/err" || status=$?
+  ((status != 0)) && grep -q "GPUs of its own" "$tmp/err" || fail "--device gpu under 2 ranks without GPUs: status $status"
+  step "SKIPPED: GPU ranks ($gpus GPU(s) here, two needed); without GPUs each rank says so"
+fi
 
 if ((failures)); then
   echo "mpi_cli: $failures failure(s)" >&2
