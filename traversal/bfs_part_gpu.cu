@@ -685,7 +685,10 @@ struct Pool {
  * 200 ms apart in the CLI took 2.37 ms (median of 16) with this spin and
  * 2.24 ms with the threads spinning 2 s, never asleep, whose traces still
  * show the first two all-gathers at 0.28-0.31 and 0.14 ms against
- * 0.02-0.05 ms at later levels.  A spin that long would hold a core
+ * 0.02-0.05 ms at later levels.  Those are NCCL's first exchanges after
+ * 50 ms or more of idling: its warm-up exchanges just before a search took
+ * them to 0.04 ms, a peer copy or an empty kernel on each GPU did not
+ * (BENCHMARKS.md, several GPUs).  A spin that long would hold a core
  * between a library user's calls for 5%, so a thread spins only for
  * callers that search back to back, and yields its core meanwhile. */
 static const double kPoolSpinSeconds = 0.005;
