@@ -105,7 +105,6 @@ typedef struct wm_match_options {
   uint64_t motif_k4_arcs;      /* formula, size 4: the aggregates' pass 4 counts the 4-cliques
                                   on graphs of at most this many arcs, a clique plan above;
                                   0 = WM_MOTIF_K4_ARCS on the GPU, no limit on the CPU
-                                  nor on a GPU shared with other processes (share)
                                   (tests move it to take either) */
   const char *progress_label;  /* the phase the progress line names (NULL: "counting") */
   const wm_share *share;       /* CPU: the first level (and the motif sums' loops) shared with

@@ -8,8 +8,11 @@
 # path on small graphs (heavy items, rows searched without a table,
 # matrices and level sets in device memory); the tiny build also runs with
 # little "device memory", so that the clique pool goes in batches and a
-# pivot too large for it is declined.  As with bfs-emu, this checks
-# indexing, barriers and the host driver without a GPU, not races or speed.
+# pivot too large for it is declined, on two devices, and as processes
+# sharing the work (o.share: one static deal over every process's
+# devices, the processes run one after another, their counts added).  As
+# with bfs-emu, this checks indexing, barriers and the host driver without
+# a GPU, not races or speed.
 #
 #   bash scripts/dag-emu.sh [EDGE_LIST ...]
 # Environment: WM_EMU_BUILD (default build-dag-emu), DAG_EMU_KMAX (default 6).
@@ -79,3 +82,11 @@ echo "== tiny constants, --gpus 2, no peer atomics (static deal)"
 EMU_DEVICES=2 EMU_P2P=0 DAG_EMU_GPUS=2 "$build/tiny/check" "$@"
 echo "== tiny constants, --gpus 2, 4 KB of device memory (pool batches over two devices)"
 EMU_DEVICES=2 DAG_EMU_GPUS=2 EMU_FREE_BYTES=4000 "$build/tiny/check" "$@"
+# Processes sharing the work (o.share), run one after the other: each takes
+# its place in one static deal over every process's devices, and their
+# counts must add up; with little memory their pool batches are cut apart
+# from the deal.
+echo "== tiny constants, 3 processes sharing the deal"
+DAG_EMU_PROCS=3 "$build/tiny/check" "$@"
+echo "== tiny constants, 2 processes of --gpus 2 each, 4 KB of device memory"
+EMU_DEVICES=2 DAG_EMU_GPUS=2 DAG_EMU_PROCS=2 EMU_FREE_BYTES=4000 "$build/tiny/check" "$@"

@@ -214,11 +214,11 @@ Test(gpu_motifs, several_gpus, .timeout = 900) {
   for (int gi = 0; gi < 2; gi++) wm_graph_destroy(gs[gi]);
 }
 
-/* Processes sharing the GPU passes (here one process taking every window)
- * count size 4's 4-cliques in the aggregates even above the arcs where
- * one process leaves them to a plan (the dedicated kernels run in one
- * process only): the table equals the CPU's, and the method says so. */
-Test(gpu_motifs, shared_passes_keep_4_cliques, .timeout = 600) {
+/* A process sharing the GPU passes (here the only one, taking every
+ * window) above the arcs where size 4 leaves its 4-cliques to a plan: the
+ * plan's count (the clique kernels' deal over the processes' GPUs) and the
+ * windowed aggregates give the CPU's table. */
+Test(gpu_motifs, shared_passes_and_4_clique_plan, .timeout = 600) {
   wm_graph *g = wm_test_powerlaw(2000, 6, 6, 0.1, 4);
   wm_test_deal deal;
   wm_test_deal_init(&deal, 1, 0);
@@ -231,8 +231,8 @@ Test(gpu_motifs, shared_passes_keep_4_cliques, .timeout = 600) {
   wm_match_result sum;
   wm_error err;
   cr_assert_eq(wm_motifs(g, 4, 1, &mo, gpu, NULL, &sum, &err), WM_OK, "%s", err.msg);
-  cr_assert(strstr(sum.launch, "4-cliques per edge") && strstr(sum.launch, "in each of 1 processes"),
-            "the 4-cliques in the shared aggregates: %s", sum.launch);
+  cr_assert(strstr(sum.launch, "(left to a plan)") && strstr(sum.launch, "in each of 1 processes"),
+            "the 4-cliques by a plan, the aggregates shared: %s", sum.launch);
   mo.share = NULL;
   cr_assert_eq(wm_motifs(g, 4, 0, &mo, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
   for (int i = 0; i < 6; i++)

@@ -298,8 +298,11 @@ __global__ void __launch_bounds__(WARPS * 32) clq_build_kernel(wm_dag_args A) {
   uint32_t *buf = smem + 2 * WM_CLQ_BUILD_SLOTS + warp * BUILD_ROW;
   for (;;) {
     /* Static deal even over shared counters: the count kernel of every
-     * device reads the items of the pivots this device builds. */
-    if (threadIdx.x == 0) pick = A.p0 + atomicAdd(A.next_heavy, 1ull) * A.ndev + A.dev;
+     * device reads the items of the pivots this device builds.  Pivot p is
+     * device p % ndev's whatever the batches, which processes sharing the
+     * deal may cut apart. */
+    if (threadIdx.x == 0)
+      pick = A.p0 + (A.dev + A.ndev - A.p0 % A.ndev) % A.ndev + atomicAdd(A.next_heavy, 1ull) * A.ndev;
     __syncthreads();
     const wm_u64 p = pick;
     if (p >= A.p1) break;
@@ -344,7 +347,7 @@ __global__ void __launch_bounds__(WARPS * 32, WM_CLQ_COUNT_MINB) clq_count_kerne
     const wm_u64 t = item;
     if (t >= A.n_items) break;
     const wm_dag_item it = A.items[t];
-    if ((it.v - A.p0) % A.ndev != A.dev) {
+    if (it.v % A.ndev != A.dev) {
       __syncthreads();
       continue;
     }

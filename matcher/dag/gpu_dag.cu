@@ -60,6 +60,9 @@ typedef struct dag_run {
   wm_progress progress; /* the warm-up's time spent */
   uint64_t warps;       /* light warps of every device */
   int shared;           /* the work counters below are shared by every device */
+  const wm_share *share; /* processes sharing the work (o->share), or NULL: then every process's
+                            devices take part in one static deal, the split made for the warps
+                            of them all */
   wm_u64 *sh;           /* device 0: the shared light and heavy counters */
   char static_why[96];  /* why not shared, over several devices */
 } dag_run;
@@ -207,8 +210,9 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   a->next_light = T->shared ? T->sh : d->ctr + CTR_LIGHT;
   a->next_heavy = T->shared && T->K != &wm_clique_kernels ? T->sh + 1 : d->ctr + CTR_HEAVY;
   a->next_count = d->ctr + CTR_ITEMS;
-  a->dev = (uint32_t)i;
-  a->ndev = (uint32_t)T->ndev;
+  /* with a share, device i of process p is device p * ndev + i of the deal */
+  a->dev = (uint32_t)((T->share ? T->share->process * T->ndev : 0) + i);
+  a->ndev = (uint32_t)((T->share ? T->share->processes : 1) * T->ndev);
   a->shared = T->shared;
   return WM_OK;
 }
@@ -326,6 +330,18 @@ static int trial(void *ctx, wm_match_result *x, wm_error *err) {
     x->count += *(volatile wm_u64 *)d->count_host;
     if (m > x->kernel_ms) x->kernel_ms = m;
   }
+  if (T->share && T->share->sum_u64(T->share->ctx, &x->count, 1))
+    return wm_fail(err, WM_EDEVICE, "%s: adding the processes' counts failed", T->K->name);
+  return WM_OK;
+}
+
+/* With a share, every process declines when one does (its pool or bitmaps
+ * do not fit), so that all of them take the stack kernel together. */
+static int agree_declined(dag_run *T, int *declined, wm_error *err) {
+  uint64_t any = (uint64_t)*declined;
+  if (T->share && T->share->sum_u64(T->share->ctx, &any, 1))
+    return wm_fail(err, WM_EDEVICE, "%s: the processes could not agree on their buffers", T->K->name);
+  *declined = any != 0;
   return WM_OK;
 }
 
@@ -338,8 +354,12 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
     rc = wm_gpu_on_device(err, i, open_dev(T, i, err));
     warps += (uint64_t)T->dev[i].light_blocks * T->K->light_warps;
   }
+  /* processes deal the same split, made for the warps of them all */
+  if (!rc && T->share && T->share->sum_u64(T->share->ctx, &warps, 1))
+    rc = wm_fail(err, WM_EDEVICE, "%s: adding the processes' warps failed", T->K->name);
   T->warps = warps ? warps : 1;
   if (!rc) rc = wm_gpu_share_counter(T->ndev, &T->shared, T->static_why, sizeof T->static_why, err);
+  if (T->share) T->shared = 0; /* one static deal over every process's devices */
   if (!rc && T->shared) {
     WM_CUD(0, cudaSetDevice(T->dev[0].id));
     WM_CUD(0, cudaMalloc(&T->sh, 2 * sizeof *T->sh));
@@ -350,11 +370,8 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
                                        : wm_dag_split_triangles(T->g, warps, &T->split, err);
   double t0 = wm_now();
   for (int i = 0; !rc && i < T->ndev; i++) rc = wm_gpu_on_device(err, i, upload_dev(T, i, err));
-  if (!rc && T->K == &wm_diamond_kernels) {
-    rc = diamond_bits(T, declined, err);
-    if (rc || *declined) return rc;
-  }
-  if (!rc && T->K == &wm_clique_kernels && T->split.n_pivots) {
+  if (!rc && T->K == &wm_diamond_kernels) rc = diamond_bits(T, declined, err);
+  if (!rc && !*declined && T->K == &wm_clique_kernels && T->split.n_pivots) {
     uint64_t words = UINT64_MAX;
     for (int i = 0; !rc && i < T->ndev; i++) {
       uint64_t w = 0;
@@ -363,11 +380,12 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
       if (w < words) words = w;
     }
     if (!rc) rc = plan_batches(T, words, declined, err);
-    if (rc || *declined) return rc;
-    for (int i = 0; !rc && i < T->ndev; i++) {
-      WM_CU(cudaSetDevice(i));
-      WM_CU(cudaMalloc(&T->dev[i].pool, T->pool_words * 4));
-    }
+  }
+  if (!rc) rc = agree_declined(T, declined, err);
+  if (rc || *declined) return rc;
+  for (int i = 0; T->pool_words && i < T->ndev; i++) {
+    WM_CU(cudaSetDevice(i));
+    WM_CU(cudaMalloc(&T->dev[i].pool, T->pool_words * 4));
   }
   for (int i = 0; !rc && i < T->ndev; i++) {
     WM_CUD(i, cudaSetDevice(i));
@@ -393,6 +411,7 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
   if (!T) return wm_fail(err, WM_EINPUT, "%s: out of host memory", K->name);
   T->g = g;
   T->resident = o->gpu_graph;
+  T->share = o->share;
   T->k = k;
   T->K = K;
   T->ndev = o->gpus > 1 ? (o->gpus < 16 ? o->gpus : 16) : 1;
@@ -417,7 +436,10 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
     if (K == &wm_clique_kernels && len > 0 && (size_t)len < sizeof r->launch)
       len += snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", %u batch(es), pool %.2f GB",
                       T->n_batches, T->pool_words * 4 / 1e9);
-    if (T->ndev > 1 && len > 0 && (size_t)len < sizeof r->launch)
+    if (T->share && len > 0 && (size_t)len < sizeof r->launch)
+      snprintf(r->launch + len, sizeof r->launch - (size_t)len,
+               ", work dealt statically over the %d GPU(s) of each of %d processes", T->ndev, T->share->processes);
+    else if (T->ndev > 1 && len > 0 && (size_t)len < sizeof r->launch)
       snprintf(r->launch + len, sizeof r->launch - (size_t)len, T->shared ? ", work handed out dynamically over %d GPUs%s"
                                                                           : ", work dealt statically over %d GPUs (%.60s)",
                T->ndev, T->shared ? (K == &wm_clique_kernels ? " (heavy pivots dealt statically)" : "") : T->static_why);

@@ -162,10 +162,7 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
   int rc;
   const double *ps = sums->pass_seconds;
   const uint64_t k4_arcs = o && o->motif_k4_arcs ? o->motif_k4_arcs : use_gpu ? WM_MOTIF_K4_ARCS : UINT64_MAX;
-  /* Processes sharing a GPU count (o->share) count the 4-cliques in the
-   * aggregates, whose arcs they share in windows: their plan would run on
-   * the stack kernel, the dedicated kernels being one process's. */
-  const int skip_k4 = k == 4 && g->m > k4_arcs && !(use_gpu && o && o->share);
+  const int skip_k4 = k == 4 && g->m > k4_arcs;
   const char *k4_where = k >= 5 ? "per triangle" : skip_k4 ? "(left to a plan)" : "per edge";
   if (use_gpu && k >= 4) {
     double ms = 0;

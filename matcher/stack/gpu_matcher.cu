@@ -696,9 +696,7 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   if (rc) return rc;
   unsigned clique_k = wm_gpu_plan_clique_k(plan);
   const int diamond = wm_gpu_plan_is_diamond(plan);
-  /* The dedicated kernels run in one process: with a share, the stack kernel counts. */
-  if (o->gpu_clique_kernels && (clique_k || diamond) && !o->sink && !o->per_vertex && !o->first && !o->allowed &&
-      !o->share) {
+  if (o->gpu_clique_kernels && (clique_k || diamond) && !o->sink && !o->per_vertex && !o->first && !o->allowed) {
     int declined = 0;
     rc = diamond ? wm_match_gpu_diamonds(g, (plan->flags & WM_PLAN_INDUCED) != 0, o, r, &declined, err)
                  : wm_match_gpu_dag(g, clique_k, o, r, &declined, err);

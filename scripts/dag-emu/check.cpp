@@ -77,6 +77,35 @@ static uint64_t brute_diamonds(const wm_graph *g) {
   return c;
 }
 
+/* DAG_EMU_PROCS=P: P processes sharing the work (o.share), run one after
+ * another, each its own place in the static deal over every process's
+ * devices; their counts are added. */
+struct deal {
+  wm_share share;
+};
+static unsigned deal_loops(void *, unsigned) { return 0; }
+static uint64_t deal_grab(void *, unsigned, uint64_t) { return UINT64_MAX; } /* the deal takes no windows */
+static int deal_sum_u32(void *, uint32_t *, uint64_t) { return 0; }
+static int deal_sum_u64(void *, uint64_t *, uint64_t) { return 0; }
+static int deal_sum_i128(void *, wm_i128 *, unsigned, int *) { return 0; }
+
+static int run_dag(const wm_graph *g, unsigned k, bool diamonds, bool induced, wm_match_options o,
+                   wm_match_result *res, int *declined, wm_error *err) {
+  const int procs = getenv("DAG_EMU_PROCS") ? atoi(getenv("DAG_EMU_PROCS")) : 1;
+  uint64_t total = 0;
+  for (int p = 0; p < procs; p++) {
+    deal d = {{&d, procs, p, deal_loops, deal_grab, deal_sum_u32, deal_sum_u64, deal_sum_i128}};
+    if (procs > 1) o.share = &d.share;
+    memset(res, 0, sizeof *res);
+    if (diamonds ? wm_match_gpu_diamonds(g, induced, &o, res, declined, err) : wm_match_gpu_dag(g, k, &o, res, declined, err))
+      return 1;
+    if (*declined) return 0;
+    total += res->count;
+  }
+  res->count = total;
+  return 0;
+}
+
 /* k = 3..kmax cliques, then diamonds, edge- and vertex-induced. */
 static int check(const char *name, const wm_graph *g0, unsigned kmax) {
   int bad = 0;
@@ -97,8 +126,7 @@ static int check(const char *name, const wm_graph *g0, unsigned kmax) {
       wm_match_result res;
       memset(&res, 0, sizeof res);
       int declined = 0;
-      if (diamonds ? wm_match_gpu_diamonds(g, induced, &o, &res, &declined, &err)
-                   : wm_match_gpu_dag(g, k, &o, &res, &declined, &err)) {
+      if (run_dag(g, k, diamonds, induced, o, &res, &declined, &err)) {
         printf("%s: %s\n", name, err.msg);
         bad++;
         continue;
@@ -114,7 +142,8 @@ static int check(const char *name, const wm_graph *g0, unsigned kmax) {
              (unsigned long long)res.count, (unsigned long long)want, verdict);
       if (k > 3 && !diamonds && !declined) printf("  (%d pool batches)", batches);
       if (diamonds && strstr(res.launch, "device memory")) printf("  (bitmaps in device memory)");
-      if (o.gpus > 1 && !declined) printf("  (%s)", strstr(res.launch, "dynamically") ? "dynamic" : "static");
+      if ((o.gpus > 1 || getenv("DAG_EMU_PROCS")) && !declined)
+        printf("  (%s)", strstr(res.launch, "processes") ? "processes" : strstr(res.launch, "dynamically") ? "dynamic" : "static");
       printf("\n");
       bad += !declined && res.count != want;
     }
