@@ -59,6 +59,14 @@ typedef struct wm_share {
   int (*sum_i128)(void *ctx, wm_i128 *a, unsigned n, int *overflow);
 } wm_share;
 
+/* The GPU's loops shared by processes go in this many windows per process
+ * (the stack kernel's level 0, the motif passes 2-4): a process takes the
+ * next window once its GPUs have finished the last, so a skewed loop
+ * balances across processes as it does across warps; more windows would
+ * cost each a launch and a wait.  (The GPU's own work counters live in its
+ * memory, out of the other processes' reach.) */
+#define WM_SHARE_WINDOWS 8
+
 enum wm_steal_mode { WM_STEAL_NONE = 0, WM_STEAL_BLOCK = 1, WM_STEAL_TWO_LEVEL = 2 };
 /* How the GPU stack kernel hands out level 0: vertices v0, or edges (v0, v1)
  * (G2Miner's edge parallelism: a hub's first level is spread over many

@@ -976,7 +976,8 @@ struct run {
   unsigned long long *next; /* kCounters counters, each kernel launch its own */
   unsigned used;            /* counters handed out */
   cudaError_t bad;          /* the first failed reset of a counter */
-  uint64_t *prefix_host;    /* each top's first list entry, and the total */
+  uint64_t *prefix_host;    /* each top's first list entry, and the total (size 5; size 4 with
+                               a share, as the windows' weights) */
   uint64_t cap;             /* list entries per chunk */
   cudaEvent_t ev[8];        /* between the passes */
   float pass3[2];           /* ms of the 4-cycle sweeps and of the pair lists */
@@ -1006,7 +1007,6 @@ struct run {
   bool skip_k4;             /* size 4: no 4-cliques (policy.skip_k4) */
   const wm_share *share;    /* policy.share: passes 2-4 in windows shared with other processes */
   unsigned loop;            /* the share's counters of those passes' windows */
-  uint64_t *weight;         /* with a share, size 4: each top's paths below it, cumulative */
 };
 
 /* This run's device buffers: from the resident graph's pool where there is
@@ -1061,7 +1061,6 @@ void release(run &r) {
   for (void *b : bufs) give(r, b);
   free(r.heavy_host);
   free(r.prefix_host);
-  free(r.weight);
   for (int i = 0; i < 8; i++)
     if (r.ev[i]) cudaEventDestroy(r.ev[i]);
 }
@@ -1167,14 +1166,6 @@ int use_layout(run &r, const layout &l, int which, scratch_pool &pool, unsigned 
   return WM_OK;
 }
 
-/* Processes sharing the passes (policy.share): each of passes 2-4 cut
- * into this many windows per process, of about equal work, which a
- * process takes from the share's counter one at a time, once its device
- * has finished the last; a skewed graph then balances across processes as
- * its items do across warps.  More would cost each window a launch and a
- * wait. */
-constexpr unsigned kWindowsPerProcess = 8;
-
 /* The first item of window w of `windows` over n items; weight (n + 1
  * cumulative entries) weighs them, NULL counts each alike. */
 uint64_t window_start(const uint64_t *weight, uint64_t n, uint64_t windows, uint64_t w) {
@@ -1185,12 +1176,13 @@ uint64_t window_start(const uint64_t *weight, uint64_t n, uint64_t windows, uint
 }
 
 /* Pass `which` (0..2) over items [0, n): f(a, b) queues the work of items
- * [a, b).  Alone, one call over them all; with a share, the windows this
- * process takes, each waited for before the next is taken. */
+ * [a, b).  Alone, one call over them all; with a share (policy.share), the
+ * windows of about equal work (WM_SHARE_WINDOWS per process) this process
+ * takes, each waited for before the next is taken. */
 template <class F>
 int over_windows(run &r, unsigned which, uint64_t n, const uint64_t *weight, wm_error *err, F f) {
   if (!r.share) return f((uint64_t)0, n);
-  const uint64_t windows = (uint64_t)kWindowsPerProcess * (uint64_t)r.share->processes;
+  const uint64_t windows = (uint64_t)WM_SHARE_WINDOWS * (uint64_t)r.share->processes;
   for (uint64_t w; (w = r.share->grab(r.share->ctx, r.loop + which, 1)) < windows;) {
     const uint64_t a = window_start(weight, n, windows, w), b = window_start(weight, n, windows, w + 1);
     if (a >= b) continue;
@@ -1224,17 +1216,25 @@ int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room,
 
 int sort_tops(run &r, const unsigned long long *ntops, wm_error *err);
 
+/* Each top's paths (r.prefix + 1, on the device) into r.prefix_host + 1,
+ * after a 0. */
+int paths_to_host(const wm_graph *g, run &r, wm_error *err) {
+  r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
+  if (!r.prefix_host) return wm_fail(err, WM_EINPUT, "out of memory");
+  WM_CU(cudaMemcpy(r.prefix_host + 1, r.prefix + 1, g->n * sizeof *r.prefix_host, cudaMemcpyDeviceToHost));
+  r.prefix_host[0] = 0;
+  return WM_OK;
+}
+
 /* Each top's paths (top_paths) and their total (r.paths): size 5 on the
  * host too, for the list plan; size 4 with the list of the heavy tops (in
- * r.buf). */
+ * r.buf), and with a share on the host too, cumulative, for the windows. */
 int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm_error *err) {
   WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
+  int rc;
   if (k >= 5) {
-    r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
-    if (!r.prefix_host) return wm_fail(err, WM_EINPUT, "out of memory");
     top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, ~0ull, NULL, NULL, NULL);
-    WM_CU(cudaMemcpy(r.prefix_host + 1, r.prefix + 1, g->n * sizeof *r.prefix_host, cudaMemcpyDeviceToHost));
-    r.prefix_host[0] = 0;
+    if ((rc = paths_to_host(g, r, err))) return rc;
     r.paths = 0;
     for (uint32_t u = 0; u < g->n; u++) r.paths += r.prefix_host[u + 1];
     return WM_OK;
@@ -1246,12 +1246,9 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm
   unsigned long long t = 0;
   WM_CU(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost));
   r.paths = t;
-  if (r.share) { /* the windows' weights: each top's paths, cumulative */
-    r.weight = (uint64_t *)malloc((g->n + 1) * sizeof *r.weight);
-    if (!r.weight) return wm_fail(err, WM_EINPUT, "out of memory");
-    r.weight[0] = 0;
-    WM_CU(cudaMemcpy(r.weight + 1, r.prefix + 1, g->n * sizeof *r.weight, cudaMemcpyDeviceToHost));
-    for (uint32_t u = 0; u < g->n; u++) r.weight[u + 1] += r.weight[u];
+  if (r.share) {
+    if ((rc = paths_to_host(g, r, err))) return rc;
+    for (uint32_t u = 0; u < g->n; u++) r.prefix_host[u + 1] += r.prefix_host[u];
   }
   return r.multi || r.share ? sort_tops(r, ntops, err) : WM_OK;
 }
@@ -1442,7 +1439,7 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   });
   if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[2]));
-  rc = over_windows(r, 1, g->n, k >= 5 ? r.prefix_host : r.weight, err, [&](uint64_t a, uint64_t b) {
+  rc = over_windows(r, 1, g->n, r.prefix_host, err, [&](uint64_t a, uint64_t b) {
     return k >= 5 ? lists_pass(r, (uint32_t)a, (uint32_t)b, err)
                   : four_cycle_pass(r, small_blocks, (uint32_t)a, (uint32_t)b, err);
   });

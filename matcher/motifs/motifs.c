@@ -166,9 +166,12 @@ static int compute_sums(const wm_graph *g, unsigned k, int use_gpu, const wm_mat
   const char *k4_where = k >= 5 ? "per triangle" : skip_k4 ? "(left to a plan)" : "per edge";
   if (use_gpu && k >= 4) {
     double ms = 0;
-    wm_motif_gpu_policy policy = {o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
-                                  o ? o->gpu_set_capacity : 0, 0, o ? o->gpus : 0, 0, o ? o->gpu_graph : NULL,
-                                  skip_k4, o ? o->share : NULL};
+    wm_motif_gpu_policy policy = {.warps = o && o->gpu_blocks > 0 ? 4u * (unsigned)o->gpu_blocks : 0,
+                                  .list_room = o ? o->gpu_set_capacity : 0,
+                                  .gpus = o ? o->gpus : 0,
+                                  .graph = o ? o->gpu_graph : NULL,
+                                  .skip_k4 = skip_k4,
+                                  .share = o ? o->share : NULL};
     rc = wm_motif_sums_gpu(g, k, &policy, sums, &ms, err);
     if (rc) return rc;
     total->kernel_ms += ms;

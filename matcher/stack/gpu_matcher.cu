@@ -535,25 +535,20 @@ static int count_all(wm_gpu_run *R, wm_error *err) {
   return finish_all(R, err);
 }
 
-/* Windows of level 0 per process when processes share it (o->share): a
- * process takes the next window when its devices have finished the last,
- * so a skewed level 0 balances across processes; more windows would cost
- * each a launch and a wait. */
-#define WINDOWS_PER_PROCESS 8
-
 /* The share, when there is one and the launches count (listing is the
  * caller's alone, as on the CPU). */
 static const wm_share *share_of(const wm_gpu_run *R) { return R->listing ? NULL : R->o->share; }
 
-/* The counting launches.  With a share, level 0 is cut into windows (whole
- * chunks), which this process takes from the share's counter one at a
- * time and counts by a launch on every device, the level-0 counter zeroed
- * between them; the totals then add up in share_totals. */
+/* The counting launches.  With a share, level 0 is cut into
+ * WM_SHARE_WINDOWS windows (whole chunks) per process, which this process
+ * takes from the share's counter one at a time and counts by a launch on
+ * every device, the level-0 counter zeroed between them; the totals then
+ * add up in share_totals. */
 static int count_level0(wm_gpu_run *R, wm_error *err) {
   const wm_share *s = share_of(R);
   if (!s) return count_all(R, err);
   const unsigned loop = s->loops(s->ctx, 1);
-  const uint64_t parts = (uint64_t)WINDOWS_PER_PROCESS * (uint64_t)s->processes;
+  const uint64_t parts = (uint64_t)WM_SHARE_WINDOWS * (uint64_t)s->processes;
   const uint64_t chunks = (R->n0 + R->chunk - 1) / R->chunk, size = (chunks + parts - 1) / parts * R->chunk;
   const uint64_t windows = (R->n0 + size - 1) / size;
   int rc = WM_OK;
