@@ -99,7 +99,7 @@ Test(gpu_motifs, sums_on_random_graphs, .timeout = 600) {
 }
 
 /* A hub adjacent to 6,000 of 6,500 vertices over a sparse random graph, a
- * 100,000-leaf star, and K_60. */
+ * 100,000-leaf star, K_60, and a graph of mostly isolated vertices. */
 Test(gpu_motifs, sums_on_hubs_stars_cliques, .timeout = 600) {
   const uint32_t n = 6500;
   uint64_t cap = 6000 + 4 * n, m = 0, seed = 9;
@@ -124,6 +124,17 @@ Test(gpu_motifs, sums_on_hubs_stars_cliques, .timeout = 600) {
   wm_graph *clique = wm_test_graph_of_arcs(60, src, dst, m);
   same_sums(clique, "K60");
   wm_graph_destroy(clique);
+  /* 300 vertices with edges, 2,700 without: the slices leave the latter
+   * out, so an entry indexed past the last vertex with an edge would land
+   * in the next warp's slice */
+  src = malloc(3000 * 4), dst = malloc(3000 * 4), m = 0;
+  for (uint32_t i = 0; i < 3000; i++) {
+    src[m] = (uint32_t)(wm_test_rand(&seed) % 300);
+    dst[m++] = (uint32_t)(wm_test_rand(&seed) % (i < 600 ? 20 : 300));
+  }
+  wm_graph *sparse = wm_test_graph_of_arcs(3000, src, dst, m);
+  same_sums(sparse, "300 of 3,000 with edges");
+  wm_graph_destroy(sparse);
 }
 
 /* facebook: the sums, then the 4-motif table by formula on the GPU against
