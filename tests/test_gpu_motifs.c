@@ -98,6 +98,30 @@ Test(gpu_motifs, sums_on_random_graphs, .timeout = 600) {
   same_sums(wm_test_powerlaw(2000, 6, 6, 0.1, 4), "powerlaw-2000");
 }
 
+/* One pair list whose members reach more vertices above its top than
+ * three rows of the largest degree hold (xs in a tight scratch): 108
+ * vertices Y of degree 31 (a circulant of degree 30, and one member each),
+ * the top u of degree 30 (four members and 26 leaves), the members of
+ * degree 29 (u, w and 27 of Y each), and w of degree 4. */
+static void same_sums_wide_list(void) {
+  const uint32_t ny = 108, u = ny, s0 = ny + 1, w = ny + 5, leaf0 = ny + 6, n = leaf0 + 26;
+  uint32_t *src = malloc(4096 * 4), *dst = malloc(4096 * 4);
+  uint64_t m = 0;
+  for (uint32_t y = 0; y < ny; y++)
+    for (uint32_t d = 1; d <= 15; d++) src[m] = y, dst[m++] = (y + d) % ny;
+  for (uint32_t i = 0; i < 4; i++) {
+    src[m] = u, dst[m++] = s0 + i;
+    src[m] = w, dst[m++] = s0 + i;
+    for (uint32_t j = 0; j < 27; j++) src[m] = s0 + i, dst[m++] = 27 * i + j;
+  }
+  for (uint32_t l = leaf0; l < n; l++) src[m] = u, dst[m++] = l;
+  wm_graph *g = wm_test_graph_of_arcs(n, src, dst, m);
+  cr_assert_eq(wm_graph_max_degree(g), 31, "the wide list's graph: largest degree %llu",
+               (unsigned long long)wm_graph_max_degree(g));
+  same_sums(g, "a list wider than its rows");
+  wm_graph_destroy(g);
+}
+
 /* A hub adjacent to 6,000 of 6,500 vertices over a sparse random graph, a
  * 100,000-leaf star, K_60, and a graph of mostly isolated vertices. */
 Test(gpu_motifs, sums_on_hubs_stars_cliques, .timeout = 600) {
@@ -135,6 +159,7 @@ Test(gpu_motifs, sums_on_hubs_stars_cliques, .timeout = 600) {
   wm_graph *sparse = wm_test_graph_of_arcs(3000, src, dst, m);
   same_sums(sparse, "300 of 3,000 with edges");
   wm_graph_destroy(sparse);
+  same_sums_wide_list();
 }
 
 /* facebook: the sums, then the 4-motif table by formula on the GPU against

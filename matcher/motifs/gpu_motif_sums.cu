@@ -56,15 +56,16 @@ struct dev_graph {
   const uint32_t *adj;
 };
 
-/* One warp's slice of the scratch: arrays of n entries, then for pass 4
- * three of the largest degree.  Where the arrays of all kernels fit every
- * warp the device runs, one layout serves them all and the kernels share
- * arrays (the sweeps leave cnt and pos zeroed, as the tallies and deg_s
- * need, and mark a top's neighbours with even values where the stamps are
- * odd).  Stamps mark membership without clearing: a warp's stamp only
- * grows, across the kernels too (scratch_pool.stamps).  Where they do not
- * fit, each kernel lays out only the arrays it uses, over as many warps as
- * fit, and the scratch is zeroed between layouts. */
+/* One warp's slice of the scratch: arrays of n entries, then rows of the
+ * largest degree (pass 4's common, ia and ib, and xs where no array holds
+ * it).  Where the arrays of all kernels fit every warp the device runs, one
+ * layout serves them all and the kernels share arrays (the sweeps leave cnt
+ * and pos zeroed, as the tallies and deg_s need, and mark a top's
+ * neighbours with even values where the stamps are odd).  Stamps mark
+ * membership without clearing: a warp's stamp only grows, across the
+ * kernels too (scratch_pool.stamps).  Where they do not fit, each kernel
+ * lays out only the arrays it uses, over as many warps as fit, and the
+ * scratch is zeroed between layouts: the fewer arrays, the more warps. */
 struct warp_scratch {
   uint32_t *cnt;     /* paths u-v-w per w */
   uint32_t *touched; /* the w with cnt[w] > 0 */
@@ -74,26 +75,30 @@ struct warp_scratch {
   uint32_t *deg_s;   /* per member: neighbours inside the list; shares pos */
   uint32_t *in_s;    /* stamp: in the current list (or row); shares middle */
   uint32_t *tally;   /* per x above the top: list members adjacent to x; shares cnt */
-  uint32_t *xs;      /* the x with tally[x] > 0; shares touched */
+  uint32_t *xs;      /* the x with tally[x] > 0; shares touched, else rows */
+  uint64_t xs_cap;   /* its entries */
   uint32_t *common;  /* N(u) & N(v), pass 4 */
   uint32_t *ia, *ib; /* a triangle's third vertex in the two rows, pass 4 */
 };
 
 /* Which n-array of a slice holds cnt, touched, middle, pos, w_mark and
- * deg_s (-1: none), and whether the three rows of pass 4 follow. */
+ * deg_s (-1: none), how many rows of the largest degree follow, and where
+ * touched has no array, the row xs starts at (it takes the rest). */
 struct layout {
   signed char at[6];
-  unsigned char arrays, rows;
+  unsigned char arrays, rows, xs_row;
 };
 
-constexpr layout kAll = {{0, 1, 2, 3, 4, 3}, 5, 1};          /* every kernel */
-constexpr layout kFour = {{0, 1, 2, -1, -1, -1}, 3, 0};      /* size 4's sweeps */
-/* size 5's sweeps and pair lists: the pair lists stamp w's neighbours
- * above the top and the list's members below it, never the same vertex,
- * so w_mark may share in_s there (not in pass 4) */
-constexpr layout kSweeps = {{0, 1, 2, 3, 2, 3}, 4, 0};
-constexpr layout kCliques = {{-1, 3, 0, -1, 2, 1}, 4, 1};    /* pass 4 */
-constexpr layout kEdgeCliques = {{-1, 1, 0, -1, -1, -1}, 2, 0}; /* size 4's 4-cliques per edge */
+constexpr layout kAll = {{0, 1, 2, 3, 4, 3}, 5, 3, 0};          /* every kernel */
+constexpr layout kFour = {{0, 1, 2, -1, -1, -1}, 3, 0, 0};      /* size 4's sweeps */
+constexpr layout kSweeps = {{0, 1, 2, 3, 2, 3}, 4, 0, 0};       /* size 5's sweeps */
+/* The pair lists stamp w's neighbours above the top and count the
+ * vertices above it adjacent to the list (tally), and stamp the list's
+ * members below the top and count their edges inside it (deg_s): never
+ * the same vertex, so two arrays hold the four; xs gets three rows. */
+constexpr layout kLists = {{0, -1, 1, -1, 1, 0}, 2, 3, 0};
+constexpr layout kCliques = {{-1, -1, 0, -1, 2, 1}, 3, 4, 3};   /* pass 4: xs of at most a row */
+constexpr layout kEdgeCliques = {{-1, 1, 0, -1, -1, -1}, 2, 0, 0}; /* size 4's 4-cliques per edge */
 
 struct scratch_pool {
   uint32_t *base;
@@ -104,7 +109,7 @@ struct scratch_pool {
 };
 
 __host__ __device__ uint64_t words_per_warp(const layout &l, uint64_t n, uint64_t maxdeg) {
-  return l.arrays * n + (l.rows ? 3 * maxdeg : 0);
+  return l.arrays * n + l.rows * maxdeg;
 }
 
 __device__ warp_scratch slice(const scratch_pool &p, unsigned warp) {
@@ -112,10 +117,12 @@ __device__ warp_scratch slice(const scratch_pool &p, unsigned warp) {
   warp_scratch s;
   uint32_t **arrays[] = {&s.cnt, &s.touched, &s.middle, &s.pos, &s.w_mark, &s.deg_s};
   for (int i = 0; i < 6; i++) *arrays[i] = p.l.at[i] < 0 ? NULL : b + (uint64_t)p.l.at[i] * p.n;
-  s.tally = s.cnt, s.xs = s.touched, s.in_s = s.middle;
+  s.tally = s.cnt, s.in_s = s.middle;
   s.common = b + (uint64_t)p.l.arrays * p.n;
   s.ia = s.common + p.maxdeg;
   s.ib = s.ia + p.maxdeg;
+  s.xs = s.touched ? s.touched : s.common + (uint64_t)p.l.xs_row * p.maxdeg;
+  s.xs_cap = s.touched ? p.n : (uint64_t)(p.l.rows - p.l.xs_row) * p.maxdeg;
   return s;
 }
 
@@ -676,7 +683,11 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
   flush(a, slots, overflow, global_warp());
 }
 
-/* pair_list_sums of motif_sums_cpu.c, a warp per list. */
+/* pair_list_sums of motif_sums_cpu.c, a warp per list.  The vertices
+ * above the top that the members' rows reach are listed in xs as first
+ * tallied; where xs (rows of the largest degree, in a tight scratch) is
+ * too short for them, the rows are walked again and each tally is taken
+ * by whichever lane zeroes it first. */
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     pair_lists(dev_graph g, const bucket *buckets, const unsigned long long *nbuckets, const uint32_t *buf,
                scratch_pool pool, unsigned long long *next, i128 *slots, int *overflow) {
@@ -707,7 +718,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     /* each member s's row above it: y above u tallied, y inside S an edge */
     auto visit = [&](uint32_t s, uint32_t y) {
       if (y < u) {
-        if (atomicAdd(&x.tally[y], 1u) == 0) x.xs[atomicAdd((unsigned *)&wc->nx, 1u)] = y;
+        if (atomicAdd(&x.tally[y], 1u) == 0) {
+          const unsigned at = atomicAdd((unsigned *)&wc->nx, 1u);
+          if (at < x.xs_cap) x.xs[at] = y;
+        }
       } else if (y > u && x.in_s[y] == st) {
         e++;
         atomicAdd(&x.deg_s[s], 1u);
@@ -722,15 +736,27 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
       x.deg_s[S[i]] = 0;
     }
     const i128 uw = has(ru + up_u, du - up_u, w), cc = c;
-    const unsigned nx = wc->nx;
-    for (unsigned i = lane; i < nx; i += 32) {
-      const uint32_t y = x.xs[i];
-      const i128 kx = x.tally[y], k2 = choose(kx, 2);
-      x.tally[y] = 0;
+    /* y above u adjacent to kx members */
+    auto tallied = [&](uint32_t y, uint32_t kx_) {
+      const i128 kx = kx_, k2 = choose(kx, 2);
       const i128 A = has(ru, up_u, y), B = x.w_mark[y] == st;
       k23 += k2;
       w4 += A * B * k2;
       w4s += uw * k2 + A * B * kx * (cc - 1) + A * k2 + B * k2;
+    };
+    const unsigned nx = wc->nx;
+    if (nx <= x.xs_cap) {
+      for (unsigned i = lane; i < nx; i += 32) {
+        const uint32_t y = x.xs[i], kx = x.tally[y];
+        x.tally[y] = 0;
+        tallied(y, kx);
+      }
+    } else {
+      for_rows_above(g, S, c, 0, idx[threadIdx.x >> 5], [&](uint32_t, uint32_t y) {
+        if (y >= u) return;
+        const uint32_t kx = atomicExch(&x.tally[y], 0u);
+        if (kx) tallied(y, kx);
+      });
     }
     const i128 up_all = (i128)warp_sum_u64(up), e_all = (i128)warp_sum_u64(e);
     if (lane == 0) {
@@ -1299,8 +1325,8 @@ uint32_t chunk_end(const run &r, uint32_t n, uint32_t u0) {
 /* Pass 3 for size 5 over tops [ua, ub): in chunks whose lists fit
  * (plan_lists), each chunk's buckets then taken a warp each. */
 int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
-  scratch_pool pool;
-  unsigned warps = 0;
+  scratch_pool pool, lists_pool;
+  unsigned warps = 0, lists_warps = 0;
   int rc = use_layout(r, kSweeps, 1, pool, warps, err);
   if (rc) return rc;
   const unsigned blocks = warps / kWarpsPerBlock;
@@ -1314,6 +1340,7 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
   for (uint32_t u0 = ua, u1; u0 < ub && !rc; u0 = u1, h0 = h1) {
     u1 = chunk_end(r, ub, u0);
     while (h1 < r.nheavy && r.heavy_host[h1] < u1) h1++;
+    if (u0 > ua && (rc = use_layout(r, kSweeps, 1, pool, warps, err))) break;
     if ((e = cudaMemsetAsync(nbuckets, 0, sizeof *nbuckets)) != cudaSuccess) {
       rc = wm_cuda_fail(err, e, "cudaMemsetAsync(nbuckets)", __FILE__, __LINE__);
       break;
@@ -1331,7 +1358,10 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
       four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, shared_counter(r), r.prefix, r.buf, r.buckets,
                                         nbuckets, NULL, split ? r.heavy_paths : 0, r.slots, r.overflow);
     if (!r.multi) cudaEventRecord(r.ev[6]);
-    pair_lists<<<blocks, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, pool, counter(r), r.slots, r.overflow);
+    /* in a tight scratch the pair lists lay out fewer arrays over more warps */
+    if ((rc = use_layout(r, kLists, 5, lists_pool, lists_warps, err))) break;
+    pair_lists<<<lists_warps / kWarpsPerBlock, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, lists_pool, counter(r),
+                                                           r.slots, r.overflow);
     if (r.multi) continue; /* queued without waits: the chunks' times are not split */
     cudaEventRecord(r.ev[7]);
     if ((rc = wait_step(r, r.ev[7], "four_cycles/pair_lists", err))) break;

@@ -110,7 +110,9 @@ static unsigned long env_ul(const char *name, unsigned long def) {
 /* The set's policies for a graph of n vertices. */
 static std::vector<named_policy> policies(const char *set, uint64_t n) {
   const unsigned cap = (unsigned)env_ul("MOTIF_EMU_WARPS", 0);
-  const uint64_t tight = 40 * (5 * n + 3 * (n + 1));
+  /* 8 warps of the widest layout: below the 32 or more warps the defaults
+   * run, so that each kernel lays out its own arrays */
+  const uint64_t tight = 8 * (5 * n + 3 * (n + 1));
   const bool two = !strcmp(set, "two") || !strcmp(set, "fallback");
   const int gpus = two ? 2 : 0;
   std::vector<named_policy> out = {

@@ -247,6 +247,7 @@ inline unsigned __fns(unsigned mask, unsigned base, int offset) {
 }
 inline unsigned atomicOr(unsigned *p, unsigned v) { unsigned o = *p; *p = o | v; return o; }
 inline int atomicOr(int *p, int v) { int o = *p; *p = o | v; return o; }
+inline unsigned atomicExch(unsigned *p, unsigned v) { unsigned o = *p; *p = v; return o; }
 /* OR over the warp: each set bit of each lane's value, by ballots. */
 inline unsigned __reduce_or_sync(unsigned mask, unsigned v) {
   unsigned out = 0;
