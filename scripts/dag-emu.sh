@@ -15,7 +15,8 @@
 # a GPU, not races or speed.
 #
 #   bash scripts/dag-emu.sh [EDGE_LIST ...]
-# Environment: WM_EMU_BUILD (default build-dag-emu), DAG_EMU_KMAX (default 6).
+# Environment: WM_EMU_BUILD (default build-dag-emu), DAG_EMU_KMAX (default 6),
+# DAG_EMU_QUICK (1: the tiny build alone, two runs side by side).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WM_EMU_BUILD:-$repo/build-dag-emu}"
@@ -60,13 +61,32 @@ build_checker() {
     $(pkg-config --libs libxxhash) -fopenmp -lm
 }
 
-build_checker real
+# DAG_EMU_QUICK=1: the tiny build alone, once on one device (k up to 5) and
+# once as 2 processes of --gpus 2 with little memory (k up to 4), side by
+# side (CI's smoke run, scripts/emu-smoke.sh)
+quick=${DAG_EMU_QUICK:-0}
+[ "$quick" = 1 ] || build_checker real
 build_checker tiny "${tiny[@]}"
 
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the harness are not the point here.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
 export EMU_SMEM_OPTIN="${EMU_SMEM_OPTIN:-262144}" # the real count kernel takes ~56 KiB
+if [ "$quick" = 1 ]; then # the two runs side by side, k up to 5 and 4
+  DAG_EMU_KMAX=5 "$build/tiny/check" "$@" >"$build/quick1.log" 2>&1 &
+  one=$!
+  DAG_EMU_KMAX=4 EMU_DEVICES=2 DAG_EMU_GPUS=2 DAG_EMU_PROCS=2 EMU_FREE_BYTES=4000 "$build/tiny/check" "$@" \
+    >"$build/quick2.log" 2>&1 &
+  two=$!
+  bad=0
+  wait $one || bad=1
+  wait $two || bad=1
+  echo "== tiny constants, k up to 5"
+  cat "$build/quick1.log"
+  echo "== tiny constants, 2 processes of --gpus 2 each, 4 KB of device memory, k up to 4"
+  cat "$build/quick2.log"
+  exit $bad
+fi
 echo "== real constants"
 "$build/real/check" "$@"
 echo "== tiny constants"

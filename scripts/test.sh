@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds warpmatch and runs every test suite with ctest, then the Python
-# package's tests.
+# Builds warpmatch and runs every test suite with ctest, then the GPU
+# kernels on the CPU emulator (scripts/emu-smoke.sh; WM_SKIP_EMU=1 skips
+# them), then the Python package's tests.
 #
 # GPU suites report "Skipped" on a machine without a CUDA device.  Where the
 # build found MPI, ctest also runs mpi_cli (label mpi): the program under
@@ -22,6 +23,14 @@ build="${WM_BUILD_DIR:-$repo/build}"
 WM_BUILD_DIR="$build" bash "$repo/scripts/setup.sh"
 status=0
 ctest --test-dir "$build" --output-on-failure -j2 || status=$?
+
+# ---- The GPU kernels on the CPU emulator (short runs; the GPU suites above
+# report Skipped without a device)
+if [[ "${WM_SKIP_EMU:-0}" == 1 ]]; then
+  echo "test: emulator stage skipped (WM_SKIP_EMU=1)" >&2
+else
+  WM_EMU_BUILD="$build/emu-smoke" bash "$repo/scripts/emu-smoke.sh" || status=1
+fi
 
 # ---- Python package
 if [[ "${WM_SKIP_PYTHON:-0}" == 1 ]]; then

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The GPU kernels on the CPU emulator (scripts/bfs-emu/), a short run of each
+# emulator for CI, where no GPU runs them: the motif aggregates on one
+# emulated device under every policy of tests/test_gpu_motifs.c
+# (motif-emu.sh, run 0), the triangle, clique and diamond kernels with tiny
+# policy constants on one device and as two processes of two devices
+# (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS suites' small graphs on one and
+# three emulated GPUs (bfs-emu.sh with a filter).  Each checks indexing,
+# barriers, warp collectives and the host drivers against brute force or the
+# CPU, not races or speed; the full runs are the scripts themselves.
+#
+#   bash scripts/emu-smoke.sh
+# Environment: WM_EMU_BUILD (a folder for the three builds; default
+# build-emu-smoke).  Exits non-zero when a build or a check fails.
+set -uo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+base="${WM_EMU_BUILD:-$repo/build-emu-smoke}"
+mkdir -p "$base"
+status=0
+step() {
+  local name=$1; shift
+  local t0=$SECONDS
+  if "$@" >"$base/$name.log" 2>&1; then
+    echo "emu-smoke: $name passed ($((SECONDS - t0)) s)"
+  else
+    echo "emu-smoke: $name FAILED ($((SECONDS - t0)) s); its output:"
+    tail -n 60 "$base/$name.log"
+    status=1
+  fi
+}
+step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS=0 bash "$repo/scripts/motif-emu.sh"
+step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh"
+step bfs-emu env WM_EMU_BUILD="$base/bfs" bash "$repo/scripts/bfs-emu.sh" \
+  --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny)'
+exit $status
