@@ -72,7 +72,7 @@ struct warp_scratch {
   uint32_t *middle;  /* top_mark(u) for the top u's neighbours below it */
   uint32_t *pos;     /* where w's list goes, then its end */
   uint32_t *w_mark;  /* stamp: a neighbour of the list's w (or above w, pass 4) */
-  uint32_t *deg_s;   /* per member: neighbours inside the list; shares pos */
+  uint32_t *deg_s;   /* per member: neighbours inside the list; shares pos (kLists: tally) */
   uint32_t *in_s;    /* stamp: in the current list (or row); shares middle */
   uint32_t *tally;   /* per x above the top: list members adjacent to x; shares cnt */
   uint32_t *xs;      /* the x with tally[x] > 0; shares touched, else rows */
@@ -1323,7 +1323,9 @@ uint32_t chunk_end(const run &r, uint32_t n, uint32_t u0) {
 }
 
 /* Pass 3 for size 5 over tops [ua, ub): in chunks whose lists fit
- * (plan_lists), each chunk's buckets then taken a warp each. */
+ * (plan_lists), each chunk's buckets then taken a warp each.  In a tight
+ * scratch each chunk's sweep and pair lists have layouts of their own
+ * (kSweeps, kLists), the scratch zeroed at each change. */
 int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
   scratch_pool pool, lists_pool;
   unsigned warps = 0, lists_warps = 0;
