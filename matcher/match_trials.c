@@ -22,7 +22,7 @@ double wm_match_median(const double *x, unsigned n) {
 
 int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, int kernel,
                     wm_match_result *r, wm_error *err) {
-  double secs[WM_MAX_TRIALS] = {0};
+  double secs[WM_MAX_TRIALS] = {0}, kms[WM_MAX_TRIALS] = {0};
   if (trials > WM_MAX_TRIALS) return wm_fail(err, WM_EUSAGE, "trials %u: at most %d", trials, WM_MAX_TRIALS);
   for (unsigned t = 0; t < trials; t++) {
     wm_match_result x;
@@ -34,9 +34,11 @@ int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, 
                      kernel ? "GPU" : "CPU", t + 1, (unsigned long long)x.count, (unsigned long long)warm);
     r->trial_ms[t] = kernel ? x.kernel_ms : x.seconds * 1e3;
     secs[t] = x.seconds;
+    kms[t] = x.kernel_ms;
   }
   r->trials = trials;
   r->seconds = wm_match_median(secs, trials);
-  if (kernel) r->kernel_ms = wm_match_median(r->trial_ms, trials);
+  /* the timed calls' kernels, not the warm-up's, where a call reports them */
+  if (kernel || r->kernel_ms > 0) r->kernel_ms = wm_match_median(kms, trials);
   return WM_OK;
 }
