@@ -170,7 +170,9 @@ typedef int (*wm_trial_fn)(void *ctx, wm_match_result *x, wm_error *err);
 /* After an untimed warm-up that counted `warm`, `trials` timed runs that
  * must each count the same (else WM_EDEVICE); fills r's trials and
  * trial_ms, sets r->seconds to the median seconds and, when `kernel` (the
- * runs' ms are GPU kernel times), r->kernel_ms to the median ms.  Every
+ * runs' ms are GPU kernel times) or where the warm-up in r had kernels (a
+ * call that mixes host work with its kernels), r->kernel_ms to the median
+ * of the runs' kernel ms.  Every
  * --trials loop of both executors runs here. */
 int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, int kernel,
                     wm_match_result *r, wm_error *err);
@@ -200,6 +202,17 @@ int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **o
  * sums on gg take their buffers from it, and it keeps up to 2 GiB of them
  * reserved between calls, until gg is destroyed. */
 void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev);
+/* A device buffer of up to 2 GiB that a call leaves with gg, in a state its
+ * next call of the same kind can use as it is (the motif sums' scratch:
+ * zeroed where it must be, each warp's stamps above its marks), so that
+ * the next call need not clear it.  keep hands p (bytes long, tagged with
+ * what it holds) to gg, freeing any buffer kept before, and returns 1; or
+ * 0 where gg does not keep it (then the caller frees p).  take returns the
+ * kept buffer where its bytes and tag match, and gives it up to the
+ * caller; else NULL, and one kept of another size or tag is freed.  A
+ * buffer goes back after 256 takes.  Both are safe from several threads. */
+void *wm_gpu_graph_take(const wm_gpu_graph *gg, int dev, size_t bytes, uint64_t tag);
+int wm_gpu_graph_keep(const wm_gpu_graph *gg, int dev, void *p, size_t bytes, uint64_t tag);
 
 /* WM_EDEVICE when no device or a CUDA error; out-of-memory likewise. */
 int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,

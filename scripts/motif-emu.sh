@@ -8,7 +8,8 @@
 # each renumbered by degree; with the policies of tests/test_gpu_motifs.c
 # (the defaults, 4 warps with the pair lists in chunks, a tight scratch with
 # a layout per kernel, heavy tops of 64 paths and of 1 swept by 32-warp
-# blocks; then the defaults and the tight scratch with the graph kept on the
+# blocks; then the defaults (twice: the second call takes the scratch the
+# first kept with the graph) and the tight scratch with the graph kept on the
 # devices, whose memory pools hand the second its blocks back as the first
 # left them), on one emulated device, then with --gpus 2 on two (work counters
 # shared) with device 0 first and again with device 1 first

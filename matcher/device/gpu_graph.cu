@@ -14,13 +14,36 @@ enum { MAX_DEVICES = 16 };
  * the device when its call ends. */
 static const uint64_t kPoolKeepBytes = 2ull << 30;
 
+/* A buffer that a call left ready for the next (wm_gpu_graph_keep). */
+struct kept {
+  void *p;
+  size_t bytes;
+  uint64_t tag;
+  unsigned uses; /* calls that took it since it was first kept */
+};
+
+/* Calls that may take one kept buffer before it goes back: a motif call
+ * takes at most a few thousand stamps per warp on a graph whose scratch is
+ * kept, far below their 2^31. */
+static const unsigned kKeptUses = 256;
+
 struct wm_gpu_graph {
   const wm_graph *g;
   int ndev;
   void *off[MAX_DEVICES];
   void *adj[MAX_DEVICES];
   cudaMemPool_t pool[MAX_DEVICES]; /* NULL where the device has no memory pools */
+  kept keep[MAX_DEVICES];          /* a cache: taken and kept under `busy` */
+  int busy[MAX_DEVICES];
 };
+
+static void hold(const wm_gpu_graph *gg, int dev) {
+  int *b = (int *)&gg->busy[dev];
+  while (__atomic_exchange_n(b, 1, __ATOMIC_ACQUIRE)) {
+  }
+}
+
+static void unhold(const wm_gpu_graph *gg, int dev) { __atomic_store_n((int *)&gg->busy[dev], 0, __ATOMIC_RELEASE); }
 
 void wm_gpu_graph_destroy(wm_gpu_graph *gg) {
   if (!gg) return;
@@ -28,7 +51,7 @@ void wm_gpu_graph_destroy(wm_gpu_graph *gg) {
   cudaGetDevice(&dev);
   for (int i = 0; i < gg->ndev; i++)
     if (cudaSetDevice(i) == cudaSuccess) {
-      cudaFree(gg->off[i]), cudaFree(gg->adj[i]);
+      cudaFree(gg->off[i]), cudaFree(gg->adj[i]), cudaFree(gg->keep[i].p);
       if (gg->pool[i]) cudaMemPoolDestroy(gg->pool[i]); /* its memory goes once every call's is freed */
     }
   cudaSetDevice(dev);
@@ -92,5 +115,29 @@ int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **o
   if (!gg || gg->g != g || dev < 0 || dev >= gg->ndev) return 0;
   *off = gg->off[dev];
   *adj = gg->adj[dev];
+  return 1;
+}
+
+void *wm_gpu_graph_take(const wm_gpu_graph *gg, int dev, size_t bytes, uint64_t tag) {
+  if (!gg || dev < 0 || dev >= gg->ndev) return NULL;
+  hold(gg, dev);
+  kept *k = (kept *)&gg->keep[dev];
+  void *p = NULL, *stale = NULL;
+  if (k->p && k->bytes == bytes && k->tag == tag && k->uses < kKeptUses) p = k->p, k->uses++;
+  else stale = k->p, k->uses = 0; /* another size's, or used enough: its memory goes back */
+  k->p = NULL;
+  unhold(gg, dev);
+  if (stale) cudaFree(stale), cudaGetLastError();
+  return p;
+}
+
+int wm_gpu_graph_keep(const wm_gpu_graph *gg, int dev, void *p, size_t bytes, uint64_t tag) {
+  if (!gg || dev < 0 || dev >= gg->ndev || !p || bytes > kPoolKeepBytes) return 0;
+  hold(gg, dev);
+  kept *k = (kept *)&gg->keep[dev];
+  void *stale = k->p;
+  k->p = p, k->bytes = bytes, k->tag = tag;
+  unhold(gg, dev);
+  if (stale) cudaFree(stale), cudaGetLastError();
   return 1;
 }

@@ -20,3 +20,13 @@ void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev) {
   (void)gg, (void)dev;
   return NULL;
 }
+
+void *wm_gpu_graph_take(const wm_gpu_graph *gg, int dev, size_t bytes, uint64_t tag) {
+  (void)gg, (void)dev, (void)bytes, (void)tag;
+  return NULL;
+}
+
+int wm_gpu_graph_keep(const wm_gpu_graph *gg, int dev, void *p, size_t bytes, uint64_t tag) {
+  (void)gg, (void)dev, (void)p, (void)bytes, (void)tag;
+  return 0;
+}

@@ -197,6 +197,7 @@ __device__ __forceinline__ i128 warp_sum_checked(i128 x, int &overflow) {
 /* The warp's lanes add their partials, lane 0 writes them to the warp's slot. */
 __device__ void flush(acc &a, i128 *slots, int *overflow, unsigned warp) {
   const int lane = threadIdx.x & 31;
+#pragma unroll
   for (int i = 0; i < WM_SUM_COUNT; i++) {
     const i128 v = warp_sum_checked(a.s[i], a.overflow);
     if (lane == 0) slots[(uint64_t)warp * WM_SUM_COUNT + i] += v;
@@ -260,99 +261,180 @@ __global__ void up_degrees(dev_graph g, uint32_t *up) {
     up[v] = (uint32_t)lower_bound(g.adj + g.off[v], deg(g, v), v);
 }
 
-/* A warp per arc v->u (u < v): the lanes search v's row before u in u's
- * row above u, each hit a triangle w < u < v.  With up (size 5, on one
- * device), also the 5-cycles' triangle term (five_cycles_from of
- * motif_sums_cpu.c, which sums it top by top): each triangle T is counted
- * once for every arc u->p with p in T and u below all of T, which is
- * up[w] + (w's index in u's row) + (w's index in v's row), w = min T;
- * minus that sum goes to the C5 slots (slots_n of them, shared). */
+/* The calling warp takes the arcs of [a0, a1) Batch (at most 32) at a
+ * time from next; lane l < Batch tests the l-th, first by pre(arc), then
+ * by want(arc, v, u) with v its row and u its head, and f(arc, v, u) runs
+ * for the wanted ones in turn, by the whole warp.  Where each arc's work is short, a batch costs
+ * one atomic on the counter instead of one per arc (on kron-20 the
+ * triangles per edge took half their time in that counter's contention),
+ * and arcs that need no work take no turn; where it is long, a batch of
+ * one keeps the warps' shares even. */
+template <unsigned Batch, class P, class W, class F>
+__device__ __forceinline__ void for_wanted_arcs(const dev_graph &g, uint64_t a0, uint64_t a1,
+                                                unsigned long long *next, P pre, W want, F f) {
+  static_assert(Batch >= 1 && Batch <= 32, "a batch is at most a warp's lanes");
+  const unsigned lane = threadIdx.x & 31;
+  for (uint64_t b = a0 + Batch * grab64(next); b < a1; b = a0 + Batch * grab64(next)) {
+    const uint64_t arc = b + lane;
+    uint32_t v = 0, u = 0;
+    bool wanted = false;
+    if (lane < Batch && arc < a1 && pre(arc)) v = row_of(g, arc), u = g.adj[arc], wanted = want(arc, v, u);
+    for (unsigned mask = __ballot_sync(0xffffffffu, wanted); mask; mask &= mask - 1) {
+      const int l = __ffs(mask) - 1;
+      f(b + l, __shfl_sync(0xffffffffu, v, l), __shfl_sync(0xffffffffu, u, l));
+    }
+  }
+}
+
+/* Arcs per batch of the triangles per edge (for_wanted_arcs): few enough
+ * that facebook's longest batch is near a warp's average share. */
+constexpr unsigned kTriangleBatch = 8;
+
+/* A warp per arc v->u (u < v) past v's first: the lanes search v's row
+ * before u in u's row above u, each hit a triangle w < u < v.  With up
+ * (size 5, on one device), also the 5-cycles' triangle term
+ * (five_cycles_from of motif_sums_cpu.c, which sums it top by top): each
+ * triangle T is counted once for every arc u->p with p in T and u below
+ * all of T, which is up[w] + (w's index in u's row) + (w's index in v's
+ * row), w = min T; minus that sum goes to the C5 slots (slots_n of them,
+ * shared). */
 __global__ void edge_triangles(dev_graph g, uint64_t m, uint32_t *t, unsigned long long *next, const uint32_t *up,
                                i128 *slots, unsigned slots_n) {
   const int lane = threadIdx.x & 31;
   i128 c5 = 0;
-  for (unsigned long long arc = grab64(next); arc < m; arc = grab64(next)) {
-    const uint32_t v = row_of(g, arc), u = g.adj[arc];
-    if (u >= v) continue;
-    const uint64_t i = arc - g.off[v];
-    const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
-    const uint64_t nu = lower_bound(ru, deg(g, u), u);
-    uint32_t found = 0;
-    for (uint64_t a = lane; a < i && nu; a += 32) {
-      const uint64_t b = lower_bound(ru, nu, rv[a]);
-      if (b < nu && ru[b] == rv[a]) {
-        atomicAdd(&t[g.off[v] + a], 1u);
-        atomicAdd(&t[g.off[u] + b], 1u);
-        found++;
-        if (up) c5 += (i128)up[rv[a]] + (i128)a + (i128)b;
-      }
-    }
-    found = (uint32_t)warp_sum_u64(found);
-    if (found && lane == 0) atomicAdd(&t[arc], found);
-  }
+  for_wanted_arcs<kTriangleBatch>(
+      g, 0, m, next, [](uint64_t) { return true; },
+      [&](uint64_t arc, uint32_t v, uint32_t u) { return u < v && arc > g.off[v]; },
+      [&](uint64_t arc, uint32_t v, uint32_t u) {
+        const uint64_t i = arc - g.off[v];
+        const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
+        const uint64_t nu = lower_bound(ru, deg(g, u), u);
+        uint32_t found = 0;
+        for (uint64_t a = lane; a < i && nu; a += 32) {
+          const uint64_t b = lower_bound(ru, nu, rv[a]);
+          if (b < nu && ru[b] == rv[a]) {
+            atomicAdd(&t[g.off[v] + a], 1u);
+            atomicAdd(&t[g.off[u] + b], 1u);
+            found++;
+            if (up) c5 += (i128)up[rv[a]] + (i128)a + (i128)b;
+          }
+        }
+        found = (uint32_t)warp_sum_u64(found);
+        if (found && lane == 0) atomicAdd(&t[arc], found);
+      });
   if (!up) return;
   c5 = warp_sum(c5);
   if (lane == 0 && c5) atomic_add_i128(&slots[(uint64_t)(global_warp() % slots_n) * WM_SUM_COUNT + WM_SUM_C5], -c5);
 }
 
-__global__ void fold_triangles(dev_graph g, uint32_t *t, unsigned long long *next) {
-  const int lane = threadIdx.x & 31;
-  for (uint32_t v = grab(next); v < g.n; v = grab(next)) {
-    const uint32_t *rv = g.adj + g.off[v];
-    const uint64_t nv = lower_bound(rv, deg(g, v), v);
-    for (uint64_t i = lane; i < nv; i += 32) {
-      const uint32_t u = rv[i];
-      t[g.off[u] + lower_bound(g.adj + g.off[u], deg(g, u), v)] = t[g.off[v] + i];
+/* Each arc v->u (u < v) copies its triangles to u->v: a thread per run of
+ * kFoldRun arcs, which finds their row once. */
+constexpr int kFoldRun = 4;
+
+__global__ void fold_triangles(dev_graph g, uint64_t m, uint32_t *t) {
+  const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * kFoldRun;
+  for (uint64_t a0 = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * kFoldRun; a0 < m; a0 += stride) {
+    uint32_t v = row_of(g, a0);
+    for (uint64_t arc = a0; arc < a0 + kFoldRun && arc < m; arc++) {
+      while (g.off[v + 1] <= arc) v++;
+      const uint32_t u = g.adj[arc];
+      if (u < v) t[g.off[u] + lower_bound(g.adj + g.off[u], deg(g, u), v)] = t[arc];
     }
   }
 }
 
+/* flush where warps outnumber the slots: warp w adds the sums it has to
+ * slot w % slots_n, atomically. */
+__device__ void flush_shared(acc &a, i128 *slots, unsigned slots_n, int *overflow) {
+  const int lane = threadIdx.x & 31;
+  i128 *row = slots + (uint64_t)(global_warp() % slots_n) * WM_SUM_COUNT;
+#pragma unroll
+  for (int i = 0; i < WM_SUM_COUNT; i++) {
+    if (!__any_sync(0xffffffffu, a.s[i] != 0)) continue;
+    const i128 v = warp_sum_checked(a.s[i], a.overflow);
+    if (lane == 0 && v) atomic_add_i128(&row[i], v);
+  }
+  if (__any_sync(0xffffffffu, a.overflow) && lane == 0) atomicOr(overflow, 1);
+}
+
+/* Vertices [0, heavy_end) have rows of more than kHeavyRow (the degree
+ * order puts them first): the per-vertex passes without scratch give each
+ * a block, so that a hub's row is not one warp's chain of loads. */
+constexpr uint64_t kHeavyRow = 1024;
+
+/* x summed over the block (kThreads), in every thread. */
+__device__ __forceinline__ i128 warp_total(i128 x) { return warp_sum(x); }
+__device__ __forceinline__ uint64_t warp_total(uint64_t x) { return warp_sum_u64(x); }
+
+template <class T>
+__device__ T block_sum(T x, T (&part)[kWarpsPerBlock]) {
+  x = warp_total(x);
+  __syncthreads(); /* part free from the last call */
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = x;
+  __syncthreads();
+  T s = 0;
+  for (int w = 0; w < kWarpsPerBlock; w++) s += part[w];
+  return s;
+}
+
 /* ---- pass 2 ------------------------------------------------------------ */
 
-__global__ void vertex_and_edge_sums(dev_graph g, const uint32_t *t, unsigned long long *next, uint32_t v0,
-                                     uint32_t v1, i128 *slots, int *overflow) {
-  const int lane = threadIdx.x & 31;
+/* Vertex v's sums and its edges' (each edge from its higher id) by the
+ * lanes of the calling warp (G = 1) or block (G = kWarpsPerBlock), the
+ * vertex's own terms in lane 0 (thread 0). */
+template <int G>
+__device__ void vertex_sums(const dev_graph &g, const uint32_t *t, uint32_t v, acc &a, i128 (&part)[kWarpsPerBlock]) {
+  const unsigned me = G == 1 ? threadIdx.x & 31 : threadIdx.x;
+  const i128 d = (i128)deg(g, v);
+  const uint32_t *rv = g.adj + g.off[v];
+  const uint32_t *tv = t + g.off[v];
+  i128 s = 0, t2 = 0, dsum = 0;
+  for (uint64_t i = me; i < (uint64_t)d; i += 32 * G) {
+    const uint32_t u = rv[i];
+    const i128 du = (i128)deg(g, u), te = tv[i];
+    s += du - 1;
+    t2 += te;
+    dsum += choose(te, 2);
+    if (u > v) continue;
+    add(a, WM_SUM_T3, te);
+    add(a, WM_SUM_P4, (d - 1) * (du - 1));
+    add(a, WM_SUM_DIAMOND, choose(te, 2));
+    add(a, WM_SUM_TD, te * (d + du - 2));
+    add(a, WM_SUM_BULL, te * ((d - 2) * (du - 2) - te + 1));
+    add(a, WM_SUM_BOOK, choose(te, 3));
+  }
+  if (G == 1) s = warp_sum(s), t2 = warp_sum(t2), dsum = warp_sum(dsum);
+  else s = block_sum(s, part), t2 = block_sum(t2, part), dsum = block_sum(dsum, part);
+  if (me) return;
+  const i128 tri = t2 / 2;
+  if (s >= ((i128)1 << 62)) a.overflow = 1; /* s^2 would pass 2^124 */
+  add(a, WM_SUM_D2, choose(d, 2));
+  add(a, WM_SUM_D3, choose(d, 3));
+  add(a, WM_SUM_D4, choose(d, 4));
+  add(a, WM_SUM_PAW, tri * (d - 2));
+  add(a, WM_SUM_FORK, choose(d - 1, 2) * s);
+  add(a, WM_SUM_S2, s * s);
+  add(a, WM_SUM_DDD, d * (d - 1) * (d - 1));
+  add(a, WM_SUM_CRICKET, tri * choose(d - 2, 2));
+  add(a, WM_SUM_LTT, tri * (s - 2 * d + 2));
+  add(a, WM_SUM_BOWTIE, choose(tri, 2));
+  add(a, WM_SUM_DART, (d - 3) * dsum);
+}
+
+/* Vertices [v0, v1): those below heavy_end (rows of more than kHeavyRow)
+ * a block each, the rest a warp each, on more warps than the slots
+ * (slots_n): the pass needs no scratch, and a small graph's vertices a few
+ * each take less than one warp's chain of them. */
+__global__ void __launch_bounds__(kThreads) vertex_and_edge_sums(dev_graph g, const uint32_t *t, uint32_t heavy_end,
+                                                                 unsigned long long *next, uint32_t v0, uint32_t v1,
+                                                                 i128 *slots, unsigned slots_n, int *overflow) {
+  __shared__ i128 part[kWarpsPerBlock];
   acc a;
   memset(&a, 0, sizeof a);
-  for (uint64_t x = v0 + grab64(next); x < v1; x = v0 + grab64(next)) {
-    const uint32_t v = (uint32_t)x;
-    const i128 d = (i128)deg(g, v);
-    const uint32_t *rv = g.adj + g.off[v];
-    const uint32_t *tv = t + g.off[v];
-    i128 s = 0, t2 = 0, dsum = 0;
-    for (uint64_t i = lane; i < (uint64_t)d; i += 32) {
-      const uint32_t u = rv[i];
-      const i128 du = (i128)deg(g, u), te = tv[i];
-      s += du - 1;
-      t2 += te;
-      dsum += choose(te, 2);
-      if (u > v) continue;
-      add(a, WM_SUM_T3, te);
-      add(a, WM_SUM_P4, (d - 1) * (du - 1));
-      add(a, WM_SUM_DIAMOND, choose(te, 2));
-      add(a, WM_SUM_TD, te * (d + du - 2));
-      add(a, WM_SUM_BULL, te * ((d - 2) * (du - 2) - te + 1));
-      add(a, WM_SUM_BOOK, choose(te, 3));
-    }
-    s = warp_sum(s);
-    t2 = warp_sum(t2);
-    dsum = warp_sum(dsum);
-    if (lane) continue;
-    const i128 tri = t2 / 2;
-    if (s >= ((i128)1 << 62)) a.overflow = 1; /* s^2 would pass 2^124 */
-    add(a, WM_SUM_D2, choose(d, 2));
-    add(a, WM_SUM_D3, choose(d, 3));
-    add(a, WM_SUM_D4, choose(d, 4));
-    add(a, WM_SUM_PAW, tri * (d - 2));
-    add(a, WM_SUM_FORK, choose(d - 1, 2) * s);
-    add(a, WM_SUM_S2, s * s);
-    add(a, WM_SUM_DDD, d * (d - 1) * (d - 1));
-    add(a, WM_SUM_CRICKET, tri * choose(d - 2, 2));
-    add(a, WM_SUM_LTT, tri * (s - 2 * d + 2));
-    add(a, WM_SUM_BOWTIE, choose(tri, 2));
-    add(a, WM_SUM_DART, (d - 3) * dsum);
-  }
-  flush(a, slots, overflow, global_warp());
+  const uint32_t h1 = heavy_end < v1 ? heavy_end : v1, l0 = v0 > h1 ? v0 : h1;
+  for (uint32_t v = v0 + blockIdx.x; v < h1; v += gridDim.x) vertex_sums<kWarpsPerBlock>(g, t, v, a, part);
+  for (uint64_t x = l0 + grab64(next); x < v1; x = l0 + grab64(next)) vertex_sums<1>(g, t, (uint32_t)x, a, part);
+  flush_shared(a, slots, slots_n, overflow);
 }
 
 /* ---- pass 3 ------------------------------------------------------------ */
@@ -376,6 +458,52 @@ __device__ __forceinline__ void append(bucket *out, unsigned long long *n, bool 
   if (lane == leader) base = atomicAdd(n, (unsigned long long)__popc(mask));
   base = __shfl_sync(0xffffffffu, base, leader);
   if (want) out[base + __popc(mask & ((1u << lane) - 1))] = b;
+}
+
+/* Calls f(s, y) for each member s of S[0..c) and each y in s's row with
+ * from <= y < s (neighbours ranked above s, below from), the members'
+ * stretches laid end to end over the lanes 32 members at a time, so that
+ * short rows do not idle lanes and a long one does not hold one lane.
+ * Each 32 positions, the members whose stretch starts among them leave
+ * their lane in idx (the warp's 32 bytes of shared memory) at that
+ * offset; a lane's member is then the last start at or before it, or the
+ * member the last window ended in. */
+template <class F>
+__device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_t *S, uint32_t c, uint32_t from,
+                                               uint8_t *idx, F f) {
+  const int lane = threadIdx.x & 31;
+  for (uint32_t c0 = 0; c0 < c; c0 += 32) {
+    uint32_t s = 0;
+    uint64_t len = 0, row = 0;
+    if (c0 + lane < c) {
+      s = S[c0 + lane];
+      const uint64_t d = deg(g, s), begin = from ? lower_bound(g.adj + g.off[s], d, from) : 0;
+      row = g.off[s] + begin;
+      const uint64_t end = lower_bound(g.adj + g.off[s], d, s);
+      len = end > begin ? end - begin : 0;
+    }
+    uint64_t incl = len;
+    for (int m = 1; m < 32; m <<= 1) {
+      const uint64_t o = __shfl_up_sync(0xffffffffu, incl, m);
+      if (lane >= m) incl += o;
+    }
+    const uint64_t total = __shfl_sync(0xffffffffu, incl, 31);
+    const uint64_t start = incl - len, rel = row - start;
+    int cur = 0;
+    for (uint64_t base = 0; base < total; base += 32) {
+      const bool starts_here = len > 0 && start >= base && start < base + 32;
+      if (starts_here) idx[start - base] = (uint8_t)lane;
+      const unsigned starts = __reduce_or_sync(0xffffffffu, starts_here ? 1u << (unsigned)(start - base) : 0u);
+      __syncwarp();
+      const unsigned upto = starts & (0xffffffffu >> (31 - lane));
+      const int m = upto ? idx[31 - __clz(upto)] : cur;
+      cur = __shfl_sync(0xffffffffu, m, 31);
+      const uint32_t ms = __shfl_sync(0xffffffffu, s, m);
+      const uint64_t mrel = __shfl_sync(0xffffffffu, rel, m), at = base + lane;
+      __syncwarp(); /* idx read before the next window writes it */
+      if (at < total) f(ms, g.adj[mrel + at]);
+    }
+  }
 }
 
 /* Calls f(i, v, j) for each path u-v-w of top u: v = ru[i] for i in
@@ -426,7 +554,7 @@ __device__ __forceinline__ void group_sync() {
 template <int G>
 __device__ void sweep_top(const dev_graph &g, const uint32_t *t, int k, const warp_scratch &x, uint32_t u,
                           uint32_t u0, const uint64_t *prefix, uint32_t *buf, bucket *buckets,
-                          unsigned long long *nbuckets, unsigned *nt, uint32_t *stretch, acc &a) {
+                          unsigned long long *nbuckets, unsigned *nt, uint32_t *stretch, uint8_t *idx, acc &a) {
   const int lane = threadIdx.x & 31;
   const int gw = G == 1 ? 0 : (int)(threadIdx.x >> 5);
   const uint32_t *ru = g.adj + g.off[u];
@@ -507,16 +635,13 @@ __device__ void sweep_top(const dev_graph &g, const uint32_t *t, int k, const wa
     }
     append(buckets, nbuckets, want, b);
   }
-  for (unsigned q = lo + lane; q < hi; q += 32) {
-    const uint32_t r = x.touched[q], *rr = g.adj + g.off[r];
+  /* the touched r's rows between u and r, laid over the lanes: a row of
+   * many such neighbours does not hold one lane */
+  for_rows_above(g, x.touched + lo, hi - lo, u + 1, idx + 32 * gw, [&](uint32_t r, uint32_t sv) {
+    if (!x.cnt[sv]) return;
     const i128 cr = x.cnt[r], mr = x.middle[r] == top_mark(u);
-    const uint64_t dr = deg(g, r);
-    for (uint64_t j = lower_bound(rr, dr, u + 1); j < dr && rr[j] < r; j++) {
-      const uint32_t sv = rr[j];
-      if (!x.cnt[sv]) continue;
-      c5 += (cr - (x.middle[sv] == top_mark(u))) * ((i128)x.cnt[sv] - mr);
-    }
-  }
+    c5 += (cr - (x.middle[sv] == top_mark(u))) * ((i128)x.cnt[sv] - mr);
+  });
   add(a, WM_SUM_PATHS, (i128)paths);
   add(a, WM_SUM_C4, cycles);
   add(a, WM_SUM_BANNER, banner);
@@ -533,14 +658,21 @@ __device__ void sweep_top(const dev_graph &g, const uint32_t *t, int k, const wa
 __device__ void light_tops(const dev_graph &g, const uint32_t *t, int k, const scratch_pool &pool, uint32_t u0,
                            uint32_t u1, unsigned long long *next, const uint64_t *prefix, uint32_t *buf,
                            bucket *buckets, unsigned long long *nbuckets, const uint64_t *paths_of, uint64_t heavy,
-                           warp_counters *wc, uint32_t *stretch, acc &a) {
+                           warp_counters *wc, uint32_t *stretch, uint8_t *idx, acc &a) {
   const int lane = threadIdx.x & 31;
   const warp_scratch x = slice(pool, global_warp());
   for (uint32_t u = u0 + grab(next); u < u1; u = u0 + grab(next)) {
-    if (heavy && (paths_of ? paths_of[u] : prefix[u + 1] - prefix[u]) > heavy) continue;
+    if (paths_of || prefix) {
+      const uint64_t paths = paths_of ? paths_of[u] : prefix[u + 1] - prefix[u];
+      if (heavy && paths > heavy) continue;
+      if (paths < 2) { /* no cycle, list or 5-cycle: a hub's leaves, most tops of a small graph */
+        if (lane == 0) add(a, WM_SUM_PATHS, (i128)paths);
+        continue;
+      }
+    }
     if (lane == 0) wc->nt = 0;
     __syncwarp();
-    sweep_top<1>(g, t, k, x, u, u0, prefix, buf, buckets, nbuckets, &wc->nt, stretch, a);
+    sweep_top<1>(g, t, k, x, u, u0, prefix, buf, buckets, nbuckets, &wc->nt, stretch, idx, a);
     __syncwarp();
   }
 }
@@ -554,11 +686,12 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
                 int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
   __shared__ uint32_t stretch[kWarpsPerBlock];
+  __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_above's */
   const unsigned wib = threadIdx.x >> 5;
   acc a;
   memset(&a, 0, sizeof a);
   light_tops(g, t, k, pool, u0, u1, next, prefix, buf, buckets, nbuckets, paths_of, heavy, &counters[wib],
-             &stretch[wib], a);
+             &stretch[wib], idx[wib], a);
   flush(a, slots, overflow, global_warp());
 }
 
@@ -573,52 +706,6 @@ constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy 
  * over a few thousand paths and their tallies outlasts a small graph's
  * whole pass. */
 constexpr uint64_t kHeavyMin = 1024;
-
-/* Calls f(s, y) for each member s of S[0..c) and each y in s's row with
- * from <= y < s (neighbours ranked above s, below from), the members'
- * stretches laid end to end over the lanes 32 members at a time, so that
- * short rows do not idle lanes and a long one does not hold one lane.
- * Each 32 positions, the members whose stretch starts among them leave
- * their lane in idx (the warp's 32 bytes of shared memory) at that
- * offset; a lane's member is then the last start at or before it, or the
- * member the last window ended in. */
-template <class F>
-__device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_t *S, uint32_t c, uint32_t from,
-                                               uint8_t *idx, F f) {
-  const int lane = threadIdx.x & 31;
-  for (uint32_t c0 = 0; c0 < c; c0 += 32) {
-    uint32_t s = 0;
-    uint64_t len = 0, row = 0;
-    if (c0 + lane < c) {
-      s = S[c0 + lane];
-      const uint64_t d = deg(g, s), begin = from ? lower_bound(g.adj + g.off[s], d, from) : 0;
-      row = g.off[s] + begin;
-      const uint64_t end = lower_bound(g.adj + g.off[s], d, s);
-      len = end > begin ? end - begin : 0;
-    }
-    uint64_t incl = len;
-    for (int m = 1; m < 32; m <<= 1) {
-      const uint64_t o = __shfl_up_sync(0xffffffffu, incl, m);
-      if (lane >= m) incl += o;
-    }
-    const uint64_t total = __shfl_sync(0xffffffffu, incl, 31);
-    const uint64_t start = incl - len, rel = row - start;
-    int cur = 0;
-    for (uint64_t base = 0; base < total; base += 32) {
-      const bool starts_here = len > 0 && start >= base && start < base + 32;
-      if (starts_here) idx[start - base] = (uint8_t)lane;
-      const unsigned starts = __reduce_or_sync(0xffffffffu, starts_here ? 1u << (unsigned)(start - base) : 0u);
-      __syncwarp();
-      const unsigned upto = starts & (0xffffffffu >> (31 - lane));
-      const int m = upto ? idx[31 - __clz(upto)] : cur;
-      cur = __shfl_sync(0xffffffffu, m, 31);
-      const uint32_t ms = __shfl_sync(0xffffffffu, s, m);
-      const uint64_t mrel = __shfl_sync(0xffffffffu, rel, m), at = base + lane;
-      __syncwarp(); /* idx read before the next window writes it */
-      if (at < total) f(ms, g.adj[mrel + at]);
-    }
-  }
-}
 
 /* Size 4's heavy top u by the calling block: the paths u-v-w (v, w > u)
  * tallied per w in the slice x (of the block's first warp), then the
@@ -664,6 +751,7 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
   __shared__ unsigned nt;
   __shared__ uint32_t stretch[kHeavyWarps];
   __shared__ warp_counters counters[kHeavyWarps];
+  __shared__ uint8_t idx[kHeavyWarps][32]; /* for_rows_above's */
   const unsigned wib = threadIdx.x >> 5;
   acc a;
   memset(&a, 0, sizeof a);
@@ -674,12 +762,13 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
     __syncthreads();
     const unsigned long long it = item;
     if (it >= count) break;
-    if (k >= 5) sweep_top<kHeavyWarps>(g, t, 5, x, tops[it], u0, prefix, buf, buckets, nbuckets, &nt, stretch, a);
+    if (k >= 5)
+      sweep_top<kHeavyWarps>(g, t, 5, x, tops[it], u0, prefix, buf, buckets, nbuckets, &nt, stretch, idx[0], a);
     else heavy_four_cycles(g, x, tops[it], &nt, a);
     __syncthreads();
   }
   light_tops(g, t, k, pool, u0, u1, next, prefix, buf, buckets, nbuckets, paths_of, heavy, &counters[wib],
-             &stretch[wib], a);
+             &stretch[wib], idx[wib], a);
   flush(a, slots, overflow, global_warp());
 }
 
@@ -846,54 +935,53 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) triangle_cliques(dev_g
   uint32_t stamp = pool.stamps[warp];
   acc a;
   memset(&a, 0, sizeof a);
-  for (unsigned long long arc = a0 + grab64(next); arc < m; arc = a0 + grab64(next)) {
-    if (!t[arc]) continue;
-    const uint32_t v = row_of(g, arc), u = g.adj[arc];
-    if (u >= v) continue;
-    const uint64_t i = arc - g.off[v];
-    const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
-    const uint64_t dv = deg(g, v), du = deg(g, u);
-    const uint32_t *tv = t + g.off[v];
-    const uint32_t found = triangles_on_warp(g, v, i, u, x.ia, x.ib);
-    if (!found) continue;
-    const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
-    const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
-    const uint32_t st = fresh(stamp);
-    if (lane == 0) wc->nt = 0;
-    __syncwarp();
-    for (uint64_t z = lane; z < sl; z += 32)
-      if (has(lr, ll, sr[z])) {
-        x.in_s[sr[z]] = st;
-        x.common[atomicAdd((unsigned *)&wc->nt, 1u)] = sr[z];
-      }
-    __syncwarp();
-    const unsigned nc = wc->nt;
-    for_rows_above(g, x.common, nc, 0, idx[threadIdx.x >> 5], [&](uint32_t y, uint32_t z) {
-      if (x.in_s[z] == st) atomicAdd(&x.deg_s[y], 1u), atomicAdd(&x.deg_s[z], 1u);
-    });
-    __syncwarp();
-    for (uint32_t q = lane; q < found; q += 32) {
-      const uint32_t w = rv[x.ia[q]];
-      const i128 kk = x.deg_s[w];
-      const i128 tuv = tv[i], tvw = tv[x.ia[q]], tuw = t[g.off[u] + x.ib[q]];
-      const i128 d_w = (i128)deg(g, w), d_u = (i128)du, d_v = (i128)dv;
-      add(a, WM_SUM_K4X4, kk);
-      add(a, WM_SUM_K5E, choose(kk, 2));
-      add(a, WM_SUM_KITE, (d_w - 2) * (tuv - 1) + (d_u - 2) * (tvw - 1) + (d_v - 2) * (tuw - 1));
-      add(a, WM_SUM_GEM, (tuw - 1) * (tvw - 1) + (tuw - 1) * (tuv - 1) + (tuv - 1) * (tvw - 1));
-      add(a, WM_SUM_T4C, kk * (d_w + d_u + d_v - 9));
-      add(a, WM_SUM_HOUSEX, kk * (tuv + tvw + tuw - 6));
-    }
-    __syncwarp();
-    for (unsigned z = lane; z < nc; z += 32) x.deg_s[x.common[z]] = 0;
-    if (found >= 3) {
-      const uint32_t in_w = fresh(stamp);
-      for (uint32_t q = lane; q < found; q += 32) x.in_s[rv[x.ia[q]]] = in_w;
-      __syncwarp();
-      add(a, WM_SUM_K5, five_cliques_on(g, rv, found, x, idx[threadIdx.x >> 5], in_w, stamp));
-    }
-    __syncwarp();
-  }
+  for_wanted_arcs<1>(
+      g, a0, m, next, [&](uint64_t arc) { return t[arc] > 0; }, [](uint64_t, uint32_t v, uint32_t u) { return u < v; },
+      [&](uint64_t arc, uint32_t v, uint32_t u) {
+        const uint64_t i = arc - g.off[v];
+        const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
+        const uint64_t dv = deg(g, v), du = deg(g, u);
+        const uint32_t *tv = t + g.off[v];
+        const uint32_t found = triangles_on_warp(g, v, i, u, x.ia, x.ib);
+        if (!found) return;
+        const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
+        const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
+        const uint32_t st = fresh(stamp);
+        if (lane == 0) wc->nt = 0;
+        __syncwarp();
+        for (uint64_t z = lane; z < sl; z += 32)
+          if (has(lr, ll, sr[z])) {
+            x.in_s[sr[z]] = st;
+            x.common[atomicAdd((unsigned *)&wc->nt, 1u)] = sr[z];
+          }
+        __syncwarp();
+        const unsigned nc = wc->nt;
+        for_rows_above(g, x.common, nc, 0, idx[threadIdx.x >> 5], [&](uint32_t y, uint32_t z) {
+          if (x.in_s[z] == st) atomicAdd(&x.deg_s[y], 1u), atomicAdd(&x.deg_s[z], 1u);
+        });
+        __syncwarp();
+        for (uint32_t q = lane; q < found; q += 32) {
+          const uint32_t w = rv[x.ia[q]];
+          const i128 kk = x.deg_s[w];
+          const i128 tuv = tv[i], tvw = tv[x.ia[q]], tuw = t[g.off[u] + x.ib[q]];
+          const i128 d_w = (i128)deg(g, w), d_u = (i128)du, d_v = (i128)dv;
+          add(a, WM_SUM_K4X4, kk);
+          add(a, WM_SUM_K5E, choose(kk, 2));
+          add(a, WM_SUM_KITE, (d_w - 2) * (tuv - 1) + (d_u - 2) * (tvw - 1) + (d_v - 2) * (tuw - 1));
+          add(a, WM_SUM_GEM, (tuw - 1) * (tvw - 1) + (tuw - 1) * (tuv - 1) + (tuv - 1) * (tvw - 1));
+          add(a, WM_SUM_T4C, kk * (d_w + d_u + d_v - 9));
+          add(a, WM_SUM_HOUSEX, kk * (tuv + tvw + tuw - 6));
+        }
+        __syncwarp();
+        for (unsigned z = lane; z < nc; z += 32) x.deg_s[x.common[z]] = 0;
+        if (found >= 3) {
+          const uint32_t in_w = fresh(stamp);
+          for (uint32_t q = lane; q < found; q += 32) x.in_s[rv[x.ia[q]]] = in_w;
+          __syncwarp();
+          add(a, WM_SUM_K5, five_cliques_on(g, rv, found, x, idx[threadIdx.x >> 5], in_w, stamp));
+        }
+        __syncwarp();
+      });
   if (lane == 0) pool.stamps[warp] = stamp; /* a later launch (the next window) stamps above it */
   flush(a, slots, overflow, warp);
 }
@@ -916,29 +1004,28 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) edge_cliques(dev_graph
   uint64_t k4 = 0; /* below C(deg, 2) per arc, summed in 128 bits after each */
   i128 sum = 0;
   int wrapped = 0;
-  for (unsigned long long arc = a0 + grab64(next); arc < m; arc = a0 + grab64(next)) {
-    if (t[arc] < 2) continue;
-    const uint32_t v = row_of(g, arc), u = g.adj[arc];
-    if (u >= v) continue;
-    const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
-    const uint64_t i = arc - g.off[v], nu = lower_bound(ru, deg(g, u), u);
-    const uint32_t in_c = fresh(stamp);
-    if (lane == 0) wc->nt = 0;
-    __syncwarp();
-    for (uint64_t a = lane; a < i && nu; a += 32)
-      if (has(ru, nu, rv[a])) {
-        x.in_s[rv[a]] = in_c;
-        x.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = rv[a];
-      }
-    __syncwarp();
-    const unsigned nc = wc->nt;
-    if (nc >= 2)
-      for_rows_above(g, x.touched, nc, 0, idx[threadIdx.x >> 5],
-                     [&](uint32_t, uint32_t z) { k4 += x.in_s[z] == in_c; });
-    checked_add(sum, (i128)k4, wrapped);
-    k4 = 0;
-    __syncwarp();
-  }
+  for_wanted_arcs<1>(
+      g, a0, m, next, [&](uint64_t arc) { return t[arc] >= 2; }, [](uint64_t, uint32_t v, uint32_t u) { return u < v; },
+      [&](uint64_t arc, uint32_t v, uint32_t u) {
+        const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
+        const uint64_t i = arc - g.off[v], nu = lower_bound(ru, deg(g, u), u);
+        const uint32_t in_c = fresh(stamp);
+        if (lane == 0) wc->nt = 0;
+        __syncwarp();
+        for (uint64_t a = lane; a < i && nu; a += 32)
+          if (has(ru, nu, rv[a])) {
+            x.in_s[rv[a]] = in_c;
+            x.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = rv[a];
+          }
+        __syncwarp();
+        const unsigned nc = wc->nt;
+        if (nc >= 2)
+          for_rows_above(g, x.touched, nc, 0, idx[threadIdx.x >> 5],
+                         [&](uint32_t, uint32_t z) { k4 += x.in_s[z] == in_c; });
+        checked_add(sum, (i128)k4, wrapped);
+        k4 = 0;
+        __syncwarp();
+      });
   sum = warp_sum_checked(sum, wrapped);
   if (lane == 0) {
     pool.stamps[warp] = stamp;
@@ -947,42 +1034,68 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) edge_cliques(dev_graph
   if (__any_sync(0xffffffffu, wrapped) && lane == 0) atomicOr(overflow, 1);
 }
 
-/* The warps' slots summed per sum, a block of one warp each, overflow
- * flagged: one row to copy back instead of a row per warp. */
-__global__ void reduce_slots(const i128 *slots, unsigned warps, i128 *total, int *overflow) {
+/* The warps' slots summed per sum, a block each, overflow flagged: one
+ * row to copy back instead of a row per warp. */
+constexpr int kReduceThreads = 256;
+
+__global__ void __launch_bounds__(kReduceThreads) reduce_slots(const i128 *slots, unsigned warps, i128 *total,
+                                                               int *overflow) {
+  __shared__ i128 part[kReduceThreads / 32];
+  __shared__ int bad;
   const int lane = threadIdx.x & 31;
   const unsigned which = blockIdx.x;
+  if (threadIdx.x == 0) bad = 0;
+  __syncthreads();
   i128 s = 0;
   int wrapped = 0;
-  for (unsigned w = lane; w < warps; w += 32) checked_add(s, slots[(uint64_t)w * WM_SUM_COUNT + which], wrapped);
+  for (unsigned w = threadIdx.x; w < warps; w += kReduceThreads)
+    checked_add(s, slots[(uint64_t)w * WM_SUM_COUNT + which], wrapped);
   s = warp_sum_checked(s, wrapped);
-  wrapped = __any_sync(0xffffffffu, wrapped);
-  if (lane == 0) {
-    total[which] = s;
-    if (wrapped) atomicOr(overflow, 1);
+  if (lane == 0) part[threadIdx.x >> 5] = s;
+  if (wrapped) bad = 1;
+  __syncthreads();
+  if (threadIdx.x) return;
+  i128 t = 0;
+  for (int i = 0; i < kReduceThreads / 32; i++) checked_add(t, part[i], wrapped);
+  total[which] = t;
+  if (wrapped || bad) atomicOr(overflow, 1);
+}
+
+/* Top u's paths u-v-w (v, w > u) by the lanes of the calling warp (G = 1)
+ * or block (G = kWarpsPerBlock), summed in lane 0 (thread 0). */
+template <int G>
+__device__ uint64_t paths_below(const dev_graph &g, uint32_t u, uint64_t (&part)[kWarpsPerBlock]) {
+  const uint32_t *ru = g.adj + g.off[u];
+  const uint64_t du = deg(g, u);
+  uint64_t p = 0;
+  for (uint64_t i = lower_bound(ru, du, u + 1) + (G == 1 ? threadIdx.x & 31 : threadIdx.x); i < du; i += 32 * G) {
+    const uint32_t v = ru[i], *rv = g.adj + g.off[v];
+    p += deg(g, v) - lower_bound(rv, deg(g, v), u + 1);
   }
+  return G == 1 ? warp_sum_u64(p) : block_sum(p, part);
 }
 
 /* Each top's paths u-v-w (v, w > u): where its lists go; the tops of more
- * than `heavy` are listed, and where total is given the paths added to it. */
-__global__ void top_paths(dev_graph g, unsigned long long *next, uint64_t *paths, uint64_t heavy, uint32_t *tops,
-                          unsigned long long *ntops, unsigned long long *total) {
+ * than `heavy` are listed, and where total is given the paths added to it.
+ * Tops [0, heavy_end) a block each, then the rest a warp each. */
+__global__ void __launch_bounds__(kThreads) top_paths(dev_graph g, uint32_t heavy_end, unsigned long long *next,
+                                                      uint64_t *paths, uint64_t heavy, uint32_t *tops,
+                                                      unsigned long long *ntops, unsigned long long *total) {
+  __shared__ uint64_t part[kWarpsPerBlock];
   const int lane = threadIdx.x & 31;
   unsigned long long mine = 0;
-  for (uint32_t u = grab(next); u < g.n; u = grab(next)) {
-    const uint32_t *ru = g.adj + g.off[u];
-    const uint64_t du = deg(g, u);
-    uint64_t p = 0;
-    for (uint64_t i = lower_bound(ru, du, u + 1) + lane; i < du; i += 32) {
-      const uint32_t v = ru[i], *rv = g.adj + g.off[v];
-      p += deg(g, v) - lower_bound(rv, deg(g, v), u + 1);
-    }
-    p = warp_sum_u64(p);
+  auto done = [&](uint32_t u, uint64_t p) {
     mine += p;
-    if (lane == 0) {
-      paths[u] = p;
-      if (p > heavy) tops[atomicAdd(ntops, 1ull)] = u;
-    }
+    paths[u] = p;
+    if (p > heavy) tops[atomicAdd(ntops, 1ull)] = u;
+  };
+  for (uint32_t u = blockIdx.x; u < heavy_end; u += gridDim.x) {
+    const uint64_t p = paths_below<kWarpsPerBlock>(g, u, part);
+    if (threadIdx.x == 0) done(u, p);
+  }
+  for (uint32_t u = heavy_end + grab(next); u < g.n; u = heavy_end + grab(next)) {
+    const uint64_t p = paths_below<1>(g, u, part);
+    if (lane == 0) done(u, p);
   }
   if (total && lane == 0 && mine) atomicAdd(total, mine);
 }
@@ -1027,6 +1140,7 @@ struct run {
   unsigned long long *sh;   /* several: device 0's shared counters, one per shared launch */
   unsigned sh_used, sh_n;
   double prepare_s;         /* one device: the scratch and the list plan, for WM_MOTIF_TRACE */
+  double prepare_ms[2];     /* of which the tops' paths, and the scratch */
   const wm_gpu_graph *resident; /* policy.graph: g on the devices already, or NULL */
   bool borrowed;            /* off and adj are resident's, not this run's to free */
   cudaMemPool_t pool;       /* resident's pool on this device (take), or NULL */
@@ -1119,6 +1233,11 @@ int upload(const wm_graph *g, run &r, wm_error *err) {
  * speeds the passes: hub (72,492 paths) took 1.14 ms a 5-motif call on 512
  * warps, 1.47 on 2,048 and 1.73 on 4,224. */
 constexpr uint64_t kPathsPerWarp = 128;
+/* The same where the scratch is kept with the graph (can_keep) and so
+ * costs no clearing: more warps then shorten a small graph's passes until
+ * their sums' flushes outweigh it (hub's kernels are shortest near one
+ * warp per 32 paths). */
+constexpr uint64_t kKeptPathsPerWarp = 32;
 
 uint64_t warps_for(uint64_t paths, int sms) {
   const uint64_t most = (uint64_t)sms * kBlocksPerSm * kWarpsPerBlock;
@@ -1127,6 +1246,16 @@ uint64_t warps_for(uint64_t paths, int sms) {
   const uint64_t w = (paths / kPathsPerWarp + kHeavyWarps - 1) / kHeavyWarps * kHeavyWarps; /* whole blocks */
   return w < least ? least : w > most ? most : w;
 }
+
+/* A scratch is kept with a graph on the device (wm_gpu_graph_keep) for a
+ * single device's call: every kernel leaves its arrays as the next needs
+ * them (tallies zeroed, marks below each warp's stamps) under one layout
+ * for all, so the next call of the same size and warps need not clear it. */
+constexpr uint64_t kKeepBytes = 2ull << 30; /* what wm_gpu_graph_keep takes */
+
+bool can_keep(const run &r) { return r.resident && r.borrowed && !r.multi; }
+
+uint64_t scratch_tag(unsigned k, uint64_t warps) { return (uint64_t)k | warps << 8; }
 
 /* The slices' array length: the arrays are indexed by neighbours only, so
  * the vertices of no edge at the end (where the degree order puts all of
@@ -1151,7 +1280,14 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     return wm_fail(err, WM_EDEVICE, "motif aggregates on the GPU: at most 2^31 vertices (got %u)", g->n);
   r.n = indexed_vertices(g);
   r.maxdeg = wm_graph_max_degree(g) + 1;
+  const layout &one = k >= 5 ? kAll : kFour;
   uint64_t want = policy.warps ? policy.warps : warps_for(r.paths, sms);
+  /* a scratch kept with the graph costs no clearing: a warp per
+   * kKeptPathsPerWarp paths */
+  if (!policy.warps && can_keep(r)) {
+    const uint64_t more = warps_for(r.paths * (kPathsPerWarp / kKeptPathsPerWarp), sms);
+    if (more * (words_per_warp(one, r.n, r.maxdeg) + 1) * 4 <= kKeepBytes) want = more;
+  }
   want = (want + kWarpsPerBlock - 1) / kWarpsPerBlock * kWarpsPerBlock;
   uint64_t budget = policy.scratch_words;
   if (!budget) {
@@ -1160,14 +1296,17 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     budget = (uint64_t)(0.75 * (double)free_b) / 4;
   }
   budget = budget > want ? budget - want : 0; /* the stamps' */
-  const layout &one = k >= 5 ? kAll : kFour;
   const uint64_t all = want * words_per_warp(one, r.n, r.maxdeg);
   r.tight = all > budget;
   r.words = r.tight ? budget : all;
   r.want = (unsigned)want;
   r.shared = one;
-  WM_CU(take(r, &r.scratch, (r.words + want) * 4));
-  WM_CU(cudaMemset(r.scratch, 0, (r.words + want) * 4));
+  const size_t bytes = (r.words + want) * 4;
+  r.scratch = can_keep(r) && !r.tight ? (uint32_t *)wm_gpu_graph_take(r.resident, r.dev, bytes, scratch_tag(k, want)) : NULL;
+  if (!r.scratch) {
+    WM_CU(take(r, &r.scratch, bytes));
+    WM_CU(cudaMemset(r.scratch, 0, bytes));
+  }
   r.layout_used = -1;
   WM_CU(take(r, &r.slots, want * WM_SUM_COUNT * sizeof(i128)));
   WM_CU(cudaMemset(r.slots, 0, want * WM_SUM_COUNT * sizeof(i128)));
@@ -1252,6 +1391,13 @@ int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room,
 
 int sort_tops(run &r, const unsigned long long *ntops, wm_error *err);
 
+/* The leading vertices of rows longer than kHeavyRow (top_paths). */
+uint32_t heavy_rows(const wm_graph *g) {
+  uint32_t h = 0;
+  while (h < g->n && g->offsets[h + 1] - g->offsets[h] > kHeavyRow) h++;
+  return h;
+}
+
 /* Each top's paths (r.prefix + 1, on the device) into r.prefix_host + 1,
  * after a 0. */
 int paths_to_host(const wm_graph *g, run &r, wm_error *err) {
@@ -1269,7 +1415,7 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm
   WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
   int rc;
   if (k >= 5) {
-    top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, ~0ull, NULL, NULL, NULL);
+    top_paths<<<small_blocks, kThreads>>>(r.g, heavy_rows(g), counter(r), r.prefix + 1, ~0ull, NULL, NULL, NULL);
     if ((rc = paths_to_host(g, r, err))) return rc;
     r.paths = 0;
     for (uint32_t u = 0; u < g->n; u++) r.paths += r.prefix_host[u + 1];
@@ -1278,7 +1424,8 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm
   WM_CU(take(r, &r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
   unsigned long long *ntops = r.next + kCounters - 1, *total = counter(r);
   WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
-  top_paths<<<small_blocks, kThreads>>>(r.g, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops, total);
+  top_paths<<<small_blocks, kThreads>>>(r.g, heavy_rows(g), counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops,
+                                        total);
   unsigned long long t = 0;
   WM_CU(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost));
   r.paths = t;
@@ -1387,8 +1534,8 @@ int four_cycle_pass(run &r, unsigned small_blocks, uint32_t ua, uint32_t ub, wm_
    * (r.heavy_split, from device 0's warps), and each takes shared counters
    * in the same order, whether it launches on them or not. */
   if (r.multi ? !r.heavy_split : warps < kHeavyWarps) {
-    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, ua, ub, shared_counter(r), NULL, NULL, NULL, NULL, NULL, 0,
-                                      r.slots, r.overflow);
+    four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, ua, ub, shared_counter(r), NULL, NULL, NULL, NULL,
+                                      r.prefix + 1, 0, r.slots, r.overflow);
     return WM_OK;
   }
   unsigned long long *ntops = r.next + kCounters - 1, *heavy_next = shared_counter(r);
@@ -1445,8 +1592,11 @@ int prepare(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, ru
   const unsigned small_blocks = small_blocks_of(r, err);
   if (!small_blocks) WM_CU(cudaGetLastError());
   if (k >= 5) WM_CU(take(r, &r.up, (g->n ? g->n : 1) * sizeof *r.up));
+  const double t0 = wm_now();
   int rc = count_paths(g, k, r, small_blocks, err);
+  const double t1 = wm_now();
   if (!rc) rc = size_scratch(g, k, policy, r, err);
+  r.prepare_ms[0] = 1e3 * (t1 - t0), r.prepare_ms[1] = 1e3 * (wm_now() - t1);
   if (rc) return rc;
   r.heavy_paths = policy.heavy_paths;
   return k >= 5 ? plan_lists(g, r, policy.list_room, err) : WM_OK;
@@ -1472,11 +1622,12 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   const uint32_t *up = k >= 5 && (!r.multi || r.dev == 0) && (!r.share || r.share->process == 0) ? r.up : NULL;
   if (up) up_degrees<<<small_blocks, kThreads>>>(r.g, r.up);
   edge_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t, counter(r), up, r.slots, r.want);
-  fold_triangles<<<small_blocks, kThreads>>>(r.g, r.t, counter(r));
+  fold_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t);
   WM_CU(cudaEventRecord(r.ev[1]));
   rc = over_windows(r, 0, g->n, g->offsets, err, [&](uint64_t a, uint64_t b) {
-    vertex_and_edge_sums<<<r.want / kWarpsPerBlock, kThreads>>>(r.g, r.t, shared_counter(r), (uint32_t)a,
-                                                                 (uint32_t)b, r.slots, r.overflow);
+    /* several devices split the vertices by a shared counter alone */
+    vertex_and_edge_sums<<<small_blocks, kThreads>>>(r.g, r.t, r.multi ? 0 : heavy_rows(g), shared_counter(r),
+                                                     (uint32_t)a, (uint32_t)b, r.slots, r.want, r.overflow);
     return WM_OK;
   });
   if (rc) return rc;
@@ -1538,7 +1689,7 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
 
 /* Adds r's slots to total (exactly, overflow flagged). */
 int add_slots(const run &r, unsigned warps, wm_acc *total, int *overflow, wm_error *err) {
-  reduce_slots<<<WM_SUM_COUNT, 32>>>(r.slots, warps, r.total, r.overflow);
+  reduce_slots<<<WM_SUM_COUNT, kReduceThreads>>>(r.slots, warps, r.total, r.overflow);
   WM_CU(cudaGetLastError());
   i128 row[WM_SUM_COUNT];
   int flag = 0;
@@ -1703,14 +1854,20 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     if (!rc) rc = collect(r, r.want, out, err);
     if (!rc && r.share) rc = share_sums(r.share, out, err);
     at[3] = wm_now();
+    /* collect waited for every kernel: the scratch is as the next call needs it */
+    if (!rc && can_keep(r) && !r.tight &&
+        wm_gpu_graph_keep(r.resident, r.dev, r.scratch, (r.words + r.want) * 4, scratch_tag(k, r.want)))
+      r.scratch = NULL;
     release(r);
     at[4] = wm_now();
     if (wm_trace_on("WM_MOTIF_TRACE"))
       fprintf(stderr,
-              "motif sums (GPU, size %u): upload %.3f ms, scratch and plans %.3f ms, passes %.3f ms (kernels %.3f), "
-              "collect %.3f ms, release %.3f ms; %u warps, scratch %.1f MB%s\n",
-              k, 1e3 * (at[1] - at[0]), 1e3 * r.prepare_s, 1e3 * (at[2] - at[1] - r.prepare_s),
-              ms[0] + ms[1] + ms[2] + ms[3] + ms[4],
+              "motif sums (GPU, size %u): upload %.3f ms, scratch and plans %.3f ms (paths %.3f, scratch %.3f), "
+              "passes %.3f ms (kernels %.3f: %.3f, %.3f, %.3f, %.3f, %.3f), collect %.3f ms, release %.3f ms; "
+              "%u warps, scratch %.1f MB%s\n",
+              k, 1e3 * (at[1] - at[0]), 1e3 * r.prepare_s, r.prepare_ms[0], r.prepare_ms[1],
+              1e3 * (at[2] - at[1] - r.prepare_s),
+              ms[0] + ms[1] + ms[2] + ms[3] + ms[4], ms[0], ms[1], ms[2], ms[3], ms[4],
               1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]), r.want, (double)r.words * 4 / 1e6,
               r.tight ? " (a layout per kernel)" : "");
   }

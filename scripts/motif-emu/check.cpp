@@ -122,6 +122,7 @@ static std::vector<named_policy> policies(const char *set, uint64_t n) {
       {"heavy 64, room 200", {cap, 200, 0, gpus, 64}},
       {"heavy 1", {cap, 0, 0, gpus, 1}},
       {"resident", {cap, 0, 0, gpus, 0}, true},
+      {"resident again", {cap, 0, 0, gpus, 0}, true}, /* the scratch the last call kept */
       {"resident, tight", {cap, 0, tight, gpus, 0}, true}, /* the pools' blocks again, stale */
   };
   if (strcmp(set, "fallback") == 0) out.resize(2); /* the same passes as "one" */
