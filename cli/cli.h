@@ -151,8 +151,8 @@ int wm_mpi_pin_gpus(unsigned gpus, wm_error *err);
  * ranks learn): then err is prefixed with the rank and rc returned, so that
  * each rank reports its error and the job ends normally.  Returns rc
  * otherwise.
- * WM_MPI_FAIL_WORK_RANK=r makes rank r's work fail here (fault injection
- * for the tests). */
+ * WM_MPI_FAIL_WORK_RANK=r makes rank r's work fail here, =all every
+ * rank's (fault injection for the tests). */
 int wm_mpi_after_work(int rc, wm_error *err);
 /* Fault injection for the tests: WM_MPI_FAIL_RANK=r under mpirun makes
  * rank r's graph load fail. */

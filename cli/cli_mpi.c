@@ -165,13 +165,17 @@ static int every_rank_failed(void) {
 
 int wm_mpi_after_work(int rc, wm_error *err) {
   const char *s = getenv("WM_MPI_FAIL_WORK_RANK");
-  if (g_ranks > 1 && s && *s && atoi(s) == g_rank)
+  if (g_ranks > 1 && s && *s && (!strcmp(s, "all") || atoi(s) == g_rank))
     rc = wm_fail(err, WM_EINPUT, "work failed (fault injected by WM_MPI_FAIL_WORK_RANK)");
   if (rc == WM_OK || g_ranks <= 1) return rc;
   if (every_rank_failed()) {
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "rank %d of %d: %.900s", g_rank, g_ranks, err->msg);
     memcpy(err->msg, msg, sizeof msg);
+    if (g_rank != 0) { /* rank 0 reports its own as usual (wm_cli_report) */
+      fprintf(stderr, "warpmatch: %s\n", err->msg);
+      fflush(stderr);
+    }
     return rc;
   }
   fprintf(stderr, "warpmatch: rank %d of %d: %s; ending every rank\n", g_rank, g_ranks, err->msg);

@@ -126,6 +126,17 @@ for cmd in "count $kron --pattern triangle" "motifs $kron --size 4" "bfs $kron -
 done
 step "a rank failing mid-work ends the job with its message"
 
+# Every rank failing mid-work (as all do when a GPU search fails): each
+# reports its own error and the job ends normally, not through MPI_Abort.
+status=0
+WM_MPI_FAIL_WORK_RANK=all mpi 3 bfs "$kron" --source 1 >/dev/null 2>"$tmp/err" || status=$?
+((status == 1)) || fail "every rank's work failing: status $status (1 wanted: no abort, no hang)"
+for rank in 0 1 2; do
+  grep -q "^warpmatch: rank $rank of 3: .*fault injected" "$tmp/err" || fail "every rank's work failing: no message of rank $rank"
+done
+grep -q "ending every rank" "$tmp/err" && fail "every rank's work failing: the job was aborted"
+step "every rank failing mid-work: each reports, the job ends normally"
+
 status=0
 mpi 2 list "$kron" --pattern triangle >/dev/null 2>"$tmp/err" || status=$?
 ((status == 2)) && grep -q "list does not run under mpirun" "$tmp/err" || fail "list under 2 ranks: status $status"
