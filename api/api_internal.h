@@ -13,6 +13,7 @@
 #include "wm_error.h"
 
 struct wm_bfs_gpu_ctx;
+struct wm_bfs_procs;
 
 struct warpmatch_context {
   wm_error err; /* the last failed call's code and message */
@@ -20,12 +21,14 @@ struct warpmatch_context {
   int gpus;     /* GPUs for GPU calls, 0 = 1 */
   int gpu;      /* a usable CUDA device: -1 not asked yet, else 0 or 1 */
   const wm_share *share; /* the program's MPI ranks sharing the CPU work, or NULL */
+  const struct wm_bfs_procs *bfs_procs; /* ... and its GPU searches (traversal.h), or NULL */
   /* The graph kept on the GPU for BFS and reach: made by the first GPU
    * search, reused while the same graph (by serial, never by address: a
    * freed handle's address comes back) is searched on as many GPUs. */
   struct wm_bfs_gpu_ctx *bfs;
   uint64_t bfs_serial;
   int bfs_gpus, bfs_dopt;
+  const struct wm_bfs_procs *bfs_made_procs; /* the processes bfs was made for */
   /* The graph matched on (count, list, motifs) kept on the GPUs likewise:
    * made by the first GPU call on it, reused while the same graph (serial
    * and the copy matched on) goes to as many GPUs. */
@@ -78,6 +81,11 @@ const wm_graph *wm_api_graph(const warpmatch_graph *g);
 /* Under mpirun: later count and motifs calls share their first level with
  * the other ranks through `share` (matcher/cpu/share_mpi.c); NULL: not. */
 void wm_api_set_share(warpmatch_context *ctx, const wm_share *share);
+/* Under mpirun: later GPU searches (warpmatch_bfs_ex) split the graph over
+ * every rank's GPUs through `procs` (traversal/bfs_mpi.c); on rank 0 the
+ * result is complete, on the others it holds their own vertices only.
+ * NULL: this process alone. */
+void wm_api_set_bfs_procs(warpmatch_context *ctx, const struct wm_bfs_procs *procs);
 
 /* ---- errors: every failing call ends in one of these ---------------- */
 

@@ -36,7 +36,8 @@ static int check_vertex(warpmatch_context *ctx, const char *who, const char *wha
  * not the other way round. */
 static int resident_fits(const warpmatch_context *ctx, const warpmatch_graph *g, const wm_bfs_options *o) {
   const int gpus = o->gpus > 1 ? o->gpus : 1;
-  return ctx->bfs && ctx->bfs_serial == g->serial && ctx->bfs_gpus == gpus && (ctx->bfs_dopt || !o->direction_opt);
+  return ctx->bfs && ctx->bfs_serial == g->serial && ctx->bfs_gpus == gpus && ctx->bfs_made_procs == o->procs &&
+         (ctx->bfs_dopt || !o->direction_opt);
 }
 
 static void drop_resident(warpmatch_context *ctx) {
@@ -53,6 +54,7 @@ static int resident(warpmatch_context *ctx, const warpmatch_graph *g, const wm_b
   ctx->bfs_serial = g->serial;
   ctx->bfs_gpus = o->gpus > 1 ? o->gpus : 1;
   ctx->bfs_dopt = o->direction_opt;
+  ctx->bfs_made_procs = o->procs;
   return WM_OK;
 }
 
@@ -61,6 +63,7 @@ static int search(warpmatch_context *ctx, const warpmatch_graph *g, const uint32
                   int use_gpu, wm_bfs_options *o, wm_bfs_result *r) {
   o->threads = ctx->threads;
   if (!use_gpu) o->gpus = 0;
+  o->procs = use_gpu ? ctx->bfs_procs : NULL; /* the program's ranks split GPU searches only */
   memset(r, 0, sizeof *r);
   wm_error err;
   int rc;

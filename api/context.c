@@ -62,6 +62,7 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
 }
 
 void wm_api_set_share(warpmatch_context *ctx, const wm_share *share) { ctx->share = share; }
+void wm_api_set_bfs_procs(warpmatch_context *ctx, const struct wm_bfs_procs *procs) { ctx->bfs_procs = procs; }
 
 /* ---- versioned structs ---------------------------------------------- */
 

@@ -127,7 +127,8 @@ int wm_mpi_finish(int rc);
 int wm_mpi_rank(void);
 int wm_mpi_ranks(void);
 /* Under mpirun with several ranks: ctx's count and motifs calls share
- * their first level across the ranks (one-sided counters on rank 0). */
+ * their first level across the ranks (one-sided counters on rank 0), and
+ * its GPU searches split the graph over every rank's GPUs. */
 void wm_mpi_share_work(warpmatch_context *ctx);
 /* Collective over the ranks: each rank's set-up outcome (rc, *err); the
  * worst is returned on every rank, with err naming the first rank that
@@ -145,16 +146,21 @@ int wm_mpi_pin_gpus(unsigned gpus, wm_error *err);
 /* After a command's distributed work: a rank whose work failed cannot tell
  * where the other ranks wait, so under mpirun with several ranks it prints
  * its error, prefixed with its rank, and ends the whole job (MPI_Abort)
- * instead of leaving them waiting in a collective.  Returns rc otherwise.
- * WM_MPI_FAIL_WORK_RANK=r makes rank r's work fail here (fault injection
- * for the tests). */
+ * instead of leaving them waiting in a collective, unless every rank comes
+ * here failing within a few seconds (a GPU search's failure, which all
+ * ranks learn): then err is prefixed with the rank and rc returned, so that
+ * each rank reports its error and the job ends normally.  Returns rc
+ * otherwise.
+ * WM_MPI_FAIL_WORK_RANK=r makes rank r's work fail here, =all every
+ * rank's (fault injection for the tests). */
 int wm_mpi_after_work(int rc, wm_error *err);
 /* Fault injection for the tests: WM_MPI_FAIL_RANK=r under mpirun makes
  * rank r's graph load fail. */
 int wm_mpi_injected_failure(void);
 /* bfs across the ranks (traversal/bfs_mpi.c, which the library cannot
  * carry: it never links MPI): the vertices split in ranges, frontiers
- * exchanged each level.  Collective; on rank 0 levels, parents and stats
+ * exchanged each level; with o->device GPU the library's search over every
+ * rank's GPUs (wm_mpi_share_work).  Collective; on rank 0 levels, parents and stats
  * are the whole search's, as warpmatch_bfs_ex gives them.  _prepare
  * builds what every search shares (a directed graph's in-arcs) first. */
 int wm_mpi_bfs_prepare(warpmatch_context *ctx, const warpmatch_graph *g, wm_error *err);

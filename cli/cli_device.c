@@ -9,14 +9,13 @@ int wm_cli_use_gpu(const wm_cli *cli, warpmatch_context *ctx, int *use_gpu, wm_e
   int d = 0;
   int rc = wm_cli_choice(cli, "device", devices, 0, &d, err);
   if (rc) return rc;
-  /* Several ranks: auto means the CPU; count and motifs take --device gpu,
-   * each rank on GPUs of its own (pinned before CUDA starts); bfs splits
-   * the graph over the ranks' CPUs only. */
+  /* Several ranks: auto means the CPU; count, motifs and bfs take --device
+   * gpu, each rank on GPUs of its own (pinned before CUDA starts). */
   if (d == 2 && wm_mpi_ranks() > 1) {
-    if (strcmp(cli->command, "count") && strcmp(cli->command, "motifs"))
+    if (strcmp(cli->command, "count") && strcmp(cli->command, "motifs") && strcmp(cli->command, "bfs"))
       return wm_fail(err, WM_EUSAGE,
-                     "%s: --device gpu does not run under mpirun with more than one rank (count and motifs "
-                     "do); use --device cpu, or one process with --gpus N",
+                     "%s: --device gpu does not run under mpirun with more than one rank (count, motifs and "
+                     "bfs do); use --device cpu, or one process with --gpus N",
                      cli->command);
     uint64_t gpus = 1;
     int rc = wm_cli_str(cli, "gpus") ? wm_cli_u64(cli, "gpus", 0, 1, 64, &gpus, err) : WM_OK;

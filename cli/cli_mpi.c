@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -21,6 +22,8 @@
 
 static int g_on, g_rank, g_ranks = 1, g_local_rank, g_local_ranks = 1;
 static wm_share *g_share;
+static wm_bfs_procs *g_procs; /* the ranks' GPU searches */
+static MPI_Comm g_failures;   /* wm_mpi_after_work's own barrier */
 
 /* mpirun (Open MPI, PMIx, MPICH's Hydra, Slurm's PMI) sets one of these in
  * each process it starts. */
@@ -58,7 +61,12 @@ int wm_mpi_start(int *argc, char ***argv) {
   wm_error err;
   wm_error_clear(&err);
   g_share = wm_share_mpi_create(provided < MPI_THREAD_MULTIPLE, &err);
-  if (!g_share) {
+  if (g_share) g_procs = wm_bfs_procs_mpi_create(&err);
+  if (g_procs && MPI_Comm_dup(MPI_COMM_WORLD, &g_failures) != MPI_SUCCESS) {
+    wm_fail(&err, WM_EINPUT, "MPI: cannot duplicate the world communicator");
+    g_procs = NULL;
+  }
+  if (!g_share || !g_procs) {
     if (g_rank == 0) fprintf(stderr, "warpmatch: %s\n", err.msg);
     MPI_Abort(MPI_COMM_WORLD, WM_EINPUT);
   }
@@ -74,6 +82,9 @@ int wm_mpi_finish(int rc) {
     rc = worst;
     wm_share_mpi_destroy(g_share);
     g_share = NULL;
+    wm_bfs_procs_mpi_destroy(g_procs);
+    g_procs = NULL;
+    MPI_Comm_free(&g_failures);
   }
   MPI_Finalize();
   g_on = 0;
@@ -113,7 +124,10 @@ int wm_mpi_pin_gpus(unsigned gpus, wm_error *err) {
 void wm_mpi_barrier(void) {
   if (g_ranks > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
-void wm_mpi_share_work(warpmatch_context *ctx) { wm_api_set_share(ctx, g_share); }
+void wm_mpi_share_work(warpmatch_context *ctx) {
+  wm_api_set_share(ctx, g_share);
+  wm_api_set_bfs_procs(ctx, g_procs);
+}
 
 int wm_mpi_agree(int rc, wm_error *err) {
   if (g_ranks <= 1) return rc;
@@ -136,11 +150,34 @@ int wm_mpi_agree(int rc, wm_error *err) {
   return worst.rc;
 }
 
+/* Whether every rank comes here within a few seconds: then all failed
+ * (the GPU search's failures are agreed by every rank), none waits for
+ * another, and each can report its own error and end normally. */
+static int every_rank_failed(void) {
+  MPI_Request r;
+  if (MPI_Ibarrier(g_failures, &r) != MPI_SUCCESS) return 0;
+  int done = 0;
+  const struct timespec pause = {0, 1000000};
+  for (double t0 = MPI_Wtime(); !done && MPI_Wtime() - t0 < 3.0; nanosleep(&pause, NULL))
+    if (MPI_Test(&r, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return 0;
+  return done; /* a barrier left pending ends with MPI_Abort */
+}
+
 int wm_mpi_after_work(int rc, wm_error *err) {
   const char *s = getenv("WM_MPI_FAIL_WORK_RANK");
-  if (g_ranks > 1 && s && *s && atoi(s) == g_rank)
+  if (g_ranks > 1 && s && *s && (!strcmp(s, "all") || atoi(s) == g_rank))
     rc = wm_fail(err, WM_EINPUT, "work failed (fault injected by WM_MPI_FAIL_WORK_RANK)");
   if (rc == WM_OK || g_ranks <= 1) return rc;
+  if (every_rank_failed()) {
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "rank %d of %d: %.900s", g_rank, g_ranks, err->msg);
+    memcpy(err->msg, msg, sizeof msg);
+    if (g_rank != 0) { /* rank 0 reports its own as usual (wm_cli_report) */
+      fprintf(stderr, "warpmatch: %s\n", err->msg);
+      fflush(stderr);
+    }
+    return rc;
+  }
   fprintf(stderr, "warpmatch: rank %d of %d: %s; ending every rank\n", g_rank, g_ranks, err->msg);
   fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, rc);
@@ -184,6 +221,10 @@ static void mpi_answer(const wm_bfs_result *r, uint32_t n, int32_t *levels, uint
 int wm_mpi_bfs(warpmatch_context *ctx, const warpmatch_graph *g, const uint32_t *sources, uint32_t n,
                const warpmatch_bfs_options *o, int32_t *levels, uint32_t *parents, warpmatch_bfs_stats *stats,
                wm_error *err) {
+  /* GPU: the library's partitioned search over every rank's GPUs (the
+   * context's procs, wm_mpi_share_work) */
+  if (o->device == WARPMATCH_DEVICE_GPU)
+    return wm_cli_api(ctx, warpmatch_bfs_ex(ctx, g, sources, n, o, levels, parents, stats), err);
   const wm_graph *t = NULL;
   int rc = wm_cli_api(ctx, wm_api_transpose_of(ctx, g, &t), err); /* built by wm_mpi_bfs_prepare */
   if (rc) return rc;

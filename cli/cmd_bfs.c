@@ -23,7 +23,7 @@ static const wm_optspec spec[] = {
     {"output", "F", "write 'ID VALUE' per vertex (-1: unreached); one search only"},
     {"write", "levels|parents", "what --output writes (default levels; parents as file ids)"},
     WM_BFS_DEVICE_OPTSPEC,
-    {"gpus", "N", "GPU: split the graph over N GPUs of this host (needs NCCL; default 1)"},
+    {"gpus", "N", "GPU: split the graph over N GPUs of this host, of each rank under mpirun (needs NCCL; default 1)"},
     {"threads", "N", "CPU threads (default: all)"},
     {"no-direction-opt", NULL, "top-down steps only"},
     {"alpha", "X", "go bottom-up when frontier hubs / all hubs > X (default 0.3)"},
@@ -401,7 +401,10 @@ static void print_levels(const bfs_cmd *c) {
 static void print_text(const bfs_cmd *c) {
   printf("graph      %s: %u vertices, %llu %s\n", c->path, c->n, (unsigned long long)warpmatch_graph_edges(c->g),
          warpmatch_graph_directed(c->g) ? "arcs (directed)" : "edges");
-  if (wm_mpi_ranks() > 1)
+  if (wm_mpi_ranks() > 1 && c->use_gpu)
+    printf("device     gpu, %d MPI ranks x %d GPU(s) each, each searching its range of vertices: %s\n", wm_mpi_ranks(),
+           c->var[0].o.gpus, warpmatch_bfs_describe(c->ctx));
+  else if (wm_mpi_ranks() > 1)
     printf("device     cpu (OpenMP), %d MPI ranks, each searching its range of vertices\n", wm_mpi_ranks());
   else
     printf("device     %s\n", c->use_gpu ? warpmatch_bfs_describe(c->ctx) : "cpu (OpenMP)");
@@ -470,6 +473,7 @@ static void print_json(const bfs_cmd *c) {
   wm_json_bool(&j, "directed", warpmatch_graph_directed(c->g));
   wm_json_str(&j, "device", c->use_gpu ? "gpu" : "cpu");
   if (wm_mpi_ranks() > 1) wm_json_u64(&j, "mpi_ranks", (uint64_t)wm_mpi_ranks());
+  if (c->use_gpu && wm_mpi_ranks() > 1) wm_json_u64(&j, "gpus_per_rank", (uint64_t)c->var[0].o.gpus);
   if (c->use_gpu) wm_json_str(&j, "device_info", warpmatch_bfs_describe(c->ctx));
   wm_json_str(&j, "teps_edges_convention", "Graph500: input edges within the traversed component");
   wm_json_u64(&j, "searches", c->per_root ? c->nsrc : 1);
@@ -538,8 +542,9 @@ static int failed(const bfs_cmd *c) {
   return 0;
 }
 
-/* Under mpirun with several ranks: the CPU search split by vertex ranges,
- * which keeps the depth limit and the sources but not the ablation. */
+/* Under mpirun with several ranks: the search split by vertex ranges over
+ * the ranks' CPUs or over all their GPUs, which keeps the depth limit and
+ * the sources but not the ablation. */
 static int mpi_usage(const bfs_cmd *c, wm_error *err) {
   if (wm_cli_flag(&c->cli, "ablation"))
     return wm_fail(err, WM_EUSAGE, "bfs: --ablation does not run under mpirun with more than one rank");
@@ -567,7 +572,8 @@ static int run(bfs_cmd *c, wm_error *err) {
   if ((rc = choose_variants(c, err))) return rc;
   if (wm_mpi_ranks() > 1 && (rc = mpi_usage(c, err))) return rc;
   if ((rc = wm_mpi_agree(load(c, err), err))) return rc; /* under mpirun all ranks stop if one failed */
-  if (wm_mpi_ranks() > 1 && (rc = wm_mpi_agree(wm_mpi_bfs_prepare(c->ctx, c->g, err), err))) return rc;
+  if (wm_mpi_ranks() > 1 && !c->use_gpu && (rc = wm_mpi_agree(wm_mpi_bfs_prepare(c->ctx, c->g, err), err)))
+    return rc; /* the GPU search builds its in-arcs itself */
   if (c->probe && (rc = wm_cli_api(c->ctx, warpmatch_gpu_bandwidth(c->ctx, &c->bandwidth), err))) return rc;
   if ((rc = wm_mpi_after_work(run_all(c, err), err))) return rc;
   if (c->cli.json)

@@ -5,9 +5,12 @@
 # and directed, validated), with one and two threads a rank, must be equal
 # for 1, 2 and 3 ranks; a rank whose graph load fails (WM_MPI_FAIL_RANK,
 # the fault injection) must make the whole job exit non-zero within a
-# timeout, with rank 0's message naming it; list and bfs --device gpu must
+# timeout, with rank 0's message naming it; list and bfs --ablation must
 # refuse several ranks; where two GPUs are usable, count and motifs on GPU
-# ranks must equal one process on one GPU.
+# ranks must equal one process on one GPU, and where NCCL is there too, BFS
+# over the GPUs of 1 and 2 ranks must give the levels of one process on the
+# CPU and on a GPU (validated), and a failing GPU of rank 1 must end both
+# ranks with an error naming it.  Without them those cases print SKIPPED.
 # Usage: mpi_cli.sh WARPMATCH MPIEXEC DATASETS
 set -euo pipefail
 
@@ -123,19 +126,34 @@ for cmd in "count $kron --pattern triangle" "motifs $kron --size 4" "bfs $kron -
 done
 step "a rank failing mid-work ends the job with its message"
 
+# Every rank failing mid-work (as all do when a GPU search fails): each
+# reports its own error and the job ends normally, not through MPI_Abort.
+status=0
+WM_MPI_FAIL_WORK_RANK=all mpi 3 bfs "$kron" --source 1 >/dev/null 2>"$tmp/err" || status=$?
+((status == 1)) || fail "every rank's work failing: status $status (1 wanted: no abort, no hang)"
+for rank in 0 1 2; do
+  grep -q "^warpmatch: rank $rank of 3: .*fault injected" "$tmp/err" || fail "every rank's work failing: no message of rank $rank"
+done
+grep -q "ending every rank" "$tmp/err" && fail "every rank's work failing: the job was aborted"
+step "every rank failing mid-work: each reports, the job ends normally"
+
 status=0
 mpi 2 list "$kron" --pattern triangle >/dev/null 2>"$tmp/err" || status=$?
 ((status == 2)) && grep -q "list does not run under mpirun" "$tmp/err" || fail "list under 2 ranks: status $status"
 status=0
-mpi 2 bfs "$kron" --source 1 --device gpu >/dev/null 2>"$tmp/err" || status=$?
-((status == 2)) && grep -q "does not run under mpirun" "$tmp/err" || fail "bfs --device gpu under 2 ranks: status $status"
-step "list and bfs --device gpu refuse several ranks"
+mpi 2 bfs "$kron" --source 1 --ablation >/dev/null 2>"$tmp/err" || status=$?
+((status == 2)) && grep -q "ablation does not run under mpirun" "$tmp/err" || fail "bfs --ablation under 2 ranks: status $status"
+step "list and bfs --ablation refuse several ranks"
 
 # GPU ranks (count and motifs): a GPU each, the first level in windows
 # handed out across the ranks.  Two ranks need two GPUs; elsewhere each
 # rank must say that its GPU is missing.
 gpus=0
 command -v nvidia-smi >/dev/null && gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || true
+# the ranks split CUDA_VISIBLE_DEVICES where it is set
+if [[ -n ${CUDA_VISIBLE_DEVICES:-} ]] && (( $(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .) < gpus )); then
+  gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .)
+fi
 if ((gpus >= 2)) && "$bin" count "$kron" --pattern triangle --device gpu >/dev/null 2>&1; then
   same_gpu() {
     local what=$1; shift
@@ -154,10 +172,73 @@ if ((gpus >= 2)) && "$bin" count "$kron" --pattern triangle --device gpu >/dev/n
   same_gpu "kron motifs 5 on GPUs" motifs "$kron" --size 5
   [[ -n $fb ]] && same_gpu "facebook motifs 5 on GPUs" motifs "$fb" --size 5
 else
-  status=0
-  mpi 2 count "$kron" --pattern triangle --device gpu >/dev/null 2>"$tmp/err" || status=$?
-  ((status != 0)) && grep -q "GPUs of its own" "$tmp/err" || fail "--device gpu under 2 ranks without GPUs: status $status"
+  for cmd in "count $kron --pattern triangle" "bfs $kron --source 1"; do
+    status=0
+    # shellcheck disable=SC2086 # cmd is a word list
+    mpi 2 $cmd --device gpu >/dev/null 2>"$tmp/err" || status=$?
+    ((status != 0)) && grep -q "GPUs of its own" "$tmp/err" || fail "${cmd%% *} --device gpu under 2 ranks without GPUs: status $status"
+  done
   step "SKIPPED: GPU ranks ($gpus GPU(s) here, two needed); without GPUs each rank says so"
+fi
+
+# BFS over the GPUs of every rank (a NCCL clique across the processes):
+# the levels of 1 and 2 ranks, validated, against one process on the CPU
+# and on one GPU; --gpus 2 a rank where there are four GPUs; a GPU of rank
+# 1 that fails (WM_GPU_FAULT_DEVICE names the search's GPU 1) ends both
+# ranks, each naming it, within the timeout.
+if ((gpus >= 2)) && "$bin" bfs "$kron" --source 1 --device gpu --gpus 2 >/dev/null 2>&1; then
+  bfs_gpu_same() {
+    local what=$1; shift
+    local cpu gpu got
+    cpu="$("$bin" bfs "$@" --device cpu --json | answer)" || { fail "$what: one CPU process failed"; return; }
+    gpu="$("$bin" bfs "$@" --device gpu --json | answer)" || { fail "$what: one GPU process failed"; return; }
+    [[ $gpu == "$cpu" ]] || fail "$what: one GPU gave $gpu, the CPU $cpu"
+    for np in 1 2; do
+      got="$(mpi "$np" bfs "$@" --device gpu --validate --json | answer)" || { fail "$what: $np GPU ranks failed"; continue; }
+      [[ $got == "$cpu" ]] || fail "$what: $np GPU ranks gave $got, one process $cpu"
+    done
+    step "$what: equal for one CPU, one GPU, 1 and 2 GPU ranks (validated)"
+  }
+  bfs_gpu_same "kron bfs on GPU ranks" "$kron" --source 1
+  bfs_gpu_same "kron bfs depth 2 on GPU ranks" "$kron" --source 1 --max-depth 2
+  if [[ -n $fb ]]; then
+    bfs_gpu_same "facebook bfs on GPU ranks" "$fb" --source 0 --no-cache
+    bfs_gpu_same "facebook directed bfs on GPU ranks" "$fb" --source 0 --directed --no-cache
+  fi
+  # levels and parents files from rank 0 (the gathered result)
+  "$bin" bfs "$kron" --source 1 --device gpu --output "$tmp/levels.gpu" >/dev/null || fail "bfs --output: one GPU failed"
+  cmp -s "$tmp/levels.1" "$tmp/levels.gpu" || fail "bfs --output: one GPU wrote other levels than the CPU"
+  mpi 2 bfs "$kron" --source 1 --device gpu --output "$tmp/levels.gpu2" --validate >/dev/null ||
+    fail "bfs --output: 2 GPU ranks failed"
+  cmp -s "$tmp/levels.1" "$tmp/levels.gpu2" || fail "bfs --output: 2 GPU ranks wrote other levels than the CPU"
+  mpi 2 bfs "$kron" --source 1 --device gpu --output "$tmp/parents.gpu2" --write parents --validate >/dev/null ||
+    fail "bfs --write parents: 2 GPU ranks failed"
+  # Graph500 runs: every search validated on rank 0; the device line names the split
+  out="$(mpi 2 bfs "$kron" --sources 8 --device gpu --validate --json)" || fail "bfs --sources 8: 2 GPU ranks failed"
+  grep -q '"valid":8' <<<"$out" || fail "bfs --sources 8 on 2 GPU ranks: not 8 valid searches: $out"
+  grep -q '"gpus_per_rank":1' <<<"$out" || fail "bfs --json on 2 GPU ranks: no gpus_per_rank"
+  mpi 2 bfs "$kron" --source 1 --device gpu >"$tmp/out" || fail "bfs text: 2 GPU ranks failed"
+  grep -q "^device .*gpu, 2 MPI ranks x 1 GPU" "$tmp/out" || fail "bfs text on 2 GPU ranks: device line: $(grep device "$tmp/out")"
+  step "bfs on GPU ranks: levels files as the CPU's, parents valid, 8 roots valid"
+  if ((gpus >= 4)); then
+    got="$(mpi 2 bfs "$kron" --source 1 --device gpu --gpus 2 --validate --json | answer)" || fail "bfs: 2 ranks x 2 GPUs failed"
+    want="$("$bin" bfs "$kron" --source 1 --device cpu --json | answer)"
+    [[ $got == "$want" ]] || fail "bfs: 2 ranks x 2 GPUs gave $got, the CPU $want"
+    step "bfs on 2 ranks x 2 GPUs: equal to the CPU"
+  fi
+  status=0
+  WM_GPU_FAULT_DEVICE=1 mpi 2 bfs "$kron" --source 1 --device gpu >/dev/null 2>"$tmp/err" || status=$?
+  if ((status == 0 || status == 124)); then
+    fail "bfs with rank 1's GPU failing: status $status (0: not noticed, 124: hung)"
+  else
+    for rank in 0 1; do
+      grep -q "rank $rank of 2: .*GPU 1 (process 1's GPU 0) failed" "$tmp/err" ||
+        { fail "bfs with rank 1's GPU failing: rank $rank's message does not name it"; cat "$tmp/err" >&2; }
+    done
+  fi
+  step "a failing GPU of rank 1 ends both ranks, each naming it"
+else
+  step "SKIPPED: BFS on GPU ranks ($gpus GPU(s) here; needs two and NCCL: 'bfs --device gpu --gpus 2' must run)"
 fi
 
 if ((failures)); then

@@ -4,10 +4,15 @@
  * power-law, Kronecker, directed, grid and disconnected graphs, a graph
  * smaller than one bitmap word per GPU (empty parts), multi-source,
  * max_depth balls and a target, and a search with both kinds of top-down
- * level (lists and bitmaps).  A host with one GPU skips every case
- * (cr_skip: reported, never passed). */
+ * level (lists and bitmaps); and the same search shared by several
+ * processes (wm_bfs_procs, the program's MPI ranks), here threads each
+ * with GPUs of its own, whose process 0 must get the CPU's levels and a
+ * failing GPU of one of which must end the search on all.  A host with one
+ * GPU skips every case (cr_skip: reported, never passed). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,5 +188,200 @@ Test(gpu_bfs_gpus, context_and_errors) {
   o.gpus = n + 1;
   cr_assert_eq(wm_bfs_gpu_create(g, &o, &ctx, &err), WM_EDEVICE);
   cr_assert(strstr(err.msg, "present"), "message: %s", err.msg);
+  wm_graph_destroy(g);
+}
+
+/* ---- several processes: threads of this test stand for them ---------- */
+
+#define MAX_PROCS 8
+
+/* The processes' meeting point: each call posts its buffer, then the
+ * calls meet twice at the barrier (read the others', then write one's own). */
+typedef struct world {
+  pthread_barrier_t bar;
+  void *buf[MAX_PROCS];
+  atomic_int alarm;
+} world;
+
+typedef struct proc {
+  wm_bfs_procs p;
+  world *w;
+  const wm_graph *g;
+  const uint32_t *src;
+  uint32_t ns;
+  wm_bfs_options o;
+  wm_bfs_result r;
+  wm_error err;
+  int rc;
+  char desc[512]; /* the context's description */
+} proc;
+
+static void meet(proc *m) { pthread_barrier_wait(&m->w->bar); }
+
+static int w_bcast(void *ctx, void *buf, size_t bytes, int root) {
+  proc *m = ctx;
+  m->w->buf[m->p.process] = buf;
+  meet(m);
+  if (m->p.process != root) memcpy(buf, m->w->buf[root], bytes);
+  meet(m);
+  return 0;
+}
+
+static int w_sum_u64(void *ctx, uint64_t *a, unsigned n) {
+  proc *m = ctx;
+  uint64_t *sum = calloc(n ? n : 1, sizeof *sum);
+  m->w->buf[m->p.process] = a;
+  meet(m);
+  for (int q = 0; sum && q < m->p.processes; q++)
+    for (unsigned i = 0; i < n; i++) sum[i] += ((const uint64_t *)m->w->buf[q])[i];
+  meet(m);
+  if (sum) memcpy(a, sum, n * sizeof *a);
+  free(sum);
+  return !sum;
+}
+
+static int w_gather_u32(void *ctx, uint32_t *a, const uint32_t *lo, const uint32_t *hi) {
+  proc *m = ctx;
+  m->w->buf[m->p.process] = a;
+  meet(m);
+  for (int q = 1; m->p.process == 0 && q < m->p.processes; q++)
+    memcpy(a + lo[q], (const uint32_t *)m->w->buf[q] + lo[q], 4 * (size_t)(hi[q] - lo[q]));
+  meet(m);
+  return 0;
+}
+
+static void w_alarm(void *ctx) { atomic_store(&((proc *)ctx)->w->alarm, 1); }
+static int w_alarmed(void *ctx) { return atomic_load(&((proc *)ctx)->w->alarm); }
+
+/* One process: its context over its GPUs, one search, the context gone. */
+static void *proc_main(void *arg) {
+  proc *m = arg;
+  wm_bfs_gpu_ctx *ctx = NULL;
+  m->rc = wm_bfs_gpu_create(m->g, &m->o, &ctx, &m->err);
+  if (!m->rc) snprintf(m->desc, sizeof m->desc, "%s", wm_bfs_gpu_describe(ctx));
+  if (!m->rc) m->rc = wm_bfs_gpu_run(ctx, m->src, m->ns, &m->o, &m->r, &m->err);
+  wm_bfs_gpu_destroy(ctx);
+  return NULL;
+}
+
+/* The search of `procs` processes of `gpus` GPUs each (devices p x gpus
+ * ..), every process's result and error in m[p]. */
+static void run_procs(const wm_graph *g, const uint32_t *src, uint32_t ns, const wm_bfs_options *base, int procs,
+                      int gpus, proc *m) {
+  world w;
+  memset(&w, 0, sizeof w);
+  pthread_barrier_init(&w.bar, NULL, (unsigned)procs);
+  pthread_t th[MAX_PROCS];
+  for (int q = 0; q < procs; q++) {
+    memset(&m[q], 0, sizeof m[q]);
+    m[q].p = (wm_bfs_procs){.ctx = &m[q], .processes = procs, .process = q, .first_device = q * gpus,
+                            .bcast = w_bcast, .sum_u64 = w_sum_u64, .gather_u32 = w_gather_u32,
+                            .alarm = w_alarm, .alarmed = w_alarmed};
+    m[q].w = &w, m[q].g = g, m[q].src = src, m[q].ns = ns, m[q].o = *base;
+    m[q].o.gpus = gpus;
+    m[q].o.procs = &m[q].p;
+    cr_assert_eq(pthread_create(&th[q], NULL, proc_main, &m[q]), 0);
+  }
+  for (int q = 0; q < procs; q++) pthread_join(th[q], NULL);
+  pthread_barrier_destroy(&w.bar);
+}
+
+/* Process 0's result equals the CPU's; every process's own vertices too. */
+static void check_procs(const wm_graph *g, const uint32_t *src, uint32_t ns, const wm_bfs_options *base, int procs,
+                        int gpus, const char *name) {
+  proc m[MAX_PROCS];
+  char what[256];
+  snprintf(what, sizeof what, "%s, %d processes x %d GPUs, source %u%s", name, procs, gpus, src[0],
+           base->direction_opt ? "" : ", top-down only");
+  run_procs(g, src, ns, base, procs, gpus, m);
+  wm_bfs_result want = cpu_levels(g, src, ns, base);
+  char split[64];
+  snprintf(split, sizeof split, "%d processes x %d x ", procs, gpus);
+  for (int q = 0; q < procs; q++) {
+    cr_assert_eq(m[q].rc, WM_OK, "%s: process %d: %s", what, q, m[q].err.msg);
+    cr_assert(strstr(m[q].desc, split), "%s: process %d searched on %s", what, q, m[q].desc);
+  }
+  tb_same_levels(g, want.level, m[0].r.level, what);
+  cr_assert_eq(m[0].r.reached, want.reached, "%s: reached", what);
+  cr_assert_eq(m[0].r.depth, want.depth, "%s: depth", what);
+  tb_valid(g, src, ns, &m[0].r, what);
+  for (int q = 1; q < procs; q++) /* its own range, the rest unreached */
+    for (uint32_t v = 0; v < g->n; v++)
+      cr_assert(m[q].r.level[v] == WM_UNREACHED || m[q].r.level[v] == want.level[v],
+                "%s: process %d: vertex %u at level %u, the CPU's %u", what, q, v, m[q].r.level[v], want.level[v]);
+  for (int q = 0; q < procs; q++) wm_bfs_result_free(&m[q].r);
+  wm_bfs_result_free(&want);
+}
+
+static void check_graph_procs(wm_graph *g, const char *name) {
+  int n = devices();
+  uint32_t hi = 0;
+  for (uint32_t v = 0; v < g->n; v++)
+    if (wm_degree(g, v) > wm_degree(g, hi)) hi = v;
+  for (int dopt = 0; dopt <= 1; dopt++) {
+    wm_bfs_options o;
+    wm_bfs_options_init(&o);
+    o.direction_opt = dopt;
+    check_procs(g, &hi, 1, &o, 2, 1, name);
+    if (n >= 3) check_procs(g, &hi, 1, &o, n < MAX_PROCS ? n : MAX_PROCS, 1, name);
+    if (n >= 4) check_procs(g, &hi, 1, &o, 2, n / 2 < 8 ? n / 2 : 8, name);
+  }
+  wm_graph_destroy(g);
+}
+
+Test(gpu_bfs_gpus, processes_er) { check_graph_procs(wm_test_er(3000, 0.003, 1), "ER(3000, 0.003)"); }
+Test(gpu_bfs_gpus, processes_directed) { check_graph_procs(tb_directed(3000, 4, 4), "directed"); }
+Test(gpu_bfs_gpus, processes_tiny) { check_graph_procs(tb_path(20), "path of 20 (empty parts)"); }
+Test(gpu_bfs_gpus, processes_kronecker, .timeout = 600) { check_graph_procs(tb_kron(12, 112), "Kronecker scale 12"); }
+
+/* Several sources, balls and a target: the stops every process must take
+ * from the summed figures. */
+Test(gpu_bfs_gpus, processes_balls_target) {
+  devices();
+  wm_graph *g = wm_test_powerlaw(4000, 8, 3, 0.2, 11);
+  uint32_t src[] = {7, 3999, 7, 1500, 42};
+  wm_bfs_options o;
+  wm_bfs_options_init(&o);
+  check_procs(g, src, 5, &o, 2, 1, "power-law, several sources");
+  for (uint32_t h = 0; h <= 2; h++) {
+    o.max_depth = h;
+    check_procs(g, src, 1, &o, 2, 1, "power-law ball");
+  }
+  wm_graph *grid = tb_grid(50, 50);
+  wm_bfs_options_init(&o);
+  o.target = 5 * 50 + 9; /* 14 hops from vertex 0 */
+  uint32_t s0 = 0;
+  proc m[MAX_PROCS];
+  run_procs(grid, &s0, 1, &o, 2, 1, m);
+  for (int q = 0; q < 2; q++) {
+    cr_assert_eq(m[q].rc, WM_OK, "process %d: %s", q, m[q].err.msg);
+    cr_assert(m[q].r.truncated, "process %d stops on the level that reaches the target", q);
+  }
+  cr_assert_eq(m[0].r.level[o.target], 14);
+  cr_assert_eq(m[0].r.depth, 15);
+  for (int q = 0; q < 2; q++) wm_bfs_result_free(&m[q].r);
+  wm_graph_destroy(grid);
+  wm_graph_destroy(g);
+}
+
+/* A GPU of process 1 failing (WM_GPU_FAULT_DEVICE names the part, here
+ * process 1's only GPU) ends the search on both processes, each with
+ * WM_EDEVICE naming it, instead of leaving process 0 waiting. */
+Test(gpu_bfs_gpus, processes_failing_gpu, .timeout = 120) {
+  devices();
+  wm_graph *g = tb_kron(12, 3);
+  setenv("WM_GPU_FAULT_DEVICE", "1", 1);
+  wm_bfs_options o;
+  wm_bfs_options_init(&o);
+  uint32_t s0 = 0;
+  proc m[MAX_PROCS];
+  run_procs(g, &s0, 1, &o, 2, 1, m);
+  unsetenv("WM_GPU_FAULT_DEVICE");
+  for (int q = 0; q < 2; q++) {
+    cr_assert_eq(m[q].rc, WM_EDEVICE, "process %d: rc %d: %s", q, m[q].rc, m[q].err.msg);
+    cr_assert(strstr(m[q].err.msg, "GPU 1 (process 1's GPU 0) failed"), "process %d: message: %s", q, m[q].err.msg);
+    cr_assert(strstr(m[q].err.msg, "2 GPUs of 2 processes"), "process %d: message: %s", q, m[q].err.msg);
+    cr_log_info("process %d: %s", q, m[q].err.msg);
+  }
   wm_graph_destroy(g);
 }

@@ -154,7 +154,7 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
   if (!c) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
   c->g = g;
   int rc = WM_OK;
-  if (o->gpus > 1) {
+  if (o->gpus > 1 || (o->procs && o->procs->processes > 1)) {
     if ((rc = part_create(g, o, &c->part, err))) {
       free(c);
       return rc;
@@ -552,6 +552,8 @@ extern "C" int wm_bfs_gpu_run(wm_bfs_gpu_ctx *c, const uint32_t *sources, uint32
   if (nsources == 0) return wm_fail(err, WM_EUSAGE, "bfs: no source vertex given");
   if (o->target != WM_NO_VERTEX && o->target >= c->g->n)
     return wm_fail(err, WM_EUSAGE, "bfs: target %u is not a vertex (the graph has %u)", o->target, c->g->n);
+  if (o->procs && o->procs->processes > 1 && !c->part)
+    return wm_fail(err, WM_EUSAGE, "bfs: this GPU context was made for one process, not %d", o->procs->processes);
   if (c->part) {
     int rc = part_run(c->part, sources, nsources, o, r, err);
     if (rc) wm_bfs_result_free(r);

@@ -223,3 +223,99 @@ done:
   if (rc) wm_bfs_result_free(r);
   return rc;
 }
+
+/* ---- the GPU search's processes over MPI (wm_bfs_procs) ------------- */
+
+typedef struct mpi_procs {
+  wm_bfs_procs p; /* first: the wm_bfs_procs handed out is this struct */
+  MPI_Comm alarms; /* a communicator of its own, so that no other message matches an alarm */
+  MPI_Request waiting; /* the receive that an alarm completes */
+  int flag, heard;
+} mpi_procs;
+
+static int procs_bcast(void *ctx, void *buf, size_t bytes, int root) {
+  (void)ctx;
+  return bytes > INT_MAX || MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+static int procs_sum_u64(void *ctx, uint64_t *a, unsigned n) {
+  (void)ctx;
+  return n > INT_MAX || MPI_Allreduce(MPI_IN_PLACE, a, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+/* Non-zero for a range past MPI's int counts (the same on every rank). */
+static int procs_gather_u32(void *ctx, uint32_t *a, const uint32_t *lo, const uint32_t *hi) {
+  mpi_procs *m = ctx;
+  const int ranks = m->p.processes, me = m->p.process;
+  int *counts = malloc((size_t)ranks * sizeof *counts), *displs = malloc((size_t)ranks * sizeof *displs);
+  int rc = !counts || !displs;
+  for (int q = 0; !rc && q < ranks; q++) {
+    rc = hi[q] > INT_MAX;
+    counts[q] = (int)(hi[q] - lo[q]), displs[q] = (int)lo[q];
+  }
+  if (!rc) {
+    void *send = me == 0 ? MPI_IN_PLACE : (void *)(a + lo[me]);
+    rc = MPI_Gatherv(send, counts[me], MPI_UINT32_T, a, counts, displs, MPI_UINT32_T, 0, MPI_COMM_WORLD) !=
+         MPI_SUCCESS;
+  }
+  free(counts), free(displs);
+  return rc;
+}
+
+static void procs_alarm(void *ctx) {
+  mpi_procs *m = ctx;
+  static int one = 1;
+  for (int q = 0; q < m->p.processes; q++) {
+    if (q == m->p.process) continue;
+    MPI_Request r;
+    if (MPI_Isend(&one, 1, MPI_INT, q, 0, m->alarms, &r) == MPI_SUCCESS) MPI_Request_free(&r);
+  }
+}
+
+static int procs_alarmed(void *ctx) {
+  mpi_procs *m = ctx;
+  if (!m->heard) {
+    int done = 0;
+    if (MPI_Test(&m->waiting, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) m->heard = 1;
+  }
+  return m->heard;
+}
+
+wm_bfs_procs *wm_bfs_procs_mpi_create(wm_error *err) {
+  mpi_procs *m = calloc(1, sizeof *m);
+  if (!m) return wm_fail(err, WM_EINPUT, "out of memory"), NULL;
+  MPI_Comm_rank(MPI_COMM_WORLD, &m->p.process);
+  MPI_Comm_size(MPI_COMM_WORLD, &m->p.processes);
+  if (MPI_Comm_dup(MPI_COMM_WORLD, &m->alarms) != MPI_SUCCESS ||
+      MPI_Irecv(&m->flag, 1, MPI_INT, MPI_ANY_SOURCE, 0, m->alarms, &m->waiting) != MPI_SUCCESS) {
+    free(m);
+    wm_fail(err, WM_EINPUT, "MPI: cannot set up the GPU searches' alarms");
+    return NULL;
+  }
+  m->p.ctx = m;
+  m->p.first_device = 0; /* each rank's own GPUs, pinned by CUDA_VISIBLE_DEVICES */
+  m->p.bcast = procs_bcast;
+  m->p.sum_u64 = procs_sum_u64;
+  m->p.gather_u32 = procs_gather_u32;
+  m->p.alarm = procs_alarm;
+  m->p.alarmed = procs_alarmed;
+  return &m->p;
+}
+
+/* Collective.  After a failure, alarms sent to a rank that had heard one
+ * already are still waiting: taken here, once every rank has sent its. */
+void wm_bfs_procs_mpi_destroy(wm_bfs_procs *p) {
+  if (!p) return;
+  mpi_procs *m = p->ctx;
+  MPI_Barrier(m->alarms);
+  if (!m->heard) {
+    MPI_Cancel(&m->waiting);
+    MPI_Wait(&m->waiting, MPI_STATUS_IGNORE);
+  }
+  for (int more = 1; more;) {
+    MPI_Iprobe(MPI_ANY_SOURCE, 0, m->alarms, &more, MPI_STATUS_IGNORE);
+    if (more) MPI_Recv(&m->flag, 1, MPI_INT, MPI_ANY_SOURCE, 0, m->alarms, MPI_STATUS_IGNORE);
+  }
+  MPI_Comm_free(&m->alarms);
+  free(m);
+}

@@ -14,4 +14,11 @@
 int wm_bfs_mpi(const wm_graph *g, const wm_graph *in, const uint32_t *sources, uint32_t nsources,
                const wm_bfs_options *o, wm_bfs_result *r, wm_error *err);
 
+/* The GPU search's processes (traversal.h) over MPI_COMM_WORLD, each rank
+ * with its own GPUs (CUDA_VISIBLE_DEVICES pinned per rank); collective.
+ * Its calls are made from the main thread only, which MPI_THREAD_FUNNELED
+ * allows. */
+wm_bfs_procs *wm_bfs_procs_mpi_create(wm_error *err);
+void wm_bfs_procs_mpi_destroy(wm_bfs_procs *p);
+
 #endif

@@ -227,7 +227,7 @@ int dedupe_sources(const wm_graph *g, const uint32_t *sources, uint32_t nsources
                    uint32_t *count, wm_error *err);
 
 /* bfs_part_gpu.cu: the partitioned search behind wm_bfs_gpu_* when
- * o->gpus > 1. */
+ * o->gpus > 1 or o->procs has several processes (their GPUs together). */
 struct PartCtx;
 int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_error *err);
 int part_run(PartCtx *c, const uint32_t *sources, uint32_t nsources, const wm_bfs_options *o,

@@ -15,7 +15,23 @@
  * A thread waits by polling its stream, its communicator's asynchronous
  * error and the other parts' failures, so a failing GPU ends the search on
  * all with its error instead of leaving the others waiting in a
- * collective. */
+ * collective.
+ *
+ * Several processes (o->procs, the program's MPI ranks): the partition
+ * spans every process's GPUs, part i being GPU i % G of process i / G;
+ * each process uploads its own parts only and knows the others' bounds.
+ * Their communicators are one NCCL clique (process 0's unique id, each
+ * process's ranks set up in a group), so the exchanges above are the same
+ * calls.  At each level's end, once this process's threads are done,
+ * thread 0 (the caller's: an MPI that admits only the main thread serves)
+ * sums every part's figures and failure flags over the processes, the
+ * other threads waiting at the barrier, and every thread of every process
+ * then takes the same decisions from the same sums.  A process that fails
+ * raises an alarm first, which the others' thread 0 polls while waiting
+ * on its GPUs (their exchanges with a dead GPU never end), then joins that
+ * level's sums like the others: every process leaves at the same level,
+ * the message naming the failed GPUs.  At the end the same sums say
+ * whether every process copied its levels, and process 0 gathers them. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +62,11 @@ struct PartCtx {
 int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_error *err) {
   (void)g;
   *out = NULL;
+  if (o->procs && o->procs->processes > 1)
+    return wm_fail(err, WM_EDEVICE,
+                   "bfs: a search over the GPUs of %d processes needs NCCL, and this warpmatch was built without "
+                   "it (configure with NCCL found, e.g. -DWM_NCCL_ROOT=DIR)",
+                   o->procs->processes);
   return wm_fail(err, WM_EDEVICE,
                  "bfs: --gpus %d needs NCCL, and this warpmatch was built without it (configure with "
                  "NCCL found, e.g. -DWM_NCCL_ROOT=DIR); --gpus 1 runs on one GPU",
@@ -92,7 +113,11 @@ struct Part {
 
 struct PartCtx {
   const wm_graph *g;
-  int nparts;
+  int nparts;         /* every process's parts */
+  int first, nlocal;  /* this process's: parts first .. first + nlocal - 1, the others' bounds only */
+  int dev0;           /* the CUDA device of part first */
+  const wm_bfs_procs *procs; /* several processes (bfs_part.cuh), or NULL */
+  int broken;                /* set up failed: communicators are aborted, not destroyed */
   Part part[WM_MAX_PARTS];
   uint64_t words; /* bitmap words of the whole graph */
   uint64_t slot;  /* the largest part's words: one swap or gather slot */
@@ -175,9 +200,9 @@ static int part_buffers(PartCtx *c, Part &p, const wm_graph *t, wm_error *err) {
 
 static int setup_part(PartCtx *c, int i, const uint32_t *bound, const wm_graph *t, wm_error *err) {
   Part &p = c->part[i];
-  p.dev = i;
-  CK(cudaSetDevice(i));
-  CK(cudaDeviceGetAttribute(&p.sms, cudaDevAttrMultiProcessorCount, i));
+  p.dev = c->dev0 + i - c->first;
+  CK(cudaSetDevice(p.dev));
+  CK(cudaDeviceGetAttribute(&p.sms, cudaDevAttrMultiProcessorCount, p.dev));
   int rc = upload_rows(c->g, bound[i], bound[i + 1], &p.d_off, &p.d_adj, &p.out, err);
   if (rc) return rc;
   if (t) {
@@ -192,22 +217,114 @@ static int warm_up(PartCtx *c, wm_error *err);
 static int pool_start(PartCtx *c, wm_error *err);
 static void pool_stop(PartCtx *c);
 
-int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_error *err) {
-  *out = NULL;
+/* Several processes: whether every one got this far (rc: this one's
+ * result); one that did learns which did not.  Alone: rc. */
+static int agree(const PartCtx *c, int rc, const char *what, wm_error *err) {
+  const wm_bfs_procs *P = c->procs;
+  if (!P) return rc;
+  uint64_t bad[WM_MAX_PARTS] = {0}; /* a process per entry: processes <= parts */
+  bad[P->process] = rc != WM_OK;
+  if (P->sum_u64(P->ctx, bad, (unsigned)P->processes))
+    return rc ? rc : wm_fail(err, WM_EDEVICE, "bfs: the processes could not tell each other whether they %s", what);
+  for (int q = 0; !rc && q < P->processes; q++)
+    if (bad[q])
+      return wm_fail(err, WM_EDEVICE, "bfs: process %d of %d could not %s (its own message says why)", q,
+                     P->processes, what);
+  return rc;
+}
+
+/* The parts' communicators: one process makes them all; several join one
+ * clique by process 0's unique id, each its own parts' ranks. */
+static int join(PartCtx *c, wm_error *err) {
+  const wm_bfs_procs *P = c->procs;
+  if (!P) {
+    ncclComm_t comms[WM_MAX_PARTS];
+    int devs[WM_MAX_PARTS];
+    for (int i = 0; i < c->nparts; i++) devs[i] = i;
+    ncclResult_t r = ncclCommInitAll(comms, c->nparts, devs);
+    if (r != ncclSuccess)
+      return wm_fail(err, WM_EDEVICE, "bfs: NCCL could not join the %d GPUs: %s", c->nparts, ncclGetErrorString(r));
+    for (int i = 0; i < c->nparts; i++) c->part[i].comm = comms[i];
+    return WM_OK;
+  }
+  ncclUniqueId id;
+  memset(&id, 0, sizeof id);
+  int rc = WM_OK;
+  if (P->process == 0) {
+    ncclResult_t r = ncclGetUniqueId(&id);
+    if (r != ncclSuccess) rc = wm_fail(err, WM_EDEVICE, "bfs: NCCL could not make a unique id: %s", ncclGetErrorString(r));
+  }
+  if ((rc = agree(c, rc, "set up their GPUs' parts", err))) return rc;
+  if (P->bcast(P->ctx, &id, sizeof id, 0)) return wm_fail(err, WM_EDEVICE, "bfs: NCCL's unique id did not reach every process");
+  /* NCCL needs a group to set up several ranks from one thread */
+  NK(ncclGroupStart());
+  for (int i = c->first; i < c->first + c->nlocal; i++) {
+    CK(cudaSetDevice(c->part[i].dev));
+    NK(ncclCommInitRank(&c->part[i].comm, c->nparts, id, i));
+  }
+  NK(ncclGroupEnd());
+  return WM_OK;
+}
+
+/* The parts: several processes' (o->procs) or this one's o->gpus. */
+static int count_parts(PartCtx *c, const wm_bfs_options *o, wm_error *err) {
+  const wm_bfs_procs *P = o->procs && o->procs->processes > 1 ? o->procs : NULL;
+  const int per = o->gpus > 1 ? o->gpus : 1, procs = P ? P->processes : 1;
+  if (per * procs > WM_MAX_PARTS)
+    return wm_fail(err, WM_EUSAGE, "bfs: %d GPUs x %d processes: at most %d GPUs in all", per, procs, WM_MAX_PARTS);
+  c->procs = P;
+  c->nlocal = per;
+  c->nparts = per * procs;
+  c->first = P ? P->process * per : 0;
+  c->dev0 = P ? P->first_device : 0;
+  return WM_OK;
+}
+
+/* This process's GPUs, each with its part (all parts' bounds known). */
+static int local_parts(PartCtx *c, const wm_bfs_options *o, const uint32_t *bound, wm_error *err) {
   int present = 0;
   cudaError_t e = cudaGetDeviceCount(&present);
   if (e != cudaSuccess) {
     cudaGetLastError();
     return wm_fail(err, WM_EDEVICE, "bfs: no usable CUDA device: %s", cudaGetErrorString(e));
   }
-  if (o->gpus > present)
-    return wm_fail(err, WM_EDEVICE, "bfs: --gpus %d asks for more GPUs than the %d present", o->gpus, present);
-  if (o->gpus > WM_MAX_PARTS)
-    return wm_fail(err, WM_EUSAGE, "bfs: --gpus %d: at most %d GPUs", o->gpus, WM_MAX_PARTS);
+  if (c->dev0 + c->nlocal > present)
+    return c->procs ? wm_fail(err, WM_EDEVICE, "bfs: %d GPUs from device %d asked for, %d present", c->nlocal, c->dev0,
+                              present)
+                    : wm_fail(err, WM_EDEVICE, "bfs: --gpus %d asks for more GPUs than the %d present", o->gpus, present);
+  wm_graph *t = NULL;
+  const wm_graph *g = c->g;
+  int rc = (g->flags & WM_GRAPH_DIRECTED) ? wm_graph_transpose(g, &t, err) : WM_OK;
+  for (int i = c->first; !rc && i < c->first + c->nlocal; i++) rc = setup_part(c, i, bound, t, err);
+  wm_graph_destroy(t);
+  return rc;
+}
+
+static void describe(PartCtx *c, const uint32_t *bound) {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, c->part[c->first].dev);
+  int len = c->procs ? snprintf(c->desc, sizeof c->desc, "%d processes x %d x %s, 1-D partition by arcs (vertices",
+                                c->procs->processes, c->nlocal, prop.name)
+                     : snprintf(c->desc, sizeof c->desc, "%d x %s, 1-D partition by arcs (vertices", c->nparts, prop.name);
+  for (int i = 0; i < c->nparts && len < (int)sizeof c->desc; i++)
+    len += snprintf(c->desc + len, sizeof c->desc - len, "%s%u", i ? "/" : " ", bound[i + 1] - bound[i]);
+  if (len < (int)sizeof c->desc)
+    snprintf(c->desc + len, sizeof c->desc - len,
+             "), a thread per GPU, frontier bitmaps all-gathered by NCCL%s (candidate lists up to %llu arcs); "
+             "hub threshold %llu",
+             c->procs ? " across the processes" : "", (unsigned long long)c->sparse_arcs, (unsigned long long)c->tau);
+}
+
+int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_error *err) {
+  *out = NULL;
   PartCtx *c = new (std::nothrow) PartCtx();
   if (!c) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
   c->g = g;
-  c->nparts = o->gpus;
+  int rc = count_parts(c, o, err); /* the same answer on every process */
+  if (rc) {
+    delete c;
+    return rc;
+  }
   c->words = ((uint64_t)g->n + 31) / 32;
   wm_bfs_hub_threshold(g, &c->tau, &c->nhubs);
   uint32_t bound[WM_MAX_PARTS + 1];
@@ -221,36 +338,18 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
   c->wlo[c->nparts] = (uint32_t)c->words;
   c->sparse_arcs = g->n / PartPolicy::SPARSE_DIV;
   c->lslot = list_words(c->sparse_arcs);
-  wm_graph *t = NULL;
-  int rc = (g->flags & WM_GRAPH_DIRECTED) ? wm_graph_transpose(g, &t, err) : WM_OK;
-  for (int i = 0; !rc && i < c->nparts; i++) rc = setup_part(c, i, bound, t, err);
-  wm_graph_destroy(t);
-  if (!rc) {
-    ncclComm_t comms[WM_MAX_PARTS];
-    int devs[WM_MAX_PARTS];
-    for (int i = 0; i < c->nparts; i++) devs[i] = i;
-    ncclResult_t r = ncclCommInitAll(comms, c->nparts, devs);
-    if (r != ncclSuccess)
-      rc = wm_fail(err, WM_EDEVICE, "bfs: NCCL could not join the %d GPUs: %s", c->nparts, ncclGetErrorString(r));
-    else
-      for (int i = 0; i < c->nparts; i++) c->part[i].comm = comms[i];
-  }
+  rc = local_parts(c, o, bound, err);
+  if (!c->procs && !rc) rc = join(c, err);
+  if (c->procs) rc = rc ? agree(c, rc, "set up their GPUs' parts", err) : join(c, err);
   if (!rc) rc = warm_up(c, err);
+  if (c->procs) rc = agree(c, rc, "join the NCCL clique of all GPUs", err);
   if (!rc) rc = pool_start(c, err);
   if (rc) {
+    c->broken = 1; /* a peer may be gone: no communicator waits for it */
     part_destroy(c);
     return rc;
   }
-  cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, 0);
-  int len = snprintf(c->desc, sizeof c->desc, "%d x %s, 1-D partition by arcs (vertices", c->nparts, prop.name);
-  for (int i = 0; i < c->nparts && len < (int)sizeof c->desc; i++)
-    len += snprintf(c->desc + len, sizeof c->desc - len, "%s%u", i ? "/" : " ", bound[i + 1] - bound[i]);
-  if (len < (int)sizeof c->desc)
-    snprintf(c->desc + len, sizeof c->desc - len,
-             "), a thread per GPU, frontier bitmaps all-gathered by NCCL (candidate lists up to %llu arcs); "
-             "hub threshold %llu",
-             (unsigned long long)c->sparse_arcs, (unsigned long long)c->tau);
+  describe(c, bound);
   *out = c;
   return WM_OK;
 }
@@ -258,10 +357,10 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
 void part_destroy(PartCtx *c) {
   if (!c) return;
   pool_stop(c);
-  for (int i = 0; i < c->nparts; i++) {
+  for (int i = c->first; i < c->first + c->nlocal; i++) {
     Part &p = c->part[i];
     if (cudaSetDevice(p.dev) != cudaSuccess) continue;
-    if (p.comm) ncclCommDestroy(p.comm);
+    if (p.comm) c->broken ? ncclCommAbort(p.comm) : ncclCommDestroy(p.comm);
     void *bufs[] = {p.d_off, p.d_adj, p.d_in_off, p.d_in_adj, p.F[0], p.F[1], p.V, p.cand, p.recv,
                     p.level, p.parent, p.qsmall, p.qbig, p.qhuge, p.few, p.src, p.d_stats,
                     p.tparent, p.work, p.bq[0], p.bq[1], p.bq_len, p.list, p.lists};
@@ -280,6 +379,9 @@ const char *part_describe(const PartCtx *c) { return c->desc; }
 /* ---- one search -------------------------------------------------------- */
 
 namespace {
+
+/* A part's figures of a level in Shared::sums. */
+enum { kCount, kEdges, kHubs, kHit, kOverflow, kFailed, kFigures };
 
 /* What the parts' threads share during one search: a thread per GPU issues
  * its part's launches and NCCL calls, so that a level costs one part's
@@ -300,6 +402,11 @@ struct Shared {
   int truncated = 0;
   double phase_ms[5], mark_t, t_end = 0;
   int slept[WM_MAX_PARTS] = {}; /* with trace: the parts whose threads had gone to sleep */
+  /* several processes: each level's figures of every part (kFigures a
+   * part), then a failure flag per process, summed over the processes */
+  uint64_t sums[WM_MAX_PARTS * (kFigures + 1)] = {};
+  int part_failed[WM_MAX_PARTS] = {}; /* this process's parts that noted a failure */
+  int alarmed = 0;                    /* another process's failure ended the search here */
 };
 
 /* One part's thread.  Every thread takes the same decisions from the same
@@ -308,7 +415,8 @@ struct Shared {
 struct PartThread {
   Shared *s;
   PartCtx *c;
-  int i;
+  int i;          /* the part, among every process's */
+  int k;          /* ... among this process's: thread k == 0 keeps the record and talks to the other processes */
   int cur = 0;    /* F[cur] is the frontier of level L */
   int qb = 0;     /* bottom-up: bq[qb] is the queue of the next step */
   uint32_t L = 0;
@@ -360,9 +468,24 @@ struct PartThread {
   /* This part's error, added to the search's message. */
   void note(const char *what) {
     std::lock_guard<std::mutex> g(s->lock);
-    size_t len = strlen(s->why);
-    snprintf(s->why + len, sizeof s->why - len, "%sGPU %d failed: %s", len ? "; " : "", i, what);
     s->failed.store(1);
+    if (s->part_failed[i]) return; /* named once, by its first error */
+    size_t len = strlen(s->why);
+    if (c->procs)
+      snprintf(s->why + len, sizeof s->why - len, "%sGPU %d (process %d's GPU %d) failed: %s", len ? "; " : "", i,
+               c->procs->process, k, what);
+    else
+      snprintf(s->why + len, sizeof s->why - len, "%sGPU %d failed: %s", len ? "; " : "", i, what);
+    s->part_failed[i] = 1;
+  }
+
+  /* Thread 0 of a process among several: whether another process has
+   * failed (then every thread here leaves as for a failure of its own). */
+  bool alarmed() {
+    if (!c->procs || k != 0 || !c->procs->alarmed(c->procs->ctx)) return false;
+    s->alarmed = 1;
+    s->failed.store(1);
+    return true;
   }
 
   /* This part failed: its communicator is aborted so that no peer waits on
@@ -411,19 +534,19 @@ struct PartThread {
       ncclResult_t r = ncclSuccess;
       if (ncclCommGetAsyncError(p.comm, &r) == ncclSuccess && r != ncclSuccess && r != ncclInProgress)
         return fail(ncclGetErrorString(r));
-      if (s->failed.load(std::memory_order_relaxed)) return leave();
+      if (s->failed.load(std::memory_order_relaxed) || alarmed()) return leave();
     }
   }
 
   /* Every part's thread here, or WM_EDEVICE once one has failed. */
   int barrier() {
     const unsigned gen = s->generation.load();
-    if (s->arrived.fetch_add(1) + 1 == (unsigned)c->nparts) {
+    if (s->arrived.fetch_add(1) + 1 == (unsigned)c->nlocal) {
       s->arrived.store(0);
       s->generation.fetch_add(1);
     } else {
       for (unsigned spins = 0; s->generation.load() == gen; spins++) {
-        if (s->failed.load(std::memory_order_relaxed)) return leave();
+        if (s->failed.load(std::memory_order_relaxed) || alarmed()) return leave();
         if (spins > 1024) std::this_thread::yield();
       }
     }
@@ -436,7 +559,7 @@ struct PartThread {
     if (k < 4 && !s->trace) return WM_OK;
     int rc = wait_own();
     if (!rc) rc = barrier();
-    if (!rc && i == 0 && s->trace) {
+    if (!rc && k == 0 && s->trace) {
       double t = wm_now();
       s->phase_ms[k] += (t - s->mark_t) * 1e3;
       s->mark_t = t;
@@ -478,7 +601,7 @@ struct PartThread {
   int step(int bottom_up, int few, int to_bottom_up, int sparse) {
     Part &p = part();
     int rc;
-    if (L == 0 && wm_gpu_fault_here(p.dev)) PK(wm_gpu_fault_launch(p.st)); /* tests: a GPU that fails */
+    if (L == 0 && wm_gpu_fault_here(i)) PK(wm_gpu_fault_launch(p.st)); /* tests: a GPU that fails (by part) */
     PartLevel a = args();
     if (bottom_up && to_bottom_up) { /* this part's unvisited vertices into bq[qb] */
       PK(cudaMemsetAsync(p.bq_len + qb, 0, sizeof(unsigned), p.st));
@@ -546,9 +669,11 @@ struct PartThread {
   }
 
   /* The whole search on this part; thread 0 also keeps the record. */
-  int run() {
-    const wm_graph *g = c->g;
-    const wm_bfs_options *o = s->o;
+  /* Thread 0 of a process among several: it takes this process's part in
+   * the exchanges between processes, the others wait for it. */
+  bool lead() const { return c->procs && k == 0; }
+
+  int start() {
     Part &p = part();
     PK(cudaSetDevice(p.dev));
     /* every part's events start once all threads are here (a woken one comes
@@ -556,23 +681,103 @@ struct PartThread {
     const double t_arrive = wm_now();
     int rc = barrier();
     if (rc || (rc = seed())) return rc;
-    if (s->trace && i == 0) {
+    if (s->trace && k == 0) {
       fprintf(stderr, "bfs-gpus: start: %.3f ms waiting for the parts' threads; asleep:", (wm_now() - t_arrive) * 1e3);
-      for (int q = 1; q < c->nparts; q++)
+      for (int q = 1; q < c->nlocal; q++)
         if (s->slept[q]) fprintf(stderr, " %d", q);
       fprintf(stderr, "\n");
     }
+    return WM_OK;
+  }
+
+  /* Part q's figures of level L: its stats, or across processes the sums. */
+  void figures(int q, uint64_t f[kFigures]) const {
+    if (c->procs) {
+      memcpy(f, s->sums + (size_t)q * kFigures, kFigures * sizeof *f);
+      return;
+    }
+    const PartStats &h = c->part[q].h_stats[L & 1];
+    f[kCount] = h.count, f[kEdges] = h.edges, f[kHubs] = h.hubs;
+    f[kHit] = h.target_hit, f[kOverflow] = h.overflow, f[kFailed] = 0;
+  }
+
+  /* The lead's sums of s->sums over the processes, after an alarm when
+   * this process failed, so that no other waits on its GPUs.  WM_EDEVICE
+   * (and every thread here leaves) when any process failed, the message
+   * naming the other processes' failed GPUs. */
+  int sum_over_processes(bool bad) {
+    const wm_bfs_procs *P = c->procs;
+    if (bad && !s->alarmed) P->alarm(P->ctx);
+    const int base = c->nparts * kFigures;
+    uint64_t *v = s->sums;
+    v[base + P->process] = bad && !s->alarmed; /* alarmed: the process that raised it says so */
+    if (P->sum_u64(P->ctx, v, (unsigned)(base + P->processes))) {
+      note("the sums of a level's figures over the processes failed");
+      return leave();
+    }
+    bool any = false;
+    for (int q = 0; q < P->processes; q++) any |= v[base + q] != 0;
+    if (!any) return WM_OK;
+    named_elsewhere();
+    s->failed.store(1);
+    return leave(); /* no communicator of this process waits for a peer that is gone */
+  }
+
+  /* The failures the sums report of other processes, added to the message. */
+  void named_elsewhere() {
+    const wm_bfs_procs *P = c->procs;
+    const int base = c->nparts * kFigures;
+    const uint64_t *v = s->sums;
+    std::lock_guard<std::mutex> g(s->lock);
+    for (int q = 0; q < c->nparts; q++) {
+      size_t len = strlen(s->why);
+      if (v[(size_t)q * kFigures + kFailed] && (q < c->first || q >= c->first + c->nlocal))
+        snprintf(s->why + len, sizeof s->why - len, "%sGPU %d (process %d's GPU %d) failed there", len ? "; " : "", q,
+                 q / c->nlocal, q % c->nlocal);
+    }
+    for (int q = 0; q < P->processes; q++) {
+      bool named = false; /* by one of its GPUs */
+      for (int j = q * c->nlocal; j < (q + 1) * c->nlocal; j++) named |= v[(size_t)j * kFigures + kFailed] != 0;
+      size_t len = strlen(s->why);
+      if (v[base + q] && !named && q != P->process)
+        snprintf(s->why + len, sizeof s->why - len, "%sprocess %d failed", len ? "; " : "", q);
+    }
+  }
+
+  /* Several processes, a level's end: the lead sums every part's figures
+   * (and failures) over the processes; the other threads wait for it. */
+  int exchange_figures(int rc) {
+    if (k != 0) return barrier();
+    const bool bad = rc != WM_OK || s->failed.load();
+    memset(s->sums, 0, sizeof s->sums);
+    for (int q = c->first; q < c->first + c->nlocal; q++) {
+      uint64_t *f = s->sums + (size_t)q * kFigures;
+      const PartStats &h = c->part[q].h_stats[L & 1];
+      if (!bad) f[kCount] = h.count, f[kEdges] = h.edges, f[kHubs] = h.hubs, f[kHit] = h.target_hit,
+                f[kOverflow] = h.overflow;
+      f[kFailed] = s->part_failed[q];
+    }
+    if ((rc = sum_over_processes(bad))) return rc;
+    return barrier(); /* the sums are there for every thread */
+  }
+
+  /* The whole search on this part; thread 0 also keeps the record. */
+  int run() {
+    const wm_graph *g = c->g;
+    const wm_bfs_options *o = s->o;
+    int rc = start();
+    if (rc && !lead()) return rc; /* the lead fails at the next exchange, with the other processes */
     uint64_t count = s->nsrc, edges = 0, most = 0, hubs = 0, explored = 0, prev = 0;
     int bottom_up = 0, was_bottom_up = 0, hit = 0;
-    for (uint32_t k = 0; k < s->nsrc; k++) {
-      uint64_t d = wm_degree(g, s->src[k]);
-      edges += d, hubs += d >= c->tau, hit |= s->src[k] == o->target;
+    for (uint32_t j = 0; j < s->nsrc; j++) {
+      uint64_t d = wm_degree(g, s->src[j]);
+      edges += d, hubs += d >= c->tau, hit |= s->src[j] == o->target;
     }
     most = edges;
     for (;;) {
       if (count == 0) break;
       if (hit || L >= o->max_depth) {
-        if (i == 0) s->truncated = 1;
+        if (k == 0) s->truncated = 1;
         break;
       }
       /* the single-GPU rule (bfs_gpu.cu): bottom-up while the frontier
@@ -585,24 +790,27 @@ struct PartThread {
         bottom_up = 0;
       prev = count;
       double lap = wm_now();
-      if (i == 0) memset(s->phase_ms, 0, sizeof s->phase_ms), s->mark_t = lap;
+      if (k == 0) memset(s->phase_ms, 0, sizeof s->phase_ms), s->mark_t = lap;
       /* a sparse level's list holds at most its part's frontier out-arcs */
       const int sparse = !bottom_up && edges <= c->sparse_arcs;
       lslot = sparse ? list_words(most) : 0;
-      if ((rc = step(bottom_up, count <= PartPolicy::FEW, bottom_up && !was_bottom_up, sparse))) return rc;
+      if (!rc) rc = step(bottom_up, count <= PartPolicy::FEW, bottom_up && !was_bottom_up, sparse);
+      if (rc && !lead()) return rc;
+      if (c->procs && (rc = exchange_figures(rc))) return rc;
       if (bottom_up) qb ^= 1;
       was_bottom_up = bottom_up;
-      if (i == 0) s->bu_levels += bottom_up, s->list_levels += sparse;
+      if (k == 0) s->bu_levels += bottom_up, s->list_levels += sparse;
       cur ^= 1;
       count = edges = most = hubs = 0;
       for (int q = 0; q < c->nparts; q++) {
-        const PartStats &h = c->part[q].h_stats[L & 1];
-        count += h.count, edges += h.edges, hubs += h.hubs, hit |= h.target_hit != 0;
-        if (h.edges > most) most = h.edges;
-        if (h.overflow) return fail("listed more candidates than its frontier's arcs");
+        uint64_t f[kFigures];
+        figures(q, f);
+        count += f[kCount], edges += f[kEdges], hubs += f[kHubs], hit |= f[kHit] != 0;
+        if (f[kEdges] > most) most = f[kEdges];
+        if (f[kOverflow]) return fail("listed more candidates than its frontier's arcs");
       }
       L++;
-      if (s->trace && i == 0)
+      if (s->trace && k == 0)
         fprintf(stderr,
                 "bfs-gpus: level %u (%s): %llu vertices, %llu edges, %llu hubs; %.3f ms (kernels %.3f, swap %.3f, "
                 "merge %.3f, gather %.3f, end %.3f)\n",
@@ -610,11 +818,39 @@ struct PartThread {
                 (unsigned long long)edges, (unsigned long long)hubs, (wm_now() - lap) * 1e3, s->phase_ms[0],
                 s->phase_ms[1], s->phase_ms[2], s->phase_ms[3], s->phase_ms[4]);
     }
+    if (!rc) rc = end();
+    return c->procs ? close(rc) : rc;
+  }
+
+  /* Every part done: the search's time, then this part's levels and
+   * parents into the result, while the other parts copy theirs. */
+  int end() {
+    Part &p = part();
     PK(cudaEventRecord(p.ev1, p.st));
     PK(cudaEventSynchronize(p.ev1));
-    if ((rc = barrier())) return rc;
-    if (i == 0) s->t_end = wm_now(); /* the search's time leaves out the copies */
+    int rc = barrier();
+    if (rc) return rc;
+    if (k == 0) s->t_end = wm_now(); /* the search's time leaves out the copies */
     return copy_back();
+  }
+
+  /* Several processes, the search's end: once this process's parts are
+   * copied, the lead learns whether every process's were, and process 0
+   * gathers every process's levels and parents. */
+  int close(int rc) {
+    if (k != 0) return rc ? rc : barrier();
+    if (!rc) rc = barrier();
+    memset(s->sums, 0, sizeof s->sums);
+    for (int q = c->first; q < c->first + c->nlocal; q++) s->sums[(size_t)q * kFigures + kFailed] = s->part_failed[q];
+    if ((rc = sum_over_processes(rc != WM_OK || s->failed.load()))) return rc;
+    const wm_bfs_procs *P = c->procs;
+    uint32_t lo[WM_MAX_PARTS], hi[WM_MAX_PARTS];
+    for (int q = 0; q < P->processes; q++) lo[q] = c->part[q * c->nlocal].out.lo, hi[q] = c->part[(q + 1) * c->nlocal - 1].out.hi;
+    if (P->gather_u32(P->ctx, s->level, lo, hi) || (s->parent && P->gather_u32(P->ctx, s->parent, lo, hi))) {
+      note("gathering the levels to process 0 failed");
+      return leave(false);
+    }
+    return WM_OK;
   }
 
   /* This part's levels and parents into the result, while the other parts
@@ -638,15 +874,20 @@ struct PartThread {
  * lists at a few sizes, which NCCL may move by different protocols), keeps
  * that out of the first search.  One thread, one group over all the
  * communicators per exchange. */
+/* A thread for each of this process's parts, t[0] the caller's. */
+static void threads(PartCtx *c, Shared *S, PartThread *t) {
+  for (int k = 0; k < c->nlocal; k++) t[k].s = S, t[k].c = c, t[k].i = c->first + k, t[k].k = k;
+}
+
 static int warm_up(PartCtx *c, wm_error *err) {
   Shared S;
   S.c = c;
   PartThread t[WM_MAX_PARTS];
-  for (int i = 0; i < c->nparts; i++) t[i].s = &S, t[i].c = c, t[i].i = i;
+  threads(c, &S, t);
   const uint64_t sizes[] = {32, 1024, 32768, c->lslot};
   for (int k = 0; k <= 5; k++) { /* the swap, the lists at each size, the bitmaps */
     NK(ncclGroupStart());
-    for (int i = 0; i < c->nparts; i++) {
+    for (int i = 0; i < c->nlocal; i++) {
       if (k == 0)
         t[i].swap();
       else if (k <= 4)
@@ -657,7 +898,7 @@ static int warm_up(PartCtx *c, wm_error *err) {
     NK(ncclGroupEnd());
     if (S.failed.load()) return wm_fail(err, WM_EDEVICE, "bfs: NCCL's first exchanges: %s", S.why);
   }
-  for (int i = 0; i < c->nparts; i++) {
+  for (int i = c->first; i < c->first + c->nlocal; i++) {
     CK(cudaSetDevice(c->part[i].dev));
     CK(cudaStreamSynchronize(c->part[i].st));
   }
@@ -716,7 +957,7 @@ static int pool_start(PartCtx *c, wm_error *err) {
   if (!pool) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
   c->pool = pool;
   try {
-    for (int i = 1; i < c->nparts; i++) pool->th[i] = std::thread(pool_loop, pool, i);
+    for (int i = 1; i < c->nlocal; i++) pool->th[i] = std::thread(pool_loop, pool, i);
   } catch (const std::exception &e) {
     return wm_fail(err, WM_EDEVICE, "bfs: could not start a thread per GPU: %s", e.what());
   }
@@ -732,7 +973,7 @@ static void pool_stop(PartCtx *c) {
     pool->posted.fetch_add(1);
   }
   pool->cv.notify_all();
-  for (int i = 1; i < c->nparts; i++)
+  for (int i = 1; i < c->nlocal; i++)
     if (pool->th[i].joinable()) pool->th[i].join();
   delete pool;
   c->pool = NULL;
@@ -744,7 +985,7 @@ static void pool_run(PartCtx *c, PartThread *t) {
   {
     std::lock_guard<std::mutex> g(pool->m);
     pool->t = t;
-    pool->running.store(c->nparts - 1);
+    pool->running.store(c->nlocal - 1);
     pool->posted.fetch_add(1);
   }
   pool->cv.notify_all();
@@ -760,15 +1001,29 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
   size_t n = c->g->n ? c->g->n : 1;
   r->level = S.level = (uint32_t *)malloc(n * 4);
   if (o->want_parents) r->parent = S.parent = (uint32_t *)malloc(n * 4);
-  if (!r->level || (o->want_parents && !r->parent)) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
+  if (!r->level || (o->want_parents && !r->parent)) {
+    if (!c->procs) return wm_fail(err, WM_EINPUT, "bfs: out of host memory");
+    /* the other processes learn it at the first exchange */
+    snprintf(S.why, sizeof S.why, "process %d: out of host memory for the result", c->procs->process);
+    S.failed.store(1);
+  } else if (c->procs && c->procs->process != 0) {
+    /* outside its own range a process's result stays unreached */
+    const size_t lo = c->part[c->first].out.lo, hi = c->part[c->first + c->nlocal - 1].out.hi;
+    uint32_t *a[] = {S.level, S.parent};
+    for (uint32_t *x : a)
+      if (x) memset(x, 0xFF, 4 * lo), memset(x + hi, 0xFF, 4 * (c->g->n - hi));
+  }
   double t0 = wm_now();
   PartThread t[WM_MAX_PARTS];
-  for (int i = 0; i < c->nparts; i++) t[i].s = &S, t[i].c = c, t[i].i = i;
+  threads(c, &S, t);
   pool_run(c, t);
+  if (S.failed.load() && c->procs)
+    return wm_fail(err, WM_EDEVICE, "bfs: %s (the search on all %d GPUs of %d processes is abandoned)", S.why,
+                   c->nparts, c->procs->processes);
   if (S.failed.load())
     return wm_fail(err, WM_EDEVICE, "bfs: %s (the search on all %d GPUs is abandoned)", S.why, c->nparts);
   float ms = 0;
-  for (int i = 0; i < c->nparts; i++) {
+  for (int i = c->first; i < c->first + c->nlocal; i++) {
     Part &p = c->part[i];
     float e = 0;
     CK(cudaSetDevice(p.dev));
@@ -785,7 +1040,7 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
 
 int part_run(PartCtx *c, const uint32_t *sources, uint32_t nsources, const wm_bfs_options *o,
              wm_bfs_result *r, wm_error *err) {
-  for (int i = 0; i < c->nparts; i++)
+  for (int i = c->first; i < c->first + c->nlocal; i++)
     if (!c->part[i].comm)
       return wm_fail(err, WM_EDEVICE, "bfs: the GPUs' communicators were abandoned after a failure");
   uint32_t *src = NULL, nsrc = 0;

@@ -14,6 +14,7 @@
 #ifndef WM_TRAVERSAL_H
 #define WM_TRAVERSAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "datasets.h"
@@ -24,6 +25,35 @@ extern "C" {
 #endif
 
 #define WM_UNREACHED UINT32_MAX
+
+/* Processes sharing one GPU search (the program's MPI ranks: bfs_mpi.c
+ * makes this over MPI, the library never needs MPI; the tests make one of
+ * threads).  Every process holds the whole graph, makes the same calls in
+ * the same order with the same options, and drives o->gpus GPUs of its own
+ * (CUDA devices first_device ..); the 1-D partition spans processes x gpus
+ * parts, process p owning parts p x gpus .. (p + 1) x gpus - 1.  The
+ * calls are made by the thread that called wm_bfs_gpu_create or _run, so
+ * an MPI that lets only the main thread call it serves.  Collective unless
+ * said; non-zero on failure (the MPI side aborts instead). */
+typedef struct wm_bfs_procs {
+  void *ctx;
+  int processes;
+  int process; /* this one's index, 0..processes-1 */
+  int first_device;
+  /* root's `bytes` at buf to every process's buf (NCCL's unique id) */
+  int (*bcast)(void *ctx, void *buf, size_t bytes, int root);
+  /* In-place sums over the processes (each level's figures, failures). */
+  int (*sum_u64)(void *ctx, uint64_t *a, unsigned n);
+  /* Process 0 receives every process q's range [lo[q], hi[q]) of a into
+   * the same place of its own a (the levels and parents). */
+  int (*gather_u32)(void *ctx, uint32_t *a, const uint32_t *lo, const uint32_t *hi);
+  /* Not collective.  alarm: this process's search failed; from then on
+   * alarmed() answers 1 on every process (and stays so), which each polls
+   * while its GPUs wait, so that none waits forever on an exchange with a
+   * GPU that is gone. */
+  void (*alarm)(void *ctx);
+  int (*alarmed)(void *ctx);
+} wm_bfs_procs;
 
 typedef struct wm_bfs_options {
   int threads;        /* CPU: 0 = all */
@@ -56,6 +86,10 @@ typedef struct wm_bfs_options {
    * partitioned search has its own kernels: queue_gen, classify, hub_cache
    * and small_kernel do not apply to it. */
   int gpus;
+  /* GPU: processes sharing the search, each with `gpus` GPUs (at least 1
+   * then); NULL or one process: this process alone.  On process 0 the
+   * result is complete; on the others it holds their own vertices only. */
+  const wm_bfs_procs *procs;
   /* CPU, directed graphs: the transpose (wm_graph_transpose) to use for
    * bottom-up steps, or NULL to build it per call. */
   const wm_graph *transpose;

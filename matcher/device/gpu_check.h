@@ -61,7 +61,10 @@ int wm_gpu_watch(cudaStream_t s, wm_progress *p, wm_gpu_amount_fn amount, void *
  * names device dev, whose drivers then queue wm_gpu_fault_launch (a
  * kernel that traps: the device's context fails as on a real fault) on
  * its stream ahead of the work, so that a run over several GPUs meets a
- * failing one. */
+ * failing one.  The BFS over several GPUs passes its part instead, the
+ * device in one process, the search's GPU number across processes (part i
+ * of G GPUs a process: process i / G's GPU i % G), so that one rank's GPU
+ * fails under mpirun. */
 int wm_gpu_fault_here(int dev);
 cudaError_t wm_gpu_fault_launch(cudaStream_t s);
 

@@ -5,7 +5,8 @@
  * a copy of its data in the receiver's mailbox at once; a receive waits for
  * it.  Kernels run at their launch here, so the data is ready at the call.
  * ncclCommAbort wakes every waiter of the clique with an error, as real
- * NCCL's abort ends the peers' pending operations. */
+ * NCCL's abort ends the peers' pending operations.  ncclCommInitRank's
+ * ranks of one unique id form a clique too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,37 @@ ncclResult_t add(const Op &op, ncclComm_t c) {
 }
 
 }  // namespace
+
+namespace {
+std::mutex ids_lock;
+unsigned long long ids_made = 0;
+std::map<unsigned long long, Clique *> joining; /* cliques by unique id, until every rank joined */
+}  // namespace
+
+ncclResult_t ncclGetUniqueId(ncclUniqueId *id) {
+  std::lock_guard<std::mutex> g(ids_lock);
+  memset(id, 0, sizeof *id);
+  const unsigned long long k = ++ids_made;
+  memcpy(id->internal, &k, sizeof k);
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank) {
+  unsigned long long k;
+  memcpy(&k, id.internal, sizeof k);
+  if (k == 0 || rank < 0 || rank >= nranks) fail("ncclCommInitRank: no such id or rank");
+  std::lock_guard<std::mutex> g(ids_lock);
+  Clique *&cl = joining[k];
+  if (!cl) {
+    cl = new Clique;
+    cl->size = nranks;
+    cl->arrived.assign(nranks, 0);
+  }
+  if (cl->size != nranks) fail("ncclCommInitRank: ranks of one id disagree on the size");
+  *comm = new emu_comm{rank, nranks, cl};
+  if (++cl->refs == nranks) joining.erase(k);
+  return ncclSuccess;
+}
 
 ncclResult_t ncclCommInitAll(ncclComm_t *comms, int n, const int *) {
   Clique *cl = new Clique;

@@ -22,8 +22,16 @@ typedef enum {
   ncclInProgress = 7
 } ncclResult_t;
 typedef enum { ncclUint32 = 3 } ncclDataType_t;
+typedef struct {
+  char internal[128];
+} ncclUniqueId;
 
 ncclResult_t ncclCommInitAll(ncclComm_t *comms, int n, const int *devs);
+/* Several "processes" (threads of the test standing for them) join one
+ * clique by the id; the ranks of a clique made so must all join before
+ * its first exchange. */
+ncclResult_t ncclGetUniqueId(ncclUniqueId *id);
+ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId id, int rank);
 ncclResult_t ncclCommDestroy(ncclComm_t c);
 ncclResult_t ncclCommAbort(ncclComm_t c);
 ncclResult_t ncclCommGetAsyncError(ncclComm_t c, ncclResult_t *r);
