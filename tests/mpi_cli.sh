@@ -230,13 +230,14 @@ if ((gpus >= 2)) && "$bin" bfs "$kron" --source 1 --device gpu --gpus 2 >/dev/nu
   WM_GPU_FAULT_DEVICE=1 mpi 2 bfs "$kron" --source 1 --device gpu >/dev/null 2>"$tmp/err" || status=$?
   if ((status == 0 || status == 124)); then
     fail "bfs with rank 1's GPU failing: status $status (0: not noticed, 124: hung)"
+    tail -n 20 "$tmp/err" >&2
   else
     for rank in 0 1; do
       grep -q "rank $rank of 2: .*GPU 1 (process 1's GPU 0) failed" "$tmp/err" ||
         { fail "bfs with rank 1's GPU failing: rank $rank's message does not name it"; cat "$tmp/err" >&2; }
     done
+    step "a failing GPU of rank 1 ends both ranks, each naming it"
   fi
-  step "a failing GPU of rank 1 ends both ranks, each naming it"
 else
   step "SKIPPED: BFS on GPU ranks ($gpus GPU(s) here; needs two and NCCL: 'bfs --device gpu --gpus 2' must run)"
 fi
