@@ -777,6 +777,7 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
  * tallied; where xs (rows of the largest degree, in a tight scratch) is
  * too short for them, the rows are walked again and each tally is taken
  * by whichever lane zeroes it first. */
+template <bool Tight>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     pair_lists(dev_graph g, const bucket *buckets, const unsigned long long *nbuckets, const uint32_t *buf,
                scratch_pool pool, unsigned long long *next, i128 *slots, int *overflow) {
@@ -809,7 +810,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
       if (y < u) {
         if (atomicAdd(&x.tally[y], 1u) == 0) {
           const unsigned at = atomicAdd((unsigned *)&wc->nx, 1u);
-          if (at < x.xs_cap) x.xs[at] = y;
+          if (!Tight || at < x.xs_cap) x.xs[at] = y;
         }
       } else if (y > u && x.in_s[y] == st) {
         e++;
@@ -825,26 +826,28 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
       x.deg_s[S[i]] = 0;
     }
     const i128 uw = has(ru + up_u, du - up_u, w), cc = c;
-    /* y above u adjacent to kx members */
-    auto tallied = [&](uint32_t y, uint32_t kx_) {
-      const i128 kx = kx_, k2 = choose(kx, 2);
-      const i128 A = has(ru, up_u, y), B = x.w_mark[y] == st;
-      k23 += k2;
-      w4 += A * B * k2;
-      w4s += uw * k2 + A * B * kx * (cc - 1) + A * k2 + B * k2;
-    };
+    /* y above u adjacent to kx members (written out twice: the untight
+     * kernel with a lambda for both took 2.4 times as long on kron-18) */
     const unsigned nx = wc->nx;
-    if (nx <= x.xs_cap) {
+    if (!Tight || nx <= x.xs_cap) {
       for (unsigned i = lane; i < nx; i += 32) {
-        const uint32_t y = x.xs[i], kx = x.tally[y];
+        const uint32_t y = x.xs[i];
+        const i128 kx = x.tally[y], k2 = choose(kx, 2);
         x.tally[y] = 0;
-        tallied(y, kx);
+        const i128 A = has(ru, up_u, y), B = x.w_mark[y] == st;
+        k23 += k2;
+        w4 += A * B * k2;
+        w4s += uw * k2 + A * B * kx * (cc - 1) + A * k2 + B * k2;
       }
     } else {
       for_rows_above(g, S, c, 0, idx[threadIdx.x >> 5], [&](uint32_t, uint32_t y) {
         if (y >= u) return;
-        const uint32_t kx = atomicExch(&x.tally[y], 0u);
-        if (kx) tallied(y, kx);
+        const i128 kx = atomicExch(&x.tally[y], 0u), k2 = choose(kx, 2);
+        if (!kx) return;
+        const i128 A = has(ru, up_u, y), B = x.w_mark[y] == st;
+        k23 += k2;
+        w4 += A * B * k2;
+        w4s += uw * k2 + A * B * kx * (cc - 1) + A * k2 + B * k2;
       });
     }
     const i128 up_all = (i128)warp_sum_u64(up), e_all = (i128)warp_sum_u64(e);
@@ -1509,8 +1512,14 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
     if (!r.multi) cudaEventRecord(r.ev[6]);
     /* in a tight scratch the pair lists lay out fewer arrays over more warps */
     if ((rc = use_layout(r, kLists, 5, lists_pool, lists_warps, err))) break;
-    pair_lists<<<lists_warps / kWarpsPerBlock, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, lists_pool, counter(r),
-                                                           r.slots, r.overflow);
+    /* xs has a vertex's room unless the scratch is tight: then no row walked again, and the
+     * registers that the check and the second walk take do not spill in the first */
+    if (r.tight)
+      pair_lists<true><<<lists_warps / kWarpsPerBlock, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, lists_pool,
+                                                                   counter(r), r.slots, r.overflow);
+    else
+      pair_lists<false><<<lists_warps / kWarpsPerBlock, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, lists_pool,
+                                                                    counter(r), r.slots, r.overflow);
     if (r.multi) continue; /* queued without waits: the chunks' times are not split */
     cudaEventRecord(r.ev[7]);
     if ((rc = wait_step(r, r.ev[7], "four_cycles/pair_lists", err))) break;
