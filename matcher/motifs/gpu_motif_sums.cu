@@ -1305,8 +1305,10 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   r.want = (unsigned)want;
   r.shared = one;
   const size_t bytes = (r.words + want) * 4;
-  r.scratch = can_keep(r) && !r.tight ? (uint32_t *)wm_gpu_graph_take(r.resident, r.dev, bytes, scratch_tag(k, want)) : NULL;
-  if (!r.scratch) {
+  r.scratch = NULL;
+  if (can_keep(r) && !r.tight)
+    r.scratch = (uint32_t *)wm_gpu_graph_take(r.resident, r.dev, bytes, scratch_tag(k, want));
+  if (!r.scratch) { /* none kept, or of another size or tag */
     WM_CU(take(r, &r.scratch, bytes));
     WM_CU(cudaMemset(r.scratch, 0, bytes));
   }
