@@ -250,7 +250,10 @@ static int w_gather_u32(void *ctx, uint32_t *a, const uint32_t *lo, const uint32
   return 0;
 }
 
-static void w_alarm(void *ctx) { atomic_store(&((proc *)ctx)->w->alarm, 1); }
+static void w_alarm(void *ctx, const char *why) {
+  (void)why;
+  atomic_store(&((proc *)ctx)->w->alarm, 1);
+}
 static int w_alarmed(void *ctx) { return atomic_load(&((proc *)ctx)->w->alarm); }
 
 /* One process: its context over its GPUs, one search, the context gone. */

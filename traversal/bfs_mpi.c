@@ -12,10 +12,16 @@
  * of the slices then gives every rank the next F, and V |= F.  The
  * direction follows wm_bfs_go_bottom_up on the frontier's hubs and edges
  * summed over the ranks, as the one-process BFS does. */
+#include <errno.h>
 #include <limits.h>
 #include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -226,12 +232,47 @@ done:
 
 /* ---- the GPU search's processes over MPI (wm_bfs_procs) ------------- */
 
+enum { ALARM_BYTES = 320, WATCHDOG_SECONDS = 10 };
+
 typedef struct mpi_procs {
   wm_bfs_procs p; /* first: the wm_bfs_procs handed out is this struct */
   MPI_Comm alarms; /* a communicator of its own, so that no other message matches an alarm */
   MPI_Request waiting; /* the receive that an alarm completes */
-  int flag, heard;
+  char heard_why[ALARM_BYTES]; /* the alarm received: its sender's message */
+  char sent_why[ALARM_BYTES];  /* this rank's, until every send is done */
+  char drained[ALARM_BYTES];
+  int heard;
 } mpi_procs;
+
+/* The watchdog: once this rank knows of a failure, it ends the process
+ * WATCHDOG_SECONDS later, with its message, unless the search's processes
+ * have wound down by then (wm_bfs_procs_mpi_destroy disarms it).  The
+ * normal end takes milliseconds; the watchdog is for a GPU collective
+ * that waits on a peer whose GPU or process is gone, which NCCL's abort
+ * may not end across processes.  mpirun then ends the other ranks. */
+static char watch_line[3 * ALARM_BYTES];
+static atomic_int watch_armed, watch_disarmed;
+
+static void *watchdog(void *arg) {
+  (void)arg;
+  struct timespec t = {WATCHDOG_SECONDS, 0};
+  while (nanosleep(&t, &t) && errno == EINTR) {
+  }
+  if (atomic_load(&watch_disarmed)) return NULL;
+  fputs(watch_line, stderr);
+  fflush(stderr);
+  _exit(3);
+}
+
+static void watch(const mpi_procs *m, const char *what) {
+  if (atomic_exchange(&watch_armed, 1)) return;
+  snprintf(watch_line, sizeof watch_line,
+           "warpmatch: rank %d of %d: bfs: %s; the search's processes had not wound down %d s later, so this "
+           "rank ends here\n",
+           m->p.process, m->p.processes, what, WATCHDOG_SECONDS);
+  pthread_t t;
+  if (pthread_create(&t, NULL, watchdog, NULL) == 0) pthread_detach(t);
+}
 
 static int procs_bcast(void *ctx, void *buf, size_t bytes, int root) {
   (void)ctx;
@@ -262,13 +303,17 @@ static int procs_gather_u32(void *ctx, uint32_t *a, const uint32_t *lo, const ui
   return rc;
 }
 
-static void procs_alarm(void *ctx) {
+/* The alarm carries this rank's message, so that the others' watchdogs
+ * can name the failed GPU. */
+static void procs_alarm(void *ctx, const char *why) {
   mpi_procs *m = ctx;
-  static int one = 1;
+  snprintf(m->sent_why, sizeof m->sent_why, "%s", why && *why ? why : "a GPU failed");
+  watch(m, m->sent_why);
   for (int q = 0; q < m->p.processes; q++) {
     if (q == m->p.process) continue;
     MPI_Request r;
-    if (MPI_Isend(&one, 1, MPI_INT, q, 0, m->alarms, &r) == MPI_SUCCESS) MPI_Request_free(&r);
+    if (MPI_Isend(m->sent_why, (int)strlen(m->sent_why) + 1, MPI_CHAR, q, 0, m->alarms, &r) == MPI_SUCCESS)
+      MPI_Request_free(&r);
   }
 }
 
@@ -276,7 +321,14 @@ static int procs_alarmed(void *ctx) {
   mpi_procs *m = ctx;
   if (!m->heard) {
     int done = 0;
-    if (MPI_Test(&m->waiting, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) m->heard = 1;
+    MPI_Status st;
+    if (MPI_Test(&m->waiting, &done, &st) == MPI_SUCCESS && done) {
+      m->heard = 1;
+      m->heard_why[ALARM_BYTES - 1] = 0;
+      char what[2 * ALARM_BYTES];
+      snprintf(what, sizeof what, "%s (rank %d's report)", m->heard_why, st.MPI_SOURCE);
+      watch(m, what);
+    }
   }
   return m->heard;
 }
@@ -287,7 +339,7 @@ wm_bfs_procs *wm_bfs_procs_mpi_create(wm_error *err) {
   MPI_Comm_rank(MPI_COMM_WORLD, &m->p.process);
   MPI_Comm_size(MPI_COMM_WORLD, &m->p.processes);
   if (MPI_Comm_dup(MPI_COMM_WORLD, &m->alarms) != MPI_SUCCESS ||
-      MPI_Irecv(&m->flag, 1, MPI_INT, MPI_ANY_SOURCE, 0, m->alarms, &m->waiting) != MPI_SUCCESS) {
+      MPI_Irecv(m->heard_why, ALARM_BYTES, MPI_CHAR, MPI_ANY_SOURCE, 0, m->alarms, &m->waiting) != MPI_SUCCESS) {
     free(m);
     wm_fail(err, WM_EINPUT, "MPI: cannot set up the GPU searches' alarms");
     return NULL;
@@ -314,8 +366,9 @@ void wm_bfs_procs_mpi_destroy(wm_bfs_procs *p) {
   }
   for (int more = 1; more;) {
     MPI_Iprobe(MPI_ANY_SOURCE, 0, m->alarms, &more, MPI_STATUS_IGNORE);
-    if (more) MPI_Recv(&m->flag, 1, MPI_INT, MPI_ANY_SOURCE, 0, m->alarms, MPI_STATUS_IGNORE);
+    if (more) MPI_Recv(m->drained, ALARM_BYTES, MPI_CHAR, MPI_ANY_SOURCE, 0, m->alarms, MPI_STATUS_IGNORE);
   }
   MPI_Comm_free(&m->alarms);
+  atomic_store(&watch_disarmed, 1); /* every rank got here: none waits on a GPU that is gone */
   free(m);
 }

@@ -707,7 +707,10 @@ struct PartThread {
    * naming the other processes' failed GPUs. */
   int sum_over_processes(bool bad) {
     const wm_bfs_procs *P = c->procs;
-    if (bad && !s->alarmed) P->alarm(P->ctx);
+    if (bad && !s->alarmed) {
+      std::lock_guard<std::mutex> g(s->lock);
+      P->alarm(P->ctx, s->why);
+    }
     const int base = c->nparts * kFigures;
     uint64_t *v = s->sums;
     v[base + P->process] = bad && !s->alarmed; /* alarmed: the process that raised it says so */

@@ -47,11 +47,14 @@ typedef struct wm_bfs_procs {
   /* Process 0 receives every process q's range [lo[q], hi[q]) of a into
    * the same place of its own a (the levels and parents). */
   int (*gather_u32)(void *ctx, uint32_t *a, const uint32_t *lo, const uint32_t *hi);
-  /* Not collective.  alarm: this process's search failed; from then on
-   * alarmed() answers 1 on every process (and stays so), which each polls
-   * while its GPUs wait, so that none waits forever on an exchange with a
-   * GPU that is gone. */
-  void (*alarm)(void *ctx);
+  /* Not collective.  alarm: this process's search failed, `why` says how
+   * (naming its GPUs); from then on alarmed() answers 1 on every process
+   * (and stays so), which each polls while its GPUs wait, so that none
+   * waits forever on an exchange with a GPU that is gone.  The MPI side
+   * also ends a process that has not wound down some seconds after an
+   * alarm, with the message: a GPU's collective that waits on a dead peer
+   * may not return. */
+  void (*alarm)(void *ctx, const char *why);
   int (*alarmed)(void *ctx);
 } wm_bfs_procs;
 

@@ -1494,7 +1494,8 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
   for (uint32_t u0 = ua, u1; u0 < ub && !rc; u0 = u1, h0 = h1) {
     u1 = chunk_end(r, ub, u0);
     while (h1 < r.nheavy && r.heavy_host[h1] < u1) h1++;
-    if (u0 > ua && (rc = use_layout(r, kSweeps, 1, pool, warps, err))) break;
+    /* back to the sweeps' layout after the last chunk's pair lists (a no-op the first time) */
+    if ((rc = use_layout(r, kSweeps, 1, pool, warps, err))) break;
     if ((e = cudaMemsetAsync(nbuckets, 0, sizeof *nbuckets)) != cudaSuccess) {
       rc = wm_cuda_fail(err, e, "cudaMemsetAsync(nbuckets)", __FILE__, __LINE__);
       break;
