@@ -202,7 +202,10 @@ int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **o
  * sums on gg take their buffers from it, and it keeps up to 2 GiB of them
  * reserved between calls, until gg is destroyed. */
 void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev);
-/* A device buffer of up to 2 GiB that a call leaves with gg, in a state its
+/* What gg keeps between calls on a device: its pool's reserve, and the
+ * largest buffer wm_gpu_graph_keep takes. */
+#define WM_GPU_GRAPH_KEEP_BYTES (2ull << 30)
+/* A device buffer of up to WM_GPU_GRAPH_KEEP_BYTES that a call leaves with gg, in a state its
  * next call of the same kind can use as it is (the motif sums' scratch:
  * zeroed where it must be, each warp's stamps above its marks), so that
  * the next call need not clear it.  keep hands p (bytes long, tagged with

@@ -383,6 +383,12 @@ namespace {
 /* A part's figures of a level in Shared::sums. */
 enum { kCount, kEdges, kHubs, kHit, kOverflow, kFailed, kFigures };
 
+/* A part's stats of a level as its figures, no failure among them. */
+void stats_figures(const PartStats &h, uint64_t f[kFigures]) {
+  f[kCount] = h.count, f[kEdges] = h.edges, f[kHubs] = h.hubs;
+  f[kHit] = h.target_hit, f[kOverflow] = h.overflow, f[kFailed] = 0;
+}
+
 /* What the parts' threads share during one search: a thread per GPU issues
  * its part's launches and NCCL calls, so that a level costs one part's
  * issue time, not the sum of all parts'. */
@@ -696,9 +702,7 @@ struct PartThread {
       memcpy(f, s->sums + (size_t)q * kFigures, kFigures * sizeof *f);
       return;
     }
-    const PartStats &h = c->part[q].h_stats[L & 1];
-    f[kCount] = h.count, f[kEdges] = h.edges, f[kHubs] = h.hubs;
-    f[kHit] = h.target_hit, f[kOverflow] = h.overflow, f[kFailed] = 0;
+    stats_figures(c->part[q].h_stats[L & 1], f);
   }
 
   /* The lead's sums of s->sums over the processes, after an alarm when
@@ -755,9 +759,7 @@ struct PartThread {
     memset(s->sums, 0, sizeof s->sums);
     for (int q = c->first; q < c->first + c->nlocal; q++) {
       uint64_t *f = s->sums + (size_t)q * kFigures;
-      const PartStats &h = c->part[q].h_stats[L & 1];
-      if (!bad) f[kCount] = h.count, f[kEdges] = h.edges, f[kHubs] = h.hubs, f[kHit] = h.target_hit,
-                f[kOverflow] = h.overflow;
+      if (!bad) stats_figures(c->part[q].h_stats[L & 1], f);
       f[kFailed] = s->part_failed[q];
     }
     if ((rc = sum_over_processes(bad))) return rc;

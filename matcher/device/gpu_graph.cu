@@ -12,7 +12,7 @@ enum { MAX_DEVICES = 16 };
  * scratch of graphs whose calls take milliseconds (hub's is 948 MB), where
  * allocating costs as much as the kernels; a larger graph's goes back to
  * the device when its call ends. */
-static const uint64_t kPoolKeepBytes = 2ull << 30;
+static const uint64_t kPoolKeepBytes = WM_GPU_GRAPH_KEEP_BYTES;
 
 /* A buffer that a call left ready for the next (wm_gpu_graph_keep). */
 struct kept {

@@ -264,11 +264,11 @@ __global__ void up_degrees(dev_graph g, uint32_t *up) {
 /* The calling warp takes the arcs of [a0, a1) Batch (at most 32) at a
  * time from next; lane l < Batch tests the l-th, first by pre(arc), then
  * by want(arc, v, u) with v its row and u its head, and f(arc, v, u) runs
- * for the wanted ones in turn, by the whole warp.  Where each arc's work is short, a batch costs
- * one atomic on the counter instead of one per arc (on kron-20 the
- * triangles per edge took half their time in that counter's contention),
- * and arcs that need no work take no turn; where it is long, a batch of
- * one keeps the warps' shares even. */
+ * for the wanted ones in turn, by the whole warp.  Where each arc's work
+ * is short, a batch costs one atomic on the counter instead of one per arc
+ * (the counter's contention was half of kron-20's triangles per edge), and
+ * arcs that need no work take no turn; where it is long, a batch of one
+ * keeps the warps' shares even. */
 template <unsigned Batch, class P, class W, class F>
 __device__ __forceinline__ void for_wanted_arcs(const dev_graph &g, uint64_t a0, uint64_t a1,
                                                 unsigned long long *next, P pre, W want, F f) {
@@ -826,8 +826,9 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
       x.deg_s[S[i]] = 0;
     }
     const i128 uw = has(ru + up_u, du - up_u, w), cc = c;
-    /* y above u adjacent to kx members (written out twice: the untight
-     * kernel with a lambda for both took 2.4 times as long on kron-18) */
+    /* y above u adjacent to kx members, written out in both branches: a
+     * lambda shared by them compiles the first into a loop 2.4 times as
+     * slow (kron-18) */
     const unsigned nx = wc->nx;
     if (!Tight || nx <= x.xs_cap) {
       for (unsigned i = lane; i < nx; i += 32) {
@@ -1128,6 +1129,7 @@ struct run {
   uint64_t heavy_paths;     /* size 5: paths that make a top heavy (policy, else from the average) */
   uint32_t *heavy;          /* size 5, one device: the tops of more than heavy_paths paths */
   uint32_t *heavy_host;     /* the same, ascending, on the host */
+  uint32_t heavy_end;       /* the leading vertices of rows longer than kHeavyRow (heavy_rows) */
   uint32_t nheavy;
   uint64_t n, maxdeg;       /* the slices' array lengths */
   uint64_t words;           /* the scratch, stamps not counted */
@@ -1254,8 +1256,6 @@ uint64_t warps_for(uint64_t paths, int sms) {
  * single device's call: every kernel leaves its arrays as the next needs
  * them (tallies zeroed, marks below each warp's stamps) under one layout
  * for all, so the next call of the same size and warps need not clear it. */
-constexpr uint64_t kKeepBytes = 2ull << 30; /* what wm_gpu_graph_keep takes */
-
 bool can_keep(const run &r) { return r.resident && r.borrowed && !r.multi; }
 
 uint64_t scratch_tag(unsigned k, uint64_t warps) { return (uint64_t)k | warps << 8; }
@@ -1289,7 +1289,7 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
    * kKeptPathsPerWarp paths */
   if (!policy.warps && can_keep(r)) {
     const uint64_t more = warps_for(r.paths * (kPathsPerWarp / kKeptPathsPerWarp), sms);
-    if (more * (words_per_warp(one, r.n, r.maxdeg) + 1) * 4 <= kKeepBytes) want = more;
+    if (more * (words_per_warp(one, r.n, r.maxdeg) + 1) * 4 <= WM_GPU_GRAPH_KEEP_BYTES) want = more;
   }
   want = (want + kWarpsPerBlock - 1) / kWarpsPerBlock * kWarpsPerBlock;
   uint64_t budget = policy.scratch_words;
@@ -1418,9 +1418,10 @@ int paths_to_host(const wm_graph *g, run &r, wm_error *err) {
  * r.buf), and with a share on the host too, cumulative, for the windows. */
 int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm_error *err) {
   WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
+  r.heavy_end = heavy_rows(g);
   int rc;
   if (k >= 5) {
-    top_paths<<<small_blocks, kThreads>>>(r.g, heavy_rows(g), counter(r), r.prefix + 1, ~0ull, NULL, NULL, NULL);
+    top_paths<<<small_blocks, kThreads>>>(r.g, r.heavy_end, counter(r), r.prefix + 1, ~0ull, NULL, NULL, NULL);
     if ((rc = paths_to_host(g, r, err))) return rc;
     r.paths = 0;
     for (uint32_t u = 0; u < g->n; u++) r.paths += r.prefix_host[u + 1];
@@ -1429,7 +1430,7 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm
   WM_CU(take(r, &r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
   unsigned long long *ntops = r.next + kCounters - 1, *total = counter(r);
   WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
-  top_paths<<<small_blocks, kThreads>>>(r.g, heavy_rows(g), counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops,
+  top_paths<<<small_blocks, kThreads>>>(r.g, r.heavy_end, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops,
                                         total);
   unsigned long long t = 0;
   WM_CU(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost));
@@ -1515,8 +1516,8 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
     if (!r.multi) cudaEventRecord(r.ev[6]);
     /* in a tight scratch the pair lists lay out fewer arrays over more warps */
     if ((rc = use_layout(r, kLists, 5, lists_pool, lists_warps, err))) break;
-    /* xs has a vertex's room unless the scratch is tight: then no row walked again, and the
-     * registers that the check and the second walk take do not spill in the first */
+    /* xs has a vertex's room unless the scratch is tight: the untight kernel needs neither
+     * xs's bound nor the second walk */
     if (r.tight)
       pair_lists<true><<<lists_warps / kWarpsPerBlock, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, lists_pool,
                                                                    counter(r), r.slots, r.overflow);
@@ -1638,7 +1639,7 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   WM_CU(cudaEventRecord(r.ev[1]));
   rc = over_windows(r, 0, g->n, g->offsets, err, [&](uint64_t a, uint64_t b) {
     /* several devices split the vertices by a shared counter alone */
-    vertex_and_edge_sums<<<small_blocks, kThreads>>>(r.g, r.t, r.multi ? 0 : heavy_rows(g), shared_counter(r),
+    vertex_and_edge_sums<<<small_blocks, kThreads>>>(r.g, r.t, r.multi ? 0 : r.heavy_end, shared_counter(r),
                                                      (uint32_t)a, (uint32_t)b, r.slots, r.want, r.overflow);
     return WM_OK;
   });
