@@ -232,7 +232,7 @@ done:
 
 /* ---- the GPU search's processes over MPI (wm_bfs_procs) ------------- */
 
-enum { ALARM_BYTES = 320, WATCHDOG_SECONDS = 10 };
+enum { ALARM_BYTES = 320, WATCHDOG_SECONDS = 10, WATCHDOG_GRACE_SECONDS = 2, LISTEN_MS = 10 };
 
 typedef struct mpi_procs {
   wm_bfs_procs p; /* first: the wm_bfs_procs handed out is this struct */
@@ -241,7 +241,14 @@ typedef struct mpi_procs {
   char heard_why[ALARM_BYTES]; /* the alarm received: its sender's message */
   char sent_why[ALARM_BYTES];  /* this rank's, until every send is done */
   char drained[ALARM_BYTES];
-  int heard;
+  atomic_int heard;
+  /* With MPI_THREAD_MULTIPLE a thread of its own tests `waiting` (and is
+   * then the only one that does): a rank whose search waits inside a CUDA
+   * or NCCL call, where it cannot ask, still hears of a failure, and its
+   * watchdog names the failed GPU. */
+  pthread_t listener;
+  int listening;
+  atomic_int stop_listening;
 } mpi_procs;
 
 /* The watchdog: once this rank knows of a failure, it ends the process
@@ -249,18 +256,25 @@ typedef struct mpi_procs {
  * have wound down by then (wm_bfs_procs_mpi_destroy disarms it).  The
  * normal end takes milliseconds; the watchdog is for a GPU collective
  * that waits on a peer whose GPU or process is gone, which NCCL's abort
- * may not end across processes.  mpirun then ends the other ranks. */
+ * may not end across processes.  mpirun then ends the other ranks, so a
+ * rank waits WATCHDOG_GRACE_SECONDS between its message and its end: the
+ * others, whose watchdogs were armed a moment later, print theirs first. */
 static char watch_line[3 * ALARM_BYTES];
 static atomic_int watch_armed, watch_disarmed;
 
-static void *watchdog(void *arg) {
-  (void)arg;
-  struct timespec t = {WATCHDOG_SECONDS, 0};
+static void pause_seconds(time_t seconds) {
+  struct timespec t = {seconds, 0};
   while (nanosleep(&t, &t) && errno == EINTR) {
   }
+}
+
+static void *watchdog(void *arg) {
+  (void)arg;
+  pause_seconds(WATCHDOG_SECONDS);
   if (atomic_load(&watch_disarmed)) return NULL;
   fputs(watch_line, stderr);
   fflush(stderr);
+  pause_seconds(WATCHDOG_GRACE_SECONDS);
   _exit(3);
 }
 
@@ -317,20 +331,31 @@ static void procs_alarm(void *ctx, const char *why) {
   }
 }
 
+/* 1 once the alarm is in (the caller of MPI_Test, whoever it is, arms the
+ * watchdog with the sender's message). */
+static int take_alarm(mpi_procs *m) {
+  int done = 0;
+  MPI_Status st;
+  if (MPI_Test(&m->waiting, &done, &st) != MPI_SUCCESS || !done) return 0;
+  m->heard_why[ALARM_BYTES - 1] = 0;
+  char what[2 * ALARM_BYTES];
+  snprintf(what, sizeof what, "%s (rank %d's report)", m->heard_why, st.MPI_SOURCE);
+  watch(m, what);
+  atomic_store(&m->heard, 1);
+  return 1;
+}
+
+static void *listen_for_alarms(void *arg) {
+  mpi_procs *m = arg;
+  const struct timespec t = {0, LISTEN_MS * 1000000L};
+  while (!atomic_load(&m->stop_listening) && !take_alarm(m)) nanosleep(&t, NULL);
+  return NULL;
+}
+
 static int procs_alarmed(void *ctx) {
   mpi_procs *m = ctx;
-  if (!m->heard) {
-    int done = 0;
-    MPI_Status st;
-    if (MPI_Test(&m->waiting, &done, &st) == MPI_SUCCESS && done) {
-      m->heard = 1;
-      m->heard_why[ALARM_BYTES - 1] = 0;
-      char what[2 * ALARM_BYTES];
-      snprintf(what, sizeof what, "%s (rank %d's report)", m->heard_why, st.MPI_SOURCE);
-      watch(m, what);
-    }
-  }
-  return m->heard;
+  if (!atomic_load(&m->heard) && !m->listening) take_alarm(m);
+  return atomic_load(&m->heard);
 }
 
 wm_bfs_procs *wm_bfs_procs_mpi_create(wm_error *err) {
@@ -351,6 +376,9 @@ wm_bfs_procs *wm_bfs_procs_mpi_create(wm_error *err) {
   m->p.gather_u32 = procs_gather_u32;
   m->p.alarm = procs_alarm;
   m->p.alarmed = procs_alarmed;
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  m->listening = level == MPI_THREAD_MULTIPLE && pthread_create(&m->listener, NULL, listen_for_alarms, m) == 0;
   return &m->p;
 }
 
@@ -359,8 +387,12 @@ wm_bfs_procs *wm_bfs_procs_mpi_create(wm_error *err) {
 void wm_bfs_procs_mpi_destroy(wm_bfs_procs *p) {
   if (!p) return;
   mpi_procs *m = p->ctx;
+  if (m->listening) {
+    atomic_store(&m->stop_listening, 1);
+    pthread_join(m->listener, NULL);
+  }
   MPI_Barrier(m->alarms);
-  if (!m->heard) {
+  if (!atomic_load(&m->heard)) {
     MPI_Cancel(&m->waiting);
     MPI_Wait(&m->waiting, MPI_STATUS_IGNORE);
   }
