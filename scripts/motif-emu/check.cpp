@@ -254,6 +254,9 @@ int main(int argc, char **argv) {
       {"er(120, 0.06)", er(120, 60, 2), 5},
       {"powerlaw(300)", powerlaw(300, 6, 3, 200, 3), 5},
       {"hub(500, 450, 100)", hub(500, 450, 3, 5, 9), 5},
+      /* two hubs of about 300 common neighbours: a list of more than
+       * kListSlots / 2 members (the pair lists' stamps) */
+      {"hub(700, 650, 350)", hub(700, 650, 3, 2, 12), 5},
       /* a top of more than 32,768 paths: size 4's heavy_four_cycles (size 5
        * would take minutes here) */
       {"hub(1600, 1500, 80)", hub(1600, 1500, 24, 20, 11), 4},

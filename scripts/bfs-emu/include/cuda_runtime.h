@@ -27,6 +27,7 @@
 /* constant memory: an ordinary global, set by cudaMemcpyToSymbol */
 #define __constant__
 #define __forceinline__ inline
+#define __noinline__
 #define __launch_bounds__(...)
 
 struct uint3 {
