@@ -827,10 +827,11 @@ struct list_terms {
 /* pair_list_sums of motif_sums_cpu.c for the list b, by the calling warp
  * (Mode: how it finds the edges among the members; kdeg and keys the
  * warp's in shared memory).  Not inlined: each mode's body gets registers
- * of its own (one kernel with all three inlined spills).  The vertices above the top that the members'
- * rows reach are listed in xs as first tallied; where xs (rows of the
- * largest degree, in a tight scratch) is too short for them, the rows are
- * walked again and each tally is taken by whichever lane zeroes it first. */
+ * of its own (one kernel with the three inlined spills).  The vertices
+ * above the top that the members' rows reach are listed in xs as first
+ * tallied; where xs (rows of the largest degree, in a tight scratch) is
+ * too short for them, the rows are walked again and each tally is taken
+ * by whichever lane zeroes it first. */
 template <bool Tight, int Mode>
 __device__ __noinline__ list_terms list_sums(const dev_graph g, const bucket b, const uint32_t *buf,
                                              const warp_scratch x, uint32_t st, uint32_t *keys, uint32_t *kdeg,
@@ -867,7 +868,8 @@ __device__ __noinline__ list_terms list_sums(const dev_graph g, const bucket b, 
   }
   if (lane == 0) wc->nx = 0;
   __syncwarp();
-  /* each member s's row above it: y above u tallied, y inside S an edge */
+  /* each member s's row above it (kListPairs: above u): y above u
+   * tallied, y inside S an edge */
   auto visit = [&](uint32_t s, uint32_t y) {
     if (y < u) {
       if (atomicAdd(&x.tally[y], 1u) == 0) {
@@ -945,7 +947,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     pair_lists(dev_graph g, const bucket *buckets, const unsigned long long *nbuckets, const uint32_t *buf,
                scratch_pool pool, unsigned long long *next, i128 *slots, int *overflow) {
   __shared__ warp_counters counters[kWarpsPerBlock];
-  __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_above's */
+  __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_between's */
   __shared__ uint32_t list_keys[kWarpsPerBlock][kListSlots], list_deg[kWarpsPerBlock][kListSlots];
   const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
   const unsigned warp = global_warp();
@@ -960,11 +962,13 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     const bucket b = buckets[bi];
     const uint32_t st = fresh(stamp);
     __syncwarp();
-    const int mode = list_mode(b.c);
-    const list_terms t = mode == kListPairs ? list_sums<Tight, kListPairs>(g, b, buf, x, st, keys, kdeg, &counters[wib], idx[wib])
-                         : mode == kListTable
-                             ? list_sums<Tight, kListTable>(g, b, buf, x, st, keys, kdeg, &counters[wib], idx[wib])
-                             : list_sums<Tight, kListStamps>(g, b, buf, x, st, keys, kdeg, &counters[wib], idx[wib]);
+    list_terms t;
+    if (list_mode(b.c) == kListPairs)
+      t = list_sums<Tight, kListPairs>(g, b, buf, x, st, keys, kdeg, &counters[wib], idx[wib]);
+    else if (list_mode(b.c) == kListTable)
+      t = list_sums<Tight, kListTable>(g, b, buf, x, st, keys, kdeg, &counters[wib], idx[wib]);
+    else
+      t = list_sums<Tight, kListStamps>(g, b, buf, x, st, keys, kdeg, &counters[wib], idx[wib]);
     add(a, WM_SUM_K23, t.k23);
     add(a, WM_SUM_W4, t.w4);
     add(a, WM_SUM_W4S, t.w4s);
