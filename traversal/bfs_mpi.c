@@ -245,9 +245,10 @@ typedef struct mpi_procs {
   /* With MPI_THREAD_MULTIPLE a thread of its own tests `waiting` (and is
    * then the only one that does): a rank whose search waits inside a CUDA
    * or NCCL call, where it cannot ask, still hears of a failure, and its
-   * watchdog names the failed GPU. */
+   * watchdog names the failed GPU.  Started by the first GPU search (its
+   * first broadcast), so that runs without one have no such thread. */
   pthread_t listener;
-  int listening;
+  int listening, listen_asked;
   atomic_int stop_listening;
 } mpi_procs;
 
@@ -288,8 +289,10 @@ static void watch(const mpi_procs *m, const char *what) {
   if (pthread_create(&t, NULL, watchdog, NULL) == 0) pthread_detach(t);
 }
 
+static void start_listening(mpi_procs *m);
+
 static int procs_bcast(void *ctx, void *buf, size_t bytes, int root) {
-  (void)ctx;
+  start_listening(ctx);
   return bytes > INT_MAX || MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD) != MPI_SUCCESS;
 }
 
@@ -352,6 +355,14 @@ static void *listen_for_alarms(void *arg) {
   return NULL;
 }
 
+static void start_listening(mpi_procs *m) {
+  if (m->listen_asked) return;
+  m->listen_asked = 1;
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  m->listening = level == MPI_THREAD_MULTIPLE && pthread_create(&m->listener, NULL, listen_for_alarms, m) == 0;
+}
+
 static int procs_alarmed(void *ctx) {
   mpi_procs *m = ctx;
   if (!atomic_load(&m->heard) && !m->listening) take_alarm(m);
@@ -376,9 +387,6 @@ wm_bfs_procs *wm_bfs_procs_mpi_create(wm_error *err) {
   m->p.gather_u32 = procs_gather_u32;
   m->p.alarm = procs_alarm;
   m->p.alarmed = procs_alarmed;
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  m->listening = level == MPI_THREAD_MULTIPLE && pthread_create(&m->listener, NULL, listen_for_alarms, m) == 0;
   return &m->p;
 }
 
