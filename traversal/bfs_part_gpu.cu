@@ -233,11 +233,14 @@ static int agree(const PartCtx *c, int rc, const char *what, wm_error *err) {
   return rc;
 }
 
-/* The parts' communicators: one process makes them all; several join one
- * clique by process 0's unique id, each its own parts' ranks. */
-static int join(PartCtx *c, wm_error *err) {
+/* The parts' communicators, once this process's parts are set up (rc: how
+ * that went): one process makes them all; several first agree that every
+ * one set up its parts, then join one clique by process 0's unique id,
+ * each its own parts' ranks. */
+static int join(PartCtx *c, int rc, wm_error *err) {
   const wm_bfs_procs *P = c->procs;
   if (!P) {
+    if (rc) return rc;
     ncclComm_t comms[WM_MAX_PARTS];
     int devs[WM_MAX_PARTS];
     for (int i = 0; i < c->nparts; i++) devs[i] = i;
@@ -249,8 +252,7 @@ static int join(PartCtx *c, wm_error *err) {
   }
   ncclUniqueId id;
   memset(&id, 0, sizeof id);
-  int rc = WM_OK;
-  if (P->process == 0) {
+  if (!rc && P->process == 0) {
     ncclResult_t r = ncclGetUniqueId(&id);
     if (r != ncclSuccess) rc = wm_fail(err, WM_EDEVICE, "bfs: NCCL could not make a unique id: %s", ncclGetErrorString(r));
   }
@@ -338,9 +340,7 @@ int part_create(const wm_graph *g, const wm_bfs_options *o, PartCtx **out, wm_er
   c->wlo[c->nparts] = (uint32_t)c->words;
   c->sparse_arcs = g->n / PartPolicy::SPARSE_DIV;
   c->lslot = list_words(c->sparse_arcs);
-  rc = local_parts(c, o, bound, err);
-  if (!c->procs && !rc) rc = join(c, err);
-  if (c->procs) rc = rc ? agree(c, rc, "set up their GPUs' parts", err) : join(c, err);
+  rc = join(c, local_parts(c, o, bound, err), err);
   if (!rc) rc = warm_up(c, err);
   if (c->procs) rc = agree(c, rc, "join the NCCL clique of all GPUs", err);
   if (!rc) rc = pool_start(c, err);
@@ -751,17 +751,23 @@ struct PartThread {
     }
   }
 
+  /* s->sums before they are summed: this process's parts' failures, and
+   * with `stats` their figures of level L; zero elsewhere. */
+  void own_figures(bool stats) {
+    memset(s->sums, 0, sizeof s->sums);
+    for (int q = c->first; q < c->first + c->nlocal; q++) {
+      uint64_t *f = s->sums + (size_t)q * kFigures;
+      if (stats) stats_figures(c->part[q].h_stats[L & 1], f);
+      f[kFailed] = s->part_failed[q];
+    }
+  }
+
   /* Several processes, a level's end: the lead sums every part's figures
    * (and failures) over the processes; the other threads wait for it. */
   int exchange_figures(int rc) {
     if (k != 0) return barrier();
     const bool bad = rc != WM_OK || s->failed.load();
-    memset(s->sums, 0, sizeof s->sums);
-    for (int q = c->first; q < c->first + c->nlocal; q++) {
-      uint64_t *f = s->sums + (size_t)q * kFigures;
-      if (!bad) stats_figures(c->part[q].h_stats[L & 1], f);
-      f[kFailed] = s->part_failed[q];
-    }
+    own_figures(!bad);
     if ((rc = sum_over_processes(bad))) return rc;
     return barrier(); /* the sums are there for every thread */
   }
@@ -845,8 +851,7 @@ struct PartThread {
   int close(int rc) {
     if (k != 0) return rc ? rc : barrier();
     if (!rc) rc = barrier();
-    memset(s->sums, 0, sizeof s->sums);
-    for (int q = c->first; q < c->first + c->nlocal; q++) s->sums[(size_t)q * kFigures + kFailed] = s->part_failed[q];
+    own_figures(false);
     if ((rc = sum_over_processes(rc != WM_OK || s->failed.load()))) return rc;
     const wm_bfs_procs *P = c->procs;
     uint32_t lo[WM_MAX_PARTS], hi[WM_MAX_PARTS];
