@@ -132,6 +132,14 @@ static inline void tb_same_levels(const wm_graph *g, const uint32_t *want, const
     cr_assert_eq(got[v], want[v], "%s: vertex %u has level %d, expected %d", what, v, (int)got[v], (int)want[v]);
 }
 
+/* The vertex of highest degree (the first such). */
+static inline uint32_t tb_highest_degree(const wm_graph *g) {
+  uint32_t hi = 0;
+  for (uint32_t v = 0; v < g->n; v++)
+    if (wm_degree(g, v) > wm_degree(g, hi)) hi = v;
+  return hi;
+}
+
 static inline void tb_valid(const wm_graph *g, const uint32_t *src, uint32_t ns, const wm_bfs_result *r,
                             const char *what) {
   wm_error err;

@@ -60,9 +60,7 @@ static void check_on(const wm_graph *g, const uint32_t *src, uint32_t ns, const 
  * GPUs and on all of them. */
 static void check_graph(wm_graph *g, const char *name) {
   int n = devices();
-  uint32_t hi = 0;
-  for (uint32_t v = 0; v < g->n; v++)
-    if (wm_degree(g, v) > wm_degree(g, hi)) hi = v;
+  uint32_t hi = tb_highest_degree(g);
   uint32_t roots[] = {0, hi};
   for (int dopt = 0; dopt <= 1; dopt++)
     for (int r = 0; r < 2; r++) {
@@ -318,9 +316,7 @@ static void check_procs(const wm_graph *g, const uint32_t *src, uint32_t ns, con
 
 static void check_graph_procs(wm_graph *g, const char *name) {
   int n = devices();
-  uint32_t hi = 0;
-  for (uint32_t v = 0; v < g->n; v++)
-    if (wm_degree(g, v) > wm_degree(g, hi)) hi = v;
+  uint32_t hi = tb_highest_degree(g);
   for (int dopt = 0; dopt <= 1; dopt++) {
     wm_bfs_options o;
     wm_bfs_options_init(&o);
