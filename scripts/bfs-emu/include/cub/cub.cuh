@@ -1,4 +1,4 @@
-/* bfs-emu: the two CUB pieces the BFS uses, on the emulated threads. */
+/* bfs-emu: the CUB pieces the BFS and the motif sums use, on the emulated threads. */
 #ifndef BFS_EMU_CUB_CUH
 #define BFS_EMU_CUB_CUH
 
@@ -39,18 +39,22 @@ class BlockScan {
 
 struct DeviceScan {
   template <class In, class Out, class N>
-  static cudaError_t ExclusiveSum(void *tmp, size_t &bytes, In in, Out out, N n, cudaStream_t = 0) {
+  static cudaError_t ExclusiveSum(void *tmp, size_t &bytes, In in, Out out, N n, cudaStream_t stream = 0) {
     if (!tmp) {
       bytes = 256;
       return cudaSuccess;
     }
     if (bytes < 256) return cudaErrorInvalidValue;
-    auto run = decltype(+in[0])();
-    for (N i = 0; i < n; i++) {
-      auto x = in[i];
-      out[i] = run;
-      run += x;
-    }
+    /* a one-thread launch, ordered on the stream as the real scan is (a
+     * device whose work the emulator holds back scans after its kernels) */
+    emu_launch(emu_cfg(dim3(1), dim3(1), 0, stream), [in, out, n]() {
+      auto run = decltype(+in[0])();
+      for (N i = 0; i < n; i++) {
+        auto x = in[i];
+        out[i] = run;
+        run += x;
+      }
+    });
     return cudaSuccess;
   }
 };
