@@ -37,6 +37,8 @@
 
 #include <algorithm>
 
+#include <cub/cub.cuh>
+
 #include "support.h"
 #include "gpu_check.h"
 #include "motif_sums.h"
@@ -141,6 +143,17 @@ __device__ __forceinline__ uint64_t lower_bound(const uint32_t *row, uint64_t le
     else hi = mid;
   }
   return lo;
+}
+
+/* The same by doubling steps from the front: about 2 log2 of the answer's
+ * position loads instead of log2 len.  For the rows of a heavy top's
+ * middles, whose bound (the top, a low id) lies near their front: a block
+ * sweeping a hub on a small graph is a chain of such searches. */
+__device__ __forceinline__ uint64_t front_lower_bound(const uint32_t *row, uint64_t len, uint32_t x) {
+  uint64_t below = 0, step = 1; /* row[0, below) < x */
+  while (below + step <= len && row[below + step - 1] < x) below += step, step <<= 1;
+  const uint64_t end = below + step - 1 < len ? below + step - 1 : len; /* row[end] >= x, or the end */
+  return below + lower_bound(row + below, end - below, x);
 }
 
 __device__ __forceinline__ int has(const uint32_t *row, uint64_t len, uint32_t x) {
@@ -460,15 +473,43 @@ __device__ __forceinline__ void append(bucket *out, unsigned long long *n, bool 
   if (want) out[base + __popc(mask & ((1u << lane) - 1))] = b;
 }
 
+/* The lanes' stretches of adjacency positions, [row, row + len) each,
+ * laid end to end over the warp 32 positions at a time, so that short
+ * stretches do not idle lanes and a long one does not hold one lane: each
+ * window calls f(m, p, ok) on every lane (converged, for the caller's
+ * shuffles), p the lane's position in lane m's stretch, ok false past
+ * the end.  Each 32 positions, the lanes whose stretch starts among them
+ * leave their number in idx (the warp's 32 bytes of shared memory) at
+ * that offset; a position's lane is then the last start at or before it,
+ * or the lane the last window ended in. */
+template <class F>
+__device__ __forceinline__ void over_stretches(uint64_t row, uint64_t len, uint8_t *idx, F f) {
+  const int lane = threadIdx.x & 31;
+  uint64_t incl = len;
+  for (int m = 1; m < 32; m <<= 1) {
+    const uint64_t o = __shfl_up_sync(0xffffffffu, incl, m);
+    if (lane >= m) incl += o;
+  }
+  const uint64_t total = __shfl_sync(0xffffffffu, incl, 31);
+  const uint64_t start = incl - len, rel = row - start;
+  int cur = 0;
+  for (uint64_t base = 0; base < total; base += 32) {
+    const bool starts_here = len > 0 && start >= base && start < base + 32;
+    if (starts_here) idx[start - base] = (uint8_t)lane;
+    const unsigned starts = __reduce_or_sync(0xffffffffu, starts_here ? 1u << (unsigned)(start - base) : 0u);
+    __syncwarp();
+    const unsigned upto = starts & (0xffffffffu >> (31 - lane));
+    const int m = upto ? idx[31 - __clz(upto)] : cur;
+    cur = __shfl_sync(0xffffffffu, m, 31);
+    const uint64_t at = base + lane, p = __shfl_sync(0xffffffffu, rel, m) + at;
+    __syncwarp(); /* idx read before the next window writes it */
+    f(m, p, at < total);
+  }
+}
+
 /* Calls f(s, y) for each member s of S[0..c) and each y in s's row with
- * from <= y < s (neighbours ranked above s, below from), the members'
- * stretches laid end to end over the lanes 32 members at a time, so that
- * short rows do not idle lanes and a long one does not hold one lane.
- * for_rows_between takes y < below too.
- * Each 32 positions, the members whose stretch starts among them leave
- * their lane in idx (the warp's 32 bytes of shared memory) at that
- * offset; a lane's member is then the last start at or before it, or the
- * member the last window ended in. */
+ * from <= y < s (neighbours ranked above s, below from), 32 members at a
+ * time (over_stretches).  for_rows_between takes y < below too. */
 template <class F>
 __device__ __forceinline__ void for_rows_between(const dev_graph &g, const uint32_t *S, uint32_t c, uint32_t from,
                                                  uint32_t below, uint8_t *idx, F f) {
@@ -483,27 +524,10 @@ __device__ __forceinline__ void for_rows_between(const dev_graph &g, const uint3
       const uint64_t end = lower_bound(g.adj + g.off[s], d, s < below ? s : below);
       len = end > begin ? end - begin : 0;
     }
-    uint64_t incl = len;
-    for (int m = 1; m < 32; m <<= 1) {
-      const uint64_t o = __shfl_up_sync(0xffffffffu, incl, m);
-      if (lane >= m) incl += o;
-    }
-    const uint64_t total = __shfl_sync(0xffffffffu, incl, 31);
-    const uint64_t start = incl - len, rel = row - start;
-    int cur = 0;
-    for (uint64_t base = 0; base < total; base += 32) {
-      const bool starts_here = len > 0 && start >= base && start < base + 32;
-      if (starts_here) idx[start - base] = (uint8_t)lane;
-      const unsigned starts = __reduce_or_sync(0xffffffffu, starts_here ? 1u << (unsigned)(start - base) : 0u);
-      __syncwarp();
-      const unsigned upto = starts & (0xffffffffu >> (31 - lane));
-      const int m = upto ? idx[31 - __clz(upto)] : cur;
-      cur = __shfl_sync(0xffffffffu, m, 31);
+    over_stretches(row, len, idx, [&](int m, uint64_t p, bool ok) {
       const uint32_t ms = __shfl_sync(0xffffffffu, s, m);
-      const uint64_t mrel = __shfl_sync(0xffffffffu, rel, m), at = base + lane;
-      __syncwarp(); /* idx read before the next window writes it */
-      if (at < total) f(ms, g.adj[mrel + at]);
-    }
+      if (ok) f(ms, g.adj[p]);
+    });
   }
 }
 
@@ -515,21 +539,34 @@ __device__ __forceinline__ void for_rows_above(const dev_graph &g, const uint32_
 
 /* Calls f(i, v, j) for each path u-v-w of top u: v = ru[i] for i in
  * [first, du) (the warp takes 32 of them from first + offset, every
- * step), w = v's j-th neighbour, j past u.  A lane takes each short
- * row; rows longer than 64 past u are taken by the whole warp in turn, so
- * that a hub among the middles does not hold one lane. */
-template <class F>
+ * step), w = v's j-th neighbour, j past u.  Spread: the 32 rows past u
+ * laid end to end over the lanes (over_stretches, idx the warp's 32
+ * bytes), for a block's heavy top, whose warps' chains of dependent
+ * loads are the pass's length on a small graph.  Else a lane takes each
+ * short row and rows longer than 64 past u are taken by the whole warp in
+ * turn, so that a hub among the middles does not hold one lane; a light
+ * top's warp costs fewer instructions so, among many warps. */
+template <bool Spread, class F>
 __device__ __forceinline__ void for_paths(const dev_graph &g, uint32_t u, const uint32_t *ru, uint64_t first,
-                                          uint64_t du, F f, uint64_t offset = 0, uint64_t step = 32) {
+                                          uint64_t du, uint8_t *idx, F f, uint64_t offset = 0, uint64_t step = 32) {
   const int lane = threadIdx.x & 31;
   for (uint64_t i0 = first + offset; i0 < du; i0 += step) {
     const uint64_t i = i0 + lane;
     uint32_t v = 0;
-    uint64_t j0 = 0, dv = 0;
+    uint64_t j0 = 0, dv = 0, ov = 0;
     if (i < du) {
       v = ru[i];
       dv = deg(g, v);
-      j0 = lower_bound(g.adj + g.off[v], dv, u + 1);
+      ov = g.off[v];
+      j0 = Spread ? front_lower_bound(g.adj + ov, dv, u + 1) : lower_bound(g.adj + ov, dv, u + 1);
+    }
+    if (Spread) {
+      over_stretches(ov + j0, dv - j0, idx, [&](int m, uint64_t p, bool ok) {
+        const uint64_t mi = __shfl_sync(0xffffffffu, i, m), mo = __shfl_sync(0xffffffffu, ov, m);
+        const uint32_t mv = __shfl_sync(0xffffffffu, v, m);
+        if (ok) f(mi, mv, p - mo);
+      });
+      continue;
     }
     const bool wide = i < du && dv - j0 > 64;
     if (i < du && !wide)
@@ -568,8 +605,9 @@ __device__ void sweep_top(const dev_graph &g, const uint32_t *t, int k, const wa
   const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
   uint64_t paths = 0;
   for (uint64_t i = first + 32 * gw + lane; i < du; i += 32 * G) x.middle[ru[i]] = top_mark(u);
-  for_paths(
-      g, u, ru, first, du,
+  uint8_t *widx = idx + 32 * gw;
+  for_paths<(G > 1)>(
+      g, u, ru, first, du, widx,
       [&](uint64_t, uint32_t v, uint64_t j) {
         const uint32_t w = g.adj[g.off[v] + j];
         if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(nt, 1u)] = w;
@@ -619,8 +657,8 @@ __device__ void sweep_top(const dev_graph &g, const uint32_t *t, int k, const wa
   }
   group_sync<G>();
   uint32_t *list = buf + (prefix[u] - prefix[u0]);
-  for_paths(
-      g, u, ru, first, du,
+  for_paths<(G > 1)>(
+      g, u, ru, first, du, widx,
       [&](uint64_t i, uint32_t v, uint64_t j) {
         const uint32_t w = g.adj[g.off[v] + j];
         const i128 c = (i128)x.cnt[w] - 1;
@@ -644,7 +682,7 @@ __device__ void sweep_top(const dev_graph &g, const uint32_t *t, int k, const wa
   }
   /* the touched r's rows between u and r, laid over the lanes: a row of
    * many such neighbours does not hold one lane */
-  for_rows_above(g, x.touched + lo, hi - lo, u + 1, idx + 32 * gw, [&](uint32_t r, uint32_t sv) {
+  for_rows_above(g, x.touched + lo, hi - lo, u + 1, widx, [&](uint32_t r, uint32_t sv) {
     if (!x.cnt[sv]) return;
     const i128 cr = x.cnt[r], mr = x.middle[r] == top_mark(u);
     c5 += (cr - (x.middle[sv] == top_mark(u))) * ((i128)x.cnt[sv] - mr);
@@ -710,20 +748,21 @@ constexpr int kHeavyWarps = 32;
 constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy (size 4; size 5 at most) */
 /* Size 5: a top of more paths than the warps' average share, and more
  * than this, is swept by a block: one warp's chain of dependent loads
- * over a few thousand paths and their tallies outlasts a small graph's
- * whole pass. */
-constexpr uint64_t kHeavyMin = 1024;
+ * over a few hundred paths and their tallies outlasts a small graph's
+ * whole pass (hub's light tops held its sweeps at 1,024). */
+constexpr uint64_t kHeavyMin = 256;
 
 /* Size 4's heavy top u by the calling block: the paths u-v-w (v, w > u)
  * tallied per w in the slice x (of the block's first warp), then the
  * 4-cycles; *nt (zero on entry, shared) counts the touched w. */
-__device__ void heavy_four_cycles(const dev_graph &g, const warp_scratch &x, uint32_t u, unsigned *nt, acc &a) {
+__device__ void heavy_four_cycles(const dev_graph &g, const warp_scratch &x, uint32_t u, unsigned *nt, uint8_t *idx,
+                                  acc &a) {
   const unsigned wib = threadIdx.x >> 5;
   const uint32_t *ru = g.adj + g.off[u];
   const uint64_t du = deg(g, u), first = lower_bound(ru, du, u + 1);
   uint64_t paths = 0;
-  for_paths(
-      g, u, ru, first, du,
+  for_paths<true>(
+      g, u, ru, first, du, idx + 32 * wib,
       [&](uint64_t, uint32_t v, uint64_t j) {
         const uint32_t w = g.adj[g.off[v] + j];
         if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(nt, 1u)] = w;
@@ -771,7 +810,7 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
     if (it >= count) break;
     if (k >= 5)
       sweep_top<kHeavyWarps>(g, t, 5, x, tops[it], u0, prefix, buf, buckets, nbuckets, &nt, stretch, idx[0], a);
-    else heavy_four_cycles(g, x, tops[it], &nt, a);
+    else heavy_four_cycles(g, x, tops[it], &nt, idx[0], a);
     __syncthreads();
   }
   light_tops(g, t, k, pool, u0, u1, next, prefix, buf, buckets, nbuckets, paths_of, heavy, &counters[wib],
@@ -1186,7 +1225,8 @@ __device__ uint64_t paths_below(const dev_graph &g, uint32_t u, uint64_t (&part)
   uint64_t p = 0;
   for (uint64_t i = lower_bound(ru, du, u + 1) + (G == 1 ? threadIdx.x & 31 : threadIdx.x); i < du; i += 32 * G) {
     const uint32_t v = ru[i], *rv = g.adj + g.off[v];
-    p += deg(g, v) - lower_bound(rv, deg(g, v), u + 1);
+    /* a block's top is a long row's, of a low id: front_lower_bound */
+    p += deg(g, v) - (G == 1 ? lower_bound(rv, deg(g, v), u + 1) : front_lower_bound(rv, deg(g, v), u + 1));
   }
   return G == 1 ? warp_sum_u64(p) : block_sum(p, part);
 }
@@ -1196,12 +1236,14 @@ __device__ uint64_t paths_below(const dev_graph &g, uint32_t u, uint64_t (&part)
  * Tops [0, heavy_end) a block each, then the rest a warp each. */
 __global__ void __launch_bounds__(kThreads) top_paths(dev_graph g, uint32_t heavy_end, unsigned long long *next,
                                                       uint64_t *paths, uint64_t heavy, uint32_t *tops,
-                                                      unsigned long long *ntops, unsigned long long *total) {
+                                                      unsigned long long *ntops, unsigned long long *total,
+                                                      unsigned long long *most) {
   __shared__ uint64_t part[kWarpsPerBlock];
   const int lane = threadIdx.x & 31;
-  unsigned long long mine = 0;
+  unsigned long long mine = 0, top = 0;
   auto done = [&](uint32_t u, uint64_t p) {
     mine += p;
+    top = p > top ? p : top;
     paths[u] = p;
     if (p > heavy) tops[atomicAdd(ntops, 1ull)] = u;
   };
@@ -1214,6 +1256,16 @@ __global__ void __launch_bounds__(kThreads) top_paths(dev_graph g, uint32_t heav
     if (lane == 0) done(u, p);
   }
   if (total && lane == 0 && mine) atomicAdd(total, mine);
+  if (most && lane == 0 && top) atomicMax(most, top);
+}
+
+/* Size 5 in one chunk of tops (plan_lists): the tops of more than
+ * `heavy` paths (prefix: each top's first list entry), in any order,
+ * counted in *count. */
+__global__ void __launch_bounds__(kThreads) heavy_tops(const uint64_t *prefix, uint32_t n, uint64_t heavy,
+                                                       uint32_t *tops, unsigned long long *count) {
+  for (uint64_t u = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; u < n; u += (uint64_t)gridDim.x * blockDim.x)
+    if (prefix[u + 1] - prefix[u] > heavy) tops[atomicAdd(count, 1ull)] = (uint32_t)u;
 }
 
 constexpr int kCounters = 64;
@@ -1231,20 +1283,25 @@ struct run {
   unsigned long long *next; /* kCounters counters, each kernel launch its own */
   unsigned used;            /* counters handed out */
   cudaError_t bad;          /* the first failed reset of a counter */
-  uint64_t *prefix_host;    /* each top's first list entry, and the total (size 5; size 4 with
-                               a share, as the windows' weights) */
+  uint64_t *prefix_host;    /* each top's first list entry, and the total (size 5 in chunks, over
+                               several devices or with a share; size 4 with a share, as the
+                               windows' weights), else NULL */
   uint64_t cap;             /* list entries per chunk */
   cudaEvent_t ev[8];        /* between the passes */
   float pass3[2];           /* ms of the 4-cycle sweeps and of the pair lists */
+  bool pass3_pending;       /* the last chunk's not in pass3: its events read with the passes' end */
   uint32_t *up;             /* size 5: each vertex's neighbours above it */
   uint64_t paths;           /* the paths below all the tops (count_paths) */
+  uint64_t most;            /* size 5: the paths below the top of most */
   uint64_t heavy_paths;     /* size 5: paths that make a top heavy (policy, else from the average) */
   uint32_t *heavy;          /* size 5, one device: the tops of more than heavy_paths paths */
   uint32_t *heavy_host;     /* the same, ascending, on the host */
   uint32_t heavy_end;       /* the leading vertices of rows longer than kHeavyRow (heavy_rows) */
-  uint32_t nheavy;
+  uint32_t nheavy;          /* heavy_host's */
+  unsigned long long *nheavy_dev; /* size 5 in one chunk: r.heavy's tops, counted on the device */
   uint64_t n, maxdeg;       /* the slices' array lengths */
   uint64_t words;           /* the scratch, stamps not counted */
+  size_t free_left;         /* the device's free memory after the scratch and slots (size_scratch) */
   unsigned want;            /* warps at most, and the slots' */
   bool tight;               /* a layout per kernel (size_scratch) */
   layout shared;            /* else the one for all */
@@ -1257,7 +1314,7 @@ struct run {
   unsigned long long *sh;   /* several: device 0's shared counters, one per shared launch */
   unsigned sh_used, sh_n;
   double prepare_s;         /* one device: the scratch and the list plan, for WM_MOTIF_TRACE */
-  double prepare_ms[2];     /* of which the tops' paths, and the scratch */
+  double prepare_ms[3];     /* of which the tops' paths, the scratch, the list plan */
   const wm_gpu_graph *resident; /* policy.graph: g on the devices already, or NULL */
   bool borrowed;            /* off and adj are resident's, not this run's to free */
   cudaMemPool_t pool;       /* resident's pool on this device (take), or NULL */
@@ -1314,7 +1371,7 @@ unsigned long long *shared_counter(run &r) {
 
 void release(run &r) {
   if (!r.borrowed) give(r, r.off), give(r, r.adj);
-  void *bufs[] = {r.t, r.scratch, r.slots, r.buf, r.buckets, r.prefix, r.overflow, r.next, r.up, r.heavy, r.total};
+  void *bufs[] = {r.t, r.scratch, r.slots, r.buf, r.buckets, r.prefix, r.next, r.up, r.heavy, r.nheavy_dev, r.total};
   for (void *b : bufs) give(r, b);
   free(r.heavy_host);
   free(r.prefix_host);
@@ -1335,8 +1392,9 @@ int upload(const wm_graph *g, run &r, wm_error *err) {
   WM_CU(cudaMemset(r.t, 0, (g->m ? g->m : 1) * sizeof *r.t));
   WM_CU(take(r, &r.next, kCounters * sizeof *r.next));
   WM_CU(cudaMemset(r.next, 0, kCounters * sizeof *r.next));
-  WM_CU(take(r, &r.overflow, sizeof *r.overflow));
-  WM_CU(take(r, &r.total, WM_SUM_COUNT * sizeof *r.total));
+  /* the overflow flag after the totals: collect copies both at once */
+  WM_CU(take(r, &r.total, (WM_SUM_COUNT + 1) * sizeof *r.total));
+  r.overflow = (int *)(r.total + WM_SUM_COUNT);
   WM_CU(cudaMemset(r.overflow, 0, sizeof *r.overflow));
   for (int i = 0; i < 8; i++) WM_CU(cudaEventCreate(&r.ev[i]));
   r.g.n = g->n, r.g.off = r.off, r.g.adj = r.adj;
@@ -1405,11 +1463,9 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   }
   want = (want + kWarpsPerBlock - 1) / kWarpsPerBlock * kWarpsPerBlock;
   uint64_t budget = policy.scratch_words;
-  if (!budget) {
-    size_t free_b = 0, total_b = 0;
-    WM_CU(cudaMemGetInfo(&free_b, &total_b));
-    budget = (uint64_t)(0.75 * (double)free_b) / 4;
-  }
+  size_t free_b = 0, total_b = 0;
+  WM_CU(cudaMemGetInfo(&free_b, &total_b));
+  if (!budget) budget = (uint64_t)(0.75 * (double)free_b) / 4;
   budget = budget > want ? budget - want : 0; /* the stamps' */
   const uint64_t all = want * words_per_warp(one, r.n, r.maxdeg);
   r.tight = all > budget;
@@ -1423,10 +1479,13 @@ int size_scratch(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   if (!r.scratch) { /* none kept, or of another size or tag */
     WM_CU(take(r, &r.scratch, bytes));
     WM_CU(cudaMemset(r.scratch, 0, bytes));
+    free_b = free_b > bytes ? free_b - bytes : 0;
   }
   r.layout_used = -1;
-  WM_CU(take(r, &r.slots, want * WM_SUM_COUNT * sizeof(i128)));
-  WM_CU(cudaMemset(r.slots, 0, want * WM_SUM_COUNT * sizeof(i128)));
+  const size_t slots = want * WM_SUM_COUNT * sizeof(i128);
+  WM_CU(take(r, &r.slots, slots));
+  WM_CU(cudaMemset(r.slots, 0, slots));
+  r.free_left = free_b > slots ? free_b - slots : 0;
   return WM_OK;
 }
 
@@ -1486,20 +1545,17 @@ int over_windows(run &r, unsigned which, uint64_t n, const uint64_t *weight, wm_
 }
 
 /* Room for the pair lists (and their buckets, at most one per two
- * entries): all tops at once where 70% of the free memory holds them,
- * else chunks of consecutive tops, each top's lists whole. */
-int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room, uint64_t &cap, wm_error *err) {
-  uint64_t most = 0;
-  for (uint32_t u = 0; u < g->n; u++) most = prefix[u + 1] - prefix[u] > most ? prefix[u + 1] - prefix[u] : most;
-  size_t free_b = 0, total_b = 0;
-  WM_CU(cudaMemGetInfo(&free_b, &total_b));
-  const uint64_t fit = (uint64_t)(0.7 * (double)free_b) / (4 + sizeof(bucket) / 2);
-  cap = prefix[g->n] < fit ? prefix[g->n] : fit;
+ * entries): all tops at once where 70% of the free memory (after the
+ * scratch, size_scratch) holds them, else chunks of consecutive tops, each
+ * top's lists whole. */
+int size_lists(run &r, uint64_t room, uint64_t &cap, wm_error *err) {
+  const uint64_t fit = (uint64_t)(0.7 * (double)r.free_left) / (4 + sizeof(bucket) / 2);
+  cap = r.paths < fit ? r.paths : fit;
   if (cap > 0xFFFFFFFFull) cap = 0xFFFFFFFFull; /* bucket.start is 32 bits */
-  if (room && room < cap) cap = room > most ? room : most; /* tests: many chunks */
-  if (cap < most)
+  if (room && room < cap) cap = room > r.most ? room : r.most; /* tests: many chunks */
+  if (cap < r.most)
     return wm_fail(err, WM_EDEVICE, "motif aggregates: vertex lists of %llu paths do not fit the GPU's free memory",
-                   (unsigned long long)most);
+                   (unsigned long long)r.most);
   if (cap == 0) cap = 1;
   WM_CU(take(r, &r.buf, cap * 4));
   WM_CU(take(r, &r.buckets, (cap / 2 + 1) * sizeof(bucket)));
@@ -1507,6 +1563,7 @@ int size_lists(const wm_graph *g, run &r, const uint64_t *prefix, uint64_t room,
 }
 
 int sort_tops(run &r, const unsigned long long *ntops, wm_error *err);
+unsigned small_blocks_of(run &r, wm_error *err);
 
 /* The leading vertices of rows longer than kHeavyRow (top_paths). */
 uint32_t heavy_rows(const wm_graph *g) {
@@ -1525,25 +1582,44 @@ int paths_to_host(const wm_graph *g, run &r, wm_error *err) {
   return WM_OK;
 }
 
-/* Each top's paths (top_paths) and their total (r.paths): size 5 on the
- * host too, for the list plan; size 4 with the list of the heavy tops (in
- * r.buf), and with a share on the host too, cumulative, for the windows. */
+/* Size 5: each top's paths (top_paths), scanned on the device into
+ * r.prefix (each top's first list entry, then the total), and one copy
+ * of the counters for the total (r.paths) and the largest (r.most): a
+ * small graph's plan costs a short round trip, not its tops' paths to
+ * the host and back (plan_lists). */
+int count_top_paths(const wm_graph *g, run &r, unsigned small_blocks, wm_error *err) {
+  unsigned long long *total = counter(r), *most = counter(r);
+  WM_CU(cudaMemsetAsync(r.prefix + g->n, 0, sizeof *r.prefix));
+  top_paths<<<small_blocks, kThreads>>>(r.g, r.heavy_end, counter(r), r.prefix, ~0ull, NULL, NULL, total, most);
+  WM_CU(cudaGetLastError());
+  size_t bytes = 0;
+  void *tmp = NULL;
+  const int64_t items = (int64_t)g->n + 1;
+  WM_CU(cub::DeviceScan::ExclusiveSum(tmp, bytes, r.prefix, r.prefix, items));
+  WM_CU(take(r, &tmp, bytes));
+  cudaError_t e = cub::DeviceScan::ExclusiveSum(tmp, bytes, r.prefix, r.prefix, items);
+  give(r, tmp);
+  if (e != cudaSuccess) return wm_cuda_fail(err, e, "the tops' paths' scan", __FILE__, __LINE__);
+  unsigned long long c[kCounters];
+  WM_CU(cudaMemcpy(c, r.next, sizeof c, cudaMemcpyDeviceToHost));
+  r.paths = c[total - r.next], r.most = c[most - r.next];
+  return WM_OK;
+}
+
+/* Each top's paths (top_paths) and their total (r.paths): size 5
+ * scanned on the device (count_top_paths); size 4 with the list
+ * of the heavy tops (in r.buf), and with a share on the host too,
+ * cumulative, for the windows. */
 int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm_error *err) {
   WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
   r.heavy_end = heavy_rows(g);
   int rc;
-  if (k >= 5) {
-    top_paths<<<small_blocks, kThreads>>>(r.g, r.heavy_end, counter(r), r.prefix + 1, ~0ull, NULL, NULL, NULL);
-    if ((rc = paths_to_host(g, r, err))) return rc;
-    r.paths = 0;
-    for (uint32_t u = 0; u < g->n; u++) r.paths += r.prefix_host[u + 1];
-    return WM_OK;
-  }
+  if (k >= 5) return count_top_paths(g, r, small_blocks, err);
   WM_CU(take(r, &r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
   unsigned long long *ntops = r.next + kCounters - 1, *total = counter(r);
   WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
   top_paths<<<small_blocks, kThreads>>>(r.g, r.heavy_end, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops,
-                                        total);
+                                        total, NULL);
   unsigned long long t = 0;
   WM_CU(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost));
   r.paths = t;
@@ -1554,34 +1630,48 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm
   return r.multi || r.share ? sort_tops(r, ntops, err) : WM_OK;
 }
 
-/* Before the timed passes, for size 5: the heavy tops, the prefix sums of
- * the tops' paths (count_paths) and the room for the lists. */
+/* Before the timed passes, for size 5: the room for the lists and the
+ * heavy tops (of more than r.heavy_paths paths).  Where the lists go in
+ * chunks, or several devices or processes share the tops, the tops' first
+ * entries come to the host (r.prefix_host) and the heavy tops are listed
+ * there, ascending (r.heavy_host, then r.heavy); else, in one chunk, the
+ * device lists them (heavy_tops, r.nheavy_dev) in any order. */
 int plan_lists(const wm_graph *g, run &r, uint64_t room, wm_error *err) {
-  uint64_t *prefix = r.prefix_host;
   if (!r.heavy_paths && r.multi) /* the same on every device, whatever its warps */
     r.heavy_paths = kHeavyPaths;
   if (!r.heavy_paths) { /* a top heavier than a warp's share, within [kHeavyMin, kHeavyPaths] */
     const uint64_t share = r.paths / (r.want ? r.want : 1);
     r.heavy_paths = share < kHeavyMin ? kHeavyMin : share > kHeavyPaths ? kHeavyPaths : share;
   }
-  uint32_t nheavy = 0;
-  for (uint32_t u = 0; u < g->n; u++) nheavy += prefix[u + 1] > r.heavy_paths;
-  if (nheavy) {
-    r.heavy_host = (uint32_t *)malloc(nheavy * sizeof *r.heavy_host);
-    if (!r.heavy_host) return wm_fail(err, WM_EINPUT, "out of memory");
-    for (uint32_t u = 0; u < g->n; u++)
-      if (prefix[u + 1] > r.heavy_paths) r.heavy_host[r.nheavy++] = u;
-    WM_CU(take(r, &r.heavy, nheavy * sizeof *r.heavy));
-    WM_CU(cudaMemcpy(r.heavy, r.heavy_host, nheavy * sizeof *r.heavy, cudaMemcpyHostToDevice));
+  int rc = size_lists(r, room, r.cap, err);
+  if (rc) return rc;
+  if (!r.multi && !r.share && r.paths <= r.cap) {
+    WM_CU(take(r, &r.heavy, (g->n ? g->n : 1) * sizeof *r.heavy));
+    WM_CU(take(r, &r.nheavy_dev, sizeof *r.nheavy_dev));
+    WM_CU(cudaMemsetAsync(r.nheavy_dev, 0, sizeof *r.nheavy_dev));
+    heavy_tops<<<small_blocks_of(r, err), kThreads>>>(r.prefix, g->n, r.heavy_paths, r.heavy, r.nheavy_dev);
+    WM_CU(cudaGetLastError());
+    return WM_OK;
   }
-  for (uint32_t u = 0; u < g->n; u++) prefix[u + 1] += prefix[u];
-  WM_CU(cudaMemcpy(r.prefix, prefix, (g->n + 1) * sizeof *prefix, cudaMemcpyHostToDevice));
-  return size_lists(g, r, prefix, room, r.cap, err);
+  const uint64_t *prefix = r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
+  if (!prefix) return wm_fail(err, WM_EINPUT, "out of memory");
+  WM_CU(cudaMemcpy(r.prefix_host, r.prefix, (g->n + 1) * sizeof *r.prefix_host, cudaMemcpyDeviceToHost));
+  uint32_t nheavy = 0;
+  for (uint32_t u = 0; u < g->n; u++) nheavy += prefix[u + 1] - prefix[u] > r.heavy_paths;
+  if (!nheavy) return WM_OK;
+  r.heavy_host = (uint32_t *)malloc(nheavy * sizeof *r.heavy_host);
+  if (!r.heavy_host) return wm_fail(err, WM_EINPUT, "out of memory");
+  for (uint32_t u = 0; u < g->n; u++)
+    if (prefix[u + 1] - prefix[u] > r.heavy_paths) r.heavy_host[r.nheavy++] = u;
+  WM_CU(take(r, &r.heavy, nheavy * sizeof *r.heavy));
+  WM_CU(cudaMemcpy(r.heavy, r.heavy_host, nheavy * sizeof *r.heavy, cudaMemcpyHostToDevice));
+  return WM_OK;
 }
 
 /* The end of the chunk of tops from u0 whose lists fit r.cap entries (at
  * least one top). */
 uint32_t chunk_end(const run &r, uint32_t n, uint32_t u0) {
+  if (!r.prefix_host) return n; /* one chunk (plan_lists) */
   uint32_t u1 = u0 + 1;
   while (u1 < n && r.prefix_host[u1 + 1] - r.prefix_host[u0] <= r.cap) u1++;
   return u1;
@@ -1601,7 +1691,7 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
   unsigned long long *nbuckets = r.next + kCounters - 1;
   /* the heavy tops a block each; several devices agree on it (r.heavy_split)
    * and take the chunk's heavy tops from one shared counter, as the rest */
-  const bool split = r.multi ? r.heavy_split : r.nheavy && warps >= kHeavyWarps;
+  const bool split = r.multi ? r.heavy_split : (r.nheavy || r.nheavy_dev) && warps >= kHeavyWarps;
   uint32_t h1 = (uint32_t)(std::lower_bound(r.heavy_host, r.heavy_host + r.nheavy, ua) - r.heavy_host);
   uint32_t h0 = h1;                                     /* the chunk's heavy tops */
   for (uint32_t u0 = ua, u1; u0 < ub && !rc; u0 = u1, h0 = h1) {
@@ -1620,7 +1710,7 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
     unsigned long long *heavy_next = split ? shared_counter(r) : NULL; /* the same order on every device */
     if (split && warps >= kHeavyWarps)
       four_cycles_mixed<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(
-          r.g, r.t, 5, pool, u0, u1, r.heavy + h0, h1 - h0, NULL, heavy_next, shared_counter(r), r.prefix, r.buf,
+          r.g, r.t, 5, pool, u0, u1, r.heavy + h0, h1 - h0, r.nheavy_dev, heavy_next, shared_counter(r), r.prefix, r.buf,
           r.buckets, nbuckets, NULL, r.heavy_paths, r.slots, r.overflow);
     else
       four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, shared_counter(r), r.prefix, r.buf, r.buckets,
@@ -1638,6 +1728,12 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
                                                                     counter(r), r.slots, r.overflow);
     if (r.multi) continue; /* queued without waits: the chunks' times are not split */
     cudaEventRecord(r.ev[7]);
+    /* the last chunk is waited for with the passes' end (pass_times):
+     * a small graph's one chunk then costs no round trip to the host */
+    if (u1 >= ub && !r.share) {
+      r.pass3_pending = true;
+      break;
+    }
     if ((rc = wait_step(r, r.ev[7], "four_cycles/pair_lists", err))) break;
     cudaEventElapsedTime(&sweep, r.ev[5], r.ev[6]);
     cudaEventElapsedTime(&lists, r.ev[6], r.ev[7]);
@@ -1721,10 +1817,13 @@ int prepare(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, ru
   int rc = count_paths(g, k, r, small_blocks, err);
   const double t1 = wm_now();
   if (!rc) rc = size_scratch(g, k, policy, r, err);
-  r.prepare_ms[0] = 1e3 * (t1 - t0), r.prepare_ms[1] = 1e3 * (wm_now() - t1);
+  const double t2 = wm_now();
+  r.prepare_ms[0] = 1e3 * (t1 - t0), r.prepare_ms[1] = 1e3 * (t2 - t1);
   if (rc) return rc;
   r.heavy_paths = policy.heavy_paths;
-  return k >= 5 ? plan_lists(g, r, policy.list_room, err) : WM_OK;
+  rc = k >= 5 ? plan_lists(g, r, policy.list_room, err) : WM_OK;
+  r.prepare_ms[2] = 1e3 * (wm_now() - t2);
+  return rc;
 }
 
 /* The chunks of tops of size 5's lists (1 for size 4). */
@@ -1792,8 +1891,14 @@ int pass_times(unsigned k, run &r, float ms[WM_MOTIF_PASSES], wm_error *err) {
   float whole[4];
   for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&whole[i], r.ev[i], r.ev[i + 1]));
   ms[0] = whole[0], ms[1] = whole[1], ms[4] = whole[3];
-  if (k >= 5 && !r.multi) ms[2] = r.pass3[0], ms[3] = r.pass3[1];
-  else ms[2] = whole[2], ms[3] = 0;
+  if (k >= 5 && !r.multi) {
+    float sweep = 0, lists = 0;
+    if (r.pass3_pending) { /* the last chunk's (lists_pass) */
+      WM_CU(cudaEventElapsedTime(&sweep, r.ev[5], r.ev[6]));
+      WM_CU(cudaEventElapsedTime(&lists, r.ev[6], r.ev[7]));
+    }
+    ms[2] = r.pass3[0] + sweep, ms[3] = r.pass3[1] + lists;
+  } else ms[2] = whole[2], ms[3] = 0;
   return WM_OK;
 }
 
@@ -1806,7 +1911,8 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
   if (rc) return rc;
   cudaDeviceSynchronize();
   r.prepare_s = wm_now() - t0;
-  const uint64_t steps = 1 + (k >= 5 ? chunks_of(g, k, r) : 0);
+  /* each chunk of tops but the last, whose wait is the passes' last */
+  const uint64_t steps = k >= 5 ? chunks_of(g, k, r) : 1;
   wm_progress_init(&r.progress, "motif sums", steps, 1);
   if ((rc = queue_passes(g, k, r, err))) return rc;
   return pass_times(k, r, ms, err);
@@ -1816,10 +1922,10 @@ int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run
 int add_slots(const run &r, unsigned warps, wm_acc *total, int *overflow, wm_error *err) {
   reduce_slots<<<WM_SUM_COUNT, kReduceThreads>>>(r.slots, warps, r.total, r.overflow);
   WM_CU(cudaGetLastError());
-  i128 row[WM_SUM_COUNT];
-  int flag = 0;
+  i128 row[WM_SUM_COUNT + 1]; /* the totals, then the overflow flag (upload) */
   WM_CU(cudaMemcpy(row, r.total, sizeof row, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(&flag, r.overflow, sizeof flag, cudaMemcpyDeviceToHost));
+  int flag = 0;
+  memcpy(&flag, &row[WM_SUM_COUNT], sizeof flag);
   *overflow |= flag;
   for (int i = 0; i < WM_SUM_COUNT; i++) wm_acc_add(&total[i], row[i]);
   return WM_OK;
@@ -1987,10 +2093,10 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     at[4] = wm_now();
     if (wm_trace_on("WM_MOTIF_TRACE"))
       fprintf(stderr,
-              "motif sums (GPU, size %u): upload %.3f ms, scratch and plans %.3f ms (paths %.3f, scratch %.3f), "
+              "motif sums (GPU, size %u): upload %.3f ms, scratch and plans %.3f ms (paths %.3f, scratch %.3f, lists %.3f), "
               "passes %.3f ms (kernels %.3f: %.3f, %.3f, %.3f, %.3f, %.3f), collect %.3f ms, release %.3f ms; "
               "%u warps, scratch %.1f MB%s\n",
-              k, 1e3 * (at[1] - at[0]), 1e3 * r.prepare_s, r.prepare_ms[0], r.prepare_ms[1],
+              k, 1e3 * (at[1] - at[0]), 1e3 * r.prepare_s, r.prepare_ms[0], r.prepare_ms[1], r.prepare_ms[2],
               1e3 * (at[2] - at[1] - r.prepare_s),
               ms[0] + ms[1] + ms[2] + ms[3] + ms[4], ms[0], ms[1], ms[2], ms[3], ms[4],
               1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]), r.want, (double)r.words * 4 / 1e6,

@@ -68,29 +68,29 @@ static const formula table[] = {
     {"5-clique", WM_MOTIF_BY_FORMULA, 5, "over edges uv: the triangles among the common neighbours ranked above both"},
 };
 
-unsigned wm_motif_formula_level(const wm_pattern *p) {
-  char name[64];
-  if (p->labeled || !wm_catalogue_name_of(p, name, sizeof name)) return 5;
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    if (strcmp(table[i].name, name) == 0) return table[i].level;
-  return 5;
-}
-
-const char *wm_motif_formula_text(const wm_pattern *p) {
+/* p's row of the table, by its class's catalogue name, or NULL: one
+ * canonical form of p (a motif call looks up every class). */
+static const formula *entry_of(const wm_pattern *p) {
   char name[64];
   if (p->labeled || !wm_catalogue_name_of(p, name, sizeof name)) return NULL;
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    if (strcmp(table[i].name, name) == 0) return table[i].text;
+    if (strcmp(table[i].name, name) == 0) return &table[i];
   return NULL;
 }
 
+unsigned wm_motif_formula_level(const wm_pattern *p) {
+  const formula *f = entry_of(p);
+  return f ? f->level : 5;
+}
+
+const char *wm_motif_formula_text(const wm_pattern *p) {
+  const formula *f = entry_of(p);
+  return f ? f->text : NULL;
+}
+
 int wm_motif_how(const wm_pattern *p) {
-  if (p->labeled) return WM_MOTIF_BY_INDUCED_MATCH;
-  char name[64];
-  if (!wm_catalogue_name_of(p, name, sizeof name)) return WM_MOTIF_BY_INDUCED_MATCH;
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-    if (strcmp(table[i].name, name) == 0) return table[i].how;
-  return WM_MOTIF_BY_INDUCED_MATCH;
+  const formula *f = entry_of(p);
+  return f ? f->how : WM_MOTIF_BY_INDUCED_MATCH;
 }
 
 const char *wm_motif_how_name(int how) {
@@ -102,8 +102,9 @@ const char *wm_motif_how_name(int how) {
 }
 
 int wm_motif_formula(const wm_pattern *p, const wm_motif_sums *sums, wm_i128 *out) {
-  char name[64];
-  if (wm_motif_how(p) != WM_MOTIF_BY_FORMULA || !wm_catalogue_name_of(p, name, sizeof name)) return 0;
+  const formula *f = entry_of(p);
+  if (!f || f->how != WM_MOTIF_BY_FORMULA) return 0;
+  const char *name = f->name;
   const wm_i128 *s = sums->s;
   const wm_i128 k4 = s[WM_SUM_K4X4] / 4, d = s[WM_SUM_DIAMOND];
   int bad = 0;

@@ -108,7 +108,7 @@ typedef struct wm_motif_gpu_policy {
   int gpus;               /* devices 0..gpus-1 share the passes (0 or 1: the current one);
                              one where some device has no peer atomics to device 0 */
   uint64_t heavy_paths;   /* size 5 on one device: tops of more paths than this are swept
-                             by a block each (0: the paths per warp, between 1,024 and
+                             by a block each (0: the paths per warp, between 256 and
                              32,768) */
   const struct wm_gpu_graph *graph; /* g already on the devices (matcher.h), or NULL */
   int skip_k4;            /* size 4: leave the 4-cliques out (a plan counts them) */

@@ -130,14 +130,13 @@ static int class_values(const wm_graph *g, const wm_pattern *pats, unsigned n, i
   int have_gs = 0;
   matched[0] = '\0';
   for (unsigned i = 0; i < n; i++) {
-    const int h = wm_motif_how(&pats[i]);
+    /* the formula first: one look-up of the class for most */
+    const int formula = wm_motif_formula(&pats[i], sums, &value[i]);
+    const int h = formula ? WM_MOTIF_BY_FORMULA : wm_motif_how(&pats[i]);
     if (how) how[i] = h;
     induced[i] = h == WM_MOTIF_BY_INDUCED_MATCH;
-    if (h == WM_MOTIF_BY_FORMULA) {
-      if (!wm_motif_formula(&pats[i], sums, &value[i]))
-        return wm_fail(err, WM_EINPUT, "motif %s: no formula", pats[i].name);
-      continue;
-    }
+    if (formula) continue;
+    if (h == WM_MOTIF_BY_FORMULA) return wm_fail(err, WM_EINPUT, "motif %s: no formula", pats[i].name);
     if (h == WM_MOTIF_BY_EDGE_MATCH && sums->k4_counted && strcmp(pats[i].name, "4-clique") == 0) {
       value[i] = sums->s[WM_SUM_K4X4] / 4;
       list_matched(matched, matched_size, pats[i].name, " (per edge, in pass 4 of the aggregates)");
