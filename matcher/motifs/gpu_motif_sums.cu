@@ -1596,7 +1596,7 @@ int count_top_paths(const wm_graph *g, run &r, unsigned small_blocks, wm_error *
   void *tmp = NULL;
   const int64_t items = (int64_t)g->n + 1;
   WM_CU(cub::DeviceScan::ExclusiveSum(tmp, bytes, r.prefix, r.prefix, items));
-  WM_CU(take(r, &tmp, bytes));
+  WM_CU(take(r, &tmp, bytes > 16 ? bytes : 16)); /* a NULL tmp would ask for the size again */
   cudaError_t e = cub::DeviceScan::ExclusiveSum(tmp, bytes, r.prefix, r.prefix, items);
   give(r, tmp);
   if (e != cudaSuccess) return wm_cuda_fail(err, e, "the tops' paths' scan", __FILE__, __LINE__);
