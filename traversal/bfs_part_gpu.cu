@@ -1028,9 +1028,8 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
    * (process 1 filling the result outside its range, process 0 the last
    * search's gather) held the others' first exchange 30-60 ms on kron-24,
    * timed as their first level. */
-  uint64_t none = 0;
-  if (c->procs && c->procs->sum_u64(c->procs->ctx, &none, 1))
-    return wm_fail(err, WM_EDEVICE, "bfs: the processes could not start the search together");
+  const int together = agree(c, WM_OK, "start the search together", err);
+  if (together) return together;
   double t0 = wm_now();
   PartThread t[WM_MAX_PARTS];
   threads(c, &S, t);
