@@ -16,9 +16,11 @@
  *      the lanes over its triangles and common neighbours.
  * Tops and vertices are handed out by an atomic counter, lowest id (the
  * highest degree) first; a top of many more paths than the warps' average
- * is swept by a block.  Each lane keeps 128-bit partial sums; a warp's go
- * to its own slot, and a last kernel adds the slots with overflow checks,
- * so that one row comes back.
+ * is swept by a block.  On one device alone, passes 1 and 2 run on a
+ * stream of their own (start_early), beside the plan and pass 3.  Each
+ * lane keeps 128-bit partial sums; a warp's go to its own slot (passes 1
+ * and 2: side rows, atomically), and a last kernel adds them with
+ * overflow checks, so that one row comes back.
  *
  * Over several GPUs (policy.gpus), each device holds the graph and runs
  * pass 1 (and the tops' path counts) whole, since every later pass reads
@@ -36,6 +38,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <mutex>
 
 #include <cub/cub.cuh>
 
@@ -268,12 +271,6 @@ __device__ __forceinline__ void atomic_add_i128(i128 *at, i128 x) {
   atomicAdd(&w[1], hi + (old + lo < old ? 1ull : 0ull));
 }
 
-/* Each vertex's neighbours ranked above it (lower ids). */
-__global__ void up_degrees(dev_graph g, uint32_t *up) {
-  for (uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x)
-    up[v] = (uint32_t)lower_bound(g.adj + g.off[v], deg(g, v), v);
-}
-
 /* The calling warp takes the arcs of [a0, a1) Batch (at most 32) at a
  * time from next; lane l < Batch tests the l-th, first by pre(arc), then
  * by want(arc, v, u) with v its row and u its head, and f(arc, v, u) runs
@@ -376,16 +373,12 @@ __device__ void flush_shared(acc &a, i128 *slots, unsigned slots_n, int *overflo
 constexpr uint64_t kHeavyRow = 1024;
 
 /* x summed over the block (kThreads), in every thread. */
-__device__ __forceinline__ i128 warp_total(i128 x) { return warp_sum(x); }
-__device__ __forceinline__ uint64_t warp_total(uint64_t x) { return warp_sum_u64(x); }
-
-template <class T>
-__device__ T block_sum(T x, T (&part)[kWarpsPerBlock]) {
-  x = warp_total(x);
+__device__ i128 block_sum(i128 x, i128 (&part)[kWarpsPerBlock]) {
+  x = warp_sum(x);
   __syncthreads(); /* part free from the last call */
   if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = x;
   __syncthreads();
-  T s = 0;
+  i128 s = 0;
   for (int w = 0; w < kWarpsPerBlock; w++) s += part[w];
   return s;
 }
@@ -740,14 +733,16 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   flush(a, slots, overflow, global_warp());
 }
 
-/* Heavy tops (of more than run.heavy_paths paths; size 4: kHeavyPaths)
+/* Heavy tops (of more than run.heavy_paths paths)
  * are swept by a block of kHeavyWarps warps each, in the slice of the
  * block's first warp, so that a hub's chain of dependent loads does not
  * hold one warp while the device idles (four_cycles_mixed). */
 constexpr int kHeavyWarps = 32;
-constexpr uint64_t kHeavyPaths = 32768; /* paths below a top that make it heavy (size 4; size 5 at most) */
-/* Size 5: a top of more paths than the warps' average share, and more
- * than this, is swept by a block: one warp's chain of dependent loads
+/* Paths below a top that make it heavy: at most this on one device, this
+ * where several devices or processes share the tops (the policy aside). */
+constexpr uint64_t kHeavyPaths = 32768;
+/* One device: a top of more paths than the warps' average share, and
+ * more than this, is swept by a block: one warp's chain of dependent loads
  * over a few hundred paths and their tallies outlasts a small graph's
  * whole pass (hub's light tops held its sweeps at 1,024). */
 constexpr uint64_t kHeavyMin = 256;
@@ -1189,12 +1184,12 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) edge_cliques(dev_graph
   if (__any_sync(0xffffffffu, wrapped) && lane == 0) atomicOr(overflow, 1);
 }
 
-/* The warps' slots summed per sum, a block each, overflow flagged: one
- * row to copy back instead of a row per warp. */
+/* The warps' slots and the side rows summed per sum, a block each,
+ * overflow flagged: one row to copy back instead of a row per warp. */
 constexpr int kReduceThreads = 256;
 
-__global__ void __launch_bounds__(kReduceThreads) reduce_slots(const i128 *slots, unsigned warps, i128 *total,
-                                                               int *overflow) {
+__global__ void __launch_bounds__(kReduceThreads) reduce_slots(const i128 *slots, unsigned warps, const i128 *side,
+                                                               unsigned side_rows, i128 *total, int *overflow) {
   __shared__ i128 part[kReduceThreads / 32];
   __shared__ int bad;
   const int lane = threadIdx.x & 31;
@@ -1203,8 +1198,10 @@ __global__ void __launch_bounds__(kReduceThreads) reduce_slots(const i128 *slots
   __syncthreads();
   i128 s = 0;
   int wrapped = 0;
-  for (unsigned w = threadIdx.x; w < warps; w += kReduceThreads)
-    checked_add(s, slots[(uint64_t)w * WM_SUM_COUNT + which], wrapped);
+  for (unsigned w = threadIdx.x; w < warps + side_rows; w += kReduceThreads) {
+    const i128 *row = w < warps ? slots + (uint64_t)w * WM_SUM_COUNT : side + (uint64_t)(w - warps) * WM_SUM_COUNT;
+    checked_add(s, row[which], wrapped);
+  }
   s = warp_sum_checked(s, wrapped);
   if (lane == 0) part[threadIdx.x >> 5] = s;
   if (wrapped) bad = 1;
@@ -1216,47 +1213,56 @@ __global__ void __launch_bounds__(kReduceThreads) reduce_slots(const i128 *slots
   if (wrapped || bad) atomicOr(overflow, 1);
 }
 
-/* Top u's paths u-v-w (v, w > u) by the lanes of the calling warp (G = 1)
- * or block (G = kWarpsPerBlock), summed in lane 0 (thread 0). */
-template <int G>
-__device__ uint64_t paths_below(const dev_graph &g, uint32_t u, uint64_t (&part)[kWarpsPerBlock]) {
-  const uint32_t *ru = g.adj + g.off[u];
-  const uint64_t du = deg(g, u);
-  uint64_t p = 0;
-  for (uint64_t i = lower_bound(ru, du, u + 1) + (G == 1 ? threadIdx.x & 31 : threadIdx.x); i < du; i += 32 * G) {
-    const uint32_t v = ru[i], *rv = g.adj + g.off[v];
-    /* a block's top is a long row's, of a low id: front_lower_bound */
-    p += deg(g, v) - (G == 1 ? lower_bound(rv, deg(g, v), u + 1) : front_lower_bound(rv, deg(g, v), u + 1));
+/* Each top's paths u-v-w (v, w > u), added from the middles' rows: the
+ * arc from v to a top u < v at position i of v's row (sorted) leaves the
+ * deg(v) - i - 1 neighbours past u, so a thread walks the front of v's
+ * row, below v, adding to each top's count (zero on entry), and their
+ * total to *total; where up is given, the neighbours it walked, v's
+ * above it, go to up[v] (size 5's triangle term, edge_triangles).  No
+ * search, and the adds need no answer: on hub, a warp per top searching
+ * its middles' rows took 39 us, its chains of dependent loads longer than
+ * the whole pass. */
+__global__ void __launch_bounds__(kThreads) arc_paths(dev_graph g, uint64_t *paths, unsigned long long *total,
+                                                      uint32_t *up) {
+  uint64_t sum = 0;
+  for (uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x) {
+    const uint64_t o = g.off[v], d = g.off[v + 1] - o;
+    uint64_t i = 0;
+    for (; i < d; i++) {
+      const uint32_t u = g.adj[o + i];
+      if (u >= v) break;
+      atomicAdd((unsigned long long *)&paths[u], (unsigned long long)(d - i - 1));
+      sum += d - i - 1;
+    }
+    if (up) up[v] = (uint32_t)i;
   }
-  return G == 1 ? warp_sum_u64(p) : block_sum(p, part);
+  sum = warp_sum_u64(sum);
+  if ((threadIdx.x & 31) == 0 && sum) atomicAdd(total, (unsigned long long)sum);
 }
 
-/* Each top's paths u-v-w (v, w > u): where its lists go; the tops of more
- * than `heavy` are listed, and where total is given the paths added to it.
- * Tops [0, heavy_end) a block each, then the rest a warp each. */
-__global__ void __launch_bounds__(kThreads) top_paths(dev_graph g, uint32_t heavy_end, unsigned long long *next,
-                                                      uint64_t *paths, uint64_t heavy, uint32_t *tops,
-                                                      unsigned long long *ntops, unsigned long long *total,
-                                                      unsigned long long *most) {
-  __shared__ uint64_t part[kWarpsPerBlock];
-  const int lane = threadIdx.x & 31;
-  unsigned long long mine = 0, top = 0;
-  auto done = [&](uint32_t u, uint64_t p) {
-    mine += p;
+__device__ __forceinline__ uint64_t warp_max_u64(uint64_t x) {
+  for (int m = 16; m; m >>= 1) {
+    const uint64_t o = __shfl_xor_sync(0xffffffffu, x, m);
+    x = o > x ? o : x;
+  }
+  return x;
+}
+
+/* The largest of the tops' paths to *most (NULL: none), and where tops is
+ * given, the tops of more than `heavy` listed there, counted in *ntops.
+ * Scanned: paths holds each top's first list entry, then the total. */
+template <bool Scanned>
+__global__ void __launch_bounds__(kThreads) path_stats(const uint64_t *paths, uint32_t n, uint64_t heavy,
+                                                       uint32_t *tops, unsigned long long *ntops,
+                                                       unsigned long long *most) {
+  uint64_t top = 0;
+  for (uint32_t u = blockIdx.x * blockDim.x + threadIdx.x; u < n; u += gridDim.x * blockDim.x) {
+    const uint64_t p = Scanned ? paths[u + 1] - paths[u] : paths[u];
     top = p > top ? p : top;
-    paths[u] = p;
-    if (p > heavy) tops[atomicAdd(ntops, 1ull)] = u;
-  };
-  for (uint32_t u = blockIdx.x; u < heavy_end; u += gridDim.x) {
-    const uint64_t p = paths_below<kWarpsPerBlock>(g, u, part);
-    if (threadIdx.x == 0) done(u, p);
+    if (tops && p > heavy) tops[atomicAdd(ntops, 1ull)] = u;
   }
-  for (uint32_t u = heavy_end + grab(next); u < g.n; u = heavy_end + grab(next)) {
-    const uint64_t p = paths_below<1>(g, u, part);
-    if (lane == 0) done(u, p);
-  }
-  if (total && lane == 0 && mine) atomicAdd(total, mine);
-  if (most && lane == 0 && top) atomicMax(most, top);
+  top = warp_max_u64(top);
+  if (most && (threadIdx.x & 31) == 0 && top) atomicMax(most, (unsigned long long)top);
 }
 
 /* Size 5 in one chunk of tops (plan_lists): the tops of more than
@@ -1270,6 +1276,31 @@ __global__ void __launch_bounds__(kThreads) heavy_tops(const uint64_t *prefix, u
 
 constexpr int kCounters = 64;
 
+/* The events of a run: the passes' starts and ends; the last chunk's
+ * sweeps and pair lists (lists_pass); the fork of the early passes. */
+enum ev {
+  kEvTriangles,
+  kEvSums,
+  kEvSumsEnd,
+  kEvSweeps,
+  kEvSweepsEnd,
+  kEvCliquesEnd,
+  kEvChunk,
+  kEvChunkSweeps,
+  kEvChunkEnd,
+  kEvFork,
+  kEvEnd,
+  kEvents
+};
+
+/* Rows of sums of the passes that add theirs atomically (flush_shared),
+ * apart from the warps' slots, which another pass may hold meanwhile. */
+constexpr unsigned kSideRows = 256;
+/* Counters of the early passes beside the kernel launches' (counter): never
+ * handed out again, so never zeroed while a pass on the early stream may
+ * still grab from them. */
+constexpr int kSideCounters = 2;
+
 struct run {
   dev_graph g;
   uint64_t *off;
@@ -1278,21 +1309,24 @@ struct run {
   bucket *buckets;
   uint64_t *prefix;
   i128 *slots;
-  i128 *total; /* the slots summed (reduce_slots) */
+  i128 *total; /* the slots and side rows summed (reduce_slots); in r.next's block */
+  i128 *side;  /* kSideRows rows of passes 1 and 2, added atomically (flush_shared); the same */
   int *overflow;
-  unsigned long long *next; /* kCounters counters, each kernel launch its own */
+  unsigned long long *next; /* kCounters counters, each kernel launch its own, then kSideCounters */
   unsigned used;            /* counters handed out */
   cudaError_t bad;          /* the first failed reset of a counter */
   uint64_t *prefix_host;    /* each top's first list entry, and the total (size 5 in chunks, over
                                several devices or with a share; size 4 with a share, as the
                                windows' weights), else NULL */
   uint64_t cap;             /* list entries per chunk */
-  cudaEvent_t ev[8];        /* between the passes */
+  cudaEvent_t ev[kEvents]; /* between the passes (enum ev) */
+  cudaStream_t early;       /* one device alone: passes 1 and 2's (start_early), else 0 */
+  bool early_due;           /* start_early before the first wait on the tops' paths */
   float pass3[2];           /* ms of the 4-cycle sweeps and of the pair lists */
   bool pass3_pending;       /* the last chunk's not in pass3: its events read with the passes' end */
   uint32_t *up;             /* size 5: each vertex's neighbours above it */
   uint64_t paths;           /* the paths below all the tops (count_paths) */
-  uint64_t most;            /* size 5: the paths below the top of most */
+  uint64_t most;            /* size 5: the paths below the top of most (most_paths, for chunks) */
   uint64_t heavy_paths;     /* size 5: paths that make a top heavy (policy, else from the average) */
   uint32_t *heavy;          /* size 5, one device: the tops of more than heavy_paths paths */
   uint32_t *heavy_host;     /* the same, ascending, on the host */
@@ -1349,9 +1383,13 @@ int wait_step(run &r, cudaEvent_t ev, const char *what, wm_error *err) {
   return WM_OK;
 }
 
-/* A zeroed counter for the next launch (the last one is the buckets'). */
+/* A zeroed counter for the next launch (the last one is the buckets'):
+ * upload zeroed them all, so one is zeroed again only when handed out a
+ * second time. */
 unsigned long long *counter(run &r) {
-  unsigned long long *c = r.next + (r.used++ % (kCounters - 1));
+  const unsigned i = r.used++;
+  unsigned long long *c = r.next + i % (kCounters - 1);
+  if (i < kCounters - 1) return c;
   cudaError_t e = cudaMemsetAsync(c, 0, sizeof *c);
   if (e != cudaSuccess && r.bad == cudaSuccess) r.bad = e;
   return c;
@@ -1370,16 +1408,22 @@ unsigned long long *shared_counter(run &r) {
 }
 
 void release(run &r) {
+  if (r.early) cudaStreamSynchronize(r.early); /* its passes use the buffers below (an error may skip the join) */
   if (!r.borrowed) give(r, r.off), give(r, r.adj);
-  void *bufs[] = {r.t, r.scratch, r.slots, r.buf, r.buckets, r.prefix, r.next, r.up, r.heavy, r.nheavy_dev, r.total};
+  void *bufs[] = {r.t, r.scratch, r.slots, r.buf, r.buckets, r.prefix, r.next, r.up, r.heavy, r.nheavy_dev};
   for (void *b : bufs) give(r, b);
   free(r.heavy_host);
   free(r.prefix_host);
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < kEvents; i++)
     if (r.ev[i]) cudaEventDestroy(r.ev[i]);
 }
 
-int upload(const wm_graph *g, run &r, wm_error *err) {
+uint32_t heavy_rows(const wm_graph *g);
+
+/* The graph (unless resident) and what passes 1 and 2 write: the
+ * triangles per edge, the counters, the side rows and totals, and for size
+ * 5 each vertex's neighbours above it. */
+int upload(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   r.borrowed = wm_gpu_graph_on(r.resident, g, r.dev, (void **)&r.off, (void **)&r.adj) != 0;
   r.pool = (cudaMemPool_t)wm_gpu_graph_pool(r.resident, r.dev);
   if (!r.borrowed) {
@@ -1390,14 +1434,20 @@ int upload(const wm_graph *g, run &r, wm_error *err) {
   }
   WM_CU(take(r, &r.t, (g->m ? g->m : 1) * sizeof *r.t));
   WM_CU(cudaMemset(r.t, 0, (g->m ? g->m : 1) * sizeof *r.t));
-  WM_CU(take(r, &r.next, kCounters * sizeof *r.next));
-  WM_CU(cudaMemset(r.next, 0, kCounters * sizeof *r.next));
-  /* the overflow flag after the totals: collect copies both at once */
-  WM_CU(take(r, &r.total, (WM_SUM_COUNT + 1) * sizeof *r.total));
+  /* one zeroed block: the counters, the totals and the overflow flag
+   * after them (collect copies both at once), the side rows */
+  static_assert((kCounters + kSideCounters) * sizeof *r.next % sizeof(i128) == 0, "the totals stay aligned");
+  const size_t counters = (kCounters + kSideCounters) * sizeof *r.next, totals = (WM_SUM_COUNT + 1) * sizeof(i128),
+               bytes = counters + totals + kSideRows * WM_SUM_COUNT * sizeof(i128);
+  WM_CU(take(r, &r.next, bytes));
+  WM_CU(cudaMemset(r.next, 0, bytes));
+  r.total = (i128 *)((char *)r.next + counters);
   r.overflow = (int *)(r.total + WM_SUM_COUNT);
-  WM_CU(cudaMemset(r.overflow, 0, sizeof *r.overflow));
-  for (int i = 0; i < 8; i++) WM_CU(cudaEventCreate(&r.ev[i]));
+  r.side = r.total + WM_SUM_COUNT + 1;
+  if (k >= 5) WM_CU(take(r, &r.up, (g->n ? g->n : 1) * sizeof *r.up));
+  for (int i = 0; i < kEvents; i++) WM_CU(cudaEventCreate(&r.ev[i]));
   r.g.n = g->n, r.g.off = r.off, r.g.adj = r.adj;
+  r.heavy_end = heavy_rows(g);
   return WM_OK;
 }
 
@@ -1548,9 +1598,15 @@ int over_windows(run &r, unsigned which, uint64_t n, const uint64_t *weight, wm_
  * entries): all tops at once where 70% of the free memory (after the
  * scratch, size_scratch) holds them, else chunks of consecutive tops, each
  * top's lists whole. */
-int size_lists(run &r, uint64_t room, uint64_t &cap, wm_error *err) {
+int most_paths(const wm_graph *g, run &r, wm_error *err);
+
+int size_lists(const wm_graph *g, run &r, uint64_t room, uint64_t &cap, wm_error *err) {
   const uint64_t fit = (uint64_t)(0.7 * (double)r.free_left) / (4 + sizeof(bucket) / 2);
   cap = r.paths < fit ? r.paths : fit;
+  if (cap < r.paths || room) { /* chunks, each top's lists whole */
+    int rc = most_paths(g, r, err);
+    if (rc) return rc;
+  }
   if (cap > 0xFFFFFFFFull) cap = 0xFFFFFFFFull; /* bucket.start is 32 bits */
   if (room && room < cap) cap = room > r.most ? room : r.most; /* tests: many chunks */
   if (cap < r.most)
@@ -1565,7 +1621,7 @@ int size_lists(run &r, uint64_t room, uint64_t &cap, wm_error *err) {
 int sort_tops(run &r, const unsigned long long *ntops, wm_error *err);
 unsigned small_blocks_of(run &r, wm_error *err);
 
-/* The leading vertices of rows longer than kHeavyRow (top_paths). */
+/* The leading vertices of rows longer than kHeavyRow (vertex_and_edge_sums). */
 uint32_t heavy_rows(const wm_graph *g) {
   uint32_t h = 0;
   while (h < g->n && g->offsets[h + 1] - g->offsets[h] > kHeavyRow) h++;
@@ -1574,6 +1630,16 @@ uint32_t heavy_rows(const wm_graph *g) {
 
 /* Each top's paths (r.prefix + 1, on the device) into r.prefix_host + 1,
  * after a 0. */
+int start_early(const wm_graph *g, unsigned k, run &r, wm_error *err);
+
+/* start_early where it is due: after the tops' paths are queued, so
+ * that their blocks, which the host waits for, go first. */
+int start_due(const wm_graph *g, unsigned k, run &r, wm_error *err) {
+  if (!r.early_due) return WM_OK;
+  r.early_due = false;
+  return start_early(g, k, r, err);
+}
+
 int paths_to_host(const wm_graph *g, run &r, wm_error *err) {
   r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
   if (!r.prefix_host) return wm_fail(err, WM_EINPUT, "out of memory");
@@ -1582,52 +1648,104 @@ int paths_to_host(const wm_graph *g, run &r, wm_error *err) {
   return WM_OK;
 }
 
-/* Size 5: each top's paths (top_paths), scanned on the device into
- * r.prefix (each top's first list entry, then the total), and one copy
- * of the counters for the total (r.paths) and the largest (r.most): a
- * small graph's plan costs a short round trip, not its tops' paths to
- * the host and back (plan_lists). */
-int count_top_paths(const wm_graph *g, run &r, unsigned small_blocks, wm_error *err) {
-  unsigned long long *total = counter(r), *most = counter(r);
-  WM_CU(cudaMemsetAsync(r.prefix + g->n, 0, sizeof *r.prefix));
-  top_paths<<<small_blocks, kThreads>>>(r.g, r.heavy_end, counter(r), r.prefix, ~0ull, NULL, NULL, total, most);
-  WM_CU(cudaGetLastError());
-  size_t bytes = 0;
-  void *tmp = NULL;
-  const int64_t items = (int64_t)g->n + 1;
-  WM_CU(cub::DeviceScan::ExclusiveSum(tmp, bytes, r.prefix, r.prefix, items));
-  WM_CU(take(r, &tmp, bytes > 16 ? bytes : 16)); /* a NULL tmp would ask for the size again */
-  cudaError_t e = cub::DeviceScan::ExclusiveSum(tmp, bytes, r.prefix, r.prefix, items);
-  give(r, tmp);
-  if (e != cudaSuccess) return wm_cuda_fail(err, e, "the tops' paths' scan", __FILE__, __LINE__);
-  unsigned long long c[kCounters];
-  WM_CU(cudaMemcpy(c, r.next, sizeof c, cudaMemcpyDeviceToHost));
-  r.paths = c[total - r.next], r.most = c[most - r.next];
-  return WM_OK;
+/* Blocks of kThreads for a thread per vertex, at most `most`: on a small
+ * graph, no warp whose only work is its atomics at the end. */
+unsigned vertex_blocks(uint32_t n, unsigned most) {
+  const uint64_t b = ((uint64_t)n + kThreads - 1) / kThreads;
+  return b < 1 ? 1 : b > most ? most : (unsigned)b;
 }
 
-/* Each top's paths (top_paths) and their total (r.paths): size 5
- * scanned on the device (count_top_paths); size 4 with the list
- * of the heavy tops (in r.buf), and with a share on the host too,
- * cumulative, for the windows. */
-int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm_error *err) {
-  WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
-  r.heavy_end = heavy_rows(g);
-  int rc;
-  if (k >= 5) return count_top_paths(g, r, small_blocks, err);
-  WM_CU(take(r, &r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
-  unsigned long long *ntops = r.next + kCounters - 1, *total = counter(r);
-  WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
-  top_paths<<<small_blocks, kThreads>>>(r.g, r.heavy_end, counter(r), r.prefix + 1, kHeavyPaths, r.buf, ntops,
-                                        total, NULL);
+/* Each top's paths (arc_paths) at paths[0..n) and their total (r.paths);
+ * the tops of more than `heavy` listed in tops (NULL: none), counted in
+ * *ntops.  Size 5 scans them on the device into each top's first list
+ * entry, and the total after them: one copy of the counters is the plan's
+ * round trip, not the tops' paths to the host and back (plan_lists).  The
+ * early passes start before it (start_due). */
+int top_paths(const wm_graph *g, unsigned k, run &r, uint64_t *paths, uint64_t heavy, uint32_t *tops,
+              unsigned long long *ntops, unsigned small_blocks, wm_error *err) {
+  unsigned long long *total = counter(r);
+  const unsigned blocks = vertex_blocks(g->n, small_blocks);
+  WM_CU(cudaMemsetAsync(r.prefix, 0, (g->n + 1) * sizeof *r.prefix));
+  arc_paths<<<blocks, kThreads>>>(r.g, paths, total, r.up);
+  if (tops) path_stats<false><<<blocks, kThreads>>>(paths, g->n, heavy, tops, ntops, NULL);
+  WM_CU(cudaGetLastError());
+  if (k >= 5) {
+    size_t bytes = 0;
+    void *tmp = NULL;
+    const int64_t items = (int64_t)g->n + 1;
+    WM_CU(cub::DeviceScan::ExclusiveSum(tmp, bytes, r.prefix, r.prefix, items));
+    WM_CU(take(r, &tmp, bytes > 16 ? bytes : 16)); /* a NULL tmp would ask for the size again */
+    cudaError_t e = cub::DeviceScan::ExclusiveSum(tmp, bytes, r.prefix, r.prefix, items);
+    give(r, tmp);
+    if (e != cudaSuccess) return wm_cuda_fail(err, e, "the tops' paths' scan", __FILE__, __LINE__);
+  }
+  int rc = start_due(g, k, r, err);
+  if (rc) return rc;
   unsigned long long t = 0;
   WM_CU(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost));
   r.paths = t;
+  return WM_OK;
+}
+
+/* Size 5: the paths of the top of most (r.most), where size_lists needs
+ * it: the lists in chunks, each top's whole. */
+int most_paths(const wm_graph *g, run &r, wm_error *err) {
+  unsigned long long *most = counter(r), m = 0;
+  const unsigned blocks = vertex_blocks(g->n, small_blocks_of(r, err));
+  path_stats<true><<<blocks, kThreads>>>(r.prefix, g->n, 0, NULL, NULL, most);
+  WM_CU(cudaGetLastError());
+  WM_CU(cudaMemcpy(&m, most, sizeof m, cudaMemcpyDeviceToHost));
+  r.most = m;
+  return WM_OK;
+}
+
+/* Each top's paths (top_paths): size 5 scanned on the device; size 4
+ * at r.prefix + 1, where several devices or processes share the tops
+ * with the list of the heavy tops (in r.buf, of more than
+ * r.heavy_paths, else kHeavyPaths), sorted, with a share on the host too,
+ * and cumulative paths there, for the windows (else plan_four lists
+ * them). */
+int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm_error *err) {
+  WM_CU(take(r, &r.prefix, (g->n + 1) * sizeof *r.prefix));
+  if (k >= 5) return top_paths(g, k, r, r.prefix, 0, NULL, NULL, small_blocks, err);
+  WM_CU(take(r, &r.buf, (g->n ? g->n : 1) * sizeof *r.buf));
+  const bool shared = r.multi || r.share;
+  unsigned long long *ntops = r.next + kCounters - 1;
+  if (shared) {
+    if (!r.heavy_paths) r.heavy_paths = kHeavyPaths; /* the same on every device, whatever its warps */
+    WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
+  }
+  int rc = top_paths(g, k, r, r.prefix + 1, r.heavy_paths, shared ? r.buf : NULL, ntops, small_blocks, err);
+  if (rc) return rc;
   if (r.share) {
     if ((rc = paths_to_host(g, r, err))) return rc;
     for (uint32_t u = 0; u < g->n; u++) r.prefix_host[u + 1] += r.prefix_host[u];
   }
   return r.multi || r.share ? sort_tops(r, ntops, err) : WM_OK;
+}
+
+/* A top heavier than a warp's share of the paths, within [kHeavyMin,
+ * kHeavyPaths]: its block's chains of loads are shorter than a warp's,
+ * and the light tops' warps are not left waiting for it. */
+uint64_t heavy_share(const run &r) {
+  const uint64_t share = r.paths / (r.want ? r.want : 1);
+  return share < kHeavyMin ? kHeavyMin : share > kHeavyPaths ? kHeavyPaths : share;
+}
+
+/* Before the timed passes, for size 4 on one device alone: the tops of
+ * more than r.heavy_paths paths (a warp's share unless the policy says)
+ * listed in r.buf, in any order, counted at ntops (four_cycle_pass); with
+ * several devices or a share count_paths listed them.  At a fixed 32,768
+ * paths, hub's sweeps waited 0.38 ms on its light tops' warps. */
+int plan_four(const wm_graph *g, run &r, wm_error *err) {
+  if (r.multi || r.share) return WM_OK;
+  if (!r.heavy_paths) r.heavy_paths = heavy_share(r);
+  unsigned long long *ntops = r.next + kCounters - 1;
+  WM_CU(cudaMemsetAsync(ntops, 0, sizeof *ntops));
+  const unsigned blocks = vertex_blocks(g->n, small_blocks_of(r, err));
+  path_stats<false><<<blocks, kThreads>>>(r.prefix + 1, g->n, r.heavy_paths, r.buf, ntops, NULL);
+  WM_CU(cudaGetLastError());
+  return WM_OK;
 }
 
 /* Before the timed passes, for size 5: the room for the lists and the
@@ -1639,11 +1757,8 @@ int count_paths(const wm_graph *g, unsigned k, run &r, unsigned small_blocks, wm
 int plan_lists(const wm_graph *g, run &r, uint64_t room, wm_error *err) {
   if (!r.heavy_paths && r.multi) /* the same on every device, whatever its warps */
     r.heavy_paths = kHeavyPaths;
-  if (!r.heavy_paths) { /* a top heavier than a warp's share, within [kHeavyMin, kHeavyPaths] */
-    const uint64_t share = r.paths / (r.want ? r.want : 1);
-    r.heavy_paths = share < kHeavyMin ? kHeavyMin : share > kHeavyPaths ? kHeavyPaths : share;
-  }
-  int rc = size_lists(r, room, r.cap, err);
+  if (!r.heavy_paths) r.heavy_paths = heavy_share(r);
+  int rc = size_lists(g, r, room, r.cap, err);
   if (rc) return rc;
   if (!r.multi && !r.share && r.paths <= r.cap) {
     WM_CU(take(r, &r.heavy, (g->n ? g->n : 1) * sizeof *r.heavy));
@@ -1704,7 +1819,7 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
       break;
     }
     float sweep = 0, lists = 0;
-    if (!r.multi) cudaEventRecord(r.ev[5]);
+    if (!r.multi) cudaEventRecord(r.ev[kEvChunk]);
     /* Several devices: each takes tops of the chunk from the shared
      * counter and lists them in its own buffer and buckets. */
     unsigned long long *heavy_next = split ? shared_counter(r) : NULL; /* the same order on every device */
@@ -1715,7 +1830,7 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
     else
       four_cycles<<<blocks, kThreads>>>(r.g, r.t, 5, pool, u0, u1, shared_counter(r), r.prefix, r.buf, r.buckets,
                                         nbuckets, NULL, split ? r.heavy_paths : 0, r.slots, r.overflow);
-    if (!r.multi) cudaEventRecord(r.ev[6]);
+    if (!r.multi) cudaEventRecord(r.ev[kEvChunkSweeps]);
     /* in a tight scratch the pair lists lay out fewer arrays over more warps */
     if ((rc = use_layout(r, kLists, 5, lists_pool, lists_warps, err))) break;
     /* xs has a vertex's room unless the scratch is tight: the untight kernel needs neither
@@ -1727,16 +1842,16 @@ int lists_pass(run &r, uint32_t ua, uint32_t ub, wm_error *err) {
       pair_lists<false><<<lists_warps / kWarpsPerBlock, kThreads>>>(r.g, r.buckets, nbuckets, r.buf, lists_pool,
                                                                     counter(r), r.slots, r.overflow);
     if (r.multi) continue; /* queued without waits: the chunks' times are not split */
-    cudaEventRecord(r.ev[7]);
+    cudaEventRecord(r.ev[kEvChunkEnd]);
     /* the last chunk is waited for with the passes' end (pass_times):
      * a small graph's one chunk then costs no round trip to the host */
     if (u1 >= ub && !r.share) {
       r.pass3_pending = true;
       break;
     }
-    if ((rc = wait_step(r, r.ev[7], "four_cycles/pair_lists", err))) break;
-    cudaEventElapsedTime(&sweep, r.ev[5], r.ev[6]);
-    cudaEventElapsedTime(&lists, r.ev[6], r.ev[7]);
+    if ((rc = wait_step(r, r.ev[kEvChunkEnd], "four_cycles/pair_lists", err))) break;
+    cudaEventElapsedTime(&sweep, r.ev[kEvChunk], r.ev[kEvChunkSweeps]);
+    cudaEventElapsedTime(&lists, r.ev[kEvChunkSweeps], r.ev[kEvChunkEnd]);
     r.pass3[0] += sweep, r.pass3[1] += lists;
   }
   return rc;
@@ -1771,10 +1886,10 @@ int four_cycle_pass(run &r, unsigned small_blocks, uint32_t ua, uint32_t ub, wm_
   if (warps >= kHeavyWarps)
     four_cycles_mixed<<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(
         r.g, r.t, 4, pool, ua, ub, tops, count, ntops, heavy_next, shared_counter(r), NULL, NULL, NULL, NULL,
-        r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
+        r.prefix + 1, r.heavy_paths, r.slots, r.overflow);
   else
     four_cycles<<<blocks, kThreads>>>(r.g, r.t, 4, pool, ua, ub, shared_counter(r), NULL, NULL, NULL, NULL,
-                                      r.prefix + 1, kHeavyPaths, r.slots, r.overflow);
+                                      r.prefix + 1, r.heavy_paths, r.slots, r.overflow);
   return WM_OK;
 }
 
@@ -1812,16 +1927,15 @@ int sort_tops(run &r, const unsigned long long *ntops, wm_error *err) {
 int prepare(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, wm_error *err) {
   const unsigned small_blocks = small_blocks_of(r, err);
   if (!small_blocks) WM_CU(cudaGetLastError());
-  if (k >= 5) WM_CU(take(r, &r.up, (g->n ? g->n : 1) * sizeof *r.up));
   const double t0 = wm_now();
+  r.heavy_paths = policy.heavy_paths;
   int rc = count_paths(g, k, r, small_blocks, err);
   const double t1 = wm_now();
   if (!rc) rc = size_scratch(g, k, policy, r, err);
   const double t2 = wm_now();
   r.prepare_ms[0] = 1e3 * (t1 - t0), r.prepare_ms[1] = 1e3 * (t2 - t1);
   if (rc) return rc;
-  r.heavy_paths = policy.heavy_paths;
-  rc = k >= 5 ? plan_lists(g, r, policy.list_room, err) : WM_OK;
+  rc = k >= 5 ? plan_lists(g, r, policy.list_room, err) : plan_four(g, r, err);
   r.prepare_ms[2] = 1e3 * (wm_now() - t2);
   return rc;
 }
@@ -1834,34 +1948,86 @@ uint64_t chunks_of(const wm_graph *g, unsigned k, const run &r) {
   return c ? c : 1;
 }
 
-/* The timed passes, queued on the device's default stream between r.ev[0]
- * and r.ev[4]; waited for (with the progress line) unless r.multi. */
-int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
+/* Passes 1 and 2 on stream s, between the events kEvTriangles, kEvSums
+ * and kEvSumsEnd: they need no plan of the tops.  Their sums go to the
+ * side rows, atomically, so that they may run beside pass 3. */
+int queue_early(const wm_graph *g, unsigned k, run &r, cudaStream_t s, wm_error *err) {
   const unsigned small_blocks = small_blocks_of(r, err);
   if (!small_blocks) WM_CU(cudaGetLastError());
-  int rc;
-  WM_CU(cudaDeviceSynchronize()); /* the passes' time starts on an idle device, the plans made */
-  WM_CU(cudaEventRecord(r.ev[0]));
+  unsigned long long *side = r.next + kCounters; /* kSideCounters of them */
+  WM_CU(cudaEventRecord(r.ev[kEvTriangles], s));
   /* size 5: the 5-cycles' triangle term with the triangles, on one device */
   const uint32_t *up = k >= 5 && (!r.multi || r.dev == 0) && (!r.share || r.share->process == 0) ? r.up : NULL;
-  if (up) up_degrees<<<small_blocks, kThreads>>>(r.g, r.up);
-  edge_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t, counter(r), up, r.slots, r.want);
-  fold_triangles<<<small_blocks, kThreads>>>(r.g, g->m, r.t);
-  WM_CU(cudaEventRecord(r.ev[1]));
-  rc = over_windows(r, 0, g->n, g->offsets, err, [&](uint64_t a, uint64_t b) {
+  edge_triangles<<<small_blocks, kThreads, 0, s>>>(r.g, g->m, r.t, s ? side : counter(r), up, r.side, kSideRows);
+  fold_triangles<<<small_blocks, kThreads, 0, s>>>(r.g, g->m, r.t);
+  WM_CU(cudaEventRecord(r.ev[kEvSums], s));
+  int rc = over_windows(r, 0, g->n, g->offsets, err, [&](uint64_t a, uint64_t b) {
     /* several devices split the vertices by a shared counter alone */
-    vertex_and_edge_sums<<<small_blocks, kThreads>>>(r.g, r.t, r.multi ? 0 : r.heavy_end, shared_counter(r),
-                                                     (uint32_t)a, (uint32_t)b, r.slots, r.want, r.overflow);
+    vertex_and_edge_sums<<<small_blocks, kThreads, 0, s>>>(r.g, r.t, r.multi ? 0 : r.heavy_end,
+                                                           s ? side + 1 : shared_counter(r), (uint32_t)a, (uint32_t)b,
+                                                           r.side, kSideRows, r.overflow);
     return WM_OK;
   });
   if (rc) return rc;
-  WM_CU(cudaEventRecord(r.ev[2]));
+  WM_CU(cudaGetLastError());
+  WM_CU(cudaEventRecord(r.ev[kEvSumsEnd], s));
+  return WM_OK;
+}
+
+/* Arcs up to which the early passes start before the plan's round trip.
+ * There they take about as long as the plan and both are mostly waits;
+ * on a larger graph their blocks fill the device and hold up the tops'
+ * scan, which the host waits for (kron-18: 0.6 ms became 5.7), so they
+ * start after the plan, still beside pass 3. */
+constexpr uint64_t kEarlyArcs = 1u << 20;
+
+/* Device dev's stream for the early passes, made the first time and kept
+ * for the process: making and freeing one costs as much as a kernel
+ * launch.  Calls on one device at once share it, which orders their early
+ * passes and nothing else. */
+int early_stream(int dev, cudaStream_t *out, wm_error *err) {
+  static std::mutex lock;
+  static cudaStream_t streams[64];
+  if (dev < 0 || dev >= 64) return wm_fail(err, WM_EDEVICE, "motif aggregates: device %d out of range", dev);
+  std::lock_guard<std::mutex> hold(lock);
+  if (!streams[dev]) WM_CU(cudaStreamCreateWithFlags(&streams[dev], cudaStreamNonBlocking));
+  *out = streams[dev];
+  return WM_OK;
+}
+
+/* One device alone: passes 1 and 2 on a stream of their own from here
+ * (after the buffers they use and the tops' paths, which write r.up):
+ * on a small graph while the lists are planned (kEarlyArcs), and beside
+ * pass 3 (queue_passes joins them).  On hub they took a fifth of the
+ * kernels' time, one after the other. */
+int start_early(const wm_graph *g, unsigned k, run &r, wm_error *err) {
+  int rc = early_stream(r.dev, &r.early, err);
+  if (rc) return rc;
+  WM_CU(cudaEventRecord(r.ev[kEvFork], 0));
+  WM_CU(cudaStreamWaitEvent(r.early, r.ev[kEvFork], 0));
+  return queue_early(g, k, r, r.early, err);
+}
+
+/* Until kEvEnd, on the device's default stream: passes 1 and 2 unless
+ * start_early queued them, then passes 3 and 4, each after the triangles
+ * it reads; waited for (with the progress line) unless r.multi. */
+int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
+  int rc;
+  if (!r.early) {
+    WM_CU(cudaDeviceSynchronize()); /* the passes' time starts on an idle device, the plans made */
+    if ((rc = queue_early(g, k, r, 0, err))) return rc;
+  } else if (k >= 5) /* size 5's sweeps read the triangles per edge */
+    WM_CU(cudaStreamWaitEvent(0, r.ev[kEvSums], 0));
+  const unsigned small_blocks = small_blocks_of(r, err);
+  if (!small_blocks) WM_CU(cudaGetLastError());
+  WM_CU(cudaEventRecord(r.ev[kEvSweeps]));
   rc = over_windows(r, 1, g->n, r.prefix_host, err, [&](uint64_t a, uint64_t b) {
     return k >= 5 ? lists_pass(r, (uint32_t)a, (uint32_t)b, err)
                   : four_cycle_pass(r, small_blocks, (uint32_t)a, (uint32_t)b, err);
   });
   if (rc) return rc;
-  WM_CU(cudaEventRecord(r.ev[3]));
+  WM_CU(cudaEventRecord(r.ev[kEvSweepsEnd]));
+  if (r.early) WM_CU(cudaStreamWaitEvent(0, r.ev[kEvSums], 0)); /* size 4's cliques read them */
   if (k >= 5 || !r.skip_k4) {
     scratch_pool pool;
     unsigned warps = 0;
@@ -1879,48 +2045,57 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   }
   WM_CU(cudaGetLastError());
   WM_CU(r.bad);
-  WM_CU(cudaEventRecord(r.ev[4]));
+  WM_CU(cudaEventRecord(r.ev[kEvCliquesEnd]));
+  if (r.early) WM_CU(cudaStreamWaitEvent(0, r.ev[kEvSumsEnd], 0)); /* the join */
+  WM_CU(cudaEventRecord(r.ev[kEvEnd]));
   if (r.multi) return WM_OK;
-  return wait_step(r, r.ev[4], "the motif passes", err);
+  return wait_step(r, r.ev[kEvEnd], "the motif passes", err);
 }
 
-/* The passes' ms once they are done (ms as wm_motif_sums.pass_seconds);
- * several devices do not time the chunks apart: 4-cycles and pair lists
- * go under 4-cycles together. */
-int pass_times(unsigned k, run &r, float ms[WM_MOTIF_PASSES], wm_error *err) {
+/* The passes' ms once they are done (ms as wm_motif_sums.pass_seconds),
+ * each from its own events (passes 1 and 2 may run beside the others),
+ * and *span from the first's start to the last's end; several devices do
+ * not time the chunks apart: 4-cycles and pair lists go under 4-cycles
+ * together. */
+int pass_times(unsigned k, run &r, float ms[WM_MOTIF_PASSES], float *span, wm_error *err) {
+  WM_CU(cudaEventElapsedTime(span, r.ev[kEvTriangles], r.ev[kEvEnd]));
+  const int from[4] = {kEvTriangles, kEvSums, kEvSweeps, kEvSweepsEnd},
+            to[4] = {kEvSums, kEvSumsEnd, kEvSweepsEnd, kEvCliquesEnd};
   float whole[4];
-  for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&whole[i], r.ev[i], r.ev[i + 1]));
+  for (int i = 0; i < 4; i++) WM_CU(cudaEventElapsedTime(&whole[i], r.ev[from[i]], r.ev[to[i]]));
   ms[0] = whole[0], ms[1] = whole[1], ms[4] = whole[3];
   if (k >= 5 && !r.multi) {
     float sweep = 0, lists = 0;
     if (r.pass3_pending) { /* the last chunk's (lists_pass) */
-      WM_CU(cudaEventElapsedTime(&sweep, r.ev[5], r.ev[6]));
-      WM_CU(cudaEventElapsedTime(&lists, r.ev[6], r.ev[7]));
+      WM_CU(cudaEventElapsedTime(&sweep, r.ev[kEvChunk], r.ev[kEvChunkSweeps]));
+      WM_CU(cudaEventElapsedTime(&lists, r.ev[kEvChunkSweeps], r.ev[kEvChunkEnd]));
     }
     ms[2] = r.pass3[0] + sweep, ms[3] = r.pass3[1] + lists;
   } else ms[2] = whole[2], ms[3] = 0;
   return WM_OK;
 }
 
-/* One device: prepared, then the passes with the progress line in steps
- * (each chunk of tops, the last wait). */
+/* One device: passes 1 and 2 started (alone, start_early), the rest
+ * prepared, then the passes with the progress line in steps (each chunk
+ * of tops, the last wait). */
 int passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, run &r, float ms[WM_MOTIF_PASSES],
-           wm_error *err) {
+           float *span, wm_error *err) {
   const double t0 = wm_now();
+  r.early_due = !r.share && g->m <= kEarlyArcs;
   int rc = prepare(g, k, policy, r, err);
+  if (!rc && !r.share && !r.early) rc = start_early(g, k, r, err); /* a large graph's, after the plan */
   if (rc) return rc;
-  cudaDeviceSynchronize();
   r.prepare_s = wm_now() - t0;
   /* each chunk of tops but the last, whose wait is the passes' last */
   const uint64_t steps = k >= 5 ? chunks_of(g, k, r) : 1;
   wm_progress_init(&r.progress, "motif sums", steps, 1);
   if ((rc = queue_passes(g, k, r, err))) return rc;
-  return pass_times(k, r, ms, err);
+  return pass_times(k, r, ms, span, err);
 }
 
 /* Adds r's slots to total (exactly, overflow flagged). */
 int add_slots(const run &r, unsigned warps, wm_acc *total, int *overflow, wm_error *err) {
-  reduce_slots<<<WM_SUM_COUNT, kReduceThreads>>>(r.slots, warps, r.total, r.overflow);
+  reduce_slots<<<WM_SUM_COUNT, kReduceThreads>>>(r.slots, warps, r.side, kSideRows, r.total, r.overflow);
   WM_CU(cudaGetLastError());
   i128 row[WM_SUM_COUNT + 1]; /* the totals, then the overflow flag (upload) */
   WM_CU(cudaMemcpy(row, r.total, sizeof row, cudaMemcpyDeviceToHost));
@@ -1965,9 +2140,11 @@ int set_scope(int system, wm_error *err) {
  * (peer access enabled): each prepared (the same chunks of tops on every
  * device: the smallest room), the shared counters zeroed, then every
  * device's passes queued and waited for at once; the sums of every
- * device's slots to out, and in ms the passes of the slowest device. */
+ * device's slots to out, and in ms and *span the passes of the slowest
+ * device. */
 int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &policy, int ndev, run *R,
-                 unsigned long long **sh, float ms[WM_MOTIF_PASSES], wm_motif_sums *out, wm_error *err) {
+                 unsigned long long **sh, float ms[WM_MOTIF_PASSES], float *span, wm_motif_sums *out,
+                 wm_error *err) {
   int rc;
   for (int i = 0; i < ndev; i++) {
     R[i].dev = i;
@@ -1975,7 +2152,8 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     R[i].resident = policy.graph;
     R[i].skip_k4 = policy.skip_k4 != 0;
     WM_CUD(i, cudaSetDevice(i));
-    if ((rc = wm_gpu_on_device(err, i, set_scope(1, err))) || (rc = wm_gpu_on_device(err, i, upload(g, R[i], err))) ||
+    if ((rc = wm_gpu_on_device(err, i, set_scope(1, err))) ||
+        (rc = wm_gpu_on_device(err, i, upload(g, k, R[i], err))) ||
         (rc = wm_gpu_on_device(err, i, prepare(g, k, policy, R[i], err))))
       return rc;
   }
@@ -2004,19 +2182,19 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   for (int i = 0; i < ndev; i++) ids[i] = i, streams[i] = 0; /* each device's default stream */
   if ((rc = wm_gpu_watch_all(ndev, ids, streams, &R[0].progress, NULL, NULL, err))) return rc;
   wm_progress_add(&R[0].progress, 1);
-  float slowest = -1;
+  *span = -1;
   wm_acc total[WM_SUM_COUNT];
   memset(total, 0, sizeof total);
   int overflow = 0;
   for (int i = 0; i < ndev; i++) {
     float m[WM_MOTIF_PASSES] = {0, 0, 0, 0, 0};
     WM_CUD(i, cudaSetDevice(i));
-    WM_CUD(i, cudaEventSynchronize(R[i].ev[4]));
-    if ((rc = wm_gpu_on_device(err, i, pass_times(k, R[i], m, err))) ||
+    WM_CUD(i, cudaEventSynchronize(R[i].ev[kEvEnd]));
+    float sp = 0;
+    if ((rc = wm_gpu_on_device(err, i, pass_times(k, R[i], m, &sp, err))) ||
         (rc = wm_gpu_on_device(err, i, add_slots(R[i], R[i].want, total, &overflow, err))))
       return rc;
-    const float sum = m[0] + m[1] + m[2] + m[3] + m[4];
-    if (sum > slowest) slowest = sum, memcpy(ms, m, sizeof m);
+    if (sp > *span) *span = sp, memcpy(ms, m, sizeof m);
   }
   for (int i = 0; i < WM_SUM_COUNT; i++) {
     overflow |= total[i].overflow;
@@ -2051,12 +2229,12 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
   }
   out->gpus = ndev;
   const double t0 = wm_now();
-  float ms[WM_MOTIF_PASSES] = {0, 0, 0, 0, 0};
+  float ms[WM_MOTIF_PASSES] = {0, 0, 0, 0, 0}, span = 0;
   run R[16];
   memset(R, 0, sizeof R);
   unsigned long long *sh = NULL;
   if (ndev > 1) {
-    rc = multi_passes(g, k, pol, ndev, R, &sh, ms, out, err);
+    rc = multi_passes(g, k, pol, ndev, R, &sh, ms, &span, out, err);
     wm_progress_finish(&R[0].progress);
     /* every device's work ends before device 0's counters are freed */
     for (int i = 0; i < ndev; i++)
@@ -2077,9 +2255,9 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     if (r.share) r.loop = r.share->loops(r.share->ctx, 3);
     rc = set_scope(0, err);
     at[0] = wm_now();
-    if (!rc) rc = upload(g, r, err);
+    if (!rc) rc = upload(g, k, r, err);
     at[1] = wm_now();
-    if (!rc) rc = passes(g, k, pol, r, ms, err);
+    if (!rc) rc = passes(g, k, pol, r, ms, &span, err);
     wm_progress_finish(&r.progress);
     at[2] = wm_now();
     if (!rc) rc = collect(r, r.want, out, err);
@@ -2094,18 +2272,17 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     if (wm_trace_on("WM_MOTIF_TRACE"))
       fprintf(stderr,
               "motif sums (GPU, size %u): upload %.3f ms, scratch and plans %.3f ms (paths %.3f, scratch %.3f, lists %.3f), "
-              "passes %.3f ms (kernels %.3f: %.3f, %.3f, %.3f, %.3f, %.3f), collect %.3f ms, release %.3f ms; "
+              "passes %.3f ms (kernels' span %.3f: %.3f, %.3f, %.3f, %.3f, %.3f), collect %.3f ms, release %.3f ms; "
               "%u warps, scratch %.1f MB%s\n",
               k, 1e3 * (at[1] - at[0]), 1e3 * r.prepare_s, r.prepare_ms[0], r.prepare_ms[1], r.prepare_ms[2],
               1e3 * (at[2] - at[1] - r.prepare_s),
-              ms[0] + ms[1] + ms[2] + ms[3] + ms[4], ms[0], ms[1], ms[2], ms[3], ms[4],
+              span, ms[0], ms[1], ms[2], ms[3], ms[4],
               1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]), r.want, (double)r.words * 4 / 1e6,
               r.tight ? " (a layout per kernel)" : "");
   }
   out->k4_counted = k >= 5 || !pol.skip_k4;
   out->seconds = wm_now() - t0;
-  double total_ms = 0;
-  for (int i = 0; i < WM_MOTIF_PASSES; i++) out->pass_seconds[i] = ms[i] / 1e3, total_ms += ms[i];
-  if (kernel_ms) *kernel_ms = total_ms;
+  for (int i = 0; i < WM_MOTIF_PASSES; i++) out->pass_seconds[i] = ms[i] / 1e3;
+  if (kernel_ms) *kernel_ms = span;
   return rc;
 }

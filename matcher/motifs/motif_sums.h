@@ -107,9 +107,9 @@ typedef struct wm_motif_gpu_policy {
   uint64_t scratch_words; /* per-vertex scratch (0: 75% of the free memory) */
   int gpus;               /* devices 0..gpus-1 share the passes (0 or 1: the current one);
                              one where some device has no peer atomics to device 0 */
-  uint64_t heavy_paths;   /* size 5 on one device: tops of more paths than this are swept
-                             by a block each (0: the paths per warp, between 256 and
-                             32,768) */
+  uint64_t heavy_paths;   /* tops of more paths than this are swept by a block each (0: on
+                             one device the paths per warp, between 256 and 32,768;
+                             shared by devices or processes 32,768) */
   const struct wm_gpu_graph *graph; /* g already on the devices (matcher.h), or NULL */
   int skip_k4;            /* size 4: leave the 4-cliques out (a plan counts them) */
   const wm_share *share;  /* processes sharing passes 2-4 (matcher.h), one device each, or
@@ -121,8 +121,12 @@ typedef struct wm_motif_gpu_policy {
  * fit every warp, each kernel keeps only the arrays it uses, over as many
  * warps as fit.  Size 5 keeps the lists of common neighbours of all tops
  * at once where 70% of the remaining free memory holds them, else in
- * chunks of tops.  policy may be NULL.  pass_seconds are the kernels' by
- * CUDA events, and kernel_ms (or NULL) their sum.  WM_EDEVICE without a
+ * chunks of tops.  On one device alone, passes 1 and 2 run on a second
+ * stream beside the plan of the tops and pass 3.  policy may be NULL.
+ * pass_seconds are each pass's kernels by CUDA events (they overlap where
+ * the passes do), and kernel_ms (or NULL) the span from the first pass's
+ * start to the last one's end (several devices: the slowest device's,
+ * whose passes run one after another).  WM_EDEVICE without a
  * device, on a CUDA error, or when one warp's scratch or one top's lists
  * do not fit. */
 int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_gpu_policy *policy, wm_motif_sums *out,
