@@ -68,14 +68,19 @@ static const formula table[] = {
     {"5-clique", WM_MOTIF_BY_FORMULA, 5, "over edges uv: the triangles among the common neighbours ranked above both"},
 };
 
-/* p's row of the table, by its class's catalogue name, or NULL: one
- * canonical form of p (a motif call looks up every class). */
-static const formula *entry_of(const wm_pattern *p) {
-  char name[64];
-  if (p->labeled || !wm_catalogue_name_of(p, name, sizeof name)) return NULL;
+/* The table's row of the class of catalogue name `name`, or NULL. */
+static const formula *entry_named(const char *name) {
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(table[i].name, name) == 0) return &table[i];
   return NULL;
+}
+
+/* p's row, by its class's catalogue name, or NULL: one canonical form of
+ * p. */
+static const formula *entry_of(const wm_pattern *p) {
+  char name[64];
+  if (p->labeled || !wm_catalogue_name_of(p, name, sizeof name)) return NULL;
+  return entry_named(name);
 }
 
 unsigned wm_motif_formula_level(const wm_pattern *p) {
@@ -93,6 +98,11 @@ int wm_motif_how(const wm_pattern *p) {
   return f ? f->how : WM_MOTIF_BY_INDUCED_MATCH;
 }
 
+int wm_motif_class_how(const wm_pattern *c) {
+  const formula *f = entry_named(c->name);
+  return f ? f->how : WM_MOTIF_BY_INDUCED_MATCH;
+}
+
 const char *wm_motif_how_name(int how) {
   switch (how) {
   case WM_MOTIF_BY_FORMULA: return "formula";
@@ -101,8 +111,18 @@ const char *wm_motif_how_name(int how) {
   }
 }
 
+static int value_of(const formula *f, const wm_motif_sums *sums, wm_i128 *out);
+
 int wm_motif_formula(const wm_pattern *p, const wm_motif_sums *sums, wm_i128 *out) {
-  const formula *f = entry_of(p);
+  return value_of(entry_of(p), sums, out);
+}
+
+int wm_motif_class_formula(const wm_pattern *c, const wm_motif_sums *sums, wm_i128 *out) {
+  return value_of(entry_named(c->name), sums, out);
+}
+
+/* Row f's count from the sums; 0 where f is NULL or enumerated. */
+static int value_of(const formula *f, const wm_motif_sums *sums, wm_i128 *out) {
   if (!f || f->how != WM_MOTIF_BY_FORMULA) return 0;
   const char *name = f->name;
   const wm_i128 *s = sums->s;

@@ -130,9 +130,9 @@ static int class_values(const wm_graph *g, const wm_pattern *pats, unsigned n, i
   int have_gs = 0;
   matched[0] = '\0';
   for (unsigned i = 0; i < n; i++) {
-    /* the formula first: one look-up of the class for most */
-    const int formula = wm_motif_formula(&pats[i], sums, &value[i]);
-    const int h = formula ? WM_MOTIF_BY_FORMULA : wm_motif_how(&pats[i]);
+    /* the classes carry their catalogue names (wm_connected_patterns) */
+    const int formula = wm_motif_class_formula(&pats[i], sums, &value[i]);
+    const int h = formula ? WM_MOTIF_BY_FORMULA : wm_motif_class_how(&pats[i]);
     if (how) how[i] = h;
     induced[i] = h == WM_MOTIF_BY_INDUCED_MATCH;
     if (formula) continue;

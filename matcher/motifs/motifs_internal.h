@@ -22,5 +22,9 @@ unsigned wm_motif_formula_level(const wm_pattern *p);
 const char *wm_motif_formula_text(const wm_pattern *p);
 /* p's edge-induced count from the sums; 0 when p has no formula. */
 int wm_motif_formula(const wm_pattern *p, const wm_motif_sums *sums, wm_i128 *out);
+/* The same for a class of wm_connected_patterns, found by the catalogue
+ * name it carries, without p's canonical form (a motif call has 21). */
+int wm_motif_class_how(const wm_pattern *c);
+int wm_motif_class_formula(const wm_pattern *c, const wm_motif_sums *sums, wm_i128 *out);
 
 #endif
