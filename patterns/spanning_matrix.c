@@ -13,39 +13,22 @@
 
 #include "patterns.h"
 
-/* The last matrix of each size, by its classes' canonical forms: motif
- * counting asks for the same one on every call, and for k = 5 counting it
- * (about 2,000 canonical forms) takes longer than a small graph's GPU
- * passes.  The classes' adjacency is kept too: the same patterns in the
- * same order (motif calls pass the one list, wm_connected_patterns) are
- * found without their 21 canonical forms, a twentieth of hub's call. */
+/* The last matrix of each size, by its patterns' adjacency: motif
+ * counting asks for the same one on every call (the one list of
+ * wm_connected_patterns), and for k = 5 counting it (about 2,000
+ * canonical forms) takes longer than a small graph's GPU passes; the
+ * list's own 21 canonical forms, to compare by class, were a twentieth of
+ * hub's 5-motif call.  Any other list is counted anew. */
 typedef struct memo {
   unsigned n;
-  wm_canonical *forms;
   uint8_t (*adj)[WM_MAX_K];
   uint64_t *M;
 } memo;
 static memo memos[7];
 static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int same_forms(const wm_canonical *a, const wm_canonical *b, unsigned n) {
-  for (unsigned i = 0; i < n; i++)
-    if (!wm_canonical_same(&a[i], &b[i])) return 0;
-  return 1;
-}
-
-/* M from the memo of size k when it holds these classes. */
-static int recall(unsigned k, const wm_canonical *forms, unsigned n, uint64_t *M) {
-  pthread_mutex_lock(&memo_lock);
-  const memo *m = &memos[k];
-  const int hit = m->n == n && same_forms(m->forms, forms, n);
-  if (hit) memcpy(M, m->M, (size_t)n * n * sizeof *M);
-  pthread_mutex_unlock(&memo_lock);
-  return hit;
-}
-
 /* M from the memo of size k when it holds these very patterns. */
-static int recall_same(unsigned k, const wm_pattern *pats, unsigned n, uint64_t *M) {
+static int recall(unsigned k, const wm_pattern *pats, unsigned n, uint64_t *M) {
   pthread_mutex_lock(&memo_lock);
   const memo *m = &memos[k];
   int hit = m->n == n;
@@ -56,25 +39,21 @@ static int recall_same(unsigned k, const wm_pattern *pats, unsigned n, uint64_t 
 }
 
 /* Keeps M for the next call (nothing when memory runs out: it is only a memo). */
-static void remember(unsigned k, const wm_pattern *pats, const wm_canonical *forms, unsigned n, const uint64_t *M) {
-  wm_canonical *f = malloc(n * sizeof *f);
+static void remember(unsigned k, const wm_pattern *pats, unsigned n, const uint64_t *M) {
   uint8_t(*adj)[WM_MAX_K] = malloc(n * sizeof *adj);
   uint64_t *copy = malloc((size_t)n * n * sizeof *copy);
-  if (!f || !adj || !copy) {
-    free(f);
+  if (!adj || !copy) {
     free(adj);
     free(copy);
     return;
   }
-  memcpy(f, forms, n * sizeof *f);
   for (unsigned i = 0; i < n; i++) memcpy(adj[i], pats[i].adj, sizeof adj[i]);
   memcpy(copy, M, (size_t)n * n * sizeof *copy);
   pthread_mutex_lock(&memo_lock);
   memo *m = &memos[k];
-  free(m->forms);
   free(m->adj);
   free(m->M);
-  m->n = n, m->forms = f, m->adj = adj, m->M = copy;
+  m->n = n, m->adj = adj, m->M = copy;
   pthread_mutex_unlock(&memo_lock);
 }
 
@@ -108,7 +87,7 @@ int wm_spanning_matrix(const wm_pattern *pats, unsigned n, uint64_t *M, wm_error
     if (pats[i].k != k || pats[i].labeled)
       return wm_fail(err, WM_EUSAGE, "spanning matrix: pattern %s is not an unlabeled %u-vertex pattern",
                      pats[i].name, k);
-  if (recall_same(k, pats, n, M)) return WM_OK;
+  if (recall(k, pats, n, M)) return WM_OK;
   wm_canonical *forms = malloc(n * sizeof *forms);
   uint64_t *hashes = malloc(n * sizeof *hashes);
   if (!forms || !hashes) {
@@ -119,11 +98,6 @@ int wm_spanning_matrix(const wm_pattern *pats, unsigned n, uint64_t *M, wm_error
   for (unsigned i = 0; i < n; i++) {
     wm_pattern_canonical(&pats[i], &forms[i]);
     hashes[i] = forms[i].hash;
-  }
-  if (recall(k, forms, n, M)) {
-    free(forms);
-    free(hashes);
-    return WM_OK;
   }
   memset(M, 0, (size_t)n * n * sizeof *M);
   for (unsigned j = 0; j < n; j++) {
@@ -142,7 +116,7 @@ int wm_spanning_matrix(const wm_pattern *pats, unsigned n, uint64_t *M, wm_error
       if (i >= 0) M[(size_t)i * n + j]++;
     }
   }
-  remember(k, pats, forms, n, M);
+  remember(k, pats, n, M);
   free(forms);
   free(hashes);
   return WM_OK;
