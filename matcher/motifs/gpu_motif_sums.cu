@@ -1265,15 +1265,6 @@ __global__ void __launch_bounds__(kThreads) path_stats(const uint64_t *paths, ui
   if (most && (threadIdx.x & 31) == 0 && top) atomicMax(most, (unsigned long long)top);
 }
 
-/* Size 5 in one chunk of tops (plan_lists): the tops of more than
- * `heavy` paths (prefix: each top's first list entry), in any order,
- * counted in *count. */
-__global__ void __launch_bounds__(kThreads) heavy_tops(const uint64_t *prefix, uint32_t n, uint64_t heavy,
-                                                       uint32_t *tops, unsigned long long *count) {
-  for (uint64_t u = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; u < n; u += (uint64_t)gridDim.x * blockDim.x)
-    if (prefix[u + 1] - prefix[u] > heavy) tops[atomicAdd(count, 1ull)] = (uint32_t)u;
-}
-
 constexpr int kCounters = 64;
 
 /* The events of a run: the passes' starts and ends; the last chunk's
@@ -1327,7 +1318,7 @@ struct run {
   uint32_t *up;             /* size 5: each vertex's neighbours above it */
   uint64_t paths;           /* the paths below all the tops (count_paths) */
   uint64_t most;            /* size 5: the paths below the top of most (most_paths, for chunks) */
-  uint64_t heavy_paths;     /* size 5: paths that make a top heavy (policy, else from the average) */
+  uint64_t heavy_paths;     /* paths that make a top heavy (policy, else heavy_share or kHeavyPaths) */
   uint32_t *heavy;          /* size 5, one device: the tops of more than heavy_paths paths */
   uint32_t *heavy_host;     /* the same, ascending, on the host */
   uint32_t heavy_end;       /* the leading vertices of rows longer than kHeavyRow (heavy_rows) */
@@ -1628,8 +1619,6 @@ uint32_t heavy_rows(const wm_graph *g) {
   return h;
 }
 
-/* Each top's paths (r.prefix + 1, on the device) into r.prefix_host + 1,
- * after a 0. */
 int start_early(const wm_graph *g, unsigned k, run &r, wm_error *err);
 
 /* start_early where it is due: after the tops' paths are queued, so
@@ -1640,6 +1629,8 @@ int start_due(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   return start_early(g, k, r, err);
 }
 
+/* Each top's paths (r.prefix + 1, on the device) into r.prefix_host + 1,
+ * after a 0. */
 int paths_to_host(const wm_graph *g, run &r, wm_error *err) {
   r.prefix_host = (uint64_t *)malloc((g->n + 1) * sizeof *r.prefix_host);
   if (!r.prefix_host) return wm_fail(err, WM_EINPUT, "out of memory");
@@ -1753,7 +1744,7 @@ int plan_four(const wm_graph *g, run &r, wm_error *err) {
  * chunks, or several devices or processes share the tops, the tops' first
  * entries come to the host (r.prefix_host) and the heavy tops are listed
  * there, ascending (r.heavy_host, then r.heavy); else, in one chunk, the
- * device lists them (heavy_tops, r.nheavy_dev) in any order. */
+ * device lists them (path_stats, r.nheavy_dev) in any order. */
 int plan_lists(const wm_graph *g, run &r, uint64_t room, wm_error *err) {
   if (!r.heavy_paths && r.multi) /* the same on every device, whatever its warps */
     r.heavy_paths = kHeavyPaths;
@@ -1764,7 +1755,8 @@ int plan_lists(const wm_graph *g, run &r, uint64_t room, wm_error *err) {
     WM_CU(take(r, &r.heavy, (g->n ? g->n : 1) * sizeof *r.heavy));
     WM_CU(take(r, &r.nheavy_dev, sizeof *r.nheavy_dev));
     WM_CU(cudaMemsetAsync(r.nheavy_dev, 0, sizeof *r.nheavy_dev));
-    heavy_tops<<<small_blocks_of(r, err), kThreads>>>(r.prefix, g->n, r.heavy_paths, r.heavy, r.nheavy_dev);
+    const unsigned blocks = vertex_blocks(g->n, small_blocks_of(r, err));
+    path_stats<true><<<blocks, kThreads>>>(r.prefix, g->n, r.heavy_paths, r.heavy, r.nheavy_dev, NULL);
     WM_CU(cudaGetLastError());
     return WM_OK;
   }
@@ -2027,7 +2019,7 @@ int queue_passes(const wm_graph *g, unsigned k, run &r, wm_error *err) {
   });
   if (rc) return rc;
   WM_CU(cudaEventRecord(r.ev[kEvSweepsEnd]));
-  if (r.early) WM_CU(cudaStreamWaitEvent(0, r.ev[kEvSums], 0)); /* size 4's cliques read them */
+  if (r.early && k < 5) WM_CU(cudaStreamWaitEvent(0, r.ev[kEvSums], 0)); /* size 4's cliques read them */
   if (k >= 5 || !r.skip_k4) {
     scratch_pool pool;
     unsigned warps = 0;
