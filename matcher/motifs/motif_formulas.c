@@ -111,16 +111,6 @@ const char *wm_motif_how_name(int how) {
   }
 }
 
-static int value_of(const formula *f, const wm_motif_sums *sums, wm_i128 *out);
-
-int wm_motif_formula(const wm_pattern *p, const wm_motif_sums *sums, wm_i128 *out) {
-  return value_of(entry_of(p), sums, out);
-}
-
-int wm_motif_class_formula(const wm_pattern *c, const wm_motif_sums *sums, wm_i128 *out) {
-  return value_of(entry_named(c->name), sums, out);
-}
-
 /* Row f's count from the sums; 0 where f is NULL or enumerated. */
 static int value_of(const formula *f, const wm_motif_sums *sums, wm_i128 *out) {
   if (!f || f->how != WM_MOTIF_BY_FORMULA) return 0;
@@ -160,4 +150,12 @@ static int value_of(const formula *f, const wm_motif_sums *sums, wm_i128 *out) {
   else bad = 1;
 #undef IS
   return !bad;
+}
+
+int wm_motif_formula(const wm_pattern *p, const wm_motif_sums *sums, wm_i128 *out) {
+  return value_of(entry_of(p), sums, out);
+}
+
+int wm_motif_class_formula(const wm_pattern *c, const wm_motif_sums *sums, wm_i128 *out) {
+  return value_of(entry_named(c->name), sums, out);
 }
