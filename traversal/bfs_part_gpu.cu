@@ -662,6 +662,15 @@ struct PartThread {
     }
     uint64_t own = p.out.hi - p.out.lo;
     PK(cudaEventRecord(p.ev0, p.st));
+    /* After an idle spell between searches, the first exchanges took
+     * 0.2-0.3 ms against 0.02-0.05 ms at later levels, whatever the
+     * threads did.  Traffic between the GPUs at the start brings that back
+     * down: a gather of the bitmaps (into recv, which every level writes
+     * before it reads it) or a 4 MB peer copy took kron-25 on two H100s
+     * from 233-237 to 249-257 GTEPS; a 32-word exchange or a busy kernel on
+     * each GPU did not. */
+    int rc = gather(0);
+    if (rc) return rc;
     PK(cudaMemsetAsync(p.level, 0xFF, 4 * (own ? own : 1), p.st));
     if (s->o->want_parents) PK(cudaMemsetAsync(p.parent, 0xFF, 4 * (own ? own : 1), p.st));
     PK(cudaMemsetAsync(p.F[0], 0, 4 * W, p.st));
@@ -936,10 +945,9 @@ struct Pool {
  * 200 ms apart in the CLI took 2.37 ms (median of 16) with this spin and
  * 2.24 ms with the threads spinning 2 s, never asleep, whose traces still
  * show the first two all-gathers at 0.28-0.31 and 0.14 ms against
- * 0.02-0.05 ms at later levels.  Those are NCCL's first exchanges after
- * 50 ms or more of idling: its warm-up exchanges just before a search took
- * them to 0.04 ms, a peer copy or an empty kernel on each GPU did not
- * (BENCHMARKS.md, several GPUs).  A spin that long would hold a core
+ * 0.02-0.05 ms at later levels.  Those are the first exchanges after
+ * 50 ms or more of idling, which seed() answers with a gather of its own.
+ * A spin that long would hold a core
  * between a library user's calls for 5%, so a thread spins only for
  * callers that search back to back, and yields its core meanwhile. */
 static const double kPoolSpinSeconds = 0.005;
