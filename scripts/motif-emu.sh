@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the GPU motif aggregates (matcher/motifs/gpu_motif_sums.cu and the
-# gpu_motif_*.cuh it includes, with matcher/device/gpu_check.cu) on the CPU emulator of scripts/bfs-emu/ and
-# checks wm_motif_sums_gpu against wm_motif_sums_cpu (the oracle) sum by
-# sum, exactly, for sizes 4 and 5 (scripts/motif-emu/check.cpp): small
+# gpu_motif_*.cuh it includes, with matcher/device/gpu_check.cu) on the CPU
+# emulator of scripts/bfs-emu/ and checks wm_motif_sums_gpu against
+# wm_motif_sums_cpu (the oracle) sum by sum, exactly, for sizes 4 and 5
+# (scripts/motif-emu/check.cpp): small
 # Erdos-Renyi graphs, a power-law graph, a hub over a sparse graph, a star,
 # K12, an empty graph, 2- and 3-vertex graphs and any edge-list files given,
 # each renumbered by degree; with the policies of tests/test_gpu_motifs.c
@@ -52,7 +53,7 @@ rm -f "$build"/src/*.cuh
 for f in motifs/gpu_motif_sums.cu device/gpu_check.cu device/gpu_graph.cu "$repo"/matcher/motifs/gpu_motif_*.cuh; do
   f=${f#"$repo/matcher/"}
   out="$build/src/$(basename "$f")"
-  [ "${f%.cu}" = "$f" ] || out="${out%.cu}.cpp"
+  case $f in *.cu) out="${out%.cu}.cpp" ;; esac
   sed -z -E \
     -e 's/([A-Za-z_][A-Za-z_0-9]*(<[^<>;]*>)?)<<<([^;>]*)>>>\(([^;]*)\);/{ auto emu_k = \1; emu_params_t<decltype(emu_k)> emu_a(\4); emu_launch(emu_cfg(\3), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }/g' \
     -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/g' \

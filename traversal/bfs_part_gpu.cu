@@ -947,9 +947,9 @@ struct Pool {
  * show the first two all-gathers at 0.28-0.31 and 0.14 ms against
  * 0.02-0.05 ms at later levels.  Those are the first exchanges after
  * 50 ms or more of idling, which seed() answers with a gather of its own.
- * A spin that long would hold a core
- * between a library user's calls for 5%, so a thread spins only for
- * callers that search back to back, and yields its core meanwhile. */
+ * A spin that long would hold a core between a library user's calls for
+ * 5%, so a thread spins only for callers that search back to back, and
+ * yields its core meanwhile. */
 static const double kPoolSpinSeconds = 0.005;
 
 static void pool_loop(Pool *pool, int i) {
