@@ -662,13 +662,11 @@ struct PartThread {
     }
     uint64_t own = p.out.hi - p.out.lo;
     PK(cudaEventRecord(p.ev0, p.st));
-    /* After an idle spell between searches, the first exchanges took
-     * 0.2-0.3 ms against 0.02-0.05 ms at later levels, whatever the
-     * threads did.  Traffic between the GPUs at the start brings that back
-     * down: a gather of the bitmaps (into recv, which every level writes
-     * before it reads it) or a 4 MB peer copy took kron-25 on two H100s
-     * from 233-237 to 249-257 GTEPS; a 32-word exchange or a busy kernel on
-     * each GPU did not. */
+    /* After an idle spell between searches the first exchanges wait
+     * 0.2-0.3 ms, against 0.02-0.05 ms at later levels, whatever the
+     * threads did; bulk traffic between the GPUs ahead of them takes that
+     * wait away (a few words or a busy kernel on each GPU do not).  The
+     * gather goes into recv, which every level writes before it reads. */
     int rc = gather(0);
     if (rc) return rc;
     PK(cudaMemsetAsync(p.level, 0xFF, 4 * (own ? own : 1), p.st));
