@@ -18,7 +18,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${WM_BUILD_DIR:-$repo/build}
 out=${WM_OUT:-.}
-graph=${WM_SHARED_DATASETS:-$repo/../shared/datasets}/facebook_combined.txt
+graph=${WM_TEST_GRAPHS:-$repo/datasets/real}/facebook_combined.txt
 queries=100
 cli_runs=""
 device=auto

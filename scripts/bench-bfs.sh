@@ -27,9 +27,9 @@
 # BFS_SCALES ("20 21 22 23 24 25"), BFS_ABLATION_SCALES ("20 24": the scales
 # that run every variant; the others run all techniques on), BFS_ROOTS (64), BFS_GRID (2048: side of
 # the grid), BFS_GRID_ROOTS (16: the grid's searches are long), BFS_VALIDATE
-# (1: also run the Graph500 checks on every search), WM_SHARED_DATASETS
-# (folder of facebook_combined.txt; default ../shared/datasets, then
-# .gpu-data).  Writes $WM_OUT/bfs.csv and the raw JSON beside it.
+# (1: also run the Graph500 checks on every search), WM_TEST_GRAPHS
+# (folder of facebook_combined.txt; default datasets/real).  Writes
+# $WM_OUT/bfs.csv and the raw JSON beside it.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin=${WM_BIN:-$repo/build/warpmatch}
@@ -42,11 +42,7 @@ grid=${BFS_GRID:-2048}
 grid_roots=${BFS_GRID_ROOTS:-16}
 extra=()
 [ "${BFS_VALIDATE:-0}" = 1 ] && extra+=(--validate)
-data=${WM_SHARED_DATASETS:-}
-if [ -z "$data" ]; then
-  data="$repo/../shared/datasets"
-  [ -f "$data/facebook_combined.txt" ] || data="$repo/.gpu-data"
-fi
+data=${WM_TEST_GRAPHS:-$repo/datasets/real}
 
 mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-bfs.XXXXXX")

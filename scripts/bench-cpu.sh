@@ -22,7 +22,7 @@ patterns="triangle 4-clique 5-clique 4-cycle diamond tailed-triangle house 4-mot
 timeout_s=300
 csv=bench-cpu.csv
 work=${TMPDIR:-/tmp}/warpmatch-bench
-shared=$here/../shared/datasets
+data=${WM_TEST_GRAPHS:-$here/datasets/real}
 
 usage() {
   cat <<EOF
@@ -65,7 +65,7 @@ graph_file() {
       echo "$f" ;;
     facebook)
       local f=$work/facebook.wmg
-      [ -s "$f" ] || "$bin" convert "$shared/facebook_combined.txt" "$f" --no-cache >&2
+      [ -s "$f" ] || "$bin" convert "$data/facebook_combined.txt" "$f" --no-cache >&2
       echo "$f" ;;
     *) echo "$1" ;;
   esac

@@ -49,8 +49,7 @@ variants="default steal-none steal-block U1 no-motion vertices no-pairs no-table
 timeout_s=120
 gpu_trials=5
 work=${TMPDIR:-/tmp}/warpmatch-bench-gpu
-data=${WM_SHARED_DATASETS:-}
-[ -n "$data" ] || { [ -d "$here/.gpu-data" ] && data=$here/.gpu-data || data=$here/../shared/datasets; }
+data=${WM_TEST_GRAPHS:-$here/datasets/real}
 
 usage() {
   cat <<EOF

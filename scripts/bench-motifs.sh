@@ -29,8 +29,7 @@ trials=5
 timeout_s=300
 escape=""
 work=${TMPDIR:-/tmp}/warpmatch-bench-motifs
-data=${WM_SHARED_DATASETS:-}
-[ -n "$data" ] || { [ -d "$here/.gpu-data" ] && data=$here/.gpu-data || data=$here/../shared/datasets; }
+data=${WM_TEST_GRAPHS:-$here/datasets/real}
 
 usage() {
   cat <<EOF

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${WM_BIN:-$here/build/warpmatch}
 out=${WM_OUT:-.}
 runs=5
-data=${WM_SHARED_DATASETS:-$here/../shared/datasets}
+data=${WM_TEST_GRAPHS:-$here/datasets/real}
 scale=16
 
 usage() {

@@ -29,7 +29,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${WM_BIN:-$here/build/warpmatch}
 out=${WM_OUT:-.}
 graphs="facebook"
-patterns_dir=$here/../shared/patterns/stmatch
+patterns_dir=$here/patterns/stmatch
 only=$(seq -s ' ' 1 24)
 device=auto
 planner=""
@@ -41,8 +41,7 @@ stmatch_limit=""
 stmatch_setup=10
 csv=""
 work=""
-data=${WM_SHARED_DATASETS:-}
-[ -n "$data" ] || { [ -d "$here/.gpu-data" ] && data=$here/.gpu-data || data=$here/../shared/datasets; }
+data=${WM_TEST_GRAPHS:-$here/datasets/real}
 
 usage() {
   cat <<EOF
@@ -51,7 +50,7 @@ usage: scripts/bench-stmatch.sh [options]
   --graphs "..."      facebook, kron-S (Kronecker scale S, edge factor 16, seed 1), or paths
                       of graph files (default "$graphs")
   --patterns DIR      our copies of the patterns: pN.txt, else STMatch's N.g (default
-                      ../shared/patterns/stmatch)
+                      patterns/stmatch)
   --only "1 2 ..."    pattern numbers (default 1-24)
   --device D          auto, cpu or gpu, for warpmatch (default $device)
   --planner P         warpmatch's --planner (model or sampled; default: the program's own)

@@ -47,7 +47,7 @@ for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_nccl.cpp" "$emu/emu
 done
 for f in test_gpu_bfs test_gpu_bfs_gpus testutil gpu_main; do
   gcc -std=c11 -O1 -g -Wall "${san[@]}" "${inc[@]}" -I"$repo/tests" \
-    -DWM_SHARED_DATASETS="\"$repo/../shared/datasets\"" -DWM_SHARED_PATTERNS="\"$repo/../shared/patterns\"" -DWM_SOURCE_DIR="\"$repo\"" -DWM_BIN="\"/bin/false\"" \
+    -DWM_TEST_GRAPHS="\"$repo/datasets/real\"" -DWM_TEST_PATTERNS="\"$repo/patterns\"" -DWM_SOURCE_DIR="\"$repo\"" -DWM_BIN="\"/bin/false\"" \
     -c "$repo/tests/$f.c" -o "$build/obj/t_$f.o"
   objs+=("$build/obj/t_$f.o")
 done

@@ -17,16 +17,12 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 base="${WM_EMU_BUILD:-$repo/build-emu-smoke}"
 mkdir -p "$base"
 status=0
+STAGE_PREFIX=emu-smoke
+# shellcheck source=scripts/stage.sh
+. "$repo/scripts/stage.sh"
 step() {
   local name=$1; shift
-  local t0=$SECONDS
-  if "$@" >"$base/$name.log" 2>&1; then
-    echo "emu-smoke: $name passed ($((SECONDS - t0)) s)"
-  else
-    echo "emu-smoke: $name FAILED ($((SECONDS - t0)) s); its output:"
-    tail -n 60 "$base/$name.log"
-    status=1
-  fi
+  stage_quiet "$name" "$base/$name.log" "$@" || status=1
 }
 step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS=0 bash "$repo/scripts/motif-emu.sh"
 step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh"

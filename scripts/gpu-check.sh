@@ -15,16 +15,10 @@
 # under $WM_MULTI_WORK, default /tmp/wm-multi; scales from WM_MULTI_SCALE
 # and WM_MULTI_SCALE5.  Logs and CSVs go to $OUT
 # (or ./gpu-out) and a short table is printed last.
-# The real graphs are read from $WM_SHARED_DATASETS (default .gpu-data, a
-# git-ignored copy of ../shared/datasets carried with the call, since the
-# folder beside the checkout does not travel), the tests' patterns from
-# $WM_SHARED_PATTERNS (default .gpu-data/patterns, a copy of ../shared/patterns).
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
 build=${WM_BUILD_DIR:-build-gpu-host}
-data=${WM_SHARED_DATASETS:-$PWD/.gpu-data}
-patterns=${WM_SHARED_PATTERNS:-$PWD/.gpu-data/patterns}
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(build test bench)
 status=0
@@ -37,7 +31,7 @@ for stage in "${stages[@]}"; do
     log "configure + build ($build)"
     nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
     cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DWM_SHARED_DATASETS="$data" -DWM_SHARED_PATTERNS="$patterns" >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+      >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
     cmake --build "$build" -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
     grep -ci warning "$out/build.log" | sed 's/^/build warnings: /'
     ;;
@@ -63,7 +57,7 @@ for stage in "${stages[@]}"; do
     ;;
   api)
     log "scripts/bench-api.sh"
-    WM_BUILD_DIR="$build" WM_OUT="$out" WM_SHARED_DATASETS="$data" bash scripts/bench-api.sh --device gpu 2>&1 |
+    WM_BUILD_DIR="$build" WM_OUT="$out" bash scripts/bench-api.sh --device gpu 2>&1 |
       tee "$out/bench-api.log" | tail -8
     ;;
   bfs-gpus)

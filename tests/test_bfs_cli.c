@@ -11,7 +11,7 @@
 
 static char fb[1024];
 
-static void setup(void) { wm_test_shared(fb, sizeof fb, "facebook_combined.txt"); }
+static void setup(void) { wm_test_real_graph(fb, sizeof fb, "facebook_combined.txt"); }
 
 static wm_graph *load_fb(void) {
   wm_load_options lo;

@@ -111,7 +111,7 @@ Test(bfs_cpu, directed_bottom_up_uses_in_arcs) {
 }
 
 Test(bfs_cpu, facebook) {
-  wm_graph *g = wm_test_load_shared("facebook_combined.txt");
+  wm_graph *g = wm_test_load_real("facebook_combined.txt");
   uint32_t s[] = {0, 107, 4038};
   for (int i = 0; i < 3; i++) check_all(g, &s[i], 1, "facebook");
   wm_bfs_options o;

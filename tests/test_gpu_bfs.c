@@ -126,7 +126,7 @@ Test(gpu_bfs, path) { check_graph_roots(tb_path(quick() ? 400 : 3000), "path"); 
 Test(gpu_bfs, sparse_overflow) { check_graph_roots(tb_sparse(quick() ? 20000 : 120000, 3, 5), "sparse random"); }
 
 Test(gpu_bfs, facebook) {
-  wm_graph *g = wm_test_load_shared_or_skip("facebook_combined.txt");
+  wm_graph *g = wm_test_load_real("facebook_combined.txt");
   check_graph_roots(g, "facebook");
 }
 

@@ -362,7 +362,7 @@ Test(gpu_matcher, hubs_beyond_tiny_buffers, .timeout = 600) {
   wm_graph_destroy(g);
 }
 
-/* STMatch's 24 query patterns (5-7 vertices, ../shared/patterns/stmatch):
+/* STMatch's 24 query patterns (5-7 vertices, patterns/stmatch):
  * their last two positions are counted as pairs, as a product (of sets
  * within one another or not) or one by one; the hub graph's sets go
  * through the unmaterialised path. */
@@ -500,10 +500,10 @@ Test(gpu_matcher, listing_limit, .timeout = 300) {
 /* ---- real and Kronecker graphs --------------------------------------- */
 
 Test(gpu_matcher, facebook, .timeout = 900) {
-  wm_graph *g = wm_test_load_shared_or_skip("facebook_combined.txt");
+  wm_graph *g = wm_test_load_real("facebook_combined.txt");
   wm_match_options base;
   wm_match_options_init(&base);
-  /* Published counts (../shared/datasets/README.md). */
+  /* Published counts (datasets/real/README.md). */
   static const struct {
     const char *name;
     uint64_t count;
@@ -788,7 +788,7 @@ Test(gpu_matcher, clique_kernels, .timeout = 1500) {
             {"er 64 0.5", wm_test_er(64, 0.5, 14), 8, 1},
             {"kron-16", kron(16), 5, 1},
             {"kron-18", kron(18), 4, 0},
-            {"facebook", wm_test_load_shared_or_skip("facebook_combined.txt"), 6, 1}};
+            {"facebook", wm_test_load_real("facebook_combined.txt"), 6, 1}};
   for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
     for (int relabel = 0; relabel <= 1; relabel++) {
       wm_graph *r = relabel ? wm_test_by_degree(gs[i].g) : NULL;
@@ -853,7 +853,7 @@ Test(gpu_matcher, diamond_kernel, .timeout = 1200) {
             {"er 64 0.5", wm_test_er(64, 0.5, 14), 1},
             {"kron-16", kron(16), 1},
             {"kron-18", kron(18), 0},
-            {"facebook", wm_test_load_shared_or_skip("facebook_combined.txt"), 1}};
+            {"facebook", wm_test_load_real("facebook_combined.txt"), 1}};
   wm_pattern p = named("diamond");
   int device_bits = 0;
   for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
@@ -999,7 +999,7 @@ Test(gpu_matcher, several_gpus_hub_graph, .timeout = 1200) {
 
 Test(gpu_matcher, several_gpus_facebook, .timeout = 1200) {
   const int all = two_gpus_or_skip();
-  wm_graph *g = wm_test_load_shared_or_skip("facebook_combined.txt");
+  wm_graph *g = wm_test_load_real("facebook_combined.txt");
   same_on_gpus("facebook", g, all, 0);
   wm_graph_destroy(g);
 }

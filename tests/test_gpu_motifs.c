@@ -169,7 +169,7 @@ Test(gpu_motifs, sums_on_hubs_stars_cliques, .timeout = 600) {
  * the enumeration on the GPU, and the 5-motif table against the CPU's
  * formula. */
 Test(gpu_motifs, facebook, .timeout = 900) {
-  wm_graph *g = wm_test_load_shared("facebook_combined.txt");
+  wm_graph *g = wm_test_load_real("facebook_combined.txt");
   same_sums(g, "facebook");
   wm_match_options mo;
   wm_match_options_init(&mo);

@@ -403,7 +403,7 @@ Test(oracle_cpu, families_up_to_8, .timeout = 120) {
   }
 }
 
-/* STMatch's 24 query patterns (5-7 vertices; ../shared/patterns/stmatch),
+/* STMatch's 24 query patterns (5-7 vertices; patterns/stmatch),
  * whose plans count their last two positions as pairs, as a product or
  * one by one: each way against brute force, on a dense random graph and
  * a power-law one with hubs above the split threshold. */

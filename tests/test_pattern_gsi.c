@@ -1,6 +1,6 @@
 /* patterns/pattern_gsi.c: STMatch / GSI pattern files ('t', 'v', 'e' lines),
  * told apart from the edge-list format by content, their errors, and the
- * 24 STMatch patterns of ../shared/patterns/stmatch written in that format
+ * 24 STMatch patterns of patterns/stmatch written in that format
  * read back as the edge lists they are. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -233,7 +233,7 @@ Test(gsi, stmatch_patterns_read_as_their_edge_lists) {
   for (unsigned n = 1; n <= 24; n++) {
     char name[64], path[512], text[4096];
     snprintf(name, sizeof name, "stmatch/p%u.txt", n);
-    wm_test_shared_pattern(path, sizeof path, name);
+    wm_test_pattern_file(path, sizeof path, name);
     wm_pattern want, got;
     wm_error err;
     cr_assert_eq(wm_pattern_load(path, &want, &err), WM_OK, "%s", err.msg);

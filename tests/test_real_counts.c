@@ -1,4 +1,4 @@
-/* Counts on the real graph in ../shared/datasets against its published
+/* Counts on the real graph in datasets/real against its published
  * figures (README there): 1,612,010 triangles, 30,004,668 4-cliques and
  * 4,478,819 induced open wedges on SNAP ego-Facebook. */
 #include <criterion/criterion.h>
@@ -8,7 +8,7 @@
 #include "testutil.h"
 
 static wm_graph *facebook(void) {
-  wm_graph *g = wm_test_load_shared("facebook_combined.txt");
+  wm_graph *g = wm_test_load_real("facebook_combined.txt");
   cr_assert_eq(g->n, 4039);
   cr_assert_eq(wm_graph_edges(g), 88234);
   return g;

@@ -83,31 +83,31 @@ void wm_test_clique_text(char *buf, size_t size, unsigned k, unsigned first, uns
     }
 }
 
-void wm_test_shared(char *buf, size_t size, const char *file) {
-  snprintf(buf, size, "%s/%s", WM_SHARED_DATASETS, file);
+void wm_test_real_graph(char *buf, size_t size, const char *file) {
+  snprintf(buf, size, "%s/%s", WM_TEST_GRAPHS, file);
   struct stat st;
-  cr_assert(stat(buf, &st) == 0, "shared dataset %s is missing (expected ../shared/datasets beside the checkout)", buf);
+  cr_assert(stat(buf, &st) == 0, "test graph %s is missing (datasets/real of the checkout)", buf);
 }
 
-void wm_test_shared_pattern(char *buf, size_t size, const char *file) {
-  snprintf(buf, size, "%s/%s", WM_SHARED_PATTERNS, file);
+void wm_test_pattern_file(char *buf, size_t size, const char *file) {
+  snprintf(buf, size, "%s/%s", WM_TEST_PATTERNS, file);
   struct stat st;
-  cr_assert(stat(buf, &st) == 0, "shared pattern %s is missing (expected ../shared/patterns beside the checkout)", buf);
+  cr_assert(stat(buf, &st) == 0, "test pattern %s is missing (patterns/ of the checkout)", buf);
 }
 
 wm_pattern wm_test_stmatch_pattern(unsigned n) {
   char name[64], path[4096];
   snprintf(name, sizeof name, "stmatch/p%u.txt", n);
-  wm_test_shared_pattern(path, sizeof path, name);
+  wm_test_pattern_file(path, sizeof path, name);
   wm_pattern p;
   wm_error err;
   cr_assert_eq(wm_pattern_load(path, &p, &err), WM_OK, "%s", err.msg);
   return p;
 }
 
-wm_graph *wm_test_load_shared(const char *file) {
+wm_graph *wm_test_load_real(const char *file) {
   char path[4096];
-  wm_test_shared(path, sizeof path, file);
+  wm_test_real_graph(path, sizeof path, file);
   wm_load_options lo;
   wm_load_options_init(&lo);
   lo.use_cache = 0;
@@ -115,16 +115,6 @@ wm_graph *wm_test_load_shared(const char *file) {
   wm_error err;
   cr_assert_eq(wm_graph_load(path, &lo, &g, NULL, &err), WM_OK, "%s", err.msg);
   return g;
-}
-
-wm_graph *wm_test_load_shared_or_skip(const char *file) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", WM_SHARED_DATASETS, file);
-  struct stat st;
-  if (stat(path, &st) != 0)
-    cr_skip_test("shared dataset %s is missing: this case is skipped (give its folder with "
-                 "-DWM_SHARED_DATASETS=DIR)", path);
-  return wm_test_load_shared(file);
 }
 
 uint64_t wm_test_rand(uint64_t *s) {

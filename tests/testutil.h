@@ -29,18 +29,16 @@ void wm_test_graph_file(wm_test_files *f, const char *text);
 /* The edge list of a k-clique on file ids first, first + step, ... */
 void wm_test_clique_text(char *buf, size_t size, unsigned k, unsigned first, unsigned step);
 
-/* Path of a graph in ../shared/datasets (fails the test if it is missing). */
-void wm_test_shared(char *buf, size_t size, const char *file);
-/* Path of a file in ../shared/patterns, e.g. "stmatch/p1.txt" (fails the
+/* Path of a real graph in datasets/real, e.g. "facebook_combined.txt"
+ * (fails the test if it is missing). */
+void wm_test_real_graph(char *buf, size_t size, const char *file);
+/* Path of a pattern file under patterns/, e.g. "stmatch/p1.txt" (fails the
  * test if it is missing). */
-void wm_test_shared_pattern(char *buf, size_t size, const char *file);
-/* STMatch's query pattern n (1..24), ../shared/patterns/stmatch/pN.txt. */
+void wm_test_pattern_file(char *buf, size_t size, const char *file);
+/* STMatch's query pattern n (1..24), patterns/stmatch/pN.txt. */
 wm_pattern wm_test_stmatch_pattern(unsigned n);
-/* That graph loaded, without writing a cache beside the shared file. */
-wm_graph *wm_test_load_shared(const char *file);
-/* The same, but a missing file skips the test case, naming the file (the GPU
- * suites, which run on a host that may not carry the shared folder). */
-wm_graph *wm_test_load_shared_or_skip(const char *file);
+/* A real graph loaded, without writing a cache beside the file. */
+wm_graph *wm_test_load_real(const char *file);
 
 /* Small random symmetric simple graphs for oracle tests, deterministic by seed:
  * Erdos-Renyi G(n, p), and a power-law graph with `hubs` hub vertices each
