@@ -10,10 +10,11 @@
 # Both return CMD's exit status; STAGE_PREFIX (default the script's name)
 # starts every line.
 
-# The ticker: a background loop that speaks when LOG has not changed for
-# STAGE_TICK seconds, and ends itself when the shell that started it is gone.
+# The ticker: a background loop that speaks every STAGE_TICK seconds (in
+# tee mode only while LOG, and so the terminal, has been silent that long),
+# and ends itself when the shell that started it is gone.
 _stage_ticker() {
-  local name=$1 log=$2 t0=$3 parent=$4 tick=${STAGE_TICK:-10} spoke=$SECONDS
+  local mode=$1 name=$2 log=$3 t0=$4 parent=$5 tick=${STAGE_TICK:-10} spoke=$SECONDS
   while sleep 2; do
     kill -0 "$parent" 2>/dev/null || return 0
     local now changed last quiet=$tick
@@ -22,6 +23,7 @@ _stage_ticker() {
     last=$(tail -n 1 "$log" 2>/dev/null | tr -d '\r' | cut -c1-100)
     # A stage inside this one ticks by itself: speak only if it has stopped.
     [[ $last == *" still running, "* ]] && quiet=$((2 * tick))
+    [[ $mode == quiet ]] && quiet=0
     ((now - changed >= quiet && SECONDS - spoke >= tick)) || continue
     spoke=$SECONDS
     echo "${STAGE_PREFIX:-stage}: $name still running, $((SECONDS - t0)) s${last:+ (last: $last)}"
@@ -35,7 +37,7 @@ _stage_run() {
   mkdir -p "$(dirname "$log")"
   : >"$log"
   echo "${STAGE_PREFIX:-stage}: $name ..."
-  _stage_ticker "$name" "$log" "$t0" "$$" &
+  _stage_ticker "$mode" "$name" "$log" "$t0" "$$" &
   ticker=$!
   if [[ $mode == tee ]]; then
     "$@" 2>&1 | tee -a "$log"
