@@ -43,8 +43,9 @@ int warpmatch_gpu_available(warpmatch_context *ctx) {
 
 int warpmatch_set_threads(warpmatch_context *ctx, int threads) {
   if (!ctx) return WARPMATCH_EUSAGE;
-  if (threads < 0)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_threads: %d threads; give 0 (all cores) or more", threads);
+  if (threads < 0 || threads > WARPMATCH_MAX_THREADS)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_threads: %d threads; give 1 to %d, or 0 (all cores)",
+                       threads, WARPMATCH_MAX_THREADS);
   ctx->threads = threads;
   return WARPMATCH_OK;
 }
@@ -55,8 +56,8 @@ int warpmatch_threads(const warpmatch_context *ctx) {
 
 int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
   if (!ctx) return WARPMATCH_EUSAGE;
-  if (gpus < 1 || gpus > 16)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_gpus: %d GPUs; give 1 to 16", gpus);
+  if (gpus < 1 || gpus > WARPMATCH_MAX_GPUS)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_gpus: %d GPUs; give 1 to %d", gpus, WARPMATCH_MAX_GPUS);
   ctx->gpus = gpus;
   return WARPMATCH_OK;
 }
@@ -66,12 +67,16 @@ void wm_api_set_bfs_procs(warpmatch_context *ctx, const struct wm_bfs_procs *pro
 
 /* ---- versioned structs ---------------------------------------------- */
 
+/* A size no struct of the API has: never set (0, or stack garbage). */
+static int bad_size(size_t size) { return size < sizeof size || size > WARPMATCH_MAX_STRUCT_SIZE; }
+
 int wm_api_struct_in(warpmatch_context *ctx, const char *who, void *dst, size_t dst_size, const void *src) {
   size_t size;
   memcpy(&size, src, sizeof size);
-  if (size < sizeof size)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: the options' size is %zu; set it to their sizeof (their _init does)",
-                       who, size);
+  if (bad_size(size))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE,
+                       "%s: the options' size is %zu; set it to their sizeof (their _init does; %zu to %d)", who,
+                       size, sizeof size, WARPMATCH_MAX_STRUCT_SIZE);
   memcpy(dst, src, size < dst_size ? size : dst_size); /* an older, shorter struct keeps the later defaults */
   memcpy(dst, &dst_size, sizeof dst_size);
   return WARPMATCH_OK;
@@ -80,8 +85,9 @@ int wm_api_struct_in(warpmatch_context *ctx, const char *who, void *dst, size_t 
 int wm_api_struct_out(warpmatch_context *ctx, const char *who, void *dst, const void *src, size_t src_size) {
   size_t size;
   memcpy(&size, dst, sizeof size);
-  if (size < sizeof size)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: the result's size is %zu; set it to its sizeof", who, size);
+  if (bad_size(size))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: the result's size is %zu; set it to its sizeof (%zu to %d)", who,
+                       size, sizeof size, WARPMATCH_MAX_STRUCT_SIZE);
   memcpy((char *)dst + sizeof size, (const char *)src + sizeof size, (size < src_size ? size : src_size) - sizeof size);
   return WARPMATCH_OK;
 }
