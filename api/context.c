@@ -51,7 +51,9 @@ int warpmatch_set_threads(warpmatch_context *ctx, int threads) {
 }
 
 int warpmatch_threads(const warpmatch_context *ctx) {
-  return ctx && ctx->threads > 0 ? ctx->threads : omp_get_max_threads();
+  if (ctx && ctx->threads > 0) return ctx->threads;
+  const int all = omp_get_max_threads();
+  return all < WARPMATCH_MAX_THREADS ? all : WARPMATCH_MAX_THREADS;
 }
 
 int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
@@ -140,11 +142,14 @@ int wm_api_use_gpu(warpmatch_context *ctx, const char *who, int device, int *use
   }
 }
 
+/* The caller's OpenMP default (OMP_NUM_THREADS) is held to the limit too:
+ * past it libgomp may end the process when it cannot start the threads. */
 void wm_api_threads_enter(const warpmatch_context *ctx, wm_api_threads *t) {
   t->saved = 0;
-  if (ctx && ctx->threads > 0) {
+  const int want = warpmatch_threads(ctx);
+  if (want != omp_get_max_threads()) {
     t->saved = omp_get_max_threads();
-    omp_set_num_threads(ctx->threads);
+    omp_set_num_threads(want);
   }
 }
 

@@ -79,8 +79,9 @@ int warpmatch_gpu_available(warpmatch_context *ctx);
 /* The most GPUs one call uses (the GPU drivers' tables hold that many). */
 #define WARPMATCH_MAX_GPUS 16
 /* CPU threads for later calls: 1..WARPMATCH_MAX_THREADS, or 0 (the
- * default) = all cores; anything else is WARPMATCH_EUSAGE naming the range.
- * (OpenMP's own OMP_THREAD_LIMIT, where lower, still caps them.) */
+ * default) = all cores (OpenMP's default: OMP_NUM_THREADS where set, held
+ * to WARPMATCH_MAX_THREADS); anything else is WARPMATCH_EUSAGE naming the
+ * range.  (OpenMP's own OMP_THREAD_LIMIT, where lower, still caps them.) */
 int warpmatch_set_threads(warpmatch_context *ctx, int threads);
 /* GPUs 0..gpus-1 of this host for later GPU calls (default 1;
  * 1..WARPMATCH_MAX_GPUS): count, list and motifs hand their work out across
@@ -286,7 +287,8 @@ int warpmatch_pattern_labeled(const warpmatch_pattern *p);
  * graph: no labels, ball, per-vertex counts or embeddings). */
 int warpmatch_pattern_has_formula(const warpmatch_pattern *p);
 
-/* The threads a CPU call uses: warpmatch_set_threads's, or all cores. */
+/* The threads a CPU call uses: warpmatch_set_threads's, or all cores (at
+ * most WARPMATCH_MAX_THREADS). */
 int warpmatch_threads(const warpmatch_context *ctx);
 
 typedef struct warpmatch_match_options {

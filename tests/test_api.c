@@ -1598,6 +1598,13 @@ Test(api, thread_limit) {
   cr_assert_eq(warpmatch_threads(ctx), omp_get_max_threads());
   cr_assert_eq(warpmatch_set_threads(ctx, 1), WARPMATCH_OK);
   cr_assert_eq(api_count(ctx, h, p, &o, NULL), want);
+  /* "all cores" is OpenMP's default, which the caller (OMP_NUM_THREADS)
+   * may have set past the limit: held to it for the call, then restored */
+  cr_assert_eq(warpmatch_set_threads(ctx, 0), WARPMATCH_OK);
+  omp_set_num_threads(100000);
+  cr_assert_eq(warpmatch_threads(ctx), WARPMATCH_MAX_THREADS);
+  cr_assert_eq(api_count(ctx, h, p, &o, NULL), want);
+  cr_assert_eq(omp_get_max_threads(), 100000);
   warpmatch_pattern_destroy(p);
   warpmatch_graph_destroy(h);
   wm_graph_destroy(g);
