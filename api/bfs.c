@@ -111,8 +111,9 @@ static int bfs_options(warpmatch_context *ctx, const char *who, const warpmatch_
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: alpha %g; expected a share from 0 to 1", who, x.alpha);
   if (!(x.edge_ratio >= 0 && x.edge_ratio <= 1e6))
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: edge_ratio %g; expected 0 to 1e6", who, x.edge_ratio);
-  if (x.gpus < 0 || x.gpus > 16)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: %d GPUs; give 1 to 16, or 0 for the context's", who, x.gpus);
+  if (x.gpus < 0 || x.gpus > WARPMATCH_MAX_GPUS)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: %d GPUs; give 1 to %d, or 0 for the context's", who, x.gpus,
+                       WARPMATCH_MAX_GPUS);
   wm_bfs_options_init(o);
   o->max_depth = x.max_depth;
   o->target = x.target == UINT32_MAX ? WM_NO_VERTEX : x.target;
@@ -219,6 +220,10 @@ int warpmatch_bfs_validate(warpmatch_context *ctx, const warpmatch_graph *g, con
   if (!sources && n) return wm_api_null(ctx, who, "sources");
   if (!levels) return wm_api_null(ctx, who, "levels");
   if (!stats) return wm_api_null(ctx, who, "stats");
+  warpmatch_bfs_stats st; /* the caller's, as many bytes as its size says */
+  memset(&st, 0, sizeof st);
+  int rc = wm_api_struct_in(ctx, who, &st, sizeof st, stats);
+  if (rc) return rc;
   const uint32_t nv = g->g->n;
   wm_bfs_result r;
   memset(&r, 0, sizeof r);
@@ -226,11 +231,11 @@ int warpmatch_bfs_validate(warpmatch_context *ctx, const warpmatch_graph *g, con
   if (!r.level) return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
   for (uint32_t v = 0; v < nv; v++) r.level[v] = levels[v] < 0 ? WM_UNREACHED : (uint32_t)levels[v];
   r.parent = (uint32_t *)parents; /* read only */
-  r.depth = stats->bfs.depth;
-  r.reached = stats->bfs.reached;
-  r.truncated = stats->truncated;
+  r.depth = st.bfs.depth;
+  r.reached = st.bfs.reached;
+  r.truncated = st.truncated;
   wm_error err;
-  int rc = wm_bfs_validate(g->g, sources, n, &r, &err);
+  rc = wm_bfs_validate(g->g, sources, n, &r, &err);
   free(r.level);
   return wm_api_status(ctx, rc, &err);
 }

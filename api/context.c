@@ -43,20 +43,23 @@ int warpmatch_gpu_available(warpmatch_context *ctx) {
 
 int warpmatch_set_threads(warpmatch_context *ctx, int threads) {
   if (!ctx) return WARPMATCH_EUSAGE;
-  if (threads < 0)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_threads: %d threads; give 0 (all cores) or more", threads);
+  if (threads < 0 || threads > WARPMATCH_MAX_THREADS)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_threads: %d threads; give 1 to %d, or 0 (all cores)",
+                       threads, WARPMATCH_MAX_THREADS);
   ctx->threads = threads;
   return WARPMATCH_OK;
 }
 
 int warpmatch_threads(const warpmatch_context *ctx) {
-  return ctx && ctx->threads > 0 ? ctx->threads : omp_get_max_threads();
+  if (ctx && ctx->threads > 0) return ctx->threads;
+  const int all = omp_get_max_threads();
+  return all < WARPMATCH_MAX_THREADS ? all : WARPMATCH_MAX_THREADS;
 }
 
 int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
   if (!ctx) return WARPMATCH_EUSAGE;
-  if (gpus < 1 || gpus > 16)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_gpus: %d GPUs; give 1 to 16", gpus);
+  if (gpus < 1 || gpus > WARPMATCH_MAX_GPUS)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "warpmatch_set_gpus: %d GPUs; give 1 to %d", gpus, WARPMATCH_MAX_GPUS);
   ctx->gpus = gpus;
   return WARPMATCH_OK;
 }
@@ -66,12 +69,16 @@ void wm_api_set_bfs_procs(warpmatch_context *ctx, const struct wm_bfs_procs *pro
 
 /* ---- versioned structs ---------------------------------------------- */
 
+/* A size no struct of the API has: never set (0, or stack garbage). */
+static int bad_size(size_t size) { return size < sizeof size || size > WARPMATCH_MAX_STRUCT_SIZE; }
+
 int wm_api_struct_in(warpmatch_context *ctx, const char *who, void *dst, size_t dst_size, const void *src) {
   size_t size;
   memcpy(&size, src, sizeof size);
-  if (size < sizeof size)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: the options' size is %zu; set it to their sizeof (their _init does)",
-                       who, size);
+  if (bad_size(size))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE,
+                       "%s: the options' size is %zu; set it to their sizeof (their _init does; %zu to %d)", who,
+                       size, sizeof size, WARPMATCH_MAX_STRUCT_SIZE);
   memcpy(dst, src, size < dst_size ? size : dst_size); /* an older, shorter struct keeps the later defaults */
   memcpy(dst, &dst_size, sizeof dst_size);
   return WARPMATCH_OK;
@@ -80,8 +87,9 @@ int wm_api_struct_in(warpmatch_context *ctx, const char *who, void *dst, size_t 
 int wm_api_struct_out(warpmatch_context *ctx, const char *who, void *dst, const void *src, size_t src_size) {
   size_t size;
   memcpy(&size, dst, sizeof size);
-  if (size < sizeof size)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: the result's size is %zu; set it to its sizeof", who, size);
+  if (bad_size(size))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: the result's size is %zu; set it to its sizeof (%zu to %d)", who,
+                       size, sizeof size, WARPMATCH_MAX_STRUCT_SIZE);
   memcpy((char *)dst + sizeof size, (const char *)src + sizeof size, (size < src_size ? size : src_size) - sizeof size);
   return WARPMATCH_OK;
 }
@@ -134,11 +142,14 @@ int wm_api_use_gpu(warpmatch_context *ctx, const char *who, int device, int *use
   }
 }
 
+/* The caller's OpenMP default (OMP_NUM_THREADS) is held to the limit too:
+ * past it libgomp may end the process when it cannot start the threads. */
 void wm_api_threads_enter(const warpmatch_context *ctx, wm_api_threads *t) {
   t->saved = 0;
-  if (ctx && ctx->threads > 0) {
+  const int want = warpmatch_threads(ctx);
+  if (want != omp_get_max_threads()) {
     t->saved = omp_get_max_threads();
-    omp_set_num_threads(ctx->threads);
+    omp_set_num_threads(want);
   }
 }
 

@@ -61,7 +61,7 @@ int wm_api_match_options(warpmatch_context *ctx, const char *who, const warpmatc
   if (!rc && count) o->count = *count;
   if (!rc) rc = wm_api_count_options(ctx, who, &o->count, &o->count);
   if (!rc) rc = out_of_range(ctx, who, "trials", o->trials, 0, WARPMATCH_MAX_TRIALS);
-  if (!rc) rc = out_of_range(ctx, who, "gpus", o->gpus, 0, 64);
+  if (!rc) rc = out_of_range(ctx, who, "gpus", o->gpus, 0, WARPMATCH_MAX_GPUS);
   if (!rc) rc = out_of_range(ctx, who, "gpu_steal", o->gpu_steal, -1, 2);
   if (!rc) rc = out_of_range(ctx, who, "gpu_level0", o->gpu_level0, 0, 2);
   if (!rc) rc = out_of_range(ctx, who, "gpu_unroll", o->gpu_unroll, 0, 32);

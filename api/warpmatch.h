@@ -73,12 +73,20 @@ void warpmatch_context_destroy(warpmatch_context *ctx);
 const char *warpmatch_last_error(const warpmatch_context *ctx);
 /* 1 when a CUDA device is usable (and the library was built with CUDA). */
 int warpmatch_gpu_available(warpmatch_context *ctx);
-/* CPU threads for later calls; 0 (the default) = all cores. */
+/* The most CPU threads a context takes: OpenMP starts that many at once,
+ * and libgomp ends the process when it cannot (100000 threads did). */
+#define WARPMATCH_MAX_THREADS 4096
+/* The most GPUs one call uses (the GPU drivers' tables hold that many). */
+#define WARPMATCH_MAX_GPUS 16
+/* CPU threads for later calls: 1..WARPMATCH_MAX_THREADS, or 0 (the
+ * default) = all cores (OpenMP's default: OMP_NUM_THREADS where set, held
+ * to WARPMATCH_MAX_THREADS); anything else is WARPMATCH_EUSAGE naming the
+ * range.  (OpenMP's own OMP_THREAD_LIMIT, where lower, still caps them.) */
 int warpmatch_set_threads(warpmatch_context *ctx, int threads);
-/* GPUs 0..gpus-1 of this host for later GPU calls (default 1): count, list
- * and motifs hand their work out across them, bfs and reach split the graph
- * over them (this needs a library built with NCCL).  WARPMATCH_EDEVICE at
- * the call when the host has fewer. */
+/* GPUs 0..gpus-1 of this host for later GPU calls (default 1;
+ * 1..WARPMATCH_MAX_GPUS): count, list and motifs hand their work out across
+ * them, bfs and reach split the graph over them (this needs a library built
+ * with NCCL).  WARPMATCH_EDEVICE at the call when the host has fewer. */
 int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
 
 /* ---- graphs ------------------------------------------------------------ */
@@ -218,7 +226,10 @@ int warpmatch_reach(warpmatch_context *ctx, const warpmatch_graph *g, uint32_t f
  * sources, and the figures that explain a run.  Each new struct starts
  * with `size`, which the caller sets to sizeof the struct it was compiled
  * with (the _init functions do it): a later library appends fields and
- * still reads and writes only that many bytes. */
+ * still reads and writes only that many bytes.  A size below sizeof(size_t)
+ * or above WARPMATCH_MAX_STRUCT_SIZE (no struct of this API comes near it:
+ * the size was never set) is WARPMATCH_EUSAGE. */
+#define WARPMATCH_MAX_STRUCT_SIZE 65536
 
 enum {
   WARPMATCH_FORMAT_AUTO = 0, /* told from the content */
@@ -276,7 +287,8 @@ int warpmatch_pattern_labeled(const warpmatch_pattern *p);
  * graph: no labels, ball, per-vertex counts or embeddings). */
 int warpmatch_pattern_has_formula(const warpmatch_pattern *p);
 
-/* The threads a CPU call uses: warpmatch_set_threads's, or all cores. */
+/* The threads a CPU call uses: warpmatch_set_threads's, or all cores (at
+ * most WARPMATCH_MAX_THREADS). */
 int warpmatch_threads(const warpmatch_context *ctx);
 
 typedef struct warpmatch_match_options {
@@ -294,7 +306,8 @@ typedef struct warpmatch_match_options {
   double *trial_ms;      /* trials entries, or NULL: each timed run's ms (GPU kernels, else wall) */
   uint64_t *per_vertex;  /* count: n counters, or NULL: the matches containing each index
                             (zeroed first; the count enumerates; not with trials) */
-  int gpus;        /* GPUs for this call, 1..64; 0 (default): the context's (warpmatch_set_gpus) */
+  int gpus;        /* GPUs for this call, 1..WARPMATCH_MAX_GPUS; 0 (default): the context's
+                      (warpmatch_set_gpus) */
   /* GPU tuning, for benchmarks and the ablation; the CPU ignores it. */
   int gpu_steal;       /* -1 (default): two-level; 0 none, 1 within a block, 2 two-level */
   int gpu_level0;      /* first level handed out as 0 (default) the plan's choice, 1 vertices, 2 edges */
@@ -387,7 +400,8 @@ typedef struct warpmatch_bfs_options {
   double edge_ratio;  /* ... or frontier edges x edge_ratio > unexplored edges (default 14; 0 off) */
   /* The GPU pipeline's stages (default 1 each), switched off for the ablation. */
   int queue_gen, classify, hub_cache, small_kernel;
-  int gpus;           /* GPUs to split the graph over, 1..16; 0 (default): the context's */
+  int gpus;           /* GPUs to split the graph over, 1..WARPMATCH_MAX_GPUS; 0 (default): the
+                         context's */
 } warpmatch_bfs_options;
 void warpmatch_bfs_options_init(warpmatch_bfs_options *o);
 

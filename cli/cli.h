@@ -119,8 +119,10 @@ int wm_cli_use_gpu(const wm_cli *cli, warpmatch_context *ctx, int *use_gpu, wm_e
 
 /* Under mpirun, in a build with MPI (WM_HAVE_MPI): MPI_Init_thread, and for
  * more than one rank rank 0 alone keeps stdout and the work dispenser is
- * made.  Elsewhere nothing happens and the calls below give the one-process
- * answers (rank 0 of 1, no share). */
+ * made, and each rank's watcher thread starts (cli_mpi_watch.c: a rank
+ * silent for WM_MPI_TIMEOUT seconds ends the job, naming it).  Elsewhere
+ * nothing happens and the calls below give the one-process answers (rank 0
+ * of 1, no share). */
 int wm_mpi_start(int *argc, char ***argv);
 /* The exit status, agreed over the ranks (the worst); MPI_Finalize. */
 int wm_mpi_finish(int rc);

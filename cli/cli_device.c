@@ -18,7 +18,7 @@ int wm_cli_use_gpu(const wm_cli *cli, warpmatch_context *ctx, int *use_gpu, wm_e
                      "bfs do); use --device cpu, or one process with --gpus N",
                      cli->command);
     uint64_t gpus = 1;
-    int rc = wm_cli_str(cli, "gpus") ? wm_cli_u64(cli, "gpus", 0, 1, 64, &gpus, err) : WM_OK;
+    int rc = wm_cli_str(cli, "gpus") ? wm_cli_u64(cli, "gpus", 0, 1, WARPMATCH_MAX_GPUS, &gpus, err) : WM_OK;
     if (!rc) rc = wm_mpi_pin_gpus((unsigned)gpus, err);
     if (rc) return rc;
   }

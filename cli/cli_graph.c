@@ -64,7 +64,7 @@ const char *wm_cli_base_name(const char *path) {
 
 int wm_cli_context(const wm_cli *cli, warpmatch_context **ctx, wm_error *err) {
   uint64_t threads;
-  int rc = wm_cli_u64(cli, "threads", 0, 0, 4096, &threads, err);
+  int rc = wm_cli_u64(cli, "threads", 0, 0, WARPMATCH_MAX_THREADS, &threads, err);
   if (rc) return rc;
   if (warpmatch_context_create(ctx)) return wm_fail(err, WM_EINPUT, "out of memory");
   wm_mpi_share_work(*ctx);

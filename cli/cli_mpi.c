@@ -18,6 +18,7 @@
 
 #include "api_internal.h" /* the program's own entry points: the share, the module graph */
 #include "bfs_mpi.h"
+#include "cli_mpi_watch.h"
 #include "share_mpi.h"
 
 static int g_on, g_rank, g_ranks = 1, g_local_rank, g_local_ranks = 1;
@@ -45,6 +46,14 @@ int wm_mpi_start(int *argc, char ***argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
   if (g_ranks == 1) return WM_OK; /* one rank: a plain run */
+  double timeout = 0;
+  char msg[200];
+  if (wm_mpi_watch_timeout(&timeout, msg, sizeof msg)) {
+    if (g_rank == 0) fprintf(stderr, "warpmatch: %s\n", msg);
+    MPI_Finalize();
+    g_on = 0;
+    return WM_EUSAGE;
+  }
   MPI_Comm host;
   if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) == MPI_SUCCESS) {
     MPI_Comm_rank(host, &g_local_rank);
@@ -70,6 +79,11 @@ int wm_mpi_start(int *argc, char ***argv) {
     if (g_rank == 0) fprintf(stderr, "warpmatch: %s\n", err.msg);
     MPI_Abort(MPI_COMM_WORLD, WM_EINPUT);
   }
+  /* The watcher calls MPI while the rank's own threads may be inside MPI. */
+  if (timeout > 0 && (provided < MPI_THREAD_MULTIPLE || !wm_mpi_watch_start(timeout)) && g_rank == 0)
+    fprintf(stderr, "warpmatch: note: MPI %s, so a rank that stops answering is not detected (WM_MPI_TIMEOUT)\n",
+            provided < MPI_THREAD_MULTIPLE ? "gives no MPI_THREAD_MULTIPLE" : "could not start the ranks' watch");
+  wm_mpi_watch_injected_stop();
   return WM_OK;
 }
 
@@ -80,6 +94,7 @@ int wm_mpi_finish(int rc) {
     int worst = rc;
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     rc = worst;
+    wm_mpi_watch_stop(); /* every rank is here: none can fall silent now */
     wm_share_mpi_destroy(g_share);
     g_share = NULL;
     wm_bfs_procs_mpi_destroy(g_procs);

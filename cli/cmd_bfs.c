@@ -110,7 +110,7 @@ static int read_base_options(bfs_cmd *c, warpmatch_bfs_options *o, wm_error *err
   o->classify = !wm_cli_flag(&c->cli, "no-classify");
   o->hub_cache = !wm_cli_flag(&c->cli, "no-hub-cache");
   o->small_kernel = !wm_cli_flag(&c->cli, "no-small-kernel");
-  if ((rc = wm_cli_u64(&c->cli, "gpus", 1, 1, 16, &v, err))) return rc;
+  if ((rc = wm_cli_u64(&c->cli, "gpus", 1, 1, WARPMATCH_MAX_GPUS, &v, err))) return rc;
   o->gpus = (int)v;
   if (o->gpus > 1 && !c->use_gpu)
     return wm_fail(err, WM_EUSAGE, "bfs: --gpus %d splits the search over GPUs, but this search runs on the CPU (--device cpu, or no usable GPU)", o->gpus);

@@ -5,7 +5,9 @@
 # and directed, validated), with one and two threads a rank, must be equal
 # for 1, 2 and 3 ranks; a rank whose graph load fails (WM_MPI_FAIL_RANK,
 # the fault injection) must make the whole job exit non-zero within a
-# timeout, with rank 0's message naming it; list and bfs --ablation must
+# timeout, with rank 0's message naming it; a rank that stops answering
+# (WM_MPI_STOP_RANK) must end the job within WM_MPI_TIMEOUT and a margin,
+# naming it, while long work under a short timeout must not; list and bfs --ablation must
 # refuse several ranks; where two GPUs are usable, count and motifs on GPU
 # ranks must equal one process on one GPU, and where NCCL is there too, BFS
 # over the GPUs of 1 and 2 ranks must give the levels of one process on the
@@ -135,6 +137,54 @@ for rank in 0 1 2; do
 done
 grep -q "ending every rank" "$tmp/err" && fail "every rank's work failing: the job was aborted"
 step "every rank failing mid-work: each reports, the job ends normally"
+
+# A rank that stops answering (WM_MPI_STOP_RANK: it raises SIGSTOP after
+# the set-up) ends the job within WM_MPI_TIMEOUT and a margin for mpirun's
+# start and end: non-zero status, a message naming it.  The stopped process
+# says its pid, and is cleared away (SIGCONT, SIGKILL) whatever happened.
+watch_timeout=3 margin=12
+# a process of this program that is not yet dead (a zombie is: it waits to be reaped)
+running_warpmatch() {
+  local state
+  state="$(ps -o stat= -p "$1" 2>/dev/null)" || return 1
+  [[ $state != Z* && $(ps -o comm= -p "$1" 2>/dev/null) == warpmatch* ]]
+}
+for np_rank in "3 1" "2 0"; do
+  read -r np rank <<<"$np_rank"
+  status=0 start=$SECONDS
+  WM_MPI_TIMEOUT=$watch_timeout WM_MPI_STOP_RANK=$rank timeout -k 5 $((watch_timeout + margin + 30)) \
+    "$mpiexec" --oversubscribe --allow-run-as-root -np "$np" "$bin" count "$kron" --pattern triangle \
+    >/dev/null 2>"$tmp/err" || status=$?
+  took=$((SECONDS - start))
+  pid="$(sed -n 's/^warpmatch: rank [0-9]* (pid \([0-9]*\)) stops itself.*/\1/p' "$tmp/err")"
+  if [[ -n $pid ]] && running_warpmatch "$pid"; then
+    kill -CONT "$pid" 2>/dev/null || true
+    kill -KILL "$pid" 2>/dev/null || true
+    fail "a stopped rank $rank of $np: its process $pid outlived the job"
+  fi
+  [[ -n $pid ]] || { fail "a stopped rank $rank of $np: it never stopped"; cat "$tmp/err" >&2; }
+  if ((status == 0 || status >= 124)); then
+    fail "a stopped rank $rank of $np: status $status (0: not noticed, 124 and up: hung, killed)"
+  elif ((took > watch_timeout + margin)); then
+    fail "a stopped rank $rank of $np: the job ended after $took s (timeout $watch_timeout s + $margin)"
+  elif ! grep -q "^warpmatch: rank $rank of $np stopped answering (no word for [0-9]* s" "$tmp/err"; then
+    fail "a stopped rank $rank of $np: no message naming it"; cat "$tmp/err" >&2
+  fi
+done
+step "a stopped rank ends the job within WM_MPI_TIMEOUT ($watch_timeout s) + $margin s, its message naming it"
+# The watch beats on a thread of its own: ranks computing for several times
+# the timeout are not accused, and the answer is the one process's.
+if [[ -r $fb ]]; then
+  WM_MPI_TIMEOUT=1 same "facebook motifs 5, WM_MPI_TIMEOUT=1 (seconds of work a rank)" motifs "$fb" --size 5 --no-cache
+fi
+WM_MPI_TIMEOUT=0 same "kron house, WM_MPI_TIMEOUT=0 (no watch)" count "$kron" --pattern house --method enumerate
+for bad in abc 0.5 -1 86401; do
+  status=0
+  WM_MPI_TIMEOUT=$bad mpi 2 count "$kron" --pattern triangle >/dev/null 2>"$tmp/err" || status=$?
+  ((status == 2)) && grep -q "WM_MPI_TIMEOUT='$bad': expected seconds from 1 to 86400, or 0" "$tmp/err" ||
+    fail "WM_MPI_TIMEOUT=$bad: status $status, $(head -n 1 "$tmp/err")"
+done
+step "WM_MPI_TIMEOUT out of range: usage error naming it"
 
 status=0
 mpi 2 list "$kron" --pattern triangle >/dev/null 2>"$tmp/err" || status=$?

@@ -11,6 +11,7 @@
  * device between searches. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1561,3 +1562,154 @@ Test(api, gpu_graph_kept_for_matching) {
   wm_graph_destroy(gc);
   warpmatch_context_destroy(ctx); /* releases the device copy */
 }
+
+/* ---- every limit at its edge ------------------------------------------ */
+
+/* EUSAGE from `call`, with a message holding each of the texts given. */
+#define REFUSED(ctx, call, ...)                                                                        \
+  do {                                                                                                 \
+    cr_assert_eq(call, WARPMATCH_EUSAGE, #call);                                                       \
+    const char *texts_[] = {__VA_ARGS__, NULL};                                                        \
+    for (const char **t_ = texts_; *t_; t_++)                                                          \
+      cr_assert(strstr(warpmatch_last_error(ctx), *t_), "%s: '%s' not in: %s", #call, *t_,             \
+                warpmatch_last_error(ctx));                                                            \
+  } while (0)
+
+/* Threads: 0 (all cores) and 1..WARPMATCH_MAX_THREADS; the limit itself
+ * runs a count (OpenMP starts that many threads), one more, INT_MAX and
+ * negatives are refused naming the range (100000 crashed in libgomp). */
+Test(api, thread_limit) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(60, 6.0, 3, 0.5, 7);
+  warpmatch_graph *h = api_graph(ctx, g);
+  warpmatch_pattern *p = pattern(ctx, "4-cycle");
+  warpmatch_count_options o = cpu_options(0, WARPMATCH_METHOD_ENUMERATE);
+  const uint64_t want = api_count(ctx, h, p, &o, NULL);
+  cr_assert_eq(warpmatch_set_threads(ctx, WARPMATCH_MAX_THREADS), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(warpmatch_threads(ctx), WARPMATCH_MAX_THREADS);
+  cr_assert_eq(api_count(ctx, h, p, &o, NULL), want, "on %d threads", WARPMATCH_MAX_THREADS);
+  REFUSED(ctx, warpmatch_set_threads(ctx, WARPMATCH_MAX_THREADS + 1), "4097 threads", "1 to 4096", "0 (all cores)");
+  REFUSED(ctx, warpmatch_set_threads(ctx, INT_MAX), "2147483647", "1 to 4096");
+  REFUSED(ctx, warpmatch_set_threads(ctx, 100000), "100000", "1 to 4096");
+  REFUSED(ctx, warpmatch_set_threads(ctx, -1), "-1 threads");
+  REFUSED(ctx, warpmatch_set_threads(ctx, INT_MIN), "-2147483648");
+  cr_assert_eq(warpmatch_threads(ctx), WARPMATCH_MAX_THREADS, "a refused count leaves the setting");
+  cr_assert_eq(warpmatch_set_threads(ctx, 0), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_threads(ctx), omp_get_max_threads());
+  cr_assert_eq(warpmatch_set_threads(ctx, 1), WARPMATCH_OK);
+  cr_assert_eq(api_count(ctx, h, p, &o, NULL), want);
+  /* "all cores" is OpenMP's default, which the caller (OMP_NUM_THREADS)
+   * may have set past the limit: held to it for the call, then restored */
+  cr_assert_eq(warpmatch_set_threads(ctx, 0), WARPMATCH_OK);
+  omp_set_num_threads(100000);
+  cr_assert_eq(warpmatch_threads(ctx), WARPMATCH_MAX_THREADS);
+  cr_assert_eq(api_count(ctx, h, p, &o, NULL), want);
+  cr_assert_eq(omp_get_max_threads(), 100000);
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* GPUs (context, match and BFS options: 1..WARPMATCH_MAX_GPUS, 0 the
+ * context's), trials (WARPMATCH_MAX_TRIALS), the listing's limit, the
+ * sources of a search, motif and pattern sizes, versioned struct sizes:
+ * the last value allowed runs, the next is refused naming the range. */
+Test(api, limits_at_their_edges) {
+  warpmatch_context *ctx = ctx_new();
+  wm_graph *g = wm_test_powerlaw(40, 5.0, 3, 0.5, 8);
+  warpmatch_graph *h = api_graph(ctx, g);
+  warpmatch_pattern *p = pattern(ctx, "triangle");
+  warpmatch_match_options o = cpu_match_options(WARPMATCH_METHOD_ENUMERATE);
+  const uint64_t want = count_ex(ctx, h, p, &o).count.count;
+  warpmatch_match_result r;
+  r.size = sizeof r;
+
+  cr_assert_eq(warpmatch_set_gpus(ctx, WARPMATCH_MAX_GPUS), WARPMATCH_OK);
+  REFUSED(ctx, warpmatch_set_gpus(ctx, WARPMATCH_MAX_GPUS + 1), "17 GPUs", "1 to 16");
+  REFUSED(ctx, warpmatch_set_gpus(ctx, INT_MAX), "2147483647 GPUs");
+  REFUSED(ctx, warpmatch_set_gpus(ctx, -1), "-1 GPUs");
+  o.gpus = WARPMATCH_MAX_GPUS; /* the CPU ignores them: the count runs */
+  cr_assert_eq(count_ex(ctx, h, p, &o).count.count, want);
+  o.gpus = WARPMATCH_MAX_GPUS + 1; /* was taken up to 64 and cut to 16 by the GPU drivers */
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "gpus 17", "0 to 16");
+  o.gpus = -1;
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "gpus -1");
+  o.gpus = 0;
+
+  o.trials = WARPMATCH_MAX_TRIALS;
+  cr_assert_eq(count_ex(ctx, h, p, &o).trials, WARPMATCH_MAX_TRIALS);
+  o.trials = WARPMATCH_MAX_TRIALS + 1;
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "trials 1001", "0 to 1000");
+  o.trials = UINT_MAX;
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "trials 4294967295");
+  o.trials = 1;
+
+  /* the listing's limit: UINT64_MAX is "at most that many", i.e. all */
+  listing l = {.k = 3};
+  uint64_t listed = 0;
+  warpmatch_count_options co = cpu_options(0, WARPMATCH_METHOD_AUTO);
+  cr_assert_eq(warpmatch_list(ctx, h, p, &co, UINT64_MAX, collect_matches, &l, &listed), WARPMATCH_OK);
+  cr_assert_eq(listed, want);
+  cr_assert_eq(warpmatch_list(ctx, h, p, &co, 1, collect_matches, &l, &listed), WARPMATCH_OK);
+  cr_assert_eq(listed, want ? 1 : 0);
+  free(l.m);
+
+  /* sources: every vertex at once runs, vertex n is refused, none is refused */
+  const uint32_t n = warpmatch_graph_vertices(h);
+  uint32_t *all = malloc((n + 1) * sizeof *all);
+  for (uint32_t v = 0; v <= n; v++) all[v] = v;
+  warpmatch_bfs_options bo;
+  warpmatch_bfs_options_init(&bo);
+  bo.device = WARPMATCH_DEVICE_CPU;
+  warpmatch_bfs_stats st;
+  st.size = sizeof st;
+  cr_assert_eq(warpmatch_bfs_ex(ctx, h, all, n, &bo, NULL, NULL, &st), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(st.bfs.reached, n);
+  REFUSED(ctx, warpmatch_bfs_ex(ctx, h, all, n + 1, &bo, NULL, NULL, NULL), "source 40", "0..39");
+  REFUSED(ctx, warpmatch_bfs_ex(ctx, h, all, 0, &bo, NULL, NULL, NULL), "no source");
+  bo.gpus = WARPMATCH_MAX_GPUS;
+  cr_assert_eq(warpmatch_bfs_ex(ctx, h, all, 1, &bo, NULL, NULL, NULL), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  bo.gpus = WARPMATCH_MAX_GPUS + 1;
+  REFUSED(ctx, warpmatch_bfs_ex(ctx, h, all, 1, &bo, NULL, NULL, NULL), "17 GPUs", "1 to 16");
+  bo.gpus = 0;
+  free(all);
+
+  /* sizes of motifs and patterns */
+  warpmatch_motif mo[21];
+  REFUSED(ctx, warpmatch_motifs(ctx, h, 6, NULL, mo), "size 6", "3, 4 or 5");
+  REFUSED(ctx, warpmatch_motifs(ctx, h, UINT_MAX, NULL, mo), "size 4294967295");
+  cr_assert_eq(warpmatch_motif_classes(UINT_MAX), 0);
+  warpmatch_pattern *q = NULL;
+  unsigned path[14] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7};
+  cr_assert_eq(warpmatch_pattern_from_edges(ctx, WARPMATCH_MAX_PATTERN_VERTICES, path, 7, &q), WARPMATCH_OK);
+  warpmatch_pattern_destroy(q);
+  cr_assert_eq(warpmatch_pattern_from_edges(ctx, WARPMATCH_MAX_PATTERN_VERTICES + 1, path, 7, &q), WARPMATCH_EINPUT);
+  cr_assert(strstr(warpmatch_last_error(ctx), "2 to 8"), "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(warpmatch_pattern_from_edges(ctx, UINT_MAX, path, 7, &q), WARPMATCH_EINPUT);
+  cr_assert(strstr(warpmatch_last_error(ctx), "4294967295 vertices"), "%s", warpmatch_last_error(ctx));
+
+  /* versioned structs: up to WARPMATCH_MAX_STRUCT_SIZE (a newer caller's),
+   * then a size never set */
+  o.size = WARPMATCH_MAX_STRUCT_SIZE;
+  cr_assert_eq(count_ex(ctx, h, p, &o).count.count, want);
+  o.size = WARPMATCH_MAX_STRUCT_SIZE + 1;
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "size is 65537", "65536");
+  o.size = SIZE_MAX;
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "options' size");
+  o.size = sizeof o;
+  r.size = WARPMATCH_MAX_STRUCT_SIZE + 1;
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "result's size is 65537");
+  uint32_t s0 = 0;
+  int32_t lv[40];
+  st.size = sizeof st;
+  cr_assert_eq(warpmatch_bfs_ex(ctx, h, &s0, 1, &bo, lv, NULL, &st), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_bfs_validate(ctx, h, &s0, 1, lv, NULL, &st), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  st.size = 0; /* the stats are a versioned struct too */
+  REFUSED(ctx, warpmatch_bfs_validate(ctx, h, &s0, 1, lv, NULL, &st), "warpmatch_bfs_validate", "size is 0");
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(h);
+  wm_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+#undef REFUSED

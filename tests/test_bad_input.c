@@ -154,3 +154,22 @@ Test(bad_input, convert_write_failure_leaves_no_output) {
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "expected exit 1, got status %d", st);
   assert_no_output("out.wmg");
 }
+
+/* --threads and --gpus at their limits (WARPMATCH_MAX_THREADS, _MAX_GPUS):
+ * 4096 threads run, one more is a usage error naming the range, as is a
+ * number past any integer; --gpus 17 too (count took up to 64 before, which
+ * the GPU drivers cut to 16). */
+Test(bad_input, threads_and_gpus_limits) {
+  char txt[512], args[1200];
+  wm_test_write(txt, sizeof txt, dir, "tri.txt", "0 1\n1 2\n2 0\n");
+  snprintf(args, sizeof args, "count %s --pattern triangle --device cpu --threads 4096", txt);
+  expect(0, NULL, NULL, args);
+  snprintf(args, sizeof args, "count %s --pattern triangle --device cpu --threads 4097", txt);
+  expect(2, "--threads", "from 0 to 4096, got '4097'", args);
+  snprintf(args, sizeof args, "count %s --pattern triangle --device cpu --threads 99999999999999999999999", txt);
+  expect(2, "--threads", "from 0 to 4096", args);
+  snprintf(args, sizeof args, "count %s --pattern triangle --device cpu --gpus 17", txt);
+  expect(2, "--gpus", "from 1 to 16, got '17'", args);
+  snprintf(args, sizeof args, "bfs %s --source 0 --device cpu --gpus 17", txt);
+  expect(2, "--gpus", "from 1 to 16, got '17'", args);
+}

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from . import _lib
-from ._errors import InputError, UsageError, from_code
+from ._errors import Error, InputError, UsageError, from_code
 from ._lib import lib
 
 if TYPE_CHECKING:
@@ -58,6 +58,30 @@ def _method(method: str) -> int:
         return _METHODS[method.lower()]
     except (KeyError, AttributeError):
         raise UsageError(f"method must be 'auto', 'formula' or 'enumerate', not {method!r}") from None
+
+
+def _integer(value: object, what: str, lo: int, hi: int, allowed: str = "", error: type[Error] = UsageError) -> int:
+    """``value`` as an int in lo..hi, for a C integer of fixed width.
+
+    ctypes would cut a larger one to the width silently (a limit of 2**64 + 1
+    became 1), so the range is checked here, as the library's range where
+    the header states one.
+    """
+    try:
+        v = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+    if not lo <= v <= hi:
+        raise error(f"{what} must be {allowed or f'from {lo} to {hi}'}, not {v}")
+    return v
+
+
+def _c_string(value: PathLike, what: str) -> bytes:
+    """A name or path as the bytes C takes; one holding a NUL byte, where C would end it, is refused."""
+    raw = os.fsencode(value)
+    if b"\0" in raw:
+        raise UsageError(f"{what} {os.fsdecode(raw)!r} contains a NUL byte, which no name or path can hold")
+    return raw
 
 
 def _index(value: object, what: str) -> int:
@@ -116,7 +140,7 @@ class Pattern:
     def __init__(self, name_or_path: PathLike) -> None:
         if not isinstance(name_or_path, (str, os.PathLike)):
             raise TypeError(f"a pattern is a name or a path, not {type(name_or_path).__name__}")
-        raw = os.fsencode(name_or_path)
+        raw = _c_string(name_or_path, "the pattern name or path")
         self._what = os.fsdecode(raw)
         self._adopt(lambda ctx, out: lib.warpmatch_pattern_create(ctx.ptr, raw, byref(out)))
 
@@ -128,7 +152,7 @@ class Pattern:
 
         ``labels[v]`` is the data label vertex v must match (>= 0) or -1 for any.
         """
-        k = operator.index(k)
+        k = _integer(k, "a pattern's vertex count k", 2, _lib.MAX_PATTERN_VERTICES, error=InputError)
         flat: list[int] = []
         for e in edges:
             a, b = (operator.index(x) for x in e)
@@ -370,7 +394,7 @@ class Graph:
         lib.warpmatch_load_options_init(byref(opt))
         opt.directed = int(bool(directed))
         opt.use_cache = int(bool(cache))
-        raw = os.fsencode(path)
+        raw = _c_string(path, "the graph path")
         return cls._build(lambda ctx, out: lib.warpmatch_graph_load(ctx.ptr, raw, byref(opt), byref(out)))
 
     @classmethod
@@ -495,18 +519,21 @@ class Graph:
             raise InputError(f"{node!r} is not a node of this graph") from None
 
     def set_threads(self, threads: int) -> None:
-        """CPU threads for this graph's later calls (0: all cores, the default)."""
+        """CPU threads for this graph's later calls: 1 to 4096, or 0 (all cores, the default)."""
         with self._ctx.lock:
             self._live()
-            self._ctx.check(lib.warpmatch_set_threads(self._ctx.ptr, operator.index(threads)))
+            # the library refuses what is outside its range in its own words; past the C int, ctypes would cut it
+            n = _integer(threads, "threads", _lib.INT_MIN, _lib.INT_MAX, f"0 (all cores) or 1 to {_lib.MAX_THREADS}")
+            self._ctx.check(lib.warpmatch_set_threads(self._ctx.ptr, n))
 
     def set_gpus(self, gpus: int) -> None:
-        """GPUs 0..gpus-1 for this graph's later GPU calls (default 1): count,
+        """GPUs 0..gpus-1 (1 to 16) for this graph's later GPU calls (default 1): count,
         list and motifs share their work among them, bfs splits the graph
         over them (the library needs NCCL for that)."""
         with self._ctx.lock:
             self._live()
-            self._ctx.check(lib.warpmatch_set_gpus(self._ctx.ptr, operator.index(gpus)))
+            n = _integer(gpus, "gpus", _lib.INT_MIN, _lib.INT_MAX, f"1 to {_lib.MAX_GPUS}")  # as set_threads
+            self._ctx.check(lib.warpmatch_set_gpus(self._ctx.ptr, n))
 
     # -- matching --
 
@@ -589,9 +616,7 @@ class Graph:
         pat = _as_pattern(pattern)
         k = pat.vertices
         if limit is not None:
-            limit = operator.index(limit)
-            if limit < 0:
-                raise UsageError(f"limit must be >= 0, not {limit}")
+            limit = _integer(limit, "limit", 0, _lib.UINT64_MAX, "from 0 to 2**64 - 1 (or None: all)")
             if limit == 0:
                 return np.empty((0, k), dtype=np.uint32)
         lab = self._labels(labels)
@@ -633,9 +658,7 @@ class Graph:
 
     def motif_table(self, size: int, device: str = "auto", method: str = "auto") -> builtins.list[Motif]:
         """As ``motifs``, with each class's edges: a list of Motif(name, edges, count)."""
-        size = operator.index(size)
-        if size < 0:
-            raise UsageError(f"motif size must be 3, 4 or 5, not {size}")
+        size = _integer(size, "motif size", 3, 5, "3, 4 or 5")
         classes = int(lib.warpmatch_motif_classes(size))
         out = (_lib.Motif * max(1, classes))()
         o = _options(False, False, device, method)
