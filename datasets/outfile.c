@@ -3,7 +3,8 @@
  * in the same folder, flushed, fsynced and renamed over it (the folder is
  * fsynced after).  A symlink is followed: its final target is written so,
  * and the link stays.  A character device or FIFO (/dev/null, a named
- * pipe) is written in place, streaming, as `cp` would; a directory, block
+ * pipe) is written in place, streaming, as `cp` would, and so is a file
+ * that is already our stdout or stderr (/dev/stdout); a directory, block
  * device or socket is refused.
  *
  * The temporary name is TARGET.wmtmp.PID.HOST.SEQ: the writer's pid and a
@@ -173,6 +174,22 @@ static int open_direct(wm_outfile *o, int *fd, wm_error *err) {
   return WM_OK;
 }
 
+/* A file that is already our stdout or stderr (--output /dev/stdout with
+ * stdout redirected to a file) is written through that descriptor, in
+ * order with what the program prints there: a rename would leave the
+ * stream writing into the replaced file. */
+static int open_std_stream(wm_outfile *o, const struct stat *st, int *fd) {
+  for (int std = 1; std <= 2; std++) {
+    struct stat s;
+    if (fstat(std, &s) != 0 || s.st_dev != st->st_dev || s.st_ino != st->st_ino) continue;
+    fflush(std == 1 ? stdout : stderr);
+    if ((*fd = dup(std)) < 0) return 0;
+    o->direct = 1;
+    return 1;
+  }
+  return 0;
+}
+
 /* O_EXCL with the permissions of a new file, so that the umask applies by
  * itself; a regular file being replaced lends its permissions (and, where
  * we may set them, its owner and group) to the new one. */
@@ -210,12 +227,20 @@ int wm_outfile_open(wm_outfile *o, const char *path, int flags, wm_error *err) {
   if (snprintf(o->name, sizeof o->name, "%s", path) >= (int)sizeof o->name)
     return wm_fail(err, WM_EINPUT, "%s: path too long", path);
   struct stat st;
-  int exists, fd, rc;
-  if (resolve(path, o->path, sizeof o->path, &st, &exists) != 0)
-    return wm_fail(err, WM_EINPUT, "%s: cannot write: %s", path, strerror(errno));
+  int exists = stat(path, &st) == 0, fd, rc;
+  if (!exists || S_ISREG(st.st_mode)) {
+    /* a file or a new name: the name at the end of the links is what the rename replaces */
+    if (resolve(path, o->path, sizeof o->path, &st, &exists) != 0)
+      return wm_fail(err, WM_EINPUT, "%s: cannot write: %s", path, strerror(errno));
+  } else {
+    /* anything else is opened where the kernel's own resolution leads, which
+     * also follows /proc's links (/dev/stdout to a pipe reads "pipe:[N]") */
+    snprintf(o->path, sizeof o->path, "%s", path);
+  }
   const char *why = exists ? refused(st.st_mode, flags) : NULL;
   if (why) return wm_fail(err, WM_EINPUT, "%s: %s", path, why);
   if (exists && !S_ISREG(st.st_mode)) rc = open_direct(o, &fd, err);
+  else if (exists && open_std_stream(o, &st, &fd)) rc = WM_OK;
   else rc = open_temporary(o, exists ? &st : NULL, &fd, err);
   if (rc) return rc;
   if (!(o->f = fdopen(fd, "wb"))) {

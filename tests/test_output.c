@@ -213,6 +213,25 @@ Test(output, wmg_is_streamed_into_a_fifo) {
   cr_assert(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was replaced");
 }
 
+/* /dev/stdout: to a pipe (a magic link whose text is "pipe:[N]") and to a
+ * file, the matches and the summary both arrive, in order, and the link
+ * stays. */
+Test(output, dev_stdout_is_written_in_place) {
+  char cmd[2048], got[600];
+  snprintf(got, sizeof got, "%s/got.txt", tf.dir);
+  for (int piped = 0; piped < 2; piped++) {
+    snprintf(cmd, sizeof cmd, "%s list '%s' --pattern triangle --output /dev/stdout %s '%s'", WM_BIN, tf.graph,
+             piped ? "| cat >" : ">", got);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char *out = slurp(got);
+    const char *m = strstr(out, "1 0 2\n"), *s = strstr(out, "listed 1 matches");
+    cr_assert(m && s && m < s, "%s: %s", cmd, out);
+    free(out);
+  }
+  struct stat st;
+  cr_assert(lstat("/dev/stdout", &st) == 0 && S_ISLNK(st.st_mode), "/dev/stdout was replaced");
+}
+
 Test(output, directory_is_refused) {
   char *out, *err;
   int rc = wm_test_run(&out, &err, "bfs '%s' --source 0 --output '%s'", tf.graph, tf.dir);
