@@ -31,7 +31,7 @@
 
 /* ---- the registry of temporaries being written ----------------------- */
 
-/* A slot is free (0), being filled or emptied (1), or names a temporary
+/* A slot is free (0), being filled (1), or names a temporary
  * the signal handler may unlink (2).  Fixed storage and lock-free atomics,
  * so that the handler needs nothing but loads and unlink(). */
 enum { SLOTS = 64, FREE = 0, BUSY = 1, LIVE = 2 };
