@@ -517,7 +517,7 @@ static void print_json(const bfs_cmd *c) {
 static int write_output(const bfs_cmd *c, wm_error *err) {
   const search *r = &c->last;
   wm_outfile of;
-  int rc = wm_outfile_open(&of, c->output, err);
+  int rc = wm_outfile_open(&of, c->output, 0, err);
   if (rc) return rc;
   fprintf(of.f, "# vertex %s (-1: unreached)\n", c->write_parents ? "parent" : "level");
   for (uint32_t v = 0; v < c->n; v++) {

@@ -1,9 +1,13 @@
 /* warpmatch list: writes the matches of a pattern, one per line as the
  * graph file's vertex ids in pattern-vertex order.  Without --output the
- * matches go to stdout and the summary to stderr; --output is written to a
- * temporary name and renamed only when complete. */
+ * matches go to stdout and the summary to stderr; --output goes through
+ * wm_outfile (a file appears only when complete; a FIFO or device is
+ * streamed).  A write error stops the listing at the batch where it
+ * happened. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "match_cli.h"
 
@@ -21,6 +25,7 @@ typedef struct writer {
   FILE *f;
   const warpmatch_graph *g;
   wm_json *json; /* matches as a JSON array, or NULL for lines */
+  int error;     /* errno of the first failed write, else 0 */
 } writer;
 
 /* warpmatch_match_fn: a batch of matches as the file's ids. */
@@ -37,7 +42,10 @@ static int write_matches(void *user, const uint32_t *matches, uint64_t n, unsign
     }
     if (w->json) wm_json_close(w->json);
   }
-  return ferror(w->f) != 0; /* stop at the first write error */
+  /* stop at the first write error, keeping its cause (errno is the failed
+   * write's: nothing since has set it) */
+  if (ferror(w->f) && !w->error) w->error = errno ? errno : EIO;
+  return w->error != 0;
 }
 
 static void summary(const wm_cli *cli, const wm_match_job *job, const warpmatch_match_result *r, uint64_t limit,
@@ -59,10 +67,10 @@ static void summary(const wm_cli *cli, const wm_match_job *job, const warpmatch_
   if (output) fprintf(f, "written to %s\n", output);
 }
 
-static int list(const wm_cli *cli, wm_match_job *job, uint64_t limit, FILE *f, warpmatch_match_result *r,
-                wm_error *err) {
+static int list(const wm_cli *cli, wm_match_job *job, uint64_t limit, FILE *f, const char *output,
+                warpmatch_match_result *r, wm_error *err) {
   wm_json j;
-  writer w = {f, job->g, NULL};
+  writer w = {f, job->g, NULL, 0};
   if (cli->json && f == stdout) {
     w.json = &j;
     wm_json_begin(&j, f);
@@ -78,7 +86,10 @@ static int list(const wm_cli *cli, wm_match_job *job, uint64_t limit, FILE *f, w
     wm_json_double(&j, "seconds", r->count.seconds);
     wm_json_end(&j);
   }
-  if (rc == WM_OK && ferror(f)) return wm_fail(err, WM_EINPUT, "list: error writing the matches");
+  if (!w.error) w.error = wm_flush_errno(f); /* before the summary says "listed" */
+  if (rc == WM_OK && w.error)
+    return wm_fail(err, WM_EINPUT, "list: writing the matches to %s: %s", output ? output : "standard output",
+                   strerror(w.error));
   return wm_cli_api(job->ctx, rc, err);
 }
 
@@ -100,10 +111,10 @@ int wm_cmd_list(int argc, char **argv) {
   if (!rc) rc = wm_match_job_options(&cli, &job, &err);
   if (!rc) rc = wm_match_job_load(&cli, &job, &err);
   wm_outfile out;
-  if (!rc && output) rc = wm_outfile_open(&out, output, &err);
+  if (!rc && output) rc = wm_outfile_open(&out, output, 0, &err);
   warpmatch_match_result r;
   if (rc == WM_OK) {
-    rc = list(&cli, &job, limit, output ? out.f : stdout, &r, &err);
+    rc = list(&cli, &job, limit, output ? out.f : stdout, output, &r, &err);
     if (output) rc = rc ? (wm_outfile_abort(&out), rc) : wm_outfile_commit(&out, &err);
   }
   if (rc == WM_OK) summary(&cli, &job, &r, limit, output, output ? stdout : stderr);

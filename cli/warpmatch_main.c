@@ -1,5 +1,10 @@
 /* warpmatch: the command-line program.  Dispatches to one function per
- * command; each parses its own options with the shared parser (cli.h). */
+ * command; each parses its own options with the shared parser (cli.h).
+ * Every command's standard output is checked here, at its end, and the
+ * output files' temporaries are removed when a signal ends the program. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,8 +74,41 @@ static int dispatch(int argc, char **argv) {
   return WM_EUSAGE;
 }
 
+/* A run whose output did not all reach standard output failed: flushed
+ * and closed here, so that a full disk or a closed pipe is exit 1 with its
+ * cause (a command that already failed has said why). */
+static int close_stdout(int rc) {
+  int e = wm_flush_errno(stdout);
+  /* EBADF with nothing pending: stdout was closed and nothing was written */
+  if (fclose(stdout) != 0 && !e && errno != EBADF) e = errno ? errno : EIO;
+  if (!e || rc != WM_OK) return rc;
+  fprintf(stderr, "warpmatch: writing standard output: %s\n", strerror(e));
+  return WM_EINPUT;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: remove the temporaries being written, then die
+ * of the signal as before (SA_RESETHAND restored the default action). */
+static void on_signal(int sig) {
+  wm_outfile_remove_all();
+  raise(sig);
+}
+
+/* Only where the default action is in place: a signal the caller ignores
+ * (nohup, a background job's SIGINT) stays ignored. */
+static void remove_temporaries_on_signals(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(sigs[i], &sa, NULL);
+}
+
 int main(int argc, char **argv) {
   int rc = wm_mpi_start(&argc, &argv);
   if (rc) return rc;
-  return wm_mpi_finish(dispatch(argc, argv));
+  remove_temporaries_on_signals();
+  return wm_mpi_finish(close_stdout(dispatch(argc, argv)));
 }

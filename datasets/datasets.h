@@ -140,9 +140,11 @@ int wm_read_edgelist(const char *path, int directed, int progress, wm_graph **ou
 int wm_read_mtx(const char *path, int directed, int progress, wm_graph **out, wm_error *err);
 int wm_read_wmg(const char *path, wm_graph **out, uint64_t *source_key, wm_error *err);
 
-/* Writes the binary format: to a temporary name beside `path`, then renamed,
- * so that a failure never leaves a partial file.  source_key is stored in the
- * header (the cache key; 0 for a plain conversion). */
+/* Writes the binary format through wm_outfile (support.h): a file appears
+ * whole or not at all, a symlink's target is written, a device or FIFO is
+ * streamed.  source_key is stored in the header (the cache key; 0 for a
+ * plain conversion); a cache (source_key != 0) is written only to a regular
+ * file or a new path. */
 int wm_write_wmg(const wm_graph *g, const char *path, uint64_t source_key, wm_error *err);
 
 /* Vertex labels for labeled patterns: lines "ID LABEL" (file ids, labels

@@ -123,7 +123,8 @@ static int read_text(const char *path, wm_format fmt, const wm_load_options *opt
 
 /* Returns 1 when a valid cache with this key was loaded into *out. */
 static int try_cache(const char *cache, uint64_t key, int directed, wm_graph **out) {
-  if (access(cache, F_OK) != 0) return 0;
+  struct stat st;
+  if (stat(cache, &st) != 0 || !S_ISREG(st.st_mode)) return 0; /* a FIFO there would block the load */
   wm_error ignored;
   uint64_t stored = 0;
   wm_graph *g = NULL;

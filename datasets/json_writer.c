@@ -27,7 +27,8 @@ void wm_json_begin(wm_json *j, FILE *f) {
 void wm_json_end(wm_json *j) {
   while (j->depth > 0) wm_json_close(j);
   fputs("}\n", j->f);
-  fflush(j->f);
+  /* no fflush: the stream's owner flushes and checks it (a failed fflush
+   * empties glibc's buffer, and the error's cause goes with it) */
 }
 
 void wm_json_object(wm_json *j, const char *key) {

@@ -101,17 +101,36 @@ void wm_progress_finish(wm_progress *p);                /* clears the line */
 
 /* ---- atomic output files -------------------------------------------- */
 
+/* Output that appears whole or not at all and never replaces what its path
+ * names (outfile.c says how): a regular file or a new path is written to a
+ * temporary name beside it, flushed, fsynced and renamed; a symlink's target
+ * is written so and the link kept; a character device or FIFO is written in
+ * place; a directory, block device or socket is refused.  commit reports any
+ * write error with its cause; abort removes the temporary. */
 typedef struct wm_outfile {
   FILE *f;
-  char path[4096];
-  char tmp[4096];
+  int direct;      /* a device or FIFO written in place: no temporary, not seekable */
+  int slot;        /* the temporary's place in the signal registry, or -1 */
+  char name[4096]; /* the path as given, for messages */
+  char path[4096]; /* where the output lands: name with its symlinks followed */
+  char tmp[4096];  /* the temporary, "" when there is none */
 } wm_outfile;
 
-/* Opens a temporary file beside path; commit fsyncs-free closes and renames,
- * abort closes and removes it, so no partial output is ever left. */
-int wm_outfile_open(wm_outfile *o, const char *path, wm_error *err);
+enum { WM_OUTFILE_REGULAR = 1 }; /* flags: refuse devices and FIFOs too (the .wmg cache) */
+
+int wm_outfile_open(wm_outfile *o, const char *path, int flags, wm_error *err);
 int wm_outfile_commit(wm_outfile *o, wm_error *err);
 void wm_outfile_abort(wm_outfile *o);
+/* Unlinks every temporary being written, with async-signal-safe calls only:
+ * for a program's SIGINT/SIGTERM handler (the library installs none). */
+void wm_outfile_remove_all(void);
+/* The temporary name a writer with this pid gives its seq-th file for target
+ * (TARGET.wmtmp.PID.HOST.SEQ); -1 when it does not fit. */
+int wm_outfile_tmp_name(char *buf, size_t size, const char *target, long pid, unsigned seq);
+/* Flushes f; 0, or the errno of the failure (of an earlier failed write
+ * too: glibc keeps the unwritten bytes, so the retry names the cause; EIO
+ * when it cannot). */
+int wm_flush_errno(FILE *f);
 
 #ifdef __cplusplus
 }

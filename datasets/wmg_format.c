@@ -97,8 +97,9 @@ static int pio_full(int fd, unsigned char *buf, uint64_t len, uint64_t at, int w
   return 0;
 }
 
-/* Reads or writes payload chunk c at its place in the file and returns its
- * XXH3 digest in *digest; -1 with errno on an I/O failure. */
+/* Reads or writes payload chunk c at its place in the file (fd < 0: only
+ * hashes it) and returns its XXH3 digest in *digest; -1 with errno on an
+ * I/O failure. */
 static int chunk_io(const payload *p, uint64_t c, int fd, int writing, uint64_t *digest) {
   uint64_t lo = c * CHUNK, hi = lo + CHUNK < p->total ? lo + CHUNK : p->total, base = 0;
   XXH3_state_t *st = XXH3_createState();
@@ -111,7 +112,7 @@ static int chunk_io(const payload *p, uint64_t c, int fd, int writing, uint64_t 
     uint64_t a = lo > base ? lo : base, b = hi < base + p->len[s] ? hi : base + p->len[s];
     if (a >= b) continue;
     unsigned char *ptr = p->seg[s] + (a - base);
-    if (pio_full(fd, ptr, b - a, HEADER_SIZE + a, writing) != 0) {
+    if (fd >= 0 && pio_full(fd, ptr, b - a, HEADER_SIZE + a, writing) != 0) {
       XXH3_freeState(st);
       return -1;
     }
@@ -147,30 +148,63 @@ static int payload_io(const payload *p, int fd, int writing, uint64_t *hash, int
 
 /* ---- writing -------------------------------------------------------- */
 
-/* Payload first (its hash goes into the header), then the header. */
-int wm_write_wmg(const wm_graph *g, const char *path, uint64_t source_key, wm_error *err) {
-  wm_outfile o;
-  int rc = wm_outfile_open(&o, path, err);
-  if (rc) return rc;
+static void header_of(const wm_graph *g, uint64_t source_key, uint64_t payload_hash, unsigned char *h) {
+  memset(h, 0, HEADER_SIZE);
+  memcpy(h, MAGIC, 8);
+  put32(h + 8, WMG_VERSION);
+  put32(h + 12, g->flags);
+  put64(h + 16, g->n);
+  put64(h + 24, g->m);
+  put32(h + 32, g->orig_ids != NULL);
+  put64(h + 40, source_key);
+  put64(h + 48, payload_hash);
+  put64(h + 56, XXH3_64bits(h, 56));
+}
+
+/* A file: the payload in parallel at its offsets first (its hash goes into
+ * the header), then the header.  0 or an errno. */
+static int write_placed(const wm_graph *g, uint64_t source_key, int fd) {
   payload p;
   payload_of(g, &p);
   uint64_t ph = 0;
-  int e = 0, fd = fileno(o.f);
-  unsigned char h[HEADER_SIZE] = {0};
-  if (payload_io(&p, fd, 1, &ph, &e) == 0) {
-    memcpy(h, MAGIC, 8);
-    put32(h + 8, WMG_VERSION);
-    put32(h + 12, g->flags);
-    put64(h + 16, g->n);
-    put64(h + 24, g->m);
-    put32(h + 32, g->orig_ids != NULL);
-    put64(h + 40, source_key);
-    put64(h + 48, ph);
-    put64(h + 56, XXH3_64bits(h, 56));
-    if (pio_full(fd, h, HEADER_SIZE, 0, 1) != 0) e = errno ? errno : EIO;
-  } else if (!e) {
-    e = EIO;
+  int e = 0;
+  unsigned char h[HEADER_SIZE];
+  if (payload_io(&p, fd, 1, &ph, &e) != 0) return e ? e : EIO;
+  header_of(g, source_key, ph, h);
+  return pio_full(fd, h, HEADER_SIZE, 0, 1) != 0 ? (errno ? errno : EIO) : 0;
+}
+
+static int write_all(int fd, const unsigned char *buf, uint64_t len) {
+  while (len) {
+    ssize_t r = write(fd, buf, len < ((uint64_t)1 << 30) ? (size_t)len : (size_t)1 << 30);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return r == 0 ? EIO : errno;
+    buf += r;
+    len -= (uint64_t)r;
   }
+  return 0;
+}
+
+/* A device or FIFO, which cannot seek: the payload hashed in memory first,
+ * then everything in file order.  0 or an errno. */
+static int write_streamed(const wm_graph *g, uint64_t source_key, int fd) {
+  payload p;
+  payload_of(g, &p);
+  uint64_t ph = 0;
+  int e = 0;
+  unsigned char h[HEADER_SIZE];
+  if (payload_io(&p, -1, 1, &ph, &e) != 0) return e ? e : EIO;
+  header_of(g, source_key, ph, h);
+  e = write_all(fd, h, HEADER_SIZE);
+  for (int s = 0; s < 3 && !e; s++) e = write_all(fd, p.seg[s], p.len[s]);
+  return e;
+}
+
+int wm_write_wmg(const wm_graph *g, const char *path, uint64_t source_key, wm_error *err) {
+  wm_outfile o;
+  int rc = wm_outfile_open(&o, path, source_key ? WM_OUTFILE_REGULAR : 0, err);
+  if (rc) return rc;
+  int e = o.direct ? write_streamed(g, source_key, fileno(o.f)) : write_placed(g, source_key, fileno(o.f));
   if (e) {
     wm_outfile_abort(&o);
     return wm_fail(err, WM_EINPUT, "%s: cannot write: %s", path, strerror(e));

@@ -24,17 +24,16 @@ static char *slurp(const char *path) {
   return s;
 }
 
-int wm_test_run(char **out, char **errout, const char *fmt, ...) {
-  char args[8192], cmd[16384], dir[256];
-  va_list ap;
-  va_start(ap, fmt);
+/* stdout to stdout_path, or captured into *out when it is NULL. */
+static int run(const char *stdout_path, char **out, char **errout, const char *fmt, va_list ap) {
+  char args[8192], cmd[16384], dir[256], to[1024];
   vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
   wm_test_tmpdir(dir, sizeof dir);
-  snprintf(cmd, sizeof cmd, "%s %s >%s/out 2>%s/err </dev/null", WM_BIN, args, dir, dir);
+  snprintf(to, sizeof to, "%s/out", dir);
+  snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s/err </dev/null", WM_BIN, args, stdout_path ? stdout_path : to, dir);
   int st = system(cmd);
   char p[512];
-  if (out) {
+  if (out && !stdout_path) {
     snprintf(p, sizeof p, "%s/out", dir);
     *out = slurp(p);
   }
@@ -45,6 +44,22 @@ int wm_test_run(char **out, char **errout, const char *fmt, ...) {
   wm_test_rmdir(dir);
   if (st == -1 || !WIFEXITED(st)) return -1;
   return WEXITSTATUS(st);
+}
+
+int wm_test_run(char **out, char **errout, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = run(NULL, out, errout, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int wm_test_run_to(const char *stdout_path, char **errout, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = run(stdout_path, NULL, errout, fmt, ap);
+  va_end(ap);
+  return rc;
 }
 
 void wm_test_tmpdir(char *buf, size_t size) {

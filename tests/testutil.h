@@ -15,6 +15,9 @@
  * code, or -1 when it died by a signal. */
 int wm_test_run(char **out, char **errout, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same with stdout sent to stdout_path (e.g. /dev/full). */
+int wm_test_run_to(const char *stdout_path, char **errout, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* A fresh temporary directory (removed by wm_test_rmdir). */
 void wm_test_tmpdir(char *buf, size_t size);
