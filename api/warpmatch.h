@@ -235,6 +235,8 @@ typedef struct warpmatch_load_info {
   char cache_path[4096]; /* the cache consulted, "" if none */
   double seconds;        /* the load's wall time */
   uint64_t bytes;        /* of the input read */
+  char note[1024];       /* one line for the user, "" if none: a cache that was
+                            ignored because others could have written it */
 } warpmatch_load_info;
 
 /* warpmatch_graph_load with the format forced (WARPMATCH_FORMAT_AUTO: told

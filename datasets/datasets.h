@@ -127,6 +127,7 @@ typedef struct wm_load_info {
   char cache_path[4096]; /* the cache consulted, "" if none */
   double seconds;
   uint64_t bytes;        /* size of the input read */
+  char note[1024];       /* one line for the user (a cache not trusted), "" if none */
 } wm_load_info;
 
 /* Loads any supported file.  info may be NULL. */

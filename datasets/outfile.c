@@ -31,7 +31,7 @@ int wm_outfile_commit(wm_outfile *o, wm_error *err) {
   /* mkstemp creates 0600; give the file the usual permissions. */
   mode_t mask = umask(0);
   umask(mask);
-  if (!bad && chmod(o->tmp, 0666 & ~mask) != 0) bad = 1;
+  if (!bad && chmod(o->tmp, (o->mode ? o->mode : 0666) & ~mask) != 0) bad = 1;
   if (bad || rename(o->tmp, o->path) != 0) {
     int e = errno;
     unlink(o->tmp);

@@ -105,6 +105,7 @@ typedef struct wm_outfile {
   FILE *f;
   char path[4096];
   char tmp[4096];
+  unsigned mode; /* permissions before the umask, set after open; 0: 0666 */
 } wm_outfile;
 
 /* Opens a temporary file beside path; commit fsyncs-free closes and renames,

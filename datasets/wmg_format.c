@@ -19,8 +19,9 @@
  *    64        offsets[n+1] u64, adj[m] u32, orig_ids[n] u32 if has_orig_ids
  *
  * A file is trusted only after its sizes agree with the file's length, both
- * hashes match and the CSR is structurally valid, so no input can make the
- * loader read or index out of bounds. */
+ * hashes match and the CSR keeps every promise of its flags (wmg_check.c):
+ * the hashes catch damage, not a crafted file, so no input can make the
+ * loader read or index out of bounds or a consumer count wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,7 @@
 #include "support.h"
 #include "datasets.h"
 #include "graph_internal.h"
+#include "line_reader.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .wmg payload is written as in memory and must be little-endian"
@@ -147,11 +149,16 @@ static int payload_io(const payload *p, int fd, int writing, uint64_t *hash, int
 
 /* ---- writing -------------------------------------------------------- */
 
-/* Payload first (its hash goes into the header), then the header. */
 int wm_write_wmg(const wm_graph *g, const char *path, uint64_t source_key, wm_error *err) {
+  return wm_write_wmg_mode(g, path, source_key, 0666, err);
+}
+
+/* Payload first (its hash goes into the header), then the header. */
+int wm_write_wmg_mode(const wm_graph *g, const char *path, uint64_t source_key, unsigned mode, wm_error *err) {
   wm_outfile o;
   int rc = wm_outfile_open(&o, path, err);
   if (rc) return rc;
+  o.mode = mode;
   payload p;
   payload_of(g, &p);
   uint64_t ph = 0;
@@ -187,7 +194,12 @@ typedef struct header {
 
 static int parse_header(const char *path, const unsigned char *h, uint64_t file_size, header *hd,
                         wm_error *err) {
-  if (memcmp(h, MAGIC, 8) != 0) return wm_fail(err, WM_EINPUT, "%s: not a .wmg file (bad magic)", path);
+  if (memcmp(h, MAGIC, 8) != 0) {
+    char seen[12];
+    wm_quote_line((const char *)h, (const char *)h + 8, seen, sizeof seen);
+    return wm_fail(err, WM_EINPUT, "%s: not a valid .wmg file: bad magic '%s' (expected 'WMGRAPH' and a 0 byte)",
+                   path, seen);
+  }
   hd->version = get32(h + 8);
   if (hd->version != WMG_VERSION)
     return wm_fail(err, WM_EINPUT, "%s: unsupported .wmg version %u (this build reads version %d)",
@@ -202,6 +214,9 @@ static int parse_header(const char *path, const unsigned char *h, uint64_t file_
   hd->payload_hash = get64(h + 48);
   if (hd->flags & ~(uint32_t)KNOWN_FLAGS)
     return wm_fail(err, WM_EINPUT, "%s: unknown .wmg flags 0x%x", path, hd->flags);
+  if ((hd->flags & WM_GRAPH_ORIENTED) && !(hd->flags & WM_GRAPH_DIRECTED))
+    return wm_fail(err, WM_EINPUT, "%s: invalid .wmg header: flags 0x%x mark the graph oriented but not directed",
+                   path, hd->flags);
   if (hd->has_orig > 1 || hd->n > (uint64_t)WM_MAX_VERTEX_ID + 1)
     return wm_fail(err, WM_EINPUT, "%s: invalid .wmg header (n=%llu, has_orig_ids=%u)", path,
                    (unsigned long long)hd->n, hd->has_orig);
@@ -214,40 +229,6 @@ static int parse_header(const char *path, const unsigned char *h, uint64_t file_
                    "the file has %llu bytes",
                    path, file_size < want ? "truncated" : "malformed", (unsigned long long)hd->n,
                    (unsigned long long)hd->m, want, (unsigned long long)file_size);
-  }
-  return WM_OK;
-}
-
-/* The CSR invariants every consumer relies on; parallel, one pass. */
-static int check_structure(const wm_graph *g, const char *path, wm_error *err) {
-  const uint64_t *off = g->offsets;
-  uint32_t n = g->n;
-  if (off[0] != 0 || off[n] != g->m)
-    return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: offsets do not span the %llu arcs", path,
-                   (unsigned long long)g->m);
-  int bad_off = 0;
-#pragma omp parallel for reduction(| : bad_off) schedule(static) if (n >= WM_PAR_MIN)
-  for (uint32_t v = 0; v < n; v++) bad_off |= off[v] > off[v + 1];
-  if (bad_off) return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: offsets decrease", path);
-  int bad_row = 0;
-#pragma omp parallel for reduction(| : bad_row) schedule(dynamic, 1024) if (g->m >= WM_PAR_MIN)
-  for (uint32_t v = 0; v < n; v++) {
-    const uint32_t *a = g->adj + off[v];
-    size_t d = (size_t)(off[v + 1] - off[v]);
-    if (!d) continue;
-    /* Strictly ascending rows: the last entry bounds them all. */
-    int bad = (a[d - 1] >= n) | (a[0] == v);
-    for (size_t i = 1; i < d; i++) bad |= (a[i] <= a[i - 1]) | (a[i] == v);
-    bad_row |= bad;
-  }
-  if (bad_row)
-    return wm_fail(err, WM_EINPUT,
-                   "%s: invalid .wmg: an adjacency row is out of range, unsorted or has a self-loop", path);
-  if (g->orig_ids && !(g->flags & WM_GRAPH_DEGREE_SORTED)) {
-    int bad_ids = 0;
-#pragma omp parallel for reduction(| : bad_ids) schedule(static) if (n >= WM_PAR_MIN)
-    for (uint32_t v = 1; v < n; v++) bad_ids |= g->orig_ids[v - 1] >= g->orig_ids[v];
-    if (bad_ids) return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: file ids are not ascending", path);
   }
   return WM_OK;
 }
@@ -269,7 +250,7 @@ static int read_payload(int fd, const char *path, const header *hd, wm_graph **o
     rc = wm_fail(err, WM_EINPUT, "%s: read error: %s", path, strerror(e ? e : EIO));
   else if (h != hd->payload_hash)
     rc = wm_fail(err, WM_EINPUT, "%s: checksum mismatch (the .wmg file is corrupted)", path);
-  else rc = check_structure(g, path, err);
+  else rc = wm_wmg_check(g, path, err);
   if (rc) {
     wm_graph_destroy(g);
     return rc;
