@@ -194,12 +194,6 @@ typedef struct header {
 
 static int parse_header(const char *path, const unsigned char *h, uint64_t file_size, header *hd,
                         wm_error *err) {
-  if (memcmp(h, MAGIC, 8) != 0) {
-    char seen[12];
-    wm_quote_line((const char *)h, (const char *)h + 8, seen, sizeof seen);
-    return wm_fail(err, WM_EINPUT, "%s: not a valid .wmg file: bad magic '%s' (expected 'WMGRAPH' and a 0 byte)",
-                   path, seen);
-  }
   hd->version = get32(h + 8);
   if (hd->version != WMG_VERSION)
     return wm_fail(err, WM_EINPUT, "%s: unsupported .wmg version %u (this build reads version %d)",
@@ -259,6 +253,23 @@ static int read_payload(int fd, const char *path, const header *hd, wm_graph **o
   return WM_OK;
 }
 
+/* The magic first, so that a text file named .wmg is no "truncated .wmg",
+ * then the header's length. */
+static int read_header(int fd, const char *path, uint64_t size, unsigned char *h, wm_error *err) {
+  size_t head = size < 8 ? (size_t)size : 8;
+  if (pio_full(fd, h, head, 0, 0) != 0) return wm_fail(err, WM_EINPUT, "%s: read error: %s", path, strerror(errno));
+  if (head < 8 || memcmp(h, MAGIC, 8) != 0) {
+    char seen[12];
+    wm_quote_line((const char *)h, (const char *)h + head, seen, sizeof seen);
+    return wm_fail(err, WM_EINPUT, "%s: not a valid .wmg file: bad magic '%s' (expected 'WMGRAPH' and a 0 byte)",
+                   path, seen);
+  }
+  if (size < HEADER_SIZE || pio_full(fd, h, HEADER_SIZE, 0, 0) != 0)
+    return wm_fail(err, WM_EINPUT, "%s: truncated .wmg file: %llu bytes, shorter than the %d-byte header", path,
+                   (unsigned long long)size, HEADER_SIZE);
+  return WM_OK;
+}
+
 int wm_read_wmg(const char *path, wm_graph **out, uint64_t *source_key, wm_error *err) {
   *out = NULL;
   int fd = open(path, O_RDONLY);
@@ -268,10 +279,7 @@ int wm_read_wmg(const char *path, wm_graph **out, uint64_t *source_key, wm_error
   int rc;
   if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
     rc = wm_fail(err, WM_EINPUT, "%s: not a regular file", path);
-  else if (sb.st_size < HEADER_SIZE || pio_full(fd, h, HEADER_SIZE, 0, 0) != 0)
-    rc = wm_fail(err, WM_EINPUT, "%s: truncated .wmg file: %llu bytes, shorter than the %d-byte header",
-                 path, (unsigned long long)sb.st_size, HEADER_SIZE);
-  else {
+  else if (!(rc = read_header(fd, path, (uint64_t)sb.st_size, h, err))) {
     header hd = {0};
     rc = parse_header(path, h, (uint64_t)sb.st_size, &hd, err);
     if (!rc) rc = read_payload(fd, path, &hd, out, err);
