@@ -253,12 +253,12 @@ static int read_payload(int fd, const char *path, const header *hd, wm_graph **o
   return WM_OK;
 }
 
-/* The magic first, so that a text file named .wmg is no "truncated .wmg",
- * then the header's length. */
+/* The magic first, so that a short text file named .wmg is no "truncated
+ * .wmg", then the header's length. */
 static int read_header(int fd, const char *path, uint64_t size, unsigned char *h, wm_error *err) {
   size_t head = size < 8 ? (size_t)size : 8;
   if (pio_full(fd, h, head, 0, 0) != 0) return wm_fail(err, WM_EINPUT, "%s: read error: %s", path, strerror(errno));
-  if (head < 8 || memcmp(h, MAGIC, 8) != 0) {
+  if (memcmp(h, MAGIC, head) != 0) { /* a short file that starts like one is truncated */
     char seen[12];
     wm_quote_line((const char *)h, (const char *)h + head, seen, sizeof seen);
     return wm_fail(err, WM_EINPUT, "%s: not a valid .wmg file: bad magic '%s' (expected 'WMGRAPH' and a 0 byte)",
