@@ -86,8 +86,10 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
 typedef struct warpmatch_load_options {
   int directed;  /* an edge list's lines are arcs (default 0: symmetrise) */
   int use_cache; /* read/write the .wmg cache of a text graph (default 1): beside it
-                    when its folder is writable, else in $WARPMATCH_CACHE_DIR,
-                    $XDG_CACHE_HOME/warpmatch or ~/.cache/warpmatch */
+                    when its folder is writable and no one else may write to it, else
+                    in $WARPMATCH_CACHE_DIR, $XDG_CACHE_HOME/warpmatch or
+                    ~/.cache/warpmatch; a cache another user could have written is
+                    ignored (see warpmatch_load_info.note) */
 } warpmatch_load_options;
 void warpmatch_load_options_init(warpmatch_load_options *o);
 

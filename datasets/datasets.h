@@ -110,10 +110,14 @@ typedef struct wm_load_options {
   int use_cache;      /* text inputs: reuse / write the .wmg cache (default 1) */
   const char *cache_dir; /* NULL: beside the file (<file>.wmg, or
                             <file>.directed.wmg) when its folder's mode allows
-                            writing, else $WARPMATCH_CACHE_DIR, else
+                            writing and it is this user's (or root's) and
+                            no one else's to write, else $WARPMATCH_CACHE_DIR, else
                             $XDG_CACHE_HOME/warpmatch, else ~/.cache/warpmatch;
                             non-NULL: that folder.  In a folder the cache is
-                            named <basename>.<hash of the absolute path>.wmg */
+                            named <basename>.<hash of the absolute path>.wmg.
+                            A cache is read only from such a folder, and only
+                            when the file is this user's and no one else's
+                            to write (graph_load.c); else info->note says so */
   int progress;       /* progress line on stderr (set when stderr is a tty) */
 } wm_load_options;
 
