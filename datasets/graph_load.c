@@ -76,7 +76,11 @@ static int dir_writable(const char *dir) {
   return stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && (sb.st_mode & 0222) && access(dir, W_OK) == 0;
 }
 
-static void set_note(wm_load_info *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_note(wm_load_info *info, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 static void set_note(wm_load_info *info, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

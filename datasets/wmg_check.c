@@ -21,9 +21,9 @@
  *     DEGREE_SORTED made them a permutation, distinct.
  *
  * Symmetry is the costly one: an exact check meets each arc's reverse in
- * another row, a cache miss or more per arc (a binary search per arc took
- * 20 times the read on a Kronecker graph, a merge of the rows 4 to 6 times).
- * So the arcs are fingerprinted as they are scanned for the row checks:
+ * another row, a cache miss or more per arc (by binary search, several),
+ * which costs several times the read of the file itself.  So the arcs are
+ * fingerprinted as they are scanned for the row checks, at memory speed:
  * with h a hash keyed by a random 64-bit key drawn at each load, the sum
  * mod 2^64 of h(u, v) over the arcs u -> v with u < v equals that of
  * h(v, u) over the arcs u -> v with u > v exactly when the two sets are
