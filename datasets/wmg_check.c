@@ -61,18 +61,14 @@ static int check_offsets(const wm_graph *g, const char *path, wm_error *err) {
   return WM_OK;
 }
 
-/* splitmix64's finalizer: every output bit depends on every input bit. */
+/* splitmix64's finalizer: every output bit depends on every input bit.
+ * The fingerprint hashes the edge {a < b} as mix64((a << 32 | b) ^ key). */
 static inline uint64_t mix64(uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ull;
   x ^= x >> 27;
   x *= 0x94d049bb133111ebull;
   return x ^ (x >> 31);
-}
-
-/* The fingerprint's hash of the edge {a < b}. */
-static inline uint64_t edge_hash(uint32_t a, uint32_t b, uint64_t key) {
-  return mix64((((uint64_t)a << 32) | b) ^ key);
 }
 
 /* Row v is strictly ascending, within 0..n-1 and without v itself. */
@@ -85,14 +81,13 @@ static int row_ok(const wm_graph *g, uint32_t v) {
   return !bad;
 }
 
-/* Row v's share of the fingerprint: + h for arcs above the diagonal, - h
- * of the reverse for those below; the sum over a symmetric graph is 0. */
+/* Row v's share of the fingerprint: - h of the reverse for the arcs below
+ * the diagonal, + h for those above (the row is ascending: below first). */
 static uint64_t row_print(const wm_graph *g, uint32_t v, uint64_t key) {
-  uint64_t sum = 0;
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-    uint32_t w = g->adj[e];
-    sum += w > v ? edge_hash(v, w, key) : -edge_hash(w, v, key);
-  }
+  const uint32_t *a = g->adj;
+  uint64_t sum = 0, e = g->offsets[v], end = g->offsets[v + 1], low = key ^ v, high = key ^ ((uint64_t)v << 32);
+  for (; e < end && a[e] < v; e++) sum -= mix64(low ^ ((uint64_t)a[e] << 32));
+  for (; e < end; e++) sum += mix64(high ^ a[e]);
   return sum;
 }
 
