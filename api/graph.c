@@ -44,6 +44,7 @@ static void copy_info(const wm_load_info *in, warpmatch_load_info *out) {
   memcpy(out->cache_path, in->cache_path, sizeof out->cache_path);
   out->seconds = in->seconds;
   out->bytes = in->bytes;
+  memcpy(out->note, in->note, sizeof out->note);
 }
 
 int warpmatch_graph_load_ex(warpmatch_context *ctx, const char *path, const warpmatch_load_options *opt, int format,

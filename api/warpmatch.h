@@ -94,8 +94,10 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
 typedef struct warpmatch_load_options {
   int directed;  /* an edge list's lines are arcs (default 0: symmetrise) */
   int use_cache; /* read/write the .wmg cache of a text graph (default 1): beside it
-                    when its folder is writable, else in $WARPMATCH_CACHE_DIR,
-                    $XDG_CACHE_HOME/warpmatch or ~/.cache/warpmatch */
+                    when its folder is writable and no one else may write to it, else
+                    in $WARPMATCH_CACHE_DIR, $XDG_CACHE_HOME/warpmatch or
+                    ~/.cache/warpmatch; a cache another user could have written is
+                    ignored (see warpmatch_load_info.note) */
 } warpmatch_load_options;
 void warpmatch_load_options_init(warpmatch_load_options *o);
 
@@ -246,6 +248,8 @@ typedef struct warpmatch_load_info {
   char cache_path[4096]; /* the cache consulted, "" if none */
   double seconds;        /* the load's wall time */
   uint64_t bytes;        /* of the input read */
+  char note[1024];       /* one line for the user, "" if none: a cache that was
+                            ignored because others could have written it */
 } warpmatch_load_info;
 
 /* warpmatch_graph_load with the format forced (WARPMATCH_FORMAT_AUTO: told

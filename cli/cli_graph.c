@@ -21,11 +21,20 @@ static int graph_options(const wm_cli *cli, const char *path, wm_load_options *o
   return WM_OK;
 }
 
+/* The load's note (a cache ignored), once under mpirun. */
+static void print_note(const char *note) {
+  if (note[0] && wm_mpi_rank() == 0) fprintf(stderr, "warpmatch: note: %s\n", note);
+}
+
 int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
                       wm_error *err) {
   wm_load_options opt;
+  wm_load_info mine;
+  if (!info) info = &mine;
   int rc = graph_options(cli, path, &opt, err);
-  return rc ? rc : wm_graph_load(path, &opt, g, info, err);
+  if (!rc) rc = wm_graph_load(path, &opt, g, info, err);
+  if (!rc) print_note(info->note);
+  return rc;
 }
 
 int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *path, warpmatch_graph **g,
@@ -36,13 +45,16 @@ int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *pat
   warpmatch_load_options_init(&lo);
   lo.directed = opt.directed;
   lo.use_cache = opt.use_cache;
-  if (info) info->size = sizeof *info;
+  warpmatch_load_info mine;
+  if (!info) info = &mine;
+  info->size = sizeof *info;
   /* Under mpirun rank 0 reads a text graph first and writes its .wmg cache;
    * the others then read the cache instead of parsing the text again.
    * Every rank passes the barrier once, whether its load fails or not. */
   if (wm_mpi_rank() != 0) wm_mpi_barrier();
   if (!rc) rc = wm_cli_api(ctx, warpmatch_graph_load_ex(ctx, path, &lo, (int)opt.format, g, info), err);
   if (wm_mpi_rank() == 0) wm_mpi_barrier();
+  if (!rc) print_note(info->note);
   return rc;
 }
 

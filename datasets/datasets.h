@@ -110,10 +110,14 @@ typedef struct wm_load_options {
   int use_cache;      /* text inputs: reuse / write the .wmg cache (default 1) */
   const char *cache_dir; /* NULL: beside the file (<file>.wmg, or
                             <file>.directed.wmg) when its folder's mode allows
-                            writing, else $WARPMATCH_CACHE_DIR, else
+                            writing and it is this user's (or root's) and
+                            no one else's to write, else $WARPMATCH_CACHE_DIR, else
                             $XDG_CACHE_HOME/warpmatch, else ~/.cache/warpmatch;
                             non-NULL: that folder.  In a folder the cache is
-                            named <basename>.<hash of the absolute path>.wmg */
+                            named <basename>.<hash of the absolute path>.wmg.
+                            A cache is read only from such a folder, and only
+                            when the file is this user's and no one else's
+                            to write (graph_load.c); else info->note says so */
   int progress;       /* progress line on stderr (set when stderr is a tty) */
 } wm_load_options;
 
@@ -127,6 +131,7 @@ typedef struct wm_load_info {
   char cache_path[4096]; /* the cache consulted, "" if none */
   double seconds;
   uint64_t bytes;        /* size of the input read */
+  char note[1024];       /* one line for the user (a cache not trusted), "" if none */
 } wm_load_info;
 
 /* Loads any supported file.  info may be NULL. */
@@ -144,7 +149,7 @@ int wm_read_wmg(const char *path, wm_graph **out, uint64_t *source_key, wm_error
  * whole or not at all, a symlink's target is written, a device or FIFO is
  * streamed.  source_key is stored in the header (the cache key; 0 for a
  * plain conversion); a cache (source_key != 0) is written only to a regular
- * file or a new path. */
+ * file or a new path, with mode 0644 (before the umask), so that it is trusted. */
 int wm_write_wmg(const wm_graph *g, const char *path, uint64_t source_key, wm_error *err);
 
 /* Vertex labels for labeled patterns: lines "ID LABEL" (file ids, labels

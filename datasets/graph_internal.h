@@ -38,4 +38,9 @@ void *wm_alloc_big(size_t bytes);
  * no adj array yet; NULL when out of memory. */
 wm_graph *wm_graph_alloc_offsets(uint32_t n);
 
+/* Checks that g, just read from the .wmg file `path` with valid hashes,
+ * keeps every promise of the format and its flags (wmg_check.c); WM_EINPUT
+ * naming the file and the first fault otherwise. */
+int wm_wmg_check(const wm_graph *g, const char *path, wm_error *err);
+
 #endif

@@ -5,10 +5,18 @@
  * CACHE_VERSION, bumped whenever a reader's semantics change).  A cache is
  * used only when its stored key equals the key just computed and it passes
  * every check of wm_read_wmg; otherwise it is rebuilt.  Failing to write a
- * cache is never an error. */
+ * cache is never an error.
+ *
+ * The key is no secret (anyone can hash the text), so a cache is only as
+ * good as whoever could have put it there: it is read only from a folder
+ * that belongs to this user (or root) and that no one else may write to (a
+ * sticky world-writable folder such as /tmp does not count), and only when
+ * the file itself is this user's and no one else's to write.  Anything else
+ * is ignored with a note in wm_load_info and the text is parsed. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +26,7 @@
 
 #include "support.h"
 #include "datasets.h"
+#include "graph_internal.h"
 
 enum { CACHE_VERSION = 1 };
 
@@ -25,6 +34,19 @@ void wm_load_options_init(wm_load_options *o) {
   memset(o, 0, sizeof *o);
   o->format = WM_FORMAT_AUTO;
   o->use_cache = 1;
+}
+
+/* A .wmg file whose magic is damaged, rather than a text graph: it is
+ * named .wmg, starts with "WMG", or has most of the magic's bytes where
+ * they belong and a 0 byte in its first 16 (text has none). */
+static int damaged_wmg(const char *path, const char *head, size_t got) {
+  static const char magic[8] = "WMGRAPH";
+  size_t len = strlen(path);
+  if (len >= 4 && strcasecmp(path + len - 4, ".wmg") == 0) return 1;
+  if (got >= 3 && memcmp(head, magic, 3) == 0) return 1;
+  int same = 0;
+  for (size_t i = 0; i < 8 && i < got; i++) same += head[i] == magic[i];
+  return same >= 5 && memchr(head, '\0', got) != NULL;
 }
 
 static int detect_format(const char *path, wm_format *fmt, wm_error *err) {
@@ -39,6 +61,7 @@ static int detect_format(const char *path, wm_format *fmt, wm_error *err) {
   fclose(f);
   if (bad) return wm_fail(err, WM_EINPUT, "%s: read error: %s", path, strerror(errno ? errno : EIO));
   if (got >= 8 && memcmp(head, "WMGRAPH", 8) == 0) *fmt = WM_FORMAT_WMG;
+  else if (damaged_wmg(path, head, got)) *fmt = WM_FORMAT_WMG; /* wm_read_wmg says what is wrong */
   else if (got >= 14 && strncasecmp(head, "%%MatrixMarket", 14) == 0) *fmt = WM_FORMAT_MTX;
   else *fmt = WM_FORMAT_EDGELIST;
   return WM_OK;
@@ -51,6 +74,56 @@ static int detect_format(const char *path, wm_format *fmt, wm_error *err) {
 static int dir_writable(const char *dir) {
   struct stat sb;
   return stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && (sb.st_mode & 0222) && access(dir, W_OK) == 0;
+}
+
+static void set_note(wm_load_info *info, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void set_note(wm_load_info *info, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(info->note, sizeof info->note, fmt, ap); /* a long path may be cut */
+  va_end(ap);
+}
+
+/* Whether only this user (or root) can have put a file in dir; otherwise
+ * why not, in why. */
+static int folder_trusted(const char *dir, char *why, size_t size) {
+  struct stat sb;
+  if (stat(dir, &sb) != 0) {
+    snprintf(why, size, "cannot inspect the folder %s: %s", dir, strerror(errno));
+    return 0;
+  }
+  if (sb.st_uid != geteuid() && sb.st_uid != 0) {
+    snprintf(why, size, "the folder %s belongs to another user (uid %lu)", dir, (unsigned long)sb.st_uid);
+    return 0;
+  }
+  if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
+    snprintf(why, size, "the folder %s is writable by other users%s", dir,
+             (sb.st_mode & S_ISVTX) ? " (sticky)" : "");
+    return 0;
+  }
+  return 1;
+}
+
+/* Whether the cache file is this user's and no one else may write it. */
+static int file_trusted(const char *path, char *why, size_t size) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) {
+    snprintf(why, size, "cannot inspect it: %s", strerror(errno));
+    return 0;
+  }
+  if (sb.st_uid != geteuid()) {
+    snprintf(why, size, "it belongs to another user (uid %lu)", (unsigned long)sb.st_uid);
+    return 0;
+  }
+  if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
+    snprintf(why, size, "other users may write it");
+    return 0;
+  }
+  return 1;
 }
 
 static int make_dirs(const char *dir) {
@@ -79,20 +152,32 @@ static int user_cache_dir(char *out, size_t size) {
 }
 
 /* Fills out with the cache file for path; returns -1 when there is nowhere
- * to put one (then the load simply runs without a cache). */
-static int cache_path_for(const char *path, const wm_load_options *opt, char *out, size_t size) {
+ * to put one (then the load simply runs without a cache).  A folder
+ * others may write to is passed over (beside the input) or refused (the
+ * cache folder), with a note when that ignores a cache. */
+static int cache_path_for(const char *path, const wm_load_options *opt, char *out, size_t size,
+                          wm_load_info *info) {
   const char *suffix = opt->directed ? ".directed.wmg" : ".wmg";
-  char dir[4096];
+  char dir[4096], why[600];
   const char *slash = strrchr(path, '/');
   if (!opt->cache_dir) {
     if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - path == 0 ? 1 : slash - path), path);
     else snprintf(dir, sizeof dir, ".");
-    if (dir_writable(dir)) return snprintf(out, size, "%s%s", path, suffix) < (int)size ? 0 : -1;
+    if (dir_writable(dir) && folder_trusted(dir, why, sizeof why))
+      return snprintf(out, size, "%s%s", path, suffix) < (int)size ? 0 : -1;
+    char beside[4200];
+    snprintf(beside, sizeof beside, "%s%s", path, suffix);
+    if (access(beside, F_OK) == 0 && !folder_trusted(dir, why, sizeof why))
+      set_note(info, "cache %s ignored: %s", beside, why);
     if (user_cache_dir(dir, sizeof dir) != 0) return -1;
   } else if (snprintf(dir, sizeof dir, "%s", opt->cache_dir) >= (int)sizeof dir) {
     return -1;
   }
   if (make_dirs(dir) != 0) return -1;
+  if (!folder_trusted(dir, why, sizeof why)) {
+    set_note(info, "cache not used: %s", why);
+    return -1;
+  }
   /* One shared folder for many inputs: name each by its absolute path. */
   char abs[PATH_MAX];
   if (!realpath(path, abs)) return -1;
@@ -122,14 +207,19 @@ static int read_text(const char *path, wm_format fmt, const wm_load_options *opt
 }
 
 /* Returns 1 when a valid cache with this key was loaded into *out. */
-static int try_cache(const char *cache, uint64_t key, int directed, wm_graph **out) {
+static int try_cache(const char *cache, uint64_t key, int directed, wm_graph **out, wm_load_info *info) {
   struct stat st;
   if (stat(cache, &st) != 0 || !S_ISREG(st.st_mode)) return 0; /* a FIFO there would block the load */
+  char why[256];
+  if (!file_trusted(cache, why, sizeof why)) {
+    set_note(info, "cache %s ignored: %s", cache, why);
+    return 0;
+  }
   wm_error ignored;
   uint64_t stored = 0;
   wm_graph *g = NULL;
   if (wm_read_wmg(cache, &g, &stored, &ignored) != WM_OK) return 0; /* corrupt: rebuild */
-  if (stored != key || !(g->flags & WM_GRAPH_DIRECTED) != !directed) { /* stale */
+  if (stored != key || g->flags != (directed ? (uint32_t)WM_GRAPH_DIRECTED : 0u)) { /* stale, or not a cache */
     wm_graph_destroy(g);
     return 0;
   }
@@ -142,11 +232,11 @@ static int load_text_cached(const char *path, wm_format fmt, const wm_load_optio
   uint64_t key = 0;
   int rc = cache_key(path, fmt, opt->directed, &key, err);
   if (rc) return rc;
-  if (cache_path_for(path, opt, info->cache_path, sizeof info->cache_path) != 0) {
+  if (cache_path_for(path, opt, info->cache_path, sizeof info->cache_path, info) != 0) {
     info->cache_path[0] = '\0';
     return read_text(path, fmt, opt, out, err);
   }
-  if (try_cache(info->cache_path, key, opt->directed, out)) {
+  if (try_cache(info->cache_path, key, opt->directed, out, info)) {
     info->from_cache = 1;
     return WM_OK;
   }

@@ -109,6 +109,20 @@ void wm_quote_line(const char *s, const char *e, char *out, size_t size) {
   out[w] = '\0';
 }
 
+void wm_quote_number(const char *s, const char *e, char *out, size_t size) {
+  size_t len = (size_t)(e - s);
+  if (len < size) {
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return;
+  }
+  char tail[40];
+  int t = snprintf(tail, sizeof tail, "... (%zu digits)", len);
+  size_t keep = size - 1 > (size_t)t ? size - 1 - (size_t)t : 0;
+  memcpy(out, s, keep);
+  snprintf(out + keep, size - keep, "%s", tail);
+}
+
 int wm_arcs_reserve(wm_arcs *a, uint64_t cap) {
   if (cap <= a->cap) return 0;
   uint32_t *s = realloc(a->src, cap * sizeof *s);

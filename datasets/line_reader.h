@@ -36,8 +36,10 @@ int wm_lines_block(wm_lines *r, const char **s, const char **e, wm_error *err);
 void wm_lines_close(wm_lines *r);
 
 /* Parses decimal digits at p (before e): returns the end of the digits, or
- * NULL when p holds no digit.  Values above 2^36 saturate, which callers
- * report as out of range (ids must be <= 2^32 - 2 anyway). */
+ * NULL when p holds no digit.  Values above 2^36 saturate (one compare per
+ * digit on the readers' hot path), which callers treat as out of range: ids
+ * must be <= 2^32 - 2 anyway.  A message shows the digits themselves
+ * (wm_quote_number), never the value. */
 static inline const char *wm_parse_uint(const char *p, const char *e, uint64_t *v) {
   const char *start = p;
   uint64_t x = 0;
@@ -53,6 +55,10 @@ static inline const char *wm_skip_blank(const char *p, const char *e) {
   while (p < e && (*p == ' ' || *p == '\t')) p++;
   return p;
 }
+
+/* Copies the digits [s, e) into out for a message: all of them when they
+ * fit, else the first ones and "... (N digits)". */
+void wm_quote_number(const char *s, const char *e, char *out, size_t size);
 
 /* Copies the line [s, e) into out (at most size-1 chars, non-printable
  * bytes as '?', "..." when cut), for error messages. */

@@ -156,7 +156,7 @@ static const char *refused(mode_t m, int flags) {
   if (S_ISDIR(m)) return "is a directory";
   if (S_ISBLK(m)) return "is a block device; warpmatch writes regular files, character devices and FIFOs";
   if (S_ISSOCK(m)) return "is a socket; warpmatch writes regular files, character devices and FIFOs";
-  if (!S_ISREG(m) && (flags & WM_OUTFILE_REGULAR)) return "is not a regular file";
+  if (!S_ISREG(m) && (flags & WM_OUTFILE_CACHE)) return "is not a regular file";
   if (!S_ISREG(m) && !S_ISCHR(m) && !S_ISFIFO(m)) return "is not a regular file, character device or FIFO";
   return NULL;
 }
@@ -192,8 +192,8 @@ static int open_std_stream(wm_outfile *o, const struct stat *st, int *fd) {
 
 /* O_EXCL with the permissions of a new file, so that the umask applies by
  * itself; a regular file being replaced lends its permissions (and, where
- * we may set them, its owner and group) to the new one. */
-static int open_temporary(wm_outfile *o, const struct stat *old, int *fd, wm_error *err) {
+ * we may set them, its owner and group) to the new one, except to a cache. */
+static int open_temporary(wm_outfile *o, const struct stat *old, int flags, int *fd, wm_error *err) {
   static atomic_uint seq;
   char dir[4096];
   dir_of(o->path, dir, sizeof dir);
@@ -204,7 +204,7 @@ static int open_temporary(wm_outfile *o, const struct stat *old, int *fd, wm_err
       o->tmp[0] = '\0';
       return wm_fail(err, WM_EINPUT, "%s: path too long", o->name);
     }
-    *fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    *fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (flags & WM_OUTFILE_CACHE) ? 0644 : 0666);
     if (*fd < 0 && errno != EEXIST) break; /* EEXIST: a stale one of a former process with our pid */
   }
   if (*fd < 0) {
@@ -213,6 +213,7 @@ static int open_temporary(wm_outfile *o, const struct stat *old, int *fd, wm_err
   }
   /* registered once it is ours: a signal before this leaves it to be cleaned as stale */
   o->slot = registry_add(o->tmp);
+  if (flags & WM_OUTFILE_CACHE) old = NULL;
   if (old && (old->st_uid != geteuid() || old->st_gid != getegid()) && fchown(*fd, old->st_uid, old->st_gid) != 0) {
     /* not ours to give: the new file is the writer's */
   }
@@ -241,7 +242,7 @@ int wm_outfile_open(wm_outfile *o, const char *path, int flags, wm_error *err) {
   if (why) return wm_fail(err, WM_EINPUT, "%s: %s", path, why);
   if (exists && !S_ISREG(st.st_mode)) rc = open_direct(o, &fd, err);
   else if (exists && open_std_stream(o, &st, &fd)) rc = WM_OK;
-  else rc = open_temporary(o, exists ? &st : NULL, &fd, err);
+  else rc = open_temporary(o, exists ? &st : NULL, flags, &fd, err);
   if (rc) return rc;
   if (!(o->f = fdopen(fd, "wb"))) {
     int e = errno;

@@ -23,11 +23,12 @@ typedef struct piece {
   uint64_t lines;        /* lines parsed (up to and including a bad one) */
   int bad;               /* BAD_* of the first bad line, 0 if none */
   const char *bad_s, *bad_e;
-  uint64_t bad_value;
+  const char *num_s, *num_e; /* BAD_RANGE: the digits of the id */
 } piece;
 
-/* Parses one line into arcs; returns 0 or a BAD_* code. */
-static int parse_line(const char *s, const char *e, wm_arcs *arcs, uint64_t *bad_value) {
+/* Parses one line into arcs; returns 0 or a BAD_* code (BAD_RANGE: the
+ * id's digits in *num). */
+static int parse_line(const char *s, const char *e, wm_arcs *arcs, const char *num[2]) {
   const char *p = wm_skip_blank(s, e);
   if (p == e || *p == '#' || *p == '%') return 0;
   uint64_t a, b;
@@ -35,8 +36,11 @@ static int parse_line(const char *s, const char *e, wm_arcs *arcs, uint64_t *bad
   const char *t = q ? wm_skip_blank(q, e) : NULL;
   const char *z = (t && t > q) ? wm_parse_uint(t, e, &b) : NULL;
   if (!z || (z < e && *z != ' ' && *z != '\t')) return BAD_SYNTAX;
-  *bad_value = a > b ? a : b;
-  if (*bad_value > WM_MAX_VERTEX_ID) return BAD_RANGE;
+  if (a > WM_MAX_VERTEX_ID || b > WM_MAX_VERTEX_ID) {
+    num[0] = a > WM_MAX_VERTEX_ID ? p : t;
+    num[1] = a > WM_MAX_VERTEX_ID ? q : z;
+    return BAD_RANGE;
+  }
   return wm_arcs_push(arcs, (uint32_t)a, (uint32_t)b) ? BAD_MEMORY : 0;
 }
 
@@ -47,8 +51,11 @@ static void parse_piece(piece *pc) {
     const char *end = nl ? nl : pc->e, *line_end = end;
     if (line_end > s && line_end[-1] == '\r') line_end--;
     pc->lines++;
-    int bad = parse_line(s, line_end, &pc->arcs, &pc->bad_value);
+    const char *num[2] = {NULL, NULL};
+    int bad = parse_line(s, line_end, &pc->arcs, num);
     if (bad) {
+      pc->num_s = num[0];
+      pc->num_e = num[1];
       pc->bad = bad;
       pc->bad_s = s;
       pc->bad_e = line_end;
@@ -77,10 +84,12 @@ static int report(const char *path, uint64_t line, const piece *pc, wm_error *er
   if (pc->bad == BAD_SYNTAX)
     return wm_fail(err, WM_EINPUT, "%s:%llu: expected two vertex ids, got '%s'", path,
                    (unsigned long long)line, quoted);
-  if (pc->bad == BAD_RANGE)
-    return wm_fail(err, WM_EINPUT, "%s:%llu: vertex id %s%llu is above the largest supported id %lu",
-                   path, (unsigned long long)line, pc->bad_value >= (1ull << 36) ? ">= " : "",
-                   (unsigned long long)pc->bad_value, (unsigned long)WM_MAX_VERTEX_ID);
+  if (pc->bad == BAD_RANGE) {
+    char id[72];
+    wm_quote_number(pc->num_s, pc->num_e, id, sizeof id);
+    return wm_fail(err, WM_EINPUT, "%s:%llu: vertex id %s is above the largest supported id %lu", path,
+                   (unsigned long long)line, id, (unsigned long)WM_MAX_VERTEX_ID);
+  }
   return wm_fail(err, WM_EINPUT, "%s:%llu: out of memory", path, (unsigned long long)line);
 }
 

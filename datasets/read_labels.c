@@ -25,9 +25,12 @@ static int label_line(const wm_lines *r, const char *s, const char *e, const wm_
   const char *z = (t && t > q) ? wm_parse_uint(t, e, &lab) : NULL;
   if (!z || wm_skip_blank(z, e) != e || lab > MAX_LABEL) return bad_line(r, p, e, err);
   uint32_t v = wm_graph_internal_id(g, id);
-  if (v == WM_NO_VERTEX)
-    return wm_fail(err, WM_EINPUT, "%s:%llu: vertex %llu is not in the graph", r->path,
-                   (unsigned long long)r->line, (unsigned long long)id);
+  if (v == WM_NO_VERTEX) {
+    char num[72];
+    wm_quote_number(p, q, num, sizeof num);
+    return wm_fail(err, WM_EINPUT, "%s:%llu: vertex %s is not in the graph", r->path, (unsigned long long)r->line,
+                   num);
+  }
   if (seen[v] && labels[v] != (int32_t)lab)
     return wm_fail(err, WM_EINPUT, "%s:%llu: vertex %llu was already given label %ld", r->path,
                    (unsigned long long)r->line, (unsigned long long)id, (long)labels[v]);

@@ -13,6 +13,7 @@
 typedef struct mtx_header {
   int symmetric;
   uint64_t rows, cols, entries;
+  char entries_text[72]; /* the size line's digits, for messages */
 } mtx_header;
 
 /* Next whitespace-separated word of [*p, e) into w (lower-cased). */
@@ -52,10 +53,11 @@ static int parse_banner(const wm_lines *r, const char *s, const char *e, mtx_hea
 }
 
 static int parse_size(const wm_lines *r, const char *s, const char *e, mtx_header *h, wm_error *err) {
-  const char *p = wm_skip_blank(s, e);
+  const char *p = wm_skip_blank(s, e), *from[3], *to[3];
   uint64_t v[3];
   for (int i = 0; i < 3; i++) {
-    const char *q = p ? wm_parse_uint(p, e, &v[i]) : NULL;
+    from[i] = p;
+    const char *q = to[i] = p ? wm_parse_uint(p, e, &v[i]) : NULL;
     if (!q || (q < e && *q != ' ' && *q != '\t')) p = NULL;
     else p = wm_skip_blank(q, e);
   }
@@ -66,11 +68,16 @@ static int parse_size(const wm_lines *r, const char *s, const char *e, mtx_heade
                    r->path, (unsigned long long)r->line, quoted);
   }
   h->rows = v[0], h->cols = v[1], h->entries = v[2];
+  wm_quote_number(from[2], to[2], h->entries_text, sizeof h->entries_text);
   /* File ids are 1..n and must themselves be valid ids (<= 2^32 - 2). */
-  if (h->rows > WM_MAX_VERTEX_ID || h->cols > WM_MAX_VERTEX_ID)
-    return wm_fail(err, WM_EINPUT, "%s:%llu: %llu x %llu matrix has more vertices than the %lu supported",
-                   r->path, (unsigned long long)r->line, (unsigned long long)h->rows,
-                   (unsigned long long)h->cols, (unsigned long)WM_MAX_VERTEX_ID);
+  for (int i = 0; i < 2; i++)
+    if (v[i] > WM_MAX_VERTEX_ID) {
+      char num[72];
+      wm_quote_number(from[i], to[i], num, sizeof num);
+      return wm_fail(err, WM_EINPUT, "%s:%llu: size line: %s %s is more than the largest vertex count %lu",
+                     r->path, (unsigned long long)r->line, num, i ? "columns" : "rows",
+                     (unsigned long)WM_MAX_VERTEX_ID);
+    }
   return WM_OK;
 }
 
@@ -88,10 +95,14 @@ static int parse_entry(const wm_lines *r, const mtx_header *h, const char *s, co
     return wm_fail(err, WM_EINPUT, "%s:%llu: expected an entry 'row col [value]', got '%s'", r->path,
                    (unsigned long long)r->line, quoted);
   }
-  if (i < 1 || i > h->rows || j < 1 || j > h->cols)
-    return wm_fail(err, WM_EINPUT, "%s:%llu: entry (%llu, %llu) is outside the %llu x %llu matrix (ids are 1-based)",
-                   r->path, (unsigned long long)r->line, (unsigned long long)i, (unsigned long long)j,
-                   (unsigned long long)h->rows, (unsigned long long)h->cols);
+  if (i < 1 || i > h->rows || j < 1 || j > h->cols) {
+    char a[72], b[72];
+    wm_quote_number(p, q, a, sizeof a);
+    wm_quote_number(t, z, b, sizeof b);
+    return wm_fail(err, WM_EINPUT, "%s:%llu: entry (%s, %s) is outside the %llu x %llu matrix (ids are 1-based)",
+                   r->path, (unsigned long long)r->line, a, b, (unsigned long long)h->rows,
+                   (unsigned long long)h->cols);
+  }
   *u = (uint32_t)(i - 1);
   *v = (uint32_t)(j - 1);
   return WM_OK;
@@ -126,8 +137,8 @@ static int read_entries(wm_lines *r, const mtx_header *h, int directed, wm_arcs 
     const char *p = wm_skip_blank(s, e);
     if (p == e || *p == '%') continue;
     if (++seen > h->entries)
-      return wm_fail(err, WM_EINPUT, "%s:%llu: more entries than the %llu the size line declares",
-                     r->path, (unsigned long long)r->line, (unsigned long long)h->entries);
+      return wm_fail(err, WM_EINPUT, "%s:%llu: more entries than the %s the size line declares",
+                     r->path, (unsigned long long)r->line, h->entries_text);
     uint32_t u = 0, v = 0;
     if (parse_entry(r, h, s, e, &u, &v, err) != WM_OK) return WM_EINPUT;
     if (wm_arcs_push(arcs, u, v) != 0 || (h->symmetric && directed && wm_arcs_push(arcs, v, u) != 0))
@@ -135,8 +146,8 @@ static int read_entries(wm_lines *r, const mtx_header *h, int directed, wm_arcs 
   }
   if (got < 0) return WM_EINPUT;
   if (seen < h->entries)
-    return wm_fail(err, WM_EINPUT, "%s:%llu: the file ends after %llu entries, the size line declares %llu",
-                   r->path, (unsigned long long)r->line, (unsigned long long)seen, (unsigned long long)h->entries);
+    return wm_fail(err, WM_EINPUT, "%s:%llu: the file ends after %llu entries, the size line declares %s",
+                   r->path, (unsigned long long)r->line, (unsigned long long)seen, h->entries_text);
   return WM_OK;
 }
 

@@ -116,7 +116,10 @@ typedef struct wm_outfile {
   char tmp[4096];  /* the temporary, "" when there is none */
 } wm_outfile;
 
-enum { WM_OUTFILE_REGULAR = 1 }; /* flags: refuse devices and FIFOs too (the .wmg cache) */
+/* flags: the .wmg cache, which is only ever a regular file, created 0644
+ * (before the umask) and never taking a replaced file's mode or owner:
+ * a cache that others may write is not trusted (graph_load.c). */
+enum { WM_OUTFILE_CACHE = 1 };
 
 int wm_outfile_open(wm_outfile *o, const char *path, int flags, wm_error *err);
 int wm_outfile_commit(wm_outfile *o, wm_error *err);

@@ -19,8 +19,9 @@
  *    64        offsets[n+1] u64, adj[m] u32, orig_ids[n] u32 if has_orig_ids
  *
  * A file is trusted only after its sizes agree with the file's length, both
- * hashes match and the CSR is structurally valid, so no input can make the
- * loader read or index out of bounds. */
+ * hashes match and the CSR keeps every promise of its flags (wmg_check.c):
+ * the hashes catch damage, not a crafted file, so no input can make the
+ * loader read or index out of bounds or a consumer count wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,7 @@
 #include "support.h"
 #include "datasets.h"
 #include "graph_internal.h"
+#include "line_reader.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .wmg payload is written as in memory and must be little-endian"
@@ -202,7 +204,7 @@ static int write_streamed(const wm_graph *g, uint64_t source_key, int fd) {
 
 int wm_write_wmg(const wm_graph *g, const char *path, uint64_t source_key, wm_error *err) {
   wm_outfile o;
-  int rc = wm_outfile_open(&o, path, source_key ? WM_OUTFILE_REGULAR : 0, err);
+  int rc = wm_outfile_open(&o, path, source_key ? WM_OUTFILE_CACHE : 0, err);
   if (rc) return rc;
   int e = o.direct ? write_streamed(g, source_key, fileno(o.f)) : write_placed(g, source_key, fileno(o.f));
   if (e) {
@@ -221,7 +223,6 @@ typedef struct header {
 
 static int parse_header(const char *path, const unsigned char *h, uint64_t file_size, header *hd,
                         wm_error *err) {
-  if (memcmp(h, MAGIC, 8) != 0) return wm_fail(err, WM_EINPUT, "%s: not a .wmg file (bad magic)", path);
   hd->version = get32(h + 8);
   if (hd->version != WMG_VERSION)
     return wm_fail(err, WM_EINPUT, "%s: unsupported .wmg version %u (this build reads version %d)",
@@ -236,6 +237,9 @@ static int parse_header(const char *path, const unsigned char *h, uint64_t file_
   hd->payload_hash = get64(h + 48);
   if (hd->flags & ~(uint32_t)KNOWN_FLAGS)
     return wm_fail(err, WM_EINPUT, "%s: unknown .wmg flags 0x%x", path, hd->flags);
+  if ((hd->flags & WM_GRAPH_ORIENTED) && !(hd->flags & WM_GRAPH_DIRECTED))
+    return wm_fail(err, WM_EINPUT, "%s: invalid .wmg header: flags 0x%x mark the graph oriented but not directed",
+                   path, hd->flags);
   if (hd->has_orig > 1 || hd->n > (uint64_t)WM_MAX_VERTEX_ID + 1)
     return wm_fail(err, WM_EINPUT, "%s: invalid .wmg header (n=%llu, has_orig_ids=%u)", path,
                    (unsigned long long)hd->n, hd->has_orig);
@@ -248,40 +252,6 @@ static int parse_header(const char *path, const unsigned char *h, uint64_t file_
                    "the file has %llu bytes",
                    path, file_size < want ? "truncated" : "malformed", (unsigned long long)hd->n,
                    (unsigned long long)hd->m, want, (unsigned long long)file_size);
-  }
-  return WM_OK;
-}
-
-/* The CSR invariants every consumer relies on; parallel, one pass. */
-static int check_structure(const wm_graph *g, const char *path, wm_error *err) {
-  const uint64_t *off = g->offsets;
-  uint32_t n = g->n;
-  if (off[0] != 0 || off[n] != g->m)
-    return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: offsets do not span the %llu arcs", path,
-                   (unsigned long long)g->m);
-  int bad_off = 0;
-#pragma omp parallel for reduction(| : bad_off) schedule(static) if (n >= WM_PAR_MIN)
-  for (uint32_t v = 0; v < n; v++) bad_off |= off[v] > off[v + 1];
-  if (bad_off) return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: offsets decrease", path);
-  int bad_row = 0;
-#pragma omp parallel for reduction(| : bad_row) schedule(dynamic, 1024) if (g->m >= WM_PAR_MIN)
-  for (uint32_t v = 0; v < n; v++) {
-    const uint32_t *a = g->adj + off[v];
-    size_t d = (size_t)(off[v + 1] - off[v]);
-    if (!d) continue;
-    /* Strictly ascending rows: the last entry bounds them all. */
-    int bad = (a[d - 1] >= n) | (a[0] == v);
-    for (size_t i = 1; i < d; i++) bad |= (a[i] <= a[i - 1]) | (a[i] == v);
-    bad_row |= bad;
-  }
-  if (bad_row)
-    return wm_fail(err, WM_EINPUT,
-                   "%s: invalid .wmg: an adjacency row is out of range, unsorted or has a self-loop", path);
-  if (g->orig_ids && !(g->flags & WM_GRAPH_DEGREE_SORTED)) {
-    int bad_ids = 0;
-#pragma omp parallel for reduction(| : bad_ids) schedule(static) if (n >= WM_PAR_MIN)
-    for (uint32_t v = 1; v < n; v++) bad_ids |= g->orig_ids[v - 1] >= g->orig_ids[v];
-    if (bad_ids) return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: file ids are not ascending", path);
   }
   return WM_OK;
 }
@@ -303,12 +273,29 @@ static int read_payload(int fd, const char *path, const header *hd, wm_graph **o
     rc = wm_fail(err, WM_EINPUT, "%s: read error: %s", path, strerror(e ? e : EIO));
   else if (h != hd->payload_hash)
     rc = wm_fail(err, WM_EINPUT, "%s: checksum mismatch (the .wmg file is corrupted)", path);
-  else rc = check_structure(g, path, err);
+  else rc = wm_wmg_check(g, path, err);
   if (rc) {
     wm_graph_destroy(g);
     return rc;
   }
   *out = g;
+  return WM_OK;
+}
+
+/* The magic first, so that a short text file named .wmg is no "truncated
+ * .wmg", then the header's length. */
+static int read_header(int fd, const char *path, uint64_t size, unsigned char *h, wm_error *err) {
+  size_t head = size < 8 ? (size_t)size : 8;
+  if (pio_full(fd, h, head, 0, 0) != 0) return wm_fail(err, WM_EINPUT, "%s: read error: %s", path, strerror(errno));
+  if (memcmp(h, MAGIC, head) != 0) { /* a short file that starts like one is truncated */
+    char seen[12];
+    wm_quote_line((const char *)h, (const char *)h + head, seen, sizeof seen);
+    return wm_fail(err, WM_EINPUT, "%s: not a valid .wmg file: bad magic '%s' (expected 'WMGRAPH' and a 0 byte)",
+                   path, seen);
+  }
+  if (size < HEADER_SIZE || pio_full(fd, h, HEADER_SIZE, 0, 0) != 0)
+    return wm_fail(err, WM_EINPUT, "%s: truncated .wmg file: %llu bytes, shorter than the %d-byte header", path,
+                   (unsigned long long)size, HEADER_SIZE);
   return WM_OK;
 }
 
@@ -321,10 +308,7 @@ int wm_read_wmg(const char *path, wm_graph **out, uint64_t *source_key, wm_error
   int rc;
   if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
     rc = wm_fail(err, WM_EINPUT, "%s: not a regular file", path);
-  else if (sb.st_size < HEADER_SIZE || pio_full(fd, h, HEADER_SIZE, 0, 0) != 0)
-    rc = wm_fail(err, WM_EINPUT, "%s: truncated .wmg file: %llu bytes, shorter than the %d-byte header",
-                 path, (unsigned long long)sb.st_size, HEADER_SIZE);
-  else {
+  else if (!(rc = read_header(fd, path, (uint64_t)sb.st_size, h, err))) {
     header hd = {0};
     rc = parse_header(path, h, (uint64_t)sb.st_size, &hd, err);
     if (!rc) rc = read_payload(fd, path, &hd, out, err);

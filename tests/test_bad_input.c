@@ -173,3 +173,91 @@ Test(bad_input, threads_and_gpus_limits) {
   snprintf(args, sizeof args, "bfs %s --source 0 --device cpu --gpus 17", txt);
   expect(2, "--gpus", "from 1 to 16, got '17'", args);
 }
+
+/* Numbers too big for their place are quoted as written, not as the
+ * parser's saturated value. */
+Test(bad_input, numbers_quoted_as_written) {
+  char p[512], args[600];
+  wm_test_write(p, sizeof p, dir, "rows.mtx",
+                "%%MatrixMarket matrix coordinate pattern general\n18446744073709551615 3 2\n1 2\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "rows.mtx:2: size line: 18446744073709551615 rows is more than the largest vertex count 4294967294",
+         NULL, args);
+  wm_test_write(p, sizeof p, dir, "cols.mtx",
+                "%%MatrixMarket matrix coordinate pattern general\n3 99999999999999999999999 2\n1 2\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "cols.mtx:2: size line: 99999999999999999999999 columns is more than", NULL, args);
+  wm_test_write(p, sizeof p, dir, "entries.mtx",
+                "%%MatrixMarket matrix coordinate pattern general\n3 3 18446744073709551615\n1 2\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "entries.mtx:3: the file ends after 1 entries, the size line declares 18446744073709551615", NULL, args);
+  wm_test_write(p, sizeof p, dir, "entry.mtx",
+                "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 184467440737095516150\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "entry.mtx:3: entry (1, 184467440737095516150) is outside the 3 x 3 matrix", NULL, args);
+  wm_test_write(p, sizeof p, dir, "ids.txt", "0 1\n123456789012345678901234567890 1\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "ids.txt:2: vertex id 123456789012345678901234567890 is above the largest supported id 4294967294", NULL,
+         args);
+  /* digits beyond what a message holds: the first ones and their count */
+  char text[400] = "0 ";
+  memset(text + 2, '7', 300);
+  strcpy(text + 302, "\n");
+  wm_test_write(p, sizeof p, dir, "long.txt", text);
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "long.txt:1: vertex id 7777777777", "... (300 digits) is above", args);
+}
+
+/* A .wmg whose magic is damaged says so, rather than failing as an edge
+ * list ("expected two vertex ids, got 'WMGRAP?'"). */
+Test(bad_input, damaged_wmg_magic) {
+  char p[512], bin[512], args[1200];
+  write_wmg(p, sizeof p);
+  FILE *f = fopen(p, "r+b");
+  cr_assert_not_null(f);
+  fseek(f, 6, SEEK_SET);
+  fputc('?', f); /* "WMGRAP?" */
+  fclose(f);
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "ok.wmg: not a valid .wmg file: bad magic 'WMGRAP?\?'", NULL, args);
+  /* not named .wmg: told by "WMG" at the start, or most of the magic and a 0 byte */
+  snprintf(bin, sizeof bin, "%s/graph.bin", dir);
+  snprintf(args, sizeof args, "cp %s %s", p, bin);
+  cr_assert_eq(system(args), 0);
+  snprintf(args, sizeof args, "info %s", bin);
+  expect(1, "graph.bin: not a valid .wmg file: bad magic", NULL, args);
+  f = fopen(bin, "r+b");
+  cr_assert_not_null(f);
+  fputc('X', f); /* "XMGRAP?" */
+  fclose(f);
+  expect(1, "graph.bin: not a valid .wmg file: bad magic 'XMGRAP?\?'", NULL, args);
+  /* a text graph named .wmg */
+  wm_test_write(p, sizeof p, dir, "text.wmg", "0 1\n1 2\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "text.wmg: not a valid .wmg file: bad magic '0 1?1 2?'", NULL, args);
+  snprintf(args, sizeof args, "info %s --format edgelist", p);
+  expect(0, NULL, NULL, args);
+  /* text that merely starts like the magic's letters is still text */
+  wm_test_write(p, sizeof p, dir, "words.txt", "# MGRAPH-like comment\n0 1\n");
+  snprintf(args, sizeof args, "info %s", p);
+  expect(0, NULL, NULL, args);
+}
+
+/* A crafted .wmg with right hashes but a one-way arc: refused by the
+ * program with exit 1 and the arc named. */
+Test(bad_input, crafted_wmg_one_way_arc) {
+  wm_graph *g = wm_graph_create(3, 3);
+  cr_assert_not_null(g);
+  uint64_t off[] = {0, 2, 3, 3};
+  uint32_t adj[] = {1, 2, 0}; /* 0 -> 2 alone */
+  memcpy(g->offsets, off, sizeof off);
+  memcpy(g->adj, adj, sizeof adj);
+  char p[512], args[600];
+  snprintf(p, sizeof p, "%s/crafted.wmg", dir);
+  wm_error err;
+  cr_assert_eq(wm_write_wmg(g, p, 0, &err), WM_OK);
+  wm_graph_destroy(g);
+  snprintf(args, sizeof args, "count %s --pattern triangle", p);
+  expect(1, "crafted.wmg: invalid .wmg file: arc 0 -> 2 has no 2 -> 0 although the graph is marked undirected", NULL,
+         args);
+}

@@ -165,11 +165,11 @@ Test(wmg, structurally_invalid_with_valid_checksums) {
   unsigned char *orig = slurp(path, &len), *b = malloc(len);
   size_t adj_at = 64 + 8 * (g->n + 1), ids_at = adj_at + 4 * g->m;
   struct { size_t at; uint32_t value; const char *want; } cases[] = {
-      {adj_at, 99, "out of range"},           /* neighbour >= n */
-      {adj_at, 0, "self-loop"},               /* vertex 0 lists itself */
-      {adj_at + 4, 1, "unsorted"},            /* row 0 = {1, 1, ...} */
-      {ids_at + 4, 5, "not ascending"},       /* orig_ids[1] < orig_ids[0] */
-      {64 + 8, 7, "offsets"},                 /* offsets[1] > offsets[2] */
+      {adj_at, 99, "arc 0 -> 99 leads past the last vertex 4"},  /* neighbour >= n */
+      {adj_at, 0, "vertex 0 lists itself (a self loop)"},        /* row 0 = {0, 2, ...} */
+      {adj_at + 4, 1, "vertex 0 lists neighbour 1 twice"},       /* row 0 = {1, 1, ...} */
+      {ids_at + 4, 5, "file ids are not ascending (vertex 0 has 10, vertex 1 has 5)"},
+      {64 + 8, 7, "offsets decrease at vertex 1 (7, then 6)"},  /* offsets[1] > offsets[2] */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     memcpy(b, orig, len);
@@ -227,4 +227,162 @@ Test(wmg, multi_chunk_payload, .timeout = 60) {
   fclose(f);
   expect_bad(path, "checksum mismatch");
   wm_graph_destroy(g);
+}
+
+/* ---- crafted files: written by the project's own writer, so both hashes
+ * are right, yet each breaks one promise of the format ---------------- */
+
+/* Writes the CSR given by rows[] ("1 2 3" per vertex; ids as given, in the
+ * order given) with these flags and file ids (NULL: none) to dir/x.wmg. */
+static void craft(char *path, size_t size, uint32_t n, const char *const *rows, uint32_t flags, const uint32_t *ids) {
+  uint32_t cell[64];
+  uint64_t m = 0, offsets[16];
+  for (uint32_t v = 0; v < n; v++) {
+    offsets[v] = m;
+    for (const char *p = rows[v]; *p;) {
+      char *end;
+      cell[m++] = (uint32_t)strtoul(p, &end, 10);
+      p = end;
+      while (*p == ' ') p++;
+    }
+  }
+  offsets[n] = m;
+  wm_graph *g = wm_graph_create(n, m);
+  cr_assert_not_null(g);
+  memcpy(g->offsets, offsets, (n + 1) * sizeof *offsets);
+  memcpy(g->adj, cell, m * sizeof *cell);
+  g->flags = flags;
+  if (ids) {
+    g->orig_ids = malloc(n * sizeof *ids);
+    memcpy(g->orig_ids, ids, n * sizeof *ids);
+  }
+  snprintf(path, size, "%s/x.wmg", dir);
+  wm_error err;
+  cr_assert_eq(wm_write_wmg(g, path, 0, &err), WM_OK, "%s", err.msg);
+  wm_graph_destroy(g);
+}
+
+static void crafted_is_refused(uint32_t n, const char *const *rows, uint32_t flags, const uint32_t *ids,
+                               const char *want) {
+  char path[512];
+  craft(path, sizeof path, n, rows, flags, ids);
+  expect_bad(path, "invalid .wmg");
+  expect_bad(path, want);
+}
+
+static void crafted_is_accepted(uint32_t n, const char *const *rows, uint32_t flags, const uint32_t *ids) {
+  char path[512];
+  craft(path, sizeof path, n, rows, flags, ids);
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_read_wmg(path, &g, NULL, &err), WM_OK, "%s", err.msg);
+  wm_graph_destroy(g);
+}
+
+/* K4 with the arc 2 -> 3 alone: a triangle count of 0 if it were used. */
+Test(wmg, one_way_arc_in_an_undirected_graph) {
+  const char *k4[] = {"1 2 3", "0 2 3", "0 1 3", "0 1 2"};
+  crafted_is_accepted(4, k4, 0, NULL);
+  const char *up[] = {"1 2 3", "0 2 3", "0 1 3", "0 1"};
+  crafted_is_refused(4, up, 0, NULL, "arc 2 -> 3 has no 3 -> 2 although the graph is marked undirected");
+  const char *down[] = {"1 2 3", "0 2", "0 1 3", "0 1 2"}; /* the one arc below the diagonal */
+  crafted_is_refused(4, down, 0, NULL, "arc 3 -> 1 has no 1 -> 3 although the graph is marked undirected");
+  crafted_is_accepted(4, down, WM_GRAPH_DIRECTED, NULL); /* as arcs, it is fine */
+}
+
+Test(wmg, rows_out_of_order_or_range) {
+  const char *repeated[] = {"1 1", "0", ""};
+  crafted_is_refused(3, repeated, WM_GRAPH_DIRECTED, NULL, "vertex 0 lists neighbour 1 twice");
+  const char *unsorted[] = {"2 1", "0", "0"};
+  crafted_is_refused(3, unsorted, 0, NULL, "the row of vertex 0 is not sorted (1 after 2)");
+  const char *beyond[] = {"1", "0 3", ""};
+  crafted_is_refused(3, beyond, WM_GRAPH_DIRECTED, NULL, "arc 1 -> 3 leads past the last vertex 2");
+  const char *loop[] = {"1", "0 1", ""};
+  crafted_is_refused(3, loop, 0, NULL, "vertex 1 lists itself (a self loop)");
+}
+
+/* Offsets the writer takes as they are: decreasing, or not ending at m. */
+Test(wmg, offsets_that_lie) {
+  char path[512];
+  const char *rows[] = {"1 2", "0", "0"};
+  uint64_t bad[][4] = {{0, 2, 1, 4}, {0, 2, 3, 3}};
+  const char *want[] = {"the offsets decrease at vertex 1 (2, then 1)",
+                        "the offsets end at 3, not at the 4 arcs the header gives"};
+  for (int i = 0; i < 2; i++) {
+    craft(path, sizeof path, 3, rows, 0, NULL);
+    wm_graph *g = NULL;
+    wm_error err;
+    g = wm_graph_create(3, 4);
+    memcpy(g->offsets, bad[i], sizeof bad[i]);
+    uint32_t adj[] = {1, 2, 0, 0};
+    memcpy(g->adj, adj, sizeof adj);
+    cr_assert_eq(wm_write_wmg(g, path, 0, &err), WM_OK);
+    wm_graph_destroy(g);
+    expect_bad(path, want[i]);
+  }
+}
+
+Test(wmg, flags_kept) {
+  const char *pair[] = {"1", "0", ""};
+  crafted_is_refused(3, pair, WM_GRAPH_ORIENTED | WM_GRAPH_DIRECTED, NULL,
+                     "arcs 0 -> 1 and 1 -> 0 are both stored although the graph is marked oriented");
+  char path[512];
+  const char *dag[] = {"1", "", ""};
+  crafted_is_accepted(3, dag, WM_GRAPH_ORIENTED | WM_GRAPH_DIRECTED, NULL);
+  craft(path, sizeof path, 3, dag, WM_GRAPH_ORIENTED, NULL);
+  expect_bad(path, "mark the graph oriented but not directed");
+  const char *rising[] = {"1", "0 2", "1"}; /* degrees 1, 2, 1 */
+  uint32_t ids[] = {4, 5, 6};
+  crafted_is_refused(3, rising, WM_GRAPH_DEGREE_SORTED, ids,
+                     "vertex 0 has degree 1, vertex 1 has 2, although the graph is marked sorted by descending degree");
+  const char *falling[] = {"1 2", "0", "0"};
+  uint32_t perm[] = {6, 4, 5};
+  crafted_is_accepted(3, falling, WM_GRAPH_DEGREE_SORTED, perm);
+}
+
+/* A renumbered graph's file ids are a permutation: a repeated one would
+ * list a triangle as "7 7 7". */
+Test(wmg, repeated_file_ids) {
+  const char *tri[] = {"1 2", "0 2", "0 1"};
+  uint32_t ids[] = {7, 7, 7};
+  crafted_is_refused(3, tri, WM_GRAPH_DEGREE_SORTED, ids, "file id 7 is given to more than one vertex (vertex 1");
+  crafted_is_refused(3, tri, 0, ids, "the file ids are not ascending (vertex 0 has 7, vertex 1 has 7)");
+  uint32_t sparse[] = {4000000000u, 3, 4000000000u}; /* far apart: the sorted-copy path */
+  crafted_is_refused(3, tri, WM_GRAPH_DEGREE_SORTED, sparse, "file id 4000000000 is given to more than one vertex (vertex 2");
+  uint32_t none[] = {1, 2, 0xFFFFFFFFu};
+  crafted_is_refused(3, tri, 0, none, "a file id is 4294967295, above the largest id 4294967294");
+}
+
+/* What the writer makes of relabelling and orienting, in either order, and
+ * a graph big enough for the parallel paths: all accepted. */
+Test(wmg, preprocessed_graphs_are_accepted, .timeout = 60) {
+  wm_graph *g = NULL, *s = NULL, *o = NULL, *so = NULL, *os = NULL;
+  wm_error err;
+  wm_gen_options k;
+  wm_gen_kron_defaults(&k, 16, 3);
+  cr_assert_eq(wm_generate(&k, &g, &err), WM_OK);
+  cr_assert_eq(wm_graph_relabel_by_degree(g, &s, &err), WM_OK);
+  cr_assert_eq(wm_graph_orient_by_degree(g, &o, &err), WM_OK);
+  cr_assert_eq(wm_graph_orient_by_degree(s, &so, &err), WM_OK);
+  cr_assert_eq(wm_graph_relabel_by_degree(o, &os, &err), WM_OK);
+  wm_graph *all[] = {g, s, o, so, os};
+  char path[512];
+  snprintf(path, sizeof path, "%s/p.wmg", dir);
+  for (int i = 0; i < 5; i++) {
+    cr_assert_eq(wm_write_wmg(all[i], path, 0, &err), WM_OK);
+    wm_graph *h = NULL;
+    cr_assert_eq(wm_read_wmg(path, &h, NULL, &err), WM_OK, "graph %d: %s", i, err.msg);
+    same_graph(all[i], h);
+    wm_graph_destroy(h);
+  }
+  /* Far from vertex 0, row v's last neighbour w becomes w + 1: the arcs
+   * v -> w + 1 and w -> v are one-way, and the first is named. */
+  uint32_t v = g->n / 2;
+  while (!(wm_degree(g, v) && g->adj[g->offsets[v + 1] - 1] > v && g->adj[g->offsets[v + 1] - 1] + 1 < g->n)) v++;
+  uint32_t w = g->adj[g->offsets[v + 1] - 1]++;
+  cr_assert_eq(wm_write_wmg(g, path, 0, &err), WM_OK);
+  char want[160];
+  snprintf(want, sizeof want, "arc %u -> %u has no %u -> %u although", v, w + 1, w + 1, v);
+  expect_bad(path, want);
+  for (int i = 0; i < 5; i++) wm_graph_destroy(all[i]);
 }
