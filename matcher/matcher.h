@@ -59,6 +59,15 @@ typedef struct wm_share {
   int (*sum_i128)(void *ctx, wm_i128 *a, unsigned n, int *overflow);
 } wm_share;
 
+/* Sums over the processes of s that both executors make.  *count becomes
+ * the total, in 128 bits (non-zero on an MPI error or a total past
+ * 2^127).  Per-vertex counts: each is at most `bound` (the start plus the
+ * total count), so 64-bit sums cannot wrap while bound < 2^64; past it
+ * they are added in 128 bits, and *full receives 1 + the first vertex
+ * whose total passes 2^64 - 1 (left alone where none does). */
+int wm_share_count(const wm_share *s, wm_u128 *count);
+int wm_share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bound, uint64_t *full);
+
 /* The GPU's loops shared by processes go in this many windows per process
  * (the stack kernel's level 0, the motif passes 2-4): a process takes the
  * next window once its GPUs have finished the last, so a skewed loop

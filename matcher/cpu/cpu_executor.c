@@ -442,28 +442,7 @@ static void work_shared(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs
     }
 }
 
-/* Per-vertex counts added over the processes: each is at most the start
- * plus the total count, so 64-bit sums cannot wrap while that is below
- * 2^64; above it (only on hubs, or under the test hook) they are added in
- * 128 bits, in slices, and *full receives 1 + the first vertex past
- * 2^64 - 1. */
-#define PV_SLICE 4096u
 #define WM_FULL_SOMEWHERE UINT64_MAX
-static int share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bound, uint64_t *full) {
-  if (bound <= UINT64_MAX) return s->sum_u64(s->ctx, pv, n);
-  wm_i128 part[PV_SLICE];
-  int overflow = 0;
-  for (uint32_t at = 0; at < n; at += PV_SLICE) {
-    unsigned m = n - at < PV_SLICE ? n - at : PV_SLICE;
-    for (unsigned i = 0; i < m; i++) part[i] = pv[at + i];
-    if (s->sum_i128(s->ctx, part, m, &overflow)) return 1;
-    for (unsigned i = 0; i < m; i++) {
-      if (part[i] > (wm_i128)UINT64_MAX && !*full) *full = (uint64_t)at + i + 1;
-      pv[at + i] = (uint64_t)part[i];
-    }
-  }
-  return 0;
-}
 
 /* Adds the processes' partial results (o->share): every process returns
  * the totals.  Called by every process, whatever its own outcome, so that
@@ -472,19 +451,16 @@ static int share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128
 static int share_totals(const wm_share *s, const wm_graph *g, uint64_t *per_vertex, wm_u128 *count,
                         uint64_t *set_ops, int *oom, uint64_t *full) {
   uint64_t t[4] = {*set_ops, (uint64_t)*oom, *full != 0, *full};
-  wm_i128 c = (wm_i128)*count;
-  int overflow = 0;
-  int rc = s->sum_u64(s->ctx, t, 4) || s->sum_i128(s->ctx, &c, 1, &overflow);
-  *count = (wm_u128)c;
+  int rc = s->sum_u64(s->ctx, t, 4) || wm_share_count(s, count);
   *set_ops = t[0];
   *oom = t[1] != 0;
   if (!*full && t[2]) *full = t[2] == 1 ? t[3] : WM_FULL_SOMEWHERE;
   if (!rc && per_vertex) {
     uint64_t mine = 0;
-    rc = share_per_vertex(s, per_vertex, g->n, *count + wm_count_start(), &mine);
+    rc = wm_share_per_vertex(s, per_vertex, g->n, *count, &mine); /* the count includes the start */
     if (mine) *full = mine;
   }
-  return rc || overflow;
+  return rc;
 }
 
 /* Progress is measured in the roots' degrees: a hub weighs more than a leaf. */
