@@ -66,6 +66,7 @@ typedef struct dag_run {
                             devices take part in one static deal, the split made for the warps
                             of them all */
   wm_u64 *sh;           /* device 0: the shared light and heavy counters */
+  uint64_t start;       /* the test hook's start (exact_count.h), in device 0's count */
   char static_why[96];  /* why not shared, over several devices */
 } dag_run;
 
@@ -182,7 +183,7 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
     return rc;
   WM_CU(cudaMalloc(&d->ctr, CTR_N * 8));
   WM_CU(cudaMallocHost(&d->count_host, 3 * 8));
-  d->count_host[2] = i == 0 && !(T->share && T->share->process) ? wm_count_start() : 0;
+  d->count_host[2] = i == 0 ? T->start : 0;
   /* The heavy triangle kernel's 16-bit ids, where they fit easily and pay
    * for their fill: half the bytes read save more than the fill costs on a
    * large graph, not on one below WM_TRI_NARROW_MIN_ARCS arcs. */
@@ -408,8 +409,9 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
 }
 
 /* Runs family K (k: the clique's size) over --gpus devices and describes
- * the launch. */
-static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, const wm_match_options *o,
+ * the launch; hook: the count starts at the test hook's start
+ * (exact_count.h; a count to subtract from another does not). */
+static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, const wm_match_options *o, int hook,
                      wm_match_result *r, int *declined, wm_error *err) {
   *declined = 0;
   dag_run *T = (dag_run *)calloc(1, sizeof *T);
@@ -417,6 +419,7 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
   T->g = g;
   T->resident = o->gpu_graph;
   T->share = o->share;
+  T->start = hook && !(o->share && o->share->process) ? wm_count_start() : 0;
   T->k = k;
   T->K = K;
   T->ndev = o->gpus > 1 ? (o->gpus < 16 ? o->gpus : 16) : 1;
@@ -481,7 +484,7 @@ int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
                      wm_match_result *r, int *declined, wm_error *err) {
   if (k < 3 || k > WM_CLQ_KMAX)
     return wm_fail(err, WM_EUSAGE, "the clique kernels count 3..%u-cliques, not %u", WM_CLQ_KMAX, k);
-  return match_dag(g, k == 3 ? &wm_triangle_kernels : &wm_clique_kernels, k, o, r, declined, err);
+  return match_dag(g, k == 3 ? &wm_triangle_kernels : &wm_clique_kernels, k, o, 1, r, declined, err);
 }
 
 /* r, the edge-induced diamonds, becomes the vertex-induced count: a
@@ -502,11 +505,11 @@ static void less_cliques(wm_match_result *r, const wm_match_result *k4) {
 
 int wm_match_gpu_diamonds(const wm_graph *g, int induced, const wm_match_options *o, wm_match_result *r,
                           int *declined, wm_error *err) {
-  int rc = match_dag(g, &wm_diamond_kernels, 4, o, r, declined, err);
+  int rc = match_dag(g, &wm_diamond_kernels, 4, o, 1, r, declined, err);
   if (rc || *declined || !induced) return rc;
   wm_match_result k4;
   memset(&k4, 0, sizeof k4);
-  if ((rc = match_dag(g, &wm_clique_kernels, 4, o, &k4, declined, err)) || *declined) return rc;
+  if ((rc = match_dag(g, &wm_clique_kernels, 4, o, 0, &k4, declined, err)) || *declined) return rc;
   less_cliques(r, &k4);
   return WM_OK;
 }
