@@ -7,6 +7,7 @@
 #ifndef WM_GPU_COUNT_CUH
 #define WM_GPU_COUNT_CUH
 
+#include <cuda_runtime.h>
 #include <stdint.h>
 
 /* Adds v to the total at t[0] (low), t[1] (high).  Concurrent adds are
