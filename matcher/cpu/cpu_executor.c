@@ -516,7 +516,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   free(hubs);
   if (oom) return wm_fail(err, WM_EINPUT, "out of memory while matching");
   if (e.full == WM_FULL_SOMEWHERE)
-    return wm_fail(err, WM_EINPUT, "per-vertex counts: vertices in other processes are in more than 2^64 - 1 matches");
+    return wm_fail(err, WM_EINPUT, "per-vertex counts: several processes found vertices whose counts pass 2^64 - 1");
   if (e.full) return wm_per_vertex_overflow(g, (uint32_t)(e.full - 1), err);
   r->count = count;
   r->set_ops = set_ops;

@@ -793,10 +793,11 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
   }
   if (A->per_vertex) {
     /* Each match also counts once for every bound vertex of its prefix.
-     * These 64-bit adds cannot wrap in any run: per-vertex counts are of
-     * listed matches, one add of at most 32 per lane per pass, so 2^64
-     * would take years of passes; the host adds the devices' and the
-     * processes' arrays with a check (wm_per_vertex_overflow). */
+     * These 64-bit adds cannot wrap in any run: with per-vertex counts
+     * every match is enumerated (no fast count), and each add is of
+     * matches this warp just enumerated, so 2^64 would take centuries; the
+     * host adds the devices' and the processes' arrays with a check
+     * (wm_per_vertex_overflow). */
     __syncwarp();
     uint32_t mine = c.lane < n ? c.cnt[c.lane] : 0;
     if (mine) atomicAdd(A->per_vertex + wm_vval(c, L, L, c.lane), (wm_u64)mine);
