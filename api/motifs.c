@@ -101,7 +101,8 @@ static int report(warpmatch_context *ctx, const char *who, const wm_pattern *pat
   if (!rc && out->edge_induced) rc = edge_induced_rows(ctx, who, pats, n, counts, out->edge_induced);
   warpmatch_match_result *x = out->result;
   if (rc || !x) return rc;
-  x->count.count = r->count;
+  x->count.count = (uint64_t)r->count; /* the classes' total */
+  x->count.count_high = (uint64_t)(r->count >> 64);
   x->count.seconds = r->seconds;
   x->count.kernel_ms = r->kernel_ms;
   x->set_ops = r->set_ops;

@@ -151,7 +151,8 @@ void warpmatch_count_options_init(warpmatch_count_options *o);
 
 typedef struct warpmatch_count_result {
   uint64_t count;      /* the low 64 bits of the count */
-  uint64_t count_high; /* the count is count_high * 2^64 + count (formula counts can pass 2^64) */
+  uint64_t count_high; /* the count is count_high * 2^64 + count (counts pass 2^64 on hubs, by
+                          formula or enumerated, on the CPU or the GPU) */
   double seconds;      /* the matching's wall time */
   double kernel_ms;    /* GPU kernel time (0 on the CPU) */
   int device;          /* WARPMATCH_DEVICE_CPU or _GPU: where it ran */
@@ -309,7 +310,8 @@ typedef struct warpmatch_match_options {
                       medians */
   double *trial_ms;      /* trials entries, or NULL: each timed run's ms (GPU kernels, else wall) */
   uint64_t *per_vertex;  /* count: n counters, or NULL: the matches containing each index
-                            (zeroed first; the count enumerates; not with trials) */
+                            (zeroed first; the count enumerates; not with trials); one past
+                            2^64 - 1 is WARPMATCH_EINPUT, the message naming the vertex */
   int gpus;        /* GPUs for this call, 1..WARPMATCH_MAX_GPUS; 0 (default): the context's
                       (warpmatch_set_gpus) */
   /* GPU tuning, for benchmarks and the ablation; the CPU ignores it. */

@@ -1,5 +1,8 @@
 #include "exact_count.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 char *wm_u128_str(wm_u128 v, char *buf) {
   char tmp[WM_I128_CHARS];
   int n = 0;
@@ -17,4 +20,13 @@ char *wm_i128_str(wm_i128 v, char *buf) {
   buf[0] = '-';
   wm_u128_str((wm_u128)0 - (wm_u128)v, buf + 1);
   return buf;
+}
+
+uint64_t wm_count_start(void) {
+  const char *s = getenv("WM_TEST_COUNT_START");
+  if (!s || *s < '0' || *s > '9') return 0;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  return errno || *end ? 0 : (uint64_t)v;
 }

@@ -52,6 +52,16 @@ static inline wm_i128 wm_choose(wm_i128 x, unsigned r) {
   }
 }
 
+/* Test hook, not an interface: where the environment variable
+ * WM_TEST_COUNT_START holds a decimal number N (0 <= N < 2^64), every
+ * executor's total count, and every per-vertex count, starts at N instead
+ * of 0 (the first process's and the first device's only), so that a small
+ * graph carries a count past 2^64 through each accumulator: the GPU's
+ * device words, the sums over threads, devices and processes, and the
+ * per-vertex overflow checks.  0 when unset or not a number.  Read at
+ * each call (an executor's run calls it once). */
+uint64_t wm_count_start(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,14 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+int wm_per_vertex_overflow(const wm_graph *g, uint32_t v, wm_error *err) {
+  const unsigned long long id = g->orig_ids ? (unsigned long long)g->orig_ids[v] : v;
+  return wm_fail(err, WM_EINPUT,
+                 "per-vertex counts: vertex %llu's count passes 2^64 - 1, the most a per-vertex count holds (the "
+                 "total count has no such limit)",
+                 id);
+}
+
 double wm_match_median(const double *x, unsigned n) {
   double s[WM_MAX_TRIALS];
   if (n == 0) return 0.0;
@@ -20,7 +28,7 @@ double wm_match_median(const double *x, unsigned n) {
   return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, int kernel,
+int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, wm_u128 warm, int kernel,
                     wm_match_result *r, wm_error *err) {
   double secs[WM_MAX_TRIALS] = {0}, kms[WM_MAX_TRIALS] = {0};
   if (trials > WM_MAX_TRIALS) return wm_fail(err, WM_EUSAGE, "trials %u: at most %d", trials, WM_MAX_TRIALS);
@@ -29,9 +37,11 @@ int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, 
     memset(&x, 0, sizeof x);
     int rc = run(ctx, &x, err);
     if (rc) return rc;
-    if (x.count != warm)
-      return wm_fail(err, WM_EDEVICE, "--trials: %s trial %u counted %llu, the warm-up %llu: not repeatable",
-                     kernel ? "GPU" : "CPU", t + 1, (unsigned long long)x.count, (unsigned long long)warm);
+    if (x.count != warm) {
+      char a[WM_I128_CHARS], b[WM_I128_CHARS];
+      return wm_fail(err, WM_EDEVICE, "--trials: %s trial %u counted %s, the warm-up %s: not repeatable",
+                     kernel ? "GPU" : "CPU", t + 1, wm_u128_str(x.count, a), wm_u128_str(warm, b));
+    }
     r->trial_ms[t] = kernel ? x.kernel_ms : x.seconds * 1e3;
     secs[t] = x.seconds;
     kms[t] = x.kernel_ms;

@@ -59,6 +59,15 @@ typedef struct wm_share {
   int (*sum_i128)(void *ctx, wm_i128 *a, unsigned n, int *overflow);
 } wm_share;
 
+/* Sums over the processes of s that both executors make.  *count becomes
+ * the total, in 128 bits (non-zero on an MPI error or a total past
+ * 2^127).  Per-vertex counts: each is at most `bound` (the start plus the
+ * total count), so 64-bit sums cannot wrap while bound < 2^64; past it
+ * they are added in 128 bits, and *full receives 1 + the first vertex
+ * whose total passes 2^64 - 1 (left alone where none does). */
+int wm_share_count(const wm_share *s, wm_u128 *count);
+int wm_share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bound, uint64_t *full);
+
 /* The GPU's loops shared by processes go in this many windows per process
  * (the stack kernel's level 0, the motif passes 2-4): a process takes the
  * next window once its GPUs have finished the last, so a skewed loop
@@ -84,7 +93,8 @@ typedef struct wm_match_options {
   wm_match_sink sink;          /* listing; NULL when counting */
   void *sink_ctx;
   uint64_t *per_vertex;        /* n counters or NULL: matches containing each vertex
-                                  (zeroed, then filled) */
+                                  (zeroed, then filled); one that would pass 2^64 - 1 is
+                                  WM_EINPUT naming the vertex (wm_per_vertex_overflow) */
   uint32_t cpu_hub_degree;     /* CPU: roots above this degree are split into chunks of
                                   level-1 candidates (0 = default 256; tests use tiny ones) */
   /* GPU tuning (ignored by the CPU executor) */
@@ -143,7 +153,8 @@ void wm_match_options_init(wm_match_options *o);
 #define WM_MAX_TRIALS 1000
 
 typedef struct wm_match_result {
-  uint64_t count;      /* subgraphs (or embeddings with WM_PLAN_EMBEDDINGS) */
+  wm_u128 count;       /* subgraphs (or embeddings with WM_PLAN_EMBEDDINGS), exact: every
+                          executor sums in 128 bits (enumerated counts pass 2^64 on hubs) */
   uint64_t set_ops;    /* set operations executed */
   uint64_t listed;     /* matches handed to the sink */
   double seconds;      /* matching only (excludes graph load, plan, transfers) */
@@ -158,6 +169,10 @@ typedef struct wm_match_result {
   unsigned trials;
   double trial_ms[WM_MAX_TRIALS];
 } wm_match_result;
+
+/* The error (WM_EINPUT) for a per-vertex count that passes 2^64 - 1: it
+ * names vertex v (internal id) by its file id where g has them. */
+int wm_per_vertex_overflow(const wm_graph *g, uint32_t v, wm_error *err);
 
 /* The median of x[0..n) (mean of the middle two when n is even; 0 when n is
  * 0); x is left as it is. */
@@ -174,7 +189,7 @@ typedef int (*wm_trial_fn)(void *ctx, wm_match_result *x, wm_error *err);
  * call that mixes host work with its kernels), r->kernel_ms to the median
  * of the runs' kernel ms.  Every
  * --trials loop of both executors runs here. */
-int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, uint64_t warm, int kernel,
+int wm_match_trials(wm_trial_fn run, void *ctx, unsigned trials, wm_u128 warm, int kernel,
                     wm_match_result *r, wm_error *err);
 
 /* What both executors check first: a symmetric graph, a well-formed plan,
@@ -231,8 +246,7 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  * GPU when use_gpu), and turns the edge-induced counts into
  * vertex-induced ones through the spanning-subgraph matrix
  * (wm_spanning_matrix).  The enumerate method runs one vertex-induced plan
- * per class.  sum (or NULL) receives the total count (saturated at
- * UINT64_MAX), the wall seconds, the GPU kernels' ms, the enumerations'
+ * per class.  sum (or NULL) receives the total count, the wall seconds, the GPU kernels' ms, the enumerations'
  * set operations, the formula's work in formula_paths, and in launch how
  * it was done; how (or NULL, n entries) receives wm_motif_how_name's code for
  * each class. */
@@ -269,7 +283,7 @@ int wm_motif_formula_applies(const wm_pattern *p);
 /* p's count over the whole graph by formula (wm_motif_formula_applies):
  * edge-induced from its formula over the aggregates, vertex-induced from
  * its row of the size's motif table (wm_motifs).  *exact receives the
- * count; r the count saturated at UINT64_MAX, seconds, GPU kernel ms,
+ * count; r the count too, seconds, GPU kernel ms,
  * formula_paths, and in launch the formula and how its pieces were
  * computed.  WM_EUSAGE for a pattern without a formula or options that
  * do not count the whole graph. */

@@ -61,7 +61,8 @@ build_checker() {
     $(pkg-config --libs libxxhash) -fopenmp -lm
 }
 
-# DAG_EMU_QUICK=1: the tiny build alone, once on one device (k up to 5) and
+# DAG_EMU_QUICK=1: the tiny build alone, once on one device (k up to 5, the
+# counts starting at 2^64 - 3 so that they carry into their high words) and
 # once as 2 processes of --gpus 2 with little memory (k up to 4), side by
 # side (CI's smoke run, scripts/emu-smoke.sh)
 quick=${DAG_EMU_QUICK:-0}
@@ -73,7 +74,8 @@ build_checker tiny "${tiny[@]}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
 export EMU_SMEM_OPTIN="${EMU_SMEM_OPTIN:-262144}" # the real count kernel takes ~56 KiB
 if [ "$quick" = 1 ]; then # the two runs side by side, k up to 5 and 4
-  DAG_EMU_KMAX=5 "$build/tiny/check" "$@" >"$build/quick1.log" 2>&1 &
+  # the first with the device counts starting at 2^64 - 3 (exact_count.h), so that they carry
+  WM_TEST_COUNT_START=18446744073709551613 DAG_EMU_KMAX=5 "$build/tiny/check" "$@" >"$build/quick1.log" 2>&1 &
   one=$!
   DAG_EMU_KMAX=4 EMU_DEVICES=2 DAG_EMU_GPUS=2 DAG_EMU_PROCS=2 EMU_FREE_BYTES=4000 "$build/tiny/check" "$@" \
     >"$build/quick2.log" 2>&1 &
@@ -81,7 +83,7 @@ if [ "$quick" = 1 ]; then # the two runs side by side, k up to 5 and 4
   bad=0
   wait $one || bad=1
   wait $two || bad=1
-  echo "== tiny constants, k up to 5"
+  echo "== tiny constants, k up to 5, counts from 2^64 - 3"
   cat "$build/quick1.log"
   echo "== tiny constants, 2 processes of --gpus 2 each, 4 KB of device memory, k up to 4"
   cat "$build/quick2.log"

@@ -1149,3 +1149,76 @@ Test(gpu_matcher, failing_gpu_dedicated_kernels, .timeout = 300) {
 Test(gpu_matcher, failing_gpu_one_device, .timeout = 300) {
   fails_naming(0, 1, "4-cycle", 0);
 }
+
+/* Counts past 2^64 on the GPU.  A 4-star on a star of 5,000,000 leaves
+ * (C(n, 3) = 2.08e19): the stack kernel's lane partials, warp sums and
+ * device total pass 2^64 on a real graph.  Then under the test hook
+ * WM_TEST_COUNT_START (exact_count.h) device 0's count starts at 2^64 - 5,
+ * so that its low word wraps and carries on small graphs: the stack
+ * kernel, the triangle, clique and diamond kernels (the vertex-induced
+ * diamond less six per 4-clique), with trials, against the CPU's count
+ * plus the start; and a per-vertex count past 2^64 - 1 is an error. */
+static wm_u128 gpu_count_wide(const wm_graph *g, const wm_plan *plan, int dedicated, int trials, const char *what) {
+  wm_match_options o;
+  wm_match_options_init(&o);
+  o.gpu_clique_kernels = dedicated;
+  o.trials = trials;
+  wm_match_result r;
+  wm_error err;
+  cr_assert_eq(wm_match_gpu(g, plan, &o, &r, &err), WM_OK, "%s: %s", what, err.msg);
+  return r.count;
+}
+
+Test(gpu_matcher, counts_past_2_64, .timeout = 900) {
+  const uint32_t leaves = 5000000;
+  uint32_t *src = malloc((size_t)leaves * 4), *dst = malloc((size_t)leaves * 4);
+  for (uint32_t i = 0; i < leaves; i++) src[i] = 0, dst[i] = i + 1;
+  wm_graph *star = wm_test_graph_of_arcs(leaves + 1, src, dst, leaves);
+  wm_pattern p = named("4-star");
+  wm_plan plan;
+  plan_for(star, &p, 0, 1, 1, &plan);
+  const wm_u128 want = (wm_u128)leaves * (leaves - 1) * (leaves - 2) / 6;
+  char a[WM_I128_CHARS], b[WM_I128_CHARS];
+  const wm_u128 got = gpu_count_wide(star, &plan, 1, 1, "4-star on a 5M-leaf star");
+  cr_assert(got == want, "4-stars: GPU %s, C(n, 3) = %s", wm_u128_str(got, a), wm_u128_str(want, b));
+  wm_graph_destroy(star);
+
+  wm_graph *g = hub_graph(500, 2, 0.008, 5);
+  const uint64_t start = UINT64_MAX - 4;
+  const struct {
+    const char *name;
+    int induced, dedicated;
+  } cases[] = {{"triangle", 0, 1}, {"triangle", 0, 0}, {"4-clique", 0, 1}, {"5-clique", 0, 1},
+               {"diamond", 0, 1},  {"diamond", 1, 1},  {"house", 0, 1},    {"4-cycle", 1, 1}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    wm_pattern q = named(cases[i].name);
+    wm_plan cp, gp;
+    plan_of(g, &q, cases[i].induced, 1, &cp);
+    plan_for(g, &q, cases[i].induced, 1, 1, &gp);
+    wm_match_options o;
+    wm_match_options_init(&o);
+    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    const wm_u128 cpu = cpu_count(g, &cp, &o);
+    cr_assert_eq(setenv("WM_TEST_COUNT_START", "18446744073709551611", 1), 0);
+    for (int trials = 1; trials <= 3; trials += 2) {
+      const wm_u128 gpu = gpu_count_wide(g, &gp, cases[i].dedicated, trials, cases[i].name);
+      cr_assert(gpu == start + cpu, "%s (induced %d, dedicated %d, trials %d): GPU %s, want %s", cases[i].name,
+                cases[i].induced, cases[i].dedicated, trials, wm_u128_str(gpu, a), wm_u128_str(start + cpu, b));
+    }
+  }
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", "18446744073709551615", 1), 0);
+  wm_pattern q = named("house");
+  wm_plan gp;
+  plan_for(g, &q, 0, 1, 1, &gp);
+  uint64_t *pv = calloc(g->n, sizeof *pv);
+  wm_match_options o;
+  wm_match_options_init(&o);
+  o.per_vertex = pv;
+  wm_match_result r;
+  wm_error err;
+  cr_assert_eq(wm_match_gpu(g, &gp, &o, &r, &err), WM_EINPUT, "per-vertex counts past 2^64 - 1 accepted");
+  cr_assert(strstr(err.msg, "per-vertex counts: vertex") && strstr(err.msg, "passes 2^64 - 1"), "%s", err.msg);
+  cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+  free(pv);
+  wm_graph_destroy(g);
+}

@@ -3,7 +3,9 @@
  * facebook, with the warps the device holds and with four (every warp then
  * takes many tops, and the pair lists come in many chunks), on one GPU and
  * where present on two, and split between processes by windows; and the
- * GPU's motif table against the enumeration. */
+ * GPU's motif table against the enumeration, whose classes carry past
+ * 2^64 (under the test hook WM_TEST_COUNT_START). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,5 +279,28 @@ Test(gpu_motifs, shared_passes_and_4_clique_plan, .timeout = 600) {
   for (int i = 0; i < 6; i++)
     cr_assert(gpu[i] == cpu[i], "4-motif %d: shared GPU passes %llu, cpu %llu", i, (unsigned long long)gpu[i],
               (unsigned long long)cpu[i]);
+  wm_graph_destroy(g);
+}
+
+/* The GPU's enumerated classes carry past 2^64: under the test hook
+ * (exact_count.h) every plan's device count starts at 2^64 - 5 (the
+ * stack kernel, and the clique kernels for the 4- and 5-cliques), so each
+ * class is that plus the CPU formula's count. */
+Test(gpu_motifs, enumerated_classes_past_2_64, .timeout = 600) {
+  wm_graph *g = wm_test_powerlaw(300, 6, 3, 0.2, 23);
+  const uint64_t start = UINT64_MAX - 4;
+  for (unsigned k = 3; k <= 5; k++) {
+    wm_u128 cpu[21], gpu[21];
+    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    motifs_on(g, k, 0, 1, WM_MOTIF_FORMULA, cpu, "powerlaw-300");
+    cr_assert_eq(setenv("WM_TEST_COUNT_START", "18446744073709551611", 1), 0);
+    motifs_on(g, k, 1, 1, WM_MOTIF_ENUMERATE, gpu, "powerlaw-300");
+    const unsigned np = k == 3 ? 2 : k == 4 ? 6 : 21;
+    char a[WM_I128_CHARS], b[WM_I128_CHARS];
+    for (unsigned i = 0; i < np; i++)
+      cr_assert(gpu[i] == start + cpu[i], "%u-motif %u: GPU enumerated %s, want %s", k, i, wm_u128_str(gpu[i], a),
+                wm_u128_str(start + cpu[i], b));
+  }
+  cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
   wm_graph_destroy(g);
 }

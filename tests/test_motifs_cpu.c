@@ -4,7 +4,9 @@
  * methods (formula and enumerate), and their sum the number of connected
  * k-subsets.  Larger graphs with a hub compare the two methods; stars and
  * cliques have closed forms; the spanning matrix is checked against the
- * matcher on the patterns themselves; counts past 2^64 come out exact. */
+ * matcher on the patterns themselves; counts past 2^64 come out exact,
+ * the enumerated classes' too (under the test hook WM_TEST_COUNT_START). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,5 +410,27 @@ Test(motifs_cpu, bad_size) {
   int how[6];
   cr_assert_eq(wm_motifs(g, 4, 0, &mo, counts, how, NULL, &err), WM_OK, "%s", err.msg);
   cr_assert_str_eq(wm_motif_how_name(how[0]), "enumerated-induced");
+  wm_graph_destroy(g);
+}
+
+/* The enumerated classes carry past 2^64: under the test hook
+ * (exact_count.h) each class's plan counts from 2^64 - 5, so its count is
+ * that plus the formula's, exact in 128 bits. */
+Test(motifs_cpu, enumerated_classes_past_2_64) {
+  wm_graph *g = wm_test_powerlaw(120, 5.0, 2, 0.3, 31);
+  const uint64_t start = UINT64_MAX - 4;
+  for (unsigned k = 3; k <= 5; k++) {
+    wm_u128 f[21], e[21];
+    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    run_motifs(g, k, WM_MOTIF_FORMULA, 2, f, NULL, NULL);
+    cr_assert_eq(setenv("WM_TEST_COUNT_START", "18446744073709551611", 1), 0);
+    run_motifs(g, k, WM_MOTIF_ENUMERATE, 2, e, NULL, NULL);
+    const unsigned np = k == 3 ? 2 : k == 4 ? 6 : 21;
+    char a[WM_I128_CHARS], b[WM_I128_CHARS];
+    for (unsigned i = 0; i < np; i++)
+      cr_assert(e[i] == start + f[i], "k=%u class %u: enumerated %s, want %s", k, i, wm_u128_str(e[i], a),
+                wm_u128_str(start + f[i], b));
+  }
+  cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
   wm_graph_destroy(g);
 }

@@ -3,8 +3,10 @@
  * common counters and a common sum buffer.  Every process must return the
  * one-process answer (counts, per-vertex counts, the 128-bit motif sums),
  * whatever share of the roots and tops it claimed; the MPI dispenser
- * (matcher/cpu/share_mpi.c) is checked the same way by mpi_cli. */
-#define _POSIX_C_SOURCE 200809L /* pthread barriers */
+ * (matcher/cpu/share_mpi.c) is checked the same way by mpi_cli.  Totals
+ * past 2^64 (the test hook WM_TEST_COUNT_START) add up exactly, and a
+ * per-vertex total past 2^64 - 1 is an error in every process. */
+#define _POSIX_C_SOURCE 200809L /* pthread barriers, setenv */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -95,11 +97,12 @@ typedef struct job {
   uint64_t *per_vertex;
   wm_motif_sums sums;
   int rc;
+  wm_error err;
 } job;
 
 static void *run(void *arg) {
   job *j = arg;
-  wm_error err;
+  wm_error *err = &j->err;
   if (j->plan) {
     wm_match_options o;
     wm_match_options_init(&o);
@@ -107,9 +110,9 @@ static void *run(void *arg) {
     o.share = &j->p.share;
     o.per_vertex = j->per_vertex;
     o.cpu_hub_degree = 8; /* many hub tasks as well as roots */
-    j->rc = wm_match_cpu(j->g, j->plan, &o, &j->r, &err);
+    j->rc = wm_match_cpu(j->g, j->plan, &o, &j->r, err);
   } else {
-    j->rc = wm_motif_sums_cpu_shared(j->g, j->k, 2, 0, &j->p.share, &j->sums, &err);
+    j->rc = wm_motif_sums_cpu_shared(j->g, j->k, 2, 0, &j->p.share, &j->sums, err);
   }
   return NULL;
 }
@@ -184,5 +187,62 @@ Test(share, motif_sums_over_three_processes_equal_one) {
     }
   }
   wm_graph_destroy(h);
+  wm_graph_destroy(g);
+}
+
+/* Under the test hook the first process's total and per-vertex counts
+ * start at 2^64 - 1 - (the largest per-vertex count): the 128-bit sums
+ * over the processes give each the start plus the count, past 2^64, and
+ * per-vertex counts up to 2^64 - 1 exactly (added in 128 bits, since the
+ * total passes 2^64). */
+Test(share, totals_past_2_64) {
+  wm_graph *g = wm_test_powerlaw(400, 8, 3, 0.3, 5);
+  wm_plan plan;
+  wm_test_plan(g, "4-cycle", 0, 1, 1, &plan);
+  wm_match_options o;
+  wm_match_options_init(&o);
+  uint64_t *want_pv = calloc(g->n, sizeof *want_pv), most = 0;
+  o.per_vertex = want_pv;
+  wm_match_result want;
+  wm_error err;
+  cr_assert_eq(wm_match_cpu(g, &plan, &o, &want, &err), WM_OK, "%s", err.msg);
+  for (uint32_t v = 0; v < g->n; v++) most = want_pv[v] > most ? want_pv[v] : most;
+  const uint64_t start = UINT64_MAX - most;
+  cr_assert_gt(want.count, most + 1, "the total must pass 2^64");
+  char s[32];
+  snprintf(s, sizeof s, "%llu", (unsigned long long)start);
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", s, 1), 0);
+  job jobs[PROCS];
+  run_all(g, &plan, 0, jobs);
+  char a[WM_I128_CHARS], b[WM_I128_CHARS];
+  const wm_u128 total = want.count + start;
+  for (int i = 0; i < PROCS; i++) {
+    cr_assert_eq(jobs[i].rc, WM_OK, "%s", jobs[i].err.msg);
+    cr_assert(jobs[i].r.count == total, "process %d: %s, want %s", i, wm_u128_str(jobs[i].r.count, a),
+              wm_u128_str(total, b));
+    for (uint32_t v = 0; v < g->n; v++)
+      cr_assert_eq(jobs[i].per_vertex[v], start + want_pv[v], "process %d, vertex %u", i, v);
+    free(jobs[i].per_vertex);
+  }
+  free(want_pv);
+  wm_graph_destroy(g);
+}
+
+/* The first process's per-vertex counts start at 2^64 - 2: every vertex in
+ * two or more 4-cycles passes 2^64 - 1 once the processes' counts are
+ * added (in 128 bits), and every process fails naming a vertex. */
+Test(share, per_vertex_past_2_64_fails_in_every_process) {
+  wm_graph *g = wm_test_powerlaw(400, 8, 3, 0.3, 5);
+  wm_plan plan;
+  wm_test_plan(g, "4-cycle", 0, 1, 1, &plan);
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", "18446744073709551614", 1), 0);
+  job jobs[PROCS];
+  run_all(g, &plan, 0, jobs);
+  for (int i = 0; i < PROCS; i++) {
+    cr_assert_eq(jobs[i].rc, WM_EINPUT, "process %d: rc %d", i, jobs[i].rc);
+    cr_assert(strstr(jobs[i].err.msg, "per-vertex counts: vertex") && strstr(jobs[i].err.msg, "passes 2^64 - 1"),
+              "process %d: %s", i, jobs[i].err.msg);
+    free(jobs[i].per_vertex);
+  }
   wm_graph_destroy(g);
 }

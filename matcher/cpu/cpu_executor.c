@@ -7,7 +7,14 @@
  * first use (cpu_schedule.h); the last level is counted, not listed, when
  * nothing needs the matches themselves.  With a wm_share (matcher.h) the
  * hub tasks and the roots are claimed from counters common to several
- * processes, and the counts are added over them. */
+ * processes, and the counts are added over them.
+ *
+ * Counts are exact: a fast last level adds up to C(2^32, 2) at a time, so
+ * a hub's counts pass 2^64 (the 5-stars of a 150,000-leaf star number
+ * 2.1e19); each thread sums in 128 bits, as do the totals over threads
+ * and processes.  Per-vertex counts stay 64-bit (the API's arrays): each
+ * add is checked, and one that would pass 2^64 - 1 stops the run with an
+ * error naming the vertex. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +48,9 @@ typedef struct exec {
   int split;      /* hubs' roots split into tasks (not under a pair count at position 1) */
   int count_op;   /* op computed as a count at the tail, or -1 */
   int within;     /* product: the tail's set lies within the last position's */
-  int stop;       /* listing finished or out of memory (read/written atomically) */
+  int stop;       /* listing finished, out of memory or a per-vertex count full (read/written
+                     atomically) */
+  uint64_t full;  /* 1 + the vertex whose per-vertex count would pass 2^64 - 1, or 0 */
   uint32_t hub_degree, hub_chunk;
   uint64_t listed;
   wm_cpu_schedule sched; /* hoisted ops computed on first use */
@@ -54,7 +63,8 @@ typedef struct worker {
   uint32_t len[WM_MAX_SLOTS];
   uint32_t *buf[WM_MAX_SLOTS];
   uint32_t cap[WM_MAX_SLOTS];
-  uint64_t count, set_ops;
+  wm_u128 count;  /* < 2^128: each add is below 2^64, and 2^64 adds take centuries */
+  uint64_t set_ops;
   uint64_t clock, bound[WM_MAX_K]; /* bound[L]: when v[L] was last bound */
   uint64_t stamp[WM_MAX_OPS];      /* lazy ops: bound[level] they were computed for */
   int oom;
@@ -222,13 +232,26 @@ static int stopped(exec *e) {
   return s;
 }
 
+/* Adds the match in w to its vertices' counts; one already at 2^64 - 1
+ * stops the run (the others give up at their next task). */
+static void count_vertices(exec *e, const worker *w) {
+  uint64_t *pv = e->o->per_vertex;
+  for (unsigned i = 0; i < e->k; i++) {
+    uint64_t old;
+#pragma omp atomic capture
+    old = pv[w->v[i]]++;
+    if (old == UINT64_MAX) {
+#pragma omp atomic write
+      e->full = (uint64_t)w->v[i] + 1;
+#pragma omp atomic write
+      e->stop = 1;
+    }
+  }
+}
+
 static void emit(exec *e, worker *w) {
   const wm_match_options *o = e->o;
-  if (o->per_vertex)
-    for (unsigned i = 0; i < e->k; i++) {
-#pragma omp atomic
-      o->per_vertex[w->v[i]]++;
-    }
+  if (o->per_vertex) count_vertices(e, w);
   if (!o->sink) {
     w->count++;
     return;
@@ -419,17 +442,24 @@ static void work_shared(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs
     }
 }
 
+#define WM_FULL_SOMEWHERE UINT64_MAX
+
 /* Adds the processes' partial results (o->share): every process returns
  * the totals.  Called by every process, whatever its own outcome, so that
- * none waits for another. */
-static int share_totals(const wm_share *s, const wm_graph *g, uint64_t *per_vertex, uint64_t *count,
-                        uint64_t *set_ops, int *oom) {
-  uint64_t t[3] = {*count, *set_ops, (uint64_t)*oom};
-  int rc = s->sum_u64(s->ctx, t, 3);
-  if (!rc && per_vertex) rc = s->sum_u64(s->ctx, per_vertex, g->n);
-  *count = t[0];
-  *set_ops = t[1];
-  *oom = t[2] != 0;
+ * none waits for another.  *full becomes any process's: its vertex where
+ * one process found one, else WM_FULL_SOMEWHERE. */
+static int share_totals(const wm_share *s, const wm_graph *g, uint64_t *per_vertex, wm_u128 *count,
+                        uint64_t *set_ops, int *oom, uint64_t *full) {
+  uint64_t t[4] = {*set_ops, (uint64_t)*oom, *full != 0, *full};
+  int rc = s->sum_u64(s->ctx, t, 4) || wm_share_count(s, count);
+  *set_ops = t[0];
+  *oom = t[1] != 0;
+  if (!*full && t[2]) *full = t[2] == 1 ? t[3] : WM_FULL_SOMEWHERE;
+  if (!rc && per_vertex) {
+    uint64_t mine = 0;
+    rc = wm_share_per_vertex(s, per_vertex, g->n, *count, &mine); /* the count includes the start */
+    if (mine) *full = mine;
+  }
   return rc;
 }
 
@@ -452,15 +482,18 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   uint64_t roots = o->first ? o->n_first : g->n, nhubs;
   hub_task *hubs;
   if (!make_hub_tasks(&e, roots, &hubs, &nhubs)) return wm_fail(err, WM_EINPUT, "out of memory");
-  if (o->per_vertex) memset(o->per_vertex, 0, (size_t)g->n * sizeof *o->per_vertex);
-  int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), oom = 0;
-  uint64_t count = 0, set_ops = 0;
-  wm_progress_init(&e.progress, o->progress_label ? o->progress_label : "counting", degree_sum(&e, roots), 1);
   const wm_share *share = o->sink ? NULL : o->share;
+  /* the test hook's start (exact_count.h), in the first process only */
+  const uint64_t start = share && share->process ? 0 : wm_count_start();
+  for (uint32_t v = 0; o->per_vertex && v < g->n; v++) o->per_vertex[v] = start;
+  int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), oom = 0;
+  wm_u128 count = start;
+  uint64_t set_ops = 0;
+  wm_progress_init(&e.progress, o->progress_label ? o->progress_label : "counting", degree_sum(&e, roots), 1);
   unsigned loop[2] = {0, 0};
   if (share) loop[0] = share->loops(share->ctx, 2), loop[1] = loop[0] + 1;
   double t0 = wm_now();
-#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : count, set_ops) reduction(| : oom)
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : set_ops) reduction(| : oom)
   {
     worker w;
     memset(&w, 0, sizeof w);
@@ -468,12 +501,13 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
       work_shared(&e, &w, hubs, nhubs, roots, loop);
     else
       work(&e, &w, hubs, nhubs, roots);
+#pragma omp critical(wm_match_count)
     count += w.count;
     set_ops += w.set_ops;
     oom |= w.oom;
     for (unsigned s = 0; s < WM_MAX_SLOTS; s++) free(w.buf[s]);
   }
-  if (share && share_totals(share, g, o->per_vertex, &count, &set_ops, &oom)) {
+  if (share && share_totals(share, g, o->per_vertex, &count, &set_ops, &oom, &e.full)) {
     free(hubs);
     return wm_fail(err, WM_EINPUT, "adding up the processes' counts failed (MPI)");
   }
@@ -481,6 +515,9 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   wm_progress_finish(&e.progress);
   free(hubs);
   if (oom) return wm_fail(err, WM_EINPUT, "out of memory while matching");
+  if (e.full == WM_FULL_SOMEWHERE)
+    return wm_fail(err, WM_EINPUT, "per-vertex counts: several processes found vertices whose counts pass 2^64 - 1");
+  if (e.full) return wm_per_vertex_overflow(g, (uint32_t)(e.full - 1), err);
   r->count = count;
   r->set_ops = set_ops;
   r->listed = e.listed;

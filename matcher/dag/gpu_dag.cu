@@ -18,7 +18,8 @@
 #include "gpu_check.h"
 #include "gpu_dag.h"
 
-enum { CTR_COUNT, CTR_LIGHT, CTR_HEAVY, CTR_ITEMS, CTR_N };
+/* CTR_COUNT, CTR_COUNT_HIGH: the count's low and high words (gpu_count.cuh) */
+enum { CTR_COUNT, CTR_COUNT_HIGH, CTR_LIGHT, CTR_HEAVY, CTR_ITEMS, CTR_N };
 
 #ifndef WM_TRI_NARROW_MIN_ARCS
 #define WM_TRI_NARROW_MIN_ARCS (1ull << 22)
@@ -36,7 +37,8 @@ typedef struct dag_dev {
   cudaEvent_t fork, join;                   /* the heavy stream's edges in the graph */
   cudaGraphExec_t exec;                     /* one trial's work (capture) */
   wm_u64 *off, *ctr, *base;
-  wm_u64 *count_host; /* pinned: the count comes back in the launch's stream, no second round trip */
+  wm_u64 *count_host; /* pinned: the count (low, high) comes back in the launch's stream, no second round
+                         trip; [2]: the test hook's start (exact_count.h), copied to device 0's count */
   uint32_t *adj, *dplus, *pivots, *pool, *stacks;
   uint16_t *adj16;
   int borrowed; /* off and adj are the resident graph's, not this run's to free */
@@ -64,6 +66,7 @@ typedef struct dag_run {
                             devices take part in one static deal, the split made for the warps
                             of them all */
   wm_u64 *sh;           /* device 0: the shared light and heavy counters */
+  uint64_t start;       /* the test hook's start (exact_count.h), in device 0's count */
   char static_why[96];  /* why not shared, over several devices */
 } dag_run;
 
@@ -179,7 +182,8 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
       (rc = upload(d, (void **)&d->base, s->base, s->pivots ? (s->n_pivots + 1) * 8 : 0, err)))
     return rc;
   WM_CU(cudaMalloc(&d->ctr, CTR_N * 8));
-  WM_CU(cudaMallocHost(&d->count_host, 8));
+  WM_CU(cudaMallocHost(&d->count_host, 3 * 8));
+  d->count_host[2] = i == 0 ? T->start : 0;
   /* The heavy triangle kernel's 16-bit ids, where they fit easily and pay
    * for their fill: half the bytes read save more than the fill costs on a
    * large graph, not on one below WM_TRI_NARROW_MIN_ARCS arcs. */
@@ -243,6 +247,8 @@ static cudaError_t mark(cudaEvent_t e, cudaStream_t s) {
  * back to the host. */
 static int queue(dag_run *T, dag_dev *d, wm_error *err) {
   WM_CU(cudaMemsetAsync(d->ctr, 0, CTR_N * 8, d->light));
+  if (d->count_host[2])
+    WM_CU(cudaMemcpyAsync(d->ctr + CTR_COUNT, d->count_host + 2, 8, cudaMemcpyHostToDevice, d->light));
   WM_CU(mark(d->ev0, d->light));
   if (T->K->launch_first) WM_CU(T->K->launch_first(&d->args, d->heavy_blocks, d->light));
   WM_CU(cudaEventRecord(d->fork, d->light));
@@ -265,7 +271,7 @@ static int queue(dag_run *T, dag_dev *d, wm_error *err) {
   WM_CU(mark(d->ev_light, d->light));
   WM_CU(cudaStreamWaitEvent(d->light, d->join, 0));
   WM_CU(mark(d->ev1, d->light));
-  WM_CU(cudaMemcpyAsync(d->count_host, d->ctr + CTR_COUNT, 8, cudaMemcpyDeviceToHost, d->light));
+  WM_CU(cudaMemcpyAsync(d->count_host, d->ctr + CTR_COUNT, 2 * 8, cudaMemcpyDeviceToHost, d->light));
   return WM_OK;
 }
 
@@ -327,10 +333,10 @@ static int trial(void *ctx, wm_match_result *x, wm_error *err) {
     WM_CUD(i, cudaEventElapsedTime(&m, d->ev0, d->ev1));
     WM_CUD(i, cudaEventElapsedTime(&d->heavy_ms, d->ev0, d->ev_heavy));
     WM_CUD(i, cudaEventElapsedTime(&d->light_ms, d->ev0, d->ev_light));
-    x->count += *(volatile wm_u64 *)d->count_host;
+    x->count += (wm_u128)((volatile wm_u64 *)d->count_host)[1] << 64 | ((volatile wm_u64 *)d->count_host)[0];
     if (m > x->kernel_ms) x->kernel_ms = m;
   }
-  if (T->share && T->share->sum_u64(T->share->ctx, &x->count, 1))
+  if (T->share && wm_share_count(T->share, &x->count))
     return wm_fail(err, WM_EDEVICE, "%s: adding the processes' counts failed", T->K->name);
   return WM_OK;
 }
@@ -403,8 +409,9 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
 }
 
 /* Runs family K (k: the clique's size) over --gpus devices and describes
- * the launch. */
-static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, const wm_match_options *o,
+ * the launch; hook: the count starts at the test hook's start
+ * (exact_count.h; a count to subtract from another does not). */
+static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, const wm_match_options *o, int hook,
                      wm_match_result *r, int *declined, wm_error *err) {
   *declined = 0;
   dag_run *T = (dag_run *)calloc(1, sizeof *T);
@@ -412,6 +419,7 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
   T->g = g;
   T->resident = o->gpu_graph;
   T->share = o->share;
+  T->start = hook && !(o->share && o->share->process) ? wm_count_start() : 0;
   T->k = k;
   T->K = K;
   T->ndev = o->gpus > 1 ? (o->gpus < 16 ? o->gpus : 16) : 1;
@@ -476,7 +484,7 @@ int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
                      wm_match_result *r, int *declined, wm_error *err) {
   if (k < 3 || k > WM_CLQ_KMAX)
     return wm_fail(err, WM_EUSAGE, "the clique kernels count 3..%u-cliques, not %u", WM_CLQ_KMAX, k);
-  return match_dag(g, k == 3 ? &wm_triangle_kernels : &wm_clique_kernels, k, o, r, declined, err);
+  return match_dag(g, k == 3 ? &wm_triangle_kernels : &wm_clique_kernels, k, o, 1, r, declined, err);
 }
 
 /* r, the edge-induced diamonds, becomes the vertex-induced count: a
@@ -497,11 +505,11 @@ static void less_cliques(wm_match_result *r, const wm_match_result *k4) {
 
 int wm_match_gpu_diamonds(const wm_graph *g, int induced, const wm_match_options *o, wm_match_result *r,
                           int *declined, wm_error *err) {
-  int rc = match_dag(g, &wm_diamond_kernels, 4, o, r, declined, err);
+  int rc = match_dag(g, &wm_diamond_kernels, 4, o, 1, r, declined, err);
   if (rc || *declined || !induced) return rc;
   wm_match_result k4;
   memset(&k4, 0, sizeof k4);
-  if ((rc = match_dag(g, &wm_clique_kernels, 4, o, &k4, declined, err)) || *declined) return rc;
+  if ((rc = match_dag(g, &wm_clique_kernels, 4, o, 0, &k4, declined, err)) || *declined) return rc;
   less_cliques(r, &k4);
   return WM_OK;
 }

@@ -2,6 +2,7 @@
 #ifndef WM_GPU_DAG_UTIL_CUH
 #define WM_GPU_DAG_UTIL_CUH
 
+#include "gpu_count.cuh"
 #include "gpu_dag.h"
 
 #define DAG_FULL 0xFFFFFFFFu
@@ -91,10 +92,12 @@ __device__ __forceinline__ bool dag_grab_light(const wm_dag_args &A, int lane, u
   return true;
 }
 
-/* Adds the warp's per-lane counts to the device total. */
+/* Adds the warp's per-lane counts to the device total, in 128 bits.  A
+ * lane's 64-bit partial cannot wrap: it gains at most 32 per word ANDed
+ * and popcounted (a triangle or a clique's last level), so 2^64 would
+ * take 2^59 steps of one lane, years at any clock. */
 __device__ __forceinline__ void dag_flush(const wm_dag_args &A, wm_u64 cnt) {
-  for (int d = 16; d; d >>= 1) cnt += __shfl_xor_sync(DAG_FULL, cnt, d);
-  if ((threadIdx.x & 31) == 0 && cnt) atomicAdd(A.count, cnt);
+  wm_count_warp_flush(A.count, cnt, threadIdx.x & 31);
 }
 
 /* A family's prepare (wm_dag_kernels): opts its light and heavy kernels

@@ -105,7 +105,9 @@ __device__ __forceinline__ uint32_t dia_stream(const Table &P, const uint32_t *r
   return __reduce_add_sync(DAG_FULL, hits);
 }
 
-/* Sum of C(t(vu), 2) over u in in[lo, hi), 32 rows at a time. */
+/* Sum of C(t(vu), 2) over u in in[lo, hi), 32 rows at a time.  A lane's
+ * sum goes through wm_partial_add: one edge adds up to C(2^32, 2), so a
+ * partial, unlike the triangles' and cliques', could pass 2^64. */
 template <int M>
 __device__ wm_u64 dia_edges(const wm_dag_args &A, const Table &P, const uint32_t *in, uint32_t lo, uint32_t hi,
                             Batch *B, int lane) {
@@ -125,7 +127,7 @@ __device__ wm_u64 dia_edges(const wm_dag_args &A, const Table &P, const uint32_t
       const int l = __ffs(longs) - 1;
       const wm_u64 r = __shfl_sync(DAG_FULL, row, l);
       const uint32_t t = dia_stream<M>(P, A.adj + r, __shfl_sync(DAG_FULL, du, l), lane);
-      if (lane == l) cnt += pairs_of(t);
+      if (lane == l) wm_partial_add(&cnt, pairs_of(t), A.count);
     }
     uint32_t incl = len;
     for (int d = 1; d < 32; d <<= 1) {
@@ -161,7 +163,7 @@ __device__ wm_u64 dia_edges(const wm_dag_args &A, const Table &P, const uint32_t
         if (w[k] != DAG_EMPTY && dia_probe<M>(P, w[k])) atomicAdd(B->hits + owner[k], 1u);
     }
     __syncwarp();
-    if (len) cnt += pairs_of(B->hits[lane]);
+    if (len) wm_partial_add(&cnt, pairs_of(B->hits[lane]), A.count);
   }
   return cnt;
 }
@@ -185,12 +187,12 @@ __global__ void __launch_bounds__(WM_TRI_LIGHT_WARPS * 32) dia_light_kernel(wm_d
       const uint32_t *row = A.adj + b;
       if (bits) {
         dia_bits<false, true>(P.tab, row, d);
-        cnt += dia_edges<DIA_BITS>(A, P, row + dplus, 0, din, B, lane);
+        wm_partial_add(&cnt, dia_edges<DIA_BITS>(A, P, row + dplus, 0, din, B, lane), A.count);
         dia_bits<false, false>(P.tab, row, d);
       } else {
         P.lg = dag_log_slots(d);
         dag_table_fill<false>(P.tab, NULL, P.lg, row, d);
-        cnt += dia_edges<DIA_HASH>(A, P, row + dplus, 0, din, B, lane);
+        wm_partial_add(&cnt, dia_edges<DIA_HASH>(A, P, row + dplus, 0, din, B, lane), A.count);
         __syncwarp(); /* the table is refilled for the next pivot */
       }
     }
@@ -227,14 +229,14 @@ __global__ void __launch_bounds__(WM_TRI_HEAVY_WARPS * 32) dia_heavy_kernel(wm_d
       P.tab = bits ? smem : global_bits;
       dia_bits<true, true>(P.tab, row, d);
       for (uint32_t lo = it.lo + 32u * (uint32_t)warp; lo < it.hi; lo += 32u * WM_TRI_HEAVY_WARPS)
-        cnt += dia_edges<DIA_BITS>(A, P, in, lo, lo + 32u < it.hi ? lo + 32u : it.hi, B, lane);
+        wm_partial_add(&cnt, dia_edges<DIA_BITS>(A, P, in, lo, lo + 32u < it.hi ? lo + 32u : it.hi, B, lane), A.count);
       dia_bits<true, false>(P.tab, row, d);
     } else {
       P.tab = smem;
       P.lg = dag_log_slots(d);
       dag_table_fill<true>(P.tab, NULL, P.lg, row, d);
       for (uint32_t lo = it.lo + 32u * (uint32_t)warp; lo < it.hi; lo += 32u * WM_TRI_HEAVY_WARPS)
-        cnt += dia_edges<DIA_HASH>(A, P, in, lo, lo + 32u < it.hi ? lo + 32u : it.hi, B, lane);
+        wm_partial_add(&cnt, dia_edges<DIA_HASH>(A, P, in, lo, lo + 32u < it.hi ? lo + 32u : it.hi, B, lane), A.count);
     }
     __syncthreads(); /* the table and the item are replaced next */
   }

@@ -39,7 +39,7 @@ static void add_result(wm_match_result *sum, const wm_match_result *r) {
 static void set_total(wm_match_result *sum, const wm_u128 *counts, unsigned n) {
   wm_u128 total = 0;
   for (unsigned i = 0; i < n; i++) total += counts[i];
-  sum->count = total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
+  sum->count = total;
 }
 
 /* One plan for pats[i], edge- or vertex-induced, on either executor. */
@@ -326,6 +326,6 @@ int wm_count_by_formula(const wm_graph *g0, const wm_pattern *p, int induced, in
     wm_graph_destroy(sorted);
   }
   r->seconds = wm_now() - t0;
-  r->count = *exact > UINT64_MAX ? UINT64_MAX : (uint64_t)*exact;
+  r->count = *exact;
   return rc;
 }

@@ -52,7 +52,8 @@ struct wm_gpu_args {
   uint32_t *sets;
   wm_u64 cap, warp_elems;
   /* results */
-  wm_u64 *count, *set_ops, *lanes_used, *lanes_issued;
+  wm_u64 *count;           /* two words: the count's low and high (gpu_count.cuh) */
+  wm_u64 *set_ops, *lanes_used, *lanes_issued;
   wm_u64 *prof;            /* WM_GPU_PROFILE builds: warp cycles per phase (WM_PROF_N) */
   wm_u64 *per_vertex;      /* or NULL */
   /* two-level stealing: one entry per block */

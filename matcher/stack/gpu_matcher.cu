@@ -24,7 +24,8 @@
 #define WM_DEFAULT_LIST_BATCH (1u << 20)
 
 /* Counters of one device, in one allocation. */
-enum { C_L0, C_COUNT, C_SETOPS, C_USED, C_ISSUED, C_OUTN, C_SUSP, C_PROF, C_N = C_PROF + WM_PROF_N };
+/* C_COUNT and C_COUNT_HIGH: the count's low and high words (gpu_count.cuh) */
+enum { C_L0, C_COUNT, C_COUNT_HIGH, C_SETOPS, C_USED, C_ISSUED, C_OUTN, C_SUSP, C_PROF, C_N = C_PROF + WM_PROF_N };
 
 typedef struct wm_gpu_dev {
   int id;
@@ -74,6 +75,7 @@ typedef struct wm_gpu_run {
   wm_progress progress; /* in level-0 iterations handed out */
   int l0_shared;     /* one level-0 counter (device 0's) for every device */
   char static_why[96]; /* why not, when several devices split level 0 statically */
+  uint64_t start;      /* the test hook's start (exact_count.h): device 0's count begins there */
 } wm_gpu_run;
 
 static int dev_alloc(void **p, size_t bytes, const char *what, int dev, wm_error *err) {
@@ -163,6 +165,8 @@ static int setup_inputs(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
     return rc;
   if ((rc = dev_alloc((void **)&d->ctr, C_N * 8, "counters", d->id, err))) return rc;
   WM_CU(cudaMemsetAsync(d->ctr, 0, C_N * 8, d->stream));
+  if (d == &R->dev[0] && R->start)
+    WM_CU(cudaMemcpyAsync(d->ctr + C_COUNT, &R->start, 8, cudaMemcpyHostToDevice, d->stream));
   if (o->per_vertex) {
     if ((rc = dev_alloc((void **)&d->per_vertex, (size_t)g->n * 8, "per-vertex counts", d->id, err)))
       return rc;
@@ -489,12 +493,15 @@ static int collect(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
       free(pv);
       return wm_cuda_fail_dev(err, d->id, e, "copying results back", __FILE__, __LINE__);
     }
-    if (!R->listing) r->count += c[C_COUNT];
+    if (!R->listing) r->count += (wm_u128)c[C_COUNT_HIGH] << 64 | c[C_COUNT];
     r->set_ops += c[C_SETOPS];
     used += c[C_USED];
     issued += c[C_ISSUED];
-    if (pv)
-      for (uint32_t v = 0; v < R->g->n; v++) R->o->per_vertex[v] += pv[v];
+    for (uint32_t v = 0; pv && v < R->g->n; v++)
+      if (__builtin_add_overflow(R->o->per_vertex[v], pv[v], &R->o->per_vertex[v])) {
+        free(pv);
+        return wm_per_vertex_overflow(R->g, v, err);
+      }
     if (d->kernel_ms > r->kernel_ms) r->kernel_ms = d->kernel_ms;
 #ifdef WM_GPU_PROFILE
     static const char *const phase[WM_PROF_N] = {"acquire", "pick", "ops", "bulk", "descend", "total"};
@@ -518,9 +525,11 @@ static int reset_stealing(wm_gpu_dev *d, wm_error *err) {
 
 /* The same and its counters (level-0 counter included), so that a relaunch
  * counts from scratch; the graph and buffers stay. */
-static int reset_counters(wm_gpu_dev *d, wm_error *err) {
+static int reset_counters(const wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
   WM_CUD(d->id, cudaSetDevice(d->id));
   WM_CUD(d->id, cudaMemsetAsync(d->ctr, 0, C_N * 8, d->stream));
+  if (d == &R->dev[0] && R->start)
+    WM_CUD(d->id, cudaMemcpyAsync(d->ctr + C_COUNT, &R->start, 8, cudaMemcpyHostToDevice, d->stream));
   d->kernel_ms = 0;
   return reset_stealing(d, err);
 }
@@ -572,11 +581,11 @@ static int count_level0(wm_gpu_run *R, wm_error *err) {
 static int share_totals(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   const wm_share *s = share_of(R);
   if (!s) return WM_OK;
-  uint64_t t[2] = {r->count, r->set_ops};
-  if (s->sum_u64(s->ctx, t, 2) || (R->o->per_vertex && s->sum_u64(s->ctx, R->o->per_vertex, R->g->n)))
+  uint64_t full = 0;
+  if (s->sum_u64(s->ctx, &r->set_ops, 1) || wm_share_count(s, &r->count) ||
+      (R->o->per_vertex && wm_share_per_vertex(s, R->o->per_vertex, R->g->n, r->count, &full)))
     return wm_fail(err, WM_EDEVICE, "adding the processes' counts failed");
-  r->count = t[0], r->set_ops = t[1];
-  return WM_OK;
+  return full ? wm_per_vertex_overflow(R->g, (uint32_t)(full - 1), err) : WM_OK;
 }
 
 /* One timed trial (wm_trial_fn): counters zeroed, a counting launch
@@ -585,7 +594,7 @@ static int count_once(void *ctx, wm_match_result *x, wm_error *err) {
   wm_gpu_run *R = (wm_gpu_run *)ctx;
   int rc;
   for (int i = 0; i < R->ndev; i++)
-    if ((rc = reset_counters(&R->dev[i], err))) return rc;
+    if ((rc = reset_counters(R, &R->dev[i], err))) return rc;
   /* The shared counter is zeroed on device 0's stream: done before any
    * other device's launch can grab from it. */
   if (R->l0_shared) WM_CUD(R->dev[0].id, cudaStreamSynchronize(R->dev[0].stream));
@@ -723,7 +732,9 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   R->n0 = R->l0_edges ? g->m : o->first ? o->n_first : g->n;
   R->list_batch = o->gpu_list_batch ? o->gpu_list_batch : WM_DEFAULT_LIST_BATCH;
   if (R->list_batch < WM_GPU_MIN_LIST_BATCH) R->list_batch = WM_GPU_MIN_LIST_BATCH;
-  if (o->per_vertex) memset(o->per_vertex, 0, (size_t)g->n * sizeof *o->per_vertex);
+  /* the test hook's start, in the first process only (exact_count.h) */
+  R->start = o->share && o->share->process ? 0 : wm_count_start();
+  for (uint32_t v = 0; o->per_vertex && v < g->n; v++) o->per_vertex[v] = R->start;
   if (R->n0)
     rc = run(R, r, err);
   else

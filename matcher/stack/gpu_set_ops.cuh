@@ -16,6 +16,7 @@
 #ifndef WM_GPU_SET_OPS_CUH
 #define WM_GPU_SET_OPS_CUH
 
+#include "gpu_count.cuh"
 #include "gpu_dag_util.cuh"
 #include "gpu_kernel.h"
 
@@ -37,7 +38,7 @@ struct wm_kctx {
   uint32_t *tr;          /* [4G] trimmed bounds, one binary search per lane */
   uint32_t *sets;        /* this warp's set buffers */
   int U, G, lane;        /* slot variants; group stride (largest group, U or 32 at k-2) */
-  wm_u64 count, set_ops, used, issued; /* per lane */
+  wm_u64 count, set_ops, used, issued; /* per lane; count only through wm_partial_add */
   long long shallow_pick; /* clock64() at the last pick of a position <= 1 */
   long long acquired;     /* clock64() when wm_acquire gave this warp its current work */
   uint32_t *tab;          /* this warp's probe table in shared memory (wm_table_load), or NULL */
@@ -657,7 +658,7 @@ __device__ wm_u64 wm_product_setup(wm_kctx &c, int n, int L, bool fast) {
   if (m == 0) {
     I.xhi = I.xlo;
   } else if (fast && I.ymode == 0 && I.xv < 0 && c.P->product_subset && t[2] <= I.vlo && I.vhi <= t[3]) {
-    c.count += wm_range_count(c, p, L, u, I) * (wm_u64)(m - 1u);
+    wm_partial_add(&c.count, wm_range_count(c, p, L, u, I) * (wm_u64)(m - 1u), c.A->count);
     I.xhi = I.xlo;
   }
   c.its[u] = I;
@@ -728,7 +729,7 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
     wm_finish_sides(c, u, sides, ranged, tside, I);
     if (fast && I.ymode == 0 && I.xv < 0 && !product) {
       /* Count without a scan: the range's size less the distinct vertices in it. */
-      if (start == 0) c.count += wm_pairs_of(P->pairs, wm_range_count(c, p, L, u, I));
+      if (start == 0) wm_partial_add(&c.count, wm_pairs_of(P->pairs, wm_range_count(c, p, L, u, I)), A->count);
       I.xhi = I.xlo;
     }
     len = I.xhi - I.xlo;
@@ -771,9 +772,9 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
     }
     if (ok) {
       if (product)
-        c.count += c.cnt[u] - (wm_product_in_b(c, L, u, x) ? 1u : 0u);
+        wm_partial_add(&c.count, c.cnt[u] - (wm_product_in_b(c, L, u, x) ? 1u : 0u), A->count);
       else if (!P->pairs)
-        c.count++;
+        wm_partial_add(&c.count, 1, A->count);
       if (A->per_vertex) atomicAdd(A->per_vertex + x, 1ull);
     }
     if (per_member) {
@@ -788,10 +789,15 @@ __device__ wm_u64 wm_bulk_last(wm_kctx &c, int n, wm_u64 start) {
   }
   if (per_member && P->pairs) {
     __syncwarp();
-    if (c.lane < n) c.count += wm_pairs_of(P->pairs, c.cnt[c.lane]);
+    if (c.lane < n) wm_partial_add(&c.count, wm_pairs_of(P->pairs, c.cnt[c.lane]), A->count);
   }
   if (A->per_vertex) {
-    /* Each match also counts once for every bound vertex of its prefix. */
+    /* Each match also counts once for every bound vertex of its prefix.
+     * These 64-bit adds cannot wrap in any run: with per-vertex counts
+     * every match is enumerated (no fast count), and each add is of
+     * matches this warp just enumerated, so 2^64 would take centuries; the
+     * host adds the devices' and the processes' arrays with a check
+     * (wm_per_vertex_overflow). */
     __syncwarp();
     uint32_t mine = c.lane < n ? c.cnt[c.lane] : 0;
     if (mine) atomicAdd(A->per_vertex + wm_vval(c, L, L, c.lane), (wm_u64)mine);

@@ -500,10 +500,8 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
     for (int i = 0; i < WM_PROF_N; i++) atomicAdd(args.prof + i, (wm_u64)prof[i]);
 #endif
 
-  wm_u64 cnt = c.count;
-  for (int d = 16; d; d >>= 1) cnt += __shfl_xor_sync(WM_FULL, cnt, d);
+  wm_count_warp_flush(args.count, c.count, lane); /* in 128 bits: args.count[0..1] */
   if (lane == 0) {
-    if (cnt) atomicAdd(args.count, cnt);
     if (c.set_ops) atomicAdd(args.set_ops, c.set_ops);
     if (c.used) atomicAdd(args.lanes_used, c.used);
     if (c.issued) atomicAdd(args.lanes_issued, c.issued);

@@ -71,6 +71,36 @@ def test_wide_counts() -> None:
     assert _wide(2**64 - 1, 3) == 4 * 2**64 - 1
 
 
+def test_enumerated_count_past_2_64() -> None:
+    """An enumerated count past 2^64 comes back exact: a 4-star on a star of
+    5,000,000 leaves, C(n, 3), by the plan and by the formula."""
+    import math
+
+    import numpy as np
+
+    n = 5_000_000
+    edges = np.zeros((n, 2), dtype=np.int64)
+    edges[:, 1] = np.arange(1, n + 1)
+    g = warpmatch.Graph.from_edges(edges)
+    want = math.comb(n, 3)
+    assert want > 2**64
+    assert g.count("4-star", device="cpu", method="enumerate") == want
+    assert g.count("4-star", device="cpu", method="formula") == want
+    assert g.count("4-star", device="cpu", embeddings=True) == 6 * want
+
+
+def test_hook_count_start_carries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the library's test hook WM_TEST_COUNT_START (exact_count.h) an
+    enumerated count starts near 2^64 and comes back whole, vertex-induced
+    too."""
+    G = nx.star_graph(40)
+    g = warpmatch.Graph.from_networkx(G)
+    start = 2**64 - 7
+    monkeypatch.setenv("WM_TEST_COUNT_START", str(start))
+    assert g.count("4-star", device="cpu", method="enumerate") == start + 9880  # C(40, 3)
+    assert g.count("4-star", device="cpu", method="enumerate", induced=True) == start + 9880
+
+
 def test_graphs_in_threads() -> None:
     """Separate graphs in separate threads count correctly at the same time."""
     graphs = [nx.gnp_random_graph(300, 0.05, seed=s) for s in range(4)]
