@@ -19,15 +19,19 @@
  *    64        offsets[n+1] u64, adj[m] u32, orig_ids[n] u32 if has_orig_ids
  *
  * A file is trusted only after its sizes agree with the file's length, both
- * hashes match and the CSR is structurally valid, so no input can make the
- * loader read or index out of bounds. */
+ * hashes match and the CSR is structurally valid (symmetric too, unless the
+ * flags say directed), so no input can make the loader or the graph's
+ * consumers read or index out of bounds. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -202,6 +206,8 @@ static int parse_header(const char *path, const unsigned char *h, uint64_t file_
   hd->payload_hash = get64(h + 48);
   if (hd->flags & ~(uint32_t)KNOWN_FLAGS)
     return wm_fail(err, WM_EINPUT, "%s: unknown .wmg flags 0x%x", path, hd->flags);
+  if ((hd->flags & WM_GRAPH_ORIENTED) && !(hd->flags & WM_GRAPH_DIRECTED))
+    return wm_fail(err, WM_EINPUT, "%s: invalid .wmg flags 0x%x: oriented but not directed", path, hd->flags);
   if (hd->has_orig > 1 || hd->n > (uint64_t)WM_MAX_VERTEX_ID + 1)
     return wm_fail(err, WM_EINPUT, "%s: invalid .wmg header (n=%llu, has_orig_ids=%u)", path,
                    (unsigned long long)hd->n, hd->has_orig);
@@ -218,7 +224,49 @@ static int parse_header(const char *path, const unsigned char *h, uint64_t file_
   return WM_OK;
 }
 
-/* The CSR invariants every consumer relies on; parallel, one pass. */
+/* The edge {a, b} (a < b) hashed under a key drawn once per process, so
+ * that no file can be built to pass the symmetry check below. */
+static uint64_t edge_key;
+static pthread_once_t edge_key_once = PTHREAD_ONCE_INIT;
+static void draw_edge_key(void) {
+  if (getrandom(&edge_key, sizeof edge_key, GRND_NONBLOCK) != (ssize_t)sizeof edge_key)
+    edge_key = XXH3_64bits_withSeed(&edge_key, sizeof edge_key, (uint64_t)time(NULL) ^ (uint64_t)getpid());
+}
+/* murmur3's 64-bit finaliser over the keyed pair: inline, a few cycles an
+ * arc, where a library call per arc would cost more than the rest of the
+ * pass. */
+static inline uint64_t edge_hash(uint32_t a, uint32_t b) {
+  uint64_t x = (((uint64_t)a << 32) | b) ^ edge_key;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+
+/* An undirected graph stores both arcs of every edge, which consumers rely
+ * on (orientation sizes its result as m/2 arcs).  Searching each arc's
+ * reverse costs a cache miss a step, many times the whole load on a graph
+ * whose ids are shuffled, so the row pass compares instead the upward arcs v->u
+ * (u > v) with the downward ones turned around: the same count, m/2, and the
+ * same sum of keyed edge hashes.  Rows are strictly ascending, so both are
+ * sets; when they differ the sums agree with probability 2^-64.  This adds
+ * row v's share to *up and *diff. */
+static inline void edge_sums(const uint32_t *a, size_t d, uint32_t v, uint64_t *up, uint64_t *diff) {
+  uint64_t k = 0, h = 0;
+  for (size_t i = 0; i < d; i++) {
+    if (a[i] > v) {
+      k++;
+      h += edge_hash(v, a[i]);
+    } else {
+      h -= edge_hash(a[i], v);
+    }
+  }
+  *up += k;
+  *diff += h;
+}
+
+/* The CSR invariants every consumer relies on; parallel. */
 static int check_structure(const wm_graph *g, const char *path, wm_error *err) {
   const uint64_t *off = g->offsets;
   uint32_t n = g->n;
@@ -229,8 +277,11 @@ static int check_structure(const wm_graph *g, const char *path, wm_error *err) {
 #pragma omp parallel for reduction(| : bad_off) schedule(static) if (n >= WM_PAR_MIN)
   for (uint32_t v = 0; v < n; v++) bad_off |= off[v] > off[v + 1];
   if (bad_off) return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: offsets decrease", path);
-  int bad_row = 0;
-#pragma omp parallel for reduction(| : bad_row) schedule(dynamic, 1024) if (g->m >= WM_PAR_MIN)
+  int bad_row = 0, undirected = !(g->flags & WM_GRAPH_DIRECTED);
+  uint64_t up = 0, diff = 0;
+  if (undirected) pthread_once(&edge_key_once, draw_edge_key);
+#pragma omp parallel for reduction(| : bad_row) reduction(+ : up, diff) schedule(dynamic, 1024) \
+    if (g->m >= WM_PAR_MIN)
   for (uint32_t v = 0; v < n; v++) {
     const uint32_t *a = g->adj + off[v];
     size_t d = (size_t)(off[v + 1] - off[v]);
@@ -239,10 +290,14 @@ static int check_structure(const wm_graph *g, const char *path, wm_error *err) {
     int bad = (a[d - 1] >= n) | (a[0] == v);
     for (size_t i = 1; i < d; i++) bad |= (a[i] <= a[i - 1]) | (a[i] == v);
     bad_row |= bad;
+    if (undirected) edge_sums(a, d, v, &up, &diff);
   }
   if (bad_row)
     return wm_fail(err, WM_EINPUT,
                    "%s: invalid .wmg: an adjacency row is out of range, unsorted or has a self-loop", path);
+  if (undirected && (g->m % 2 || up != g->m / 2 || diff != 0))
+    return wm_fail(err, WM_EINPUT,
+                   "%s: invalid .wmg: the header says undirected, but some arc has no reverse", path);
   if (g->orig_ids && !(g->flags & WM_GRAPH_DEGREE_SORTED)) {
     int bad_ids = 0;
 #pragma omp parallel for reduction(| : bad_ids) schedule(static) if (n >= WM_PAR_MIN)
