@@ -298,12 +298,17 @@ static int check_structure(const wm_graph *g, const char *path, wm_error *err) {
   if (undirected && (g->m % 2 || up != g->m / 2 || diff != 0))
     return wm_fail(err, WM_EINPUT,
                    "%s: invalid .wmg: the header says undirected, but some arc has no reverse", path);
-  if (g->orig_ids && !(g->flags & WM_GRAPH_DEGREE_SORTED)) {
-    int bad_ids = 0;
-#pragma omp parallel for reduction(| : bad_ids) schedule(static) if (n >= WM_PAR_MIN)
-    for (uint32_t v = 1; v < n; v++) bad_ids |= g->orig_ids[v - 1] >= g->orig_ids[v];
-    if (bad_ids) return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: file ids are not ascending", path);
+  if (!g->orig_ids) return WM_OK;
+  /* WM_NO_VERTEX is no file id: the id look-ups answer it for "none". */
+  int high_id = 0, bad_ids = 0, ascending = !(g->flags & WM_GRAPH_DEGREE_SORTED);
+#pragma omp parallel for reduction(| : high_id, bad_ids) schedule(static) if (n >= WM_PAR_MIN)
+  for (uint32_t v = 0; v < n; v++) {
+    high_id |= g->orig_ids[v] > WM_MAX_VERTEX_ID;
+    bad_ids |= ascending && v && g->orig_ids[v - 1] >= g->orig_ids[v];
   }
+  if (high_id)
+    return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: a file id is above the largest, %u", path, WM_MAX_VERTEX_ID);
+  if (bad_ids) return wm_fail(err, WM_EINPUT, "%s: invalid .wmg: file ids are not ascending", path);
   return WM_OK;
 }
 

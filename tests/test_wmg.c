@@ -169,6 +169,7 @@ Test(wmg, structurally_invalid_with_valid_checksums) {
       {adj_at, 0, "self-loop"},               /* vertex 0 lists itself */
       {adj_at + 4, 1, "unsorted"},            /* row 0 = {1, 1, ...} */
       {ids_at + 4, 5, "not ascending"},       /* orig_ids[1] < orig_ids[0] */
+      {ids_at + 16, WM_NO_VERTEX, "above the largest"}, /* the last file id */
       {64 + 8, 7, "offsets"},                 /* offsets[1] > offsets[2] */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
