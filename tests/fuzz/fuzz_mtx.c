@@ -3,6 +3,7 @@
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (fuzz_mtx_huge(data, size)) return 0;
   const char *path = fuzz_file(data, size);
   for (int directed = 0; directed <= 1; directed++) {
     wm_graph *g = NULL;

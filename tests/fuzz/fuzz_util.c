@@ -50,6 +50,28 @@ char *fuzz_text(const uint8_t *data, size_t size) {
   return t;
 }
 
+/* The first two numbers of line [p, e): 1 when either exceeds 2^24. */
+static int huge_numbers(const uint8_t *p, const uint8_t *e) {
+  for (int found = 0; found < 2 && p < e; found++) {
+    while (p < e && (*p < '0' || *p > '9')) p++;
+    uint64_t x = 0;
+    for (; p < e && *p >= '0' && *p <= '9'; p++)
+      if ((x = x * 10 + (uint64_t)(*p - '0')) > (1u << 24)) return 1;
+  }
+  return 0;
+}
+
+int fuzz_mtx_huge(const uint8_t *data, size_t size) {
+  const uint8_t *p = data, *end = data + size;
+  for (int line = 0; p < end; line++) {
+    const uint8_t *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *q = p;
+    while (q < e && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
+    if (line > 0 && q < e && *q != '%') return huge_numbers(q, e);
+    p = nl ? nl + 1 : end;
+  }
+  return 0;
+}
+
 void fuzz_check_refusal(const char *what, int rc, const void *result, const wm_error *err) {
   FUZZ_REQUIRE(rc == WM_EINPUT, "%s: code %d, expected WM_OK or WM_EINPUT", what, rc);
   FUZZ_REQUIRE(result == NULL, "%s: refused but returned a result", what);
