@@ -50,13 +50,13 @@ char *fuzz_text(const uint8_t *data, size_t size) {
   return t;
 }
 
-/* The first two numbers of line [p, e): 1 when either exceeds 2^24. */
+/* The first two numbers of line [p, e): 1 when either exceeds 2^17. */
 static int huge_numbers(const uint8_t *p, const uint8_t *e) {
   for (int found = 0; found < 2 && p < e; found++) {
     while (p < e && (*p < '0' || *p > '9')) p++;
     uint64_t x = 0;
     for (; p < e && *p >= '0' && *p <= '9'; p++)
-      if ((x = x * 10 + (uint64_t)(*p - '0')) > (1u << 24)) return 1;
+      if ((x = x * 10 + (uint64_t)(*p - '0')) > (1u << 17)) return 1;
   }
   return 0;
 }
