@@ -271,6 +271,11 @@ static int sort_bucket(builder *b, uint32_t k, scratch *sc, uint64_t *offsets) {
   uint64_t s0 = b->start[k], len = b->start[k + 1] - s0;
   uint32_t v0 = k << b->shift;
   uint32_t rows = b->n - v0 < (1u << b->shift) ? b->n - v0 : (1u << b->shift);
+  if (len == 0) { /* no arcs: the scratch arrays may not exist yet (NULL) */
+    memset(offsets + v0, 0, rows * sizeof *offsets);
+    b->len[k] = 0;
+    return 0;
+  }
   int cur;
   if (order_bucket(b, s0, len, rows, sc, &cur) != 0) return -1;
   /* cnt[r] ends row r; row r starts where row r-1 ends. */

@@ -18,7 +18,10 @@ int wm_lines_open(wm_lines *r, const char *path, int progress, wm_error *err) {
   r->f = fopen(path, "rb");
   if (!r->f) return wm_fail(err, WM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
   r->size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
-  r->cap = BLOCK + 1;
+  /* A file smaller than a block gets a buffer of its size: the label and
+   * pattern files are a few bytes, and a block would be 16 MB to allocate,
+   * and for the sanitizers to poison, per file. */
+  r->cap = (r->size && r->size < BLOCK ? (size_t)r->size + 1 : BLOCK) + 1;
   r->buf = malloc(r->cap);
   if (!r->buf) {
     fclose(r->f);
@@ -30,14 +33,15 @@ int wm_lines_open(wm_lines *r, const char *path, int progress, wm_error *err) {
   return WM_OK;
 }
 
-/* Moves the unread tail to the front and appends the next block; grows the
- * buffer when a single line is longer than a block. */
+/* Moves the unread tail to the front and appends the next block; doubles
+ * the buffer when the unread tail fills half of it (a line longer than
+ * half a buffer), so each read still fills at least half. */
 static int refill(wm_lines *r, wm_error *err) {
   size_t rest = r->len - r->pos;
   memmove(r->buf, r->buf + r->pos, rest);
   r->pos = 0;
   r->len = rest;
-  if (r->cap - 1 - rest < BLOCK / 2) {
+  if (r->cap - 1 - rest < (r->cap - 1) / 2) {
     size_t ncap = r->cap * 2;
     char *nb = realloc(r->buf, ncap);
     if (!nb) return wm_fail(err, WM_EINPUT, "%s: out of memory (a line of %zu bytes)", r->path, rest);

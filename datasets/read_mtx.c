@@ -127,7 +127,12 @@ static int read_header(wm_lines *r, mtx_header *h, wm_error *err) {
 }
 
 static int read_entries(wm_lines *r, const mtx_header *h, int directed, wm_arcs *arcs, wm_error *err) {
-  uint64_t want = h->entries * ((h->symmetric && directed) ? 2 : 1);
+  /* Room for the declared entries, but not beyond what the file can hold
+   * (an entry line takes 4 bytes at least, "1 1\n"), so that a short file
+   * declaring billions of entries does not reserve gigabytes. */
+  uint64_t mult = (h->symmetric && directed) ? 2 : 1, want = h->entries;
+  if (r->size && want > r->size / 4 + 1) want = r->size / 4 + 1;
+  want *= mult;
   if (want < (1ull << 31) && wm_arcs_reserve(arcs, want) != 0)
     return wm_fail(err, WM_EINPUT, "%s: out of memory for %llu entries", r->path, (unsigned long long)h->entries);
   const char *s, *e;

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Builds warpmatch and runs every test, in four stages that each announce
+# Builds warpmatch and runs every test, in five stages that each announce
 # themselves and their result (scripts/stage.sh: a line every 10 s while a
 # stage is silent), then a summary:
 #   build      scripts/setup.sh: configure and compile (Release) into the build folder
 #   ctest      every Criterion suite and script test; GPU suites report Skipped
 #              without a CUDA device, mpi_cli (label mpi) runs where the build found MPI
+#   fuzz       every input reader under libFuzzer with ASan and UBSan for
+#              WM_FUZZ_SECONDS each (default 15; scripts/fuzz.sh); skipped,
+#              with the reason, where clang's libFuzzer is missing;
+#              WM_SKIP_FUZZ=1 skips it
 #   emulators  the GPU kernels on the CPU emulator (scripts/emu-smoke.sh);
 #              WM_SKIP_EMU=1 skips them
 #   python     the package installed into a virtual environment in the build
@@ -48,6 +52,17 @@ if ((rc != 0)); then print_summary; exit 1; fi
 t0=$SECONDS rc=0
 stage ctest "$logs/ctest.log" ctest --test-dir "$build" --output-on-failure -j2 || rc=$?
 record ctest "$rc" "$t0"
+
+if [[ "${WM_SKIP_FUZZ:-0}" == 1 ]]; then
+  skipped fuzz "WM_SKIP_FUZZ=1"
+elif ! why=$(bash "$repo/scripts/fuzz.sh" --check); then
+  skipped fuzz "$why"
+else
+  t0=$SECONDS rc=0
+  stage fuzz "$logs/fuzz.log" env WM_BUILD_DIR="$build" \
+    bash "$repo/scripts/fuzz.sh" --seconds "${WM_FUZZ_SECONDS:-15}" || rc=$?
+  record fuzz "$rc" "$t0"
+fi
 
 if [[ "${WM_SKIP_EMU:-0}" == 1 ]]; then
   skipped emulators "WM_SKIP_EMU=1"

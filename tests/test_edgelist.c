@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "datasets.h"
+#include "line_reader.h"
 #include "testutil.h"
 
 static char dir[256];
@@ -93,6 +94,40 @@ Test(edgelist, lines_across_blocks, .timeout = 60) {
   cr_assert_eq(g->m, N);
   for (uint32_t i = 0; i < N; i += 9973) cr_assert(has_arc(g, i, (i * 7u + 1) % N), "arc from %u", i);
   wm_graph_destroy(g);
+}
+
+/* A small file gets a buffer of its size, not a 16 MB block; when the file
+ * grows after it was opened, the buffer grows with it, through lines longer
+ * than the whole first buffer, and every line still comes back whole. */
+Test(edgelist, small_file_buffer_grows) {
+  char path[512];
+  wm_test_write(path, sizeof path, dir, "grow.txt", "0 1\n");
+  wm_lines r;
+  wm_error err;
+  cr_assert_eq(wm_lines_open(&r, path, 0, &err), WM_OK, "%s", err.msg);
+  cr_assert_leq(r.cap, 4 + 2, "a 4-byte file got a %zu-byte buffer", r.cap);
+  FILE *f = fopen(path, "ab");
+  cr_assert_not_null(f);
+  for (int i = 1; i <= 40; i++) {
+    fprintf(f, "%d ", i);
+    for (int k = 0; k < i * 7; k++) fputc('0' + k % 10, f);
+    fputc('\n', f);
+  }
+  fclose(f);
+  const char *s, *e;
+  cr_assert_eq(wm_lines_next(&r, &s, &e, &err), 1);
+  cr_assert_eq(e - s, 3);
+  cr_assert(memcmp(s, "0 1", 3) == 0);
+  for (int i = 1; i <= 40; i++) {
+    char head[16];
+    int hl = snprintf(head, sizeof head, "%d ", i);
+    cr_assert_eq(wm_lines_next(&r, &s, &e, &err), 1, "line %d missing", i + 1);
+    cr_assert_eq(e - s, hl + i * 7, "line %d has %td bytes", i + 1, e - s);
+    cr_assert(memcmp(s, head, (size_t)hl) == 0 && s[hl + i * 7 - 1] == '0' + (i * 7 - 1) % 10);
+  }
+  cr_assert_eq(wm_lines_next(&r, &s, &e, &err), 0);
+  cr_assert_gt(r.cap, 4 + 2);
+  wm_lines_close(&r);
 }
 
 Test(edgelist, malformed_line_names_file_line_and_expectation) {

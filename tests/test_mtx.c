@@ -2,6 +2,7 @@
  * and entry count checks, unsupported variants. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "datasets.h"
 #include "testutil.h"
@@ -88,6 +89,20 @@ Test(mtx, entry_count_and_range_checks) {
   expect_error("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 x\n", "m.mtx:3: expected an entry");
   expect_error("%%MatrixMarket matrix coordinate pattern general\n3 3 0\n", "no edges");
   expect_error("%%MatrixMarket matrix coordinate pattern general\n% only comments\n", "size line");
+}
+
+/* A short file declaring 2^31 - 1 entries reserves what the file can hold,
+ * not 16 GB: under a 1 GB address-space limit it is still refused for its
+ * missing entries, not for memory.  Criterion runs each test in a process
+ * of its own. */
+Test(mtx, declared_entries_do_not_reserve_memory) {
+  struct rlimit lim = {1ull << 30, 1ull << 30};
+  cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+  wm_graph *g = NULL;
+  wm_error err;
+  const char *text = "%%MatrixMarket matrix coordinate pattern general\n10 10 2147483647\n2 1\n";
+  cr_assert_eq(read_text(text, 0, &g, &err), WM_EINPUT);
+  cr_assert(strstr(err.msg, "ends after 1 entries"), "%s", err.msg);
 }
 
 Test(mtx, auto_detected_by_content) {

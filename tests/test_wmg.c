@@ -169,6 +169,7 @@ Test(wmg, structurally_invalid_with_valid_checksums) {
       {adj_at, 0, "vertex 0 lists itself (a self loop)"},        /* row 0 = {0, 2, ...} */
       {adj_at + 4, 1, "vertex 0 lists neighbour 1 twice"},       /* row 0 = {1, 1, ...} */
       {ids_at + 4, 5, "file ids are not ascending (vertex 0 has 10, vertex 1 has 5)"},
+      {ids_at + 16, WM_NO_VERTEX, "a file id is 4294967295, above the largest id"}, /* the last file id */
       {64 + 8, 7, "offsets decrease at vertex 1 (7, then 6)"},  /* offsets[1] > offsets[2] */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -178,6 +179,37 @@ Test(wmg, structurally_invalid_with_valid_checksums) {
     spit(path, b, len);
     expect_bad(path, cases[i].want);
   }
+  free(orig);
+  free(b);
+  wm_graph_destroy(g);
+}
+
+/* Correct hashes, sorted rows, but undirected flags over arcs without their
+ * reverse (orientation would write past its m/2 arcs): one case where the
+ * upward and downward arc counts differ, one where they agree and only the
+ * arcs do not; and ORIENTED without DIRECTED, which the writer never sets. */
+Test(wmg, undirected_must_be_symmetric) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/a.wmg", dir);
+  wm_graph *g = write_sample(path, 0);
+  cr_assert_eq(g->offsets[3], 8); /* row 3 (file id 40) = {0} at adj[8] */
+  cr_assert_eq(g->adj[8], 0);
+  size_t len;
+  unsigned char *orig = slurp(path, &len), *b = malloc(len);
+  size_t row3 = 64 + 8 * (g->n + 1) + 4 * 8;
+  uint32_t turned[] = {4, 1}; /* 3->4: one more arc up; 3->1: as many up as down */
+  for (int i = 0; i < 2; i++) {
+    memcpy(b, orig, len);
+    memcpy(b + row3, &turned[i], 4);
+    fix_hashes(b, len);
+    spit(path, b, len);
+    expect_bad(path, "although the graph is marked undirected");
+  }
+  memcpy(b, orig, len);
+  b[12] = WM_GRAPH_ORIENTED;
+  fix_hashes(b, len);
+  spit(path, b, len);
+  expect_bad(path, "oriented but not directed");
   free(orig);
   free(b);
   wm_graph_destroy(g);
