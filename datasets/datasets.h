@@ -39,6 +39,17 @@ static inline uint64_t wm_degree(const wm_graph *g, uint32_t v) {
   return g->offsets[v + 1] - g->offsets[v];
 }
 
+/* Whether row u holds v, by binary search (rows are sorted). */
+static inline int wm_graph_has_arc(const wm_graph *g, uint32_t u, uint32_t v) {
+  uint64_t lo = g->offsets[u], hi = g->offsets[u + 1];
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (g->adj[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < g->offsets[u + 1] && g->adj[lo] == v;
+}
+
 /* Undirected edges for a symmetric graph, arcs for a directed one. */
 uint64_t wm_graph_edges(const wm_graph *g);
 

@@ -136,12 +136,6 @@ static uint64_t lower_bound(const uint32_t *adj, uint64_t lo, uint64_t hi, uint3
   return lo;
 }
 
-/* Whether the (sorted) row of v holds u. */
-static int has_arc(const wm_graph *g, uint32_t v, uint32_t u) {
-  uint64_t at = lower_bound(g->adj, g->offsets[v], g->offsets[v + 1], u);
-  return at < g->offsets[v + 1] && g->adj[at] == u;
-}
-
 /* Index of the first entry of row u above u (rows are sorted, no self loop). */
 static uint64_t above(const wm_graph *g, uint32_t u) {
   return lower_bound(g->adj, g->offsets[u], g->offsets[u + 1], u);
@@ -238,7 +232,7 @@ static void reverse_fault(const wm_graph *g, int want, int upward, uint32_t *u_o
   for (uint32_t u = 0; u < g->n; u++) {
     if (u > first) continue;
     for (uint64_t e = upward ? above(g, u) : g->offsets[u]; e < g->offsets[u + 1]; e++)
-      if (has_arc(g, g->adj[e], u) != want) {
+      if (wm_graph_has_arc(g, g->adj[e], u) != want) {
         first = u;
         break;
       }
@@ -246,7 +240,7 @@ static void reverse_fault(const wm_graph *g, int want, int upward, uint32_t *u_o
   *u_out = first;
   if (first == g->n) return;
   for (uint64_t e = g->offsets[first]; e < g->offsets[first + 1]; e++)
-    if ((!upward || g->adj[e] > first) && has_arc(g, g->adj[e], first) != want) {
+    if ((!upward || g->adj[e] > first) && wm_graph_has_arc(g, g->adj[e], first) != want) {
       *v_out = g->adj[e];
       return;
     }

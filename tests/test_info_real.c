@@ -76,16 +76,6 @@ static wm_graph *facebook(void) {
   return g;
 }
 
-static int has_arc(const wm_graph *g, uint32_t u, uint32_t v) {
-  uint64_t lo = g->offsets[u], hi = g->offsets[u + 1];
-  while (lo < hi) {
-    uint64_t mid = (lo + hi) / 2;
-    if (g->adj[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < g->offsets[u + 1] && g->adj[lo] == v;
-}
-
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -115,7 +105,7 @@ static void check_relabel(const wm_graph *g) {
     for (uint64_t e = h->offsets[i]; e < h->offsets[i + 1]; e++) {
       if (e > h->offsets[i]) cr_assert_lt(h->adj[e - 1], h->adj[e]);
       uint32_t w = wm_graph_internal_id(g, wm_graph_file_id(h, h->adj[e]));
-      cr_assert(has_arc(g, u, w), "arc %u-%u is not in the input", u, w);
+      cr_assert(wm_graph_has_arc(g, u, w), "arc %u-%u is not in the input", u, w);
     }
   }
   free(dg);
@@ -151,8 +141,8 @@ static void check_orient(const wm_graph *g) {
   for (uint32_t u = 0; u < h->n; u++)
     for (uint64_t e = h->offsets[u]; e < h->offsets[u + 1]; e++) {
       uint32_t v = h->adj[e];
-      cr_assert(has_arc(g, u, v), "arc %u->%u not in the input", u, v);
-      cr_assert(!has_arc(h, v, u), "edge %u-%u kept in both directions", u, v);
+      cr_assert(wm_graph_has_arc(g, u, v), "arc %u->%u not in the input", u, v);
+      cr_assert(!wm_graph_has_arc(h, v, u), "edge %u-%u kept in both directions", u, v);
     }
   wm_graph *again = NULL;
   cr_assert_eq(wm_graph_orient_by_degree(h, &again, &err), WM_EINPUT, "orienting twice must be refused");

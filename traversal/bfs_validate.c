@@ -35,16 +35,6 @@ static int is_source(const vctx *c, uint32_t v) {
   return lo < c->nsrc && c->src[lo] == v;
 }
 
-static int has_arc(const wm_graph *g, uint32_t u, uint32_t v) {
-  uint64_t lo = g->offsets[u], hi = g->offsets[u + 1];
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (g->adj[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < g->offsets[u + 1] && g->adj[lo] == v;
-}
-
 #define WHY(...) (why ? (void)snprintf(why, len, __VA_ARGS__) : (void)0, 0)
 
 static int check_roots(const vctx *c, uint32_t v, char *why, size_t len) {
@@ -69,7 +59,7 @@ static int check_parent(const vctx *c, uint32_t v, char *why, size_t len) {
   if (lp == WM_UNREACHED || lp + 1 != l)
     return WHY("level %u but its parent %u has level %s%u, expected %u", l, wm_graph_file_id(c->g, p),
                lp == WM_UNREACHED ? "(unreached) " : "", lp, l - 1);
-  if (!has_arc(c->g, p, v))
+  if (!wm_graph_has_arc(c->g, p, v))
     return WHY("tree edge from parent %u is not an edge of the graph", wm_graph_file_id(c->g, p));
   return 1;
 }

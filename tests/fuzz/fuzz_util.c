@@ -79,17 +79,6 @@ void fuzz_check_refusal(const char *what, int rc, const void *result, const wm_e
   FUZZ_REQUIRE(err->msg[0] != '\0', "%s: refused without a message", what);
 }
 
-/* Whether row u of g holds v (rows are sorted; checked before this runs). */
-static int has_arc(const wm_graph *g, uint32_t u, uint32_t v) {
-  uint64_t lo = g->offsets[u], hi = g->offsets[u + 1];
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (g->adj[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < g->offsets[u + 1] && g->adj[lo] == v;
-}
-
 static void check_rows(const char *what, const wm_graph *g) {
   FUZZ_REQUIRE(g->offsets[0] == 0, "%s: offsets[0] = %llu", what, (unsigned long long)g->offsets[0]);
   for (uint32_t v = 0; v < g->n; v++)
@@ -119,7 +108,7 @@ void fuzz_check_graph(const char *what, const wm_graph *g, int want_directed) {
     FUZZ_REQUIRE(g->m % 2 == 0, "%s: undirected with an odd arc count %llu", what, (unsigned long long)g->m);
     for (uint32_t v = 0; v < g->n; v++)
       for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
-        FUZZ_REQUIRE(has_arc(g, g->adj[e], v), "%s: undirected but arc %u->%u has no reverse", what, v,
+        FUZZ_REQUIRE(wm_graph_has_arc(g, g->adj[e], v), "%s: undirected but arc %u->%u has no reverse", what, v,
                      g->adj[e]);
   }
   if (!g->orig_ids) return;
