@@ -10,11 +10,9 @@
 #include "matcher.h"
 #include "traversal.h"
 
-#ifndef WARPMATCH_LIB_VERSION
-#error "WARPMATCH_LIB_VERSION comes from the build (the project's version)"
-#endif
+_Static_assert(WARPMATCH_MAX_GPUS == WM_MAX_GPUS, "the public bound is the GPU drivers' table size");
 
-const char *warpmatch_version(void) { return WARPMATCH_LIB_VERSION; }
+const char *warpmatch_version(void) { return WARPMATCH_VERSION_STRING; }
 
 int warpmatch_context_create(warpmatch_context **out) {
   if (!out) return WARPMATCH_EUSAGE;

@@ -13,6 +13,7 @@
 void warpmatch_load_options_init(warpmatch_load_options *o) {
   if (!o) return;
   memset(o, 0, sizeof *o);
+  o->size = sizeof *o;
   o->use_cache = 1;
 }
 
@@ -57,8 +58,11 @@ int warpmatch_graph_load_ex(warpmatch_context *ctx, const char *path, const warp
   if (format < WARPMATCH_FORMAT_AUTO || format > WARPMATCH_FORMAT_WMG)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: format %d: expected WARPMATCH_FORMAT_AUTO, _EDGELIST, _MTX or _WMG",
                        who, format);
-  warpmatch_load_options defaults;
-  if (!opt) warpmatch_load_options_init(&defaults), opt = &defaults;
+  warpmatch_load_options o;
+  warpmatch_load_options_init(&o);
+  int rc = opt ? wm_api_struct_in(ctx, who, &o, sizeof o, opt) : WARPMATCH_OK;
+  if (rc) return rc;
+  opt = &o;
   wm_load_options lo;
   wm_load_options_init(&lo);
   lo.format = (wm_format)format;
@@ -72,7 +76,7 @@ int warpmatch_graph_load_ex(warpmatch_context *ctx, const char *path, const warp
   wm_graph *g = NULL;
   wm_api_threads t;
   wm_api_threads_enter(ctx, &t);
-  int rc = wm_graph_load(path, &lo, &g, &li, &err);
+  rc = wm_graph_load(path, &lo, &g, &li, &err);
   wm_api_threads_leave(&t);
   if (rc) return wm_api_status(ctx, rc, &err);
   if (info) {

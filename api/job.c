@@ -13,6 +13,9 @@
 
 _Static_assert(WARPMATCH_MAX_TRIALS == WM_MAX_TRIALS, "the public bound is the matcher's");
 _Static_assert(WARPMATCH_GPU_MAX_TABLE_WORDS == WM_GPU_MAX_TABLE_WORDS, "the public bound is the policy's");
+_Static_assert(WARPMATCH_GPU_MAX_UNROLL == WM_GPU_MAX_UNROLL && WARPMATCH_GPU_MAX_WARPS == WM_GPU_MAX_WARPS,
+               "the public bounds are the policy's");
+_Static_assert(WARPMATCH_MAX_GPUS == WM_MAX_GPUS, "the public bound is the GPU drivers' table size");
 
 void warpmatch_count_options_init(warpmatch_count_options *o) {
   if (!o) return;
@@ -64,9 +67,10 @@ int wm_api_match_options(warpmatch_context *ctx, const char *who, const warpmatc
   if (!rc) rc = out_of_range(ctx, who, "gpus", o->gpus, 0, WARPMATCH_MAX_GPUS);
   if (!rc) rc = out_of_range(ctx, who, "gpu_steal", o->gpu_steal, -1, 2);
   if (!rc) rc = out_of_range(ctx, who, "gpu_level0", o->gpu_level0, 0, 2);
-  if (!rc) rc = out_of_range(ctx, who, "gpu_unroll", o->gpu_unroll, 0, 32);
-  if (!rc) rc = out_of_range(ctx, who, "gpu_warps", o->gpu_warps, 0, 32);
-  if (!rc) rc = out_of_range(ctx, who, "gpu_blocks", o->gpu_blocks, 0, 1 << 20);
+  if (!rc) rc = out_of_range(ctx, who, "gpu_chunk", o->gpu_chunk, 0, WARPMATCH_GPU_MAX_CHUNK);
+  if (!rc) rc = out_of_range(ctx, who, "gpu_unroll", o->gpu_unroll, 0, WARPMATCH_GPU_MAX_UNROLL);
+  if (!rc) rc = out_of_range(ctx, who, "gpu_warps", o->gpu_warps, 0, WARPMATCH_GPU_MAX_WARPS);
+  if (!rc) rc = out_of_range(ctx, who, "gpu_blocks", o->gpu_blocks, 0, WARPMATCH_GPU_MAX_BLOCKS);
   if (!rc) rc = out_of_range(ctx, who, "gpu_table_words", o->gpu_table_words, -1, WARPMATCH_GPU_MAX_TABLE_WORDS);
   if (!rc) rc = out_of_range(ctx, who, "planner", o->planner, WARPMATCH_PLANNER_MODEL, WARPMATCH_PLANNER_AUTO);
   if (rc) return rc;

@@ -8,10 +8,8 @@
  * warpmatch_last_error(ctx) says what went wrong (for input files: the file,
  * the line and what was expected).  Nothing exits or prints.  The environment
  * is read only for where a text graph's .wmg cache goes when not beside it
- * (see warpmatch_load_options), for WM_BFS_TRACE and WM_MOTIF_TRACE
- * (developers' traces of the GPU BFS and motif sums on stderr), and for the
- * tests' WM_GPU_FAULT_DEVICE and WM_GPU_STATIC_SPLIT, besides OpenMP's and
- * CUDA's own variables.  A
+ * (see warpmatch_load_options), besides OpenMP's and CUDA's own variables
+ * (and developers' hooks, which are no part of this API).  A
  * context is used by one thread at a time; separate contexts may run
  * concurrently, also on the same graphs and patterns.  A graph keeps what
  * queries on it share (its copy renumbered by degree for matching, its
@@ -43,12 +41,33 @@
 extern "C" {
 #endif
 
-#define WARPMATCH_VERSION_MAJOR 0
-#define WARPMATCH_VERSION_MINOR 1
-#define WARPMATCH_VERSION_PATCH 0
+/* WARPMATCH_VERSION_MAJOR, _MINOR, _PATCH and _STRING: this header's
+ * version, generated from the project's (installed beside this header). */
+#include "warpmatch_version.h"
 
-/* "0.1.0", the library's version (may differ from the header's). */
+/* "x.y.z", the library's version (may differ from the header's). */
 const char *warpmatch_version(void);
+
+/* ---- limits --------------------------------------------------------------
+ * Every option's range, in one place: the library's checks, the command
+ * line and the Python package read these (a value outside is
+ * WARPMATCH_EUSAGE naming the range), and the modules' own tables are
+ * asserted to be these sizes. */
+/* The most CPU threads a context takes: OpenMP starts that many at once,
+ * and libgomp ends the process when it cannot (100000 threads did). */
+#define WARPMATCH_MAX_THREADS 4096
+/* The most GPUs one call uses (the GPU drivers' tables hold that many). */
+#define WARPMATCH_MAX_GPUS 16
+/* The largest pattern: 2..8 vertices. */
+#define WARPMATCH_MAX_PATTERN_VERTICES 8
+/* Timed runs of one count or motifs call. */
+#define WARPMATCH_MAX_TRIALS 1000
+/* GPU tuning (warpmatch_match_options' gpu_* fields; 0 is each one's default). */
+#define WARPMATCH_GPU_MAX_TABLE_WORDS 8192
+#define WARPMATCH_GPU_MAX_UNROLL 32
+#define WARPMATCH_GPU_MAX_WARPS 32
+#define WARPMATCH_GPU_MAX_BLOCKS (1 << 20)
+#define WARPMATCH_GPU_MAX_CHUNK (1 << 20)
 
 /* Error codes; the command line exits with the same numbers. */
 enum {
@@ -73,11 +92,6 @@ void warpmatch_context_destroy(warpmatch_context *ctx);
 const char *warpmatch_last_error(const warpmatch_context *ctx);
 /* 1 when a CUDA device is usable (and the library was built with CUDA). */
 int warpmatch_gpu_available(warpmatch_context *ctx);
-/* The most CPU threads a context takes: OpenMP starts that many at once,
- * and libgomp ends the process when it cannot (100000 threads did). */
-#define WARPMATCH_MAX_THREADS 4096
-/* The most GPUs one call uses (the GPU drivers' tables hold that many). */
-#define WARPMATCH_MAX_GPUS 16
 /* CPU threads for later calls: 1..WARPMATCH_MAX_THREADS, or 0 (the
  * default) = all cores (OpenMP's default: OMP_NUM_THREADS where set, held
  * to WARPMATCH_MAX_THREADS); anything else is WARPMATCH_EUSAGE naming the
@@ -92,6 +106,8 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
 /* ---- graphs ------------------------------------------------------------ */
 
 typedef struct warpmatch_load_options {
+  size_t size;   /* sizeof(warpmatch_load_options), set by _init (a versioned struct: see
+                    WARPMATCH_MAX_STRUCT_SIZE) */
   int directed;  /* an edge list's lines are arcs (default 0: symmetrise) */
   int use_cache; /* read/write the .wmg cache of a text graph (default 1): beside it
                     when its folder is writable and no one else may write to it, else
@@ -119,8 +135,6 @@ void warpmatch_graph_ids(const warpmatch_graph *g, uint64_t *ids);
 
 /* ---- patterns ---------------------------------------------------------- */
 
-#define WARPMATCH_MAX_PATTERN_VERTICES 8
-
 /* A catalogue name ("triangle", "4-clique", "house", ...), or a pattern file
  * (this project's format, or an STMatch/cuTS/GSI .g file). */
 int warpmatch_pattern_create(warpmatch_context *ctx, const char *name_or_path, warpmatch_pattern **out);
@@ -137,6 +151,11 @@ unsigned warpmatch_pattern_vertices(const warpmatch_pattern *p);
 const char *warpmatch_pattern_name(const warpmatch_pattern *p);
 
 /* ---- count, list, plan -------------------------------------------------- */
+
+/* warpmatch_count_options, warpmatch_count_result, warpmatch_bfs_result and
+ * warpmatch_motif are fixed records: their layout never changes (the _ex
+ * structs below embed the first three), and what the calls learn later
+ * goes into the versioned _ex structs. */
 
 typedef struct warpmatch_count_options {
   int induced;           /* vertex-induced matches (default 0: edge-induced) */
@@ -314,18 +333,6 @@ typedef struct warpmatch_match_options {
                             2^64 - 1 is WARPMATCH_EINPUT, the message naming the vertex */
   int gpus;        /* GPUs for this call, 1..WARPMATCH_MAX_GPUS; 0 (default): the context's
                       (warpmatch_set_gpus) */
-  /* GPU tuning, for benchmarks and the ablation; the CPU ignores it. */
-  int gpu_steal;       /* -1 (default): two-level; 0 none, 1 within a block, 2 two-level */
-  int gpu_level0;      /* first level handed out as 0 (default) the plan's choice, 1 vertices, 2 edges */
-  uint32_t gpu_chunk;  /* first-level items per grab of the global counter; 0: from the grid */
-  int gpu_unroll;      /* iterations of a level expanded together (1..32); 0: the policy's */
-  int gpu_blocks;      /* blocks of a launch; 0: from the device */
-  int gpu_warps;       /* warps per block (1..32); 0: from the device */
-  int gpu_table_words; /* each warp's probe table of a row in shared memory: 0 (default) 128
-                          words where occupancy allows, -1 none, else that many (at most
-                          WARPMATCH_GPU_MAX_TABLE_WORDS) */
-  int gpu_dedicated;   /* 1 (default): triangles, cliques and diamonds on their own kernels;
-                          0: on the general stack kernel */
   int planner;           /* how the matching order is chosen: WARPMATCH_PLANNER_MODEL, the cost
                             model from the graph's statistics; _SAMPLED, the model's best few
                             measured on the graph by random probes, the least work winning
@@ -337,13 +344,26 @@ typedef struct warpmatch_match_options {
                             vertices in the order to match them, each after the first adjacent
                             to an earlier one (count and list; the dedicated kernels keep their
                             own, and a count by formula has none: AUTO then enumerates) */
+  /* ---- GPU tuning, for benchmarks and the ablation (the CPU ignores it):
+   * last, apart from the fields above; 0 leaves each to the policy. */
+  int gpu_steal;       /* -1 (default): two-level; 0 none, 1 within a block, 2 two-level */
+  int gpu_level0;      /* first level handed out as 0 (default) the plan's choice, 1 vertices, 2 edges */
+  uint32_t gpu_chunk;  /* first-level items per grab of the global counter (at most
+                          WARPMATCH_GPU_MAX_CHUNK); 0: from the grid */
+  int gpu_unroll;      /* iterations of a level expanded together (1..WARPMATCH_GPU_MAX_UNROLL);
+                          0: the policy's */
+  int gpu_blocks;      /* blocks of a launch (at most WARPMATCH_GPU_MAX_BLOCKS); 0: from the device */
+  int gpu_warps;       /* warps per block (1..WARPMATCH_GPU_MAX_WARPS); 0: from the device */
+  int gpu_table_words; /* each warp's probe table of a row in shared memory: 0 (default) 128
+                          words where occupancy allows, -1 none, else that many (at most
+                          WARPMATCH_GPU_MAX_TABLE_WORDS) */
+  int gpu_dedicated;   /* 1 (default): triangles, cliques and diamonds on their own kernels;
+                          0: on the general stack kernel */
 } warpmatch_match_options;
 void warpmatch_match_options_init(warpmatch_match_options *o);
 #define WARPMATCH_PLANNER_MODEL 0
 #define WARPMATCH_PLANNER_SAMPLED 1
 #define WARPMATCH_PLANNER_AUTO 2
-#define WARPMATCH_MAX_TRIALS 1000
-#define WARPMATCH_GPU_MAX_TABLE_WORDS 8192
 
 typedef struct warpmatch_match_result {
   size_t size;                  /* sizeof(warpmatch_match_result), set by the caller */
@@ -404,10 +424,11 @@ typedef struct warpmatch_bfs_options {
   int direction_opt;  /* 1 (default): switch top-down <-> bottom-up */
   double alpha;       /* bottom-up when frontier hubs / all hubs > alpha (default 0.3) */
   double edge_ratio;  /* ... or frontier edges x edge_ratio > unexplored edges (default 14; 0 off) */
-  /* The GPU pipeline's stages (default 1 each), switched off for the ablation. */
-  int queue_gen, classify, hub_cache, small_kernel;
   int gpus;           /* GPUs to split the graph over, 1..WARPMATCH_MAX_GPUS; 0 (default): the
                          context's */
+  /* ---- GPU tuning: the pipeline's stages (default 1 each), switched off for
+   * the ablation; last, apart from the fields above. */
+  int queue_gen, classify, hub_cache, small_kernel;
 } warpmatch_bfs_options;
 void warpmatch_bfs_options_init(warpmatch_bfs_options *o);
 

@@ -12,11 +12,11 @@ static int gpu_options(const wm_cli *cli, warpmatch_match_options *o, wm_error *
   uint64_t unroll, gpus, blocks, warps, chunk, table = 0;
   int rc = wm_cli_choice(cli, "steal", steal, -1, &mode, err);
   if (!rc) rc = wm_cli_choice(cli, "level0", level0, 0, &l0, err);
-  if (!rc) rc = wm_cli_u64(cli, "gpu-chunk", 0, 1, 1u << 20, &chunk, err);
-  if (!rc) rc = wm_cli_u64(cli, "unroll", 0, 1, 32, &unroll, err);
+  if (!rc) rc = wm_cli_u64(cli, "gpu-chunk", 0, 1, WARPMATCH_GPU_MAX_CHUNK, &chunk, err);
+  if (!rc) rc = wm_cli_u64(cli, "unroll", 0, 1, WARPMATCH_GPU_MAX_UNROLL, &unroll, err);
   if (!rc) rc = wm_cli_u64(cli, "gpus", 0, 1, WARPMATCH_MAX_GPUS, &gpus, err);
-  if (!rc) rc = wm_cli_u64(cli, "gpu-blocks", 0, 1, 1u << 20, &blocks, err);
-  if (!rc) rc = wm_cli_u64(cli, "gpu-warps", 0, 1, 32, &warps, err);
+  if (!rc) rc = wm_cli_u64(cli, "gpu-blocks", 0, 1, WARPMATCH_GPU_MAX_BLOCKS, &blocks, err);
+  if (!rc) rc = wm_cli_u64(cli, "gpu-warps", 0, 1, WARPMATCH_GPU_MAX_WARPS, &warps, err);
   if (!rc && wm_cli_str(cli, "gpu-table"))
     rc = wm_cli_u64(cli, "gpu-table", 0, 0, WARPMATCH_GPU_MAX_TABLE_WORDS, &table, err);
   if (rc) return rc;

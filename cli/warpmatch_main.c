@@ -53,7 +53,7 @@ static int dispatch(int argc, char **argv) {
     return WM_OK;
   }
   if (strcmp(argv[1], "--version") == 0) {
-    printf("warpmatch 0.1.0\n");
+    printf("warpmatch %s\n", warpmatch_version());
     return WM_OK;
   }
   for (int i = 0; i < NCOMMANDS; i++) {

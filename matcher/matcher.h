@@ -76,6 +76,18 @@ int wm_share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bou
  * memory, out of the other processes' reach.) */
 #define WM_SHARE_WINDOWS 8
 
+/* The most GPUs one call drives: every GPU driver's per-device tables
+ * (matcher/stack, dag, motifs, device/gpu_graph) are sized by it, and the
+ * public WARPMATCH_MAX_GPUS is it (api/ asserts so).  The API and the
+ * command line refuse more before a driver is reached. */
+#define WM_MAX_GPUS 16
+
+/* The devices a GPU driver opens for o->gpus: 1 for 0 or 1, else gpus.
+ * Above WM_MAX_GPUS (the API refuses that first: only a module caller can
+ * get here) WM_EUSAGE naming the limit, where the drivers used to cut it
+ * to 16 silently. */
+int wm_gpu_devices(int gpus, int *ndev, wm_error *err);
+
 enum wm_steal_mode { WM_STEAL_NONE = 0, WM_STEAL_BLOCK = 1, WM_STEAL_TWO_LEVEL = 2 };
 /* How the GPU stack kernel hands out level 0: vertices v0, or edges (v0, v1)
  * (G2Miner's edge parallelism: a hub's first level is spread over many

@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1645,6 +1646,43 @@ Test(api, limits_at_their_edges) {
   REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "trials 4294967295");
   o.trials = 1;
 
+  /* the GPU tuning, each at the header's limit (the CPU ignores the values:
+   * the count runs) and one past either end */
+  const struct {
+    const char *name;
+    int *v;
+    int lo, hi;
+  } knobs[] = {
+      {"gpu_unroll", &o.gpu_unroll, 0, WARPMATCH_GPU_MAX_UNROLL},
+      {"gpu_warps", &o.gpu_warps, 0, WARPMATCH_GPU_MAX_WARPS},
+      {"gpu_blocks", &o.gpu_blocks, 0, WARPMATCH_GPU_MAX_BLOCKS},
+      {"gpu_table_words", &o.gpu_table_words, -1, WARPMATCH_GPU_MAX_TABLE_WORDS},
+      {"gpu_steal", &o.gpu_steal, -1, 2},
+      {"gpu_level0", &o.gpu_level0, 0, 2},
+      {"planner", &o.planner, WARPMATCH_PLANNER_MODEL, WARPMATCH_PLANNER_AUTO},
+  };
+  for (unsigned i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+    const int keep = *knobs[i].v;
+    char what[64], range[64];
+    snprintf(range, sizeof range, "expected %d to %d", knobs[i].lo, knobs[i].hi);
+    *knobs[i].v = knobs[i].hi;
+    cr_assert_eq(count_ex(ctx, h, p, &o).count.count, want, "%s %d", knobs[i].name, knobs[i].hi);
+    *knobs[i].v = knobs[i].hi + 1;
+    snprintf(what, sizeof what, "%s %d;", knobs[i].name, knobs[i].hi + 1);
+    REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), what, range);
+    *knobs[i].v = knobs[i].lo - 1;
+    snprintf(what, sizeof what, "%s %d;", knobs[i].name, knobs[i].lo - 1);
+    REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), what, range);
+    *knobs[i].v = keep;
+  }
+  o.gpu_chunk = WARPMATCH_GPU_MAX_CHUNK; /* unsigned: was taken whatever its size */
+  cr_assert_eq(count_ex(ctx, h, p, &o).count.count, want);
+  o.gpu_chunk = WARPMATCH_GPU_MAX_CHUNK + 1;
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "gpu_chunk 1048577", "0 to 1048576");
+  o.gpu_chunk = UINT32_MAX;
+  REFUSED(ctx, warpmatch_count_ex(ctx, h, p, &o, &r), "gpu_chunk 4294967295");
+  o.gpu_chunk = 0;
+
   /* the listing's limit: UINT64_MAX is "at most that many", i.e. all */
   listing l = {.k = 3};
   uint64_t listed = 0;
@@ -1707,9 +1745,43 @@ Test(api, limits_at_their_edges) {
   cr_assert_eq(warpmatch_bfs_validate(ctx, h, &s0, 1, lv, NULL, &st), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
   st.size = 0; /* the stats are a versioned struct too */
   REFUSED(ctx, warpmatch_bfs_validate(ctx, h, &s0, 1, lv, NULL, &st), "warpmatch_bfs_validate", "size is 0");
+  warpmatch_load_options lo; /* and the load options, checked before the file is opened */
+  warpmatch_load_options_init(&lo);
+  cr_assert_eq(lo.size, sizeof lo);
+  warpmatch_graph *none = NULL;
+  lo.size = 0;
+  REFUSED(ctx, warpmatch_graph_load(ctx, "/nonexistent/g.txt", &lo, &none), "warpmatch_graph_load", "size is 0");
+  lo.size = WARPMATCH_MAX_STRUCT_SIZE + 1;
+  REFUSED(ctx, warpmatch_graph_load(ctx, "/nonexistent/g.txt", &lo, &none), "size is 65537");
+  cr_assert_null(none);
   warpmatch_pattern_destroy(p);
   warpmatch_graph_destroy(h);
   wm_graph_destroy(g);
   warpmatch_context_destroy(ctx);
 }
 #undef REFUSED
+
+/* The fixed records (warpmatch.h) keep the layout they have on LP64: the
+ * versioned structs embed three of them, so a field added there would
+ * move every later field of its container.  Every versioned struct starts
+ * with its size. */
+Test(api, struct_layout) {
+  cr_assert_eq(offsetof(warpmatch_count_options, labels), 16);
+  cr_assert_eq(offsetof(warpmatch_count_options, ignore_labels), 24);
+  cr_assert_eq(sizeof(warpmatch_count_options), 32);
+  cr_assert_eq(offsetof(warpmatch_count_result, method), 36);
+  cr_assert_eq(sizeof(warpmatch_count_result), 40);
+  cr_assert_eq(offsetof(warpmatch_bfs_result, device), 16);
+  cr_assert_eq(sizeof(warpmatch_bfs_result), 24);
+  cr_assert_eq(offsetof(warpmatch_motif, count_high), 104);
+  cr_assert_eq(sizeof(warpmatch_motif), 112);
+  const size_t size_first[] = {
+      offsetof(warpmatch_load_options, size), offsetof(warpmatch_load_info, size),
+      offsetof(warpmatch_degree_stats, size), offsetof(warpmatch_match_options, size),
+      offsetof(warpmatch_match_result, size), offsetof(warpmatch_bfs_options, size),
+      offsetof(warpmatch_bfs_stats, size)};
+  for (unsigned i = 0; i < sizeof size_first / sizeof *size_first; i++) cr_assert_eq(size_first[i], 0, "struct %u", i);
+  /* the user's fields first, the GPU tuning after them */
+  cr_assert_lt(offsetof(warpmatch_match_options, order), offsetof(warpmatch_match_options, gpu_steal));
+  cr_assert_lt(offsetof(warpmatch_bfs_options, gpus), offsetof(warpmatch_bfs_options, queue_gen));
+}

@@ -7,6 +7,7 @@
  * The emulator mirrors gpu_set_ops.cuh one element at a time; the warp
  * mechanics themselves are covered by the gpu suite. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "matcher.h"
 #include "support.h"
 #include "testutil.h"
+#include "warpmatch.h"
 
 /* ---- sizing ---------------------------------------------------------- */
 
@@ -152,6 +154,30 @@ Test(gpu_sizing, policy_defaults_and_overrides) {
 
 /* Level 0 as edges: by default wherever the plan's position 1 iterates N(v0)
  * and no seeds are given; never for fewer than 3 positions. */
+/* The devices a GPU driver opens (wm_gpu_devices): 0 and 1 are one, up to
+ * WM_MAX_GPUS as asked, past it a usage error naming the limit where the
+ * drivers cut it to 16 silently; their tables hold exactly that many. */
+Test(gpu_sizing, devices_up_to_the_table_size) {
+  _Static_assert(WM_MAX_GPUS == WARPMATCH_MAX_GPUS, "the drivers' tables hold the public limit");
+  const int asked[] = {-1, 0, 1, 2, WM_MAX_GPUS};
+  const int want[] = {1, 1, 1, 2, WM_MAX_GPUS};
+  wm_error err;
+  for (unsigned i = 0; i < sizeof asked / sizeof *asked; i++) {
+    int n = -7;
+    cr_assert_eq(wm_gpu_devices(asked[i], &n, &err), WM_OK, "%d GPUs", asked[i]);
+    cr_assert_eq(n, want[i], "%d GPUs: %d devices", asked[i], n);
+  }
+  const int over[] = {WM_MAX_GPUS + 1, 64, 2147483647};
+  for (unsigned i = 0; i < sizeof over / sizeof *over; i++) {
+    int n = -7;
+    cr_assert_eq(wm_gpu_devices(over[i], &n, &err), WM_EUSAGE, "%d GPUs", over[i]);
+    char want_msg[64];
+    snprintf(want_msg, sizeof want_msg, "%d GPUs asked for; one call uses at most %d", over[i], WM_MAX_GPUS);
+    cr_assert_str_eq(err.msg, want_msg);
+    cr_assert_eq(n, 1, "no device count past the table");
+  }
+}
+
 Test(gpu_sizing, level0_edges_when_the_plan_allows) {
   cr_assert(wm_gpu_level0_edges(WM_LEVEL0_AUTO, 4, 1, 0));
   cr_assert(wm_gpu_level0_edges(WM_LEVEL0_EDGES, 3, 1, 0));

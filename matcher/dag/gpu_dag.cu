@@ -55,7 +55,7 @@ typedef struct dag_run {
   unsigned k;
   wm_dag_split split;
   int ndev;
-  dag_dev dev[16];
+  dag_dev dev[WM_MAX_GPUS];
   dag_batch *batches;
   unsigned n_batches;
   uint64_t pool_words; /* per device */
@@ -311,8 +311,8 @@ static int trial(void *ctx, wm_match_result *x, wm_error *err) {
   /* The kernels' work queues are several: the line shows the time only.
    * Over several devices, the first that fails ends the wait. */
   if (T->ndev > 1) {
-    int ids[16];
-    cudaStream_t s[16];
+    int ids[WM_MAX_GPUS];
+    cudaStream_t s[WM_MAX_GPUS];
     for (int i = 0; i < T->ndev; i++) ids[i] = T->dev[i].id, s[i] = T->dev[i].light;
     int rc = wm_gpu_watch_all(T->ndev, ids, s, &T->progress, NULL, NULL, err);
     if (rc) return rc;
@@ -422,10 +422,9 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
   T->start = hook && !(o->share && o->share->process) ? wm_count_start() : 0;
   T->k = k;
   T->K = K;
-  T->ndev = o->gpus > 1 ? (o->gpus < 16 ? o->gpus : 16) : 1;
-  int present = 0, rc = WM_OK;
+  int present = 0, rc = wm_gpu_devices(o->gpus, &T->ndev, err);
   cudaError_t e = cudaGetDeviceCount(&present);
-  if (e != cudaSuccess || T->ndev > present)
+  if (!rc && (e != cudaSuccess || T->ndev > present))
     rc = wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", T->ndev,
                  e == cudaSuccess ? present : 0);
   if (!rc) rc = run(T, o, r, declined, err);

@@ -6,8 +6,6 @@
 #include "gpu_check.h"
 #include "matcher.h"
 
-enum { MAX_DEVICES = 16 };
-
 /* What a device's pool keeps reserved between calls: enough for the motif
  * scratch of graphs whose calls take milliseconds (hub's is 948 MB), where
  * allocating costs as much as the kernels; a larger graph's goes back to
@@ -30,11 +28,11 @@ static const unsigned kKeptUses = 256;
 struct wm_gpu_graph {
   const wm_graph *g;
   int ndev;
-  void *off[MAX_DEVICES];
-  void *adj[MAX_DEVICES];
-  cudaMemPool_t pool[MAX_DEVICES]; /* NULL where the device has no memory pools */
-  kept keep[MAX_DEVICES];          /* a cache: taken and kept under `busy` */
-  int busy[MAX_DEVICES];
+  void *off[WM_MAX_GPUS];
+  void *adj[WM_MAX_GPUS];
+  cudaMemPool_t pool[WM_MAX_GPUS]; /* NULL where the device has no memory pools */
+  kept keep[WM_MAX_GPUS];          /* a cache: taken and kept under `busy` */
+  int busy[WM_MAX_GPUS];
 };
 
 static void hold(const wm_gpu_graph *gg, int dev) {
@@ -88,7 +86,8 @@ int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_erro
     cudaGetLastError();
     return wm_fail(err, WM_EDEVICE, "no CUDA device");
   }
-  const int ndev = gpus < 1 ? 1 : gpus > MAX_DEVICES ? MAX_DEVICES : gpus;
+  int ndev = 1, rc = wm_gpu_devices(gpus, &ndev, err);
+  if (rc) return rc;
   if (ndev > present) return wm_fail(err, WM_EDEVICE, "%d GPUs asked for, %d present", ndev, present);
   wm_gpu_graph *gg = (wm_gpu_graph *)calloc(1, sizeof *gg);
   if (!gg) return wm_fail(err, WM_EINPUT, "out of memory");
@@ -96,7 +95,6 @@ int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_erro
   gg->ndev = ndev;
   int dev = 0;
   cudaGetDevice(&dev);
-  int rc = WM_OK;
   for (int i = 0; i < ndev && !rc; i++) rc = upload_to(g, i, gg, err);
   cudaSetDevice(dev);
   if (rc) {

@@ -995,8 +995,8 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     WM_CUD(i, cudaSetDevice(i));
     if ((rc = wm_gpu_on_device(err, i, queue_passes(g, k, R[i], err)))) return rc;
   }
-  int ids[16];
-  cudaStream_t streams[16];
+  int ids[WM_MAX_GPUS];
+  cudaStream_t streams[WM_MAX_GPUS];
   for (int i = 0; i < ndev; i++) ids[i] = i, streams[i] = 0; /* each device's default stream */
   if ((rc = wm_gpu_watch_all(ndev, ids, streams, &R[0].progress, NULL, NULL, err))) return rc;
   wm_progress_add(&R[0].progress, 1);
@@ -1034,11 +1034,13 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
   wm_motif_gpu_policy defaults;
   memset(&defaults, 0, sizeof defaults);
   const wm_motif_gpu_policy &pol = policy ? *policy : defaults;
-  int ndev = pol.gpus > 1 ? (pol.gpus < 16 ? pol.gpus : 16) : 1, present = 0, shared = 0;
+  int ndev = 1, present = 0, shared = 0;
+  int rc = wm_gpu_devices(pol.gpus, &ndev, err);
+  if (rc) return rc;
   WM_CU(cudaGetDeviceCount(&present));
   if (ndev > present)
     return wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", ndev, present);
-  int rc = wm_gpu_share_counter(ndev, &shared, out->gpu_note, sizeof out->gpu_note, err);
+  rc = wm_gpu_share_counter(ndev, &shared, out->gpu_note, sizeof out->gpu_note, err);
   if (rc) return rc;
   if (ndev > 1 && !shared) ndev = 1; /* the note says why: one device does it all */
   if (ndev > 1 && pol.share) {       /* processes share the passes, a device each */
@@ -1048,7 +1050,7 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
   out->gpus = ndev;
   const double t0 = wm_now();
   float ms[WM_MOTIF_PASSES] = {0, 0, 0, 0, 0}, span = 0;
-  run R[16];
+  run R[WM_MAX_GPUS];
   memset(R, 0, sizeof R);
   unsigned long long *sh = NULL;
   if (ndev > 1) {

@@ -67,7 +67,7 @@ typedef struct wm_gpu_run {
   int l0_edges;      /* level 0 is handed out as arcs */
   uint64_t list_batch;
   int ndev;
-  wm_gpu_dev dev[16];
+  wm_gpu_dev dev[WM_MAX_GPUS];
   uint32_t *host_out;
   double transfer_ms;
   wm_gpu_hold *hold; /* counting launches wait behind it until queued (gpu_hold.cu) */
@@ -99,7 +99,7 @@ static int dev_alloc(void **p, size_t bytes, const char *what, int dev, wm_error
 static struct {
   void *p;
   size_t bytes;
-} set_cache[16];
+} set_cache[WM_MAX_GPUS];
 
 static int sets_alloc(wm_gpu_dev *d, size_t bytes, wm_error *err) {
   if (set_cache[d->id].p && set_cache[d->id].bytes >= bytes) {
@@ -311,8 +311,8 @@ static void fill_args(wm_gpu_run *R, wm_gpu_dev *d, int dev_index, uint32_t chun
  * query costs milliseconds, and the motif enumeration runs dozens of
  * plans). */
 static int device_identity(int i, char *name, size_t size, int *sms, wm_error *err) {
-  static char names[16][256];
-  static int counts[16];
+  static char names[WM_MAX_GPUS][256];
+  static int counts[WM_MAX_GPUS];
   if (!counts[i]) {
     cudaDeviceProp prop;
     WM_CU(cudaGetDeviceProperties(&prop, i));
@@ -415,8 +415,8 @@ static int finish(wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
  * ends the wait (naming it), rather than a wait on a device before it. */
 static int finish_all(wm_gpu_run *R, wm_error *err) {
   if (R->ndev == 1) return finish(R, &R->dev[0], err);
-  int ids[16];
-  cudaStream_t s[16];
+  int ids[WM_MAX_GPUS];
+  cudaStream_t s[WM_MAX_GPUS];
   for (int i = 0; i < R->ndev; i++) ids[i] = R->dev[i].id, s[i] = R->dev[i].stream;
   watched w = {R, &R->dev[0]};
   int rc = wm_gpu_watch_all(R->ndev, ids, s, &R->progress, amount_handed_out, &w, err);
@@ -724,8 +724,10 @@ extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_mat
   wm_gpu_policy_from_options(&R->pol, o, k);
   /* A suspended warp must not be split by another block while it is away. */
   if (R->listing && R->pol.steal > WM_STEAL_BLOCK) R->pol.steal = WM_STEAL_BLOCK;
-  R->ndev = o->gpus > 0 ? o->gpus : 1;
-  if (R->ndev > 16) R->ndev = 16;
+  if ((rc = wm_gpu_devices(o->gpus, &R->ndev, err))) {
+    free(R);
+    return rc;
+  }
   R->max_degree = max_degree_of(g);
   wm_gpu_policy_fit_plan(&R->pol, k, plain && wm_gpu_plan_lane_count(&R->plan));
   R->l0_edges = wm_gpu_level0_edges(R->pol.level0, k, R->plan.cand[1] == WM_NBR(0), o->first != NULL);

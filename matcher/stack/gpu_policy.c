@@ -6,7 +6,7 @@
 void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, unsigned k) {
   int last_group = k >= 2 ? (int)k - 2 : 0; /* position k-1 is counted in bulk, never iterated */
   p->warps_per_block = o->gpu_warps_per_block > 0 ? o->gpu_warps_per_block : WM_GPU_DEFAULT_WARPS;
-  if (p->warps_per_block > 32) p->warps_per_block = 32;
+  if (p->warps_per_block > WM_GPU_MAX_WARPS) p->warps_per_block = WM_GPU_MAX_WARPS;
   p->unroll = o->gpu_unroll > 0 ? o->gpu_unroll : WM_GPU_DEFAULT_UNROLL;
   if (p->unroll > WM_GPU_MAX_UNROLL) p->unroll = WM_GPU_MAX_UNROLL;
   p->last_group = p->unroll; /* the plan's shape may widen it (wm_gpu_policy_fit_plan) */

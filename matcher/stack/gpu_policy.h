@@ -17,6 +17,7 @@ extern "C" {
 #define WM_GPU_MAX_UNROLL 32   /* one lane per unrolled iteration at most */
 #define WM_GPU_DEFAULT_UNROLL 8
 #define WM_GPU_DEFAULT_WARPS 8 /* warps per block */
+#define WM_GPU_MAX_WARPS 32    /* a warp's lane masks of the block's warps are 32 bits */
 #define WM_GPU_MIN_LIST_BATCH 64
 
 typedef struct wm_gpu_policy {

@@ -390,8 +390,7 @@ class Graph:
         """See ``warpmatch.load``."""
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
-        opt = _lib.LoadOptions()
-        lib.warpmatch_load_options_init(byref(opt))
+        opt = _lib.load_options()
         opt.directed = int(bool(directed))
         opt.use_cache = int(bool(cache))
         raw = _c_string(path, "the graph path")

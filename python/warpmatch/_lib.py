@@ -34,6 +34,7 @@ from ctypes import (
     c_void_p,
 )
 from pathlib import Path
+from typing import Any
 
 # Error codes (WARPMATCH_E*).
 OK = 0
@@ -61,16 +62,26 @@ UINT64_MAX = 0xFFFFFFFFFFFFFFFF
 INT_MIN = -(2**31)
 INT_MAX = 2**31 - 1
 
-# The header's limits (WARPMATCH_MAX_*).
+# The header's limits (its "limits" block, WARPMATCH_MAX_* and
+# WARPMATCH_GPU_MAX_*); python/tests/test_header.py checks each against
+# api/warpmatch.h, so that they cannot drift apart.
 MAX_THREADS = 4096
 MAX_GPUS = 16
 MAX_PATTERN_VERTICES = 8
+MAX_TRIALS = 1000
+GPU_MAX_TABLE_WORDS = 8192
+GPU_MAX_UNROLL = 32
+GPU_MAX_WARPS = 32
+GPU_MAX_BLOCKS = 1 << 20
+GPU_MAX_CHUNK = 1 << 20
+MAX_STRUCT_SIZE = 65536
 
 
 class LoadOptions(Structure):
-    """warpmatch_load_options."""
+    """warpmatch_load_options (a versioned struct: ``size`` first)."""
 
     _fields_ = [
+        ("size", c_size_t),
         ("directed", c_int),
         ("use_cache", c_int),
     ]
@@ -118,6 +129,9 @@ class MatchOptions(Structure):
         ("trial_ms", POINTER(c_double)),
         ("per_vertex", POINTER(c_uint64)),
         ("gpus", c_int),
+        ("planner", c_int),
+        ("order", POINTER(c_uint)),
+        # GPU tuning: the header's trailing section
         ("gpu_steal", c_int),
         ("gpu_level0", c_int),
         ("gpu_chunk", c_uint32),
@@ -126,8 +140,6 @@ class MatchOptions(Structure):
         ("gpu_warps", c_int),
         ("gpu_table_words", c_int),
         ("gpu_dedicated", c_int),
-        ("planner", c_int),
-        ("order", POINTER(c_uint)),
     ]
 
 
@@ -193,7 +205,7 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "warpmatch_set_threads": (c_int, [ctx_p, c_int]),
     "warpmatch_set_gpus": (c_int, [ctx_p, c_int]),
     # graphs
-    "warpmatch_load_options_init": (None, [POINTER(LoadOptions)]),
+    "warpmatch_load_options_init": (None, [c_void_p]),
     "warpmatch_graph_load": (c_int, [ctx_p, c_char_p, POINTER(LoadOptions), POINTER(graph_p)]),
     "warpmatch_graph_from_edges": (
         c_int,
@@ -278,21 +290,31 @@ def _load() -> ctypes.CDLL:
 lib: ctypes.CDLL = _load()
 
 
-def match_options() -> MatchOptions:
-    """The library's default match options, as far as this package knows the struct.
+def _versioned_defaults(kind: type[Structure], init: str) -> Any:
+    """The library's defaults of a versioned struct, as far as this package knows it.
 
     The library's _init writes its own sizeof, which a newer library may
     have grown: it writes into room to spare, and the copy keeps this
     package's fields, with ``size`` saying so (the library then keeps its
     defaults for the rest).
     """
-    room = ctypes.create_string_buffer(ctypes.sizeof(MatchOptions) + 4096)
-    lib.warpmatch_match_options_init(room)
-    if c_size_t.from_buffer(room).value < ctypes.sizeof(MatchOptions):
-        raise ImportError(f"warpmatch: {library_path()} is older than this package (warpmatch_match_options)")
-    o = MatchOptions.from_buffer_copy(room)
-    o.size = ctypes.sizeof(MatchOptions)
+    room = ctypes.create_string_buffer(ctypes.sizeof(kind) + 4096)
+    getattr(lib, init)(room)
+    if c_size_t.from_buffer(room).value < ctypes.sizeof(kind):
+        raise ImportError(f"warpmatch: {library_path()} is older than this package ({init})")
+    o = kind.from_buffer_copy(room)
+    o.size = ctypes.sizeof(kind)
     return o
+
+
+def match_options() -> MatchOptions:
+    """The library's default match options (warpmatch_match_options_init)."""
+    return _versioned_defaults(MatchOptions, "warpmatch_match_options_init")
+
+
+def load_options() -> LoadOptions:
+    """The library's default load options (warpmatch_load_options_init)."""
+    return _versioned_defaults(LoadOptions, "warpmatch_load_options_init")
 
 
 def match_result() -> MatchResult:
