@@ -13,6 +13,7 @@
 
 #include "datasets.h"
 #include "testutil.h"
+#include "warpmatch.h"
 
 static char dir[256];
 static void setup(void) {
@@ -172,6 +173,38 @@ Test(bad_input, threads_and_gpus_limits) {
   expect(2, "--gpus", "from 1 to 16, got '17'", args);
   snprintf(args, sizeof args, "bfs %s --source 0 --device cpu --gpus 17", txt);
   expect(2, "--gpus", "from 1 to 16, got '17'", args);
+  snprintf(args, sizeof args, "motifs %s --size 3 --device cpu --gpus 17", txt);
+  expect(2, "--gpus", "from 1 to 16, got '17'", args);
+  snprintf(args, sizeof args, "list %s --pattern triangle --device cpu --gpus 17", txt);
+  expect(2, "--gpus", "from 1 to 16, got '17'", args);
+}
+
+/* Every GPU tuning option and --trials at the header's limit (the CPU
+ * ignores the tuning: the count runs) and one past it, refused naming the
+ * option and the range the API's checks use too. */
+Test(bad_input, gpu_tuning_limits) {
+  char txt[512], args[1200], range[96];
+  wm_test_write(txt, sizeof txt, dir, "tri.txt", "0 1\n1 2\n2 0\n");
+  const struct {
+    const char *option;
+    long lo, hi;
+  } knobs[] = {
+      {"gpus", 1, WARPMATCH_MAX_GPUS},
+      {"unroll", 1, WARPMATCH_GPU_MAX_UNROLL},
+      {"gpu-warps", 1, WARPMATCH_GPU_MAX_WARPS},
+      {"gpu-blocks", 1, WARPMATCH_GPU_MAX_BLOCKS},
+      {"gpu-chunk", 1, WARPMATCH_GPU_MAX_CHUNK},
+      {"gpu-table", 0, WARPMATCH_GPU_MAX_TABLE_WORDS},
+      {"trials", 1, WARPMATCH_MAX_TRIALS},
+  };
+  for (unsigned i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+    snprintf(args, sizeof args, "count %s --pattern triangle --device cpu --%s %ld", txt, knobs[i].option, knobs[i].hi);
+    expect(0, NULL, NULL, args);
+    snprintf(args, sizeof args, "count %s --pattern triangle --device cpu --%s %ld", txt, knobs[i].option,
+             knobs[i].hi + 1);
+    snprintf(range, sizeof range, "from %ld to %ld, got '%ld'", knobs[i].lo, knobs[i].hi, knobs[i].hi + 1);
+    expect(2, knobs[i].option, range, args);
+  }
 }
 
 /* Numbers too big for their place are quoted as written, not as the
