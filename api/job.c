@@ -7,6 +7,7 @@
 
 #include "api_internal.h"
 #include "gpu_policy.h"
+#include "match_knobs.h"
 #include "matcher.h"
 #include "support.h"
 #include "traversal.h"
@@ -64,13 +65,13 @@ int wm_api_match_options(warpmatch_context *ctx, const char *who, const warpmatc
   if (!rc && count) o->count = *count;
   if (!rc) rc = wm_api_count_options(ctx, who, &o->count, &o->count);
   if (!rc) rc = out_of_range(ctx, who, "trials", o->trials, 0, WARPMATCH_MAX_TRIALS);
-  if (!rc) rc = out_of_range(ctx, who, "gpus", o->gpus, 0, WARPMATCH_MAX_GPUS);
   if (!rc) rc = out_of_range(ctx, who, "gpu_steal", o->gpu_steal, -1, 2);
   if (!rc) rc = out_of_range(ctx, who, "gpu_level0", o->gpu_level0, 0, 2);
-  if (!rc) rc = out_of_range(ctx, who, "gpu_chunk", o->gpu_chunk, 0, WARPMATCH_GPU_MAX_CHUNK);
-  if (!rc) rc = out_of_range(ctx, who, "gpu_unroll", o->gpu_unroll, 0, WARPMATCH_GPU_MAX_UNROLL);
-  if (!rc) rc = out_of_range(ctx, who, "gpu_warps", o->gpu_warps, 0, WARPMATCH_GPU_MAX_WARPS);
-  if (!rc) rc = out_of_range(ctx, who, "gpu_blocks", o->gpu_blocks, 0, WARPMATCH_GPU_MAX_BLOCKS);
+  for (unsigned i = 0; !rc && i < wm_match_knob_count; i++) { /* 0, the default, or the knob's range */
+    const wm_match_knob *k = &wm_match_knobs[i];
+    const long long v = wm_match_knob_get(k, o);
+    if (v) rc = out_of_range(ctx, who, k->field, v, k->lo == 1 ? 0 : k->lo, k->hi);
+  }
   if (!rc) rc = out_of_range(ctx, who, "gpu_table_words", o->gpu_table_words, -1, WARPMATCH_GPU_MAX_TABLE_WORDS);
   if (!rc) rc = out_of_range(ctx, who, "planner", o->planner, WARPMATCH_PLANNER_MODEL, WARPMATCH_PLANNER_AUTO);
   if (rc) return rc;

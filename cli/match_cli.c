@@ -4,30 +4,27 @@
 #include <string.h>
 
 #include "match_cli.h"
+#include "match_knobs.h"
 
 static int gpu_options(const wm_cli *cli, warpmatch_match_options *o, wm_error *err) {
   static const char *const steal[] = {"none", "block", "two-level", NULL};
   static const char *const level0[] = {"auto", "vertices", "edges", NULL};
   int mode, l0;
-  uint64_t unroll, gpus, blocks, warps, chunk, table = 0;
+  uint64_t table = 0;
   int rc = wm_cli_choice(cli, "steal", steal, -1, &mode, err);
   if (!rc) rc = wm_cli_choice(cli, "level0", level0, 0, &l0, err);
-  if (!rc) rc = wm_cli_u64(cli, "gpu-chunk", 0, 1, WARPMATCH_GPU_MAX_CHUNK, &chunk, err);
-  if (!rc) rc = wm_cli_u64(cli, "unroll", 0, 1, WARPMATCH_GPU_MAX_UNROLL, &unroll, err);
-  if (!rc) rc = wm_cli_u64(cli, "gpus", 0, 1, WARPMATCH_MAX_GPUS, &gpus, err);
-  if (!rc) rc = wm_cli_u64(cli, "gpu-blocks", 0, 1, WARPMATCH_GPU_MAX_BLOCKS, &blocks, err);
-  if (!rc) rc = wm_cli_u64(cli, "gpu-warps", 0, 1, WARPMATCH_GPU_MAX_WARPS, &warps, err);
+  for (unsigned i = 0; !rc && i < wm_match_knob_count; i++) { /* absent: 0, the default */
+    const wm_match_knob *k = &wm_match_knobs[i];
+    uint64_t v = 0;
+    rc = wm_cli_u64(cli, k->option, 0, (uint64_t)k->lo, (uint64_t)k->hi, &v, err);
+    if (!rc) wm_match_knob_set(k, o, (long long)v);
+  }
   if (!rc && wm_cli_str(cli, "gpu-table"))
     rc = wm_cli_u64(cli, "gpu-table", 0, 0, WARPMATCH_GPU_MAX_TABLE_WORDS, &table, err);
   if (rc) return rc;
   if (wm_cli_str(cli, "gpu-table")) o->gpu_table_words = table ? (int)table : -1;
   o->gpu_steal = mode; /* none, block, two-level in order; -1 the default */
   o->gpu_level0 = l0;
-  o->gpu_chunk = (uint32_t)chunk;
-  o->gpu_unroll = (int)unroll;
-  o->gpus = (int)gpus;
-  o->gpu_blocks = (int)blocks;
-  o->gpu_warps = (int)warps;
   o->gpu_dedicated = !wm_cli_flag(cli, "stack-kernel");
   return WM_OK;
 }
