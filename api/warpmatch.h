@@ -245,10 +245,11 @@ int warpmatch_reach(warpmatch_context *ctx, const warpmatch_graph *g, uint32_t f
  * What the command line (and a benchmark) needs beyond the calls above:
  * how a graph was read, vertex ids, label files, the planner's switches, a
  * BFS ball, timed repetitions, per-vertex counts, GPU tuning, several
- * sources, and the figures that explain a run.  Each new struct starts
- * with `size`, which the caller sets to sizeof the struct it was compiled
- * with (the _init functions do it): a later library appends fields and
- * still reads and writes only that many bytes.  A size below sizeof(size_t)
+ * sources, and the figures that explain a run.  Each struct of these calls
+ * (and warpmatch_load_options) starts with `size`, which the caller sets to
+ * sizeof the struct it was compiled with (the _init functions do it): a
+ * later library appends fields and still reads and writes only that many
+ * bytes.  A size below sizeof(size_t)
  * or above WARPMATCH_MAX_STRUCT_SIZE (no struct of this API comes near it:
  * the size was never set) is WARPMATCH_EUSAGE. */
 #define WARPMATCH_MAX_STRUCT_SIZE 65536
@@ -344,8 +345,10 @@ typedef struct warpmatch_match_options {
                             vertices in the order to match them, each after the first adjacent
                             to an earlier one (count and list; the dedicated kernels keep their
                             own, and a count by formula has none: AUTO then enumerates) */
-  /* ---- GPU tuning, for benchmarks and the ablation (the CPU ignores it):
-   * last, apart from the fields above; 0 leaves each to the policy. */
+  /* ---- GPU tuning, for benchmarks and the ablation (the CPU ignores it),
+   * apart from what a user sets above; 0 leaves each to the policy.  A
+   * later version appends its fields after these (sizes version the
+   * struct: nothing here moves for a program built against this header). */
   int gpu_steal;       /* -1 (default): two-level; 0 none, 1 within a block, 2 two-level */
   int gpu_level0;      /* first level handed out as 0 (default) the plan's choice, 1 vertices, 2 edges */
   uint32_t gpu_chunk;  /* first-level items per grab of the global counter (at most
