@@ -40,7 +40,7 @@ trap 'rm -rf "$work"' EXIT
 
 # Both sides read the same binary graph.
 "$bin" convert "$graph" "$work/g.wmg" >/dev/null
-cc -O2 -std=c11 -I"$repo/api" "$repo/scripts/bench-api/bench_api.c" -o "$work/bench_api" \
+cc -O2 -std=c11 -I"$repo/api" -I"$build/include" "$repo/scripts/bench-api/bench_api.c" -o "$work/bench_api" \
   -L"$build" -lwarpmatch -Wl,-rpath,"$build"
 "$work/bench_api" "$work/g.wmg" "$queries" "$device" >"$work/lib.csv"
 

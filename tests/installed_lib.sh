@@ -54,8 +54,18 @@ int main() { warpmatch_context *c = nullptr; return warpmatch_context_create(&c)
     c++ -x c++ -std=c++11 -fsyntax-only -Wall -Werror $(pkg-config --cflags warpmatch) -
 fi
 
-step "find_package(warpmatch)"
+# One version (CMakeLists.txt's project()): the header's, the library's and pkg-config's agree.
+version="$(pkg-config --modversion warpmatch)"
+step "version $version"
+# shellcheck disable=SC2046
+printf '#include <stdio.h>\n#include <warpmatch.h>\nint main(void) { printf("%%s %%s\\n", WARPMATCH_VERSION_STRING, warpmatch_version()); return 0; }\n' |
+  "$cc" -std=c11 -x c - -o "$tmp/version" $(pkg-config --cflags --libs warpmatch)
+got="$(LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$tmp/version")"
+[[ $got == "$version $version" ]] || { echo "installed_lib: header and library say '$got', pkg-config '$version'" >&2; exit 1; }
+
+step "find_package(warpmatch $version)"
 cmake -S "$here/find_package" -B "$tmp/user" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+  -DWM_WANT_VERSION="$version" \
   >"$tmp/user.log" || { cat "$tmp/user.log"; exit 1; }
 cmake --build "$tmp/user" >>"$tmp/user.log" || { cat "$tmp/user.log"; exit 1; }
 "$tmp/user/app_shared" "$tmp/g.txt"
