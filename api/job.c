@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "engine.h"
 #include "gpu_policy.h"
 #include "matcher.h"
 #include "support.h"
@@ -204,19 +205,10 @@ static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int co
   po.code_motion = o->code_motion != 0;
   po.pair_count = o->pair_count != 0;
   po.count_only = count_only;
-  po.first_edge_up = job->use_gpu || gpu_plan;
   _Static_assert(WARPMATCH_MAX_PATTERN_VERTICES == WM_MAX_K, "the API's pattern size is the planner's");
   po.sample_graph = o->planner != WARPMATCH_PLANNER_MODEL ? job->m.g : NULL;
   po.sample_threads = ctx->threads;
-  if (o->planner == WARPMATCH_PLANNER_AUTO) {
-    /* Measuring a few orders takes a tenth to a few tenths of a second:
-     * worth it where the model's order reads about that long or more (a
-     * GPU reads ~3e11 elements a second, the CPU executor ~1e9), and a
-     * switch only where the measured gain is well beyond the estimator's
-     * error (on facebook, gains estimated at 1.4x ran slower on the GPU). */
-    po.sample_margin = 2.0;
-    po.sample_min_work = job->use_gpu || gpu_plan ? 1e11 : 1e9;
-  }
+  wm_engine_plan_policy(&po, job->use_gpu || gpu_plan, o->planner == WARPMATCH_PLANNER_AUTO);
   uint8_t order[WM_MAX_K];
   if (o->order) {
     for (unsigned i = 0; i < job->pattern.k && i < WM_MAX_K; i++)
