@@ -5,9 +5,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dag_table.h"
+#include "traversal.h"
 
 /* The stack kernel's driver (stack/gpu_matcher.cu; device/gpu_nocuda.c
  * without CUDA): any plan on the GPU. */
@@ -209,4 +211,30 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) 
    * error (on facebook, gains estimated at 1.4x ran slower on the GPU). */
   po->sample_margin = 2.0;
   po->sample_min_work = gpu_plan ? 1e11 : 1e9;
+}
+
+int wm_engine_ball(const wm_graph *g, uint32_t v, unsigned hops, int threads, const char *who, uint8_t **allowed,
+                   uint32_t **first, uint64_t *n_first, wm_error *err) {
+  wm_bfs_options bo;
+  wm_bfs_options_init(&bo);
+  bo.threads = threads;
+  bo.max_depth = hops;
+  wm_bfs_result br;
+  memset(&br, 0, sizeof br);
+  int rc = wm_bfs_cpu(g, &v, 1, &bo, &br, err);
+  if (rc) return rc;
+  *n_first = 0;
+  *allowed = calloc(g->n ? g->n : 1, 1);
+  *first = malloc((br.reached ? br.reached : 1) * sizeof **first);
+  if (!*allowed || !*first) {
+    wm_bfs_result_free(&br);
+    return wm_fail(err, WM_EINPUT, "%s: out of memory", who);
+  }
+  for (uint32_t u = 0; u < g->n; u++)
+    if (br.level[u] != WM_UNREACHED && br.level[u] <= hops && *n_first < br.reached) {
+      (*allowed)[u] = 1;
+      (*first)[(*n_first)++] = u;
+    }
+  wm_bfs_result_free(&br);
+  return WM_OK;
 }

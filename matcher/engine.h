@@ -64,6 +64,13 @@ int wm_engine_count(const wm_engine_job *job, wm_match_result *r, const wm_execu
  * upwards) and, with the automatic planner, when sampling orders pays. */
 void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
 
+/* The ball of a job: the vertices within `hops` of vertex v, from a BFS
+ * limited to that many levels (threads: OpenMP's, 0 = all), as
+ * *allowed (n bytes, marked) and *first (its vertices, *n_first of them),
+ * both malloc'd; who names the caller in an out-of-memory message. */
+int wm_engine_ball(const wm_graph *g, uint32_t v, unsigned hops, int threads, const char *who, uint8_t **allowed,
+                   uint32_t **first, uint64_t *n_first, wm_error *err);
+
 #ifdef __cplusplus
 }
 #endif
