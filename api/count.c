@@ -28,6 +28,7 @@ static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_op
                warpmatch_match_result *out) {
   wm_match_options mo;
   wm_api_executor_options(ctx, o, job, &mo);
+  mo.per_vertex = o->per_vertex; /* for the engine's refusal; the buffer counted into comes below */
   wm_engine_job ej = {job->m.g, &job->pattern, &job->plan, job->use_gpu, o->count.method, o->count.labels != NULL,
                       o->order != NULL, o->trials, &mo};
   char why[256];
