@@ -1,53 +1,14 @@
-/* warpmatch_count: a 3-5 vertex pattern by its formula where the method
- * allows, else its plan on the CPU executor or the GPU; with trials, an
- * untimed warm-up and that many timed runs that must agree (GAP-style
- * medians). */
+/* warpmatch_count: the job prepared (job.c) and counted by the engine's
+ * table (matcher/engine.h), which picks the formula, a dedicated GPU
+ * kernel, the stack kernel or the CPU executor; with trials, an untimed
+ * warm-up and that many timed runs that must agree (GAP-style medians). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_internal.h"
+#include "engine.h"
 #include "matcher.h"
 #include "motifs_internal.h"
-
-/* One run of the count, for wm_match_trials. */
-typedef struct rerun {
-  const wm_api_job *job;
-  const wm_match_options *mo;
-} rerun;
-
-static int cpu_once(void *c, wm_match_result *x, wm_error *err) {
-  const rerun *r = c;
-  return wm_match_cpu(r->job->m.g, &r->job->plan, r->mo, x, err);
-}
-
-static int formula_once(void *c, wm_match_result *x, wm_error *err) {
-  const rerun *r = c;
-  wm_u128 exact;
-  return wm_count_by_formula(r->job->m.g, &r->job->pattern, (r->job->plan.flags & WM_PLAN_INDUCED) != 0,
-                             r->job->use_gpu, r->mo, &exact, x, err);
-}
-
-static int by_formula(const wm_api_job *job, const wm_match_options *mo, unsigned trials, wm_u128 *exact,
-                      wm_match_result *r, wm_error *err) {
-  const int induced = (job->plan.flags & WM_PLAN_INDUCED) != 0;
-  int rc = wm_count_by_formula(job->m.g, &job->pattern, induced, job->use_gpu, mo, exact, r, err);
-  if (rc || trials <= 1) return rc;
-  rerun c = {job, mo};
-  return wm_match_trials(formula_once, &c, trials, r->count, 0, r, err);
-}
-
-/* The GPU driver repeats its launch itself (wm_match_options.trials); the
- * CPU's runs repeat here. */
-static int by_plan(const wm_api_job *job, wm_match_options *mo, unsigned trials, wm_match_result *r, wm_error *err) {
-  if (job->use_gpu) {
-    mo->trials = (int)trials;
-    return wm_match_gpu(job->m.g, &job->plan, mo, r, err);
-  }
-  int rc = wm_match_cpu(job->m.g, &job->plan, mo, r, err);
-  if (rc || trials <= 1) return rc;
-  rerun c = {job, mo};
-  return wm_match_trials(cpu_once, &c, trials, r->count, 0, r, err);
-}
 
 static void fill(const wm_api_job *job, const wm_match_result *r, wm_u128 exact, int formula,
                  warpmatch_match_result *out) {
@@ -65,18 +26,14 @@ static void per_vertex_back(const wm_api_job *job, const uint64_t *counted, uint
 
 static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_options *o, const wm_api_job *job,
                warpmatch_match_result *out) {
-  /* Data labels, a ball, per-vertex counts and embeddings rule the formula out. */
-  /* Nor does a matching order given, which only a plan has. */
-  const int whole = !o->count.labels && !job->first && !o->per_vertex && !(job->plan.flags & WM_PLAN_EMBEDDINGS) &&
-                    !o->order;
-  const int how = wm_count_method(&job->pattern, o->count.method, whole);
-  if (how < 0)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE,
-                       "%s: method FORMULA needs an unlabeled 3-5 vertex pattern other than the triangle and the "
-                       "cliques, and no labels, ball, per-vertex counts, embeddings or matching order",
-                       who);
   wm_match_options mo;
   wm_api_executor_options(ctx, o, job, &mo);
+  mo.per_vertex = o->per_vertex; /* for the engine's refusal; the buffer counted into comes below */
+  wm_engine_job ej = {job->m.g, &job->pattern, &job->plan, job->use_gpu, o->count.method, o->count.labels != NULL,
+                      o->order != NULL, o->trials, &mo};
+  char why[256];
+  if (wm_engine_refuses(&ej, why, sizeof why))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: method FORMULA %s", who, why);
   if (job->use_gpu) wm_api_gpu_graph(ctx, job->serial, job->m.g, &mo);
   const uint32_t n = job->m.g->n;
   uint64_t *counted = o->per_vertex;
@@ -85,15 +42,14 @@ static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_op
   mo.per_vertex = counted;
   wm_match_result r;
   memset(&r, 0, sizeof r);
-  wm_u128 exact = 0;
   wm_error err;
-  int rc = how ? by_formula(job, &mo, o->trials, &exact, &r, &err) : by_plan(job, &mo, o->trials, &r, &err);
-  if (!rc && !how) exact = r.count;
+  const wm_executor *by = NULL;
+  int rc = wm_engine_count(&ej, &r, &by, &err);
   if (!rc && counted) per_vertex_back(job, counted, o->per_vertex);
   if (counted != o->per_vertex) free(counted);
   if (rc) return wm_api_status(ctx, rc, &err);
   for (unsigned t = 0; o->trial_ms && t < r.trials && t < o->trials; t++) o->trial_ms[t] = r.trial_ms[t];
-  fill(job, &r, exact, how, out);
+  fill(job, &r, r.count, by->formula, out);
   return WARPMATCH_OK;
 }
 

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "engine.h"
 #include "gpu_policy.h"
 #include "match_knobs.h"
 #include "matcher.h"
 #include "support.h"
-#include "traversal.h"
 
 _Static_assert(WARPMATCH_MAX_TRIALS == WM_MAX_TRIALS, "the public bound is the matcher's");
 _Static_assert(WARPMATCH_GPU_MAX_TABLE_WORDS == WM_GPU_MAX_TABLE_WORDS, "the public bound is the policy's");
@@ -163,8 +163,7 @@ static int labels_for(warpmatch_context *ctx, const char *who, const int32_t *la
   return WARPMATCH_OK;
 }
 
-/* The vertices within `hops` of index `seed`, from a BFS limited to that
- * many levels on the graph matched on. */
+/* The ball around index `seed` (wm_engine_ball), on the graph matched on. */
 static int ball(warpmatch_context *ctx, const char *who, const warpmatch_match_options *o, wm_api_job *job) {
   const wm_graph *g = job->m.g;
   if (o->seed >= g->n)
@@ -173,28 +172,9 @@ static int ball(warpmatch_context *ctx, const char *who, const warpmatch_match_o
   uint32_t v = o->seed;
   for (uint32_t u = 0; job->m.old_of && u < g->n; u++)
     if (job->m.old_of[u] == o->seed) v = u;
-  wm_bfs_options bo;
-  wm_bfs_options_init(&bo);
-  bo.threads = ctx->threads;
-  bo.max_depth = o->hops;
-  wm_bfs_result br;
-  memset(&br, 0, sizeof br);
   wm_error err;
-  int rc = wm_bfs_cpu(g, &v, 1, &bo, &br, &err);
-  if (rc) return wm_api_status(ctx, rc, &err);
-  job->allowed = calloc(g->n ? g->n : 1, 1);
-  job->first = malloc((br.reached ? br.reached : 1) * sizeof *job->first);
-  if (!job->allowed || !job->first) {
-    wm_bfs_result_free(&br);
-    return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory", who);
-  }
-  for (uint32_t u = 0; u < g->n; u++)
-    if (br.level[u] != WM_UNREACHED && br.level[u] <= o->hops && job->n_first < br.reached) {
-      job->allowed[u] = 1;
-      job->first[job->n_first++] = u;
-    }
-  wm_bfs_result_free(&br);
-  return WARPMATCH_OK;
+  int rc = wm_engine_ball(g, v, o->hops, ctx->threads, who, &job->allowed, &job->first, &job->n_first, &err);
+  return wm_api_status(ctx, rc, &err);
 }
 
 static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int count_only, int gpu_plan,
@@ -209,19 +189,10 @@ static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int co
   po.code_motion = o->code_motion != 0;
   po.pair_count = o->pair_count != 0;
   po.count_only = count_only;
-  po.first_edge_up = job->use_gpu || gpu_plan;
   _Static_assert(WARPMATCH_MAX_PATTERN_VERTICES == WM_MAX_K, "the API's pattern size is the planner's");
   po.sample_graph = o->planner != WARPMATCH_PLANNER_MODEL ? job->m.g : NULL;
   po.sample_threads = ctx->threads;
-  if (o->planner == WARPMATCH_PLANNER_AUTO) {
-    /* Measuring a few orders takes a tenth to a few tenths of a second:
-     * worth it where the model's order reads about that long or more (a
-     * GPU reads ~3e11 elements a second, the CPU executor ~1e9), and a
-     * switch only where the measured gain is well beyond the estimator's
-     * error (on facebook, gains estimated at 1.4x ran slower on the GPU). */
-    po.sample_margin = 2.0;
-    po.sample_min_work = job->use_gpu || gpu_plan ? 1e11 : 1e9;
-  }
+  wm_engine_plan_policy(&po, job->use_gpu || gpu_plan, o->planner == WARPMATCH_PLANNER_AUTO);
   uint8_t order[WM_MAX_K];
   if (o->order) {
     for (unsigned i = 0; i < job->pattern.k && i < WM_MAX_K; i++)

@@ -216,22 +216,13 @@ static int trials_option(const wm_cli *cli, unsigned *trials, wm_error *err) {
 
 /* --method: formula where asked (or, with auto, where it applies and no
  * dedicated kernel counts the pattern), over the whole graph only; the
- * library checks the pattern once it is read. */
+ * library's engine checks it once the pattern is read. */
 static int method_option(const wm_cli *cli, warpmatch_match_options *o, wm_error *err) {
   static const char *const methods[] = {"auto", "formula", "enumerate", NULL};
   int method = 0;
   int rc = wm_cli_choice(cli, "method", methods, 0, &method, err);
   o->count.method = method; /* WARPMATCH_METHOD_AUTO, _FORMULA, _ENUMERATE in order */
   return rc;
-}
-
-static int formula_refused(const wm_cli *cli, const wm_match_job *job, wm_error *err) {
-  const int whole = !job->o.ball && !job->labels && !wm_cli_flag(cli, "per-vertex") && !job->o.count.embeddings;
-  if (job->o.count.method != WARPMATCH_METHOD_FORMULA || (whole && warpmatch_pattern_has_formula(job->p)))
-    return WM_OK;
-  return wm_fail(err, WM_EUSAGE,
-                 "count: --method formula needs an unlabeled 3-5 vertex pattern other than the triangle and "
-                 "cliques, counted over the whole graph (no --seed, --labels, --per-vertex or --embeddings)");
 }
 
 int wm_cmd_count(int argc, char **argv) {
@@ -252,10 +243,8 @@ int wm_cmd_count(int argc, char **argv) {
   if (!rc) rc = method_option(&cli, &job.o, &err);
   /* under mpirun every rank loads the graph; all stop if one fails */
   if (!rc) rc = wm_mpi_agree(wm_match_job_load(&cli, &job, &err), &err);
-  if (!rc) {
-    rc = formula_refused(&cli, &job, &err);
-    rc = wm_mpi_after_work(rc ? rc : run(&cli, &job, &o, &err), &err);
-  }
+  /* the library refuses a --method it cannot honour */
+  if (!rc) rc = wm_mpi_after_work(run(&cli, &job, &o, &err), &err);
   if (rc == WM_OK) {
     if (cli.json)
       print_json(&cli, &job, &o);

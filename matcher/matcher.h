@@ -3,8 +3,7 @@
  *
  *   cpu/     the CPU executor: the plan's nested loops over sorted sets
  *   stack/   the general GPU executor: one backtracking stack per warp,
- *            work stealing, unrolling; its host driver picks dag/ when a
- *            dedicated kernel counts the pattern
+ *            work stealing, unrolling
  *   dag/     dedicated kernels on the degree-ordered DAG: triangles,
  *            k-cliques, diamonds, and the host split of their rows
  *   motifs/  all 3-5 vertex motifs from per-vertex and per-edge sums, the
@@ -12,8 +11,9 @@
  *   device/  what the GPU code shares: checked CUDA calls, device discovery,
  *            the hold kernel, and the stand-ins of a build without CUDA
  * The files at this level are the module's API and what both executors
- * share: the input checks, the timed trials, the degree-renumbered graph
- * and the choice between formula and plan. */
+ * share: the input checks, the timed trials, the degree-renumbered graph,
+ * and the engine (engine.h): the table of executors that decides which
+ * one counts a job. */
 #ifndef WM_MATCHER_H
 #define WM_MATCHER_H
 
@@ -244,7 +244,9 @@ void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev);
 void *wm_gpu_graph_take(const wm_gpu_graph *gg, int dev, size_t bytes, uint64_t tag);
 int wm_gpu_graph_keep(const wm_gpu_graph *gg, int dev, void *p, size_t bytes, uint64_t tag);
 
-/* WM_EDEVICE when no device or a CUDA error; out-of-memory likewise. */
+/* A plan on the GPU: the engine's GPU rows (engine.h), a dedicated kernel
+ * where one counts it, else the stack kernel.  WM_EDEVICE when no device
+ * or a CUDA error; out-of-memory likewise. */
 int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
                  wm_match_result *r, wm_error *err);
 
@@ -278,15 +280,6 @@ int wm_match_graph_by_degree(const wm_graph *g, wm_graph **out, uint32_t **old_o
  * labels[old_of[v]] for its n vertices (malloc'd). */
 int wm_match_move_labels(const int32_t *labels, const uint32_t *old_of, uint32_t n, int32_t **moved,
                          wm_error *err);
-
-/* How `count` counts p (method: wm_motif_method): 1 by formula, 0 by its
- * plan, -1 when method is formula and the formula cannot count it.  The
- * formula counts an unlabeled 3-5 vertex pattern other than the triangle
- * and the cliques over the whole graph: `whole` says the count is of the
- * whole graph, with no seeds, data labels, per-vertex counts or
- * embeddings.  auto takes it where it applies, except for the triangle,
- * the cliques and the diamond, which the dedicated GPU kernels count. */
-int wm_count_method(const wm_pattern *p, int method, int whole);
 
 /* 1 when the formula counts p: unlabeled, 3 to 5 vertices, and not the
  * triangle or the 4-clique (which are enumerated: the clique kernels count

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the GPU triangle, clique and diamond kernels (matcher/dag/gpu_triangle_kernel.cu,
-# gpu_clique_kernel.cu, gpu_diamond_kernel.cu, driven by gpu_dag.cu) on the CPU emulator of
+# Runs the GPU triangle, clique and diamond kernels (matcher/dag/gpu_*_kernel.cu, one per
+# row of dag_kernels.def, driven by gpu_dag.cu) on the CPU emulator of
 # scripts/bfs-emu/ and checks every count against brute force
 # (scripts/dag-emu/check.cpp): k = 3..DAG_EMU_KMAX on graphs the checker
 # builds and on any edge-list files given, in file order and by degree.
@@ -39,7 +39,10 @@ build_checker() {
   local name=$1; shift
   local out="$build/$name"
   mkdir -p "$out/src" "$out/obj"
-  for f in dag/gpu_triangle_kernel dag/gpu_clique_kernel dag/gpu_diamond_kernel dag/gpu_dag device/gpu_check; do
+  # every kernel family (dag_kernels.def's rows, one gpu_<family>_kernel.cu each), their driver
+  local kernels
+  kernels=$(cd "$repo/matcher" && ls dag/gpu_*_kernel.cu | sed 's/\.cu$//')
+  for f in $kernels dag/gpu_dag device/gpu_check; do
     # k<<<g, b, smem, stream>>>(args);  ->  emu_launch(emu_cfg(g, b, smem, stream), <k(args)>);
     # the arguments copied at the launch, as CUDA does: a captured launch runs later.
     sed -E \

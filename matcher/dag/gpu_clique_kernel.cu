@@ -416,8 +416,12 @@ cudaError_t launch_heavy(const wm_dag_args *a, unsigned blocks, cudaStream_t s) 
   return cudaGetLastError();
 }
 
+int split(const wm_graph *g, unsigned k, uint64_t, wm_dag_split *s, wm_error *err) {
+  return wm_dag_split_cliques(g, k, s, err);
+}
+
 }  // namespace
 
 extern const wm_dag_kernels wm_clique_kernels = {
     "clique kernel (bit matrices of N+, ids by degree)", light_smem, heavy_smem, WARPS, WARPS,
-    prepare, NULL, launch_light, launch_heavy};
+    prepare, NULL, launch_light, launch_heavy, split, NULL, 0, 1, 0};

@@ -119,15 +119,13 @@ static int pool_budget(dag_run *T, dag_dev *d, uint64_t *words, wm_error *err) {
   return WM_OK;
 }
 
-/* The diamond kernel's bitmaps of every id in device memory, one per heavy
- * block, for heavy rows too long for a shared table when the ids outnumber
- * a shared bitmap (dia_heavy_kernel); zeroed here, and the kernel clears
- * what it sets.  Declined when they would take over half the free memory. */
-static int diamond_bits(dag_run *T, int *declined, wm_error *err) {
-  if (wm_dia_heavy_bits(T->g->n) || 2ull * T->split.max_heavy_d <= WM_TRI_HEAVY_SLOTS) return WM_OK;
-  for (int i = 0; i < T->ndev; i++) {
+/* Each device's scratch for its heavy blocks (wm_dag_kernels.scratch_bytes),
+ * zeroed here; declined when it would take over half the free memory. */
+static int scratch(dag_run *T, int *declined, wm_error *err) {
+  for (int i = 0; T->K->scratch_bytes && i < T->ndev; i++) {
     dag_dev *d = &T->dev[i];
-    size_t free_b = 0, total_b = 0, bytes = (size_t)d->heavy_blocks * ((T->g->n + 31) / 32) * 4;
+    size_t free_b = 0, total_b = 0, bytes = T->K->scratch_bytes(T->g, &T->split, d->heavy_blocks);
+    if (!bytes) continue;
     WM_CU(cudaSetDevice(i));
     WM_CU(cudaMemGetInfo(&free_b, &total_b));
     if (bytes > free_b / 2) {
@@ -187,7 +185,7 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   /* The heavy triangle kernel's 16-bit ids, where they fit easily and pay
    * for their fill: half the bytes read save more than the fill costs on a
    * large graph, not on one below WM_TRI_NARROW_MIN_ARCS arcs. */
-  if (T->K == &wm_triangle_kernels && s->n_items && g->m >= WM_TRI_NARROW_MIN_ARCS) {
+  if (T->K->narrow_rows && s->n_items && g->m >= WM_TRI_NARROW_MIN_ARCS) {
     size_t free_b = 0, total_b = 0;
     WM_CU(cudaMemGetInfo(&free_b, &total_b));
     if ((size_t)g->m * 2 < free_b / 2) WM_CU(cudaMalloc(&d->adj16, (size_t)g->m * 2));
@@ -212,7 +210,7 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   a->base = d->base;
   a->count = d->ctr + CTR_COUNT;
   a->next_light = T->shared ? T->sh : d->ctr + CTR_LIGHT;
-  a->next_heavy = T->shared && T->K != &wm_clique_kernels ? T->sh + 1 : d->ctr + CTR_HEAVY;
+  a->next_heavy = T->shared && !T->K->matrices ? T->sh + 1 : d->ctr + CTR_HEAVY;
   a->next_count = d->ctr + CTR_ITEMS;
   /* with a share, device i of process p is device p * ndev + i of the deal */
   a->dev = (uint32_t)((T->share ? T->share->process * T->ndev : 0) + i);
@@ -370,14 +368,11 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
     WM_CUD(0, cudaSetDevice(T->dev[0].id));
     WM_CUD(0, cudaMalloc(&T->sh, 2 * sizeof *T->sh));
   }
-  if (!rc)
-    rc = T->K == &wm_clique_kernels    ? wm_dag_split_cliques(T->g, T->k, &T->split, err)
-         : T->K == &wm_diamond_kernels ? wm_dag_split_diamonds(T->g, warps, &T->split, err)
-                                       : wm_dag_split_triangles(T->g, warps, &T->split, err);
+  if (!rc) rc = T->K->split(T->g, T->k, warps, &T->split, err);
   double t0 = wm_now();
   for (int i = 0; !rc && i < T->ndev; i++) rc = wm_gpu_on_device(err, i, upload_dev(T, i, err));
-  if (!rc && T->K == &wm_diamond_kernels) rc = diamond_bits(T, declined, err);
-  if (!rc && !*declined && T->K == &wm_clique_kernels && T->split.n_pivots) {
+  if (!rc) rc = scratch(T, declined, err);
+  if (!rc && !*declined && T->K->matrices && T->split.n_pivots) {
     uint64_t words = UINT64_MAX;
     for (int i = 0; !rc && i < T->ndev; i++) {
       uint64_t w = 0;
@@ -436,11 +431,11 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
                        "%llu heavy items",
                        T->ndev, T->K->name, d->light_blocks, T->K->light_warps, d->light_ms, d->heavy_blocks,
                        T->K->heavy_warps, d->heavy_ms, (unsigned long long)T->split.n_items);
-    if (K != &wm_clique_kernels && len > 0 && (size_t)len < sizeof r->launch)
+    if (!K->matrices && len > 0 && (size_t)len < sizeof r->launch)
       len += snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", light %s <= %u%s%s",
                "N-", T->split.light_in, d->adj16 ? ", 16-bit rows" : "",
-               K == &wm_diamond_kernels && d->pool ? ", bitmaps in device memory" : "");
-    if (K == &wm_clique_kernels && len > 0 && (size_t)len < sizeof r->launch)
+               d->pool ? ", bitmaps in device memory" : "");
+    if (K->matrices && len > 0 && (size_t)len < sizeof r->launch)
       len += snprintf(r->launch + len, sizeof r->launch - (size_t)len, ", %u batch(es), pool %.2f GB",
                       T->n_batches, T->pool_words * 4 / 1e9);
     if (T->share && len > 0 && (size_t)len < sizeof r->launch)
@@ -449,7 +444,7 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
     else if (T->ndev > 1 && len > 0 && (size_t)len < sizeof r->launch)
       snprintf(r->launch + len, sizeof r->launch - (size_t)len, T->shared ? ", work handed out dynamically over %d GPUs%s"
                                                                           : ", work dealt statically over %d GPUs (%.60s)",
-               T->ndev, T->shared ? (K == &wm_clique_kernels ? " (heavy pivots dealt statically)" : "") : T->static_why);
+               T->ndev, T->shared ? (K->matrices ? " (heavy pivots dealt statically)" : "") : T->static_why);
   }
   /* After a failure the other devices may still run: their work
    * counters are set past every index (best effort: a failed device's
@@ -479,18 +474,11 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
   return rc;
 }
 
-int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
-                     wm_match_result *r, int *declined, wm_error *err) {
-  if (k < 3 || k > WM_CLQ_KMAX)
-    return wm_fail(err, WM_EUSAGE, "the clique kernels count 3..%u-cliques, not %u", WM_CLQ_KMAX, k);
-  return match_dag(g, k == 3 ? &wm_triangle_kernels : &wm_clique_kernels, k, o, 1, r, declined, err);
-}
-
-/* r, the edge-induced diamonds, becomes the vertex-induced count: a
- * 4-clique holds six diamonds (one per edge left out), none of them
- * induced.  The times add up, trial by trial. */
-static void less_cliques(wm_match_result *r, const wm_match_result *k4) {
-  r->count -= 6 * k4->count;
+/* r, an edge-induced count, becomes the vertex-induced one: less `per`
+ * for each k-clique in k4 (wm_dag_kernels.induced_less).  The times add
+ * up, trial by trial. */
+static void less_cliques(wm_match_result *r, const wm_match_result *k4, unsigned per, unsigned k) {
+  r->count -= (wm_u128)per * k4->count;
   r->set_ops += k4->set_ops;
   r->seconds += k4->seconds;
   r->transfer_ms += k4->transfer_ms;
@@ -499,16 +487,30 @@ static void less_cliques(wm_match_result *r, const wm_match_result *k4) {
   if (r->trials > 1) r->kernel_ms = wm_match_median(r->trial_ms, r->trials);
   char first[sizeof r->launch];
   memcpy(first, r->launch, sizeof first);
-  snprintf(r->launch, sizeof r->launch, "%.200s; less 6 per 4-clique, %.160s", first, k4->launch);
+  snprintf(r->launch, sizeof r->launch, "%.200s; less %u per %u-clique, %.160s", first, per, k, k4->launch);
 }
 
-int wm_match_gpu_diamonds(const wm_graph *g, int induced, const wm_match_options *o, wm_match_result *r,
-                          int *declined, wm_error *err) {
-  int rc = match_dag(g, &wm_diamond_kernels, 4, o, 1, r, declined, err);
-  if (rc || *declined || !induced) return rc;
-  wm_match_result k4;
-  memset(&k4, 0, sizeof k4);
-  if ((rc = match_dag(g, &wm_clique_kernels, 4, o, 0, &k4, declined, err)) || *declined) return rc;
-  less_cliques(r, &k4);
+/* The kernels of each row of dag_kernels.def, in its order. */
+static const wm_dag_kernels *const families[] = {
+#define WM_DAG_KERNEL(family, k_min, k_max, edges) &wm_##family##_kernels,
+#include "dag_kernels.def"
+#undef WM_DAG_KERNEL
+};
+
+int wm_match_gpu_dedicated(unsigned row, const wm_graph *g, unsigned k, int induced, const wm_match_options *o,
+                           wm_match_result *r, int *declined, wm_error *err) {
+  *declined = 0;
+  if (row >= sizeof families / sizeof families[0])
+    return wm_fail(err, WM_EUSAGE, "no dedicated kernel row %u", row);
+  const wm_dag_row *w = &wm_dag_rows[row];
+  if (k < w->k_min || k > w->k_max)
+    return wm_fail(err, WM_EUSAGE, "the %s kernels count %u to %u vertices, not %u", w->family, w->k_min, w->k_max, k);
+  const wm_dag_kernels *K = families[row];
+  int rc = match_dag(g, K, k, o, 1, r, declined, err);
+  if (rc || *declined || !induced || !K->induced_less) return rc;
+  wm_match_result kk;
+  memset(&kk, 0, sizeof kk);
+  if ((rc = match_dag(g, &wm_clique_kernels, k, o, 0, &kk, declined, err)) || *declined) return rc;
+  less_cliques(r, &kk, K->induced_less, k);
   return WM_OK;
 }

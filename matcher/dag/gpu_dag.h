@@ -1,11 +1,11 @@
 /* The GPU's dedicated counting kernels on the degree DAG (dag_split.h):
- * triangles (gpu_triangle_kernel.cu), k-cliques, k = 4..WM_CLQ_KMAX
- * (gpu_clique_kernel.cu) and diamonds (gpu_diamond_kernel.cu), all driven
- * by gpu_dag.cu.  CUDA C++ only.  wm_match_gpu takes this path for a
- * clique or a diamond counted as subgraphs without labels,
- * seeds, ball, per-vertex counts or listing (wm_gpu_plan_clique_k,
- * wm_gpu_plan_is_diamond and the options); the stack kernel runs
- * everything else. */
+ * one family per row of dag_kernels.def (triangles, k-cliques for k =
+ * 4..WM_CLQ_KMAX, diamonds), each in its own gpu_<family>_kernel.cu, all
+ * driven by gpu_dag.cu, which reads what differs between them from their
+ * wm_dag_kernels.  CUDA C++ only.  The engine's table (matcher/engine.c)
+ * runs a row for its shape counted as subgraphs without labels, seeds,
+ * ball, per-vertex counts or listing (wm_match_gpu_dedicated,
+ * dag_table.h); the stack kernel runs everything else. */
 #ifndef WM_GPU_DAG_H
 #define WM_GPU_DAG_H
 
@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "dag_split.h"
+#include "dag_table.h"
 #include "matcher.h"
 
 typedef unsigned long long wm_u64;
@@ -63,24 +64,22 @@ struct wm_dag_kernels {
   cudaError_t (*launch_first)(const wm_dag_args *a, unsigned blocks, cudaStream_t s);
   cudaError_t (*launch_light)(const wm_dag_args *a, unsigned blocks, cudaStream_t s);
   cudaError_t (*launch_heavy)(const wm_dag_args *a, unsigned blocks, cudaStream_t s);
+  /* The host split of the graph's rows into light pivots and heavy items
+   * (dag_split.h) for k and the light warps of every device. */
+  int (*split)(const wm_graph *g, unsigned k, uint64_t warps, wm_dag_split *s, wm_error *err);
+  /* Device bytes each device's heavy blocks need beside the split (the
+   * diamonds' bitmaps of every id), zeroed, in wm_dag_args.pool; 0, or a
+   * NULL hook: none.  Declined when over half the free memory. */
+  size_t (*scratch_bytes)(const wm_graph *g, const wm_dag_split *s, unsigned heavy_blocks);
+  int narrow_rows; /* the heavy kernel reads 16-bit ids (adj16) on large graphs */
+  int matrices;    /* heavy pivots build matrices in a device pool (cliques): batched to fit it, and
+                      dealt statically (a pivot's matrix lives on one device) */
+  unsigned induced_less; /* vertex-induced count: the edge-induced one less this many per k-clique
+                            (the clique family's count); 0: the two are the same */
 };
 
-extern const wm_dag_kernels wm_triangle_kernels;
-extern const wm_dag_kernels wm_clique_kernels;
-extern const wm_dag_kernels wm_diamond_kernels;
-
-/* The dedicated path of wm_match_gpu for a k-clique, k = 3..WM_CLQ_KMAX
- * (same contract).  *declined is set, with nothing run, when one pivot's
- * clique matrix would not fit the device (a graph far from degree order):
- * the caller then runs the stack kernel. */
-int wm_match_gpu_dag(const wm_graph *g, unsigned k, const wm_match_options *o,
-                     wm_match_result *r, int *declined, wm_error *err);
-
-/* The same for the diamond counted as a subgraph: edge-induced, the sum
- * over edges of C(t(e), 2); vertex-induced, that less six per 4-clique (the
- * clique kernel's count; times are the two runs' sums).  Declined when the
- * heavy blocks' bitmaps or the clique pool would not fit the device. */
-int wm_match_gpu_diamonds(const wm_graph *g, int induced, const wm_match_options *o, wm_match_result *r,
-                          int *declined, wm_error *err);
+#define WM_DAG_KERNEL(family, k_min, k_max, edges) extern const wm_dag_kernels wm_##family##_kernels;
+#include "dag_kernels.def"
+#undef WM_DAG_KERNEL
 
 #endif

@@ -262,8 +262,22 @@ cudaError_t launch_heavy(const wm_dag_args *a, unsigned blocks, cudaStream_t s) 
   return cudaGetLastError();
 }
 
+int split(const wm_graph *g, unsigned, uint64_t warps, wm_dag_split *s, wm_error *err) {
+  return wm_dag_split_diamonds(g, warps, s, err);
+}
+
+/* The heavy blocks' bitmaps of every id in device memory, for heavy rows
+ * too long for a shared table when the ids outnumber a shared bitmap
+ * (dia_heavy_kernel); the kernel clears what it sets. */
+size_t scratch_bytes(const wm_graph *g, const wm_dag_split *s, unsigned heavy_blocks) {
+  if (wm_dia_heavy_bits(g->n) || 2ull * s->max_heavy_d <= WM_TRI_HEAVY_SLOTS) return 0;
+  return (size_t)heavy_blocks * ((g->n + 31) / 32) * 4;
+}
+
 }  // namespace
 
+/* A 4-clique holds six diamonds (one per edge left out), none of them
+ * induced. */
 extern const wm_dag_kernels wm_diamond_kernels = {
     "diamond kernel (triangles per edge, ids by degree)", light_smem, heavy_smem, WM_TRI_LIGHT_WARPS,
-    WM_TRI_HEAVY_WARPS, prepare, NULL, launch_light, launch_heavy};
+    WM_TRI_HEAVY_WARPS, prepare, NULL, launch_light, launch_heavy, split, scratch_bytes, 0, 0, 6};

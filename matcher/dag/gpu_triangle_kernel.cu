@@ -312,8 +312,12 @@ cudaError_t launch_heavy(const wm_dag_args *a, unsigned blocks, cudaStream_t s) 
   return cudaGetLastError();
 }
 
+int split(const wm_graph *g, unsigned, uint64_t warps, wm_dag_split *s, wm_error *err) {
+  return wm_dag_split_triangles(g, warps, s, err);
+}
+
 }  // namespace
 
 extern const wm_dag_kernels wm_triangle_kernels = {
     "triangle kernel (pivot hashing, ids by degree)", light_smem, heavy_smem, WM_TRI_LIGHT_WARPS,
-    WM_TRI_HEAVY_WARPS, prepare, launch_first, launch_light, launch_heavy};
+    WM_TRI_HEAVY_WARPS, prepare, launch_first, launch_light, launch_heavy, split, NULL, 1, 0, 0};

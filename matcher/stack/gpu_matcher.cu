@@ -18,7 +18,6 @@
 #include "gpu_plan.h"
 #include "gpu_policy.h"
 #include "gpu_check.h"
-#include "gpu_dag.h"
 #include "matcher.h"
 
 #define WM_DEFAULT_LIST_BATCH (1u << 20)
@@ -691,22 +690,10 @@ static uint64_t max_degree_of(const wm_graph *g) {
   return m;
 }
 
-extern "C" int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
-                            wm_match_result *r, wm_error *err) {
-  wm_match_options defaults;
-  if (!o) wm_match_options_init(&defaults), o = &defaults;
+extern "C" int wm_match_gpu_stack(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
+                                  wm_match_result *r, wm_error *err) {
   memset(r, 0, sizeof *r);
-  int rc = wm_match_check_inputs(g, plan, o, err);
-  if (rc) return rc;
-  unsigned clique_k = wm_gpu_plan_clique_k(plan);
-  const int diamond = wm_gpu_plan_is_diamond(plan);
-  if (o->gpu_clique_kernels && (clique_k || diamond) && !o->sink && !o->per_vertex && !o->first && !o->allowed) {
-    int declined = 0;
-    rc = diamond ? wm_match_gpu_diamonds(g, (plan->flags & WM_PLAN_INDUCED) != 0, o, r, &declined, err)
-                 : wm_match_gpu_dag(g, clique_k, o, r, &declined, err);
-    if (!declined) return rc;
-    memset(r, 0, sizeof *r); /* too large for the dedicated kernel's buffers: the stack kernel */
-  }
+  int rc;
   wm_gpu_run *R = (wm_gpu_run *)calloc(1, sizeof *R);
   if (!R) return wm_fail(err, WM_EINPUT, "out of host memory");
   R->g = g;

@@ -4,20 +4,21 @@
  * several prefixes), and the last level's count-only op. */
 #include "gpu_plan.h"
 
-#include "dag_split.h"
+#include "dag_table.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* The engine's rows say which shapes the dedicated kernels count
+ * (dag_kernels.def); these read them. */
 unsigned wm_gpu_plan_clique_k(const wm_plan *plan) {
-  unsigned k = plan->k;
-  int clique = k >= 3 && k <= WM_CLQ_KMAX && wm_pattern_edges(&plan->pattern) == k * (k - 1) / 2;
-  return clique && plan->count_only && !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED)) ? k : 0;
+  const int row = wm_dag_row_of_plan(plan);
+  return row >= 0 && !wm_dag_rows[row].edges ? plan->k : 0;
 }
 
 int wm_gpu_plan_is_diamond(const wm_plan *plan) {
-  return plan->k == 4 && wm_pattern_edges(&plan->pattern) == 5 && plan->count_only &&
-         !(plan->flags & (WM_PLAN_EMBEDDINGS | WM_PLAN_LABELED));
+  const int row = wm_dag_row_of_plan(plan);
+  return row >= 0 && strcmp(wm_dag_rows[row].family, "diamond") == 0;
 }
 
 int wm_gpu_plan_lane_count(const wm_gpu_plan *P) {

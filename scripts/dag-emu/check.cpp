@@ -99,8 +99,13 @@ static int run_dag(const wm_graph *g, unsigned k, bool diamonds, bool induced, w
     deal d = {{&d, procs, p, deal_loops, deal_grab, deal_sum_u32, deal_sum_u64, deal_sum_i128}};
     if (procs > 1) o.share = &d.share;
     memset(res, 0, sizeof *res);
-    if (diamonds ? wm_match_gpu_diamonds(g, induced, &o, res, declined, err) : wm_match_gpu_dag(g, k, &o, res, declined, err))
+    /* the engine's row for the shape (dag_kernels.def) */
+    const int row = diamonds ? wm_dag_row_of(4, 5) : wm_dag_row_of(k, k * (k - 1) / 2);
+    if (row < 0) {
+      wm_fail(err, WM_EUSAGE, "no dedicated kernel row for %s", diamonds ? "diamonds" : "this clique");
       return 1;
+    }
+    if (wm_match_gpu_dedicated((unsigned)row, g, diamonds ? 4 : k, induced, &o, res, declined, err)) return 1;
     if (*declined) return 0;
     total += res->count;
   }

@@ -1,0 +1,240 @@
+/* The engine's table of executors (engine.h): who counts a job, and the
+ * one entry that runs it.  Every choice of executor is made here, by the
+ * rows' accepts, in the table's order. */
+#include "engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag_table.h"
+#include "traversal.h"
+
+/* The stack kernel's driver (stack/gpu_matcher.cu; device/gpu_nocuda.c
+ * without CUDA): any plan on the GPU. */
+int wm_match_gpu_stack(const wm_graph *g, const wm_plan *plan, const wm_match_options *o, wm_match_result *r,
+                       wm_error *err);
+
+static int refuse(char *why, size_t size, const char *fmt, ...) {
+  if (why && size) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+  }
+  return 0;
+}
+
+/* ---- formula ---------------------------------------------------------- */
+
+static const char formula_needs[] =
+    "needs an unlabeled 3-5 vertex pattern other than the triangle and the cliques, and no labels, ball, "
+    "per-vertex counts, embeddings or matching order";
+
+/* The formula counts the whole graph: no data labels, ball, per-vertex
+ * counts or embeddings, nor a matching order, which only a plan has. */
+static int formula_applies(const wm_engine_job *job) {
+  const wm_match_options *o = job->mo;
+  const int whole = !job->labels_given && !o->first && !o->per_vertex && !(job->plan->flags & WM_PLAN_EMBEDDINGS) &&
+                    !job->order_given;
+  return whole && wm_motif_formula_applies(job->pattern);
+}
+
+static int formula_accepts(const wm_executor *e, const wm_engine_job *job, char *why, size_t size) {
+  (void)e;
+  if (job->method == WM_MOTIF_ENUMERATE) return refuse(why, size, "the method is enumerate");
+  if (!formula_applies(job)) return refuse(why, size, "%s", formula_needs);
+  /* auto: a pattern a dedicated kernel counts is left to it, on either
+   * device (the kernels beat the formula's aggregates on the GPU, and the
+   * CPU counts it the same way, by its plan). */
+  const int row = wm_dag_row_of(job->pattern->k, wm_pattern_edges(job->pattern));
+  if (job->method == WM_MOTIF_AUTO && row >= 0)
+    return refuse(why, size, "the %s kernel counts this pattern (method auto)", wm_dag_rows[row].family);
+  return 1;
+}
+
+static int formula_run(const wm_executor *e, const wm_engine_job *job, const wm_match_options *o,
+                       wm_match_result *r, int *declined, wm_error *err) {
+  (void)e, (void)declined;
+  wm_u128 exact;
+  return wm_count_by_formula(job->g, job->pattern, (job->plan->flags & WM_PLAN_INDUCED) != 0, job->use_gpu, o,
+                             &exact, r, err);
+}
+
+/* ---- dedicated GPU kernels -------------------------------------------- */
+
+static int dedicated_accepts(const wm_executor *e, const wm_engine_job *job, char *why, size_t size) {
+  const wm_match_options *o = job->mo;
+  const wm_plan *plan = job->plan;
+  if (!job->use_gpu) return refuse(why, size, "not on the GPU");
+  if (!o->gpu_clique_kernels) return refuse(why, size, "the dedicated kernels are off");
+  if (wm_dag_row_of_plan(plan) != (int)e->dag_row)
+    return refuse(why, size, "it counts the %s as subgraphs without labels only", wm_dag_rows[e->dag_row].family);
+  if (o->sink || o->per_vertex || o->first || o->allowed)
+    return refuse(why, size, "it counts the whole graph only (no listing, per-vertex counts or ball)");
+  return 1;
+}
+
+static int dedicated_run(const wm_executor *e, const wm_engine_job *job, const wm_match_options *o,
+                         wm_match_result *r, int *declined, wm_error *err) {
+  return wm_match_gpu_dedicated(e->dag_row, job->g, job->plan->k, (job->plan->flags & WM_PLAN_INDUCED) != 0, o, r,
+                                declined, err);
+}
+
+/* ---- the stack kernel and the CPU executor ---------------------------- */
+
+static int stack_accepts(const wm_executor *e, const wm_engine_job *job, char *why, size_t size) {
+  (void)e;
+  return job->use_gpu ? 1 : refuse(why, size, "not on the GPU");
+}
+
+static int stack_run(const wm_executor *e, const wm_engine_job *job, const wm_match_options *o, wm_match_result *r,
+                     int *declined, wm_error *err) {
+  (void)e, (void)declined;
+  return wm_match_gpu_stack(job->g, job->plan, o, r, err);
+}
+
+static int cpu_accepts(const wm_executor *e, const wm_engine_job *job, char *why, size_t size) {
+  (void)e;
+  return !job->use_gpu ? 1 : refuse(why, size, "on the GPU");
+}
+
+static int cpu_run(const wm_executor *e, const wm_engine_job *job, const wm_match_options *o, wm_match_result *r,
+                   int *declined, wm_error *err) {
+  (void)e, (void)declined;
+  return wm_match_cpu(job->g, job->plan, o, r, err);
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+/* dag_kernels.def's rows by family */
+enum {
+#define WM_DAG_KERNEL(family, k_min, k_max, edges) DAG_ROW_##family,
+#include "dag_kernels.def"
+#undef WM_DAG_KERNEL
+};
+
+static const wm_executor table[] = {
+    {"formula", 1, 0, 0, formula_accepts, formula_run},
+#define WM_DAG_KERNEL(family, k_min, k_max, edges) {#family, 0, 1, DAG_ROW_##family, dedicated_accepts, dedicated_run},
+#include "dag_kernels.def"
+#undef WM_DAG_KERNEL
+    {"stack", 0, 1, 0, stack_accepts, stack_run},
+    {"cpu", 0, 0, 0, cpu_accepts, cpu_run},
+};
+
+const wm_executor *wm_engine_table(unsigned *n) {
+  *n = sizeof table / sizeof table[0];
+  return table;
+}
+
+const wm_executor *wm_engine_choose(const wm_engine_job *job, char *why, size_t size) {
+  for (unsigned i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (table[i].accepts(&table[i], job, NULL, 0)) return &table[i];
+  refuse(why, size, "no executor counts this job");
+  return NULL;
+}
+
+int wm_engine_refuses(const wm_engine_job *job, char *why, size_t size) {
+  if (job->method != WM_MOTIF_FORMULA || formula_accepts(&table[0], job, NULL, 0)) return 0;
+  refuse(why, size, "%s", formula_needs);
+  return 1;
+}
+
+/* One timed run of a row, for wm_match_trials. */
+typedef struct rerun {
+  const wm_executor *e;
+  const wm_engine_job *job;
+} rerun;
+
+static int run_once(void *c, wm_match_result *x, wm_error *err) {
+  const rerun *t = c;
+  int declined = 0;
+  return t->e->run(t->e, t->job, t->job->mo, x, &declined, err);
+}
+
+/* Rows from `from` on that accept job, until one counts it. */
+static int run_rows(const wm_engine_job *job, const wm_match_options *o, unsigned from, wm_match_result *r,
+                    const wm_executor **by, wm_error *err) {
+  int checked = 0;
+  for (unsigned i = from; i < sizeof table / sizeof table[0]; i++) {
+    const wm_executor *e = &table[i];
+    if (!e->accepts(e, job, NULL, 0)) continue;
+    int rc;
+    /* The GPU drivers check their inputs here once (the CPU executor itself). */
+    if (e->gpu && !checked++ && (rc = wm_match_check_inputs(job->g, job->plan, o, err))) return rc;
+    int declined = 0;
+    memset(r, 0, sizeof *r);
+    rc = e->run(e, job, o, r, &declined, err);
+    if (declined) continue; /* too large for its buffers: the next row */
+    if (by) *by = e;
+    return rc;
+  }
+  return wm_fail(err, WM_EUSAGE, "no executor counts this job");
+}
+
+int wm_engine_count(const wm_engine_job *job, wm_match_result *r, const wm_executor **by, wm_error *err) {
+  char why[256];
+  if (wm_engine_refuses(job, why, sizeof why)) return wm_fail(err, WM_EUSAGE, "method FORMULA %s", why);
+  const wm_executor *first = wm_engine_choose(job, NULL, 0);
+  if (!first) return wm_fail(err, WM_EUSAGE, "no executor counts this job");
+  if (first->gpu) { /* the GPU drivers repeat their launches themselves */
+    wm_match_options o = *job->mo;
+    o.trials = (int)job->trials;
+    return run_rows(job, &o, (unsigned)(first - table), r, by, err);
+  }
+  const wm_executor *e = NULL;
+  int rc = run_rows(job, job->mo, (unsigned)(first - table), r, &e, err);
+  if (by) *by = e;
+  if (rc || job->trials <= 1) return rc;
+  rerun c = {e, job};
+  return wm_match_trials(run_once, &c, job->trials, r->count, 0, r, err);
+}
+
+int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o, wm_match_result *r,
+                 wm_error *err) {
+  wm_match_options defaults;
+  if (!o) wm_match_options_init(&defaults), o = &defaults;
+  memset(r, 0, sizeof *r);
+  const wm_engine_job job = {g, &plan->pattern, plan, 1, WM_MOTIF_ENUMERATE, 0, 0, 1, o};
+  return run_rows(&job, o, 0, r, NULL, err);
+}
+
+void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) {
+  po->first_edge_up = gpu_plan;
+  if (!planner_auto) return;
+  /* Measuring a few orders takes a tenth to a few tenths of a second:
+   * worth it where the model's order reads about that long or more (a
+   * GPU reads ~3e11 elements a second, the CPU executor ~1e9), and a
+   * switch only where the measured gain is well beyond the estimator's
+   * error (on facebook, gains estimated at 1.4x ran slower on the GPU). */
+  po->sample_margin = 2.0;
+  po->sample_min_work = gpu_plan ? 1e11 : 1e9;
+}
+
+int wm_engine_ball(const wm_graph *g, uint32_t v, unsigned hops, int threads, const char *who, uint8_t **allowed,
+                   uint32_t **first, uint64_t *n_first, wm_error *err) {
+  wm_bfs_options bo;
+  wm_bfs_options_init(&bo);
+  bo.threads = threads;
+  bo.max_depth = hops;
+  wm_bfs_result br;
+  memset(&br, 0, sizeof br);
+  int rc = wm_bfs_cpu(g, &v, 1, &bo, &br, err);
+  if (rc) return rc;
+  *n_first = 0;
+  *allowed = calloc(g->n ? g->n : 1, 1);
+  *first = malloc((br.reached ? br.reached : 1) * sizeof **first);
+  if (!*allowed || !*first) {
+    wm_bfs_result_free(&br);
+    return wm_fail(err, WM_EINPUT, "%s: out of memory", who);
+  }
+  for (uint32_t u = 0; u < g->n; u++)
+    if (br.level[u] != WM_UNREACHED && br.level[u] <= hops && *n_first < br.reached) {
+      (*allowed)[u] = 1;
+      (*first)[(*n_first)++] = u;
+    }
+  wm_bfs_result_free(&br);
+  return WM_OK;
+}
