@@ -163,16 +163,25 @@ static void header_of(const wm_graph *g, uint64_t source_key, uint64_t payload_h
   put64(h + 56, XXH3_64bits(h, 56));
 }
 
+/* The payload of g hashed (and written at its offsets to fd, or only
+ * hashed where fd is -1), then the header that carries its hash.  0 or an
+ * errno. */
+static int payload_and_header(const wm_graph *g, uint64_t source_key, int fd, payload *p, unsigned char *h) {
+  payload_of(g, p);
+  uint64_t ph = 0;
+  int e = 0;
+  if (payload_io(p, fd, 1, &ph, &e) != 0) return e ? e : EIO;
+  header_of(g, source_key, ph, h);
+  return 0;
+}
+
 /* A file: the payload in parallel at its offsets first (its hash goes into
  * the header), then the header.  0 or an errno. */
 static int write_placed(const wm_graph *g, uint64_t source_key, int fd) {
   payload p;
-  payload_of(g, &p);
-  uint64_t ph = 0;
-  int e = 0;
   unsigned char h[HEADER_SIZE];
-  if (payload_io(&p, fd, 1, &ph, &e) != 0) return e ? e : EIO;
-  header_of(g, source_key, ph, h);
+  int e = payload_and_header(g, source_key, fd, &p, h);
+  if (e) return e;
   return pio_full(fd, h, HEADER_SIZE, 0, 1) != 0 ? (errno ? errno : EIO) : 0;
 }
 
@@ -191,13 +200,9 @@ static int write_all(int fd, const unsigned char *buf, uint64_t len) {
  * then everything in file order.  0 or an errno. */
 static int write_streamed(const wm_graph *g, uint64_t source_key, int fd) {
   payload p;
-  payload_of(g, &p);
-  uint64_t ph = 0;
-  int e = 0;
   unsigned char h[HEADER_SIZE];
-  if (payload_io(&p, -1, 1, &ph, &e) != 0) return e ? e : EIO;
-  header_of(g, source_key, ph, h);
-  e = write_all(fd, h, HEADER_SIZE);
+  int e = payload_and_header(g, source_key, -1, &p, h);
+  if (!e) e = write_all(fd, h, HEADER_SIZE);
   for (int s = 0; s < 3 && !e; s++) e = write_all(fd, p.seg[s], p.len[s]);
   return e;
 }
