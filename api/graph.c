@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "api_internal.h"
-#include "support.h"
+#include "base.h"
 #include "matcher.h"
 #include "traversal.h"
 

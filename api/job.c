@@ -10,7 +10,7 @@
 #include "gpu_policy.h"
 #include "match_knobs.h"
 #include "matcher.h"
-#include "support.h"
+#include "base.h"
 
 _Static_assert(WARPMATCH_MAX_TRIALS == WM_MAX_TRIALS, "the public bound is the matcher's");
 _Static_assert(WARPMATCH_GPU_MAX_TABLE_WORDS == WM_GPU_MAX_TABLE_WORDS, "the public bound is the policy's");

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "api_internal.h"
-#include "support.h"
+#include "base.h"
 
 static void dump(const wm_api_job *job, int format, FILE *f) {
   wm_graph_summary defaults;

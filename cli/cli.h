@@ -15,7 +15,7 @@
 
 #include "datasets.h"
 #include "exact_count.h"
-#include "support.h"
+#include "base.h"
 #include "warpmatch.h"
 #include "wm_error.h"
 

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "support.h"
+#include "base.h"
 #include "datasets.h"
 
 /* Largest scale whose vertex ids fit in 32 bits (WM_MAX_VERTEX_ID). */

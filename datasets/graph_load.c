@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "support.h"
+#include "base.h"
 #include "datasets.h"
 #include "graph_internal.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "support.h"
+#include "base.h"
 #include "wm_error.h"
 
 typedef struct wm_lines {

@@ -39,7 +39,7 @@
 
 #include "datasets.h"
 #include "graph_internal.h"
-#include "support.h"
+#include "base.h"
 
 #define BAD(...) wm_fail(err, WM_EINPUT, __VA_ARGS__)
 

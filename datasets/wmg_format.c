@@ -33,7 +33,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "support.h"
+#include "base.h"
 #include "datasets.h"
 #include "graph_internal.h"
 #include "line_reader.h"

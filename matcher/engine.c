@@ -11,7 +11,7 @@
 #include "dag_table.h"
 #include "traversal.h"
 
-/* The stack kernel's driver (stack/gpu_matcher.cu; device/gpu_nocuda.c
+/* The stack kernel's driver (stack/gpu_matcher.cu; stack/gpu_matcher_nocuda.c
  * without CUDA): any plan on the GPU. */
 int wm_match_gpu_stack(const wm_graph *g, const wm_plan *plan, const wm_match_options *o, wm_match_result *r,
                        wm_error *err);

@@ -23,11 +23,3 @@ int wm_match_check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match
                      o->first[i], g->n);
   return WM_OK;
 }
-
-int wm_gpu_devices(int gpus, int *ndev, wm_error *err) {
-  *ndev = 1;
-  if (gpus > WM_MAX_GPUS)
-    return wm_fail(err, WM_EUSAGE, "%d GPUs asked for; one call uses at most %d", gpus, WM_MAX_GPUS);
-  if (gpus > 1) *ndev = gpus;
-  return WM_OK;
-}

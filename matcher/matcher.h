@@ -8,8 +8,6 @@
  *            k-cliques, diamonds, and the host split of their rows
  *   motifs/  all 3-5 vertex motifs from per-vertex and per-edge sums, the
  *            few enumerated pieces, and the map to induced counts (CPU and GPU)
- *   device/  what the GPU code shares: checked CUDA calls, device discovery,
- *            the hold kernel, and the stand-ins of a build without CUDA
  * The files at this level are the module's API and what both executors
  * share: the input checks, the timed trials, the degree-renumbered graph,
  * and the engine (engine.h): the table of executors that decides which
@@ -20,6 +18,7 @@
 #include <stdint.h>
 
 #include "datasets.h"
+#include "device.h"
 #include "exact_count.h"
 #include "planner.h"
 #include "wm_error.h"
@@ -75,18 +74,6 @@ int wm_share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bou
  * cost each a launch and a wait.  (The GPU's own work counters live in its
  * memory, out of the other processes' reach.) */
 #define WM_SHARE_WINDOWS 8
-
-/* The most GPUs one call drives: every GPU driver's per-device tables
- * (matcher/stack, dag, motifs, device/gpu_graph) are sized by it, and the
- * public WARPMATCH_MAX_GPUS is it (api/ asserts so).  The API and the
- * command line refuse more before a driver is reached. */
-#define WM_MAX_GPUS 16
-
-/* The devices a GPU driver opens for o->gpus: 1 for 0 or 1, else gpus.
- * Above WM_MAX_GPUS (the API refuses that first: only a module caller can
- * get here) WM_EUSAGE naming the limit, where the drivers used to cut it
- * to 16 silently. */
-int wm_gpu_devices(int gpus, int *ndev, wm_error *err);
 
 enum wm_steal_mode { WM_STEAL_NONE = 0, WM_STEAL_BLOCK = 1, WM_STEAL_TWO_LEVEL = 2 };
 /* How the GPU stack kernel hands out level 0: vertices v0, or edges (v0, v1)
@@ -211,38 +198,6 @@ int wm_match_check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match
 
 int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
                  wm_match_result *r, wm_error *err);
-
-/* 1 when a CUDA device is usable (and the build has CUDA), else 0. */
-int wm_gpu_available(void);
-/* The CUDA devices usable (0 without CUDA): the most --gpus can ask for. */
-int wm_gpu_count(void);
-/* A graph's CSR kept on GPUs 0..gpus-1 for many GPU calls on it (the
- * library's context keeps one): the stack kernel, the dedicated kernels
- * and the motif sums read it where wm_match_options.gpu_graph names it,
- * instead of uploading g per call.  g must outlive it. */
-typedef struct wm_gpu_graph wm_gpu_graph;
-int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_error *err);
-void wm_gpu_graph_destroy(wm_gpu_graph *gg);
-/* 1 with *off and *adj (device pointers) when gg holds g on device dev. */
-int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj);
-/* gg's memory pool on device dev (a cudaMemPool_t), or NULL: the motif
- * sums on gg take their buffers from it, and it keeps up to 2 GiB of them
- * reserved between calls, until gg is destroyed. */
-void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev);
-/* What gg keeps between calls on a device: its pool's reserve, and the
- * largest buffer wm_gpu_graph_keep takes. */
-#define WM_GPU_GRAPH_KEEP_BYTES (2ull << 30)
-/* A device buffer of up to WM_GPU_GRAPH_KEEP_BYTES that a call leaves with gg, in a state its
- * next call of the same kind can use as it is (the motif sums' scratch:
- * zeroed where it must be, each warp's stamps above its marks), so that
- * the next call need not clear it.  keep hands p (bytes long, tagged with
- * what it holds) to gg, freeing any buffer kept before, and returns 1; or
- * 0 where gg does not keep it (then the caller frees p).  take returns the
- * kept buffer where its bytes and tag match, and gives it up to the
- * caller; else NULL, and one kept of another size or tag is freed.  A
- * buffer goes back after 256 takes.  Both are safe from several threads. */
-void *wm_gpu_graph_take(const wm_gpu_graph *gg, int dev, size_t bytes, uint64_t tag);
-int wm_gpu_graph_keep(const wm_gpu_graph *gg, int dev, void *p, size_t bytes, uint64_t tag);
 
 /* A plan on the GPU: the engine's GPU rows (engine.h), a dedicated kernel
  * where one counts it, else the stack kernel.  WM_EDEVICE when no device

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "support.h"
+#include "base.h"
 #include "planner.h"
 
 static void operand_name(uint8_t x, char *buf, size_t size) {

@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "planner.h"
-#include "support.h"
+#include "base.h"
 
 /* Everything about a plan that depends on the matching order: position
  * masks, symmetry restrictions (when `symmetry`; taken with the orbit

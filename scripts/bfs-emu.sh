@@ -38,7 +38,7 @@ done
 if grep -n '<<<' "$build"/src/*.cpp; then echo "bfs-emu: a launch was not rewritten" >&2; exit 1; fi
 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
-inc=(-I"$emu/include" -I"$repo/traversal" -I"$repo/matcher/device" -I"$repo/datasets" -I"$repo/matcher" -I"$repo/planner" -I"$repo/patterns")
+inc=(-I"$emu/include" -I"$repo/traversal" -I"$repo/device" -I"$repo/datasets" -I"$repo/base" -I"$repo/matcher" -I"$repo/planner" -I"$repo/patterns")
 objs=()
 for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_nccl.cpp" "$emu/emu_fault.cpp"; do
   o="$build/obj/$(basename "$f" .cpp).o"

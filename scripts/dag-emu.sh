@@ -27,7 +27,7 @@ cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
-inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/dag" -I"$repo/matcher/device" -I"$repo/datasets" -I"$repo/planner" -I"$repo/patterns")
+inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/dag" -I"$repo/device" -I"$repo/datasets" -I"$repo/base" -I"$repo/planner" -I"$repo/patterns")
 tiny=(-DWM_CLQ_LIGHT_D=4 -DWM_CLQ_ROWS=3 -DWM_CLQ_BUILD_SLOTS=64 -DWM_CLQ_SMEM_D=8 -DWM_CLQ_STACK_D=32
       -DWM_TRI_SPLIT=4 -DWM_TRI_LIGHT_SLOTS=32 -DWM_TRI_HEAVY_SLOTS=64 -DWM_TRI_LIGHT_IN=4 -DWM_TRI_LIGHT_IN_MIN=2
       -DWM_TRI_LIGHT_BITS=4 -DWM_TRI_HEAVY_BITS=8 -DWM_TRI_NARROW=200u -DWM_TRI_NARROW_MIN_ARCS=0
@@ -41,15 +41,15 @@ build_checker() {
   mkdir -p "$out/src" "$out/obj"
   # every kernel family (dag_kernels.def's rows, one gpu_<family>_kernel.cu each), their driver
   local kernels
-  kernels=$(cd "$repo/matcher" && ls dag/gpu_*_kernel.cu | sed 's/\.cu$//')
-  for f in $kernels dag/gpu_dag device/gpu_check; do
+  kernels=$(cd "$repo" && ls matcher/dag/gpu_*_kernel.cu | sed 's/\.cu$//')
+  for f in $kernels matcher/dag/gpu_dag device/gpu_check; do
     # k<<<g, b, smem, stream>>>(args);  ->  emu_launch(emu_cfg(g, b, smem, stream), <k(args)>);
     # the arguments copied at the launch, as CUDA does: a captured launch runs later.
     sed -E \
       -e 's/^([[:space:]]*)([A-Za-z_][A-Za-z_0-9]*(<[^<>]*>)?)<<<(.*)>>>\((.*)\);/\1emu_launch(emu_cfg(\4), [emu_args = std::make_tuple(\5)]() { std::apply([](auto... x) { \2(x...); }, emu_args); });/' \
       -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/' \
       -e 's/__shared__/static/g' \
-      "$repo/matcher/$f.cu" >"$out/src/$(basename "$f").cpp"
+      "$repo/$f.cu" >"$out/src/$(basename "$f").cpp"
   done
   if grep -n '<<<' "$out"/src/*.cpp; then echo "dag-emu: a launch was not rewritten" >&2; exit 1; fi
   local objs=()

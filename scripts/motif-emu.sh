@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the GPU motif aggregates (matcher/motifs/gpu_motif_sums.cu and the
-# gpu_motif_*.cuh it includes, with matcher/device/gpu_check.cu) on the CPU
+# gpu_motif_*.cuh it includes, with device/gpu_check.cu) on the CPU
 # emulator of scripts/bfs-emu/ and checks wm_motif_sums_gpu against
 # wm_motif_sums_cpu (the oracle) sum by sum, exactly, for sizes 4 and 5
 # (scripts/motif-emu/check.cpp): small
@@ -50,20 +50,20 @@ cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 # the .cuh beside gpu_motif_sums.cu go through the same rewrite, into
 # $build/src, where its #include "..." finds them first
 rm -f "$build"/src/*.cuh
-for f in motifs/gpu_motif_sums.cu device/gpu_check.cu device/gpu_graph.cu "$repo"/matcher/motifs/gpu_motif_*.cuh; do
-  f=${f#"$repo/matcher/"}
+for f in matcher/motifs/gpu_motif_sums.cu device/gpu_check.cu device/gpu_graph.cu "$repo"/matcher/motifs/gpu_motif_*.cuh; do
+  f=${f#"$repo/"}
   out="$build/src/$(basename "$f")"
   case $f in *.cu) out="${out%.cu}.cpp" ;; esac
   sed -z -E \
     -e 's/([A-Za-z_][A-Za-z_0-9]*(<[^<>;]*>)?)<<<([^;>]*)>>>\(([^;]*)\);/{ auto emu_k = \1; emu_params_t<decltype(emu_k)> emu_a(\4); emu_launch(emu_cfg(\3), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }/g' \
     -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/g' \
     -e 's/__shared__/static/g' \
-    "$repo/matcher/$f" >"$out"
+    "$repo/$f" >"$out"
 done
 if grep -n '<<<' "$build"/src/*.cpp "$build"/src/*.cuh; then echo "motif-emu: a launch was not rewritten" >&2; exit 1; fi
 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
-inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/motifs" -I"$repo/matcher/device" -I"$repo/datasets" -I"$repo/planner" -I"$repo/patterns")
+inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/motifs" -I"$repo/device" -I"$repo/datasets" -I"$repo/base" -I"$repo/planner" -I"$repo/patterns")
 objs=() pids=()
 for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/motif-emu/check.cpp"; do
   o="$build/obj/$(basename "$f" .cpp).o"

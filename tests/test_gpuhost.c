@@ -14,7 +14,7 @@
 #include "gpu_plan.h"
 #include "gpu_policy.h"
 #include "matcher.h"
-#include "support.h"
+#include "base.h"
 #include "testutil.h"
 #include "warpmatch.h"
 

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "support.h"
+#include "base.h"
 #include "testutil.h"
 
 /* A triangle with a tail: one triangle, 4 vertices, 4 edges. */

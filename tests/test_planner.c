@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support.h"
+#include "base.h"
 #include "json_check.h"
 #include "matcher.h"
 #include "planner_internal.h"

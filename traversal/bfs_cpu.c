@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support.h"
+#include "base.h"
 #include "traversal.h"
 
 enum {

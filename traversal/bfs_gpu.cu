@@ -22,7 +22,7 @@
 
 #include "bfs_gpu_internal.cuh"
 #include "bfs_part.cuh"
-#include "support.h"
+#include "base.h"
 #include "traversal.h"
 
 using namespace wm_bfs;

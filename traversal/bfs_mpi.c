@@ -26,7 +26,7 @@
 #include <mpi.h>
 
 #include "bfs_mpi.h"
-#include "support.h"
+#include "base.h"
 
 enum { BACK_TO_TOPDOWN_BETA = 24 };
 

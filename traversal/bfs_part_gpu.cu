@@ -45,7 +45,7 @@
 
 #include "bfs_part.cuh"
 #include "gpu_check.h"
-#include "support.h"
+#include "base.h"
 
 #ifdef WM_HAVE_NCCL
 #include <nccl.h>

@@ -21,7 +21,7 @@
 
 #include <omp.h>
 
-#include "support.h"
+#include "base.h"
 #include "cpu_schedule.h"
 #include "matcher.h"
 #include "set_ops.h"

@@ -1,7 +1,7 @@
 /* Sorted-set operations (see set_ops.h for the strategy). */
 #include "set_ops.h"
 
-#include "support.h"
+#include "base.h"
 
 uint32_t wm_set_lower_bound(const uint32_t *a, uint32_t n, uint32_t x) {
   return (uint32_t)wm_sorted_lower_bound(a, n, x);

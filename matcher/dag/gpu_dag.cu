@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support.h"
+#include "base.h"
 #include "gpu_check.h"
 #include "gpu_dag.h"
 

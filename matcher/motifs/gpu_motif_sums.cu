@@ -49,7 +49,7 @@
 
 #include <cub/cub.cuh>
 
-#include "support.h"
+#include "base.h"
 #include "gpu_check.h"
 #include "motif_sums.h"
 #include "gpu_motif_device.cuh"

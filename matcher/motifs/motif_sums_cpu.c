@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support.h"
+#include "base.h"
 #include "motif_sums.h"
 
 typedef struct acc {

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support.h"
+#include "base.h"
 #include "matcher.h"
 #include "motifs_internal.h"
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support.h"
+#include "base.h"
 #include "gpu_kernel.h"
 #include "gpu_plan.h"
 #include "gpu_policy.h"

@@ -1,4 +1,4 @@
-/* The hold of matcher/device/gpu_hold.cu, for the emulator: its launches run
+/* The hold of device/gpu_hold.cu, for the emulator: its launches run
  * when they are queued, so a hold kernel would spin before the host could
  * release it.  Nothing is held; the counts are what is checked here. */
 #include "gpu_check.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "support.h"
+#include "base.h"
 
 enum { MODE_OFF, MODE_TERMINAL, MODE_LINES };
 static int g_mode = MODE_OFF;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "gpu_check.h"
-#include "matcher.h"
+#include "device.h"
 
 /* What a device's pool keeps reserved between calls: enough for the motif
  * scratch of graphs whose calls take milliseconds (hub's is 948 MB), where

@@ -1,7 +1,7 @@
 /* Device discovery for the GPU executors. */
 #include <cuda_runtime.h>
 
-#include "matcher.h"
+#include "device.h"
 
 extern "C" int wm_gpu_count(void) {
   int n = 0;

@@ -1,7 +1,7 @@
 /* Stand-ins for the graph kept on the GPUs (gpu_graph.cu) when the build
- * has no CUDA; apart from gpu_nocuda.c so that the emulator runs, which
+ * has no CUDA; apart from gpu_device_nocuda.c so that the emulator runs, which
  * bring their own device discovery, can link the real drivers without it. */
-#include "matcher.h"
+#include "device.h"
 
 int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_error *err) {
   (void)g, (void)gpus;

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "support.h"
+#include "base.h"
 
 double wm_now(void) {
   struct timespec ts;

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "support.h"
+#include "base.h"
 
 /* Separator and key for the next member at the current depth. */
 static void member(wm_json *j, const char *key) {

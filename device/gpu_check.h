@@ -6,8 +6,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "matcher.h"
-#include "support.h"
+#include "device.h"
+#include "base.h"
 #include "wm_error.h"
 
 /* Checked CUDA call inside a function that has `wm_error *err` and returns

@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "support.h"
+#include "base.h"
 
 /* ---- the registry of temporaries being written ----------------------- */
 
