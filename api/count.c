@@ -50,6 +50,7 @@ static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_op
   if (rc) return wm_api_status(ctx, rc, &err);
   for (unsigned t = 0; o->trial_ms && t < r.trials && t < o->trials; t++) o->trial_ms[t] = r.trial_ms[t];
   fill(job, &r, r.count, by->formula, out);
+  out->executor = by->name;
   return WARPMATCH_OK;
 }
 

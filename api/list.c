@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "api_internal.h"
-#include "matcher.h"
+#include "engine.h"
 
 /* Matches per call of the caller's function: large enough that the call
  * costs little per match, small enough (k <= 8: 128 KiB) to stay cheap. */
@@ -47,9 +47,10 @@ static int run(warpmatch_context *ctx, const warpmatch_match_options *o, const w
   mo.sink_ctx = b;
   wm_match_result r;
   wm_error err;
-  int rc = job->use_gpu ? wm_match_gpu(job->m.g, &job->plan, &mo, &r, &err)
-                        : wm_match_cpu(job->m.g, &job->plan, &mo, &r, &err);
+  const wm_executor *by = NULL;
+  int rc = wm_engine_match(job->m.g, &job->plan, job->use_gpu, &mo, &r, &by, &err);
   if (rc) return wm_api_status(ctx, rc, &err);
+  out->executor = by->name;
   flush(b); /* the last, partial batch */
   wm_api_job_result(job, &r, out);
   out->count.count = b->handed;

@@ -386,6 +386,8 @@ typedef struct warpmatch_match_result {
   const char *formula;          /* method FORMULA: the edge-induced count's formula in words
                                    (static text), else NULL */
   char launch[384];             /* how it ran: executor and launch, or the formula's pieces */
+  const char *executor;         /* the engine's row that ran it (static text): "formula", "triangle",
+                                   "clique", "diamond", "stack" or "cpu" (docs/engine.md) */
 } warpmatch_match_result;
 
 /* warpmatch_count, warpmatch_list and warpmatch_motifs with the options and

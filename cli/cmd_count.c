@@ -92,6 +92,7 @@ static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome
   if (job->o.ball) wm_json_u64(&j, "ball_vertices", o->r.ball_vertices);
   wm_json_u128(&j, "count", count_of(o));
   wm_json_str(&j, "method", formula(o) ? "formula" : "enumerate");
+  wm_json_str(&j, "executor", o->r.executor ? o->r.executor : "");
   if (formula(o)) wm_json_str(&j, "how", o->r.launch);
   wm_json_double(&j, "seconds", o->r.count.seconds);
   wm_json_double(&j, "load_seconds", job->load_seconds);
@@ -125,7 +126,10 @@ static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome
   wm_json_end(&j);
 }
 
+/* The engine's row first: which of its executors ran the job
+ * (docs/engine.md), then what that executor ran. */
 static void print_plan(const wm_match_job *job, const outcome *o) {
+  printf("executor: %s (the engine's row that counted)\n", o->r.executor ? o->r.executor : "?");
   if (!formula(o)) {
     printf("%slaunch: %s\n\n", o->plan, o->r.launch);
     return;

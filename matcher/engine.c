@@ -44,6 +44,7 @@ static int formula_applies(const wm_engine_job *job) {
 static int formula_accepts(const wm_executor *e, const wm_engine_job *job, char *why, size_t size) {
   (void)e;
   if (job->method == WM_MOTIF_ENUMERATE) return refuse(why, size, "the method is enumerate");
+  if (job->mo->sink) return refuse(why, size, "listing finds the matches, which a formula does not");
   if (!formula_applies(job)) return refuse(why, size, "%s", formula_needs);
   /* auto: a pattern a dedicated kernel counts is left to it, on either
    * device (the kernels beat the formula's aggregates on the GPU, and the
@@ -192,13 +193,18 @@ int wm_engine_count(const wm_engine_job *job, wm_match_result *r, const wm_execu
   return wm_match_trials(run_once, &c, job->trials, r->count, 0, r, err);
 }
 
-int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o, wm_match_result *r,
-                 wm_error *err) {
+int wm_engine_match(const wm_graph *g, const wm_plan *plan, int use_gpu, const wm_match_options *o,
+                    wm_match_result *r, const wm_executor **by, wm_error *err) {
   wm_match_options defaults;
   if (!o) wm_match_options_init(&defaults), o = &defaults;
   memset(r, 0, sizeof *r);
-  const wm_engine_job job = {g, &plan->pattern, plan, 1, WM_MOTIF_ENUMERATE, 0, 0, 1, o};
-  return run_rows(&job, o, 0, r, NULL, err);
+  const wm_engine_job job = {g, &plan->pattern, plan, use_gpu, WM_MOTIF_ENUMERATE, 0, 0, 1, o};
+  return run_rows(&job, o, 0, r, by, err);
+}
+
+int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o, wm_match_result *r,
+                 wm_error *err) {
+  return wm_engine_match(g, plan, 1, o, r, NULL, err);
 }
 
 void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) {

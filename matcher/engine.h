@@ -60,6 +60,13 @@ int wm_engine_refuses(const wm_engine_job *job, char *why, size_t size);
  * row that counted.  WM_EUSAGE when the method is refused. */
 int wm_engine_count(const wm_engine_job *job, wm_match_result *r, const wm_executor **by, wm_error *err);
 
+/* A plan run by the table's plan rows (the formula is not asked: listing,
+ * the motif passes' enumerated classes, the tests): on the GPU a dedicated
+ * kernel where one counts it, else the stack kernel; on the CPU the CPU
+ * executor.  *by (may be NULL) receives the row that ran it. */
+int wm_engine_match(const wm_graph *g, const wm_plan *plan, int use_gpu, const wm_match_options *o,
+                    wm_match_result *r, const wm_executor **by, wm_error *err);
+
 /* The planner's options that are engine policy: the GPU's plan (first edge
  * upwards) and, with the automatic planner, when sampling orders pays. */
 void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);

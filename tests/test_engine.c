@@ -150,3 +150,45 @@ Test(engine, count_runs_the_chosen_row) {
     }
   wm_graph_destroy(g);
 }
+
+/* A plan run by the table's plan rows (listing, the motifs' enumerated
+ * classes): the CPU executor on the CPU, the same count, and never the
+ * formula, which finds no matches to hand over. */
+static int count_sink(void *ctx, const uint32_t *match, unsigned k) {
+  (void)match, (void)k;
+  ++*(uint64_t *)ctx;
+  return 0;
+}
+
+Test(engine, plan_rows_run_listing) {
+  uint32_t s[] = {0, 0, 0, 1, 1, 2}, d[] = {1, 2, 3, 2, 3, 3};
+  wm_graph *g;
+  wm_error err;
+  cr_assert_eq(wm_graph_from_arcs(s, d, 6, 4, 0, &g, &err), WM_OK, "%s", err.msg);
+  wm_pattern p;
+  cr_assert_eq(wm_pattern_from_name("4-cycle", &p, &err), WM_OK, "%s", err.msg);
+  wm_graph_summary gs;
+  wm_graph_summary_default(&gs);
+  wm_plan_options po;
+  wm_plan_options_init(&po); /* not count-only: every match reaches the sink */
+  wm_plan plan;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  uint64_t seen = 0;
+  mo.sink = count_sink;
+  mo.sink_ctx = &seen;
+  wm_match_result r;
+  const wm_executor *by = NULL;
+  cr_assert_eq(wm_engine_match(g, &plan, 0, &mo, &r, &by, &err), WM_OK, "%s", err.msg);
+  cr_assert_str_eq(by->name, "cpu");
+  cr_assert_eq(seen, 3, "K4 holds 3 4-cycles, %llu handed over", (unsigned long long)seen);
+  char why[256] = "";
+  wm_engine_job job = {g, &p, &plan, 0, WM_MOTIF_AUTO, 0, 0, 1, &mo};
+  unsigned n;
+  const wm_executor *t = wm_engine_table(&n);
+  cr_assert_str_eq(t[0].name, "formula");
+  cr_assert_eq(t[0].accepts(&t[0], &job, why, sizeof why), 0);
+  cr_assert(strstr(why, "listing"), "%s", why);
+  wm_graph_destroy(g);
+}

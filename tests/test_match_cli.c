@@ -178,6 +178,16 @@ Test(match_cli, count_dump_plan) {
   cr_assert(strstr(out, "for v0 in V") && strstr(out, "hoisted from level 2") && strstr(out, "count      1\n"),
             "%s", out);
   free(out), free(err);
+  /* the engine's row that counted, named first; a formula's too */
+  rc = wm_test_run(&out, &err, "count %s --pattern 4-clique --dump-plan --no-cache --device cpu", f.graph);
+  cr_assert(rc == 0 && !strncmp(out, "executor: cpu ", 14), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern house --dump-plan --no-cache --device cpu", f.graph);
+  cr_assert(rc == 0 && !strncmp(out, "executor: formula ", 18), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern house --method enumerate --json --no-cache --device cpu", f.graph);
+  cr_assert(rc == 0 && json_valid_object(out) && strstr(out, "\"executor\":\"cpu\""), "%s", out);
+  free(out), free(err);
   rc = wm_test_run(&out, &err, "count %s --pattern 4-clique --dump-plan --no-code-motion --json --no-cache --device cpu",
                    f.graph);
   cr_assert_eq(rc, 0, "%s", err);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "engine.h"
 #include "matcher.h"
 #include "motifs_internal.h"
 
@@ -49,7 +50,7 @@ static int match_one(const wm_graph *g, const wm_pattern *p, int induced, int us
   wm_plan_options po;
   wm_plan_options_init(&po);
   po.induced = induced;
-  po.first_edge_up = use_gpu;
+  wm_engine_plan_policy(&po, use_gpu, 0);
   wm_plan plan;
   int rc = wm_plan_build(p, gs, &po, &plan, err);
   if (rc) return rc;
@@ -60,7 +61,7 @@ static int match_one(const wm_graph *g, const wm_pattern *p, int induced, int us
     wm_match_options_init(&named);
   named.progress_label = p->name;
   const double t0 = wm_now();
-  rc = use_gpu ? wm_match_gpu(g, &plan, &named, r, err) : wm_match_cpu(g, &plan, &named, r, err);
+  rc = wm_engine_match(g, &plan, use_gpu, &named, r, NULL, err);
   if (wm_trace_on("WM_MOTIF_TRACE"))
     fprintf(stderr, "motifs: %s matched %s in %.3f ms, its plan made in %.3f ms\n", p->name,
             induced ? "vertex-induced" : "edge-induced", 1e3 * (wm_now() - t0), 1e3 * (t0 - t_plan));

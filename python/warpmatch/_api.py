@@ -316,6 +316,7 @@ class CountInfo:
     kernel_ms: float  #: GPU kernel time (0 on the CPU)
     device: str  #: "cpu" or "gpu": where it ran
     method: str  #: "formula" or "enumerate": how it was counted
+    executor: str = ""  #: the engine's row that ran it: "formula", "triangle", "clique", "diamond", "stack" or "cpu"
 
 
 @dataclass(frozen=True)
@@ -592,6 +593,7 @@ class Graph:
             kernel_ms=float(res.kernel_ms),
             device=_DEVICE_NAMES.get(res.device, str(res.device)),
             method=_METHOD_NAMES.get(res.method, str(res.method)),
+            executor=(out.executor or b"").decode(),
         )
 
     def list(

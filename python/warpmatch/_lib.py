@@ -161,6 +161,7 @@ class MatchResult(Structure):
         ("trials", c_uint),
         ("formula", c_char_p),
         ("launch", c_char * 384),
+        ("executor", c_char_p),
     ]
 
 
