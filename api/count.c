@@ -8,7 +8,6 @@
 #include "api_internal.h"
 #include "engine.h"
 #include "matcher.h"
-#include "motifs_internal.h"
 
 static void fill(const wm_api_job *job, const wm_match_result *r, wm_u128 exact, int formula,
                  warpmatch_match_result *out) {

@@ -7,7 +7,6 @@
 
 #include "api_internal.h"
 #include "engine.h"
-#include "gpu_policy.h"
 #include "match_knobs.h"
 #include "matcher.h"
 #include "base.h"

@@ -7,7 +7,6 @@
 
 #include "api_internal.h"
 #include "matcher.h"
-#include "motifs_internal.h"
 
 unsigned warpmatch_motif_classes(unsigned size) {
   if (size < 3 || size > 5) return 0;

@@ -75,6 +75,12 @@ int wm_share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bou
  * memory, out of the other processes' reach.) */
 #define WM_SHARE_WINDOWS 8
 
+/* The ranges of the GPU tuning (wm_match_options' gpu_*), the public
+ * WARPMATCH_GPU_MAX_* (api/ asserts so). */
+#define WM_GPU_MAX_UNROLL 32         /* one lane per unrolled iteration at most */
+#define WM_GPU_MAX_WARPS 32          /* a warp's lane masks of the block's warps are 32 bits */
+#define WM_GPU_MAX_TABLE_WORDS 8192u /* a forced probe table's size */
+
 enum wm_steal_mode { WM_STEAL_NONE = 0, WM_STEAL_BLOCK = 1, WM_STEAL_TWO_LEVEL = 2 };
 /* How the GPU stack kernel hands out level 0: vertices v0, or edges (v0, v1)
  * (G2Miner's edge parallelism: a hub's first level is spread over many
@@ -221,6 +227,11 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  * each class. */
 int wm_motifs(const wm_graph *g, unsigned k, int use_gpu, const wm_match_options *o, wm_u128 *counts,
               int *how, wm_match_result *sum, wm_error *err);
+/* The name of a class's way of counting (the how[] of wm_motifs):
+ * "formula", "enumerated", "enumerated-induced". */
+const char *wm_motif_how_name(int how);
+/* The edge-induced count's formula of p in words (static text), or NULL. */
+const char *wm_motif_formula_text(const wm_pattern *p);
 /* "formula", "enumerated" (edge-induced) or "enumerated-induced". */
 const char *wm_motif_how_name(int how);
 

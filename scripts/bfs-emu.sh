@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the GPU BFS (traversal/*.cu) and its test suites (tests/test_gpu_bfs.c,
-# and tests/test_gpu_bfs_gpus.c over EMU_DEVICES emulated GPUs joined by an
+# Runs the GPU BFS (traversal/*.cu) and its test suites (tests/traversal/test_gpu_bfs.c,
+# and tests/traversal/test_gpu_bfs_gpus.c over EMU_DEVICES emulated GPUs joined by an
 # emulated NCCL)
 # on a CPU emulator of the CUDA features the kernels use (scripts/bfs-emu/):
 # every CUDA thread is a coroutine, __syncthreads() and warp collectives are
@@ -45,11 +45,11 @@ for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_nccl.cpp" "$emu/emu
   g++ -std=c++17 -DWM_HAVE_NCCL=1 -O1 -g -Wall -Wno-unused-function -Wno-unknown-pragmas "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
   objs+=("$o")
 done
-for f in test_gpu_bfs test_gpu_bfs_gpus testutil gpu_main; do
+for f in traversal/test_gpu_bfs traversal/test_gpu_bfs_gpus testutil gpu_main; do
   gcc -std=c11 -O1 -g -Wall "${san[@]}" "${inc[@]}" -I"$repo/tests" \
     -DWM_TEST_GRAPHS="\"$repo/datasets/real\"" -DWM_TEST_PATTERNS="\"$repo/patterns\"" -DWM_SOURCE_DIR="\"$repo\"" -DWM_BIN="\"/bin/false\"" \
-    -c "$repo/tests/$f.c" -o "$build/obj/t_$f.o"
-  objs+=("$build/obj/t_$f.o")
+    -c "$repo/tests/$f.c" -o "$build/obj/t_${f##*/}.o"
+  objs+=("$build/obj/t_${f##*/}.o")
 done
 g++ "${san[@]}" -o "$build/test_gpu_bfs_emu" "${objs[@]}" "$build/lib/libwarpmatch.a" \
   $(pkg-config --libs criterion libxxhash) -fopenmp -lm

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU kernels on the CPU emulator (scripts/bfs-emu/), a short run of each
 # emulator for CI, where no GPU runs them: the motif aggregates on one
-# emulated device under every policy of tests/test_gpu_motifs.c
+# emulated device under every policy of tests/matcher/test_gpu_motifs.c
 # (motif-emu.sh, run 0), the triangle, clique and diamond kernels with tiny
 # policy constants on one device and as two processes of two devices
 # (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS suites' small graphs on one and

@@ -6,7 +6,7 @@
 # (scripts/motif-emu/check.cpp): small
 # Erdos-Renyi graphs, a power-law graph, a hub over a sparse graph, a star,
 # K12, an empty graph, 2- and 3-vertex graphs and any edge-list files given,
-# each renumbered by degree; with the policies of tests/test_gpu_motifs.c
+# each renumbered by degree; with the policies of tests/matcher/test_gpu_motifs.c
 # (the defaults, 4 warps with the pair lists in chunks, a tight scratch with
 # a layout per kernel, heavy tops of 64 paths and of 1 swept by 32-warp
 # blocks; then the defaults (twice: the second call takes the scratch the

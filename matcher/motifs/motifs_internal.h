@@ -14,12 +14,9 @@ enum {
 
 /* How the formula path gets pattern p's class. */
 int wm_motif_how(const wm_pattern *p);
-const char *wm_motif_how_name(int how);
 /* The motif size whose sums p's formula needs (3: degrees alone; 4: and
  * triangles and 4-cycles; 5: all). */
 unsigned wm_motif_formula_level(const wm_pattern *p);
-/* The edge-induced count's formula in words, or NULL. */
-const char *wm_motif_formula_text(const wm_pattern *p);
 /* p's edge-induced count from the sums; 0 when p has no formula. */
 int wm_motif_formula(const wm_pattern *p, const wm_motif_sums *sums, wm_i128 *out);
 /* The same for a class of wm_connected_patterns, found by the catalogue

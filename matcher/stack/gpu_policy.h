@@ -14,10 +14,8 @@
 extern "C" {
 #endif
 
-#define WM_GPU_MAX_UNROLL 32   /* one lane per unrolled iteration at most */
 #define WM_GPU_DEFAULT_UNROLL 8
 #define WM_GPU_DEFAULT_WARPS 8 /* warps per block */
-#define WM_GPU_MAX_WARPS 32    /* a warp's lane masks of the block's warps are 32 bits */
 #define WM_GPU_MIN_LIST_BATCH 64
 
 typedef struct wm_gpu_policy {
@@ -42,7 +40,6 @@ typedef struct wm_gpu_policy {
  * measurement on the H100). */
 #define WM_GPU_TABLE_WORDS 128u
 #define WM_GPU_TABLE_MIN_WORDS 64u
-#define WM_GPU_MAX_TABLE_WORDS 8192u /* forced sizes */
 
 /* Policy for a plan of k positions from the user's options (0/-1 = default). */
 void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, unsigned k);

@@ -1,8 +1,8 @@
 /* Checks the GPU motif aggregates (matcher/motifs/gpu_motif_sums.cu) on the
  * CPU emulator against the CPU's (wm_motif_sums_cpu, the oracle), every sum
  * exactly, for sizes 4 and 5, on graphs built here and on any edge-list
- * files given, each renumbered by degree (as tests/test_gpu_motifs.c).  The
- * policies (struct wm_motif_gpu_policy) are those of tests/test_gpu_motifs.c
+ * files given, each renumbered by degree (as tests/matcher/test_gpu_motifs.c).  The
+ * policies (struct wm_motif_gpu_policy) are those of tests/matcher/test_gpu_motifs.c
  * with smaller list rooms; MOTIF_EMU_SET picks the set:
  *   one       one device: the defaults, 4 warps with lists in chunks, a
  *             tight scratch (a layout per kernel), heavy_paths 64 with lists

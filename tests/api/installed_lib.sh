@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The installed library as its users see it: `cmake --install` of the build
-# folder BUILD into a temporary prefix, then tests/api_app.c built against it
+# folder BUILD into a temporary prefix, then tests/api/api_app.c built against it
 # with `cc app.c $(pkg-config --cflags --libs warpmatch)` (the shared library,
 # run with LD_LIBRARY_PATH), with `pkg-config --static` (the static library:
 # Libs.private and Requires.private must be complete), and through
-# find_package(warpmatch) (tests/find_package).  warpmatch.h must also
+# find_package(warpmatch) (tests/api/find_package).  warpmatch.h must also
 # compile as C++.  Usage: installed_lib.sh BUILD
 set -euo pipefail
 

@@ -1,7 +1,7 @@
 /* A user's program of the installed library: it includes only warpmatch.h
  * and checks the answers on a graph it knows, a 4-clique 0-1-2-3 with a
  * tail 3-4-5, built from edge arrays and, when a path is given, loaded
- * from that file too (tests/installed_lib.sh writes it).  Exits 0 when
+ * from that file too (tests/api/installed_lib.sh writes it).  Exits 0 when
  * every answer is right, else prints what is wrong and exits 1. */
 #include <stdint.h>
 #include <stdio.h>
