@@ -223,9 +223,12 @@ unsigned warpmatch_graph_flags(const warpmatch_graph *g) {
   return g ? g->g->flags & (WM_GRAPH_DIRECTED | WM_GRAPH_DEGREE_SORTED | WM_GRAPH_ORIENTED) : 0;
 }
 
-/* One rewrite of *g into a new graph, which replaces *g when it is ours
- * (owned) and becomes ours. */
-static int rewrite_step(int rc, wm_graph *next, const wm_graph **g, int *owned) {
+/* One rewrite (relabel or orient) of *g into a new graph, which replaces
+ * *g, destroying it when it was an earlier step's (*owned). */
+typedef int (*rewrite_fn)(const wm_graph *g, wm_graph **out, wm_error *err);
+static int rewrite_step(rewrite_fn fn, const wm_graph **g, int *owned, wm_error *err) {
+  wm_graph *next = NULL;
+  int rc = fn(*g, &next, err);
   if (rc) return rc;
   if (*owned) wm_graph_destroy((wm_graph *)*g);
   *g = next;
@@ -245,15 +248,14 @@ int warpmatch_graph_rewrite(warpmatch_context *ctx, const warpmatch_graph *g, un
                        "%s: how 0x%x: expected WARPMATCH_REWRITE_RELABEL_DEGREE and/or WARPMATCH_REWRITE_ORIENT (0x%x)",
                        who, how, known);
   const wm_graph *cur = g->g;
-  wm_graph *next = NULL;
   int owned = 0, rc = WM_OK;
   wm_error err;
   wm_api_threads t;
   wm_api_threads_enter(ctx, &t);
   if (how & WARPMATCH_REWRITE_RELABEL_DEGREE)
-    rc = rewrite_step(wm_graph_relabel_by_degree(cur, &next, &err), next, &cur, &owned);
+    rc = rewrite_step(wm_graph_relabel_by_degree, &cur, &owned, &err);
   if (!rc && (how & WARPMATCH_REWRITE_ORIENT))
-    rc = rewrite_step(wm_graph_orient_by_degree(cur, &next, &err), next, &cur, &owned);
+    rc = rewrite_step(wm_graph_orient_by_degree, &cur, &owned, &err);
   wm_api_threads_leave(&t);
   if (rc) {
     if (owned) wm_graph_destroy((wm_graph *)cur);
