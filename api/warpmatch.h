@@ -535,11 +535,11 @@ int warpmatch_pattern_automorphisms(warpmatch_context *ctx, const warpmatch_patt
 
 /* ---- the program around the library ------------------------------------ */
 
-/* Whether the library's long phases (loading a big text graph, matching,
- * motifs) may show their progress line on stderr: 0 (the default) never;
- * 1 as the environment's WM_PROGRESS says (1: every update a line, 0:
- * none), else when stderr is a terminal.  Process-wide: for a program that
- * owns its terminal, not for a library user. */
+/* Whether the library's long phases (loading a big text graph,
+ * generating, matching, motifs) may show their progress line on stderr:
+ * 0 (the default) never; 1 as the environment's WM_PROGRESS says (1: every
+ * update a line, 0: none), else when stderr is a terminal.  Process-wide:
+ * for a program that owns its terminal, not for a library user. */
 void warpmatch_set_progress(int show);
 /* Removes every temporary the library is writing (a .wmg being saved, a
  * text graph's cache), with async-signal-safe calls only: for a program's
