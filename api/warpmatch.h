@@ -54,7 +54,9 @@ const char *warpmatch_version(void);
  * Every option's range, in one place: the library's checks, the command
  * line and the Python package read these (a value outside is
  * WARPMATCH_EUSAGE naming the range), and the modules' own tables are
- * asserted to be these sizes. */
+ * asserted to be these sizes.  (The generator's, WARPMATCH_GEN_MAX_*, are
+ * with warpmatch_gen_options; warpmatch_limit answers all of them at run
+ * time.) */
 /* The most CPU threads a context takes: OpenMP starts that many at once,
  * and libgomp ends the process when it cannot (100000 threads did). */
 #define WARPMATCH_MAX_THREADS 4096
