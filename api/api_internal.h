@@ -69,6 +69,8 @@ typedef struct wm_api_matching {
 } wm_api_matching;
 int wm_api_matching_of(warpmatch_context *ctx, const warpmatch_graph *g, int relabel, int stats, wm_api_matching *m,
                        double *relabel_s, double *stats_s);
+/* A new handle owning g (g is destroyed when the handle cannot be made). */
+int wm_api_graph_wrap(warpmatch_context *ctx, const char *who, wm_graph *g, warpmatch_graph **out);
 /* The transpose of a directed graph (NULL for a symmetric one), built on
  * the first call. */
 int wm_api_transpose_of(warpmatch_context *ctx, const warpmatch_graph *g, const wm_graph **t);

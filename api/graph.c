@@ -17,7 +17,7 @@ void warpmatch_load_options_init(warpmatch_load_options *o) {
   o->use_cache = 1;
 }
 
-static int wrap(warpmatch_context *ctx, const char *who, wm_graph *g, warpmatch_graph **out) {
+int wm_api_graph_wrap(warpmatch_context *ctx, const char *who, wm_graph *g, warpmatch_graph **out) {
   static _Atomic uint64_t serials;
   warpmatch_graph *h = calloc(1, sizeof *h);
   if (!h || pthread_mutex_init(&h->lock, NULL) != 0) {
@@ -87,7 +87,7 @@ int warpmatch_graph_load_ex(warpmatch_context *ctx, const char *path, const warp
       return rc;
     }
   }
-  return wrap(ctx, who, g, out);
+  return wm_api_graph_wrap(ctx, who, g, out);
 }
 
 /* n = 0: one more than the largest id (the builder would otherwise compact
@@ -138,7 +138,7 @@ int warpmatch_graph_from_edges(warpmatch_context *ctx, uint32_t n, const uint32_
   free(s);
   free(d);
   if (rc) return wm_api_status(ctx, rc, &err);
-  return wrap(ctx, who, g, out);
+  return wm_api_graph_wrap(ctx, who, g, out);
 }
 
 void warpmatch_graph_destroy(warpmatch_graph *g) {
@@ -212,6 +212,67 @@ int warpmatch_graph_degree_stats(warpmatch_context *ctx, const warpmatch_graph *
 }
 
 const wm_graph *wm_api_graph(const warpmatch_graph *g) { return g->g; }
+
+/* ---- rewriting and saving ------------------------------------------- */
+
+unsigned warpmatch_graph_flags(const warpmatch_graph *g) {
+  _Static_assert(WARPMATCH_GRAPH_DIRECTED == (int)WM_GRAPH_DIRECTED &&
+                     WARPMATCH_GRAPH_RELABELLED == (int)WM_GRAPH_DEGREE_SORTED &&
+                     WARPMATCH_GRAPH_ORIENTED == (int)WM_GRAPH_ORIENTED,
+                 "the API's graph flags are the modules'");
+  return g ? g->g->flags & (WM_GRAPH_DIRECTED | WM_GRAPH_DEGREE_SORTED | WM_GRAPH_ORIENTED) : 0;
+}
+
+/* One rewrite (relabel or orient) of *g into a new graph, which replaces
+ * *g, destroying it when it was an earlier step's (*owned). */
+typedef int (*rewrite_fn)(const wm_graph *g, wm_graph **out, wm_error *err);
+static int rewrite_step(rewrite_fn fn, const wm_graph **g, int *owned, wm_error *err) {
+  wm_graph *next = NULL;
+  int rc = fn(*g, &next, err);
+  if (rc) return rc;
+  if (*owned) wm_graph_destroy((wm_graph *)*g);
+  *g = next;
+  *owned = 1;
+  return WM_OK;
+}
+
+int warpmatch_graph_rewrite(warpmatch_context *ctx, const warpmatch_graph *g, unsigned how, warpmatch_graph **out) {
+  static const char who[] = "warpmatch_graph_rewrite";
+  const unsigned known = WARPMATCH_REWRITE_RELABEL_DEGREE | WARPMATCH_REWRITE_ORIENT;
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!out) return wm_api_null(ctx, who, "out");
+  *out = NULL;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!how || (how & ~known))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE,
+                       "%s: how 0x%x: expected WARPMATCH_REWRITE_RELABEL_DEGREE and/or WARPMATCH_REWRITE_ORIENT (0x%x)",
+                       who, how, known);
+  const wm_graph *cur = g->g;
+  int owned = 0, rc = WM_OK;
+  wm_error err;
+  wm_api_threads t;
+  wm_api_threads_enter(ctx, &t);
+  if (how & WARPMATCH_REWRITE_RELABEL_DEGREE)
+    rc = rewrite_step(wm_graph_relabel_by_degree, &cur, &owned, &err);
+  if (!rc && (how & WARPMATCH_REWRITE_ORIENT))
+    rc = rewrite_step(wm_graph_orient_by_degree, &cur, &owned, &err);
+  wm_api_threads_leave(&t);
+  if (rc) {
+    if (owned) wm_graph_destroy((wm_graph *)cur);
+    return wm_api_status(ctx, rc, &err);
+  }
+  return wm_api_graph_wrap(ctx, who, (wm_graph *)cur, out);
+}
+
+int warpmatch_graph_save(warpmatch_context *ctx, const warpmatch_graph *g, const char *path) {
+  static const char who[] = "warpmatch_graph_save";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!path) return wm_api_null(ctx, who, "path");
+  wm_error err;
+  int rc = wm_write_wmg(g->g, path, 0, &err); /* 0: no cache key, a plain conversion */
+  return wm_api_status(ctx, rc, &err);
+}
 
 /* ---- built on first use --------------------------------------------- */
 

@@ -1,8 +1,10 @@
 /* The numeric options of warpmatch_match_options that the command line
  * sets one for one (--gpus N, --unroll U, ...): each defined once, with its
  * range, in match_knobs.c.  The API's check (wm_api_match_options) takes 0,
- * the default, or lo..hi; the command line's parser (cli/match_cli.c)
- * takes lo..hi and leaves an absent option at 0.  Not installed. */
+ * the default, or lo..hi; the table is published as
+ * warpmatch_match_option_count/_info/_set (warpmatch.h), through which the
+ * command line's parser (cli/match_cli.c) takes lo..hi and leaves an
+ * absent option at 0.  Not installed. */
 #ifndef WM_MATCH_KNOBS_H
 #define WM_MATCH_KNOBS_H
 

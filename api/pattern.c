@@ -88,3 +88,26 @@ unsigned warpmatch_pattern_edges(const warpmatch_pattern *p, char *buf, size_t s
   if (buf && size) wm_pattern_edge_string(&p->p, buf, size > UINT_MAX ? UINT_MAX : (unsigned)size);
   return wm_pattern_edges(&p->p);
 }
+
+/* ---- the catalogue ---------------------------------------------------- */
+
+const char *warpmatch_catalogue_name(unsigned i) {
+  const char *const *names = wm_catalogue_names();
+  for (unsigned j = 0; names[j]; j++)
+    if (j == i) return names[j];
+  return NULL;
+}
+
+int warpmatch_pattern_automorphisms(warpmatch_context *ctx, const warpmatch_pattern *p, uint64_t *count) {
+  static const char who[] = "warpmatch_pattern_automorphisms";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!p) return wm_api_null(ctx, who, "p");
+  if (!count) return wm_api_null(ctx, who, "count");
+  wm_automorphisms a;
+  wm_error err;
+  int rc = wm_pattern_automorphisms(&p->p, &a, &err);
+  if (rc) return wm_api_status(ctx, rc, &err);
+  *count = a.count;
+  wm_automorphisms_free(&a);
+  return WARPMATCH_OK;
+}

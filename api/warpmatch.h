@@ -6,9 +6,11 @@
  * (which receives their errors) and any context may use them.  Every call
  * returns WARPMATCH_OK (0) or an error code, and then
  * warpmatch_last_error(ctx) says what went wrong (for input files: the file,
- * the line and what was expected).  Nothing exits or prints.  The environment
+ * the line and what was expected).  Nothing exits or prints (but the
+ * progress line a program asks for, warpmatch_set_progress).  The environment
  * is read only for where a text graph's .wmg cache goes when not beside it
- * (see warpmatch_load_options), besides OpenMP's and CUDA's own variables
+ * (see warpmatch_load_options) and, after warpmatch_set_progress(1), for
+ * WM_PROGRESS, besides OpenMP's and CUDA's own variables
  * (and developers' hooks, which are no part of this API).  A
  * context is used by one thread at a time; separate contexts may run
  * concurrently, also on the same graphs and patterns.  A graph keeps what
@@ -52,7 +54,9 @@ const char *warpmatch_version(void);
  * Every option's range, in one place: the library's checks, the command
  * line and the Python package read these (a value outside is
  * WARPMATCH_EUSAGE naming the range), and the modules' own tables are
- * asserted to be these sizes. */
+ * asserted to be these sizes.  (The generator's, WARPMATCH_GEN_MAX_*, are
+ * with warpmatch_gen_options; warpmatch_limit answers all of them at run
+ * time.) */
 /* The most CPU threads a context takes: OpenMP starts that many at once,
  * and libgomp ends the process when it cannot (100000 threads did). */
 #define WARPMATCH_MAX_THREADS 4096
@@ -463,6 +467,108 @@ const char *warpmatch_bfs_describe(const warpmatch_context *ctx);
 /* The GPU's memory bandwidth, measured (a device-to-device copy, bytes
  * read + written per second). */
 int warpmatch_gpu_bandwidth(warpmatch_context *ctx, double *gbps);
+
+
+/* ---- generators, rewriting and saving graphs --------------------------
+ *
+ * What `warpmatch gen` and `warpmatch convert` do: synthetic graphs, the
+ * graph renumbered by degree or oriented, and .wmg files. */
+
+/* Generators (warpmatch_gen_options.kind); later versions add kinds after
+ * these, never renumbering them (0 is none, so an unset struct is refused). */
+enum { WARPMATCH_GEN_KRON = 1, WARPMATCH_GEN_RMAT = 2 };
+/* 2^scale vertices, 1..WARPMATCH_GEN_MAX_SCALE: vertex ids are 32-bit. */
+#define WARPMATCH_GEN_MAX_SCALE 31
+/* Edges generated per vertex, 1..WARPMATCH_GEN_MAX_EDGE_FACTOR (Graph500
+ * uses 16; far above is a typo, not a graph). */
+#define WARPMATCH_GEN_MAX_EDGE_FACTOR (1 << 20)
+
+typedef struct warpmatch_gen_options {
+  size_t size;          /* sizeof(warpmatch_gen_options), set by _init */
+  int kind;             /* WARPMATCH_GEN_* */
+  unsigned scale;       /* 2^scale vertices */
+  unsigned edge_factor; /* edges generated = edge_factor * 2^scale, before duplicates and
+                           self-loops are dropped (default 16) */
+  uint64_t seed;        /* the same options and seed give the same graph, whatever the threads */
+  double a, b, c;       /* quadrant probabilities in [0, 1], a + b + c <= 1 (d = 1 - a - b - c):
+                           kron 0.57, 0.19, 0.19 (Graph500); rmat 0.45, 0.15, 0.15 */
+  int permute;          /* renumber the vertices by a random permutation (kron 1, rmat 0) */
+} warpmatch_gen_options;
+/* The defaults of `kind` (an unknown kind gets zeros, which
+ * warpmatch_generate refuses). */
+void warpmatch_gen_options_init(warpmatch_gen_options *o, int kind, unsigned scale, uint64_t seed);
+/* A symmetric simple graph (self-loops and duplicate edges dropped), its
+ * vertices 0..2^scale-1.  An unknown kind or a value outside its range is
+ * WARPMATCH_EUSAGE naming the range. */
+int warpmatch_generate(warpmatch_context *ctx, const warpmatch_gen_options *o, warpmatch_graph **out);
+
+/* A graph's properties (warpmatch_graph_flags), or'd. */
+enum {
+  WARPMATCH_GRAPH_DIRECTED = 1,   /* arcs as given (an oriented graph is directed too) */
+  WARPMATCH_GRAPH_RELABELLED = 2, /* indices renumbered by descending degree */
+  WARPMATCH_GRAPH_ORIENTED = 4    /* each edge kept once, from lower to higher (degree, index): a DAG */
+};
+unsigned warpmatch_graph_flags(const warpmatch_graph *g);
+
+/* warpmatch_graph_rewrite's `how`, or'd (relabelling first). */
+enum { WARPMATCH_REWRITE_RELABEL_DEGREE = 1, WARPMATCH_REWRITE_ORIENT = 2 };
+/* A new graph: g renumbered by descending degree (ties by index) and/or
+ * oriented (the input symmetric: a directed or oriented one is
+ * WARPMATCH_EINPUT); g is untouched.  Its indices are new, but each keeps
+ * its vertex's id in the input (warpmatch_graph_id, _find and a label file
+ * still speak the input's ids).  No bit, or an unknown one, is
+ * WARPMATCH_EUSAGE. */
+int warpmatch_graph_rewrite(warpmatch_context *ctx, const warpmatch_graph *g, unsigned how, warpmatch_graph **out);
+/* Writes g as .wmg (its indices, ids and flags: loading the file gives the
+ * same graph).  The file appears whole or not at all: written under a
+ * temporary name beside it, synced, renamed (a symlink's target is written
+ * so; a character device or FIFO is written in place; a directory is
+ * refused).  On failure nothing is left behind. */
+int warpmatch_graph_save(warpmatch_context *ctx, const warpmatch_graph *g, const char *path);
+
+/* ---- catalogue --------------------------------------------------------- */
+
+/* The i-th name of the pattern catalogue (one per connected graph on 3, 4
+ * and 5 vertices, by vertices then edges), NULL past the end.  The families
+ * (K-clique, K-cycle, K-path, K-star up to 8 vertices) and aliases resolve
+ * too (warpmatch_pattern_create). */
+const char *warpmatch_catalogue_name(unsigned i);
+/* The size of p's automorphism group (the permutations keeping its edges
+ * and labels). */
+int warpmatch_pattern_automorphisms(warpmatch_context *ctx, const warpmatch_pattern *p, uint64_t *count);
+
+/* ---- the program around the library ------------------------------------ */
+
+/* Whether the library's long phases (loading a big text graph,
+ * generating, matching, motifs) may show their progress line on stderr:
+ * 0 (the default) never; 1 as the environment's WM_PROGRESS says (1: every
+ * update a line, 0: none), else when stderr is a terminal.  Process-wide:
+ * for a program that owns its terminal, not for a library user. */
+void warpmatch_set_progress(int show);
+/* Removes every temporary the library is writing (a .wmg being saved, a
+ * text graph's cache), with async-signal-safe calls only: for a program's
+ * SIGINT/SIGTERM handler (the library installs none). */
+void warpmatch_remove_temporaries(void);
+
+/* The numeric fields of warpmatch_match_options that a command line sets
+ * one for one (gpus, gpu_chunk, gpu_unroll, ...), i = 0..count-1. */
+typedef struct warpmatch_option_info {
+  size_t size;        /* sizeof(warpmatch_option_info), set by the caller */
+  const char *field;  /* the struct's field ("gpu_unroll") */
+  const char *option; /* the program's --option ("unroll") */
+  long long lo, hi;   /* the range of a value other than 0, the default */
+} warpmatch_option_info;
+unsigned warpmatch_match_option_count(void);
+/* WARPMATCH_EUSAGE for i >= the count, a NULL out or its size not set. */
+int warpmatch_match_option_info(unsigned i, warpmatch_option_info *out);
+/* Sets option i of o to v: 0 (the default) or lo..hi, else WARPMATCH_EUSAGE
+ * naming the field and its range. */
+int warpmatch_match_option_set(warpmatch_context *ctx, warpmatch_match_options *o, unsigned i, long long v);
+
+/* The i-th of this header's limits as the library was built with them:
+ * its #define's name ("WARPMATCH_MAX_THREADS") and *value, for bindings
+ * that read them rather than mirror them; NULL past the end. */
+const char *warpmatch_limit(unsigned i, long long *value);
 
 #ifdef __cplusplus
 }

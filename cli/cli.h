@@ -1,19 +1,18 @@
 /* The command line: one small option parser used by every command, the
  * options of commands that read a graph, and the command table's entries.
  * Commands are `int wm_cmd_NAME(int argc, char **argv)` returning the exit
- * code (0 ok, 1 bad input, 2 usage, 3 device error).  The queries (count,
- * list, motifs, plan, bfs, reach) and info run through the library's public
- * API (warpmatch.h); convert, gen and patterns, which write graphs or
- * describe the catalogue rather than query one, call the modules.  The clock,
- * the JSON writer, the progress line and atomic output files are the
- * modules' (datasets/support.h). */
+ * code (0 ok, 1 bad input, 2 usage, 3 device error).  Every command runs
+ * through the library's public API (warpmatch.h) alone; the clock, the JSON
+ * writer, the progress line, atomic output files and exact counts are
+ * base/'s (base.h), of which the program keeps its own copy: the library's
+ * progress choice and temporaries are reached through warpmatch.h
+ * (warpmatch_set_progress, warpmatch_remove_temporaries). */
 #ifndef WM_CLI_H
 #define WM_CLI_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "datasets.h"
 #include "exact_count.h"
 #include "base.h"
 #include "warpmatch.h"
@@ -51,7 +50,7 @@ typedef struct wm_cli {
 
 /* Parses argv (argv[0] is the command name).  --help prints the help to
  * stdout and sets cli->help; --json and --quiet are accepted by every command
- * and turn the progress line off (wm_progress_choose).  Unknown
+ * and turn the progress line off (the program's and the library's).  Unknown
  * options, missing arguments and wrong positional counts give WM_EUSAGE. */
 int wm_cli_parse(wm_cli *cli, const char *command, const char *usage, const char *summary,
                  const wm_optspec *spec, int min_positional, int max_positional, int argc,
@@ -78,8 +77,7 @@ int wm_cli_report(const wm_error *err);
 /* ---- graph arguments (cli_graph.c) ---------------------------------- */
 
 /* Options of every command that reads a GRAPH: put WM_GRAPH_OPTSPEC in its
- * spec array and load with wm_cli_open_graph (or, for the commands that
- * work on the graph itself, wm_cli_load_graph). */
+ * spec array and load with wm_cli_open_graph. */
 #define WM_GRAPH_OPTSPEC                                                                 \
   {"directed", NULL, "read an edge list as directed arcs (default: symmetrise)"},        \
   {"format", "auto|edgelist|mtx|wmg", "input format (default: from the file's content)"}, \
@@ -88,9 +86,6 @@ int wm_cli_report(const wm_error *err);
 /* The graph as a library handle; info (may be NULL) says how it was read. */
 int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *path, warpmatch_graph **g,
                       warpmatch_load_info *info, wm_error *err);
-/* The graph as the modules' CSR (convert, which rewrites it). */
-int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
-                      wm_error *err);
 /* Reads option `name` as a vertex in the FILE's ids and returns its index;
  * WM_EUSAGE if malformed, WM_EINPUT if the graph has no such vertex. */
 int wm_cli_vertex(const wm_cli *cli, const warpmatch_graph *g, const char *name, uint32_t *v, wm_error *err);

@@ -6,16 +6,15 @@
 
 #include "cli.h"
 
-static int graph_options(const wm_cli *cli, const char *path, wm_load_options *opt, wm_error *err) {
+/* The options into *lo and *format (WARPMATCH_FORMAT_*). */
+static int graph_options(const wm_cli *cli, const char *path, warpmatch_load_options *lo, int *format,
+                         wm_error *err) {
   static const char *const formats[] = {"auto", "edgelist", "mtx", "wmg", NULL};
-  wm_load_options_init(opt);
-  int fmt = 0;
-  int rc = wm_cli_choice(cli, "format", formats, 0, &fmt, err);
+  warpmatch_load_options_init(lo);
+  int rc = wm_cli_choice(cli, "format", formats, 0, format, err); /* the order of WARPMATCH_FORMAT_* */
   if (rc) return rc;
-  opt->format = (wm_format)fmt; /* the order of `formats` is the enum's (and WARPMATCH_FORMAT_*'s) */
-  opt->directed = wm_cli_flag(cli, "directed");
-  opt->use_cache = !wm_cli_flag(cli, "no-cache");
-  opt->progress = 1; /* shown only when stderr is a terminal */
+  lo->directed = wm_cli_flag(cli, "directed");
+  lo->use_cache = !wm_cli_flag(cli, "no-cache");
   if (wm_mpi_injected_failure())
     return wm_fail(err, WM_EINPUT, "%s: load failed (fault injected by WM_MPI_FAIL_RANK)", path);
   return WM_OK;
@@ -26,25 +25,11 @@ static void print_note(const char *note) {
   if (note[0] && wm_mpi_rank() == 0) fprintf(stderr, "warpmatch: note: %s\n", note);
 }
 
-int wm_cli_load_graph(const wm_cli *cli, const char *path, wm_graph **g, wm_load_info *info,
-                      wm_error *err) {
-  wm_load_options opt;
-  wm_load_info mine;
-  if (!info) info = &mine;
-  int rc = graph_options(cli, path, &opt, err);
-  if (!rc) rc = wm_graph_load(path, &opt, g, info, err);
-  if (!rc) print_note(info->note);
-  return rc;
-}
-
 int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *path, warpmatch_graph **g,
                       warpmatch_load_info *info, wm_error *err) {
-  wm_load_options opt;
-  int rc = graph_options(cli, path, &opt, err);
   warpmatch_load_options lo;
-  warpmatch_load_options_init(&lo);
-  lo.directed = opt.directed;
-  lo.use_cache = opt.use_cache;
+  int format = WARPMATCH_FORMAT_AUTO;
+  int rc = graph_options(cli, path, &lo, &format, err);
   warpmatch_load_info mine;
   if (!info) info = &mine;
   info->size = sizeof *info;
@@ -52,7 +37,7 @@ int wm_cli_open_graph(const wm_cli *cli, warpmatch_context *ctx, const char *pat
    * the others then read the cache instead of parsing the text again.
    * Every rank passes the barrier once, whether its load fails or not. */
   if (wm_mpi_rank() != 0) wm_mpi_barrier();
-  if (!rc) rc = wm_cli_api(ctx, warpmatch_graph_load_ex(ctx, path, &lo, (int)opt.format, g, info), err);
+  if (!rc) rc = wm_cli_api(ctx, warpmatch_graph_load_ex(ctx, path, &lo, format, g, info), err);
   if (wm_mpi_rank() == 0) wm_mpi_barrier();
   if (!rc) print_note(info->note);
   return rc;

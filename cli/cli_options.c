@@ -92,7 +92,11 @@ int wm_cli_parse(wm_cli *cli, const char *command, const char *usage, const char
   }
   if (cli->npositional < min_positional)
     return wm_fail(err, WM_EUSAGE, "%s: expected %s", command, usage);
-  wm_progress_choose(cli->json || cli->quiet || wm_mpi_rank() != 0); /* under mpirun rank 0 alone shows it */
+  /* Under mpirun rank 0 alone shows it; the program's line (its own copy of
+   * base/) and the library's are chosen alike. */
+  const int silent = cli->json || cli->quiet || wm_mpi_rank() != 0;
+  wm_progress_choose(silent);
+  warpmatch_set_progress(!silent);
   return WM_OK;
 }
 

@@ -17,11 +17,18 @@ static const wm_optspec spec[] = {
     {NULL, NULL, NULL},
 };
 
-/* Reads the generator name and every option into o. */
-static int parse_options(const wm_cli *cli, wm_gen_options *o, const char **kind,
+/* Reads the generator name and every option into o.  The scale and the
+ * edge factor are checked here, naming the options; the probabilities by
+ * the library. */
+static int parse_options(const wm_cli *cli, warpmatch_gen_options *o, const char **kind,
                          const char **output, wm_error *err) {
   *kind = cli->positional[0];
-  if (strcmp(*kind, "kron") != 0 && strcmp(*kind, "rmat") != 0)
+  int gen;
+  if (strcmp(*kind, "kron") == 0)
+    gen = WARPMATCH_GEN_KRON;
+  else if (strcmp(*kind, "rmat") == 0)
+    gen = WARPMATCH_GEN_RMAT;
+  else
     return wm_fail(err, WM_EUSAGE, "gen: unknown generator '%s' (expected kron or rmat)", *kind);
   *output = wm_cli_str(cli, "output");
   if (!*output || !**output) return wm_fail(err, WM_EUSAGE, "gen: --output OUT.wmg is required");
@@ -30,17 +37,14 @@ static int parse_options(const wm_cli *cli, wm_gen_options *o, const char **kind
   uint64_t scale, seed, ef;
   int rc = wm_cli_u64(cli, "scale", 0, 0, UINT64_MAX, &scale, err);
   if (rc) return rc;
-  if (scale < 1 || scale > 31)
+  if (scale < 1 || scale > WARPMATCH_GEN_MAX_SCALE)
     return wm_fail(err, WM_EUSAGE,
-                   "gen: --scale must be 1..31 (2^scale vertices; vertex ids are 32-bit, so "
-                   "scale 32 and above cannot be stored), got %llu",
-                   (unsigned long long)scale);
+                   "gen: --scale must be 1..%d (2^scale vertices; vertex ids are 32-bit, so "
+                   "scale %d and above cannot be stored), got %llu",
+                   WARPMATCH_GEN_MAX_SCALE, WARPMATCH_GEN_MAX_SCALE + 1, (unsigned long long)scale);
   if ((rc = wm_cli_u64(cli, "seed", 1, 0, UINT64_MAX, &seed, err))) return rc;
-  if (strcmp(*kind, "kron") == 0)
-    wm_gen_kron_defaults(o, (unsigned)scale, seed);
-  else
-    wm_gen_rmat_defaults(o, (unsigned)scale, seed);
-  if ((rc = wm_cli_u64(cli, "edge-factor", o->edge_factor, 1, 1u << 20, &ef, err))) return rc;
+  warpmatch_gen_options_init(o, gen, (unsigned)scale, seed);
+  if ((rc = wm_cli_u64(cli, "edge-factor", o->edge_factor, 1, WARPMATCH_GEN_MAX_EDGE_FACTOR, &ef, err))) return rc;
   o->edge_factor = (unsigned)ef;
   if ((rc = wm_cli_double(cli, "a", o->a, &o->a, err)) ||
       (rc = wm_cli_double(cli, "b", o->b, &o->b, err)) ||
@@ -53,11 +57,11 @@ static int parse_options(const wm_cli *cli, wm_gen_options *o, const char **kind
   return WM_OK;
 }
 
-static void print_summary(const wm_cli *cli, const char *kind, const wm_gen_options *o,
-                          const wm_graph *g, const char *output, double gen_s, double write_s) {
-  wm_degree_stats st;
-  wm_graph_degree_stats(g, &st);
+static void print_summary(const wm_cli *cli, const char *kind, const warpmatch_gen_options *o,
+                          const warpmatch_graph *g, const warpmatch_degree_stats *st, const char *output,
+                          double gen_s, double write_s) {
   double d = 1.0 - o->a - o->b - o->c;
+  const uint32_t n = warpmatch_graph_vertices(g);
   if (cli->json) {
     wm_json j;
     wm_json_begin(&j, stdout);
@@ -70,12 +74,12 @@ static void print_summary(const wm_cli *cli, const char *kind, const wm_gen_opti
     wm_json_double(&j, "c", o->c);
     wm_json_double(&j, "d", d < 0 ? 0 : d);
     wm_json_bool(&j, "permuted", o->permute);
-    wm_json_u64(&j, "vertices", g->n);
-    wm_json_u64(&j, "edges", wm_graph_edges(g));
+    wm_json_u64(&j, "vertices", n);
+    wm_json_u64(&j, "edges", warpmatch_graph_edges(g));
     wm_json_u64(&j, "edges_generated", (uint64_t)o->edge_factor << o->scale);
-    wm_json_u64(&j, "max_degree", st.max_degree);
-    wm_json_double(&j, "mean_degree", st.mean_degree);
-    wm_json_u64(&j, "isolated", st.isolated);
+    wm_json_u64(&j, "max_degree", st->max_degree);
+    wm_json_double(&j, "mean_degree", st->mean_degree);
+    wm_json_u64(&j, "isolated", st->isolated);
     wm_json_str(&j, "output", output);
     wm_json_double(&j, "generate_seconds", gen_s);
     wm_json_double(&j, "write_seconds", write_s);
@@ -86,10 +90,10 @@ static void print_summary(const wm_cli *cli, const char *kind, const wm_gen_opti
   printf("%s scale %u, edge factor %u, seed %llu, a/b/c/d %.4g/%.4g/%.4g/%.4g%s\n", kind, o->scale,
          o->edge_factor, (unsigned long long)o->seed, o->a, o->b, o->c, d < 0 ? 0 : d,
          o->permute ? ", permuted" : "");
-  printf("vertices   %u (%llu isolated)\n", g->n, (unsigned long long)st.isolated);
+  printf("vertices   %u (%llu isolated)\n", n, (unsigned long long)st->isolated);
   printf("edges      %llu (undirected, unique; %llu generated)\n",
-         (unsigned long long)wm_graph_edges(g), (unsigned long long)o->edge_factor << o->scale);
-  printf("degree     max %llu, mean %.2f\n", (unsigned long long)st.max_degree, st.mean_degree);
+         (unsigned long long)warpmatch_graph_edges(g), (unsigned long long)o->edge_factor << o->scale);
+  printf("degree     max %llu, mean %.2f\n", (unsigned long long)st->max_degree, st->mean_degree);
   printf("seconds    %.3f (generate %.3f, write %.3f)\n", gen_s + write_s, gen_s, write_s);
   printf("output     %s\n", output);
 }
@@ -105,17 +109,23 @@ int wm_cmd_gen(int argc, char **argv) {
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;
 
-  wm_gen_options o;
+  warpmatch_gen_options o;
   const char *kind = NULL, *output = NULL;
   if (parse_options(&cli, &o, &kind, &output, &err)) return wm_cli_report(&err);
 
+  warpmatch_context *ctx = NULL;
+  warpmatch_graph *g = NULL;
+  warpmatch_degree_stats st;
+  st.size = sizeof st;
+  int rc = wm_cli_context(&cli, &ctx, &err);
   double t0 = wm_now();
-  wm_graph *g = NULL;
-  if (wm_generate(&o, &g, &err)) return wm_cli_report(&err);
+  if (!rc) rc = wm_cli_api(ctx, warpmatch_generate(ctx, &o, &g), &err);
   double t1 = wm_now();
-  int rc = wm_write_wmg(g, output, 0, &err);
+  if (!rc) rc = wm_cli_api(ctx, warpmatch_graph_save(ctx, g, output), &err);
   double t2 = wm_now();
-  if (rc == WM_OK) print_summary(&cli, kind, &o, g, output, t1 - t0, t2 - t1);
-  wm_graph_destroy(g);
+  if (!rc) rc = wm_cli_api(ctx, warpmatch_graph_degree_stats(ctx, g, &st), &err);
+  if (!rc) print_summary(&cli, kind, &o, g, &st, output, t1 - t0, t2 - t1);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
   return rc ? wm_cli_report(&err) : WM_OK;
 }

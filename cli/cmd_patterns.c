@@ -4,7 +4,6 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "patterns.h"
 
 static const wm_optspec spec[] = {
     {NULL, NULL, NULL},
@@ -17,25 +16,25 @@ static const char aliases[] =
 
 typedef struct row {
   const char *name;
-  wm_pattern p;
-  uint32_t automorphisms;
-  char edges[128];
+  unsigned vertices, edges;
+  uint64_t automorphisms;
+  char edge_list[128];
 } row;
 
-static int describe(const char *name, row *r, wm_error *err) {
+static int describe(warpmatch_context *ctx, const char *name, row *r, wm_error *err) {
+  warpmatch_pattern *p = NULL;
   r->name = name;
-  int rc = wm_pattern_from_name(name, &r->p, err);
-  if (rc) return rc;
-  wm_automorphisms a;
-  if ((rc = wm_pattern_automorphisms(&r->p, &a, err))) return rc;
-  r->automorphisms = a.count;
-  wm_automorphisms_free(&a);
-  wm_pattern_edge_string(&r->p, r->edges, sizeof r->edges);
-  return WM_OK;
+  int rc = wm_cli_api(ctx, warpmatch_pattern_create(ctx, name, &p), err);
+  if (!rc) rc = wm_cli_api(ctx, warpmatch_pattern_automorphisms(ctx, p, &r->automorphisms), err);
+  if (!rc) {
+    r->vertices = warpmatch_pattern_vertices(p);
+    r->edges = warpmatch_pattern_edges(p, r->edge_list, sizeof r->edge_list);
+  }
+  warpmatch_pattern_destroy(p);
+  return rc;
 }
 
-static int print_all(int json, wm_error *err) {
-  const char *const *names = wm_catalogue_names();
+static int print_all(warpmatch_context *ctx, int json, wm_error *err) {
   wm_json j;
   if (json) {
     wm_json_begin(&j, stdout);
@@ -43,20 +42,22 @@ static int print_all(int json, wm_error *err) {
   } else {
     printf("%-20s %8s %6s %14s  %s\n", "name", "vertices", "edges", "automorphisms", "edges (vertex pairs)");
   }
-  for (int i = 0; names[i]; i++) {
+  const char *name;
+  for (unsigned i = 0; (name = warpmatch_catalogue_name(i)); i++) {
     row r;
-    int rc = describe(names[i], &r, err);
+    int rc = describe(ctx, name, &r, err);
     if (rc) return rc;
     if (json) {
       wm_json_object(&j, NULL);
       wm_json_str(&j, "name", r.name);
-      wm_json_u64(&j, "vertices", r.p.k);
-      wm_json_u64(&j, "edges", wm_pattern_edges(&r.p));
+      wm_json_u64(&j, "vertices", r.vertices);
+      wm_json_u64(&j, "edges", r.edges);
       wm_json_u64(&j, "automorphisms", r.automorphisms);
-      wm_json_str(&j, "edge_list", r.edges);
+      wm_json_str(&j, "edge_list", r.edge_list);
       wm_json_close(&j);
     } else {
-      printf("%-20s %8u %6u %14u  %s\n", r.name, r.p.k, wm_pattern_edges(&r.p), r.automorphisms, r.edges);
+      printf("%-20s %8u %6u %14llu  %s\n", r.name, r.vertices, r.edges, (unsigned long long)r.automorphisms,
+             r.edge_list);
     }
   }
   if (json) {
@@ -83,5 +84,9 @@ int wm_cmd_patterns(int argc, char **argv) {
                    spec, 0, 0, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;
-  return print_all(cli.json, &err) ? wm_cli_report(&err) : WM_OK;
+  warpmatch_context *ctx = NULL;
+  int rc = wm_cli_context(&cli, &ctx, &err);
+  if (!rc) rc = print_all(ctx, cli.json, &err);
+  warpmatch_context_destroy(ctx);
+  return rc ? wm_cli_report(&err) : WM_OK;
 }

@@ -4,21 +4,31 @@
 #include <string.h>
 
 #include "match_cli.h"
-#include "match_knobs.h"
 
-static int gpu_options(const wm_cli *cli, warpmatch_match_options *o, wm_error *err) {
+/* The library's table of numeric options (--gpus N, --unroll U, ...), each
+ * read in its range; absent, it stays 0, the default. */
+static int table_options(const wm_cli *cli, warpmatch_context *ctx, warpmatch_match_options *o, wm_error *err) {
+  const unsigned count = warpmatch_match_option_count();
+  int rc = WM_OK;
+  for (unsigned i = 0; !rc && i < count; i++) {
+    warpmatch_option_info k = {.size = sizeof k};
+    if (warpmatch_match_option_info(i, &k) != WARPMATCH_OK)
+      return wm_fail(err, WM_EUSAGE, "%s: the library has no option %u of %u", cli->command, i, count);
+    uint64_t v = 0;
+    rc = wm_cli_u64(cli, k.option, 0, (uint64_t)k.lo, (uint64_t)k.hi, &v, err);
+    if (!rc) rc = wm_cli_api(ctx, warpmatch_match_option_set(ctx, o, i, (long long)v), err);
+  }
+  return rc;
+}
+
+static int gpu_options(const wm_cli *cli, warpmatch_context *ctx, warpmatch_match_options *o, wm_error *err) {
   static const char *const steal[] = {"none", "block", "two-level", NULL};
   static const char *const level0[] = {"auto", "vertices", "edges", NULL};
   int mode, l0;
   uint64_t table = 0;
   int rc = wm_cli_choice(cli, "steal", steal, -1, &mode, err);
   if (!rc) rc = wm_cli_choice(cli, "level0", level0, 0, &l0, err);
-  for (unsigned i = 0; !rc && i < wm_match_knob_count; i++) { /* absent: 0, the default */
-    const wm_match_knob *k = &wm_match_knobs[i];
-    uint64_t v = 0;
-    rc = wm_cli_u64(cli, k->option, 0, (uint64_t)k->lo, (uint64_t)k->hi, &v, err);
-    if (!rc) wm_match_knob_set(k, o, (long long)v);
-  }
+  if (!rc) rc = table_options(cli, ctx, o, err);
   if (!rc && wm_cli_str(cli, "gpu-table"))
     rc = wm_cli_u64(cli, "gpu-table", 0, 0, WARPMATCH_GPU_MAX_TABLE_WORDS, &table, err);
   if (rc) return rc;
@@ -36,7 +46,7 @@ int wm_cli_match_options(const wm_cli *cli, warpmatch_context *ctx, warpmatch_ma
   if (rc) return rc;
   o->count.device = use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   o->relabel = !wm_cli_flag(cli, "no-relabel");
-  return gpu_options(cli, o, err);
+  return gpu_options(cli, ctx, o, err);
 }
 
 /* --seed V --hops H: the hops now, the vertex once the graph is loaded. */

@@ -86,10 +86,13 @@ static int close_stdout(int rc) {
   return WM_EINPUT;
 }
 
-/* SIGINT, SIGTERM, SIGHUP: remove the temporaries being written, then die
- * of the signal as before (SA_RESETHAND restored the default action). */
+/* SIGINT, SIGTERM, SIGHUP: remove the temporaries being written (the
+ * program's own output files and the library's .wmg files and caches: each
+ * copy of base/ keeps its own list), then die of the signal as before
+ * (SA_RESETHAND restored the default action). */
 static void on_signal(int sig) {
   wm_outfile_remove_all();
+  warpmatch_remove_temporaries();
   raise(sig);
 }
 

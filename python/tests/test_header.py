@@ -1,7 +1,7 @@
 """The ctypes mirror (warpmatch/_lib.py) against the C header it mirrors,
-api/warpmatch.h, read from the checkout: every limit the same number, every
-mirrored struct the same fields in the same order, and the version the one
-CMakeLists.txt sets.  A change on one side only fails here rather than
+api/warpmatch.h, read from the checkout: every limit the library answers the
+header's number, every mirrored struct the same fields in the same order, and
+the version the one CMakeLists.txt sets.  A change on one side only fails here rather than
 misreading memory or refusing the wrong values."""
 
 from __future__ import annotations
@@ -36,26 +36,34 @@ def _defines(text: str) -> dict[str, int]:
     return out
 
 
-LIMITS = {
-    "WARPMATCH_MAX_THREADS": "MAX_THREADS",
-    "WARPMATCH_MAX_GPUS": "MAX_GPUS",
-    "WARPMATCH_MAX_PATTERN_VERTICES": "MAX_PATTERN_VERTICES",
-    "WARPMATCH_MAX_TRIALS": "MAX_TRIALS",
-    "WARPMATCH_GPU_MAX_TABLE_WORDS": "GPU_MAX_TABLE_WORDS",
-    "WARPMATCH_GPU_MAX_UNROLL": "GPU_MAX_UNROLL",
-    "WARPMATCH_GPU_MAX_WARPS": "GPU_MAX_WARPS",
-    "WARPMATCH_GPU_MAX_BLOCKS": "GPU_MAX_BLOCKS",
-    "WARPMATCH_GPU_MAX_CHUNK": "GPU_MAX_CHUNK",
-    "WARPMATCH_MAX_STRUCT_SIZE": "MAX_STRUCT_SIZE",
-}
-
-
-def test_limits_match_the_header() -> None:
+def test_limits_are_the_headers() -> None:
+    """The library answers every limit of the header (warpmatch_limit), with the
+    header's number, and the package's constants are the library's answers."""
     defines = _defines(_header())
-    every = {n for n in defines if re.match(r"WARPMATCH_(GPU_)?MAX_", n)}
-    assert every == set(LIMITS), "a limit of the header that the mirror lacks (or the other way)"
-    for c_name, py_name in LIMITS.items():
-        assert getattr(_lib, py_name) == defines[c_name], f"{py_name} is not {c_name}"
+    every = {n: v for n, v in defines.items() if re.match(r"WARPMATCH_(GPU_|GEN_)?MAX_", n)}
+    assert set(_lib.LIMITS) == set(every), "a limit of the header that the library does not answer (or the other way)"
+    for name, value in every.items():
+        assert _lib.LIMITS[name] == value, f"the library's {name} is not the header's"
+        py_name = name.removeprefix("WARPMATCH_")
+        if hasattr(_lib, py_name):
+            assert getattr(_lib, py_name) == value, f"_lib.{py_name} is not {name}"
+
+
+def test_match_option_ranges_are_the_headers() -> None:
+    """The option table's ranges end at the header's limits."""
+    defines = _defines(_header())
+    hi = {
+        "gpus": "WARPMATCH_MAX_GPUS",
+        "gpu_chunk": "WARPMATCH_GPU_MAX_CHUNK",
+        "gpu_unroll": "WARPMATCH_GPU_MAX_UNROLL",
+        "gpu_blocks": "WARPMATCH_GPU_MAX_BLOCKS",
+        "gpu_warps": "WARPMATCH_GPU_MAX_WARPS",
+    }
+    assert set(_lib.MATCH_OPTION_RANGES) == set(hi)
+    fields = _fields(_header(), "warpmatch_match_options")
+    for field, (option, lo, top) in _lib.MATCH_OPTION_RANGES.items():
+        assert field in fields, f"{field} is not a field of warpmatch_match_options"
+        assert option and lo == 1 and top == defines[hi[field]], field
 
 
 def _fields(text: str, struct: str) -> list[str]:
@@ -83,6 +91,7 @@ def _fields(text: str, struct: str) -> list[str]:
         ("warpmatch_match_result", _lib.MatchResult),
         ("warpmatch_motif", _lib.Motif),
         ("warpmatch_bfs_result", _lib.BfsResult),
+        ("warpmatch_option_info", _lib.OptionInfo),
     ],
 )
 def test_structs_match_the_header(struct: str, mirror: type[ctypes.Structure]) -> None:

@@ -27,6 +27,7 @@ from ctypes import (
     c_int,
     c_int32,
     c_int64,
+    c_longlong,
     c_size_t,
     c_uint,
     c_uint32,
@@ -61,20 +62,6 @@ UINT32_MAX = 0xFFFFFFFF
 UINT64_MAX = 0xFFFFFFFFFFFFFFFF
 INT_MIN = -(2**31)
 INT_MAX = 2**31 - 1
-
-# The header's limits (its "limits" block, WARPMATCH_MAX_* and
-# WARPMATCH_GPU_MAX_*); python/tests/test_header.py checks each against
-# api/warpmatch.h, so that they cannot drift apart.
-MAX_THREADS = 4096
-MAX_GPUS = 16
-MAX_PATTERN_VERTICES = 8
-MAX_TRIALS = 1000
-GPU_MAX_TABLE_WORDS = 8192
-GPU_MAX_UNROLL = 32
-GPU_MAX_WARPS = 32
-GPU_MAX_BLOCKS = 1 << 20
-GPU_MAX_CHUNK = 1 << 20
-MAX_STRUCT_SIZE = 65536
 
 
 class LoadOptions(Structure):
@@ -187,6 +174,18 @@ class BfsResult(Structure):
     ]
 
 
+class OptionInfo(Structure):
+    """warpmatch_option_info (a versioned struct: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("field", c_char_p),
+        ("option", c_char_p),
+        ("lo", c_longlong),
+        ("hi", c_longlong),
+    ]
+
+
 # Opaque handles are plain pointers on the Python side.
 ctx_p = c_void_p
 graph_p = c_void_p
@@ -256,6 +255,10 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
         [ctx_p, graph_p, c_uint32, c_int, POINTER(c_int32), POINTER(c_uint32), POINTER(BfsResult)],
     ),
     "warpmatch_reach": (c_int, [ctx_p, graph_p, c_uint32, c_uint32, c_int, POINTER(c_int64)]),
+    # the library's limits and option ranges
+    "warpmatch_limit": (c_char_p, [c_uint, POINTER(c_longlong)]),
+    "warpmatch_match_option_count": (c_uint, []),
+    "warpmatch_match_option_info": (c_int, [c_uint, POINTER(OptionInfo)]),
 }
 
 LIBRARY_NAME = "libwarpmatch.so"
@@ -289,6 +292,56 @@ def _load() -> ctypes.CDLL:
 
 
 lib: ctypes.CDLL = _load()
+
+
+def _limits() -> dict[str, int]:
+    """The header's limits as the library answers them (warpmatch_limit), by #define name."""
+    out = {}
+    value = c_longlong()
+    i = 0
+    while (name := lib.warpmatch_limit(i, ctypes.byref(value))) is not None:
+        out[name.decode()] = value.value
+        i += 1
+    return out
+
+
+# The header's limits (WARPMATCH_MAX_*, WARPMATCH_GPU_MAX_*, WARPMATCH_GEN_MAX_*),
+# read from the library rather than mirrored.
+LIMITS: dict[str, int] = _limits()
+
+
+def _limit(name: str) -> int:
+    if name not in LIMITS:
+        raise ImportError(f"warpmatch: {library_path()} does not answer {name} (older than this package)")
+    return LIMITS[name]
+
+
+MAX_THREADS = _limit("WARPMATCH_MAX_THREADS")
+MAX_GPUS = _limit("WARPMATCH_MAX_GPUS")
+MAX_PATTERN_VERTICES = _limit("WARPMATCH_MAX_PATTERN_VERTICES")
+MAX_TRIALS = _limit("WARPMATCH_MAX_TRIALS")
+GPU_MAX_TABLE_WORDS = _limit("WARPMATCH_GPU_MAX_TABLE_WORDS")
+GPU_MAX_UNROLL = _limit("WARPMATCH_GPU_MAX_UNROLL")
+GPU_MAX_WARPS = _limit("WARPMATCH_GPU_MAX_WARPS")
+GPU_MAX_BLOCKS = _limit("WARPMATCH_GPU_MAX_BLOCKS")
+GPU_MAX_CHUNK = _limit("WARPMATCH_GPU_MAX_CHUNK")
+MAX_STRUCT_SIZE = _limit("WARPMATCH_MAX_STRUCT_SIZE")
+
+
+def _match_options_table() -> dict[str, tuple[str, int, int]]:
+    """warpmatch_match_options' numeric fields set one for one: field -> (the program's option, lo, hi)."""
+    out = {}
+    for i in range(lib.warpmatch_match_option_count()):
+        info = OptionInfo()
+        info.size = ctypes.sizeof(OptionInfo)
+        if lib.warpmatch_match_option_info(i, ctypes.byref(info)) != OK:
+            raise ImportError(f"warpmatch: {library_path()} has no match option {i}")
+        out[info.field.decode()] = (info.option.decode(), info.lo, info.hi)
+    return out
+
+
+# A value other than 0 (the default) must lie in lo..hi.
+MATCH_OPTION_RANGES: dict[str, tuple[str, int, int]] = _match_options_table()
 
 
 def _versioned_defaults(kind: type[Structure], init: str) -> Any:
