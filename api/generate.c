@@ -4,6 +4,9 @@
 
 #include "api_internal.h"
 
+_Static_assert(WARPMATCH_GEN_MAX_SCALE == WM_GEN_MAX_SCALE && WARPMATCH_GEN_MAX_EDGE_FACTOR == WM_GEN_MAX_EDGE_FACTOR,
+               "the public ranges are the generator's");
+
 void warpmatch_gen_options_init(warpmatch_gen_options *o, int kind, unsigned scale, uint64_t seed) {
   if (!o) return;
   memset(o, 0, sizeof *o);

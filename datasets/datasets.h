@@ -170,6 +170,12 @@ int wm_read_labels(const char *path, const wm_graph *g, int32_t **labels, wm_err
 
 /* ---- generators ----------------------------------------------------- */
 
+/* Largest scale whose vertex ids fit in 32 bits (WM_MAX_VERTEX_ID); the
+ * public WARPMATCH_GEN_MAX_SCALE is it (api/ asserts so). */
+#define WM_GEN_MAX_SCALE 31u
+/* Graph500 uses 16; anything far above this is a typo, not a graph. */
+#define WM_GEN_MAX_EDGE_FACTOR (1u << 20)
+
 typedef struct wm_gen_options {
   unsigned scale;       /* n = 2^scale */
   unsigned edge_factor; /* arcs generated = edge_factor * n (default 16) */

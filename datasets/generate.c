@@ -17,11 +17,6 @@
 #include "base.h"
 #include "datasets.h"
 
-/* Largest scale whose vertex ids fit in 32 bits (WM_MAX_VERTEX_ID). */
-#define WM_GEN_MAX_SCALE 31u
-/* Graph500 uses 16; anything far above this is a typo, not a graph. */
-#define WM_GEN_MAX_EDGE_FACTOR (1u << 20)
-
 static const uint64_t GOLDEN = 0x9E3779B97F4A7C15ull;
 /* Separate streams for the edges and the permutation, so that changing one
  * never shifts the other. */
