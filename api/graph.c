@@ -211,8 +211,6 @@ int warpmatch_graph_degree_stats(warpmatch_context *ctx, const warpmatch_graph *
   return wm_api_struct_out(ctx, who, out, &mine, sizeof mine);
 }
 
-const wm_graph *wm_api_graph(const warpmatch_graph *g) { return g->g; }
-
 /* ---- built on first use --------------------------------------------- */
 
 /* The handle is const to the caller (queries do not change the graph);
