@@ -30,7 +30,7 @@ extern "C" {
 
 #define WARPMATCH_HAVE_MPI 1
 
-/* The ranks working together: one-sided work counters on the first rank
+/* The ranks working together: one-sided work counters on rank 0
  * (the first level of a count, the tops of each motifs pass, taken in
  * chunks as each rank's threads finish theirs, so a skewed graph balances
  * across ranks as across threads), the sums of their partial results, and
@@ -65,9 +65,10 @@ void warpmatch_mpi_share_destroy(warpmatch_mpi_share *s);
  * stay this process's own); GPU bfs and reach split the graph over every
  * rank's GPUs (warpmatch_set_gpus of them each; the caller gives each rank
  * its own devices, CUDA_VISIBLE_DEVICES), and the result is complete on
- * the first rank only, the others holding their own vertices.  Not
- * collective itself, but every rank's context must use the share for the
- * same calls. */
+ * rank 0 only, the others holding their own vertices.  Every rank's
+ * context must use the share for the same calls; the switch itself is
+ * collective only where the context holds a GPU search split for other
+ * ranks, which it frees (as warpmatch_context_destroy would). */
 int warpmatch_mpi_share_use(warpmatch_context *ctx, warpmatch_mpi_share *s);
 
 /* BFS across the ranks of the context's share (WARPMATCH_EUSAGE without
@@ -76,8 +77,8 @@ int warpmatch_mpi_share_use(warpmatch_context *ctx, warpmatch_mpi_share *s);
  * each level; on the GPU (o->device GPU; AUTO: when every rank has a
  * usable GPU) it is warpmatch_bfs_ex's search over every rank's GPUs.
  * Collective.  Options as warpmatch_bfs_ex's except a target
- * (WARPMATCH_EUSAGE).  On the first rank of the share levels, parents
- * (may be NULL) and stats (may be NULL) are the whole search's, as
+ * (WARPMATCH_EUSAGE).  On rank 0 of the share's communicator levels,
+ * parents (may be NULL) and stats (may be NULL) are the whole search's, as
  * warpmatch_bfs_ex gives them; on the others they hold their own
  * vertices' levels and parents only.  _prepare builds first what the CPU
  * search needs besides the graph (a directed graph's in-arcs, kept with
