@@ -9,19 +9,26 @@
 #include "matcher.h"
 #include "patterns.h"
 #include "planner.h"
+#include "traversal.h"
 #include "warpmatch.h"
 #include "wm_error.h"
 
 struct wm_bfs_gpu_ctx;
-struct wm_bfs_procs;
+struct warpmatch_mpi_share;
 
 struct warpmatch_context {
   wm_error err; /* the last failed call's code and message */
   int threads;  /* CPU threads, 0 = all */
   int gpus;     /* GPUs for GPU calls, 0 = 1 */
   int gpu;      /* a usable CUDA device: -1 not asked yet, else 0 or 1 */
-  const wm_share *share; /* the program's MPI ranks sharing the CPU work, or NULL */
-  const struct wm_bfs_procs *bfs_procs; /* ... and its GPU searches (traversal.h), or NULL */
+  /* The MPI ranks this context works with (warpmatch_mpi.h, api_mpi.c), or
+   * NULL: their share of the CPU work, their GPU searches (traversal.h),
+   * and whether only one thread may claim shared work (MPI below
+   * MPI_THREAD_SERIALIZED). */
+  const struct warpmatch_mpi_share *mpi;
+  const wm_share *share;
+  const struct wm_bfs_procs *bfs_procs;
+  int share_one_thread;
   /* The graph kept on the GPU for BFS and reach: made by the first GPU
    * search, reused while the same graph (by serial, never by address: a
    * freed handle's address comes back) is searched on as many GPUs. */
@@ -75,20 +82,6 @@ int wm_api_graph_wrap(warpmatch_context *ctx, const char *who, wm_graph *g, warp
  * the first call. */
 int wm_api_transpose_of(warpmatch_context *ctx, const warpmatch_graph *g, const wm_graph **t);
 
-/* ---- the program's own entry points (not in warpmatch.h) ------------- */
-
-/* The module graph behind a handle: for the program's MPI search
- * (traversal/bfs_mpi.c), which the library cannot link. */
-const wm_graph *wm_api_graph(const warpmatch_graph *g);
-/* Under mpirun: later count and motifs calls share their first level with
- * the other ranks through `share` (matcher/cpu/share_mpi.c); NULL: not. */
-void wm_api_set_share(warpmatch_context *ctx, const wm_share *share);
-/* Under mpirun: later GPU searches (warpmatch_bfs_ex) split the graph over
- * every rank's GPUs through `procs` (traversal/bfs_mpi.c); on rank 0 the
- * result is complete, on the others it holds their own vertices only.
- * NULL: this process alone. */
-void wm_api_set_bfs_procs(warpmatch_context *ctx, const struct wm_bfs_procs *procs);
-
 /* ---- errors: every failing call ends in one of these ---------------- */
 
 /* Records code and message as the context's last error; returns code. */
@@ -103,6 +96,15 @@ int wm_api_status(warpmatch_context *ctx, int rc, const wm_error *err);
 int wm_api_null(warpmatch_context *ctx, const char *who, const char *what);
 
 /* ---- shared choices ------------------------------------------------- */
+
+/* BFS (bfs.c, and the ranks' search of api_mpi.c): the caller's options
+ * (in may be NULL: the defaults) checked into the module's, with the
+ * device chosen; and a result copied out as warpmatch_bfs_ex gives it
+ * (levels and parents may be NULL; stats as the library's struct). */
+int wm_api_bfs_options(warpmatch_context *ctx, const char *who, const warpmatch_graph *g,
+                       const warpmatch_bfs_options *in, wm_bfs_options *o, int *use_gpu);
+int wm_api_bfs_out(warpmatch_context *ctx, const char *who, const wm_bfs_result *r, uint32_t n, int use_gpu,
+                   int32_t *levels, uint32_t *parents, warpmatch_bfs_stats *stats);
 
 /* WARPMATCH_DEVICE_* -> 1 for the GPU; EDEVICE when GPU is asked for and
  * none is usable, EUSAGE for an unknown value. */

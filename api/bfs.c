@@ -100,7 +100,14 @@ static void stats_of(const wm_bfs_result *r, int use_gpu, warpmatch_bfs_stats *s
   s->kernel_ms = r->kernel_ms;
 }
 
-static int bfs_options(warpmatch_context *ctx, const char *who, const warpmatch_graph *g,
+int wm_api_bfs_out(warpmatch_context *ctx, const char *who, const wm_bfs_result *r, uint32_t n, int use_gpu,
+                   int32_t *levels, uint32_t *parents, warpmatch_bfs_stats *stats) {
+  int rc = copy_out(ctx, who, r, n, levels, parents);
+  if (!rc && stats) stats_of(r, use_gpu, stats);
+  return rc;
+}
+
+int wm_api_bfs_options(warpmatch_context *ctx, const char *who, const warpmatch_graph *g,
                        const warpmatch_bfs_options *in, wm_bfs_options *o, int *use_gpu) {
   warpmatch_bfs_options x;
   warpmatch_bfs_options_init(&x);
@@ -142,8 +149,7 @@ static int bfs(warpmatch_context *ctx, const char *who, const warpmatch_graph *g
   int rc = search(ctx, g, sources, n, use_gpu, o, &r);
   wm_api_threads_leave(&t);
   if (rc) return rc;
-  rc = copy_out(ctx, who, &r, g->g->n, levels, parents);
-  if (!rc && out) stats_of(&r, use_gpu, out);
+  rc = wm_api_bfs_out(ctx, who, &r, g->g->n, use_gpu, levels, parents, out);
   wm_bfs_result_free(&r);
   return rc;
 }
@@ -159,7 +165,7 @@ int warpmatch_bfs_ex(warpmatch_context *ctx, const warpmatch_graph *g, const uin
   memset(&s, 0, sizeof s);
   s.size = sizeof s;
   int use_gpu = 0;
-  int rc = bfs_options(ctx, who, g, opt, &o, &use_gpu);
+  int rc = wm_api_bfs_options(ctx, who, g, opt, &o, &use_gpu);
   if (!rc) rc = bfs(ctx, who, g, sources, n, use_gpu, &o, levels, parents, &s);
   int out_rc = out ? wm_api_struct_out(ctx, who, out, &s, sizeof s) : WARPMATCH_OK;
   return rc ? rc : out_rc;
@@ -178,7 +184,7 @@ int warpmatch_bfs(warpmatch_context *ctx, const warpmatch_graph *g, uint32_t sou
   warpmatch_bfs_stats s;
   int use_gpu = 0;
   int rc = check_vertex(ctx, who, "source", g, source);
-  if (!rc) rc = bfs_options(ctx, who, g, &opt, &o, &use_gpu);
+  if (!rc) rc = wm_api_bfs_options(ctx, who, g, &opt, &o, &use_gpu);
   if (!rc) rc = bfs(ctx, who, g, &source, 1, use_gpu, &o, levels, parents, &s);
   if (!rc && out) *out = s.bfs;
   return rc;
@@ -200,7 +206,7 @@ int warpmatch_reach(warpmatch_context *ctx, const warpmatch_graph *g, uint32_t f
   opt.target = to; /* the search ends with the level that reaches `to`: its level is exact */
   wm_bfs_options o;
   int use_gpu = 0;
-  if ((rc = bfs_options(ctx, who, g, &opt, &o, &use_gpu))) return rc;
+  if ((rc = wm_api_bfs_options(ctx, who, g, &opt, &o, &use_gpu))) return rc;
   wm_bfs_result r;
   wm_api_threads t;
   wm_api_threads_enter(ctx, &t);

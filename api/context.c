@@ -62,9 +62,6 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
   return WARPMATCH_OK;
 }
 
-void wm_api_set_share(warpmatch_context *ctx, const wm_share *share) { ctx->share = share; }
-void wm_api_set_bfs_procs(warpmatch_context *ctx, const struct wm_bfs_procs *procs) { ctx->bfs_procs = procs; }
-
 /* ---- versioned structs ---------------------------------------------- */
 
 /* A size no struct of the API has: never set (0, or stack garbage). */

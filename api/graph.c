@@ -211,8 +211,6 @@ int warpmatch_graph_degree_stats(warpmatch_context *ctx, const warpmatch_graph *
   return wm_api_struct_out(ctx, who, out, &mine, sizeof mine);
 }
 
-const wm_graph *wm_api_graph(const warpmatch_graph *g) { return g->g; }
-
 /* ---- rewriting and saving ------------------------------------------- */
 
 unsigned warpmatch_graph_flags(const warpmatch_graph *g) {

@@ -90,7 +90,7 @@ int wm_api_ex_begin(warpmatch_context *ctx, const char *who, const warpmatch_mat
 void wm_api_executor_options(const warpmatch_context *ctx, const warpmatch_match_options *o, const wm_api_job *job,
                              wm_match_options *mo) {
   wm_match_options_init(mo);
-  mo->threads = ctx->threads;
+  mo->threads = ctx->share_one_thread ? 1 : ctx->threads; /* only this thread may call MPI */
   mo->gpus = o->gpus ? o->gpus : ctx->gpus;
   mo->share = ctx->share;
   mo->gpu_steal = o->gpu_steal; /* WM_STEAL_NONE, _BLOCK, _TWO_LEVEL in order, -1 the default */

@@ -204,15 +204,23 @@ static int open_temporary(wm_outfile *o, const struct stat *old, int flags, int 
       o->tmp[0] = '\0';
       return wm_fail(err, WM_EINPUT, "%s: path too long", o->name);
     }
+    /* Registered before it exists: a signal handled between the open and a
+     * later registration (a writer descheduled right after open, on a
+     * loaded machine) would leave it.  The name is this process's (pid,
+     * host, sequence), so what the handler may unlink under it is ours or a
+     * stale one of a former process with our pid. */
+    o->slot = registry_add(o->tmp);
     *fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (flags & WM_OUTFILE_CACHE) ? 0644 : 0666);
+    if (*fd < 0) { /* registry_drop leaves errno as it is */
+      registry_drop(o->slot);
+      o->slot = -1;
+    }
     if (*fd < 0 && errno != EEXIST) break; /* EEXIST: a stale one of a former process with our pid */
   }
   if (*fd < 0) {
     o->tmp[0] = '\0';
     return wm_fail(err, WM_EINPUT, "%s: cannot create output file: %s", o->name, strerror(errno));
   }
-  /* registered once it is ours: a signal before this leaves it to be cleaned as stale */
-  o->slot = registry_add(o->tmp);
   if (flags & WM_OUTFILE_CACHE) old = NULL;
   if (old && (old->st_uid != geteuid() || old->st_gid != getegid()) && fchown(*fd, old->st_uid, old->st_gid) != 0) {
     /* not ours to give: the new file is the writer's */

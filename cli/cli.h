@@ -154,8 +154,8 @@ int wm_mpi_after_work(int rc, wm_error *err);
 /* Fault injection for the tests: WM_MPI_FAIL_RANK=r under mpirun makes
  * rank r's graph load fail. */
 int wm_mpi_injected_failure(void);
-/* bfs across the ranks (traversal/bfs_mpi.c, which the library cannot
- * carry: it never links MPI): the vertices split in ranges, frontiers
+/* bfs across the ranks (the library's, warpmatch_mpi.h's
+ * warpmatch_bfs_mpi): the vertices split in ranges, frontiers
  * exchanged each level; with o->device GPU the library's search over every
  * rank's GPUs (wm_mpi_share_work).  Collective; on rank 0 levels, parents and stats
  * are the whole search's, as warpmatch_bfs_ex gives them.  _prepare

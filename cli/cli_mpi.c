@@ -14,17 +14,31 @@
 
 #ifdef WM_HAVE_MPI
 #include <mpi.h>
-#include <omp.h>
 
-#include "api_internal.h" /* the program's own entry points: the share, the module graph */
-#include "bfs_mpi.h"
 #include "cli_mpi_watch.h"
-#include "share_mpi.h"
+#include "warpmatch_mpi.h"
 
 static int g_on, g_rank, g_ranks = 1, g_local_rank, g_local_ranks = 1;
-static wm_share *g_share;
-static wm_bfs_procs *g_procs; /* the ranks' GPU searches */
-static MPI_Comm g_failures;   /* wm_mpi_after_work's own barrier */
+static warpmatch_mpi_share *g_share; /* the ranks' shared work: the library's */
+static MPI_Comm g_failures;          /* wm_mpi_after_work's own barrier */
+
+/* The library's share over every rank; the job ends where it cannot be
+ * made (a rank without it would leave the others waiting).  The stuck
+ * rank's end is asked for: a job of the program must end. */
+static void make_share(void) {
+  warpmatch_context *ctx = NULL;
+  const char *why = NULL;
+  if (warpmatch_context_create(&ctx)) why = "out of memory";
+  else if (warpmatch_mpi_share_create(ctx, MPI_COMM_WORLD, WARPMATCH_MPI_END_STUCK_RANK, &g_share))
+    why = warpmatch_last_error(ctx);
+  else if (MPI_Comm_dup(MPI_COMM_WORLD, &g_failures) != MPI_SUCCESS)
+    why = "MPI: cannot duplicate the world communicator";
+  if (why) {
+    if (g_rank == 0) fprintf(stderr, "warpmatch: %s\n", why);
+    MPI_Abort(MPI_COMM_WORLD, WM_EINPUT);
+  }
+  warpmatch_context_destroy(ctx);
+}
 
 /* mpirun (Open MPI, PMIx, MPICH's Hydra, Slurm's PMI) sets one of these in
  * each process it starts. */
@@ -62,23 +76,7 @@ int wm_mpi_start(int *argc, char ***argv) {
   }
   /* Only rank 0 prints results; the others' stdout goes nowhere. */
   if (g_rank != 0 && !freopen("/dev/null", "w", stdout)) return WM_EINPUT;
-  /* The executor's threads claim work themselves: several at a time with
-   * MPI_THREAD_MULTIPLE, one at a time behind a mutex with SERIALIZED;
-   * below that only the main thread may call MPI, so each rank runs one
-   * thread. */
-  if (provided < MPI_THREAD_SERIALIZED) omp_set_num_threads(1);
-  wm_error err;
-  wm_error_clear(&err);
-  g_share = wm_share_mpi_create(provided < MPI_THREAD_MULTIPLE, &err);
-  if (g_share) g_procs = wm_bfs_procs_mpi_create(&err);
-  if (g_procs && MPI_Comm_dup(MPI_COMM_WORLD, &g_failures) != MPI_SUCCESS) {
-    wm_fail(&err, WM_EINPUT, "MPI: cannot duplicate the world communicator");
-    g_procs = NULL;
-  }
-  if (!g_share || !g_procs) {
-    if (g_rank == 0) fprintf(stderr, "warpmatch: %s\n", err.msg);
-    MPI_Abort(MPI_COMM_WORLD, WM_EINPUT);
-  }
+  make_share();
   /* The watcher calls MPI while the rank's own threads may be inside MPI. */
   if (timeout > 0 && (provided < MPI_THREAD_MULTIPLE || !wm_mpi_watch_start(timeout)) && g_rank == 0)
     fprintf(stderr, "warpmatch: note: MPI %s, so a rank that stops answering is not detected (WM_MPI_TIMEOUT)\n",
@@ -95,10 +93,8 @@ int wm_mpi_finish(int rc) {
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     rc = worst;
     wm_mpi_watch_stop(); /* every rank is here: none can fall silent now */
-    wm_share_mpi_destroy(g_share);
+    warpmatch_mpi_share_destroy(g_share);
     g_share = NULL;
-    wm_bfs_procs_mpi_destroy(g_procs);
-    g_procs = NULL;
     MPI_Comm_free(&g_failures);
   }
   MPI_Finalize();
@@ -139,10 +135,7 @@ int wm_mpi_pin_gpus(unsigned gpus, wm_error *err) {
 void wm_mpi_barrier(void) {
   if (g_ranks > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
-void wm_mpi_share_work(warpmatch_context *ctx) {
-  wm_api_set_share(ctx, g_share);
-  wm_api_set_bfs_procs(ctx, g_procs);
-}
+void wm_mpi_share_work(warpmatch_context *ctx) { warpmatch_mpi_share_use(ctx, g_share); }
 
 int wm_mpi_agree(int rc, wm_error *err) {
   if (g_ranks <= 1) return rc;
@@ -199,58 +192,16 @@ int wm_mpi_after_work(int rc, wm_error *err) {
   return rc;
 }
 
-/* The split search finds parents among in-arcs in both directions: a
- * directed graph's transpose, built once (kept with the graph). */
+/* The ranks' search is the library's (warpmatch_mpi.h): on the CPU the
+ * vertices split in ranges, on the GPU over every rank's GPUs. */
 int wm_mpi_bfs_prepare(warpmatch_context *ctx, const warpmatch_graph *g, wm_error *err) {
-  const wm_graph *t;
-  return wm_cli_api(ctx, wm_api_transpose_of(ctx, g, &t), err);
-}
-
-static void mpi_options(const warpmatch_context *ctx, const warpmatch_bfs_options *in, wm_bfs_options *o) {
-  wm_bfs_options_init(o);
-  o->threads = ctx->threads;
-  o->max_depth = in->max_depth;
-  o->direction_opt = in->direction_opt;
-  o->alpha = in->alpha;
-  o->edge_ratio = in->edge_ratio;
-  o->want_parents = 1;
-}
-
-/* The search's answer as warpmatch_bfs_ex's (rank 0's is complete). */
-static void mpi_answer(const wm_bfs_result *r, uint32_t n, int32_t *levels, uint32_t *parents,
-                       warpmatch_bfs_stats *s) {
-  for (uint32_t v = 0; v < n; v++) levels[v] = r->level[v] == WM_UNREACHED ? -1 : (int32_t)r->level[v];
-  if (r->parent) memcpy(parents, r->parent, (size_t)n * sizeof *parents);
-  memset(s, 0, sizeof *s);
-  s->size = sizeof *s;
-  s->bfs.reached = (uint32_t)r->reached;
-  s->bfs.depth = r->depth;
-  s->bfs.ms = r->seconds * 1e3;
-  s->bfs.device = WARPMATCH_DEVICE_CPU;
-  s->edges_traversed = r->edges_traversed;
-  s->teps_edges = r->teps_edges;
-  s->bottom_up_levels = r->bottom_up_levels;
-  s->truncated = r->truncated;
+  return wm_cli_api(ctx, warpmatch_bfs_mpi_prepare(ctx, g), err);
 }
 
 int wm_mpi_bfs(warpmatch_context *ctx, const warpmatch_graph *g, const uint32_t *sources, uint32_t n,
                const warpmatch_bfs_options *o, int32_t *levels, uint32_t *parents, warpmatch_bfs_stats *stats,
                wm_error *err) {
-  /* GPU: the library's partitioned search over every rank's GPUs (the
-   * context's procs, wm_mpi_share_work) */
-  if (o->device == WARPMATCH_DEVICE_GPU)
-    return wm_cli_api(ctx, warpmatch_bfs_ex(ctx, g, sources, n, o, levels, parents, stats), err);
-  const wm_graph *t = NULL;
-  int rc = wm_cli_api(ctx, wm_api_transpose_of(ctx, g, &t), err); /* built by wm_mpi_bfs_prepare */
-  if (rc) return rc;
-  wm_bfs_options bo;
-  mpi_options(ctx, o, &bo);
-  wm_bfs_result r;
-  memset(&r, 0, sizeof r);
-  if ((rc = wm_bfs_mpi(wm_api_graph(g), t, sources, n, &bo, &r, err))) return rc;
-  mpi_answer(&r, warpmatch_graph_vertices(g), levels, parents, stats);
-  wm_bfs_result_free(&r);
-  return WM_OK;
+  return wm_cli_api(ctx, warpmatch_bfs_mpi(ctx, g, sources, n, o, levels, parents, stats), err);
 }
 
 #else /* no MPI in this build */

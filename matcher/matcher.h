@@ -32,13 +32,13 @@ extern "C" {
  * executors serialise calls, so the sink needs no locking. */
 typedef int (*wm_match_sink)(void *ctx, const uint32_t *match, unsigned k);
 
-/* Work shared with other processes (the program's MPI ranks,
- * matcher/cpu/share_mpi.c): every process holds the whole graph and runs
+/* Work shared with other processes (MPI ranks, matcher/cpu/share_mpi.c,
+ * behind api/warpmatch_mpi.h): every process holds the whole graph and runs
  * the same calls in the same order; the CPU executor and the motif sums
  * take their loops' items in chunks from counters common to all of them,
  * and add their partial results together before returning, so each
- * process returns the whole answer.  The library itself never needs MPI:
- * a caller without one passes no wm_share. */
+ * process returns the whole answer.  Nothing here needs MPI: a caller
+ * without one passes no wm_share. */
 typedef struct wm_share {
   void *ctx;
   int processes;

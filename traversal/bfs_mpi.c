@@ -31,6 +31,7 @@
 enum { BACK_TO_TOPDOWN_BETA = 24 };
 
 typedef struct part {
+  MPI_Comm comm;
   const wm_graph *g, *in;
   int rank, ranks, nt;
   uint32_t lo, hi;       /* own vertices */
@@ -65,7 +66,7 @@ static int expand_topdown(part *p) {
       if (!bit(p->V, w)) __atomic_fetch_or(&p->cand[w >> 5], 1u << (w & 31), __ATOMIC_RELAXED);
     }
   }
-  return MPI_Reduce_scatter_block(p->cand, p->next, (int)p->words, MPI_UINT32_T, MPI_BOR, MPI_COMM_WORLD) !=
+  return MPI_Reduce_scatter_block(p->cand, p->next, (int)p->words, MPI_UINT32_T, MPI_BOR, p->comm) !=
          MPI_SUCCESS;
 }
 
@@ -100,7 +101,7 @@ static void settle(part *p, int bottom_up, uint32_t L, uint64_t stats[3]) {
 
 /* next F = the ranks' slices; V |= F. */
 static int exchange(part *p) {
-  if (MPI_Allgather(p->next, (int)p->words, MPI_UINT32_T, p->F, (int)p->words, MPI_UINT32_T, MPI_COMM_WORLD) !=
+  if (MPI_Allgather(p->next, (int)p->words, MPI_UINT32_T, p->F, (int)p->words, MPI_UINT32_T, p->comm) !=
       MPI_SUCCESS)
     return 1;
   const uint64_t all = (uint64_t)p->ranks * p->words;
@@ -147,7 +148,7 @@ static int run_levels(part *p, const wm_bfs_options *o, uint64_t stats[3], wm_bf
     if (!bottom_up && expand_topdown(p)) return 1;
     settle(p, bottom_up, L, stats);
     if (bottom_up) r->bottom_up_levels++;
-    if (MPI_Allreduce(MPI_IN_PLACE, stats, 3, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS ||
+    if (MPI_Allreduce(MPI_IN_PLACE, stats, 3, MPI_UINT64_T, MPI_SUM, p->comm) != MPI_SUCCESS ||
         exchange(p))
       return 1;
     nf = stats[0];
@@ -158,21 +159,22 @@ static int run_levels(part *p, const wm_bfs_options *o, uint64_t stats[3], wm_bf
 /* Rank 0 collects every rank's range of a per-vertex array. */
 static int gather(const part *p, uint32_t *a, int *counts, int *displs) {
   void *send = p->rank == 0 ? MPI_IN_PLACE : (void *)(a + p->lo);
-  return MPI_Gatherv(send, (int)(p->hi - p->lo), MPI_UINT32_T, a, counts, displs, MPI_UINT32_T, 0,
-                     MPI_COMM_WORLD) != MPI_SUCCESS;
+  return MPI_Gatherv(send, (int)(p->hi - p->lo), MPI_UINT32_T, a, counts, displs, MPI_UINT32_T, 0, p->comm) !=
+         MPI_SUCCESS;
 }
 
-int wm_bfs_mpi(const wm_graph *g, const wm_graph *in, const uint32_t *sources, uint32_t nsources,
+int wm_bfs_mpi(MPI_Comm comm, const wm_graph *g, const wm_graph *in, const uint32_t *sources, uint32_t nsources,
                const wm_bfs_options *o, wm_bfs_result *r, wm_error *err) {
   memset(r, 0, sizeof *r);
   if (nsources == 0) return wm_fail(err, WM_EUSAGE, "bfs: no source vertex given");
   if (o->target != WM_NO_VERTEX) return wm_fail(err, WM_EUSAGE, "bfs: a target vertex does not run under mpirun");
   part p = {0};
+  p.comm = comm;
   p.g = g;
   p.in = in ? in : g;
   p.nt = o->threads > 0 ? o->threads : omp_get_max_threads();
-  MPI_Comm_rank(MPI_COMM_WORLD, &p.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &p.ranks);
+  MPI_Comm_rank(comm, &p.rank);
+  MPI_Comm_size(comm, &p.ranks);
   const uint64_t per = ((uint64_t)g->n + (uint64_t)p.ranks - 1) / (uint64_t)p.ranks;
   p.words = (per + 31) / 32 ? (per + 31) / 32 : 1;
   const uint64_t span = 32 * p.words;
@@ -193,7 +195,7 @@ int wm_bfs_mpi(const wm_graph *g, const wm_graph *in, const uint32_t *sources, u
   int rc = WM_OK, failed = !p.F || !p.V || !p.cand || !p.next || !counts || !displs || !r->level ||
                           (o->want_parents && !r->parent);
   /* every rank learns whether all have their memory before the levels */
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
   if (failed) {
     rc = wm_fail(err, WM_EINPUT, "bfs: out of memory on a rank for %u vertices", g->n);
     goto done;
@@ -206,7 +208,7 @@ int wm_bfs_mpi(const wm_graph *g, const wm_graph *in, const uint32_t *sources, u
   p.parent = r->parent;
   uint64_t stats[3];
   if ((rc = seed(&p, sources, nsources, stats, err))) goto done; /* the same sources on every rank */
-  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Barrier(comm);
   double t0 = wm_now();
   if (run_levels(&p, o, stats, r)) {
     rc = wm_fail(err, WM_EINPUT, "bfs: an MPI exchange failed");
@@ -236,6 +238,8 @@ enum { ALARM_BYTES = 320, WATCHDOG_SECONDS = 10, WATCHDOG_GRACE_SECONDS = 2, LIS
 
 typedef struct mpi_procs {
   wm_bfs_procs p; /* first: the wm_bfs_procs handed out is this struct */
+  MPI_Comm comm;   /* the search's exchanges */
+  int end_stuck;   /* the watchdog may end this process (WARPMATCH_MPI_END_STUCK_RANK) */
   MPI_Comm alarms; /* a communicator of its own, so that no other message matches an alarm */
   MPI_Request waiting; /* the receive that an alarm completes */
   char heard_why[ALARM_BYTES]; /* the alarm received: its sender's message */
@@ -252,7 +256,9 @@ typedef struct mpi_procs {
   atomic_int stop_listening;
 } mpi_procs;
 
-/* The watchdog: once this rank knows of a failure, it ends the process
+/* The watchdog, where the caller asked for it (end_stuck: the library
+ * otherwise never prints or exits): once this rank knows of a failure, it
+ * ends the process
  * WATCHDOG_SECONDS later, with its message, unless the search's processes
  * have wound down by then (wm_bfs_procs_mpi_destroy disarms it).  The
  * normal end takes milliseconds; the watchdog is for a GPU collective
@@ -280,7 +286,7 @@ static void *watchdog(void *arg) {
 }
 
 static void watch(const mpi_procs *m, const char *what) {
-  if (atomic_exchange(&watch_armed, 1)) return;
+  if (!m->end_stuck || atomic_exchange(&watch_armed, 1)) return;
   snprintf(watch_line, sizeof watch_line,
            "warpmatch: rank %d of %d: bfs: %s; the search's processes had not wound down %d s later, so this "
            "rank ends here\n",
@@ -292,13 +298,14 @@ static void watch(const mpi_procs *m, const char *what) {
 static void start_listening(mpi_procs *m);
 
 static int procs_bcast(void *ctx, void *buf, size_t bytes, int root) {
+  const mpi_procs *m = ctx;
   start_listening(ctx);
-  return bytes > INT_MAX || MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD) != MPI_SUCCESS;
+  return bytes > INT_MAX || MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, m->comm) != MPI_SUCCESS;
 }
 
 static int procs_sum_u64(void *ctx, uint64_t *a, unsigned n) {
-  (void)ctx;
-  return n > INT_MAX || MPI_Allreduce(MPI_IN_PLACE, a, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS;
+  const mpi_procs *m = ctx;
+  return n > INT_MAX || MPI_Allreduce(MPI_IN_PLACE, a, (int)n, MPI_UINT64_T, MPI_SUM, m->comm) != MPI_SUCCESS;
 }
 
 /* Non-zero for a range past MPI's int counts (the same on every rank). */
@@ -313,8 +320,7 @@ static int procs_gather_u32(void *ctx, uint32_t *a, const uint32_t *lo, const ui
   }
   if (!rc) {
     void *send = me == 0 ? MPI_IN_PLACE : (void *)(a + lo[me]);
-    rc = MPI_Gatherv(send, counts[me], MPI_UINT32_T, a, counts, displs, MPI_UINT32_T, 0, MPI_COMM_WORLD) !=
-         MPI_SUCCESS;
+    rc = MPI_Gatherv(send, counts[me], MPI_UINT32_T, a, counts, displs, MPI_UINT32_T, 0, m->comm) != MPI_SUCCESS;
   }
   free(counts), free(displs);
   return rc;
@@ -369,12 +375,14 @@ static int procs_alarmed(void *ctx) {
   return atomic_load(&m->heard);
 }
 
-wm_bfs_procs *wm_bfs_procs_mpi_create(wm_error *err) {
+wm_bfs_procs *wm_bfs_procs_mpi_create(MPI_Comm comm, int end_stuck, wm_error *err) {
   mpi_procs *m = calloc(1, sizeof *m);
   if (!m) return wm_fail(err, WM_EINPUT, "out of memory"), NULL;
-  MPI_Comm_rank(MPI_COMM_WORLD, &m->p.process);
-  MPI_Comm_size(MPI_COMM_WORLD, &m->p.processes);
-  if (MPI_Comm_dup(MPI_COMM_WORLD, &m->alarms) != MPI_SUCCESS ||
+  m->comm = comm;
+  m->end_stuck = end_stuck;
+  MPI_Comm_rank(comm, &m->p.process);
+  MPI_Comm_size(comm, &m->p.processes);
+  if (MPI_Comm_dup(comm, &m->alarms) != MPI_SUCCESS ||
       MPI_Irecv(m->heard_why, ALARM_BYTES, MPI_CHAR, MPI_ANY_SOURCE, 0, m->alarms, &m->waiting) != MPI_SUCCESS) {
     free(m);
     wm_fail(err, WM_EINPUT, "MPI: cannot set up the GPU searches' alarms");

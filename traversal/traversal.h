@@ -26,9 +26,9 @@ extern "C" {
 
 #define WM_UNREACHED UINT32_MAX
 
-/* Processes sharing one GPU search (the program's MPI ranks: bfs_mpi.c
- * makes this over MPI, the library never needs MPI; the tests make one of
- * threads).  Every process holds the whole graph, makes the same calls in
+/* Processes sharing one GPU search (MPI ranks: bfs_mpi.c makes this over
+ * MPI where the library is built with it, nothing here needs MPI; the
+ * tests make one of threads).  Every process holds the whole graph, makes the same calls in
  * the same order with the same options, and drives o->gpus GPUs of its own
  * (CUDA devices first_device ..); the 1-D partition spans processes x gpus
  * parts, process p owning parts p x gpus .. (p + 1) x gpus - 1.  The

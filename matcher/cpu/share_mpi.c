@@ -19,6 +19,7 @@
 
 typedef struct mpi_share {
   wm_share s; /* first: the wm_share handed out is this struct */
+  MPI_Comm comm;
   MPI_Win win;
   uint64_t *base; /* rank 0: the counters */
   unsigned next;  /* the next unused counter */
@@ -31,12 +32,12 @@ static unsigned loops(void *ctx, unsigned count) {
   mpi_share *m = ctx;
   if (m->next + count > COUNTERS) {
     MPI_Win_flush_all(m->win);
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(m->comm);
     if (m->rank == 0) {
       memset(m->base, 0, COUNTERS * sizeof *m->base);
       MPI_Win_sync(m->win);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(m->comm);
     m->next = 0;
   }
   m->next += count;
@@ -55,10 +56,10 @@ static uint64_t grab(void *ctx, unsigned id, uint64_t chunk) {
 }
 
 /* MPI counts are ints: long arrays go in slices. */
-static int sum_in_place(void *a, uint64_t n, size_t size, MPI_Datatype type) {
+static int sum_in_place(MPI_Comm comm, void *a, uint64_t n, size_t size, MPI_Datatype type) {
   for (uint64_t at = 0; at < n;) {
     int part = n - at > INT_MAX / 2 ? INT_MAX / 2 : (int)(n - at);
-    if (MPI_Allreduce(MPI_IN_PLACE, (char *)a + at * size, part, type, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
+    if (MPI_Allreduce(MPI_IN_PLACE, (char *)a + at * size, part, type, MPI_SUM, comm) != MPI_SUCCESS)
       return 1;
     at += (uint64_t)part;
   }
@@ -66,13 +67,13 @@ static int sum_in_place(void *a, uint64_t n, size_t size, MPI_Datatype type) {
 }
 
 static int sum_u32(void *ctx, uint32_t *a, uint64_t n) {
-  (void)ctx;
-  return sum_in_place(a, n, sizeof *a, MPI_UINT32_T);
+  const mpi_share *m = ctx;
+  return sum_in_place(m->comm, a, n, sizeof *a, MPI_UINT32_T);
 }
 
 static int sum_u64(void *ctx, uint64_t *a, uint64_t n) {
-  (void)ctx;
-  return sum_in_place(a, n, sizeof *a, MPI_UINT64_T);
+  const mpi_share *m = ctx;
+  return sum_in_place(m->comm, a, n, sizeof *a, MPI_UINT64_T);
 }
 
 /* 128-bit sums have no MPI type: every rank gathers every rank's values
@@ -88,7 +89,7 @@ static int sum_i128(void *ctx, wm_i128 *a, unsigned n, int *overflow) {
       mine[2 * i] = (uint64_t)(u >> 64);
       mine[2 * i + 1] = (uint64_t)u;
     }
-    rc = MPI_Allgather(mine, 2 * (int)n, MPI_UINT64_T, all, 2 * (int)n, MPI_UINT64_T, MPI_COMM_WORLD) != MPI_SUCCESS;
+    rc = MPI_Allgather(mine, 2 * (int)n, MPI_UINT64_T, all, 2 * (int)n, MPI_UINT64_T, m->comm) != MPI_SUCCESS;
   }
   for (unsigned i = 0; !rc && i < n; i++) {
     wm_i128 s = 0;
@@ -103,19 +104,20 @@ static int sum_i128(void *ctx, wm_i128 *a, unsigned n, int *overflow) {
   return rc;
 }
 
-wm_share *wm_share_mpi_create(int serialise, wm_error *err) {
+wm_share *wm_share_mpi_create(MPI_Comm comm, int serialise, wm_error *err) {
   mpi_share *m = calloc(1, sizeof *m);
   if (!m) return wm_fail(err, WM_EINPUT, "out of memory"), NULL;
-  MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &m->ranks);
+  m->comm = comm;
+  MPI_Comm_rank(comm, &m->rank);
+  MPI_Comm_size(comm, &m->ranks);
   MPI_Aint size = m->rank == 0 ? (MPI_Aint)(COUNTERS * sizeof(uint64_t)) : 0;
-  if (MPI_Win_allocate(size, sizeof(uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &m->base, &m->win) != MPI_SUCCESS) {
+  if (MPI_Win_allocate(size, sizeof(uint64_t), MPI_INFO_NULL, comm, &m->base, &m->win) != MPI_SUCCESS) {
     free(m);
     wm_fail(err, WM_EINPUT, "MPI: cannot allocate the work counters' window");
     return NULL;
   }
   if (m->rank == 0) memset(m->base, 0, COUNTERS * sizeof *m->base);
-  MPI_Barrier(MPI_COMM_WORLD); /* the counters are zero before anyone claims */
+  MPI_Barrier(comm); /* the counters are zero before anyone claims */
   MPI_Win_lock_all(0, m->win);
   m->serialise = serialise;
   pthread_mutex_init(&m->mu, NULL);

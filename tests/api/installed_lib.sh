@@ -5,7 +5,9 @@
 # run with LD_LIBRARY_PATH), with `pkg-config --static` (the static library:
 # Libs.private and Requires.private must be complete), and through
 # find_package(warpmatch) (tests/api/find_package).  warpmatch.h must also
-# compile as C++.  Usage: installed_lib.sh BUILD
+# compile as C++.  A build with MPI (pkg-config's has_mpi) installs
+# warpmatch_mpi.h, and tests/api/api_mpi_app.c must build against it with
+# mpicc; one without installs no such header.  Usage: installed_lib.sh BUILD
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -62,6 +64,19 @@ printf '#include <stdio.h>\n#include <warpmatch.h>\nint main(void) { printf("%%s
   "$cc" -std=c11 -x c - -o "$tmp/version" $(pkg-config --cflags --libs warpmatch)
 got="$(LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$tmp/version")"
 [[ $got == "$version $version" ]] || { echo "installed_lib: header and library say '$got', pkg-config '$version'" >&2; exit 1; }
+
+has_mpi="$(pkg-config --variable=has_mpi warpmatch)"
+if [[ $has_mpi == 1 ]]; then
+  step "warpmatch_mpi.h with mpicc"
+  # shellcheck disable=SC2046
+  "${MPICC:-mpicc}" -std=c11 -Wall -Wextra -Werror "$here/api_mpi_app.c" -o "$tmp/mpi-app" \
+    $(pkg-config --cflags --libs warpmatch)
+elif [[ $has_mpi == 0 ]]; then
+  [[ ! -e $prefix/include/warpmatch_mpi.h ]] || { echo "installed_lib: warpmatch_mpi.h without MPI" >&2; exit 1; }
+else
+  echo "installed_lib: warpmatch.pc has no has_mpi" >&2
+  exit 1
+fi
 
 step "find_package(warpmatch $version)"
 cmake -S "$here/find_package" -B "$tmp/user" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \

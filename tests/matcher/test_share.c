@@ -3,9 +3,10 @@
  * common counters and a common sum buffer.  Every process must return the
  * one-process answer (counts, per-vertex counts, the 128-bit motif sums),
  * whatever share of the roots and tops it claimed; the MPI dispenser
- * (matcher/cpu/share_mpi.c) is checked the same way by mpi_cli.  Totals
- * past 2^64 (the test hook WM_TEST_COUNT_START) add up exactly, and a
- * per-vertex total past 2^64 - 1 is an error in every process. */
+ * (matcher/cpu/share_mpi.c) is checked the same way by mpi_cli and
+ * api_mpi_app.  Totals past 2^64 (the test hook WM_TEST_COUNT_START) add
+ * up exactly, and a per-vertex total past 2^64 - 1 is an error in every
+ * process. */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers, setenv */
 #include <criterion/criterion.h>
 #include <pthread.h>
