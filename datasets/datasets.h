@@ -192,6 +192,59 @@ void wm_gen_rmat_defaults(wm_gen_options *o, unsigned scale, uint64_t seed);
  * independent of the number of threads. */
 int wm_generate(const wm_gen_options *o, wm_graph **out, wm_error *err);
 
+/* The other models (gen_*.c, one file each); their numbers are the public
+ * WARPMATCH_GEN_* kinds (api/ asserts so). */
+enum {
+  WM_GEN_CHUNG_LU = 3, /* power-law expected degrees, edges drawn by weight */
+  WM_GEN_BA = 4,       /* Barabasi-Albert preferential attachment */
+  WM_GEN_HUB = 5,      /* one hub over a sparse uniform tail */
+  WM_GEN_SBM = 6,      /* stochastic block model, equal communities */
+  WM_GEN_REGULAR = 7,  /* d-regular configuration model */
+  WM_GEN_GRID = 8,     /* W x H lattice, optional random shortcuts */
+};
+/* Largest vertex count: ids 0..n-1 must be at most WM_MAX_VERTEX_ID. */
+#define WM_GEN_MAX_VERTICES 4294967295ull
+/* Most edges a model may draw: 2^40, past any host's memory at 8 bytes an
+ * edge, so a larger request is a typo, not a graph. */
+#define WM_GEN_MAX_EDGES (1ull << 40)
+/* Chung-Lu's exponent range. */
+#define WM_GEN_MIN_EXPONENT 2.1
+#define WM_GEN_MAX_EXPONENT 3.5
+
+typedef struct wm_gen_model {
+  int model;            /* WM_GEN_CHUNG_LU .. WM_GEN_GRID */
+  uint64_t n;           /* vertices (all but grid) */
+  uint64_t seed;
+  double mean_degree;   /* chung-lu: the mean; hub: the tail's mean */
+  double exponent;      /* chung-lu: gamma of P(deg = k) ~ k^-gamma */
+  unsigned attach;      /* ba: edges each new vertex attaches */
+  double hub_fraction;  /* hub: share of the other vertices joined to the hub */
+  uint64_t communities; /* sbm: equal blocks of consecutive ids */
+  double degree_in;     /* sbm: mean degree inside a vertex's community */
+  double degree_out;    /* sbm: mean degree to the other communities */
+  unsigned degree;      /* regular: every vertex's degree before drops */
+  uint64_t width, height; /* grid: vertex (x, y) is y * width + x */
+  double shortcuts;     /* grid: random extra edges, as a share of the lattice's */
+} wm_gen_model;
+
+/* The model's defaults: n vertices (grid: width x height as near square as
+ * n's factors of 2 allow when n is a power of 2, else n x 1). */
+void wm_gen_model_defaults(wm_gen_model *o, int model, uint64_t n, uint64_t seed);
+/* Edges the model draws before self-loops and duplicates are dropped (hub:
+ * the tail's plus the expected hub edges); 0 for an unknown model. */
+uint64_t wm_gen_model_drawn(const wm_gen_model *o);
+/* Generates a symmetric simple graph on vertices 0..n-1, deterministic for
+ * given options and independent of the number of threads.  A value outside
+ * its model's range is WM_EUSAGE naming the range. */
+int wm_generate_model(const wm_gen_model *o, wm_graph **out, wm_error *err);
+/* The models, for wm_generate_model (options already checked). */
+int wm_gen_chung_lu(const wm_gen_model *o, wm_graph **out, wm_error *err);
+int wm_gen_ba(const wm_gen_model *o, wm_graph **out, wm_error *err);
+int wm_gen_hub(const wm_gen_model *o, wm_graph **out, wm_error *err);
+int wm_gen_sbm(const wm_gen_model *o, wm_graph **out, wm_error *err);
+int wm_gen_regular(const wm_gen_model *o, wm_graph **out, wm_error *err);
+int wm_gen_grid(const wm_gen_model *o, wm_graph **out, wm_error *err);
+
 /* ---- hashing -------------------------------------------------------- */
 
 /* xxHash64 of a buffer, and of a whole file (streamed). */

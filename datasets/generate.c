@@ -16,23 +16,12 @@
 
 #include "base.h"
 #include "datasets.h"
+#include "gen_random.h"
 
-static const uint64_t GOLDEN = 0x9E3779B97F4A7C15ull;
 /* Separate streams for the edges and the permutation, so that changing one
  * never shifts the other. */
 static const uint64_t STREAM_EDGES = 0x6564676573ull; /* "edges" */
 static const uint64_t STREAM_PERM = 0x7065726dull;    /* "perm" */
-
-/* splitmix64's finaliser: a bijective 64-bit mix. */
-static inline uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-static uint64_t stream_key(uint64_t seed, uint64_t stream) {
-  return mix64(mix64(seed + GOLDEN) ^ (stream * GOLDEN));
-}
 
 void wm_gen_kron_defaults(wm_gen_options *o, unsigned scale, uint64_t seed) {
   o->scale = scale;
@@ -98,29 +87,15 @@ static quadrant_thresholds make_thresholds(const wm_gen_options *o) {
   return t;
 }
 
-/* Uniform integer in [0, range), range >= 1, exactly (Lemire's method with
- * rejection), drawing from the counter stream (key, *ctr). */
-static uint32_t bounded(uint64_t key, uint64_t *ctr, uint32_t range) {
-  for (;;) {
-    uint64_t r = mix64(key + (++*ctr) * GOLDEN);
-    /* Two 32-bit tries per 64-bit draw. */
-    for (int half = 0; half < 2; half++) {
-      uint64_t m = (uint64_t)(uint32_t)(r >> (32 * half)) * range;
-      uint32_t low = (uint32_t)m;
-      if (low >= range || low >= (uint32_t)(-range) % range) return (uint32_t)(m >> 32);
-    }
-  }
-}
-
 /* Fisher-Yates over 0..n-1.  Sequential, but n is 16x smaller than the edge
  * count and one pass costs far less than generating the edges. */
 static uint32_t *random_permutation(uint64_t n, uint64_t seed) {
   uint32_t *perm = malloc(n * sizeof *perm);
   if (!perm) return NULL;
   for (uint64_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
-  uint64_t key = stream_key(seed, STREAM_PERM), ctr = 0;
+  uint64_t key = wm_gen_stream_key(seed, STREAM_PERM), ctr = 0;
   for (uint64_t i = n - 1; i > 0; i--) {
-    uint32_t j = bounded(key, &ctr, (uint32_t)(i + 1));
+    uint32_t j = wm_gen_below32(key, &ctr, (uint32_t)(i + 1));
     uint32_t t = perm[i];
     perm[i] = perm[j];
     perm[j] = t;
@@ -137,10 +112,10 @@ static inline uint32_t quadrant(uint64_t x, const quadrant_thresholds *t) {
  * high bit is the row (source) bit, its low bit the column (target) bit. */
 static inline void draw_edge(uint64_t key, uint64_t e, unsigned scale,
                              const quadrant_thresholds *t, uint32_t *src, uint32_t *dst) {
-  uint64_t base = mix64(key ^ (e * GOLDEN));
+  uint64_t base = wm_gen_item_key(key, e);
   uint32_t u = 0, v = 0;
   for (unsigned level = 0; level < scale; level += 2) {
-    uint64_t r = mix64(base + (uint64_t)(level + 1) * GOLDEN);
+    uint64_t r = wm_gen_mix64(base + (uint64_t)(level + 1) * WM_GEN_GOLDEN);
     uint32_t q0 = quadrant(r & 0xFFFFFFFFull, t), q1 = quadrant(r >> 32, t);
     u |= (q0 >> 1) << level | (q1 >> 1) << (level + 1);
     v |= (q0 & 1) << level | (q1 & 1) << (level + 1);
@@ -175,7 +150,7 @@ int wm_generate(const wm_gen_options *o, wm_graph **out, wm_error *err) {
   }
 
   const quadrant_thresholds t = make_thresholds(o);
-  const uint64_t key = stream_key(o->seed, STREAM_EDGES);
+  const uint64_t key = wm_gen_stream_key(o->seed, STREAM_EDGES);
   const unsigned scale = o->scale;
   /* Each edge is a pure function of its index, so the schedule is free. */
   const int64_t block = 1 << 16;
