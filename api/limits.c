@@ -22,6 +22,8 @@ static const struct {
     LIMIT(WARPMATCH_MAX_STRUCT_SIZE),
     LIMIT(WARPMATCH_GEN_MAX_SCALE),
     LIMIT(WARPMATCH_GEN_MAX_EDGE_FACTOR),
+    LIMIT(WARPMATCH_GEN_MAX_VERTICES),
+    LIMIT(WARPMATCH_GEN_MAX_EDGES),
 };
 
 const char *warpmatch_limit(unsigned i, long long *value) {

@@ -476,12 +476,25 @@ int warpmatch_gpu_bandwidth(warpmatch_context *ctx, double *gbps);
 
 /* Generators (warpmatch_gen_options.kind); later versions add kinds after
  * these, never renumbering them (0 is none, so an unset struct is refused). */
-enum { WARPMATCH_GEN_KRON = 1, WARPMATCH_GEN_RMAT = 2 };
+enum {
+  WARPMATCH_GEN_KRON = 1,
+  WARPMATCH_GEN_RMAT = 2,
+  WARPMATCH_GEN_CHUNG_LU = 3, /* power-law expected degrees (exponent, mean_degree) */
+  WARPMATCH_GEN_BA = 4,       /* Barabasi-Albert preferential attachment (attach) */
+  WARPMATCH_GEN_HUB = 5,      /* one hub over a sparse uniform tail (hub_fraction, mean_degree) */
+  WARPMATCH_GEN_SBM = 6,      /* stochastic block model (communities, degree_in, degree_out) */
+  WARPMATCH_GEN_REGULAR = 7,  /* random regular, configuration model (degree) */
+  WARPMATCH_GEN_GRID = 8,     /* width x height lattice, optional random shortcuts */
+};
 /* 2^scale vertices, 1..WARPMATCH_GEN_MAX_SCALE: vertex ids are 32-bit. */
 #define WARPMATCH_GEN_MAX_SCALE 31
 /* Edges generated per vertex, 1..WARPMATCH_GEN_MAX_EDGE_FACTOR (Graph500
  * uses 16; far above is a typo, not a graph). */
 #define WARPMATCH_GEN_MAX_EDGE_FACTOR (1 << 20)
+/* The other kinds: vertices 2..WARPMATCH_GEN_MAX_VERTICES (grid: width x
+ * height, 1 or more), at most WARPMATCH_GEN_MAX_EDGES edges drawn. */
+#define WARPMATCH_GEN_MAX_VERTICES 4294967295
+#define WARPMATCH_GEN_MAX_EDGES 1099511627776 /* 2^40 */
 
 typedef struct warpmatch_gen_options {
   size_t size;          /* sizeof(warpmatch_gen_options), set by _init */
@@ -493,14 +506,33 @@ typedef struct warpmatch_gen_options {
   double a, b, c;       /* quadrant probabilities in [0, 1], a + b + c <= 1 (d = 1 - a - b - c):
                            kron 0.57, 0.19, 0.19 (Graph500); rmat 0.45, 0.15, 0.15 */
   int permute;          /* renumber the vertices by a random permutation (kron 1, rmat 0) */
+  /* The other kinds' (docs/gen.md); kron and rmat ignore them. */
+  uint64_t vertices;     /* n, 2..WARPMATCH_GEN_MAX_VERTICES (all but grid) */
+  double mean_degree;    /* chung-lu: the mean (> 0, default 16); hub: the tail's (default 4) */
+  double exponent;       /* chung-lu: P(deg = k) ~ k^-exponent, 2.1..3.5 (default 2.5) */
+  unsigned attach;       /* ba: edges each new vertex attaches, 1..n-1 (default 8) */
+  double hub_fraction;   /* hub: share of the others joined to vertex 0, [0, 1] (default 0.5) */
+  uint64_t communities;  /* sbm: equal communities, 1..n/2 (default 16) */
+  double degree_in;      /* sbm: mean degree inside a community (default 16) */
+  double degree_out;     /* sbm: mean degree across communities (default 2) */
+  unsigned degree;       /* regular: the degree, 1..n-1, n x degree even (default 16) */
+  uint64_t width, height; /* grid: the lattice (default as square as 2^scale allows) */
+  double shortcuts;      /* grid: random extra edges as a share of the lattice's, [0, 1] (default 0) */
 } warpmatch_gen_options;
 /* The defaults of `kind` (an unknown kind gets zeros, which
- * warpmatch_generate refuses). */
+ * warpmatch_generate refuses).  For the kinds after rmat, scale gives the
+ * default vertices 2^scale (0: none, to be set). */
 void warpmatch_gen_options_init(warpmatch_gen_options *o, int kind, unsigned scale, uint64_t seed);
 /* A symmetric simple graph (self-loops and duplicate edges dropped), its
- * vertices 0..2^scale-1.  An unknown kind or a value outside its range is
+ * vertices 0..2^scale-1 (the other kinds: 0..vertices-1, grid
+ * 0..width x height-1).  An unknown kind or a value outside its range is
  * WARPMATCH_EUSAGE naming the range. */
 int warpmatch_generate(warpmatch_context *ctx, const warpmatch_gen_options *o, warpmatch_graph **out);
+/* The edges warpmatch_generate draws for o before self-loops and duplicates
+ * are dropped (kron, rmat: edge_factor x 2^scale; regular: vertices x
+ * degree / 2; ...): the graph's edges subtracted from it are the dropped
+ * ones.  Options it would refuse are refused the same way. */
+int warpmatch_gen_edges_drawn(warpmatch_context *ctx, const warpmatch_gen_options *o, uint64_t *drawn);
 
 /* A graph's properties (warpmatch_graph_flags), or'd. */
 enum {
