@@ -1,6 +1,9 @@
-/* Kronecker and R-MAT generators: determinism, thread independence, shape of
- * the degree distribution, and the `gen` command. */
+/* The generators: Kronecker and R-MAT, and the models of gen_*.c
+ * (chung-lu, ba, hub, sbm, regular, grid): determinism, thread
+ * independence, the shape each promises, their refusals, and the `gen`
+ * command. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,8 @@ static int same_graph(const wm_graph *x, const wm_graph *y) {
          memcmp(x->adj, y->adj, x->m * sizeof *x->adj) == 0;
 }
 
+/* No self-loop, rows strictly ascending (no duplicate), every arc with its
+ * reverse. */
 static void check_simple_symmetric(const wm_graph *g) {
   cr_assert_eq(g->flags & WM_GRAPH_DIRECTED, 0u, "generated graphs are undirected");
   cr_assert_eq(g->offsets[g->n], g->m);
@@ -39,6 +44,7 @@ static void check_simple_symmetric(const wm_graph *g) {
       uint32_t w = g->adj[i];
       cr_assert_neq(w, v, "self-loop at %u", v);
       if (i > g->offsets[v]) cr_assert_gt(w, g->adj[i - 1], "row %u not strictly ascending", v);
+      cr_assert(wm_graph_has_arc(g, w, v), "arc %u->%u has no reverse", v, w);
     }
 }
 
@@ -96,20 +102,6 @@ Test(generators, n_is_two_to_the_scale_and_graph_is_simple) {
     cr_assert_eq(g->n, 1u << scale, "scale %u: n = %u", scale, g->n);
     cr_assert_eq(g->orig_ids, NULL, "ids are 0..n-1, no mapping expected");
     check_simple_symmetric(g);
-    /* Every arc has its reverse. */
-    for (uint32_t v = 0; v < g->n; v++)
-      for (uint64_t i = g->offsets[v]; i < g->offsets[v + 1]; i++) {
-        uint32_t w = g->adj[i];
-        uint64_t lo = g->offsets[w], hi = g->offsets[w + 1];
-        while (lo < hi) {
-          uint64_t mid = (lo + hi) / 2;
-          if (g->adj[mid] < v)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-        cr_assert(lo < g->offsets[w + 1] && g->adj[lo] == v, "arc %u->%u has no reverse", v, w);
-      }
     /* Duplicates are dropped, so at most edge_factor * n undirected edges. */
     cr_assert_leq(wm_graph_edges(g), 16ull << scale);
     wm_graph_destroy(g);
@@ -226,6 +218,276 @@ Test(generators, bad_options_are_rejected) {
   wm_gen_kron_defaults(&o, 4, 1);
   o.edge_factor = 0;
   cr_assert_eq(wm_generate(&o, &g, &err), WM_EUSAGE);
+}
+
+/* ---- the models of gen_*.c ----------------------------------------- */
+
+static wm_graph *gen_model(const wm_gen_model *o) {
+  wm_graph *g = NULL;
+  wm_error err;
+  int rc = wm_generate_model(o, &g, &err);
+  cr_assert_eq(rc, WM_OK, "wm_generate_model(%d) failed: %s", o->model, err.msg);
+  cr_assert_not_null(g);
+  return g;
+}
+
+static wm_gen_model model(int kind, uint64_t n, uint64_t seed) {
+  wm_gen_model o;
+  wm_gen_model_defaults(&o, kind, n, seed);
+  return o;
+}
+
+static const char *const model_names[] = {"chung-lu", "ba", "hub", "sbm", "regular", "grid"};
+
+/* A small instance of each model, every random choice in play (grid with
+ * shortcuts, else its seed would not matter). */
+static wm_gen_model small_model(int kind, uint64_t seed) {
+  wm_gen_model o = model(kind, 20000, seed);
+  if (kind == WM_GEN_SBM) o.communities = 20;
+  if (kind == WM_GEN_GRID) {
+    o.width = 150;
+    o.height = 130;
+    o.shortcuts = 0.05;
+  }
+  return o;
+}
+
+Test(generator_models, deterministic_by_seed_whatever_the_threads, .timeout = 120) {
+  for (int kind = WM_GEN_CHUNG_LU; kind <= WM_GEN_GRID; kind++) {
+    const char *name = model_names[kind - WM_GEN_CHUNG_LU];
+    wm_gen_model o = small_model(kind, 7);
+    omp_set_num_threads(1);
+    wm_graph *one = gen_model(&o);
+    omp_set_num_threads(2);
+    wm_graph *two = gen_model(&o);
+    omp_set_num_threads(3); /* an uneven split */
+    wm_graph *three = gen_model(&o);
+    cr_assert(same_graph(one, two), "%s: 1 and 2 threads differ", name);
+    cr_assert(same_graph(one, three), "%s: 1 and 3 threads differ", name);
+    check_simple_symmetric(one);
+    cr_assert_gt(one->m, 0u, "%s: no edges", name);
+    o.seed = 8;
+    wm_graph *other = gen_model(&o);
+    cr_assert(!same_graph(one, other), "%s: seeds 7 and 8 gave the same graph", name);
+    wm_graph_destroy(one);
+    wm_graph_destroy(two);
+    wm_graph_destroy(three);
+    wm_graph_destroy(other);
+  }
+}
+
+/* Share of the vertices of degree >= k. */
+static double share_at_least(const wm_graph *g, uint64_t k) {
+  uint64_t c = 0;
+  for (uint32_t v = 0; v < g->n; v++) c += wm_degree(g, v) >= k;
+  return (double)c / g->n;
+}
+
+Test(generator_models, chung_lu_mean_and_power_law_tail, .timeout = 120) {
+  double ratio[2];
+  const double gamma[2] = {2.1, 3.0};
+  for (int i = 0; i < 2; i++) {
+    wm_gen_model o = model(WM_GEN_CHUNG_LU, 100000, 4);
+    o.exponent = gamma[i];
+    wm_graph *g = gen_model(&o);
+    wm_degree_stats st;
+    wm_graph_degree_stats(g, &st);
+    cr_assert(st.mean_degree > 14.4 && st.mean_degree < 17.6, "gamma %g: mean %.2f, asked 16 (10%%)", gamma[i],
+              st.mean_degree);
+    /* P(deg >= k) ~ k^-(gamma - 1): doubling k keeps 2^-(gamma - 1) of the tail. */
+    ratio[i] = share_at_least(g, 64) / share_at_least(g, 32);
+    if (i == 0) {
+      cr_assert_gt((double)st.max_degree, 50.0 * st.mean_degree, "gamma 2.1: max %llu, mean %.2f",
+                   (unsigned long long)st.max_degree, st.mean_degree);
+      cr_assert_leq((double)st.max_degree, sqrt(100000.0 * 16), "the weights are capped at sqrt(n d)");
+    }
+    wm_graph_destroy(g);
+  }
+  cr_assert(ratio[0] > 0.38 && ratio[0] < 0.56, "gamma 2.1: P(>=64)/P(>=32) = %.3f, expected ~2^-1.1 = 0.47", ratio[0]);
+  cr_assert(ratio[1] > 0.15 && ratio[1] < 0.33, "gamma 3: P(>=64)/P(>=32) = %.3f, expected ~2^-2 = 0.25", ratio[1]);
+}
+
+Test(generator_models, ba_attaches_k_distinct_edges_preferentially) {
+  wm_gen_model o = model(WM_GEN_BA, 20000, 5);
+  o.attach = 4;
+  wm_graph *g = gen_model(&o);
+  const uint64_t k = 4, n = 20000;
+  /* Targets drawn again when repeated: no duplicate, nothing dropped. */
+  cr_assert_eq(wm_graph_edges(g), k * (k + 1) / 2 + (n - k - 1) * k);
+  cr_assert_eq(wm_graph_edges(g), wm_gen_model_drawn(&o));
+  for (uint32_t v = (uint32_t)k + 1; v < g->n; v++)
+    cr_assert_geq(wm_degree(g, v), k, "vertex %u has degree %llu < k", v, (unsigned long long)wm_degree(g, v));
+  wm_degree_stats st;
+  wm_graph_degree_stats(g, &st);
+  cr_assert(fabs(st.mean_degree - 2.0 * k) < 0.01, "mean %.3f, expected ~2k = 8", st.mean_degree);
+  /* Preferential: the hubs are the oldest, far above the mean (k sqrt(n) ~ 565). */
+  cr_assert_gt((double)st.max_degree, 20.0 * st.mean_degree, "max %llu", (unsigned long long)st.max_degree);
+  cr_assert_gt(wm_degree(g, 0), 10 * 2 * k, "vertex 0 (seed) has degree %llu", (unsigned long long)wm_degree(g, 0));
+  wm_graph_destroy(g);
+}
+
+Test(generator_models, hub_joins_its_share_over_a_sparse_tail) {
+  wm_gen_model o = model(WM_GEN_HUB, 50000, 6);
+  o.hub_fraction = 0.3;
+  o.mean_degree = 4;
+  wm_graph *g = gen_model(&o);
+  /* Exactly round(0.3 x 49999) spokes; the tail never touches the hub. */
+  cr_assert_eq(wm_degree(g, 0), 15000u);
+  uint64_t tail_max = 0;
+  for (uint32_t v = 1; v < g->n; v++)
+    if (wm_degree(g, v) > tail_max) tail_max = wm_degree(g, v);
+  cr_assert_lt(tail_max, 25u, "the tail is sparse: max %llu", (unsigned long long)tail_max);
+  const double tail_mean = 2.0 * (double)(wm_graph_edges(g) - 15000) / 49999;
+  cr_assert(tail_mean > 3.9 && tail_mean <= 4.0, "tail mean %.3f, asked 4", tail_mean);
+  wm_graph_destroy(g);
+}
+
+Test(generator_models, sbm_keeps_its_share_inside_communities) {
+  wm_gen_model o = model(WM_GEN_SBM, 60000, 7);
+  o.communities = 30;
+  o.degree_in = 10;
+  o.degree_out = 5;
+  wm_graph *g = gen_model(&o);
+  uint64_t inside = 0;
+  for (uint32_t v = 0; v < g->n; v++)
+    for (uint64_t i = g->offsets[v]; i < g->offsets[v + 1]; i++) inside += v / 2000 == g->adj[i] / 2000;
+  const double share = (double)inside / g->m;
+  cr_assert(share > 0.65 && share < 0.685, "share inside %.4f, expected ~10 / 15 = 0.667", share);
+  wm_degree_stats st;
+  wm_graph_degree_stats(g, &st);
+  cr_assert(st.mean_degree > 14.7 && st.mean_degree <= 15.0, "mean %.3f, asked 15", st.mean_degree);
+  wm_graph_destroy(g);
+
+  o.degree_out = 0; /* no edge may cross */
+  g = gen_model(&o);
+  for (uint32_t v = 0; v < g->n; v++)
+    for (uint64_t i = g->offsets[v]; i < g->offsets[v + 1]; i++)
+      cr_assert_eq(v / 2000, g->adj[i] / 2000, "edge %u-%u crosses communities", v, g->adj[i]);
+  wm_graph_destroy(g);
+}
+
+Test(generator_models, regular_degrees_are_d_but_for_the_few_dropped) {
+  wm_gen_model o = model(WM_GEN_REGULAR, 30000, 8);
+  o.degree = 6;
+  wm_graph *g = gen_model(&o);
+  const uint64_t drawn = wm_gen_model_drawn(&o), dropped = drawn - wm_graph_edges(g);
+  cr_assert_eq(drawn, 90000u);
+  uint64_t below = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    cr_assert_leq(wm_degree(g, v), 6u, "vertex %u above d", v);
+    below += wm_degree(g, v) < 6;
+  }
+  /* About (d^2 - 1) / 4 ~ 9 collisions whatever n; each leaves at most 2
+   * vertices short. */
+  cr_assert(dropped >= 1 && dropped < 40, "%llu dropped", (unsigned long long)dropped);
+  cr_assert(below >= 1 && below <= 2 * dropped, "%llu vertices below d for %llu dropped", (unsigned long long)below,
+            (unsigned long long)dropped);
+  wm_graph_destroy(g);
+}
+
+Test(generator_models, grid_is_the_lattice_plus_its_shortcuts) {
+  wm_gen_model o = model(WM_GEN_GRID, 0, 9);
+  const uint64_t w = 37, h = 23;
+  o.width = w;
+  o.height = h;
+  wm_graph *g = gen_model(&o);
+  cr_assert_eq(g->n, w * h);
+  cr_assert_eq(wm_graph_edges(g), 2 * w * h - w - h);
+  for (uint32_t v = 0; v < g->n; v++) {
+    const uint64_t x = v % w, y = v / w;
+    const uint64_t want = (x > 0) + (x + 1 < w) + (y > 0) + (y + 1 < h);
+    cr_assert_eq(wm_degree(g, v), want, "vertex (%llu, %llu)", (unsigned long long)x, (unsigned long long)y);
+    if (x + 1 < w) cr_assert(wm_graph_has_arc(g, v, v + 1));
+    if (y + 1 < h) cr_assert(wm_graph_has_arc(g, v, v + (uint32_t)w));
+  }
+  wm_graph_destroy(g);
+
+  o.shortcuts = 0.1;
+  g = gen_model(&o);
+  const uint64_t lattice = 2 * w * h - w - h, extra = wm_graph_edges(g) - lattice;
+  cr_assert(extra > 0.08 * lattice && extra <= (uint64_t)llround(0.1 * lattice), "%llu shortcuts kept of %lld",
+            (unsigned long long)extra, (long long)llround(0.1 * lattice));
+  wm_graph_destroy(g);
+
+  o.width = 1; /* a path, and a lone vertex */
+  g = gen_model(&o);
+  cr_assert_eq(g->n, h);
+  wm_graph_destroy(g);
+  o.height = 1;
+  o.shortcuts = 0;
+  g = gen_model(&o);
+  cr_assert_eq(g->n, 1u);
+  cr_assert_eq(g->m, 0u);
+  wm_graph_destroy(g);
+}
+
+/* o refused as WM_EUSAGE with a message holding `says`, no graph made. */
+static void model_refused(const wm_gen_model *o, const char *says) {
+  wm_graph *g = (wm_graph *)1;
+  wm_error err;
+  cr_assert_eq(wm_generate_model(o, &g, &err), WM_EUSAGE, "model %d: not refused (want '%s')", o->model, says);
+  cr_assert_null(g);
+  cr_assert(strstr(err.msg, says), "'%s' does not say '%s'", err.msg, says);
+}
+
+Test(generator_models, each_range_is_refused_by_name) {
+  wm_gen_model o = model(WM_GEN_CHUNG_LU, 1, 1);
+  model_refused(&o, "vertices must be 2..4294967295");
+  o.n = 4294967296ull;
+  model_refused(&o, "got 4294967296");
+  o = model(WM_GEN_CHUNG_LU, 1000, 1);
+  o.exponent = 2.0;
+  model_refused(&o, "exponent must be in [2.1, 3.5]");
+  o.exponent = NAN;
+  model_refused(&o, "exponent");
+  o.exponent = 2.5;
+  o.mean_degree = 0;
+  model_refused(&o, "mean degree must be in (0, vertices - 1 = 999]");
+  o.mean_degree = 1000;
+  model_refused(&o, "got 1000");
+  o = model(WM_GEN_BA, 10, 1);
+  o.attach = 10;
+  model_refused(&o, "attach must be 1..vertices - 1 = 9");
+  o.attach = 0;
+  model_refused(&o, "attach");
+  o = model(WM_GEN_HUB, 100, 1);
+  o.hub_fraction = 1.01;
+  model_refused(&o, "hub fraction must be in [0, 1]");
+  o.hub_fraction = 0.5;
+  o.mean_degree = 99;
+  model_refused(&o, "mean degree must be in [0, vertices - 2 = 98]");
+  o = model(WM_GEN_SBM, 100, 1);
+  o.communities = 51;
+  model_refused(&o, "communities must be 1..vertices/2 = 50");
+  o.communities = 10;
+  o.degree_in = 10;
+  model_refused(&o, "degree in must be 0..9");
+  o.degree_in = 5;
+  o.degree_out = 91;
+  model_refused(&o, "degree out must be 0..90");
+  o.communities = 1;
+  o.degree_out = 1;
+  model_refused(&o, "degree out must be 0..0");
+  o = model(WM_GEN_REGULAR, 101, 1);
+  o.degree = 3;
+  model_refused(&o, "vertices x degree must be even");
+  o.degree = 101;
+  model_refused(&o, "degree must be 1..vertices - 1 = 100");
+  o = model(WM_GEN_REGULAR, 4000000000ull, 1);
+  o.degree = 1000;
+  model_refused(&o, "at most 2^40");
+  o = model(WM_GEN_GRID, 0, 1);
+  o.width = 65536;
+  o.height = 65536;
+  model_refused(&o, "width x height at most 4294967295");
+  o.width = 0;
+  o.height = 5;
+  model_refused(&o, "width and height must be 1 or more");
+  o.width = 5;
+  o.shortcuts = -0.5;
+  model_refused(&o, "shortcuts must be in [0, 1]");
+  o = model(WM_GEN_GRID + 1, 100, 1);
+  model_refused(&o, "model 9");
 }
 
 /* ---- the command ---------------------------------------------------- */
