@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,8 +166,8 @@ Test(api_gen, ranges_refused_at_their_edges) {
   refused(&o, WARPMATCH_EUSAGE, "a + b + c must be at most 1");
   warpmatch_gen_options_init(&o, 0, 4, 1);
   refused(&o, WARPMATCH_EUSAGE, "kind 0");
-  warpmatch_gen_options_init(&o, WARPMATCH_GEN_RMAT + 1, 4, 1);
-  refused(&o, WARPMATCH_EUSAGE, "expected WARPMATCH_GEN_KRON or WARPMATCH_GEN_RMAT");
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_GRID + 1, 4, 1);
+  refused(&o, WARPMATCH_EUSAGE, "expected WARPMATCH_GEN_KRON, _RMAT, _CHUNG_LU, _BA, _HUB, _SBM, _REGULAR or _GRID");
   warpmatch_gen_options_init(&o, WARPMATCH_GEN_RMAT, 4, 1);
   o.size = 0;
   refused(&o, WARPMATCH_EUSAGE, "size");
@@ -183,6 +184,133 @@ Test(api_gen, the_edges_of_the_ranges_run) {
   cr_assert_eq(warpmatch_graph_vertices(g), 2u);
   cr_assert_leq(warpmatch_graph_edges(g), 1u);
   warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* ---- the models after rmat ------------------------------------------- */
+
+Test(api_gen, model_defaults_are_the_modules) {
+  for (int kind = WARPMATCH_GEN_CHUNG_LU; kind <= WARPMATCH_GEN_GRID; kind++) {
+    warpmatch_gen_options o;
+    wm_gen_model m;
+    warpmatch_gen_options_init(&o, kind, 10, 5);
+    wm_gen_model_defaults(&m, kind, 1024, 5);
+    cr_assert(o.kind == kind && o.seed == 5 && o.vertices == 1024, "kind %d", kind);
+    cr_assert(o.mean_degree == m.mean_degree && o.exponent == m.exponent && o.attach == m.attach &&
+                  o.hub_fraction == m.hub_fraction && o.communities == m.communities &&
+                  o.degree_in == m.degree_in && o.degree_out == m.degree_out && o.degree == m.degree &&
+                  o.width == m.width && o.height == m.height && o.shortcuts == m.shortcuts,
+              "kind %d: not the module's defaults", kind);
+  }
+  warpmatch_gen_options o;
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_GRID, 10, 5);
+  cr_assert(o.width == 32 && o.height == 32, "2^10 vertices: a 32 x 32 grid, got %llu x %llu",
+            (unsigned long long)o.width, (unsigned long long)o.height);
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_BA, 0, 5);
+  cr_assert_eq(o.vertices, 0u, "scale 0: no default vertex count");
+  refused(&o, WARPMATCH_EUSAGE, "vertices must be 2..4294967295");
+  /* The fields of the first version keep their places; the new ones follow. */
+  cr_assert_gt(offsetof(warpmatch_gen_options, vertices), offsetof(warpmatch_gen_options, permute));
+  cr_assert_gt(offsetof(warpmatch_gen_options, shortcuts), offsetof(warpmatch_gen_options, vertices));
+}
+
+/* The API's graph of o and the module's for the same options: the same bytes. */
+static void model_same_as_module(const warpmatch_gen_options *o) {
+  char dir[256], a[512], b[512];
+  wm_test_tmpdir(dir, sizeof dir);
+  snprintf(a, sizeof a, "%s/api.wmg", dir);
+  snprintf(b, sizeof b, "%s/module.wmg", dir);
+  warpmatch_context *ctx = ctx_new();
+  warpmatch_graph *g = NULL;
+  cr_assert_eq(warpmatch_generate(ctx, o, &g), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(warpmatch_graph_save(ctx, g, a), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  uint64_t drawn = 0;
+  cr_assert_eq(warpmatch_gen_edges_drawn(ctx, o, &drawn), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  const wm_gen_model m = {
+      .model = o->kind, .n = o->vertices, .seed = o->seed, .mean_degree = o->mean_degree,
+      .exponent = o->exponent, .attach = o->attach, .hub_fraction = o->hub_fraction,
+      .communities = o->communities, .degree_in = o->degree_in, .degree_out = o->degree_out,
+      .degree = o->degree, .width = o->width, .height = o->height, .shortcuts = o->shortcuts,
+  };
+  cr_assert_eq(drawn, wm_gen_model_drawn(&m), "kind %d", o->kind);
+  cr_assert_geq(drawn, warpmatch_graph_edges(g), "kind %d: more edges than drawn", o->kind);
+  wm_graph *h = NULL;
+  wm_error err;
+  cr_assert_eq(wm_generate_model(&m, &h, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_write_wmg(h, b, 0, &err), WM_OK, "%s", err.msg);
+  size_t la, lb;
+  char *fa = slurp(a, &la), *fb = slurp(b, &lb);
+  cr_assert(la == lb && memcmp(fa, fb, la) == 0, "kind %d: the files differ", o->kind);
+  free(fa);
+  free(fb);
+  wm_graph_destroy(h);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  wm_test_rmdir(dir);
+}
+
+Test(api_gen, models_equal_the_module_generators) {
+  for (int kind = WARPMATCH_GEN_CHUNG_LU; kind <= WARPMATCH_GEN_GRID; kind++) {
+    warpmatch_gen_options o;
+    warpmatch_gen_options_init(&o, kind, 11, 9);
+    if (kind == WARPMATCH_GEN_GRID) o.shortcuts = 0.05;
+    model_same_as_module(&o);
+  }
+}
+
+Test(api_gen, model_ranges_refused_by_name) {
+  warpmatch_gen_options o;
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_CHUNG_LU, 10, 1);
+  o.exponent = 3.6;
+  refused(&o, WARPMATCH_EUSAGE, "exponent must be in [2.1, 3.5], got 3.6");
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_BA, 10, 1);
+  o.attach = 1024;
+  refused(&o, WARPMATCH_EUSAGE, "attach must be 1..vertices - 1 = 1023");
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_HUB, 10, 1);
+  o.hub_fraction = -0.1;
+  refused(&o, WARPMATCH_EUSAGE, "hub fraction must be in [0, 1]");
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_SBM, 10, 1);
+  o.degree_out = 1e9;
+  refused(&o, WARPMATCH_EUSAGE, "degree out must be 0..");
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_REGULAR, 10, 1);
+  o.degree = 0;
+  refused(&o, WARPMATCH_EUSAGE, "degree must be 1..vertices - 1 = 1023");
+  o.vertices = WARPMATCH_GEN_MAX_VERTICES + 1;
+  o.degree = 2;
+  refused(&o, WARPMATCH_EUSAGE, "vertices must be 2..4294967295");
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_GRID, 10, 1);
+  o.height = 0;
+  refused(&o, WARPMATCH_EUSAGE, "width and height must be 1 or more");
+
+  warpmatch_context *ctx = ctx_new();
+  uint64_t drawn = 7;
+  cr_assert_eq(warpmatch_gen_edges_drawn(ctx, &o, &drawn), WARPMATCH_EUSAGE, "the same options are refused");
+  cr_assert_eq(drawn, 0u);
+  cr_assert_eq(warpmatch_gen_edges_drawn(ctx, &o, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "drawn is NULL"), "%s", warpmatch_last_error(ctx));
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_KRON, 12, 1);
+  cr_assert_eq(warpmatch_gen_edges_drawn(ctx, &o, &drawn), WARPMATCH_OK);
+  cr_assert_eq(drawn, 16u << 12, "kron draws edge_factor x 2^scale");
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_GRID, 0, 1);
+  o.width = 10;
+  o.height = 7;
+  cr_assert_eq(warpmatch_gen_edges_drawn(ctx, &o, &drawn), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(drawn, 2u * 10 * 7 - 10 - 7);
+  warpmatch_context_destroy(ctx);
+}
+
+Test(api_gen, a_first_version_struct_still_generates_kron) {
+  warpmatch_gen_options o;
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_KRON, 8, 3);
+  o.size = offsetof(warpmatch_gen_options, vertices); /* what a caller of the first version passes */
+  warpmatch_context *ctx = ctx_new();
+  warpmatch_graph *g = NULL, *h = generated(ctx, WARPMATCH_GEN_KRON, 8, 3);
+  cr_assert_eq(warpmatch_generate(ctx, &o, &g), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(warpmatch_graph_edges(g), warpmatch_graph_edges(h));
+  for (uint32_t v = 0; v < warpmatch_graph_vertices(g); v++)
+    cr_assert_eq(warpmatch_graph_degree(g, v), warpmatch_graph_degree(h, v));
+  warpmatch_graph_destroy(g);
+  warpmatch_graph_destroy(h);
   warpmatch_context_destroy(ctx);
 }
 

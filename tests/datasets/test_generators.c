@@ -625,3 +625,94 @@ Test(generators_cli, bad_arguments_exit_2) {
   free(err);
   wm_test_rmdir(dir);
 }
+
+Test(generators_cli, each_model_writes_its_graph_and_counts_what_it_dropped, .timeout = 120) {
+  static const struct {
+    const char *args;
+    int kind;
+  } runs[] = {
+      {"chung-lu --vertices 5000 --mean-degree 8 --exponent 2.2", WM_GEN_CHUNG_LU},
+      {"ba --vertices 5000 --attach 3", WM_GEN_BA},
+      {"hub --vertices 5000 --hub-fraction 0.25 --mean-degree 3", WM_GEN_HUB},
+      {"sbm --vertices 5000 --communities 10 --degree-in 12 --degree-out 2", WM_GEN_SBM},
+      {"regular --vertices 5000 --degree 5", WM_GEN_REGULAR},
+      {"grid --width 70 --height 60 --shortcuts 0.02", WM_GEN_GRID},
+  };
+  char dir[256], x[512], y[512];
+  wm_test_tmpdir(dir, sizeof dir);
+  snprintf(x, sizeof x, "%s/x.wmg", dir);
+  snprintf(y, sizeof y, "%s/y.wmg", dir);
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    char *out = NULL, *err = NULL;
+    int rc = wm_test_run(&out, &err, "gen %s --seed 3 --output %s --json", runs[i].args, x);
+    cr_assert_eq(rc, 0, "'%s' exited %d: %s", runs[i].args, rc, err);
+    const uint64_t edges = json_u64(out, "edges"), drawn = json_u64(out, "edges_drawn");
+    cr_assert_eq(json_u64(out, "dropped"), drawn - edges, "%s", out);
+    free(out);
+    free(err);
+    cr_assert_eq(wm_test_run(NULL, NULL, "gen %s --seed 3 --output %s --quiet", runs[i].args, y), 0);
+    size_t lx, ly;
+    char *bx = slurp(x, &lx), *by = slurp(y, &ly);
+    cr_assert(lx == ly && memcmp(bx, by, lx) == 0, "'%s': same seed, different files", runs[i].args);
+    free(bx);
+    free(by);
+
+    /* The file is the model's graph for the same options. */
+    wm_graph *file = NULL;
+    wm_error e;
+    cr_assert_eq(wm_read_wmg(x, &file, NULL, &e), WM_OK, "%s", e.msg);
+    cr_assert_eq(wm_graph_edges(file), edges);
+    if (runs[i].kind == WM_GEN_REGULAR) {
+      cr_assert_eq(drawn, 12500u);
+      uint64_t short_by = 0;
+      for (uint32_t v = 0; v < file->n; v++) short_by += 5 - wm_degree(file, v);
+      cr_assert_eq(short_by, 2 * (drawn - edges), "each dropped pairing leaves two stubs unmatched");
+    }
+    if (runs[i].kind == WM_GEN_GRID) cr_assert_eq(file->n, 4200u);
+    wm_graph_destroy(file);
+  }
+  char *out = NULL;
+  cr_assert_eq(wm_test_run(&out, NULL, "gen regular --vertices 1000 --degree 4 --output %s", x), 0);
+  cr_assert(strstr(out, "drawn") && strstr(out, "dropped"), "the summary says what was dropped: %s", out);
+  free(out);
+  wm_test_rmdir(dir);
+}
+
+Test(generators_cli, model_arguments_out_of_range_exit_2) {
+  char dir[256], x[512];
+  wm_test_tmpdir(dir, sizeof dir);
+  snprintf(x, sizeof x, "%s/x.wmg", dir);
+  static const struct {
+    const char *args, *says;
+  } bad[] = {
+      {"gen chung-lu --output %s", "--vertices N is required"},
+      {"gen chung-lu --vertices 1 --output %s", "--vertices expects a whole number from 2 to 4294967295"},
+      {"gen chung-lu --vertices 4294967296 --output %s", "got '4294967296'"},
+      {"gen chung-lu --vertices 1000 --exponent 1.5 --output %s", "exponent must be in [2.1, 3.5]"},
+      {"gen chung-lu --vertices 1000 --mean-degree 0 --output %s", "mean degree"},
+      {"gen chung-lu --vertices 1000 --attach 3 --output %s", "--attach is not one of its options"},
+      {"gen ba --vertices 1000 --attach 1000 --output %s", "attach must be 1..vertices - 1 = 999"},
+      {"gen ba --vertices 1000 --scale 10 --output %s", "--scale is not one of its options"},
+      {"gen hub --vertices 1000 --hub-fraction 2 --output %s", "hub fraction must be in [0, 1]"},
+      {"gen sbm --vertices 1000 --communities 501 --output %s", "communities must be 1..vertices/2 = 500"},
+      {"gen sbm --vertices 1000 --communities 100 --degree-in 10 --output %s", "degree in must be 0..9"},
+      {"gen regular --vertices 999 --degree 3 --output %s", "must be even"},
+      {"gen regular --vertices 4000000000 --degree 4000 --output %s", "at most 2^40"},
+      {"gen grid --height 4 --output %s", "--width W is required"},
+      {"gen grid --width 70000 --height 70000 --output %s", "at most 4294967295"},
+      {"gen grid --width 7 --shortcuts 1.5 --output %s", "shortcuts must be in [0, 1]"},
+      {"gen grid --width 7 --vertices 49 --output %s", "--vertices is not one of its options"},
+      {"gen kron --scale 10 --vertices 5 --output %s", "--vertices is not one of its options"},
+      {"gen erdos --vertices 10 --output %s", "expected kron, rmat, chung-lu, ba, hub, sbm, regular or grid"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char *err = NULL;
+    int rc = wm_test_run(NULL, &err, bad[i].args, x);
+    cr_assert_eq(rc, 2, "'%s' exited %d, expected 2", bad[i].args, rc);
+    cr_assert(strstr(err, bad[i].says), "'%s' says '%s', not '%s'", bad[i].args, err, bad[i].says);
+    free(err);
+    FILE *f = fopen(x, "rb");
+    cr_assert_null(f, "'%s' left an output file", bad[i].args);
+  }
+  wm_test_rmdir(dir);
+}
