@@ -230,7 +230,9 @@ typedef struct wm_gen_model {
 /* The model's defaults: n vertices (grid: width x height as near square as
  * n's factors of 2 allow when n is a power of 2, else n x 1). */
 void wm_gen_model_defaults(wm_gen_model *o, int model, uint64_t n, uint64_t seed);
-/* Edges the model draws before self-loops and duplicates are dropped (hub:
+/* WM_EUSAGE naming the range of the first value outside it. */
+int wm_gen_model_check(const wm_gen_model *o, wm_error *err);
+/* Edges the model draws (options checked) before self-loops and duplicates are dropped (hub:
  * the tail's plus the expected hub edges); 0 for an unknown model. */
 uint64_t wm_gen_model_drawn(const wm_gen_model *o);
 /* Generates a symmetric simple graph on vertices 0..n-1, deterministic for

@@ -135,7 +135,7 @@ static int check_model(const wm_gen_model *o, const char *who, wm_error *err) {
                  WM_GEN_CHUNG_LU, WM_GEN_GRID);
 }
 
-static int check(const wm_gen_model *o, wm_error *err) {
+int wm_gen_model_check(const wm_gen_model *o, wm_error *err) {
   char who[64];
   snprintf(who, sizeof who, "generator %s", model_name(o->model));
   /* grid's n is width x height, checked with them. */
@@ -152,7 +152,7 @@ static int check(const wm_gen_model *o, wm_error *err) {
 
 int wm_generate_model(const wm_gen_model *o, wm_graph **out, wm_error *err) {
   *out = NULL;
-  int rc = check(o, err);
+  int rc = wm_gen_model_check(o, err);
   if (rc) return rc;
   wm_gen_model m = *o;
   if (m.model == WM_GEN_GRID) m.n = m.width * m.height;

@@ -6,7 +6,7 @@
 # huge hub over a sparse tail, stochastic block models with dense
 # communities, random regular graphs, a grid and a road-like grid.
 #
-#   scripts/make-corpus.sh DIR          # the corpus into DIR (minutes; about 45 M edges in all)
+#   scripts/make-corpus.sh DIR          # the corpus into DIR (minutes; about 40 M edges in all)
 #   SMALL=1 scripts/make-corpus.sh DIR  # the same shapes at 10^3-10^4 edges (seconds), for tests
 #
 # DIR gets NAME.wmg for each graph and corpus.tsv: name, generator and
