@@ -92,6 +92,7 @@ def _fields(text: str, struct: str) -> list[str]:
         ("warpmatch_motif", _lib.Motif),
         ("warpmatch_bfs_result", _lib.BfsResult),
         ("warpmatch_option_info", _lib.OptionInfo),
+        ("warpmatch_gen_options", _lib.GenOptions),
     ],
 )
 def test_structs_match_the_header(struct: str, mirror: type[ctypes.Structure]) -> None:
@@ -102,9 +103,15 @@ def test_versioned_structs_say_so() -> None:
     """The library's _init writes the size it was built with: the mirror's."""
     assert _lib.match_options().size == ctypes.sizeof(_lib.MatchOptions)
     assert _lib.load_options().size == ctypes.sizeof(_lib.LoadOptions)
+    assert _lib.gen_options(_lib.GEN_KINDS["grid"], 10, 1).size == ctypes.sizeof(_lib.GenOptions)
     room = ctypes.create_string_buffer(ctypes.sizeof(_lib.LoadOptions) + 64)
     _lib.lib.warpmatch_load_options_init(room)
     assert ctypes.c_size_t.from_buffer(room).value == ctypes.sizeof(_lib.LoadOptions)
+
+
+def test_generator_kinds_are_the_headers() -> None:
+    kinds = {name: int(v) for name, v in re.findall(r"WARPMATCH_GEN_(\w+) = (\d+)", _header())}
+    assert {k.replace("-", "_").upper(): v for k, v in _lib.GEN_KINDS.items()} == kinds
 
 
 def test_version_is_the_projects() -> None:

@@ -9,13 +9,14 @@ NVIDIA GPU when one is usable and on the CPU (OpenMP) otherwise::
     g.motifs(4)                     # {"4-path": ..., "4-star": ..., ...}
     g.list("4-clique", limit=10)    # numpy uint32 array, one match a row
     g.bfs(0)                        # numpy int32 levels, -1 unreached
+    warpmatch.generate("ba", vertices=10**5, attach=8)   # a synthetic Graph
 
 Failed calls raise ``warpmatch.Error`` (``InputError``, ``UsageError`` or
 ``DeviceError``) with the library's message.  The GIL is released while the
 library works.
 """
 
-from ._api import CountInfo, Graph, Motif, Pattern, gpu_available, load, version
+from ._api import CountInfo, Graph, Motif, Pattern, generate, gpu_available, load, version
 from ._errors import DeviceError, Error, InputError, UsageError
 
 __version__: str = version()
@@ -30,6 +31,7 @@ __all__ = [
     "Pattern",
     "UsageError",
     "__version__",
+    "generate",
     "gpu_available",
     "load",
     "version",

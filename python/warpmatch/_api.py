@@ -813,6 +813,62 @@ def load(path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
     return Graph.load(path, directed=directed, cache=cache)
 
 
+# Each generator's own parameters (the fields of warpmatch_gen_options it reads).
+_GEN_PARAMS: dict[str, tuple[str, ...]] = {
+    "kron": ("scale", "edge_factor", "a", "b", "c", "permute"),
+    "rmat": ("scale", "edge_factor", "a", "b", "c", "permute"),
+    "chung-lu": ("vertices", "mean_degree", "exponent"),
+    "ba": ("vertices", "attach"),
+    "hub": ("vertices", "hub_fraction", "mean_degree"),
+    "sbm": ("vertices", "communities", "degree_in", "degree_out"),
+    "regular": ("vertices", "degree"),
+    "grid": ("width", "height", "shortcuts"),
+}
+_GEN_UNSIGNED = {"scale": _lib.UINT32_MAX, "edge_factor": _lib.UINT32_MAX, "attach": _lib.UINT32_MAX,
+                 "degree": _lib.UINT32_MAX, "vertices": _lib.UINT64_MAX, "communities": _lib.UINT64_MAX,
+                 "width": _lib.UINT64_MAX, "height": _lib.UINT64_MAX}
+
+
+def _gen_set(o: _lib.GenOptions, name: str, value: object) -> None:
+    if name == "permute":
+        o.permute = int(bool(value))
+    elif name in _GEN_UNSIGNED:
+        setattr(o, name, _integer(value, name, 0, _GEN_UNSIGNED[name]))
+    else:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+        setattr(o, name, float(value))
+
+
+def generate(kind: str, seed: int = 1, **params: object) -> Graph:
+    """A synthetic graph, symmetric and simple, as ``warpmatch gen KIND`` makes it.
+
+    ``kind`` is one of kron, rmat (``scale``, ``edge_factor``, ``a``, ``b``,
+    ``c``, ``permute``), chung-lu (``vertices``, ``mean_degree``,
+    ``exponent``), ba (``vertices``, ``attach``), hub (``vertices``,
+    ``hub_fraction``, ``mean_degree``), sbm (``vertices``, ``communities``,
+    ``degree_in``, ``degree_out``), regular (``vertices``, ``degree``) or grid
+    (``width``, ``height`` (default: the width), ``shortcuts``); parameters
+    left out keep the library's defaults (docs/gen.md).  The same parameters
+    and seed give the same graph whatever the threads.  A value outside its
+    range raises ``UsageError`` naming the range; another kind's parameter
+    raises ``TypeError``.
+    """
+    if kind not in _GEN_PARAMS:
+        raise UsageError(f"generate: unknown kind {kind!r} (expected {', '.join(_GEN_PARAMS)})")
+    own = _GEN_PARAMS[kind]
+    for name in params:
+        if name not in own:
+            raise TypeError(f"generate({kind!r}): {name!r} is not one of its parameters ({', '.join(own)})")
+    scale = _integer(params.get("scale", 0), "scale", 0, _lib.UINT32_MAX)
+    o = _lib.gen_options(_lib.GEN_KINDS[kind], scale, _integer(seed, "seed", 0, _lib.UINT64_MAX))
+    for name, value in params.items():
+        _gen_set(o, name, value)
+    if kind == "grid" and "height" not in params:
+        o.height = o.width
+    return Graph._build(lambda ctx, out: lib.warpmatch_generate(ctx.ptr, byref(o), byref(out)))
+
+
 def gpu_available() -> bool:
     """True when the library was built with CUDA and a CUDA device is usable."""
     ctx = _Context()

@@ -58,6 +58,9 @@ PLANNER_MODEL = 0
 PLANNER_SAMPLED = 1
 PLANNER_AUTO = 2
 
+# Generators (WARPMATCH_GEN_*), by the name `warpmatch gen` gives them.
+GEN_KINDS = {"kron": 1, "rmat": 2, "chung-lu": 3, "ba": 4, "hub": 5, "sbm": 6, "regular": 7, "grid": 8}
+
 UINT32_MAX = 0xFFFFFFFF
 UINT64_MAX = 0xFFFFFFFFFFFFFFFF
 INT_MIN = -(2**31)
@@ -186,6 +189,34 @@ class OptionInfo(Structure):
     ]
 
 
+class GenOptions(Structure):
+    """warpmatch_gen_options (a versioned struct: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("kind", c_int),
+        ("scale", c_uint),
+        ("edge_factor", c_uint),
+        ("seed", c_uint64),
+        ("a", c_double),
+        ("b", c_double),
+        ("c", c_double),
+        ("permute", c_int),
+        ("vertices", c_uint64),
+        ("mean_degree", c_double),
+        ("exponent", c_double),
+        ("attach", c_uint),
+        ("hub_fraction", c_double),
+        ("communities", c_uint64),
+        ("degree_in", c_double),
+        ("degree_out", c_double),
+        ("degree", c_uint),
+        ("width", c_uint64),
+        ("height", c_uint64),
+        ("shortcuts", c_double),
+    ]
+
+
 # Opaque handles are plain pointers on the Python side.
 ctx_p = c_void_p
 graph_p = c_void_p
@@ -216,6 +247,8 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "warpmatch_graph_edges": (c_uint64, [graph_p]),
     "warpmatch_graph_directed": (c_int, [graph_p]),
     "warpmatch_graph_ids": (None, [graph_p, POINTER(c_uint64)]),
+    "warpmatch_gen_options_init": (None, [c_void_p, c_int, c_uint, c_uint64]),
+    "warpmatch_generate": (c_int, [ctx_p, POINTER(GenOptions), POINTER(graph_p)]),
     # patterns
     "warpmatch_pattern_create": (c_int, [ctx_p, c_char_p, POINTER(pattern_p)]),
     "warpmatch_pattern_from_edges": (c_int, [ctx_p, c_uint, POINTER(c_uint), c_uint, POINTER(pattern_p)]),
@@ -369,6 +402,17 @@ def match_options() -> MatchOptions:
 def load_options() -> LoadOptions:
     """The library's default load options (warpmatch_load_options_init)."""
     return _versioned_defaults(LoadOptions, "warpmatch_load_options_init")
+
+
+def gen_options(kind: int, scale: int, seed: int) -> GenOptions:
+    """The library's defaults of a generator (warpmatch_gen_options_init)."""
+    room = ctypes.create_string_buffer(ctypes.sizeof(GenOptions) + 4096)
+    lib.warpmatch_gen_options_init(room, kind, scale, seed)
+    if c_size_t.from_buffer(room).value < ctypes.sizeof(GenOptions):
+        raise ImportError(f"warpmatch: {library_path()} is older than this package (warpmatch_gen_options_init)")
+    o = GenOptions.from_buffer_copy(room)
+    o.size = ctypes.sizeof(GenOptions)
+    return o
 
 
 def match_result() -> MatchResult:
