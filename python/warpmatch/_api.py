@@ -358,7 +358,7 @@ class Graph:
     _finalizer: weakref.finalize
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("make a Graph with warpmatch.load() or Graph.from_edges/from_networkx/from_scipy")
+        raise TypeError("make a Graph with warpmatch.load(), warpmatch.generate() or Graph.from_edges/from_networkx/from_scipy")
 
     @classmethod
     def _wrap(cls, ctx: _Context, ptr: _lib.graph_p, nodes: builtins.list[Any] | None = None) -> Graph:
