@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static const wm_optspec spec[] = {
-    {"scale", "S", "2^S vertices (1..31; required)"},
+    {"scale", "S", "kron, rmat: 2^S vertices (1..31; required)"},
     {"edge-factor", "K", "edges generated = K * 2^S, before duplicates are dropped (default 16)"},
     {"seed", "N", "random seed; the same seed gives the same graph (default 1)"},
     {"a", "A", "quadrant probability A (kron 0.57, rmat 0.45)"},

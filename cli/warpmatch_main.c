@@ -29,7 +29,7 @@ static const command commands[] = {
     {"reach", wm_cmd_reach, "is W reachable from V, and in how many hops", 0},
     {"info", wm_cmd_info, "vertices, edges and degree summary of a graph", 0},
     {"convert", wm_cmd_convert, "convert a graph to the binary .wmg format", 0},
-    {"gen", wm_cmd_gen, "generate a Kronecker (Graph500) or R-MAT graph", 0},
+    {"gen", wm_cmd_gen, "generate a synthetic graph (Kronecker, R-MAT, Chung-Lu, BA, hub, SBM, regular, grid)", 0},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
