@@ -1,0 +1,168 @@
+/* The enumerator: every connected induced subgraph of 2..k vertices once
+ * (ESU, Wernicke 2006: grown from its smallest vertex, each new vertex taken
+ * from the extension set, which gains only the exclusive neighbours of the
+ * vertex added), each classified by its edge mask through the orbit tables.
+ * It is the oracle of the formula (and of the GPU kernels to come), so it is
+ * kept plain; OpenMP over the first vertex.
+ *
+ * Each thread keeps one byte per vertex: bit p says "adjacent to the vertex
+ * at position p" (p = 0..3), bit 7 marks the root.  A vertex with a zero byte
+ * is outside the subgraph's closed neighbourhood, which is what an exclusive
+ * neighbour is; the bits also give a new vertex's edges to the positions
+ * before it without a search.  The last level is grouped: the candidates for
+ * the k-th vertex are tallied by their edge bits, so each candidate costs one
+ * count (its own) and the k-1 vertices already placed get one add per class. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orbits.h"
+
+typedef struct ext_buf {
+  uint32_t *v;
+  size_t cap;
+} ext_buf;
+
+typedef struct overflow_note {
+  int hit;          /* set once, by the first thread that sees an overflow */
+  uint32_t vertex;
+  unsigned orbit;
+} overflow_note;
+
+typedef struct walker {
+  const wm_graph *g;
+  const wm_orbit_tables *t;
+  unsigned k, orbits;
+  uint64_t *counts;
+  overflow_note *note;
+  uint8_t *mark;               /* n bytes, this thread's */
+  uint32_t sub[WM_ORBIT_MAX_K];
+  ext_buf ext[WM_ORBIT_MAX_K]; /* the extension set of each level */
+  int oom;
+} walker;
+
+static void add(walker *w, uint32_t v, unsigned o, uint64_t x) {
+  uint64_t *c = &w->counts[(size_t)v * w->orbits + o];
+  const uint64_t old = __atomic_fetch_add(c, x, __ATOMIC_RELAXED);
+  if (old > UINT64_MAX - x && !__atomic_exchange_n(&w->note->hit, 1, __ATOMIC_ACQ_REL))
+    w->note->vertex = v, w->note->orbit = o;
+}
+
+static unsigned shift_of(unsigned j) { return j * (j - 1) / 2; } /* position j's first mask bit */
+
+static void count_subgraph(walker *w, unsigned j, unsigned mask) {
+  const uint8_t *orbit = w->t->orbit[j][mask];
+  for (unsigned p = 0; p < j; p++) add(w, w->sub[p], orbit[p], 1);
+}
+
+static int reserve(ext_buf *b, size_t need) {
+  if (need <= b->cap) return 1;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < need) cap *= 2;
+  uint32_t *v = realloc(b->v, cap * sizeof *v);
+  if (!v) return 0;
+  b->v = v, b->cap = cap;
+  return 1;
+}
+
+static void mark_row(walker *w, uint32_t v, uint8_t bit, int on) {
+  const wm_graph *g = w->g;
+  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
+    w->mark[g->adj[e]] = on ? (uint8_t)(w->mark[g->adj[e]] | bit) : (uint8_t)(w->mark[g->adj[e]] & ~bit);
+}
+
+/* sub[0..k-2] placed and marked: every k-subgraph sub + {x}, x in ext. */
+static void last_level(walker *w, unsigned mask, const uint32_t *ext, size_t n) {
+  const unsigned j = w->k - 1, low = (1u << j) - 1;
+  uint64_t tally[16] = {0};
+  for (size_t i = 0; i < n; i++) {
+    const unsigned bits = w->mark[ext[i]] & low;
+    tally[bits]++;
+    add(w, ext[i], w->t->orbit[j + 1][mask | bits << shift_of(j)][j], 1);
+  }
+  for (unsigned bits = 1; bits <= low; bits++) {
+    if (!tally[bits]) continue;
+    const uint8_t *orbit = w->t->orbit[j + 1][mask | bits << shift_of(j)];
+    for (unsigned p = 0; p < j; p++) add(w, w->sub[p], orbit[p], tally[bits]);
+  }
+}
+
+/* sub[0..j-1] placed (positions 0..j-1 marked), its edges in mask, and the
+ * candidates for position j in ext[0..n). */
+static void extend(walker *w, unsigned j, unsigned mask, const uint32_t *ext, size_t n) {
+  if (j >= 2) count_subgraph(w, j, mask);
+  if (j == w->k) return;
+  if (j + 1 >= w->k || j + 1 >= WM_ORBIT_MAX_K) { /* (the second: for the compiler's bounds) */
+    last_level(w, mask, ext, n);
+    return;
+  }
+  const wm_graph *g = w->g;
+  const uint32_t root = w->sub[0];
+  ext_buf *next = &w->ext[j];
+  for (size_t i = 0; i < n && !w->oom; i++) {
+    const uint32_t x = ext[i];
+    const uint64_t lo = g->offsets[x], hi = g->offsets[x + 1];
+    if (!reserve(next, n - i - 1 + (hi - lo))) {
+      w->oom = 1;
+      return;
+    }
+    size_t m = n - i - 1;
+    memcpy(next->v, ext + i + 1, m * sizeof *ext);
+    for (uint64_t e = lo; e < hi; e++)
+      if (g->adj[e] > root && !w->mark[g->adj[e]]) next->v[m++] = g->adj[e];
+    const unsigned xmask = mask | (unsigned)(w->mark[x] & ((1u << j) - 1)) << shift_of(j);
+    w->sub[j] = x;
+    mark_row(w, x, (uint8_t)(1u << j), 1);
+    extend(w, j + 1, xmask, next->v, m);
+    mark_row(w, x, (uint8_t)(1u << j), 0);
+  }
+}
+
+static void from_root(walker *w, uint32_t v) {
+  const wm_graph *g = w->g;
+  const uint64_t lo = g->offsets[v], hi = g->offsets[v + 1];
+  ext_buf *first = &w->ext[0];
+  if (!reserve(first, hi - lo + 1)) {
+    w->oom = 1;
+    return;
+  }
+  size_t n = 0;
+  for (uint64_t e = lo; e < hi; e++)
+    if (g->adj[e] > v) first->v[n++] = g->adj[e];
+  w->sub[0] = v;
+  w->mark[v] |= 0x80;
+  mark_row(w, v, 1, 1);
+  extend(w, 1, 0, first->v, n);
+  mark_row(w, v, 1, 0);
+  w->mark[v] &= (uint8_t)~0x80;
+}
+
+static void walker_free(walker *w) {
+  free(w->mark);
+  for (unsigned j = 0; j < WM_ORBIT_MAX_K; j++) free(w->ext[j].v);
+}
+
+int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  const wm_orbit_tables *t = wm_orbit_tables_get(err);
+  if (!t) return err->code;
+  const unsigned orbits = wm_orbit_count(run->k);
+  for (size_t i = 0; i < (size_t)g->n * orbits; i++) counts[i] = run->start;
+  overflow_note note = {0, 0, 0};
+  int oom = 0;
+#pragma omp parallel
+  {
+    walker w;
+    memset(&w, 0, sizeof w);
+    w.g = g, w.t = t, w.k = run->k, w.orbits = orbits, w.counts = counts, w.note = &note;
+    w.mark = calloc(g->n ? g->n : 1, 1);
+    if (!w.mark) w.oom = 1;
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t v = 0; v < (int64_t)g->n; v++)
+      if (!w.oom) from_root(&w, (uint32_t)v);
+    if (w.oom) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+    walker_free(&w);
+  }
+  if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the enumerator's extension sets");
+  if (note.hit) return wm_orbit_overflow(g, note.vertex, note.orbit, err);
+  return WM_OK;
+}

@@ -1,0 +1,80 @@
+/* Graphlet orbit counts per vertex (the graphlet degree vector): for every
+ * vertex, how many connected induced subgraphs of 2..k vertices (k <= 5)
+ * touch it in each automorphism orbit, numbered as ORCA and Przulj's figure
+ * number them (0..14 up to 4 vertices, 0..72 up to 5).
+ *
+ * Two CPU executors: the enumerator (every connected induced subgraph once,
+ * the oracle) and the formula (per-vertex and per-edge aggregates turned into
+ * induced counts by the orbit relations; sizes up to 4 for now).  A GPU
+ * executor is a third entry behind wm_orbits. */
+#ifndef WM_ORBITS_H
+#define WM_ORBITS_H
+
+#include <stdint.h>
+
+#include "datasets.h"
+#include "exact_count.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WM_ORBIT_MAX_K 5
+#define WM_ORBIT_MAX 73 /* orbits of the graphlets of 2..5 vertices */
+
+/* The orbits of the graphlets of 2..k vertices: 1, 4, 15, 73 (0 outside 2..5). */
+unsigned wm_orbit_count(unsigned k);
+
+/* What the orbit numbering is made of, derived once from the graphlets
+ * (orbit_table.c): for a subgraph of j vertices (positions 0..j-1) given as
+ * an edge mask (bit j*(j-1)/2 + i for the edge i-j, i < j, so that a vertex
+ * added at position j appends its j bits), the orbit of each position, or
+ * WM_ORBIT_NONE for a disconnected mask. */
+#define WM_ORBIT_NONE 0xFF
+#define WM_ORBIT_MASKS 1024 /* 2^10: the pairs of 5 positions */
+typedef struct wm_orbit_tables {
+  uint8_t orbit[WM_ORBIT_MAX_K + 1][WM_ORBIT_MASKS][WM_ORBIT_MAX_K];
+  uint8_t graphlet_of_orbit[WM_ORBIT_MAX];   /* orbit -> graphlet (0..29, ORCA's G0..G29) */
+  uint8_t orbit_vertices[WM_ORBIT_MAX];      /* vertices of its graphlet in that orbit */
+  uint8_t graphlet_vertices[30], graphlet_edges[30];
+  uint16_t graphlet_mask[30];                /* the reference drawing's mask */
+} wm_orbit_tables;
+/* The tables (built on the first call; thread-safe); NULL with err set if
+ * the reference drawings disagree with the automorphism orbits (a bug). */
+const wm_orbit_tables *wm_orbit_tables_get(wm_error *err);
+
+/* The reference drawing of graphlet `gid` (0..29) as "0-1 0-2 ...", and the
+ * orbit of each of its vertices; for documentation and tests. */
+void wm_orbit_graphlet_edges(unsigned gid, char *buf, unsigned size);
+
+enum { WM_ORBIT_ENUMERATE = 2, WM_ORBIT_FORMULA = 1 }; /* WARPMATCH_METHOD_* values */
+
+typedef struct wm_orbit_run {
+  unsigned k;      /* graphlets of 2..k vertices */
+  int method;      /* WM_ORBIT_FORMULA or _ENUMERATE */
+  uint64_t start;  /* every count starts here (the test hook wm_count_start) */
+} wm_orbit_run;
+
+/* 1 when the formula covers graphlets of up to k vertices. */
+int wm_orbit_has_formula(unsigned k);
+
+/* counts[v * wm_orbit_count(k) + o] for every vertex v of the undirected g
+ * (n x orbits, overwritten).  An orbit count past 2^64 - 1 is WM_EINPUT
+ * naming the vertex (its file id) and the orbit; counts are then
+ * unspecified. */
+int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+
+/* *out = start + v, or WM_EINPUT naming vertex (g's file id of index v)
+ * and orbit when that passes 2^64 - 1 (or v < 0: a bug, also named). */
+int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v, uint64_t start, uint64_t *out,
+                   wm_error *err);
+/* The message of an orbit count past 2^64 - 1. */
+int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
