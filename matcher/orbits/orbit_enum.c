@@ -11,12 +11,17 @@
  * neighbour is; the bits also give a new vertex's edges to the positions
  * before it without a search.  The last level is grouped: the candidates for
  * the k-th vertex are tallied by their edge bits, so each candidate costs one
- * count (its own) and the k-1 vertices already placed get one add per class. */
+ * count (its own) and the k-1 vertices already placed get one add per class.
+ * Each thread counts into rows of its own where they fit in memory
+ * (PRIVATE_BYTES over all threads), summed at the end; else into the shared
+ * rows with atomic adds. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "orbits.h"
+
+#define PRIVATE_BYTES ((size_t)1 << 30)
 
 typedef struct ext_buf {
   uint32_t *v;
@@ -33,7 +38,8 @@ typedef struct walker {
   const wm_graph *g;
   const wm_orbit_tables *t;
   unsigned k, orbits;
-  uint64_t *counts;
+  uint64_t *counts;   /* the shared rows, or this thread's own */
+  int atomic;         /* counts are shared */
   overflow_note *note;
   uint8_t *mark;               /* n bytes, this thread's */
   uint32_t sub[WM_ORBIT_MAX_K];
@@ -41,11 +47,15 @@ typedef struct walker {
   int oom;
 } walker;
 
+static void note_overflow(overflow_note *note, uint32_t v, unsigned o) {
+  if (!__atomic_exchange_n(&note->hit, 1, __ATOMIC_ACQ_REL)) note->vertex = v, note->orbit = o;
+}
+
 static void add(walker *w, uint32_t v, unsigned o, uint64_t x) {
   uint64_t *c = &w->counts[(size_t)v * w->orbits + o];
-  const uint64_t old = __atomic_fetch_add(c, x, __ATOMIC_RELAXED);
-  if (old > UINT64_MAX - x && !__atomic_exchange_n(&w->note->hit, 1, __ATOMIC_ACQ_REL))
-    w->note->vertex = v, w->note->orbit = o;
+  const uint64_t old = w->atomic ? __atomic_fetch_add(c, x, __ATOMIC_RELAXED) : *c;
+  if (!w->atomic) *c = old + x;
+  if (old > UINT64_MAX - x) note_overflow(w->note, v, o);
 }
 
 static unsigned shift_of(unsigned j) { return j * (j - 1) / 2; } /* position j's first mask bit */
@@ -142,24 +152,38 @@ static void walker_free(walker *w) {
   for (unsigned j = 0; j < WM_ORBIT_MAX_K; j++) free(w->ext[j].v);
 }
 
+/* A thread's own rows into the shared ones, checked. */
+static void merge(const uint64_t *mine, uint64_t *counts, size_t cells, unsigned orbits, overflow_note *note) {
+#pragma omp critical(wm_orbit_enum_merge)
+  for (size_t i = 0; i < cells; i++) {
+    if (counts[i] > UINT64_MAX - mine[i]) note_overflow(note, (uint32_t)(i / orbits), (unsigned)(i % orbits));
+    counts[i] += mine[i];
+  }
+}
+
 int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
   const unsigned orbits = wm_orbit_count(run->k);
-  for (size_t i = 0; i < (size_t)g->n * orbits; i++) counts[i] = run->start;
+  const size_t cells = (size_t)g->n * orbits;
+  for (size_t i = 0; i < cells; i++) counts[i] = run->start;
+  const int shared_rows = cells * sizeof *counts * (size_t)omp_get_max_threads() > PRIVATE_BYTES;
   overflow_note note = {0, 0, 0};
   int oom = 0;
 #pragma omp parallel
   {
     walker w;
     memset(&w, 0, sizeof w);
-    w.g = g, w.t = t, w.k = run->k, w.orbits = orbits, w.counts = counts, w.note = &note;
+    w.g = g, w.t = t, w.k = run->k, w.orbits = orbits, w.note = &note, w.atomic = shared_rows;
+    w.counts = shared_rows ? counts : calloc(cells ? cells : 1, sizeof *counts);
     w.mark = calloc(g->n ? g->n : 1, 1);
-    if (!w.mark) w.oom = 1;
+    if (!w.mark || !w.counts) w.oom = 1;
 #pragma omp for schedule(dynamic, 16)
     for (int64_t v = 0; v < (int64_t)g->n; v++)
       if (!w.oom) from_root(&w, (uint32_t)v);
     if (w.oom) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+    else if (!shared_rows) merge(w.counts, counts, cells, orbits, &note);
+    if (!shared_rows) free(w.counts);
     walker_free(&w);
   }
   if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the enumerator's extension sets");

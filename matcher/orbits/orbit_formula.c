@@ -59,12 +59,17 @@ typedef struct shared {
   uint32_t *tri;    /* per arc: the triangles on its edge */
   uint64_t *tv;     /* per vertex: its triangles */
   wm_i128 *paths2;  /* per vertex u: sum over w in N(u) of d(w) - 1 */
+  uint64_t *k4;     /* per vertex: its 4-cliques */
+  uint64_t *out_offsets; /* the edges oriented from lower to higher (degree, index) */
+  uint32_t *out_adj;
+  int k4_overflow;
 } shared;
 
 typedef struct scratch {
-  uint8_t *mark;    /* 1: in N(v); 2: in N(u) too */
+  uint8_t *mark;    /* 1: in N(v) (the 4-clique pass: in N+(a), 2: in N+(b) too) */
   uint32_t *cnt;    /* common neighbours of v and w */
   uint32_t *touched;
+  uint64_t *tally;  /* the 4-clique pass's credits */
 } scratch;
 
 static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
@@ -114,44 +119,25 @@ static void neighbour_sums(const shared *s, uint32_t v, wm_i128 *N, int *of) {
   N[11] = wm_mul_chk(t, d - 2, of);
 }
 
-/* 4-cliques at v through its neighbour u (u < b < x, all in N(v)); N(u) is
- * marked 2 over N(v)'s 1. */
-static uint64_t cliques_through(const wm_graph *g, const uint8_t *mark, uint32_t u) {
-  uint64_t k4 = 0;
-  for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++) {
-    const uint32_t b = g->adj[f];
-    if (b <= u || mark[b] != 3) continue;
-    for (uint64_t h = g->offsets[b]; h < g->offsets[b + 1]; h++)
-      if (g->adj[h] > b && mark[g->adj[h]] == 3) k4++;
-  }
-  return k4;
-}
-
-/* The walks v-u-w: common neighbours (4-cycles), the triangles v,u,w and
- * their far edge's triangles (diamonds), and the 4-cliques. */
+/* The walks v-u-w: common neighbours (4-cycles), and the triangles v,u,w
+ * with their far edge's triangles (diamonds). */
 static void two_hop(const shared *s, scratch *x, uint32_t v, wm_i128 *N, int *of) {
   const wm_graph *g = s->g;
   uint32_t touched = 0;
-  uint64_t k4 = 0;
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
     const uint32_t u = g->adj[e];
     for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++) {
       const uint32_t w = g->adj[f];
       if (w == v) continue;
       if (!x->cnt[w]++) x->touched[touched++] = w;
-      if (!x->mark[w]) continue;
-      x->mark[w] = 3;
-      if (w > u) N[12] = wm_add_chk(N[12], (wm_i128)s->tri[f] - 1, of);
+      if (x->mark[w] && w > u) N[12] = wm_add_chk(N[12], (wm_i128)s->tri[f] - 1, of);
     }
-    k4 += cliques_through(g, x->mark, u);
-    for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++)
-      if (x->mark[g->adj[f]]) x->mark[g->adj[f]] = 1;
   }
   for (uint32_t i = 0; i < touched; i++) {
     N[8] = wm_add_chk(N[8], choose(x->cnt[x->touched[i]], 2), of);
     x->cnt[x->touched[i]] = 0;
   }
-  N[14] = (wm_i128)k4;
+  N[14] = (wm_i128)s->k4[v];
 }
 
 /* I = c^-1 N, then each count past its start into the row. */
@@ -190,8 +176,74 @@ static int vertex_row(const shared *s, const relations *r, scratch *x, uint32_t 
   return solve(s->g, r, v, N, run, row, err);
 }
 
+/* u before w in the orientation: by degree, then index, so that every
+ * out-degree is at most sqrt(2m) (the usual bound). */
+static int before(const wm_graph *g, uint32_t u, uint32_t w) {
+  const uint64_t du = deg(g, u), dw = deg(g, w);
+  return du < dw || (du == dw && u < w);
+}
+
+static void orient(shared *s) {
+  const wm_graph *g = s->g;
+  s->out_offsets[0] = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    uint64_t d = 0;
+    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) d += before(g, v, g->adj[e]);
+    s->out_offsets[v + 1] = s->out_offsets[v] + d;
+  }
+#pragma omp parallel for schedule(dynamic, 256)
+  for (int64_t v = 0; v < (int64_t)g->n; v++) {
+    uint64_t o = s->out_offsets[v];
+    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
+      if (before(g, (uint32_t)v, g->adj[e])) s->out_adj[o++] = g->adj[e];
+  }
+}
+
+static void add_k4(shared *s, uint32_t v, uint64_t x) {
+  if (__atomic_fetch_add(&s->k4[v], x, __ATOMIC_RELAXED) > UINT64_MAX - x)
+    __atomic_store_n(&s->k4_overflow, 1, __ATOMIC_RELAXED);
+}
+
+/* Every 4-clique once, as a < b < c < d in the orientation, credited to its
+ * four vertices: N+(a) marked 1, N+(a) and N+(b) both 2.  b, c and d all lie
+ * in N+(a), so their credits gather in the thread's tally first and reach
+ * the shared counts in one add per vertex of N+(a). */
+static void cliques_from(shared *s, uint8_t *mark, uint32_t *common, uint64_t *tally, uint32_t a) {
+  const uint64_t *oo = s->out_offsets;
+  const uint32_t *oa = s->out_adj;
+  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) mark[oa[e]] = 1;
+  uint64_t at_a = 0;
+  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) {
+    const uint32_t b = oa[e];
+    uint32_t nc = 0;
+    for (uint64_t f = oo[b]; f < oo[b + 1]; f++)
+      if (mark[oa[f]]) mark[oa[f]] = 2, common[nc++] = oa[f];
+    for (uint32_t i = 0; i < nc; i++) {
+      const uint32_t c = common[i];
+      uint64_t at_c = 0;
+      for (uint64_t f = oo[c]; f < oo[c + 1]; f++)
+        if (mark[oa[f]] == 2) at_c++, tally[oa[f]]++;
+      tally[c] += at_c;
+      tally[b] += at_c;
+      at_a += at_c;
+    }
+    for (uint32_t i = 0; i < nc; i++) mark[common[i]] = 1;
+  }
+  if (at_a) add_k4(s, a, at_a);
+  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) {
+    const uint32_t x = oa[e];
+    mark[x] = 0;
+    if (tally[x]) add_k4(s, x, tally[x]), tally[x] = 0;
+  }
+}
+
 static int alloc_shared(const wm_graph *g, shared *s) {
+  memset(s, 0, sizeof *s);
   s->g = g;
+  s->k4 = calloc(g->n ? g->n : 1, sizeof *s->k4);
+  s->out_offsets = malloc(((size_t)g->n + 1) * sizeof *s->out_offsets);
+  s->out_adj = malloc((g->m / 2 + 1) * sizeof *s->out_adj);
+  if (!s->k4 || !s->out_offsets || !s->out_adj) return 0;
   s->tri = malloc((g->m ? g->m : 1) * sizeof *s->tri);
   s->tv = malloc((g->n ? g->n : 1) * sizeof *s->tv);
   s->paths2 = malloc((g->n ? g->n : 1) * sizeof *s->paths2);
@@ -202,6 +254,9 @@ static void free_shared(shared *s) {
   free(s->tri);
   free(s->tv);
   free(s->paths2);
+  free(s->k4);
+  free(s->out_offsets);
+  free(s->out_adj);
 }
 
 /* The first failure of the rows, kept by the thread whose vertex is lowest
@@ -216,7 +271,7 @@ static void keep_first(first_error *f, int64_t v, const wm_error *err) {
   if (f->vertex < 0 || v < f->vertex) f->vertex = v, f->err = *err;
 }
 
-static int rows(const shared *s, const relations *r, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   const wm_graph *g = s->g;
   const unsigned orbits = wm_orbit_count(run->k);
   first_error first = {-1, {0, ""}};
@@ -224,12 +279,15 @@ static int rows(const shared *s, const relations *r, const wm_orbit_run *run, ui
 #pragma omp parallel
   {
     scratch x = {calloc(g->n ? g->n : 1, 1), calloc(g->n ? g->n : 1, sizeof(uint32_t)),
-                 malloc((g->n ? g->n : 1) * sizeof(uint32_t))};
-    const int ok = x.mark && x.cnt && x.touched;
+                 malloc((g->n ? g->n : 1) * sizeof(uint32_t)), calloc(g->n ? g->n : 1, sizeof(uint64_t))};
+    const int ok = x.mark && x.cnt && x.touched && x.tally;
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
 #pragma omp for schedule(dynamic, 64) reduction(| : of)
     for (int64_t v = 0; v < (int64_t)g->n; v++)
       if (ok) edge_pass(s, x.mark, (uint32_t)v, &of);
+#pragma omp for schedule(dynamic, 64)
+    for (int64_t v = 0; v < (int64_t)g->n; v++)
+      if (ok && run->k >= 4) cliques_from(s, x.mark, x.touched, x.tally, (uint32_t)v);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
@@ -238,9 +296,11 @@ static int rows(const shared *s, const relations *r, const wm_orbit_run *run, ui
     free(x.mark);
     free(x.cnt);
     free(x.touched);
+    free(x.tally);
   }
   if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the formula's scratch arrays");
   if (of) return wm_fail(err, WM_EINPUT, "orbits: a vertex's 2-paths pass 2^127");
+  if (s->k4_overflow) return wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques pass 2^64 - 1");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
 }
@@ -254,6 +314,7 @@ int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *coun
   derive(t, &r);
   shared s;
   int rc = alloc_shared(g, &s) ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the per-edge triangles");
+  if (!rc && run->k >= 4) orient(&s);
   if (!rc) rc = rows(&s, &r, run, counts, err);
   free_shared(&s);
   return rc;
