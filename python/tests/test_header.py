@@ -83,6 +83,8 @@ def _fields(text: str, struct: str) -> list[str]:
         ("warpmatch_match_result", _lib.MatchResult),
         ("warpmatch_motif", _lib.Motif),
         ("warpmatch_bfs_result", _lib.BfsResult),
+        ("warpmatch_orbit_options", _lib.OrbitOptions),
+        ("warpmatch_orbit_result", _lib.OrbitResult),
     ],
 )
 def test_structs_match_the_header(struct: str, mirror: type[ctypes.Structure]) -> None:
@@ -93,6 +95,7 @@ def test_versioned_structs_say_so() -> None:
     """The library's _init writes the size it was built with: the mirror's."""
     assert _lib.match_options().size == ctypes.sizeof(_lib.MatchOptions)
     assert _lib.load_options().size == ctypes.sizeof(_lib.LoadOptions)
+    assert _lib.orbit_options().size == ctypes.sizeof(_lib.OrbitOptions)
     room = ctypes.create_string_buffer(ctypes.sizeof(_lib.LoadOptions) + 64)
     _lib.lib.warpmatch_load_options_init(room)
     assert ctypes.c_size_t.from_buffer(room).value == ctypes.sizeof(_lib.LoadOptions)
