@@ -7,7 +7,7 @@
 #include "base.h"
 #include "orbits.h"
 
-unsigned warpmatch_orbit_count(unsigned size) { return size >= 2 ? wm_orbit_count(size) : 0; }
+unsigned warpmatch_orbit_count(unsigned size) { return wm_orbit_count(size); }
 
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o) {
   if (!o) return;

@@ -145,8 +145,10 @@ static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i12
                  uint64_t *row, wm_error *err) {
   wm_i128 I[ORBITS4] = {0};
   int of = 0;
+  const unsigned orbits = wm_orbit_count(run->k);
   for (unsigned i = 0; i < ORBITS4 - 1; i++) {
     const unsigned a = r->order[i];
+    if (a >= orbits) continue; /* a larger graphlet than asked for */
     wm_i128 x = N[a];
     for (unsigned b = 1; b < ORBITS4; b++)
       if (b != a && r->c[a][b]) x = wm_sub_chk(x, wm_mul_chk(r->c[a][b], I[b], &of), &of);
@@ -154,7 +156,6 @@ static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i12
     I[a] = x;
   }
   I[0] = (wm_i128)deg(g, v);
-  const unsigned orbits = wm_orbit_count(run->k);
   for (unsigned o = 0; o < orbits; o++)
     if (wm_orbit_store(g, v, o, I[o], run->start, &row[o], err)) return err->code;
   return WM_OK;
