@@ -11,7 +11,8 @@
  * neighbour is; the bits also give a new vertex's edges to the positions
  * before it without a search.  The last level is grouped: the candidates for
  * the k-th vertex are tallied by their edge bits, so each candidate costs one
- * count (its own) and the k-1 vertices already placed get one add per class.
+ * count (its own) and the k-1 vertices already placed get one add per class;
+ * the last two levels share one pass over the (k-1)-th vertex's row.
  * Each thread counts into rows of its own where they fit in memory
  * (PRIVATE_BYTES over all threads), summed at the end; else into the shared
  * rows with atomic adds. */
@@ -97,13 +98,51 @@ static void last_level(walker *w, unsigned mask, const uint32_t *ext, size_t n) 
   }
 }
 
+/* The last two positions together: for each x of ext at position j = k-2,
+ * its candidates for position k-1 are the rest of ext (their bits read
+ * after N(x) is marked) and x's exclusive neighbours (adjacent to x alone:
+ * counted as they are met, never stored). */
+static void last_two(walker *w, unsigned j, unsigned mask, const uint32_t *ext, size_t n) {
+  const wm_graph *g = w->g;
+  const uint32_t root = w->sub[0];
+  const unsigned last = j + 1, low = (1u << last) - 1;
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t x = ext[i];
+    const unsigned xmask = mask | (unsigned)(w->mark[x] & ((1u << j) - 1)) << shift_of(j);
+    w->sub[j] = x;
+    count_subgraph(w, last, xmask);
+    uint64_t tally[16] = {0};
+    uint8_t orbit_of[16]; /* the last vertex's orbit by its edge bits */
+    for (unsigned bits = 1; bits <= low; bits++) orbit_of[bits] = w->t->orbit[last + 1][xmask | bits << shift_of(last)][last];
+    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+      const uint32_t y = g->adj[e];
+      if (w->mark[y]) w->mark[y] |= (uint8_t)(1u << j);
+      else if (y > root) tally[1u << j]++, add(w, y, orbit_of[1u << j], 1);
+    }
+    for (size_t c = i + 1; c < n; c++) {
+      const unsigned bits = w->mark[ext[c]] & low;
+      tally[bits]++;
+      add(w, ext[c], orbit_of[bits], 1);
+    }
+    mark_row(w, x, (uint8_t)(1u << j), 0);
+    for (unsigned bits = 1; bits <= low; bits++) {
+      if (!tally[bits]) continue;
+      const uint8_t *orbit = w->t->orbit[last + 1][xmask | bits << shift_of(last)];
+      for (unsigned p = 0; p < last; p++) add(w, w->sub[p], orbit[p], tally[bits]);
+    }
+  }
+}
+
 /* sub[0..j-1] placed (positions 0..j-1 marked), its edges in mask, and the
  * candidates for position j in ext[0..n). */
 static void extend(walker *w, unsigned j, unsigned mask, const uint32_t *ext, size_t n) {
   if (j >= 2) count_subgraph(w, j, mask);
-  if (j == w->k) return;
-  if (j + 1 >= w->k || j + 1 >= WM_ORBIT_MAX_K) { /* (the second: for the compiler's bounds) */
+  if (j + 1 >= w->k || j + 1 >= WM_ORBIT_MAX_K) { /* k = 2 (the second: for the compiler's bounds) */
     last_level(w, mask, ext, n);
+    return;
+  }
+  if (j + 2 == w->k) {
+    last_two(w, j, mask, ext, n);
     return;
   }
   const wm_graph *g = w->g;
