@@ -156,7 +156,7 @@ static void print_json(const orbits_cmd *c) {
   wm_json_double(&j, "seconds", c->r.seconds);
   wm_json_double(&j, "load_seconds", c->load_seconds);
   wm_json_str(&j, "method", method_name(c->r.method));
-  wm_json_str(&j, "device", "cpu");
+  wm_json_str(&j, "device", c->r.device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
   wm_json_u64(&j, "threads", (uint64_t)warpmatch_threads(c->ctx));
   if (c->output) wm_json_str(&j, "output", c->output), wm_json_str(&j, "format", c->format == OUT_CSV ? "csv" : "orca");
   wm_json_array(&j, "totals"); /* per orbit, over the vertices */
