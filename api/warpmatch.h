@@ -236,8 +236,11 @@ unsigned warpmatch_orbit_count(unsigned size);
 typedef struct warpmatch_orbit_options {
   size_t size;            /* sizeof(warpmatch_orbit_options), set by _init (versioned) */
   unsigned graphlet_size; /* graphlets of 2..graphlet_size vertices, 2..5 (default 5) */
-  int device;             /* WARPMATCH_DEVICE_*: AUTO (default) and CPU run on the CPU; GPU is
-                             WARPMATCH_EDEVICE (no GPU executor for orbits yet) */
+  int device;             /* WARPMATCH_DEVICE_*: GPU, the formula's aggregates on the GPU
+                             (WARPMATCH_EDEVICE without a usable one); AUTO (default), the GPU
+                             where one is usable; CPU.  The enumerator (size 5, or method
+                             ENUMERATE) has no GPU executor: it runs on the CPU, and the
+                             result's device says CPU */
   int method;             /* WARPMATCH_METHOD_*: FORMULA, counts from per-vertex and per-edge
                              aggregates and the orbit relations (graphlet_size <= 4 so far;
                              5 is WARPMATCH_EUSAGE); ENUMERATE, every connected induced

@@ -22,6 +22,9 @@ static const wm_optspec spec[] = {
     {"method", "auto|formula|enumerate",
      "formula: per-vertex and per-edge aggregates and the orbit relations (up to 4 vertices); enumerate: every "
      "connected induced subgraph once; auto (default): the formula where it exists"},
+    {"device", "auto|cpu|gpu",
+     "where the formula's aggregates run (default auto: the GPU when one is usable); the enumerator (--size 5) "
+     "runs on the CPU"},
     {"threads", "N", "CPU threads (default: all)"},
     {"input-format", "auto|edgelist|mtx|wmg", "the graph file's format (default: from its content)"},
     {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"},
@@ -53,7 +56,11 @@ static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
                                  "--method auto or enumerate for --size 5");
   c->o.graphlet_size = (unsigned)size;
   c->output = wm_cli_str(cli, "output");
-  return rc ? rc : wm_cli_context(cli, &c->ctx, err);
+  if (!rc) rc = wm_cli_context(cli, &c->ctx, err);
+  int use_gpu = 0;
+  if (!rc) rc = wm_cli_use_gpu(cli, c->ctx, &use_gpu, err);
+  c->o.device = use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
+  return rc;
 }
 
 static int load(const wm_cli *cli, orbits_cmd *c, wm_error *err) {

@@ -10,7 +10,11 @@
  * here from the drawings (the spanning edge subsets of G that form a's
  * graphlet with v's vertex in orbit a), so N = c I with c unit upper
  * triangular by edge count; I follows by back-substitution, densest
- * graphlet first, in checked 128-bit arithmetic. */
+ * graphlet first, in checked 128-bit arithmetic.
+ *
+ * The heavy aggregates (triangles per arc, 4-cliques, the two-hop sums of
+ * orbits 8 and 12) come from this file's passes, or, for run->gpu, from
+ * the GPU (wm_orbit_aggregates_gpu); the rest is the same code either way. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +67,7 @@ typedef struct shared {
   uint64_t *out_offsets; /* the edges oriented from lower to higher (degree, index) */
   uint32_t *out_adj;
   int k4_overflow;
+  const wm_orbit_aggregates *given; /* the GPU's tri, k4, n8 and n12, or NULL: counted here */
 } shared;
 
 typedef struct scratch {
@@ -78,23 +83,27 @@ static void mark_row(const wm_graph *g, uint8_t *mark, uint32_t v, uint8_t value
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) mark[g->adj[e]] = value;
 }
 
-/* Triangles per arc, per vertex, and the 2-paths out of each vertex. */
+/* Triangles per arc (unless given), per vertex, and the 2-paths out of
+ * each vertex. */
 static void edge_pass(const shared *s, uint8_t *mark, uint32_t v, int *overflow) {
   const wm_graph *g = s->g;
-  mark_row(g, mark, v, 1);
+  const int count = !s->given;
+  if (count) mark_row(g, mark, v, 1);
   uint64_t tv = 0;
   wm_i128 p2 = 0;
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
     const uint32_t u = g->adj[e];
-    uint32_t t = 0;
-    for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++) t += mark[g->adj[f]];
-    s->tri[e] = t;
-    tv += t;
+    if (count) {
+      uint32_t t = 0;
+      for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++) t += mark[g->adj[f]];
+      s->tri[e] = t;
+    }
+    tv += s->tri[e];
     p2 = wm_add_chk(p2, (wm_i128)deg(g, u) - 1, overflow);
   }
   s->tv[v] = tv / 2;
   s->paths2[v] = p2;
-  mark_row(g, mark, v, 0);
+  if (count) mark_row(g, mark, v, 0);
 }
 
 /* The sums over v's neighbours u (orbits 1, 4, 5, 6, 9, 10, 13). */
@@ -166,7 +175,11 @@ static int vertex_row(const shared *s, const relations *r, scratch *x, uint32_t 
   wm_i128 N[ORBITS4] = {0};
   int of = 0;
   neighbour_sums(s, v, N, &of);
-  if (run->k >= 4) {
+  if (run->k >= 4 && s->given) {
+    N[8] = s->given->n8[v];
+    N[12] = s->given->n12[v];
+    N[14] = (wm_i128)s->given->k4[v];
+  } else if (run->k >= 4) {
     mark_row(s->g, x->mark, v, 1);
     two_hop(s, x, v, N, &of);
     mark_row(s->g, x->mark, v, 0);
@@ -238,9 +251,16 @@ static void cliques_from(shared *s, uint8_t *mark, uint32_t *common, uint64_t *t
   }
 }
 
-static int alloc_shared(const wm_graph *g, shared *s) {
+static int alloc_shared(const wm_graph *g, const wm_orbit_aggregates *given, shared *s) {
   memset(s, 0, sizeof *s);
   s->g = g;
+  s->given = given;
+  if (given) {
+    s->tri = given->tri;
+    s->tv = malloc((g->n ? g->n : 1) * sizeof *s->tv);
+    s->paths2 = malloc((g->n ? g->n : 1) * sizeof *s->paths2);
+    return s->tv && s->paths2;
+  }
   s->k4 = calloc(g->n ? g->n : 1, sizeof *s->k4);
   s->out_offsets = malloc(((size_t)g->n + 1) * sizeof *s->out_offsets);
   s->out_adj = malloc((g->m / 2 + 1) * sizeof *s->out_adj);
@@ -252,7 +272,7 @@ static int alloc_shared(const wm_graph *g, shared *s) {
 }
 
 static void free_shared(shared *s) {
-  free(s->tri);
+  if (!s->given) free(s->tri);
   free(s->tv);
   free(s->paths2);
   free(s->k4);
@@ -288,7 +308,7 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
       if (ok) edge_pass(s, x.mark, (uint32_t)v, &of);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++)
-      if (ok && run->k >= 4) cliques_from(s, x.mark, x.touched, x.tally, (uint32_t)v);
+      if (ok && run->k >= 4 && !s->given) cliques_from(s, x.mark, x.touched, x.tally, (uint32_t)v);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
@@ -306,17 +326,41 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
   return first.vertex >= 0 ? err->code : WM_OK;
 }
 
-int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  if (!wm_orbit_has_formula(run->k))
-    return wm_fail(err, WM_EUSAGE, "orbits: no formula for graphlets of %u vertices yet (enumerate them)", run->k);
+static int formula(const wm_graph *g, const wm_orbit_run *run, const wm_orbit_aggregates *given, uint64_t *counts,
+                   wm_error *err) {
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
   relations r;
   derive(t, &r);
   shared s;
-  int rc = alloc_shared(g, &s) ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the per-edge triangles");
-  if (!rc && run->k >= 4) orient(&s);
+  int rc = alloc_shared(g, given, &s) ? WM_OK
+                                      : wm_fail(err, WM_EINPUT, "orbits: out of memory for the per-edge triangles");
+  if (!rc && run->k >= 4 && !given) orient(&s);
   if (!rc) rc = rows(&s, &r, run, counts, err);
   free_shared(&s);
   return rc;
+}
+
+/* The GPU's aggregates into host arrays, then the same rows. */
+static int formula_gpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  const size_t n = g->n ? g->n : 1, big = run->k >= 4 ? n : 1;
+  wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(big, sizeof(uint64_t)),
+                           calloc(big, sizeof(wm_i128)), calloc(big, sizeof(wm_i128))};
+  double kernel_ms = 0;
+  int rc = a.tri && a.k4 && a.n8 && a.n12
+               ? WM_OK
+               : wm_fail(err, WM_EINPUT, "orbits: out of memory for the GPU's aggregates (%u vertices)", g->n);
+  if (!rc) rc = wm_orbit_aggregates_gpu(g, run->k, &a, &kernel_ms, err);
+  if (!rc) rc = formula(g, run, &a, counts, err);
+  free(a.tri);
+  free(a.k4);
+  free(a.n8);
+  free(a.n12);
+  return rc;
+}
+
+int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  if (!wm_orbit_has_formula(run->k))
+    return wm_fail(err, WM_EUSAGE, "orbits: no formula for graphlets of %u vertices yet (enumerate them)", run->k);
+  return run->gpu ? formula_gpu(g, run, counts, err) : formula(g, run, NULL, counts, err);
 }

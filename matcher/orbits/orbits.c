@@ -19,6 +19,12 @@ int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v
 }
 
 int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  wm_orbit_run cpu = *run;
+  cpu.gpu = 0;
+  return wm_orbits(g, &cpu, counts, err);
+}
+
+int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   if (run->k < 2 || run->k > WM_ORBIT_MAX_K)
     return wm_fail(err, WM_EUSAGE, "orbits: graphlets of up to %u vertices; the sizes are 2 to 5", run->k);
   if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EUSAGE, "orbits: needs an undirected graph");

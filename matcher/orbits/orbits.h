@@ -5,8 +5,9 @@
  *
  * Two CPU executors: the enumerator (every connected induced subgraph once,
  * the oracle) and the formula (per-vertex and per-edge aggregates turned into
- * induced counts by the orbit relations; sizes up to 4 for now).  A GPU
- * executor is a third entry behind wm_orbits. */
+ * induced counts by the orbit relations; sizes up to 4 for now).  The GPU
+ * executor computes the formula's heavy aggregates on the device
+ * (gpu_orbit_sums.cu); the CPU then does the O(m) sums and the solve. */
 #ifndef WM_ORBITS_H
 #define WM_ORBITS_H
 
@@ -54,6 +55,7 @@ typedef struct wm_orbit_run {
   unsigned k;      /* graphlets of 2..k vertices */
   int method;      /* WM_ORBIT_FORMULA or _ENUMERATE */
   uint64_t start;  /* every count starts here (the test hook wm_count_start) */
+  int gpu;         /* 1: the formula's aggregates on the GPU (the enumerator has no GPU executor) */
 } wm_orbit_run;
 
 /* 1 when the formula covers graphlets of up to k vertices. */
@@ -66,6 +68,26 @@ int wm_orbit_has_formula(unsigned k);
 int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+/* wm_orbits_cpu, or for run->gpu and the formula, the formula with its
+ * aggregates from the GPU (WM_EDEVICE when that fails). */
+int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+
+/* The formula's heavy aggregates, from the CPU's pass or the GPU's: per arc
+ * (g->m) the triangles on its edge; for k >= 4, per vertex its 4-cliques
+ * (k4), its 4-cycles' sum over w != v of C(common(v, w), 2) (n8), and the
+ * sum over its triangles v, u, w (w > u) of the far edge's triangles less
+ * one (n12).  The rest of the formula is O(m) on the CPU. */
+typedef struct wm_orbit_aggregates {
+  uint32_t *tri;
+  uint64_t *k4;
+  wm_i128 *n8, *n12;
+} wm_orbit_aggregates;
+/* Fills a's arrays (allocated by the caller: tri for every arc; k4, n8,
+ * n12 for every vertex where k >= 4, else untouched) on the current CUDA
+ * device; *kernel_ms gets the kernels' time.  A vertex's 4-cliques past
+ * 2^64 - 1 are WM_EINPUT; every CUDA failure WM_EDEVICE (gpu_orbit_sums.cu;
+ * without CUDA, WM_EDEVICE "built without CUDA"). */
+int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err);
 
 /* *out = start + v, or WM_EINPUT naming vertex (g's file id of index v)
  * and orbit when that passes 2^64 - 1 (or v < 0: a bug, also named). */
