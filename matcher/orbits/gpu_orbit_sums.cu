@@ -31,6 +31,7 @@ static_assert(sizeof(i128) == sizeof(wm_i128), "the host's 128-bit sums are the 
 
 constexpr int kWarpsPerBlock = 4;
 constexpr int kThreads = 32 * kWarpsPerBlock;
+constexpr int kWarpsPerSm = 64; /* resident on sm_80 and sm_90: 2048 threads */
 
 struct bufs {
   uint64_t *off, *ooff;
@@ -208,7 +209,8 @@ int orient(bufs &b, const wm_graph *g, int sms, uint64_t *mo, wm_error *err) {
   const size_t bytes = ((size_t)g->n + 1) * sizeof(uint64_t);
   WM_CU(cudaMalloc(&b.ooff, bytes));
   WM_CU(cudaMemset(b.ooff, 0, bytes));
-  out_degrees<<<grid_for(g->n / 32 + 1, sms), kThreads>>>(b.off, b.adj, g->n, b.ooff);
+  const unsigned blocks = grid_for(g->n / 32 + 1, sms);
+  out_degrees<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff);
   WM_CU(cudaGetLastError());
   uint64_t *h = (uint64_t *)malloc(bytes);
   if (!h) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the orientation's offsets");
@@ -219,7 +221,7 @@ int orient(bufs &b, const wm_graph *g, int sms, uint64_t *mo, wm_error *err) {
   free(h);
   WM_CU(e);
   WM_CU(cudaMalloc(&b.oadj, (*mo ? *mo : 1) * sizeof(uint32_t)));
-  out_rows<<<grid_for(g->n / 32 + 1, sms), kThreads>>>(b.off, b.adj, g->n, b.ooff, b.oadj);
+  out_rows<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff, b.oadj);
   WM_CU(cudaGetLastError());
   return WM_OK;
 }
@@ -231,7 +233,7 @@ int two_hop_warps(const wm_graph *g, const cudaDeviceProp &prop, unsigned *warps
   WM_CU(cudaMemGetInfo(&free_b, &total_b));
   const uint64_t slice = (uint64_t)g->n * sizeof(uint32_t);
   const uint64_t fit = (uint64_t)(0.75 * (double)free_b) / (slice ? slice : 1);
-  uint64_t w = (uint64_t)prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / 32);
+  uint64_t w = (uint64_t)prop.multiProcessorCount * kWarpsPerSm;
   if (w > g->n) w = g->n;
   if (w > fit) w = fit;
   if (w > kWarpsPerBlock) w -= w % kWarpsPerBlock; /* whole blocks */
@@ -282,7 +284,8 @@ int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, d
   WM_CU(cudaEventCreate(&b.start));
   WM_CU(cudaEventCreate(&b.end));
   WM_CU(cudaEventRecord(b.start));
-  if (g->m) arc_triangles<<<grid_for(g->m, prop.multiProcessorCount), kThreads>>>(b.off, b.adj, g->n, g->m, b.tri);
+  const unsigned blocks = grid_for(g->m, prop.multiProcessorCount);
+  if (g->m) arc_triangles<<<blocks, kThreads>>>(b.off, b.adj, g->n, g->m, b.tri);
   WM_CU(cudaGetLastError());
   if (k >= 4) {
     int rc = four_vertex_passes(b, g, prop, err);
