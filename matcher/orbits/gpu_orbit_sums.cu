@@ -10,7 +10,8 @@
  *      4-clique a < b < c < d found once and credited to its four vertices
  *      with 64-bit atomics whose wrap is flagged (the CPU's add_k4);
  *   4. (k >= 4) per vertex v the two-hop sums: a warp per vertex (from an
- *      atomic counter), with a slice of n counters of its own: the walks
+ *      atomic counter; 32 neighbours' rows walked as one flattened range),
+ *      with a slice of n counters of its own: the walks
  *      v-u-w count common(v, w) into cnt[w] and add the diamonds' term
  *      tri(u, w) - 1 where w is a neighbour of v above u; a second walk
  *      takes each cnt[w] back to 0 (atomicExch: one lane reads it) and adds
@@ -158,6 +159,34 @@ __global__ void vertex_cliques(const uint64_t *ooff, const uint32_t *oadj, uint3
   }
 }
 
+/* Whole warp: step(u, f) for every walk v-u-w, f the arc u->w.  The rows
+ * of 32 neighbours u at a time are walked as one range (their lengths'
+ * prefix across the lanes, each lane finding its row by a search over the
+ * lanes), so that many short rows keep the lanes as busy as one long row. */
+template <class Step>
+__device__ __forceinline__ void for_two_hops(const uint64_t *off, const uint32_t *adj, uint32_t v, Step step) {
+  const int lane = threadIdx.x & 31;
+  for (uint64_t e0 = off[v]; e0 < off[v + 1]; e0 += 32) {
+    uint32_t u = 0;
+    uint64_t start = 0, len = 0;
+    if (e0 + lane < off[v + 1]) u = adj[e0 + lane], start = off[u], len = off[u + 1] - start;
+    uint64_t incl = len;
+    for (int d = 1; d < 32; d <<= 1) {
+      const uint64_t y = __shfl_up_sync(0xffffffffu, incl, d);
+      if (lane >= d) incl += y;
+    }
+    const uint64_t excl = incl - len, total = __shfl_sync(0xffffffffu, incl, 31);
+    for (uint64_t i = lane; i - lane < total; i += 32) {
+      int j = 0; /* the last lane whose range starts at or before i */
+      for (int s = 16; s; s >>= 1)
+        if (__shfl_sync(0xffffffffu, excl, j + s) <= i) j += s;
+      const uint32_t uj = __shfl_sync(0xffffffffu, u, j);
+      const uint64_t at = __shfl_sync(0xffffffffu, start, j) + (i - __shfl_sync(0xffffffffu, excl, j));
+      if (i < total) step(uj, at);
+    }
+  }
+}
+
 /* 4: the walks v-u-w of each vertex v, twice (two_hop of orbit_formula.c). */
 __global__ void two_hop(const uint64_t *off, const uint32_t *adj, uint32_t n, const uint32_t *tri, uint32_t *scratch,
                         unsigned long long *next, i128 *n8, i128 *n12) {
@@ -171,25 +200,21 @@ __global__ void two_hop(const uint64_t *off, const uint32_t *adj, uint32_t n, co
     const uint32_t *rv = adj + off[v];
     const uint64_t dv = deg(off, (uint32_t)v);
     i128 diamonds = 0, cycles = 0;
-    for (uint64_t e = off[v]; e < off[v + 1]; e++) {
-      const uint32_t u = adj[e];
-      for (uint64_t f = off[u] + lane; f < off[u + 1]; f += 32) {
-        const uint32_t w = adj[f];
-        if (w == v) continue;
-        atomicAdd(&cnt[w], 1u);
-        if (w > u && has(rv, dv, w)) diamonds += (i128)tri[f] - 1;
-      }
-    }
+    /* a w in N(v) has v among its common neighbours with u: tri >= 1, and
+     * the term tri - 1 is 0 unless tri >= 2, so only then is N(v) searched */
+    for_two_hops(off, adj, (uint32_t)v, [&](uint32_t u, uint64_t f) {
+      const uint32_t w = adj[f];
+      if (w == v) return;
+      atomicAdd(&cnt[w], 1u);
+      if (w > u && tri[f] >= 2 && has(rv, dv, w)) diamonds += (i128)tri[f] - 1;
+    });
     __syncwarp();
-    for (uint64_t e = off[v]; e < off[v + 1]; e++) {
-      const uint32_t u = adj[e];
-      for (uint64_t f = off[u] + lane; f < off[u + 1]; f += 32) {
-        const uint32_t w = adj[f];
-        if (w == v) continue;
-        const uint64_t c = atomicExch(&cnt[w], 0u); /* the first lane to come back reads it */
-        if (c >= 2) cycles += (i128)(c * (c - 1) / 2);
-      }
-    }
+    for_two_hops(off, adj, (uint32_t)v, [&](uint32_t, uint64_t f) {
+      const uint32_t w = adj[f];
+      if (w == v) return;
+      const uint64_t c = atomicExch(&cnt[w], 0u); /* the first lane to come back reads it */
+      if (c >= 2) cycles += (i128)(c * (c - 1) / 2);
+    });
     __syncwarp();
     diamonds = warp_sum128(diamonds);
     cycles = warp_sum128(cycles);
