@@ -535,6 +535,7 @@ Test(orbits_cli, usage_errors_exit_2_with_the_message) {
       {"--size 4 --format xml", "--format"},
       {"--size 5 --method formula", "up to 4 vertices"},
       {"", "--size"},
+      {"--size 4 --device tpu", "--device"},
   };
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     char *out = NULL, *err = NULL;
@@ -552,5 +553,32 @@ Test(orbits_cli, usage_errors_exit_2_with_the_message) {
   cr_assert_null(fopen(dest, "r"), "no output left behind");
   free(out);
   free(err);
+  wm_test_rmdir(f.dir);
+}
+
+/* --device cpu runs on the CPU; --device gpu without a usable GPU is a
+ * device error (exit 3) that leaves no output (test_gpu_orbits.c runs it
+ * where there is one). */
+Test(orbits_cli, device_cpu_and_gpu) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "0 1\n1 2\n2 0\n2 3\n");
+  char *out = NULL, *err = NULL, dest[600];
+  cr_assert_eq(wm_test_run(&out, &err, "orbits %s --size 4 --device cpu --json --no-cache", f.graph), 0, "%s", err);
+  cr_assert(strstr(out, "\"device\": \"cpu\"") || strstr(out, "\"device\":\"cpu\""), "%s", out);
+  free(out);
+  free(err);
+  warpmatch_context *ctx;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  const int gpu = warpmatch_gpu_available(ctx);
+  warpmatch_context_destroy(ctx);
+  if (!gpu) {
+    snprintf(dest, sizeof dest, "%s/out.txt", f.dir);
+    const int rc = wm_test_run(&out, &err, "orbits %s --size 4 --device gpu --output %s --no-cache", f.graph, dest);
+    cr_assert_eq(rc, 3, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "--device gpu"), "%s", err);
+    cr_assert_null(fopen(dest, "r"), "no output left behind");
+    free(out);
+    free(err);
+  }
   wm_test_rmdir(f.dir);
 }

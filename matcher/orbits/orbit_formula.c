@@ -299,8 +299,9 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
   int oom = 0, of = 0;
 #pragma omp parallel
   {
-    scratch x = {calloc(g->n ? g->n : 1, 1), calloc(g->n ? g->n : 1, sizeof(uint32_t)),
-                 malloc((g->n ? g->n : 1) * sizeof(uint32_t)), calloc(g->n ? g->n : 1, sizeof(uint64_t))};
+    const size_t len = s->given || !g->n ? 1 : g->n; /* the GPU's aggregates need none */
+    scratch x = {calloc(len, 1), calloc(len, sizeof(uint32_t)), malloc(len * sizeof(uint32_t)),
+                 calloc(len, sizeof(uint64_t))};
     const int ok = x.mark && x.cnt && x.touched && x.tally;
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
 #pragma omp for schedule(dynamic, 64) reduction(| : of)
