@@ -222,8 +222,9 @@ __global__ void two_hop(const uint64_t *off, const uint32_t *adj, uint32_t n, co
   }
 }
 
-unsigned grid_for(uint64_t items_per_warp_grid, int sms) {
-  const uint64_t want = (items_per_warp_grid + kWarpsPerBlock - 1) / kWarpsPerBlock;
+/* Blocks for a warp per item, at most 32 per SM (the kernels stride). */
+unsigned grid_for(uint64_t warp_items, int sms) {
+  const uint64_t want = (warp_items + kWarpsPerBlock - 1) / kWarpsPerBlock;
   const uint64_t most = (uint64_t)sms * 32;
   return (unsigned)(want < 1 ? 1 : want < most ? want : most);
 }
