@@ -225,6 +225,48 @@ unsigned warpmatch_motif_classes(unsigned size);
 int warpmatch_motifs(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
                      const warpmatch_count_options *o, warpmatch_motif *out);
 
+/* ---- graphlet orbits (per-vertex motif counts) --------------------------
+ * The graphlet degree vector: for each vertex, how many connected induced
+ * subgraphs of 2..size vertices touch it in each automorphism orbit of
+ * their graphlet, numbered as ORCA numbers them (Przulj's figure: orbit 0 the
+ * degree, 1-3 the 3-vertex graphlets, 4-14 the 4-vertex ones, 15-72 the
+ * 5-vertex ones; docs/orbits.md has the table).  Counts are exact: one past
+ * 2^64 - 1 is WARPMATCH_EINPUT naming the vertex and the orbit. */
+
+/* The orbits of the graphlets of 2..size vertices: 1, 4, 15 or 73 for
+ * size 2..5 (0 otherwise). */
+unsigned warpmatch_orbit_count(unsigned size);
+
+typedef struct warpmatch_orbit_options {
+  size_t size;            /* sizeof(warpmatch_orbit_options), set by _init (versioned) */
+  unsigned graphlet_size; /* graphlets of 2..graphlet_size vertices, 2..5 (default 5) */
+  int device;             /* WARPMATCH_DEVICE_*: GPU, the formula's aggregates on the GPU
+                             (WARPMATCH_EDEVICE without a usable one); AUTO (default), the GPU
+                             where one is usable; CPU.  The enumerator (size 5, or method
+                             ENUMERATE) has no GPU executor: it runs on the CPU, and the
+                             result's device says CPU */
+  int method;             /* WARPMATCH_METHOD_*: FORMULA, counts from per-vertex and per-edge
+                             aggregates and the orbit relations (graphlet_size <= 4 so far;
+                             5 is WARPMATCH_EUSAGE); ENUMERATE, every connected induced
+                             subgraph once; AUTO (default), the formula where it exists */
+} warpmatch_orbit_options;
+void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
+
+typedef struct warpmatch_orbit_result {
+  size_t size;     /* sizeof(warpmatch_orbit_result), set by the caller */
+  unsigned orbits; /* warpmatch_orbit_count(graphlet_size): the row length */
+  int device;      /* where it ran */
+  int method;      /* how it was counted: WARPMATCH_METHOD_FORMULA or _ENUMERATE */
+  double seconds;  /* the counting's wall time */
+} warpmatch_orbit_result;
+
+/* counts[v * orbits + o] = the count of orbit o at index v, for every index
+ * (n x orbits, row-major; the caller's array, overwritten); o and r may be
+ * NULL (the defaults; no figures).  The graph must be undirected.  CPU
+ * threads: the context's.  On failure counts are unspecified. */
+int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_orbit_options *o,
+                     uint64_t *counts, warpmatch_orbit_result *r);
+
 /* ---- traversal --------------------------------------------------------- */
 
 typedef struct warpmatch_bfs_result {

@@ -173,6 +173,7 @@ int wm_cmd_gen(int argc, char **argv);
 int wm_cmd_count(int argc, char **argv);
 int wm_cmd_list(int argc, char **argv);
 int wm_cmd_motifs(int argc, char **argv);
+int wm_cmd_orbits(int argc, char **argv);
 int wm_cmd_plan(int argc, char **argv);
 int wm_cmd_patterns(int argc, char **argv);
 int wm_cmd_bfs(int argc, char **argv);

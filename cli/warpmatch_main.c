@@ -23,6 +23,7 @@ static const command commands[] = {
     {"count", wm_cmd_count, "count the occurrences of a pattern", 1},
     {"list", wm_cmd_list, "list the occurrences of a pattern", 0},
     {"motifs", wm_cmd_motifs, "count every connected pattern of 3, 4 or 5 vertices", 1},
+    {"orbits", wm_cmd_orbits, "graphlet orbit counts of every vertex (ORCA's 15 or 73 orbits)", 0},
     {"plan", wm_cmd_plan, "print the plan chosen for a pattern, without running it", 0},
     {"patterns", wm_cmd_patterns, "the named patterns --pattern accepts", 0},
     {"bfs", wm_cmd_bfs, "breadth-first search: levels, parents, GTEPS", 1},

@@ -53,3 +53,11 @@ def test_directed_bfs_agrees() -> None:
     G = nx.gnp_random_graph(500, 0.01, seed=5, directed=True)
     g = warpmatch.Graph.from_networkx(G)
     assert np.array_equal(g.bfs(0, device="gpu"), g.bfs(0, device="cpu"))
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_orbits_agree(hub: warpmatch.Graph, size: int) -> None:
+    gpu = hub.orbits(size, device="gpu")
+    cpu = hub.orbits(size, device="cpu")
+    assert gpu.dtype == np.uint64
+    assert np.array_equal(gpu, cpu)

@@ -93,6 +93,8 @@ def _fields(text: str, struct: str) -> list[str]:
         ("warpmatch_bfs_result", _lib.BfsResult),
         ("warpmatch_option_info", _lib.OptionInfo),
         ("warpmatch_gen_options", _lib.GenOptions),
+        ("warpmatch_orbit_options", _lib.OrbitOptions),
+        ("warpmatch_orbit_result", _lib.OrbitResult),
     ],
 )
 def test_structs_match_the_header(struct: str, mirror: type[ctypes.Structure]) -> None:
@@ -104,6 +106,7 @@ def test_versioned_structs_say_so() -> None:
     assert _lib.match_options().size == ctypes.sizeof(_lib.MatchOptions)
     assert _lib.load_options().size == ctypes.sizeof(_lib.LoadOptions)
     assert _lib.gen_options(_lib.GEN_KINDS["grid"], 10, 1).size == ctypes.sizeof(_lib.GenOptions)
+    assert _lib.orbit_options().size == ctypes.sizeof(_lib.OrbitOptions)
     room = ctypes.create_string_buffer(ctypes.sizeof(_lib.LoadOptions) + 64)
     _lib.lib.warpmatch_load_options_init(room)
     assert ctypes.c_size_t.from_buffer(room).value == ctypes.sizeof(_lib.LoadOptions)

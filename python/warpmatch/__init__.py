@@ -7,6 +7,7 @@ NVIDIA GPU when one is usable and on the CPU (OpenMP) otherwise::
     g = warpmatch.load("facebook_combined.txt")
     g.count("triangle")             # an int
     g.motifs(4)                     # {"4-path": ..., "4-star": ..., ...}
+    g.orbits(5)                     # numpy uint64, n x 73 graphlet orbit counts
     g.list("4-clique", limit=10)    # numpy uint32 array, one match a row
     g.bfs(0)                        # numpy int32 levels, -1 unreached
     warpmatch.generate("ba", vertices=10**5, attach=8)   # a synthetic Graph

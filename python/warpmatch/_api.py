@@ -18,6 +18,7 @@ import os
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Sequence
+import ctypes
 from ctypes import POINTER, byref, c_int32, c_int64, c_size_t, c_uint, c_uint32, c_uint64, create_string_buffer
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
@@ -669,6 +670,46 @@ class Graph:
             Motif(_decode(m.name), _parse_edges(_decode(m.edges)), _wide(m.count, m.count_high))
             for m in out[:classes]
         ]
+
+    def orbits(
+        self, size: int = 5, method: str = "auto", device: str = "auto", as_frame: bool = False
+    ) -> NDArray[np.uint64] | Any:
+        """The graphlet orbit counts of every vertex (the graphlet degree vector), in ORCA's numbering.
+
+        ``size`` 2..5: the graphlets of up to that many vertices, 1, 4, 15 or 73
+        orbits (orbit 0 is the degree; docs/orbits.md has the table).  Returns a
+        uint64 array of n rows (the graph's indices, whose input ids are
+        ``ids`` and names ``nodes``) by the orbits.  ``method``: "formula"
+        (sizes up to 4), "enumerate", or "auto" (the formula where it exists).
+        ``device``: "gpu" puts the formula's aggregates on the GPU (DeviceError
+        without one; the enumerator, size 5, stays on the CPU), "cpu", or
+        "auto" (the GPU where one is usable).
+        ``as_frame=True`` returns a pandas DataFrame instead, indexed by
+        ``nodes``, with columns o0, o1, ...  A count past 2**64 - 1 is an
+        InputError naming the vertex and the orbit.  The graph must be
+        undirected.
+        """
+        size = _integer(size, "graphlet size", 2, 5, "2, 3, 4 or 5")
+        if as_frame:
+            try:
+                import pandas as pd
+            except ImportError as e:  # pandas is optional
+                raise ImportError("Graph.orbits(as_frame=True) needs pandas (pip install pandas)") from e
+        o = _lib.orbit_options()
+        o.graphlet_size, o.method, o.device = size, _method(method), _device(device)
+        r = _lib.OrbitResult()
+        r.size = ctypes.sizeof(_lib.OrbitResult)
+        with self._ctx.lock:
+            ptr = self._live()
+            n = int(lib.warpmatch_graph_vertices(ptr))
+            counts = np.zeros((n, int(lib.warpmatch_orbit_count(size))), dtype=np.uint64)
+            self._ctx.check(
+                lib.warpmatch_orbits(self._ctx.ptr, ptr, byref(o), counts.ctypes.data_as(POINTER(c_uint64)), byref(r))
+            )
+        if not as_frame:
+            return counts
+        columns = [f"o{i}" for i in range(counts.shape[1])]
+        return pd.DataFrame(counts, index=pd.Index(list(self.nodes), name="vertex"), columns=columns)
 
     def plan(
         self,

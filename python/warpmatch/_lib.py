@@ -166,6 +166,29 @@ class Motif(Structure):
     ]
 
 
+class OrbitOptions(Structure):
+    """warpmatch_orbit_options (versioned: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("graphlet_size", c_uint),
+        ("device", c_int),
+        ("method", c_int),
+    ]
+
+
+class OrbitResult(Structure):
+    """warpmatch_orbit_result (versioned: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("orbits", c_uint),
+        ("device", c_int),
+        ("method", c_int),
+        ("seconds", c_double),
+    ]
+
+
 class BfsResult(Structure):
     """warpmatch_bfs_result."""
 
@@ -282,6 +305,10 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     # motifs
     "warpmatch_motif_classes": (c_uint, [c_uint]),
     "warpmatch_motifs": (c_int, [ctx_p, graph_p, c_uint, POINTER(CountOptions), POINTER(Motif)]),
+    # graphlet orbits
+    "warpmatch_orbit_count": (c_uint, [c_uint]),
+    "warpmatch_orbit_options_init": (None, [c_void_p]),
+    "warpmatch_orbits": (c_int, [ctx_p, graph_p, POINTER(OrbitOptions), POINTER(c_uint64), POINTER(OrbitResult)]),
     # traversal
     "warpmatch_bfs": (
         c_int,
@@ -413,6 +440,11 @@ def gen_options(kind: int, scale: int, seed: int) -> GenOptions:
     o = GenOptions.from_buffer_copy(room)
     o.size = ctypes.sizeof(GenOptions)
     return o
+
+
+def orbit_options() -> OrbitOptions:
+    """The library's default orbit options (warpmatch_orbit_options_init)."""
+    return _versioned_defaults(OrbitOptions, "warpmatch_orbit_options_init")
 
 
 def match_result() -> MatchResult:

@@ -1,0 +1,73 @@
+/* warpmatch_orbits: the graphlet orbit counts of every vertex, on the
+ * graph's own numbering (rows in index order).  On the GPU (device GPU, or
+ * AUTO where one is usable) the formula's aggregates are the device's; what
+ * has no GPU executor (the enumerator: size 5, or method ENUMERATE) runs on
+ * the CPU, as motifs' count runs what it cannot put on the GPU, and the
+ * result says so. */
+#include <string.h>
+
+#include "api_internal.h"
+#include "base.h"
+#include "orbits.h"
+
+unsigned warpmatch_orbit_count(unsigned size) { return wm_orbit_count(size); }
+
+void warpmatch_orbit_options_init(warpmatch_orbit_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->size = sizeof *o;
+  o->graphlet_size = 5;
+  o->device = WARPMATCH_DEVICE_AUTO;
+  o->method = WARPMATCH_METHOD_AUTO;
+}
+
+static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph *g, const warpmatch_orbit_options *o) {
+  if (o->graphlet_size < 2 || o->graphlet_size > 5)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: graphlet_size %u; orbits are counted for graphlets of up to 2..5 "
+                       "vertices", who, o->graphlet_size);
+  if (o->method < WARPMATCH_METHOD_AUTO || o->method > WARPMATCH_METHOD_ENUMERATE)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: method %d; use WARPMATCH_METHOD_AUTO, _FORMULA or _ENUMERATE", who,
+                       o->method);
+  if (o->method == WARPMATCH_METHOD_FORMULA && !wm_orbit_has_formula(o->graphlet_size))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: no formula for the orbits of %u-vertex graphlets yet; use method "
+                       "AUTO or ENUMERATE", who, o->graphlet_size);
+  if (o->device < WARPMATCH_DEVICE_AUTO || o->device > WARPMATCH_DEVICE_GPU)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: device %d; use WARPMATCH_DEVICE_AUTO, _CPU or _GPU", who, o->device);
+  if (g->g->flags & WM_GRAPH_DIRECTED)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: needs an undirected graph (this one was loaded as directed)", who);
+  return WARPMATCH_OK;
+}
+
+int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_orbit_options *opt,
+                     uint64_t *counts, warpmatch_orbit_result *r) {
+  static const char who[] = "warpmatch_orbits";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  warpmatch_orbit_options o;
+  warpmatch_orbit_options_init(&o);
+  int rc = opt ? wm_api_struct_in(ctx, who, &o, sizeof o, opt) : WARPMATCH_OK;
+  if (!rc) rc = check(ctx, who, g, &o);
+  if (!rc && !counts && g->g->n) rc = wm_api_null(ctx, who, "counts");
+  int use_gpu = 0;
+  if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
+  if (rc) return rc;
+  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0};
+  if (o.method != WARPMATCH_METHOD_ENUMERATE && wm_orbit_has_formula(o.graphlet_size)) run.method = WM_ORBIT_FORMULA;
+  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA;
+  warpmatch_orbit_result x;
+  memset(&x, 0, sizeof x);
+  x.size = sizeof x;
+  x.orbits = wm_orbit_count(o.graphlet_size);
+  x.device = run.gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
+  x.method = run.method == WM_ORBIT_FORMULA ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
+  wm_api_threads t;
+  wm_api_threads_enter(ctx, &t);
+  const double t0 = wm_now();
+  wm_error err;
+  wm_error_clear(&err);
+  rc = wm_api_status(ctx, g->g->n ? wm_orbits(g->g, &run, counts, &err) : WM_OK, &err);
+  x.seconds = wm_now() - t0;
+  wm_api_threads_leave(&t);
+  int out_rc = r ? wm_api_struct_out(ctx, who, r, &x, sizeof x) : WARPMATCH_OK;
+  return rc ? rc : out_rc;
+}

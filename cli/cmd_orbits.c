@@ -1,0 +1,208 @@
+/* warpmatch orbits: the graphlet orbit counts of every vertex (the graphlet
+ * degree vector), 15 orbits up to 4 vertices or 73 up to 5, numbered as ORCA
+ * numbers them.  Output in ORCA's layout by default (one line per vertex id
+ * 0..max, counts space-separated; ids the file lacks are isolated vertices,
+ * all zeros, as ORCA would print them) or as CSV with the file's ids; to
+ * --output F (written whole or not at all) or stdout; --json a summary.
+ * Through the public API and base/ only (the graph is loaded here, since
+ * --format names the output's layout, not the input's). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+enum { OUT_ORCA = 0, OUT_CSV = 1 };
+
+static const wm_optspec spec[] = {
+    {"size", "2|3|4|5", "graphlets of up to this many vertices (required): 4 gives 15 orbits, 5 gives 73"},
+    {"output", "F", "write the counts to F (default: stdout; with --json, none unless given)"},
+    {"format", "orca|csv", "orca (default): one line per vertex id 0..max, counts in orbit order; csv: a header "
+                           "'vertex,o0,...' and one row per vertex with its id"},
+    {"method", "auto|formula|enumerate",
+     "formula: per-vertex and per-edge aggregates and the orbit relations (up to 4 vertices); enumerate: every "
+     "connected induced subgraph once; auto (default): the formula where it exists"},
+    {"device", "auto|cpu|gpu",
+     "where the formula's aggregates run (default auto: the GPU when one is usable); the enumerator (--size 5) "
+     "runs on the CPU"},
+    {"threads", "N", "CPU threads (default: all)"},
+    {"input-format", "auto|edgelist|mtx|wmg", "the graph file's format (default: from its content)"},
+    {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"},
+    {NULL, NULL, NULL},
+};
+
+typedef struct orbits_cmd {
+  const char *path, *output;
+  int format;
+  warpmatch_orbit_options o;
+  warpmatch_orbit_result r;
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  uint64_t *counts;
+  double load_seconds;
+} orbits_cmd;
+
+static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
+  static const char *const formats[] = {"orca", "csv", NULL};
+  static const char *const methods[] = {"auto", "formula", "enumerate", NULL};
+  uint64_t size;
+  warpmatch_orbit_options_init(&c->o);
+  if (!wm_cli_str(cli, "size")) return wm_fail(err, WM_EUSAGE, "orbits: --size 2|3|4|5 is required");
+  int rc = wm_cli_u64(cli, "size", 0, 2, 5, &size, err);
+  if (!rc) rc = wm_cli_choice(cli, "format", formats, OUT_ORCA, &c->format, err);
+  if (!rc) rc = wm_cli_choice(cli, "method", methods, 0, &c->o.method, err);
+  if (!rc && c->o.method == WARPMATCH_METHOD_FORMULA && size > 4)
+    rc = wm_fail(err, WM_EUSAGE, "orbits: --method formula covers graphlets of up to 4 vertices so far; use "
+                                 "--method auto or enumerate for --size 5");
+  c->o.graphlet_size = (unsigned)size;
+  c->output = wm_cli_str(cli, "output");
+  if (!rc) rc = wm_cli_context(cli, &c->ctx, err);
+  int use_gpu = 0;
+  if (!rc) rc = wm_cli_use_gpu(cli, c->ctx, &use_gpu, err);
+  c->o.device = use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
+  return rc;
+}
+
+static int load(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
+  static const char *const formats[] = {"auto", "edgelist", "mtx", "wmg", NULL};
+  int fmt = 0;
+  int rc = wm_cli_choice(cli, "input-format", formats, 0, &fmt, err);
+  if (rc) return rc;
+  warpmatch_load_options lo;
+  warpmatch_load_options_init(&lo);
+  lo.use_cache = !wm_cli_flag(cli, "no-cache");
+  warpmatch_load_info info;
+  info.size = sizeof info;
+  const double t0 = wm_now();
+  rc = wm_cli_api(c->ctx, warpmatch_graph_load_ex(c->ctx, c->path, &lo, fmt, &c->g, &info), err);
+  c->load_seconds = wm_now() - t0;
+  if (!rc && info.note[0]) fprintf(stderr, "warpmatch: note: %s\n", info.note);
+  return rc;
+}
+
+static int count(orbits_cmd *c, wm_error *err) {
+  const size_t cells = (size_t)warpmatch_graph_vertices(c->g) * warpmatch_orbit_count(c->o.graphlet_size);
+  c->counts = malloc(cells ? cells * sizeof *c->counts : 1);
+  if (!c->counts) return wm_fail(err, WM_EINPUT, "orbits: out of memory for %zu counts", cells);
+  c->r.size = sizeof c->r;
+  return wm_cli_api(c->ctx, warpmatch_orbits(c->ctx, c->g, &c->o, c->counts, &c->r), err);
+}
+
+static void write_row(FILE *f, const uint64_t *row, unsigned orbits, char sep) {
+  for (unsigned o = 0; o < orbits; o++) {
+    if (o) fputc(sep, f);
+    fprintf(f, "%" PRIu64, row[o]);
+  }
+  fputc('\n', f);
+}
+
+/* ORCA's layout: line i is vertex id i, for every id up to the largest. */
+static int write_orca(const orbits_cmd *c, FILE *f, wm_error *err) {
+  const uint32_t n = warpmatch_graph_vertices(c->g);
+  const unsigned orbits = c->r.orbits;
+  const uint64_t last = n ? warpmatch_graph_id(c->g, n - 1) : 0;
+  if (n && last >= (uint64_t)n * 16 + (1u << 20))
+    return wm_fail(err, WM_EUSAGE, "orbits: %s: vertex ids reach %" PRIu64 " for %u vertices; ORCA's layout would "
+                                   "print a line for each id up to it; use --format csv", c->path, last, n);
+  uint64_t *zero = calloc(orbits, sizeof *zero);
+  if (!zero) return wm_fail(err, WM_EINPUT, "out of memory");
+  uint32_t v = 0;
+  for (uint64_t id = 0; n && id <= last; id++) {
+    const int present = warpmatch_graph_id(c->g, v) == id;
+    write_row(f, present ? c->counts + (size_t)v * orbits : zero, orbits, ' ');
+    v += present;
+  }
+  free(zero);
+  return WM_OK;
+}
+
+static int write_csv(const orbits_cmd *c, FILE *f) {
+  const unsigned orbits = c->r.orbits;
+  fputs("vertex", f);
+  for (unsigned o = 0; o < orbits; o++) fprintf(f, ",o%u", o);
+  fputc('\n', f);
+  for (uint32_t v = 0; v < warpmatch_graph_vertices(c->g); v++) {
+    fprintf(f, "%" PRIu64 ",", warpmatch_graph_id(c->g, v));
+    write_row(f, c->counts + (size_t)v * orbits, orbits, ',');
+  }
+  return WM_OK;
+}
+
+static int write_to(const orbits_cmd *c, FILE *f, wm_error *err) {
+  return c->format == OUT_CSV ? write_csv(c, f) : write_orca(c, f, err);
+}
+
+static int write_counts(const orbits_cmd *c, wm_error *err) {
+  if (!c->output) {
+    int rc = write_to(c, stdout, err);
+    if (!rc && (fflush(stdout) || ferror(stdout))) rc = wm_fail(err, WM_EINPUT, "orbits: writing to stdout failed");
+    return rc;
+  }
+  wm_outfile of;
+  int rc = wm_outfile_open(&of, c->output, 0, err);
+  if (rc) return rc;
+  rc = write_to(c, of.f, err);
+  if (rc) {
+    wm_outfile_abort(&of);
+    return rc;
+  }
+  return wm_outfile_commit(&of, err);
+}
+
+static const char *method_name(int method) { return method == WARPMATCH_METHOD_FORMULA ? "formula" : "enumerate"; }
+
+static void print_json(const orbits_cmd *c) {
+  const uint32_t n = warpmatch_graph_vertices(c->g);
+  wm_json j;
+  wm_json_begin(&j, stdout);
+  wm_json_str(&j, "graph", c->path);
+  wm_json_u64(&j, "vertices", n);
+  wm_json_u64(&j, "edges", warpmatch_graph_edges(c->g));
+  wm_json_u64(&j, "size", c->o.graphlet_size);
+  wm_json_u64(&j, "orbits", c->r.orbits);
+  wm_json_double(&j, "seconds", c->r.seconds);
+  wm_json_double(&j, "load_seconds", c->load_seconds);
+  wm_json_str(&j, "method", method_name(c->r.method));
+  wm_json_str(&j, "device", c->r.device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
+  wm_json_u64(&j, "threads", (uint64_t)warpmatch_threads(c->ctx));
+  if (c->output) wm_json_str(&j, "output", c->output), wm_json_str(&j, "format", c->format == OUT_CSV ? "csv" : "orca");
+  wm_json_array(&j, "totals"); /* per orbit, over the vertices */
+  for (unsigned o = 0; o < c->r.orbits; o++) {
+    wm_u128 sum = 0;
+    for (uint32_t v = 0; v < n; v++) sum += c->counts[(size_t)v * c->r.orbits + o];
+    wm_json_u128(&j, NULL, sum);
+  }
+  wm_json_close(&j);
+  wm_json_end(&j);
+}
+
+static void print_text(const orbits_cmd *c) {
+  printf("orbits of graphlets of 2-%u vertices in %s (%u vertices, %" PRIu64 " edges): %u per vertex, written to "
+         "%s\ntime: load %.3f s, count %.3f s (%s, %d threads)\n",
+         c->o.graphlet_size, c->path, warpmatch_graph_vertices(c->g), warpmatch_graph_edges(c->g), c->r.orbits,
+         c->output, c->load_seconds, c->r.seconds, method_name(c->r.method), warpmatch_threads(c->ctx));
+}
+
+int wm_cmd_orbits(int argc, char **argv) {
+  wm_cli cli;
+  wm_error err;
+  wm_error_clear(&err);
+  if (wm_cli_parse(&cli, "orbits", "GRAPH --size 4|5 [options]",
+                   "Count the graphlet orbits of every vertex (the graphlet degree vector, ORCA's numbering):\n"
+                   "15 orbits for graphlets of up to 4 vertices, 73 up to 5.",
+                   spec, 1, 1, argc, argv, &err))
+    return wm_cli_report(&err);
+  if (cli.help) return WM_OK;
+  orbits_cmd c = {0};
+  c.path = cli.positional[0];
+  int rc = options(&cli, &c, &err);
+  if (!rc) rc = load(&cli, &c, &err);
+  if (!rc) rc = count(&c, &err);
+  if (!rc && (c.output || !cli.json)) rc = write_counts(&c, &err);
+  if (!rc && cli.json) print_json(&c);
+  else if (!rc && c.output) print_text(&c);
+  free(c.counts);
+  warpmatch_graph_destroy(c.g);
+  warpmatch_context_destroy(c.ctx);
+  return rc ? wm_cli_report(&err) : WM_OK;
+}

@@ -1,0 +1,170 @@
+/* The orbit numbering: ORCA's, which is the numbering of Przulj's figure of
+ * the graphlets G0..G29 and their automorphism orbits 0..72.  Each graphlet
+ * is drawn once below with the orbit of each of its vertices (the figure's
+ * facts); everything else is derived here: every labelled connected subgraph
+ * of 2..5 positions is matched to its drawing through canonical forms, which
+ * gives each position's orbit, and each drawing's orbit labels are checked
+ * against its automorphism group (equal within an automorphism orbit,
+ * different across), so that a wrong drawing cannot pass unnoticed. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "orbits.h"
+#include "patterns.h"
+
+typedef struct drawing {
+  unsigned k;
+  const char *edges;    /* "0-1 0-2 ..." */
+  uint8_t orbit[WM_ORBIT_MAX_K];
+} drawing;
+
+/* G0..G29 in order; a graphlet's orbits are numbered after the previous one's. */
+static const drawing graphlets[30] = {
+    {2, "0-1", {0, 0}},
+    {3, "0-1 0-2", {2, 1, 1}},
+    {3, "0-1 0-2 1-2", {3, 3, 3}},
+    {4, "0-1 0-2 1-3", {5, 5, 4, 4}},                /* path */
+    {4, "0-1 0-2 0-3", {7, 6, 6, 6}},                /* star */
+    {4, "0-1 0-2 1-3 2-3", {8, 8, 8, 8}},            /* 4-cycle */
+    {4, "0-1 0-2 0-3 1-2", {11, 10, 10, 9}},         /* paw */
+    {4, "0-1 0-2 0-3 1-2 1-3", {13, 13, 12, 12}},    /* diamond */
+    {4, "0-1 0-2 0-3 1-2 1-3 2-3", {14, 14, 14, 14}}, /* 4-clique */
+    {5, "0-1 0-2 1-3 2-4", {17, 16, 16, 15, 15}},
+    {5, "0-1 0-2 0-3 1-4", {21, 20, 19, 19, 18}},
+    {5, "0-1 0-2 0-3 0-4", {23, 22, 22, 22, 22}},
+    {5, "0-1 0-2 0-3 1-2 1-4", {26, 26, 25, 24, 24}},
+    {5, "0-1 0-2 0-3 1-2 3-4", {30, 29, 29, 28, 27}},
+    {5, "0-1 0-2 0-3 0-4 1-2", {33, 32, 32, 31, 31}},
+    {5, "0-1 0-2 1-3 2-4 3-4", {34, 34, 34, 34, 34}},
+    {5, "0-1 0-2 0-3 1-4 2-4", {38, 37, 37, 35, 36}},
+    {5, "0-1 0-2 0-3 0-4 1-2 1-3", {42, 41, 40, 40, 39}},
+    {5, "0-1 0-2 0-3 0-4 1-2 3-4", {44, 43, 43, 43, 43}},
+    {5, "0-1 0-2 0-3 1-2 1-3 2-4", {48, 48, 47, 46, 45}},
+    {5, "0-1 0-2 0-3 1-4 2-4 3-4", {50, 49, 49, 49, 50}},
+    {5, "0-1 0-2 0-3 1-2 1-4 3-4", {53, 53, 52, 51, 51}},
+    {5, "0-1 0-2 0-3 0-4 1-2 1-3 1-4", {55, 55, 54, 54, 54}},
+    {5, "0-1 0-2 0-3 0-4 1-2 1-3 2-3", {58, 57, 57, 57, 56}},
+    {5, "0-1 0-2 0-3 0-4 1-2 1-3 2-4", {61, 60, 60, 59, 59}},
+    {5, "0-1 0-2 0-3 1-2 1-3 2-4 3-4", {64, 64, 63, 63, 62}},
+    {5, "0-1 0-2 0-3 0-4 1-2 1-3 1-4 2-3", {67, 67, 66, 66, 65}},
+    {5, "0-1 0-2 0-3 0-4 1-2 1-3 2-4 3-4", {69, 68, 68, 68, 68}},
+    {5, "0-1 0-2 0-3 0-4 1-2 1-3 1-4 2-3 2-4", {71, 71, 71, 70, 70}},
+    {5, "0-1 0-2 0-3 0-4 1-2 1-3 1-4 2-3 2-4 3-4", {72, 72, 72, 72, 72}},
+};
+
+unsigned wm_orbit_count(unsigned k) {
+  static const unsigned per_size[] = {0, 0, 1, 4, 15, 73};
+  return k <= WM_ORBIT_MAX_K ? per_size[k] : 0;
+}
+
+void wm_orbit_graphlet_edges(unsigned gid, char *buf, unsigned size) {
+  snprintf(buf, size, "%s", gid < 30 ? graphlets[gid].edges : "");
+}
+
+static unsigned pair_bit(unsigned i, unsigned j) { return j * (j - 1) / 2 + i; } /* i < j */
+
+static void pattern_of_mask(unsigned k, unsigned mask, wm_pattern *p) {
+  wm_pattern_init(p, k);
+  for (unsigned j = 1; j < k; j++)
+    for (unsigned i = 0; i < j; i++)
+      if (mask >> pair_bit(i, j) & 1u) wm_pattern_add_edge(p, i, j);
+}
+
+static unsigned mask_of_drawing(const drawing *d) {
+  unsigned mask = 0, a, b;
+  for (const char *s = d->edges; sscanf(s, "%u-%u", &a, &b) == 2;) {
+    mask |= 1u << (a < b ? pair_bit(a, b) : pair_bit(b, a));
+    s = strchr(s, ' ');
+    if (!s) break;
+    s++;
+  }
+  return mask;
+}
+
+static int connected(unsigned k, unsigned mask) {
+  unsigned seen = 1, grown = 1;
+  while (grown) {
+    grown = 0;
+    for (unsigned j = 1; j < k; j++)
+      for (unsigned i = 0; i < j; i++)
+        if ((mask >> pair_bit(i, j) & 1u) && ((seen >> i ^ seen >> j) & 1u)) seen |= 1u << i | 1u << j, grown = 1;
+  }
+  return seen == (1u << k) - 1;
+}
+
+/* The drawing's labels agree with its automorphisms: positions share a
+ * label exactly when an automorphism maps one onto the other. */
+static int check_drawing(unsigned gid, const wm_pattern *p, wm_error *err) {
+  wm_automorphisms aut;
+  if (wm_pattern_automorphisms(p, &aut, err)) return err->code;
+  const drawing *d = &graphlets[gid];
+  int ok = 1;
+  for (unsigned a = 0; a < d->k; a++)
+    for (unsigned b = 0; b < d->k; b++) {
+      int mapped = 0;
+      for (uint32_t s = 0; s < aut.count && !mapped; s++) mapped = aut.perm[s][a] == b;
+      if (mapped != (d->orbit[a] == d->orbit[b])) ok = 0;
+    }
+  wm_automorphisms_free(&aut);
+  return ok ? WM_OK : wm_fail(err, WM_EINPUT, "orbit table: graphlet G%u (%s): its orbit labels disagree with its "
+                                              "automorphisms", gid, d->edges);
+}
+
+static int tally_orbits(wm_orbit_tables *t, wm_error *err) {
+  for (unsigned gid = 0; gid < 30; gid++) {
+    const drawing *d = &graphlets[gid];
+    wm_pattern p;
+    t->graphlet_mask[gid] = (uint16_t)mask_of_drawing(d);
+    pattern_of_mask(d->k, t->graphlet_mask[gid], &p);
+    if (check_drawing(gid, &p, err)) return err->code;
+    t->graphlet_vertices[gid] = (uint8_t)d->k;
+    t->graphlet_edges[gid] = (uint8_t)wm_pattern_edges(&p);
+    for (unsigned i = 0; i < d->k; i++) t->graphlet_of_orbit[d->orbit[i]] = (uint8_t)gid, t->orbit_vertices[d->orbit[i]]++;
+  }
+  return WM_OK;
+}
+
+/* Every connected mask of k positions: its drawing by canonical form, and
+ * each position's orbit through the two canonical permutations. */
+static int fill_masks(wm_orbit_tables *t, unsigned k, wm_error *err) {
+  wm_canonical ref[30];
+  for (unsigned gid = 0; gid < 30; gid++) {
+    wm_pattern p;
+    pattern_of_mask(graphlets[gid].k, t->graphlet_mask[gid], &p);
+    wm_pattern_canonical(&p, &ref[gid]);
+  }
+  for (unsigned mask = 0; mask < 1u << (k * (k - 1) / 2); mask++) {
+    memset(t->orbit[k][mask], WM_ORBIT_NONE, sizeof t->orbit[k][mask]);
+    if (!connected(k, mask)) continue;
+    wm_pattern p;
+    wm_canonical c;
+    pattern_of_mask(k, mask, &p);
+    wm_pattern_canonical(&p, &c);
+    unsigned gid = 0;
+    while (gid < 30 && !(graphlets[gid].k == k && wm_canonical_same(&c, &ref[gid]))) gid++;
+    if (gid == 30) return wm_fail(err, WM_EINPUT, "orbit table: a connected %u-vertex graph has no drawing", k);
+    /* form vertex i is position c.perm[i] here and drawing vertex ref.perm[i] there */
+    for (unsigned i = 0; i < k; i++) t->orbit[k][mask][c.perm[i]] = graphlets[gid].orbit[ref[gid].perm[i]];
+  }
+  return WM_OK;
+}
+
+static wm_orbit_tables tables;
+static wm_error tables_err;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void build(void) {
+  wm_error_clear(&tables_err);
+  if (tally_orbits(&tables, &tables_err)) return;
+  for (unsigned k = 2; k <= WM_ORBIT_MAX_K && !tables_err.code; k++) fill_masks(&tables, k, &tables_err);
+}
+
+const wm_orbit_tables *wm_orbit_tables_get(wm_error *err) {
+  pthread_once(&tables_once, build);
+  if (tables_err.code) {
+    if (err) *err = tables_err;
+    return NULL;
+  }
+  return &tables;
+}

@@ -1,0 +1,33 @@
+/* The executors' entry and what they share: the method's choice and the
+ * one place where a count becomes a uint64 or an overflow error. */
+#include "orbits.h"
+
+int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_error *err) {
+  return wm_fail(err, WM_EINPUT,
+                 "orbits: vertex %u (index %u): its count of orbit %u passes 2^64 - 1; orbit counts are 64-bit",
+                 wm_graph_file_id(g, vertex), vertex, orbit);
+}
+
+int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v, uint64_t start, uint64_t *out,
+                   wm_error *err) {
+  if (v < 0)
+    return wm_fail(err, WM_EINPUT, "orbits: vertex %u (index %u): orbit %u came out negative (a bug: please report it)",
+                   wm_graph_file_id(g, vertex), vertex, orbit);
+  if (v > (wm_i128)(UINT64_MAX - start)) return wm_orbit_overflow(g, vertex, orbit, err);
+  *out = start + (uint64_t)v;
+  return WM_OK;
+}
+
+int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  wm_orbit_run cpu = *run;
+  cpu.gpu = 0;
+  return wm_orbits(g, &cpu, counts, err);
+}
+
+int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  if (run->k < 2 || run->k > WM_ORBIT_MAX_K)
+    return wm_fail(err, WM_EUSAGE, "orbits: graphlets of up to %u vertices; the sizes are 2 to 5", run->k);
+  if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EUSAGE, "orbits: needs an undirected graph");
+  return run->method == WM_ORBIT_FORMULA ? wm_orbits_formula(g, run, counts, err)
+                                          : wm_orbits_enumerate(g, run, counts, err);
+}

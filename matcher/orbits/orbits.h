@@ -1,0 +1,102 @@
+/* Graphlet orbit counts per vertex (the graphlet degree vector): for every
+ * vertex, how many connected induced subgraphs of 2..k vertices (k <= 5)
+ * touch it in each automorphism orbit, numbered as ORCA and Przulj's figure
+ * number them (0..14 up to 4 vertices, 0..72 up to 5).
+ *
+ * Two CPU executors: the enumerator (every connected induced subgraph once,
+ * the oracle) and the formula (per-vertex and per-edge aggregates turned into
+ * induced counts by the orbit relations; sizes up to 4 for now).  The GPU
+ * executor computes the formula's heavy aggregates on the device
+ * (gpu_orbit_sums.cu); the CPU then does the O(m) sums and the solve. */
+#ifndef WM_ORBITS_H
+#define WM_ORBITS_H
+
+#include <stdint.h>
+
+#include "datasets.h"
+#include "exact_count.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WM_ORBIT_MAX_K 5
+#define WM_ORBIT_MAX 73 /* orbits of the graphlets of 2..5 vertices */
+
+/* The orbits of the graphlets of 2..k vertices: 1, 4, 15, 73 (0 outside 2..5). */
+unsigned wm_orbit_count(unsigned k);
+
+/* What the orbit numbering is made of, derived once from the graphlets
+ * (orbit_table.c): for a subgraph of j vertices (positions 0..j-1) given as
+ * an edge mask (bit j*(j-1)/2 + i for the edge i-j, i < j, so that a vertex
+ * added at position j appends its j bits), the orbit of each position, or
+ * WM_ORBIT_NONE for a disconnected mask. */
+#define WM_ORBIT_NONE 0xFF
+#define WM_ORBIT_MASKS 1024 /* 2^10: the pairs of 5 positions */
+typedef struct wm_orbit_tables {
+  uint8_t orbit[WM_ORBIT_MAX_K + 1][WM_ORBIT_MASKS][WM_ORBIT_MAX_K];
+  uint8_t graphlet_of_orbit[WM_ORBIT_MAX];   /* orbit -> graphlet (0..29, ORCA's G0..G29) */
+  uint8_t orbit_vertices[WM_ORBIT_MAX];      /* vertices of its graphlet in that orbit */
+  uint8_t graphlet_vertices[30], graphlet_edges[30];
+  uint16_t graphlet_mask[30];                /* the reference drawing's mask */
+} wm_orbit_tables;
+/* The tables (built on the first call; thread-safe); NULL with err set if
+ * the reference drawings disagree with the automorphism orbits (a bug). */
+const wm_orbit_tables *wm_orbit_tables_get(wm_error *err);
+
+/* The reference drawing of graphlet `gid` (0..29) as "0-1 0-2 ...", and the
+ * orbit of each of its vertices; for documentation and tests. */
+void wm_orbit_graphlet_edges(unsigned gid, char *buf, unsigned size);
+
+enum { WM_ORBIT_ENUMERATE = 2, WM_ORBIT_FORMULA = 1 }; /* WARPMATCH_METHOD_* values */
+
+typedef struct wm_orbit_run {
+  unsigned k;      /* graphlets of 2..k vertices */
+  int method;      /* WM_ORBIT_FORMULA or _ENUMERATE */
+  uint64_t start;  /* every count starts here (the test hook wm_count_start) */
+  int gpu;         /* 1: the formula's aggregates on the GPU (the enumerator has no GPU executor) */
+} wm_orbit_run;
+
+/* 1 when the formula covers graphlets of up to k vertices. */
+int wm_orbit_has_formula(unsigned k);
+
+/* counts[v * wm_orbit_count(k) + o] for every vertex v of the undirected g
+ * (n x orbits, overwritten).  An orbit count past 2^64 - 1 is WM_EINPUT
+ * naming the vertex (its file id) and the orbit; counts are then
+ * unspecified. */
+int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+/* wm_orbits_cpu, or for run->gpu and the formula, the formula with its
+ * aggregates from the GPU (WM_EDEVICE when that fails). */
+int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+
+/* The formula's heavy aggregates, from the CPU's pass or the GPU's: per arc
+ * (g->m) the triangles on its edge; for k >= 4, per vertex its 4-cliques
+ * (k4), its 4-cycles' sum over w != v of C(common(v, w), 2) (n8), and the
+ * sum over its triangles v, u, w (w > u) of the far edge's triangles less
+ * one (n12).  The rest of the formula is O(m) on the CPU. */
+typedef struct wm_orbit_aggregates {
+  uint32_t *tri;
+  uint64_t *k4;
+  wm_i128 *n8, *n12;
+} wm_orbit_aggregates;
+/* Fills a's arrays (allocated by the caller: tri for every arc; k4, n8,
+ * n12 for every vertex where k >= 4, else untouched) on the current CUDA
+ * device; *kernel_ms gets the kernels' time.  A vertex's 4-cliques past
+ * 2^64 - 1 are WM_EINPUT; every CUDA failure WM_EDEVICE (gpu_orbit_sums.cu;
+ * without CUDA, WM_EDEVICE "built without CUDA"). */
+int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err);
+
+/* *out = start + v, or WM_EINPUT naming vertex (g's file id of index v)
+ * and orbit when that passes 2^64 - 1 (or v < 0: a bug, also named). */
+int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v, uint64_t start, uint64_t *out,
+                   wm_error *err);
+/* The message of an orbit count past 2^64 - 1. */
+int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

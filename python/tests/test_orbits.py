@@ -1,0 +1,115 @@
+"""Graph.orbits: the graphlet orbit counts of every vertex against an
+independent brute force written here (every connected vertex subset of a
+small graph matched by permutation onto the graphlet drawings of ORCA's
+numbering), the two methods against each other, orbit 0 against the degrees,
+the DataFrame form (and its ImportError without pandas), and the refusals."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import warpmatch
+
+# Przulj's / ORCA's graphlets G0..G8 (up to 4 vertices): edges, and each drawn vertex's orbit.
+DRAWINGS = [
+    ([(0, 1)], [0, 0]),
+    ([(0, 1), (0, 2)], [2, 1, 1]),
+    ([(0, 1), (0, 2), (1, 2)], [3, 3, 3]),
+    ([(0, 1), (0, 2), (1, 3)], [5, 5, 4, 4]),
+    ([(0, 1), (0, 2), (0, 3)], [7, 6, 6, 6]),
+    ([(0, 1), (0, 2), (1, 3), (2, 3)], [8, 8, 8, 8]),
+    ([(0, 1), (0, 2), (0, 3), (1, 2)], [11, 10, 10, 9]),
+    ([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)], [13, 13, 12, 12]),
+    ([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)], [14, 14, 14, 14]),
+]
+
+
+def brute_force(G: nx.Graph) -> np.ndarray:
+    nodes = list(G.nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    out = np.zeros((len(nodes), 15), dtype=np.uint64)
+    for k in (2, 3, 4):
+        for sub in itertools.combinations(nodes, k):
+            H = G.subgraph(sub)
+            if not nx.is_connected(H):
+                continue
+            for edges, orbit in DRAWINGS:
+                if len(orbit) != k or len(edges) != H.number_of_edges():
+                    continue
+                for perm in itertools.permutations(sub):  # drawn vertex i is perm[i]
+                    if all(H.has_edge(perm[a], perm[b]) for a, b in edges):
+                        for i, v in enumerate(perm):
+                            out[index[v], orbit[i]] += 1
+                        break
+                else:
+                    continue
+                break
+    return out
+
+
+GRAPHS = {
+    "gnp-14": lambda: nx.gnp_random_graph(14, 0.3, seed=1),
+    "gnp-16-dense": lambda: nx.gnp_random_graph(16, 0.6, seed=2),
+    "star-and-isolated": lambda: nx.union(nx.star_graph(7), nx.empty_graph(range(20, 23))),
+}
+
+
+@pytest.fixture(params=sorted(GRAPHS))
+def graph(request: pytest.FixtureRequest) -> tuple[nx.Graph, warpmatch.Graph]:
+    G = GRAPHS[request.param]()
+    return G, warpmatch.Graph.from_networkx(G)
+
+
+def test_orbits_match_the_brute_force(graph: tuple[nx.Graph, warpmatch.Graph]) -> None:
+    G, g = graph
+    want = brute_force(G)
+    for method in ("formula", "enumerate"):
+        got = g.orbits(4, method=method)
+        assert got.dtype == np.uint64 and got.shape == (G.number_of_nodes(), 15)
+        order = [g.index_of(v) for v in G.nodes]  # rows are the graph's indices
+        np.testing.assert_array_equal(got[order], want)
+
+
+def test_size_5_keeps_the_smaller_orbits_and_orbit_0_is_the_degree() -> None:
+    G = nx.gnp_random_graph(40, 0.2, seed=5)
+    g = warpmatch.Graph.from_networkx(G)
+    five = g.orbits()
+    assert five.shape == (40, 73)
+    np.testing.assert_array_equal(five[:, :15], g.orbits(4))
+    degrees = np.array([G.degree(v) for v in g.nodes], dtype=np.uint64)
+    np.testing.assert_array_equal(five[:, 0], degrees)
+    assert g.orbits(2).shape == (40, 1) and g.orbits(3).shape == (40, 4)
+
+
+def test_as_frame_indexes_rows_by_node() -> None:
+    pd = pytest.importorskip("pandas")
+    G = nx.path_graph(["a", "b", "c", "d"])
+    g = warpmatch.Graph.from_networkx(G)
+    df = g.orbits(4, as_frame=True)
+    assert isinstance(df, pd.DataFrame)
+    assert list(df.columns) == [f"o{i}" for i in range(15)]
+    assert df.loc["b", "o0"] == 2 and df.loc["b", "o5"] == 1 and df.loc["a", "o4"] == 1
+    assert (df.dtypes == np.uint64).all()
+
+
+def test_as_frame_without_pandas_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now raises ImportError
+    g = warpmatch.Graph.from_networkx(nx.path_graph(3))
+    with pytest.raises(ImportError, match="needs pandas"):
+        g.orbits(4, as_frame=True)
+
+
+def test_refusals() -> None:
+    g = warpmatch.Graph.from_networkx(nx.path_graph(3))
+    with pytest.raises(warpmatch.UsageError, match="graphlet size"):
+        g.orbits(6)
+    with pytest.raises(warpmatch.UsageError, match="no formula"):
+        g.orbits(5, method="formula")
+    if not warpmatch.gpu_available():  # with one, test_gpu.py holds it to the CPU
+        with pytest.raises(warpmatch.DeviceError):
+            g.orbits(4, device="gpu")

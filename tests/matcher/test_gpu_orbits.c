@@ -1,0 +1,232 @@
+/* The orbit formula with its aggregates on the GPU (gpu_orbit_sums.cu)
+ * against the CPU formula and the enumerator, vertex by vertex and orbit by
+ * orbit: random graphs of several densities, stars, a hub of degree far
+ * above the rest, cliques K5..K8, facebook, Kronecker graphs; the API's
+ * device choice (size 5 runs on the CPU and says so), the overflow hook
+ * through the GPU path, and the command line's --device gpu output. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orbits.h"
+#include "testutil.h"
+#include "warpmatch.h"
+
+static uint64_t *counts_of(const wm_graph *g, unsigned k, int method, int gpu) {
+  const size_t cells = (size_t)g->n * wm_orbit_count(k) + 1;
+  uint64_t *c = malloc(cells * sizeof *c);
+  cr_assert(c);
+  memset(c, 0xA5, cells * sizeof *c); /* a row the executor leaves alone fails the comparison */
+  wm_orbit_run run = {k, method, 0, gpu};
+  wm_error err;
+  cr_assert_eq(wm_orbits(g, &run, c, &err), WM_OK, "%s", err.msg);
+  return c;
+}
+
+static void assert_rows(const wm_graph *g, unsigned k, const uint64_t *a, const uint64_t *b, const char *what,
+                        const char *who) {
+  const unsigned orbits = wm_orbit_count(k);
+  for (uint32_t v = 0; v < g->n; v++)
+    for (unsigned o = 0; o < orbits; o++) {
+      const size_t i = (size_t)v * orbits + o;
+      cr_assert_eq(a[i], b[i], "%s, size %u, %s: vertex %u orbit %u: GPU %llu != %llu", what, k, who, v, o,
+                   (unsigned long long)a[i], (unsigned long long)b[i]);
+    }
+}
+
+/* GPU formula == CPU formula for sizes 2..4, and == the enumerator where
+ * `enumerate` (the graph's connected subgraphs are few enough). */
+static void same_orbits(wm_graph *g, const char *what, int enumerate) {
+  for (unsigned k = 2; k <= 4; k++) {
+    uint64_t *gpu = counts_of(g, k, WM_ORBIT_FORMULA, 1);
+    uint64_t *cpu = counts_of(g, k, WM_ORBIT_FORMULA, 0);
+    assert_rows(g, k, gpu, cpu, what, "CPU formula");
+    if (enumerate) {
+      uint64_t *en = counts_of(g, k, WM_ORBIT_ENUMERATE, 0);
+      assert_rows(g, k, gpu, en, what, "enumerator");
+      free(en);
+    }
+    free(gpu);
+    free(cpu);
+  }
+  wm_graph_destroy(g);
+}
+
+static wm_graph *of_arcs(uint32_t n, uint64_t cap, void (*fill)(uint32_t *, uint32_t *, uint64_t *, uint64_t *),
+                         uint64_t seed) {
+  uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
+  uint64_t m = 0;
+  fill(src, dst, &m, &seed);
+  cr_assert_leq(m, cap);
+  return wm_test_graph_of_arcs(n, src, dst, m);
+}
+
+Test(gpu_orbits, random_graphs_of_several_densities, .timeout = 600) {
+  const struct {
+    uint32_t n;
+    double p;
+  } cases[] = {{12, 0.5}, {40, 0.3}, {60, 0.6}, {200, 0.05}, {300, 0.02}, {150, 0.15}};
+  for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++)
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      char what[64];
+      snprintf(what, sizeof what, "G(%u, %.2f) seed %llu", cases[i].n, cases[i].p, (unsigned long long)seed);
+      same_orbits(wm_test_er(cases[i].n, cases[i].p, seed * 31 + i), what, 1);
+    }
+  same_orbits(wm_test_powerlaw(2000, 6, 6, 0.1, 4), "powerlaw-2000", 1);
+}
+
+static void star_300(uint32_t *s, uint32_t *d, uint64_t *m, uint64_t *seed) {
+  (void)seed;
+  for (uint32_t v = 1; v <= 300; v++) s[*m] = 0, d[(*m)++] = v;
+}
+
+/* 20,000 leaves on vertex 0 and a sparse random graph on 2,000 more
+ * vertices, some leaves joined to it: the hub's row is 10x any other, and
+ * its two-hop walk and every leaf's run through its row. */
+static void hub_and_tail(uint32_t *s, uint32_t *d, uint64_t *m, uint64_t *seed) {
+  for (uint32_t v = 1; v <= 20000; v++) s[*m] = 0, d[(*m)++] = v;
+  for (uint32_t i = 0; i < 8000; i++) {
+    s[*m] = 20001 + (uint32_t)(wm_test_rand(seed) % 2000);
+    d[(*m)++] = 1 + (uint32_t)(wm_test_rand(seed) % 22000);
+  }
+}
+
+static void with_isolated(uint32_t *s, uint32_t *d, uint64_t *m, uint64_t *seed) {
+  for (uint32_t i = 0; i < 400; i++) {
+    s[*m] = (uint32_t)(wm_test_rand(seed) % 100) * 7;
+    d[(*m)++] = (uint32_t)(wm_test_rand(seed) % 100) * 7;
+  }
+}
+
+Test(gpu_orbits, stars_hubs_cliques_and_isolated_vertices, .timeout = 600) {
+  same_orbits(of_arcs(301, 300, star_300, 0), "star of 300 leaves", 1);
+  /* the enumerator would meet C(20000, 3) 3-stars: the CPU formula is its
+   * stand-in here (test_orbits.c holds it to the enumerator on hubs) */
+  same_orbits(of_arcs(22001, 28000, hub_and_tail, 7), "hub of 20,000 leaves and a tail", 0);
+  same_orbits(of_arcs(700, 400, with_isolated, 5), "vertices mostly isolated", 1);
+  for (uint32_t k = 5; k <= 8; k++) {
+    char what[16];
+    snprintf(what, sizeof what, "K%u", k);
+    same_orbits(wm_test_er(k, 1.0, 1), what, 1);
+    /* K_k's 4-cliques per vertex: C(k - 1, 3), orbit 14 */
+    wm_graph *g = wm_test_er(k, 1.0, 1);
+    uint64_t *c = counts_of(g, 4, WM_ORBIT_FORMULA, 1);
+    const uint64_t want = (uint64_t)(k - 1) * (k - 2) * (k - 3) / 6;
+    for (uint32_t v = 0; v < k; v++) cr_assert_eq(c[(size_t)v * 15 + 14], want, "K%u vertex %u", k, v);
+    free(c);
+    wm_graph_destroy(g);
+  }
+}
+
+Test(gpu_orbits, facebook, .timeout = 900) {
+  same_orbits(wm_test_load_real("facebook_combined.txt"), "facebook", 1);
+}
+
+static wm_graph *kron(unsigned scale, uint64_t seed) {
+  wm_gen_options go;
+  wm_gen_kron_defaults(&go, scale, seed);
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
+  return g;
+}
+
+Test(gpu_orbits, kronecker, .timeout = 900) {
+  same_orbits(kron(9, 1), "kronecker 9", 1);
+  same_orbits(kron(13, 2), "kronecker 13", 0);
+}
+
+/* ---- through the API -------------------------------------------------- */
+
+static int api_orbits(const wm_graph *src, unsigned size, int device, uint64_t *counts, warpmatch_orbit_result *r,
+                      char *msg, size_t msg_size) {
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  uint32_t *s = malloc((src->m + 1) * 4), *d = malloc((src->m + 1) * 4);
+  uint64_t m = 0;
+  for (uint32_t v = 0; v < src->n; v++)
+    for (uint64_t e = src->offsets[v]; e < src->offsets[v + 1]; e++)
+      if (v < src->adj[e]) s[m] = v, d[m++] = src->adj[e];
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, src->n, s, d, m, 0, &g), 0, "%s", warpmatch_last_error(ctx));
+  free(s);
+  free(d);
+  warpmatch_orbit_options o;
+  warpmatch_orbit_options_init(&o);
+  o.graphlet_size = size, o.device = device;
+  r->size = sizeof *r;
+  const int rc = warpmatch_orbits(ctx, g, &o, counts, r);
+  snprintf(msg, msg_size, "%s", warpmatch_last_error(ctx));
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  return rc;
+}
+
+Test(gpu_orbits, the_api_runs_the_formula_on_the_gpu_and_size_5_on_the_cpu) {
+  wm_graph *g = wm_test_er(30, 0.3, 11);
+  uint64_t *gpu = malloc(30 * 73 * sizeof *gpu), *cpu = malloc(30 * 73 * sizeof *cpu);
+  char msg[512];
+  warpmatch_orbit_result r;
+  for (int device = WARPMATCH_DEVICE_AUTO; device <= WARPMATCH_DEVICE_GPU; device += 2) { /* AUTO, GPU */
+    cr_assert_eq(api_orbits(g, 4, device, gpu, &r, msg, sizeof msg), 0, "%s", msg);
+    cr_assert_eq(r.device, WARPMATCH_DEVICE_GPU, "device option %d", device);
+    cr_assert_eq(r.method, WARPMATCH_METHOD_FORMULA);
+    cr_assert_eq(api_orbits(g, 4, WARPMATCH_DEVICE_CPU, cpu, &r, msg, sizeof msg), 0, "%s", msg);
+    cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
+    assert_rows(g, 4, gpu, cpu, "G(30, 0.3) through the API", "device CPU");
+    /* size 5: the enumerator, which has no GPU executor, on the CPU */
+    cr_assert_eq(api_orbits(g, 5, device, gpu, &r, msg, sizeof msg), 0, "%s", msg);
+    cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
+    cr_assert_eq(r.method, WARPMATCH_METHOD_ENUMERATE);
+    cr_assert_eq(api_orbits(g, 5, WARPMATCH_DEVICE_CPU, cpu, &r, msg, sizeof msg), 0, "%s", msg);
+    assert_rows(g, 5, gpu, cpu, "G(30, 0.3) size 5 through the API", "device CPU");
+  }
+  free(gpu);
+  free(cpu);
+  wm_graph_destroy(g);
+}
+
+/* The test hook starts every count near 2^64: the star's centre's 3-stars
+ * (orbit 7, C(10, 3) = 120) pass it by one, through the GPU path too. */
+Test(gpu_orbits, overflow_through_the_gpu_path_names_the_vertex_and_the_orbit) {
+  uint32_t *s = malloc(10 * 4), *d = malloc(10 * 4);
+  for (uint32_t v = 0; v < 10; v++) s[v] = 0, d[v] = v + 1;
+  wm_graph *star = wm_test_graph_of_arcs(11, s, d, 10);
+  uint64_t counts[11 * 15];
+  char msg[512], start[32];
+  warpmatch_orbit_result r;
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 119));
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+  cr_assert_eq(api_orbits(star, 4, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), WARPMATCH_EINPUT);
+  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, "orbit 7 "), "%s", msg);
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 120));
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+  cr_assert_eq(api_orbits(star, 4, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), 0, "%s", msg);
+  cr_assert_eq(r.device, WARPMATCH_DEVICE_GPU);
+  cr_assert_eq(counts[7], UINT64_MAX);
+  cr_assert_eq(counts[15 + 6], UINT64_MAX - 120 + 36); /* a leaf: the 3-stars around the centre, C(9, 2) */
+  cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+  wm_graph_destroy(star);
+}
+
+/* ---- the command line --------------------------------------------------- */
+
+Test(gpu_orbits, the_cli_device_gpu_prints_what_device_cpu_prints) {
+  char path[4096];
+  wm_test_real_graph(path, sizeof path, "facebook_combined.txt");
+  char *gpu = NULL, *cpu = NULL, *err = NULL;
+  cr_assert_eq(wm_test_run(&gpu, &err, "orbits %s --size 4 --device gpu --no-cache", path), 0, "%s", err);
+  free(err);
+  cr_assert_eq(wm_test_run(&cpu, &err, "orbits %s --size 4 --device cpu --no-cache", path), 0, "%s", err);
+  free(err);
+  cr_assert_gt(strlen(cpu), 4039 * 30);
+  cr_assert(strcmp(gpu, cpu) == 0, "the ORCA outputs differ");
+  free(gpu);
+  free(cpu);
+  cr_assert_eq(wm_test_run(&gpu, &err, "orbits %s --size 4 --device gpu --json --no-cache", path), 0, "%s", err);
+  cr_assert(strstr(gpu, "\"device\": \"gpu\"") || strstr(gpu, "\"device\":\"gpu\""), "%s", gpu);
+  free(gpu);
+  free(err);
+}

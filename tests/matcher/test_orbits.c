@@ -1,0 +1,584 @@
+/* Graphlet orbit counts: the formula against the enumerator on random graphs
+ * and on shapes with closed forms (stars, cliques, paths, cycles, isolated
+ * vertices, a hub); the enumerator against a brute force over every vertex
+ * subset; the identity sum over vertices = (the graphlet's induced count,
+ * from warpmatch_motifs) x (its vertices in the orbit); overflow past 2^64
+ * detected; the API's refusals; the command line's ORCA and CSV output
+ * parsed back, its --json summary and its usage errors. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_check.h"
+#include "orbits.h"
+#include "patterns.h"
+#include "testutil.h"
+#include "warpmatch.h"
+
+/* ---- graphs through the API ------------------------------------------ */
+
+typedef struct edges {
+  uint32_t n;
+  uint64_t m;
+  uint32_t src[4096], dst[4096];
+} edges;
+
+static void add_edge(edges *e, uint32_t a, uint32_t b) {
+  cr_assert_lt(e->m, 4096);
+  e->src[e->m] = a, e->dst[e->m] = b, e->m++;
+}
+
+static void er(edges *e, uint32_t n, double p, uint64_t seed) {
+  e->n = n, e->m = 0;
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++)
+      if ((double)(wm_test_rand(&seed) >> 11) / (double)(1ull << 53) < p) add_edge(e, a, b);
+}
+
+static void star(edges *e, uint32_t leaves) {
+  e->n = leaves + 1, e->m = 0;
+  for (uint32_t v = 1; v <= leaves; v++) add_edge(e, 0, v);
+}
+
+static void clique(edges *e, uint32_t k) {
+  e->n = k, e->m = 0;
+  for (uint32_t a = 0; a < k; a++)
+    for (uint32_t b = a + 1; b < k; b++) add_edge(e, a, b);
+}
+
+static void path(edges *e, uint32_t n, int cycle) {
+  e->n = n, e->m = 0;
+  for (uint32_t v = 0; v + 1 < n; v++) add_edge(e, v, v + 1);
+  if (cycle) add_edge(e, n - 1, 0);
+}
+
+/* counts (n x orbits, malloc'd) of e's graph by `method`; asserts success. */
+static uint64_t *orbits_of(const edges *e, unsigned size, int method, int threads, warpmatch_orbit_result *r) {
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  cr_assert_eq(warpmatch_set_threads(ctx, threads), 0);
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, e->n, e->src, e->dst, e->m, 0, &g), 0, "%s", warpmatch_last_error(ctx));
+  warpmatch_orbit_options o;
+  warpmatch_orbit_options_init(&o);
+  o.graphlet_size = size, o.method = method;
+  uint64_t *counts = malloc(((size_t)e->n * warpmatch_orbit_count(size) + 1) * sizeof *counts);
+  warpmatch_orbit_result mine;
+  if (!r) r = &mine;
+  r->size = sizeof *r;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, r), 0, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(r->orbits, warpmatch_orbit_count(size));
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  return counts;
+}
+
+static void assert_same(const edges *e, unsigned size, const uint64_t *a, const uint64_t *b, const char *what) {
+  const unsigned orbits = warpmatch_orbit_count(size);
+  for (uint32_t v = 0; v < e->n; v++)
+    for (unsigned o = 0; o < orbits; o++)
+      cr_assert_eq(a[(size_t)v * orbits + o], b[(size_t)v * orbits + o], "%s: vertex %u orbit %u: %llu != %llu", what, v,
+                   o, (unsigned long long)a[(size_t)v * orbits + o], (unsigned long long)b[(size_t)v * orbits + o]);
+}
+
+/* The formula (sizes 2..4) equals the enumerator, on one and two threads. */
+static void formula_vs_enumerator(const edges *e, const char *what) {
+  for (unsigned size = 2; size <= 4; size++) {
+    warpmatch_orbit_result rf, re;
+    uint64_t *f = orbits_of(e, size, WARPMATCH_METHOD_FORMULA, 1, &rf);
+    uint64_t *x = orbits_of(e, size, WARPMATCH_METHOD_ENUMERATE, 2, &re);
+    cr_assert_eq(rf.method, WARPMATCH_METHOD_FORMULA);
+    cr_assert_eq(re.method, WARPMATCH_METHOD_ENUMERATE);
+    assert_same(e, size, f, x, what);
+    free(f);
+    free(x);
+  }
+}
+
+/* ---- the enumerator against every vertex subset ------------------------ */
+
+static int has(const edges *e, uint32_t a, uint32_t b) {
+  for (uint64_t i = 0; i < e->m; i++)
+    if ((e->src[i] == a && e->dst[i] == b) || (e->src[i] == b && e->dst[i] == a)) return 1;
+  return 0;
+}
+
+/* Each subset of 2..size vertices (n <= 14), its edge mask in position order
+ * looked up in the orbit tables; disconnected ones skipped. */
+static uint64_t *brute_force(const edges *e, unsigned size) {
+  const wm_orbit_tables *t = wm_orbit_tables_get(NULL);
+  cr_assert_not_null(t);
+  const unsigned orbits = wm_orbit_count(size);
+  uint64_t *counts = calloc((size_t)e->n * orbits + 1, sizeof *counts);
+  for (uint32_t set = 1; set < 1u << e->n; set++) {
+    const unsigned k = (unsigned)__builtin_popcount(set);
+    if (k < 2 || k > size) continue;
+    uint32_t pos[5];
+    unsigned j = 0, mask = 0;
+    for (uint32_t v = 0; v < e->n; v++)
+      if (set >> v & 1u) pos[j++] = v;
+    for (unsigned b = 1; b < k; b++)
+      for (unsigned a = 0; a < b; a++)
+        if (has(e, pos[a], pos[b])) mask |= 1u << (b * (b - 1) / 2 + a);
+    if (t->orbit[k][mask][0] == WM_ORBIT_NONE) continue;
+    for (unsigned p = 0; p < k; p++) counts[(size_t)pos[p] * orbits + t->orbit[k][mask][p]]++;
+  }
+  return counts;
+}
+
+Test(orbits, enumerator_equals_brute_force_over_subsets) {
+  edges e;
+  for (uint64_t seed = 1; seed <= 4; seed++) {
+    er(&e, 13, 0.2 + 0.15 * (double)seed, seed);
+    uint64_t *b = brute_force(&e, 5), *x = orbits_of(&e, 5, WARPMATCH_METHOD_ENUMERATE, 2, NULL);
+    assert_same(&e, 5, b, x, "brute force");
+    free(b);
+    free(x);
+  }
+}
+
+Test(orbits, formula_equals_enumerator_on_random_graphs) {
+  edges e;
+  const double density[] = {0.05, 0.15, 0.4, 0.8};
+  for (uint64_t seed = 1; seed <= 3; seed++)
+    for (unsigned d = 0; d < 4; d++) {
+      er(&e, 40, density[d], seed * 31 + d);
+      char what[64];
+      snprintf(what, sizeof what, "G(40, %.2f) seed %llu", density[d], (unsigned long long)seed);
+      formula_vs_enumerator(&e, what);
+    }
+}
+
+Test(orbits, formula_equals_enumerator_on_shapes) {
+  edges e;
+  star(&e, 9);
+  formula_vs_enumerator(&e, "star");
+  for (uint32_t k = 5; k <= 7; k++) clique(&e, k), formula_vs_enumerator(&e, "clique");
+  path(&e, 9, 0);
+  formula_vs_enumerator(&e, "path");
+  path(&e, 9, 1);
+  formula_vs_enumerator(&e, "cycle");
+  /* isolated vertices around a triangle with a tail */
+  e.n = 8, e.m = 0;
+  add_edge(&e, 2, 3), add_edge(&e, 3, 4), add_edge(&e, 2, 4), add_edge(&e, 4, 6);
+  formula_vs_enumerator(&e, "isolated");
+}
+
+/* A hub joined to every vertex of a sparse random graph: its degree is
+ * far above the rest, and its rows run through every vertex's. */
+Test(orbits, hub_far_above_the_rest) {
+  edges e;
+  er(&e, 60, 0.04, 7);
+  for (uint32_t v = 1; v < e.n; v++)
+    if (!has(&e, 0, v)) add_edge(&e, 0, v);
+  formula_vs_enumerator(&e, "hub");
+  uint64_t *x = orbits_of(&e, 5, WARPMATCH_METHOD_AUTO, 2, NULL);
+  cr_assert_eq(x[0], 59); /* orbit 0 is the degree */
+  free(x);
+}
+
+/* ---- closed forms ------------------------------------------------------ */
+
+static uint64_t choose(uint64_t n, unsigned r) {
+  uint64_t c = 1;
+  for (unsigned i = 0; i < r; i++) c = c * (n - i) / (i + 1);
+  return n < r ? 0 : c;
+}
+
+/* Orbit o of vertex v is `want` and every orbit not listed is 0. */
+static void assert_row(const uint64_t *row, const unsigned *orbit, const uint64_t *want, unsigned n, const char *what) {
+  for (unsigned o = 0; o < 73; o++) {
+    uint64_t w = 0;
+    for (unsigned i = 0; i < n; i++)
+      if (orbit[i] == o) w = want[i];
+    cr_assert_eq(row[o], w, "%s: orbit %u is %llu, expected %llu", what, o, (unsigned long long)row[o],
+                 (unsigned long long)w);
+  }
+}
+
+Test(orbits, stars_cliques_paths_and_cycles_have_their_closed_forms) {
+  edges e;
+  star(&e, 8);
+  uint64_t *x = orbits_of(&e, 5, WARPMATCH_METHOD_AUTO, 2, NULL);
+  const unsigned centre_orbits[] = {0, 2, 7, 23}, leaf_orbits[] = {0, 1, 6, 22};
+  const uint64_t centre[] = {8, choose(8, 2), choose(8, 3), choose(8, 4)}, leaf[] = {1, 7, choose(7, 2), choose(7, 3)};
+  assert_row(x, centre_orbits, centre, 4, "star centre");
+  for (uint32_t v = 1; v <= 8; v++) assert_row(x + 73 * v, leaf_orbits, leaf, 4, "star leaf");
+  free(x);
+  for (uint32_t k = 5; k <= 7; k++) {
+    clique(&e, k);
+    x = orbits_of(&e, 5, WARPMATCH_METHOD_AUTO, 2, NULL);
+    const unsigned orbits[] = {0, 3, 14, 72};
+    const uint64_t want[] = {k - 1, choose(k - 1, 2), choose(k - 1, 3), choose(k - 1, 4)};
+    for (uint32_t v = 0; v < k; v++) assert_row(x + 73 * v, orbits, want, 4, "clique");
+    free(x);
+  }
+  path(&e, 10, 1); /* a 10-cycle: each vertex ends two paths of each length and is inside the rest */
+  x = orbits_of(&e, 5, WARPMATCH_METHOD_AUTO, 2, NULL);
+  const unsigned cyc_orbits[] = {0, 1, 2, 4, 5, 15, 16, 17};
+  const uint64_t cyc[] = {2, 2, 1, 2, 2, 2, 2, 1};
+  for (uint32_t v = 0; v < 10; v++) assert_row(x + 73 * v, cyc_orbits, cyc, 8, "cycle");
+  free(x);
+  path(&e, 6, 0); /* 0-1-2-3-4-5: vertex 2 ends 2-1-0 and 2-3-4 and 2-3-4-5, sits in 1-2-3, 0-1-2-3, 1-2-3-4 */
+  x = orbits_of(&e, 5, WARPMATCH_METHOD_AUTO, 2, NULL);
+  const unsigned p2_orbits[] = {0, 1, 2, 4, 5, 16, 17}; /* second of 1-2-3-4-5, centre of 0-1-2-3-4 */
+  const uint64_t p2[] = {2, 2, 1, 1, 2, 1, 1};
+  assert_row(x + 73 * 2, p2_orbits, p2, 7, "path vertex 2");
+  free(x);
+}
+
+Test(orbits, isolated_vertices_and_the_empty_graph) {
+  edges e;
+  e.n = 5, e.m = 0;
+  add_edge(&e, 1, 2);
+  uint64_t *x = orbits_of(&e, 5, WARPMATCH_METHOD_AUTO, 2, NULL);
+  for (unsigned o = 0; o < 73; o++) cr_assert_eq(x[o] + x[73 * 3 + o] + x[73 * 4 + o], 0);
+  cr_assert_eq(x[73 * 1], 1);
+  free(x);
+  e.n = 0, e.m = 0;
+  warpmatch_orbit_result r;
+  x = orbits_of(&e, 4, WARPMATCH_METHOD_AUTO, 1, &r);
+  cr_assert_eq(r.orbits, 15);
+  cr_assert_eq(r.method, WARPMATCH_METHOD_FORMULA);
+  free(x);
+}
+
+/* ---- the identity with the motif totals ------------------------------- */
+
+static void pattern_of_edges(const char *text, wm_pattern *p) {
+  unsigned a, b, k = 0;
+  wm_pattern q;
+  wm_pattern_init(&q, 5);
+  for (const char *s = text; sscanf(s, "%u-%u", &a, &b) == 2;) {
+    wm_pattern_add_edge(&q, a, b);
+    k = a + 1 > k ? a + 1 : k, k = b + 1 > k ? b + 1 : k;
+    s = strchr(s, ' ');
+    if (!s) break;
+    s++;
+  }
+  wm_pattern_init(p, k);
+  for (unsigned i = 0; i < k; i++)
+    for (unsigned j = i + 1; j < k; j++)
+      if (wm_pattern_has_edge(&q, i, j)) wm_pattern_add_edge(p, i, j);
+}
+
+/* The motif row of graphlet gid, found by canonical form. */
+static uint64_t motif_count_of(const warpmatch_motif *rows, unsigned n, unsigned gid) {
+  char text[64];
+  wm_orbit_graphlet_edges(gid, text, sizeof text);
+  wm_pattern p;
+  wm_canonical cp;
+  pattern_of_edges(text, &p);
+  wm_pattern_canonical(&p, &cp);
+  for (unsigned i = 0; i < n; i++) {
+    wm_pattern q;
+    wm_canonical cq;
+    pattern_of_edges(rows[i].edges, &q);
+    wm_pattern_canonical(&q, &cq);
+    if (q.k == p.k && wm_canonical_same(&cp, &cq)) {
+      cr_assert_eq(rows[i].count_high, 0);
+      return rows[i].count;
+    }
+  }
+  cr_assert_fail("graphlet G%u (%s) is no motif class", gid, text);
+  return 0;
+}
+
+Test(orbits, vertex_sums_are_the_motif_totals_times_the_orbit_sizes) {
+  const wm_orbit_tables *t = wm_orbit_tables_get(NULL);
+  cr_assert_not_null(t);
+  edges e;
+  for (uint64_t seed = 1; seed <= 2; seed++) {
+    er(&e, 45, 0.18 * (double)seed, seed);
+    uint64_t *x = orbits_of(&e, 5, WARPMATCH_METHOD_AUTO, 2, NULL);
+    warpmatch_context *ctx;
+    warpmatch_graph *g;
+    cr_assert_eq(warpmatch_context_create(&ctx), 0);
+    cr_assert_eq(warpmatch_graph_from_edges(ctx, e.n, e.src, e.dst, e.m, 0, &g), 0);
+    warpmatch_count_options co;
+    warpmatch_count_options_init(&co);
+    co.device = WARPMATCH_DEVICE_CPU;
+    for (unsigned size = 3; size <= 5; size++) {
+      warpmatch_motif rows[21];
+      const unsigned n = warpmatch_motif_classes(size);
+      cr_assert_eq(warpmatch_motifs(ctx, g, size, &co, rows), 0, "%s", warpmatch_last_error(ctx));
+      for (unsigned o = 0; o < 73; o++) {
+        const unsigned gid = t->graphlet_of_orbit[o];
+        if (t->graphlet_vertices[gid] != size) continue;
+        uint64_t sum = 0;
+        for (uint32_t v = 0; v < e.n; v++) sum += x[(size_t)v * 73 + o];
+        cr_assert_eq(sum, motif_count_of(rows, n, gid) * t->orbit_vertices[o], "orbit %u of G%u", o, gid);
+      }
+    }
+    uint64_t edges_twice = 0;
+    for (uint32_t v = 0; v < e.n; v++) edges_twice += x[(size_t)v * 73];
+    cr_assert_eq(edges_twice, 2 * e.m); /* orbit 0: the degree */
+    warpmatch_graph_destroy(g);
+    warpmatch_context_destroy(ctx);
+    free(x);
+  }
+}
+
+/* ---- exactness -------------------------------------------------------- */
+
+/* The store every count passes through, with a real hub's number: the
+ * 4-vertex stars around a vertex of degree 2.1 million (C(d, 4) = 8.1e23)
+ * cannot be a uint64; a degree of 100000 still fits, exactly. */
+Test(orbits, the_store_refuses_a_star_centre_past_2_to_the_64) {
+  wm_graph *g = wm_test_er(3, 0.0, 1);
+  wm_error err;
+  uint64_t out = 0;
+  cr_assert_eq(wm_orbit_store(g, 1, 23, wm_choose(2100000, 4), 0, &out, &err), WM_EINPUT);
+  cr_assert(strstr(err.msg, "vertex 1") && strstr(err.msg, "orbit 23") && strstr(err.msg, "2^64"), "%s", err.msg);
+  cr_assert_eq(wm_orbit_store(g, 1, 23, wm_choose(100000, 4), 0, &out, &err), WM_OK);
+  cr_assert_eq(out, 4166416671249975000ull);
+  cr_assert_eq(wm_orbit_store(g, 2, 7, 5, UINT64_MAX - 5, &out, &err), WM_OK);
+  cr_assert_eq(out, UINT64_MAX);
+  cr_assert_eq(wm_orbit_store(g, 2, 7, 6, UINT64_MAX - 5, &out, &err), WM_EINPUT);
+  wm_graph_destroy(g);
+}
+
+/* Through the executors: the test hook starts every count near 2^64, so a
+ * star's centre (orbit 23: C(10, 4) = 210, its largest count) passes it by
+ * one; one less and the count is exactly 2^64 - 1. */
+static int run_with_start(const edges *e, unsigned size, int method, const char *start, uint64_t *counts,
+                          char *msg, size_t msg_size) {
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, e->n, e->src, e->dst, e->m, 0, &g), 0);
+  warpmatch_orbit_options o;
+  warpmatch_orbit_options_init(&o);
+  o.graphlet_size = size, o.method = method;
+  const int rc = warpmatch_orbits(ctx, g, &o, counts, NULL);
+  snprintf(msg, msg_size, "%s", warpmatch_last_error(ctx));
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+  return rc;
+}
+
+Test(orbits, overflow_is_an_error_naming_the_vertex_and_the_orbit) {
+  edges e;
+  star(&e, 10);
+  uint64_t counts[11 * 73];
+  char msg[1024];
+  char start[32];
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 209)); /* + 210 = 2^64 */
+  cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_ENUMERATE, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
+  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, "orbit 23 "), "%s", msg);
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 210));
+  cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_ENUMERATE, start, counts, msg, sizeof msg), 0, "%s", msg);
+  cr_assert_eq(counts[23], UINT64_MAX);
+  cr_assert_eq(counts[73 + 22], UINT64_MAX - 210 + choose(9, 3));
+  /* the formula at size 4: the centre's 3-stars, C(10, 3) = 120 */
+  for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
+    snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 119));
+    cr_assert_eq(run_with_start(&e, 4, method, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
+    cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, "orbit 7 "), "%s", msg);
+    snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 120));
+    cr_assert_eq(run_with_start(&e, 4, method, start, counts, msg, sizeof msg), 0, "%s", msg);
+    cr_assert_eq(counts[7], UINT64_MAX);
+  }
+}
+
+/* ---- the API's refusals ------------------------------------------------ */
+
+Test(orbits, the_api_refuses_what_it_cannot_do) {
+  warpmatch_context *ctx;
+  warpmatch_graph *g, *d;
+  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, 3, src, dst, 2, 0, &g), 0);
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, 3, src, dst, 2, 1, &d), 0);
+  uint64_t counts[3 * 73];
+  warpmatch_orbit_options o;
+  cr_assert_eq(warpmatch_orbit_count(1), 0);
+  cr_assert_eq(warpmatch_orbit_count(4), 15);
+  cr_assert_eq(warpmatch_orbit_count(5), 73);
+  cr_assert_eq(warpmatch_orbit_count(6), 0);
+  warpmatch_orbit_options_init(&o);
+  o.graphlet_size = 6;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "graphlet_size 6"), "%s", warpmatch_last_error(ctx));
+  warpmatch_orbit_options_init(&o);
+  o.method = WARPMATCH_METHOD_FORMULA;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "no formula"), "%s", warpmatch_last_error(ctx));
+  warpmatch_orbit_options_init(&o);
+  o.device = WARPMATCH_DEVICE_GPU; /* without a usable GPU (test_gpu_orbits.c runs it with one) */
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), warpmatch_gpu_available(ctx) ? 0 : WARPMATCH_EDEVICE);
+  warpmatch_orbit_options_init(&o);
+  cr_assert_eq(warpmatch_orbits(ctx, d, &o, counts, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "undirected"), "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, NULL, NULL), WARPMATCH_EUSAGE);
+  o.size = 0;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
+  warpmatch_orbit_result r;
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_orbits(ctx, g, NULL, counts, &r), 0); /* the defaults: size 5, enumerated */
+  cr_assert_eq(r.orbits, 73);
+  cr_assert_eq(r.method, WARPMATCH_METHOD_ENUMERATE);
+  cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
+  cr_assert_eq(counts[73 + 2], 1); /* the middle of the path 0-1-2 */
+  warpmatch_graph_destroy(g);
+  warpmatch_graph_destroy(d);
+  warpmatch_context_destroy(ctx);
+}
+
+/* ---- the command line -------------------------------------------------- */
+
+/* The rows of ORCA's layout (n lines of `orbits` numbers) parsed back. */
+static void parse_orca(const char *text, uint32_t n, unsigned orbits, uint64_t *out) {
+  const char *s = text;
+  for (size_t i = 0; i < (size_t)n * orbits; i++) {
+    char *end;
+    out[i] = strtoull(s, &end, 10);
+    cr_assert(end != s, "short output at number %zu", i);
+    cr_assert(*end == (i % orbits == orbits - 1 ? '\n' : ' '), "bad separator after number %zu", i);
+    s = end + 1;
+  }
+  cr_assert_eq(*s, '\0', "more than %u lines", n);
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f, "%s", path);
+  static char buf[1 << 20];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  return buf;
+}
+
+Test(orbits_cli, orca_output_parses_back_equal_to_the_api) {
+  edges e;
+  er(&e, 30, 0.25, 5);
+  char text[65536];
+  size_t len = 0;
+  for (uint64_t i = 0; i < e.m; i++) len += (size_t)snprintf(text + len, sizeof text - len, "%u %u\n", e.src[i], e.dst[i]);
+  wm_test_files f;
+  wm_test_graph_file(&f, text);
+  for (unsigned size = 4; size <= 5; size++) {
+    char *out = NULL, *err = NULL;
+    int rc = wm_test_run(&out, &err, "orbits %s --size %u --no-cache --threads 2", f.graph, size);
+    cr_assert_eq(rc, 0, "%s", err);
+    const unsigned orbits = warpmatch_orbit_count(size);
+    uint64_t *back = malloc((size_t)30 * orbits * sizeof *back);
+    parse_orca(out, 30, orbits, back); /* the file's ids 0..29 */
+    uint64_t *x = orbits_of(&e, size, WARPMATCH_METHOD_AUTO, 1, NULL);
+    assert_same(&e, size, back, x, "orca output");
+    free(back);
+    free(x);
+    free(out);
+    free(err);
+  }
+  wm_test_rmdir(f.dir);
+}
+
+Test(orbits_cli, csv_keeps_the_file_ids_and_orca_fills_the_missing_ones) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "# a triangle on ids 10 20 30 with a tail to 40\n10 20\n20 30\n10 30\n30 40\n");
+  char *out = NULL, *err = NULL, dest[600];
+  snprintf(dest, sizeof dest, "%s/o.csv", f.dir);
+  int rc = wm_test_run(&out, &err, "orbits %s --size 4 --format csv --output %s --no-cache", f.graph, dest);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "written to"), "%s", out);
+  const char *csv = read_file(dest);
+  cr_assert(!strncmp(csv, "vertex,o0,o1,o2,", 16), "%s", csv);
+  cr_assert(strstr(csv, ",o14\n10,2,"), "%s", csv);
+  /* 30: degree 3, the middle of 10-30-40 and 20-30-40, one triangle, the paw's degree-3 vertex (orbit 11);
+   * 40: the end of two 3-paths and the paw's tail (orbit 9) */
+  cr_assert(strstr(csv, "\n30,3,0,2,1,0,0,0,0,0,0,0,1,0,0,0\n"), "%s", csv);
+  cr_assert(strstr(csv, "\n40,1,2,0,0,0,0,0,0,0,1,0,0,0,0,0\n"), "%s", csv);
+  free(out);
+  free(err);
+  rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  unsigned lines = 0;
+  for (const char *s = out; *s; s++) lines += *s == '\n';
+  cr_assert_eq(lines, 41, "ids 0..40, one line each");
+  cr_assert(!strncmp(out, "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", 30), "%s", out);
+  free(out);
+  free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(orbits_cli, json_summary_with_per_orbit_totals) {
+  wm_test_files f;
+  char text[8192];
+  wm_test_clique_text(text, sizeof text, 6, 0, 1);
+  wm_test_graph_file(&f, text);
+  char *out = NULL, *err = NULL;
+  int rc = wm_test_run(&out, &err, "orbits %s --size 5 --json --no-cache --method enumerate", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert_eq(json_u64(out, "vertices"), 6);
+  cr_assert_eq(json_u64(out, "orbits"), 73);
+  cr_assert(strstr(out, "\"method\":\"enumerate\""), "%s", out);
+  /* K6: every vertex in 10 triangles, 10 4-cliques, 5 5-cliques */
+  cr_assert(strstr(out, "\"totals\":[30,0,0,60,0,0,0,0,0,0,0,0,0,0,60,"), "%s", out);
+  cr_assert(strstr(out, ",30]"), "%s", out);
+  free(out);
+  free(err);
+  wm_test_rmdir(f.dir);
+}
+
+Test(orbits_cli, usage_errors_exit_2_with_the_message) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "0 1\n1 2\n");
+  const char *bad[][2] = {
+      {"--size 6", "--size"},
+      {"--size 4 --format xml", "--format"},
+      {"--size 5 --method formula", "up to 4 vertices"},
+      {"", "--size"},
+      {"--size 4 --device tpu", "--device"},
+  };
+  for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *out = NULL, *err = NULL;
+    int rc = wm_test_run(&out, &err, "orbits %s %s --no-cache", f.graph, bad[i][0]);
+    cr_assert_eq(rc, 2, "%s: exit %d", bad[i][0], rc);
+    cr_assert(strstr(err, bad[i][1]), "%s: %s", bad[i][0], err);
+    free(out);
+    free(err);
+  }
+  char *out = NULL, *err = NULL, dest[600];
+  snprintf(dest, sizeof dest, "%s/none.txt", f.dir);
+  int rc = wm_test_run(&out, &err, "orbits %s/missing.txt --size 4 --output %s", f.dir, dest);
+  cr_assert_eq(rc, 1);
+  cr_assert(strstr(err, "missing.txt"), "%s", err);
+  cr_assert_null(fopen(dest, "r"), "no output left behind");
+  free(out);
+  free(err);
+  wm_test_rmdir(f.dir);
+}
+
+/* --device cpu runs on the CPU; --device gpu without a usable GPU is a
+ * device error (exit 3) that leaves no output (test_gpu_orbits.c runs it
+ * where there is one). */
+Test(orbits_cli, device_cpu_and_gpu) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "0 1\n1 2\n2 0\n2 3\n");
+  char *out = NULL, *err = NULL, dest[600];
+  cr_assert_eq(wm_test_run(&out, &err, "orbits %s --size 4 --device cpu --json --no-cache", f.graph), 0, "%s", err);
+  cr_assert(strstr(out, "\"device\": \"cpu\"") || strstr(out, "\"device\":\"cpu\""), "%s", out);
+  free(out);
+  free(err);
+  warpmatch_context *ctx;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  const int gpu = warpmatch_gpu_available(ctx);
+  warpmatch_context_destroy(ctx);
+  if (!gpu) {
+    snprintf(dest, sizeof dest, "%s/out.txt", f.dir);
+    const int rc = wm_test_run(&out, &err, "orbits %s --size 4 --device gpu --output %s --no-cache", f.graph, dest);
+    cr_assert_eq(rc, 3, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "--device gpu"), "%s", err);
+    cr_assert_null(fopen(dest, "r"), "no output left behind");
+    free(out);
+    free(err);
+  }
+  wm_test_rmdir(f.dir);
+}
