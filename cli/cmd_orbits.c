@@ -2,23 +2,26 @@
  * degree vector), 15 orbits up to 4 vertices or 73 up to 5, numbered as ORCA
  * numbers them.  Output in ORCA's layout by default (one line per vertex id
  * 0..max, counts space-separated; ids the file lacks are isolated vertices,
- * all zeros, as ORCA would print them) or as CSV with the file's ids; to
+ * all zeros, as ORCA would print them), the same rows as a NumPy .npy
+ * array (row i is id i), or as CSV with the file's ids; to
  * --output F (written whole or not at all) or stdout; --json a summary.
  * Through the public API and base/ only (the graph is loaded here, since
  * --format names the output's layout, not the input's). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-enum { OUT_ORCA = 0, OUT_CSV = 1 };
+enum { OUT_ORCA = 0, OUT_CSV = 1, OUT_NPY = 2 };
 
 static const wm_optspec spec[] = {
     {"size", "2|3|4|5", "graphlets of up to this many vertices (required): 4 gives 15 orbits, 5 gives 73"},
     {"output", "F", "write the counts to F (default: stdout; with --json, none unless given)"},
-    {"format", "orca|csv", "orca (default): one line per vertex id 0..max, counts in orbit order; csv: a header "
-                           "'vertex,o0,...' and one row per vertex with its id"},
+    {"format", "orca|csv|npy", "orca (default): one line per vertex id 0..max, counts in orbit order; csv: a header "
+                               "'vertex,o0,...' and one row per vertex with its id; npy: orca's rows as a NumPy "
+                               "uint64 array (row i: vertex id i)"},
     {"method", "auto|formula|enumerate",
      "formula: per-vertex and per-edge aggregates and the orbit relations (up to 4 vertices); enumerate: every "
      "connected induced subgraph once; auto (default): the formula where it exists"},
@@ -43,13 +46,15 @@ typedef struct orbits_cmd {
 } orbits_cmd;
 
 static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
-  static const char *const formats[] = {"orca", "csv", NULL};
+  static const char *const formats[] = {"orca", "csv", "npy", NULL};
   static const char *const methods[] = {"auto", "formula", "enumerate", NULL};
   uint64_t size;
   warpmatch_orbit_options_init(&c->o);
   if (!wm_cli_str(cli, "size")) return wm_fail(err, WM_EUSAGE, "orbits: --size 2|3|4|5 is required");
   int rc = wm_cli_u64(cli, "size", 0, 2, 5, &size, err);
   if (!rc) rc = wm_cli_choice(cli, "format", formats, OUT_ORCA, &c->format, err);
+  if (!rc && c->format == OUT_NPY && !wm_cli_str(cli, "output") && isatty(STDOUT_FILENO))
+    rc = wm_fail(err, WM_EUSAGE, "orbits: --format npy is binary: give --output F or redirect stdout");
   if (!rc) rc = wm_cli_choice(cli, "method", methods, 0, &c->o.method, err);
   if (!rc && c->o.method == WARPMATCH_METHOD_FORMULA && size > 4)
     rc = wm_fail(err, WM_EUSAGE, "orbits: --method formula covers graphlets of up to 4 vertices so far; use "
@@ -96,24 +101,74 @@ static void write_row(FILE *f, const uint64_t *row, unsigned orbits, char sep) {
   fputc('\n', f);
 }
 
-/* ORCA's layout: line i is vertex id i, for every id up to the largest. */
-static int write_orca(const orbits_cmd *c, FILE *f, wm_error *err) {
+/* ORCA's layout: row i is vertex id i, for every id up to the largest;
+ * *rows gets their number (0 for an empty graph). */
+static int orca_rows(const orbits_cmd *c, uint64_t *rows, wm_error *err) {
   const uint32_t n = warpmatch_graph_vertices(c->g);
-  const unsigned orbits = c->r.orbits;
   const uint64_t last = n ? warpmatch_graph_id(c->g, n - 1) : 0;
   if (n && last >= (uint64_t)n * 16 + (1u << 20))
     return wm_fail(err, WM_EUSAGE, "orbits: %s: vertex ids reach %" PRIu64 " for %u vertices; ORCA's layout would "
                                    "print a line for each id up to it; use --format csv", c->path, last, n);
+  *rows = n ? last + 1 : 0;
+  return WM_OK;
+}
+
+/* Calls put(f, row) for ORCA's rows in order: a vertex's counts, or zeros
+ * for an id the file does not name. */
+static int each_orca_row(const orbits_cmd *c, FILE *f, void (*put)(FILE *, const uint64_t *, unsigned),
+                         wm_error *err) {
+  const unsigned orbits = c->r.orbits;
+  uint64_t rows = 0;
+  int rc = orca_rows(c, &rows, err);
+  if (rc) return rc;
   uint64_t *zero = calloc(orbits, sizeof *zero);
   if (!zero) return wm_fail(err, WM_EINPUT, "out of memory");
   uint32_t v = 0;
-  for (uint64_t id = 0; n && id <= last; id++) {
+  for (uint64_t id = 0; id < rows; id++) {
     const int present = warpmatch_graph_id(c->g, v) == id;
-    write_row(f, present ? c->counts + (size_t)v * orbits : zero, orbits, ' ');
+    put(f, present ? c->counts + (size_t)v * orbits : zero, orbits);
     v += present;
   }
   free(zero);
   return WM_OK;
+}
+
+static void put_text(FILE *f, const uint64_t *row, unsigned orbits) { write_row(f, row, orbits, ' '); }
+
+/* Little-endian whatever the host, as the header's '<u8' says. */
+static void put_le(FILE *f, const uint64_t *row, unsigned orbits) {
+  for (unsigned o = 0; o < orbits; o++) {
+    unsigned char b[8];
+    for (unsigned i = 0; i < 8; i++) b[i] = (unsigned char)(row[o] >> (8 * i));
+    fwrite(b, 1, sizeof b, f);
+  }
+}
+
+/* NumPy's .npy format 1.0: the magic, the header's length (2 bytes,
+ * little-endian), then a Python dict literal padded with spaces to a
+ * newline so that the data starts at a multiple of 64 bytes. */
+static void npy_header(FILE *f, uint64_t rows, unsigned cols) {
+  char dict[160];
+  int len = snprintf(dict, sizeof dict, "{'descr': '<u8', 'fortran_order': False, 'shape': (%" PRIu64 ", %u), }",
+                     rows, cols);
+  const int total = (10 + len + 1 + 63) / 64 * 64; /* magic 6, version 2, length 2, dict, '\n' */
+  const int pad = total - 10 - len - 1;
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  const unsigned hlen = (unsigned)(total - 10);
+  fputc((int)(hlen & 0xFF), f);
+  fputc((int)(hlen >> 8), f);
+  fputs(dict, f);
+  fprintf(f, "%*s\n", pad, "");
+}
+
+static int write_orca(const orbits_cmd *c, FILE *f, wm_error *err) { return each_orca_row(c, f, put_text, err); }
+
+static int write_npy(const orbits_cmd *c, FILE *f, wm_error *err) {
+  uint64_t rows = 0;
+  int rc = orca_rows(c, &rows, err);
+  if (rc) return rc;
+  npy_header(f, rows, c->r.orbits);
+  return each_orca_row(c, f, put_le, err);
 }
 
 static int write_csv(const orbits_cmd *c, FILE *f) {
@@ -129,6 +184,7 @@ static int write_csv(const orbits_cmd *c, FILE *f) {
 }
 
 static int write_to(const orbits_cmd *c, FILE *f, wm_error *err) {
+  if (c->format == OUT_NPY) return write_npy(c, f, err);
   return c->format == OUT_CSV ? write_csv(c, f) : write_orca(c, f, err);
 }
 
@@ -165,7 +221,8 @@ static void print_json(const orbits_cmd *c) {
   wm_json_str(&j, "method", method_name(c->r.method));
   wm_json_str(&j, "device", c->r.device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
   wm_json_u64(&j, "threads", (uint64_t)warpmatch_threads(c->ctx));
-  if (c->output) wm_json_str(&j, "output", c->output), wm_json_str(&j, "format", c->format == OUT_CSV ? "csv" : "orca");
+  static const char *const format_names[] = {"orca", "csv", "npy"};
+  if (c->output) wm_json_str(&j, "output", c->output), wm_json_str(&j, "format", format_names[c->format]);
   wm_json_array(&j, "totals"); /* per orbit, over the vertices */
   for (unsigned o = 0; o < c->r.orbits; o++) {
     wm_u128 sum = 0;

@@ -582,3 +582,100 @@ Test(orbits_cli, device_cpu_and_gpu) {
   }
   wm_test_rmdir(f.dir);
 }
+
+/* ---- --format npy ------------------------------------------------------ */
+
+/* A .npy file of `len` bytes parsed as NumPy reads format 1.0: the magic,
+ * the header dict (its length little-endian, data aligned to 64 bytes),
+ * then rows x cols little-endian uint64; checks the header says so. */
+static const unsigned char *parse_npy(const unsigned char *b, size_t len, uint64_t rows, unsigned cols) {
+  cr_assert(len >= 10 && !memcmp(b, "\x93NUMPY\x01\x00", 8), "not a .npy 1.0 file");
+  const size_t hlen = (size_t)b[8] | (size_t)b[9] << 8;
+  cr_assert_eq((10 + hlen) % 64, 0, "the data is not 64-byte aligned");
+  cr_assert(10 + hlen <= len && b[10 + hlen - 1] == '\n', "the header ends in a newline");
+  char want[160], header[1024];
+  snprintf(want, sizeof want, "{'descr': '<u8', 'fortran_order': False, 'shape': (%llu, %u), }",
+           (unsigned long long)rows, cols);
+  cr_assert_lt(hlen, sizeof header);
+  memcpy(header, b + 10, hlen), header[hlen] = '\0';
+  cr_assert(!strncmp(header, want, strlen(want)), "%s", header);
+  for (size_t i = strlen(want); i + 1 < hlen; i++) cr_assert_eq(header[i], ' ', "padding");
+  cr_assert_eq(len, 10 + hlen + rows * cols * 8, "the data's length");
+  return b + 10 + hlen;
+}
+
+static uint64_t le64(const unsigned char *p) {
+  uint64_t x = 0;
+  for (unsigned i = 0; i < 8; i++) x |= (uint64_t)p[i] << (8 * i);
+  return x;
+}
+
+static unsigned char *read_binary(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f, "%s", path);
+  static unsigned char buf[1 << 20];
+  *len = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  return buf;
+}
+
+/* The npy file holds the orca output's numbers, row for row: here ids
+ * 3..40 of which some are missing (their rows zeros, row i is id i). */
+Test(orbits_cli, npy_parses_back_equal_to_the_orca_output) {
+  edges e;
+  er(&e, 38, 0.2, 9);
+  char text[65536];
+  size_t len = 0;
+  for (uint64_t i = 0; i < e.m; i++)
+    if (e.src[i] % 7 != 5 && e.dst[i] % 7 != 5) /* leave some ids out */
+      len += (size_t)snprintf(text + len, sizeof text - len, "%u %u\n", e.src[i] + 3, e.dst[i] + 3);
+  wm_test_files f;
+  wm_test_graph_file(&f, text);
+  for (unsigned size = 2; size <= 5; size++) {
+    char *out = NULL, *err = NULL, dest[600];
+    snprintf(dest, sizeof dest, "%s/o.npy", f.dir);
+    int rc = wm_test_run(&out, &err, "orbits %s --size %u --no-cache --format npy --output %s", f.graph, size, dest);
+    cr_assert_eq(rc, 0, "%s", err);
+    free(out), free(err);
+    rc = wm_test_run(&out, &err, "orbits %s --size %u --no-cache", f.graph, size);
+    cr_assert_eq(rc, 0, "%s", err);
+    uint64_t rows = 0;
+    for (const char *s = out; *s; s++) rows += *s == '\n';
+    const unsigned orbits = warpmatch_orbit_count(size);
+    uint64_t *orca = malloc((size_t)rows * orbits * sizeof *orca);
+    parse_orca(out, (uint32_t)rows, orbits, orca);
+    size_t bytes = 0;
+    const unsigned char *file = read_binary(dest, &bytes);
+    const unsigned char *data = parse_npy(file, bytes, rows, orbits);
+    for (size_t i = 0; i < rows * orbits; i++)
+      cr_assert_eq(le64(data + 8 * i), orca[i], "size %u: row %zu orbit %zu", size, i / orbits, i % orbits);
+    cr_assert_eq(orca[1 * orbits], 0, "id 1 is not in the file");
+    free(orca), free(out), free(err);
+  }
+  wm_test_rmdir(f.dir);
+}
+
+/* A Matrix Market graph of one edge 1-2: its ids 1..3 and row 0 (zeros);
+ * and the bytes through stdout (a pipe here; a terminal is refused). */
+Test(orbits_cli, npy_of_a_graph_without_edges_and_through_stdout) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n1 2\n");
+  char *out = NULL, *err = NULL, dest[600];
+  snprintf(dest, sizeof dest, "%s/o.npy", f.dir);
+  int rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache --format npy --output %s", f.graph, dest);
+  cr_assert_eq(rc, 0, "%s", err);
+  size_t bytes = 0;
+  const unsigned char *file = read_binary(dest, &bytes);
+  const unsigned char *data = parse_npy(file, bytes, 4, 15);
+  for (size_t i = 0; i < 4 * 15; i++) /* orbit 0 (the degree) of ids 1 and 2 is 1; the rest 0 */
+    cr_assert_eq(le64(data + 8 * i), (uint64_t)(i == 15 || i == 30), "row %zu orbit %zu", i / 15, i % 15);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+  wm_test_graph_file(&f, "0 1\n");
+  rc = wm_test_run(&out, &err, "orbits %s --size 3 --no-cache --format npy", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(!memcmp(out, "\x93NUMPY\x01\x00", 8), "the magic on stdout");
+  cr_assert(strstr(out + 10, "'shape': (2, 4), }"), "%s", out + 10);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
