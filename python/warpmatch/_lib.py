@@ -174,6 +174,7 @@ class OrbitOptions(Structure):
         ("graphlet_size", c_uint),
         ("device", c_int),
         ("method", c_int),
+        ("edges", c_int),
     ]
 
 
