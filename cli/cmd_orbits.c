@@ -252,6 +252,7 @@ static void print_json(const orbits_cmd *c) {
   wm_json_u64(&j, "orbits", c->r.orbits);
   wm_json_str(&j, "rows", c->o.edges ? "edges" : "vertices");
   wm_json_double(&j, "seconds", c->r.seconds);
+  if (c->r.device == WARPMATCH_DEVICE_GPU) wm_json_double(&j, "kernel_ms", c->r.kernel_ms);
   wm_json_double(&j, "load_seconds", c->load_seconds);
   wm_json_str(&j, "method", method_name(c->r.method));
   wm_json_str(&j, "device", c->r.device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");

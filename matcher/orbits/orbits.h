@@ -21,6 +21,8 @@
 extern "C" {
 #endif
 
+struct wm_gpu_graph; /* device.h */
+
 #define WM_ORBIT_MAX_K 5
 #define WM_ORBIT_MAX 73 /* orbits of the graphlets of 2..5 vertices */
 #define WM_EDGE_ORBIT_MAX_K 4 /* edge orbits: graphlets of 3..4 vertices so far */
@@ -67,6 +69,8 @@ typedef struct wm_orbit_run {
   uint64_t start;  /* every count starts here (the test hook wm_count_start) */
   int gpu;         /* 1: the formula's aggregates on the GPU (the enumerator has no GPU executor) */
   int edges;       /* 1: ORCA's edge orbits, a row per undirected edge (enumerated, on the CPU) */
+  const struct wm_gpu_graph *gpu_graph; /* gpu: g kept on the device (device.h), or NULL: uploaded */
+  double *kernel_ms; /* gpu: the kernels' time (CUDA events), where not NULL */
 } wm_orbit_run;
 
 /* 1 when the formula covers graphlets of up to k vertices. */
@@ -97,10 +101,12 @@ typedef struct wm_orbit_aggregates {
 } wm_orbit_aggregates;
 /* Fills a's arrays (allocated by the caller: tri for every arc; k4, n8,
  * n12 for every vertex where k >= 4, else untouched) on the current CUDA
- * device; *kernel_ms gets the kernels' time.  A vertex's 4-cliques past
+ * device, reading g where gg (may be NULL) holds it there, with its pool
+ * and its kept scratch; *kernel_ms gets the kernels' time.  A vertex's 4-cliques past
  * 2^64 - 1 are WM_EINPUT; every CUDA failure WM_EDEVICE (gpu_orbit_sums.cu;
  * without CUDA, WM_EDEVICE "built without CUDA"). */
-int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err);
+int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_graph *gg, wm_orbit_aggregates *a,
+                            double *kernel_ms, wm_error *err);
 
 /* *out = start + v, or WM_EINPUT naming vertex (g's file id of index v)
  * and orbit when that passes 2^64 - 1 (or v < 0: a bug, also named). */

@@ -187,6 +187,7 @@ class OrbitResult(Structure):
         ("device", c_int),
         ("method", c_int),
         ("seconds", c_double),
+        ("kernel_ms", c_double),
     ]
 
 
