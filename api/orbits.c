@@ -35,8 +35,6 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
   if (o->edges && !wm_edge_orbit_count(o->graphlet_size))
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: edge orbits are counted for graphlet_size 3 or 4 so far (not %u)",
                        who, o->graphlet_size);
-  if (o->edges && o->method == WARPMATCH_METHOD_FORMULA)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: no formula for edge orbits yet; use method AUTO or ENUMERATE", who);
   if (o->device < WARPMATCH_DEVICE_AUTO || o->device > WARPMATCH_DEVICE_GPU)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: device %d; use WARPMATCH_DEVICE_AUTO, _CPU or _GPU", who, o->device);
   if (g->g->flags & WM_GRAPH_DIRECTED)
@@ -59,9 +57,8 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
   if (rc) return rc;
   wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL};
-  if (o.method != WARPMATCH_METHOD_ENUMERATE && !o.edges && wm_orbit_has_formula(o.graphlet_size))
-    run.method = WM_ORBIT_FORMULA;
-  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA;
+  if (o.method != WARPMATCH_METHOD_ENUMERATE && wm_orbit_has_formula(o.graphlet_size)) run.method = WM_ORBIT_FORMULA;
+  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA && !o.edges; /* the edge formula is the CPU's */
   warpmatch_orbit_result x;
   memset(&x, 0, sizeof x);
   x.size = sizeof x;

@@ -261,8 +261,8 @@ typedef struct warpmatch_orbit_options {
   int edges;              /* 1: edge orbits (ORCA's edge mode) instead of vertex orbits: a row
                              per undirected edge in warpmatch_graph_edge_ends' order, how many
                              connected induced subgraphs of 3..graphlet_size vertices hold the
-                             edge in each edge orbit (graphlet_size 3 or 4; enumerated on the
-                             CPU: method FORMULA is WARPMATCH_EUSAGE) */
+                             edge in each edge orbit (graphlet_size 3 or 4; on the CPU, by the
+                             edge formula or, with method ENUMERATE, the enumerator) */
 } warpmatch_orbit_options;
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
 

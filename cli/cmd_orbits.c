@@ -68,8 +68,7 @@ static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
   if (!rc && c->o.edges && !warpmatch_edge_orbit_count(c->o.graphlet_size))
     rc = wm_fail(err, WM_EUSAGE, "orbits: --edges counts the edge orbits of graphlets of up to 3 or 4 vertices so "
                                  "far; use --size 3 or 4");
-  if (!rc && c->o.edges && c->o.method == WARPMATCH_METHOD_FORMULA)
-    rc = wm_fail(err, WM_EUSAGE, "orbits: --edges has no formula yet; use --method auto or enumerate");
+
   c->output = wm_cli_str(cli, "output");
   if (!rc) rc = wm_cli_context(cli, &c->ctx, err);
   int use_gpu = 0;

@@ -37,8 +37,9 @@ int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_e
   if (run->edges && !wm_edge_orbit_count(run->k))
     return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are counted for graphlets of up to 3 or 4 vertices so far "
                                    "(not %u)", run->k);
-  if (run->edges && (run->method != WM_ORBIT_ENUMERATE || run->gpu))
-    return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are enumerated on the CPU (no formula or GPU executor yet)");
+  if (run->edges && run->gpu)
+    return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are counted on the CPU (no GPU executor yet)");
+  if (run->edges && run->method == WM_ORBIT_FORMULA) return wm_orbits_edge_formula(g, run, counts, err);
   return run->method == WM_ORBIT_FORMULA ? wm_orbits_formula(g, run, counts, err)
                                           : wm_orbits_enumerate(g, run, counts, err);
 }

@@ -68,7 +68,7 @@ typedef struct wm_orbit_run {
   int method;      /* WM_ORBIT_FORMULA or _ENUMERATE */
   uint64_t start;  /* every count starts here (the test hook wm_count_start) */
   int gpu;         /* 1: the formula's aggregates on the GPU (the enumerator has no GPU executor) */
-  int edges;       /* 1: ORCA's edge orbits, a row per undirected edge (enumerated, on the CPU) */
+  int edges;       /* 1: ORCA's edge orbits, a row per undirected edge (on the CPU) */
   const struct wm_gpu_graph *gpu_graph; /* gpu: g kept on the device (device.h), or NULL: uploaded */
   double *kernel_ms; /* gpu: the kernels' time (CUDA events), where not NULL */
 } wm_orbit_run;
@@ -85,6 +85,8 @@ int wm_orbit_has_formula(unsigned k);
 int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+/* The edge orbits (run->edges) by the edge formula (orbit_edge_formula.c). */
+int wm_orbits_edge_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 /* wm_orbits_cpu, or for run->gpu and the formula, the formula with its
  * aggregates from the GPU (WM_EDEVICE when that fails). */
 int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);

@@ -740,7 +740,7 @@ static uint64_t *edge_brute_force(const edges *e, unsigned size, uint64_t *rows)
 }
 
 /* Edge counts through the API (rows checked against warpmatch_graph_edge_ends). */
-static uint64_t *edge_orbits_of(const edges *e, unsigned size, int threads, uint64_t *rows) {
+static uint64_t *edge_orbits_by(const edges *e, unsigned size, int method, int threads, uint64_t *rows) {
   warpmatch_context *ctx;
   warpmatch_graph *g;
   cr_assert_eq(warpmatch_context_create(&ctx), 0);
@@ -753,32 +753,38 @@ static uint64_t *edge_orbits_of(const edges *e, unsigned size, int threads, uint
   for (uint64_t i = 0; i < *rows; i++) cr_assert(gu[i] == u[i] && gv[i] == v[i], "edge %llu", (unsigned long long)i);
   warpmatch_orbit_options o;
   warpmatch_orbit_options_init(&o);
-  o.graphlet_size = size, o.edges = 1;
+  o.graphlet_size = size, o.edges = 1, o.method = method;
   uint64_t *counts = malloc((*rows * warpmatch_edge_orbit_count(size) + 1) * sizeof *counts);
   warpmatch_orbit_result r;
   r.size = sizeof r;
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), 0, "%s", warpmatch_last_error(ctx));
   cr_assert_eq(r.orbits, warpmatch_edge_orbit_count(size));
-  cr_assert_eq(r.method, WARPMATCH_METHOD_ENUMERATE);
+  cr_assert_eq(r.method, method == WARPMATCH_METHOD_ENUMERATE ? WARPMATCH_METHOD_ENUMERATE : WARPMATCH_METHOD_FORMULA);
   cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
   return counts;
 }
 
+static uint64_t *edge_orbits_of(const edges *e, unsigned size, int threads, uint64_t *rows) {
+  return edge_orbits_by(e, size, WARPMATCH_METHOD_AUTO, threads, rows);
+}
+
+/* Both methods (the formula: AUTO), on one and two threads. */
 static void edges_vs_brute_force(const edges *e, const char *what) {
   for (unsigned size = 3; size <= 4; size++)
-    for (int threads = 1; threads <= 2; threads++) {
-      uint64_t m, m2;
-      uint64_t *b = edge_brute_force(e, size, &m), *x = edge_orbits_of(e, size, threads, &m2);
-      const unsigned orbits = warpmatch_edge_orbit_count(size);
-      for (uint64_t i = 0; i < m * orbits; i++)
-        cr_assert_eq(x[i], b[i], "%s size %u: edge row %llu orbit %u: %llu != %llu", what, size,
-                     (unsigned long long)(i / orbits), (unsigned)(i % orbits), (unsigned long long)x[i],
-                     (unsigned long long)b[i]);
-      free(b);
-      free(x);
-    }
+    for (int threads = 1; threads <= 2; threads++)
+      for (int method = WARPMATCH_METHOD_AUTO; method <= WARPMATCH_METHOD_ENUMERATE; method += 2) {
+        uint64_t m, m2;
+        uint64_t *b = edge_brute_force(e, size, &m), *x = edge_orbits_by(e, size, method, threads, &m2);
+        const unsigned orbits = warpmatch_edge_orbit_count(size);
+        for (uint64_t i = 0; i < m * orbits; i++)
+          cr_assert_eq(x[i], b[i], "%s size %u method %d: edge row %llu orbit %u: %llu != %llu", what, size, method,
+                       (unsigned long long)(i / orbits), (unsigned)(i % orbits), (unsigned long long)x[i],
+                       (unsigned long long)b[i]);
+        free(b);
+        free(x);
+      }
 }
 
 Test(edge_orbits, equal_a_brute_force_over_subsets) {
@@ -791,6 +797,15 @@ Test(edge_orbits, equal_a_brute_force_over_subsets) {
   add_edge(&e, 0, 1), add_edge(&e, 1, 2), add_edge(&e, 0, 2), add_edge(&e, 2, 3);
   add_edge(&e, 4, 5), add_edge(&e, 5, 6), add_edge(&e, 6, 7), add_edge(&e, 7, 4), add_edge(&e, 4, 6);
   edges_vs_brute_force(&e, "shapes");
+  er(&e, 60, 0.04, 7); /* a hub joined to a sparse graph */
+  for (uint32_t v = 1; v < e.n; v++)
+    if (!has(&e, 0, v)) add_edge(&e, 0, v);
+  for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
+    uint64_t m;
+    uint64_t *f = edge_orbits_by(&e, 4, WARPMATCH_METHOD_FORMULA, 2, &m), *x = edge_orbits_by(&e, 4, method, 1, &m);
+    for (uint64_t i = 0; i < m * 12; i++) cr_assert_eq(f[i], x[i], "hub: row %llu", (unsigned long long)(i / 12));
+    free(f), free(x);
+  }
 }
 
 /* Closed forms: in K_k every edge is in k-2 triangles and C(k-2, 2)
@@ -822,7 +837,8 @@ Test(edge_orbits, overflow_names_the_edge_and_the_orbit) {
   clique(&e, 6); /* each edge: C(4, 2) = 6 4-cliques (orbit 11), 4 triangles */
   uint64_t counts[15 * 12];
   char start[32], msg[1024];
-  for (int past = 0; past <= 1; past++) {
+  for (int i = 0; i < 4; i++) {
+    const int past = i & 1, method = i < 2 ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
     snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 6 + (uint64_t)past));
     cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
     warpmatch_context *ctx;
@@ -831,7 +847,7 @@ Test(edge_orbits, overflow_names_the_edge_and_the_orbit) {
     cr_assert_eq(warpmatch_graph_from_edges(ctx, e.n, e.src, e.dst, e.m, 0, &g), 0);
     warpmatch_orbit_options o;
     warpmatch_orbit_options_init(&o);
-    o.graphlet_size = 4, o.edges = 1;
+    o.graphlet_size = 4, o.edges = 1, o.method = method;
     const int rc = warpmatch_orbits(ctx, g, &o, counts, NULL);
     snprintf(msg, sizeof msg, "%s", warpmatch_last_error(ctx));
     warpmatch_graph_destroy(g);
@@ -868,11 +884,13 @@ Test(edge_orbits, the_api_refuses_what_it_cannot_do) {
     cr_assert(strstr(warpmatch_last_error(ctx), "edge orbits"), "%s", warpmatch_last_error(ctx));
   }
   warpmatch_orbit_options_init(&o);
-  o.edges = 1, o.graphlet_size = 4, o.method = WARPMATCH_METHOD_FORMULA;
-  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
-  cr_assert(strstr(warpmatch_last_error(ctx), "no formula for edge orbits"), "%s", warpmatch_last_error(ctx));
-  o.method = WARPMATCH_METHOD_AUTO, o.graphlet_size = 3;
-  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), 0, "%s", warpmatch_last_error(ctx));
+  o.edges = 1, o.graphlet_size = 3, o.device = WARPMATCH_DEVICE_GPU; /* the edge formula runs on the CPU */
+  warpmatch_orbit_result r;
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), warpmatch_gpu_available(ctx) ? 0 : WARPMATCH_EDEVICE);
+  o.device = WARPMATCH_DEVICE_AUTO;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), 0, "%s", warpmatch_last_error(ctx));
+  cr_assert(r.device == WARPMATCH_DEVICE_CPU && r.method == WARPMATCH_METHOD_FORMULA && r.orbits == 2);
   cr_assert(counts[0] == 1 && counts[1] == 0 && counts[2] == 1 && counts[3] == 0, "the path 0-1-2: orbit 0 each");
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
@@ -915,7 +933,6 @@ Test(edge_orbits_cli, orca_csv_and_npy_rows_are_the_edges_in_id_order) {
   const char *bad[][2] = {
       {"--size 5 --edges", "--size 3 or 4"},
       {"--size 2 --edges", "--size 3 or 4"},
-      {"--size 4 --edges --method formula", "no formula"},
   };
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     rc = wm_test_run(&out, &err, "orbits %s %s --no-cache", f.graph, bad[i][0]);
