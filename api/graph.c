@@ -160,6 +160,16 @@ void warpmatch_graph_ids(const warpmatch_graph *g, uint64_t *ids) {
   for (uint32_t v = 0; v < g->g->n; v++) ids[v] = wm_graph_file_id(g->g, v);
 }
 
+void warpmatch_graph_edge_ends(const warpmatch_graph *g, uint32_t *u, uint32_t *v) {
+  if (!g || !u || !v) return;
+  const wm_graph *x = g->g;
+  const int directed = (x->flags & WM_GRAPH_DIRECTED) != 0;
+  uint64_t i = 0;
+  for (uint32_t a = 0; a < x->n; a++)
+    for (uint64_t e = x->offsets[a]; e < x->offsets[a + 1]; e++)
+      if (directed || x->adj[e] > a) u[i] = a, v[i] = x->adj[e], i++;
+}
+
 uint64_t warpmatch_graph_id(const warpmatch_graph *g, uint32_t v) {
   return g && v < g->g->n ? wm_graph_file_id(g->g, v) : 0;
 }

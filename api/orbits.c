@@ -11,6 +11,7 @@
 #include "orbits.h"
 
 unsigned warpmatch_orbit_count(unsigned size) { return wm_orbit_count(size); }
+unsigned warpmatch_edge_orbit_count(unsigned size) { return wm_edge_orbit_count(size); }
 
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o) {
   if (!o) return;
@@ -31,6 +32,9 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
   if (o->method == WARPMATCH_METHOD_FORMULA && !wm_orbit_has_formula(o->graphlet_size))
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: no formula for the orbits of %u-vertex graphlets yet; use method "
                        "AUTO or ENUMERATE", who, o->graphlet_size);
+  if (o->edges && !wm_edge_orbit_count(o->graphlet_size))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: edge orbits are counted for graphlet_size 3 or 4 so far (not %u)",
+                       who, o->graphlet_size);
   if (o->device < WARPMATCH_DEVICE_AUTO || o->device > WARPMATCH_DEVICE_GPU)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: device %d; use WARPMATCH_DEVICE_AUTO, _CPU or _GPU", who, o->device);
   if (g->g->flags & WM_GRAPH_DIRECTED)
@@ -47,26 +51,37 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   warpmatch_orbit_options_init(&o);
   int rc = opt ? wm_api_struct_in(ctx, who, &o, sizeof o, opt) : WARPMATCH_OK;
   if (!rc) rc = check(ctx, who, g, &o);
-  if (!rc && !counts && g->g->n) rc = wm_api_null(ctx, who, "counts");
+  const uint64_t rows = o.edges ? wm_graph_edges(g->g) : g->g->n;
+  if (!rc && !counts && rows) rc = wm_api_null(ctx, who, "counts");
   int use_gpu = 0;
   if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
   if (rc) return rc;
-  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0};
+  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL};
   if (o.method != WARPMATCH_METHOD_ENUMERATE && wm_orbit_has_formula(o.graphlet_size)) run.method = WM_ORBIT_FORMULA;
-  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA;
+  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA && !o.edges; /* the edge formula is the CPU's */
   warpmatch_orbit_result x;
   memset(&x, 0, sizeof x);
   x.size = sizeof x;
-  x.orbits = wm_orbit_count(o.graphlet_size);
+  x.orbits = o.edges ? wm_edge_orbit_count(o.graphlet_size) : wm_orbit_count(o.graphlet_size);
   x.device = run.gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   x.method = run.method == WM_ORBIT_FORMULA ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
+  double kernel_ms = 0;
+  run.kernel_ms = &kernel_ms;
+  if (run.gpu) { /* the CUDA context and g on the device, kept for the next calls, before the timer */
+    wm_match_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.gpus = 1;
+    wm_api_gpu_graph(ctx, g->serial, g->g, &mo);
+    run.gpu_graph = mo.gpu_graph;
+  }
   wm_api_threads t;
   wm_api_threads_enter(ctx, &t);
   const double t0 = wm_now();
   wm_error err;
   wm_error_clear(&err);
-  rc = wm_api_status(ctx, g->g->n ? wm_orbits(g->g, &run, counts, &err) : WM_OK, &err);
+  rc = wm_api_status(ctx, rows ? wm_orbits(g->g, &run, counts, &err) : WM_OK, &err);
   x.seconds = wm_now() - t0;
+  x.kernel_ms = run.gpu ? kernel_ms : 0;
   wm_api_threads_leave(&t);
   int out_rc = r ? wm_api_struct_out(ctx, who, r, &x, sizeof x) : WARPMATCH_OK;
   return rc ? rc : out_rc;

@@ -136,6 +136,11 @@ uint64_t warpmatch_graph_edges(const warpmatch_graph *g);
 int warpmatch_graph_directed(const warpmatch_graph *g);
 /* ids[i] = the id of index i in the input (n entries, caller's array). */
 void warpmatch_graph_ids(const warpmatch_graph *g, uint64_t *ids);
+/* The edges as index pairs, warpmatch_graph_edges(g) entries in each
+ * caller's array: u[i] < v[i], ascending by (u, v), the rows of edge orbit
+ * counts (for a directed graph its arcs u[i] -> v[i] in the same order).
+ * Indices follow the input's ids, so for a loaded file this is by id. */
+void warpmatch_graph_edge_ends(const warpmatch_graph *g, uint32_t *u, uint32_t *v);
 
 /* ---- patterns ---------------------------------------------------------- */
 
@@ -236,6 +241,10 @@ int warpmatch_motifs(warpmatch_context *ctx, const warpmatch_graph *g, unsigned 
 /* The orbits of the graphlets of 2..size vertices: 1, 4, 15 or 73 for
  * size 2..5 (0 otherwise). */
 unsigned warpmatch_orbit_count(unsigned size);
+/* ORCA's edge orbits of the graphlets of 3..size vertices, the row length
+ * of warpmatch_orbit_options.edges: 2 for size 3, 12 for size 4 (0
+ * otherwise: 5-vertex edge orbits are not counted yet). */
+unsigned warpmatch_edge_orbit_count(unsigned size);
 
 typedef struct warpmatch_orbit_options {
   size_t size;            /* sizeof(warpmatch_orbit_options), set by _init (versioned) */
@@ -249,19 +258,28 @@ typedef struct warpmatch_orbit_options {
                              aggregates and the orbit relations (graphlet_size <= 4 so far;
                              5 is WARPMATCH_EUSAGE); ENUMERATE, every connected induced
                              subgraph once; AUTO (default), the formula where it exists */
+  int edges;              /* 1: edge orbits (ORCA's edge mode) instead of vertex orbits: a row
+                             per undirected edge in warpmatch_graph_edge_ends' order, how many
+                             connected induced subgraphs of 3..graphlet_size vertices hold the
+                             edge in each edge orbit (graphlet_size 3 or 4; on the CPU, by the
+                             edge formula or, with method ENUMERATE, the enumerator) */
 } warpmatch_orbit_options;
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
 
 typedef struct warpmatch_orbit_result {
   size_t size;     /* sizeof(warpmatch_orbit_result), set by the caller */
-  unsigned orbits; /* warpmatch_orbit_count(graphlet_size): the row length */
+  unsigned orbits; /* warpmatch_orbit_count(graphlet_size), or with edges
+                      warpmatch_edge_orbit_count: the row length */
   int device;      /* where it ran */
   int method;      /* how it was counted: WARPMATCH_METHOD_FORMULA or _ENUMERATE */
-  double seconds;  /* the counting's wall time */
+  double seconds;  /* the counting's wall time (on the GPU, after the CUDA context and the graph's
+                      upload, which the context keeps for its next calls, as motifs' time) */
+  double kernel_ms; /* GPU: the aggregates' kernels by CUDA events (0 on the CPU) */
 } warpmatch_orbit_result;
 
 /* counts[v * orbits + o] = the count of orbit o at index v, for every index
- * (n x orbits, row-major; the caller's array, overwritten); o and r may be
+ * (n x orbits, row-major; the caller's array, overwritten; with edges, a
+ * row per edge: warpmatch_graph_edges(g) x orbits); o and r may be
  * NULL (the defaults; no figures).  The graph must be undirected.  CPU
  * threads: the context's.  On failure counts are unspecified. */
 int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_orbit_options *o,

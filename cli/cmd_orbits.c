@@ -2,23 +2,28 @@
  * degree vector), 15 orbits up to 4 vertices or 73 up to 5, numbered as ORCA
  * numbers them.  Output in ORCA's layout by default (one line per vertex id
  * 0..max, counts space-separated; ids the file lacks are isolated vertices,
- * all zeros, as ORCA would print them) or as CSV with the file's ids; to
+ * all zeros, as ORCA would print them), the same rows as a NumPy .npy
+ * array (row i is id i), or as CSV with the file's ids; to
  * --output F (written whole or not at all) or stdout; --json a summary.
  * Through the public API and base/ only (the graph is loaded here, since
  * --format names the output's layout, not the input's). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-enum { OUT_ORCA = 0, OUT_CSV = 1 };
+enum { OUT_ORCA = 0, OUT_CSV = 1, OUT_NPY = 2 };
 
 static const wm_optspec spec[] = {
     {"size", "2|3|4|5", "graphlets of up to this many vertices (required): 4 gives 15 orbits, 5 gives 73"},
     {"output", "F", "write the counts to F (default: stdout; with --json, none unless given)"},
-    {"format", "orca|csv", "orca (default): one line per vertex id 0..max, counts in orbit order; csv: a header "
-                           "'vertex,o0,...' and one row per vertex with its id"},
+    {"format", "orca|csv|npy", "orca (default): one line per vertex id 0..max, counts in orbit order; csv: a header "
+                               "'vertex,o0,...' and one row per vertex with its id; npy: orca's rows as a NumPy "
+                               "uint64 array (row i: vertex id i)"},
+    {"edges", NULL, "edge orbits (ORCA's edge mode, --size 3|4): one row per edge u-v, u < v, in ascending (u, v) "
+                    "order by file id; csv names the ends"},
     {"method", "auto|formula|enumerate",
      "formula: per-vertex and per-edge aggregates and the orbit relations (up to 4 vertices); enumerate: every "
      "connected induced subgraph once; auto (default): the formula where it exists"},
@@ -39,22 +44,31 @@ typedef struct orbits_cmd {
   warpmatch_context *ctx;
   warpmatch_graph *g;
   uint64_t *counts;
+  uint64_t rows;    /* of counts: vertices, or edges with --edges */
+  uint32_t *eu, *ev; /* --edges: each row's ends (indices) */
   double load_seconds;
 } orbits_cmd;
 
 static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
-  static const char *const formats[] = {"orca", "csv", NULL};
+  static const char *const formats[] = {"orca", "csv", "npy", NULL};
   static const char *const methods[] = {"auto", "formula", "enumerate", NULL};
   uint64_t size;
   warpmatch_orbit_options_init(&c->o);
   if (!wm_cli_str(cli, "size")) return wm_fail(err, WM_EUSAGE, "orbits: --size 2|3|4|5 is required");
   int rc = wm_cli_u64(cli, "size", 0, 2, 5, &size, err);
   if (!rc) rc = wm_cli_choice(cli, "format", formats, OUT_ORCA, &c->format, err);
+  if (!rc && c->format == OUT_NPY && !wm_cli_str(cli, "output") && isatty(STDOUT_FILENO))
+    rc = wm_fail(err, WM_EUSAGE, "orbits: --format npy is binary: give --output F or redirect stdout");
   if (!rc) rc = wm_cli_choice(cli, "method", methods, 0, &c->o.method, err);
   if (!rc && c->o.method == WARPMATCH_METHOD_FORMULA && size > 4)
     rc = wm_fail(err, WM_EUSAGE, "orbits: --method formula covers graphlets of up to 4 vertices so far; use "
                                  "--method auto or enumerate for --size 5");
   c->o.graphlet_size = (unsigned)size;
+  c->o.edges = wm_cli_flag(cli, "edges");
+  if (!rc && c->o.edges && !warpmatch_edge_orbit_count(c->o.graphlet_size))
+    rc = wm_fail(err, WM_EUSAGE, "orbits: --edges counts the edge orbits of graphlets of up to 3 or 4 vertices so "
+                                 "far; use --size 3 or 4");
+
   c->output = wm_cli_str(cli, "output");
   if (!rc) rc = wm_cli_context(cli, &c->ctx, err);
   int use_gpu = 0;
@@ -81,9 +95,18 @@ static int load(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
 }
 
 static int count(orbits_cmd *c, wm_error *err) {
-  const size_t cells = (size_t)warpmatch_graph_vertices(c->g) * warpmatch_orbit_count(c->o.graphlet_size);
+  c->rows = c->o.edges ? warpmatch_graph_edges(c->g) : warpmatch_graph_vertices(c->g);
+  const unsigned orbits =
+      c->o.edges ? warpmatch_edge_orbit_count(c->o.graphlet_size) : warpmatch_orbit_count(c->o.graphlet_size);
+  const size_t cells = (size_t)c->rows * orbits;
   c->counts = malloc(cells ? cells * sizeof *c->counts : 1);
   if (!c->counts) return wm_fail(err, WM_EINPUT, "orbits: out of memory for %zu counts", cells);
+  if (c->o.edges) {
+    c->eu = malloc(c->rows ? c->rows * sizeof *c->eu : 1);
+    c->ev = malloc(c->rows ? c->rows * sizeof *c->ev : 1);
+    if (!c->eu || !c->ev) return wm_fail(err, WM_EINPUT, "orbits: out of memory for %" PRIu64 " edges", c->rows);
+    warpmatch_graph_edge_ends(c->g, c->eu, c->ev);
+  }
   c->r.size = sizeof c->r;
   return wm_cli_api(c->ctx, warpmatch_orbits(c->ctx, c->g, &c->o, c->counts, &c->r), err);
 }
@@ -96,28 +119,93 @@ static void write_row(FILE *f, const uint64_t *row, unsigned orbits, char sep) {
   fputc('\n', f);
 }
 
-/* ORCA's layout: line i is vertex id i, for every id up to the largest. */
-static int write_orca(const orbits_cmd *c, FILE *f, wm_error *err) {
+/* ORCA's layout: row i is vertex id i, for every id up to the largest;
+ * *rows gets their number (0 for an empty graph). */
+static int orca_rows(const orbits_cmd *c, uint64_t *rows, wm_error *err) {
+  if (c->o.edges) { /* a row per edge, as counted */
+    *rows = c->rows;
+    return WM_OK;
+  }
   const uint32_t n = warpmatch_graph_vertices(c->g);
-  const unsigned orbits = c->r.orbits;
   const uint64_t last = n ? warpmatch_graph_id(c->g, n - 1) : 0;
   if (n && last >= (uint64_t)n * 16 + (1u << 20))
     return wm_fail(err, WM_EUSAGE, "orbits: %s: vertex ids reach %" PRIu64 " for %u vertices; ORCA's layout would "
                                    "print a line for each id up to it; use --format csv", c->path, last, n);
+  *rows = n ? last + 1 : 0;
+  return WM_OK;
+}
+
+/* Calls put(f, row) for ORCA's rows in order: a vertex's counts, or zeros
+ * for an id the file does not name. */
+static int each_orca_row(const orbits_cmd *c, FILE *f, void (*put)(FILE *, const uint64_t *, unsigned),
+                         wm_error *err) {
+  const unsigned orbits = c->r.orbits;
+  uint64_t rows = 0;
+  int rc = orca_rows(c, &rows, err);
+  if (rc) return rc;
   uint64_t *zero = calloc(orbits, sizeof *zero);
   if (!zero) return wm_fail(err, WM_EINPUT, "out of memory");
   uint32_t v = 0;
-  for (uint64_t id = 0; n && id <= last; id++) {
+  for (uint64_t id = 0; id < rows && c->o.edges; id++) put(f, c->counts + (size_t)id * orbits, orbits);
+  for (uint64_t id = 0; id < rows && !c->o.edges; id++) {
     const int present = warpmatch_graph_id(c->g, v) == id;
-    write_row(f, present ? c->counts + (size_t)v * orbits : zero, orbits, ' ');
+    put(f, present ? c->counts + (size_t)v * orbits : zero, orbits);
     v += present;
   }
   free(zero);
   return WM_OK;
 }
 
+static void put_text(FILE *f, const uint64_t *row, unsigned orbits) { write_row(f, row, orbits, ' '); }
+
+/* Little-endian whatever the host, as the header's '<u8' says. */
+static void put_le(FILE *f, const uint64_t *row, unsigned orbits) {
+  for (unsigned o = 0; o < orbits; o++) {
+    unsigned char b[8];
+    for (unsigned i = 0; i < 8; i++) b[i] = (unsigned char)(row[o] >> (8 * i));
+    fwrite(b, 1, sizeof b, f);
+  }
+}
+
+/* NumPy's .npy format 1.0: the magic, the header's length (2 bytes,
+ * little-endian), then a Python dict literal padded with spaces to a
+ * newline so that the data starts at a multiple of 64 bytes. */
+static void npy_header(FILE *f, uint64_t rows, unsigned cols) {
+  char dict[160];
+  int len = snprintf(dict, sizeof dict, "{'descr': '<u8', 'fortran_order': False, 'shape': (%" PRIu64 ", %u), }",
+                     rows, cols);
+  const int total = (10 + len + 1 + 63) / 64 * 64; /* magic 6, version 2, length 2, dict, '\n' */
+  const int pad = total - 10 - len - 1;
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  const unsigned hlen = (unsigned)(total - 10);
+  fputc((int)(hlen & 0xFF), f);
+  fputc((int)(hlen >> 8), f);
+  fputs(dict, f);
+  fprintf(f, "%*s\n", pad, "");
+}
+
+static int write_orca(const orbits_cmd *c, FILE *f, wm_error *err) { return each_orca_row(c, f, put_text, err); }
+
+static int write_npy(const orbits_cmd *c, FILE *f, wm_error *err) {
+  uint64_t rows = 0;
+  int rc = orca_rows(c, &rows, err);
+  if (rc) return rc;
+  npy_header(f, rows, c->r.orbits);
+  return each_orca_row(c, f, put_le, err);
+}
+
 static int write_csv(const orbits_cmd *c, FILE *f) {
   const unsigned orbits = c->r.orbits;
+  if (c->o.edges) {
+    fputs("u,v", f);
+    for (unsigned o = 0; o < orbits; o++) fprintf(f, ",e%u", o);
+    fputc('\n', f);
+    for (uint64_t i = 0; i < c->rows; i++) {
+      fprintf(f, "%" PRIu64 ",%" PRIu64 ",", warpmatch_graph_id(c->g, c->eu[i]), warpmatch_graph_id(c->g, c->ev[i]));
+      write_row(f, c->counts + (size_t)i * orbits, orbits, ',');
+    }
+    return WM_OK;
+  }
   fputs("vertex", f);
   for (unsigned o = 0; o < orbits; o++) fprintf(f, ",o%u", o);
   fputc('\n', f);
@@ -129,6 +217,7 @@ static int write_csv(const orbits_cmd *c, FILE *f) {
 }
 
 static int write_to(const orbits_cmd *c, FILE *f, wm_error *err) {
+  if (c->format == OUT_NPY) return write_npy(c, f, err);
   return c->format == OUT_CSV ? write_csv(c, f) : write_orca(c, f, err);
 }
 
@@ -160,16 +249,19 @@ static void print_json(const orbits_cmd *c) {
   wm_json_u64(&j, "edges", warpmatch_graph_edges(c->g));
   wm_json_u64(&j, "size", c->o.graphlet_size);
   wm_json_u64(&j, "orbits", c->r.orbits);
+  wm_json_str(&j, "rows", c->o.edges ? "edges" : "vertices");
   wm_json_double(&j, "seconds", c->r.seconds);
+  if (c->r.device == WARPMATCH_DEVICE_GPU) wm_json_double(&j, "kernel_ms", c->r.kernel_ms);
   wm_json_double(&j, "load_seconds", c->load_seconds);
   wm_json_str(&j, "method", method_name(c->r.method));
   wm_json_str(&j, "device", c->r.device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
   wm_json_u64(&j, "threads", (uint64_t)warpmatch_threads(c->ctx));
-  if (c->output) wm_json_str(&j, "output", c->output), wm_json_str(&j, "format", c->format == OUT_CSV ? "csv" : "orca");
-  wm_json_array(&j, "totals"); /* per orbit, over the vertices */
+  static const char *const format_names[] = {"orca", "csv", "npy"};
+  if (c->output) wm_json_str(&j, "output", c->output), wm_json_str(&j, "format", format_names[c->format]);
+  wm_json_array(&j, "totals"); /* per orbit, over the rows */
   for (unsigned o = 0; o < c->r.orbits; o++) {
     wm_u128 sum = 0;
-    for (uint32_t v = 0; v < n; v++) sum += c->counts[(size_t)v * c->r.orbits + o];
+    for (uint64_t v = 0; v < c->rows; v++) sum += c->counts[(size_t)v * c->r.orbits + o];
     wm_json_u128(&j, NULL, sum);
   }
   wm_json_close(&j);
@@ -177,9 +269,10 @@ static void print_json(const orbits_cmd *c) {
 }
 
 static void print_text(const orbits_cmd *c) {
-  printf("orbits of graphlets of 2-%u vertices in %s (%u vertices, %" PRIu64 " edges): %u per vertex, written to "
+  printf("%s orbits of graphlets of %u-%u vertices in %s (%u vertices, %" PRIu64 " edges): %u per %s, written to "
          "%s\ntime: load %.3f s, count %.3f s (%s, %d threads)\n",
-         c->o.graphlet_size, c->path, warpmatch_graph_vertices(c->g), warpmatch_graph_edges(c->g), c->r.orbits,
+         c->o.edges ? "edge" : "vertex", c->o.edges ? 3 : 2, c->o.graphlet_size, c->path,
+         warpmatch_graph_vertices(c->g), warpmatch_graph_edges(c->g), c->r.orbits, c->o.edges ? "edge" : "vertex",
          c->output, c->load_seconds, c->r.seconds, method_name(c->r.method), warpmatch_threads(c->ctx));
 }
 
@@ -189,7 +282,8 @@ int wm_cmd_orbits(int argc, char **argv) {
   wm_error_clear(&err);
   if (wm_cli_parse(&cli, "orbits", "GRAPH --size 4|5 [options]",
                    "Count the graphlet orbits of every vertex (the graphlet degree vector, ORCA's numbering):\n"
-                   "15 orbits for graphlets of up to 4 vertices, 73 up to 5.",
+                   "15 orbits for graphlets of up to 4 vertices, 73 up to 5; with --edges, ORCA's edge orbits\n"
+                   "of every edge (2 up to 3 vertices, 12 up to 4).",
                    spec, 1, 1, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;
@@ -202,6 +296,8 @@ int wm_cmd_orbits(int argc, char **argv) {
   if (!rc && cli.json) print_json(&c);
   else if (!rc && c.output) print_text(&c);
   free(c.counts);
+  free(c.eu);
+  free(c.ev);
   warpmatch_graph_destroy(c.g);
   warpmatch_context_destroy(c.ctx);
   return rc ? wm_cli_report(&err) : WM_OK;

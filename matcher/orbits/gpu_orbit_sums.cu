@@ -4,7 +4,7 @@
  *      of the two rows, searching the longer (both directions of each
  *      edge, each counted on its own);
  *   2. (k >= 4) the degree orientation (u before w by degree, then index:
- *      out-degrees at most sqrt(2m)), its offsets summed on the host;
+ *      out-degrees at most sqrt(2m)), its offsets summed by CUB's scan;
  *   3. (k >= 4) 4-cliques per vertex: a warp per oriented arc a->b, a lane
  *      per c in N+(a) & N+(b), walking N+(c) for the d in both: each
  *      4-clique a < b < c < d found once and credited to its four vertices
@@ -16,12 +16,23 @@
  *      tri(u, w) - 1 where w is a neighbour of v above u; a second walk
  *      takes each cnt[w] back to 0 (atomicExch: one lane reads it) and adds
  *      C(cnt, 2).  The sums are 128-bit per lane and per vertex, exact.
- *      The warps are as many as the device runs at once, fewer where their
- *      slices would not fit in 3/4 of the free memory.
- * Every buffer is freed on every path (release). */
+ *      The warps are as many as the device runs at once (and no more than
+ *      the vertices), fewer where their slices would not fit in 3/4 of the
+ *      free memory.
+ * The fixed cost is kept out of the way, as the motif sums do: the graph
+ * the context keeps on the device (wm_gpu_graph, made before the call's
+ * timer, with the CUDA context) is read where it holds g instead of an
+ * upload; the small buffers come from its memory pool; the two-hop
+ * counters, which pass 4 leaves zeroed, stay with it for the next call
+ * (wm_gpu_graph_keep) instead of a new allocation and a memset; the SM
+ * count is one attribute, not cudaGetDeviceProperties.  Every buffer is
+ * allocated before the start event, so that kernel_ms is the kernels'.
+ * Every buffer is freed (or kept) on every path (release). */
+#include <cub/cub.cuh>
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "gpu_check.h"
 #include "orbits.h"
 
@@ -35,20 +46,52 @@ constexpr int kThreads = 32 * kWarpsPerBlock;
 constexpr int kWarpsPerSm = 64; /* resident on sm_80 and sm_90: 2048 threads */
 
 struct bufs {
-  uint64_t *off, *ooff;
-  uint32_t *adj, *oadj, *tri, *scratch;
+  const wm_gpu_graph *gg; /* the context's graph on the device, or NULL */
+  int dev;
+  cudaMemPool_t pool;     /* gg's pool on dev, or NULL: cudaMalloc */
+  const uint64_t *off;    /* g's CSR on the device: gg's, or own_off and own_adj */
+  const uint32_t *adj;
+  uint64_t *own_off, *ooff;
+  uint32_t *own_adj, *oadj, *tri, *scratch;
   unsigned long long *k4, *next;
   i128 *n8, *n12;
   int *overflow;
+  void *scan_tmp;
+  size_t scan_bytes, scratch_bytes;
+  uint64_t tag;           /* the scratch's (scratch_tag) */
+  bool scratch_clean;     /* pass 4 ran to its end: every counter is back to 0 */
   cudaEvent_t start, end;
 };
 
+/* The two-hop counters' tag among the buffers a wm_gpu_graph keeps. */
+uint64_t scratch_tag(unsigned warps) { return 0x0B17ull << 48 | warps; }
+
+template <class T>
+cudaError_t take(bufs &b, T **p, size_t bytes) {
+  *p = NULL;
+  void *q = NULL;
+  const cudaError_t e = b.pool ? cudaMallocFromPoolAsync(&q, bytes ? bytes : 1, b.pool, 0)
+                               : cudaMalloc(&q, bytes ? bytes : 1);
+  *p = (T *)q;
+  return e;
+}
+
+void give(const bufs &b, void *p) {
+  if (!p) return;
+  if (b.pool) cudaFreeAsync(p, 0);
+  else cudaFree(p);
+}
+
 void release(bufs &b) {
-  void *p[] = {b.off, b.ooff, b.adj, b.oadj, b.tri, b.scratch, b.k4, b.next, b.n8, b.n12, b.overflow};
-  for (void *x : p)
-    if (x) cudaFree(x);
+  void *p[] = {b.own_off, b.own_adj, b.ooff, b.oadj, b.tri, b.k4, b.next, b.n8, b.n12, b.overflow, b.scan_tmp};
+  for (void *x : p) give(b, x);
+  /* the counters: kept clean with gg for the next call, else freed (cudaMalloc'd: gg frees what it keeps) */
+  if (b.scratch && !(b.scratch_clean && wm_gpu_graph_keep(b.gg, b.dev, b.scratch, b.scratch_bytes, b.tag)))
+    cudaFree(b.scratch);
   if (b.start) cudaEventDestroy(b.start);
   if (b.end) cudaEventDestroy(b.end);
+  if (b.pool) cudaStreamSynchronize(0); /* the pool's frees are done before the call returns */
+  cudaGetLastError();
 }
 
 __device__ __forceinline__ uint64_t deg(const uint64_t *off, uint32_t v) { return off[v + 1] - off[v]; }
@@ -111,12 +154,13 @@ __device__ __forceinline__ bool before(const uint64_t *off, uint32_t u, uint32_t
   return du < dw || (du == dw && u < w);
 }
 
-/* 2: out-degrees into ooff[v + 1] (the host sums them), then the rows. */
+/* 2: out-degrees into ooff[v] (ooff[n] is 0; the exclusive scan makes
+ * them offsets), then the rows. */
 __global__ void out_degrees(const uint64_t *off, const uint32_t *adj, uint32_t n, uint64_t *ooff) {
   for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += (uint64_t)gridDim.x * blockDim.x) {
     uint64_t d = 0;
     for (uint64_t e = off[v]; e < off[v + 1]; e++) d += before(off, (uint32_t)v, adj[e]);
-    ooff[v + 1] = d;
+    ooff[v] = d;
   }
 }
 
@@ -229,100 +273,85 @@ unsigned grid_for(uint64_t warp_items, int sms) {
   return (unsigned)(want < 1 ? 1 : want < most ? want : most);
 }
 
-/* The degree orientation: out-degrees on the device, their prefix on the
- * host (O(n)), the rows on the device. */
-int orient(bufs &b, const wm_graph *g, int sms, uint64_t *mo, wm_error *err) {
-  const size_t bytes = ((size_t)g->n + 1) * sizeof(uint64_t);
-  WM_CU(cudaMalloc(&b.ooff, bytes));
-  WM_CU(cudaMemset(b.ooff, 0, bytes));
-  const unsigned blocks = grid_for(g->n / 32 + 1, sms);
-  out_degrees<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff);
-  WM_CU(cudaGetLastError());
-  uint64_t *h = (uint64_t *)malloc(bytes);
-  if (!h) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the orientation's offsets");
-  cudaError_t e = cudaMemcpy(h, b.ooff, bytes, cudaMemcpyDeviceToHost);
-  for (uint32_t v = 0; e == cudaSuccess && v < g->n; v++) h[v + 1] += h[v];
-  if (e == cudaSuccess) e = cudaMemcpy(b.ooff, h, bytes, cudaMemcpyHostToDevice);
-  *mo = h[g->n];
-  free(h);
-  WM_CU(e);
-  WM_CU(cudaMalloc(&b.oadj, (*mo ? *mo : 1) * sizeof(uint32_t)));
-  out_rows<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff, b.oadj);
-  WM_CU(cudaGetLastError());
-  return WM_OK;
-}
-
-/* Warps for pass 4: as many as run at once, fewer where their slices of n
- * counters would pass 3/4 of the free memory; at least one. */
-int two_hop_warps(const wm_graph *g, const cudaDeviceProp &prop, unsigned *warps, wm_error *err) {
-  size_t free_b = 0, total_b = 0;
-  WM_CU(cudaMemGetInfo(&free_b, &total_b));
+/* The two-hop counters, n per warp: as many warps as the device runs at
+ * once and no more than the vertices, fewer where their slices would pass
+ * 3/4 of the free memory; at least one.  A clean scratch of the full width
+ * kept with gg is taken as it is; a new one is zeroed. */
+int two_hop_scratch(bufs &b, const wm_graph *g, int sms, unsigned *warps, wm_error *err) {
   const uint64_t slice = (uint64_t)g->n * sizeof(uint32_t);
-  const uint64_t fit = (uint64_t)(0.75 * (double)free_b) / (slice ? slice : 1);
-  uint64_t w = (uint64_t)prop.multiProcessorCount * kWarpsPerSm;
+  uint64_t w = (uint64_t)sms * kWarpsPerSm;
   if (w > g->n) w = g->n;
-  if (w > fit) w = fit;
   if (w > kWarpsPerBlock) w -= w % kWarpsPerBlock; /* whole blocks */
-  if (!w)
-    return wm_fail(err, WM_EDEVICE, "orbits: device out of memory: one warp's %llu counters (%zu bytes free)",
-                   (unsigned long long)g->n, free_b);
+  b.scratch = (uint32_t *)wm_gpu_graph_take(b.gg, b.dev, w * slice, scratch_tag((unsigned)w));
+  if (!b.scratch) {
+    size_t free_b = 0, total_b = 0;
+    WM_CU(cudaMemGetInfo(&free_b, &total_b));
+    const uint64_t fit = (uint64_t)(0.75 * (double)free_b) / (slice ? slice : 1);
+    if (w > fit) w = fit > kWarpsPerBlock ? fit - fit % kWarpsPerBlock : fit;
+    if (!w)
+      return wm_fail(err, WM_EDEVICE, "orbits: device out of memory: one warp's %llu counters (%zu bytes free)",
+                     (unsigned long long)g->n, free_b);
+    WM_CU(cudaMalloc(&b.scratch, w * slice));
+    WM_CU(cudaMemsetAsync(b.scratch, 0, w * slice, 0));
+  }
+  b.scratch_bytes = w * slice, b.tag = scratch_tag((unsigned)w);
   *warps = (unsigned)w;
   return WM_OK;
 }
 
-int four_vertex_passes(bufs &b, const wm_graph *g, const cudaDeviceProp &prop, wm_error *err) {
-  const int sms = prop.multiProcessorCount;
-  uint64_t mo = 0;
-  int rc = orient(b, g, sms, &mo, err);
-  if (rc) return rc;
-  WM_CU(cudaMalloc(&b.k4, (size_t)g->n * sizeof *b.k4));
-  WM_CU(cudaMemset(b.k4, 0, (size_t)g->n * sizeof *b.k4));
-  WM_CU(cudaMalloc(&b.n8, (size_t)g->n * sizeof *b.n8));
-  WM_CU(cudaMalloc(&b.n12, (size_t)g->n * sizeof *b.n12));
+/* Every buffer of the passes, before the timed window: the graph (gg's,
+ * or uploaded), and for k >= 4 the orientation's (each edge is oriented
+ * once: m/2 arcs), the scan's temporary, the per-vertex sums and the
+ * two-hop counters (two_hop_scratch). */
+int prepare(bufs &b, const wm_graph *g, unsigned k, int sms, unsigned *warps, wm_error *err) {
+  void *off = NULL, *adj = NULL;
+  if (wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj)) {
+    b.off = (const uint64_t *)off, b.adj = (const uint32_t *)adj;
+  } else {
+    WM_CU(take(b, &b.own_off, ((size_t)g->n + 1) * sizeof(uint64_t)));
+    WM_CU(take(b, &b.own_adj, g->m * sizeof(uint32_t)));
+    WM_CU(cudaMemcpy(b.own_off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    if (g->m) WM_CU(cudaMemcpy(b.own_adj, g->adj, g->m * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    b.off = b.own_off, b.adj = b.own_adj;
+  }
+  WM_CU(take(b, &b.tri, g->m * sizeof(uint32_t)));
+  if (k < 4) return WM_OK;
+  const size_t n = g->n;
+  WM_CU(take(b, &b.next, sizeof *b.next));
+  WM_CU(take(b, &b.overflow, sizeof *b.overflow));
+  WM_CU(take(b, &b.ooff, (n + 1) * sizeof(uint64_t)));
+  WM_CU(take(b, &b.oadj, g->m / 2 * sizeof(uint32_t)));
+  WM_CU(take(b, &b.k4, n * sizeof *b.k4));
+  WM_CU(take(b, &b.n8, n * sizeof *b.n8));
+  WM_CU(take(b, &b.n12, n * sizeof *b.n12));
+  WM_CU(cub::DeviceScan::ExclusiveSum(NULL, b.scan_bytes, b.ooff, b.ooff, n + 1));
+  WM_CU(take(b, &b.scan_tmp, b.scan_bytes));
+  WM_CU(cudaMemsetAsync(b.next, 0, sizeof *b.next, 0));
+  WM_CU(cudaMemsetAsync(b.overflow, 0, sizeof *b.overflow, 0));
+  WM_CU(cudaMemsetAsync(b.ooff + n, 0, sizeof(uint64_t), 0));
+  WM_CU(cudaMemsetAsync(b.k4, 0, n * sizeof *b.k4, 0));
+  return two_hop_scratch(b, g, sms, warps, err);
+}
+
+/* 2-4 in the timed window: the orientation (out-degrees, their scan, the
+ * rows), the 4-cliques, the two-hop sums. */
+int four_vertex_passes(bufs &b, const wm_graph *g, int sms, unsigned warps, wm_error *err) {
+  const uint64_t mo = g->m / 2;
+  const unsigned blocks = grid_for(g->n / 32 + 1, sms);
+  out_degrees<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff);
+  WM_CU(cudaGetLastError());
+  WM_CU(cub::DeviceScan::ExclusiveSum(b.scan_tmp, b.scan_bytes, b.ooff, b.ooff, (size_t)g->n + 1));
+  out_rows<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff, b.oadj);
+  WM_CU(cudaGetLastError());
   if (mo) vertex_cliques<<<grid_for(mo, sms), kThreads>>>(b.ooff, b.oadj, g->n, mo, b.k4, b.overflow);
   WM_CU(cudaGetLastError());
-  unsigned warps = 0;
-  rc = two_hop_warps(g, prop, &warps, err);
-  if (rc) return rc;
-  WM_CU(cudaMalloc(&b.scratch, (size_t)warps * g->n * sizeof(uint32_t)));
-  WM_CU(cudaMemset(b.scratch, 0, (size_t)warps * g->n * sizeof(uint32_t)));
   const unsigned per_block = warps < kWarpsPerBlock ? warps : kWarpsPerBlock;
   two_hop<<<warps / per_block, 32 * per_block>>>(b.off, b.adj, g->n, b.tri, b.scratch, b.next, b.n8, b.n12);
   WM_CU(cudaGetLastError());
   return WM_OK;
 }
 
-int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err) {
-  int dev = 0;
-  cudaDeviceProp prop;
-  WM_CU(cudaGetDevice(&dev));
-  WM_CU(cudaGetDeviceProperties(&prop, dev));
-  const size_t m = g->m ? g->m : 1;
-  WM_CU(cudaMalloc(&b.off, ((size_t)g->n + 1) * sizeof(uint64_t)));
-  WM_CU(cudaMalloc(&b.adj, m * sizeof(uint32_t)));
-  WM_CU(cudaMalloc(&b.tri, m * sizeof(uint32_t)));
-  WM_CU(cudaMalloc(&b.next, sizeof *b.next));
-  WM_CU(cudaMalloc(&b.overflow, sizeof *b.overflow));
-  WM_CU(cudaMemcpy(b.off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
-  if (g->m) WM_CU(cudaMemcpy(b.adj, g->adj, g->m * sizeof(uint32_t), cudaMemcpyHostToDevice));
-  WM_CU(cudaMemset(b.next, 0, sizeof *b.next));
-  WM_CU(cudaMemset(b.overflow, 0, sizeof *b.overflow));
-  WM_CU(cudaEventCreate(&b.start));
-  WM_CU(cudaEventCreate(&b.end));
-  WM_CU(cudaEventRecord(b.start));
-  const unsigned blocks = grid_for(g->m, prop.multiProcessorCount);
-  if (g->m) arc_triangles<<<blocks, kThreads>>>(b.off, b.adj, g->n, g->m, b.tri);
-  WM_CU(cudaGetLastError());
-  if (k >= 4) {
-    int rc = four_vertex_passes(b, g, prop, err);
-    if (rc) return rc;
-  }
-  WM_CU(cudaEventRecord(b.end));
-  WM_CU(cudaEventSynchronize(b.end));
-  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
-  float ms = 0;
-  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
-  if (kernel_ms) *kernel_ms = ms;
+int copy_back(const bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err) {
   if (g->m) WM_CU(cudaMemcpy(a->tri, b.tri, g->m * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   if (k < 4) return WM_OK;
   int overflow = 0;
@@ -334,13 +363,42 @@ int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, d
   return WM_OK;
 }
 
+int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err) {
+  int sms = 0;
+  WM_CU(cudaGetDevice(&b.dev));
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
+  b.pool = (cudaMemPool_t)wm_gpu_graph_pool(b.gg, b.dev);
+  unsigned warps = 0;
+  int rc = prepare(b, g, k, sms, &warps, err);
+  if (rc) return rc;
+  WM_CU(cudaEventCreate(&b.start));
+  WM_CU(cudaEventCreate(&b.end));
+  WM_CU(cudaEventRecord(b.start, 0));
+  if (g->m) arc_triangles<<<grid_for(g->m, sms), kThreads>>>(b.off, b.adj, g->n, g->m, b.tri);
+  WM_CU(cudaGetLastError());
+  if (k >= 4) {
+    rc = four_vertex_passes(b, g, sms, warps, err);
+    if (rc) return rc;
+  }
+  WM_CU(cudaEventRecord(b.end, 0));
+  WM_CU(cudaEventSynchronize(b.end));
+  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
+  b.scratch_clean = k >= 4;
+  float ms = 0;
+  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
+  if (kernel_ms) *kernel_ms = ms;
+  return copy_back(b, g, k, a, err);
+}
+
 }  // namespace
 
-int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err) {
+int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_graph *gg, wm_orbit_aggregates *a,
+                            double *kernel_ms, wm_error *err) {
   if (kernel_ms) *kernel_ms = 0;
   if (!g->n) return WM_OK;
   bufs b;
   memset(&b, 0, sizeof b);
+  b.gg = gg;
   const int rc = aggregates(b, g, k, a, kernel_ms, err);
   release(b);
   return rc;

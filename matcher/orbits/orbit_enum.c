@@ -17,7 +17,11 @@
  * already placed get one add per class.
  * Each thread counts into rows of its own where they fit in memory
  * (PRIVATE_BYTES over all threads), summed at the end; else into the shared
- * rows with atomic adds. */
+ * rows with atomic adds.
+ *
+ * Edge orbits (run->edges, graphlets of 3..4 vertices) take the plain path:
+ * every subgraph is visited (no tally of the last level) and credits each
+ * of its edges, whose row is found by a search of the smaller end's row. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +38,16 @@ typedef struct ext_buf {
 
 typedef struct overflow_note {
   int hit;          /* set once, by the first thread that sees an overflow */
-  uint32_t vertex;
+  uint64_t row;     /* the vertex, or the edge in edge mode */
   unsigned orbit;
 } overflow_note;
+
+/* Edge rows: edge a-b (a < b) at arc e of a's row is row up_before[a] +
+ * (e - first_above[a]), up_before[a] the edges u-v, u < v, with u < a. */
+typedef struct edge_rows {
+  uint64_t *up_before;   /* n + 1 */
+  uint64_t *first_above; /* n: the first arc of each row to a larger vertex */
+} edge_rows;
 
 typedef struct walker {
   const wm_graph *g;
@@ -44,6 +55,7 @@ typedef struct walker {
   unsigned k, orbits;
   uint64_t *counts;   /* the shared rows, or this thread's own */
   int atomic;         /* counts are shared */
+  const edge_rows *edges; /* edge mode: the rows are the edges */
   overflow_note *note;
   uint8_t *mark;               /* n bytes, this thread's */
   uint32_t sub[WM_ORBIT_MAX_K];
@@ -64,20 +76,43 @@ static uint32_t lower_bound64(const uint64_t *a, uint32_t n, uint64_t x) {
   return lo;
 }
 
-static void note_overflow(overflow_note *note, uint32_t v, unsigned o) {
-  if (!__atomic_exchange_n(&note->hit, 1, __ATOMIC_ACQ_REL)) note->vertex = v, note->orbit = o;
+static void note_overflow(overflow_note *note, uint64_t row, unsigned o) {
+  if (!__atomic_exchange_n(&note->hit, 1, __ATOMIC_ACQ_REL)) note->row = row, note->orbit = o;
 }
 
-static void add(walker *w, uint32_t v, unsigned o, uint64_t x) {
-  uint64_t *c = &w->counts[(size_t)v * w->orbits + o];
+static void add(walker *w, uint64_t row, unsigned o, uint64_t x) {
+  uint64_t *c = &w->counts[(size_t)row * w->orbits + o];
   const uint64_t old = w->atomic ? __atomic_fetch_add(c, x, __ATOMIC_RELAXED) : *c;
   if (!w->atomic) *c = old + x;
-  if (old > UINT64_MAX - x) note_overflow(w->note, v, o);
+  if (old > UINT64_MAX - x) note_overflow(w->note, row, o);
 }
 
 static unsigned shift_of(unsigned j) { return j * (j - 1) / 2; } /* position j's first mask bit */
 
+static uint64_t edge_row(const walker *w, uint32_t a, uint32_t b) {
+  if (a > b) {
+    const uint32_t t = a;
+    a = b, b = t;
+  }
+  const uint64_t lo = w->edges->first_above[a], hi = w->g->offsets[a + 1];
+  return w->edges->up_before[a] + wm_sorted_lower_bound(w->g->adj + lo, hi - lo, b);
+}
+
+static void count_edges(walker *w, unsigned j, unsigned mask) {
+  if (j > WM_EDGE_ORBIT_MAX_K) return;
+  const uint8_t *orbit = w->t->edge_orbit[j][mask];
+  for (unsigned q = 1; q < j; q++)
+    for (unsigned p = 0; p < q; p++) {
+      const unsigned bit = q * (q - 1) / 2 + p;
+      if (orbit[bit] != WM_ORBIT_NONE) add(w, edge_row(w, w->sub[p], w->sub[q]), orbit[bit], 1);
+    }
+}
+
 static void count_subgraph(walker *w, unsigned j, unsigned mask) {
+  if (w->edges) {
+    count_edges(w, j, mask);
+    return;
+  }
   const uint8_t *orbit = w->t->orbit[j][mask];
   for (unsigned p = 0; p < j; p++) add(w, w->sub[p], orbit[p], 1);
 }
@@ -138,6 +173,11 @@ static void grow(walker *w, unsigned j, unsigned mask, const uint32_t *ext, size
   const wm_graph *g = w->g;
   const uint32_t root = w->sub[0], x = ext[i];
   const uint64_t lo = g->offsets[x], hi = g->offsets[x + 1];
+  if (j + 1 >= w->k) { /* edge mode's last level: nothing grows from it */
+    w->sub[j] = x;
+    count_subgraph(w, j + 1, mask | (unsigned)(w->mark[x] & ((1u << j) - 1)) << shift_of(j));
+    return;
+  }
   ext_buf *next = &w->ext[j];
   if (!reserve(next, n - i - 1 + (hi - lo))) {
     w->oom = 1;
@@ -157,7 +197,9 @@ static void grow(walker *w, unsigned j, unsigned mask, const uint32_t *ext, size
 /* The subgraphs whose vertex at position j is ext[i] (ext[0..i) left out):
  * the root's tasks, and each level's loop. */
 static void branch(walker *w, unsigned j, unsigned mask, const uint32_t *ext, size_t n, size_t i) {
-  if (j + 1 >= w->k || j + 1 >= WM_ORBIT_MAX_K) { /* k = 2: the edge sub[0]-ext[i] */
+  if (w->edges) { /* every subgraph visited; k >= 3 */
+    grow(w, j, mask, ext, n, i);
+  } else if (j + 1 >= w->k || j + 1 >= WM_ORBIT_MAX_K) { /* k = 2: the edge sub[0]-ext[i] */
     add(w, w->sub[0], 0, 1);
     add(w, ext[i], 0, 1);
   } else if (j + 2 >= w->k || j + 2 >= WM_ORBIT_MAX_K) { /* (the second: for the compiler's bounds) */
@@ -221,16 +263,47 @@ static void walker_free(walker *w) {
 static void merge(const uint64_t *mine, uint64_t *counts, size_t cells, unsigned orbits, overflow_note *note) {
 #pragma omp critical(wm_orbit_enum_merge)
   for (size_t i = 0; i < cells; i++) {
-    if (counts[i] > UINT64_MAX - mine[i]) note_overflow(note, (uint32_t)(i / orbits), (unsigned)(i % orbits));
+    if (counts[i] > UINT64_MAX - mine[i]) note_overflow(note, i / orbits, (unsigned)(i % orbits));
     counts[i] += mine[i];
   }
+}
+
+static void edge_rows_free(edge_rows *r) {
+  free(r->up_before);
+  free(r->first_above);
+}
+
+static int edge_rows_init(const wm_graph *g, edge_rows *r) {
+  r->up_before = malloc(((size_t)g->n + 1) * sizeof *r->up_before);
+  r->first_above = malloc(((size_t)g->n + 1) * sizeof *r->first_above);
+  if (!r->up_before || !r->first_above) return 0;
+  r->up_before[0] = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    const uint64_t lo = g->offsets[v], hi = g->offsets[v + 1];
+    r->first_above[v] = lo + wm_sorted_lower_bound(g->adj + lo, hi - lo, v + 1);
+    r->up_before[v + 1] = r->up_before[v] + (hi - r->first_above[v]);
+  }
+  return 1;
+}
+
+/* The overflow's message: its vertex, or in edge mode the edge's ends. */
+static int overflow(const wm_graph *g, const edge_rows *r, const overflow_note *note, wm_error *err) {
+  if (!r) return wm_orbit_overflow(g, (uint32_t)note->row, note->orbit, err);
+  const uint32_t a = lower_bound64(r->up_before + 1, g->n, note->row + 1); /* the row holding it */
+  const uint32_t b = g->adj[r->first_above[a] + (note->row - r->up_before[a])];
+  return wm_edge_orbit_overflow(g, a, b, note->orbit, err);
 }
 
 int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
-  const unsigned orbits = wm_orbit_count(run->k);
-  const size_t cells = (size_t)g->n * orbits;
+  edge_rows rows = {NULL, NULL};
+  if (run->edges && !edge_rows_init(g, &rows)) {
+    edge_rows_free(&rows);
+    return wm_fail(err, WM_EINPUT, "orbits: out of memory for the edges' rows");
+  }
+  const unsigned orbits = run->edges ? wm_edge_orbit_count(run->k) : wm_orbit_count(run->k);
+  const size_t cells = (size_t)(run->edges ? rows.up_before[g->n] : g->n) * orbits;
   for (size_t i = 0; i < cells; i++) counts[i] = run->start;
   const int shared_rows = cells * sizeof *counts * (size_t)omp_get_max_threads() > PRIVATE_BYTES;
   overflow_note note = {0, 0, 0};
@@ -240,6 +313,7 @@ int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *co
     walker w;
     memset(&w, 0, sizeof w);
     w.g = g, w.t = t, w.k = run->k, w.orbits = orbits, w.note = &note, w.atomic = shared_rows;
+    w.edges = run->edges ? &rows : NULL;
     w.counts = shared_rows ? counts : calloc(cells ? cells : 1, sizeof *counts);
     w.mark = calloc(g->n ? g->n : 1, 1);
     if (!w.mark || !w.counts) w.oom = 1;
@@ -252,7 +326,9 @@ int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *co
     if (!shared_rows) free(w.counts);
     walker_free(&w);
   }
-  if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the enumerator's extension sets");
-  if (note.hit) return wm_orbit_overflow(g, note.vertex, note.orbit, err);
-  return WM_OK;
+  int rc = WM_OK;
+  if (oom) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the enumerator's extension sets");
+  else if (note.hit) rc = overflow(g, run->edges ? &rows : NULL, &note, err);
+  edge_rows_free(&rows);
+  return rc;
 }

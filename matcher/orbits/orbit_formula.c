@@ -347,11 +347,10 @@ static int formula_gpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *cou
   const size_t n = g->n ? g->n : 1, big = run->k >= 4 ? n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(big, sizeof(uint64_t)),
                            calloc(big, sizeof(wm_i128)), calloc(big, sizeof(wm_i128))};
-  double kernel_ms = 0;
   int rc = a.tri && a.k4 && a.n8 && a.n12
                ? WM_OK
                : wm_fail(err, WM_EINPUT, "orbits: out of memory for the GPU's aggregates (%u vertices)", g->n);
-  if (!rc) rc = wm_orbit_aggregates_gpu(g, run->k, &a, &kernel_ms, err);
+  if (!rc) rc = wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err);
   if (!rc) rc = formula(g, run, &a, counts, err);
   free(a.tri);
   free(a.k4);

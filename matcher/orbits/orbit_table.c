@@ -53,6 +53,34 @@ static const drawing graphlets[30] = {
     {5, "0-1 0-2 0-3 0-4 1-2 1-3 1-4 2-3 2-4 3-4", {72, 72, 72, 72, 72}},
 };
 
+/* ORCA's edge orbits (orca.cpp's ecount4/ecount5: "edge-orbit 2 = (4,5)"
+ * and so on): in graphlets of up to 4 vertices an edge orbit is told by the
+ * vertex orbits of its two ends, smaller first.  Checked against the
+ * drawings' automorphisms as the vertex orbits are. */
+static const uint8_t edge_orbit_ends[WM_EDGE_ORBIT_MAX][2] = {
+    {1, 2},   /* 0: the 3-path */
+    {3, 3},   /* 1: the triangle */
+    {4, 5},   /* 2: the 4-path's end edges */
+    {5, 5},   /* 3: its middle edge */
+    {6, 7},   /* 4: the 3-star */
+    {8, 8},   /* 5: the 4-cycle */
+    {9, 11},  /* 6: the paw's tail */
+    {10, 10}, /* 7: the paw's triangle edge away from the tail */
+    {10, 11}, /* 8: its triangle edges at the tail's vertex */
+    {12, 13}, /* 9: the diamond's outer edges */
+    {13, 13}, /* 10: its chord */
+    {14, 14}, /* 11: the 4-clique */
+};
+
+unsigned wm_edge_orbit_count(unsigned k) { return k == 3 ? 2 : k == 4 ? WM_EDGE_ORBIT_MAX : 0; }
+
+static uint8_t edge_orbit_of(unsigned a, unsigned b) {
+  const unsigned lo = a < b ? a : b, hi = a < b ? b : a;
+  for (unsigned e = 0; e < WM_EDGE_ORBIT_MAX; e++)
+    if (edge_orbit_ends[e][0] == lo && edge_orbit_ends[e][1] == hi) return (uint8_t)e;
+  return WM_ORBIT_NONE;
+}
+
 unsigned wm_orbit_count(unsigned k) {
   static const unsigned per_size[] = {0, 0, 1, 4, 15, 73};
   return k <= WM_ORBIT_MAX_K ? per_size[k] : 0;
@@ -111,18 +139,53 @@ static int check_drawing(unsigned gid, const wm_pattern *p, wm_error *err) {
                                               "automorphisms", gid, d->edges);
 }
 
+/* The same for the edge orbits of a drawing of 3 or 4 vertices: two edges
+ * share an edge orbit exactly when an automorphism maps one onto the other. */
+static int check_edge_orbits(unsigned gid, const wm_pattern *p, wm_error *err) {
+  const drawing *d = &graphlets[gid];
+  if (d->k < 3 || d->k > WM_EDGE_ORBIT_MAX_K) return WM_OK;
+  wm_automorphisms aut;
+  if (wm_pattern_automorphisms(p, &aut, err)) return err->code;
+  int ok = 1;
+  for (unsigned a = 0; a < d->k; a++)
+    for (unsigned b = a + 1; b < d->k; b++)
+      for (unsigned x = 0; x < d->k; x++)
+        for (unsigned y = x + 1; y < d->k; y++) {
+          if (!wm_pattern_has_edge(p, a, b) || !wm_pattern_has_edge(p, x, y)) continue;
+          const uint8_t e1 = edge_orbit_of(d->orbit[a], d->orbit[b]), e2 = edge_orbit_of(d->orbit[x], d->orbit[y]);
+          int mapped = 0;
+          for (uint32_t s = 0; s < aut.count && !mapped; s++) {
+            const unsigned pa = aut.perm[s][a], pb = aut.perm[s][b];
+            mapped = (pa == x && pb == y) || (pa == y && pb == x);
+          }
+          if (e1 == WM_ORBIT_NONE || mapped != (e1 == e2)) ok = 0;
+        }
+  wm_automorphisms_free(&aut);
+  return ok ? WM_OK : wm_fail(err, WM_EINPUT, "orbit table: graphlet G%u (%s): its edge orbits disagree with its "
+                                              "automorphisms", gid, d->edges);
+}
+
 static int tally_orbits(wm_orbit_tables *t, wm_error *err) {
   for (unsigned gid = 0; gid < 30; gid++) {
     const drawing *d = &graphlets[gid];
     wm_pattern p;
     t->graphlet_mask[gid] = (uint16_t)mask_of_drawing(d);
     pattern_of_mask(d->k, t->graphlet_mask[gid], &p);
-    if (check_drawing(gid, &p, err)) return err->code;
+    if (check_drawing(gid, &p, err) || check_edge_orbits(gid, &p, err)) return err->code;
     t->graphlet_vertices[gid] = (uint8_t)d->k;
     t->graphlet_edges[gid] = (uint8_t)wm_pattern_edges(&p);
     for (unsigned i = 0; i < d->k; i++) t->graphlet_of_orbit[d->orbit[i]] = (uint8_t)gid, t->orbit_vertices[d->orbit[i]]++;
   }
   return WM_OK;
+}
+
+/* Each edge's orbit from its ends' orbits (the automorphism check of the
+ * drawings holds the pairs to the edge orbits). */
+static void fill_edge_orbits(wm_orbit_tables *t, unsigned k, unsigned mask) {
+  for (unsigned j = 1; j < k; j++)
+    for (unsigned i = 0; i < j; i++)
+      if (mask >> pair_bit(i, j) & 1u)
+        t->edge_orbit[k][mask][pair_bit(i, j)] = edge_orbit_of(t->orbit[k][mask][i], t->orbit[k][mask][j]);
 }
 
 /* Every connected mask of k positions: its drawing by canonical form, and
@@ -146,6 +209,7 @@ static int fill_masks(wm_orbit_tables *t, unsigned k, wm_error *err) {
     if (gid == 30) return wm_fail(err, WM_EINPUT, "orbit table: a connected %u-vertex graph has no drawing", k);
     /* form vertex i is position c.perm[i] here and drawing vertex ref.perm[i] there */
     for (unsigned i = 0; i < k; i++) t->orbit[k][mask][c.perm[i]] = graphlets[gid].orbit[ref[gid].perm[i]];
+    if (k >= 3 && k <= WM_EDGE_ORBIT_MAX_K) fill_edge_orbits(t, k, mask);
   }
   return WM_OK;
 }
@@ -156,6 +220,7 @@ static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void build(void) {
   wm_error_clear(&tables_err);
+  memset(tables.edge_orbit, WM_ORBIT_NONE, sizeof tables.edge_orbit);
   if (tally_orbits(&tables, &tables_err)) return;
   for (unsigned k = 2; k <= WM_ORBIT_MAX_K && !tables_err.code; k++) fill_masks(&tables, k, &tables_err);
 }

@@ -8,6 +8,12 @@ int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_err
                  wm_graph_file_id(g, vertex), vertex, orbit);
 }
 
+int wm_edge_orbit_overflow(const wm_graph *g, uint32_t a, uint32_t b, unsigned orbit, wm_error *err) {
+  return wm_fail(err, WM_EINPUT,
+                 "orbits: edge %u-%u (indices %u-%u): its count of edge orbit %u passes 2^64 - 1; orbit counts are "
+                 "64-bit", wm_graph_file_id(g, a), wm_graph_file_id(g, b), a, b, orbit);
+}
+
 int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v, uint64_t start, uint64_t *out,
                    wm_error *err) {
   if (v < 0)
@@ -28,6 +34,12 @@ int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_e
   if (run->k < 2 || run->k > WM_ORBIT_MAX_K)
     return wm_fail(err, WM_EUSAGE, "orbits: graphlets of up to %u vertices; the sizes are 2 to 5", run->k);
   if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EUSAGE, "orbits: needs an undirected graph");
+  if (run->edges && !wm_edge_orbit_count(run->k))
+    return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are counted for graphlets of up to 3 or 4 vertices so far "
+                                   "(not %u)", run->k);
+  if (run->edges && run->gpu)
+    return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are counted on the CPU (no GPU executor yet)");
+  if (run->edges && run->method == WM_ORBIT_FORMULA) return wm_orbits_edge_formula(g, run, counts, err);
   return run->method == WM_ORBIT_FORMULA ? wm_orbits_formula(g, run, counts, err)
                                           : wm_orbits_enumerate(g, run, counts, err);
 }

@@ -21,11 +21,18 @@
 extern "C" {
 #endif
 
+struct wm_gpu_graph; /* device.h */
+
 #define WM_ORBIT_MAX_K 5
 #define WM_ORBIT_MAX 73 /* orbits of the graphlets of 2..5 vertices */
+#define WM_EDGE_ORBIT_MAX_K 4 /* edge orbits: graphlets of 3..4 vertices so far */
+#define WM_EDGE_ORBIT_MAX 12
 
 /* The orbits of the graphlets of 2..k vertices: 1, 4, 15, 73 (0 outside 2..5). */
 unsigned wm_orbit_count(unsigned k);
+/* ORCA's edge orbits of the graphlets of 3..k vertices: 2 for k = 3, 12 for
+ * k = 4 (0 otherwise: the edge mode counts 3 and 4 so far). */
+unsigned wm_edge_orbit_count(unsigned k);
 
 /* What the orbit numbering is made of, derived once from the graphlets
  * (orbit_table.c): for a subgraph of j vertices (positions 0..j-1) given as
@@ -40,6 +47,11 @@ typedef struct wm_orbit_tables {
   uint8_t orbit_vertices[WM_ORBIT_MAX];      /* vertices of its graphlet in that orbit */
   uint8_t graphlet_vertices[30], graphlet_edges[30];
   uint16_t graphlet_mask[30];                /* the reference drawing's mask */
+  /* ORCA's edge orbit of each edge of a connected mask of 3 or 4 positions,
+   * by its mask bit (WM_ORBIT_NONE for a pair that is no edge, and for 2 or
+   * 5 positions: ORCA's edge mode leaves out the lone edge, and its 68
+   * 5-vertex edge orbits are not tabled yet). */
+  uint8_t edge_orbit[WM_EDGE_ORBIT_MAX_K + 1][64][6];
 } wm_orbit_tables;
 /* The tables (built on the first call; thread-safe); NULL with err set if
  * the reference drawings disagree with the automorphism orbits (a bug). */
@@ -56,6 +68,9 @@ typedef struct wm_orbit_run {
   int method;      /* WM_ORBIT_FORMULA or _ENUMERATE */
   uint64_t start;  /* every count starts here (the test hook wm_count_start) */
   int gpu;         /* 1: the formula's aggregates on the GPU (the enumerator has no GPU executor) */
+  int edges;       /* 1: ORCA's edge orbits, a row per undirected edge (on the CPU) */
+  const struct wm_gpu_graph *gpu_graph; /* gpu: g kept on the device (device.h), or NULL: uploaded */
+  double *kernel_ms; /* gpu: the kernels' time (CUDA events), where not NULL */
 } wm_orbit_run;
 
 /* 1 when the formula covers graphlets of up to k vertices. */
@@ -65,9 +80,13 @@ int wm_orbit_has_formula(unsigned k);
  * (n x orbits, overwritten).  An orbit count past 2^64 - 1 is WM_EINPUT
  * naming the vertex (its file id) and the orbit; counts are then
  * unspecified. */
+/* With run->edges the rows are the undirected edges u-v (u < v, indices),
+ * in ascending (u, v) order, wm_edge_orbit_count(k) counts each. */
 int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+/* The edge orbits (run->edges) by the edge formula (orbit_edge_formula.c). */
+int wm_orbits_edge_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 /* wm_orbits_cpu, or for run->gpu and the formula, the formula with its
  * aggregates from the GPU (WM_EDEVICE when that fails). */
 int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
@@ -84,10 +103,12 @@ typedef struct wm_orbit_aggregates {
 } wm_orbit_aggregates;
 /* Fills a's arrays (allocated by the caller: tri for every arc; k4, n8,
  * n12 for every vertex where k >= 4, else untouched) on the current CUDA
- * device; *kernel_ms gets the kernels' time.  A vertex's 4-cliques past
+ * device, reading g where gg (may be NULL) holds it there, with its pool
+ * and its kept scratch; *kernel_ms gets the kernels' time.  A vertex's 4-cliques past
  * 2^64 - 1 are WM_EINPUT; every CUDA failure WM_EDEVICE (gpu_orbit_sums.cu;
  * without CUDA, WM_EDEVICE "built without CUDA"). */
-int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err);
+int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_graph *gg, wm_orbit_aggregates *a,
+                            double *kernel_ms, wm_error *err);
 
 /* *out = start + v, or WM_EINPUT naming vertex (g's file id of index v)
  * and orbit when that passes 2^64 - 1 (or v < 0: a bug, also named). */
@@ -95,6 +116,8 @@ int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v
                    wm_error *err);
 /* The message of an orbit count past 2^64 - 1. */
 int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_error *err);
+/* The same for the count of edge orbit `orbit` of the undirected edge a-b. */
+int wm_edge_orbit_overflow(const wm_graph *g, uint32_t a, uint32_t b, unsigned orbit, wm_error *err);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,10 @@ the DataFrame form (and its ImportError without pandas), and the refusals."""
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -102,6 +105,36 @@ def test_as_frame_without_pandas_says_so(monkeypatch: pytest.MonkeyPatch) -> Non
     g = warpmatch.Graph.from_networkx(nx.path_graph(3))
     with pytest.raises(ImportError, match="needs pandas"):
         g.orbits(4, as_frame=True)
+
+
+def _cli() -> Path:
+    """The warpmatch program: $WARPMATCH_CLI, or the one beside $WARPMATCH_LIBRARY's build."""
+    if os.environ.get("WARPMATCH_CLI"):
+        return Path(os.environ["WARPMATCH_CLI"])
+    lib = Path(os.environ.get("WARPMATCH_LIBRARY", ""))
+    return (lib if lib.is_dir() else lib.parent) / "warpmatch"
+
+
+def test_cli_npy_loads_equal_to_the_orca_output_and_to_orbits(tmp_path: Path) -> None:
+    cli = _cli()
+    if not cli.is_file():
+        pytest.skip(f"no warpmatch program at {cli} (set WARPMATCH_CLI or WARPMATCH_LIBRARY to a build)")
+    G = nx.gnp_random_graph(30, 0.2, seed=8)
+    G.remove_nodes_from([4, 17])  # ids the file lacks: rows of zeros
+    edges = tmp_path / "g.txt"
+    edges.write_text("".join(f"{u} {v}\n" for u, v in G.edges))
+    for size in (4, 5):
+        npy = tmp_path / f"o{size}.npy"
+        run = [str(cli), "orbits", str(edges), "--size", str(size), "--no-cache"]
+        subprocess.run([*run, "--format", "npy", "--output", str(npy)], check=True, capture_output=True)
+        orca = subprocess.run(run, check=True, capture_output=True, text=True).stdout
+        got = np.load(npy)
+        g = warpmatch.load(edges, cache=False)
+        ids = g.ids.astype(np.int64)
+        assert got.dtype == np.dtype("<u8") and got.shape == (ids.max() + 1, {4: 15, 5: 73}[size])
+        np.testing.assert_array_equal(got, np.loadtxt(orca.splitlines(), dtype=np.uint64, ndmin=2))
+        np.testing.assert_array_equal(got[ids], g.orbits(size))  # row i is vertex id i
+        assert not np.delete(got, ids, axis=0).any() and not got[[4, 17]].any()
 
 
 def test_refusals() -> None:

@@ -174,6 +174,7 @@ class OrbitOptions(Structure):
         ("graphlet_size", c_uint),
         ("device", c_int),
         ("method", c_int),
+        ("edges", c_int),
     ]
 
 
@@ -186,6 +187,7 @@ class OrbitResult(Structure):
         ("device", c_int),
         ("method", c_int),
         ("seconds", c_double),
+        ("kernel_ms", c_double),
     ]
 
 

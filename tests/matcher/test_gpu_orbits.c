@@ -19,7 +19,7 @@ static uint64_t *counts_of(const wm_graph *g, unsigned k, int method, int gpu) {
   uint64_t *c = malloc(cells * sizeof *c);
   cr_assert(c);
   memset(c, 0xA5, cells * sizeof *c); /* a row the executor leaves alone fails the comparison */
-  wm_orbit_run run = {k, method, 0, gpu};
+  wm_orbit_run run = {k, method, 0, gpu, 0, NULL, NULL};
   wm_error err;
   cr_assert_eq(wm_orbits(g, &run, c, &err), WM_OK, "%s", err.msg);
   return c;
@@ -186,6 +186,51 @@ Test(gpu_orbits, the_api_runs_the_formula_on_the_gpu_and_size_5_on_the_cpu) {
   free(gpu);
   free(cpu);
   wm_graph_destroy(g);
+}
+
+/* Calls on one context: the first puts the graph on the device (the
+ * context keeps it) and leaves the two-hop counters with it; the next
+ * read that graph and take those counters as they are, which must be all
+ * zeros again: every call equals the CPU's, sizes 3 and 4 in turn (size 3
+ * neither takes nor keeps the counters).  kernel_ms is the kernels' time. */
+Test(gpu_orbits, calls_on_one_context_reuse_the_graph_and_the_counters, .timeout = 600) {
+  wm_graph *src = wm_test_load_real("facebook_combined.txt");
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  uint32_t *s = malloc((src->m + 1) * 4), *d = malloc((src->m + 1) * 4);
+  uint64_t m = 0;
+  for (uint32_t v = 0; v < src->n; v++)
+    for (uint64_t e = src->offsets[v]; e < src->offsets[v + 1]; e++)
+      if (v < src->adj[e]) s[m] = v, d[m++] = src->adj[e];
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, src->n, s, d, m, 0, &g), 0, "%s", warpmatch_last_error(ctx));
+  free(s);
+  free(d);
+  const size_t cells = (size_t)src->n * 15;
+  uint64_t *gpu = malloc(cells * sizeof *gpu), *cpu = malloc(cells * sizeof *cpu);
+  for (unsigned size = 3; size <= 4; size++) {
+    warpmatch_orbit_options o;
+    warpmatch_orbit_options_init(&o);
+    o.graphlet_size = size, o.device = WARPMATCH_DEVICE_CPU;
+    cr_assert_eq(warpmatch_orbits(ctx, g, &o, cpu, NULL), 0, "%s", warpmatch_last_error(ctx));
+    o.device = WARPMATCH_DEVICE_GPU;
+    for (int call = 0; call < 3; call++) {
+      memset(gpu, 0xA5, cells * sizeof *gpu);
+      warpmatch_orbit_result r;
+      r.size = sizeof r;
+      cr_assert_eq(warpmatch_orbits(ctx, g, &o, gpu, &r), 0, "%s", warpmatch_last_error(ctx));
+      cr_assert_eq(r.device, WARPMATCH_DEVICE_GPU);
+      cr_assert(r.kernel_ms > 0 && r.kernel_ms <= r.seconds * 1000, "kernel_ms %f, seconds %f", r.kernel_ms, r.seconds);
+      char what[64];
+      snprintf(what, sizeof what, "facebook, call %d on one context", call + 1);
+      assert_rows(src, size, gpu, cpu, what, "device CPU");
+    }
+  }
+  free(gpu);
+  free(cpu);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  wm_graph_destroy(src);
 }
 
 /* The test hook starts every count near 2^64: the star's centre's 3-stars

@@ -582,3 +582,384 @@ Test(orbits_cli, device_cpu_and_gpu) {
   }
   wm_test_rmdir(f.dir);
 }
+
+/* ---- --format npy ------------------------------------------------------ */
+
+/* A .npy file of `len` bytes parsed as NumPy reads format 1.0: the magic,
+ * the header dict (its length little-endian, data aligned to 64 bytes),
+ * then rows x cols little-endian uint64; checks the header says so. */
+static const unsigned char *parse_npy(const unsigned char *b, size_t len, uint64_t rows, unsigned cols) {
+  cr_assert(len >= 10 && !memcmp(b, "\x93NUMPY\x01\x00", 8), "not a .npy 1.0 file");
+  const size_t hlen = (size_t)b[8] | (size_t)b[9] << 8;
+  cr_assert_eq((10 + hlen) % 64, 0, "the data is not 64-byte aligned");
+  cr_assert(10 + hlen <= len && b[10 + hlen - 1] == '\n', "the header ends in a newline");
+  char want[160], header[1024];
+  snprintf(want, sizeof want, "{'descr': '<u8', 'fortran_order': False, 'shape': (%llu, %u), }",
+           (unsigned long long)rows, cols);
+  cr_assert_lt(hlen, sizeof header);
+  memcpy(header, b + 10, hlen), header[hlen] = '\0';
+  cr_assert(!strncmp(header, want, strlen(want)), "%s", header);
+  for (size_t i = strlen(want); i + 1 < hlen; i++) cr_assert_eq(header[i], ' ', "padding");
+  cr_assert_eq(len, 10 + hlen + rows * cols * 8, "the data's length");
+  return b + 10 + hlen;
+}
+
+static uint64_t le64(const unsigned char *p) {
+  uint64_t x = 0;
+  for (unsigned i = 0; i < 8; i++) x |= (uint64_t)p[i] << (8 * i);
+  return x;
+}
+
+static unsigned char *read_binary(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f, "%s", path);
+  static unsigned char buf[1 << 20];
+  *len = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  return buf;
+}
+
+/* The npy file holds the orca output's numbers, row for row: here ids
+ * 3..40 of which some are missing (their rows zeros, row i is id i). */
+Test(orbits_cli, npy_parses_back_equal_to_the_orca_output) {
+  edges e;
+  er(&e, 38, 0.2, 9);
+  char text[65536];
+  size_t len = 0;
+  for (uint64_t i = 0; i < e.m; i++)
+    if (e.src[i] % 7 != 5 && e.dst[i] % 7 != 5) /* leave some ids out */
+      len += (size_t)snprintf(text + len, sizeof text - len, "%u %u\n", e.src[i] + 3, e.dst[i] + 3);
+  wm_test_files f;
+  wm_test_graph_file(&f, text);
+  for (unsigned size = 2; size <= 5; size++) {
+    char *out = NULL, *err = NULL, dest[600];
+    snprintf(dest, sizeof dest, "%s/o.npy", f.dir);
+    int rc = wm_test_run(&out, &err, "orbits %s --size %u --no-cache --format npy --output %s", f.graph, size, dest);
+    cr_assert_eq(rc, 0, "%s", err);
+    free(out), free(err);
+    rc = wm_test_run(&out, &err, "orbits %s --size %u --no-cache", f.graph, size);
+    cr_assert_eq(rc, 0, "%s", err);
+    uint64_t rows = 0;
+    for (const char *s = out; *s; s++) rows += *s == '\n';
+    const unsigned orbits = warpmatch_orbit_count(size);
+    uint64_t *orca = malloc((size_t)rows * orbits * sizeof *orca);
+    parse_orca(out, (uint32_t)rows, orbits, orca);
+    size_t bytes = 0;
+    const unsigned char *file = read_binary(dest, &bytes);
+    const unsigned char *data = parse_npy(file, bytes, rows, orbits);
+    for (size_t i = 0; i < rows * orbits; i++)
+      cr_assert_eq(le64(data + 8 * i), orca[i], "size %u: row %zu orbit %zu", size, i / orbits, i % orbits);
+    cr_assert_eq(orca[1 * orbits], 0, "id 1 is not in the file");
+    free(orca), free(out), free(err);
+  }
+  wm_test_rmdir(f.dir);
+}
+
+/* A Matrix Market graph of one edge 1-2: its ids 1..3 and row 0 (zeros);
+ * and the bytes through stdout (a pipe here; a terminal is refused). */
+Test(orbits_cli, npy_of_a_graph_without_edges_and_through_stdout) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n1 2\n");
+  char *out = NULL, *err = NULL, dest[600];
+  snprintf(dest, sizeof dest, "%s/o.npy", f.dir);
+  int rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache --format npy --output %s", f.graph, dest);
+  cr_assert_eq(rc, 0, "%s", err);
+  size_t bytes = 0;
+  const unsigned char *file = read_binary(dest, &bytes);
+  const unsigned char *data = parse_npy(file, bytes, 4, 15);
+  for (size_t i = 0; i < 4 * 15; i++) /* orbit 0 (the degree) of ids 1 and 2 is 1; the rest 0 */
+    cr_assert_eq(le64(data + 8 * i), (uint64_t)(i == 15 || i == 30), "row %zu orbit %zu", i / 15, i % 15);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+  wm_test_graph_file(&f, "0 1\n");
+  rc = wm_test_run(&out, &err, "orbits %s --size 3 --no-cache --format npy", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(!memcmp(out, "\x93NUMPY\x01\x00", 8), "the magic on stdout");
+  cr_assert(strstr(out + 10, "'shape': (2, 4), }"), "%s", out + 10);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+/* ---- edge orbits (ORCA's edge mode) ------------------------------------ */
+
+/* ORCA's edge orbits 0..11 by the vertex orbits of their ends (orca.cpp's
+ * "edge-orbit 2 = (4,5)" comments), written out again here so that the
+ * library's table is checked against them. */
+static unsigned orca_edge_orbit(unsigned a, unsigned b) {
+  static const unsigned ends[12][2] = {{1, 2}, {3, 3},  {4, 5},   {5, 5},   {6, 7},   {8, 8},
+                                       {9, 11}, {10, 10}, {10, 11}, {12, 13}, {13, 13}, {14, 14}};
+  for (unsigned e = 0; e < 12; e++)
+    if ((ends[e][0] == a && ends[e][1] == b) || (ends[e][0] == b && ends[e][1] == a)) return e;
+  cr_assert_fail("no edge orbit has ends in orbits %u and %u", a, b);
+  return 0;
+}
+
+/* The rows of edge mode: e's edges as u < v in ascending order. */
+static uint64_t sorted_edges(const edges *e, uint32_t *u, uint32_t *v) {
+  uint64_t m = 0;
+  for (uint32_t a = 0; a < e->n; a++)
+    for (uint32_t b = a + 1; b < e->n; b++)
+      if (has(e, a, b)) u[m] = a, v[m] = b, m++;
+  return m;
+}
+
+static uint64_t edge_row_of(const uint32_t *u, const uint32_t *v, uint64_t m, uint32_t a, uint32_t b) {
+  for (uint64_t i = 0; i < m; i++)
+    if ((u[i] == a && v[i] == b) || (u[i] == b && v[i] == a)) return i;
+  cr_assert_fail("no edge %u-%u", a, b);
+  return 0;
+}
+
+/* Every connected subset of 3..size vertices credits each of its edges the
+ * edge orbit its ends' vertex orbits name. */
+static uint64_t *edge_brute_force(const edges *e, unsigned size, uint64_t *rows) {
+  const wm_orbit_tables *t = wm_orbit_tables_get(NULL);
+  static uint32_t u[4096], v[4096];
+  const uint64_t m = sorted_edges(e, u, v);
+  const unsigned orbits = size == 3 ? 2 : 12;
+  uint64_t *counts = calloc(m * orbits + 1, sizeof *counts);
+  for (uint32_t set = 1; set < 1u << e->n; set++) {
+    const unsigned k = (unsigned)__builtin_popcount(set);
+    if (k < 3 || k > size) continue;
+    uint32_t pos[4];
+    unsigned j = 0, mask = 0;
+    for (uint32_t x = 0; x < e->n; x++)
+      if (set >> x & 1u) pos[j++] = x;
+    for (unsigned b = 1; b < k; b++)
+      for (unsigned a = 0; a < b; a++)
+        if (has(e, pos[a], pos[b])) mask |= 1u << (b * (b - 1) / 2 + a);
+    const uint8_t *orbit = t->orbit[k][mask];
+    if (orbit[0] == WM_ORBIT_NONE) continue;
+    for (unsigned b = 1; b < k; b++)
+      for (unsigned a = 0; a < b; a++)
+        if (mask >> (b * (b - 1) / 2 + a) & 1u)
+          counts[edge_row_of(u, v, m, pos[a], pos[b]) * orbits + orca_edge_orbit(orbit[a], orbit[b])]++;
+  }
+  *rows = m;
+  return counts;
+}
+
+/* Edge counts through the API (rows checked against warpmatch_graph_edge_ends). */
+static uint64_t *edge_orbits_by(const edges *e, unsigned size, int method, int threads, uint64_t *rows) {
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  cr_assert_eq(warpmatch_set_threads(ctx, threads), 0);
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, e->n, e->src, e->dst, e->m, 0, &g), 0, "%s", warpmatch_last_error(ctx));
+  static uint32_t u[4096], v[4096], gu[4096], gv[4096];
+  *rows = warpmatch_graph_edges(g);
+  cr_assert_eq(sorted_edges(e, u, v), *rows);
+  warpmatch_graph_edge_ends(g, gu, gv);
+  for (uint64_t i = 0; i < *rows; i++) cr_assert(gu[i] == u[i] && gv[i] == v[i], "edge %llu", (unsigned long long)i);
+  warpmatch_orbit_options o;
+  warpmatch_orbit_options_init(&o);
+  o.graphlet_size = size, o.edges = 1, o.method = method;
+  uint64_t *counts = malloc((*rows * warpmatch_edge_orbit_count(size) + 1) * sizeof *counts);
+  warpmatch_orbit_result r;
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), 0, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(r.orbits, warpmatch_edge_orbit_count(size));
+  cr_assert_eq(r.method, method == WARPMATCH_METHOD_ENUMERATE ? WARPMATCH_METHOD_ENUMERATE : WARPMATCH_METHOD_FORMULA);
+  cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  return counts;
+}
+
+static uint64_t *edge_orbits_of(const edges *e, unsigned size, int threads, uint64_t *rows) {
+  return edge_orbits_by(e, size, WARPMATCH_METHOD_AUTO, threads, rows);
+}
+
+/* Both methods (the formula: AUTO), on one and two threads. */
+static void edges_vs_brute_force(const edges *e, const char *what) {
+  for (unsigned size = 3; size <= 4; size++)
+    for (int threads = 1; threads <= 2; threads++)
+      for (int method = WARPMATCH_METHOD_AUTO; method <= WARPMATCH_METHOD_ENUMERATE; method += 2) {
+        uint64_t m, m2;
+        uint64_t *b = edge_brute_force(e, size, &m), *x = edge_orbits_by(e, size, method, threads, &m2);
+        const unsigned orbits = warpmatch_edge_orbit_count(size);
+        for (uint64_t i = 0; i < m * orbits; i++)
+          cr_assert_eq(x[i], b[i], "%s size %u method %d: edge row %llu orbit %u: %llu != %llu", what, size, method,
+                       (unsigned long long)(i / orbits), (unsigned)(i % orbits), (unsigned long long)x[i],
+                       (unsigned long long)b[i]);
+        free(b);
+        free(x);
+      }
+}
+
+Test(edge_orbits, equal_a_brute_force_over_subsets) {
+  edges e;
+  for (uint64_t seed = 1; seed <= 5; seed++) {
+    er(&e, 12, 0.1 + 0.17 * (double)seed, seed + 40);
+    edges_vs_brute_force(&e, "G(12, p)");
+  }
+  e.n = 9, e.m = 0; /* a triangle with a tail, a 4-cycle, an isolated vertex, a diamond */
+  add_edge(&e, 0, 1), add_edge(&e, 1, 2), add_edge(&e, 0, 2), add_edge(&e, 2, 3);
+  add_edge(&e, 4, 5), add_edge(&e, 5, 6), add_edge(&e, 6, 7), add_edge(&e, 7, 4), add_edge(&e, 4, 6);
+  edges_vs_brute_force(&e, "shapes");
+  er(&e, 60, 0.04, 7); /* a hub joined to a sparse graph */
+  for (uint32_t v = 1; v < e.n; v++)
+    if (!has(&e, 0, v)) add_edge(&e, 0, v);
+  for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
+    uint64_t m;
+    uint64_t *f = edge_orbits_by(&e, 4, WARPMATCH_METHOD_FORMULA, 2, &m), *x = edge_orbits_by(&e, 4, method, 1, &m);
+    for (uint64_t i = 0; i < m * 12; i++) cr_assert_eq(f[i], x[i], "hub: row %llu", (unsigned long long)(i / 12));
+    free(f), free(x);
+  }
+}
+
+/* Closed forms: in K_k every edge is in k-2 triangles and C(k-2, 2)
+ * 4-cliques; in a star of l leaves every edge ends l-1 3-paths (orbit 0)
+ * and is in C(l-1, 2) 3-stars (orbit 4). */
+Test(edge_orbits, cliques_and_stars_have_their_closed_forms) {
+  edges e;
+  for (uint32_t k = 4; k <= 8; k++) {
+    clique(&e, k);
+    uint64_t m;
+    uint64_t *x = edge_orbits_of(&e, 4, 2, &m);
+    cr_assert_eq(m, choose(k, 2));
+    for (uint64_t i = 0; i < m; i++)
+      for (unsigned o = 0; o < 12; o++)
+        cr_assert_eq(x[i * 12 + o], o == 1 ? k - 2 : o == 11 ? choose(k - 2, 2) : 0, "K%u orbit %u", k, o);
+    free(x);
+  }
+  star(&e, 9);
+  uint64_t m;
+  uint64_t *x = edge_orbits_of(&e, 4, 1, &m);
+  for (uint64_t i = 0; i < m; i++)
+    for (unsigned o = 0; o < 12; o++)
+      cr_assert_eq(x[i * 12 + o], o == 0 ? 8 : o == 4 ? choose(8, 2) : 0, "star orbit %u", o);
+  free(x);
+}
+
+Test(edge_orbits, overflow_names_the_edge_and_the_orbit) {
+  edges e;
+  clique(&e, 6); /* each edge: C(4, 2) = 6 4-cliques (orbit 11), 4 triangles */
+  uint64_t counts[15 * 12];
+  char start[32], msg[1024];
+  for (int i = 0; i < 4; i++) {
+    const int past = i & 1, method = i < 2 ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
+    snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 6 + (uint64_t)past));
+    cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+    warpmatch_context *ctx;
+    warpmatch_graph *g;
+    cr_assert_eq(warpmatch_context_create(&ctx), 0);
+    cr_assert_eq(warpmatch_graph_from_edges(ctx, e.n, e.src, e.dst, e.m, 0, &g), 0);
+    warpmatch_orbit_options o;
+    warpmatch_orbit_options_init(&o);
+    o.graphlet_size = 4, o.edges = 1, o.method = method;
+    const int rc = warpmatch_orbits(ctx, g, &o, counts, NULL);
+    snprintf(msg, sizeof msg, "%s", warpmatch_last_error(ctx));
+    warpmatch_graph_destroy(g);
+    warpmatch_context_destroy(ctx);
+    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    if (!past) {
+      cr_assert_eq(rc, 0, "%s", msg);
+      cr_assert_eq(counts[11], UINT64_MAX);
+      cr_assert_eq(counts[1], UINT64_MAX - 2);
+    } else {
+      cr_assert_eq(rc, WARPMATCH_EINPUT);
+      cr_assert(strstr(msg, "edge ") && strstr(msg, "edge orbit 11 ") && strstr(msg, "2^64"), "%s", msg);
+    }
+  }
+}
+
+Test(edge_orbits, the_api_refuses_what_it_cannot_do) {
+  cr_assert_eq(warpmatch_edge_orbit_count(2), 0);
+  cr_assert_eq(warpmatch_edge_orbit_count(3), 2);
+  cr_assert_eq(warpmatch_edge_orbit_count(4), 12);
+  cr_assert_eq(warpmatch_edge_orbit_count(5), 0);
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, 3, src, dst, 2, 0, &g), 0);
+  uint64_t counts[2 * 12];
+  warpmatch_orbit_options o;
+  const unsigned sizes[] = {2, 5};
+  for (unsigned i = 0; i < 2; i++) {
+    warpmatch_orbit_options_init(&o);
+    o.edges = 1, o.graphlet_size = sizes[i];
+    cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
+    cr_assert(strstr(warpmatch_last_error(ctx), "edge orbits"), "%s", warpmatch_last_error(ctx));
+  }
+  warpmatch_orbit_options_init(&o);
+  o.edges = 1, o.graphlet_size = 3, o.device = WARPMATCH_DEVICE_GPU; /* the edge formula runs on the CPU */
+  warpmatch_orbit_result r;
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), warpmatch_gpu_available(ctx) ? 0 : WARPMATCH_EDEVICE);
+  o.device = WARPMATCH_DEVICE_AUTO;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), 0, "%s", warpmatch_last_error(ctx));
+  cr_assert(r.device == WARPMATCH_DEVICE_CPU && r.method == WARPMATCH_METHOD_FORMULA && r.orbits == 2);
+  cr_assert(counts[0] == 1 && counts[1] == 0 && counts[2] == 1 && counts[3] == 0, "the path 0-1-2: orbit 0 each");
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+Test(edge_orbits_cli, orca_csv_and_npy_rows_are_the_edges_in_id_order) {
+  wm_test_files f;
+  /* the input's order is not the output's: rows by (u, v), u < v, by file id */
+  wm_test_graph_file(&f, "40 30\n20 10\n30 20\n10 30\n");
+  char *out = NULL, *err = NULL, dest[600];
+  int rc = wm_test_run(&out, &err, "orbits %s --size 4 --edges --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  /* 10-20, 10-30, 20-30 (triangle edges: 1 triangle; 10-30 and 20-30 hold the paw's triangle edge at the tail's
+   * vertex, 10-20 the one away from it), 30-40 (the tail: two 3-paths, the paw's tail) */
+  cr_assert_str_eq(out, "0 1 0 0 0 0 0 1 0 0 0 0\n"
+                        "1 1 0 0 0 0 0 0 1 0 0 0\n"
+                        "1 1 0 0 0 0 0 0 1 0 0 0\n"
+                        "2 0 0 0 0 0 1 0 0 0 0 0\n");
+  free(out), free(err);
+  snprintf(dest, sizeof dest, "%s/e.csv", f.dir);
+  rc = wm_test_run(&out, &err, "orbits %s --size 3 --edges --format csv --output %s --no-cache", f.graph, dest);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_str_eq(read_file(dest), "u,v,e0,e1\n10,20,0,1\n10,30,1,1\n20,30,1,1\n30,40,2,0\n");
+  free(out), free(err);
+  snprintf(dest, sizeof dest, "%s/e.npy", f.dir);
+  rc = wm_test_run(&out, &err, "orbits %s --size 4 --edges --format npy --output %s --no-cache", f.graph, dest);
+  cr_assert_eq(rc, 0, "%s", err);
+  size_t bytes = 0;
+  const unsigned char *file = read_binary(dest, &bytes);
+  const unsigned char *data = parse_npy(file, bytes, 4, 12);
+  cr_assert(le64(data + 8 * (3 * 12 + 0)) == 2 && le64(data + 8 * (3 * 12 + 6)) == 1, "the tail's row");
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "orbits %s --size 4 --edges --json --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert_eq(json_u64(out, "orbits"), 12);
+  cr_assert(strstr(out, "\"rows\":\"edges\"") || strstr(out, "\"rows\": \"edges\""), "%s", out);
+  cr_assert(strstr(out, "\"totals\":[4,3,0,0,0,0,1,1,2,0,0,0]"), "%s", out);
+  free(out), free(err);
+  const char *bad[][2] = {
+      {"--size 5 --edges", "--size 3 or 4"},
+      {"--size 2 --edges", "--size 3 or 4"},
+  };
+  for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+    rc = wm_test_run(&out, &err, "orbits %s %s --no-cache", f.graph, bad[i][0]);
+    cr_assert_eq(rc, 2, "%s: exit %d", bad[i][0], rc);
+    cr_assert(strstr(err, bad[i][1]), "%s: %s", bad[i][0], err);
+    free(out), free(err);
+  }
+  wm_test_rmdir(f.dir);
+}
+
+/* The CLI's rows against the API's on a random graph (ids 0..n-1). */
+Test(edge_orbits_cli, output_parses_back_equal_to_the_api) {
+  edges e;
+  er(&e, 30, 0.3, 6);
+  char text[65536];
+  size_t len = 0;
+  for (uint64_t i = 0; i < e.m; i++) len += (size_t)snprintf(text + len, sizeof text - len, "%u %u\n", e.dst[i], e.src[i]);
+  wm_test_files f;
+  wm_test_graph_file(&f, text);
+  char *out = NULL, *err = NULL;
+  int rc = wm_test_run(&out, &err, "orbits %s --size 4 --edges --no-cache --threads 2", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  uint64_t m;
+  uint64_t *x = edge_orbits_of(&e, 4, 1, &m);
+  uint64_t *back = malloc(m * 12 * sizeof *back);
+  parse_orca(out, (uint32_t)m, 12, back);
+  for (uint64_t i = 0; i < m * 12; i++) cr_assert_eq(back[i], x[i], "row %llu", (unsigned long long)(i / 12));
+  free(back), free(x), free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
