@@ -151,6 +151,7 @@ typedef struct wm_api_job {
   int use_gpu;
   uint64_t serial; /* the graph handle's */
   wm_plan plan;
+  wm_plan_candidates candidates; /* the orders the plan was chosen among (plan purposes only) */
   double relabel_seconds, stats_seconds, plan_seconds;
 } wm_api_job;
 /* What the job is for: counting (a count-only last level), listing, or the

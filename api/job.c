@@ -176,7 +176,7 @@ static int ball(warpmatch_context *ctx, const char *who, const warpmatch_match_o
   return wm_api_status(ctx, rc, &err);
 }
 
-static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int count_only, int gpu_plan,
+static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int purpose, int gpu_plan,
                 wm_api_job *job) {
   wm_graph_summary defaults;
   const wm_graph_summary *gs = job->m.summary;
@@ -187,7 +187,9 @@ static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int co
   po.embeddings = o->count.embeddings != 0;
   po.code_motion = o->code_motion != 0;
   po.pair_count = o->pair_count != 0;
-  po.count_only = count_only;
+  po.count_only = purpose == WM_API_COUNT || purpose == WM_API_PLAN_COUNT;
+  /* a plan shown lists the orders it was chosen among (plan --json) */
+  po.candidates = purpose == WM_API_PLAN_COUNT || purpose == WM_API_PLAN_LIST ? &job->candidates : NULL;
   _Static_assert(WARPMATCH_MAX_PATTERN_VERTICES == WM_MAX_K, "the API's pattern size is the planner's");
   po.sample_graph = o->planner != WARPMATCH_PLANNER_MODEL ? job->m.g : NULL;
   po.sample_threads = ctx->threads;
@@ -226,7 +228,7 @@ int wm_api_job_prepare(warpmatch_context *ctx, const char *who, const warpmatch_
   if (!rc && g) rc = wm_api_matching_of(ctx, g, o->relabel, 1, &job->m, &job->relabel_seconds, &job->stats_seconds);
   if (!rc && matching && o->count.labels && job->pattern.labeled) rc = labels_for(ctx, who, o->count.labels, job);
   if (!rc && matching && o->ball) rc = ball(ctx, who, o, job);
-  if (!rc) rc = plan(ctx, o, purpose == WM_API_COUNT || purpose == WM_API_PLAN_COUNT, gpu_plan, job);
+  if (!rc) rc = plan(ctx, o, purpose, gpu_plan, job);
   if (rc) wm_api_job_free(job);
   return rc;
 }

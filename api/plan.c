@@ -17,6 +17,7 @@ static void dump(const wm_api_job *job, int format, FILE *f) {
     wm_json j;
     wm_json_begin(&j, f);
     wm_plan_dump_json(&job->plan, &j);
+    wm_plan_candidates_dump_json(&job->candidates, &job->plan, &j);
     if (stats) wm_graph_summary_dump_json(gs, &j);
     wm_json_end(&j);
     return;

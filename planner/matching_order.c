@@ -76,6 +76,7 @@ static const double kNear = 0.01;
 #define kShort 6
 static const double kDenserT = 0.7;
 #define kModels 3
+_Static_assert(kModels * kShort + 1 == WM_PLAN_MAX_CANDIDATES, "wm_plan_candidates holds every shortlisted order");
 
 typedef struct shortlist {
   double cost[kShort];
@@ -104,9 +105,11 @@ typedef struct search {
   wm_graph_summary dense; /* gs with a triangle density of at least kDenseT */
   int induced, code_motion;
   const wm_order_sampling *sampling; /* or NULL: the model alone */
+  int shortlisting;                  /* sampling, or the candidates asked for */
+  uint32_t scored;                   /* orders the model scored */
   uint64_t max_degree;               /* sampling: the graph's, once for every order measured */
   wm_graph_summary denser;           /* gs with a triangle density of at least kDenserT */
-  shortlist shortlists[kModels];     /* sampling: at gs, dense, denser */
+  shortlist shortlists[kModels];     /* shortlisting: at gs, dense, denser */
   int found;
   double best_cost, best_dense;
   uint8_t best[WM_MAX_K];
@@ -137,7 +140,8 @@ static void score_order(search *s) {
     return;
   }
   double cost = wm_plan_estimate_cost(&s->trial, s->gs), dense = wm_plan_estimate_cost(&s->trial, &s->dense);
-  if (s->sampling) {
+  s->scored++;
+  if (s->shortlisting) {
     shortlist_add(&s->shortlists[0], cost, s->trial.order);
     shortlist_add(&s->shortlists[1], dense, s->trial.order);
     shortlist_add(&s->shortlists[2], wm_plan_estimate_cost(&s->trial, &s->denser), s->trial.order);
@@ -204,18 +208,8 @@ static double measure(const search *s, const uint8_t *order, unsigned probes) {
   return wm_plan_sampled_cost(&trial, smp->graph, s->max_degree, probes, smp->seed);
 }
 
-/* The shortlisted order of least sampled work (the model's choice, first
- * in the list, wins ties), where it beats the model's by the margin; its
- * estimate into plan->sampled_cost.  With a min_work, nothing is measured
- * where the shortlists hold the model's order alone, and a glimpse of it
- * (a sixteenth of the probes) comes first: a quarter of min_work is far
- * enough below it for the glimpse's error, and it keeps planning cheap for
- * the runs that take milliseconds. */
-static void choose_by_sampling(search *s, wm_plan *plan) {
-  const wm_order_sampling *smp = s->sampling;
-  /* the distinct shortlisted orders, the model's first */
-  uint8_t orders[kModels * kShort + 1][WM_MAX_K];
-  double work[kModels * kShort + 1];
+/* The distinct shortlisted orders, the model's choice first; returns how many. */
+static unsigned shortlisted(const search *s, uint8_t orders[WM_PLAN_MAX_CANDIDATES][WM_MAX_K]) {
   unsigned n = 0;
   for (unsigned m = 0; m <= kModels; m++)
     for (unsigned i = 0; i < (m ? s->shortlists[m - 1].n : 1u); i++) {
@@ -224,22 +218,38 @@ static void choose_by_sampling(search *s, wm_plan *plan) {
       while (j < n && memcmp(orders[j], order, WM_MAX_K)) j++;
       if (j == n) memcpy(orders[n++], order, WM_MAX_K);
     }
+  return n;
+}
+
+/* The shortlisted order of least sampled work (the model's choice, first
+ * in the list, wins ties), where it beats the model's by the margin; its
+ * estimate into plan->sampled_cost.  With a min_work, nothing is measured
+ * where the shortlists hold the model's order alone, and a glimpse of it
+ * (a sixteenth of the probes) comes first: a quarter of min_work is far
+ * enough below it for the glimpse's error, and it keeps planning cheap for
+ * the runs that take milliseconds.  measured[i] says which of work[] the
+ * probes filled. */
+static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX_K], unsigned n, double *work,
+                               int *measured) {
+  const wm_order_sampling *smp = s->sampling;
   if (smp->min_work > 0.0) {
     if (n == 1) return; /* nothing to choose (a clique, a triangle) */
     const double glimpse = measure(s, s->best, smp->probes / 16 ? smp->probes / 16 : 1);
     if (glimpse < smp->min_work / 4) {
       plan->sampled_orders = 1;
       plan->sampled_cost = glimpse;
+      work[0] = glimpse, measured[0] = 1;
       return;
     }
   }
   const double model = work[0] = measure(s, orders[0], smp->probes);
+  measured[0] = 1;
   if (model < smp->min_work) n = 1;
   /* each order's probes are independent of the others' (own memory, own
    * seeded generator): measured at once, the same figures as one by one */
   const int threads = smp->threads > 0 ? smp->threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 2)
-  for (unsigned i = 1; i < n; i++) work[i] = measure(s, orders[i], smp->probes);
+  for (unsigned i = 1; i < n; i++) work[i] = measure(s, orders[i], smp->probes), measured[i] = 1;
   unsigned best = 0;
   for (unsigned i = 1; i < n; i++)
     if (work[i] < work[best]) best = i;
@@ -249,9 +259,35 @@ static void choose_by_sampling(search *s, wm_plan *plan) {
   plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }
 
+/* The shortlisted orders with the model's estimate (as score_order ranks
+ * them) and what the probes measured, cheapest by the model first (equal
+ * costs in shortlist order, the model's choice first). */
+static void list_candidates(const search *s, uint8_t orders[][WM_MAX_K], unsigned n, const double *work,
+                            const int *measured, wm_plan_candidates *c) {
+  memset(c, 0, sizeof *c);
+  c->orders_scored = s->scored;
+  for (unsigned i = 0; i < n; i++) {
+    wm_plan trial = s->trial;
+    memcpy(trial.order, orders[i], WM_MAX_K);
+    wm_error err;
+    if (wm_plan_fill_order(&trial, s->symmetry, s->induced, s->code_motion, 0, &err)) continue;
+    wm_plan_candidate *x = &c->c[c->n++];
+    memcpy(x->order, orders[i], WM_MAX_K);
+    x->model_cost = wm_plan_estimate_cost(&trial, s->gs);
+    x->sampled = measured[i];
+    x->sampled_cost = measured[i] ? work[i] : 0.0;
+  }
+  for (unsigned i = 1; i < c->n; i++) /* insertion sort: stable, and n is at most 19 */
+    for (unsigned j = i; j > 0 && c->c[j - 1].model_cost > c->c[j].model_cost; j--) {
+      wm_plan_candidate t = c->c[j];
+      c->c[j] = c->c[j - 1];
+      c->c[j - 1] = t;
+    }
+}
+
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
                     const wm_graph_summary *gs, int induced, int code_motion,
-                    const wm_order_sampling *sampling, wm_error *err) {
+                    const wm_order_sampling *sampling, wm_plan_candidates *cands, wm_error *err) {
   search s;
   memset(&s, 0, sizeof s);
   s.trial = *plan;
@@ -263,6 +299,7 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
   s.denser = *gs;
   if (s.denser.triangle_density < kDenserT) s.denser.triangle_density = kDenserT;
   s.sampling = sampling && sampling->graph && sampling->graph->n ? sampling : NULL;
+  s.shortlisting = s.sampling || cands;
   s.induced = induced;
   s.code_motion = code_motion;
   wm_error_clear(&s.first_err);
@@ -275,9 +312,14 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
     return wm_fail(err, WM_EINPUT, "pattern '%s': no connected matching order", plan->pattern.name);
   }
   memcpy(plan->order, s.best, WM_MAX_K);
+  uint8_t orders[WM_PLAN_MAX_CANDIDATES][WM_MAX_K];
+  double work[WM_PLAN_MAX_CANDIDATES] = {0};
+  int measured[WM_PLAN_MAX_CANDIDATES] = {0};
+  const unsigned n = s.shortlisting ? shortlisted(&s, orders) : 0;
   if (s.sampling) {
     s.max_degree = wm_graph_max_degree(s.sampling->graph);
-    choose_by_sampling(&s, plan);
+    choose_by_sampling(&s, plan, orders, n, work, measured);
   }
+  if (cands) list_candidates(&s, orders, n, work, measured, cands);
   return WM_OK;
 }

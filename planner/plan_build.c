@@ -162,6 +162,7 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
   if ((rc = wm_pattern_automorphisms(p, &aut, err))) return rc;
   out->automorphisms = aut.count;
   int symmetry = !o->embeddings;
+  if (o->candidates) memset(o->candidates, 0, sizeof *o->candidates);
   if (o->forced_order) {
     rc = check_forced_order(p, o->forced_order, err);
     if (rc == WM_OK) memcpy(out->order, o->forced_order, p->k);
@@ -172,7 +173,8 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
                                         o->code_motion, o->first_edge_up, o->count_only && o->pair_count,
                                         o->sample_margin > 1.0 ? o->sample_margin : 1.0, o->sample_min_work,
                                         o->sample_threads};
-    rc = wm_choose_order(out, &aut, symmetry, gs, o->induced, 1, o->sample_graph ? &sampling : NULL, err);
+    rc = wm_choose_order(out, &aut, symmetry, gs, o->induced, 1, o->sample_graph ? &sampling : NULL,
+                         o->candidates, err);
   }
   wm_automorphisms_free(&aut);
   if (rc) return rc;

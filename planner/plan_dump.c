@@ -232,6 +232,24 @@ void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j) {
   wm_json_close(j);
 }
 
+void wm_plan_candidates_dump_json(const wm_plan_candidates *c, const wm_plan *plan, struct wm_json *j) {
+  if (!c->n) return;
+  wm_json_u64(j, "orders_scored", c->orders_scored);
+  wm_json_array(j, "candidate_orders");
+  for (unsigned i = 0; i < c->n; i++) {
+    const wm_plan_candidate *x = &c->c[i];
+    wm_json_object(j, NULL);
+    wm_json_array(j, "order");
+    for (unsigned v = 0; v < plan->k; v++) wm_json_u64(j, NULL, x->order[v]);
+    wm_json_close(j);
+    wm_json_double(j, "model_cost", x->model_cost);
+    if (x->sampled) wm_json_double(j, "sampled_cost", x->sampled_cost); /* null: could not be planned */
+    wm_json_bool(j, "chosen", !memcmp(x->order, plan->order, plan->k));
+    wm_json_close(j);
+  }
+  wm_json_close(j);
+}
+
 void wm_graph_summary_dump_text(const wm_graph_summary *gs, FILE *f) {
   fprintf(f, "graph statistics: %s; n = %llu, mean degree %.3g, E[d^2]/E[d] %.3g, max degree %llu, "
              "triangle density %.3g\n",

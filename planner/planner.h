@@ -164,6 +164,28 @@ typedef struct wm_graph_summary {
 void wm_graph_summary_default(wm_graph_summary *s);
 void wm_graph_summary_compute(const wm_graph *g, wm_graph_summary *s);
 
+/* The orders a plan was chosen among (wm_plan_options.candidates), for
+ * judging the planner (scripts/bench-planner.sh runs each with a forced
+ * order): the distinct orders of the model's shortlists, the model's own
+ * choice among them, each with the model's estimate and, where they were
+ * measured on the graph, the probes' work.  Cheapest by the model first. */
+#define WM_PLAN_MAX_CANDIDATES 19 /* 3 shortlists of 6 and the model's choice */
+typedef struct wm_plan_candidate {
+  uint8_t order[WM_MAX_K];
+  double model_cost;   /* the cost model's estimate at the graph's statistics, as orders are
+                          ranked (the hoisted program, the CPU's first-edge bound) */
+  int sampled;         /* 1: measured on the graph */
+  double sampled_cost; /* then the probes' work (a glimpse's, where only that was measured;
+                          HUGE_VAL where the order could not be planned) */
+} wm_plan_candidate;
+
+typedef struct wm_plan_candidates {
+  uint32_t orders_scored; /* connected orders the model scored (one per class of orders
+                             equivalent under the pattern's automorphisms) */
+  uint32_t n;
+  wm_plan_candidate c[WM_PLAN_MAX_CANDIDATES];
+} wm_plan_candidates;
+
 typedef struct wm_plan_options {
   int induced;      /* vertex-induced (default: edge-induced) */
   int embeddings;   /* count embeddings, no symmetry breaking */
@@ -184,6 +206,8 @@ typedef struct wm_plan_options {
   double sample_min_work;       /* no other order is measured where the model's reads fewer
                                    elements than this (default 0) */
   int sample_threads;           /* orders measured at once (default 0: all cores) */
+  wm_plan_candidates *candidates; /* NULL (default), or filled with the orders weighed (n = 0
+                                     with a forced_order: none was) */
 } wm_plan_options;
 
 void wm_plan_options_init(wm_plan_options *o);
@@ -228,6 +252,10 @@ void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j); /* as members of
 /* The statistics a plan was made from: one "graph statistics: ..." line
  * (the defaults are named as `plan` without --graph), and as the member
  * "graph_summary" of the open JSON object. */
+/* The orders weighed, as the members "orders_scored" and "candidate_orders"
+ * (each: "order", "model_cost", "sampled_cost" where measured, "chosen":
+ * the plan's order) of the open JSON object; nothing when c->n is 0. */
+void wm_plan_candidates_dump_json(const wm_plan_candidates *c, const wm_plan *plan, struct wm_json *j);
 void wm_graph_summary_dump_text(const wm_graph_summary *gs, FILE *f);
 void wm_graph_summary_dump_json(const wm_graph_summary *gs, struct wm_json *j);
 

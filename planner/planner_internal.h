@@ -55,10 +55,11 @@ typedef struct wm_order_sampling {
  * `sampling`, the cheapest few of the model at the graph's triangle
  * density and at two higher ones are measured on the graph and the least
  * work wins, within the sampling's margin (plan->sampled_cost,
- * plan->sampled_orders). */
+ * plan->sampled_orders).  `cands` (may be NULL) gets the shortlisted
+ * orders, with their measured work where they were measured. */
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
                     const wm_graph_summary *gs, int induced, int code_motion,
-                    const wm_order_sampling *sampling, wm_error *err);
+                    const wm_order_sampling *sampling, wm_plan_candidates *cands, wm_error *err);
 
 /* Knuth's estimate of a plan's work on g (set elements touched and
  * candidates iterated), the mean of `probes` random root-to-leaf paths;

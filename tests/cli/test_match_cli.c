@@ -519,6 +519,49 @@ Test(match_cli, plan_command) {
   wm_test_rmdir(f.dir);
 }
 
+/* Occurrences of needle in s. */
+static unsigned occurrences(const char *s, const char *needle) {
+  unsigned n = 0;
+  for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle)) n++;
+  return n;
+}
+
+/* plan --json lists the orders it chose among: each with the model's
+ * estimate, measured ones (--planner sampled) with their work too, the
+ * plan's own marked chosen once; a forced order lists none; count
+ * --dump-plan --json carries the same list. */
+Test(match_cli, plan_candidates) {
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
+  char *out, *err;
+  int rc = wm_test_run(&out, &err, "plan --pattern house --graph %s --planner sampled --json --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  const char *list = strstr(out, "\"candidate_orders\":[");
+  cr_assert(list && json_u64(out, "orders_scored") > 0, "%s", out);
+  const unsigned n = occurrences(list, "\"model_cost\":");
+  cr_assert(n > 1, "%s", out);
+  cr_assert_eq(occurrences(list, "\"sampled_cost\":"), n, "every candidate measured: %s", out);
+  cr_assert_eq(occurrences(list, "\"chosen\":true"), 1u, "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "plan --pattern house --graph %s --planner model --json --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  list = strstr(out, "\"candidate_orders\":[");
+  cr_assert(list && occurrences(list, "\"model_cost\":") == n, "the same shortlists: %s", out);
+  cr_assert(!strstr(list, "\"sampled_cost\":") && occurrences(list, "\"chosen\":true") == 1, "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "plan --pattern house --graph %s --order 0,1,2,3,4 --json --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out) && !strstr(out, "\"candidate_orders\"") && !strstr(out, "orders_scored"), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern house --method enumerate --dump-plan --json --no-cache --device cpu",
+                   f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out) && strstr(out, "\"candidate_orders\":[{\"order\":["), "%s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
 /* GPU tuning flags: checked before anything is loaded (a bad value is a
  * usage error even when the graph is missing), ignored by the CPU path. */
 Test(match_cli, gpu_tuning_flags) {

@@ -642,3 +642,108 @@ Test(planner, sampled_order_choice, .timeout = 60) {
   wm_graph_destroy(raw);
   wm_graph_destroy(g);
 }
+
+/* The least estimate of any connected order of p, by brute force over
+ * every permutation (each planned as a forced order); *orders counts them. */
+static void cheapest_order(const wm_pattern *p, const wm_graph_summary *gs, uint8_t *order, unsigned depth,
+                           unsigned used, double *best, unsigned *orders) {
+  if (depth == p->k) {
+    wm_plan_options po;
+    wm_plan_options_init(&po);
+    po.forced_order = order;
+    wm_plan plan;
+    wm_error err;
+    cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+    if (plan.est_cost < *best) *best = plan.est_cost;
+    ++*orders;
+    return;
+  }
+  for (unsigned v = 0; v < p->k; v++) {
+    if ((used >> v) & 1u || (depth && !(p->adj[v] & used))) continue;
+    order[depth] = (uint8_t)v;
+    cheapest_order(p, gs, order, depth + 1, used | 1u << v, best, orders);
+  }
+}
+
+/* A candidate's order planned as a forced one. */
+static wm_plan forced_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order) {
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.forced_order = order;
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  return plan;
+}
+
+/* The orders a plan was chosen among (wm_plan_options.candidates, what
+ * `plan --json` lists and scripts/bench-planner.sh runs): distinct, the
+ * model's cheapest of all connected orders first and ascending after it,
+ * each estimate the one its forced plan gets; the plan's own order among
+ * them.  Measured (sample_graph), each one's work is what the probes give
+ * its forced plan, and the chosen one is the least; with a min_work that
+ * nothing reaches only the model's choice is measured; a forced order
+ * lists none. */
+Test(planner, candidates_listed, .timeout = 60) {
+  wm_gen_options go;
+  wm_gen_kron_defaults(&go, 7, 1);
+  wm_graph *raw, *g;
+  wm_error err;
+  cr_assert_eq(wm_generate(&go, &raw, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_graph_relabel_by_degree(raw, &g, &err), WM_OK, "%s", err.msg);
+  wm_graph_summary gs;
+  wm_graph_summary_compute(g, &gs);
+  const wm_pattern p = wm_test_stmatch_pattern(19);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  wm_plan_candidates c;
+  po.candidates = &c;
+  wm_plan plan;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  uint8_t order[WM_MAX_K];
+  double least = HUGE_VAL;
+  unsigned connected = 0;
+  cheapest_order(&p, &gs, order, 0, 0, &least, &connected);
+  cr_assert(c.n > 1 && c.n <= WM_PLAN_MAX_CANDIDATES, "%u candidates", c.n);
+  cr_assert(c.orders_scored >= c.n && c.orders_scored <= connected, "%u scored of %u", c.orders_scored, connected);
+  cr_assert_eq(c.c[0].model_cost, least, "the first %g, the least of all %g", c.c[0].model_cost, least);
+  unsigned chosen = 0;
+  for (unsigned i = 0; i < c.n; i++) {
+    cr_assert(!c.c[i].sampled);
+    cr_assert(i == 0 || c.c[i - 1].model_cost <= c.c[i].model_cost, "candidate %u out of order", i);
+    for (unsigned j = 0; j < i; j++) cr_assert(memcmp(c.c[i].order, c.c[j].order, p.k), "candidates %u, %u", j, i);
+    cr_assert_eq(c.c[i].model_cost, forced_plan(&p, &gs, c.c[i].order).est_cost);
+    chosen += !memcmp(c.c[i].order, plan.order, p.k);
+  }
+  cr_assert_eq(chosen, 1u, "the plan's order is listed once");
+
+  po.sample_graph = g;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(plan.sampled_orders, c.n);
+  const uint64_t maxdeg = wm_graph_max_degree(g);
+  for (unsigned i = 0; i < c.n; i++) {
+    wm_plan f = forced_plan(&p, &gs, c.c[i].order);
+    cr_assert(c.c[i].sampled, "candidate %u not measured", i);
+    cr_assert_eq(c.c[i].sampled_cost, wm_plan_sampled_cost(&f, g, maxdeg, 4096, 0x5eed), "candidate %u", i);
+    cr_assert_geq(c.c[i].sampled_cost, plan.sampled_cost, "candidate %u measured less than the chosen", i);
+    if (!memcmp(c.c[i].order, plan.order, p.k)) cr_assert_eq(c.c[i].sampled_cost, plan.sampled_cost);
+  }
+
+  po.sample_min_work = 1e30;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  unsigned measured = 0;
+  for (unsigned i = 0; i < c.n; i++)
+    if (c.c[i].sampled) {
+      measured++;
+      cr_assert(!memcmp(c.c[i].order, plan.order, p.k), "only the model's choice is glimpsed");
+      cr_assert_eq(c.c[i].sampled_cost, plan.sampled_cost);
+    }
+  cr_assert_eq(measured, 1u);
+
+  memcpy(order, plan.order, WM_MAX_K);
+  po.forced_order = order;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(c.n, 0u);
+  wm_graph_destroy(raw);
+  wm_graph_destroy(g);
+}
