@@ -146,3 +146,43 @@ def test_refusals() -> None:
     if not warpmatch.gpu_available():  # with one, test_gpu.py holds it to the CPU
         with pytest.raises(warpmatch.DeviceError):
             g.orbits(4, device="gpu")
+
+
+def test_edge_orbits_rows_follow_the_edge_list_and_size_3_is_paths_and_triangles() -> None:
+    """edges=True: one row per edge_list() pair; at size 3, e1 = the edge's triangles (common
+    neighbours) and e0 = its induced 3-paths (d_u + d_v - 2 - 2 t), counted here from the graph."""
+    G = nx.gnp_random_graph(50, 0.15, seed=11)
+    g = warpmatch.Graph.from_networkx(G)
+    ends = g.edge_list()
+    assert ends.shape == (G.number_of_edges(), 2) and (ends[:, 0] < ends[:, 1]).all()
+    assert [tuple(e) for e in ends] == sorted(tuple(e) for e in ends)
+    nodes = list(g.nodes)
+    assert {frozenset((nodes[u], nodes[v])) for u, v in ends} == {frozenset(e) for e in G.edges}
+    three = g.orbits(3, edges=True)
+    assert three.shape == (len(ends), 2)
+    for row, (u, v) in zip(three, ends):
+        a, b = nodes[u], nodes[v]
+        t = len(set(G[a]) & set(G[b]))
+        assert row[1] == t and row[0] == G.degree(a) + G.degree(b) - 2 - 2 * t
+
+
+def test_edge_orbits_formula_equals_the_enumerator() -> None:
+    for seed, p in ((1, 0.1), (2, 0.3), (3, 0.6)):
+        g = warpmatch.Graph.from_networkx(nx.gnp_random_graph(30, p, seed=seed))
+        four = g.orbits(4, edges=True, method="formula")
+        assert four.shape == (g.edges, 12)
+        np.testing.assert_array_equal(four, g.orbits(4, edges=True, method="enumerate"))
+        np.testing.assert_array_equal(four[:, :2], g.orbits(3, edges=True))
+
+
+def test_edge_orbits_as_frame_and_refusals() -> None:
+    pd = pytest.importorskip("pandas")
+    g = warpmatch.Graph.from_networkx(nx.Graph([("a", "b"), ("b", "c"), ("a", "c"), ("c", "d")]))
+    df = g.orbits(4, edges=True, as_frame=True)
+    assert isinstance(df, pd.DataFrame) and list(df.columns) == [f"e{i}" for i in range(12)]
+    assert df.index.names == ["u", "v"] and len(df) == 4
+    assert df.loc[("c", "d"), "e0"] == 2 and df.loc[("c", "d"), "e1"] == 0  # the pendant edge: two 3-paths
+    with pytest.raises(warpmatch.UsageError, match="3 or 4"):
+        g.orbits(5, edges=True)
+    with pytest.raises(warpmatch.UsageError, match="3 or 4"):
+        g.orbits(2, edges=True)

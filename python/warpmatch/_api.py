@@ -671,8 +671,26 @@ class Graph:
             for m in out[:classes]
         ]
 
+    def edge_list(self) -> NDArray[np.uint32]:
+        """The undirected edges as index pairs (u, v), u < v, ascending: an (m, 2) uint32 array.
+
+        Its rows are the rows of ``orbits(edges=True)``; ``nodes`` names the indices.
+        """
+        with self._ctx.lock:
+            ptr = self._live()
+            m = int(lib.warpmatch_graph_edges(ptr))
+            u = np.empty(m, dtype=np.uint32)
+            v = np.empty(m, dtype=np.uint32)
+            lib.warpmatch_graph_edge_ends(ptr, u.ctypes.data_as(POINTER(c_uint32)), v.ctypes.data_as(POINTER(c_uint32)))
+        return np.stack([u, v], axis=1)
+
     def orbits(
-        self, size: int = 5, method: str = "auto", device: str = "auto", as_frame: bool = False
+        self,
+        size: int = 5,
+        method: str = "auto",
+        device: str = "auto",
+        as_frame: bool = False,
+        edges: bool = False,
     ) -> NDArray[np.uint64] | Any:
         """The graphlet orbit counts of every vertex (the graphlet degree vector), in ORCA's numbering.
 
@@ -688,8 +706,13 @@ class Graph:
         ``nodes``, with columns o0, o1, ...  A count past 2**64 - 1 is an
         InputError naming the vertex and the orbit.  The graph must be
         undirected.
+
+        ``edges=True``: ORCA's edge orbits instead (size 3 or 4: 2 or 12 per
+        edge; docs/orbits.md), one row per edge in ``edge_list()``'s order;
+        with ``as_frame`` indexed by the pairs of ``nodes``.
         """
-        size = _integer(size, "graphlet size", 2, 5, "2, 3, 4 or 5")
+        size = _integer(size, "graphlet size", 3 if edges else 2, 4 if edges else 5,
+                        "3 or 4 (edge orbits)" if edges else "2, 3, 4 or 5")
         if as_frame:
             try:
                 import pandas as pd
@@ -697,17 +720,26 @@ class Graph:
                 raise ImportError("Graph.orbits(as_frame=True) needs pandas (pip install pandas)") from e
         o = _lib.orbit_options()
         o.graphlet_size, o.method, o.device = size, _method(method), _device(device)
+        o.edges = int(edges)
         r = _lib.OrbitResult()
         r.size = ctypes.sizeof(_lib.OrbitResult)
         with self._ctx.lock:
             ptr = self._live()
-            n = int(lib.warpmatch_graph_vertices(ptr))
-            counts = np.zeros((n, int(lib.warpmatch_orbit_count(size))), dtype=np.uint64)
+            if edges:
+                shape = (int(lib.warpmatch_graph_edges(ptr)), int(lib.warpmatch_edge_orbit_count(size)))
+            else:
+                shape = (int(lib.warpmatch_graph_vertices(ptr)), int(lib.warpmatch_orbit_count(size)))
+            counts = np.zeros(shape, dtype=np.uint64)
             self._ctx.check(
                 lib.warpmatch_orbits(self._ctx.ptr, ptr, byref(o), counts.ctypes.data_as(POINTER(c_uint64)), byref(r))
             )
         if not as_frame:
             return counts
+        if edges:
+            nodes = list(self.nodes)
+            pairs = [(nodes[u], nodes[v]) for u, v in self.edge_list()]
+            index = pd.MultiIndex.from_tuples(pairs, names=["u", "v"])
+            return pd.DataFrame(counts, index=index, columns=[f"e{i}" for i in range(counts.shape[1])])
         columns = [f"o{i}" for i in range(counts.shape[1])]
         return pd.DataFrame(counts, index=pd.Index(list(self.nodes), name="vertex"), columns=columns)
 

@@ -309,6 +309,8 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "warpmatch_motifs": (c_int, [ctx_p, graph_p, c_uint, POINTER(CountOptions), POINTER(Motif)]),
     # graphlet orbits
     "warpmatch_orbit_count": (c_uint, [c_uint]),
+    "warpmatch_edge_orbit_count": (c_uint, [c_uint]),
+    "warpmatch_graph_edge_ends": (None, [graph_p, POINTER(c_uint32), POINTER(c_uint32)]),
     "warpmatch_orbit_options_init": (None, [c_void_p]),
     "warpmatch_orbits": (c_int, [ctx_p, graph_p, POINTER(OrbitOptions), POINTER(c_uint64), POINTER(OrbitResult)]),
     # traversal
