@@ -408,8 +408,9 @@ def _match_options_table() -> dict[str, tuple[str, int, int]]:
 MATCH_OPTION_RANGES: dict[str, tuple[str, int, int]] = _match_options_table()
 
 
-def _versioned_defaults(kind: type[Structure], init: str) -> Any:
-    """The library's defaults of a versioned struct, as far as this package knows it.
+def _versioned_defaults(kind: type[Structure], init: str, *args: Any) -> Any:
+    """The library's defaults of a versioned struct, as far as this package knows it
+    (``args``: what the _init takes after the struct, e.g. a generator's kind).
 
     The library's _init writes its own sizeof, which a newer library may
     have grown: it writes into room to spare, and the copy keeps this
@@ -417,7 +418,7 @@ def _versioned_defaults(kind: type[Structure], init: str) -> Any:
     defaults for the rest).
     """
     room = ctypes.create_string_buffer(ctypes.sizeof(kind) + 4096)
-    getattr(lib, init)(room)
+    getattr(lib, init)(room, *args)
     if c_size_t.from_buffer(room).value < ctypes.sizeof(kind):
         raise ImportError(f"warpmatch: {library_path()} is older than this package ({init})")
     o = kind.from_buffer_copy(room)
@@ -437,13 +438,7 @@ def load_options() -> LoadOptions:
 
 def gen_options(kind: int, scale: int, seed: int) -> GenOptions:
     """The library's defaults of a generator (warpmatch_gen_options_init)."""
-    room = ctypes.create_string_buffer(ctypes.sizeof(GenOptions) + 4096)
-    lib.warpmatch_gen_options_init(room, kind, scale, seed)
-    if c_size_t.from_buffer(room).value < ctypes.sizeof(GenOptions):
-        raise ImportError(f"warpmatch: {library_path()} is older than this package (warpmatch_gen_options_init)")
-    o = GenOptions.from_buffer_copy(room)
-    o.size = ctypes.sizeof(GenOptions)
-    return o
+    return _versioned_defaults(GenOptions, "warpmatch_gen_options_init", kind, scale, seed)
 
 
 def orbit_options() -> OrbitOptions:
