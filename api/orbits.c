@@ -35,8 +35,6 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
   if (o->edges && !wm_edge_orbit_count(o->graphlet_size))
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: edge orbits are counted for graphlet_size 3 or 4 so far (not %u)",
                        who, o->graphlet_size);
-  if (o->device < WARPMATCH_DEVICE_AUTO || o->device > WARPMATCH_DEVICE_GPU)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: device %d; use WARPMATCH_DEVICE_AUTO, _CPU or _GPU", who, o->device);
   if (g->g->flags & WM_GRAPH_DIRECTED)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: needs an undirected graph (this one was loaded as directed)", who);
   return WARPMATCH_OK;
