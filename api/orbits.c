@@ -1,7 +1,7 @@
 /* warpmatch_orbits: the graphlet orbit counts of every vertex, on the
  * graph's own numbering (rows in index order).  On the GPU (device GPU, or
  * AUTO where one is usable) the formula's aggregates are the device's; what
- * has no GPU executor (the enumerator: size 5, or method ENUMERATE) runs on
+ * has no GPU executor (the enumerator, the 5-vertex formula) runs on
  * the CPU, as motifs' count runs what it cannot put on the GPU, and the
  * result says so. */
 #include <string.h>
@@ -56,7 +56,8 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (rc) return rc;
   wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL};
   if (o.method != WARPMATCH_METHOD_ENUMERATE && wm_orbit_has_formula(o.graphlet_size)) run.method = WM_ORBIT_FORMULA;
-  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA && !o.edges; /* the edge formula is the CPU's */
+  /* the edge formula and the 5-vertex formula are the CPU's */
+  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA && !o.edges && o.graphlet_size <= 4;
   warpmatch_orbit_result x;
   memset(&x, 0, sizeof x);
   x.size = sizeof x;

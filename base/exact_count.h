@@ -39,6 +39,12 @@ static inline wm_i128 wm_add_chk(wm_i128 a, wm_i128 b, int *overflow) {
   return r;
 }
 
+static inline wm_i128 wm_sub_chk(wm_i128 a, wm_i128 b, int *overflow) {
+  wm_i128 r;
+  if (__builtin_sub_overflow(a, b, &r)) *overflow = 1;
+  return r;
+}
+
 static inline void wm_acc_add(wm_acc *a, wm_i128 x) { a->v = wm_add_chk(a->v, x, &a->overflow); }
 
 /* C(x, r): r = 2 for 0 <= x < 2^63, r = 3 or 4 for 0 <= x <= 2^32 (a degree,

@@ -60,9 +60,6 @@ static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
   if (!rc && c->format == OUT_NPY && !wm_cli_str(cli, "output") && isatty(STDOUT_FILENO))
     rc = wm_fail(err, WM_EUSAGE, "orbits: --format npy is binary: give --output F or redirect stdout");
   if (!rc) rc = wm_cli_choice(cli, "method", methods, 0, &c->o.method, err);
-  if (!rc && c->o.method == WARPMATCH_METHOD_FORMULA && size > 4)
-    rc = wm_fail(err, WM_EUSAGE, "orbits: --method formula covers graphlets of up to 4 vertices so far; use "
-                                 "--method auto or enumerate for --size 5");
   c->o.graphlet_size = (unsigned)size;
   c->o.edges = wm_cli_flag(cli, "edges");
   if (!rc && c->o.edges && !warpmatch_edge_orbit_count(c->o.graphlet_size))

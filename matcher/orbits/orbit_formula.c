@@ -23,7 +23,7 @@
 
 #define ORBITS4 15
 
-int wm_orbit_has_formula(unsigned k) { return k >= 2 && k <= 4; }
+int wm_orbit_has_formula(unsigned k) { return k >= 2 && k <= 5; }
 
 /* c[a][b] for the orbits 1..14, and the order to solve them in. */
 typedef struct relations {
@@ -47,12 +47,6 @@ static void derive(const wm_orbit_tables *t, relations *r) {
   for (int edges = 6; edges >= 1; edges--)
     for (unsigned o = 1; o < ORBITS4; o++)
       if (t->graphlet_edges[t->graphlet_of_orbit[o]] == edges) r->order[n++] = (uint8_t)o;
-}
-
-static wm_i128 wm_sub_chk(wm_i128 a, wm_i128 b, int *overflow) {
-  wm_i128 r;
-  if (__builtin_sub_overflow(a, b, &r)) *overflow = 1;
-  return r;
 }
 
 static wm_i128 choose(uint64_t x, unsigned r) { return wm_choose((wm_i128)x, r); }
@@ -361,6 +355,7 @@ static int formula_gpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *cou
 
 int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   if (!wm_orbit_has_formula(run->k))
-    return wm_fail(err, WM_EUSAGE, "orbits: no formula for graphlets of %u vertices yet (enumerate them)", run->k);
+    return wm_fail(err, WM_EUSAGE, "orbits: no formula for graphlets of %u vertices (sizes 2 to 5)", run->k);
+  if (run->k == 5) return wm_orbits_formula5(g, run, counts, err);
   return run->gpu ? formula_gpu(g, run, counts, err) : formula(g, run, NULL, counts, err);
 }

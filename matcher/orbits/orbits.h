@@ -85,6 +85,9 @@ int wm_orbit_has_formula(unsigned k);
 int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+/* The 5-vertex formula (orbit_formula5.c; the 4-vertex orbits by
+ * wm_orbits_formula, the 5-vertex ones on the CPU). */
+int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 /* The edge orbits (run->edges) by the edge formula (orbit_edge_formula.c). */
 int wm_orbits_edge_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 /* wm_orbits_cpu, or for run->gpu and the formula, the formula with its

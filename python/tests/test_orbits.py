@@ -78,6 +78,11 @@ def test_orbits_match_the_brute_force(graph: tuple[nx.Graph, warpmatch.Graph]) -
         np.testing.assert_array_equal(got[order], want)
 
 
+def test_size_5_formula_equals_the_enumerator(graph: tuple[nx.Graph, warpmatch.Graph]) -> None:
+    _, g = graph
+    np.testing.assert_array_equal(g.orbits(5, method="formula"), g.orbits(5, method="enumerate"))
+
+
 def test_size_5_keeps_the_smaller_orbits_and_orbit_0_is_the_degree() -> None:
     G = nx.gnp_random_graph(40, 0.2, seed=5)
     g = warpmatch.Graph.from_networkx(G)

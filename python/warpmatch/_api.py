@@ -698,9 +698,9 @@ class Graph:
         orbits (orbit 0 is the degree; docs/orbits.md has the table).  Returns a
         uint64 array of n rows (the graph's indices, whose input ids are
         ``ids`` and names ``nodes``) by the orbits.  ``method``: "formula"
-        (sizes up to 4), "enumerate", or "auto" (the formula where it exists).
+        (every size), "enumerate" (every subgraph visited: the oracle), or "auto" (the formula).
         ``device``: "gpu" puts the formula's aggregates on the GPU (DeviceError
-        without one; the enumerator, size 5, stays on the CPU), "cpu", or
+        without one; the enumerator and size 5 stay on the CPU), "cpu", or
         "auto" (the GPU where one is usable).
         ``as_frame=True`` returns a pandas DataFrame instead, indexed by
         ``nodes``, with columns o0, o1, ...  A count past 2**64 - 1 is an

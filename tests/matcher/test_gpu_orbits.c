@@ -176,10 +176,10 @@ Test(gpu_orbits, the_api_runs_the_formula_on_the_gpu_and_size_5_on_the_cpu) {
     cr_assert_eq(api_orbits(g, 4, WARPMATCH_DEVICE_CPU, cpu, &r, msg, sizeof msg), 0, "%s", msg);
     cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
     assert_rows(g, 4, gpu, cpu, "G(30, 0.3) through the API", "device CPU");
-    /* size 5: the enumerator, which has no GPU executor, on the CPU */
+    /* size 5: the 5-vertex formula, which has no GPU executor yet, on the CPU */
     cr_assert_eq(api_orbits(g, 5, device, gpu, &r, msg, sizeof msg), 0, "%s", msg);
     cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
-    cr_assert_eq(r.method, WARPMATCH_METHOD_ENUMERATE);
+    cr_assert_eq(r.method, WARPMATCH_METHOD_FORMULA);
     cr_assert_eq(api_orbits(g, 5, WARPMATCH_DEVICE_CPU, cpu, &r, msg, sizeof msg), 0, "%s", msg);
     assert_rows(g, 5, gpu, cpu, "G(30, 0.3) size 5 through the API", "device CPU");
   }

@@ -83,9 +83,9 @@ static void assert_same(const edges *e, unsigned size, const uint64_t *a, const 
                    o, (unsigned long long)a[(size_t)v * orbits + o], (unsigned long long)b[(size_t)v * orbits + o]);
 }
 
-/* The formula (sizes 2..4) equals the enumerator, on one and two threads. */
+/* The formula (sizes 2..5) equals the enumerator, on one and two threads. */
 static void formula_vs_enumerator(const edges *e, const char *what) {
-  for (unsigned size = 2; size <= 4; size++) {
+  for (unsigned size = 2; size <= 5; size++) {
     warpmatch_orbit_result rf, re;
     uint64_t *f = orbits_of(e, size, WARPMATCH_METHOD_FORMULA, 1, &rf);
     uint64_t *x = orbits_of(e, size, WARPMATCH_METHOD_ENUMERATE, 2, &re);
@@ -374,7 +374,14 @@ Test(orbits, overflow_is_an_error_naming_the_vertex_and_the_orbit) {
   cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_ENUMERATE, start, counts, msg, sizeof msg), 0, "%s", msg);
   cr_assert_eq(counts[23], UINT64_MAX);
   cr_assert_eq(counts[73 + 22], UINT64_MAX - 210 + choose(9, 3));
-  /* the formula at size 4: the centre's 3-stars, C(10, 3) = 120 */
+  /* the formula at size 5: the centre's 4-stars, C(10, 4) = 210 */
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 209));
+  cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_FORMULA, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
+  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, "orbit 23 "), "%s", msg);
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 210));
+  cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_FORMULA, start, counts, msg, sizeof msg), 0, "%s", msg);
+  cr_assert_eq(counts[23], UINT64_MAX);
+  /* size 4: the centre's 3-stars, C(10, 3) = 120 */
   for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
     snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 119));
     cr_assert_eq(run_with_start(&e, 4, method, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
@@ -406,8 +413,14 @@ Test(orbits, the_api_refuses_what_it_cannot_do) {
   cr_assert(strstr(warpmatch_last_error(ctx), "graphlet_size 6"), "%s", warpmatch_last_error(ctx));
   warpmatch_orbit_options_init(&o);
   o.method = WARPMATCH_METHOD_FORMULA;
-  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
-  cr_assert(strstr(warpmatch_last_error(ctx), "no formula"), "%s", warpmatch_last_error(ctx));
+  o.graphlet_size = 5; /* every size has its formula; the 5-vertex one runs on the CPU */
+  warpmatch_orbit_result r;
+  memset(&r, 0, sizeof r);
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), 0, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(r.method, WARPMATCH_METHOD_FORMULA);
+  cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
+  cr_assert_eq(counts[15], 0);
   warpmatch_orbit_options_init(&o);
   o.device = WARPMATCH_DEVICE_GPU; /* without a usable GPU (test_gpu_orbits.c runs it with one) */
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), warpmatch_gpu_available(ctx) ? 0 : WARPMATCH_EDEVICE);
@@ -417,11 +430,11 @@ Test(orbits, the_api_refuses_what_it_cannot_do) {
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, NULL, NULL), WARPMATCH_EUSAGE);
   o.size = 0;
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
-  warpmatch_orbit_result r;
+  memset(&r, 0, sizeof r);
   r.size = sizeof r;
-  cr_assert_eq(warpmatch_orbits(ctx, g, NULL, counts, &r), 0); /* the defaults: size 5, enumerated */
+  cr_assert_eq(warpmatch_orbits(ctx, g, NULL, counts, &r), 0); /* the defaults: size 5, by formula */
   cr_assert_eq(r.orbits, 73);
-  cr_assert_eq(r.method, WARPMATCH_METHOD_ENUMERATE);
+  cr_assert_eq(r.method, WARPMATCH_METHOD_FORMULA);
   cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
   cr_assert_eq(counts[73 + 2], 1); /* the middle of the path 0-1-2 */
   warpmatch_graph_destroy(g);
@@ -533,7 +546,7 @@ Test(orbits_cli, usage_errors_exit_2_with_the_message) {
   const char *bad[][2] = {
       {"--size 6", "--size"},
       {"--size 4 --format xml", "--format"},
-      {"--size 5 --method formula", "up to 4 vertices"},
+      {"--size 5 --method sum", "--method"},
       {"", "--size"},
       {"--size 4 --device tpu", "--device"},
   };

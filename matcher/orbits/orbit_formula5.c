@@ -1,0 +1,572 @@
+/* The orbits of the 5-vertex graphlets (15..72) by formula: per vertex x,
+ * sums over the connected induced 4-vertex sets S that hold x, never over
+ * the 5-vertex ones (ORCA's idea, Hocevar & Demsar 2014: a 5-vertex
+ * graphlet is a 4-vertex one and a vertex z outside it; the equations and
+ * their derivation here are this project's, made in code from the drawings).
+ *
+ * For S with x and a nonempty U of S, A_U(S) is the number of vertices z
+ * outside S adjacent to every vertex of U.  Each such (S, U, z) is a
+ * connected 5-set F = S + z holding x, so for a class r of (S, x, U) up to
+ * isomorphism,
+ *     E_r(x) = sum over S of that class of A_U(S) = sum_o M[r][o] I_o(x),
+ * I_o(x) the induced count of orbit o at x and M[r][o] the number of ways
+ * (z, U) one graphlet with x in orbit o is so made (counted on its drawing).
+ * A class's sparsest graphlet is S with z joined to exactly U, every other
+ * has more edges, so choosing for each orbit o one class whose sparsest
+ * graphlet is o's (a vertex z of o's graphlet, not x, whose removal leaves
+ * it connected, and U = its neighbours) makes M triangular by edge count:
+ * I_o follows densest first.  Among the choices, the cheapest U is taken:
+ * one vertex (its degree), an edge (its triangles), a pair with x (the
+ * common neighbours of x and each vertex, counted per x), else a scan of
+ * the rows of U; only K5 needs U of four.
+ *
+ * The 4-vertex sets with x are enumerated per x (ESU rooted at x, each set
+ * once), so the cost is about four times the connected 4-vertex subgraphs;
+ * OpenMP over x, hubs first. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orbits.h"
+
+#define FIRST5 15
+#define ORBITS5 (WM_ORBIT_MAX - FIRST5) /* 58: orbits 15..72 */
+#define MASKS4 64                       /* the pairs of 4 positions */
+
+static unsigned pair_bit(unsigned i, unsigned j) { return j * (j - 1) / 2 + i; } /* i < j */
+
+typedef struct use {
+  uint8_t u;      /* U as a bit set of S's positions */
+  uint8_t row;    /* the equation it adds to (its orbit - FIRST5) */
+  uint8_t inside; /* S's own vertices adjacent to all of U */
+  uint8_t size;   /* |U| */
+} use;
+
+typedef struct equations {
+  uint8_t nuse[MASKS4], nuse3[MASKS4]; /* the first nuse3 have position 3 in U */
+  use uses[MASKS4][15];
+  uint32_t key[ORBITS5];          /* each equation's class of (S, x, U) */
+  uint16_t coef[ORBITS5][ORBITS5]; /* M[row][orbit - FIRST5] */
+  uint8_t order[ORBITS5];          /* orbits - FIRST5, densest graphlet first */
+} equations;
+
+/* S's mask with positions 1..3 permuted by p (x stays at 0). */
+static unsigned permute_mask(unsigned mask, const unsigned *p) {
+  unsigned out = 0;
+  for (unsigned j = 1; j < 4; j++)
+    for (unsigned i = 0; i < j; i++)
+      if (mask >> pair_bit(i, j) & 1u) {
+        const unsigned a = p[i], b = p[j];
+        out |= 1u << (a < b ? pair_bit(a, b) : pair_bit(b, a));
+      }
+  return out;
+}
+
+static unsigned permute_set(unsigned set, const unsigned *p) {
+  unsigned out = 0;
+  for (unsigned i = 0; i < 4; i++)
+    if (set >> i & 1u) out |= 1u << p[i];
+  return out;
+}
+
+/* The class of (S, x at 0, U): the least (mask, U) over the relabellings
+ * that keep x at 0. */
+static uint32_t class_key(unsigned mask, unsigned u) {
+  static const unsigned perms[6][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3},
+                                       {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1}};
+  uint32_t best = UINT32_MAX;
+  for (unsigned i = 0; i < 6; i++) {
+    const uint32_t k = permute_mask(mask, perms[i]) | permute_set(u, perms[i]) << 6;
+    if (k < best) best = k;
+  }
+  return best;
+}
+
+static int connected4(unsigned mask) {
+  unsigned seen = 1, grown = 1;
+  while (grown) {
+    grown = 0;
+    for (unsigned j = 1; j < 4; j++)
+      for (unsigned i = 0; i < j; i++)
+        if ((mask >> pair_bit(i, j) & 1u) && ((seen >> i ^ seen >> j) & 1u)) seen |= 1u << i | 1u << j, grown = 1;
+  }
+  return seen == 15u;
+}
+
+/* The positions of S adjacent to position v. */
+static unsigned neighbours_in(unsigned mask, unsigned v) {
+  unsigned out = 0;
+  for (unsigned i = 0; i < 4; i++)
+    if (i != v && (mask >> (i < v ? pair_bit(i, v) : pair_bit(v, i)) & 1u)) out |= 1u << i;
+  return out;
+}
+
+/* What computing A_U costs per set (lower is cheaper; outside_common says
+ * how each is counted), the denser S (rarer) preferred among equals.  The
+ * counts at hand: a degree, an edge's triangles, the common neighbours of x
+ * and any vertex, and of x's first neighbour in S (position 1, which is x's
+ * only neighbour there when it has one) and any vertex; else a scan. */
+static unsigned cost(unsigned mask, unsigned u) {
+  const unsigned size = (unsigned)__builtin_popcount(u), nx = neighbours_in(mask, 0);
+  const unsigned lone = __builtin_popcount(nx) == 1 ? nx : 0, at_hand = 1u | lone;
+  unsigned c = 6;
+  if (size == 1) c = 0;
+  else if (size == 2 && ((u & at_hand) || (mask >> pair_bit((unsigned)__builtin_ctz(u), 31u - (unsigned)__builtin_clz(u)) & 1u)))
+    c = 1;
+  else if (size >= 3 && lone && (u & 1u) && (u & lone)) c = 3; /* a scan of x's and its neighbour's common list */
+  else if (size >= 3 && (u & 1u)) c = 4;
+  return c * 8 + 6 - (unsigned)__builtin_popcount(mask);
+}
+
+/* F (graphlet mask, 5 positions) less position z, x at position p first:
+ * the 4-position mask, and z's neighbours as positions of it. */
+static void remove_vertex(unsigned fmask, unsigned p, unsigned z, unsigned *mask, unsigned *nz) {
+  unsigned pos[4] = {p}, n = 1;
+  for (unsigned v = 0; v < 5; v++)
+    if (v != p && v != z) pos[n++] = v;
+  *mask = *nz = 0;
+  for (unsigned j = 0; j < 4; j++) {
+    for (unsigned i = 0; i < j; i++) {
+      const unsigned a = pos[i] < pos[j] ? pos[i] : pos[j], b = pos[i] ^ pos[j] ^ a;
+      if (fmask >> pair_bit(a, b) & 1u) *mask |= 1u << pair_bit(i, j);
+    }
+    const unsigned a = pos[j] < z ? pos[j] : z, b = pos[j] ^ z ^ a;
+    if (fmask >> pair_bit(a, b) & 1u) *nz |= 1u << j;
+  }
+}
+
+static unsigned orbit_position(const wm_orbit_tables *t, unsigned o) {
+  const unsigned gid = t->graphlet_of_orbit[o];
+  unsigned p = 0;
+  while (t->orbit[5][t->graphlet_mask[gid]][p] != o) p++;
+  return p;
+}
+
+static unsigned edges_of_orbit(const wm_orbit_tables *t, unsigned o) {
+  return t->graphlet_edges[t->graphlet_of_orbit[o]];
+}
+
+/* Each orbit's cheapest equation. */
+static void choose_keys(const wm_orbit_tables *t, equations *q) {
+  for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++) {
+    const unsigned fmask = t->graphlet_mask[t->graphlet_of_orbit[o]], p = orbit_position(t, o);
+    unsigned best = UINT32_MAX;
+    for (unsigned z = 0; z < 5; z++) {
+      unsigned mask, nz;
+      if (z == p) continue;
+      remove_vertex(fmask, p, z, &mask, &nz);
+      if (!connected4(mask) || cost(mask, nz) >= best) continue;
+      best = cost(mask, nz);
+      q->key[o - FIRST5] = class_key(mask, nz);
+    }
+  }
+}
+
+/* M from the drawings: every (z, U) of every orbit's graphlet. */
+static void count_coefficients(const wm_orbit_tables *t, equations *q) {
+  for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++) {
+    const unsigned fmask = t->graphlet_mask[t->graphlet_of_orbit[o]], p = orbit_position(t, o);
+    for (unsigned z = 0; z < 5; z++) {
+      unsigned mask, nz;
+      if (z == p) continue;
+      remove_vertex(fmask, p, z, &mask, &nz);
+      if (!connected4(mask)) continue;
+      for (unsigned u = nz; u; u = (u - 1) & nz) {
+        const uint32_t k = class_key(mask, u);
+        for (unsigned r = 0; r < ORBITS5; r++)
+          if (q->key[r] == k) q->coef[r][o - FIRST5]++;
+      }
+    }
+  }
+}
+
+/* Which (U, row) each labelled S adds to: those whose U holds position 3
+ * first. */
+static void list_uses(equations *q) {
+  for (unsigned mask = 0; mask < MASKS4; mask++) {
+    if (!connected4(mask)) continue;
+    for (unsigned with3 = 2; with3-- > 0;)
+      for (unsigned u = 1; u < 16; u++) {
+        if ((u >> 3 & 1u) != with3) continue;
+        const uint32_t k = class_key(mask, u);
+        uint8_t inside = 0;
+        for (unsigned v = 0; v < 4; v++) inside += !(u >> v & 1u) && (neighbours_in(mask, v) & u) == u;
+        for (unsigned r = 0; r < ORBITS5; r++)
+          if (q->key[r] == k)
+            q->uses[mask][q->nuse[mask]++] = (use){(uint8_t)u, (uint8_t)r, inside, (uint8_t)__builtin_popcount(u)};
+        if (with3) q->nuse3[mask] = q->nuse[mask];
+      }
+  }
+}
+
+/* The solve needs, for each row, its own orbit on the diagonal and every
+ * other orbit it holds solved before it (more edges). */
+static int derive(const wm_orbit_tables *t, equations *q, wm_error *err) {
+  memset(q, 0, sizeof *q);
+  choose_keys(t, q);
+  count_coefficients(t, q);
+  list_uses(q);
+  unsigned n = 0;
+  for (int e = 10; e >= 4; e--)
+    for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++)
+      if (edges_of_orbit(t, o) == (unsigned)e) q->order[n++] = (uint8_t)(o - FIRST5);
+  for (unsigned r = 0; r < ORBITS5; r++) {
+    int ok = q->coef[r][r] > 0;
+    for (unsigned o = 0; o < ORBITS5; o++)
+      if (o != r && q->coef[r][o] && edges_of_orbit(t, o + FIRST5) <= edges_of_orbit(t, r + FIRST5)) ok = 0;
+    if (!ok) return wm_fail(err, WM_EINPUT, "orbits: the 5-vertex equation of orbit %u is not triangular (a bug)",
+                            r + FIRST5);
+  }
+  return WM_OK;
+}
+
+/* ------------------------------------------------------------------ */
+
+typedef struct ext {
+  uint32_t *v;
+  size_t len, cap;
+} ext;
+
+/* One thread's state while it sums a vertex's equations. */
+typedef struct walk {
+  const wm_graph *g;
+  const equations *q;
+  const uint32_t *tri; /* per arc */
+  uint8_t *mark;       /* per vertex: bit p adjacent to position p (0..2), bit 7 in S */
+  uint32_t *cx;        /* per vertex: common neighbours with x */
+  uint32_t *touched;
+  uint32_t *c1;        /* per vertex: common neighbours with position 1, once needed */
+  uint32_t *touched1, ntouched1;
+  int c1_ready;
+  ext t01;             /* the common neighbours of x and position 1 */
+  ext t02;             /* of x and position 2, once needed */
+  int t02_ready;
+  ext ext2, ext3;
+  uint32_t s[4];
+  wm_i128 e[ORBITS5];
+  int of;
+} walk;
+
+static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
+
+static int in_row(const wm_graph *g, uint32_t v, uint32_t w) {
+  uint64_t lo = g->offsets[v], hi = g->offsets[v + 1];
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (g->adj[mid] < w) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < g->offsets[v + 1] && g->adj[lo] == w;
+}
+
+/* The triangles on the edge a-b (found from the smaller row). */
+static uint32_t edge_triangles(const walk *w, uint32_t a, uint32_t b) {
+  const wm_graph *g = w->g;
+  if (deg(g, a) > deg(g, b)) {
+    const uint32_t t = a;
+    a = b, b = t;
+  }
+  uint64_t lo = g->offsets[a], hi = g->offsets[a + 1];
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (g->adj[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return w->tri[lo];
+}
+
+/* The common neighbours of position 1 and every vertex (a walk of its two
+ * hops), the first time a set under it asks. */
+static uint32_t common_with_1(walk *w, uint32_t b) {
+  const wm_graph *g = w->g;
+  if (!w->c1_ready) {
+    const uint32_t v1 = w->s[1];
+    for (uint64_t e = g->offsets[v1]; e < g->offsets[v1 + 1]; e++) {
+      const uint32_t a = g->adj[e];
+      for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++)
+        if (g->adj[f] != v1 && !w->c1[g->adj[f]]++) w->touched1[w->ntouched1++] = g->adj[f];
+    }
+    w->c1_ready = 1;
+  }
+  return w->c1[b];
+}
+
+static void forget_1(walk *w) {
+  for (uint32_t i = 0; i < w->ntouched1; i++) w->c1[w->touched1[i]] = 0;
+  w->ntouched1 = 0;
+  w->c1_ready = 0;
+}
+
+/* The vertices adjacent to all of U (positions), S's own included: a scan
+ * of the shortest list that holds them (x's and position 1's common list,
+ * or a row of U), each checked against the rest of U: positions 0..2 by
+ * their bits in the marks, position 3 by a search of its row. */
+static uint64_t common_scan(walk *w, unsigned u) {
+  const wm_graph *g = w->g;
+  const uint32_t *list = w->t01.v;
+  uint64_t len = (u & 3u) == 3u ? w->t01.len : UINT64_MAX;
+  unsigned known = 3u; /* the positions the list's vertices are known adjacent to */
+  if ((u & 5u) == 5u) {
+    if (!w->t02_ready) {
+      const uint32_t v2 = w->s[2];
+      w->t02.len = 0;
+      for (uint64_t e = g->offsets[v2]; e < g->offsets[v2 + 1]; e++)
+        if (w->mark[g->adj[e]] & 1u) w->t02.v[w->t02.len++] = g->adj[e];
+      w->t02_ready = 1;
+    }
+    if (w->t02.len < len) len = w->t02.len, list = w->t02.v, known = 5u;
+  }
+  for (unsigned i = 0; i < 4; i++)
+    if ((u >> i & 1u) && deg(g, w->s[i]) < len) len = deg(g, w->s[i]), list = g->adj + g->offsets[w->s[i]], known = 1u << i;
+  const unsigned bits = u & ~known & 7u;
+  const int search = (u & ~known) >> 3 & 1u;
+  uint64_t c = 0;
+  for (uint64_t e = 0; e < len; e++) {
+    const uint32_t z = list[e];
+    c += (w->mark[z] & bits) == bits && (!search || in_row(g, w->s[3], z));
+  }
+  return c;
+}
+
+/* A_U(S): the vertices outside S adjacent to every vertex of U. */
+static uint64_t outside_common(walk *w, unsigned mask, const use *x) {
+  const unsigned u = x->u;
+  uint64_t c;
+  if (x->size == 1) {
+    c = deg(w->g, w->s[__builtin_ctz(u)]);
+  } else if (x->size == 2) {
+    const unsigned a = (unsigned)__builtin_ctz(u), b = 31u - (unsigned)__builtin_clz(u);
+    if (mask >> pair_bit(a, b) & 1u) c = edge_triangles(w, w->s[a], w->s[b]);
+    else if (a == 0) c = w->cx[w->s[b]];
+    else if (a == 1) c = common_with_1(w, w->s[b]);
+    else c = common_scan(w, u);
+  } else {
+    c = common_scan(w, u);
+  }
+  return c - x->inside;
+}
+
+/* The sets {x, v1, v2, v3} for every v3 of the last extension set: the
+ * terms whose U holds v3 per set, the others once per pattern of v3's
+ * edges to the rest (they do not depend on which v3 it is). */
+static void last_level(walk *w) {
+  const equations *q = w->q;
+  const unsigned low = 1u | (unsigned)(w->mark[w->s[2]] & 3u) << 1;
+  uint64_t count[8] = {0};
+  for (size_t k = 0; k < w->ext3.len; k++) {
+    const uint32_t v3 = w->ext3.v[k];
+    const unsigned p = w->mark[v3] & 7u, mask = low | p << 3;
+    w->s[3] = v3;
+    count[p]++;
+    for (unsigned i = 0; i < q->nuse3[mask]; i++) {
+      const use *x = &q->uses[mask][i];
+      w->e[x->row] = wm_add_chk(w->e[x->row], (wm_i128)outside_common(w, mask, x), &w->of);
+    }
+  }
+  for (unsigned p = 1; p < 8; p++) {
+    const unsigned mask = low | p << 3;
+    for (unsigned i = q->nuse3[mask]; count[p] && i < q->nuse[mask]; i++) {
+      const use *x = &q->uses[mask][i];
+      const wm_i128 t = wm_mul_chk((wm_i128)count[p], (wm_i128)outside_common(w, mask, x), &w->of);
+      w->e[x->row] = wm_add_chk(w->e[x->row], t, &w->of);
+    }
+  }
+}
+
+/* ext = what follows position `from` of prev, then the exclusive
+ * neighbours of v (not in S, not adjacent to it). */
+static void extend(const walk *w, const uint32_t *prev, size_t len, size_t from, uint32_t v, ext *out) {
+  const wm_graph *g = w->g;
+  out->len = 0;
+  for (size_t i = from; i < len; i++) out->v[out->len++] = prev[i];
+  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
+    if (!w->mark[g->adj[e]]) out->v[out->len++] = g->adj[e];
+}
+
+static void mark_position(walk *w, uint32_t v, unsigned bit, int on) {
+  const wm_graph *g = w->g;
+  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
+    w->mark[g->adj[e]] = on ? (uint8_t)(w->mark[g->adj[e]] | bit) : (uint8_t)(w->mark[g->adj[e]] & ~bit);
+  w->mark[v] = on ? (uint8_t)(w->mark[v] | 0x80u) : (uint8_t)(w->mark[v] & ~0x80u);
+}
+
+/* Every connected 4-set holding x once: x, then v1 from N(x), v2 and v3
+ * each from the previous extension set. */
+static void sets_of(walk *w, uint32_t x) {
+  const wm_graph *g = w->g;
+  const uint32_t *n1 = g->adj + g->offsets[x];
+  const size_t d = deg(g, x);
+  w->s[0] = x;
+  for (size_t i = 0; i < d; i++) {
+    const uint32_t v1 = n1[i];
+    w->s[1] = v1;
+    extend(w, n1, d, i + 1, v1, &w->ext2); /* before v1 is marked: its own neighbours are not yet "adjacent to S" */
+    w->t01.len = 0;
+    for (uint64_t e = g->offsets[v1]; e < g->offsets[v1 + 1]; e++)
+      if (w->mark[g->adj[e]] & 1u) w->t01.v[w->t01.len++] = g->adj[e];
+    mark_position(w, v1, 2u, 1);
+    for (size_t j = 0; j < w->ext2.len; j++) {
+      const uint32_t v2 = w->ext2.v[j];
+      w->s[2] = v2;
+      extend(w, w->ext2.v, w->ext2.len, j + 1, v2, &w->ext3);
+      w->t02_ready = 0;
+      mark_position(w, v2, 4u, 1);
+      last_level(w);
+      mark_position(w, v2, 4u, 0);
+    }
+    mark_position(w, v1, 2u, 0);
+    forget_1(w);
+  }
+}
+
+/* I = M^-1 E, densest first, each division exact (else a bug). */
+static int solve(const wm_graph *g, const equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err) {
+  int of = 0;
+  for (unsigned i = 0; i < ORBITS5; i++) {
+    const unsigned r = q->order[i];
+    wm_i128 v = e[r];
+    for (unsigned o = 0; o < ORBITS5; o++)
+      if (o != r && q->coef[r][o]) v = wm_sub_chk(v, wm_mul_chk((wm_i128)q->coef[r][o], I[o], &of), &of);
+    if (of) return wm_orbit_overflow(g, x, r + FIRST5, err);
+    if (v % q->coef[r][r])
+      return wm_fail(err, WM_EINPUT, "orbits: vertex %u: orbit %u's equation does not divide (a bug: please report it)",
+                     wm_graph_file_id(g, x), r + FIRST5);
+    I[r] = v / q->coef[r][r];
+  }
+  return WM_OK;
+}
+
+static int vertex_row(walk *w, uint32_t x, const wm_orbit_run *run, uint64_t *row, wm_error *err) {
+  const wm_graph *g = w->g;
+  uint32_t touched = 0;
+  w->mark[x] = 0x80u;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t a = g->adj[e];
+    w->mark[a] |= 1u;
+    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++)
+      if (g->adj[f] != x && !w->cx[g->adj[f]]++) w->touched[touched++] = g->adj[f];
+  }
+  memset(w->e, 0, sizeof w->e);
+  w->of = 0;
+  sets_of(w, x);
+  for (uint32_t i = 0; i < touched; i++) w->cx[w->touched[i]] = 0;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
+  w->mark[x] = 0;
+  if (w->of)
+    return wm_fail(err, WM_EINPUT, "orbits: vertex %u: a sum of the 5-vertex formula passes 2^127",
+                   wm_graph_file_id(g, x));
+  wm_i128 I[ORBITS5];
+  if (solve(g, w->q, x, w->e, I, err)) return err->code;
+  for (unsigned o = 0; o < ORBITS5; o++)
+    if (wm_orbit_store(g, x, o + FIRST5, I[o], run->start, &row[o + FIRST5], err)) return err->code;
+  return WM_OK;
+}
+
+/* The triangles of every arc, for the edges' A_U. */
+static void arc_triangles(const wm_graph *g, uint32_t *tri) {
+#pragma omp parallel
+  {
+    uint8_t *mark = calloc(g->n ? g->n : 1, 1);
+#pragma omp for schedule(dynamic, 64)
+    for (int64_t v = 0; v < (int64_t)g->n; v++) {
+      if (!mark) continue;
+      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) mark[g->adj[e]] = 1;
+      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
+        uint32_t t = 0;
+        for (uint64_t f = g->offsets[g->adj[e]]; f < g->offsets[g->adj[e] + 1]; f++) t += mark[g->adj[f]];
+        tri[e] = t;
+      }
+      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) mark[g->adj[e]] = 0;
+    }
+    free(mark);
+  }
+}
+
+/* The vertices by degree, largest first (a counting sort), so that the
+ * hubs' long rows start first. */
+static int by_degree_desc(const wm_graph *g, uint32_t *order, wm_error *err) {
+  uint64_t maxdeg = 0;
+  for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
+  uint64_t *at = calloc(maxdeg + 2, sizeof *at);
+  if (!at) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the vertices' order");
+  for (uint32_t v = 0; v < g->n; v++) at[maxdeg - deg(g, v) + 1]++;
+  for (uint64_t d = 1; d <= maxdeg + 1; d++) at[d] += at[d - 1];
+  for (uint32_t v = 0; v < g->n; v++) order[at[maxdeg - deg(g, v)]++] = v;
+  free(at);
+  return WM_OK;
+}
+
+typedef struct first_error {
+  int64_t vertex;
+  wm_error err;
+} first_error;
+
+static int rows5(const wm_graph *g, const equations *q, const uint32_t *tri, const uint32_t *order,
+                 const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  uint64_t maxdeg = 0;
+  for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
+  const unsigned orbits = wm_orbit_count(5);
+  first_error first = {-1, {0, ""}};
+  int oom = 0;
+#pragma omp parallel
+  {
+    const size_t n = g->n ? g->n : 1;
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.g = g, w.q = q, w.tri = tri;
+    w.mark = calloc(n, 1);
+    w.cx = calloc(n, sizeof(uint32_t)), w.touched = malloc(n * sizeof(uint32_t));
+    w.c1 = calloc(n, sizeof(uint32_t)), w.touched1 = malloc(n * sizeof(uint32_t));
+    w.t01.v = malloc((maxdeg + 1) * sizeof(uint32_t));
+    w.t02.v = malloc((maxdeg + 1) * sizeof(uint32_t));
+    w.ext2.v = malloc((2 * maxdeg + 1) * sizeof(uint32_t));
+    w.ext3.v = malloc((3 * maxdeg + 1) * sizeof(uint32_t));
+    const int ok = w.mark && w.cx && w.touched && w.c1 && w.touched1 && w.t01.v && w.t02.v && w.ext2.v && w.ext3.v;
+    if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t i = 0; i < (int64_t)g->n; i++) {
+      const uint32_t x = order[i];
+      wm_error e;
+      if (ok && vertex_row(&w, x, run, counts + (size_t)x * orbits, &e)) {
+#pragma omp critical(wm_orbit_formula5_error)
+        if (first.vertex < 0 || x < first.vertex) first.vertex = x, first.err = e;
+      }
+    }
+    free(w.mark), free(w.cx), free(w.touched), free(w.c1), free(w.touched1), free(w.t01.v), free(w.t02.v), free(w.ext2.v),
+        free(w.ext3.v);
+  }
+  if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays");
+  if (first.vertex >= 0) *err = first.err;
+  return first.vertex >= 0 ? err->code : WM_OK;
+}
+
+/* The orbits up to 4 vertices by the 4-vertex formula (on the device
+ * run->gpu names), moved into the rows of 73. */
+static int smaller_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  const unsigned o4 = wm_orbit_count(4), o5 = wm_orbit_count(5);
+  uint64_t *c4 = malloc(((size_t)g->n ? g->n : 1) * o4 * sizeof *c4);
+  if (!c4) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 4-vertex orbits (%u vertices)", g->n);
+  wm_orbit_run r4 = *run;
+  r4.k = 4;
+  const int rc = wm_orbits_formula(g, &r4, c4, err);
+  for (uint32_t v = 0; !rc && v < g->n; v++) memcpy(counts + (size_t)v * o5, c4 + (size_t)v * o4, o4 * sizeof *c4);
+  free(c4);
+  return rc;
+}
+
+int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  const wm_orbit_tables *t = wm_orbit_tables_get(err);
+  if (!t) return err->code;
+  equations *q = calloc(1, sizeof *q);
+  uint32_t *tri = malloc((g->m ? g->m : 1) * sizeof *tri), *order = malloc(((size_t)g->n + 1) * sizeof *order);
+  int rc = q && tri && order ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula");
+  if (!rc) rc = derive(t, q, err);
+  if (!rc) rc = smaller_orbits(g, run, counts, err);
+  if (!rc) {
+    arc_triangles(g, tri);
+    rc = by_degree_desc(g, order, err);
+    if (!rc) rc = rows5(g, q, tri, order, run, counts, err);
+  }
+  free(q), free(tri), free(order);
+  return rc;
+}
