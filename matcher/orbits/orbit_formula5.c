@@ -43,7 +43,10 @@ typedef struct use {
 } use;
 
 typedef struct equations {
-  uint8_t nuse[MASKS4], nuse3[MASKS4]; /* the first nuse3 have position 3 in U */
+  /* uses[mask][0, nuse): those with position 3 in U first (the first nper3
+   * with at most one other position, counted per v3; then those counted per
+   * pattern of v3), those without it from nuse3 on */
+  uint8_t nuse[MASKS4], nuse3[MASKS4], nper3[MASKS4];
   use uses[MASKS4][15];
   uint32_t key[ORBITS5];          /* each equation's class of (S, x, U) */
   uint16_t coef[ORBITS5][ORBITS5]; /* M[row][orbit - FIRST5] */
@@ -185,16 +188,18 @@ static void count_coefficients(const wm_orbit_tables *t, equations *q) {
 static void list_uses(equations *q) {
   for (unsigned mask = 0; mask < MASKS4; mask++) {
     if (!connected4(mask)) continue;
-    for (unsigned with3 = 2; with3-- > 0;)
+    for (unsigned group = 0; group < 3; group++)
       for (unsigned u = 1; u < 16; u++) {
-        if ((u >> 3 & 1u) != with3) continue;
+        const unsigned with3 = u >> 3 & 1u, others = (unsigned)__builtin_popcount(u & 7u);
+        if (group != (with3 ? (others <= 1 ? 0u : 1u) : 2u)) continue;
         const uint32_t k = class_key(mask, u);
         uint8_t inside = 0;
         for (unsigned v = 0; v < 4; v++) inside += !(u >> v & 1u) && (neighbours_in(mask, v) & u) == u;
         for (unsigned r = 0; r < ORBITS5; r++)
           if (q->key[r] == k)
             q->uses[mask][q->nuse[mask]++] = (use){(uint8_t)u, (uint8_t)r, inside, (uint8_t)__builtin_popcount(u)};
-        if (with3) q->nuse3[mask] = q->nuse[mask];
+        if (group == 0) q->nper3[mask] = q->nuse[mask];
+        if (group <= 1) q->nuse3[mask] = q->nuse[mask];
       }
   }
 }
@@ -227,20 +232,31 @@ typedef struct ext {
   size_t len, cap;
 } ext;
 
-/* One thread's state while it sums a vertex's equations. */
+/* Counts per vertex made by a walk over a list's rows, cleared through the
+ * list of the vertices touched. */
+typedef struct tally {
+  uint32_t *c, *touched;
+  uint32_t nt;
+  int state;       /* 0: not asked for yet, 1: counted, 2: scanning until it pays to count */
+  uint64_t walk;   /* what counting costs (the rows' lengths) */
+  uint64_t spent;  /* what the scans have cost so far */
+} tally;
+
+/* One thread's state while it sums a vertex's equations.  The positions
+ * 0..2 of S (x, v1, v2) hold while the last level runs over v3, so the
+ * vertices adjacent to a part T of them (the list common[T]) serve every
+ * v3: common[T] for T = {0,1} is made per v1, the others per v2. */
 typedef struct walk {
   const wm_graph *g;
   const equations *q;
   const uint32_t *tri; /* per arc */
-  uint8_t *mark;       /* per vertex: bit p adjacent to position p (0..2), bit 7 in S */
-  uint32_t *cx;        /* per vertex: common neighbours with x */
-  uint32_t *touched;
-  uint32_t *c1;        /* per vertex: common neighbours with position 1, once needed */
-  uint32_t *touched1, ntouched1;
-  int c1_ready;
-  ext t01;             /* the common neighbours of x and position 1 */
-  ext t02;             /* of x and position 2, once needed */
-  int t02_ready;
+  const uint64_t *adjacency; /* n x n bits where they fit (ADJACENCY_BYTES), else NULL */
+  uint8_t *mark;       /* per vertex: bit p adjacent to position p (0..2), bit 3 in the
+                        * last extension set, bit 7 in S */
+  tally cx;            /* common neighbours with x */
+  tally c1;            /* with position 1, once asked for */
+  ext common[8];       /* T = 3 (x, v1), 5 (x, v2), 6 (v1, v2), 7 (all three) */
+  int lists2;          /* common[5..7] are made for this v2 */
   ext ext2, ext3;
   uint32_t s[4];
   wm_i128 e[ORBITS5];
@@ -248,6 +264,48 @@ typedef struct walk {
 } walk;
 
 static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
+
+static void tally_walk(tally *t, const wm_graph *g, const uint32_t *list, uint64_t len, uint32_t skip) {
+  for (uint64_t i = 0; i < len; i++)
+    for (uint64_t f = g->offsets[list[i]]; f < g->offsets[list[i] + 1]; f++)
+      if (g->adj[f] != skip && !t->c[g->adj[f]]++) t->touched[t->nt++] = g->adj[f];
+  t->state = 1;
+}
+
+static void tally_clear(tally *t) {
+  for (uint32_t i = 0; i < t->nt; i++) t->c[t->touched[i]] = 0;
+  t->nt = 0;
+  t->state = 0;
+  t->spent = 0;
+}
+
+/* The tally of list, once the scans it would spare have cost as much as
+ * making it (so neither way costs more than twice the better one); NULL
+ * until then: scan, and add the scan's length to t->spent. */
+static const tally *tally_when_paid(tally *t, const wm_graph *g, const uint32_t *list, uint64_t len, uint32_t skip) {
+  if (t->state == 1) return t;
+  if (t->state == 0) {
+    t->walk = 0;
+    for (uint64_t i = 0; i < len; i++) t->walk += g->offsets[list[i] + 1] - g->offsets[list[i]];
+    t->state = 2;
+  }
+  if (t->spent < t->walk) return NULL;
+  tally_walk(t, g, list, len, skip);
+  return t;
+}
+
+static int in_row(const wm_graph *g, uint32_t v, uint32_t w);
+
+/* v ~ z: a bit of the adjacency matrix where the graph is small enough to
+ * keep one (the scans' checks of v3 are most of the work on dense graphs),
+ * else a search of v's row. */
+static int adjacent(const walk *w, uint32_t v, uint32_t z) {
+  if (w->adjacency) {
+    const uint64_t bit = (uint64_t)v * w->g->n + z;
+    return (int)(w->adjacency[bit >> 6] >> (bit & 63u) & 1u);
+  }
+  return in_row(w->g, v, z);
+}
 
 static int in_row(const wm_graph *g, uint32_t v, uint32_t w) {
   uint64_t lo = g->offsets[v], hi = g->offsets[v + 1];
@@ -275,55 +333,50 @@ static uint32_t edge_triangles(const walk *w, uint32_t a, uint32_t b) {
   return w->tri[lo];
 }
 
-/* The common neighbours of position 1 and every vertex (a walk of its two
- * hops), the first time a set under it asks. */
-static uint32_t common_with_1(walk *w, uint32_t b) {
+/* common[5], [6] and [7] from v2's row and the marks, once per v2. */
+static void level2_lists(walk *w) {
   const wm_graph *g = w->g;
-  if (!w->c1_ready) {
-    const uint32_t v1 = w->s[1];
-    for (uint64_t e = g->offsets[v1]; e < g->offsets[v1 + 1]; e++) {
-      const uint32_t a = g->adj[e];
-      for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++)
-        if (g->adj[f] != v1 && !w->c1[g->adj[f]]++) w->touched1[w->ntouched1++] = g->adj[f];
-    }
-    w->c1_ready = 1;
+  const uint32_t v2 = w->s[2];
+  w->common[5].len = w->common[6].len = w->common[7].len = 0;
+  for (uint64_t e = g->offsets[v2]; e < g->offsets[v2 + 1]; e++) {
+    const uint32_t z = g->adj[e];
+    const unsigned m = w->mark[z] & 3u;
+    if (m & 1u) w->common[5].v[w->common[5].len++] = z;
+    if (m & 2u) w->common[6].v[w->common[6].len++] = z;
+    if (m == 3u) w->common[7].v[w->common[7].len++] = z;
   }
-  return w->c1[b];
+  w->lists2 = 1;
 }
 
-static void forget_1(walk *w) {
-  for (uint32_t i = 0; i < w->ntouched1; i++) w->c1[w->touched1[i]] = 0;
-  w->ntouched1 = 0;
-  w->c1_ready = 0;
-}
-
-/* The vertices adjacent to all of U (positions), S's own included: a scan
- * of the shortest list that holds them (x's and position 1's common list,
- * or a row of U), each checked against the rest of U: positions 0..2 by
- * their bits in the marks, position 3 by a search of its row. */
+/* The vertices adjacent to all of U (positions), S's own included: for
+ * {v1, b} v1's two-hop tally where it has paid; else a scan of the
+ * shortest list that holds them (a common list or a row of U), each vertex
+ * checked against the rest of U: positions 0..2 by their bits in the
+ * marks, position 3 by the adjacency matrix or a search of its row. */
 static uint64_t common_scan(walk *w, unsigned u) {
   const wm_graph *g = w->g;
-  const uint32_t *list = w->t01.v;
-  uint64_t len = (u & 3u) == 3u ? w->t01.len : UINT64_MAX;
-  unsigned known = 3u; /* the positions the list's vertices are known adjacent to */
-  if ((u & 5u) == 5u) {
-    if (!w->t02_ready) {
-      const uint32_t v2 = w->s[2];
-      w->t02.len = 0;
-      for (uint64_t e = g->offsets[v2]; e < g->offsets[v2 + 1]; e++)
-        if (w->mark[g->adj[e]] & 1u) w->t02.v[w->t02.len++] = g->adj[e];
-      w->t02_ready = 1;
-    }
-    if (w->t02.len < len) len = w->t02.len, list = w->t02.v, known = 5u;
+  tally *paying = NULL; /* the tally this scan stands in for */
+  if ((u & 3u) == 2u && __builtin_popcount(u) == 2) { /* {v1, b}: v1's two hops */
+    const tally *k = tally_when_paid(&w->c1, g, g->adj + g->offsets[w->s[1]], deg(g, w->s[1]), w->s[1]);
+    if (k) return k->c[w->s[31 - __builtin_clz(u)]];
+    paying = &w->c1;
+  }
+  const uint32_t *list = NULL;
+  uint64_t len = UINT64_MAX;
+  unsigned known = 0; /* the positions the list's vertices are known adjacent to */
+  for (unsigned t = 3; t <= 7; t++) {
+    if (__builtin_popcount(t) < 2 || (u & t) != t || (t != 3u && !w->lists2)) continue;
+    if (w->common[t].len < len) len = w->common[t].len, list = w->common[t].v, known = t;
   }
   for (unsigned i = 0; i < 4; i++)
     if ((u >> i & 1u) && deg(g, w->s[i]) < len) len = deg(g, w->s[i]), list = g->adj + g->offsets[w->s[i]], known = 1u << i;
   const unsigned bits = u & ~known & 7u;
   const int search = (u & ~known) >> 3 & 1u;
+  if (paying) paying->spent += len;
   uint64_t c = 0;
   for (uint64_t e = 0; e < len; e++) {
     const uint32_t z = list[e];
-    c += (w->mark[z] & bits) == bits && (!search || in_row(g, w->s[3], z));
+    c += (w->mark[z] & bits) == bits && (!search || adjacent(w, w->s[3], z));
   }
   return c;
 }
@@ -337,8 +390,7 @@ static uint64_t outside_common(walk *w, unsigned mask, const use *x) {
   } else if (x->size == 2) {
     const unsigned a = (unsigned)__builtin_ctz(u), b = 31u - (unsigned)__builtin_clz(u);
     if (mask >> pair_bit(a, b) & 1u) c = edge_triangles(w, w->s[a], w->s[b]);
-    else if (a == 0) c = w->cx[w->s[b]];
-    else if (a == 1) c = common_with_1(w, w->s[b]);
+    else if (a == 0) c = w->cx.c[w->s[b]];
     else c = common_scan(w, u);
   } else {
     c = common_scan(w, u);
@@ -346,28 +398,75 @@ static uint64_t outside_common(walk *w, unsigned mask, const use *x) {
   return c - x->inside;
 }
 
+/* sum[p] = the sum over the v3 of pattern p (v3's edges to positions
+ * 0..2) of |common[t] ^ N(v3)|, by whichever costs less: a walk of the rows
+ * of common[t] that counts the last extension set's vertices it meets
+ * (marked, bit 3), or per v3 a scan of common[t] or of v3's row. */
+static void pattern_sums(walk *w, unsigned t, uint64_t *sum) {
+  const wm_graph *g = w->g;
+  if (t != 3u && !w->lists2) level2_lists(w);
+  const ext *l = &w->common[t];
+  uint64_t walk_cost = 0, scan_cost = 0;
+  for (size_t i = 0; i < l->len; i++) walk_cost += deg(g, l->v[i]);
+  for (size_t k = 0; k < w->ext3.len && scan_cost < walk_cost; k++) {
+    const uint64_t d = deg(g, w->ext3.v[k]);
+    scan_cost += d < l->len ? d : l->len;
+  }
+  if (walk_cost <= scan_cost) {
+    for (size_t i = 0; i < l->len; i++)
+      for (uint64_t f = g->offsets[l->v[i]]; f < g->offsets[l->v[i] + 1]; f++) {
+        const uint8_t m = w->mark[g->adj[f]];
+        if (m & 8u) sum[m & 7u]++;
+      }
+    return;
+  }
+  for (size_t k = 0; k < w->ext3.len; k++) {
+    const uint32_t v3 = w->ext3.v[k];
+    const unsigned p = w->mark[v3] & 7u;
+    uint64_t c = 0;
+    if (deg(g, v3) < l->len) {
+      for (uint64_t f = g->offsets[v3]; f < g->offsets[v3 + 1]; f++) c += (w->mark[g->adj[f]] & t) == t;
+    } else {
+      for (size_t i = 0; i < l->len; i++) c += (uint64_t)adjacent(w, v3, l->v[i]);
+    }
+    sum[p] += c;
+  }
+}
+
 /* The sets {x, v1, v2, v3} for every v3 of the last extension set: the
- * terms whose U holds v3 per set, the others once per pattern of v3's
- * edges to the rest (they do not depend on which v3 it is). */
+ * terms whose U holds v3 and at most one other per set; those whose U
+ * holds v3 and two or more others per pattern of v3's edges to the rest
+ * (pattern_sums); the others, which do not depend on which v3 it is, once
+ * per pattern. */
 static void last_level(walk *w) {
   const equations *q = w->q;
   const unsigned low = 1u | (unsigned)(w->mark[w->s[2]] & 3u) << 1;
-  uint64_t count[8] = {0};
+  uint64_t count[8] = {0}, sums[8][8] = {{0}};
+  unsigned need = 0; /* the parts T of positions 0..2 whose pattern sums are needed */
   for (size_t k = 0; k < w->ext3.len; k++) {
     const uint32_t v3 = w->ext3.v[k];
     const unsigned p = w->mark[v3] & 7u, mask = low | p << 3;
     w->s[3] = v3;
+    w->mark[v3] |= 8u;
     count[p]++;
-    for (unsigned i = 0; i < q->nuse3[mask]; i++) {
+    for (unsigned i = 0; i < q->nper3[mask]; i++) {
       const use *x = &q->uses[mask][i];
       w->e[x->row] = wm_add_chk(w->e[x->row], (wm_i128)outside_common(w, mask, x), &w->of);
     }
   }
+  for (unsigned p = 1; p < 8; p++)
+    for (unsigned i = q->nper3[low | p << 3]; count[p] && i < q->nuse3[low | p << 3]; i++)
+      need |= 1u << (q->uses[low | p << 3][i].u & 7u);
+  for (unsigned t = 3; t < 8; t++)
+    if (need >> t & 1u) pattern_sums(w, t, sums[t]);
+  for (size_t k = 0; k < w->ext3.len; k++) w->mark[w->ext3.v[k]] &= (uint8_t)~8u;
   for (unsigned p = 1; p < 8; p++) {
     const unsigned mask = low | p << 3;
-    for (unsigned i = q->nuse3[mask]; count[p] && i < q->nuse[mask]; i++) {
+    for (unsigned i = q->nper3[mask]; count[p] && i < q->nuse[mask]; i++) {
       const use *x = &q->uses[mask][i];
-      const wm_i128 t = wm_mul_chk((wm_i128)count[p], (wm_i128)outside_common(w, mask, x), &w->of);
+      wm_i128 t;
+      if (i < q->nuse3[mask]) t = (wm_i128)sums[x->u & 7u][p] - (wm_i128)count[p] * x->inside;
+      else t = wm_mul_chk((wm_i128)count[p], (wm_i128)outside_common(w, mask, x), &w->of);
       w->e[x->row] = wm_add_chk(w->e[x->row], t, &w->of);
     }
   }
@@ -401,21 +500,21 @@ static void sets_of(walk *w, uint32_t x) {
     const uint32_t v1 = n1[i];
     w->s[1] = v1;
     extend(w, n1, d, i + 1, v1, &w->ext2); /* before v1 is marked: its own neighbours are not yet "adjacent to S" */
-    w->t01.len = 0;
+    w->common[3].len = 0;
     for (uint64_t e = g->offsets[v1]; e < g->offsets[v1 + 1]; e++)
-      if (w->mark[g->adj[e]] & 1u) w->t01.v[w->t01.len++] = g->adj[e];
+      if (w->mark[g->adj[e]] & 1u) w->common[3].v[w->common[3].len++] = g->adj[e];
     mark_position(w, v1, 2u, 1);
     for (size_t j = 0; j < w->ext2.len; j++) {
       const uint32_t v2 = w->ext2.v[j];
       w->s[2] = v2;
       extend(w, w->ext2.v, w->ext2.len, j + 1, v2, &w->ext3);
-      w->t02_ready = 0;
       mark_position(w, v2, 4u, 1);
       last_level(w);
       mark_position(w, v2, 4u, 0);
+      w->lists2 = 0;
     }
     mark_position(w, v1, 2u, 0);
-    forget_1(w);
+    tally_clear(&w->c1);
   }
 }
 
@@ -438,18 +537,13 @@ static int solve(const wm_graph *g, const equations *q, uint32_t x, const wm_i12
 
 static int vertex_row(walk *w, uint32_t x, const wm_orbit_run *run, uint64_t *row, wm_error *err) {
   const wm_graph *g = w->g;
-  uint32_t touched = 0;
   w->mark[x] = 0x80u;
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-    const uint32_t a = g->adj[e];
-    w->mark[a] |= 1u;
-    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++)
-      if (g->adj[f] != x && !w->cx[g->adj[f]]++) w->touched[touched++] = g->adj[f];
-  }
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] |= 1u;
+  tally_walk(&w->cx, g, g->adj + g->offsets[x], deg(g, x), x);
   memset(w->e, 0, sizeof w->e);
   w->of = 0;
   sets_of(w, x);
-  for (uint32_t i = 0; i < touched; i++) w->cx[w->touched[i]] = 0;
+  tally_clear(&w->cx);
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
   w->mark[x] = 0;
   if (w->of)
@@ -482,6 +576,22 @@ static void arc_triangles(const wm_graph *g, uint32_t *tri) {
   }
 }
 
+/* The adjacency matrix as bits, or NULL where it would pass ADJACENCY_BYTES
+ * (or memory): then rows are searched. */
+#define ADJACENCY_BYTES ((uint64_t)256 << 20)
+static uint64_t *adjacency_bits(const wm_graph *g) {
+  const uint64_t words = ((uint64_t)g->n * g->n + 63) / 64;
+  if (!g->n || words * 8 > ADJACENCY_BYTES) return NULL;
+  uint64_t *bits = calloc(words, sizeof *bits);
+  if (!bits) return NULL;
+  for (uint32_t v = 0; v < g->n; v++)
+    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
+      const uint64_t bit = (uint64_t)v * g->n + g->adj[e];
+      bits[bit >> 6] |= (uint64_t)1 << (bit & 63u);
+    }
+  return bits;
+}
+
 /* The vertices by degree, largest first (a counting sort), so that the
  * hubs' long rows start first. */
 static int by_degree_desc(const wm_graph *g, uint32_t *order, wm_error *err) {
@@ -496,13 +606,36 @@ static int by_degree_desc(const wm_graph *g, uint32_t *order, wm_error *err) {
   return WM_OK;
 }
 
+static int tally_alloc(tally *t, size_t n) {
+  t->c = calloc(n, sizeof *t->c), t->touched = malloc(n * sizeof *t->touched);
+  return t->c && t->touched;
+}
+
+static int walk_alloc(walk *w, size_t n, uint64_t maxdeg) {
+  int ok = (w->mark = calloc(n, 1)) != NULL;
+  ok &= tally_alloc(&w->cx, n) & tally_alloc(&w->c1, n);
+  for (unsigned t = 3; t <= 7; t++)
+    if (__builtin_popcount(t) >= 2) ok &= (w->common[t].v = malloc((maxdeg + 1) * sizeof(uint32_t))) != NULL;
+  ok &= (w->ext2.v = malloc((2 * maxdeg + 1) * sizeof(uint32_t))) != NULL;
+  ok &= (w->ext3.v = malloc((3 * maxdeg + 1) * sizeof(uint32_t))) != NULL;
+  return ok;
+}
+
+static void walk_free(walk *w) {
+  free(w->mark);
+  tally *all[] = {&w->cx, &w->c1};
+  for (unsigned i = 0; i < 2; i++) free(all[i]->c), free(all[i]->touched);
+  for (unsigned t = 3; t <= 7; t++) free(w->common[t].v);
+  free(w->ext2.v), free(w->ext3.v);
+}
+
 typedef struct first_error {
   int64_t vertex;
   wm_error err;
 } first_error;
 
-static int rows5(const wm_graph *g, const equations *q, const uint32_t *tri, const uint32_t *order,
-                 const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+static int rows5(const wm_graph *g, const equations *q, const uint32_t *tri, const uint64_t *adjacency,
+                 const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   uint64_t maxdeg = 0;
   for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
   const unsigned orbits = wm_orbit_count(5);
@@ -513,15 +646,8 @@ static int rows5(const wm_graph *g, const equations *q, const uint32_t *tri, con
     const size_t n = g->n ? g->n : 1;
     walk w;
     memset(&w, 0, sizeof w);
-    w.g = g, w.q = q, w.tri = tri;
-    w.mark = calloc(n, 1);
-    w.cx = calloc(n, sizeof(uint32_t)), w.touched = malloc(n * sizeof(uint32_t));
-    w.c1 = calloc(n, sizeof(uint32_t)), w.touched1 = malloc(n * sizeof(uint32_t));
-    w.t01.v = malloc((maxdeg + 1) * sizeof(uint32_t));
-    w.t02.v = malloc((maxdeg + 1) * sizeof(uint32_t));
-    w.ext2.v = malloc((2 * maxdeg + 1) * sizeof(uint32_t));
-    w.ext3.v = malloc((3 * maxdeg + 1) * sizeof(uint32_t));
-    const int ok = w.mark && w.cx && w.touched && w.c1 && w.touched1 && w.t01.v && w.t02.v && w.ext2.v && w.ext3.v;
+    w.g = g, w.q = q, w.tri = tri, w.adjacency = adjacency;
+    const int ok = walk_alloc(&w, n, maxdeg);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
 #pragma omp for schedule(dynamic, 1)
     for (int64_t i = 0; i < (int64_t)g->n; i++) {
@@ -532,8 +658,7 @@ static int rows5(const wm_graph *g, const equations *q, const uint32_t *tri, con
         if (first.vertex < 0 || x < first.vertex) first.vertex = x, first.err = e;
       }
     }
-    free(w.mark), free(w.cx), free(w.touched), free(w.c1), free(w.touched1), free(w.t01.v), free(w.t02.v), free(w.ext2.v),
-        free(w.ext3.v);
+    walk_free(&w);
   }
   if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays");
   if (first.vertex >= 0) *err = first.err;
@@ -565,7 +690,9 @@ int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *cou
   if (!rc) {
     arc_triangles(g, tri);
     rc = by_degree_desc(g, order, err);
-    if (!rc) rc = rows5(g, q, tri, order, run, counts, err);
+    uint64_t *adjacency = rc ? NULL : adjacency_bits(g);
+    if (!rc) rc = rows5(g, q, tri, adjacency, order, run, counts, err);
+    free(adjacency);
   }
   free(q), free(tri), free(order);
   return rc;
