@@ -191,7 +191,8 @@ static void list_uses(equations *q) {
     for (unsigned group = 0; group < 3; group++)
       for (unsigned u = 1; u < 16; u++) {
         const unsigned with3 = u >> 3 & 1u, others = (unsigned)__builtin_popcount(u & 7u);
-        if (group != (with3 ? (others <= 1 ? 0u : 1u) : 2u)) continue;
+        const unsigned per_v3 = others <= 1 || (u & 7u) == 3u; /* {x, v1}'s tally serves all under v1 */
+        if (group != (with3 ? (per_v3 ? 0u : 1u) : 2u)) continue;
         const uint32_t k = class_key(mask, u);
         uint8_t inside = 0;
         for (unsigned v = 0; v < 4; v++) inside += !(u >> v & 1u) && (neighbours_in(mask, v) & u) == u;
@@ -254,7 +255,8 @@ typedef struct walk {
   uint8_t *mark;       /* per vertex: bit p adjacent to position p (0..2), bit 3 in the
                         * last extension set, bit 7 in S */
   tally cx;            /* common neighbours with x */
-  tally c1;            /* with position 1, once asked for */
+  tally c1;            /* with position 1, once it pays */
+  tally k01;           /* per vertex, how many of common[3] it is adjacent to, once it pays */
   ext common[8];       /* T = 3 (x, v1), 5 (x, v2), 6 (v1, v2), 7 (all three) */
   int lists2;          /* common[5..7] are made for this v2 */
   ext ext2, ext3;
@@ -349,14 +351,19 @@ static void level2_lists(walk *w) {
 }
 
 /* The vertices adjacent to all of U (positions), S's own included: for
- * {v1, b} v1's two-hop tally where it has paid; else a scan of the
+ * {v1, b} v1's two-hop tally, for {x, v1, v3} the tally of x's and v1's
+ * common list, where they have paid; else a scan of the
  * shortest list that holds them (a common list or a row of U), each vertex
  * checked against the rest of U: positions 0..2 by their bits in the
  * marks, position 3 by the adjacency matrix or a search of its row. */
 static uint64_t common_scan(walk *w, unsigned u) {
   const wm_graph *g = w->g;
   tally *paying = NULL; /* the tally this scan stands in for */
-  if ((u & 3u) == 2u && __builtin_popcount(u) == 2) { /* {v1, b}: v1's two hops */
+  if ((u & 7u) == 3u && (u & 8u)) { /* {x, v1, v3} */
+    const tally *k = tally_when_paid(&w->k01, g, w->common[3].v, w->common[3].len, UINT32_MAX);
+    if (k) return k->c[w->s[3]];
+    paying = &w->k01;
+  } else if ((u & 3u) == 2u && __builtin_popcount(u) == 2) { /* {v1, b}: v1's two hops */
     const tally *k = tally_when_paid(&w->c1, g, g->adj + g->offsets[w->s[1]], deg(g, w->s[1]), w->s[1]);
     if (k) return k->c[w->s[31 - __builtin_clz(u)]];
     paying = &w->c1;
@@ -402,7 +409,7 @@ static uint64_t outside_common(walk *w, unsigned mask, const use *x) {
  * 0..2) of |common[t] ^ N(v3)|, by whichever costs less: a walk of the rows
  * of common[t] that counts the last extension set's vertices it meets
  * (marked, bit 3), or per v3 a scan of common[t] or of v3's row. */
-static void pattern_sums(walk *w, unsigned t, uint64_t *sum) {
+static void pattern_sums(walk *w, unsigned t, unsigned patterns, uint64_t *sum) {
   const wm_graph *g = w->g;
   if (t != 3u && !w->lists2) level2_lists(w);
   const ext *l = &w->common[t];
@@ -410,7 +417,7 @@ static void pattern_sums(walk *w, unsigned t, uint64_t *sum) {
   for (size_t i = 0; i < l->len; i++) walk_cost += deg(g, l->v[i]);
   for (size_t k = 0; k < w->ext3.len && scan_cost < walk_cost; k++) {
     const uint64_t d = deg(g, w->ext3.v[k]);
-    scan_cost += d < l->len ? d : l->len;
+    if (patterns >> (w->mark[w->ext3.v[k]] & 7u) & 1u) scan_cost += d < l->len ? d : l->len;
   }
   if (walk_cost <= scan_cost) {
     for (size_t i = 0; i < l->len; i++)
@@ -424,6 +431,7 @@ static void pattern_sums(walk *w, unsigned t, uint64_t *sum) {
     const uint32_t v3 = w->ext3.v[k];
     const unsigned p = w->mark[v3] & 7u;
     uint64_t c = 0;
+    if (!(patterns >> p & 1u)) continue;
     if (deg(g, v3) < l->len) {
       for (uint64_t f = g->offsets[v3]; f < g->offsets[v3 + 1]; f++) c += (w->mark[g->adj[f]] & t) == t;
     } else {
@@ -442,7 +450,7 @@ static void last_level(walk *w) {
   const equations *q = w->q;
   const unsigned low = 1u | (unsigned)(w->mark[w->s[2]] & 3u) << 1;
   uint64_t count[8] = {0}, sums[8][8] = {{0}};
-  unsigned need = 0; /* the parts T of positions 0..2 whose pattern sums are needed */
+  unsigned need[8] = {0}; /* per part T of positions 0..2, the patterns that need its sums */
   for (size_t k = 0; k < w->ext3.len; k++) {
     const uint32_t v3 = w->ext3.v[k];
     const unsigned p = w->mark[v3] & 7u, mask = low | p << 3;
@@ -456,9 +464,9 @@ static void last_level(walk *w) {
   }
   for (unsigned p = 1; p < 8; p++)
     for (unsigned i = q->nper3[low | p << 3]; count[p] && i < q->nuse3[low | p << 3]; i++)
-      need |= 1u << (q->uses[low | p << 3][i].u & 7u);
+      need[q->uses[low | p << 3][i].u & 7u] |= 1u << p;
   for (unsigned t = 3; t < 8; t++)
-    if (need >> t & 1u) pattern_sums(w, t, sums[t]);
+    if (need[t]) pattern_sums(w, t, need[t], sums[t]);
   for (size_t k = 0; k < w->ext3.len; k++) w->mark[w->ext3.v[k]] &= (uint8_t)~8u;
   for (unsigned p = 1; p < 8; p++) {
     const unsigned mask = low | p << 3;
@@ -515,6 +523,7 @@ static void sets_of(walk *w, uint32_t x) {
     }
     mark_position(w, v1, 2u, 0);
     tally_clear(&w->c1);
+    tally_clear(&w->k01);
   }
 }
 
@@ -613,7 +622,7 @@ static int tally_alloc(tally *t, size_t n) {
 
 static int walk_alloc(walk *w, size_t n, uint64_t maxdeg) {
   int ok = (w->mark = calloc(n, 1)) != NULL;
-  ok &= tally_alloc(&w->cx, n) & tally_alloc(&w->c1, n);
+  ok &= tally_alloc(&w->cx, n) & tally_alloc(&w->c1, n) & tally_alloc(&w->k01, n);
   for (unsigned t = 3; t <= 7; t++)
     if (__builtin_popcount(t) >= 2) ok &= (w->common[t].v = malloc((maxdeg + 1) * sizeof(uint32_t))) != NULL;
   ok &= (w->ext2.v = malloc((2 * maxdeg + 1) * sizeof(uint32_t))) != NULL;
@@ -623,8 +632,8 @@ static int walk_alloc(walk *w, size_t n, uint64_t maxdeg) {
 
 static void walk_free(walk *w) {
   free(w->mark);
-  tally *all[] = {&w->cx, &w->c1};
-  for (unsigned i = 0; i < 2; i++) free(all[i]->c), free(all[i]->touched);
+  tally *all[] = {&w->cx, &w->c1, &w->k01};
+  for (unsigned i = 0; i < 3; i++) free(all[i]->c), free(all[i]->touched);
   for (unsigned t = 3; t <= 7; t++) free(w->common[t].v);
   free(w->ext2.v), free(w->ext3.v);
 }
