@@ -29,9 +29,6 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
   if (o->method < WARPMATCH_METHOD_AUTO || o->method > WARPMATCH_METHOD_ENUMERATE)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: method %d; use WARPMATCH_METHOD_AUTO, _FORMULA or _ENUMERATE", who,
                        o->method);
-  if (o->method == WARPMATCH_METHOD_FORMULA && !wm_orbit_has_formula(o->graphlet_size))
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: no formula for the orbits of %u-vertex graphlets yet; use method "
-                       "AUTO or ENUMERATE", who, o->graphlet_size);
   if (o->edges && !wm_edge_orbit_count(o->graphlet_size))
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: edge orbits are counted for graphlet_size 3 or 4 so far (not %u)",
                        who, o->graphlet_size);

@@ -251,13 +251,12 @@ typedef struct warpmatch_orbit_options {
   unsigned graphlet_size; /* graphlets of 2..graphlet_size vertices, 2..5 (default 5) */
   int device;             /* WARPMATCH_DEVICE_*: GPU, the formula's aggregates on the GPU
                              (WARPMATCH_EDEVICE without a usable one); AUTO (default), the GPU
-                             where one is usable; CPU.  The enumerator (size 5, or method
-                             ENUMERATE) has no GPU executor: it runs on the CPU, and the
-                             result's device says CPU */
+                             where one is usable; CPU.  The enumerator (method ENUMERATE)
+                             and the 5-vertex formula have no GPU executor: they run on the
+                             CPU, and the result's device says CPU */
   int method;             /* WARPMATCH_METHOD_*: FORMULA, counts from per-vertex and per-edge
-                             aggregates and the orbit relations (graphlet_size <= 4 so far;
-                             5 is WARPMATCH_EUSAGE); ENUMERATE, every connected induced
-                             subgraph once; AUTO (default), the formula where it exists */
+                             aggregates and the orbit relations (every size); ENUMERATE, every
+                             connected induced subgraph once; AUTO (default), the formula */
   int edges;              /* 1: edge orbits (ORCA's edge mode) instead of vertex orbits: a row
                              per undirected edge in warpmatch_graph_edge_ends' order, how many
                              connected induced subgraphs of 3..graphlet_size vertices hold the

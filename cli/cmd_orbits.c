@@ -25,11 +25,11 @@ static const wm_optspec spec[] = {
     {"edges", NULL, "edge orbits (ORCA's edge mode, --size 3|4): one row per edge u-v, u < v, in ascending (u, v) "
                     "order by file id; csv names the ends"},
     {"method", "auto|formula|enumerate",
-     "formula: per-vertex and per-edge aggregates and the orbit relations (up to 4 vertices); enumerate: every "
-     "connected induced subgraph once; auto (default): the formula where it exists"},
+     "formula: per-vertex and per-edge aggregates and the orbit relations; enumerate: every connected induced "
+     "subgraph once; auto (default): the formula"},
     {"device", "auto|cpu|gpu",
-     "where the formula's aggregates run (default auto: the GPU when one is usable); the enumerator (--size 5) "
-     "runs on the CPU"},
+     "where the formula's aggregates run (default auto: the GPU when one is usable); the enumerator and the "
+     "5-vertex formula run on the CPU"},
     {"threads", "N", "CPU threads (default: all)"},
     {"input-format", "auto|edgelist|mtx|wmg", "the graph file's format (default: from its content)"},
     {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"},
