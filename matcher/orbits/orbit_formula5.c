@@ -498,13 +498,14 @@ static void mark_position(walk *w, uint32_t v, unsigned bit, int on) {
 }
 
 /* Every connected 4-set holding x once: x, then v1 from N(x), v2 and v3
- * each from the previous extension set. */
-static void sets_of(walk *w, uint32_t x) {
+ * each from the previous extension set; those whose v1 is N(x)[begin, end)
+ * (a part of a hub's sets). */
+static void sets_of(walk *w, uint32_t x, uint32_t begin, uint32_t end) {
   const wm_graph *g = w->g;
   const uint32_t *n1 = g->adj + g->offsets[x];
   const size_t d = deg(g, x);
   w->s[0] = x;
-  for (size_t i = 0; i < d; i++) {
+  for (size_t i = begin; i < end; i++) {
     const uint32_t v1 = n1[i];
     w->s[1] = v1;
     extend(w, n1, d, i + 1, v1, &w->ext2); /* before v1 is marked: its own neighbours are not yet "adjacent to S" */
@@ -544,22 +545,35 @@ static int solve(const wm_graph *g, const equations *q, uint32_t x, const wm_i12
   return WM_OK;
 }
 
-static int vertex_row(walk *w, uint32_t x, const wm_orbit_run *run, uint64_t *row, wm_error *err) {
+/* A task: the sets of x whose v1 is N(x)[begin, end); part indexes the
+ * sums of a hub's tasks (NONE: the task is the whole of x's sets). */
+#define NONE UINT32_MAX
+typedef struct task {
+  uint32_t x, begin, end, part;
+} task;
+
+/* x's sums over its sets in [t->begin, t->end) into w->e. */
+static void task_sums(walk *w, const task *t) {
   const wm_graph *g = w->g;
+  const uint32_t x = t->x;
   w->mark[x] = 0x80u;
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] |= 1u;
   tally_walk(&w->cx, g, g->adj + g->offsets[x], deg(g, x), x);
   memset(w->e, 0, sizeof w->e);
   w->of = 0;
-  sets_of(w, x);
+  sets_of(w, x, t->begin, t->end);
   tally_clear(&w->cx);
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
   w->mark[x] = 0;
-  if (w->of)
+}
+
+static int vertex_row(const wm_graph *g, const equations *q, uint32_t x, const wm_i128 *e, int of,
+                      const wm_orbit_run *run, uint64_t *row, wm_error *err) {
+  if (of)
     return wm_fail(err, WM_EINPUT, "orbits: vertex %u: a sum of the 5-vertex formula passes 2^127",
                    wm_graph_file_id(g, x));
   wm_i128 I[ORBITS5];
-  if (solve(g, w->q, x, w->e, I, err)) return err->code;
+  if (solve(g, q, x, e, I, err)) return err->code;
   for (unsigned o = 0; o < ORBITS5; o++)
     if (wm_orbit_store(g, x, o + FIRST5, I[o], run->start, &row[o + FIRST5], err)) return err->code;
   return WM_OK;
@@ -643,11 +657,57 @@ typedef struct first_error {
   wm_error err;
 } first_error;
 
+/* The tasks, heaviest vertices first (order): a vertex whose sets weigh
+ * more than a share of the whole (weight: the rows its v1 choices open,
+ * sum of d(v1)) is cut into tasks of about that share by ranges of v1, so
+ * that a hub's sets spread over the threads; the others are one task each.
+ * *parts: the hubs' tasks. */
+static task *plan_tasks(const wm_graph *g, const uint32_t *order, uint32_t *ntasks, uint32_t *parts) {
+  uint64_t total = 0;
+  for (uint32_t v = 0; v < g->n; v++)
+    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) total += deg(g, g->adj[e]);
+  const uint64_t share = total / (64u * (unsigned)omp_get_max_threads()) + 1;
+  uint64_t cap = (uint64_t)g->n + total / share + 2;
+  task *t = malloc(cap * sizeof *t);
+  if (!t) return NULL;
+  uint32_t n = 0, p = 0;
+  for (uint32_t i = 0; i < g->n; i++) {
+    const uint32_t x = order[i], d = (uint32_t)deg(g, x);
+    uint64_t weight = 0;
+    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) weight += deg(g, g->adj[e]);
+    if (weight <= share) {
+      t[n++] = (task){x, 0, d, NONE};
+      continue;
+    }
+    uint64_t acc = 0;
+    uint32_t begin = 0;
+    for (uint32_t j = 0; j < d; j++) {
+      acc += deg(g, g->adj[g->offsets[x] + j]);
+      if (acc >= share || j + 1 == d) t[n++] = (task){x, begin, j + 1, p++}, begin = j + 1, acc = 0;
+    }
+  }
+  *ntasks = n, *parts = p;
+  return t;
+}
+
+static void keep_first(first_error *f, int64_t v, const wm_error *e) {
+#pragma omp critical(wm_orbit_formula5_error)
+  if (f->vertex < 0 || v < f->vertex) f->vertex = v, f->err = *e;
+}
+
 static int rows5(const wm_graph *g, const equations *q, const uint32_t *tri, const uint64_t *adjacency,
                  const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   uint64_t maxdeg = 0;
   for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
   const unsigned orbits = wm_orbit_count(5);
+  uint32_t ntasks = 0, nparts = 0;
+  task *tasks = plan_tasks(g, order, &ntasks, &nparts);
+  wm_i128 *part_sums = tasks ? malloc(((size_t)nparts + 1) * ORBITS5 * sizeof *part_sums) : NULL;
+  int *part_of = part_sums ? calloc((size_t)nparts + 1, sizeof *part_of) : NULL;
+  if (!part_of) {
+    free(tasks), free(part_sums);
+    return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's tasks");
+  }
   first_error first = {-1, {0, ""}};
   int oom = 0;
 #pragma omp parallel
@@ -659,16 +719,35 @@ static int rows5(const wm_graph *g, const equations *q, const uint32_t *tri, con
     const int ok = walk_alloc(&w, n, maxdeg);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
 #pragma omp for schedule(dynamic, 1)
-    for (int64_t i = 0; i < (int64_t)g->n; i++) {
-      const uint32_t x = order[i];
+    for (int64_t i = 0; i < (int64_t)ntasks; i++) {
+      const task *t = &tasks[i];
       wm_error e;
-      if (ok && vertex_row(&w, x, run, counts + (size_t)x * orbits, &e)) {
-#pragma omp critical(wm_orbit_formula5_error)
-        if (first.vertex < 0 || x < first.vertex) first.vertex = x, first.err = e;
+      if (!ok) continue;
+      task_sums(&w, t);
+      if (t->part != NONE) {
+        memcpy(part_sums + (size_t)t->part * ORBITS5, w.e, sizeof w.e);
+        part_of[t->part] = w.of;
+      } else if (vertex_row(g, q, t->x, w.e, w.of, run, counts + (size_t)t->x * orbits, &e)) {
+        keep_first(&first, t->x, &e);
       }
     }
     walk_free(&w);
   }
+  /* each hub's parts, which are consecutive tasks, summed and solved */
+  for (uint32_t i = 0; !oom && i < ntasks; i++) {
+    const task *t = &tasks[i];
+    if (t->part == NONE || t->begin != 0) continue;
+    wm_i128 e[ORBITS5] = {0};
+    int of = 0;
+    for (uint32_t j = i; j < ntasks && tasks[j].x == t->x; j++)
+      for (unsigned r = 0; r < ORBITS5; r++) {
+        e[r] = wm_add_chk(e[r], part_sums[(size_t)tasks[j].part * ORBITS5 + r], &of);
+        of |= part_of[tasks[j].part];
+      }
+    wm_error er;
+    if (vertex_row(g, q, t->x, e, of, run, counts + (size_t)t->x * orbits, &er)) keep_first(&first, t->x, &er);
+  }
+  free(tasks), free(part_sums), free(part_of);
   if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
