@@ -361,34 +361,29 @@ static int run_with_start(const edges *e, unsigned size, int method, const char 
   return rc;
 }
 
+/* The star's centre holds `count` subgraphs of orbit `orbit` at this size:
+ * started `count` below 2^64 its count is an error naming vertex 0 and the
+ * orbit; one lower, exactly UINT64_MAX. */
+static void assert_overflow_at(const edges *e, unsigned size, int method, unsigned orbit, uint64_t count,
+                               uint64_t *counts) {
+  char msg[1024], start[32], want[32];
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - count + 1));
+  cr_assert_eq(run_with_start(e, size, method, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
+  snprintf(want, sizeof want, "orbit %u ", orbit);
+  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, want), "size %u method %d: %s", size, method, msg);
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - count));
+  cr_assert_eq(run_with_start(e, size, method, start, counts, msg, sizeof msg), 0, "%s", msg);
+  cr_assert_eq(counts[orbit], UINT64_MAX);
+}
+
 Test(orbits, overflow_is_an_error_naming_the_vertex_and_the_orbit) {
   edges e;
   star(&e, 10);
   uint64_t counts[11 * 73];
-  char msg[1024];
-  char start[32];
-  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 209)); /* + 210 = 2^64 */
-  cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_ENUMERATE, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
-  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, "orbit 23 "), "%s", msg);
-  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 210));
-  cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_ENUMERATE, start, counts, msg, sizeof msg), 0, "%s", msg);
-  cr_assert_eq(counts[23], UINT64_MAX);
-  cr_assert_eq(counts[73 + 22], UINT64_MAX - 210 + choose(9, 3));
-  /* the formula at size 5: the centre's 4-stars, C(10, 4) = 210 */
-  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 209));
-  cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_FORMULA, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
-  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, "orbit 23 "), "%s", msg);
-  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 210));
-  cr_assert_eq(run_with_start(&e, 5, WARPMATCH_METHOD_FORMULA, start, counts, msg, sizeof msg), 0, "%s", msg);
-  cr_assert_eq(counts[23], UINT64_MAX);
-  /* size 4: the centre's 3-stars, C(10, 3) = 120 */
   for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
-    snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 119));
-    cr_assert_eq(run_with_start(&e, 4, method, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
-    cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, "orbit 7 "), "%s", msg);
-    snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 120));
-    cr_assert_eq(run_with_start(&e, 4, method, start, counts, msg, sizeof msg), 0, "%s", msg);
-    cr_assert_eq(counts[7], UINT64_MAX);
+    assert_overflow_at(&e, 5, method, 23, choose(10, 4), counts); /* the centre's 4-stars */
+    cr_assert_eq(counts[73 + 22], UINT64_MAX - choose(10, 4) + choose(9, 3));
+    assert_overflow_at(&e, 4, method, 7, choose(10, 3), counts); /* its 3-stars */
   }
 }
 
