@@ -16,13 +16,13 @@
  * graphlet is o's (a vertex z of o's graphlet, not x, whose removal leaves
  * it connected, and U = its neighbours) makes M triangular by edge count:
  * I_o follows densest first.  Among the choices, the cheapest U is taken:
- * one vertex (its degree), an edge (its triangles), a pair with x (the
- * common neighbours of x and each vertex, counted per x), else a scan of
- * the rows of U; only K5 needs U of four.
+ * one vertex (its degree), an edge (its triangles), a pair with x or with
+ * x's only neighbour in S (two-hop tallies), else a scan of the shortest
+ * list that holds U; only K5 needs U of four.
  *
  * The 4-vertex sets with x are enumerated per x (ESU rooted at x, each set
  * once), so the cost is about four times the connected 4-vertex subgraphs;
- * OpenMP over x, hubs first. */
+ * OpenMP over tasks, heaviest vertices first, a hub cut into several. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
