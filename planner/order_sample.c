@@ -12,8 +12,8 @@
 
 #include "planner_internal.h"
 
-#define kSampleBudget 4e7
-#define kMinProbes 256u
+#define kSampleBudget WM_SAMPLE_MAX_READS
+#define kMinProbes WM_SAMPLE_MIN_PROBES
 
 static uint64_t next_random(uint64_t *s) {
   *s ^= *s << 13;
@@ -89,11 +89,33 @@ static double searches(const wm_plan *plan, unsigned p) {
   return (double)(__builtin_popcount(plan->distinct[p]) + 2 * ((plan->lower[p] | plan->upper[p]) != 0));
 }
 
+/* A root drawn with probability (d(v) + 1) / (m + n), and its weight, the
+ * inverse of that: Knuth's estimate stays unbiased for any root
+ * distribution that reaches every vertex, and one leaning to the hubs,
+ * below which the work of skewed graphs concentrates, sees them in a few
+ * hundred probes where uniform roots would need many thousands (the
+ * estimate of such a graph's heavy order then comes out far too low).
+ * The graph's offsets are the cumulative degrees, so offsets[v] + v is
+ * the cumulative weight. */
+static uint32_t pick_root(const wm_graph *g, uint64_t *rng, double *weight) {
+  const uint64_t total = g->m + g->n, r = next_random(rng) % total;
+  uint32_t lo = 0, hi = g->n - 1; /* the last v with offsets[v] + v <= r */
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo + 1) / 2;
+    if (g->offsets[mid] + mid <= r)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  *weight = (double)total / (double)(wm_degree(g, lo) + 1);
+  return lo;
+}
+
 /* One probe's estimate of the work below the root. */
 static double probe(probe_state *s, uint64_t *rng) {
   const wm_plan *plan = s->plan;
-  double weight = (double)s->g->n, work = 0.0;
-  s->v[0] = (uint32_t)(next_random(rng) % s->g->n);
+  double weight, work = 0.0;
+  s->v[0] = pick_root(s->g, rng, &weight);
   for (unsigned L = 0; L + 1 < plan->k; L++) {
     for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
       const wm_plan_op *op = &plan->ops[o];
@@ -130,6 +152,12 @@ static double probe(probe_state *s, uint64_t *rng) {
 }
 
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed) {
+  return wm_plan_sampled_cost_within(plan, g, maxdeg, probes, seed, kSampleBudget, NULL);
+}
+
+double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
+                                   uint64_t seed, double max_reads, double *reads) {
+  if (reads) *reads = 0.0;
   if (!g->n || !probes) return 0.0;
   probe_state s = {.g = g, .plan = plan};
   uint32_t *mem = malloc((size_t)(plan->n_slots + 1) * (maxdeg + 1) * sizeof *mem);
@@ -139,10 +167,11 @@ double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t max
   uint64_t rng = seed | 1u;
   double total = 0.0;
   unsigned t = 0;
-  /* At most kSampleBudget elements read per order, so that huge graphs
-   * plan in bounded time (at least kMinProbes probes); a budget, not a
-   * clock, keeps the choice the same on every machine. */
-  while (t < probes && (t < kMinProbes || s.touched < kSampleBudget)) total += probe(&s, &rng), t++;
+  /* At most max_reads elements read per order, so that huge graphs plan
+   * in bounded time (at least kMinProbes probes); a budget, not a clock,
+   * keeps the choice the same on every machine. */
+  while (t < probes && (t < kMinProbes || s.touched < max_reads)) total += probe(&s, &rng), t++;
   free(mem);
+  if (reads) *reads = s.touched;
   return total / t;
 }

@@ -171,8 +171,9 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
      * motion, so --no-code-motion is the same plan minus the hoisting. */
     const wm_order_sampling sampling = {o->sample_graph, o->sample_probes ? o->sample_probes : 4096u, 0x5eed,
                                         o->code_motion, o->first_edge_up, o->count_only && o->pair_count,
-                                        o->sample_margin > 1.0 ? o->sample_margin : 1.0, o->sample_min_work,
-                                        o->sample_threads};
+                                        o->sample_margin > 1.0 ? o->sample_margin : 1.0, o->sample_share,
+                                        o->sample_read_cost > 0.0 ? o->sample_read_cost : 1.0,
+                                        o->sample_max_orders, o->sample_threads};
     rc = wm_choose_order(out, &aut, symmetry, gs, o->induced, 1, o->sample_graph ? &sampling : NULL,
                          o->candidates, err);
   }

@@ -43,11 +43,22 @@ typedef struct wm_order_sampling {
   uint64_t seed;
   int code_motion, first_edge_up, pair_count;
   /* The model's order stays unless another measured order does at most
-   * 1/margin of its work; none other is measured where the model's reads
-   * fewer than min_work elements (sampled: 1 and 0). */
-  double margin, min_work;
+   * 1/margin of its work (sampled: 1). */
+  double margin;
+  /* share > 0 (auto): the orders measured, and their probes, are what
+   * share of the count's predicted time pays for, the probes' reads
+   * weighed at read_cost count work units each; at most max_orders.
+   * share 0 (sampled): every shortlisted order, in full. */
+  double share, read_cost;
+  unsigned max_orders;
   int threads; /* measuring orders at once (0: OpenMP's default) */
 } wm_order_sampling;
+
+/* Probes per order and elements read per order, the most a measurement
+ * takes (huge graphs plan in bounded time), and the fewest probes an
+ * order is measured with. */
+#define WM_SAMPLE_MAX_READS 4e7
+#define WM_SAMPLE_MIN_PROBES 256u
 
 /* Searches every connected matching order (one per class of orders
  * equivalent under `aut`, which may be NULL) and keeps the cheapest (ties:
@@ -65,5 +76,10 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
  * candidates iterated), the mean of `probes` random root-to-leaf paths;
  * maxdeg, g's largest degree, sizes the probes' sets. */
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed);
+/* The same, stopping once max_reads elements are read (after at least
+ * WM_SAMPLE_MIN_PROBES probes, or `probes` where fewer); *reads (may be
+ * NULL) gets the elements read. */
+double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
+                                   uint64_t seed, double max_reads, double *reads);
 
 #endif
