@@ -212,15 +212,15 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  * the model's own search.  A read of the probes costs kCpuReadCost units
  * of the CPU count's work: fitted on the train half of the small corpus
  * (scripts/bench-planner.sh --split prints it; 2-core development machine:
- * probes 13 ns a read, the count 2.3 ns a unit, medians).  The GPU counts
+ * probes 5.1 ns a read, the count 1.23 ns a unit, medians).  The GPU counts
  * a unit about 100 times faster than the CPU executor (the thresholds this
  * rule replaced, 1e11 and 1e9, were fitted so), while its probes run on
  * the host as the CPU's do; to be fitted on the GPU corpus.  kMaxOrders:
  * the model's order and the two best of each of the three shortlists
  * (matching_order.c ranks them so), and one more. */
 static const double kShare = 0.04;
-static const double kCpuReadCost = 5.6;
-static const double kGpuReadCost = 560.0;
+static const double kCpuReadCost = 4.2;
+static const double kGpuReadCost = 420.0;
 static const unsigned kMaxOrders = 8;
 
 void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) {

@@ -76,11 +76,12 @@ static const double kNear = 0.01;
 #define kShort 6
 static const double kDenserT = 0.7;
 #define kModels 3
-/* auto: the fewest probes an order is measured with, a quarter of
- * sampled's (the estimate's standard error at most twice sampled's, what
- * auto's margin of 2 is there to absorb); fewer orders are measured
- * rather than each on fewer probes. */
-#define kAffordProbes 1024u
+/* auto: the fewest probes an order is measured with, an eighth of
+ * sampled's: with roots drawn by degree, 512 probes already set apart
+ * orders whose work differs by the margin of 2 (a p13 order of 5e9 units
+ * measured 1.6e9-2.2e9 there, another of 1.4e8 1.1e8); fewer orders are
+ * measured rather than each on fewer probes. */
+#define kAffordProbes 512u
 _Static_assert(kModels * kShort + 1 == WM_PLAN_MAX_CANDIDATES, "wm_plan_candidates holds every shortlisted order");
 
 typedef struct shortlist {
@@ -140,7 +141,7 @@ static int compare_back(const unsigned *a, const unsigned *b, unsigned k) {
 
 static void score_order(search *s) {
   wm_error err;
-  if (wm_plan_fill_order(&s->trial, s->symmetry, s->induced, s->code_motion, 0, &err)) {
+  if (wm_plan_fill_order(&s->trial, s->symmetry, s->aut, s->induced, s->code_motion, 0, &err)) {
     if (s->first_err.code == WM_OK) s->first_err = err;
     return;
   }
@@ -209,7 +210,7 @@ static double measure(const search *s, const uint8_t *order, unsigned probes, do
   memcpy(trial.order, order, WM_MAX_K);
   wm_error err;
   *reads = 0.0;
-  if (wm_plan_fill_order(&trial, s->symmetry, s->induced, smp->code_motion, smp->first_edge_up, &err))
+  if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, smp->code_motion, smp->first_edge_up, &err))
     return HUGE_VAL;
   trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
   return wm_plan_sampled_cost_within(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, reads);
@@ -313,7 +314,7 @@ static void list_candidates(const search *s, uint8_t orders[][WM_MAX_K], unsigne
     wm_plan trial = s->trial;
     memcpy(trial.order, orders[i], WM_MAX_K);
     wm_error err;
-    if (wm_plan_fill_order(&trial, s->symmetry, s->induced, s->code_motion, 0, &err)) continue;
+    if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, s->code_motion, 0, &err)) continue;
     wm_plan_candidate *x = &c->c[c->n++];
     memcpy(x->order, orders[i], WM_MAX_K);
     x->model_cost = wm_plan_estimate_cost(&trial, s->gs);

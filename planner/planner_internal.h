@@ -9,10 +9,11 @@
 
 /* Everything about a plan that depends on the matching order: position
  * masks, symmetry restrictions (when `symmetry`; taken with the orbit
- * representatives in matching order so that they bind early) and the
+ * representatives in matching order so that they bind early; from `aut`,
+ * the pattern's group listed, or searched where it is NULL) and the
  * set-operation program.  plan->order and plan->pattern must be set. */
-int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion, int first_edge_up,
-                       wm_error *err);
+int wm_plan_fill_order(wm_plan *plan, int symmetry, const wm_automorphisms *aut, int induced, int code_motion,
+                       int first_edge_up, wm_error *err);
 
 /* Builds the op program (ops, op_begin, cand, n_ops, n_slots) for the order
  * and position masks already in plan; closure[i] = positions j with
