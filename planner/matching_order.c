@@ -76,12 +76,10 @@ static const double kNear = 0.01;
 #define kShort 6
 static const double kDenserT = 0.7;
 #define kModels 3
-/* auto: the fewest probes an order is measured with, an eighth of
- * sampled's: with roots drawn by degree, 512 probes already set apart
- * orders whose work differs by the margin of 2 (a p13 order of 5e9 units
- * measured 1.6e9-2.2e9 there, another of 1.4e8 1.1e8); fewer orders are
- * measured rather than each on fewer probes. */
-#define kAffordProbes 512u
+/* auto: orders measured at once, between two looks at the budget (a
+ * constant, not the thread count, so that every machine measures the
+ * same orders). */
+#define kBatch 4u
 _Static_assert(kModels * kShort + 1 == WM_PLAN_MAX_CANDIDATES, "wm_plan_candidates holds every shortlisted order");
 
 typedef struct shortlist {
@@ -239,11 +237,11 @@ static unsigned shortlisted(const search *s, uint8_t orders[WM_PLAN_MAX_CANDIDAT
  * reasons: rare heavy paths, mean sizes), and share * W count work units
  * buy the probes, each element a probe reads weighed at read_cost of them
  * (fitted on the corpus: engine.c).  An order measured takes at least
- * kAffordProbes probes, each about as many reads as the glimpse's, so k
- * orders (the model's and the next k-1 shortlisted) are measured where
- * that many fit, at most max_orders, the reads split evenly among them (at
- * most a full measurement's each).  Returns k; below 2 the glimpse stands
- * and nothing else is measured. */
+ * WM_SAMPLE_AFFORD_PROBES probes, each about as many reads as the
+ * glimpse's, so k orders (the model's and the next k-1 shortlisted) are
+ * measured where that many fit, at most max_orders, the reads split evenly
+ * among them (at most a full measurement's each).  Returns k; below 2 the
+ * glimpse stands and nothing else is measured. */
 static unsigned affordable(const search *s, unsigned n, double glimpse, double glimpse_reads, unsigned glimpse_probes,
                            double *per_order) {
   const wm_order_sampling *smp = s->sampling;
@@ -251,7 +249,7 @@ static unsigned affordable(const search *s, unsigned n, double glimpse, double g
   const double work = glimpse > s->best_cost ? glimpse : s->best_cost;
   const double reads = smp->share * work / smp->read_cost - glimpse_reads;
   const double per_probe = glimpse_reads / glimpse_probes;
-  double least = per_probe * (kAffordProbes < smp->probes ? kAffordProbes : smp->probes);
+  double least = per_probe * (WM_SAMPLE_AFFORD_PROBES < smp->probes ? WM_SAMPLE_AFFORD_PROBES : smp->probes);
   if (least > WM_SAMPLE_MAX_READS) least = WM_SAMPLE_MAX_READS;
   if (!(reads > 0.0)) return 0;
   const double fit = least > 0.0 ? floor(reads / least) : (double)n;
@@ -287,16 +285,28 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     }
   }
   /* each order's probes are independent of the others' (own memory, own
-   * seeded generator): measured at once, the same figures as one by one */
+   * seeded generator): measured at once, the same figures as one by one.
+   * With a share, kBatch at a time, stopping once the reads spent are
+   * what the least work measured so far pays for: the budget was set by
+   * the model's order, and planning is to stay small beside the count of
+   * the order chosen, which may be many times shorter. */
   const int threads = smp->threads > 0 ? smp->threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 2)
-  for (unsigned i = 0; i < n; i++) work[i] = measure(s, orders[i], smp->probes, max_reads, &reads[i]), measured[i] = 1;
-  unsigned best = 0;
-  plan->sampled_reads = glimpse_reads;
-  for (unsigned i = 0; i < n; i++) {
-    plan->sampled_reads += reads[i];
-    if (work[i] < work[best]) best = i;
+  const unsigned batch = smp->share > 0.0 ? kBatch : n;
+  double spent = glimpse_reads, least = HUGE_VAL;
+  unsigned done = 0;
+  while (done < n) {
+    const unsigned end = n - done > batch ? done + batch : n;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (end - done > 2)
+    for (unsigned i = done; i < end; i++)
+      work[i] = measure(s, orders[i], smp->probes, max_reads, &reads[i]), measured[i] = 1;
+    for (; done < end; done++) spent += reads[done], least = work[done] < least ? work[done] : least;
+    if (smp->share > 0.0 && spent * smp->read_cost >= smp->share * least) break;
   }
+  n = done;
+  unsigned best = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (work[i] < work[best]) best = i;
+  plan->sampled_reads = spent;
   plan->sampled_orders = n;
   if (best && work[best] * smp->margin > work[0]) best = 0; /* the model's, in plan->order already */
   memcpy(plan->order, orders[best], WM_MAX_K);

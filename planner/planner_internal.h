@@ -60,6 +60,12 @@ typedef struct wm_order_sampling {
  * order is measured with. */
 #define WM_SAMPLE_MAX_READS 4e7
 #define WM_SAMPLE_MIN_PROBES 256u
+/* auto: the fewest probes an order is measured with, an eighth of
+ * sampled's: with roots drawn by degree, 512 probes already set apart
+ * orders whose work differs by the margin of 2 (a p13 order of 5e9 units
+ * measured 1.6e9-2.2e9 there, another of 1.4e8 1.1e8); fewer orders are
+ * measured rather than each on fewer probes. */
+#define WM_SAMPLE_AFFORD_PROBES 512u
 
 /* Searches every connected matching order (one per class of orders
  * equivalent under `aut`, which may be NULL) and keeps the cheapest (ties:
