@@ -207,16 +207,35 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   return wm_engine_match(g, plan, 1, o, r, NULL, err);
 }
 
+/* The auto planner's measuring (wm_engine_plan_policy).  kShare: the
+ * probes' share of the count's predicted time, leaving room within 5% for
+ * the model's own search.  A read of the probes costs kCpuReadCost units
+ * of the CPU count's work: fitted on the train half of the small corpus
+ * (scripts/bench-planner.sh --split prints it; 2-core development machine:
+ * probes 5.1 ns a read, the count 1.23 ns a unit, medians).  The GPU counts
+ * a unit about 100 times faster than the CPU executor (the thresholds this
+ * rule replaced, 1e11 and 1e9, were fitted so), while its probes run on
+ * the host as the CPU's do; to be fitted on the GPU corpus.  kMaxOrders:
+ * the shortlists' every order, as sampled measures, where the budget pays
+ * for them (8 orders missed kron-14 p19's best, ranked past them: 3.2x). */
+static const double kShare = 0.04;
+static const double kCpuReadCost = 4.2;
+static const double kGpuReadCost = 420.0;
+static const unsigned kMaxOrders = WM_PLAN_MAX_CANDIDATES;
+
 void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) {
   po->first_edge_up = gpu_plan;
   if (!planner_auto) return;
-  /* Measuring a few orders takes a tenth to a few tenths of a second:
-   * worth it where the model's order reads about that long or more (a
-   * GPU reads ~3e11 elements a second, the CPU executor ~1e9), and a
-   * switch only where the measured gain is well beyond the estimator's
-   * error (on facebook, gains estimated at 1.4x ran slower on the GPU). */
+  /* Measuring is worth it where it costs little beside the count: the
+   * probes may take kShare of the count's predicted time (planning within
+   * 5% of it), so a count of milliseconds measures nothing and one of
+   * seconds measures every shortlisted order.  A switch only where the
+   * measured gain is well beyond the estimator's error (on facebook, gains
+   * estimated at 1.4x ran slower on the GPU). */
   po->sample_margin = 2.0;
-  po->sample_min_work = gpu_plan ? 1e11 : 1e9;
+  po->sample_share = kShare;
+  po->sample_read_cost = gpu_plan ? kGpuReadCost : kCpuReadCost;
+  po->sample_max_orders = kMaxOrders;
 }
 
 int wm_engine_ball(const wm_graph *g, uint32_t v, unsigned hops, int threads, const char *who, uint8_t **allowed,

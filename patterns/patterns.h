@@ -95,6 +95,11 @@ unsigned wm_pattern_restrictions(const wm_pattern *p, wm_restriction out[WM_MAX_
  * order == NULL means 0..k-1 (what wm_pattern_restrictions does). */
 unsigned wm_pattern_restrictions_ordered(const wm_pattern *p, const uint8_t order[],
                                          wm_restriction out[WM_MAX_K * WM_MAX_K]);
+/* The same restrictions from the group listed (aut of a k-vertex pattern,
+ * wm_pattern_automorphisms): a pass over its members per vertex instead of
+ * a search per pair, for the planner, which tries hundreds of orders. */
+unsigned wm_pattern_restrictions_in_group(const wm_automorphisms *aut, unsigned k, const uint8_t order[],
+                                          wm_restriction out[WM_MAX_K * WM_MAX_K]);
 
 /* Canonical form, equal for isomorphic patterns (labels included) and
  * different otherwise: vertices ordered by (label ascending, degree

@@ -41,3 +41,28 @@ unsigned wm_pattern_restrictions_ordered(const wm_pattern *p, const uint8_t orde
 unsigned wm_pattern_restrictions(const wm_pattern *p, wm_restriction out[WM_MAX_K * WM_MAX_K]) {
   return wm_pattern_restrictions_ordered(p, NULL, out);
 }
+
+/* G is the members of aut that fix every walked vertex; O(a) their images of a. */
+unsigned wm_pattern_restrictions_in_group(const wm_automorphisms *aut, unsigned k, const uint8_t order[],
+                                          wm_restriction out[WM_MAX_K * WM_MAX_K]) {
+  unsigned n = 0, walked = 0;
+  if (k < 2 || k > WM_MAX_K) return 0;
+  for (unsigned idx = 0; idx < k; idx++) {
+    const unsigned a = order ? order[idx] : idx;
+    unsigned orbit = 0;
+    for (uint32_t g = 0; g < aut->count; g++) {
+      const uint8_t *perm = aut->perm[g];
+      unsigned v = 0;
+      while (v < k && (!((walked >> v) & 1u) || perm[v] == v)) v++;
+      if (v == k) orbit |= 1u << perm[a];
+    }
+    for (unsigned b = 0; b < k; b++)
+      if (b != a && !((walked >> b) & 1u) && ((orbit >> b) & 1u)) {
+        out[n].a = (uint8_t)a;
+        out[n].b = (uint8_t)b;
+        n++;
+      }
+    walked |= 1u << a;
+  }
+  return n;
+}

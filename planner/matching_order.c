@@ -76,6 +76,10 @@ static const double kNear = 0.01;
 #define kShort 6
 static const double kDenserT = 0.7;
 #define kModels 3
+/* auto: orders measured at once, between two looks at the budget (a
+ * constant, not the thread count, so that every machine measures the
+ * same orders). */
+#define kBatch 4u
 _Static_assert(kModels * kShort + 1 == WM_PLAN_MAX_CANDIDATES, "wm_plan_candidates holds every shortlisted order");
 
 typedef struct shortlist {
@@ -135,7 +139,7 @@ static int compare_back(const unsigned *a, const unsigned *b, unsigned k) {
 
 static void score_order(search *s) {
   wm_error err;
-  if (wm_plan_fill_order(&s->trial, s->symmetry, s->induced, s->code_motion, 0, &err)) {
+  if (wm_plan_fill_order(&s->trial, s->symmetry, s->aut, s->induced, s->code_motion, 0, &err)) {
     if (s->first_err.code == WM_OK) s->first_err = err;
     return;
   }
@@ -196,65 +200,115 @@ static void enumerate(search *s, unsigned depth, unsigned used) {
   }
 }
 
-/* One order's sampled work (HUGE_VAL where it cannot be planned). */
-static double measure(const search *s, const uint8_t *order, unsigned probes) {
+/* One order's sampled work (HUGE_VAL where it cannot be planned), its
+ * probes stopping at max_reads elements read; *reads gets those read. */
+static double measure(const search *s, const uint8_t *order, unsigned probes, double max_reads, double *reads) {
   const wm_order_sampling *smp = s->sampling;
   wm_plan trial = s->trial;
   memcpy(trial.order, order, WM_MAX_K);
   wm_error err;
-  if (wm_plan_fill_order(&trial, s->symmetry, s->induced, smp->code_motion, smp->first_edge_up, &err))
+  *reads = 0.0;
+  if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, smp->code_motion, smp->first_edge_up, &err))
     return HUGE_VAL;
   trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
-  return wm_plan_sampled_cost(&trial, smp->graph, s->max_degree, probes, smp->seed);
+  return wm_plan_sampled_cost_within(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, reads);
 }
 
-/* The distinct shortlisted orders, the model's choice first; returns how many. */
+/* The distinct shortlisted orders, the model's choice first, then the
+ * shortlists' firsts, their seconds, ...: where only the first few are
+ * measured, each of the three models has its best among them. */
 static unsigned shortlisted(const search *s, uint8_t orders[WM_PLAN_MAX_CANDIDATES][WM_MAX_K]) {
   unsigned n = 0;
-  for (unsigned m = 0; m <= kModels; m++)
-    for (unsigned i = 0; i < (m ? s->shortlists[m - 1].n : 1u); i++) {
-      const uint8_t *order = m ? s->shortlists[m - 1].order[i] : s->best;
-      unsigned j = 0;
-      while (j < n && memcmp(orders[j], order, WM_MAX_K)) j++;
-      if (j == n) memcpy(orders[n++], order, WM_MAX_K);
-    }
+  for (unsigned i = 0; i <= kShort * kModels; i++) {
+    const unsigned rank = i ? (i - 1) / kModels : 0, m = i ? (i - 1) % kModels : 0;
+    if (i && rank >= s->shortlists[m].n) continue;
+    const uint8_t *order = i ? s->shortlists[m].order[rank] : s->best;
+    unsigned j = 0;
+    while (j < n && memcmp(orders[j], order, WM_MAX_K)) j++;
+    if (j == n) memcpy(orders[n++], order, WM_MAX_K);
+  }
   return n;
+}
+
+/* What measuring may cost (auto, share > 0), from a glimpse of the model's
+ * order (a sixteenth of the probes, at least WM_SAMPLE_MIN_PROBES): the
+ * count's work W is predicted as the larger of the glimpse's estimate and
+ * the model's (both miss the dense cores of skewed graphs, for different
+ * reasons: rare heavy paths, mean sizes), and share * W count work units
+ * buy the probes, each element a probe reads weighed at read_cost of them
+ * (fitted on the corpus: engine.c).  An order measured takes at least
+ * WM_SAMPLE_AFFORD_PROBES probes, each about as many reads as the
+ * glimpse's, so k orders (the model's and the next k-1 shortlisted) are
+ * measured where that many fit, at most max_orders, the reads split evenly
+ * among them (at most a full measurement's each).  Returns k; below 2 the
+ * glimpse stands and nothing else is measured. */
+static unsigned affordable(const search *s, unsigned n, double glimpse, double glimpse_reads, unsigned glimpse_probes,
+                           double *per_order) {
+  const wm_order_sampling *smp = s->sampling;
+  if (!(glimpse < HUGE_VAL)) return 0;
+  const double work = glimpse > s->best_cost ? glimpse : s->best_cost;
+  const double reads = smp->share * work / smp->read_cost - glimpse_reads;
+  const double per_probe = glimpse_reads / glimpse_probes;
+  double least = per_probe * (WM_SAMPLE_AFFORD_PROBES < smp->probes ? WM_SAMPLE_AFFORD_PROBES : smp->probes);
+  if (least > WM_SAMPLE_MAX_READS) least = WM_SAMPLE_MAX_READS;
+  if (!(reads > 0.0)) return 0;
+  const double fit = least > 0.0 ? floor(reads / least) : (double)n;
+  unsigned k = fit < (double)n ? (unsigned)fit : n;
+  if (smp->max_orders && k > smp->max_orders) k = smp->max_orders;
+  if (k < 2) return 0;
+  *per_order = reads / k < WM_SAMPLE_MAX_READS ? reads / k : WM_SAMPLE_MAX_READS;
+  return k;
 }
 
 /* The shortlisted order of least sampled work (the model's choice, first
  * in the list, wins ties), where it beats the model's by the margin; its
- * estimate into plan->sampled_cost.  With a min_work, nothing is measured
- * where the shortlists hold the model's order alone, and a glimpse of it
- * (a sixteenth of the probes) comes first: a quarter of min_work is far
- * enough below it for the glimpse's error, and it keeps planning cheap for
- * the runs that take milliseconds.  measured[i] says which of work[] the
- * probes filled. */
+ * estimate into plan->sampled_cost.  With a share (auto), nothing is
+ * measured where the shortlists hold the model's order alone, and only
+ * what the count's predicted time pays for (affordable).  measured[i]
+ * says which of work[] the probes filled. */
 static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX_K], unsigned n, double *work,
                                int *measured) {
   const wm_order_sampling *smp = s->sampling;
-  if (smp->min_work > 0.0) {
+  double max_reads = WM_SAMPLE_MAX_READS, reads[WM_PLAN_MAX_CANDIDATES] = {0}, glimpse_reads = 0.0;
+  if (smp->share > 0.0) {
     if (n == 1) return; /* nothing to choose (a clique, a triangle) */
-    const double glimpse = measure(s, s->best, smp->probes / 16 ? smp->probes / 16 : 1);
-    if (glimpse < smp->min_work / 4) {
+    unsigned g_probes = smp->probes / 16 > WM_SAMPLE_MIN_PROBES ? smp->probes / 16 : WM_SAMPLE_MIN_PROBES;
+    if (g_probes > smp->probes) g_probes = smp->probes;
+    const double glimpse = measure(s, s->best, g_probes, WM_SAMPLE_MAX_READS, &glimpse_reads);
+    n = affordable(s, n, glimpse, glimpse_reads, g_probes, &max_reads);
+    if (n < 2) {
       plan->sampled_orders = 1;
-      plan->sampled_cost = glimpse;
+      plan->sampled_cost = glimpse < HUGE_VAL ? glimpse : 0.0;
+      plan->sampled_reads = glimpse_reads;
       work[0] = glimpse, measured[0] = 1;
       return;
     }
   }
-  const double model = work[0] = measure(s, orders[0], smp->probes);
-  measured[0] = 1;
-  if (model < smp->min_work) n = 1;
   /* each order's probes are independent of the others' (own memory, own
-   * seeded generator): measured at once, the same figures as one by one */
+   * seeded generator): measured at once, the same figures as one by one.
+   * With a share, kBatch at a time, stopping once the reads spent are
+   * what the least work measured so far pays for: the budget was set by
+   * the model's order, and planning is to stay small beside the count of
+   * the order chosen, which may be many times shorter. */
   const int threads = smp->threads > 0 ? smp->threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 2)
-  for (unsigned i = 1; i < n; i++) work[i] = measure(s, orders[i], smp->probes), measured[i] = 1;
+  const unsigned batch = smp->share > 0.0 ? kBatch : n;
+  double spent = glimpse_reads, least = HUGE_VAL;
+  unsigned done = 0;
+  while (done < n) {
+    const unsigned end = n - done > batch ? done + batch : n;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (end - done > 2)
+    for (unsigned i = done; i < end; i++)
+      work[i] = measure(s, orders[i], smp->probes, max_reads, &reads[i]), measured[i] = 1;
+    for (; done < end; done++) spent += reads[done], least = work[done] < least ? work[done] : least;
+    if (smp->share > 0.0 && spent * smp->read_cost >= smp->share * least) break;
+  }
+  n = done;
   unsigned best = 0;
-  for (unsigned i = 1; i < n; i++)
+  for (unsigned i = 0; i < n; i++)
     if (work[i] < work[best]) best = i;
+  plan->sampled_reads = spent;
   plan->sampled_orders = n;
-  if (best && work[best] * smp->margin > model) best = 0; /* the model's, in plan->order already */
+  if (best && work[best] * smp->margin > work[0]) best = 0; /* the model's, in plan->order already */
   memcpy(plan->order, orders[best], WM_MAX_K);
   plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }
@@ -270,7 +324,7 @@ static void list_candidates(const search *s, uint8_t orders[][WM_MAX_K], unsigne
     wm_plan trial = s->trial;
     memcpy(trial.order, orders[i], WM_MAX_K);
     wm_error err;
-    if (wm_plan_fill_order(&trial, s->symmetry, s->induced, s->code_motion, 0, &err)) continue;
+    if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, s->code_motion, 0, &err)) continue;
     wm_plan_candidate *x = &c->c[c->n++];
     memcpy(x->order, orders[i], WM_MAX_K);
     x->model_cost = wm_plan_estimate_cost(&trial, s->gs);

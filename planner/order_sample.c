@@ -12,8 +12,8 @@
 
 #include "planner_internal.h"
 
-#define kSampleBudget 4e7
-#define kMinProbes 256u
+#define kSampleBudget WM_SAMPLE_MAX_READS
+#define kMinProbes WM_SAMPLE_MIN_PROBES
 
 static uint64_t next_random(uint64_t *s) {
   *s ^= *s << 13;
@@ -51,7 +51,6 @@ typedef struct probe_state {
   const uint32_t *set[WM_MAX_SLOTS];
   uint32_t len[WM_MAX_SLOTS];
   uint32_t *buf[WM_MAX_SLOTS]; /* max degree + 1 each */
-  uint32_t *cand;
 } probe_state;
 
 static void operand(const probe_state *s, uint8_t x, const uint32_t **p, uint32_t *n) {
@@ -65,22 +64,60 @@ static void operand(const probe_state *s, uint8_t x, const uint32_t **p, uint32_
   }
 }
 
-/* Position p's accepted candidates into s->cand. */
-static uint32_t candidates(probe_state *s, unsigned p) {
-  const wm_plan *plan = s->plan;
+/* Position p's accepted candidates: the operand's range within the
+ * position's bounds, less the earlier vertices it must differ from, found
+ * by binary searches rather than by walking the list (a probe rooted at a
+ * hub would otherwise walk its list at every level, where the executor
+ * only searches it). */
+typedef struct accepted {
   const uint32_t *x;
-  uint32_t nx, n = 0;
-  operand(s, plan->cand[p], &x, &nx);
-  for (uint32_t i = 0; i < nx; i++) {
-    int ok = 1;
-    for (unsigned j = 0; j < p && ok; j++) {
-      const unsigned bit = 1u << j;
-      ok = !((plan->lower[p] & bit) && x[i] <= s->v[j]) && !((plan->upper[p] & bit) && x[i] >= s->v[j]) &&
-           !((plan->distinct[p] & bit) && x[i] == s->v[j]);
+  uint64_t lo, hi;          /* the range [lo, hi) of x within the bounds */
+  uint64_t out[WM_MAX_K];   /* indexes in the range of the excluded vertices, ascending */
+  unsigned n_out;
+} accepted;
+
+/* The first index of x[0, n) above v. */
+static uint64_t above(const uint32_t *x, uint64_t n, uint32_t v) {
+  const uint64_t i = wm_sorted_lower_bound(x, n, v);
+  return i < n && x[i] == v ? i + 1 : i;
+}
+
+static uint64_t candidates(const probe_state *s, unsigned p, accepted *a) {
+  const wm_plan *plan = s->plan;
+  uint32_t nx;
+  operand(s, plan->cand[p], &a->x, &nx);
+  uint64_t lo = 0, hi = nx;
+  for (unsigned j = 0; j < p; j++) {
+    const unsigned bit = 1u << j;
+    if (plan->lower[p] & bit) {
+      const uint64_t i = above(a->x, nx, s->v[j]);
+      if (i > lo) lo = i;
     }
-    if (ok) s->cand[n++] = x[i];
+    if (plan->upper[p] & bit) {
+      const uint64_t i = wm_sorted_lower_bound(a->x, nx, s->v[j]);
+      if (i < hi) hi = i;
+    }
   }
-  return n;
+  if (lo > hi) lo = hi;
+  a->lo = lo, a->hi = hi, a->n_out = 0;
+  for (unsigned j = 0; j < p; j++) {
+    if (!(plan->distinct[p] & (1u << j))) continue;
+    const uint64_t i = lo + wm_sorted_lower_bound(a->x + lo, hi - lo, s->v[j]);
+    if (i == hi || a->x[i] != s->v[j]) continue;
+    unsigned k = 0;
+    while (k < a->n_out && a->out[k] != i) k++;
+    if (k < a->n_out) continue; /* excluded already */
+    for (k = a->n_out++; k > 0 && a->out[k - 1] > i; k--) a->out[k] = a->out[k - 1];
+    a->out[k] = i;
+  }
+  return hi - lo - a->n_out;
+}
+
+/* The r-th accepted candidate, counting in the list's order. */
+static uint32_t accepted_at(const accepted *a, uint64_t r) {
+  uint64_t i = a->lo + r;
+  for (unsigned k = 0; k < a->n_out && a->out[k] <= i; k++) i++;
+  return a->x[i];
 }
 
 /* Binary searches a count of position p's set makes: its two bounds and
@@ -89,11 +126,33 @@ static double searches(const wm_plan *plan, unsigned p) {
   return (double)(__builtin_popcount(plan->distinct[p]) + 2 * ((plan->lower[p] | plan->upper[p]) != 0));
 }
 
+/* A root drawn with probability (d(v) + 1) / (m + n), and its weight, the
+ * inverse of that: Knuth's estimate stays unbiased for any root
+ * distribution that reaches every vertex, and one leaning to the hubs,
+ * below which the work of skewed graphs concentrates, sees them in a few
+ * hundred probes where uniform roots would need many thousands (the
+ * estimate of such a graph's heavy order then comes out far too low).
+ * The graph's offsets are the cumulative degrees, so offsets[v] + v is
+ * the cumulative weight. */
+static uint32_t pick_root(const wm_graph *g, uint64_t *rng, double *weight) {
+  const uint64_t total = g->m + g->n, r = next_random(rng) % total;
+  uint32_t lo = 0, hi = g->n - 1; /* the last v with offsets[v] + v <= r */
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo + 1) / 2;
+    if (g->offsets[mid] + mid <= r)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  *weight = (double)total / (double)(wm_degree(g, lo) + 1);
+  return lo;
+}
+
 /* One probe's estimate of the work below the root. */
 static double probe(probe_state *s, uint64_t *rng) {
   const wm_plan *plan = s->plan;
-  double weight = (double)s->g->n, work = 0.0;
-  s->v[0] = (uint32_t)(next_random(rng) % s->g->n);
+  double weight, work = 0.0;
+  s->v[0] = pick_root(s->g, rng, &weight);
   for (unsigned L = 0; L + 1 < plan->k; L++) {
     for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
       const wm_plan_op *op = &plan->ops[o];
@@ -108,7 +167,8 @@ static double probe(probe_state *s, uint64_t *rng) {
       s->set[op->dst] = s->buf[op->dst];
     }
     const unsigned p = L + 1;
-    const uint32_t n = candidates(s, p);
+    accepted acc;
+    const uint64_t n = candidates(s, p, &acc);
     /* A count from a set's size still searches it for its bounds and for
      * each earlier vertex it excludes; a product also looks each of the
      * first set's members up in the second. */
@@ -124,25 +184,31 @@ static double probe(probe_state *s, uint64_t *rng) {
     if (!n) return work;
     work += weight * n; /* the iterations themselves */
     weight *= n;
-    s->v[p] = s->cand[next_random(rng) % n];
+    s->v[p] = accepted_at(&acc, next_random(rng) % n);
   }
   return work;
 }
 
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed) {
+  return wm_plan_sampled_cost_within(plan, g, maxdeg, probes, seed, kSampleBudget, NULL);
+}
+
+double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
+                                   uint64_t seed, double max_reads, double *reads) {
+  if (reads) *reads = 0.0;
   if (!g->n || !probes) return 0.0;
   probe_state s = {.g = g, .plan = plan};
-  uint32_t *mem = malloc((size_t)(plan->n_slots + 1) * (maxdeg + 1) * sizeof *mem);
+  uint32_t *mem = malloc((size_t)(plan->n_slots ? plan->n_slots : 1) * (maxdeg + 1) * sizeof *mem);
   if (!mem) return HUGE_VAL;
   for (unsigned i = 0; i < plan->n_slots; i++) s.buf[i] = mem + (size_t)i * (maxdeg + 1);
-  s.cand = mem + (size_t)plan->n_slots * (maxdeg + 1);
   uint64_t rng = seed | 1u;
   double total = 0.0;
   unsigned t = 0;
-  /* At most kSampleBudget elements read per order, so that huge graphs
-   * plan in bounded time (at least kMinProbes probes); a budget, not a
-   * clock, keeps the choice the same on every machine. */
-  while (t < probes && (t < kMinProbes || s.touched < kSampleBudget)) total += probe(&s, &rng), t++;
+  /* At most max_reads elements read per order, so that huge graphs plan
+   * in bounded time (at least kMinProbes probes); a budget, not a clock,
+   * keeps the choice the same on every machine. */
+  while (t < probes && (t < kMinProbes || s.touched < max_reads)) total += probe(&s, &rng), t++;
   free(mem);
+  if (reads) *reads = s.touched;
   return total / t;
 }

@@ -41,9 +41,10 @@ static void drop_implied(wm_plan *plan, const uint8_t lt[WM_MAX_K]) {
 
 /* Restriction pairs as a relation on pattern vertices: bit b of less[a]
  * means v(a) < v(b). */
-static void restriction_relation(const wm_pattern *p, const uint8_t *order, uint8_t less[WM_MAX_K]) {
+static void restriction_relation(const wm_pattern *p, const wm_automorphisms *aut, const uint8_t *order,
+                                 uint8_t less[WM_MAX_K]) {
   wm_restriction r[WM_MAX_K * WM_MAX_K];
-  unsigned n = wm_pattern_restrictions_ordered(p, order, r);
+  unsigned n = aut ? wm_pattern_restrictions_in_group(aut, p->k, order, r) : wm_pattern_restrictions_ordered(p, order, r);
   for (unsigned i = 0; i < n; i++) less[r[i].a] |= (uint8_t)(1u << r[i].b);
 }
 
@@ -64,12 +65,12 @@ static int interchangeable01(const wm_pattern *p, const uint8_t *order, const ui
   return 1;
 }
 
-int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion, int first_edge_up,
-                       wm_error *err) {
+int wm_plan_fill_order(wm_plan *plan, int symmetry, const wm_automorphisms *aut, int induced, int code_motion,
+                       int first_edge_up, wm_error *err) {
   const wm_pattern *p = &plan->pattern;
   unsigned k = plan->k;
   uint8_t pos[WM_MAX_K], lt[WM_MAX_K] = {0}, less[WM_MAX_K] = {0};
-  if (symmetry) restriction_relation(p, plan->order, less);
+  if (symmetry) restriction_relation(p, aut, plan->order, less);
   for (unsigned i = 0; i < k; i++) pos[plan->order[i]] = (uint8_t)i;
   /* For the GPU, interchangeable positions 0 and 1 (the diamond's spine)
    * are bounded v1 > v0, against the mirroring below: v0 is then the
@@ -171,14 +172,15 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
      * motion, so --no-code-motion is the same plan minus the hoisting. */
     const wm_order_sampling sampling = {o->sample_graph, o->sample_probes ? o->sample_probes : 4096u, 0x5eed,
                                         o->code_motion, o->first_edge_up, o->count_only && o->pair_count,
-                                        o->sample_margin > 1.0 ? o->sample_margin : 1.0, o->sample_min_work,
-                                        o->sample_threads};
+                                        o->sample_margin > 1.0 ? o->sample_margin : 1.0, o->sample_share,
+                                        o->sample_read_cost > 0.0 ? o->sample_read_cost : 1.0,
+                                        o->sample_max_orders, o->sample_threads};
     rc = wm_choose_order(out, &aut, symmetry, gs, o->induced, 1, o->sample_graph ? &sampling : NULL,
                          o->candidates, err);
   }
+  if (!rc) rc = wm_plan_fill_order(out, symmetry, &aut, o->induced, o->code_motion, o->first_edge_up, err);
   wm_automorphisms_free(&aut);
   if (rc) return rc;
-  if ((rc = wm_plan_fill_order(out, symmetry, o->induced, o->code_motion, o->first_edge_up, err))) return rc;
   if (o->count_only && o->pair_count) out->pair_count = wm_plan_pair_mode(out);
   out->est_cost = wm_plan_estimate_cost(out, gs);
   wm_canonical canon;

@@ -203,6 +203,7 @@ void wm_plan_dump_json(const wm_plan *plan, struct wm_json *j) {
   if (plan->sampled_cost > 0.0) {
     wm_json_double(j, "sampled_cost", plan->sampled_cost);
     wm_json_u64(j, "sampled_orders", plan->sampled_orders);
+    wm_json_double(j, "sampled_reads", plan->sampled_reads);
   }
   wm_json_u64(j, "n_ops", plan->n_ops);
   wm_json_u64(j, "n_slots", plan->n_slots);

@@ -146,6 +146,7 @@ typedef struct wm_plan {
   double sampled_cost;           /* the order's work measured on the graph (wm_plan_options
                                     sample_graph), or 0 when the model alone chose it */
   uint32_t sampled_orders;       /* how many orders were measured (0: none) */
+  double sampled_reads;          /* list elements the probes read, all orders measured (0: none) */
   uint64_t pattern_hash;         /* canonical hash of the pattern */
   wm_pattern pattern;            /* the pattern planned, for dumps and listing */
 } wm_plan;
@@ -203,8 +204,15 @@ typedef struct wm_plan_options {
   unsigned sample_probes;       /* probes per order (default 4096) */
   double sample_margin;         /* another order than the model's wins only at 1/margin of its
                                    work or less (default 0: 1, the least work wins) */
-  double sample_min_work;       /* no other order is measured where the model's reads fewer
-                                   elements than this (default 0) */
+  double sample_share;          /* 0 (default): every shortlisted order is measured in full; else
+                                   (auto) a glimpse of the model's order predicts the count's work
+                                   and the probes may cost at most this share of it: as many orders
+                                   (up to sample_max_orders) and probes as that pays for, nothing
+                                   else where fewer than two orders fit (matching_order.c) */
+  double sample_read_cost;      /* with a share: the time of one element a probe reads, in the
+                                   count's work units (what the executor does per unit of the
+                                   plan's work; default 1) */
+  unsigned sample_max_orders;   /* with a share: at most this many orders measured (0: no bound) */
   int sample_threads;           /* orders measured at once (default 0: all cores) */
   wm_plan_candidates *candidates; /* NULL (default), or filled with the orders weighed (n = 0
                                      with a forced_order: none was) */

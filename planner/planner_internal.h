@@ -9,10 +9,11 @@
 
 /* Everything about a plan that depends on the matching order: position
  * masks, symmetry restrictions (when `symmetry`; taken with the orbit
- * representatives in matching order so that they bind early) and the
+ * representatives in matching order so that they bind early; from `aut`,
+ * the pattern's group listed, or searched where it is NULL) and the
  * set-operation program.  plan->order and plan->pattern must be set. */
-int wm_plan_fill_order(wm_plan *plan, int symmetry, int induced, int code_motion, int first_edge_up,
-                       wm_error *err);
+int wm_plan_fill_order(wm_plan *plan, int symmetry, const wm_automorphisms *aut, int induced, int code_motion,
+                       int first_edge_up, wm_error *err);
 
 /* Builds the op program (ops, op_begin, cand, n_ops, n_slots) for the order
  * and position masks already in plan; closure[i] = positions j with
@@ -43,11 +44,28 @@ typedef struct wm_order_sampling {
   uint64_t seed;
   int code_motion, first_edge_up, pair_count;
   /* The model's order stays unless another measured order does at most
-   * 1/margin of its work; none other is measured where the model's reads
-   * fewer than min_work elements (sampled: 1 and 0). */
-  double margin, min_work;
+   * 1/margin of its work (sampled: 1). */
+  double margin;
+  /* share > 0 (auto): the orders measured, and their probes, are what
+   * share of the count's predicted time pays for, the probes' reads
+   * weighed at read_cost count work units each; at most max_orders.
+   * share 0 (sampled): every shortlisted order, in full. */
+  double share, read_cost;
+  unsigned max_orders;
   int threads; /* measuring orders at once (0: OpenMP's default) */
 } wm_order_sampling;
+
+/* Probes per order and elements read per order, the most a measurement
+ * takes (huge graphs plan in bounded time), and the fewest probes an
+ * order is measured with. */
+#define WM_SAMPLE_MAX_READS 4e7
+#define WM_SAMPLE_MIN_PROBES 256u
+/* auto: the fewest probes an order is measured with, an eighth of
+ * sampled's: with roots drawn by degree, 512 probes already set apart
+ * orders whose work differs by the margin of 2 (a p13 order of 5e9 units
+ * measured 1.6e9-2.2e9 there, another of 1.4e8 1.1e8); fewer orders are
+ * measured rather than each on fewer probes. */
+#define WM_SAMPLE_AFFORD_PROBES 512u
 
 /* Searches every connected matching order (one per class of orders
  * equivalent under `aut`, which may be NULL) and keeps the cheapest (ties:
@@ -65,5 +83,10 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
  * candidates iterated), the mean of `probes` random root-to-leaf paths;
  * maxdeg, g's largest degree, sizes the probes' sets. */
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed);
+/* The same, stopping once max_reads elements are read (after at least
+ * WM_SAMPLE_MIN_PROBES probes, or `probes` where fewer); *reads (may be
+ * NULL) gets the elements read. */
+double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
+                                   uint64_t seed, double max_reads, double *reads);
 
 #endif

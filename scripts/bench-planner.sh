@@ -31,8 +31,14 @@
 #   best_ms, best_order, best_by, regret_auto, regret_model, regret_sampled, check
 # and one row per run beside it (FILE with -orders.csv for .csv): graph,
 # pattern, run (auto, model, sampled or order), order, model_cost,
-# sampled_cost, plan_ms, match_ms, ms, count, status: the data a planner's
-# model is fitted to.
+# sampled_cost, sampled_reads (a policy's probes: elements read), plan_ms,
+# match_ms, ms, count, status: the data a planner's model is fitted to.
+# With --split it also prints the unit conversion the auto planner weighs
+# probes with (matcher/engine.c), fitted on the train half: the count's ns
+# per unit of sampled work (runs matching 30 ms or more: below, the
+# executor's fixed start-up, several ms, dominates), the probes' ns per
+# element read (sampled's planning beyond model's, where it read 1e6 or
+# more), medians, and their ratio.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -254,6 +260,7 @@ def cell(g, pname, out_rows, order_rows):
         order_rows.append({"graph": g["name"], "pattern": pname, "run": name, "order": o,
                            "model_cost": c.get("model_cost", ""),
                            "sampled_cost": "" if c.get("sampled_cost") is None else c["sampled_cost"],
+                           "sampled_reads": r["plan"].get("sampled_reads", "") if ok and name != "order" else "",
                            "plan_ms": fmt(r["plan_seconds"] * 1e3) if ok else "",
                            "match_ms": fmt(r["seconds"] * 1e3) if ok else "", "ms": fmt(ms(r)) if ok else "",
                            "count": r["count"] if ok else "", "status": "ok" if ok else r})
@@ -301,8 +308,8 @@ fields = ["graph", "split", "vertices", "edges", "pattern", "k", "device", "coun
           "auto_ms", "auto_plan_ms", "auto_order", "model_ms", "model_plan_ms", "model_order",
           "sampled_ms", "sampled_plan_ms", "sampled_order", "orders_scored", "orders_timed",
           "best_ms", "best_order", "best_by", "regret_auto", "regret_model", "regret_sampled", "check"]
-order_fields = ["graph", "pattern", "run", "order", "model_cost", "sampled_cost", "plan_ms", "match_ms", "ms",
-                "count", "status"]
+order_fields = ["graph", "pattern", "run", "order", "model_cost", "sampled_cost", "sampled_reads", "plan_ms",
+                "match_ms", "ms", "count", "status"]
 orders_path = csv_path[:-4] + "-orders.csv" if csv_path.endswith(".csv") else csv_path + "-orders.csv"
 for path, fs, data in ((csv_path, fields, [r for r, _, _ in rows]), (orders_path, order_fields, order_rows)):
     tmp = "%s.tmp.%d" % (path, os.getpid())
@@ -312,7 +319,25 @@ for path, fs, data in ((csv_path, fields, [r for r, _, _ in rows]), (orders_path
         w.writerows(data)
     os.replace(tmp, path)
 
+def calibration(cells):
+    """The count's ns per sampled work unit and the probes' ns per read, medians over the cells' runs."""
+    per_unit, per_read = [], []
+    for row, _, runs in cells:
+        mine = [o for o in order_rows if o["graph"] == row["graph"] and o["pattern"] == row["pattern"]]
+        for o in mine:
+            if o["status"] == "ok" and o["sampled_cost"] and float(o["match_ms"]) >= 30:
+                per_unit.append(float(o["match_ms"]) * 1e6 / float(o["sampled_cost"]))
+        s, m = runs["sampled"], runs["model"]
+        if not isinstance(s, str) and not isinstance(m, str) and s["plan"].get("sampled_reads", 0) >= 1e6:
+            per_read.append((s["plan_seconds"] - m["plan_seconds"]) * 1e9 / s["plan"]["sampled_reads"])
+    if per_unit and per_read:
+        u, r = statistics.median(per_unit), statistics.median(per_read)
+        print("\ncalibration (train half): the count %.3g ns per work unit (%d runs), the probes %.3g ns per "
+              "read (%d runs): read cost %.3g work units" % (u, len(per_unit), r, len(per_read), r / u))
+
+
 if split:
+    calibration([r for r in rows if r[0]["split"] == "train"])
     summary("train half (regret = the policy's ms / the best ms)", [r for r in rows if r[0]["split"] == "train"])
     summary("test half", [r for r in rows if r[0]["split"] == "test"])
 else:

@@ -643,6 +643,50 @@ Test(restrictions, labeled_patterns, .timeout = 60) {
   }
 }
 
+/* The restrictions from the group listed (what the planner uses for each
+ * order it tries) are those of the search, pair for pair in the same
+ * order, for every connected pattern of 3 to 6 vertices (labelled ones
+ * too), the 7- and 8-vertex families, and random orders. */
+static void check_in_group(const wm_pattern *p, uint64_t *rng) {
+  wm_automorphisms a;
+  wm_error err;
+  cr_assert_eq(wm_pattern_automorphisms(p, &a, &err), WM_OK, "%s", err.msg);
+  for (int t = 0; t < 3; t++) {
+    uint8_t order[WM_MAX_K];
+    random_perm(order, p->k, rng);
+    wm_restriction r[WM_MAX_K * WM_MAX_K], q[WM_MAX_K * WM_MAX_K];
+    const uint8_t *o = t ? order : NULL;
+    unsigned n = wm_pattern_restrictions_ordered(p, o, r), m = wm_pattern_restrictions_in_group(&a, p->k, o, q);
+    cr_assert_eq(m, n, "%s: %u restrictions from the group, %u searched", p->name, m, n);
+    for (unsigned i = 0; i < n; i++)
+      cr_assert(q[i].a == r[i].a && q[i].b == r[i].b, "%s: restriction %u differs", p->name, i);
+  }
+  wm_automorphisms_free(&a);
+}
+
+Test(restrictions, in_group_as_searched, .timeout = 60) {
+  uint64_t rng = 23;
+  for (unsigned k = 3; k <= 6; k++) {
+    unsigned n;
+    wm_pattern *ps = connected(k, &n);
+    for (unsigned i = 0; i < n; i++) {
+      check_in_group(&ps[i], &rng);
+      wm_pattern p = ps[i];
+      for (unsigned v = 0; v < p.k; v++) wm_pattern_set_label(&p, v, (int32_t)(wm_test_rand(&rng) % 2) - 1);
+      check_in_group(&p, &rng);
+    }
+    free(ps);
+  }
+  const char *fam[] = {"clique", "cycle", "path", "star"};
+  for (unsigned k = 7; k <= WM_MAX_K; k++)
+    for (unsigned f = 0; f < 4; f++) {
+      char name[32];
+      snprintf(name, sizeof name, "%u-%s", k, fam[f]);
+      wm_pattern p = named(name);
+      check_in_group(&p, &rng);
+    }
+}
+
 Test(restrictions, known_small_cases) {
   wm_restriction r[WM_MAX_K * WM_MAX_K];
   wm_pattern t = named("triangle");

@@ -616,19 +616,19 @@ Test(planner, sampled_order_choice, .timeout = 60) {
   cr_assert(memcmp(sampled.order, model.order, WM_MAX_K), "the model's own order is the one it measured cheapest");
   cr_assert_gt(sampled.sampled_orders, 1u);
   /* the auto planner's knobs: a margin no order meets keeps the model's
-   * after measuring the others; a min_work above the model's measures
-   * nothing else */
+   * after measuring the others; a share of the count that pays for no
+   * probes measures nothing else */
   wm_plan kept, glimpsed;
   po.sample_margin = 1e9;
   cr_assert_eq(wm_plan_build(&p, &gs, &po, &kept, &err), WM_OK, "%s", err.msg);
   cr_assert(!memcmp(kept.order, model.order, WM_MAX_K) && kept.sampled_orders == sampled.sampled_orders);
   cr_assert_eq(kept.sampled_cost, model_work);
   po.sample_margin = 2.0;
-  po.sample_min_work = 1e30;
+  po.sample_share = 1e-30;
   cr_assert_eq(wm_plan_build(&p, &gs, &po, &glimpsed, &err), WM_OK, "%s", err.msg);
   cr_assert(!memcmp(glimpsed.order, model.order, WM_MAX_K));
   cr_assert_eq(glimpsed.sampled_orders, 1u);
-  po.sample_min_work = 0.0;
+  po.sample_share = 0.0;
   cr_assert_eq(wm_plan_build(&p, &gs, &po, &again, &err), WM_OK, "%s", err.msg);
   cr_assert_eq(sampled.sampled_cost * 2.0 <= model_work, !memcmp(again.order, sampled.order, WM_MAX_K),
                "a margin of 2: sampled %g, the model's %g", sampled.sampled_cost, model_work);
@@ -681,8 +681,9 @@ static wm_plan forced_plan(const wm_pattern *p, const wm_graph_summary *gs, cons
  * model's cheapest of all connected orders first and ascending after it,
  * each estimate the one its forced plan gets; the plan's own order among
  * them.  Measured (sample_graph), each one's work is what the probes give
- * its forced plan, and the chosen one is the least; with a min_work that
- * nothing reaches only the model's choice is measured; a forced order
+ * its forced plan, and the chosen one is the least; with a share of the
+ * count that pays for no probes only the model's choice is measured
+ * (glimpsed); a forced order
  * lists none. */
 Test(planner, candidates_listed, .timeout = 60) {
   wm_gen_options go;
@@ -729,7 +730,7 @@ Test(planner, candidates_listed, .timeout = 60) {
     if (!memcmp(c.c[i].order, plan.order, p.k)) cr_assert_eq(c.c[i].sampled_cost, plan.sampled_cost);
   }
 
-  po.sample_min_work = 1e30;
+  po.sample_share = 1e-30;
   cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);
   unsigned measured = 0;
   for (unsigned i = 0; i < c.n; i++)

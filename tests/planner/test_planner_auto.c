@@ -1,0 +1,204 @@
+/* The auto planner (the options wm_engine_plan_policy sets): whether it
+ * measures orders on the graph is decided by what measuring costs against
+ * the count's predicted time (matching_order.c, affordable), not by a
+ * fixed amount of work.  On a hub graph where the model's order of a
+ * p13-like pattern is many times slower than another, auto does not keep
+ * it; on a tiny graph it measures nothing beside a glimpse of the model's
+ * order and plans in little time; at the rule's boundary two orders are
+ * measured just above the share that pays for them and none just below;
+ * the bound on the orders measured holds. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "base.h"
+#include "engine.h"
+#include "matcher.h"
+#include "planner_internal.h"
+#include "testutil.h"
+
+typedef struct case_graph {
+  wm_graph *raw, *g; /* g: renumbered by descending degree, as the commands match */
+  wm_graph_summary gs;
+  wm_pattern p;
+} case_graph;
+
+static case_graph make_case(wm_graph *raw, unsigned stmatch_pattern) {
+  case_graph c = {.raw = raw, .g = wm_test_by_degree(raw), .p = wm_test_stmatch_pattern(stmatch_pattern)};
+  wm_graph_summary_compute(c.g, &c.gs);
+  return c;
+}
+
+static void free_case(case_graph *c) {
+  wm_graph_destroy(c->raw);
+  wm_graph_destroy(c->g);
+}
+
+/* The plan of the default (auto) policy for the CPU, with its planning time. */
+static wm_plan auto_plan(const case_graph *c, double *seconds) {
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.sample_graph = c->g;
+  wm_engine_plan_policy(&po, 0, 1);
+  wm_plan plan;
+  wm_error err;
+  const double t0 = wm_now();
+  cr_assert_eq(wm_plan_build(&c->p, &c->gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  if (seconds) *seconds = wm_now() - t0;
+  return plan;
+}
+
+/* A plan with the sampling options given (share, read cost, bound), for the rule's arithmetic. */
+static wm_plan shared_plan(const case_graph *c, double share, unsigned max_orders) {
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.sample_graph = c->g;
+  po.sample_margin = 2.0;
+  po.sample_share = share;
+  po.sample_read_cost = 1.0;
+  po.sample_max_orders = max_orders;
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(&c->p, &c->gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  return plan;
+}
+
+static wm_plan model_plan(const case_graph *c) {
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(&c->p, &c->gs, NULL, &plan, &err), WM_OK, "%s", err.msg);
+  return plan;
+}
+
+/* The least of three counts' matching seconds (threads: 0 all, 1 one, whose
+ * figure depends less on what else the machine runs); *count gets the count. */
+static double match_seconds(const wm_graph *g, const wm_plan *plan, int threads, wm_u128 *count) {
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  mo.threads = threads;
+  double best = HUGE_VAL;
+  for (int t = 0; t < 3; t++) {
+    wm_match_result r;
+    wm_error err;
+    cr_assert_eq(wm_match_cpu(g, plan, &mo, &r, &err), WM_OK, "%s", err.msg);
+    if (r.seconds < best) best = r.seconds;
+    *count = r.count;
+  }
+  return best;
+}
+
+/* A hub graph (HUB_N vertices, HUB_HUBS hubs each joined to HUB_FRAC of
+ * the others, over a heavy-tailed tail: wm_test_powerlaw) and STMatch's
+ * p13, a fan (one vertex joined to each of a 5-path's): the cost model's
+ * mean sizes miss the hubs' dense neighbourhoods and take an order that
+ * counts several times slower than the one sampling every order finds
+ * (checked, so that the test keeps its point).  The default must not keep
+ * it: its order counts in at most half the model's time, the same count,
+ * and its probes stay within their share of the count it predicted. */
+#define HUB_N 300
+#define HUB_HUBS 8
+#define HUB_FRAC 0.6
+Test(planner_auto, hub_graph_bad_order_avoided, .timeout = 300) {
+  case_graph c = make_case(wm_test_powerlaw(HUB_N, 8, HUB_HUBS, HUB_FRAC, 7), 13);
+  const wm_plan model = model_plan(&c);
+  wm_plan sampled;
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.sample_graph = c.g;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(&c.p, &c.gs, &po, &sampled, &err), WM_OK, "%s", err.msg);
+  double plan_s = HUGE_VAL, s;
+  wm_plan chosen;
+  for (int t = 0; t < 3; t++) /* the least of three: a busy machine's pauses are not planning */
+    if ((chosen = auto_plan(&c, &s)), s < plan_s) plan_s = s;
+  wm_u128 cm, cs, ca;
+  const double tm = match_seconds(c.g, &model, 1, &cm), ts = match_seconds(c.g, &sampled, 1, &cs);
+  const double ta = match_seconds(c.g, &chosen, 1, &ca);
+  cr_assert(cm == cs && cm == ca && cm > 0, "the orders' counts differ");
+  cr_assert_geq(tm, 3.0 * ts, "the model's order %.1f ms, sampled's %.1f ms: no far worse order here", tm * 1e3,
+                ts * 1e3);
+  cr_assert(memcmp(chosen.order, model.order, WM_MAX_K), "auto kept the model's order (%.1f ms; sampled's %.1f ms)",
+            tm * 1e3, ts * 1e3);
+  cr_assert_leq(ta, tm / 2, "auto's order %.1f ms, the model's %.1f ms", ta * 1e3, tm * 1e3);
+  /* the probes' reads, weighed as the policy weighs them, within its share
+   * of the count it predicted for the model's order (with the slack of a
+   * batch's least probes), and the planning within 5% of that count (one
+   * thread) or 10 ms: the faster order's count is not known before its
+   * measuring, so planning may pass 5% of that one */
+  wm_plan_options po_auto;
+  wm_plan_options_init(&po_auto);
+  wm_engine_plan_policy(&po_auto, 0, 1);
+  double R;
+  const double G = wm_plan_sampled_cost_within(&model, c.g, wm_graph_max_degree(c.g), WM_SAMPLE_MIN_PROBES, 0x5eed,
+                                               WM_SAMPLE_MAX_READS, &R);
+  const double budget = po_auto.sample_share * fmax(G, model.est_cost);
+  cr_assert_gt(chosen.sampled_orders, 1u);
+  cr_assert_leq(chosen.sampled_reads * po_auto.sample_read_cost, 1.25 * budget, "reads %g at %g, a budget of %g",
+                chosen.sampled_reads, po_auto.sample_read_cost, budget);
+  cr_assert_leq(plan_s, fmax(0.05 * tm, 0.010), "planning %.2f ms, the model's order's count %.1f ms", plan_s * 1e3,
+                tm * 1e3);
+  free_case(&c);
+}
+
+/* A tiny graph (60 vertices): a count of microseconds pays for no probes,
+ * so auto keeps the model's order, having read only the glimpse's probes
+ * (the same figures as those probes measured alone), and plans in well
+ * under 10 ms. */
+Test(planner_auto, tiny_graph_measures_nothing) {
+  case_graph c = make_case(wm_test_er(60, 0.1, 5), 13);
+  wm_plan model = model_plan(&c);
+  double seconds = HUGE_VAL;
+  wm_plan plan;
+  for (int t = 0; t < 3; t++) { /* the least of three: a busy machine's pauses are not planning */
+    double s;
+    plan = auto_plan(&c, &s);
+    if (s < seconds) seconds = s;
+  }
+  cr_assert(!memcmp(plan.order, model.order, WM_MAX_K), "auto changed the order on a tiny graph");
+  cr_assert_eq(plan.sampled_orders, 1u, "%u orders measured", plan.sampled_orders);
+  double reads;
+  const double glimpse = wm_plan_sampled_cost_within(&model, c.g, wm_graph_max_degree(c.g), WM_SAMPLE_MIN_PROBES,
+                                                     0x5eed, WM_SAMPLE_MAX_READS, &reads);
+  cr_assert_eq(plan.sampled_cost, glimpse);
+  cr_assert_eq(plan.sampled_reads, reads);
+  cr_assert_lt(seconds, 0.010, "planning took %.2f ms", seconds * 1e3);
+  free_case(&c);
+}
+
+/* The rule's boundary.  With a share too small to pay for probes only the
+ * glimpse (G, R reads on WM_SAMPLE_MIN_PROBES probes) is taken; the
+ * count's predicted work W is the larger of G and the model's estimate;
+ * two orders measured on WM_SAMPLE_AFFORD_PROBES probes of as many reads
+ * as the glimpse's each need share * W - R >= 2 a R, a the ratio of the
+ * two probe counts.  Just below that share one order is
+ * measured, just above two, within the share's reads; a large share
+ * measures every shortlisted order up to the bound (none: all of them). */
+Test(planner_auto, share_boundary, .timeout = 120) {
+  wm_gen_options go;
+  wm_gen_kron_defaults(&go, 7, 1);
+  wm_graph *raw;
+  wm_error err;
+  cr_assert_eq(wm_generate(&go, &raw, &err), WM_OK, "%s", err.msg);
+  case_graph c = make_case(raw, 19);
+  const wm_plan glimpsed = shared_plan(&c, 1e-30, 0);
+  cr_assert_eq(glimpsed.sampled_orders, 1u);
+  const double W = fmax(glimpsed.sampled_cost, glimpsed.est_cost), R = glimpsed.sampled_reads;
+  cr_assert(R > 0.0 && W > 0.0);
+  const double a = (double)WM_SAMPLE_AFFORD_PROBES / WM_SAMPLE_MIN_PROBES, edge = (2.0 * a + 1.0) * R / W;
+  const wm_plan below = shared_plan(&c, edge * 0.999, 0), above = shared_plan(&c, edge * 1.001, 0);
+  cr_assert_eq(below.sampled_orders, 1u, "below the edge: %u orders", below.sampled_orders);
+  cr_assert(!memcmp(below.order, glimpsed.order, WM_MAX_K));
+  cr_assert_eq(above.sampled_orders, 2u, "above the edge: %u orders", above.sampled_orders);
+  cr_assert_leq(above.sampled_reads, 1.25 * edge * 1.001 * W, "%g reads for a share of %g", above.sampled_reads,
+                edge * 1.001 * W);
+  wm_plan_candidates cands;
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.candidates = &cands;
+  wm_plan unused;
+  cr_assert_eq(wm_plan_build(&c.p, &c.gs, &po, &unused, &err), WM_OK, "%s", err.msg);
+  cr_assert_gt(cands.n, 3u);
+  cr_assert_eq(shared_plan(&c, 1e6, 3).sampled_orders, 3u);
+  cr_assert_eq(shared_plan(&c, 1e6, 0).sampled_orders, cands.n);
+  free_case(&c);
+}
