@@ -4,21 +4,12 @@
  * graphlet is a 4-vertex one and a vertex z outside it; the equations and
  * their derivation here are this project's, made in code from the drawings).
  *
- * For S with x and a nonempty U of S, A_U(S) is the number of vertices z
- * outside S adjacent to every vertex of U.  Each such (S, U, z) is a
- * connected 5-set F = S + z holding x, so for a class r of (S, x, U) up to
- * isomorphism,
- *     E_r(x) = sum over S of that class of A_U(S) = sum_o M[r][o] I_o(x),
- * I_o(x) the induced count of orbit o at x and M[r][o] the number of ways
- * (z, U) one graphlet with x in orbit o is so made (counted on its drawing).
- * A class's sparsest graphlet is S with z joined to exactly U, every other
- * has more edges, so choosing for each orbit o one class whose sparsest
- * graphlet is o's (a vertex z of o's graphlet, not x, whose removal leaves
- * it connected, and U = its neighbours) makes M triangular by edge count:
- * I_o follows densest first.  Among the choices, the cheapest U is taken:
- * one vertex (its degree), an edge (its triangles), a pair with x or with
- * x's only neighbour in S (two-hop tallies), else a scan of the shortest
- * list that holds U; only K5 needs U of four.
+ * orbit_equations5.c derives the equations: for a class of (S, x, U), the
+ * sum over the sets S of that class of A_U(S), the vertices outside S
+ * adjacent to every vertex of U.  This file counts those sums per vertex:
+ * A_U from a degree, an edge's triangles, a pair with x or with x's only
+ * neighbour in S (two-hop tallies), else a scan of the shortest list that
+ * holds U.
  *
  * The 4-vertex sets with x are enumerated per x (ESU rooted at x, each set
  * once), so the cost is about four times the connected 4-vertex subgraphs;
@@ -27,206 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orbits.h"
-
-#define FIRST5 15
-#define ORBITS5 (WM_ORBIT_MAX - FIRST5) /* 58: orbits 15..72 */
-#define MASKS4 64                       /* the pairs of 4 positions */
-
-static unsigned pair_bit(unsigned i, unsigned j) { return j * (j - 1) / 2 + i; } /* i < j */
-
-typedef struct use {
-  uint8_t u;      /* U as a bit set of S's positions */
-  uint8_t row;    /* the equation it adds to (its orbit - FIRST5) */
-  uint8_t inside; /* S's own vertices adjacent to all of U */
-  uint8_t size;   /* |U| */
-} use;
-
-typedef struct equations {
-  /* uses[mask][0, nuse): those with position 3 in U first (the first nper3
-   * with at most one other position, counted per v3; then those counted per
-   * pattern of v3), those without it from nuse3 on */
-  uint8_t nuse[MASKS4], nuse3[MASKS4], nper3[MASKS4];
-  use uses[MASKS4][15];
-  uint32_t key[ORBITS5];          /* each equation's class of (S, x, U) */
-  uint16_t coef[ORBITS5][ORBITS5]; /* M[row][orbit - FIRST5] */
-  uint8_t order[ORBITS5];          /* orbits - FIRST5, densest graphlet first */
-} equations;
-
-/* S's mask with positions 1..3 permuted by p (x stays at 0). */
-static unsigned permute_mask(unsigned mask, const unsigned *p) {
-  unsigned out = 0;
-  for (unsigned j = 1; j < 4; j++)
-    for (unsigned i = 0; i < j; i++)
-      if (mask >> pair_bit(i, j) & 1u) {
-        const unsigned a = p[i], b = p[j];
-        out |= 1u << (a < b ? pair_bit(a, b) : pair_bit(b, a));
-      }
-  return out;
-}
-
-static unsigned permute_set(unsigned set, const unsigned *p) {
-  unsigned out = 0;
-  for (unsigned i = 0; i < 4; i++)
-    if (set >> i & 1u) out |= 1u << p[i];
-  return out;
-}
-
-/* The class of (S, x at 0, U): the least (mask, U) over the relabellings
- * that keep x at 0. */
-static uint32_t class_key(unsigned mask, unsigned u) {
-  static const unsigned perms[6][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3},
-                                       {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1}};
-  uint32_t best = UINT32_MAX;
-  for (unsigned i = 0; i < 6; i++) {
-    const uint32_t k = permute_mask(mask, perms[i]) | permute_set(u, perms[i]) << 6;
-    if (k < best) best = k;
-  }
-  return best;
-}
-
-static int connected4(unsigned mask) {
-  unsigned seen = 1, grown = 1;
-  while (grown) {
-    grown = 0;
-    for (unsigned j = 1; j < 4; j++)
-      for (unsigned i = 0; i < j; i++)
-        if ((mask >> pair_bit(i, j) & 1u) && ((seen >> i ^ seen >> j) & 1u)) seen |= 1u << i | 1u << j, grown = 1;
-  }
-  return seen == 15u;
-}
-
-/* The positions of S adjacent to position v. */
-static unsigned neighbours_in(unsigned mask, unsigned v) {
-  unsigned out = 0;
-  for (unsigned i = 0; i < 4; i++)
-    if (i != v && (mask >> (i < v ? pair_bit(i, v) : pair_bit(v, i)) & 1u)) out |= 1u << i;
-  return out;
-}
-
-/* What computing A_U costs per set (lower is cheaper; outside_common says
- * how each is counted), the denser S (rarer) preferred among equals.  The
- * counts at hand: a degree, an edge's triangles, the common neighbours of x
- * and any vertex, and of x's first neighbour in S (position 1, which is x's
- * only neighbour there when it has one) and any vertex; else a scan. */
-static unsigned cost(unsigned mask, unsigned u) {
-  const unsigned size = (unsigned)__builtin_popcount(u), nx = neighbours_in(mask, 0);
-  const unsigned lone = __builtin_popcount(nx) == 1 ? nx : 0, at_hand = 1u | lone;
-  unsigned c = 6;
-  if (size == 1) c = 0;
-  else if (size == 2 && ((u & at_hand) || (mask >> pair_bit((unsigned)__builtin_ctz(u), 31u - (unsigned)__builtin_clz(u)) & 1u)))
-    c = 1;
-  else if (size >= 3 && lone && (u & 1u) && (u & lone)) c = 3; /* a scan of x's and its neighbour's common list */
-  else if (size >= 3 && (u & 1u)) c = 4;
-  return c * 8 + 6 - (unsigned)__builtin_popcount(mask);
-}
-
-/* F (graphlet mask, 5 positions) less position z, x at position p first:
- * the 4-position mask, and z's neighbours as positions of it. */
-static void remove_vertex(unsigned fmask, unsigned p, unsigned z, unsigned *mask, unsigned *nz) {
-  unsigned pos[4] = {p}, n = 1;
-  for (unsigned v = 0; v < 5; v++)
-    if (v != p && v != z) pos[n++] = v;
-  *mask = *nz = 0;
-  for (unsigned j = 0; j < 4; j++) {
-    for (unsigned i = 0; i < j; i++) {
-      const unsigned a = pos[i] < pos[j] ? pos[i] : pos[j], b = pos[i] ^ pos[j] ^ a;
-      if (fmask >> pair_bit(a, b) & 1u) *mask |= 1u << pair_bit(i, j);
-    }
-    const unsigned a = pos[j] < z ? pos[j] : z, b = pos[j] ^ z ^ a;
-    if (fmask >> pair_bit(a, b) & 1u) *nz |= 1u << j;
-  }
-}
-
-static unsigned orbit_position(const wm_orbit_tables *t, unsigned o) {
-  const unsigned gid = t->graphlet_of_orbit[o];
-  unsigned p = 0;
-  while (t->orbit[5][t->graphlet_mask[gid]][p] != o) p++;
-  return p;
-}
-
-static unsigned edges_of_orbit(const wm_orbit_tables *t, unsigned o) {
-  return t->graphlet_edges[t->graphlet_of_orbit[o]];
-}
-
-/* Each orbit's cheapest equation. */
-static void choose_keys(const wm_orbit_tables *t, equations *q) {
-  for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++) {
-    const unsigned fmask = t->graphlet_mask[t->graphlet_of_orbit[o]], p = orbit_position(t, o);
-    unsigned best = UINT32_MAX;
-    for (unsigned z = 0; z < 5; z++) {
-      unsigned mask, nz;
-      if (z == p) continue;
-      remove_vertex(fmask, p, z, &mask, &nz);
-      if (!connected4(mask) || cost(mask, nz) >= best) continue;
-      best = cost(mask, nz);
-      q->key[o - FIRST5] = class_key(mask, nz);
-    }
-  }
-}
-
-/* M from the drawings: every (z, U) of every orbit's graphlet. */
-static void count_coefficients(const wm_orbit_tables *t, equations *q) {
-  for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++) {
-    const unsigned fmask = t->graphlet_mask[t->graphlet_of_orbit[o]], p = orbit_position(t, o);
-    for (unsigned z = 0; z < 5; z++) {
-      unsigned mask, nz;
-      if (z == p) continue;
-      remove_vertex(fmask, p, z, &mask, &nz);
-      if (!connected4(mask)) continue;
-      for (unsigned u = nz; u; u = (u - 1) & nz) {
-        const uint32_t k = class_key(mask, u);
-        for (unsigned r = 0; r < ORBITS5; r++)
-          if (q->key[r] == k) q->coef[r][o - FIRST5]++;
-      }
-    }
-  }
-}
-
-/* Which (U, row) each labelled S adds to: those whose U holds position 3
- * first. */
-static void list_uses(equations *q) {
-  for (unsigned mask = 0; mask < MASKS4; mask++) {
-    if (!connected4(mask)) continue;
-    for (unsigned group = 0; group < 3; group++)
-      for (unsigned u = 1; u < 16; u++) {
-        const unsigned with3 = u >> 3 & 1u, others = (unsigned)__builtin_popcount(u & 7u);
-        const unsigned per_v3 = others <= 1 || (u & 7u) == 3u; /* {x, v1}'s tally serves all under v1 */
-        if (group != (with3 ? (per_v3 ? 0u : 1u) : 2u)) continue;
-        const uint32_t k = class_key(mask, u);
-        uint8_t inside = 0;
-        for (unsigned v = 0; v < 4; v++) inside += !(u >> v & 1u) && (neighbours_in(mask, v) & u) == u;
-        for (unsigned r = 0; r < ORBITS5; r++)
-          if (q->key[r] == k)
-            q->uses[mask][q->nuse[mask]++] = (use){(uint8_t)u, (uint8_t)r, inside, (uint8_t)__builtin_popcount(u)};
-        if (group == 0) q->nper3[mask] = q->nuse[mask];
-        if (group <= 1) q->nuse3[mask] = q->nuse[mask];
-      }
-  }
-}
-
-/* The solve needs, for each row, its own orbit on the diagonal and every
- * other orbit it holds solved before it (more edges). */
-static int derive(const wm_orbit_tables *t, equations *q, wm_error *err) {
-  memset(q, 0, sizeof *q);
-  choose_keys(t, q);
-  count_coefficients(t, q);
-  list_uses(q);
-  unsigned n = 0;
-  for (int e = 10; e >= 4; e--)
-    for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++)
-      if (edges_of_orbit(t, o) == (unsigned)e) q->order[n++] = (uint8_t)(o - FIRST5);
-  for (unsigned r = 0; r < ORBITS5; r++) {
-    int ok = q->coef[r][r] > 0;
-    for (unsigned o = 0; o < ORBITS5; o++)
-      if (o != r && q->coef[r][o] && edges_of_orbit(t, o + FIRST5) <= edges_of_orbit(t, r + FIRST5)) ok = 0;
-    if (!ok) return wm_fail(err, WM_EINPUT, "orbits: the 5-vertex equation of orbit %u is not triangular (a bug)",
-                            r + FIRST5);
-  }
-  return WM_OK;
-}
-
-/* ------------------------------------------------------------------ */
+#include "orbit_equations5.h"
 
 typedef struct ext {
   uint32_t *v;
@@ -249,7 +41,7 @@ typedef struct tally {
  * v3: common[T] for T = {0,1} is made per v1, the others per v2. */
 typedef struct walk {
   const wm_graph *g;
-  const equations *q;
+  const wm_o5_equations *q;
   const uint32_t *tri; /* per arc */
   const uint64_t *adjacency; /* n x n bits where they fit (ADJACENCY_BYTES), else NULL */
   uint8_t *mark;       /* per vertex: bit p adjacent to position p (0..2), bit 3 in the
@@ -373,13 +165,16 @@ static uint64_t common_scan(walk *w, unsigned u) {
   unsigned known = 0; /* the positions the list's vertices are known adjacent to */
   for (unsigned t = 3; t <= 7; t++) {
     if (__builtin_popcount(t) < 2 || (u & t) != t || (t != 3u && !w->lists2)) continue;
-    if (w->common[t].len < len) len = w->common[t].len, list = w->common[t].v, known = t;
+    if (w->common[t].len < len)
+      len = w->common[t].len, list = w->common[t].v, known = t;
   }
   for (unsigned i = 0; i < 4; i++)
-    if ((u >> i & 1u) && deg(g, w->s[i]) < len) len = deg(g, w->s[i]), list = g->adj + g->offsets[w->s[i]], known = 1u << i;
+    if ((u >> i & 1u) && deg(g, w->s[i]) < len)
+      len = deg(g, w->s[i]), list = g->adj + g->offsets[w->s[i]], known = 1u << i;
   const unsigned bits = u & ~known & 7u;
   const int search = (u & ~known) >> 3 & 1u;
-  if (paying) paying->spent += len;
+  if (paying)
+    paying->spent += len;
   uint64_t c = 0;
   for (uint64_t e = 0; e < len; e++) {
     const uint32_t z = list[e];
@@ -389,14 +184,14 @@ static uint64_t common_scan(walk *w, unsigned u) {
 }
 
 /* A_U(S): the vertices outside S adjacent to every vertex of U. */
-static uint64_t outside_common(walk *w, unsigned mask, const use *x) {
+static uint64_t outside_common(walk *w, unsigned mask, const wm_o5_use *x) {
   const unsigned u = x->u;
   uint64_t c;
   if (x->size == 1) {
     c = deg(w->g, w->s[__builtin_ctz(u)]);
   } else if (x->size == 2) {
     const unsigned a = (unsigned)__builtin_ctz(u), b = 31u - (unsigned)__builtin_clz(u);
-    if (mask >> pair_bit(a, b) & 1u) c = edge_triangles(w, w->s[a], w->s[b]);
+    if (mask >> wm_o5_pair_bit(a, b) & 1u) c = edge_triangles(w, w->s[a], w->s[b]);
     else if (a == 0) c = w->cx.c[w->s[b]];
     else c = common_scan(w, u);
   } else {
@@ -447,7 +242,7 @@ static void pattern_sums(walk *w, unsigned t, unsigned patterns, uint64_t *sum) 
  * (pattern_sums); the others, which do not depend on which v3 it is, once
  * per pattern. */
 static void last_level(walk *w) {
-  const equations *q = w->q;
+  const wm_o5_equations *q = w->q;
   const unsigned low = 1u | (unsigned)(w->mark[w->s[2]] & 3u) << 1;
   uint64_t count[8] = {0}, sums[8][8] = {{0}};
   unsigned need[8] = {0}; /* per part T of positions 0..2, the patterns that need its sums */
@@ -458,7 +253,7 @@ static void last_level(walk *w) {
     w->mark[v3] |= 8u;
     count[p]++;
     for (unsigned i = 0; i < q->nper3[mask]; i++) {
-      const use *x = &q->uses[mask][i];
+      const wm_o5_use *x = &q->uses[mask][i];
       w->e[x->row] = wm_add_chk(w->e[x->row], (wm_i128)outside_common(w, mask, x), &w->of);
     }
   }
@@ -471,7 +266,7 @@ static void last_level(walk *w) {
   for (unsigned p = 1; p < 8; p++) {
     const unsigned mask = low | p << 3;
     for (unsigned i = q->nper3[mask]; count[p] && i < q->nuse[mask]; i++) {
-      const use *x = &q->uses[mask][i];
+      const wm_o5_use *x = &q->uses[mask][i];
       wm_i128 t;
       if (i < q->nuse3[mask]) t = (wm_i128)sums[x->u & 7u][p] - (wm_i128)count[p] * x->inside;
       else t = wm_mul_chk((wm_i128)count[p], (wm_i128)outside_common(w, mask, x), &w->of);
@@ -528,23 +323,6 @@ static void sets_of(walk *w, uint32_t x, uint32_t begin, uint32_t end) {
   }
 }
 
-/* I = M^-1 E, densest first, each division exact (else a bug). */
-static int solve(const wm_graph *g, const equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err) {
-  int of = 0;
-  for (unsigned i = 0; i < ORBITS5; i++) {
-    const unsigned r = q->order[i];
-    wm_i128 v = e[r];
-    for (unsigned o = 0; o < ORBITS5; o++)
-      if (o != r && q->coef[r][o]) v = wm_sub_chk(v, wm_mul_chk((wm_i128)q->coef[r][o], I[o], &of), &of);
-    if (of) return wm_orbit_overflow(g, x, r + FIRST5, err);
-    if (v % q->coef[r][r])
-      return wm_fail(err, WM_EINPUT, "orbits: vertex %u: orbit %u's equation does not divide (a bug: please report it)",
-                     wm_graph_file_id(g, x), r + FIRST5);
-    I[r] = v / q->coef[r][r];
-  }
-  return WM_OK;
-}
-
 /* A task: the sets of x whose v1 is N(x)[begin, end); part indexes the
  * sums of a hub's tasks (NONE: the task is the whole of x's sets). */
 #define NONE UINT32_MAX
@@ -567,13 +345,13 @@ static void task_sums(walk *w, const task *t) {
   w->mark[x] = 0;
 }
 
-static int vertex_row(const wm_graph *g, const equations *q, uint32_t x, const wm_i128 *e, int of,
+static int vertex_row(const wm_graph *g, const wm_o5_equations *q, uint32_t x, const wm_i128 *e, int of,
                       const wm_orbit_run *run, uint64_t *row, wm_error *err) {
   if (of)
     return wm_fail(err, WM_EINPUT, "orbits: vertex %u: a sum of the 5-vertex formula passes 2^127",
                    wm_graph_file_id(g, x));
   wm_i128 I[ORBITS5];
-  if (solve(g, q, x, e, I, err)) return err->code;
+  if (wm_o5_solve(g, q, x, e, I, err)) return err->code;
   for (unsigned o = 0; o < ORBITS5; o++)
     if (wm_orbit_store(g, x, o + FIRST5, I[o], run->start, &row[o + FIRST5], err)) return err->code;
   return WM_OK;
@@ -695,7 +473,7 @@ static void keep_first(first_error *f, int64_t v, const wm_error *e) {
   if (f->vertex < 0 || v < f->vertex) f->vertex = v, f->err = *e;
 }
 
-static int rows5(const wm_graph *g, const equations *q, const uint32_t *tri, const uint64_t *adjacency,
+static int rows5(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
                  const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   uint64_t maxdeg = 0;
   for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
@@ -770,10 +548,10 @@ static int smaller_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *
 int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
-  equations *q = calloc(1, sizeof *q);
+  wm_o5_equations *q = calloc(1, sizeof *q);
   uint32_t *tri = malloc((g->m ? g->m : 1) * sizeof *tri), *order = malloc(((size_t)g->n + 1) * sizeof *order);
   int rc = q && tri && order ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula");
-  if (!rc) rc = derive(t, q, err);
+  if (!rc) rc = wm_o5_derive(t, q, err);
   if (!rc) rc = smaller_orbits(g, run, counts, err);
   if (!rc) {
     arc_triangles(g, tri);

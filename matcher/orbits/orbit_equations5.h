@@ -1,0 +1,43 @@
+/* The equations of the 5-vertex orbit formula (orbit_equations5.c), shared
+ * by its executors (orbit_formula5.c): for each labelled connected 4-vertex
+ * set S with x at position 0 (its edge mask over positions 0..3), which
+ * parts U of S add to which equation, and how the equations give the
+ * induced counts of orbits 15..72. */
+#ifndef WM_ORBIT_EQUATIONS5_H
+#define WM_ORBIT_EQUATIONS5_H
+
+#include "orbits.h"
+
+#define FIRST5 15
+#define ORBITS5 (WM_ORBIT_MAX - FIRST5) /* 58: orbits 15..72 */
+#define MASKS4 64                       /* the pairs of 4 positions */
+
+static inline unsigned wm_o5_pair_bit(unsigned i, unsigned j) { return j * (j - 1) / 2 + i; } /* i < j */
+
+typedef struct wm_o5_use {
+  uint8_t u;      /* U as a bit set of S's positions */
+  uint8_t row;    /* the equation it adds to (its orbit - FIRST5) */
+  uint8_t inside; /* S's own vertices adjacent to all of U */
+  uint8_t size;   /* |U| */
+} wm_o5_use;
+
+typedef struct wm_o5_equations {
+  /* uses[mask][0, nuse): those with position 3 in U first (the first nper3
+   * with at most one other position, counted per v3; then those counted per
+   * pattern of v3), those without it from nuse3 on */
+  uint8_t nuse[MASKS4], nuse3[MASKS4], nper3[MASKS4];
+  wm_o5_use uses[MASKS4][15];
+  uint32_t key[ORBITS5];          /* each equation's class of (S, x, U) */
+  uint16_t coef[ORBITS5][ORBITS5]; /* M[row][orbit - FIRST5] */
+  uint8_t order[ORBITS5];          /* orbits - FIRST5, densest graphlet first */
+} wm_o5_equations;
+
+/* The equations from the drawings (t), checked triangular by edge count. */
+int wm_o5_derive(const wm_orbit_tables *t, wm_o5_equations *q, wm_error *err);
+/* I[o - FIRST5] for x from its sums e[row], each division checked (a
+ * count past 2^127 is the overflow error naming x and the orbit). */
+int wm_o5_solve(const wm_graph *g, const wm_o5_equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err);
+/* The positions of S (mask) adjacent to position v. */
+unsigned wm_o5_neighbours_in(unsigned mask, unsigned v);
+
+#endif
