@@ -30,8 +30,11 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: method %d; use WARPMATCH_METHOD_AUTO, _FORMULA or _ENUMERATE", who,
                        o->method);
   if (o->edges && !wm_edge_orbit_count(o->graphlet_size))
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: edge orbits are counted for graphlet_size 3 or 4 so far (not %u)",
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: edge orbits are counted for graphlet_size 3, 4 or 5 (not %u)",
                        who, o->graphlet_size);
+  if (o->edges && o->method == WARPMATCH_METHOD_FORMULA && !wm_edge_orbit_has_formula(o->graphlet_size))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: no formula for the edge orbits of %u-vertex graphlets yet; use "
+                       "method AUTO or ENUMERATE", who, o->graphlet_size);
   if (g->g->flags & WM_GRAPH_DIRECTED)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: needs an undirected graph (this one was loaded as directed)", who);
   return WARPMATCH_OK;
@@ -52,7 +55,8 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
   if (rc) return rc;
   wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL};
-  if (o.method != WARPMATCH_METHOD_ENUMERATE && wm_orbit_has_formula(o.graphlet_size)) run.method = WM_ORBIT_FORMULA;
+  const int formula = o.edges ? wm_edge_orbit_has_formula(o.graphlet_size) : wm_orbit_has_formula(o.graphlet_size);
+  if (o.method != WARPMATCH_METHOD_ENUMERATE && formula) run.method = WM_ORBIT_FORMULA;
   /* the edge formula and the 5-vertex formula are the CPU's */
   run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA && !o.edges && o.graphlet_size <= 4;
   warpmatch_orbit_result x;

@@ -242,8 +242,8 @@ int warpmatch_motifs(warpmatch_context *ctx, const warpmatch_graph *g, unsigned 
  * size 2..5 (0 otherwise). */
 unsigned warpmatch_orbit_count(unsigned size);
 /* ORCA's edge orbits of the graphlets of 3..size vertices, the row length
- * of warpmatch_orbit_options.edges: 2 for size 3, 12 for size 4 (0
- * otherwise: 5-vertex edge orbits are not counted yet). */
+ * of warpmatch_orbit_options.edges: 2 for size 3, 12 for size 4, 68 for
+ * size 5 (0 otherwise). */
 unsigned warpmatch_edge_orbit_count(unsigned size);
 
 typedef struct warpmatch_orbit_options {
@@ -260,8 +260,9 @@ typedef struct warpmatch_orbit_options {
   int edges;              /* 1: edge orbits (ORCA's edge mode) instead of vertex orbits: a row
                              per undirected edge in warpmatch_graph_edge_ends' order, how many
                              connected induced subgraphs of 3..graphlet_size vertices hold the
-                             edge in each edge orbit (graphlet_size 3 or 4; on the CPU, by the
-                             edge formula or, with method ENUMERATE, the enumerator) */
+                             edge in each edge orbit (graphlet_size 3, 4 or 5; on the CPU, by
+                             the edge formula up to 4 or, with method ENUMERATE and for 5, the
+                             enumerator: FORMULA with 5 is WARPMATCH_EUSAGE) */
 } warpmatch_orbit_options;
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
 

@@ -22,7 +22,7 @@ static const wm_optspec spec[] = {
     {"format", "orca|csv|npy", "orca (default): one line per vertex id 0..max, counts in orbit order; csv: a header "
                                "'vertex,o0,...' and one row per vertex with its id; npy: orca's rows as a NumPy "
                                "uint64 array (row i: vertex id i)"},
-    {"edges", NULL, "edge orbits (ORCA's edge mode, --size 3|4): one row per edge u-v, u < v, in ascending (u, v) "
+    {"edges", NULL, "edge orbits (ORCA's edge mode, --size 3|4|5): one row per edge u-v, u < v, in ascending (u, v) "
                     "order by file id; csv names the ends"},
     {"method", "auto|formula|enumerate",
      "formula: per-vertex and per-edge aggregates and the orbit relations; enumerate: every connected induced "
@@ -63,8 +63,8 @@ static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
   c->o.graphlet_size = (unsigned)size;
   c->o.edges = wm_cli_flag(cli, "edges");
   if (!rc && c->o.edges && !warpmatch_edge_orbit_count(c->o.graphlet_size))
-    rc = wm_fail(err, WM_EUSAGE, "orbits: --edges counts the edge orbits of graphlets of up to 3 or 4 vertices so "
-                                 "far; use --size 3 or 4");
+    rc = wm_fail(err, WM_EUSAGE, "orbits: --edges counts the edge orbits of graphlets of up to 3, 4 or 5 vertices; "
+                                 "use --size 3, 4 or 5");
 
   c->output = wm_cli_str(cli, "output");
   if (!rc) rc = wm_cli_context(cli, &c->ctx, err);
@@ -280,7 +280,7 @@ int wm_cmd_orbits(int argc, char **argv) {
   if (wm_cli_parse(&cli, "orbits", "GRAPH --size 4|5 [options]",
                    "Count the graphlet orbits of every vertex (the graphlet degree vector, ORCA's numbering):\n"
                    "15 orbits for graphlets of up to 4 vertices, 73 up to 5; with --edges, ORCA's edge orbits\n"
-                   "of every edge (2 up to 3 vertices, 12 up to 4).",
+                   "of every edge (2 up to 3 vertices, 12 up to 4, 68 up to 5).",
                    spec, 1, 1, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;

@@ -34,7 +34,9 @@
 #include "base.h"
 #include "orbits.h"
 
-#define E4 WM_EDGE_ORBIT_MAX
+#define E4 WM_EDGE_ORBIT4
+
+int wm_edge_orbit_has_formula(unsigned k) { return k == 3 || k == 4; }
 
 /* c[a][b], and the edge orbits by their graphlet's edges, most first. */
 typedef struct edge_relations {

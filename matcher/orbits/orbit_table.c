@@ -54,9 +54,12 @@ static const drawing graphlets[30] = {
 };
 
 /* ORCA's edge orbits (orca.cpp's ecount4/ecount5: "edge-orbit 2 = (4,5)"
- * and so on): in graphlets of up to 4 vertices an edge orbit is told by the
- * vertex orbits of its two ends, smaller first.  Checked against the
- * drawings' automorphisms as the vertex orbits are. */
+ * and so on): in graphlets of up to 5 vertices an edge orbit is told by the
+ * vertex orbits of its two ends, smaller first.  Those of 5 vertices (12..67)
+ * were read from ORCA's `orca edge 5` on each graphlet G9..G29 alone (the
+ * one edge orbit past 11 that each edge holds once); they follow the vertex
+ * orbits in order.  Checked against the drawings' automorphisms as the
+ * vertex orbits are. */
 static const uint8_t edge_orbit_ends[WM_EDGE_ORBIT_MAX][2] = {
     {1, 2},   /* 0: the 3-path */
     {3, 3},   /* 1: the triangle */
@@ -70,9 +73,67 @@ static const uint8_t edge_orbit_ends[WM_EDGE_ORBIT_MAX][2] = {
     {12, 13}, /* 9: the diamond's outer edges */
     {13, 13}, /* 10: its chord */
     {14, 14}, /* 11: the 4-clique */
+    {15, 16}, /* 12 */
+    {16, 17}, /* 13 */
+    {18, 20}, /* 14 */
+    {19, 21}, /* 15 */
+    {20, 21}, /* 16 */
+    {22, 23}, /* 17 */
+    {24, 26}, /* 18 */
+    {25, 26}, /* 19 */
+    {26, 26}, /* 20 */
+    {27, 28}, /* 21 */
+    {28, 30}, /* 22 */
+    {29, 29}, /* 23 */
+    {29, 30}, /* 24 */
+    {31, 33}, /* 25 */
+    {32, 32}, /* 26 */
+    {32, 33}, /* 27 */
+    {34, 34}, /* 28 */
+    {35, 38}, /* 29 */
+    {36, 37}, /* 30 */
+    {37, 38}, /* 31 */
+    {39, 42}, /* 32 */
+    {40, 41}, /* 33 */
+    {40, 42}, /* 34 */
+    {41, 42}, /* 35 */
+    {43, 43}, /* 36 */
+    {43, 44}, /* 37 */
+    {45, 47}, /* 38 */
+    {46, 48}, /* 39 */
+    {47, 48}, /* 40 */
+    {48, 48}, /* 41 */
+    {49, 50}, /* 42 */
+    {51, 51}, /* 43 */
+    {51, 53}, /* 44 */
+    {52, 53}, /* 45 */
+    {53, 53}, /* 46 */
+    {54, 55}, /* 47 */
+    {55, 55}, /* 48 */
+    {56, 58}, /* 49 */
+    {57, 57}, /* 50 */
+    {57, 58}, /* 51 */
+    {59, 60}, /* 52 */
+    {59, 61}, /* 53 */
+    {60, 60}, /* 54 */
+    {60, 61}, /* 55 */
+    {62, 63}, /* 56 */
+    {63, 64}, /* 57 */
+    {64, 64}, /* 58 */
+    {65, 67}, /* 59 */
+    {66, 66}, /* 60 */
+    {66, 67}, /* 61 */
+    {67, 67}, /* 62 */
+    {68, 68}, /* 63 */
+    {68, 69}, /* 64 */
+    {70, 71}, /* 65 */
+    {71, 71}, /* 66 */
+    {72, 72}, /* 67 */
 };
 
-unsigned wm_edge_orbit_count(unsigned k) { return k == 3 ? 2 : k == 4 ? WM_EDGE_ORBIT_MAX : 0; }
+unsigned wm_edge_orbit_count(unsigned k) {
+  return k == 3 ? 2 : k == 4 ? WM_EDGE_ORBIT4 : k == 5 ? WM_EDGE_ORBIT_MAX : 0;
+}
 
 static uint8_t edge_orbit_of(unsigned a, unsigned b) {
   const unsigned lo = a < b ? a : b, hi = a < b ? b : a;
@@ -139,7 +200,7 @@ static int check_drawing(unsigned gid, const wm_pattern *p, wm_error *err) {
                                               "automorphisms", gid, d->edges);
 }
 
-/* The same for the edge orbits of a drawing of 3 or 4 vertices: two edges
+/* The same for the edge orbits of a drawing of 3 to 5 vertices: two edges
  * share an edge orbit exactly when an automorphism maps one onto the other. */
 static int check_edge_orbits(unsigned gid, const wm_pattern *p, wm_error *err) {
   const drawing *d = &graphlets[gid];

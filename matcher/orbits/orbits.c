@@ -35,11 +35,15 @@ int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_e
     return wm_fail(err, WM_EUSAGE, "orbits: graphlets of up to %u vertices; the sizes are 2 to 5", run->k);
   if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EUSAGE, "orbits: needs an undirected graph");
   if (run->edges && !wm_edge_orbit_count(run->k))
-    return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are counted for graphlets of up to 3 or 4 vertices so far "
-                                   "(not %u)", run->k);
+    return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are counted for graphlets of up to 3, 4 or 5 vertices (not "
+                                   "%u)", run->k);
   if (run->edges && run->gpu)
     return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are counted on the CPU (no GPU executor yet)");
-  if (run->edges && run->method == WM_ORBIT_FORMULA) return wm_orbits_edge_formula(g, run, counts, err);
+  if (run->edges && run->method == WM_ORBIT_FORMULA) {
+    if (!wm_edge_orbit_has_formula(run->k))
+      return wm_fail(err, WM_EUSAGE, "orbits: no formula for the edge orbits of %u-vertex graphlets yet", run->k);
+    return wm_orbits_edge_formula(g, run, counts, err);
+  }
   return run->method == WM_ORBIT_FORMULA ? wm_orbits_formula(g, run, counts, err)
                                           : wm_orbits_enumerate(g, run, counts, err);
 }

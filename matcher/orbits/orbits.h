@@ -25,13 +25,14 @@ struct wm_gpu_graph; /* device.h */
 
 #define WM_ORBIT_MAX_K 5
 #define WM_ORBIT_MAX 73 /* orbits of the graphlets of 2..5 vertices */
-#define WM_EDGE_ORBIT_MAX_K 4 /* edge orbits: graphlets of 3..4 vertices so far */
-#define WM_EDGE_ORBIT_MAX 12
+#define WM_EDGE_ORBIT_MAX_K 5 /* edge orbits: graphlets of 3..5 vertices */
+#define WM_EDGE_ORBIT4 12     /* those of graphlets of up to 4 vertices */
+#define WM_EDGE_ORBIT_MAX 68
 
 /* The orbits of the graphlets of 2..k vertices: 1, 4, 15, 73 (0 outside 2..5). */
 unsigned wm_orbit_count(unsigned k);
 /* ORCA's edge orbits of the graphlets of 3..k vertices: 2 for k = 3, 12 for
- * k = 4 (0 otherwise: the edge mode counts 3 and 4 so far). */
+ * k = 4, 68 for k = 5 (0 otherwise). */
 unsigned wm_edge_orbit_count(unsigned k);
 
 /* What the orbit numbering is made of, derived once from the graphlets
@@ -47,11 +48,10 @@ typedef struct wm_orbit_tables {
   uint8_t orbit_vertices[WM_ORBIT_MAX];      /* vertices of its graphlet in that orbit */
   uint8_t graphlet_vertices[30], graphlet_edges[30];
   uint16_t graphlet_mask[30];                /* the reference drawing's mask */
-  /* ORCA's edge orbit of each edge of a connected mask of 3 or 4 positions,
-   * by its mask bit (WM_ORBIT_NONE for a pair that is no edge, and for 2 or
-   * 5 positions: ORCA's edge mode leaves out the lone edge, and its 68
-   * 5-vertex edge orbits are not tabled yet). */
-  uint8_t edge_orbit[WM_EDGE_ORBIT_MAX_K + 1][64][6];
+  /* ORCA's edge orbit of each edge of a connected mask of 3 to 5 positions,
+   * by its mask bit (WM_ORBIT_NONE for a pair that is no edge, and for 2
+   * positions: ORCA's edge mode leaves out the lone edge). */
+  uint8_t edge_orbit[WM_EDGE_ORBIT_MAX_K + 1][WM_ORBIT_MASKS][10];
 } wm_orbit_tables;
 /* The tables (built on the first call; thread-safe); NULL with err set if
  * the reference drawings disagree with the automorphism orbits (a bug). */
@@ -73,8 +73,10 @@ typedef struct wm_orbit_run {
   double *kernel_ms; /* gpu: the kernels' time (CUDA events), where not NULL */
 } wm_orbit_run;
 
-/* 1 when the formula covers graphlets of up to k vertices. */
+/* 1 when the formula covers graphlets of up to k vertices; the edge
+ * formula, their edge orbits. */
 int wm_orbit_has_formula(unsigned k);
+int wm_edge_orbit_has_formula(unsigned k);
 
 /* counts[v * wm_orbit_count(k) + o] for every vertex v of the undirected g
  * (n x orbits, overwritten).  An orbit count past 2^64 - 1 is WM_EINPUT

@@ -180,6 +180,15 @@ def test_edge_orbits_formula_equals_the_enumerator() -> None:
         np.testing.assert_array_equal(four[:, :2], g.orbits(3, edges=True))
 
 
+def test_edge_orbits_of_size_5_keep_the_smaller_ones_and_count_k5() -> None:
+    G = nx.complete_graph(6)
+    g = warpmatch.Graph.from_networkx(G)
+    five = g.orbits(5, edges=True)  # enumerated (no 5-vertex edge formula)
+    assert five.shape == (15, 68)
+    np.testing.assert_array_equal(five[:, :12], g.orbits(4, edges=True))
+    assert (five[:, 67] == 4).all() and not five[:, 12:67].any()  # each edge of K6 in C(4, 3) 5-cliques
+
+
 def test_edge_orbits_as_frame_and_refusals() -> None:
     pd = pytest.importorskip("pandas")
     g = warpmatch.Graph.from_networkx(nx.Graph([("a", "b"), ("b", "c"), ("a", "c"), ("c", "d")]))
@@ -187,7 +196,5 @@ def test_edge_orbits_as_frame_and_refusals() -> None:
     assert isinstance(df, pd.DataFrame) and list(df.columns) == [f"e{i}" for i in range(12)]
     assert df.index.names == ["u", "v"] and len(df) == 4
     assert df.loc[("c", "d"), "e0"] == 2 and df.loc[("c", "d"), "e1"] == 0  # the pendant edge: two 3-paths
-    with pytest.raises(warpmatch.UsageError, match="3 or 4"):
-        g.orbits(5, edges=True)
-    with pytest.raises(warpmatch.UsageError, match="3 or 4"):
+    with pytest.raises(warpmatch.UsageError, match="3, 4 or 5"):
         g.orbits(2, edges=True)

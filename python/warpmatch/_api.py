@@ -707,12 +707,12 @@ class Graph:
         InputError naming the vertex and the orbit.  The graph must be
         undirected.
 
-        ``edges=True``: ORCA's edge orbits instead (size 3 or 4: 2 or 12 per
-        edge; docs/orbits.md), one row per edge in ``edge_list()``'s order;
+        ``edges=True``: ORCA's edge orbits instead (size 3, 4 or 5: 2, 12 or 68
+        per edge; size 5 enumerated; docs/orbits.md), one row per edge in ``edge_list()``'s order;
         with ``as_frame`` indexed by the pairs of ``nodes``.
         """
-        size = _integer(size, "graphlet size", 3 if edges else 2, 4 if edges else 5,
-                        "3 or 4 (edge orbits)" if edges else "2, 3, 4 or 5")
+        size = _integer(size, "graphlet size", 3 if edges else 2, 5,
+                        "3, 4 or 5 (edge orbits)" if edges else "2, 3, 4 or 5")
         if as_frame:
             try:
                 import pandas as pd

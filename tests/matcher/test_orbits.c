@@ -719,17 +719,18 @@ static uint64_t edge_row_of(const uint32_t *u, const uint32_t *v, uint64_t m, ui
 }
 
 /* Every connected subset of 3..size vertices credits each of its edges the
- * edge orbit its ends' vertex orbits name. */
+ * edge orbit its ends' vertex orbits name (this file's table up to 4
+ * vertices; the library's for 5, which its closed forms below pin). */
 static uint64_t *edge_brute_force(const edges *e, unsigned size, uint64_t *rows) {
   const wm_orbit_tables *t = wm_orbit_tables_get(NULL);
   static uint32_t u[4096], v[4096];
   const uint64_t m = sorted_edges(e, u, v);
-  const unsigned orbits = size == 3 ? 2 : 12;
+  const unsigned orbits = warpmatch_edge_orbit_count(size);
   uint64_t *counts = calloc(m * orbits + 1, sizeof *counts);
   for (uint32_t set = 1; set < 1u << e->n; set++) {
     const unsigned k = (unsigned)__builtin_popcount(set);
     if (k < 3 || k > size) continue;
-    uint32_t pos[4];
+    uint32_t pos[5];
     unsigned j = 0, mask = 0;
     for (uint32_t x = 0; x < e->n; x++)
       if (set >> x & 1u) pos[j++] = x;
@@ -739,9 +740,12 @@ static uint64_t *edge_brute_force(const edges *e, unsigned size, uint64_t *rows)
     const uint8_t *orbit = t->orbit[k][mask];
     if (orbit[0] == WM_ORBIT_NONE) continue;
     for (unsigned b = 1; b < k; b++)
-      for (unsigned a = 0; a < b; a++)
-        if (mask >> (b * (b - 1) / 2 + a) & 1u)
-          counts[edge_row_of(u, v, m, pos[a], pos[b]) * orbits + orca_edge_orbit(orbit[a], orbit[b])]++;
+      for (unsigned a = 0; a < b; a++) {
+        const unsigned bit = b * (b - 1) / 2 + a;
+        if (!(mask >> bit & 1u)) continue;
+        const unsigned eo = k <= 4 ? orca_edge_orbit(orbit[a], orbit[b]) : t->edge_orbit[5][mask][bit];
+        counts[edge_row_of(u, v, m, pos[a], pos[b]) * orbits + eo]++;
+      }
   }
   *rows = m;
   return counts;
@@ -767,7 +771,8 @@ static uint64_t *edge_orbits_by(const edges *e, unsigned size, int method, int t
   r.size = sizeof r;
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), 0, "%s", warpmatch_last_error(ctx));
   cr_assert_eq(r.orbits, warpmatch_edge_orbit_count(size));
-  cr_assert_eq(r.method, method == WARPMATCH_METHOD_ENUMERATE ? WARPMATCH_METHOD_ENUMERATE : WARPMATCH_METHOD_FORMULA);
+  const int enumerated = method == WARPMATCH_METHOD_ENUMERATE || size == 5; /* no 5-vertex edge formula */
+  cr_assert_eq(r.method, enumerated ? WARPMATCH_METHOD_ENUMERATE : WARPMATCH_METHOD_FORMULA);
   cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
@@ -778,9 +783,9 @@ static uint64_t *edge_orbits_of(const edges *e, unsigned size, int threads, uint
   return edge_orbits_by(e, size, WARPMATCH_METHOD_AUTO, threads, rows);
 }
 
-/* Both methods (the formula: AUTO), on one and two threads. */
+/* Both methods (the formula: AUTO, up to 4 vertices), on one and two threads. */
 static void edges_vs_brute_force(const edges *e, const char *what) {
-  for (unsigned size = 3; size <= 4; size++)
+  for (unsigned size = 3; size <= 5; size++)
     for (int threads = 1; threads <= 2; threads++)
       for (int method = WARPMATCH_METHOD_AUTO; method <= WARPMATCH_METHOD_ENUMERATE; method += 2) {
         uint64_t m, m2;
@@ -819,24 +824,44 @@ Test(edge_orbits, equal_a_brute_force_over_subsets) {
 /* Closed forms: in K_k every edge is in k-2 triangles and C(k-2, 2)
  * 4-cliques; in a star of l leaves every edge ends l-1 3-paths (orbit 0)
  * and is in C(l-1, 2) 3-stars (orbit 4). */
-Test(edge_orbits, cliques_and_stars_have_their_closed_forms) {
+/* Cliques' and stars' edges at sizes 4 and 5, which pin ORCA's numbers: an
+ * edge of K_k lies in k - 2 triangles (edge orbit 1), C(k-2, 2) 4-cliques
+ * (11) and C(k-2, 3) 5-cliques (67); an edge of a star of 9 leaves in 8
+ * 3-paths (0), C(8, 2) 3-stars (4) and C(8, 3) 4-stars (17); a 5-path's
+ * end and inner edges in one 5-path each (12 and 13). */
+Test(edge_orbits, cliques_stars_and_paths_have_their_closed_forms) {
   edges e;
-  for (uint32_t k = 4; k <= 8; k++) {
-    clique(&e, k);
-    uint64_t m;
-    uint64_t *x = edge_orbits_of(&e, 4, 2, &m);
-    cr_assert_eq(m, choose(k, 2));
-    for (uint64_t i = 0; i < m; i++)
-      for (unsigned o = 0; o < 12; o++)
-        cr_assert_eq(x[i * 12 + o], o == 1 ? k - 2 : o == 11 ? choose(k - 2, 2) : 0, "K%u orbit %u", k, o);
+  uint64_t m, *x;
+  for (unsigned size = 4; size <= 5; size++) {
+    const unsigned orbits = warpmatch_edge_orbit_count(size);
+    for (uint32_t k = size; k <= 7; k++) {
+      clique(&e, k);
+      x = edge_orbits_of(&e, size, 2, &m);
+      cr_assert_eq(m, choose(k, 2));
+      for (uint64_t i = 0; i < m * orbits; i++) {
+        const unsigned o = (unsigned)(i % orbits);
+        const uint64_t want = o == 1 ? k - 2 : o == 11 ? choose(k - 2, 2) : o == 67 ? choose(k - 2, 3) : 0;
+        cr_assert_eq(x[i], want, "size %u K%u orbit %u", size, k, o);
+      }
+      free(x);
+    }
+    star(&e, 9);
+    x = edge_orbits_of(&e, size, 1, &m);
+    for (uint64_t i = 0; i < m * orbits; i++) {
+      const unsigned o = (unsigned)(i % orbits);
+      cr_assert_eq(x[i], o == 0 ? 8 : o == 4 ? choose(8, 2) : o == 17 ? choose(8, 3) : 0, "size %u star orbit %u",
+                   size, o);
+    }
     free(x);
   }
-  star(&e, 9);
-  uint64_t m;
-  uint64_t *x = edge_orbits_of(&e, 4, 1, &m);
-  for (uint64_t i = 0; i < m; i++)
-    for (unsigned o = 0; o < 12; o++)
-      cr_assert_eq(x[i * 12 + o], o == 0 ? 8 : o == 4 ? choose(8, 2) : 0, "star orbit %u", o);
+  path(&e, 5, 0); /* 0-1-2-3-4: rows 0-1, 1-2, 2-3, 3-4 */
+  x = edge_orbits_of(&e, 5, 1, &m);
+  cr_assert_eq(m, 4);
+  for (uint64_t i = 0; i < m; i++) {
+    const int end = i == 0 || i == 3;
+    cr_assert_eq(x[i * 68 + 12], end ? 1 : 0, "row %llu", (unsigned long long)i);
+    cr_assert_eq(x[i * 68 + 13], end ? 0 : 1, "row %llu", (unsigned long long)i);
+  }
   free(x);
 }
 
@@ -876,7 +901,8 @@ Test(edge_orbits, the_api_refuses_what_it_cannot_do) {
   cr_assert_eq(warpmatch_edge_orbit_count(2), 0);
   cr_assert_eq(warpmatch_edge_orbit_count(3), 2);
   cr_assert_eq(warpmatch_edge_orbit_count(4), 12);
-  cr_assert_eq(warpmatch_edge_orbit_count(5), 0);
+  cr_assert_eq(warpmatch_edge_orbit_count(5), 68);
+  cr_assert_eq(warpmatch_edge_orbit_count(6), 0);
   warpmatch_context *ctx;
   warpmatch_graph *g;
   const uint32_t src[] = {0, 1}, dst[] = {1, 2};
@@ -884,13 +910,13 @@ Test(edge_orbits, the_api_refuses_what_it_cannot_do) {
   cr_assert_eq(warpmatch_graph_from_edges(ctx, 3, src, dst, 2, 0, &g), 0);
   uint64_t counts[2 * 12];
   warpmatch_orbit_options o;
-  const unsigned sizes[] = {2, 5};
-  for (unsigned i = 0; i < 2; i++) {
-    warpmatch_orbit_options_init(&o);
-    o.edges = 1, o.graphlet_size = sizes[i];
-    cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
-    cr_assert(strstr(warpmatch_last_error(ctx), "edge orbits"), "%s", warpmatch_last_error(ctx));
-  }
+  warpmatch_orbit_options_init(&o);
+  o.edges = 1, o.graphlet_size = 2;
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "edge orbits"), "%s", warpmatch_last_error(ctx));
+  o.graphlet_size = 5, o.method = WARPMATCH_METHOD_FORMULA; /* 5 vertices are enumerated */
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "no formula for the edge orbits"), "%s", warpmatch_last_error(ctx));
   warpmatch_orbit_options_init(&o);
   o.edges = 1, o.graphlet_size = 3, o.device = WARPMATCH_DEVICE_GPU; /* the edge formula runs on the CPU */
   warpmatch_orbit_result r;
@@ -939,8 +965,8 @@ Test(edge_orbits_cli, orca_csv_and_npy_rows_are_the_edges_in_id_order) {
   cr_assert(strstr(out, "\"totals\":[4,3,0,0,0,0,1,1,2,0,0,0]"), "%s", out);
   free(out), free(err);
   const char *bad[][2] = {
-      {"--size 5 --edges", "--size 3 or 4"},
-      {"--size 2 --edges", "--size 3 or 4"},
+      {"--size 2 --edges", "--size 3, 4 or 5"},
+      {"--size 5 --edges --method formula", "no formula for the edge orbits"},
   };
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     rc = wm_test_run(&out, &err, "orbits %s %s --no-cache", f.graph, bad[i][0]);

@@ -18,6 +18,14 @@ static wm_pattern named(const char *name) {
   return p;
 }
 
+/* The k-vertex pattern of family f: clique, cycle, path, star. */
+static wm_pattern family(unsigned k, unsigned f) {
+  static const char *const fam[] = {"clique", "cycle", "path", "star"};
+  char name[32];
+  snprintf(name, sizeof name, "%u-%s", k, fam[f]);
+  return named(name);
+}
+
 static unsigned factorial(unsigned n) { return n <= 1 ? 1 : n * factorial(n - 1); }
 
 /* Next permutation in lexicographic order; 0 after the last one. */
@@ -604,12 +612,9 @@ Test(restrictions, catalogue_patterns_count_each_subgraph_once, .timeout = 60) {
   }
   /* the families up to 8 vertices, on a denser small graph */
   data_graph big = random_graph(10, 75, 0, 3);
-  const char *fam[] = {"clique", "cycle", "path", "star"};
   for (unsigned k = 6; k <= WM_MAX_K; k++)
     for (unsigned f = 0; f < 4; f++) {
-      char name[32];
-      snprintf(name, sizeof name, "%u-%s", k, fam[f]);
-      wm_pattern p = named(name);
+      wm_pattern p = family(k, f);
       check_restrictions(&p, &big, &rng);
     }
 }
@@ -677,12 +682,9 @@ Test(restrictions, in_group_as_searched, .timeout = 60) {
     }
     free(ps);
   }
-  const char *fam[] = {"clique", "cycle", "path", "star"};
   for (unsigned k = 7; k <= WM_MAX_K; k++)
     for (unsigned f = 0; f < 4; f++) {
-      char name[32];
-      snprintf(name, sizeof name, "%u-%s", k, fam[f]);
-      wm_pattern p = named(name);
+      wm_pattern p = family(k, f);
       check_in_group(&p, &rng);
     }
 }
