@@ -105,6 +105,19 @@ static int has(const edges *e, uint32_t a, uint32_t b) {
   return 0;
 }
 
+/* The vertices of `set` (at most 5) in ascending order into pos, and the
+ * edge mask of the subgraph they induce, in position order (bit
+ * b(b-1)/2 + a for the edge a-b, a < b), as the orbit tables index it. */
+static unsigned subset_mask(const edges *e, uint32_t set, uint32_t *pos) {
+  unsigned k = 0, mask = 0;
+  for (uint32_t v = 0; v < e->n; v++)
+    if (set >> v & 1u) pos[k++] = v;
+  for (unsigned b = 1; b < k; b++)
+    for (unsigned a = 0; a < b; a++)
+      if (has(e, pos[a], pos[b])) mask |= 1u << (b * (b - 1) / 2 + a);
+  return mask;
+}
+
 /* Each subset of 2..size vertices (n <= 14), its edge mask in position order
  * looked up in the orbit tables; disconnected ones skipped. */
 static uint64_t *brute_force(const edges *e, unsigned size) {
@@ -116,12 +129,7 @@ static uint64_t *brute_force(const edges *e, unsigned size) {
     const unsigned k = (unsigned)__builtin_popcount(set);
     if (k < 2 || k > size) continue;
     uint32_t pos[5];
-    unsigned j = 0, mask = 0;
-    for (uint32_t v = 0; v < e->n; v++)
-      if (set >> v & 1u) pos[j++] = v;
-    for (unsigned b = 1; b < k; b++)
-      for (unsigned a = 0; a < b; a++)
-        if (has(e, pos[a], pos[b])) mask |= 1u << (b * (b - 1) / 2 + a);
+    const unsigned mask = subset_mask(e, set, pos);
     if (t->orbit[k][mask][0] == WM_ORBIT_NONE) continue;
     for (unsigned p = 0; p < k; p++) counts[(size_t)pos[p] * orbits + t->orbit[k][mask][p]]++;
   }
@@ -731,12 +739,7 @@ static uint64_t *edge_brute_force(const edges *e, unsigned size, uint64_t *rows)
     const unsigned k = (unsigned)__builtin_popcount(set);
     if (k < 3 || k > size) continue;
     uint32_t pos[5];
-    unsigned j = 0, mask = 0;
-    for (uint32_t x = 0; x < e->n; x++)
-      if (set >> x & 1u) pos[j++] = x;
-    for (unsigned b = 1; b < k; b++)
-      for (unsigned a = 0; a < b; a++)
-        if (has(e, pos[a], pos[b])) mask |= 1u << (b * (b - 1) / 2 + a);
+    const unsigned mask = subset_mask(e, set, pos);
     const uint8_t *orbit = t->orbit[k][mask];
     if (orbit[0] == WM_ORBIT_NONE) continue;
     for (unsigned b = 1; b < k; b++)
