@@ -587,17 +587,25 @@ Test(planner, code_motion_never_costs_more) {
   wm_graph_destroy(g);
 }
 
+/* Kronecker scale 7 (seed 1) relabelled by degree; the generated graph in
+ * *raw, which the caller destroys with the result. */
+static wm_graph *kron7_by_degree(wm_graph **raw) {
+  wm_gen_options go;
+  wm_gen_kron_defaults(&go, 7, 1);
+  wm_graph *g;
+  wm_error err;
+  cr_assert_eq(wm_generate(&go, raw, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_graph_relabel_by_degree(*raw, &g, &err), WM_OK, "%s", err.msg);
+  return g;
+}
+
 /* Orders measured on the graph (sample_graph): on a Kronecker graph, whose
  * dense core the cost model's mean sizes miss, STMatch's p19 gets another
  * order than the model's, of less measured work (the model's choice is
  * among those measured), the same every time, with the same count. */
 Test(planner, sampled_order_choice, .timeout = 60) {
-  wm_gen_options go;
-  wm_gen_kron_defaults(&go, 7, 1);
-  wm_graph *raw, *g;
+  wm_graph *raw, *g = kron7_by_degree(&raw);
   wm_error err;
-  cr_assert_eq(wm_generate(&go, &raw, &err), WM_OK, "%s", err.msg);
-  cr_assert_eq(wm_graph_relabel_by_degree(raw, &g, &err), WM_OK, "%s", err.msg);
   wm_graph_summary gs;
   wm_graph_summary_compute(g, &gs);
   wm_pattern p = wm_test_stmatch_pattern(19);
@@ -686,12 +694,8 @@ static wm_plan forced_plan(const wm_pattern *p, const wm_graph_summary *gs, cons
  * (glimpsed); a forced order
  * lists none. */
 Test(planner, candidates_listed, .timeout = 60) {
-  wm_gen_options go;
-  wm_gen_kron_defaults(&go, 7, 1);
-  wm_graph *raw, *g;
+  wm_graph *raw, *g = kron7_by_degree(&raw);
   wm_error err;
-  cr_assert_eq(wm_generate(&go, &raw, &err), WM_OK, "%s", err.msg);
-  cr_assert_eq(wm_graph_relabel_by_degree(raw, &g, &err), WM_OK, "%s", err.msg);
   wm_graph_summary gs;
   wm_graph_summary_compute(g, &gs);
   const wm_pattern p = wm_test_stmatch_pattern(19);
