@@ -94,18 +94,6 @@ static void scratch_free(scratch *s) {
   free(s->at);
 }
 
-/* Pass 1: tri of every arc x->y, |N(x) & N(y)|. */
-static void arc_triangles(const wm_graph *g, uint32_t x, scratch *s, uint32_t *tri) {
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) s->mark[g->adj[e]] = 1;
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-    const uint32_t y = g->adj[e];
-    uint32_t t = 0;
-    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++) t += s->mark[g->adj[f]];
-    tri[e] = t;
-  }
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) s->mark[g->adj[e]] = 0;
-}
-
 static wm_i128 choose2(wm_i128 x) { return x >= 2 ? x * (x - 1) / 2 : 0; }
 
 /* The N of edge x-y (arc e of x's row, y > x), x's marks, arcs and c(x, .) set. */
@@ -238,8 +226,8 @@ int wm_orbits_edge_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t 
       scratch s;
       if (!scratch_init(&s, g->n)) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
 #pragma omp for schedule(dynamic, 64)
-      for (int64_t x = 0; x < (int64_t)g->n; x++)
-        if (!__atomic_load_n(&oom, __ATOMIC_RELAXED)) arc_triangles(g, (uint32_t)x, &s, sh.tri);
+      for (int64_t x = 0; x < (int64_t)g->n; x++) /* pass 1: the triangles of every arc */
+        if (!__atomic_load_n(&oom, __ATOMIC_RELAXED)) wm_orbit_arc_triangles(g, (uint32_t)x, s.mark, sh.tri);
       scratch_free(&s);
     }
   }

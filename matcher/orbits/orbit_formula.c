@@ -81,23 +81,15 @@ static void mark_row(const wm_graph *g, uint8_t *mark, uint32_t v, uint8_t value
  * each vertex. */
 static void edge_pass(const shared *s, uint8_t *mark, uint32_t v, int *overflow) {
   const wm_graph *g = s->g;
-  const int count = !s->given;
-  if (count) mark_row(g, mark, v, 1);
+  if (!s->given) wm_orbit_arc_triangles(g, v, mark, s->tri);
   uint64_t tv = 0;
   wm_i128 p2 = 0;
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-    const uint32_t u = g->adj[e];
-    if (count) {
-      uint32_t t = 0;
-      for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++) t += mark[g->adj[f]];
-      s->tri[e] = t;
-    }
     tv += s->tri[e];
-    p2 = wm_add_chk(p2, (wm_i128)deg(g, u) - 1, overflow);
+    p2 = wm_add_chk(p2, (wm_i128)deg(g, g->adj[e]) - 1, overflow);
   }
   s->tv[v] = tv / 2;
   s->paths2[v] = p2;
-  if (count) mark_row(g, mark, v, 0);
 }
 
 /* The sums over v's neighbours u (orbits 1, 4, 5, 6, 9, 10, 13). */

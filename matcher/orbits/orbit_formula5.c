@@ -363,16 +363,8 @@ static void arc_triangles(const wm_graph *g, uint32_t *tri) {
   {
     uint8_t *mark = calloc(g->n ? g->n : 1, 1);
 #pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) {
-      if (!mark) continue;
-      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) mark[g->adj[e]] = 1;
-      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-        uint32_t t = 0;
-        for (uint64_t f = g->offsets[g->adj[e]]; f < g->offsets[g->adj[e] + 1]; f++) t += mark[g->adj[f]];
-        tri[e] = t;
-      }
-      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) mark[g->adj[e]] = 0;
-    }
+    for (int64_t v = 0; v < (int64_t)g->n; v++)
+      if (mark) wm_orbit_arc_triangles(g, (uint32_t)v, mark, tri);
     free(mark);
   }
 }

@@ -115,6 +115,10 @@ typedef struct wm_orbit_aggregates {
 int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_graph *gg, wm_orbit_aggregates *a,
                             double *kernel_ms, wm_error *err);
 
+/* tri[e] = |N(v) & N(u)| for every arc e = v->u of v's row, through mark
+ * (n bytes, zero before and after): the triangles on each of v's edges. */
+void wm_orbit_arc_triangles(const wm_graph *g, uint32_t v, uint8_t *mark, uint32_t *tri);
+
 /* *out = start + v, or WM_EINPUT naming vertex (g's file id of index v)
  * and orbit when that passes 2^64 - 1 (or v < 0: a bug, also named). */
 int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v, uint64_t start, uint64_t *out,
