@@ -146,7 +146,8 @@ static void last_two(walker *w, unsigned j, unsigned mask, const uint32_t *ext, 
   count_subgraph(w, last, xmask);
   uint64_t tally[16] = {0};
   uint8_t orbit_of[16]; /* the last vertex's orbit by its edge bits */
-  for (unsigned bits = 1; bits <= low; bits++) orbit_of[bits] = w->t->orbit[last + 1][xmask | bits << shift_of(last)][last];
+  for (unsigned bits = 1; bits <= low; bits++)
+    orbit_of[bits] = w->t->orbit[last + 1][xmask | bits << shift_of(last)][last];
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     const uint32_t y = g->adj[e];
     if (w->mark[y]) w->mark[y] |= (uint8_t)(1u << j);

@@ -299,7 +299,8 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
-      if (ok && !of && vertex_row(s, r, &x, (uint32_t)v, run, counts + (size_t)v * orbits, &e)) keep_first(&first, v, &e);
+      if (ok && !of && vertex_row(s, r, &x, (uint32_t)v, run, counts + (size_t)v * orbits, &e))
+        keep_first(&first, v, &e);
     }
     free(x.mark);
     free(x.cnt);

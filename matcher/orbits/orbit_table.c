@@ -235,7 +235,8 @@ static int tally_orbits(wm_orbit_tables *t, wm_error *err) {
     if (check_drawing(gid, &p, err) || check_edge_orbits(gid, &p, err)) return err->code;
     t->graphlet_vertices[gid] = (uint8_t)d->k;
     t->graphlet_edges[gid] = (uint8_t)wm_pattern_edges(&p);
-    for (unsigned i = 0; i < d->k; i++) t->graphlet_of_orbit[d->orbit[i]] = (uint8_t)gid, t->orbit_vertices[d->orbit[i]]++;
+    for (unsigned i = 0; i < d->k; i++)
+      t->graphlet_of_orbit[d->orbit[i]] = (uint8_t)gid, t->orbit_vertices[d->orbit[i]]++;
   }
   return WM_OK;
 }
