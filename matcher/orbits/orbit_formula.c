@@ -266,22 +266,10 @@ static void free_shared(shared *s) {
   free(s->out_adj);
 }
 
-/* The first failure of the rows, kept by the thread whose vertex is lowest
- * (so the message does not depend on the schedule). */
-typedef struct first_error {
-  int64_t vertex;
-  wm_error err;
-} first_error;
-
-static void keep_first(first_error *f, int64_t v, const wm_error *err) {
-#pragma omp critical(wm_orbit_formula_error)
-  if (f->vertex < 0 || v < f->vertex) f->vertex = v, f->err = *err;
-}
-
 static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   const wm_graph *g = s->g;
   const unsigned orbits = wm_orbit_count(run->k);
-  first_error first = {-1, {0, ""}};
+  wm_orbit_first_error first = {-1, {0, ""}};
   int oom = 0, of = 0;
 #pragma omp parallel
   {
@@ -300,7 +288,7 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
       if (ok && !of && vertex_row(s, r, &x, (uint32_t)v, run, counts + (size_t)v * orbits, &e))
-        keep_first(&first, v, &e);
+        wm_orbit_keep_first(&first, v, &e);
     }
     free(x.mark);
     free(x.cnt);

@@ -422,11 +422,6 @@ static void walk_free(walk *w) {
   free(w->ext2.v), free(w->ext3.v);
 }
 
-typedef struct first_error {
-  int64_t vertex;
-  wm_error err;
-} first_error;
-
 /* The tasks, heaviest vertices first (order): a vertex whose sets weigh
  * more than a share of the whole (weight: the rows its v1 choices open,
  * sum of d(v1)) is cut into tasks of about that share by ranges of v1, so
@@ -460,11 +455,6 @@ static task *plan_tasks(const wm_graph *g, const uint32_t *order, uint32_t *ntas
   return t;
 }
 
-static void keep_first(first_error *f, int64_t v, const wm_error *e) {
-#pragma omp critical(wm_orbit_formula5_error)
-  if (f->vertex < 0 || v < f->vertex) f->vertex = v, f->err = *e;
-}
-
 static int rows5(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
                  const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   uint64_t maxdeg = 0;
@@ -478,7 +468,7 @@ static int rows5(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tr
     free(tasks), free(part_sums);
     return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's tasks");
   }
-  first_error first = {-1, {0, ""}};
+  wm_orbit_first_error first = {-1, {0, ""}};
   int oom = 0;
 #pragma omp parallel
   {
@@ -498,7 +488,7 @@ static int rows5(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tr
         memcpy(part_sums + (size_t)t->part * ORBITS5, w.e, sizeof w.e);
         part_of[t->part] = w.of;
       } else if (vertex_row(g, q, t->x, w.e, w.of, run, counts + (size_t)t->x * orbits, &e)) {
-        keep_first(&first, t->x, &e);
+        wm_orbit_keep_first(&first, t->x, &e);
       }
     }
     walk_free(&w);
@@ -515,7 +505,8 @@ static int rows5(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tr
         of |= part_of[tasks[j].part];
       }
     wm_error er;
-    if (vertex_row(g, q, t->x, e, of, run, counts + (size_t)t->x * orbits, &er)) keep_first(&first, t->x, &er);
+    if (vertex_row(g, q, t->x, e, of, run, counts + (size_t)t->x * orbits, &er))
+      wm_orbit_keep_first(&first, t->x, &er);
   }
   free(tasks), free(part_sums), free(part_of);
   if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays");

@@ -2,6 +2,11 @@
  * one place where a count becomes a uint64 or an overflow error. */
 #include "orbits.h"
 
+void wm_orbit_keep_first(wm_orbit_first_error *f, int64_t vertex, const wm_error *err) {
+#pragma omp critical(wm_orbit_first_error)
+  if (f->vertex < 0 || vertex < f->vertex) f->vertex = vertex, f->err = *err;
+}
+
 void wm_orbit_arc_triangles(const wm_graph *g, uint32_t v, uint8_t *mark, uint32_t *tri) {
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) mark[g->adj[e]] = 1;
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {

@@ -115,6 +115,15 @@ typedef struct wm_orbit_aggregates {
 int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_graph *gg, wm_orbit_aggregates *a,
                             double *kernel_ms, wm_error *err);
 
+/* The first failure of a parallel pass over the vertices, kept by the
+ * thread whose vertex is lowest (so the message does not depend on the
+ * schedule): start with {-1}, keep each failure, then vertex >= 0 says err. */
+typedef struct wm_orbit_first_error {
+  int64_t vertex;
+  wm_error err;
+} wm_orbit_first_error;
+void wm_orbit_keep_first(wm_orbit_first_error *f, int64_t vertex, const wm_error *err);
+
 /* tri[e] = |N(v) & N(u)| for every arc e = v->u of v's row, through mark
  * (n bytes, zero before and after): the triangles on each of v's edges. */
 void wm_orbit_arc_triangles(const wm_graph *g, uint32_t v, uint8_t *mark, uint32_t *tri);
