@@ -57,8 +57,8 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL};
   const int formula = o.edges ? wm_edge_orbit_has_formula(o.graphlet_size) : wm_orbit_has_formula(o.graphlet_size);
   if (o.method != WARPMATCH_METHOD_ENUMERATE && formula) run.method = WM_ORBIT_FORMULA;
-  /* the edge formula and the 5-vertex formula are the CPU's */
-  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA && !o.edges && o.graphlet_size <= 4;
+  /* the edge formula is the CPU's */
+  run.gpu = use_gpu && run.method == WM_ORBIT_FORMULA && !o.edges;
   warpmatch_orbit_result x;
   memset(&x, 0, sizeof x);
   x.size = sizeof x;

@@ -8,6 +8,10 @@
 
 #include "orbits.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define FIRST5 15
 #define ORBITS5 (WM_ORBIT_MAX - FIRST5) /* 58: orbits 15..72 */
 #define MASKS4 64                       /* the pairs of 4 positions */
@@ -39,5 +43,26 @@ int wm_o5_derive(const wm_orbit_tables *t, wm_o5_equations *q, wm_error *err);
 int wm_o5_solve(const wm_graph *g, const wm_o5_equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err);
 /* The positions of S (mask) adjacent to position v. */
 unsigned wm_o5_neighbours_in(unsigned mask, unsigned v);
+
+/* A task of the walk: the sets of x whose v1 is N(x)[begin, end); part
+ * indexes its sums where they are kept apart (a hub's parts; every task
+ * on the GPU), else WM_O5_WHOLE. */
+#define WM_O5_WHOLE UINT32_MAX
+typedef struct wm_o5_task {
+  uint32_t x, begin, end, part;
+} wm_o5_task;
+
+/* Every task's sums (sums[i * ORBITS5 + row], of[i] set where one passed
+ * 2^127) on the current CUDA device, reading g where gg (may be NULL)
+ * holds it there; tri: the triangles per arc; bits: the adjacency matrix
+ * or NULL.  *kernel_ms gets the kernel's time added.  Every CUDA failure
+ * is WM_EDEVICE (gpu_orbit_sums5.cu; without CUDA, "built without CUDA"). */
+int wm_o5_sums_gpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *bits,
+                   const wm_o5_task *tasks, uint32_t ntasks, const struct wm_gpu_graph *gg, wm_i128 *sums, int *of,
+                   double *kernel_ms, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

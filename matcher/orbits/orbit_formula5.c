@@ -323,12 +323,8 @@ static void sets_of(walk *w, uint32_t x, uint32_t begin, uint32_t end) {
   }
 }
 
-/* A task: the sets of x whose v1 is N(x)[begin, end); part indexes the
- * sums of a hub's tasks (NONE: the task is the whole of x's sets). */
-#define NONE UINT32_MAX
-typedef struct task {
-  uint32_t x, begin, end, part;
-} task;
+#define NONE WM_O5_WHOLE
+typedef wm_o5_task task;
 
 /* x's sums over its sets in [t->begin, t->end) into w->e. */
 static void task_sums(walk *w, const task *t) {
@@ -367,6 +363,20 @@ static void arc_triangles(const wm_graph *g, uint32_t *tri) {
       if (mark) wm_orbit_arc_triangles(g, (uint32_t)v, mark, tri);
     free(mark);
   }
+}
+
+/* The triangles of every arc, from the GPU's pass when the sums are the
+ * GPU's (its time added to run->kernel_ms). */
+static int triangles(const wm_graph *g, const wm_orbit_run *run, uint32_t *tri, wm_error *err) {
+  if (!run->gpu) {
+    arc_triangles(g, tri);
+    return WM_OK;
+  }
+  double ms = 0;
+  wm_orbit_aggregates a = {tri, NULL, NULL, NULL};
+  const int rc = wm_orbit_aggregates_gpu(g, 3, run->gpu_graph, &a, &ms, err);
+  if (run->kernel_ms) *run->kernel_ms += ms;
+  return rc;
 }
 
 /* The adjacency matrix as bits, or NULL where it would pass ADJACENCY_BYTES
@@ -424,14 +434,15 @@ static void walk_free(walk *w) {
 
 /* The tasks, heaviest vertices first (order): a vertex whose sets weigh
  * more than a share of the whole (weight: the rows its v1 choices open,
- * sum of d(v1)) is cut into tasks of about that share by ranges of v1, so
- * that a hub's sets spread over the threads; the others are one task each.
+ * sum of d(v1); the share: the whole cut into `pieces`) is cut into tasks
+ * of about that share by ranges of v1, so that a hub's sets spread over
+ * the threads; the others are one task each.
  * *parts: the hubs' tasks. */
-static task *plan_tasks(const wm_graph *g, const uint32_t *order, uint32_t *ntasks, uint32_t *parts) {
+static task *plan_tasks(const wm_graph *g, const uint32_t *order, uint64_t pieces, uint32_t *ntasks, uint32_t *parts) {
   uint64_t total = 0;
   for (uint32_t v = 0; v < g->n; v++)
     for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) total += deg(g, g->adj[e]);
-  const uint64_t share = total / (64u * (unsigned)omp_get_max_threads()) + 1;
+  const uint64_t share = total / pieces + 1;
   uint64_t cap = (uint64_t)g->n + total / share + 2;
   task *t = malloc(cap * sizeof *t);
   if (!t) return NULL;
@@ -455,13 +466,35 @@ static task *plan_tasks(const wm_graph *g, const uint32_t *order, uint32_t *ntas
   return t;
 }
 
-static int rows5(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
-                 const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+/* The rows of the vertices whose sums were kept per part (part_sums,
+ * part_of): a vertex's parts are consecutive tasks, summed, then solved. */
+static void solve_parts(const wm_graph *g, const wm_o5_equations *q, const task *tasks, uint32_t ntasks,
+                        const wm_i128 *part_sums, const int *part_of, const wm_orbit_run *run, uint64_t *counts,
+                        wm_orbit_first_error *first) {
+  const unsigned orbits = wm_orbit_count(5);
+#pragma omp parallel for schedule(dynamic, 256)
+  for (int64_t i = 0; i < (int64_t)ntasks; i++) {
+    const task *t = &tasks[i];
+    if (t->part == NONE || t->begin != 0) continue;
+    wm_i128 e[ORBITS5] = {0};
+    int of = 0;
+    for (int64_t j = i; j < (int64_t)ntasks && tasks[j].x == t->x; j++)
+      for (unsigned r = 0; r < ORBITS5; r++) {
+        e[r] = wm_add_chk(e[r], part_sums[(size_t)tasks[j].part * ORBITS5 + r], &of);
+        of |= part_of[tasks[j].part];
+      }
+    wm_error er;
+    if (vertex_row(g, q, t->x, e, of, run, counts + (size_t)t->x * orbits, &er)) wm_orbit_keep_first(first, t->x, &er);
+  }
+}
+
+static int rows5_cpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
+                     const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
   uint64_t maxdeg = 0;
   for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
   const unsigned orbits = wm_orbit_count(5);
   uint32_t ntasks = 0, nparts = 0;
-  task *tasks = plan_tasks(g, order, &ntasks, &nparts);
+  task *tasks = plan_tasks(g, order, 64u * (unsigned)omp_get_max_threads(), &ntasks, &nparts);
   wm_i128 *part_sums = tasks ? malloc(((size_t)nparts + 1) * ORBITS5 * sizeof *part_sums) : NULL;
   int *part_of = part_sums ? calloc((size_t)nparts + 1, sizeof *part_of) : NULL;
   if (!part_of) {
@@ -493,25 +526,34 @@ static int rows5(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tr
     }
     walk_free(&w);
   }
-  /* each hub's parts, which are consecutive tasks, summed and solved */
-  for (uint32_t i = 0; !oom && i < ntasks; i++) {
-    const task *t = &tasks[i];
-    if (t->part == NONE || t->begin != 0) continue;
-    wm_i128 e[ORBITS5] = {0};
-    int of = 0;
-    for (uint32_t j = i; j < ntasks && tasks[j].x == t->x; j++)
-      for (unsigned r = 0; r < ORBITS5; r++) {
-        e[r] = wm_add_chk(e[r], part_sums[(size_t)tasks[j].part * ORBITS5 + r], &of);
-        of |= part_of[tasks[j].part];
-      }
-    wm_error er;
-    if (vertex_row(g, q, t->x, e, of, run, counts + (size_t)t->x * orbits, &er))
-      wm_orbit_keep_first(&first, t->x, &er);
-  }
+  if (!oom) solve_parts(g, q, tasks, ntasks, part_sums, part_of, run, counts, &first);
   free(tasks), free(part_sums), free(part_of);
   if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
+}
+
+/* The GPU's warps take the tasks; every task's sums come back apart. */
+#define GPU_PIECES ((uint64_t)1 << 15)
+static int rows5_gpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
+                     const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  uint32_t ntasks = 0, nparts = 0;
+  task *tasks = plan_tasks(g, order, GPU_PIECES, &ntasks, &nparts);
+  wm_i128 *sums = tasks ? malloc(((size_t)ntasks + 1) * ORBITS5 * sizeof *sums) : NULL;
+  int *of = sums ? calloc((size_t)ntasks + 1, sizeof *of) : NULL;
+  if (!of) {
+    free(tasks), free(sums);
+    return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's tasks");
+  }
+  for (uint32_t i = 0; i < ntasks; i++) tasks[i].part = i;
+  int rc = wm_o5_sums_gpu(g, q, tri, adjacency, tasks, ntasks, run->gpu_graph, sums, of, run->kernel_ms, err);
+  if (!rc) {
+    wm_orbit_first_error first = {-1, {0, ""}};
+    solve_parts(g, q, tasks, ntasks, sums, of, run, counts, &first);
+    if (first.vertex >= 0) *err = first.err, rc = err->code;
+  }
+  free(tasks), free(sums), free(of);
+  return rc;
 }
 
 /* The orbits up to 4 vertices by the 4-vertex formula (on the device
@@ -536,11 +578,11 @@ int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *cou
   int rc = q && tri && order ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula");
   if (!rc) rc = wm_o5_derive(t, q, err);
   if (!rc) rc = smaller_orbits(g, run, counts, err);
+  if (!rc) rc = triangles(g, run, tri, err);
   if (!rc) {
-    arc_triangles(g, tri);
     rc = by_degree_desc(g, order, err);
     uint64_t *adjacency = rc ? NULL : adjacency_bits(g);
-    if (!rc) rc = rows5(g, q, tri, adjacency, order, run, counts, err);
+    if (!rc) rc = (run->gpu ? rows5_gpu : rows5_cpu)(g, q, tri, adjacency, order, run, counts, err);
     free(adjacency);
   }
   free(q), free(tri), free(order);

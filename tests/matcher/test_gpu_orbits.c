@@ -1,9 +1,10 @@
 /* The orbit formula with its aggregates on the GPU (gpu_orbit_sums.cu)
  * against the CPU formula and the enumerator, vertex by vertex and orbit by
  * orbit: random graphs of several densities, stars, a hub of degree far
- * above the rest, cliques K5..K8, facebook, Kronecker graphs; the API's
- * device choice (size 5 runs on the CPU and says so), the overflow hook
- * through the GPU path, and the command line's --device gpu output. */
+ * above the rest, cliques K5..K8, facebook, Kronecker graphs; the same for
+ * the 5-vertex formula's sums on the GPU (gpu_orbit_sums5.cu); the API's
+ * device choice, the overflow hook through the GPU path, and the command
+ * line's --device gpu output. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -54,6 +55,23 @@ static void same_orbits(wm_graph *g, const char *what, int enumerate) {
   wm_graph_destroy(g);
 }
 
+static wm_graph *kron(unsigned scale, uint64_t seed);
+
+/* The 5-vertex formula with its sums on the GPU == on the CPU, and == the
+ * enumerator where `enumerate`; g is kept. */
+static void same_orbits5(const wm_graph *g, const char *what, int enumerate) {
+  uint64_t *gpu = counts_of(g, 5, WM_ORBIT_FORMULA, 1);
+  uint64_t *cpu = counts_of(g, 5, WM_ORBIT_FORMULA, 0);
+  assert_rows(g, 5, gpu, cpu, what, "CPU formula");
+  if (enumerate) {
+    uint64_t *en = counts_of(g, 5, WM_ORBIT_ENUMERATE, 0);
+    assert_rows(g, 5, gpu, en, what, "enumerator");
+    free(en);
+  }
+  free(gpu);
+  free(cpu);
+}
+
 static wm_graph *of_arcs(uint32_t n, uint64_t cap, void (*fill)(uint32_t *, uint32_t *, uint64_t *, uint64_t *),
                          uint64_t seed) {
   uint32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
@@ -75,6 +93,24 @@ Test(gpu_orbits, random_graphs_of_several_densities, .timeout = 600) {
       same_orbits(wm_test_er(cases[i].n, cases[i].p, seed * 31 + i), what, 1);
     }
   same_orbits(wm_test_powerlaw(2000, 6, 6, 0.1, 4), "powerlaw-2000", 1);
+}
+
+Test(gpu_orbits, five_vertex_sums_on_random_graphs, .timeout = 900) {
+  const struct {
+    uint32_t n;
+    double p;
+  } cases[] = {{12, 0.5}, {40, 0.3}, {40, 0.8}, {60, 0.6}, {200, 0.05}, {300, 0.02}, {150, 0.15}};
+  for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++)
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+      char what[64];
+      snprintf(what, sizeof what, "G(%u, %.2f) seed %llu", cases[i].n, cases[i].p, (unsigned long long)seed);
+      wm_graph *g = wm_test_er(cases[i].n, cases[i].p, seed * 31 + i);
+      same_orbits5(g, what, cases[i].n <= 60);
+      wm_graph_destroy(g);
+    }
+  wm_graph *g = wm_test_powerlaw(2000, 6, 6, 0.1, 4);
+  same_orbits5(g, "powerlaw-2000", 0);
+  wm_graph_destroy(g);
 }
 
 static void star_300(uint32_t *s, uint32_t *d, uint64_t *m, uint64_t *seed) {
@@ -118,6 +154,58 @@ Test(gpu_orbits, stars_hubs_cliques_and_isolated_vertices, .timeout = 600) {
     free(c);
     wm_graph_destroy(g);
   }
+}
+
+/* A hub of 1,500 leaves (C(1500, 3) sets of 4 on it: a warp's lists and
+ * tallies at their longest, its tasks cut by ranges of v1) over a sparse
+ * tail; a star; isolated vertices; cliques. */
+static void hub_1500(uint32_t *s, uint32_t *d, uint64_t *m, uint64_t *seed) {
+  for (uint32_t v = 1; v <= 1500; v++) s[*m] = 0, d[(*m)++] = v;
+  for (uint32_t i = 0; i < 3000; i++) {
+    s[*m] = 1 + (uint32_t)(wm_test_rand(seed) % 2500);
+    d[(*m)++] = 1 + (uint32_t)(wm_test_rand(seed) % 2500);
+  }
+}
+
+Test(gpu_orbits, five_vertex_sums_on_stars_hubs_cliques_and_isolated_vertices, .timeout = 900) {
+  const struct {
+    uint32_t n;
+    uint64_t cap;
+    void (*fill)(uint32_t *, uint32_t *, uint64_t *, uint64_t *);
+    const char *what;
+    int enumerate;
+  } cases[] = {{301, 300, star_300, "star of 300 leaves", 0},
+               {2501, 4500, hub_1500, "hub of 1,500 leaves and a tail", 0},
+               {700, 400, with_isolated, "vertices mostly isolated", 1}};
+  for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+    wm_graph *g = of_arcs(cases[i].n, cases[i].cap, cases[i].fill, 7);
+    same_orbits5(g, cases[i].what, cases[i].enumerate);
+    wm_graph_destroy(g);
+  }
+  for (uint32_t k = 5; k <= 8; k++) {
+    char what[16];
+    snprintf(what, sizeof what, "K%u", k);
+    wm_graph *g = wm_test_er(k, 1.0, 1);
+    same_orbits5(g, what, 1);
+    /* K_k's 5-cliques per vertex: C(k - 1, 4), orbit 72 */
+    uint64_t *c = counts_of(g, 5, WM_ORBIT_FORMULA, 1);
+    const uint64_t want = (uint64_t)(k - 1) * (k - 2) * (k - 3) * (k - 4) / 24;
+    for (uint32_t v = 0; v < k; v++) cr_assert_eq(c[(size_t)v * 73 + 72], want, "K%u vertex %u", k, v);
+    free(c);
+    wm_graph_destroy(g);
+  }
+}
+
+Test(gpu_orbits, five_vertex_sums_on_facebook_and_kronecker, .timeout = 900) {
+  wm_graph *g = wm_test_load_real("facebook_combined.txt");
+  same_orbits5(g, "facebook", 0);
+  wm_graph_destroy(g);
+  g = kron(9, 1);
+  same_orbits5(g, "kronecker 9", 1);
+  wm_graph_destroy(g);
+  g = kron(11, 3);
+  same_orbits5(g, "kronecker 11", 0);
+  wm_graph_destroy(g);
 }
 
 Test(gpu_orbits, facebook, .timeout = 900) {
@@ -164,7 +252,7 @@ static int api_orbits(const wm_graph *src, unsigned size, int device, uint64_t *
   return rc;
 }
 
-Test(gpu_orbits, the_api_runs_the_formula_on_the_gpu_and_size_5_on_the_cpu) {
+Test(gpu_orbits, the_api_runs_the_formulas_on_the_gpu) {
   wm_graph *g = wm_test_er(30, 0.3, 11);
   uint64_t *gpu = malloc(30 * 73 * sizeof *gpu), *cpu = malloc(30 * 73 * sizeof *cpu);
   char msg[512];
@@ -176,9 +264,8 @@ Test(gpu_orbits, the_api_runs_the_formula_on_the_gpu_and_size_5_on_the_cpu) {
     cr_assert_eq(api_orbits(g, 4, WARPMATCH_DEVICE_CPU, cpu, &r, msg, sizeof msg), 0, "%s", msg);
     cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
     assert_rows(g, 4, gpu, cpu, "G(30, 0.3) through the API", "device CPU");
-    /* size 5: the 5-vertex formula, which has no GPU executor yet, on the CPU */
     cr_assert_eq(api_orbits(g, 5, device, gpu, &r, msg, sizeof msg), 0, "%s", msg);
-    cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
+    cr_assert_eq(r.device, WARPMATCH_DEVICE_GPU, "device option %d", device);
     cr_assert_eq(r.method, WARPMATCH_METHOD_FORMULA);
     cr_assert_eq(api_orbits(g, 5, WARPMATCH_DEVICE_CPU, cpu, &r, msg, sizeof msg), 0, "%s", msg);
     assert_rows(g, 5, gpu, cpu, "G(30, 0.3) size 5 through the API", "device CPU");
@@ -252,6 +339,28 @@ Test(gpu_orbits, overflow_through_the_gpu_path_names_the_vertex_and_the_orbit) {
   cr_assert_eq(r.device, WARPMATCH_DEVICE_GPU);
   cr_assert_eq(counts[7], UINT64_MAX);
   cr_assert_eq(counts[15 + 6], UINT64_MAX - 120 + 36); /* a leaf: the 3-stars around the centre, C(9, 2) */
+  cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+  wm_graph_destroy(star);
+}
+
+/* The same at size 5: the centre's 4-stars (orbit 23, C(10, 4) = 210). */
+Test(gpu_orbits, overflow_through_the_five_vertex_gpu_path_names_the_vertex_and_the_orbit) {
+  uint32_t *s = malloc(10 * 4), *d = malloc(10 * 4);
+  for (uint32_t v = 0; v < 10; v++) s[v] = 0, d[v] = v + 1;
+  wm_graph *star = wm_test_graph_of_arcs(11, s, d, 10);
+  uint64_t counts[11 * 73];
+  char msg[512], start[32];
+  warpmatch_orbit_result r;
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 209));
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+  cr_assert_eq(api_orbits(star, 5, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), WARPMATCH_EINPUT);
+  cr_assert(strstr(msg, "vertex 0") && strstr(msg, "orbit 23"), "%s", msg);
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 210));
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+  cr_assert_eq(api_orbits(star, 5, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), 0, "%s", msg);
+  cr_assert_eq(r.device, WARPMATCH_DEVICE_GPU);
+  cr_assert_eq(counts[23], UINT64_MAX);
+  cr_assert_eq(counts[73 + 22], UINT64_MAX - 210 + 84); /* a leaf: the 4-stars around the centre, C(9, 3) */
   cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
   wm_graph_destroy(star);
 }
