@@ -432,33 +432,40 @@ static void walk_free(walk *w) {
   free(w->ext2.v), free(w->ext3.v);
 }
 
+/* What the sets of x with v1 = N(x)[i] cost, about: the extension set of
+ * v2 is x's later neighbours and v1's own, and each v2 extends it again. */
+static double v1_weight(const wm_graph *g, uint32_t x, uint32_t i) {
+  const double ext2 = (double)(deg(g, x) - i) + (double)deg(g, g->adj[g->offsets[x] + i]);
+  return 1.0 + ext2 * ext2 / 2;
+}
+
 /* The tasks, heaviest vertices first (order): a vertex whose sets weigh
- * more than a share of the whole (weight: the rows its v1 choices open,
- * sum of d(v1); the share: the whole cut into `pieces`) is cut into tasks
- * of about that share by ranges of v1, so that a hub's sets spread over
- * the threads; the others are one task each.
+ * more than a share of the whole (weight: v1_weight summed over its v1;
+ * the share: the whole cut into `pieces`) is cut into tasks of about that
+ * share by ranges of v1, so that a hub's sets spread over the threads; the
+ * others are one task each.
  * *parts: the hubs' tasks. */
 static task *plan_tasks(const wm_graph *g, const uint32_t *order, uint64_t pieces, uint32_t *ntasks, uint32_t *parts) {
-  uint64_t total = 0;
+  double total = 0;
   for (uint32_t v = 0; v < g->n; v++)
-    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) total += deg(g, g->adj[e]);
-  const uint64_t share = total / pieces + 1;
-  uint64_t cap = (uint64_t)g->n + total / share + 2;
+    for (uint32_t i = 0; i < deg(g, v); i++) total += v1_weight(g, v, i);
+  const double share = total / (double)pieces;
+  const uint64_t cap = (uint64_t)g->n + pieces + 2;
   task *t = malloc(cap * sizeof *t);
   if (!t) return NULL;
   uint32_t n = 0, p = 0;
-  for (uint32_t i = 0; i < g->n; i++) {
-    const uint32_t x = order[i], d = (uint32_t)deg(g, x);
-    uint64_t weight = 0;
-    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) weight += deg(g, g->adj[e]);
+  for (uint32_t k = 0; k < g->n; k++) {
+    const uint32_t x = order[k], d = (uint32_t)deg(g, x);
+    double weight = 0;
+    for (uint32_t i = 0; i < d; i++) weight += v1_weight(g, x, i);
     if (weight <= share) {
       t[n++] = (task){x, 0, d, NONE};
       continue;
     }
-    uint64_t acc = 0;
+    double acc = 0;
     uint32_t begin = 0;
     for (uint32_t j = 0; j < d; j++) {
-      acc += deg(g, g->adj[g->offsets[x] + j]);
+      acc += v1_weight(g, x, j);
       if (acc >= share || j + 1 == d) t[n++] = (task){x, begin, j + 1, p++}, begin = j + 1, acc = 0;
     }
   }
