@@ -76,13 +76,21 @@ int warpmatch_randomize(warpmatch_context *ctx, const warpmatch_graph *g, const 
 
 /* ---- the counting seam --------------------------------------------------
  * Significance counts every graph, the real one and each random one, by
- * these two calls alone.  Directed classes are the directed motif counter's
- * (`motifs --directed`): when it is in the library, classes_of answers its
- * class count for (size, 1) and count_graph calls it for directed. */
+ * these calls alone.  Directed classes are the directed motif counter's
+ * (`motifs --directed`): when it is in the library, class_count answers its
+ * class count for (size, 1), classes_of lets directed through, and
+ * count_graph calls the directed counter for j->directed. */
 typedef struct count_job {
   unsigned size;
   int directed, device, method;
 } count_job;
+
+/* The classes of (size, directed): 0 where nothing counts them. */
+static unsigned class_count(unsigned size, int directed) {
+  return directed ? 0 : warpmatch_motif_classes(size);
+}
+
+unsigned warpmatch_significance_classes(unsigned size, int directed) { return class_count(size, directed); }
 
 static int classes_of(warpmatch_context *ctx, const char *who, const count_job *j, unsigned *classes) {
   if (j->directed)
@@ -91,7 +99,7 @@ static int classes_of(warpmatch_context *ctx, const char *who, const count_job *
                        "which this library does not have yet", who);
   if (j->size < 3 || j->size > 5)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: size %u; motifs have 3, 4 or 5 vertices", who, j->size);
-  *classes = warpmatch_motif_classes(j->size);
+  *classes = class_count(j->size, j->directed);
   return WARPMATCH_OK;
 }
 

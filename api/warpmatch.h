@@ -547,6 +547,9 @@ typedef struct warpmatch_significance_result {
   int device;                 /* WARPMATCH_DEVICE_CPU or _GPU: where the counts ran */
 } warpmatch_significance_result;
 
+/* The rows of a significance call of (size, directed): 2, 6 or 21
+ * undirected; 0 where the library cannot count those classes. */
+unsigned warpmatch_significance_classes(unsigned size, int directed);
 /* g's classes of `size` vertices (3..5 undirected) counted, then those of
  * o->graphs random graphs of its degrees (made o->graphs at a time in
  * parallel over the context's threads, counted one after another by
