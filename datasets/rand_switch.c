@@ -6,8 +6,8 @@
  * (a fair coin) a-c and b-d; directed: arcs a->b and c->d become a->d and
  * c->b, which keeps every out- and in-degree.  A swap that would make a
  * loop or an edge already present is rejected and counts as attempted.
- * (Arc swaps alone cannot reverse a directed 3-cycle, so on some degree
- * sequences they do not reach every graph; curveball does.) */
+ * (Arc swaps cannot reverse a directed 3-cycle, nor can curveball's
+ * trades: on some degree sequences neither reaches every graph.) */
 #include <stdlib.h>
 
 #include "gen_random.h"
