@@ -551,11 +551,12 @@ typedef struct warpmatch_significance_result {
  * undirected; 0 where the library cannot count those classes. */
 unsigned warpmatch_significance_classes(unsigned size, int directed);
 /* g's classes of `size` vertices (3..5 undirected) counted, then those of
- * o->graphs random graphs of its degrees (made o->graphs at a time in
- * parallel over the context's threads, counted one after another by
- * warpmatch_motifs_ex on o->device), into rows[0..classes); random (may be
- * NULL) gets graph i's counts at random[i * classes + c].  o NULL: the
- * defaults; result may be NULL. */
+ * o->graphs random graphs of its degrees (graph i is warpmatch_randomize's
+ * index i of o->seed; made a batch of the context's threads at a time, in
+ * parallel, then counted one after another by warpmatch_motifs_ex on
+ * o->device), into rows[0..warpmatch_significance_classes(size,
+ * o->directed)); random (may be NULL) gets graph i's counts at
+ * random[i * classes + c].  o NULL: the defaults; result may be NULL. */
 int warpmatch_motif_significance(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
                                  const warpmatch_significance_options *o, warpmatch_significance_row *rows,
                                  warpmatch_motif *random, warpmatch_significance_result *result);
