@@ -83,6 +83,7 @@ int warpmatch_randomize(warpmatch_context *ctx, const warpmatch_graph *g, const 
 typedef struct count_job {
   unsigned size;
   int directed, device, method;
+  warpmatch_match_options match; /* the rest of the count's options */
 } count_job;
 
 /* The classes of (size, directed): 0 where nothing counts them. */
@@ -106,8 +107,7 @@ static int classes_of(warpmatch_context *ctx, const char *who, const count_job *
 /* g's vertex-induced count of every class into rows; *device where it ran. */
 static int count_graph(warpmatch_context *ctx, const warpmatch_graph *g, const count_job *j, warpmatch_motif *rows,
                        int *device) {
-  warpmatch_match_options mo;
-  warpmatch_match_options_init(&mo);
+  warpmatch_match_options mo = j->match;
   mo.count.device = j->device;
   mo.count.method = j->method;
   warpmatch_match_result r;
@@ -271,8 +271,14 @@ static int sig_options(sig_run *s, const warpmatch_significance_options *opt, un
     return wm_api_fail(s->ctx, WARPMATCH_EUSAGE, "%s: %s classes of a%s graph: %s", s->who,
                        s->o.directed ? "directed" : "undirected", s->o.directed ? "n undirected" : " directed",
                        s->o.directed ? "load it with directed arcs" : "ask for directed classes");
-  const count_job j = {size, s->o.directed, s->o.device, s->o.count_method};
-  s->job = j;
+  count_job *j = &s->job;
+  j->size = size, j->directed = s->o.directed, j->device = s->o.device, j->method = s->o.count_method;
+  warpmatch_match_options_init(&j->match);
+  if (s->o.match) rc = wm_api_struct_in(s->ctx, s->who, &j->match, sizeof j->match, s->o.match);
+  if (rc) return rc;
+  /* one plain count a graph: no timed trials, per-vertex counts, order or ball */
+  j->match.trials = 1, j->match.trial_ms = NULL, j->match.per_vertex = NULL, j->match.order = NULL;
+  j->match.ball = 0;
   return classes_of(s->ctx, s->who, &s->job, &s->classes);
 }
 

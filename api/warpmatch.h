@@ -521,6 +521,11 @@ typedef struct warpmatch_significance_options {
                               counts: WARPMATCH_EUSAGE until they are in the library) */
   int device;              /* WARPMATCH_DEVICE_* of every count (default AUTO) */
   int count_method;        /* WARPMATCH_METHOD_* of every count (default AUTO) */
+  const warpmatch_match_options *match; /* NULL (default), or the rest of every count's options
+                                           (relabel, GPU tuning, gpus); its count.device and
+                                           count.method give way to the two above, and its
+                                           trials, trial_ms, per_vertex, order and ball are
+                                           not used */
 } warpmatch_significance_options;
 void warpmatch_significance_options_init(warpmatch_significance_options *o);
 

@@ -120,7 +120,7 @@ static int options(const wm_cli *cli, warpmatch_context **ctx, uint64_t *k, warp
   if (!rc) rc = wm_cli_context(cli, ctx, err);
   if (!rc) rc = wm_cli_match_options(cli, *ctx, o, err);
   if (!rc) rc = wm_cli_choice(cli, "method", methods, 0, &o->count.method, err);
-  if (!rc) rc = wm_motifs_random_options(cli, &o->count.method, o->count.device, sig, err);
+  if (!rc) rc = wm_motifs_random_options(cli, o, sig, err);
   if (!rc) rc = wm_cli_u64(cli, "trials", 1, 1, WARPMATCH_MAX_TRIALS, &trials, err);
   o->trials = (unsigned)trials;
   return rc;

@@ -15,8 +15,9 @@ static int only_with_random(const wm_cli *cli, const char *name, wm_error *err) 
   return wm_fail(err, WM_EUSAGE, "motifs: --%s is for significance: give --random N too", name);
 }
 
-int wm_motifs_random_options(const wm_cli *cli, int *count_method, int device, warpmatch_significance_options *o,
+int wm_motifs_random_options(const wm_cli *cli, warpmatch_match_options *count, warpmatch_significance_options *o,
                              wm_error *err) {
+  int *count_method = &count->count.method;
   warpmatch_significance_options_init(o);
   o->graphs = 0;
   if (!wm_cli_str(cli, "random")) {
@@ -43,7 +44,8 @@ int wm_motifs_random_options(const wm_cli *cli, int *count_method, int device, w
   o->seed = seed;
   o->swaps_per_edge = (unsigned)swaps;
   o->count_method = *count_method;
-  o->device = device;
+  o->device = count->count.device;
+  o->match = count;
   return WM_OK;
 }
 

@@ -13,9 +13,11 @@
   {"csv", "F", "--random: also write the table as CSV to F"}
 
 /* The --random options over *o (o->graphs 0: no --random).  *count_method
- * is --method's index in auto|formula|enumerate|switch|curveball: the last
- * two choose the randomisation and leave the count's method auto. */
-int wm_motifs_random_options(const wm_cli *cli, int *count_method, int device, warpmatch_significance_options *o,
+ * count->count.method is --method's index in
+ * auto|formula|enumerate|switch|curveball: the last two choose the
+ * randomisation and leave the count's method auto.  The counts take the
+ * rest of *count (device, relabel, GPU tuning), which must outlive o. */
+int wm_motifs_random_options(const wm_cli *cli, warpmatch_match_options *count, warpmatch_significance_options *o,
                              wm_error *err);
 /* Runs it and prints the table (text, --json) and writes --csv. */
 int wm_motifs_random(const wm_cli *cli, warpmatch_context *ctx, const warpmatch_graph *g, unsigned k,

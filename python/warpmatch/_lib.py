@@ -206,6 +206,7 @@ class SignificanceOptions(Structure):
         ("directed", c_int),
         ("device", c_int),
         ("count_method", c_int),
+        ("match", c_void_p),
     ]
 
 

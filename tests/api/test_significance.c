@@ -214,3 +214,25 @@ Test(significance, refusals_name_the_problem) {
   warpmatch_graph_destroy(d);
   warpmatch_context_destroy(ctx);
 }
+
+/* The counts' own options (o->match) pass through: without renumbering, and
+ * with trials that a significance call does not time, the same table. */
+Test(significance, match_options_pass_through) {
+  warpmatch_context *ctx = ctx_new(2);
+  warpmatch_graph *g = small_graph(ctx, 8, 0);
+  warpmatch_significance_row a[6], b[6];
+  warpmatch_significance_options o;
+  options(&o, 3, WARPMATCH_RANDOMIZE_CURVEBALL, 4);
+  cr_assert_eq(warpmatch_motif_significance(ctx, g, 4, &o, a, NULL, NULL), WARPMATCH_OK);
+  warpmatch_match_options mo;
+  warpmatch_match_options_init(&mo);
+  mo.relabel = 0, mo.trials = 5, mo.count.device = WARPMATCH_DEVICE_GPU; /* device: o's wins */
+  o.match = &mo;
+  cr_assert_eq(warpmatch_motif_significance(ctx, g, 4, &o, b, NULL, NULL), WARPMATCH_OK, "%s",
+               warpmatch_last_error(ctx));
+  cr_assert(!memcmp(a, b, sizeof a));
+  mo.size = 0;
+  cr_assert_eq(warpmatch_motif_significance(ctx, g, 4, &o, b, NULL, NULL), WARPMATCH_EUSAGE);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
