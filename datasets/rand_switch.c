@@ -117,6 +117,52 @@ static int fill_rows(const wm_graph *g, uint32_t (*e)[2], uint64_t k, int direct
   return 0;
 }
 
+/* One attempt's draws, made in the stream's order ahead of their use. */
+typedef struct draw {
+  uint64_t i, j;
+  int flip;
+} draw;
+
+/* Attempts are drawn AHEAD early so that their edges, and HALF later the
+ * hash slots of the edges they would make, are prefetched: each attempt
+ * reads random places of arrays past the L1 and L2 caches (on facebook
+ * this took a random graph from 0.145 to 0.132 s on one core).  The draws
+ * keep the stream's order, so the graph is the one a plain loop makes. */
+#define AHEAD 16
+#define HALF 8
+
+static draw next_draw(uint64_t key, uint64_t *ctr, uint64_t k, int directed) {
+  draw d;
+  d.i = wm_gen_below64(key, ctr, k);
+  d.j = wm_gen_below64(key, ctr, k);
+  d.flip = !directed && (wm_gen_next(key, ctr) & 1);
+  return d;
+}
+
+static void prefetch_slots(const edge_set *s, uint32_t (*e)[2], const draw *d, int directed) {
+  const uint32_t a = e[d->i][0], c = e[d->j][d->flip], dd = e[d->j][!d->flip];
+  __builtin_prefetch(&s->slot[home(s, key_of(a, dd, directed))]);
+  __builtin_prefetch(&s->slot[home(s, key_of(c, e[d->i][1], directed))]);
+}
+
+static uint64_t run_chain(uint32_t (*e)[2], uint64_t k, uint64_t attempts, uint64_t key, int directed, edge_set *s) {
+  draw ring[AHEAD];
+  uint64_t ctr = 0, accepted = 0;
+  for (uint64_t t = 0; t < AHEAD && t < attempts; t++) ring[t] = next_draw(key, &ctr, k, directed);
+  for (uint64_t t = 0; t < attempts; t++) {
+    const draw d = ring[t % AHEAD];
+    if (t + AHEAD < attempts) {
+      draw *n = &ring[t % AHEAD];
+      *n = next_draw(key, &ctr, k, directed);
+      __builtin_prefetch(e[n->i]);
+      __builtin_prefetch(e[n->j]);
+    }
+    if (t + HALF < attempts) prefetch_slots(s, e, &ring[(t + HALF) % AHEAD], directed);
+    if (d.i != d.j) accepted += (uint64_t)try_swap(e, d.i, d.j, d.flip, directed, s);
+  }
+  return accepted;
+}
+
 int wm_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, wm_graph *out, wm_randomize_stats *st,
                    wm_error *err) {
   const int directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
@@ -130,14 +176,8 @@ int wm_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, wm_graph 
                    (unsigned long long)m);
   }
   const uint64_t k = collect(g, directed, e, &s);
-  uint64_t ctr = 0, accepted = 0;
-  for (uint64_t t = 0; k >= 2 && t < attempts; t++) {
-    const uint64_t i = wm_gen_below64(key, &ctr, k), j = wm_gen_below64(key, &ctr, k);
-    const int flip = !directed && (wm_gen_next(key, &ctr) & 1);
-    if (i != j) accepted += (uint64_t)try_swap(e, i, j, flip, directed, &s);
-  }
   st->attempted = k >= 2 ? attempts : 0;
-  st->accepted = accepted;
+  st->accepted = k >= 2 ? run_chain(e, k, attempts, key, directed, &s) : 0;
   const int rc = fill_rows(g, e, k, directed, out);
   free(e);
   free(s.slot);
