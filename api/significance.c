@@ -129,7 +129,8 @@ typedef struct sig_run {
   warpmatch_significance_options o;
   count_job job;
   unsigned classes;
-  warpmatch_motif *random; /* graphs x classes */
+  warpmatch_motif *scratch; /* one graph's rows */
+  wm_u128 *random;          /* graphs x classes counts (16 bytes each, not a record's 112) */
   warpmatch_significance_result r;
 } sig_run;
 
@@ -169,7 +170,9 @@ static int count_batch(sig_run *s, uint64_t first, int n, wm_graph **batch) {
     if (!rc) rc = wm_api_graph_wrap(s->ctx, s->who, batch[i], &h);
     else wm_graph_destroy(batch[i]);
     batch[i] = NULL;
-    if (!rc) rc = count_graph(s->ctx, h, &s->job, s->random + (first + (uint64_t)i) * s->classes, &s->r.device);
+    if (!rc) rc = count_graph(s->ctx, h, &s->job, s->scratch, &s->r.device);
+    for (unsigned c = 0; !rc && c < s->classes; c++)
+      s->random[(first + (uint64_t)i) * s->classes + c] = count_of(&s->scratch[c]);
     warpmatch_graph_destroy(h);
   }
   return rc;
@@ -211,14 +214,14 @@ static void class_stats(const sig_run *s, unsigned c, warpmatch_significance_row
   long double sum = 0, sq = 0;
   unsigned over = 0, under = 0;
   for (unsigned i = 0; i < n; i++) {
-    const wm_u128 x = count_of(&s->random[(size_t)i * s->classes + c]);
+    const wm_u128 x = s->random[(size_t)i * s->classes + c];
     sum += (long double)x;
     over += x >= real;
     under += x <= real;
   }
   const long double mean = sum / n;
   for (unsigned i = 0; i < n; i++) {
-    const long double d = (long double)count_of(&s->random[(size_t)i * s->classes + c]) - mean;
+    const long double d = (long double)s->random[(size_t)i * s->classes + c] - mean;
     sq += d * d;
   }
   row->mean = (double)mean;
@@ -240,7 +243,8 @@ static void profile(warpmatch_significance_row *rows, unsigned classes) {
 static int significance(sig_run *s, warpmatch_significance_row *rows) {
   warpmatch_motif *real = calloc(s->classes, sizeof *real);
   s->random = calloc((size_t)s->o.graphs * s->classes, sizeof *s->random);
-  if (!real || !s->random) {
+  s->scratch = calloc(s->classes, sizeof *s->scratch);
+  if (!real || !s->random || !s->scratch) {
     free(real);
     return wm_api_fail(s->ctx, WARPMATCH_EINPUT, "%s: out of memory for %u graphs' counts", s->who, s->o.graphs);
   }
@@ -297,8 +301,15 @@ int warpmatch_motif_significance(warpmatch_context *ctx, const warpmatch_graph *
   if (!rc) rc = significance(&s, rows);
   s.r.graphs = s.o.graphs;
   s.r.classes = s.classes;
-  if (!rc && random) memcpy(random, s.random, (size_t)s.o.graphs * s.classes * sizeof *random);
+  for (uint64_t i = 0; !rc && random && i < s.o.graphs; i++) /* the real rows' names with each graph's counts */
+    for (unsigned c = 0; c < s.classes; c++) {
+      warpmatch_motif *m = &random[i * s.classes + c];
+      *m = rows[c].motif;
+      m->count = (uint64_t)s.random[i * s.classes + c];
+      m->count_high = (uint64_t)(s.random[i * s.classes + c] >> 64);
+    }
   free(s.random);
+  free(s.scratch);
   if (!rc && result) rc = wm_api_struct_out(ctx, who, result, &s.r, sizeof s.r);
   return rc;
 }

@@ -71,6 +71,7 @@ static void check_against_own(unsigned size, int method) {
     cr_assert_eq(warpmatch_motifs(ctx, h, size, NULL, mine), WARPMATCH_OK);
     for (unsigned c = 0; c < classes; c++) {
       cr_assert_eq(count_of(&mine[c]), count_of(&random[i * classes + c]), "graph %u class %u", i, c);
+      cr_assert_str_eq(random[i * classes + c].name, mine[c].name);
       x[i][c] = count_of(&mine[c]);
       sum[c] += x[i][c];
     }
