@@ -85,5 +85,8 @@ for k in $sizes; do
   ratio=$(awk -v o="$ours" -v n="$nx_s" 'BEGIN { if (n == "-" || o == 0) print "-"; else printf "%.0fx", n / o }')
   printf "%-24s %4s %5s %10s %10.4f %10.4f %12s %8s\n" "$name" "$k" "$random" "$ours" "$r" "$c" "$nx_s" "$ratio"
 done
-echo "ours: $method, 10 swaps per edge, randomise + count per graph on $(nproc) cores; networkx:" \
-  "double_edge_swap (10 per edge) + triangles in one process, mean of $nx_graphs graphs"
+chain="10 swaps per edge"
+[ "$method" = curveball ] && chain="10 rounds of trades"
+echo "ours: $method, $chain, randomise + count per graph on $(nproc) cores (the graphs made in parallel)"
+[ "$nx_graphs" -gt 0 ] && echo "networkx: double_edge_swap (10 per edge) + triangles in one process, mean of $nx_graphs graphs"
+exit 0
