@@ -154,3 +154,29 @@ Test(significance_cli, unwritable_csv_fails_whole) {
   free(out), free(err);
   wm_test_rmdir(f.dir);
 }
+
+/* K5 is the only graph of its degrees: sd 0, so z is "-" in the text (with
+ * a note), null in the JSON and empty in the CSV; never a division by 0. */
+Test(significance_cli, zero_sd_prints_no_z) {
+  wm_test_files f;
+  char text[256];
+  wm_test_clique_text(text, sizeof text, 5, 1, 1);
+  wm_test_graph_file(&f, text);
+  char *out, *err, csv[600];
+  snprintf(csv, sizeof csv, "%s/k5.csv", f.dir);
+  int rc = wm_test_run(&out, &err, "motifs %s --size 3 --random 3 --no-cache --csv %s", f.graph, csv);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "every random count equal (sd 0), so no z-score"), "%s", out);
+  cr_assert(strstr(out, "\ntriangle "), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "motifs %s --size 3 --random 3 --no-cache --json", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert(strstr(out, "\"random_sd\":0,\"z\":null"), "%s", out);
+  cr_assert(strstr(out, "\"profile\":null"), "%s", out);
+  free(out), free(err);
+  char *c = slurp(csv);
+  cr_assert(strstr(c, "triangle,0-1 0-2 1-2,10,10,0,,1,1,\n"), "%s", c);
+  free(c);
+  wm_test_rmdir(f.dir);
+}
