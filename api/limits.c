@@ -24,6 +24,8 @@ static const struct {
     LIMIT(WARPMATCH_GEN_MAX_EDGE_FACTOR),
     LIMIT(WARPMATCH_GEN_MAX_VERTICES),
     LIMIT(WARPMATCH_GEN_MAX_EDGES),
+    LIMIT(WARPMATCH_MAX_SWAPS_PER_EDGE),
+    LIMIT(WARPMATCH_MAX_RANDOM_GRAPHS),
 };
 
 const char *warpmatch_limit(unsigned i, long long *value) {

@@ -472,6 +472,100 @@ int warpmatch_motifs_ex(warpmatch_context *ctx, const warpmatch_graph *g, unsign
                         const warpmatch_match_options *o, warpmatch_motif *out, const char **how,
                         warpmatch_motif *edge_induced, warpmatch_match_result *result);
 
+/* ---- motif significance against degree-preserving random graphs -------
+ * Random graphs with the degrees of g (in- and out-degrees when directed),
+ * without self-loops or multi-edges, by one of two Markov chains started
+ * at g: edge switching (double-edge swaps; arc swaps when directed) or
+ * global curveball trades (docs/motifs.md#significance).  Graph `index` of a
+ * seed is the same whatever the threads. */
+enum { WARPMATCH_RANDOMIZE_SWITCH = 1, WARPMATCH_RANDOMIZE_CURVEBALL = 2 };
+/* swaps_per_edge: 1..WARPMATCH_MAX_SWAPS_PER_EDGE (default 10). */
+#define WARPMATCH_MAX_SWAPS_PER_EDGE 10000
+/* Random graphs of one significance call: 2..WARPMATCH_MAX_RANDOM_GRAPHS. */
+#define WARPMATCH_MAX_RANDOM_GRAPHS 100000
+
+typedef struct warpmatch_randomize_options {
+  size_t size;             /* sizeof(warpmatch_randomize_options), set by _init */
+  int method;              /* WARPMATCH_RANDOMIZE_* (default SWITCH) */
+  uint64_t seed;           /* default 1 */
+  uint64_t index;          /* graph `index` of the seed's sequence (default 0): the significance
+                              call's i-th random graph is index i */
+  unsigned swaps_per_edge; /* switch: attempted swaps per edge; curveball: global trade rounds
+                              (each vertex trades once a round); default 10 */
+} warpmatch_randomize_options;
+void warpmatch_randomize_options_init(warpmatch_randomize_options *o);
+
+typedef struct warpmatch_randomize_stats {
+  size_t size;                /* sizeof(warpmatch_randomize_stats), set by the caller */
+  uint64_t attempted;         /* swaps (switch) or trades (curveball) tried */
+  uint64_t accepted;          /* swaps made, or trades that moved a neighbour */
+  uint64_t edges_kept;        /* edges (arcs) of g still present: the mixing check */
+  double edges_kept_expected; /* their number expected at full mixing: the sum over g's edges
+                                 of min(1, d(u) d(v) / 2m) (arcs: min(1, out(u) in(v) / m)) */
+  double seconds;
+} warpmatch_randomize_stats;
+
+/* *out: a new graph of g's vertices (the same ids) and degrees; g is
+ * untouched.  o may be NULL (the defaults), stats too.  An oriented graph
+ * is WARPMATCH_EINPUT. */
+int warpmatch_randomize(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_randomize_options *o,
+                        warpmatch_graph **out, warpmatch_randomize_stats *stats);
+
+typedef struct warpmatch_significance_options {
+  size_t size;             /* sizeof(warpmatch_significance_options), set by _init */
+  unsigned graphs;         /* random graphs, 2..WARPMATCH_MAX_RANDOM_GRAPHS (default 100) */
+  int method;              /* WARPMATCH_RANDOMIZE_* (default SWITCH) */
+  uint64_t seed;           /* default 1: the same seed, the same answer */
+  unsigned swaps_per_edge; /* as warpmatch_randomize_options' (default 10) */
+  int directed;            /* 1: directed classes of a directed graph (needs the directed motif
+                              counts: WARPMATCH_EUSAGE until they are in the library) */
+  int device;              /* WARPMATCH_DEVICE_* of every count (default AUTO) */
+  int count_method;        /* WARPMATCH_METHOD_* of every count (default AUTO) */
+  const warpmatch_match_options *match; /* NULL (default), or the rest of every count's options
+                                           (relabel, GPU tuning, gpus); its count.device and
+                                           count.method give way to the two above, and its
+                                           trials, trial_ms, per_vertex, order and ball are
+                                           not used */
+} warpmatch_significance_options;
+void warpmatch_significance_options_init(warpmatch_significance_options *o);
+
+/* One class's row: a fixed record. */
+typedef struct warpmatch_significance_row {
+  warpmatch_motif motif; /* the class and g's vertex-induced count */
+  double mean, sd;       /* of the random graphs' counts (sd: the sample's, over N - 1) */
+  double z;              /* (count - mean) / sd; NaN where sd is 0 (every random count equal) */
+  double p_over;         /* the share of random counts >= g's: small = over-represented */
+  double p_under;        /* the share of random counts <= g's: small = under-represented */
+  double profile;        /* z over the length of the vector of the classes' z (the significance
+                            profile, Milo et al. 2004); NaN where z is, or where every z is 0 */
+} warpmatch_significance_row;
+
+typedef struct warpmatch_significance_result {
+  size_t size;                /* sizeof(warpmatch_significance_result), set by the caller */
+  unsigned graphs, classes;
+  uint64_t attempted, accepted; /* swaps or trades, summed over the random graphs */
+  uint64_t edges_kept;        /* g's edges present, summed over the random graphs */
+  double edges_kept_expected; /* per graph at full mixing (warpmatch_randomize_stats) */
+  double real_seconds;        /* counting g */
+  double randomize_seconds;   /* making the random graphs (wall, in parallel) */
+  double count_seconds;       /* counting them */
+  int device;                 /* WARPMATCH_DEVICE_CPU or _GPU: where the counts ran */
+} warpmatch_significance_result;
+
+/* The rows of a significance call of (size, directed): 2, 6 or 21
+ * undirected; 0 where the library cannot count those classes. */
+unsigned warpmatch_significance_classes(unsigned size, int directed);
+/* g's classes of `size` vertices (3..5 undirected) counted, then those of
+ * o->graphs random graphs of its degrees (graph i is warpmatch_randomize's
+ * index i of o->seed; made a batch of the context's threads at a time, in
+ * parallel, then counted one after another by warpmatch_motifs_ex on
+ * o->device), into rows[0..warpmatch_significance_classes(size,
+ * o->directed)); random (may be NULL) gets graph i's counts at
+ * random[i * classes + c].  o NULL: the defaults; result may be NULL. */
+int warpmatch_motif_significance(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
+                                 const warpmatch_significance_options *o, warpmatch_significance_row *rows,
+                                 warpmatch_motif *random, warpmatch_significance_result *result);
+
 /* Or'd into warpmatch_plan_ex's format: the plan alone, without the graph
  * statistics; the plan listing runs (no count-only last level); the GPU's
  * plan whatever the device (its first edge bounded v1 > v0). */

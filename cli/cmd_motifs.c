@@ -6,18 +6,21 @@
 #include <stdlib.h>
 
 #include "match_cli.h"
+#include "motifs_random.h"
 
 static const wm_optspec spec[] = {
     {"size", "3|4|5", "pattern size (required)"},
-    {"method", "auto|formula|enumerate",
+    {"method", "auto|formula|enumerate|switch|curveball",
      "formula: counts from vertex, edge and triangle aggregates, enumerating only what does\n"
-     "not decompose; enumerate: one plan per class (the cross-check); auto = formula"},
+     "not decompose; enumerate: one plan per class (the cross-check); auto = formula;\n"
+     "with --random, switch (default) or curveball makes the random graphs"},
     {"threads", "N", "CPU threads (default: all)"},
     {"trials", "N", "time N runs (1-1000) after an untimed warm-up; report the median (default 1)"},
     WM_DEVICE_OPTSPEC,
     WM_GPU_OPTSPEC,
     WM_RELABEL_OPTSPEC,
     WM_GRAPH_OPTSPEC,
+    WM_MOTIFS_RANDOM_OPTSPEC,
     {NULL, NULL, NULL},
 };
 
@@ -109,14 +112,15 @@ static int count_all(warpmatch_context *ctx, const warpmatch_graph *g, unsigned 
 
 /* Every option before anything is loaded. */
 static int options(const wm_cli *cli, warpmatch_context **ctx, uint64_t *k, warpmatch_match_options *o,
-                   wm_error *err) {
-  static const char *const methods[] = {"auto", "formula", "enumerate", NULL};
+                   warpmatch_significance_options *sig, wm_error *err) {
+  static const char *const methods[] = {"auto", "formula", "enumerate", "switch", "curveball", NULL};
   uint64_t trials;
   if (!wm_cli_str(cli, "size")) return wm_fail(err, WM_EUSAGE, "motifs: --size 3|4|5 is required");
   int rc = wm_cli_u64(cli, "size", 0, 3, 5, k, err);
   if (!rc) rc = wm_cli_context(cli, ctx, err);
   if (!rc) rc = wm_cli_match_options(cli, *ctx, o, err);
   if (!rc) rc = wm_cli_choice(cli, "method", methods, 0, &o->count.method, err);
+  if (!rc) rc = wm_motifs_random_options(cli, o, sig, err);
   if (!rc) rc = wm_cli_u64(cli, "trials", 1, 1, WARPMATCH_MAX_TRIALS, &trials, err);
   o->trials = (unsigned)trials;
   return rc;
@@ -136,12 +140,19 @@ int wm_cmd_motifs(int argc, char **argv) {
   warpmatch_context *ctx = NULL;
   warpmatch_graph *g = NULL;
   warpmatch_match_options o;
+  warpmatch_significance_options sig;
   table t = {0};
-  int rc = options(&cli, &ctx, &k, &o, &err);
+  int rc = options(&cli, &ctx, &k, &o, &sig, &err);
   t.method = o.count.method;
   double t0 = wm_now();
   if (!rc) rc = wm_cli_open_graph(&cli, ctx, cli.positional[0], &g, NULL, &err);
   t.load_seconds = wm_now() - t0;
+  if (!rc && sig.graphs) { /* --random: significance, directed or not (the library says what it counts) */
+    rc = wm_motifs_random(&cli, ctx, g, (unsigned)k, &sig, t.load_seconds, &err);
+    warpmatch_graph_destroy(g);
+    warpmatch_context_destroy(ctx);
+    return rc ? wm_cli_report(&err) : WM_OK;
+  }
   if (!rc && warpmatch_graph_directed(g))
     rc = wm_fail(&err, WM_EUSAGE, "motifs: needs an undirected graph (drop --directed)");
   rc = wm_mpi_agree(rc, &err); /* under mpirun all ranks stop if one failed to load */

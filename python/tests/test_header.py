@@ -95,6 +95,11 @@ def _fields(text: str, struct: str) -> list[str]:
         ("warpmatch_gen_options", _lib.GenOptions),
         ("warpmatch_orbit_options", _lib.OrbitOptions),
         ("warpmatch_orbit_result", _lib.OrbitResult),
+        ("warpmatch_randomize_options", _lib.RandomizeOptions),
+        ("warpmatch_randomize_stats", _lib.RandomizeStats),
+        ("warpmatch_significance_options", _lib.SignificanceOptions),
+        ("warpmatch_significance_row", _lib.SignificanceRow),
+        ("warpmatch_significance_result", _lib.SignificanceResult),
     ],
 )
 def test_structs_match_the_header(struct: str, mirror: type[ctypes.Structure]) -> None:
@@ -107,6 +112,8 @@ def test_versioned_structs_say_so() -> None:
     assert _lib.load_options().size == ctypes.sizeof(_lib.LoadOptions)
     assert _lib.gen_options(_lib.GEN_KINDS["grid"], 10, 1).size == ctypes.sizeof(_lib.GenOptions)
     assert _lib.orbit_options().size == ctypes.sizeof(_lib.OrbitOptions)
+    assert _lib.randomize_options().size == ctypes.sizeof(_lib.RandomizeOptions)
+    assert _lib.significance_options().size == ctypes.sizeof(_lib.SignificanceOptions)
     room = ctypes.create_string_buffer(ctypes.sizeof(_lib.LoadOptions) + 64)
     _lib.lib.warpmatch_load_options_init(room)
     assert ctypes.c_size_t.from_buffer(room).value == ctypes.sizeof(_lib.LoadOptions)

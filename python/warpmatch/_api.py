@@ -39,6 +39,8 @@ _DEVICES = {"auto": _lib.DEVICE_AUTO, "cpu": _lib.DEVICE_CPU, "gpu": _lib.DEVICE
 _DEVICE_NAMES = {v: k for k, v in _DEVICES.items()}
 _METHODS = {"auto": _lib.METHOD_AUTO, "formula": _lib.METHOD_FORMULA, "enumerate": _lib.METHOD_ENUMERATE}
 _METHOD_NAMES = {v: k for k, v in _METHODS.items()}
+_CHAINS = {"switch": _lib.RANDOMIZE_SWITCH, "curveball": _lib.RANDOMIZE_CURVEBALL}
+_CHAIN_NAMES = {v: k for k, v in _CHAINS.items()}
 _PLANNERS = {"auto": _lib.PLANNER_AUTO, "model": _lib.PLANNER_MODEL, "sampled": _lib.PLANNER_SAMPLED}
 _MAX_ID = _lib.UINT32_MAX - 1  # vertex ids and indices go up to 2^32 - 2
 
@@ -327,6 +329,47 @@ class Motif:
     name: str
     edges: tuple[tuple[int, int], ...]
     count: int
+
+
+@dataclass(frozen=True)
+class MotifSignificance:
+    """One class against degree-preserving random graphs (``Graph.motifs(size, random=N)``)."""
+
+    name: str
+    edges: tuple[tuple[int, int], ...]
+    count: int  #: the graph's vertex-induced count
+    random_mean: float
+    random_sd: float  #: the random counts' sample standard deviation (over N - 1)
+    z: float  #: (count - random_mean) / random_sd; NaN where random_sd is 0
+    p_over: float  #: share of random counts >= count (small: over-represented)
+    p_under: float  #: share of random counts <= count (small: under-represented)
+    profile: float  #: z over the length of the classes' z vector (the significance profile)
+
+
+class SignificanceTable(builtins.list):  # type: ignore[type-arg]
+    """The rows of ``Graph.motifs(size, random=N)`` without pandas: a list of
+    MotifSignificance, with the run's figures in ``info`` (as a DataFrame's ``attrs``)."""
+
+    info: dict[str, Any]
+
+
+def _chain(method: str) -> int:
+    if not isinstance(method, str) or method.lower() not in _CHAINS:
+        raise UsageError(f"randomisation method must be switch or curveball, not {method!r}")
+    return _CHAINS[method.lower()]
+
+
+def _significance_table(rows: builtins.list[MotifSignificance], info: dict[str, Any]) -> Any:
+    """A pandas DataFrame where pandas imports, else a SignificanceTable."""
+    try:
+        import pandas as pd
+    except ImportError:
+        table = SignificanceTable(rows)
+        table.info = info
+        return table
+    frame = pd.DataFrame([r.__dict__ for r in rows], columns=[f for f in MotifSignificance.__dataclass_fields__])
+    frame.attrs.update(info)
+    return frame
 
 
 def _parse_edges(text: str) -> tuple[tuple[int, int], ...]:
@@ -651,12 +694,93 @@ class Graph:
             return np.empty((0, k), dtype=np.uint32)
         return np.concatenate(batches).reshape(-1, k)
 
-    def motifs(self, size: int, device: str = "auto", method: str = "auto") -> dict[str, int]:
+    def motifs(
+        self,
+        size: int,
+        device: str = "auto",
+        method: str = "auto",
+        random: int | None = None,
+        seed: int = 1,
+        swaps_per_edge: int = 10,
+        directed: bool | None = None,
+    ) -> Any:
         """Every connected pattern of ``size`` (3, 4 or 5) vertices: name -> vertex-induced count.
 
-        The graph must be undirected.
+        The graph must be undirected.  With ``random=N`` (2 or more): motif
+        significance instead, each class's count against N random graphs of
+        the same degrees, made by ``method`` "switch" (edge swaps, the
+        default) or "curveball" with ``swaps_per_edge`` (switch: attempted
+        swaps per edge; curveball: trade rounds) from ``seed`` (the same seed,
+        the same answer).  Returns a table with one row per class (a pandas
+        DataFrame where pandas imports, else a list of MotifSignificance):
+        name, edges, count, random_mean, random_sd, z (NaN where random_sd is
+        0), p_over, p_under and profile; the run's figures (swaps attempted
+        and accepted per graph, the mixing check, times) in ``.attrs``
+        (DataFrame) or ``.info``.  ``directed`` (default: the graph's) asks
+        for directed classes, which need the directed motif counts.
         """
-        return {m.name: m.count for m in self.motif_table(size, device, method)}
+        if random is None:
+            return {m.name: m.count for m in self.motif_table(size, device, method)}
+        return self._significance(size, device, method, random, seed, swaps_per_edge, directed)
+
+    def _significance(
+        self, size: int, device: str, method: str, random: int, seed: int, swaps_per_edge: int, directed: bool | None
+    ) -> Any:
+        size = _integer(size, "motif size", 3, 5, "3, 4 or 5")
+        o = _lib.significance_options()
+        o.graphs = _integer(random, "random", 2, _lib.MAX_RANDOM_GRAPHS)
+        o.seed = _integer(seed, "seed", 0, 2**64 - 1)
+        o.swaps_per_edge = _integer(swaps_per_edge, "swaps_per_edge", 1, _lib.MAX_SWAPS_PER_EDGE)
+        if isinstance(method, str) and method.lower() in _CHAINS:
+            o.method = _chain(method)
+        else:
+            o.count_method = _method(method)
+        o.device = _device(device)
+        o.directed = int(self.directed if directed is None else bool(directed))
+        classes = int(lib.warpmatch_significance_classes(size, o.directed))
+        rows = (_lib.SignificanceRow * max(1, classes))()
+        r = _lib.SignificanceResult()
+        r.size = ctypes.sizeof(r)
+        with self._ctx.lock:
+            self._ctx.check(lib.warpmatch_motif_significance(self._ctx.ptr, self._live(), size, byref(o), rows, None, byref(r)))
+        out = [
+            MotifSignificance(
+                _decode(x.motif.name), _parse_edges(_decode(x.motif.edges)), _wide(x.motif.count, x.motif.count_high),
+                x.mean, x.sd, x.z, x.p_over, x.p_under, x.profile,
+            )
+            for x in rows[: r.classes]
+        ]
+        n = r.graphs
+        info = {
+            "size": size,
+            "random_graphs": n,
+            "method": _CHAIN_NAMES[o.method],
+            "seed": int(o.seed),
+            "swaps_per_edge": swaps_per_edge,
+            "attempted_per_graph": r.attempted / n,
+            "accepted_per_graph": r.accepted / n,
+            "edges_kept_per_graph": r.edges_kept / n,
+            "edges_kept_expected": r.edges_kept_expected,
+            "device": _DEVICE_NAMES.get(r.device, "cpu"),
+            "real_seconds": r.real_seconds,
+            "randomize_seconds_per_graph": r.randomize_seconds / n,
+            "count_seconds_per_graph": r.count_seconds / n,
+        }
+        return _significance_table(out, info)
+
+    def randomize(self, seed: int = 1, method: str = "switch", swaps_per_edge: int = 10, index: int = 0) -> Graph:
+        """A new Graph with every vertex's degree (in- and out-degree when
+        directed), no self-loops or multi-edges: graph ``index`` of ``seed``'s
+        sequence (``motifs(..., random=N, seed=seed)`` counts indices 0..N-1),
+        made by "switch" (edge swaps) or "curveball" trades from this one.
+        The vertices keep their ids (and networkx nodes)."""
+        o = _lib.randomize_options()
+        o.method = _chain(method)
+        o.seed = _integer(seed, "seed", 0, 2**64 - 1)
+        o.index = _integer(index, "index", 0, 2**64 - 1)
+        o.swaps_per_edge = _integer(swaps_per_edge, "swaps_per_edge", 1, _lib.MAX_SWAPS_PER_EDGE)
+        g = self._live()
+        return Graph._build(lambda ctx, out: lib.warpmatch_randomize(ctx.ptr, g, byref(o), byref(out), None), self._nodes)
 
     def motif_table(self, size: int, device: str = "auto", method: str = "auto") -> builtins.list[Motif]:
         """As ``motifs``, with each class's edges: a list of Motif(name, edges, count)."""

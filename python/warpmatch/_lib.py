@@ -54,6 +54,9 @@ METHOD_ENUMERATE = 2
 PLAN_TEXT = 0
 PLAN_JSON = 1
 
+RANDOMIZE_SWITCH = 1
+RANDOMIZE_CURVEBALL = 2
+
 PLANNER_MODEL = 0
 PLANNER_SAMPLED = 1
 PLANNER_AUTO = 2
@@ -163,6 +166,79 @@ class Motif(Structure):
         ("edges", c_char * 64),
         ("count", c_uint64),
         ("count_high", c_uint64),
+    ]
+
+
+class RandomizeOptions(Structure):
+    """warpmatch_randomize_options (versioned: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("method", c_int),
+        ("seed", c_uint64),
+        ("index", c_uint64),
+        ("swaps_per_edge", c_uint),
+    ]
+
+
+class RandomizeStats(Structure):
+    """warpmatch_randomize_stats (versioned: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("attempted", c_uint64),
+        ("accepted", c_uint64),
+        ("edges_kept", c_uint64),
+        ("edges_kept_expected", c_double),
+        ("seconds", c_double),
+    ]
+
+
+class SignificanceOptions(Structure):
+    """warpmatch_significance_options (versioned: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("graphs", c_uint),
+        ("method", c_int),
+        ("seed", c_uint64),
+        ("swaps_per_edge", c_uint),
+        ("directed", c_int),
+        ("device", c_int),
+        ("count_method", c_int),
+        ("match", c_void_p),
+    ]
+
+
+class SignificanceRow(Structure):
+    """warpmatch_significance_row."""
+
+    _fields_ = [
+        ("motif", Motif),
+        ("mean", c_double),
+        ("sd", c_double),
+        ("z", c_double),
+        ("p_over", c_double),
+        ("p_under", c_double),
+        ("profile", c_double),
+    ]
+
+
+class SignificanceResult(Structure):
+    """warpmatch_significance_result (versioned: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("graphs", c_uint),
+        ("classes", c_uint),
+        ("attempted", c_uint64),
+        ("accepted", c_uint64),
+        ("edges_kept", c_uint64),
+        ("edges_kept_expected", c_double),
+        ("real_seconds", c_double),
+        ("randomize_seconds", c_double),
+        ("count_seconds", c_double),
+        ("device", c_int),
     ]
 
 
@@ -307,6 +383,26 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     # motifs
     "warpmatch_motif_classes": (c_uint, [c_uint]),
     "warpmatch_motifs": (c_int, [ctx_p, graph_p, c_uint, POINTER(CountOptions), POINTER(Motif)]),
+    # motif significance
+    "warpmatch_randomize_options_init": (None, [c_void_p]),
+    "warpmatch_randomize": (
+        c_int,
+        [ctx_p, graph_p, POINTER(RandomizeOptions), POINTER(graph_p), POINTER(RandomizeStats)],
+    ),
+    "warpmatch_significance_options_init": (None, [c_void_p]),
+    "warpmatch_significance_classes": (c_uint, [c_uint, c_int]),
+    "warpmatch_motif_significance": (
+        c_int,
+        [
+            ctx_p,
+            graph_p,
+            c_uint,
+            POINTER(SignificanceOptions),
+            POINTER(SignificanceRow),
+            POINTER(Motif),
+            POINTER(SignificanceResult),
+        ],
+    ),
     # graphlet orbits
     "warpmatch_orbit_count": (c_uint, [c_uint]),
     "warpmatch_edge_orbit_count": (c_uint, [c_uint]),
@@ -390,6 +486,8 @@ GPU_MAX_WARPS = _limit("WARPMATCH_GPU_MAX_WARPS")
 GPU_MAX_BLOCKS = _limit("WARPMATCH_GPU_MAX_BLOCKS")
 GPU_MAX_CHUNK = _limit("WARPMATCH_GPU_MAX_CHUNK")
 MAX_STRUCT_SIZE = _limit("WARPMATCH_MAX_STRUCT_SIZE")
+MAX_SWAPS_PER_EDGE = _limit("WARPMATCH_MAX_SWAPS_PER_EDGE")
+MAX_RANDOM_GRAPHS = _limit("WARPMATCH_MAX_RANDOM_GRAPHS")
 
 
 def _match_options_table() -> dict[str, tuple[str, int, int]]:
@@ -444,6 +542,16 @@ def gen_options(kind: int, scale: int, seed: int) -> GenOptions:
 def orbit_options() -> OrbitOptions:
     """The library's default orbit options (warpmatch_orbit_options_init)."""
     return _versioned_defaults(OrbitOptions, "warpmatch_orbit_options_init")
+
+
+def randomize_options() -> RandomizeOptions:
+    """The library's default randomisation (warpmatch_randomize_options_init)."""
+    return _versioned_defaults(RandomizeOptions, "warpmatch_randomize_options_init")
+
+
+def significance_options() -> SignificanceOptions:
+    """The library's default significance options (warpmatch_significance_options_init)."""
+    return _versioned_defaults(SignificanceOptions, "warpmatch_significance_options_init")
 
 
 def match_result() -> MatchResult:

@@ -1,0 +1,315 @@
+/* Motif significance (warpmatch_randomize, warpmatch_motif_significance):
+ * degree-preserving random graphs (datasets/randomize.h), made a batch at
+ * a time in parallel over the context's threads, each counted by the
+ * motif counter on the context's device, and per class the real count
+ * against the random counts' mean, sd, z-score and empirical p-values. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "base.h"
+#include "randomize.h"
+
+_Static_assert(WARPMATCH_MAX_SWAPS_PER_EDGE == WM_RANDOMIZE_MAX_SWAPS, "the public range is the module's");
+_Static_assert((int)WARPMATCH_RANDOMIZE_SWITCH == (int)WM_RANDOMIZE_SWITCH &&
+                   (int)WARPMATCH_RANDOMIZE_CURVEBALL == (int)WM_RANDOMIZE_CURVEBALL,
+               "the public methods are the module's numbers");
+
+void warpmatch_randomize_options_init(warpmatch_randomize_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->size = sizeof *o;
+  o->method = WARPMATCH_RANDOMIZE_SWITCH;
+  o->seed = 1;
+  o->swaps_per_edge = WM_RANDOMIZE_DEFAULT_SWAPS;
+}
+
+void warpmatch_significance_options_init(warpmatch_significance_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->size = sizeof *o;
+  o->graphs = 100;
+  o->method = WARPMATCH_RANDOMIZE_SWITCH;
+  o->seed = 1;
+  o->swaps_per_edge = WM_RANDOMIZE_DEFAULT_SWAPS;
+  o->device = WARPMATCH_DEVICE_AUTO;
+  o->count_method = WARPMATCH_METHOD_AUTO;
+}
+
+static int check_chain(warpmatch_context *ctx, const char *who, int method, unsigned swaps) {
+  if (method != WARPMATCH_RANDOMIZE_SWITCH && method != WARPMATCH_RANDOMIZE_CURVEBALL)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE,
+                       "%s: method %d; expected WARPMATCH_RANDOMIZE_SWITCH (1) or _CURVEBALL (2)", who, method);
+  if (swaps < 1 || swaps > WARPMATCH_MAX_SWAPS_PER_EDGE)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: %u swaps per edge; give 1 to %d", who, swaps,
+                       WARPMATCH_MAX_SWAPS_PER_EDGE);
+  return WARPMATCH_OK;
+}
+
+int warpmatch_randomize(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_randomize_options *opt,
+                        warpmatch_graph **out, warpmatch_randomize_stats *stats) {
+  static const char who[] = "warpmatch_randomize";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!out) return wm_api_null(ctx, who, "out");
+  *out = NULL;
+  warpmatch_randomize_options o;
+  warpmatch_randomize_options_init(&o);
+  int rc = opt ? wm_api_struct_in(ctx, who, &o, sizeof o, opt) : WARPMATCH_OK;
+  if (!rc) rc = check_chain(ctx, who, o.method, o.swaps_per_edge);
+  if (rc) return rc;
+  const wm_randomize_options mo = {o.method, o.seed, o.index, o.swaps_per_edge};
+  wm_randomize_stats st;
+  wm_graph *r = NULL;
+  wm_error err;
+  const double t0 = wm_now();
+  rc = wm_randomize(g->g, &mo, &r, &st, &err);
+  if (rc) return wm_api_status(ctx, rc, &err);
+  warpmatch_randomize_stats s = {sizeof s, st.attempted, st.accepted, st.edges_kept, st.edges_kept_expected,
+                                 wm_now() - t0};
+  rc = wm_api_graph_wrap(ctx, who, r, out);
+  if (!rc && stats) rc = wm_api_struct_out(ctx, who, stats, &s, sizeof s);
+  if (rc) warpmatch_graph_destroy(*out), *out = NULL;
+  return rc;
+}
+
+/* ---- the counting seam --------------------------------------------------
+ * Significance counts every graph, the real one and each random one, by
+ * these calls alone.  Directed classes are the directed motif counter's
+ * (`motifs --directed`): when it is in the library, class_count answers its
+ * class count for (size, 1), classes_of lets directed through, and
+ * count_graph calls the directed counter for j->directed. */
+typedef struct count_job {
+  unsigned size;
+  int directed, device, method;
+  warpmatch_match_options match; /* the rest of the count's options */
+} count_job;
+
+/* The classes of (size, directed): 0 where nothing counts them. */
+static unsigned class_count(unsigned size, int directed) {
+  return directed ? 0 : warpmatch_motif_classes(size);
+}
+
+unsigned warpmatch_significance_classes(unsigned size, int directed) { return class_count(size, directed); }
+
+static int classes_of(warpmatch_context *ctx, const char *who, const count_job *j, unsigned *classes) {
+  if (j->directed)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE,
+                       "%s: directed significance needs the directed motif counts (motifs --directed), "
+                       "which this library does not have yet", who);
+  if (j->size < 3 || j->size > 5)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: size %u; motifs have 3, 4 or 5 vertices", who, j->size);
+  *classes = class_count(j->size, j->directed);
+  return WARPMATCH_OK;
+}
+
+/* g's vertex-induced count of every class into rows; *device where it ran. */
+static int count_graph(warpmatch_context *ctx, const warpmatch_graph *g, const count_job *j, warpmatch_motif *rows,
+                       int *device) {
+  warpmatch_match_options mo = j->match;
+  mo.count.device = j->device;
+  mo.count.method = j->method;
+  warpmatch_match_result r;
+  memset(&r, 0, sizeof r);
+  r.size = sizeof r;
+  const int rc = warpmatch_motifs_ex(ctx, g, j->size, &mo, rows, NULL, NULL, &r);
+  *device = r.count.device;
+  return rc;
+}
+
+/* ---- the random graphs ------------------------------------------------ */
+
+static wm_u128 count_of(const warpmatch_motif *m) { return (wm_u128)m->count_high << 64 | m->count; }
+
+typedef struct sig_run {
+  warpmatch_context *ctx;
+  const char *who;
+  const warpmatch_graph *g;
+  warpmatch_significance_options o;
+  count_job job;
+  unsigned classes;
+  warpmatch_motif *scratch; /* one graph's rows */
+  wm_u128 *random;          /* graphs x classes counts (16 bytes each, not a record's 112) */
+  warpmatch_significance_result r;
+} sig_run;
+
+/* Graphs first .. first + n - 1 of the seed's sequence, made in parallel
+ * (each one's chain is sequential on its own stream). */
+static int make_batch(sig_run *s, uint64_t first, int n, wm_graph **batch) {
+  int *rcs = calloc((size_t)n, sizeof *rcs);
+  wm_error *errs = calloc((size_t)n, sizeof *errs);
+  wm_randomize_stats *st = calloc((size_t)n, sizeof *st);
+  if (!rcs || !errs || !st) {
+    free(rcs), free(errs), free(st);
+    return wm_api_fail(s->ctx, WARPMATCH_EINPUT, "%s: out of memory", s->who);
+  }
+  const wm_graph *g = s->g->g;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(n)
+  for (int i = 0; i < n; i++) {
+    const wm_randomize_options mo = {s->o.method, s->o.seed, first + (uint64_t)i, s->o.swaps_per_edge};
+    rcs[i] = wm_randomize(g, &mo, &batch[i], &st[i], &errs[i]);
+  }
+  int rc = WARPMATCH_OK;
+  for (int i = 0; i < n; i++) {
+    if (!rc && rcs[i]) rc = wm_api_status(s->ctx, rcs[i], &errs[i]);
+    s->r.attempted += st[i].attempted;
+    s->r.accepted += st[i].accepted;
+    s->r.edges_kept += st[i].edges_kept;
+    s->r.edges_kept_expected = st[i].edges_kept_expected;
+  }
+  free(rcs), free(errs), free(st);
+  return rc;
+}
+
+/* Counts the batch's graphs into s->random from row `first` on; frees them. */
+static int count_batch(sig_run *s, uint64_t first, int n, wm_graph **batch) {
+  int rc = WARPMATCH_OK;
+  for (int i = 0; i < n; i++) {
+    warpmatch_graph *h = NULL;
+    if (!rc) rc = wm_api_graph_wrap(s->ctx, s->who, batch[i], &h);
+    else wm_graph_destroy(batch[i]);
+    batch[i] = NULL;
+    if (!rc) rc = count_graph(s->ctx, h, &s->job, s->scratch, &s->r.device);
+    for (unsigned c = 0; !rc && c < s->classes; c++)
+      s->random[(first + (uint64_t)i) * s->classes + c] = count_of(&s->scratch[c]);
+    warpmatch_graph_destroy(h);
+  }
+  return rc;
+}
+
+/* Every random graph, a batch of the context's threads at a time: the
+ * graphs of a batch are made in parallel, then counted one by one (the
+ * counter itself runs on every thread, or on the GPU). */
+static int random_counts(sig_run *s) {
+  const int threads = warpmatch_threads(s->ctx);
+  wm_graph **batch = calloc((size_t)threads, sizeof *batch);
+  if (!batch) return wm_api_fail(s->ctx, WARPMATCH_EINPUT, "%s: out of memory", s->who);
+  int rc = WARPMATCH_OK;
+  for (uint64_t first = 0; !rc && first < s->o.graphs; first += (uint64_t)threads) {
+    const int n = (int)(s->o.graphs - first < (uint64_t)threads ? s->o.graphs - first : (uint64_t)threads);
+    double t0 = wm_now();
+    wm_api_threads t;
+    wm_api_threads_enter(s->ctx, &t);
+    rc = make_batch(s, first, n, batch);
+    wm_api_threads_leave(&t);
+    s->r.randomize_seconds += wm_now() - t0;
+    t0 = wm_now();
+    if (rc)
+      for (int i = 0; i < n; i++) wm_graph_destroy(batch[i]);
+    else
+      rc = count_batch(s, first, n, batch);
+    s->r.count_seconds += wm_now() - t0;
+  }
+  free(batch);
+  return rc;
+}
+
+/* ---- the statistics ----------------------------------------------------- */
+
+/* Mean, sample sd, z and the p-values of class c (its row's count real). */
+static void class_stats(const sig_run *s, unsigned c, warpmatch_significance_row *row) {
+  const wm_u128 real = count_of(&row->motif);
+  const unsigned n = s->o.graphs;
+  long double sum = 0, sq = 0;
+  unsigned over = 0, under = 0;
+  for (unsigned i = 0; i < n; i++) {
+    const wm_u128 x = s->random[(size_t)i * s->classes + c];
+    sum += (long double)x;
+    over += x >= real;
+    under += x <= real;
+  }
+  const long double mean = sum / n;
+  for (unsigned i = 0; i < n; i++) {
+    const long double d = (long double)s->random[(size_t)i * s->classes + c] - mean;
+    sq += d * d;
+  }
+  row->mean = (double)mean;
+  row->sd = (double)sqrtl(sq / (n - 1));
+  row->z = row->sd > 0 ? (double)(((long double)real - mean) / sqrtl(sq / (n - 1))) : NAN;
+  row->p_over = (double)over / n;
+  row->p_under = (double)under / n;
+}
+
+/* The significance profile: z over the length of the classes' z vector. */
+static void profile(warpmatch_significance_row *rows, unsigned classes) {
+  double norm = 0;
+  for (unsigned c = 0; c < classes; c++)
+    if (!isnan(rows[c].z)) norm += rows[c].z * rows[c].z;
+  norm = sqrt(norm);
+  for (unsigned c = 0; c < classes; c++) rows[c].profile = !isnan(rows[c].z) && norm > 0 ? rows[c].z / norm : NAN;
+}
+
+static int significance(sig_run *s, warpmatch_significance_row *rows) {
+  warpmatch_motif *real = calloc(s->classes, sizeof *real);
+  s->random = calloc((size_t)s->o.graphs * s->classes, sizeof *s->random);
+  s->scratch = calloc(s->classes, sizeof *s->scratch);
+  if (!real || !s->random || !s->scratch) {
+    free(real);
+    return wm_api_fail(s->ctx, WARPMATCH_EINPUT, "%s: out of memory for %u graphs' counts", s->who, s->o.graphs);
+  }
+  const double t0 = wm_now();
+  int rc = count_graph(s->ctx, s->g, &s->job, real, &s->r.device);
+  s->r.real_seconds = wm_now() - t0;
+  if (!rc) rc = random_counts(s);
+  for (unsigned c = 0; !rc && c < s->classes; c++) {
+    memset(&rows[c], 0, sizeof rows[c]);
+    rows[c].motif = real[c];
+    class_stats(s, c, &rows[c]);
+  }
+  if (!rc) profile(rows, s->classes);
+  free(real);
+  return rc;
+}
+
+static int sig_options(sig_run *s, const warpmatch_significance_options *opt, unsigned size) {
+  warpmatch_significance_options_init(&s->o);
+  int rc = opt ? wm_api_struct_in(s->ctx, s->who, &s->o, sizeof s->o, opt) : WARPMATCH_OK;
+  if (rc) return rc;
+  if (s->o.graphs < 2 || s->o.graphs > WARPMATCH_MAX_RANDOM_GRAPHS)
+    return wm_api_fail(s->ctx, WARPMATCH_EUSAGE, "%s: %u random graphs; give 2 to %d (a standard deviation needs two)",
+                       s->who, s->o.graphs, WARPMATCH_MAX_RANDOM_GRAPHS);
+  rc = check_chain(s->ctx, s->who, s->o.method, s->o.swaps_per_edge);
+  if (rc) return rc;
+  if (!s->o.directed != !warpmatch_graph_directed(s->g))
+    return wm_api_fail(s->ctx, WARPMATCH_EUSAGE, "%s: %s classes of a%s graph: %s", s->who,
+                       s->o.directed ? "directed" : "undirected", s->o.directed ? "n undirected" : " directed",
+                       s->o.directed ? "load it with directed arcs" : "ask for directed classes");
+  count_job *j = &s->job;
+  j->size = size, j->directed = s->o.directed, j->device = s->o.device, j->method = s->o.count_method;
+  warpmatch_match_options_init(&j->match);
+  if (s->o.match) rc = wm_api_struct_in(s->ctx, s->who, &j->match, sizeof j->match, s->o.match);
+  if (rc) return rc;
+  /* one plain count a graph: no timed trials, per-vertex counts, order or ball */
+  j->match.trials = 1, j->match.trial_ms = NULL, j->match.per_vertex = NULL, j->match.order = NULL;
+  j->match.ball = 0;
+  return classes_of(s->ctx, s->who, &s->job, &s->classes);
+}
+
+int warpmatch_motif_significance(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
+                                 const warpmatch_significance_options *opt, warpmatch_significance_row *rows,
+                                 warpmatch_motif *random, warpmatch_significance_result *result) {
+  static const char who[] = "warpmatch_motif_significance";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!g) return wm_api_null(ctx, who, "g");
+  if (!rows) return wm_api_null(ctx, who, "rows");
+  sig_run s;
+  memset(&s, 0, sizeof s);
+  s.ctx = ctx, s.who = who, s.g = g;
+  s.r.size = sizeof s.r;
+  int rc = sig_options(&s, opt, size);
+  if (!rc) rc = significance(&s, rows);
+  s.r.graphs = s.o.graphs;
+  s.r.classes = s.classes;
+  for (uint64_t i = 0; !rc && random && i < s.o.graphs; i++) /* the real rows' names with each graph's counts */
+    for (unsigned c = 0; c < s.classes; c++) {
+      warpmatch_motif *m = &random[i * s.classes + c];
+      *m = rows[c].motif;
+      m->count = (uint64_t)s.random[i * s.classes + c];
+      m->count_high = (uint64_t)(s.random[i * s.classes + c] >> 64);
+    }
+  free(s.random);
+  free(s.scratch);
+  if (!rc && result) rc = wm_api_struct_out(ctx, who, result, &s.r, sizeof s.r);
+  return rc;
+}

@@ -1,0 +1,65 @@
+/* Degree-preserving random graphs, for motif significance (Milo et al.,
+ * Science 2002): a new graph with every vertex's degree (in- and
+ * out-degree when directed) of the input, no self-loop, no multi-edge.
+ *
+ * Two Markov chains over such graphs, both started at the input:
+ *  - switch: double-edge swaps a-b, c-d -> a-d, c-b (or a-c, b-d), arc
+ *    swaps a->b, c->d -> a->d, c->b when directed; a swap that would make
+ *    a loop or a multi-edge is rejected (the chain stays, so that its
+ *    stationary law stays uniform);
+ *  - curveball: global curveball rounds (Carstens et al. 2016, after
+ *    Strona et al. 2014): the vertices paired at random, each pair trading
+ *    the neighbours that only one of the two has.
+ *
+ * Every random draw of graph `index` of a seed comes from one counter-based
+ * stream keyed by (seed, index) (gen_random.h): graph i is the same
+ * whatever the threads, and graphs are made in parallel by the caller. */
+#ifndef WM_RANDOMIZE_H
+#define WM_RANDOMIZE_H
+
+#include <stdint.h>
+
+#include "datasets.h"
+
+enum { WM_RANDOMIZE_SWITCH = 1, WM_RANDOMIZE_CURVEBALL = 2 };
+
+/* Switch: attempted swaps per edge; curveball: global trade rounds.  Ten
+ * attempts per edge picks every edge about twenty times (two edges an
+ * attempt), past where the share of the input's edges still present levels
+ * off at the configuration model's (the stats' mixing check, and the
+ * lattice tests of tests/datasets/test_randomize.c); Milo et al. (2003,
+ * "On the uniform generation of random graphs with prescribed degree
+ * sequences") used up to 100 as a conservative bound. */
+#define WM_RANDOMIZE_DEFAULT_SWAPS 10u
+#define WM_RANDOMIZE_MAX_SWAPS 10000u
+
+typedef struct wm_randomize_options {
+  int method;              /* WM_RANDOMIZE_* */
+  uint64_t seed;
+  uint64_t index;          /* which graph of the seed's sequence */
+  unsigned swaps_per_edge; /* 1..WM_RANDOMIZE_MAX_SWAPS */
+} wm_randomize_options;
+
+typedef struct wm_randomize_stats {
+  uint64_t attempted;          /* swaps (switch) or trades (curveball) tried */
+  uint64_t accepted;           /* swaps made, or trades that moved a neighbour */
+  uint64_t edges_kept;         /* edges (arcs) of the input still present */
+  double edges_kept_expected;  /* the same expected of a random graph of these degrees:
+                                  the sum over the input's edges of min(1, d(u) d(v) / 2m)
+                                  (arcs: min(1, out(u) in(v) / m)) */
+} wm_randomize_stats;
+
+/* A new graph of g's vertices (ids and flags kept) and degrees.  g must be
+ * symmetric or directed, not oriented (WM_EINPUT: an orientation by degree
+ * is not kept by swaps). */
+int wm_randomize(const wm_graph *g, const wm_randomize_options *o, wm_graph **out, wm_randomize_stats *st,
+                 wm_error *err);
+
+/* The chains (rand_switch.c, rand_curveball.c).  `out` has g's offsets;
+ * each fills out->adj (rows in any order) from the stream `key`. */
+int wm_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, wm_graph *out, wm_randomize_stats *st,
+                   wm_error *err);
+int wm_rand_curveball(const wm_graph *g, uint64_t key, unsigned rounds, wm_graph *out, wm_randomize_stats *st,
+                      wm_error *err);
+
+#endif
