@@ -249,11 +249,11 @@ unsigned warpmatch_edge_orbit_count(unsigned size);
 typedef struct warpmatch_orbit_options {
   size_t size;            /* sizeof(warpmatch_orbit_options), set by _init (versioned) */
   unsigned graphlet_size; /* graphlets of 2..graphlet_size vertices, 2..5 (default 5) */
-  int device;             /* WARPMATCH_DEVICE_*: GPU, the formula's aggregates on the GPU
-                             (WARPMATCH_EDEVICE without a usable one); AUTO (default), the GPU
-                             where one is usable; CPU.  The enumerator (method ENUMERATE)
-                             and the 5-vertex formula have no GPU executor: they run on the
-                             CPU, and the result's device says CPU */
+  int device;             /* WARPMATCH_DEVICE_*: GPU, the formula's aggregates and 5-vertex
+                             sums on the GPU (WARPMATCH_EDEVICE without a usable one); AUTO
+                             (default), the GPU where one is usable; CPU.  The enumerator
+                             (method ENUMERATE) and the edge orbits have no GPU executor: they
+                             run on the CPU, and the result's device says CPU */
   int method;             /* WARPMATCH_METHOD_*: FORMULA, counts from per-vertex and per-edge
                              aggregates and the orbit relations (every size); ENUMERATE, every
                              connected induced subgraph once; AUTO (default), the formula */
@@ -274,7 +274,7 @@ typedef struct warpmatch_orbit_result {
   int method;      /* how it was counted: WARPMATCH_METHOD_FORMULA or _ENUMERATE */
   double seconds;  /* the counting's wall time (on the GPU, after the CUDA context and the graph's
                       upload, which the context keeps for its next calls, as motifs' time) */
-  double kernel_ms; /* GPU: the aggregates' kernels by CUDA events (0 on the CPU) */
+  double kernel_ms; /* GPU: the formula's kernels by CUDA events (0 on the CPU) */
 } warpmatch_orbit_result;
 
 /* counts[v * orbits + o] = the count of orbit o at index v, for every index

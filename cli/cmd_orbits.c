@@ -28,8 +28,8 @@ static const wm_optspec spec[] = {
      "formula: per-vertex and per-edge aggregates and the orbit relations; enumerate: every connected induced "
      "subgraph once; auto (default): the formula"},
     {"device", "auto|cpu|gpu",
-     "where the formula's aggregates run (default auto: the GPU when one is usable); the enumerator and the "
-     "5-vertex formula run on the CPU"},
+     "where the formula's aggregates and 5-vertex sums run (default auto: the GPU when one is usable); the "
+     "enumerator and the edge orbits run on the CPU"},
     {"threads", "N", "CPU threads (default: all)"},
     {"input-format", "auto|edgelist|mtx|wmg", "the graph file's format (default: from its content)"},
     {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"},

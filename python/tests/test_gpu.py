@@ -55,7 +55,7 @@ def test_directed_bfs_agrees() -> None:
     assert np.array_equal(g.bfs(0, device="gpu"), g.bfs(0, device="cpu"))
 
 
-@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("size", [3, 4, 5])
 def test_orbits_agree(hub: warpmatch.Graph, size: int) -> None:
     gpu = hub.orbits(size, device="gpu")
     cpu = hub.orbits(size, device="cpu")

@@ -824,7 +824,7 @@ class Graph:
         ``ids`` and names ``nodes``) by the orbits.  ``method``: "formula"
         (every size), "enumerate" (every subgraph visited: the oracle), or "auto" (the formula).
         ``device``: "gpu" puts the formula's aggregates on the GPU (DeviceError
-        without one; the enumerator and size 5 stay on the CPU), "cpu", or
+        without one; the enumerator and edge orbits stay on the CPU), "cpu", or
         "auto" (the GPU where one is usable).
         ``as_frame=True`` returns a pandas DataFrame instead, indexed by
         ``nodes``, with columns o0, o1, ...  A count past 2**64 - 1 is an
