@@ -37,6 +37,9 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
                        "method AUTO or ENUMERATE", who, o->graphlet_size);
   if (g->g->flags & WM_GRAPH_DIRECTED)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: needs an undirected graph (this one was loaded as directed)", who);
+  if (o->gpus < 0 || o->gpus > WARPMATCH_MAX_GPUS)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: gpus %d; give 1 to %d (0: the context's)", who, o->gpus,
+                       WARPMATCH_MAX_GPUS);
   return WARPMATCH_OK;
 }
 
@@ -54,7 +57,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   int use_gpu = 0;
   if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
   if (rc) return rc;
-  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL};
+  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL, 1};
   const int formula = o.edges ? wm_edge_orbit_has_formula(o.graphlet_size) : wm_orbit_has_formula(o.graphlet_size);
   if (o.method != WARPMATCH_METHOD_ENUMERATE && formula) run.method = WM_ORBIT_FORMULA;
   /* the edge formula is the CPU's */
@@ -70,7 +73,8 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (run.gpu) { /* the CUDA context and g on the device, kept for the next calls, before the timer */
     wm_match_options mo;
     memset(&mo, 0, sizeof mo);
-    mo.gpus = 1;
+    run.gpus = o.gpus ? o.gpus : ctx->gpus;
+    mo.gpus = run.k == 5 ? run.gpus : 1;
     wm_api_gpu_graph(ctx, g->serial, g->g, &mo);
     run.gpu_graph = mo.gpu_graph;
   }

@@ -263,6 +263,10 @@ typedef struct warpmatch_orbit_options {
                              edge in each edge orbit (graphlet_size 3, 4 or 5; on the CPU, by
                              the edge formula up to 4 or, with method ENUMERATE and for 5, the
                              enumerator: FORMULA with 5 is WARPMATCH_EUSAGE) */
+  int gpus;               /* GPUs 0..gpus-1 for the 5-vertex sums on the GPU, their tasks dealt
+                             in turn (1..WARPMATCH_MAX_GPUS; 0, the default: the context's,
+                             warpmatch_set_gpus); WARPMATCH_EDEVICE where the host has fewer.
+                             The smaller graphlets' passes use the first */
 } warpmatch_orbit_options;
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
 

@@ -30,6 +30,7 @@ static const wm_optspec spec[] = {
     {"device", "auto|cpu|gpu",
      "where the formula's aggregates and 5-vertex sums run (default auto: the GPU when one is usable); the "
      "enumerator and the edge orbits run on the CPU"},
+    {"gpus", "N", "GPU: the 5-vertex sums over N GPUs of this host (default 1)"},
     {"threads", "N", "CPU threads (default: all)"},
     {"input-format", "auto|edgelist|mtx|wmg", "the graph file's format (default: from its content)"},
     {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"},
@@ -71,6 +72,15 @@ static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
   int use_gpu = 0;
   if (!rc) rc = wm_cli_use_gpu(cli, c->ctx, &use_gpu, err);
   c->o.device = use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
+  uint64_t gpus = 1;
+  if (!rc) rc = wm_cli_u64(cli, "gpus", 1, 1, WARPMATCH_MAX_GPUS, &gpus, err);
+  c->o.gpus = (int)gpus;
+  if (!rc && gpus > 1 && !use_gpu)
+    rc = wm_fail(err, WM_EUSAGE, "orbits: --gpus %d splits the sums over GPUs, but this count runs on the CPU "
+                                 "(--device cpu, or no usable GPU)", c->o.gpus);
+  if (!rc && gpus > 1 && (c->o.graphlet_size != 5 || c->o.edges))
+    rc = wm_fail(err, WM_EUSAGE, "orbits: --gpus %d splits the 5-vertex sums of vertex orbits; use --size 5 "
+                                 "without --edges", c->o.gpus);
   return rc;
 }
 

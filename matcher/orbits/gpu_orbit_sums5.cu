@@ -499,10 +499,12 @@ struct bufs {
   unsigned char *scratch;
   wm_i128 *sums;
   int *of;
+  uint32_t ntasks;
   cudaEvent_t start, end;
 };
 
 void release(bufs &b) {
+  if (cudaSetDevice(b.dev) != cudaSuccess) return;
   void *p[] = {b.own_off, b.bits, b.own_adj, b.tri, b.tasks, b.q, b.next, b.scratch, b.sums, b.of};
   for (void *x : p)
     if (x) cudaFree(x);
@@ -535,10 +537,12 @@ int warps_for(const wm_graph *g, uint64_t stride, uint32_t ntasks, int sms, uint
   return WM_OK;
 }
 
-int run_sums(bufs &b, const wm_graph *g, const wm_o5_equations *eq, const uint32_t *tri, const uint64_t *bits,
-             const wm_o5_task *tasks, uint32_t ntasks, wm_i128 *sums, int *of, double *kernel_ms, wm_error *err) {
+/* On device b.dev: the graph (gg's, or uploaded), the tasks and every
+ * buffer, then the kernel, started and not waited for. */
+int launch(bufs &b, const wm_graph *g, const wm_o5_equations *eq, const uint32_t *tri, const uint64_t *bits,
+           const wm_o5_task *tasks, wm_error *err) {
   int sms = 0;
-  WM_CU(cudaGetDevice(&b.dev));
+  WM_CU(cudaSetDevice(b.dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
   params p;
   memset(&p, 0, sizeof p);
@@ -552,25 +556,25 @@ int run_sums(bufs &b, const wm_graph *g, const wm_o5_equations *eq, const uint32
   }
   WM_CU(upload(&b.tri, tri, g->m * sizeof(uint32_t)));
   if (bits) WM_CU(upload(&b.bits, bits, ((uint64_t)g->n * g->n + 63) / 64 * 8));
-  WM_CU(upload(&b.tasks, tasks, (size_t)ntasks * sizeof *tasks));
+  WM_CU(upload(&b.tasks, tasks, (size_t)b.ntasks * sizeof *tasks));
   tables t;
   memcpy(t.nuse, eq->nuse, sizeof t.nuse), memcpy(t.nuse3, eq->nuse3, sizeof t.nuse3);
   memcpy(t.nper3, eq->nper3, sizeof t.nper3), memcpy(t.uses, eq->uses, sizeof t.uses);
   WM_CU(upload(&b.q, &t, sizeof t));
   WM_CU(cudaMalloc(&b.next, sizeof *b.next));
   WM_CU(cudaMemset(b.next, 0, sizeof *b.next));
-  WM_CU(cudaMalloc(&b.sums, (size_t)ntasks * ORBITS5 * sizeof(wm_i128)));
-  WM_CU(cudaMalloc(&b.of, (size_t)ntasks * sizeof(int)));
+  WM_CU(cudaMalloc(&b.sums, (size_t)b.ntasks * ORBITS5 * sizeof(wm_i128)));
+  WM_CU(cudaMalloc(&b.of, (size_t)b.ntasks * sizeof(int)));
   uint64_t maxdeg = 0;
   for (uint32_t v = 0; v < g->n; v++)
     if (g->offsets[v + 1] - g->offsets[v] > maxdeg) maxdeg = g->offsets[v + 1] - g->offsets[v];
   const uint64_t stride = (slice_bytes(g->n, maxdeg) + 255) / 256 * 256;
   uint64_t warps = 0;
-  int rc = warps_for(g, stride, ntasks, sms, &warps, err);
+  int rc = warps_for(g, stride, b.ntasks, sms, &warps, err);
   if (rc) return rc;
   WM_CU(cudaMalloc(&b.scratch, warps * stride));
   WM_CU(cudaMemset(b.scratch, 0, warps * stride));
-  p.bits = b.bits, p.tri = b.tri, p.n = g->n, p.tasks = b.tasks, p.ntasks = ntasks, p.next = b.next;
+  p.bits = b.bits, p.tri = b.tri, p.n = g->n, p.tasks = b.tasks, p.ntasks = b.ntasks, p.next = b.next;
   p.scratch = b.scratch, p.stride = stride, p.maxdeg = maxdeg, p.q = b.q, p.sums = b.sums, p.of = b.of;
   WM_CU(cudaEventCreate(&b.start));
   WM_CU(cudaEventCreate(&b.end));
@@ -579,26 +583,70 @@ int run_sums(bufs &b, const wm_graph *g, const wm_o5_equations *eq, const uint32
   o5_sums<<<(unsigned)(warps / per_block), 32 * per_block>>>(p);
   WM_CU(cudaGetLastError());
   WM_CU(cudaEventRecord(b.end, 0));
+  return WM_OK;
+}
+
+/* Waits for b's kernel; its sums and flags into sums and of, *ms its time. */
+int finish(bufs &b, wm_i128 *sums, int *of, float *ms, wm_error *err) {
+  WM_CU(cudaSetDevice(b.dev));
   WM_CU(cudaEventSynchronize(b.end));
   WM_CU(cudaDeviceSynchronize());
-  float ms = 0;
-  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
-  if (kernel_ms) *kernel_ms += ms;
-  WM_CU(cudaMemcpy(sums, b.sums, (size_t)ntasks * ORBITS5 * sizeof(wm_i128), cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(of, b.of, (size_t)ntasks * sizeof(int), cudaMemcpyDeviceToHost));
+  WM_CU(cudaEventElapsedTime(ms, b.start, b.end));
+  WM_CU(cudaMemcpy(sums, b.sums, (size_t)b.ntasks * ORBITS5 * sizeof(wm_i128), cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(of, b.of, (size_t)b.ntasks * sizeof(int), cudaMemcpyDeviceToHost));
   return WM_OK;
+}
+
+/* The tasks dealt to `gpus` devices in turn (task i to device i mod gpus,
+ * so that each gets its share of the heaviest, which come first), every
+ * kernel started before any is waited for; the sums scattered back. */
+int run_devices(bufs *b, int gpus, const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri,
+                const uint64_t *bits, const wm_o5_task *tasks, uint32_t ntasks, wm_i128 *sums, int *of,
+                double *kernel_ms, wm_error *err) {
+  const uint32_t most = ntasks / (uint32_t)gpus + 1;
+  wm_o5_task *mine = (wm_o5_task *)malloc((size_t)most * sizeof *mine);
+  wm_i128 *part = (wm_i128 *)malloc((size_t)most * ORBITS5 * sizeof *part);
+  int *part_of = (int *)malloc((size_t)most * sizeof *part_of);
+  int rc = mine && part && part_of ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the GPUs' tasks");
+  for (int d = 0; !rc && d < gpus; d++) {
+    uint32_t k = 0;
+    for (uint32_t i = (uint32_t)d; i < ntasks; i += (uint32_t)gpus) mine[k++] = tasks[i];
+    b[d].ntasks = k;
+    if (k) rc = launch(b[d], g, q, tri, bits, mine, err);
+  }
+  float slowest = 0;
+  for (int d = 0; !rc && d < gpus; d++) {
+    if (!b[d].ntasks) continue;
+    float ms = 0;
+    rc = finish(b[d], part, part_of, &ms, err);
+    if (ms > slowest) slowest = ms;
+    for (uint32_t i = (uint32_t)d, k = 0; !rc && i < ntasks; i += (uint32_t)gpus, k++) {
+      memcpy(sums + (size_t)i * ORBITS5, part + (size_t)k * ORBITS5, ORBITS5 * sizeof *sums);
+      of[i] = part_of[k];
+    }
+  }
+  if (!rc && kernel_ms) *kernel_ms += slowest;
+  free(mine), free(part), free(part_of);
+  return rc;
 }
 
 }  // namespace
 
 int wm_o5_sums_gpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *bits,
-                   const wm_o5_task *tasks, uint32_t ntasks, const struct wm_gpu_graph *gg, wm_i128 *sums, int *of,
-                   double *kernel_ms, wm_error *err) {
+                   const wm_o5_task *tasks, uint32_t ntasks, int gpus, const struct wm_gpu_graph *gg, wm_i128 *sums,
+                   int *of, double *kernel_ms, wm_error *err) {
   if (!ntasks) return WM_OK;
-  bufs b;
-  memset(&b, 0, sizeof b);
-  b.gg = gg;
-  const int rc = run_sums(b, g, q, tri, bits, tasks, ntasks, sums, of, kernel_ms, err);
-  release(b);
+  if (gpus < 1) gpus = 1;
+  int have = 0, was = 0;
+  WM_CU(cudaGetDeviceCount(&have));
+  WM_CU(cudaGetDevice(&was));
+  if (gpus > have) return wm_fail(err, WM_EDEVICE, "orbits: %d GPUs asked for, this host has %d", gpus, have);
+  bufs *b = (bufs *)calloc((size_t)gpus, sizeof *b);
+  if (!b) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the GPUs' buffers");
+  for (int d = 0; d < gpus; d++) b[d].gg = gg, b[d].dev = gpus == 1 ? was : d;
+  const int rc = run_devices(b, gpus, g, q, tri, bits, tasks, ntasks, sums, of, kernel_ms, err);
+  for (int d = 0; d < gpus; d++) release(b[d]);
+  free(b);
+  cudaSetDevice(was);
   return rc;
 }

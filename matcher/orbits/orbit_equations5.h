@@ -53,13 +53,16 @@ typedef struct wm_o5_task {
 } wm_o5_task;
 
 /* Every task's sums (sums[i * ORBITS5 + row], of[i] set where one passed
- * 2^127) on the current CUDA device, reading g where gg (may be NULL)
- * holds it there; tri: the triangles per arc; bits: the adjacency matrix
- * or NULL.  *kernel_ms gets the kernel's time added.  Every CUDA failure
- * is WM_EDEVICE (gpu_orbit_sums5.cu; without CUDA, "built without CUDA"). */
+ * 2^127) on the current CUDA device, or with gpus > 1 on devices
+ * 0..gpus-1 (the tasks dealt in turn; fewer devices than that is
+ * WM_EDEVICE), reading g where gg (may be NULL) holds it on a device;
+ * tri: the triangles per arc; bits: the adjacency matrix or NULL.
+ * *kernel_ms gets the slowest device's kernel time added.  Every CUDA
+ * failure is WM_EDEVICE (gpu_orbit_sums5.cu; without CUDA, "built without
+ * CUDA"). */
 int wm_o5_sums_gpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *bits,
-                   const wm_o5_task *tasks, uint32_t ntasks, const struct wm_gpu_graph *gg, wm_i128 *sums, int *of,
-                   double *kernel_ms, wm_error *err);
+                   const wm_o5_task *tasks, uint32_t ntasks, int gpus, const struct wm_gpu_graph *gg, wm_i128 *sums,
+                   int *of, double *kernel_ms, wm_error *err);
 
 #ifdef __cplusplus
 }

@@ -553,7 +553,8 @@ static int rows5_gpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t
     return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's tasks");
   }
   for (uint32_t i = 0; i < ntasks; i++) tasks[i].part = i;
-  int rc = wm_o5_sums_gpu(g, q, tri, adjacency, tasks, ntasks, run->gpu_graph, sums, of, run->kernel_ms, err);
+  int rc = wm_o5_sums_gpu(g, q, tri, adjacency, tasks, ntasks, run->gpus, run->gpu_graph, sums, of, run->kernel_ms,
+                          err);
   if (!rc) {
     wm_orbit_first_error first = {-1, {0, ""}};
     solve_parts(g, q, tasks, ntasks, sums, of, run, counts, &first);

@@ -71,6 +71,7 @@ typedef struct wm_orbit_run {
   int edges;       /* 1: ORCA's edge orbits, a row per undirected edge (on the CPU) */
   const struct wm_gpu_graph *gpu_graph; /* gpu: g kept on the device (device.h), or NULL: uploaded */
   double *kernel_ms; /* gpu: the kernels' time (CUDA events), where not NULL */
+  int gpus;          /* gpu: the 5-vertex sums over devices 0..gpus-1 (0 or 1: the current one) */
 } wm_orbit_run;
 
 /* 1 when the formula covers graphlets of up to k vertices; the edge

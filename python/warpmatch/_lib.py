@@ -251,6 +251,7 @@ class OrbitOptions(Structure):
         ("device", c_int),
         ("method", c_int),
         ("edges", c_int),
+        ("gpus", c_int),
     ]
 
 

@@ -11,19 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "orbits.h"
 #include "testutil.h"
 #include "warpmatch.h"
 
-static uint64_t *counts_of(const wm_graph *g, unsigned k, int method, int gpu) {
+static uint64_t *counts_on(const wm_graph *g, unsigned k, int method, int gpu, int gpus) {
   const size_t cells = (size_t)g->n * wm_orbit_count(k) + 1;
   uint64_t *c = malloc(cells * sizeof *c);
   cr_assert(c);
   memset(c, 0xA5, cells * sizeof *c); /* a row the executor leaves alone fails the comparison */
-  wm_orbit_run run = {k, method, 0, gpu, 0, NULL, NULL};
+  wm_orbit_run run = {k, method, 0, gpu, 0, NULL, NULL, gpus};
   wm_error err;
-  cr_assert_eq(wm_orbits(g, &run, c, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_orbits(g, &run, c, &err), WM_OK, "%d GPU(s): %s", gpus, err.msg);
   return c;
+}
+
+static uint64_t *counts_of(const wm_graph *g, unsigned k, int method, int gpu) {
+  return counts_on(g, k, method, gpu, 1);
 }
 
 static void assert_rows(const wm_graph *g, unsigned k, const uint64_t *a, const uint64_t *b, const char *what,
@@ -205,6 +210,43 @@ Test(gpu_orbits, five_vertex_sums_on_facebook_and_kronecker, .timeout = 900) {
   wm_graph_destroy(g);
   g = kron(11, 3);
   same_orbits5(g, "kronecker 11", 0);
+  wm_graph_destroy(g);
+}
+
+/* The 5-vertex sums over every GPU of the host (tasks dealt in turn)
+ * equal one GPU's, on graphs with hubs (whose tasks are cut in parts that
+ * land on different devices) and one with fewer tasks than GPUs. */
+Test(gpu_orbits, five_vertex_sums_over_several_gpus, .timeout = 900) {
+  int all = wm_gpu_count();
+  if (all < 2) cr_skip_test("%d GPU(s) here: the multi-GPU cases need 2", all);
+  if (all > 16) all = 16;
+  wm_graph *graphs[] = {wm_test_load_real("facebook_combined.txt"), of_arcs(2501, 4500, hub_1500, 7), kron(11, 3),
+                        wm_test_er(3, 1.0, 1)};
+  const char *names[] = {"facebook", "hub of 1,500 leaves", "kronecker 11", "a triangle"};
+  for (unsigned i = 0; i < sizeof graphs / sizeof *graphs; i++) {
+    uint64_t *one = counts_on(graphs[i], 5, WM_ORBIT_FORMULA, 1, 1);
+    for (int gpus = 2; gpus <= all; gpus *= 2) {
+      char what[64];
+      snprintf(what, sizeof what, "%s on %d GPUs", names[i], gpus);
+      uint64_t *several = counts_on(graphs[i], 5, WM_ORBIT_FORMULA, 1, gpus);
+      assert_rows(graphs[i], 5, several, one, what, "one GPU");
+      free(several);
+    }
+    free(one);
+    wm_graph_destroy(graphs[i]);
+  }
+}
+
+/* More GPUs than the host has: a device error that says so, not a count. */
+Test(gpu_orbits, more_gpus_than_the_host_has_is_a_device_error) {
+  wm_graph *g = wm_test_er(30, 0.3, 11);
+  uint64_t *c = malloc(30 * 73 * sizeof *c);
+  const int gpus = wm_gpu_count() + 1;
+  wm_orbit_run run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, NULL, gpus};
+  wm_error err;
+  cr_assert_eq(wm_orbits(g, &run, c, &err), WM_EDEVICE);
+  cr_assert(strstr(err.msg, "GPUs asked for") && strstr(err.msg, "this host has"), "%s", err.msg);
+  free(c);
   wm_graph_destroy(g);
 }
 

@@ -552,6 +552,9 @@ Test(orbits_cli, usage_errors_exit_2_with_the_message) {
       {"--size 5 --method sum", "--method"},
       {"", "--size"},
       {"--size 4 --device tpu", "--device"},
+      {"--size 5 --device cpu --gpus 2", "runs on the CPU"},
+      {"--size 5 --gpus 0", "--gpus"},
+      {"--size 5 --gpus 99", "--gpus"},
   };
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     char *out = NULL, *err = NULL;
