@@ -4,6 +4,7 @@
  * has no GPU executor (the enumerator, the 5-vertex formula) runs on
  * the CPU, as motifs' count runs what it cannot put on the GPU, and the
  * result says so. */
+#include <omp.h>
 #include <string.h>
 
 #include "api_internal.h"
@@ -57,7 +58,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   int use_gpu = 0;
   if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
   if (rc) return rc;
-  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL, 1};
+  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL, 1, NULL};
   const int formula = o.edges ? wm_edge_orbit_has_formula(o.graphlet_size) : wm_orbit_has_formula(o.graphlet_size);
   if (o.method != WARPMATCH_METHOD_ENUMERATE && formula) run.method = WM_ORBIT_FORMULA;
   /* the edge formula is the CPU's */
@@ -78,14 +79,19 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
     wm_api_gpu_graph(ctx, g->serial, g->g, &mo);
     run.gpu_graph = mo.gpu_graph;
   }
+  /* the ranks share the 5-vertex sums; the rest is each rank's own */
+  run.share = run.k == 5 && run.method == WM_ORBIT_FORMULA && !run.edges ? ctx->share : NULL;
   wm_api_threads t;
   wm_api_threads_enter(ctx, &t);
+  const int threads = omp_get_max_threads();
+  if (run.share && ctx->share_one_thread) omp_set_num_threads(1); /* only this thread may call MPI */
   const double t0 = wm_now();
   wm_error err;
   wm_error_clear(&err);
   rc = wm_api_status(ctx, rows ? wm_orbits(g->g, &run, counts, &err) : WM_OK, &err);
   x.seconds = wm_now() - t0;
   x.kernel_ms = run.gpu ? kernel_ms : 0;
+  omp_set_num_threads(threads);
   wm_api_threads_leave(&t);
   int out_rc = r ? wm_api_struct_out(ctx, who, r, &x, sizeof x) : WARPMATCH_OK;
   return rc ? rc : out_rc;

@@ -263,6 +263,7 @@ static void print_json(const orbits_cmd *c) {
   wm_json_str(&j, "method", method_name(c->r.method));
   wm_json_str(&j, "device", c->r.device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
   wm_json_u64(&j, "threads", (uint64_t)warpmatch_threads(c->ctx));
+  if (wm_mpi_ranks() > 1) wm_json_u64(&j, "mpi_ranks", (uint64_t)wm_mpi_ranks());
   static const char *const format_names[] = {"orca", "csv", "npy"};
   if (c->output) wm_json_str(&j, "output", c->output), wm_json_str(&j, "format", format_names[c->format]);
   wm_json_array(&j, "totals"); /* per orbit, over the rows */
@@ -298,8 +299,12 @@ int wm_cmd_orbits(int argc, char **argv) {
   c.path = cli.positional[0];
   int rc = options(&cli, &c, &err);
   if (!rc) rc = load(&cli, &c, &err);
-  if (!rc) rc = count(&c, &err);
-  if (!rc && (c.output || !cli.json)) rc = write_counts(&c, &err);
+  rc = wm_mpi_agree(rc, &err); /* under mpirun all ranks stop if one failed to load */
+  if (!rc) rc = wm_mpi_after_work(count(&c, &err), &err);
+  if (!rc && wm_mpi_rank() > 0) { /* every rank holds the counts; rank 0 writes them */
+  } else if (!rc && (c.output || !cli.json)) {
+    rc = write_counts(&c, &err);
+  }
   if (!rc && cli.json) print_json(&c);
   else if (!rc && c.output) print_text(&c);
   free(c.counts);

@@ -23,7 +23,7 @@ static const command commands[] = {
     {"count", wm_cmd_count, "count the occurrences of a pattern", 1},
     {"list", wm_cmd_list, "list the occurrences of a pattern", 0},
     {"motifs", wm_cmd_motifs, "count every connected pattern of 3, 4 or 5 vertices", 1},
-    {"orbits", wm_cmd_orbits, "graphlet orbit counts of every vertex (ORCA's 15 or 73 orbits)", 0},
+    {"orbits", wm_cmd_orbits, "graphlet orbit counts of every vertex (ORCA's 15 or 73 orbits)", 1},
     {"plan", wm_cmd_plan, "print the plan chosen for a pattern, without running it", 0},
     {"patterns", wm_cmd_patterns, "the named patterns --pattern accepts", 0},
     {"bfs", wm_cmd_bfs, "breadth-first search: levels, parents, GTEPS", 1},
@@ -61,7 +61,7 @@ static int dispatch(int argc, char **argv) {
     if (strcmp(argv[1], commands[i].name) != 0) continue;
     if (!commands[i].shares && wm_mpi_ranks() > 1) {
       if (wm_mpi_rank() == 0)
-        fprintf(stderr, "warpmatch: %s does not run under mpirun with more than one rank (count, motifs and bfs "
+        fprintf(stderr, "warpmatch: %s does not run under mpirun with more than one rank (count, motifs, orbits and bfs "
                         "do); run it as one process\n",
                 argv[1]);
       return WM_EUSAGE;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "matcher.h" /* wm_share */
 #include "orbit_equations5.h"
 
 typedef struct ext {
@@ -540,27 +541,113 @@ static int rows5_cpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t
   return first.vertex >= 0 ? err->code : WM_OK;
 }
 
-/* The GPU's warps take the tasks; every task's sums come back apart. */
-#define GPU_PIECES ((uint64_t)1 << 15)
-static int rows5_gpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
-                     const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  uint32_t ntasks = 0, nparts = 0;
-  task *tasks = plan_tasks(g, order, GPU_PIECES, &ntasks, &nparts);
-  wm_i128 *sums = tasks ? malloc(((size_t)ntasks + 1) * ORBITS5 * sizeof *sums) : NULL;
-  int *of = sums ? calloc((size_t)ntasks + 1, sizeof *of) : NULL;
-  if (!of) {
-    free(tasks), free(sums);
-    return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's tasks");
+/* The tasks every process plans alike (a fixed number of pieces, not its
+ * threads), each task its own part: every task's sums are kept. */
+#define SHARED_PIECES ((uint64_t)1 << 15)
+typedef struct task_sums_all {
+  task *tasks;
+  uint32_t ntasks;
+  wm_i128 *sums; /* ntasks x ORBITS5 */
+  int *of;
+} task_sums_all;
+
+static int plan_all(const wm_graph *g, const uint32_t *order, task_sums_all *a, wm_error *err) {
+  uint32_t nparts = 0;
+  a->tasks = plan_tasks(g, order, SHARED_PIECES, &a->ntasks, &nparts);
+  a->sums = a->tasks ? calloc(((size_t)a->ntasks + 1) * ORBITS5, sizeof *a->sums) : NULL;
+  a->of = a->sums ? calloc((size_t)a->ntasks + 1, sizeof *a->of) : NULL;
+  if (!a->of) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's tasks");
+  for (uint32_t i = 0; i < a->ntasks; i++) a->tasks[i].part = i;
+  return WM_OK;
+}
+
+static void free_all(task_sums_all *a) { free(a->tasks), free(a->sums), free(a->of); }
+
+/* The CPU's threads (of every process sharing s) take the tasks one at a
+ * time from the shared counter. */
+static int shared_cpu_sums(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
+                           const wm_share *s, task_sums_all *a, wm_error *err) {
+  uint64_t maxdeg = 0;
+  for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
+  const unsigned id = s->loops(s->ctx, 1);
+  int oom = 0;
+#pragma omp parallel
+  {
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.g = g, w.q = q, w.tri = tri, w.adjacency = adjacency;
+    if (!walk_alloc(&w, g->n ? g->n : 1, maxdeg)) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+    else
+      for (uint64_t i; (i = s->grab(s->ctx, id, 1)) < a->ntasks;) {
+        task_sums(&w, &a->tasks[i]);
+        memcpy(a->sums + i * ORBITS5, w.e, sizeof w.e);
+        a->of[i] = w.of;
+      }
+    walk_free(&w);
   }
-  for (uint32_t i = 0; i < ntasks; i++) tasks[i].part = i;
-  int rc = wm_o5_sums_gpu(g, q, tri, adjacency, tasks, ntasks, run->gpus, run->gpu_graph, sums, of, run->kernel_ms,
-                          err);
+  return oom ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays") : WM_OK;
+}
+
+/* This process's GPUs take the tasks dealt to it in turn (task i to
+ * process i mod processes; without s, all of them). */
+static int gpu_sums(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
+                    const wm_orbit_run *run, task_sums_all *a, wm_error *err) {
+  const wm_share *s = run->share;
+  const uint32_t step = s ? (uint32_t)s->processes : 1, first = s ? (uint32_t)s->process : 0;
+  if (step == 1)
+    return wm_o5_sums_gpu(g, q, tri, adjacency, a->tasks, a->ntasks, run->gpus, run->gpu_graph, a->sums, a->of,
+                          run->kernel_ms, err);
+  const uint32_t most = a->ntasks / step + 1;
+  task *mine = malloc((size_t)most * sizeof *mine);
+  wm_i128 *sums = calloc((size_t)most * ORBITS5, sizeof *sums);
+  int *of = calloc(most, sizeof *of);
+  int rc = mine && sums && of ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for this process's tasks");
+  uint32_t k = 0;
+  for (uint32_t i = first; !rc && i < a->ntasks; i += step) mine[k++] = a->tasks[i];
+  if (!rc) rc = wm_o5_sums_gpu(g, q, tri, adjacency, mine, k, run->gpus, run->gpu_graph, sums, of, run->kernel_ms, err);
+  for (uint32_t i = first, j = 0; !rc && i < a->ntasks; i += step, j++) {
+    memcpy(a->sums + (size_t)i * ORBITS5, sums + (size_t)j * ORBITS5, ORBITS5 * sizeof *sums);
+    a->of[i] = of[j];
+  }
+  free(mine), free(sums), free(of);
+  return rc;
+}
+
+/* Every process's sums added up: a task's are one process's, zeros on the
+ * others.  Called by every process whatever its own work gave (zeros where
+ * it failed), so that none waits for it in vain; MPI errors are
+ * WM_EINPUT. */
+static int add_processes(const wm_share *s, task_sums_all *a, wm_error *err) {
+  const uint64_t cells = (uint64_t)a->ntasks * ORBITS5;
+  if (cells > UINT32_MAX)
+    return wm_fail(err, WM_EUSAGE, "orbits: %u tasks are too many to add up across processes", a->ntasks);
+  int overflow = 0;
+  if (s->sum_i128(s->ctx, a->sums, (unsigned)cells, &overflow) || s->sum_u32(s->ctx, (uint32_t *)a->of, a->ntasks))
+    return wm_fail(err, WM_EINPUT, "orbits: MPI: adding the processes' 5-vertex sums failed");
+  if (overflow) return wm_fail(err, WM_EINPUT, "orbits: a 5-vertex sum passes 2^127 across the processes");
+  return WM_OK;
+}
+
+/* Every task's sums kept apart (on the GPU, or with other processes), then
+ * added across the processes and solved. */
+static int rows5_all(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
+                     const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  task_sums_all a = {0};
+  int rc = plan_all(g, order, &a, err);
+  if (!rc && run->gpu) rc = gpu_sums(g, q, tri, adjacency, run, &a, err);
+  else if (!rc) rc = shared_cpu_sums(g, q, tri, adjacency, run->share, &a, err);
+  if (rc && a.of) memset(a.sums, 0, (size_t)a.ntasks * ORBITS5 * sizeof *a.sums);
+  if (run->share && a.of) {
+    wm_error e;
+    const int added = add_processes(run->share, &a, &e);
+    if (!rc && added) *err = e, rc = added;
+  }
   if (!rc) {
     wm_orbit_first_error first = {-1, {0, ""}};
-    solve_parts(g, q, tasks, ntasks, sums, of, run, counts, &first);
+    solve_parts(g, q, a.tasks, a.ntasks, a.sums, a.of, run, counts, &first);
     if (first.vertex >= 0) *err = first.err, rc = err->code;
   }
-  free(tasks), free(sums), free(of);
+  free_all(&a);
   return rc;
 }
 
@@ -590,7 +677,7 @@ int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *cou
   if (!rc) {
     rc = by_degree_desc(g, order, err);
     uint64_t *adjacency = rc ? NULL : adjacency_bits(g);
-    if (!rc) rc = (run->gpu ? rows5_gpu : rows5_cpu)(g, q, tri, adjacency, order, run, counts, err);
+    if (!rc) rc = (run->gpu || run->share ? rows5_all : rows5_cpu)(g, q, tri, adjacency, order, run, counts, err);
     free(adjacency);
   }
   free(q), free(tri), free(order);

@@ -22,6 +22,7 @@ extern "C" {
 #endif
 
 struct wm_gpu_graph; /* device.h */
+struct wm_share;     /* matcher.h */
 
 #define WM_ORBIT_MAX_K 5
 #define WM_ORBIT_MAX 73 /* orbits of the graphlets of 2..5 vertices */
@@ -72,6 +73,10 @@ typedef struct wm_orbit_run {
   const struct wm_gpu_graph *gpu_graph; /* gpu: g kept on the device (device.h), or NULL: uploaded */
   double *kernel_ms; /* gpu: the kernels' time (CUDA events), where not NULL */
   int gpus;          /* gpu: the 5-vertex sums over devices 0..gpus-1 (0 or 1: the current one) */
+  /* The 5-vertex sums shared with other processes (MPI ranks), each
+   * returning every vertex's counts; NULL: this process alone.  The
+   * smaller passes and the solve are each process's own. */
+  const struct wm_share *share;
 } wm_orbit_run;
 
 /* 1 when the formula covers graphlets of up to k vertices; the edge

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The program under mpirun against the same program run as one process:
 # counts (the triangle, the 4-cycle and 5-vertex patterns, by plan and by
-# formula), motifs of sizes 4 and 5, and BFS levels and parents (symmetric
+# formula), motifs of sizes 4 and 5, orbits of sizes 4 and 5, and BFS levels and parents (symmetric
 # and directed, validated), with one and two threads a rank, must be equal
 # for 1, 2 and 3 ranks; a rank whose graph load fails (WM_MPI_FAIL_RANK,
 # the fault injection) must make the whole job exit non-zero within a
@@ -49,6 +49,19 @@ same() {
   step "$what: equal for 1, 2 and 3 ranks"
 }
 
+# same_file DESCRIPTION ARGS...: the file one process writes (--output)
+# against the files of 1, 2 and 3 ranks (rank 0 writes it).
+same_file() {
+  local what=$1; shift
+  "$bin" "$@" --output "$tmp/want.out" >/dev/null || { fail "$what: one process failed"; return; }
+  for np in 1 2 3; do
+    rm -f "$tmp/got.out"
+    mpi "$np" "$@" --output "$tmp/got.out" >/dev/null || { fail "$what: $np ranks failed"; continue; }
+    cmp -s "$tmp/want.out" "$tmp/got.out" || fail "$what: $np ranks wrote other counts than one process"
+  done
+  step "$what: equal for 1, 2 and 3 ranks"
+}
+
 step "generating a Kronecker graph (scale 9)"
 "$bin" gen kron --scale 9 --seed 7 --output "$tmp/kron.wmg" --quiet >/dev/null
 kron="$tmp/kron.wmg"
@@ -62,6 +75,10 @@ same "kron motifs 5" motifs "$kron" --size 5
 same "kron motifs 4 by plans" motifs "$kron" --size 4 --method enumerate
 threads=2 same "kron house by plan, 2 threads a rank" count "$kron" --pattern house --method enumerate
 threads=2 same "kron motifs 5, 2 threads a rank" motifs "$kron" --size 5
+"$bin" gen kron --scale 8 --seed 7 --output "$tmp/kron8.wmg" --quiet >/dev/null
+same_file "kron-8 orbits 5" orbits "$tmp/kron8.wmg" --size 5
+threads=2 same_file "kron-8 orbits 5, 2 threads a rank" orbits "$tmp/kron8.wmg" --size 5
+same_file "kron-8 orbits 4 (each rank's own)" orbits "$tmp/kron8.wmg" --size 4
 same "kron bfs" bfs "$kron" --source 1 --validate
 threads=2 same "kron bfs, 2 threads a rank" bfs "$kron" --source 1 --validate
 # More loops than the dispenser's window holds counters: every trial must
@@ -115,7 +132,7 @@ step "a failing rank ends the job with its message"
 
 # A rank whose work fails after the others started theirs (they wait for it
 # in a collective) ends the whole job: non-zero status, its message, no hang.
-for cmd in "count $kron --pattern triangle" "motifs $kron --size 4" "bfs $kron --source 1"; do
+for cmd in "count $kron --pattern triangle" "motifs $kron --size 4" "orbits $tmp/kron8.wmg --size 5" "bfs $kron --source 1"; do
   status=0
   # shellcheck disable=SC2086 # cmd is a word list
   WM_MPI_FAIL_WORK_RANK=1 mpi 3 $cmd >/dev/null 2>"$tmp/err" || status=$?
