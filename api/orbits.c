@@ -55,8 +55,13 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (!rc) rc = check(ctx, who, g, &o);
   const uint64_t rows = o.edges ? wm_graph_edges(g->g) : g->g->n;
   if (!rc && !counts && rows) rc = wm_api_null(ctx, who, "counts");
+  /* shared by MPI ranks, the 5-vertex sums are the CPU's: AUTO means it */
+  const int shared = ctx->share && ctx->share->processes > 1;
+  if (!rc && shared && o.device == WARPMATCH_DEVICE_GPU)
+    rc = wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: shared by MPI ranks, orbits are counted on the CPU; use "
+                     "WARPMATCH_DEVICE_CPU or _AUTO", who);
   int use_gpu = 0;
-  if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
+  if (!rc && !shared) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
   if (rc) return rc;
   wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL, 1, NULL};
   const int formula = o.edges ? wm_edge_orbit_has_formula(o.graphlet_size) : wm_orbit_has_formula(o.graphlet_size);

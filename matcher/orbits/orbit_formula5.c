@@ -588,31 +588,6 @@ static int shared_cpu_sums(const wm_graph *g, const wm_o5_equations *q, const ui
   return oom ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays") : WM_OK;
 }
 
-/* This process's GPUs take the tasks dealt to it in turn (task i to
- * process i mod processes; without s, all of them). */
-static int gpu_sums(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
-                    const wm_orbit_run *run, task_sums_all *a, wm_error *err) {
-  const wm_share *s = run->share;
-  const uint32_t step = s ? (uint32_t)s->processes : 1, first = s ? (uint32_t)s->process : 0;
-  if (step == 1)
-    return wm_o5_sums_gpu(g, q, tri, adjacency, a->tasks, a->ntasks, run->gpus, run->gpu_graph, a->sums, a->of,
-                          run->kernel_ms, err);
-  const uint32_t most = a->ntasks / step + 1;
-  task *mine = malloc((size_t)most * sizeof *mine);
-  wm_i128 *sums = calloc((size_t)most * ORBITS5, sizeof *sums);
-  int *of = calloc(most, sizeof *of);
-  int rc = mine && sums && of ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for this process's tasks");
-  uint32_t k = 0;
-  for (uint32_t i = first; !rc && i < a->ntasks; i += step) mine[k++] = a->tasks[i];
-  if (!rc) rc = wm_o5_sums_gpu(g, q, tri, adjacency, mine, k, run->gpus, run->gpu_graph, sums, of, run->kernel_ms, err);
-  for (uint32_t i = first, j = 0; !rc && i < a->ntasks; i += step, j++) {
-    memcpy(a->sums + (size_t)i * ORBITS5, sums + (size_t)j * ORBITS5, ORBITS5 * sizeof *sums);
-    a->of[i] = of[j];
-  }
-  free(mine), free(sums), free(of);
-  return rc;
-}
-
 /* Every process's sums added up: a task's are one process's, zeros on the
  * others.  Called by every process whatever its own work gave (zeros where
  * it failed), so that none waits for it in vain; MPI errors are
@@ -632,9 +607,13 @@ static int add_processes(const wm_share *s, task_sums_all *a, wm_error *err) {
  * added across the processes and solved. */
 static int rows5_all(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
                      const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  if (run->gpu && run->share && run->share->processes > 1) /* each would count every task */
+    return wm_fail(err, WM_EUSAGE, "orbits: the 5-vertex sums on the GPU are not shared by processes");
   task_sums_all a = {0};
   int rc = plan_all(g, order, &a, err);
-  if (!rc && run->gpu) rc = gpu_sums(g, q, tri, adjacency, run, &a, err);
+  if (!rc && run->gpu)
+    rc = wm_o5_sums_gpu(g, q, tri, adjacency, a.tasks, a.ntasks, run->gpus, run->gpu_graph, a.sums, a.of,
+                        run->kernel_ms, err);
   else if (!rc) rc = shared_cpu_sums(g, q, tri, adjacency, run->share, &a, err);
   if (rc && a.of) memset(a.sums, 0, (size_t)a.ntasks * ORBITS5 * sizeof *a.sums);
   if (run->share && a.of) {

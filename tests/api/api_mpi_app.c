@@ -2,7 +2,7 @@
  * run under mpirun on 2 or more ranks (ctest api_mpi_app: 2), checks that what the ranks
  * compute together equals what one process computes alone on the same
  * graphs: counts by enumeration (and that every rank took part in them),
- * the motifs of size 4, and the ranks' BFS on the CPU (levels equal on
+ * the motifs of size 4, the 5-vertex orbits of every vertex, and the ranks' BFS on the CPU (levels equal on
  * rank 0, parents passing Graph500's checks) on the graph given and on a
  * directed one made from edge arrays (in-arcs needed); and that
  * the calls refuse what they cannot do with the context's message.  Every
@@ -65,6 +65,27 @@ static void check_motifs(warpmatch_context *alone, warpmatch_context *shared, co
                one[i].count_high == two[i].count_high,
            what, NULL);
   }
+}
+
+/* The 5-vertex orbits of every vertex, shared and alone; a shared GPU
+ * count is refused. */
+static void check_orbits(warpmatch_context *alone, warpmatch_context *shared, const warpmatch_graph *g) {
+  const size_t cells = (size_t)warpmatch_graph_vertices(g) * warpmatch_orbit_count(5);
+  uint64_t *one = calloc(cells + 1, sizeof *one), *two = calloc(cells + 1, sizeof *two);
+  expect(one && two, "memory for the orbits", NULL);
+  if (!one || !two) return;
+  warpmatch_orbit_options o;
+  warpmatch_orbit_options_init(&o);
+  o.device = WARPMATCH_DEVICE_CPU;
+  expect(warpmatch_orbits(alone, g, &o, one, NULL) == WARPMATCH_OK, "orbits alone", alone);
+  expect(warpmatch_orbits(shared, g, &o, two, NULL) == WARPMATCH_OK, "orbits shared", shared);
+  expect(memcmp(one, two, cells * sizeof *one) == 0, "orbits shared equal one process's", NULL);
+  o.device = WARPMATCH_DEVICE_GPU;
+  expect(warpmatch_orbits(shared, g, &o, two, NULL) == WARPMATCH_EUSAGE &&
+             strstr(warpmatch_last_error(shared), "on the CPU"),
+         "shared orbits on the GPU refused", shared);
+  free(one);
+  free(two);
 }
 
 /* The ranks' search from two sources against one process's. */
@@ -154,6 +175,7 @@ int main(int argc, char **argv) {
     check_count(alone, shared, g, "triangle");
     check_count(alone, shared, u, "4-cycle");
     check_motifs(alone, shared, g);
+    check_orbits(alone, shared, u);
     check_bfs(alone, shared, g);
     check_bfs(alone, shared, d);
     check_refusals(alone, shared, g);
@@ -166,7 +188,7 @@ int main(int argc, char **argv) {
   warpmatch_context_destroy(alone);
   int worst = 0;
   MPI_Allreduce(&failures, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0) printf("api_mpi_app: %s\n", worst ? "FAILED" : "shared count, motifs and BFS equal one process's");
+  if (rank == 0) printf("api_mpi_app: %s\n", worst ? "FAILED" : "shared count, motifs, orbits and BFS equal one process's");
   MPI_Finalize();
   return worst ? 1 : 0;
 }
