@@ -362,49 +362,39 @@ Test(gpu_orbits, calls_on_one_context_reuse_the_graph_and_the_counters, .timeout
   wm_graph_destroy(src);
 }
 
-/* The test hook starts every count near 2^64: the star's centre's 3-stars
- * (orbit 7, C(10, 3) = 120) pass it by one, through the GPU path too. */
-Test(gpu_orbits, overflow_through_the_gpu_path_names_the_vertex_and_the_orbit) {
+/* The test hook starts every count near 2^64: on a 10-star the centre's
+ * largest count (`centre` in orbit `orbit`) passes it by one, through the
+ * GPU path; one less and it lands on 2^64 - 1 exactly, a leaf's count in
+ * `leaf_orbit` (`leaf`) beside it. */
+static void star_overflow(unsigned size, unsigned orbit, uint64_t centre, unsigned leaf_orbit, uint64_t leaf) {
   uint32_t *s = malloc(10 * 4), *d = malloc(10 * 4);
   for (uint32_t v = 0; v < 10; v++) s[v] = 0, d[v] = v + 1;
   wm_graph *star = wm_test_graph_of_arcs(11, s, d, 10);
-  uint64_t counts[11 * 15];
-  char msg[512], start[32];
+  const unsigned orbits = wm_orbit_count(size);
+  uint64_t counts[11 * 73];
+  char msg[512], start[32], want[32];
   warpmatch_orbit_result r;
-  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 119));
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - centre + 1));
   cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
-  cr_assert_eq(api_orbits(star, 4, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), WARPMATCH_EINPUT);
-  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, "orbit 7 "), "%s", msg);
-  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 120));
+  cr_assert_eq(api_orbits(star, size, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), WARPMATCH_EINPUT);
+  snprintf(want, sizeof want, "orbit %u ", orbit);
+  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, want), "size %u: %s", size, msg);
+  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - centre));
   cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
-  cr_assert_eq(api_orbits(star, 4, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), 0, "%s", msg);
+  cr_assert_eq(api_orbits(star, size, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), 0, "%s", msg);
   cr_assert_eq(r.device, WARPMATCH_DEVICE_GPU);
-  cr_assert_eq(counts[7], UINT64_MAX);
-  cr_assert_eq(counts[15 + 6], UINT64_MAX - 120 + 36); /* a leaf: the 3-stars around the centre, C(9, 2) */
+  cr_assert_eq(counts[orbit], UINT64_MAX);
+  cr_assert_eq(counts[orbits + leaf_orbit], UINT64_MAX - centre + leaf);
   cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
   wm_graph_destroy(star);
 }
 
-/* The same at size 5: the centre's 4-stars (orbit 23, C(10, 4) = 210). */
-Test(gpu_orbits, overflow_through_the_five_vertex_gpu_path_names_the_vertex_and_the_orbit) {
-  uint32_t *s = malloc(10 * 4), *d = malloc(10 * 4);
-  for (uint32_t v = 0; v < 10; v++) s[v] = 0, d[v] = v + 1;
-  wm_graph *star = wm_test_graph_of_arcs(11, s, d, 10);
-  uint64_t counts[11 * 73];
-  char msg[512], start[32];
-  warpmatch_orbit_result r;
-  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 209));
-  cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
-  cr_assert_eq(api_orbits(star, 5, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), WARPMATCH_EINPUT);
-  cr_assert(strstr(msg, "vertex 0") && strstr(msg, "orbit 23"), "%s", msg);
-  snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 210));
-  cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
-  cr_assert_eq(api_orbits(star, 5, WARPMATCH_DEVICE_GPU, counts, &r, msg, sizeof msg), 0, "%s", msg);
-  cr_assert_eq(r.device, WARPMATCH_DEVICE_GPU);
-  cr_assert_eq(counts[23], UINT64_MAX);
-  cr_assert_eq(counts[73 + 22], UINT64_MAX - 210 + 84); /* a leaf: the 4-stars around the centre, C(9, 3) */
-  cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
-  wm_graph_destroy(star);
+/* The centre's 3-stars (orbit 7, C(10, 3) = 120), a leaf's C(9, 2) = 36
+ * in orbit 6; at size 5 its 4-stars (orbit 23, C(10, 4) = 210), a leaf's
+ * C(9, 3) = 84 in orbit 22. */
+Test(gpu_orbits, overflow_through_the_gpu_paths_names_the_vertex_and_the_orbit) {
+  star_overflow(4, 7, 120, 6, 36);
+  star_overflow(5, 23, 210, 22, 84);
 }
 
 /* ---- the command line --------------------------------------------------- */
