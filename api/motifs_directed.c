@@ -78,7 +78,7 @@ int warpmatch_motifs_directed(warpmatch_context *ctx, const warpmatch_graph *g, 
   wm_api_threads_leave(&t);
   for (unsigned i = 0; !rc && i < wm_dir_rows(size); i++)
     if (o.all_classes || wm_dir_class_row(size, i)->connected) fill(size, i, counts[i], &out[x.classes++]);
-  snprintf(x.how, sizeof x.how, "%s, on the CPU", how);
+  snprintf(x.how, sizeof x.how, "CPU: %s", how);
   int out_rc = r ? wm_api_struct_out(ctx, who, r, &x, sizeof x) : WARPMATCH_OK;
   return rc ? rc : out_rc;
 }
