@@ -95,6 +95,9 @@ def _fields(text: str, struct: str) -> list[str]:
         ("warpmatch_gen_options", _lib.GenOptions),
         ("warpmatch_orbit_options", _lib.OrbitOptions),
         ("warpmatch_orbit_result", _lib.OrbitResult),
+        ("warpmatch_directed_motif", _lib.DirectedMotif),
+        ("warpmatch_directed_motif_options", _lib.DirectedMotifOptions),
+        ("warpmatch_directed_motif_result", _lib.DirectedMotifResult),
     ],
 )
 def test_structs_match_the_header(struct: str, mirror: type[ctypes.Structure]) -> None:
@@ -107,6 +110,7 @@ def test_versioned_structs_say_so() -> None:
     assert _lib.load_options().size == ctypes.sizeof(_lib.LoadOptions)
     assert _lib.gen_options(_lib.GEN_KINDS["grid"], 10, 1).size == ctypes.sizeof(_lib.GenOptions)
     assert _lib.orbit_options().size == ctypes.sizeof(_lib.OrbitOptions)
+    assert _lib.directed_motif_options().size == ctypes.sizeof(_lib.DirectedMotifOptions)
     room = ctypes.create_string_buffer(ctypes.sizeof(_lib.LoadOptions) + 64)
     _lib.lib.warpmatch_load_options_init(room)
     assert ctypes.c_size_t.from_buffer(room).value == ctypes.sizeof(_lib.LoadOptions)

@@ -329,6 +329,18 @@ class Motif:
     count: int
 
 
+@dataclass(frozen=True)
+class DirectedMotif:
+    """One directed motif class: its name (the MAN code for size 3, "d4-<id>" for 4),
+    igraph's isoclass id, its arcs on vertices 0..size-1, and its vertex-induced count."""
+
+    name: str
+    igraph_id: int
+    arcs: tuple[tuple[int, int], ...]
+    connected: bool
+    count: int
+
+
 def _parse_edges(text: str) -> tuple[tuple[int, int], ...]:
     pairs = []
     for tok in text.split():
@@ -651,12 +663,50 @@ class Graph:
             return np.empty((0, k), dtype=np.uint32)
         return np.concatenate(batches).reshape(-1, k)
 
-    def motifs(self, size: int, device: str = "auto", method: str = "auto") -> dict[str, int]:
+    def motifs(
+        self, size: int, device: str = "auto", method: str = "auto", directed: bool = False, all_classes: bool = False
+    ) -> dict[str, int]:
         """Every connected pattern of ``size`` (3, 4 or 5) vertices: name -> vertex-induced count.
 
-        The graph must be undirected.
+        The graph must be undirected, unless ``directed``: then the graph must be
+        directed and the keys are its directed classes of ``size`` 3 or 4, every
+        weakly connected one (13 or 199; the disconnected ones too with
+        ``all_classes``), named by the triad census's MAN codes ("021D") for size 3
+        and "d4-<igraph id>" for size 4; ``directed_motif_table`` gives each
+        class's igraph isoclass id and arcs (igraph's ``motifs_randesu`` lists the
+        counts in that id's order).
         """
+        if directed:
+            return {m.name: m.count for m in self.directed_motif_table(size, all_classes, device)}
+        if all_classes:
+            raise UsageError("all_classes is for directed motifs (directed=True)")
         return {m.name: m.count for m in self.motif_table(size, device, method)}
+
+    def directed_motif_table(
+        self, size: int, all_classes: bool = False, device: str = "auto"
+    ) -> builtins.list[DirectedMotif]:
+        """As ``motifs(size, directed=True)``, with each class's igraph id and arcs: a list of
+        DirectedMotif(name, igraph_id, arcs, connected, count), size 3 in the census's
+        order, size 4 by igraph id.  Counted on the CPU ("gpu" is a UsageError)."""
+        size = _integer(size, "directed motif size", 3, 4, "3 or 4")
+        o = _lib.directed_motif_options()
+        o.all_classes, o.device = int(bool(all_classes)), _device(device)
+        classes = int(lib.warpmatch_motif_classes_directed(size, int(not all_classes)))
+        out = (_lib.DirectedMotif * classes)()
+        r = _lib.DirectedMotifResult()
+        r.size = ctypes.sizeof(_lib.DirectedMotifResult)
+        with self._ctx.lock:
+            self._ctx.check(lib.warpmatch_motifs_directed(self._ctx.ptr, self._live(), size, byref(o), out, byref(r)))
+        return [
+            DirectedMotif(
+                _decode(m.name),
+                int(m.igraph_id),
+                tuple((int(a), int(b)) for a, b in (t.split("->") for t in _decode(m.arcs).split())),
+                bool(m.connected),
+                _wide(m.count, m.count_high),
+            )
+            for m in out[: r.classes]
+        ]
 
     def motif_table(self, size: int, device: str = "auto", method: str = "auto") -> builtins.list[Motif]:
         """As ``motifs``, with each class's edges: a list of Motif(name, edges, count)."""
