@@ -59,29 +59,34 @@ static uint64_t merge_row(const uint32_t *a, uint64_t na, const uint32_t *b, uin
   return k;
 }
 
-static int skeleton_of(const wm_graph *g, skeleton *s, wm_error *err) {
-  uint64_t *toff;
-  uint32_t *tadj;
-  memset(s, 0, sizeof *s);
-  s->n = g->n;
-  if (transpose(g, &toff, &tadj, err)) return WM_EINPUT;
-  s->off = calloc((size_t)g->n + 1, sizeof *s->off);
-  int rc = s->off ? WM_OK : WM_EINPUT;
+/* Rows of the skeleton from g's out-arcs and its in-arcs (toff, tadj):
+ * their sizes, then the rows themselves. */
+static int merge_rows(const wm_graph *g, const uint64_t *toff, const uint32_t *tadj, skeleton *s) {
   const int64_t n = g->n;
-#pragma omp parallel for schedule(dynamic, 1024) if (!rc)
+  s->off = calloc((size_t)n + 1, sizeof *s->off);
+  if (!s->off) return WM_EINPUT;
+#pragma omp parallel for schedule(dynamic, 1024)
   for (int64_t v = 0; v < n; v++)
     s->off[v + 1] = merge_row(g->adj + g->offsets[v], wm_degree(g, (uint32_t)v), tadj + toff[v], toff[v + 1] - toff[v],
                               NULL, NULL);
-  for (uint32_t v = 0; !rc && v < g->n; v++) s->off[v + 1] += s->off[v];
-  if (!rc) {
-    const uint64_t len = s->off[g->n] ? s->off[g->n] : 1;
-    s->nbr = malloc(len * sizeof *s->nbr), s->dir = malloc(len);
-    if (!s->nbr || !s->dir) rc = WM_EINPUT;
-  }
-#pragma omp parallel for schedule(dynamic, 1024) if (!rc)
-  for (int64_t v = 0; v < (rc ? 0 : n); v++)
+  for (int64_t v = 0; v < n; v++) s->off[v + 1] += s->off[v];
+  const uint64_t len = s->off[n] ? s->off[n] : 1;
+  s->nbr = malloc(len * sizeof *s->nbr), s->dir = malloc(len);
+  if (!s->nbr || !s->dir) return WM_EINPUT;
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (int64_t v = 0; v < n; v++)
     merge_row(g->adj + g->offsets[v], wm_degree(g, (uint32_t)v), tadj + toff[v], toff[v + 1] - toff[v],
               s->nbr + s->off[v], s->dir + s->off[v]);
+  return WM_OK;
+}
+
+static int skeleton_of(const wm_graph *g, skeleton *s, wm_error *err) {
+  uint64_t *toff = NULL;
+  uint32_t *tadj = NULL;
+  memset(s, 0, sizeof *s);
+  s->n = g->n;
+  if (transpose(g, &toff, &tadj, err)) return WM_EINPUT;
+  const int rc = merge_rows(g, toff, tadj, s);
   free(toff), free(tadj);
   if (rc) {
     skeleton_free(s);
