@@ -151,7 +151,8 @@ int wm_cmd_motifs(int argc, char **argv) {
   if (!rc) rc = wm_cli_open_graph(&cli, ctx, cli.positional[0], &g, NULL, &err);
   t.load_seconds = wm_now() - t0;
   if (!rc && warpmatch_graph_directed(g))
-    rc = wm_fail(&err, WM_EUSAGE, "motifs: %s is a directed graph; count its directed motifs with --directed --size 3|4",
+    rc = wm_fail(&err, WM_EUSAGE,
+                 "motifs: %s is a directed graph; count its directed motifs with --directed --size 3|4",
                  cli.positional[0]);
   rc = wm_mpi_agree(rc, &err); /* under mpirun all ranks stop if one failed to load */
   if (!rc) rc = wm_mpi_after_work(count_all(ctx, g, (unsigned)k, &o, &t, &err), &err);

@@ -361,13 +361,15 @@ static int census_all(const skeleton *s, wm_u128 *c3, wm_error *err) {
   wm_i128 rest = wm_choose((wm_i128)s->n, 3);
   for (unsigned r = 0; r < WM_DIR_ROWS3; r++)
     if (wm_dir_class_row(3, r)->code) rest = wm_sub_chk(rest, (wm_i128)c3[r], &overflow);
-  if (overflow || rest < 0) return wm_fail(err, WM_EINPUT, "directed motifs: the triad census does not add up to C(n,3)");
+  if (overflow || rest < 0)
+    return wm_fail(err, WM_EINPUT, "directed motifs: the triad census does not add up to C(n,3)");
   c3[wm_dir_row_of(3, 0)] = (wm_u128)rest;
   return WM_OK;
 }
 
 int wm_motifs_directed(const wm_graph *g, unsigned k, int all, wm_u128 *counts, const char **how, wm_error *err) {
-  if (k != 3 && k != 4) return wm_fail(err, WM_EUSAGE, "directed motifs: size %u; directed motifs have 3 or 4 vertices", k);
+  if (k != 3 && k != 4)
+    return wm_fail(err, WM_EUSAGE, "directed motifs: size %u; directed motifs have 3 or 4 vertices", k);
   int rc = wm_dir_tables_check(err);
   skeleton s;
   if (!rc) rc = skeleton_of(g, &s, err);
