@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "motifs_directed.h"
 
 /* The undirected skeleton: row v holds every u with an arc v->u or u->v,
@@ -132,18 +133,26 @@ static void census_edge(const skeleton *s, uint32_t v, uint64_t iu, wm_u128 *loc
   local[wm_dir_row_of(3, vu)] += (wm_u128)(s->n - 2 - union_size);
 }
 
+/* The progress line's units: a vertex and its skeleton row. */
+static uint64_t units(const skeleton *s, int64_t v) { return s->off[v + 1] - s->off[v] + 1; }
+
 static void triad_census(const skeleton *s, wm_u128 *counts) {
   const int64_t n = s->n;
+  wm_progress p;
+  wm_progress_init(&p, "triad census", s->off[n] + (uint64_t)n, 1);
 #pragma omp parallel
   {
     wm_u128 local[WM_DIR_ROWS3] = {0};
 #pragma omp for schedule(dynamic, 64) nowait
-    for (int64_t v = 0; v < n; v++)
+    for (int64_t v = 0; v < n; v++) {
       for (uint64_t iu = s->off[v]; iu < s->off[v + 1]; iu++)
         if (s->nbr[iu] > (uint32_t)v) census_edge(s, (uint32_t)v, iu, local);
+      wm_progress_add(&p, units(s, v));
+    }
 #pragma omp critical(wm_dir_census)
     for (unsigned r = 0; r < WM_DIR_ROWS3; r++) counts[r] += local[r];
   }
+  wm_progress_finish(&p);
 }
 
 /* ---- size 4: the skeleton's connected 4-sets (ESU) -------------------- */
@@ -210,6 +219,8 @@ static int connected_4sets(const skeleton *s, wm_u128 *counts, wm_error *err) {
   const int64_t n = s->n;
   const uint64_t ext_len = 2 * max_row(s) + 1;
   int failed = 0;
+  wm_progress p;
+  wm_progress_init(&p, "directed 4-sets", s->off[n] + (uint64_t)n, 1);
 #pragma omp parallel
   {
     wm_u128 local[WM_DIR_ROWS4] = {0};
@@ -221,13 +232,16 @@ static int connected_4sets(const skeleton *s, wm_u128 *counts, wm_error *err) {
       failed = 1;
     }
 #pragma omp for schedule(dynamic, 16) nowait
-    for (int64_t v = 0; v < n; v++)
+    for (int64_t v = 0; v < n; v++) {
       if (ok) root(&e, (uint32_t)v);
+      wm_progress_add(&p, units(s, v));
+    }
 #pragma omp critical(wm_dir_4sets)
     for (unsigned r = 0; r < WM_DIR_ROWS4; r++) counts[r] += local[r];
     free(e.ext);
     for (unsigned l = 0; l < 3; l++) free(e.tag[l]);
   }
+  wm_progress_finish(&p);
   return failed ? wm_fail(err, WM_EINPUT, "directed motifs: out of memory for the 4-vertex enumeration's marks "
                                           "(%llu vertices per thread)", (unsigned long long)n)
                 : WM_OK;
