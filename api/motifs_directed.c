@@ -28,6 +28,9 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
   if (o->device == WARPMATCH_DEVICE_GPU)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: directed motifs are counted on the CPU only (no GPU path yet); "
                        "use WARPMATCH_DEVICE_AUTO or _CPU", who);
+  if (o->method < WARPMATCH_METHOD_AUTO || o->method > WARPMATCH_METHOD_ENUMERATE)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: method %d; use WARPMATCH_METHOD_AUTO, _FORMULA or _ENUMERATE", who,
+                       o->method);
   if (o->device != WARPMATCH_DEVICE_AUTO && o->device != WARPMATCH_DEVICE_CPU)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: device %d; use WARPMATCH_DEVICE_AUTO or _CPU", who, o->device);
   if (!(g->g->flags & WM_GRAPH_DIRECTED))
@@ -73,7 +76,8 @@ int warpmatch_motifs_directed(warpmatch_context *ctx, const warpmatch_graph *g, 
   const double t0 = wm_now();
   wm_error err;
   wm_error_clear(&err);
-  rc = wm_api_status(ctx, wm_motifs_directed(g->g, size, o.all_classes != 0, counts, &how, &err), &err);
+  const int enumerate = o.method == WARPMATCH_METHOD_ENUMERATE;
+  rc = wm_api_status(ctx, wm_motifs_directed(g->g, size, o.all_classes != 0, enumerate, counts, &how, &err), &err);
   x.seconds = wm_now() - t0;
   wm_api_threads_leave(&t);
   for (unsigned i = 0; !rc && i < wm_dir_rows(size); i++)

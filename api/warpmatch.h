@@ -256,6 +256,10 @@ typedef struct warpmatch_directed_motif_options {
   int all_classes; /* 1: the disconnected classes too; 0 (default): the weakly connected ones */
   int device;      /* WARPMATCH_DEVICE_AUTO (default) or _CPU: the CPU; _GPU is WARPMATCH_EUSAGE
                       (no GPU path yet) */
+  int method;      /* size 4: WARPMATCH_METHOD_AUTO (default) or _FORMULA, the stars from each
+                      vertex's neighbour triples and the other classes from the skeleton's
+                      3-edge paths; _ENUMERATE, every connected 4-set one by one (the
+                      cross-check).  Size 3 is the triad census either way */
 } warpmatch_directed_motif_options;
 void warpmatch_directed_motif_options_init(warpmatch_directed_motif_options *o);
 
@@ -274,10 +278,10 @@ typedef struct warpmatch_directed_motif_result {
  * 021C, 111D, 111U, 030T, 030C, 201, 120D, 120U, 120C, 210, 300), size 4
  * by igraph id; the disconnected rows left out unless all_classes.  o and
  * r may be NULL (the defaults; no figures).  CPU threads: the context's.
- * Size 3 is the triad census (Batagelj and Mrvar), size 4 an enumeration
- * of the connected 4-sets of the undirected skeleton; a disconnected
- * class of 4 follows from the census, the dyads and C(n,4).  Counts are
- * exact: one past 2^127 is WARPMATCH_EINPUT. */
+ * Size 3 is the triad census (Batagelj and Mrvar); size 4 walks the
+ * undirected skeleton's 3-edge paths (see method); a disconnected class of
+ * 4 follows from the census, the dyads and C(n,4).  Counts are exact: one
+ * past 2^127 is WARPMATCH_EINPUT. */
 int warpmatch_motifs_directed(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
                               const warpmatch_directed_motif_options *o, warpmatch_directed_motif *out,
                               warpmatch_directed_motif_result *r);

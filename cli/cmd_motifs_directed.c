@@ -8,9 +8,9 @@
 #include "cli.h"
 
 /* Options of the undirected counts that mean nothing here. */
-static const char *const undirected_only[] = {"method",    "trials",    "steal",     "unroll",
-                                              "level0",    "gpu-chunk", "gpus",      "gpu-blocks",
-                                              "gpu-warps", "gpu-table", "stack-kernel", "no-relabel", NULL};
+static const char *const undirected_only[] = {"trials",    "steal",      "unroll",    "level0",
+                                              "gpu-chunk", "gpus",       "gpu-blocks", "gpu-warps",
+                                              "gpu-table", "stack-kernel", "no-relabel", NULL};
 
 static int options(const wm_cli *cli, uint64_t *k, warpmatch_directed_motif_options *o, wm_error *err) {
   for (unsigned i = 0; undirected_only[i]; i++)
@@ -25,7 +25,9 @@ static int options(const wm_cli *cli, uint64_t *k, warpmatch_directed_motif_opti
   if (!rc) rc = wm_cli_choice(cli, "device", devices, 0, &device, err);
   if (!rc && device == 2)
     rc = wm_fail(err, WM_EUSAGE, "motifs --directed: counted on the CPU only (no GPU path yet); use --device cpu");
+  static const char *const methods[] = {"auto", "formula", "enumerate", NULL}; /* WARPMATCH_METHOD_* */
   warpmatch_directed_motif_options_init(o);
+  if (!rc) rc = wm_cli_choice(cli, "method", methods, 0, &o->method, err);
   o->all_classes = wm_cli_flag(cli, "all-classes");
   o->device = WARPMATCH_DEVICE_CPU;
   return rc;

@@ -6,16 +6,9 @@
 #include <string.h>
 
 #include "base.h"
-#include "motifs_directed.h"
+#include "directed_internal.h"
 
-/* The undirected skeleton: row v holds every u with an arc v->u or u->v,
- * ascending, and dir's bit 0 says v->u, bit 1 u->v. */
-typedef struct skeleton {
-  uint32_t n;
-  uint64_t *off;
-  uint32_t *nbr;
-  uint8_t *dir;
-} skeleton;
+typedef wm_dir_skeleton skeleton;
 
 static void skeleton_free(skeleton *s) {
   free(s->off);
@@ -104,11 +97,6 @@ static uint64_t max_row(const skeleton *s) {
   return d;
 }
 
-/* Each pair's dir (bits as a skeleton row's, for the pair's first vertex)
- * as arc bits on k vertices. */
-static unsigned pair_code(unsigned k, unsigned i, unsigned j, unsigned d) {
-  return ((d & 1) << wm_dir_arc_bit(k, i, j)) | ((d >> 1 & 1) << wm_dir_arc_bit(k, j, i));
-}
 
 /* ---- size 3: Batagelj and Mrvar's triad census ------------------------ */
 
@@ -118,7 +106,7 @@ static unsigned pair_code(unsigned k, unsigned i, unsigned j, unsigned d) {
  * v or u. */
 static void census_edge(const skeleton *s, uint32_t v, uint64_t iu, wm_u128 *local) {
   const uint32_t u = s->nbr[iu];
-  const unsigned vu = pair_code(3, 0, 1, s->dir[iu]);
+  const unsigned vu = wm_dir_pair_code(3, 0, 1, s->dir[iu]);
   uint64_t i = s->off[v], j = s->off[u], union_size = 0;
   const uint64_t ie = s->off[v + 1], je = s->off[u + 1];
   while (i < ie || j < je) {
@@ -128,13 +116,11 @@ static void census_edge(const skeleton *s, uint32_t v, uint64_t iu, wm_u128 *loc
     if (w == u || w == v) continue;
     union_size++;
     if (u < w || (v < w && w < u && !dv))
-      local[wm_dir_row_of(3, vu | pair_code(3, 0, 2, dv) | pair_code(3, 1, 2, du))]++;
+      local[wm_dir_row_of(3, vu | wm_dir_pair_code(3, 0, 2, dv) | wm_dir_pair_code(3, 1, 2, du))]++;
   }
   local[wm_dir_row_of(3, vu)] += (wm_u128)(s->n - 2 - union_size);
 }
 
-/* The progress line's units: a vertex and its skeleton row. */
-static uint64_t units(const skeleton *s, int64_t v) { return s->off[v + 1] - s->off[v] + 1; }
 
 static void triad_census(const skeleton *s, wm_u128 *counts) {
   const int64_t n = s->n;
@@ -147,7 +133,7 @@ static void triad_census(const skeleton *s, wm_u128 *counts) {
     for (int64_t v = 0; v < n; v++) {
       for (uint64_t iu = s->off[v]; iu < s->off[v + 1]; iu++)
         if (s->nbr[iu] > (uint32_t)v) census_edge(s, (uint32_t)v, iu, local);
-      wm_progress_add(&p, units(s, v));
+      wm_progress_add(&p, wm_dir_units(s, v));
     }
 #pragma omp critical(wm_dir_census)
     for (unsigned r = 0; r < WM_DIR_ROWS3; r++) counts[r] += local[r];
@@ -179,8 +165,8 @@ static inline unsigned tag_of(const esu *e, unsigned level, uint32_t x) {
 }
 
 static inline void leaf(esu *e, unsigned base, uint32_t x) {
-  const unsigned code = base | pair_code(4, 0, 3, tag_of(e, 0, x)) | pair_code(4, 1, 3, tag_of(e, 1, x)) |
-                        pair_code(4, 2, 3, tag_of(e, 2, x));
+  const unsigned code = base | wm_dir_pair_code(4, 0, 3, tag_of(e, 0, x)) | wm_dir_pair_code(4, 1, 3, tag_of(e, 1, x)) |
+                        wm_dir_pair_code(4, 2, 3, tag_of(e, 2, x));
   e->local[wm_dir_row_of(4, code)]++;
 }
 
@@ -189,8 +175,8 @@ static inline void leaf(esu *e, unsigned base, uint32_t x) {
 static void third(esu *e, uint32_t v, uint32_t w, uint32_t w3, uint64_t from, uint64_t len) {
   const skeleton *s = e->s;
   mark(e, 2, w3);
-  const unsigned base = pair_code(4, 0, 1, tag_of(e, 0, w)) | pair_code(4, 0, 2, tag_of(e, 0, w3)) |
-                        pair_code(4, 1, 2, tag_of(e, 1, w3));
+  const unsigned base = wm_dir_pair_code(4, 0, 1, tag_of(e, 0, w)) | wm_dir_pair_code(4, 0, 2, tag_of(e, 0, w3)) |
+                        wm_dir_pair_code(4, 1, 2, tag_of(e, 1, w3));
   for (uint64_t i = from; i < len; i++) leaf(e, base, e->ext[i]);
   for (uint64_t i = s->off[w3]; i < s->off[w3 + 1]; i++) {
     const uint32_t x = s->nbr[i];
@@ -234,7 +220,7 @@ static int connected_4sets(const skeleton *s, wm_u128 *counts, wm_error *err) {
 #pragma omp for schedule(dynamic, 16) nowait
     for (int64_t v = 0; v < n; v++) {
       if (ok) root(&e, (uint32_t)v);
-      wm_progress_add(&p, units(s, v));
+      wm_progress_add(&p, wm_dir_units(s, v));
     }
 #pragma omp critical(wm_dir_4sets)
     for (unsigned r = 0; r < WM_DIR_ROWS4; r++) counts[r] += local[r];
@@ -381,7 +367,17 @@ static int census_all(const skeleton *s, wm_u128 *c3, wm_error *err) {
   return WM_OK;
 }
 
-int wm_motifs_directed(const wm_graph *g, unsigned k, int all, wm_u128 *counts, const char **how, wm_error *err) {
+/* The connected classes of 4: enumerated one by one (ESU), or the stars by
+ * their relation and the rest from their paths (directed_paths.c). */
+static int connected_4(const skeleton *s, int enumerate, wm_u128 *counts, const char **how, wm_error *err) {
+  *how = enumerate ? "connected 4-sets of the skeleton enumerated (ESU)"
+                   : "the skeleton's 3-edge paths, each 4-set at its least Hamiltonian path; the stars from their "
+                     "centres' neighbour triples";
+  return enumerate ? connected_4sets(s, counts, err) : wm_dir_paths4(s, counts, err);
+}
+
+int wm_motifs_directed(const wm_graph *g, unsigned k, int all, int enumerate, wm_u128 *counts, const char **how,
+                       wm_error *err) {
   if (k != 3 && k != 4)
     return wm_fail(err, WM_EUSAGE, "directed motifs: size %u; directed motifs have 3 or 4 vertices", k);
   int rc = wm_dir_tables_check(err);
@@ -393,13 +389,10 @@ int wm_motifs_directed(const wm_graph *g, unsigned k, int all, wm_u128 *counts, 
     rc = census_all(&s, counts, err);
     *how = "triad census (Batagelj-Mrvar) over the skeleton's edges; 003 as C(n,3) less the rest";
   } else {
-    rc = connected_4sets(&s, counts, err);
+    rc = connected_4(&s, enumerate, counts, how, err);
     wm_u128 c3[WM_DIR_ROWS3] = {0};
     if (!rc && all) rc = census_all(&s, c3, err);
     if (!rc && all) rc = derive_disconnected(&s, c3, counts, err);
-    *how = all ? "connected 4-sets of the skeleton enumerated (ESU); the disconnected classes from the triad census, "
-                 "the dyads and C(n,4)"
-               : "connected 4-sets of the skeleton enumerated (ESU)";
   }
   skeleton_free(&s);
   return rc;

@@ -9,9 +9,11 @@
  *
  * Counting: size 3 by Batagelj and Mrvar's triad census over the
  * undirected skeleton (O(m * max degree)), 003 as C(n,3) less the rest;
- * size 4 by enumerating the skeleton's connected 4-sets once each (ESU,
- * OpenMP over the smallest vertex), the disconnected classes from the
- * census, the dyads and C(n,4) by the relations in directed_count.c. */
+ * size 4's connected classes from the skeleton's 3-edge paths and, for the
+ * stars, a relation over each vertex's neighbour triples (directed_paths.c),
+ * or by enumerating the connected 4-sets once each (ESU, OpenMP over the
+ * smallest vertex), the disconnected classes from the census, the dyads
+ * and C(n,4) by the relations in directed_count.c. */
 #ifndef WM_MOTIFS_DIRECTED_H
 #define WM_MOTIFS_DIRECTED_H
 
@@ -49,8 +51,11 @@ void wm_dir_arcs_string(unsigned k, unsigned code, char *buf, unsigned size);
 
 /* counts[r] = the vertex-induced count of row r of size k (3 or 4) in the
  * directed graph g, every row (the disconnected ones too when all, else
- * those left 0).  CPU threads: OpenMP's default.  *how gets a static
+ * those left 0).  Size 4's connected classes by their paths and the stars'
+ * relation, or with enumerate every connected 4-set one by one (the
+ * cross-check).  CPU threads: OpenMP's default.  *how gets a static
  * description of the method. */
-int wm_motifs_directed(const wm_graph *g, unsigned k, int all, wm_u128 *counts, const char **how, wm_error *err);
+int wm_motifs_directed(const wm_graph *g, unsigned k, int all, int enumerate, wm_u128 *counts, const char **how,
+                       wm_error *err);
 
 #endif

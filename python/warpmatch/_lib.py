@@ -186,6 +186,7 @@ class DirectedMotifOptions(Structure):
         ("size", c_size_t),
         ("all_classes", c_int),
         ("device", c_int),
+        ("method", c_int),
     ]
 
 

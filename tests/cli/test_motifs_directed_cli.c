@@ -50,6 +50,11 @@ Test(motifs_directed_cli, table_and_json) {
   cr_assert_eq(json_u64(out, "total"), 3, "%s", out);
   cr_assert(strstr(out, "\"name\":\"d4-"), "%s", out);
   free(out), free(err);
+  rc = wm_test_run(&out, &err, "motifs %s --directed --size 4 --method enumerate --json --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_eq(json_u64(out, "total"), 3, "%s", out);
+  cr_assert(strstr(out, "enumerated (ESU)"), "%s", out);
+  free(out), free(err);
   rc = wm_test_run(&out, &err, "motifs %s --directed --size 4 --all-classes --json --no-cache", f.graph);
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert_eq(json_u64(out, "total"), 5, "C(5,4): %s", out);
@@ -62,7 +67,8 @@ Test(motifs_directed_cli, usage_errors_and_bad_input) {
   wm_test_graph_file(&f, graph_text);
   expect(2, "--size expects a whole number from 3 to 4", "motifs %s --directed --size 5 --no-cache", f.graph);
   expect(2, "--size 3|4 is required", "motifs %s --directed --no-cache", f.graph);
-  expect(2, "--method is for undirected motifs", "motifs %s --directed --size 3 --method formula --no-cache", f.graph);
+  expect(2, "--trials is for undirected motifs", "motifs %s --directed --size 3 --trials 3 --no-cache", f.graph);
+  expect(2, "--method expects", "motifs %s --directed --size 4 --method sideways --no-cache", f.graph);
   expect(2, "CPU only", "motifs %s --directed --size 3 --device gpu --no-cache", f.graph);
   expect(2, "--all-classes is for directed motifs", "motifs %s --size 3 --all-classes --no-cache", f.graph);
   /* .wmg files keep how they were written: an undirected one cannot give arcs, a directed one

@@ -109,7 +109,7 @@ static unsigned code_of_arcs(unsigned k, const char *arcs) {
 
 static wm_u128 count_of(const warpmatch_directed_motif *m) { return (wm_u128)m->count_high << 64 | m->count; }
 
-static void check_graph(const dgraph *d, unsigned k, int all) {
+static void check_graph_by(const dgraph *d, unsigned k, int all, int method) {
   warpmatch_context *ctx = NULL;
   cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
   warpmatch_set_threads(ctx, 2);
@@ -121,6 +121,7 @@ static void check_graph(const dgraph *d, unsigned k, int all) {
   warpmatch_directed_motif_options o;
   warpmatch_directed_motif_options_init(&o);
   o.all_classes = all;
+  o.method = method;
   warpmatch_directed_motif_result r = {.size = sizeof r};
   cr_assert_eq(warpmatch_motifs_directed(ctx, g, k, &o, rows, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
   cr_assert_eq(r.classes, warpmatch_motif_classes_directed(k, !all));
@@ -137,6 +138,12 @@ static void check_graph(const dgraph *d, unsigned k, int all) {
   if (all) cr_assert(sum == (k == 3 ? (wm_u128)wm_choose(d->n, 3) : (wm_u128)wm_choose(d->n, 4)));
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
+}
+
+/* Both methods of size 4 (size 3 is the census either way). */
+static void check_graph(const dgraph *d, unsigned k, int all) {
+  check_graph_by(d, k, all, WARPMATCH_METHOD_AUTO);
+  check_graph_by(d, k, all, WARPMATCH_METHOD_ENUMERATE);
 }
 
 Test(motifs_directed, size3_against_brute_force) {
