@@ -91,10 +91,12 @@ def test_ids_are_igraphs_and_names_networkx(size: int) -> None:
             assert m.name == f"d4-{m.igraph_id}"
 
 
-def test_sums_to_every_vertex_set() -> None:
+def test_sums_to_every_vertex_set_by_both_methods() -> None:
     G = random_digraph(50, 0.06, 9)
     g = as_warpmatch(G)
-    assert sum(g.motifs(4, directed=True, all_classes=True).values()) == 50 * 49 * 48 * 47 // 24
+    by_paths = g.motifs(4, directed=True, all_classes=True)
+    assert sum(by_paths.values()) == 50 * 49 * 48 * 47 // 24
+    assert by_paths == g.motifs(4, directed=True, all_classes=True, method="enumerate")
 
 
 def test_refusals() -> None:

@@ -677,20 +677,21 @@ class Graph:
         counts in that id's order).
         """
         if directed:
-            return {m.name: m.count for m in self.directed_motif_table(size, all_classes, device)}
+            return {m.name: m.count for m in self.directed_motif_table(size, all_classes, device, method)}
         if all_classes:
             raise UsageError("all_classes is for directed motifs (directed=True)")
         return {m.name: m.count for m in self.motif_table(size, device, method)}
 
     def directed_motif_table(
-        self, size: int, all_classes: bool = False, device: str = "auto"
+        self, size: int, all_classes: bool = False, device: str = "auto", method: str = "auto"
     ) -> builtins.list[DirectedMotif]:
         """As ``motifs(size, directed=True)``, with each class's igraph id and arcs: a list of
         DirectedMotif(name, igraph_id, arcs, connected, count), size 3 in the census's
-        order, size 4 by igraph id.  Counted on the CPU ("gpu" is a UsageError)."""
+        order, size 4 by igraph id.  Counted on the CPU ("gpu" is a UsageError); size 4's
+        ``method`` "enumerate" visits every connected 4-set (the cross-check of the default)."""
         size = _integer(size, "directed motif size", 3, 4, "3 or 4")
         o = _lib.directed_motif_options()
-        o.all_classes, o.device = int(bool(all_classes)), _device(device)
+        o.all_classes, o.device, o.method = int(bool(all_classes)), _device(device), _method(method)
         classes = int(lib.warpmatch_motif_classes_directed(size, int(not all_classes)))
         out = (_lib.DirectedMotif * classes)()
         r = _lib.DirectedMotifResult()
