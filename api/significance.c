@@ -4,6 +4,7 @@
  * motif counter on the context's device, and per class the real count
  * against the random counts' mean, sd, z-score and empirical p-values. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,10 +77,9 @@ int warpmatch_randomize(warpmatch_context *ctx, const warpmatch_graph *g, const 
 
 /* ---- the counting seam --------------------------------------------------
  * Significance counts every graph, the real one and each random one, by
- * these calls alone.  Directed classes are the directed motif counter's
- * (`motifs --directed`): when it is in the library, class_count answers its
- * class count for (size, 1), classes_of lets directed through, and
- * count_graph calls the directed counter for j->directed. */
+ * these calls alone: the motif counter, or for directed classes the
+ * directed one (warpmatch_motifs_directed, its rows as motif records: the
+ * name, the arcs as the edges, the count). */
 typedef struct count_job {
   unsigned size;
   int directed, device, method;
@@ -88,25 +88,47 @@ typedef struct count_job {
 
 /* The classes of (size, directed): 0 where nothing counts them. */
 static unsigned class_count(unsigned size, int directed) {
-  return directed ? 0 : warpmatch_motif_classes(size);
+  return directed ? warpmatch_motif_classes_directed(size, 1) : warpmatch_motif_classes(size);
 }
 
 unsigned warpmatch_significance_classes(unsigned size, int directed) { return class_count(size, directed); }
 
 static int classes_of(warpmatch_context *ctx, const char *who, const count_job *j, unsigned *classes) {
-  if (j->directed)
-    return wm_api_fail(ctx, WARPMATCH_EUSAGE,
-                       "%s: directed significance needs the directed motif counts (motifs --directed), "
-                       "which this library does not have yet", who);
+  if (j->directed && (j->size < 3 || j->size > 4))
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: size %u; directed motifs have 3 or 4 vertices", who, j->size);
   if (j->size < 3 || j->size > 5)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: size %u; motifs have 3, 4 or 5 vertices", who, j->size);
   *classes = class_count(j->size, j->directed);
   return WARPMATCH_OK;
 }
 
+static int count_directed(warpmatch_context *ctx, const warpmatch_graph *g, const count_job *j, warpmatch_motif *rows,
+                          int *device) {
+  const unsigned n = warpmatch_motif_classes_directed(j->size, 1);
+  warpmatch_directed_motif *d = calloc(n ? n : 1, sizeof *d);
+  if (!d) return wm_api_fail(ctx, WARPMATCH_EINPUT, "warpmatch_motif_significance: out of memory");
+  warpmatch_directed_motif_options o;
+  warpmatch_directed_motif_options_init(&o);
+  o.device = j->device, o.method = j->method;
+  warpmatch_directed_motif_result r;
+  memset(&r, 0, sizeof r);
+  r.size = sizeof r;
+  const int rc = warpmatch_motifs_directed(ctx, g, j->size, &o, d, &r);
+  for (unsigned c = 0; !rc && c < n; c++) {
+    memset(&rows[c], 0, sizeof rows[c]);
+    snprintf(rows[c].name, sizeof rows[c].name, "%s", d[c].name);
+    snprintf(rows[c].edges, sizeof rows[c].edges, "%s", d[c].arcs);
+    rows[c].count = d[c].count, rows[c].count_high = d[c].count_high;
+  }
+  *device = r.device;
+  free(d);
+  return rc;
+}
+
 /* g's vertex-induced count of every class into rows; *device where it ran. */
 static int count_graph(warpmatch_context *ctx, const warpmatch_graph *g, const count_job *j, warpmatch_motif *rows,
                        int *device) {
+  if (j->directed) return count_directed(ctx, g, j, rows, device);
   warpmatch_match_options mo = j->match;
   mo.count.device = j->device;
   mo.count.method = j->method;

@@ -230,6 +230,62 @@ unsigned warpmatch_motif_classes(unsigned size);
 int warpmatch_motifs(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
                      const warpmatch_count_options *o, warpmatch_motif *out);
 
+/* ---- directed motifs -----------------------------------------------------
+ * Every directed class of 3 or 4 vertices (16 and 218 classes, of which
+ * 13 and 199 are weakly connected), mutual arcs included, counted
+ * vertex-induced in a directed graph, and numbered as igraph numbers
+ * them (its isoclass ids, so the counts line up with igraph's
+ * motifs_randesu).  CPU only for now. */
+typedef struct warpmatch_directed_motif {
+  char name[32];      /* size 3: the triad census's MAN code ("021D", as networkx's triadic_census
+                         names it); size 4: "d4-" and the igraph id ("d4-38") */
+  char arcs[64];      /* the class's arcs on vertices 0..size-1, as igraph's Isoclass(size, id)
+                         graph has them, ascending: "0->1 1->0 2->0" */
+  unsigned igraph_id; /* igraph's isoclass id (Graph.Isoclass(size, id, directed=True)) */
+  int connected;      /* 1 when weakly connected */
+  uint64_t count;     /* vertex-induced count: count_high * 2^64 + count */
+  uint64_t count_high;
+} warpmatch_directed_motif;
+
+/* The rows warpmatch_motifs_directed writes for `size` (3 or 4): 13 or 199
+ * when connected_only, else 16 or 218; 0 for another size. */
+unsigned warpmatch_motif_classes_directed(unsigned size, int connected_only);
+
+typedef struct warpmatch_directed_motif_options {
+  size_t size;     /* sizeof(warpmatch_directed_motif_options), set by _init (versioned) */
+  int all_classes; /* 1: the disconnected classes too; 0 (default): the weakly connected ones */
+  int device;      /* WARPMATCH_DEVICE_AUTO (default) or _CPU: the CPU; _GPU is WARPMATCH_EUSAGE
+                      (no GPU path yet) */
+  int method;      /* size 4: WARPMATCH_METHOD_AUTO (default) or _FORMULA, the stars from each
+                      vertex's neighbour triples and the other classes from the skeleton's
+                      3-edge paths; _ENUMERATE, every connected 4-set one by one (the
+                      cross-check).  Size 3 is the triad census either way */
+} warpmatch_directed_motif_options;
+void warpmatch_directed_motif_options_init(warpmatch_directed_motif_options *o);
+
+typedef struct warpmatch_directed_motif_result {
+  size_t size;      /* sizeof(warpmatch_directed_motif_result), set by the caller */
+  unsigned classes; /* rows written */
+  int device;       /* where it ran (WARPMATCH_DEVICE_CPU) */
+  double seconds;   /* the counting's wall time */
+  char how[256];    /* how it was counted, in words */
+} warpmatch_directed_motif_result;
+
+/* Every class of `size` (3 or 4) counted vertex-induced in the directed
+ * graph g (one loaded or made with `directed`; an undirected one is
+ * WARPMATCH_EUSAGE) into out[0..warpmatch_motif_classes_directed(size,
+ * !all_classes)): size 3 in the census's order (003, 012, 102, 021D, 021U,
+ * 021C, 111D, 111U, 030T, 030C, 201, 120D, 120U, 120C, 210, 300), size 4
+ * by igraph id; the disconnected rows left out unless all_classes.  o and
+ * r may be NULL (the defaults; no figures).  CPU threads: the context's.
+ * Size 3 is the triad census (Batagelj and Mrvar); size 4 walks the
+ * undirected skeleton's 3-edge paths (see method); a disconnected class of
+ * 4 follows from the census, the dyads and C(n,4).  Counts are exact: one
+ * past 2^127 is WARPMATCH_EINPUT. */
+int warpmatch_motifs_directed(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
+                              const warpmatch_directed_motif_options *o, warpmatch_directed_motif *out,
+                              warpmatch_directed_motif_result *r);
+
 /* ---- graphlet orbits (per-vertex motif counts) --------------------------
  * The graphlet degree vector: for each vertex, how many connected induced
  * subgraphs of 2..size vertices touch it in each automorphism orbit of

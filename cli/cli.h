@@ -173,6 +173,8 @@ int wm_cmd_gen(int argc, char **argv);
 int wm_cmd_count(int argc, char **argv);
 int wm_cmd_list(int argc, char **argv);
 int wm_cmd_motifs(int argc, char **argv);
+/* motifs --directed (cmd_motifs_directed.c), after wm_cmd_motifs parsed the options. */
+int wm_cmd_motifs_directed(const wm_cli *cli, wm_error *err);
 int wm_cmd_orbits(int argc, char **argv);
 int wm_cmd_plan(int argc, char **argv);
 int wm_cmd_patterns(int argc, char **argv);

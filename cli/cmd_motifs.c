@@ -9,7 +9,7 @@
 #include "motifs_random.h"
 
 static const wm_optspec spec[] = {
-    {"size", "3|4|5", "pattern size (required)"},
+    {"size", "3|4|5", "pattern size (required; 3|4 with --directed)"},
     {"method", "auto|formula|enumerate|switch|curveball",
      "formula: counts from vertex, edge and triangle aggregates, enumerating only what does\n"
      "not decompose; enumerate: one plan per class (the cross-check); auto = formula;\n"
@@ -21,6 +21,7 @@ static const wm_optspec spec[] = {
     WM_RELABEL_OPTSPEC,
     WM_GRAPH_OPTSPEC,
     WM_MOTIFS_RANDOM_OPTSPEC,
+    {"all-classes", NULL, "with --directed: the disconnected classes too (16 or 218 rows, not 13 or 199)"},
     {NULL, NULL, NULL},
 };
 
@@ -132,10 +133,18 @@ int wm_cmd_motifs(int argc, char **argv) {
   wm_error_clear(&err);
   if (wm_cli_parse(&cli, "motifs", "GRAPH --size 3|4|5 [options]",
                    "Count every connected pattern of 3, 4 or 5 vertices (vertex-induced): one row per\n"
-                   "pattern with its catalogue name and edges.",
+                   "pattern with its catalogue name and edges.  With --directed, every weakly connected\n"
+                   "directed class of 3 or 4 vertices (13 or 199), named by MAN code (size 3) and igraph id.",
                    spec, 1, 1, argc, argv, &err))
     return wm_cli_report(&err);
   if (cli.help) return WM_OK;
+  /* directed motifs: their own table (cmd_motifs_directed.c); with --random the significance table below */
+  if (wm_cli_flag(&cli, "directed") && !wm_cli_str(&cli, "random"))
+    return wm_cmd_motifs_directed(&cli, &err) ? wm_cli_report(&err) : WM_OK;
+  if (wm_cli_flag(&cli, "all-classes")) {
+    wm_fail(&err, WM_EUSAGE, "motifs: --all-classes is for directed motifs (add --directed)");
+    return wm_cli_report(&err);
+  }
   uint64_t k = 0;
   warpmatch_context *ctx = NULL;
   warpmatch_graph *g = NULL;
@@ -154,7 +163,9 @@ int wm_cmd_motifs(int argc, char **argv) {
     return rc ? wm_cli_report(&err) : WM_OK;
   }
   if (!rc && warpmatch_graph_directed(g))
-    rc = wm_fail(&err, WM_EUSAGE, "motifs: needs an undirected graph (drop --directed)");
+    rc = wm_fail(&err, WM_EUSAGE,
+                 "motifs: %s is a directed graph; count its directed motifs with --directed --size 3|4",
+                 cli.positional[0]);
   rc = wm_mpi_agree(rc, &err); /* under mpirun all ranks stop if one failed to load */
   if (!rc) rc = wm_mpi_after_work(count_all(ctx, g, (unsigned)k, &o, &t, &err), &err);
   if (!rc) {

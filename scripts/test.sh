@@ -14,7 +14,8 @@
 #   python     the package installed into a virtual environment in the build
 #              folder (python-venv/; pip builds libwarpmatch.so again through
 #              scikit-build-core, in python-build/) with pytest, numpy,
-#              networkx and scipy from PyPI, then python/tests against it;
+#              networkx, scipy and igraph (the directed motifs' reference) from PyPI,
+#              then python/tests against it;
 #              WM_SKIP_PYTHON=1 skips it, WM_PYTHON names the interpreter
 # Exits non-zero when the build or any test fails.  WM_BUILD_DIR picks the
 # build folder (default: build/); each stage's log is in its logs/ folder.
@@ -86,7 +87,7 @@ python_venv() {
 python_install() {
   local venv=$1
   "$venv/bin/python" -m pip install --upgrade pip &&
-    "$venv/bin/python" -m pip install pytest numpy networkx scipy &&
+    "$venv/bin/python" -m pip install pytest numpy networkx scipy igraph &&
     # -v: the build's own progress lines, which the stage's ticker shows
     "$venv/bin/python" -m pip install -v --force-reinstall --no-deps \
       --config-settings=build-dir="$build/python-build" "$repo"

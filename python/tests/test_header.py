@@ -100,6 +100,9 @@ def _fields(text: str, struct: str) -> list[str]:
         ("warpmatch_significance_options", _lib.SignificanceOptions),
         ("warpmatch_significance_row", _lib.SignificanceRow),
         ("warpmatch_significance_result", _lib.SignificanceResult),
+        ("warpmatch_directed_motif", _lib.DirectedMotif),
+        ("warpmatch_directed_motif_options", _lib.DirectedMotifOptions),
+        ("warpmatch_directed_motif_result", _lib.DirectedMotifResult),
     ],
 )
 def test_structs_match_the_header(struct: str, mirror: type[ctypes.Structure]) -> None:
@@ -114,6 +117,7 @@ def test_versioned_structs_say_so() -> None:
     assert _lib.orbit_options().size == ctypes.sizeof(_lib.OrbitOptions)
     assert _lib.randomize_options().size == ctypes.sizeof(_lib.RandomizeOptions)
     assert _lib.significance_options().size == ctypes.sizeof(_lib.SignificanceOptions)
+    assert _lib.directed_motif_options().size == ctypes.sizeof(_lib.DirectedMotifOptions)
     room = ctypes.create_string_buffer(ctypes.sizeof(_lib.LoadOptions) + 64)
     _lib.lib.warpmatch_load_options_init(room)
     assert ctypes.c_size_t.from_buffer(room).value == ctypes.sizeof(_lib.LoadOptions)

@@ -126,8 +126,17 @@ def test_significance_refusals() -> None:
     with pytest.raises(warpmatch.UsageError, match="switch or curveball"):
         g.randomize(method="formula")
     D = warpmatch.Graph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3)], directed=True)
-    with pytest.raises(warpmatch.UsageError, match="directed motif counts"):
+    with pytest.raises(warpmatch.UsageError, match="ask for directed classes"):
         D.motifs(3, random=3)
+
+
+def test_directed_significance_counts_the_directed_classes() -> None:
+    D = warpmatch.Graph.from_networkx(nx.gnp_random_graph(60, 0.08, seed=4, directed=True))
+    table = D.motifs(3, random=4, seed=2, directed=True)
+    rows = table.to_dict("records") if hasattr(table, "to_dict") else [r.__dict__ for r in table]
+    assert len(rows) == 13
+    real = D.motifs(3, directed=True)
+    assert {r["name"]: r["count"] for r in rows} == real
 
 
 def test_plot_motif_profile() -> None:

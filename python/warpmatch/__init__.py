@@ -8,6 +8,7 @@ NVIDIA GPU when one is usable and on the CPU (OpenMP) otherwise::
     g.count("triangle")             # an int
     g.motifs(4)                     # {"4-path": ..., "4-star": ..., ...}
     g.motifs(3, random=100, seed=1) # significance: z-scores against degree-preserving random graphs
+    d.motifs(3, directed=True)      # a directed graph's triad census: {"021D": ..., "030C": ...}
     g.orbits(5)                     # numpy uint64, n x 73 graphlet orbit counts
     g.list("4-clique", limit=10)    # numpy uint32 array, one match a row
     g.bfs(0)                        # numpy int32 levels, -1 unreached
@@ -18,7 +19,19 @@ Failed calls raise ``warpmatch.Error`` (``InputError``, ``UsageError`` or
 library works.
 """
 
-from ._api import CountInfo, Graph, Motif, MotifSignificance, Pattern, SignificanceTable, generate, gpu_available, load, version
+from ._api import (
+    CountInfo,
+    DirectedMotif,
+    Graph,
+    Motif,
+    MotifSignificance,
+    Pattern,
+    SignificanceTable,
+    generate,
+    gpu_available,
+    load,
+    version,
+)
 from ._errors import DeviceError, Error, InputError, UsageError
 
 __version__: str = version()
@@ -26,6 +39,7 @@ __version__: str = version()
 __all__ = [
     "CountInfo",
     "DeviceError",
+    "DirectedMotif",
     "Error",
     "Graph",
     "InputError",

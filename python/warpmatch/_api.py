@@ -372,6 +372,18 @@ def _significance_table(rows: builtins.list[MotifSignificance], info: dict[str, 
     return frame
 
 
+@dataclass(frozen=True)
+class DirectedMotif:
+    """One directed motif class: its name (the MAN code for size 3, "d4-<id>" for 4),
+    igraph's isoclass id, its arcs on vertices 0..size-1, and its vertex-induced count."""
+
+    name: str
+    igraph_id: int
+    arcs: tuple[tuple[int, int], ...]
+    connected: bool
+    count: int
+
+
 def _parse_edges(text: str) -> tuple[tuple[int, int], ...]:
     pairs = []
     for tok in text.split():
@@ -702,11 +714,20 @@ class Graph:
         random: int | None = None,
         seed: int = 1,
         swaps_per_edge: int = 10,
-        directed: bool | None = None,
+        directed: bool = False,
+        all_classes: bool = False,
     ) -> Any:
         """Every connected pattern of ``size`` (3, 4 or 5) vertices: name -> vertex-induced count.
 
-        The graph must be undirected.  With ``random=N`` (2 or more): motif
+        The graph must be undirected, unless ``directed``: then the graph must be
+        directed and the keys are its directed classes of ``size`` 3 or 4, every
+        weakly connected one (13 or 199; the disconnected ones too with
+        ``all_classes``), named by the triad census's MAN codes ("021D") for size 3
+        and "d4-<igraph id>" for size 4; ``directed_motif_table`` gives each
+        class's igraph isoclass id and arcs (igraph's ``motifs_randesu`` lists the
+        counts in that id's order).
+
+        With ``random=N`` (2 or more): motif
         significance instead, each class's count against N random graphs of
         the same degrees, made by ``method`` "switch" (edge swaps, the
         default) or "curveball" with ``swaps_per_edge`` (switch: attempted
@@ -716,15 +737,18 @@ class Graph:
         name, edges, count, random_mean, random_sd, z (NaN where random_sd is
         0), p_over, p_under and profile; the run's figures (swaps attempted
         and accepted per graph, the mixing check, times) in ``.attrs``
-        (DataFrame) or ``.info``.  ``directed`` (default: the graph's) asks
-        for directed classes, which need the directed motif counts.
+        (DataFrame) or ``.info``; with ``directed``, the directed classes.
         """
-        if random is None:
-            return {m.name: m.count for m in self.motif_table(size, device, method)}
-        return self._significance(size, device, method, random, seed, swaps_per_edge, directed)
+        if all_classes and (not directed or random is not None):
+            raise UsageError("all_classes is for directed motifs (directed=True, without random)")
+        if random is not None:
+            return self._significance(size, device, method, random, seed, swaps_per_edge, directed)
+        if directed:
+            return {m.name: m.count for m in self.directed_motif_table(size, all_classes, device, method)}
+        return {m.name: m.count for m in self.motif_table(size, device, method)}
 
     def _significance(
-        self, size: int, device: str, method: str, random: int, seed: int, swaps_per_edge: int, directed: bool | None
+        self, size: int, device: str, method: str, random: int, seed: int, swaps_per_edge: int, directed: bool
     ) -> Any:
         size = _integer(size, "motif size", 3, 5, "3, 4 or 5")
         o = _lib.significance_options()
@@ -736,7 +760,7 @@ class Graph:
         else:
             o.count_method = _method(method)
         o.device = _device(device)
-        o.directed = int(self.directed if directed is None else bool(directed))
+        o.directed = int(bool(directed))
         classes = int(lib.warpmatch_significance_classes(size, o.directed))
         rows = (_lib.SignificanceRow * max(1, classes))()
         r = _lib.SignificanceResult()
@@ -781,6 +805,33 @@ class Graph:
         o.swaps_per_edge = _integer(swaps_per_edge, "swaps_per_edge", 1, _lib.MAX_SWAPS_PER_EDGE)
         g = self._live()
         return Graph._build(lambda ctx, out: lib.warpmatch_randomize(ctx.ptr, g, byref(o), byref(out), None), self._nodes)
+
+    def directed_motif_table(
+        self, size: int, all_classes: bool = False, device: str = "auto", method: str = "auto"
+    ) -> builtins.list[DirectedMotif]:
+        """As ``motifs(size, directed=True)``, with each class's igraph id and arcs: a list of
+        DirectedMotif(name, igraph_id, arcs, connected, count), size 3 in the census's
+        order, size 4 by igraph id.  Counted on the CPU ("gpu" is a UsageError); size 4's
+        ``method`` "enumerate" visits every connected 4-set (the cross-check of the default)."""
+        size = _integer(size, "directed motif size", 3, 4, "3 or 4")
+        o = _lib.directed_motif_options()
+        o.all_classes, o.device, o.method = int(bool(all_classes)), _device(device), _method(method)
+        classes = int(lib.warpmatch_motif_classes_directed(size, int(not all_classes)))
+        out = (_lib.DirectedMotif * classes)()
+        r = _lib.DirectedMotifResult()
+        r.size = ctypes.sizeof(_lib.DirectedMotifResult)
+        with self._ctx.lock:
+            self._ctx.check(lib.warpmatch_motifs_directed(self._ctx.ptr, self._live(), size, byref(o), out, byref(r)))
+        return [
+            DirectedMotif(
+                _decode(m.name),
+                int(m.igraph_id),
+                tuple((int(a), int(b)) for a, b in (t.split("->") for t in _decode(m.arcs).split())),
+                bool(m.connected),
+                _wide(m.count, m.count_high),
+            )
+            for m in out[: r.classes]
+        ]
 
     def motif_table(self, size: int, device: str = "auto", method: str = "auto") -> builtins.list[Motif]:
         """As ``motifs``, with each class's edges: a list of Motif(name, edges, count)."""

@@ -242,6 +242,42 @@ class SignificanceResult(Structure):
     ]
 
 
+class DirectedMotif(Structure):
+    """warpmatch_directed_motif."""
+
+    _fields_ = [
+        ("name", c_char * 32),
+        ("arcs", c_char * 64),
+        ("igraph_id", c_uint),
+        ("connected", c_int),
+        ("count", c_uint64),
+        ("count_high", c_uint64),
+    ]
+
+
+class DirectedMotifOptions(Structure):
+    """warpmatch_directed_motif_options (versioned: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("all_classes", c_int),
+        ("device", c_int),
+        ("method", c_int),
+    ]
+
+
+class DirectedMotifResult(Structure):
+    """warpmatch_directed_motif_result (versioned: ``size`` first)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("classes", c_uint),
+        ("device", c_int),
+        ("seconds", c_double),
+        ("how", c_char * 256),
+    ]
+
+
 class OrbitOptions(Structure):
     """warpmatch_orbit_options (versioned: ``size`` first)."""
 
@@ -404,6 +440,12 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
             POINTER(SignificanceResult),
         ],
     ),
+    "warpmatch_motif_classes_directed": (c_uint, [c_uint, c_int]),
+    "warpmatch_directed_motif_options_init": (None, [c_void_p]),
+    "warpmatch_motifs_directed": (
+        c_int,
+        [ctx_p, graph_p, c_uint, POINTER(DirectedMotifOptions), POINTER(DirectedMotif), POINTER(DirectedMotifResult)],
+    ),
     # graphlet orbits
     "warpmatch_orbit_count": (c_uint, [c_uint]),
     "warpmatch_edge_orbit_count": (c_uint, [c_uint]),
@@ -553,6 +595,11 @@ def randomize_options() -> RandomizeOptions:
 def significance_options() -> SignificanceOptions:
     """The library's default significance options (warpmatch_significance_options_init)."""
     return _versioned_defaults(SignificanceOptions, "warpmatch_significance_options_init")
+
+
+def directed_motif_options() -> DirectedMotifOptions:
+    """The library's default directed motif options (warpmatch_directed_motif_options_init)."""
+    return _versioned_defaults(DirectedMotifOptions, "warpmatch_directed_motif_options_init")
 
 
 def match_result() -> MatchResult:

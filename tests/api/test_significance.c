@@ -3,7 +3,8 @@
  * whatever the threads; each class's mean, sd, z, p-values and profile
  * equal the statistics this suite computes itself from those graphs'
  * counts (warpmatch_motifs); an sd of 0 gives a NaN z, not a division by
- * zero; bad options and directed classes are refused with a message. */
+ * zero; directed classes are counted by warpmatch_motifs_directed; bad
+ * options are refused with a message. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,15 +45,36 @@ static void options(warpmatch_significance_options *o, unsigned graphs, int meth
   o->graphs = graphs, o->method = method, o->seed = seed, o->device = WARPMATCH_DEVICE_CPU;
 }
 
+/* h's classes as the call counts them: the motifs, or the directed
+ * classes (name and count) where directed. */
+static void own_counts(warpmatch_context *ctx, const warpmatch_graph *h, unsigned size, int directed,
+                       warpmatch_motif *out) {
+  if (!directed) {
+    cr_assert_eq(warpmatch_motifs(ctx, h, size, NULL, out), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+    return;
+  }
+  const unsigned n = warpmatch_motif_classes_directed(size, 1);
+  warpmatch_directed_motif *d = calloc(n, sizeof *d);
+  cr_assert_eq(warpmatch_motifs_directed(ctx, h, size, NULL, d, NULL), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  for (unsigned c = 0; c < n; c++) {
+    memset(&out[c], 0, sizeof out[c]);
+    strcpy(out[c].name, d[c].name);
+    out[c].count = d[c].count, out[c].count_high = d[c].count_high;
+  }
+  free(d);
+}
+
 /* The call's statistics against this suite's own, from the counts of
  * warpmatch_randomize's graphs 0..N-1 of the seed. */
-static void check_against_own(unsigned size, int method) {
-  enum { N = 6 };
+static void check_against_own(unsigned size, int method, int directed) {
+  enum { N = 6, MOST = 199 };
   warpmatch_context *ctx = ctx_new(2);
-  warpmatch_graph *g = small_graph(ctx, 11, 0);
-  const unsigned classes = warpmatch_motif_classes(size);
+  warpmatch_graph *g = small_graph(ctx, 11, directed);
+  const unsigned classes = warpmatch_significance_classes(size, directed);
+  cr_assert(classes > 0 && classes <= MOST);
   warpmatch_significance_options o;
   options(&o, N, method, 77);
+  o.directed = directed;
   warpmatch_significance_row *rows = calloc(classes, sizeof *rows);
   warpmatch_motif *random = calloc((size_t)N * classes, sizeof *random), *mine = calloc(classes, sizeof *mine);
   warpmatch_significance_result r = {.size = sizeof r};
@@ -61,14 +83,14 @@ static void check_against_own(unsigned size, int method) {
   cr_assert_eq(r.graphs, N);
   cr_assert_eq(r.classes, classes);
   cr_assert_gt(r.accepted, 0);
-  double sum[21] = {0}, sq[21] = {0}, x[N][21];
+  double sum[MOST] = {0}, sq[MOST] = {0}, x[N][MOST];
   for (unsigned i = 0; i < N; i++) {
     warpmatch_randomize_options ro;
     warpmatch_randomize_options_init(&ro);
     ro.method = method, ro.seed = 77, ro.index = i;
     warpmatch_graph *h = NULL;
     cr_assert_eq(warpmatch_randomize(ctx, g, &ro, &h, NULL), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
-    cr_assert_eq(warpmatch_motifs(ctx, h, size, NULL, mine), WARPMATCH_OK);
+    own_counts(ctx, h, size, directed, mine);
     for (unsigned c = 0; c < classes; c++) {
       cr_assert_eq(count_of(&mine[c]), count_of(&random[i * classes + c]), "graph %u class %u", i, c);
       cr_assert_str_eq(random[i * classes + c].name, mine[c].name);
@@ -77,7 +99,7 @@ static void check_against_own(unsigned size, int method) {
     }
     warpmatch_graph_destroy(h);
   }
-  double norm = 0, z[21];
+  double norm = 0, z[MOST];
   for (unsigned c = 0; c < classes; c++) {
     const double mean = sum[c] / N, real = count_of(&rows[c].motif);
     unsigned over = 0, under = 0;
@@ -105,8 +127,14 @@ static void check_against_own(unsigned size, int method) {
   warpmatch_context_destroy(ctx);
 }
 
-Test(significance, size_3_switch_against_own_statistics) { check_against_own(3, WARPMATCH_RANDOMIZE_SWITCH); }
-Test(significance, size_4_curveball_against_own_statistics) { check_against_own(4, WARPMATCH_RANDOMIZE_CURVEBALL); }
+Test(significance, size_3_switch_against_own_statistics) { check_against_own(3, WARPMATCH_RANDOMIZE_SWITCH, 0); }
+Test(significance, size_4_curveball_against_own_statistics) { check_against_own(4, WARPMATCH_RANDOMIZE_CURVEBALL, 0); }
+Test(significance, directed_size_3_switch_against_own_statistics) {
+  check_against_own(3, WARPMATCH_RANDOMIZE_SWITCH, 1);
+}
+Test(significance, directed_size_4_curveball_against_own_statistics) {
+  check_against_own(4, WARPMATCH_RANDOMIZE_CURVEBALL, 1);
+}
 
 /* The same seed gives the same random counts with 1 thread and with 2 (the
  * batches differ: one graph at a time, or two made at once). */
@@ -195,8 +223,8 @@ Test(significance, refusals_name_the_problem) {
   cr_assert_eq(warpmatch_motif_significance(ctx, d, 3, &o, rows, NULL, NULL), WARPMATCH_EUSAGE);
   cr_assert(strstr(warpmatch_last_error(ctx), "ask for directed classes"), "%s", warpmatch_last_error(ctx));
   o.directed = 1;
-  cr_assert_eq(warpmatch_motif_significance(ctx, d, 3, &o, rows, NULL, NULL), WARPMATCH_EUSAGE);
-  cr_assert(strstr(warpmatch_last_error(ctx), "directed motif counts"), "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(warpmatch_motif_significance(ctx, d, 5, &o, rows, NULL, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "directed motifs have 3 or 4"), "%s", warpmatch_last_error(ctx));
   cr_assert_eq(warpmatch_motif_significance(ctx, g, 3, &o, rows, NULL, NULL), WARPMATCH_EUSAGE);
   o.size = 0;
   cr_assert_eq(warpmatch_motif_significance(ctx, g, 3, &o, rows, NULL, NULL), WARPMATCH_EUSAGE);

@@ -1,7 +1,7 @@
 /* `motifs --random N`: the significance table as text, JSON and CSV, the
  * same for the same seed (and thread count), other for another seed; bad N,
- * methods and options are usage errors; --directed is refused naming the
- * directed counts it needs; a CSV that cannot be written fails whole. */
+ * methods and options are usage errors; --directed counts the directed
+ * classes; a CSV that cannot be written fails whole. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +121,7 @@ Test(significance_cli, usage_errors) {
       {"--csv x.csv", "--csv is for significance"},
       {"--random 4 --swaps-per-edge 0", "--swaps-per-edge"},
       {"--random 4 --trials 3", "--trials"},
-      {"--random 4 --directed", "directed motif counts"},
+      {"--random 4 --directed --size 5", "directed motifs have 3 or 4"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char *out, *err;
