@@ -66,6 +66,7 @@ static int dispatch(int argc, char **argv) {
                 argv[1]);
       return WM_EUSAGE;
     }
+    wm_cli_set_command(commands[i].name);
     return commands[i].run(argc - 1, argv + 1);
   }
   if (wm_mpi_rank() == 0) {
