@@ -995,7 +995,7 @@ class Graph:
         """Levels of a BFS from index ``source``: hops from it, -1 where unreached (int32, n entries).
 
         ``sources=[...]`` instead: one search from all of them at once (as
-        the program's ``bfs --sources``), each vertex's level its hops from
+        the program's ``bfs --source-list``), each vertex's level its hops from
         the nearest source.
         """
         if (source is None) == (sources is None):
