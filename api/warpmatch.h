@@ -121,7 +121,8 @@ typedef struct warpmatch_load_options {
 } warpmatch_load_options;
 void warpmatch_load_options_init(warpmatch_load_options *o);
 
-/* Edge list, Matrix Market or .wmg, told from the content; opt may be NULL. */
+/* Edge list (CSV and TSV too), Matrix Market or .wmg, told from the content, the text ones
+ * gzip-compressed or not; opt may be NULL. */
 int warpmatch_graph_load(warpmatch_context *ctx, const char *path, const warpmatch_load_options *opt,
                          warpmatch_graph **out);
 /* The graph of the m edges src[i]-dst[i] on vertices 0..n-1 (n = 0: one

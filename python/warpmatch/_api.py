@@ -1187,7 +1187,8 @@ def _vertex_count(n: int | None) -> int:
 
 
 def load(path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
-    """Load a graph file: an edge list, Matrix Market or .wmg, told from the content.
+    """Load a graph file: an edge list (CSV and TSV too, a header line skipped), Matrix
+    Market or .wmg, told from the content; the text ones may be gzip-compressed (.gz).
 
     An edge list is undirected unless ``directed`` (then its lines are arcs).
     A text graph is cached as a binary ``FILE.wmg`` beside it (or in the
@@ -1195,7 +1196,8 @@ def load(path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
     False.  An edge list's ids are numbered 0..n-1 in increasing order, a
     Matrix Market file's vertices 1..N become 0..N-1, a .wmg file keeps its
     numbering; ``g.nodes`` gives each index's id in the file.  Errors raise
-    ``InputError`` naming the file, the line and what was expected.
+    ``InputError`` naming the file, the line and what was expected
+    (``MissingFileError``, a FileNotFoundError, for a file that is not there).
     """
     return Graph.load(path, directed=directed, cache=cache)
 
