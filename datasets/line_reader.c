@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { BLOCK = 16 << 20 };
 
@@ -17,12 +18,18 @@ static int starts_gzip(FILE *f) {
   return wm_is_gzip(head, got);
 }
 
-/* Replaces r->f by a gzip stream on the same file. */
+/* Replaces r->f by a gzip stream on the same open file (not the path
+ * again, which may name another file by now). */
 static int open_gzip(wm_lines *r, wm_error *err) {
+  int fd = dup(fileno(r->f));
   fclose(r->f);
   r->f = NULL;
-  r->gz = gzopen(r->path, "rb");
-  if (!r->gz) return wm_fail(err, WM_EINPUT, "%s: cannot open: %s", r->path, strerror(errno ? errno : ENOMEM));
+  r->gz = fd >= 0 ? gzdopen(fd, "rb") : NULL;
+  if (!r->gz) {
+    int e = errno ? errno : ENOMEM;
+    if (fd >= 0) close(fd);
+    return wm_fail(err, WM_EINPUT, "%s: cannot open: %s", r->path, strerror(e));
+  }
   gzbuffer(r->gz, 1u << 17);
   return WM_OK;
 }
