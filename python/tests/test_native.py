@@ -112,6 +112,7 @@ def _constructors(tmp_path) -> dict[str, tuple[warpmatch.Graph, nx.Graph]]:
         "from_pandas": (warpmatch.Graph.from_pandas(df), named),
         "from_scipy": (warpmatch.Graph.from_scipy(adj), base),
         "randomize": (g_nx.randomize(seed=1, swaps_per_edge=1), None),
+        "generate": (warpmatch.generate("regular", vertices=30, degree=4, seed=2), None),
     }
 
 
