@@ -25,8 +25,8 @@ static int check_vertex(warpmatch_context *ctx, const char *who, const char *wha
                         uint32_t v) {
   if (v < g->g->n) return WARPMATCH_OK;
   if (g->g->n == 0) return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: %s %u, but the graph has no vertices", who, what, v);
-  return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: %s %u is outside the graph's vertices 0..%u", who, what, v,
-                     g->g->n - 1);
+  return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: %s %u is outside the graph's %u vertices (0..%u)", who, what, v,
+                     g->g->n, g->g->n - 1);
 }
 
 /* ---- the graph kept on the GPU ----------------------------------------- */

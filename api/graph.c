@@ -92,31 +92,35 @@ int warpmatch_graph_load_ex(warpmatch_context *ctx, const char *path, const warp
 
 /* n = 0: one more than the largest id (the builder would otherwise compact
  * the ids, and the header promises that indices are the ids given). */
-static uint64_t vertex_count(uint32_t n, const uint32_t *src, const uint32_t *dst, uint64_t m) {
+/* Edge i's ends are src[i * step] and dst[i * step]: step 1 for two
+ * columns, 2 for pairs side by side. */
+typedef struct edge_ends {
+  const uint32_t *src, *dst;
+  size_t step;
+} edge_ends;
+
+static uint64_t vertex_count(uint32_t n, const edge_ends *x, uint64_t m) {
   if (n) return n;
   uint64_t top = 0;
   for (uint64_t i = 0; i < m; i++) {
-    if (src[i] >= top) top = (uint64_t)src[i] + 1;
-    if (dst[i] >= top) top = (uint64_t)dst[i] + 1;
+    uint32_t a = x->src[i * x->step], b = x->dst[i * x->step];
+    if (a >= top) top = (uint64_t)a + 1;
+    if (b >= top) top = (uint64_t)b + 1;
   }
   return top;
 }
 
-int warpmatch_graph_from_edges(warpmatch_context *ctx, uint32_t n, const uint32_t *src, const uint32_t *dst,
-                               uint64_t m, int directed, warpmatch_graph **out) {
-  static const char who[] = "warpmatch_graph_from_edges";
-  if (!ctx) return WARPMATCH_EUSAGE;
-  if (!out) return wm_api_null(ctx, who, "out");
-  *out = NULL;
-  if (m && !src) return wm_api_null(ctx, who, "src");
-  if (m && !dst) return wm_api_null(ctx, who, "dst");
-  if (m > SIZE_MAX / sizeof *src)
+static int graph_from_ends(warpmatch_context *ctx, const char *who, uint32_t n, const edge_ends *x, uint64_t m,
+                           int directed, warpmatch_graph **out) {
+  if (m > SIZE_MAX / sizeof *x->src / 2)
     return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: %llu edges do not fit in memory", who, (unsigned long long)m);
-  const uint64_t nv = vertex_count(n, src, dst, m);
-  for (uint64_t i = 0; n && i < m; i++)
-    if (src[i] >= n || dst[i] >= n)
+  const uint64_t nv = vertex_count(n, x, m);
+  for (uint64_t i = 0; n && i < m; i++) {
+    uint32_t a = x->src[i * x->step], b = x->dst[i * x->step];
+    if (a >= n || b >= n)
       return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: edge %llu (%u-%u) has a vertex outside 0..%u", who,
-                         (unsigned long long)i, src[i], dst[i], n - 1);
+                         (unsigned long long)i, a, b, n - 1);
+  }
   /* The builder consumes its arrays; the caller's stay untouched. */
   uint32_t *s = malloc((m ? m : 1) * sizeof *s), *d = malloc((m ? m : 1) * sizeof *d);
   if (!s || !d) {
@@ -124,9 +128,9 @@ int warpmatch_graph_from_edges(warpmatch_context *ctx, uint32_t n, const uint32_
     free(d);
     return wm_api_fail(ctx, WARPMATCH_EINPUT, "%s: out of memory copying %llu edges", who, (unsigned long long)m);
   }
-  if (m) {
-    memcpy(s, src, m * sizeof *s);
-    memcpy(d, dst, m * sizeof *d);
+  for (uint64_t i = 0; i < m; i++) {
+    s[i] = x->src[i * x->step];
+    d[i] = x->dst[i * x->step];
   }
   wm_error err;
   wm_graph *g = NULL;
@@ -139,6 +143,29 @@ int warpmatch_graph_from_edges(warpmatch_context *ctx, uint32_t n, const uint32_
   free(d);
   if (rc) return wm_api_status(ctx, rc, &err);
   return wm_api_graph_wrap(ctx, who, g, out);
+}
+
+int warpmatch_graph_from_edges(warpmatch_context *ctx, uint32_t n, const uint32_t *src, const uint32_t *dst,
+                               uint64_t m, int directed, warpmatch_graph **out) {
+  static const char who[] = "warpmatch_graph_from_edges";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!out) return wm_api_null(ctx, who, "out");
+  *out = NULL;
+  if (m && !src) return wm_api_null(ctx, who, "src");
+  if (m && !dst) return wm_api_null(ctx, who, "dst");
+  edge_ends x = {src, dst, 1};
+  return graph_from_ends(ctx, who, n, &x, m, directed, out);
+}
+
+int warpmatch_graph_from_pairs(warpmatch_context *ctx, uint32_t n, const uint32_t *pairs, uint64_t m, int directed,
+                               warpmatch_graph **out) {
+  static const char who[] = "warpmatch_graph_from_pairs";
+  if (!ctx) return WARPMATCH_EUSAGE;
+  if (!out) return wm_api_null(ctx, who, "out");
+  *out = NULL;
+  if (m && !pairs) return wm_api_null(ctx, who, "pairs");
+  edge_ends x = {pairs, pairs + 1, 2};
+  return graph_from_ends(ctx, who, n, &x, m, directed, out);
 }
 
 void warpmatch_graph_destroy(warpmatch_graph *g) {

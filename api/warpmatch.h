@@ -121,7 +121,8 @@ typedef struct warpmatch_load_options {
 } warpmatch_load_options;
 void warpmatch_load_options_init(warpmatch_load_options *o);
 
-/* Edge list, Matrix Market or .wmg, told from the content; opt may be NULL. */
+/* Edge list (CSV and TSV too), Matrix Market or .wmg, told from the content, the text ones
+ * gzip-compressed or not; opt may be NULL. */
 int warpmatch_graph_load(warpmatch_context *ctx, const char *path, const warpmatch_load_options *opt,
                          warpmatch_graph **out);
 /* The graph of the m edges src[i]-dst[i] on vertices 0..n-1 (n = 0: one
@@ -129,6 +130,11 @@ int warpmatch_graph_load(warpmatch_context *ctx, const char *path, const warpmat
  * self-loops and duplicates are dropped.  The arrays are copied. */
 int warpmatch_graph_from_edges(warpmatch_context *ctx, uint32_t n, const uint32_t *src, const uint32_t *dst,
                                uint64_t m, int directed, warpmatch_graph **out);
+/* The same with edge i's ends side by side, pairs[2i] and pairs[2i + 1]
+ * (a row-major m x 2 array, as numpy keeps one), read without a copy of
+ * the caller's. */
+int warpmatch_graph_from_pairs(warpmatch_context *ctx, uint32_t n, const uint32_t *pairs, uint64_t m, int directed,
+                               warpmatch_graph **out);
 void warpmatch_graph_destroy(warpmatch_graph *g);
 uint32_t warpmatch_graph_vertices(const warpmatch_graph *g);
 /* Undirected edges (arcs for a directed graph). */

@@ -73,6 +73,8 @@ int wm_parse_u64(const char *s, uint64_t *out);
 /* Prints "warpmatch: <msg>" to stderr (and a usage hint for WM_EUSAGE);
  * returns err->code, for `return wm_cli_report(&err)`. */
 int wm_cli_report(const wm_error *err);
+/* Names the subcommand that runs, for wm_cli_report's hint. */
+void wm_cli_set_command(const char *name);
 
 /* ---- graph arguments (cli_graph.c) ---------------------------------- */
 

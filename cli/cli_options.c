@@ -166,9 +166,16 @@ int wm_cli_choice(const wm_cli *cli, const char *name, const char *const *choice
   return wm_fail(err, WM_EUSAGE, "%s: --%s expects one of %s, got '%s'", cli->command, name, list, s);
 }
 
+/* The subcommand running, whose --help a usage error points at. */
+static const char *current_command;
+
+void wm_cli_set_command(const char *name) { current_command = name; }
+
 int wm_cli_report(const wm_error *err) {
   if (wm_mpi_rank() != 0) return err->code; /* rank 0 reports for every rank (wm_mpi_agree) */
   fprintf(stderr, "warpmatch: %s\n", err->msg);
-  if (err->code == WM_EUSAGE) fprintf(stderr, "(see 'warpmatch --help')\n");
+  if (err->code == WM_EUSAGE)
+    fprintf(stderr, "(see 'warpmatch %s%s--help')\n", current_command ? current_command : "",
+            current_command ? " " : "");
   return err->code;
 }

@@ -40,7 +40,8 @@ static void usage(FILE *f) {
           "commands:\n");
   for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
   fprintf(f,
-          "\nGRAPH is a SNAP-style edge list, a Matrix Market file or a .wmg binary graph.\n"
+          "\nGRAPH is a SNAP-style edge list (CSV and TSV too), a Matrix Market file, either of them\n"
+          "gzip-compressed (.gz), or a .wmg binary graph.\n"
           "Exit codes: 0 ok, 1 bad input, 2 usage, 3 device error.\n");
 }
 
@@ -66,6 +67,7 @@ static int dispatch(int argc, char **argv) {
                 argv[1]);
       return WM_EUSAGE;
     }
+    wm_cli_set_command(commands[i].name);
     return commands[i].run(argc - 1, argv + 1);
   }
   if (wm_mpi_rank() == 0) {

@@ -27,6 +27,7 @@
 #include "base.h"
 #include "datasets.h"
 #include "graph_internal.h"
+#include "line_reader.h"
 
 enum { CACHE_VERSION = 1 };
 
@@ -49,20 +50,35 @@ static int damaged_wmg(const char *path, const char *head, size_t got) {
   return same >= 5 && memchr(head, '\0', got) != NULL;
 }
 
+/* Binary data rather than text: a 0 byte, or more than one byte in eight
+ * a control character other than tab, line feed, carriage return, vertical
+ * tab or form feed (UTF-8 in a comment is text). */
+static int binary_head(const char *head, size_t got) {
+  if (memchr(head, '\0', got)) return 1;
+  size_t ctl = 0;
+  for (size_t i = 0; i < got; i++) {
+    unsigned char c = (unsigned char)head[i];
+    ctl += (c < 32 && (c < 9 || c > 13)) || c == 127;
+  }
+  return ctl * 8 > got;
+}
+
 static int detect_format(const char *path, wm_format *fmt, wm_error *err) {
   struct stat sb;
   if (stat(path, &sb) != 0) return wm_fail(err, WM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
   if (S_ISDIR(sb.st_mode)) return wm_fail(err, WM_EINPUT, "%s: is a directory, expected a graph file", path);
-  FILE *f = fopen(path, "rb");
-  if (!f) return wm_fail(err, WM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-  char head[16] = {0};
-  size_t got = fread(head, 1, sizeof head, f);
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) return wm_fail(err, WM_EINPUT, "%s: read error: %s", path, strerror(errno ? errno : EIO));
-  if (got >= 8 && memcmp(head, "WMGRAPH", 8) == 0) *fmt = WM_FORMAT_WMG;
-  else if (damaged_wmg(path, head, got)) *fmt = WM_FORMAT_WMG; /* wm_read_wmg says what is wrong */
+  char head[512];
+  size_t got = 0;
+  int gzip = 0;
+  int rc = wm_peek_text(path, head, sizeof head, &got, &gzip, err); /* gzip: the text inside */
+  if (rc) return rc;
+  if (!gzip && got >= 8 && memcmp(head, "WMGRAPH", 8) == 0) *fmt = WM_FORMAT_WMG;
+  else if (!gzip && damaged_wmg(path, head, got < 16 ? got : 16)) *fmt = WM_FORMAT_WMG; /* wm_read_wmg says what is wrong */
   else if (got >= 14 && strncasecmp(head, "%%MatrixMarket", 14) == 0) *fmt = WM_FORMAT_MTX;
+  else if (binary_head(head, got))
+    return wm_fail(err, WM_EINPUT,
+                   "%s: not a graph this program reads (binary data; expected an edge list, Matrix Market, "
+                   ".wmg or gzip of a text one)", path);
   else *fmt = WM_FORMAT_EDGELIST;
   return WM_OK;
 }

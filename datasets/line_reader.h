@@ -1,29 +1,42 @@
 /* Line-by-line reading of big text graphs without per-line stdio calls:
  * the file is read in 16 MB blocks and lines are handed out as pointer
- * ranges into the block.  Also the small number parser the readers share. */
+ * ranges into the block.  A gzip file (known by its magic bytes, whatever
+ * its name) is decompressed on the way.  Also the small number parser the
+ * readers share. */
 #ifndef WM_LINE_READER_H
 #define WM_LINE_READER_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include <zlib.h>
+
 #include "base.h"
 #include "wm_error.h"
 
 typedef struct wm_lines {
   FILE *f;
+  gzFile gz;            /* instead of f for a gzip file */
   const char *path;
   char *buf;
   size_t cap, len, pos; /* buf[pos..len) is unread */
   int eof;
   uint64_t line;        /* number of the line last returned (1-based) */
-  uint64_t consumed;    /* bytes read from the file so far */
+  uint64_t consumed;    /* bytes read from the file so far (compressed ones for gzip) */
   uint64_t size;        /* file size (0 if unknown) */
   wm_progress progress;
 } wm_lines;
 
 /* Opens path for reading (a directory or unreadable file is an error). */
 int wm_lines_open(wm_lines *r, const char *path, int progress, wm_error *err);
+/* Whether the first bytes of a file are gzip's magic (1f 8b). */
+static inline int wm_is_gzip(const void *head, size_t got) {
+  const unsigned char *h = head;
+  return got >= 2 && h[0] == 0x1f && h[1] == 0x8b;
+}
+/* Reads up to size bytes from the start of path, decompressed when it is
+ * gzip, into head; *got says how many.  *gzip is set when it was. */
+int wm_peek_text(const char *path, char *head, size_t size, size_t *got, int *gzip, wm_error *err);
 /* Next line without its "\n" or "\r\n": returns 1 and sets [*s, *e), 0 at
  * the end of the file, or WM_EINPUT-coded -1 on a read error (err filled). */
 int wm_lines_next(wm_lines *r, const char **s, const char **e, wm_error *err);

@@ -1,6 +1,8 @@
 /* SNAP-style edge lists: "u v" per line, any spaces or tabs between, '#'
  * and '%' comment lines, blank lines, CRLF, and extra columns (weight,
- * timestamp) after the two ids, which are ignored.
+ * timestamp) after the two ids, which are ignored.  CSV and TSV too: a
+ * comma (with blanks around it or not) separates fields as blanks do, and
+ * a header line (see is_header) is skipped.
  *
  * Each 16 MB block of whole lines is cut at line ends into one piece per
  * thread; threads parse into their own arc lists, appended in order, so
@@ -26,16 +28,29 @@ typedef struct piece {
   const char *num_s, *num_e; /* BAD_RANGE: the digits of the id */
 } piece;
 
+/* Skips the separator after a field: blanks, or one comma with blanks
+ * around it or not; NULL when there is none. */
+static const char *skip_separator(const char *p, const char *e) {
+  const char *q = wm_skip_blank(p, e);
+  if (q < e && *q == ',') q = wm_skip_blank(q + 1, e);
+  return q > p ? q : NULL;
+}
+
+static int comment_or_blank(const char *s, const char *e) {
+  const char *p = wm_skip_blank(s, e);
+  return p == e || *p == '#' || *p == '%';
+}
+
 /* Parses one line into arcs; returns 0 or a BAD_* code (BAD_RANGE: the
  * id's digits in *num). */
 static int parse_line(const char *s, const char *e, wm_arcs *arcs, const char *num[2]) {
+  if (comment_or_blank(s, e)) return 0;
   const char *p = wm_skip_blank(s, e);
-  if (p == e || *p == '#' || *p == '%') return 0;
   uint64_t a, b;
   const char *q = wm_parse_uint(p, e, &a);
-  const char *t = q ? wm_skip_blank(q, e) : NULL;
-  const char *z = (t && t > q) ? wm_parse_uint(t, e, &b) : NULL;
-  if (!z || (z < e && *z != ' ' && *z != '\t')) return BAD_SYNTAX;
+  const char *t = q ? skip_separator(q, e) : NULL;
+  const char *z = t ? wm_parse_uint(t, e, &b) : NULL;
+  if (!z || (z < e && *z != ' ' && *z != '\t' && *z != ',')) return BAD_SYNTAX;
   if (a > WM_MAX_VERTEX_ID || b > WM_MAX_VERTEX_ID) {
     num[0] = a > WM_MAX_VERTEX_ID ? p : t;
     num[1] = a > WM_MAX_VERTEX_ID ? q : z;
@@ -118,6 +133,50 @@ static int parse_block(const char *path, const char *s, const char *e, piece *pc
   return WM_OK;
 }
 
+/* Whether [s, e) is an optionally signed integer, blanks around it allowed. */
+static int integer_field(const char *s, const char *e) {
+  const char *p = wm_skip_blank(s, e);
+  if (p < e && (*p == '-' || *p == '+')) p++;
+  uint64_t v;
+  const char *q = wm_parse_uint(p, e, &v);
+  return q && wm_skip_blank(q, e) == e;
+}
+
+/* A CSV or TSV header such as "source,target": a line with a comma or a
+ * tab whose first two fields (split at commas, else at tabs) are neither
+ * of them an integer.  Only the file's first line that is not blank or a
+ * comment can be one. */
+static int is_header(const char *s, const char *e) {
+  const char *comma = memchr(s, ',', (size_t)(e - s));
+  char sep = comma ? ',' : '\t';
+  const char *f1 = memchr(s, sep, (size_t)(e - s));
+  if (!f1) return 0;
+  const char *f2 = memchr(f1 + 1, sep, (size_t)(e - f1 - 1));
+  if (!f2) f2 = e;
+  return !integer_field(s, f1) && !integer_field(f1 + 1, f2);
+}
+
+/* Skips the comment lines and the header at the start of the first block
+ * [*s, e), counting them in *lines; a data line stays where it is. */
+static void skip_header(const char **s, const char *e, uint64_t *lines) {
+  const char *p = *s;
+  uint64_t n = 0;
+  while (p < e) {
+    const char *nl = memchr(p, '\n', (size_t)(e - p));
+    const char *end = nl ? nl : e, *line_end = end;
+    if (line_end > p && line_end[-1] == '\r') line_end--;
+    n++;
+    const char *next = nl ? nl + 1 : e;
+    if (!comment_or_blank(p, line_end)) {
+      if (!is_header(p, line_end)) return;
+      *s = next;
+      *lines += n;
+      return;
+    }
+    p = next;
+  }
+}
+
 static int read_arcs(wm_lines *r, wm_arcs *all, uint64_t *lines, wm_error *err) {
   enum { MAX_PIECES = 64 };
   piece pcs[MAX_PIECES];
@@ -126,7 +185,10 @@ static int read_arcs(wm_lines *r, wm_arcs *all, uint64_t *lines, wm_error *err) 
   int rc = WM_OK;
   const char *s, *e;
   int got;
+  int first = 1;
   while (!rc && (got = wm_lines_block(r, &s, &e, err)) != 0) {
+    if (got > 0 && first) skip_header(&s, e, lines);
+    first = 0;
     if (got < 0) rc = WM_EINPUT;
     else rc = parse_block(r->path, s, e, pcs, (size_t)(e - s) >= WM_PAR_MIN * 16 ? k : 1, all, lines, err);
   }

@@ -4,7 +4,11 @@
 
 int wm_match_check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
                           wm_error *err) {
-  if (g->flags & (WM_GRAPH_DIRECTED | WM_GRAPH_ORIENTED))
+  /* A usage error, as motifs and orbits say it: the graph was asked for
+   * directed, where an undirected one is needed. */
+  if (g->flags & WM_GRAPH_DIRECTED)
+    return wm_fail(err, WM_EUSAGE, "pattern matching needs an undirected graph (this one was loaded as directed)");
+  if (g->flags & WM_GRAPH_ORIENTED)
     return wm_fail(err, WM_EINPUT, "pattern matching needs a symmetric (undirected) graph");
   if (plan->k < 2 || plan->k > WM_MAX_K || plan->n_slots > WM_MAX_SLOTS || plan->n_ops > WM_MAX_OPS)
     return wm_fail(err, WM_EINPUT, "malformed plan (k = %u, %u ops, %u slots)", plan->k,

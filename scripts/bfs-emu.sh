@@ -52,7 +52,7 @@ for f in traversal/test_gpu_bfs traversal/test_gpu_bfs_gpus testutil gpu_main; d
   objs+=("$build/obj/t_${f##*/}.o")
 done
 g++ "${san[@]}" -o "$build/test_gpu_bfs_emu" "${objs[@]}" "$build/lib/libwarpmatch.a" \
-  $(pkg-config --libs criterion libxxhash) -fopenmp -lm
+  $(pkg-config --libs criterion libxxhash zlib) -fopenmp -lm
 
 export WM_BFS_TEST_MAX_SCALE="${WM_BFS_TEST_MAX_SCALE:-14}" WM_BFS_TEST_QUICK="${WM_BFS_TEST_QUICK:-1}"
 # 24 KiB of shared memory per block: the small-level kernel's frontier holds

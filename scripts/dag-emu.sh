@@ -61,7 +61,7 @@ build_checker() {
   # Linked ahead of the library, so its own dag_split.o (default constants) is not pulled in.
   gcc -std=c11 -O1 -g -fopenmp "$@" "${san[@]}" "${inc[@]}" -c "$repo/matcher/dag/dag_split.c" -o "$out/obj/dag_split.o"
   g++ "${san[@]}" -o "$out/check" "${objs[@]}" "$out/obj/dag_split.o" "$build/lib/libwarpmatch.a" \
-    $(pkg-config --libs libxxhash) -fopenmp -lm
+    $(pkg-config --libs libxxhash zlib) -fopenmp -lm
 }
 
 # DAG_EMU_QUICK=1: the tiny build alone, once on one device (k up to 5, the

@@ -72,7 +72,7 @@ for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/motif-emu/chec
   if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
 for p in "${pids[@]}"; do wait "$p"; done
-g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash) -fopenmp -lm
+g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
 
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the harness are not the point here.

@@ -10,7 +10,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WM_BUILD_DIR:-$repo/build}"
-packages=(cmake gcc g++ make pkg-config libcriterion-dev libxxhash-dev)
+packages=(cmake gcc g++ make pkg-config libcriterion-dev libxxhash-dev zlib1g-dev)
 
 # Prints the packages of $packages that dpkg does not list as installed.
 missing_packages() {
@@ -28,6 +28,7 @@ missing_tools() {
   if command -v pkg-config >/dev/null; then
     pkg-config --exists criterion || echo "criterion (libcriterion-dev)"
     pkg-config --exists libxxhash || echo "xxhash (libxxhash-dev)"
+    pkg-config --exists zlib || echo "zlib (zlib1g-dev)"
   fi
 }
 

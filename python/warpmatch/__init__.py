@@ -12,11 +12,16 @@ NVIDIA GPU when one is usable and on the CPU (OpenMP) otherwise::
     g.orbits(5)                     # numpy uint64, n x 73 graphlet orbit counts
     g.list("4-clique", limit=10)    # numpy uint32 array, one match a row
     g.bfs(0)                        # numpy int32 levels, -1 unreached
+    g.distances([0, 5])             # 2 x n hops, -1 unreached
+    g.count("triangle", per_vertex=True)  # numpy uint64, the triangles at each vertex
+    g.nodes[g.list("triangle")]     # the matches by the vertices' own names
     warpmatch.generate("ba", vertices=10**5, attach=8)   # a synthetic Graph
 
-Failed calls raise ``warpmatch.Error`` (``InputError``, ``UsageError`` or
-``DeviceError``) with the library's message.  The GIL is released while the
-library works.
+Failed calls raise ``warpmatch.Error`` with the library's message, as one of
+its classes that are also Python's own: ``InputError`` and ``UsageError`` are
+ValueErrors, ``MissingFileError`` a FileNotFoundError (and an InputError),
+``DeviceError`` a RuntimeError; a value of the wrong type raises TypeError.
+The GIL is released while the library works.
 """
 
 from ._api import (
@@ -32,7 +37,7 @@ from ._api import (
     load,
     version,
 )
-from ._errors import DeviceError, Error, InputError, UsageError
+from ._errors import DeviceError, Error, InputError, MissingFileError, UsageError
 
 __version__: str = version()
 
@@ -43,6 +48,7 @@ __all__ = [
     "Error",
     "Graph",
     "InputError",
+    "MissingFileError",
     "Motif",
     "MotifSignificance",
     "Pattern",

@@ -398,26 +398,32 @@ def _parse_edges(text: str) -> tuple[tuple[int, int], ...]:
 class Graph:
     """A graph on vertices 0..n-1 (its indices), in its own warpmatch context.
 
-    Made by ``warpmatch.load``, ``Graph.from_edges``, ``Graph.from_networkx`` or
+    Made by ``warpmatch.load``, ``warpmatch.generate``, ``Graph.from_edges``,
+    ``Graph.from_networkx``, ``Graph.from_igraph``, ``Graph.from_pandas`` or
     ``Graph.from_scipy``.  Matches, levels and parents are indices;
-    ``nodes[i]`` is index i's original name (the networkx node, or the id in
-    the file).  Close it with ``close()`` or a ``with`` block to free its
-    memory at once; otherwise it is freed when garbage-collected.
+    ``nodes`` is a read-only numpy array whose entry i is index i's original
+    name (the networkx or igraph node name, the DataFrame's value, or the id
+    in the file), so ``g.nodes[rows]`` names any array of indices, whatever
+    built the graph.  Close it with ``close()`` or a ``with`` block to free
+    its memory at once; otherwise it is freed when garbage-collected.
     """
 
     # `list` is a method below: the builtin is spelled builtins.list in this class.
     _ctx: _Context
     _ptr: _lib.graph_p
-    _nodes: builtins.list[Any] | None
+    _nodes: NDArray[Any] | None
     _node_index: dict[Any, int] | None
     _ids: NDArray[np.uint64] | None
     _finalizer: weakref.finalize
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("make a Graph with warpmatch.load(), warpmatch.generate() or Graph.from_edges/from_networkx/from_scipy")
+        raise TypeError(
+            "make a Graph with warpmatch.load(), warpmatch.generate() or "
+            "Graph.from_edges/from_networkx/from_igraph/from_pandas/from_scipy"
+        )
 
     @classmethod
-    def _wrap(cls, ctx: _Context, ptr: _lib.graph_p, nodes: builtins.list[Any] | None = None) -> Graph:
+    def _wrap(cls, ctx: _Context, ptr: _lib.graph_p, nodes: NDArray[Any] | None = None) -> Graph:
         self = cls.__new__(cls)
         self._ctx = ctx
         self._ptr = ptr
@@ -428,7 +434,7 @@ class Graph:
         return self
 
     @classmethod
-    def _build(cls, make: Callable[[_Context, _lib.graph_p], int], nodes: builtins.list[Any] | None = None) -> Graph:
+    def _build(cls, make: Callable[[_Context, _lib.graph_p], int], nodes: NDArray[Any] | None = None) -> Graph:
         """Run ``make(ctx, out)`` in a new context and wrap the graph it makes in ``out``."""
         ctx = _Context()
         ptr = _lib.graph_p()
@@ -461,11 +467,12 @@ class Graph:
         they are.  ``n`` (default: one more than the largest id) fixes the
         number of vertices, so isolated ones can be kept.  Undirected unless
         ``directed`` (then each pair is an arc); self-loops and duplicate edges
-        are dropped.
+        are dropped.  A contiguous uint32 or int32 array is read where it
+        is, without a copy (the library makes its own, as for every input).
         """
         arr = _edge_array(edges)
         count = _vertex_count(n)
-        return cls._from_columns(arr[:, 0], arr[:, 1], count, directed, None)
+        return cls._from_pairs(arr, count, directed, None)
 
     @classmethod
     def from_networkx(cls, G: Any) -> Graph:
@@ -483,9 +490,59 @@ class Graph:
         m = G.number_of_edges()
         flat = np.fromiter((index[x] for e in G.edges() for x in e[:2]), dtype=np.uint32, count=2 * m)
         pairs = flat.reshape(m, 2)
-        g = cls._from_columns(pairs[:, 0], pairs[:, 1], len(nodes), bool(G.is_directed()), nodes)
+        g = cls._from_pairs(pairs, len(nodes), bool(G.is_directed()), _node_array(nodes))
         g._node_index = index
         return g
+
+    @classmethod
+    def from_igraph(cls, G: Any) -> Graph:
+        """The graph of a python-igraph graph; directed when ``G.is_directed()``.
+
+        Vertex i of G is index i (isolated ones kept); ``g.nodes`` holds the
+        vertices' ``name`` attribute where G has one, else 0..n-1.  Parallel
+        edges and self-loops are dropped.
+        """
+        n = int(G.vcount())
+        if n > _MAX_ID + 1:
+            raise InputError(f"a graph has at most 2^32 - 1 vertices, this one {n}")
+        m = int(G.ecount())
+        pairs = np.array(G.get_edgelist(), dtype=np.uint32).reshape(m, 2)
+        names = _node_array(G.vs["name"]) if "name" in G.vs.attributes() else None
+        return cls._from_pairs(pairs, n, bool(G.is_directed()), names)
+
+    @classmethod
+    def from_pandas(cls, df: Any, source: str = "source", target: str = "target", directed: bool = False) -> Graph:
+        """The graph of a pandas DataFrame's edge rows: columns ``source`` and ``target``.
+
+        The values are the vertices' names, of any type (ids, strings); the
+        distinct ones, in sorted order where they sort (else in order of
+        first appearance), become indices 0..n-1, and ``g.nodes`` keeps them,
+        as ``warpmatch.load`` numbers a file's ids.  Other columns (weights)
+        are ignored; a missing value is an InputError naming its row.
+        Undirected unless ``directed``; duplicates and self-loops are dropped.
+        """
+        try:
+            import pandas as pd
+        except ImportError as e:  # pandas is optional
+            raise ImportError("Graph.from_pandas needs pandas (pip install pandas)") from e
+        for column in (source, target):
+            if column not in df.columns:
+                raise UsageError(f"from_pandas: no column {column!r} (the columns: {', '.join(map(str, df.columns))})")
+        ends = [df[source], df[target]]
+        for column, values in zip((source, target), ends):
+            missing = values.isna().to_numpy()
+            if missing.any():
+                row = df.index[int(np.argmax(missing))]
+                raise InputError(f"from_pandas: row {row!r} has no {column} (a missing value)")
+        both = pd.concat(ends, ignore_index=True)
+        try:
+            codes, names = pd.factorize(both, sort=True)
+        except TypeError:  # names of types that do not compare: their first appearance
+            codes, names = pd.factorize(both, sort=False)
+        if len(names) > _MAX_ID + 1:
+            raise InputError(f"a graph has at most 2^32 - 1 vertices, this one {len(names)}")
+        m = len(df)
+        return cls._from_columns(codes[:m], codes[m:], len(names), directed, _node_array(names))
 
     @classmethod
     def from_scipy(cls, matrix: Any, directed: bool = False) -> Graph:
@@ -512,8 +569,26 @@ class Graph:
         return cls._from_columns(coo.row[nonzero], coo.col[nonzero], n, directed, None)
 
     @classmethod
+    def _from_pairs(cls, pairs: NDArray[Any], n: int, directed: bool, nodes: NDArray[Any] | None) -> Graph:
+        """The graph of an (m, 2) array of checked ids (0 .. 2^32-2).
+
+        uint32 or int32 (the same bits: the ids are non-negative) is read in
+        place: row-major through the library's pairs call, column-major as
+        two columns; another type is converted once, to row-major uint32.
+        """
+        if pairs.dtype == np.int32:
+            pairs = pairs.view(np.uint32)
+        if pairs.dtype == np.uint32 and pairs.flags.f_contiguous and not pairs.flags.c_contiguous:
+            return cls._from_columns(pairs[:, 0], pairs[:, 1], n, directed, nodes)
+        p = np.ascontiguousarray(pairs, dtype=np.uint32)
+        m = len(p)
+        ptr = p.ctypes.data_as(POINTER(c_uint32))
+        flag = int(bool(directed))
+        return cls._build(lambda ctx, out: lib.warpmatch_graph_from_pairs(ctx.ptr, n, ptr, m, flag, byref(out)), nodes)
+
+    @classmethod
     def _from_columns(
-        cls, src: NDArray[Any], dst: NDArray[Any], n: int, directed: bool, nodes: builtins.list[Any] | None
+        cls, src: NDArray[Any], dst: NDArray[Any], n: int, directed: bool, nodes: NDArray[Any] | None
     ) -> Graph:
         s = np.ascontiguousarray(src, dtype=np.uint32)
         d = np.ascontiguousarray(dst, dtype=np.uint32)
@@ -561,14 +636,16 @@ class Graph:
         return self._ids
 
     @property
-    def nodes(self) -> Sequence[Any] | NDArray[np.uint64]:
-        """nodes[i]: index i's original name (the networkx node; else the input id, as ``ids``)."""
+    def nodes(self) -> NDArray[Any]:
+        """nodes[i]: index i's original name, a read-only numpy array of n entries (integers
+        where the names are, else objects): the networkx or igraph node, the DataFrame's value,
+        else the input id (as ``ids``).  ``g.nodes[rows]`` names an array of indices."""
         return self._nodes if self._nodes is not None else self.ids
 
     def index_of(self, node: Any) -> int:
         """The index of an original node name (the inverse of ``nodes``)."""
         if self._node_index is None:
-            self._node_index = {int(v) if self._nodes is None else v: i for i, v in enumerate(self.nodes)}
+            self._node_index = {v: i for i, v in enumerate(self.nodes.tolist())}
         try:
             return self._node_index[node]
         except KeyError:
@@ -604,7 +681,8 @@ class Graph:
         ignore_labels: bool = False,
         planner: str = "auto",
         order: Sequence[int] | None = None,
-    ) -> int:
+        per_vertex: bool = False,
+    ) -> int | NDArray[np.uint64]:
         """The number of occurrences of ``pattern``.
 
         Subgraphs each counted once, edge-induced, unless ``induced``
@@ -617,10 +695,19 @@ class Graph:
         graph measured where a run is long), "model" or "sampled" (as the
         program's ``--planner``); ``order``: the pattern's vertices in the
         order to match them instead (the count is the same, the work is not).
+
+        ``per_vertex=True`` returns instead a uint64 array of n entries: at
+        index v, the number of the occurrences that contain v (as the
+        program's ``count --per-vertex``; the count then enumerates).  A
+        count past 2**64 - 1 at a vertex is an InputError naming it.
         """
-        return self.count_info(
-            pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order
-        ).count
+        if not per_vertex:
+            return self.count_info(
+                pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order
+            ).count
+        counts = np.zeros(self.vertices, dtype=np.uint64)
+        self._count(pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order, counts)
+        return counts
 
     def count_info(
         self,
@@ -635,10 +722,28 @@ class Graph:
         order: Sequence[int] | None = None,
     ) -> CountInfo:
         """As ``count``, with the time taken, the device and the method used."""
+        return self._count(pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order, None)
+
+    def _count(
+        self,
+        pattern: PatternLike,
+        induced: bool,
+        device: str,
+        method: str,
+        embeddings: bool,
+        labels: ArrayLike | None,
+        ignore_labels: bool,
+        planner: str,
+        order: Sequence[int] | None,
+        per_vertex: NDArray[np.uint64] | None,
+    ) -> CountInfo:
+        """count_info, filling ``per_vertex`` (n zeros, or None) with each index's matches."""
         pat = _as_pattern(pattern)
         lab = self._labels(labels)
         count = _options(induced, embeddings, device, method, lab, ignore_labels)
         o, _keep = _match_options(count, planner, order, pat.vertices)
+        if per_vertex is not None:
+            o.per_vertex = per_vertex.ctypes.data_as(POINTER(c_uint64))
         out = _lib.match_result()
         with self._ctx.lock:
             self._ctx.check(lib.warpmatch_count_ex(self._ctx.ptr, self._live(), pat._ptr, byref(o), byref(out)))
@@ -935,15 +1040,64 @@ class Graph:
 
     # -- traversal --
 
-    def bfs(self, source: int, device: str = "auto") -> NDArray[np.int32]:
-        """Levels of a BFS from index ``source``: hops from it, -1 where unreached (int32, n entries)."""
-        s = _index(source, "source")
+    def bfs(
+        self, source: int | None = None, device: str = "auto", *, sources: Iterable[int] | None = None
+    ) -> NDArray[np.int32]:
+        """Levels of a BFS from index ``source``: hops from it, -1 where unreached (int32, n entries).
+
+        ``sources=[...]`` instead: one search from all of them at once (as
+        the program's ``bfs --source-list``), each vertex's level its hops from
+        the nearest source.
+        """
+        if (source is None) == (sources is None):
+            raise TypeError("bfs takes a source or sources=[...], one of the two")
+        if sources is None:
+            return self._bfs_levels(self._sources([source], "source"), _device(device))
+        return self._bfs_levels(self._sources(sources, "sources"), _device(device))
+
+    def distances(self, sources: Iterable[int], device: str = "auto") -> NDArray[np.int32]:
+        """Hops from each of ``sources`` (indices) to every vertex: an int32 array of
+        len(sources) rows by n, -1 where unreached.
+
+        One search per source, for a few sources at a time: at most
+        ``Graph.MAX_DISTANCE_SOURCES`` (1024) of them, and the matrix must fit
+        in memory (len(sources) x n x 4 bytes).
+        """
+        srcs = self._sources(sources, "sources")
+        if len(srcs) > self.MAX_DISTANCE_SOURCES:
+            raise UsageError(
+                f"distances takes at most {self.MAX_DISTANCE_SOURCES} sources, not {len(srcs)}; "
+                "call bfs(source) for each of more"
+            )
         dev = _device(device)
+        out = np.empty((len(srcs), self.vertices), dtype=np.int32)
+        for row in range(len(srcs)):
+            out[row] = self._bfs_levels(srcs[row : row + 1], dev)
+        return out
+
+    #: The most sources ``distances`` takes (its matrix has a row of n per source).
+    MAX_DISTANCE_SOURCES = 1024
+
+    @staticmethod
+    def _sources(values: Iterable[int], what: str) -> NDArray[np.uint32]:
+        if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+            raise TypeError(f"{what} must be a sequence of vertex indices, not {type(values).__name__}")
+        srcs = np.array([_index(v, what if what == "source" else "source") for v in values], dtype=np.uint32)
+        if not len(srcs):
+            raise UsageError(f"{what}: no source vertex given")
+        return srcs
+
+    def _bfs_levels(self, srcs: NDArray[np.uint32], device: int) -> NDArray[np.int32]:
+        o = _lib.bfs_options()
+        o.device = device
         with self._ctx.lock:
             ptr = self._live()
             levels = np.empty(int(lib.warpmatch_graph_vertices(ptr)), dtype=np.int32)
             self._ctx.check(
-                lib.warpmatch_bfs(self._ctx.ptr, ptr, s, dev, levels.ctypes.data_as(POINTER(c_int32)), None, None)
+                lib.warpmatch_bfs_ex(
+                    self._ctx.ptr, ptr, srcs.ctypes.data_as(POINTER(c_uint32)), len(srcs), byref(o),
+                    levels.ctypes.data_as(POINTER(c_int32)), None, None,
+                )
             )
         return levels
 
@@ -995,6 +1149,19 @@ class Graph:
 
     # -- helpers --
 
+    def to_networkx(self) -> Any:
+        """This graph as a networkx Graph (DiGraph when directed), its nodes named by ``nodes``
+        (isolated ones included)."""
+        try:
+            import networkx as nx
+        except ImportError as e:  # networkx is optional
+            raise ImportError("Graph.to_networkx needs networkx (pip install networkx)") from e
+        names = self.nodes.tolist()
+        G = nx.DiGraph() if self.directed else nx.Graph()
+        G.add_nodes_from(names)
+        G.add_edges_from((names[u], names[v]) for u, v in self.edge_list().tolist())
+        return G
+
     def _live(self) -> _lib.graph_p:
         if not self._finalizer.alive:
             raise UsageError("this graph is closed")
@@ -1016,6 +1183,29 @@ def _free_graph(ctx: _Context, ptr: _lib.graph_p) -> None:
     with ctx.lock:
         lib.warpmatch_graph_destroy(ptr)
     ctx.close()
+
+
+def _node_array(names: Any) -> NDArray[Any]:
+    """Names as a read-only numpy array: integers where they all are, else objects (a tuple
+    stays one entry)."""
+    arr = np.asarray(names) if isinstance(names, np.ndarray) or hasattr(names, "dtype") else None
+    if arr is None or arr.ndim != 1 or arr.dtype.kind not in "iu":
+        values = builtins.list(names)
+        ints = all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in values)
+        arr = None
+        if ints:
+            try:
+                arr = np.array(values, dtype=np.int64)
+            except OverflowError:
+                arr = None
+        if arr is None:
+            arr = np.empty(len(values), dtype=object)
+            for i, v in enumerate(values):
+                arr[i] = v
+    else:
+        arr = arr.copy()
+    arr.flags.writeable = False
+    return arr
 
 
 def _edge_array(edges: Any) -> NDArray[Any]:
@@ -1048,7 +1238,8 @@ def _vertex_count(n: int | None) -> int:
 
 
 def load(path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
-    """Load a graph file: an edge list, Matrix Market or .wmg, told from the content.
+    """Load a graph file: an edge list (CSV and TSV too, a header line skipped), Matrix
+    Market or .wmg, told from the content; the text ones may be gzip-compressed (.gz).
 
     An edge list is undirected unless ``directed`` (then its lines are arcs).
     A text graph is cached as a binary ``FILE.wmg`` beside it (or in the
@@ -1056,7 +1247,8 @@ def load(path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
     False.  An edge list's ids are numbered 0..n-1 in increasing order, a
     Matrix Market file's vertices 1..N become 0..N-1, a .wmg file keeps its
     numbering; ``g.nodes`` gives each index's id in the file.  Errors raise
-    ``InputError`` naming the file, the line and what was expected.
+    ``InputError`` naming the file, the line and what was expected
+    (``MissingFileError``, a FileNotFoundError, for a file that is not there).
     """
     return Graph.load(path, directed=directed, cache=cache)
 

@@ -1,6 +1,14 @@
-"""Exceptions: one class per C error code, each carrying the library's message."""
+"""Exceptions: one class per C error code, each carrying the library's message.
+
+Each is also the builtin a Python user would catch: bad input and unusable
+arguments are ValueErrors, a missing file a FileNotFoundError, a device
+failure a RuntimeError; a value of the wrong type raises TypeError itself.
+"""
 
 from __future__ import annotations
+
+import errno
+import re
 
 from . import _lib
 
@@ -21,6 +29,9 @@ class Error(Exception):
         if code is not None:
             self.code = code
 
+    def __str__(self) -> str:
+        return self.message
+
 
 class InputError(Error, ValueError):
     """Bad input: a graph file, an edge array, a pattern, labels."""
@@ -28,8 +39,20 @@ class InputError(Error, ValueError):
     code = _lib.EINPUT
 
 
+class MissingFileError(InputError, FileNotFoundError):
+    """A graph, pattern or labels file that does not exist (``filename`` names it)."""
+
+    def __init__(self, message: str, filename: str | None = None) -> None:
+        super().__init__(message)
+        # OSError's fields, as open() would set them.
+        self.errno = errno.ENOENT
+        self.strerror = "No such file or directory"
+        self.filename = filename
+
+
 class UsageError(Error, ValueError):
-    """A call or option that cannot be honoured: a vertex index outside the graph, an unknown device."""
+    """A call or option that cannot be honoured: a vertex index outside the graph, an unknown
+    device, a directed graph where an undirected one is needed."""
 
     code = _lib.EUSAGE
 
@@ -46,10 +69,29 @@ _BY_CODE: dict[int, type[Error]] = {
     _lib.EDEVICE: DeviceError,
 }
 
+# "warpmatch_bfs: ...": the C function that failed, which a Python caller never called.
+_C_CALLER = re.compile(r"^warpmatch_\w+: ")
+# The graph reader's and the pattern reader's words for a file that is not there.
+_MISSING = re.compile(
+    r"^(?:(?P<file>.*): cannot open|cannot open pattern file '(?P<pattern>.*)'): No such file or directory$"
+)
+
+
+def pythonic(code: int, message: str) -> str:
+    """The library's message in Python's words: no C function names or C constants."""
+    message = _C_CALLER.sub("", message)
+    if code == _lib.EDEVICE and "no usable CUDA device" in message:
+        return "no usable GPU on this machine; use device='cpu' or 'auto'"
+    return message
+
 
 def from_code(code: int, message: str) -> Error:
     """The exception for C error ``code`` with ``message`` (an unknown code gives ``Error``)."""
+    message = pythonic(code, message) or f"warpmatch error {code}"
     cls = _BY_CODE.get(code)
     if cls is None:
-        return Error(message or f"warpmatch error {code}", code)
-    return cls(message or f"warpmatch error {code}")
+        return Error(message, code)
+    missing = _MISSING.match(message) if cls is InputError else None
+    if missing:
+        return MissingFileError(message, missing.group("file") or missing.group("pattern"))
+    return cls(message)

@@ -315,6 +315,18 @@ class BfsResult(Structure):
     ]
 
 
+class BfsOptions(Structure):
+    """warpmatch_bfs_options, as far as this package sets it (a versioned struct: ``size``
+    first; the library keeps its defaults for the fields after these)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("device", c_int),
+        ("max_depth", c_uint32),
+        ("target", c_uint32),
+    ]
+
+
 class OptionInfo(Structure):
     """warpmatch_option_info (a versioned struct: ``size`` first)."""
 
@@ -380,6 +392,7 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
         c_int,
         [ctx_p, c_uint32, POINTER(c_uint32), POINTER(c_uint32), c_uint64, c_int, POINTER(graph_p)],
     ),
+    "warpmatch_graph_from_pairs": (c_int, [ctx_p, c_uint32, POINTER(c_uint32), c_uint64, c_int, POINTER(graph_p)]),
     "warpmatch_graph_destroy": (None, [graph_p]),
     "warpmatch_graph_vertices": (c_uint32, [graph_p]),
     "warpmatch_graph_edges": (c_uint64, [graph_p]),
@@ -456,6 +469,11 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "warpmatch_bfs": (
         c_int,
         [ctx_p, graph_p, c_uint32, c_int, POINTER(c_int32), POINTER(c_uint32), POINTER(BfsResult)],
+    ),
+    "warpmatch_bfs_options_init": (None, [c_void_p]),
+    "warpmatch_bfs_ex": (
+        c_int,
+        [ctx_p, graph_p, POINTER(c_uint32), c_uint32, POINTER(BfsOptions), POINTER(c_int32), POINTER(c_uint32), c_void_p],
     ),
     "warpmatch_reach": (c_int, [ctx_p, graph_p, c_uint32, c_uint32, c_int, POINTER(c_int64)]),
     # the library's limits and option ranges
@@ -600,6 +618,11 @@ def significance_options() -> SignificanceOptions:
 def directed_motif_options() -> DirectedMotifOptions:
     """The library's default directed motif options (warpmatch_directed_motif_options_init)."""
     return _versioned_defaults(DirectedMotifOptions, "warpmatch_directed_motif_options_init")
+
+
+def bfs_options() -> BfsOptions:
+    """The library's default search options (warpmatch_bfs_options_init)."""
+    return _versioned_defaults(BfsOptions, "warpmatch_bfs_options_init")
 
 
 def match_result() -> MatchResult:

@@ -294,3 +294,46 @@ Test(bad_input, crafted_wmg_one_way_arc) {
   expect(1, "crafted.wmg: invalid .wmg file: arc 0 -> 2 has no 2 -> 0 although the graph is marked undirected", NULL,
          args);
 }
+
+Test(bad_input, binary_and_truncated_gzip_inputs) {
+  char p[512], args[600];
+  snprintf(p, sizeof p, "%s/blob.dat", dir);
+  FILE *f = fopen(p, "wb");
+  cr_assert_not_null(f);
+  uint64_t s = 7;
+  for (int i = 0; i < 2048; i++) fputc((int)(wm_test_rand(&s) & 0xff), f);
+  fclose(f);
+  snprintf(args, sizeof args, "info %s", p);
+  expect(1, "blob.dat: not a graph this program reads (binary data; expected an edge list, Matrix Market, .wmg or gzip of a text one)", NULL, args);
+  /* A gzip cut short: the file named, exit 1, no cache written. */
+  char txt[512];
+  wm_test_write(txt, sizeof txt, dir, "g.txt", "0 1\n1 2\n2 0\n");
+  snprintf(args, sizeof args, "gzip -c %.300s | head -c 20 > %.250s/cut.txt.gz", txt, dir);
+  cr_assert_eq(system(args), 0);
+  snprintf(args, sizeof args, "info %s/cut.txt.gz", dir);
+  expect(1, "cut.txt.gz: gzip data ends early", NULL, args);
+  assert_no_output("cut.txt.gz.");
+}
+
+/* A directed graph where an undirected one is needed is the same mistake
+ * in every command: a usage error (exit 2), whose hint names the command. */
+Test(bad_input, directed_graph_same_code_everywhere) {
+  char txt[512], wmg[512], args[1200];
+  wm_test_write(txt, sizeof txt, dir, "d.txt", "0 1\n1 2\n2 0\n2 3\n");
+  snprintf(wmg, sizeof wmg, "%s/d.wmg", dir);
+  snprintf(args, sizeof args, "convert %s %s --directed", txt, wmg);
+  expect(0, NULL, NULL, args);
+  snprintf(args, sizeof args, "count %s --pattern triangle", wmg);
+  expect(2, "undirected", "(see 'warpmatch count --help')", args);
+  snprintf(args, sizeof args, "count %s --pattern triangle --directed", txt);
+  expect(2, "undirected", "(see 'warpmatch count --help')", args);
+  snprintf(args, sizeof args, "orbits %s --size 3", wmg);
+  expect(2, "undirected", "(see 'warpmatch orbits --help')", args);
+  snprintf(args, sizeof args, "list %s --pattern triangle", wmg);
+  expect(2, "undirected", "(see 'warpmatch list --help')", args);
+}
+
+Test(bad_input, usage_hint_names_the_subcommand) {
+  expect(2, "unknown option", "(see 'warpmatch info --help')", "info x.txt --frobnicate");
+  expect(2, NULL, "(see 'warpmatch bfs --help')", "bfs x.txt --frobnicate");
+}

@@ -135,7 +135,7 @@ Test(edgelist, malformed_line_names_file_line_and_expectation) {
   expect_error("1 2\n7\n", "bad.txt:2: expected two vertex ids", "'7'");
   expect_error("1 2\n-1 2\n", "bad.txt:2:", "'-1 2'");
   expect_error("1 2x\n", "bad.txt:1:", "'1 2x'");
-  expect_error("1,2\n", "bad.txt:1:", NULL);
+  expect_error("1,,2\n", "bad.txt:1:", "'1,,2'"); /* one comma separates (CSV), two leave a field empty */
 }
 
 Test(edgelist, id_above_limit_names_line) {
