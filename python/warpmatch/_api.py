@@ -385,9 +385,10 @@ class DirectedMotif:
 
 
 def _parse_edges(text: str) -> tuple[tuple[int, int], ...]:
+    """ "0-1 0-2" (edges) or "0->1 1->0" (a directed class's arcs) as pairs."""
     pairs = []
     for tok in text.split():
-        a, b = tok.split("-")
+        a, b = tok.split("->") if "->" in tok else tok.split("-")
         pairs.append((int(a), int(b)))
     return tuple(pairs)
 
@@ -931,7 +932,7 @@ class Graph:
             DirectedMotif(
                 _decode(m.name),
                 int(m.igraph_id),
-                tuple((int(a), int(b)) for a, b in (t.split("->") for t in _decode(m.arcs).split())),
+                _parse_edges(_decode(m.arcs)),
                 bool(m.connected),
                 _wide(m.count, m.count_high),
             )
