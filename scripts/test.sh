@@ -87,7 +87,7 @@ python_venv() {
 python_install() {
   local venv=$1
   "$venv/bin/python" -m pip install --upgrade pip &&
-    "$venv/bin/python" -m pip install pytest numpy networkx scipy igraph pandas &&
+    "$venv/bin/python" -m pip install pytest numpy networkx scipy igraph pandas matplotlib nbclient nbformat ipykernel &&
     # -v: the build's own progress lines, which the stage's ticker shows
     "$venv/bin/python" -m pip install -v --force-reinstall --no-deps \
       --config-settings=build-dir="$build/python-build" "$repo"
