@@ -39,7 +39,7 @@ void wm_bfs_hub_threshold(const wm_graph *g, uint64_t *tau, uint64_t *nhubs) {
   uint64_t t = (uint64_t)(8.0 * mean + 0.999999);
   if (t < 32) t = 32;
   uint64_t count = 0;
-#pragma omp parallel for reduction(+ : count) schedule(static)
+#pragma omp parallel for reduction(+ : count) schedule(static) if (g->n >= WM_BFS_PARALLEL_VERTICES)
   for (uint64_t v = 0; v < g->n; v++) count += g->offsets[v + 1] - g->offsets[v] >= t;
   *tau = t;
   *nhubs = count;
@@ -50,7 +50,7 @@ int wm_bfs_result_stats(const wm_graph *g, wm_bfs_result *r, wm_error *err) {
   uint64_t reached = 0, degsum = 0;
   int any = 0;
 #pragma omp parallel for reduction(max : maxl) reduction(+ : reached, degsum) reduction(| : any) \
-    schedule(static)
+    schedule(static) if (g->n >= WM_BFS_PARALLEL_VERTICES)
   for (uint64_t v = 0; v < g->n; v++) {
     uint32_t l = r->level[v];
     if (l == WM_UNREACHED) continue;
@@ -69,7 +69,7 @@ int wm_bfs_result_stats(const wm_graph *g, wm_bfs_result *r, wm_error *err) {
   r->per_level = calloc(r->depth, sizeof *r->per_level);
   if (!r->per_level) return wm_fail(err, WM_EINPUT, "bfs: out of memory (%u levels)", r->depth);
   uint64_t *pl = r->per_level;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (g->n >= WM_BFS_PARALLEL_VERTICES)
   for (uint64_t v = 0; v < g->n; v++) {
     uint32_t l = r->level[v];
     if (l != WM_UNREACHED) __atomic_fetch_add(&pl[l], 1, __ATOMIC_RELAXED);

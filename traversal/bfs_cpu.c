@@ -18,9 +18,8 @@
 
 enum {
   BACK_TO_TOPDOWN_BETA = 24,
-  /* below these sizes a step runs on one thread: waking a team costs more */
+  /* below this frontier a step runs on one thread: waking a team costs more */
   PARALLEL_FRONTIER = 256,
-  PARALLEL_VERTICES = 1 << 13,
 };
 
 typedef struct tbuf {
@@ -109,7 +108,7 @@ static uint64_t step_bottomup(cpu_bfs *b, uint32_t L) {
   const wm_graph *g = b->g, *in = b->in;
   uint64_t found = 0, hubs = 0, edges = 0;
 #pragma omp parallel for num_threads(b->nt) schedule(dynamic, 1024) reduction(+ : found, hubs, edges) \
-    if (g->n >= PARALLEL_VERTICES)
+    if (g->n >= WM_BFS_PARALLEL_VERTICES)
   for (uint64_t v = 0; v < g->n; v++) {
     if (load(&b->level[v]) != WM_UNREACHED) continue;
     for (uint64_t j = in->offsets[v]; j < in->offsets[v + 1]; j++) {
@@ -130,7 +129,7 @@ static uint64_t step_bottomup(cpu_bfs *b, uint32_t L) {
 
 /* The queue of level-L vertices, in vertex order (after bottom-up steps). */
 static void queue_from_levels(cpu_bfs *b, uint32_t L) {
-#pragma omp parallel num_threads(b->nt) if (b->g->n >= PARALLEL_VERTICES)
+#pragma omp parallel num_threads(b->nt) if (b->g->n >= WM_BFS_PARALLEL_VERTICES)
   {
     tbuf *t = &b->bufs[omp_get_thread_num()];
     /* static schedule: thread t's block precedes thread t+1's, so the
@@ -232,7 +231,7 @@ int wm_bfs_cpu(const wm_graph *g, const uint32_t *sources, uint32_t nsources,
   b.level = r->level;
   b.parent = r->parent;
   double t0 = wm_now();
-#pragma omp parallel for num_threads(b.nt) schedule(static) if (g->n >= PARALLEL_VERTICES)
+#pragma omp parallel for num_threads(b.nt) schedule(static) if (g->n >= WM_BFS_PARALLEL_VERTICES)
   for (uint64_t v = 0; v < g->n; v++) {
     r->level[v] = WM_UNREACHED;
     if (r->parent) r->parent[v] = WM_UNREACHED;

@@ -153,6 +153,11 @@ int wm_bfs_validate(const wm_graph *g, const uint32_t *sources, uint32_t nsource
 
 /* ---- helpers shared by both executors ------------------------------ */
 
+/* Below this many vertices a pass over them runs on one thread: waking a
+ * team costs more than the pass (a small graph's searches, called many
+ * times, would pay it on every call). */
+#define WM_BFS_PARALLEL_VERTICES (1u << 13)
+
 /* Hub vertices for the direction heuristic and the hub cache: out-degree
  * >= *tau = max(32, 8 x mean out-degree).  gamma = hubs in the frontier /
  * all hubs; a graph without hubs (*nhubs == 0: grids, road networks, uniform
