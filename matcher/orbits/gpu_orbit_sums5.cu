@@ -46,7 +46,6 @@ struct wstate { /* per warp, in shared memory */
   unsigned long long e_lo[ORBITS5], e_hi[ORBITS5];
   unsigned long long count[8], sums[8][8];
   tstate cx, c1, k01;
-  uint32_t nt_scratch;
 };
 
 struct params {
