@@ -80,13 +80,38 @@ void wm_json_members(wm_json *j, const char *object);
  * shows every update as its own line from the start, also when stderr is not
  * a terminal (for logs and tests); WM_PROGRESS=0 never shows it.  Updates may
  * come from several threads at once. */
+/* A library call's monitor (the context's, warpmatch_interrupt and
+ * warpmatch_set_progress_callback): the stop flag the long loops poll and
+ * the callback their progress goes to.  The API makes it the calling
+ * thread's current monitor while a call runs (wm_monitor_enter); a phase's
+ * wm_progress_init takes it from there, so that the module code below
+ * needs no new argument, and its worker threads reach it through the
+ * wm_progress. */
+typedef void (*wm_progress_fn)(void *user, const char *phase, uint64_t done, uint64_t total);
+typedef struct wm_monitor {
+  int stop;          /* read and written atomically (a signal handler may set it) */
+  int busy;          /* the callback is running: one at a time */
+  wm_progress_fn fn; /* or NULL */
+  void *user;
+} wm_monitor;
+/* Makes m (may be NULL) the calling thread's current monitor; returns the
+ * one it replaces, for wm_monitor_leave. */
+wm_monitor *wm_monitor_enter(wm_monitor *m);
+void wm_monitor_leave(wm_monitor *previous);
+/* Whether the calling thread's current monitor asks its call to stop: for
+ * loops without a wm_progress of their own. */
+int wm_monitor_stopped(void);
+
 typedef struct wm_progress {
   const char *label;
   uint64_t total;  /* 0 when unknown */
   uint64_t done;   /* updated atomically */
   double start;
   int64_t last_ms; /* when the last line was shown, from start */
-  int enabled, lines, bytes, shown, busy;
+  int64_t cb_ms;   /* when the callback was last called, from start */
+  int enabled;     /* reported: on the line or to the callback (the GPU waits poll while set) */
+  int line, lines, bytes, shown, busy;
+  wm_monitor *mon; /* the call's monitor at init, or NULL */
 } wm_progress;
 
 /* Called by the option parser: off under --json or --quiet, else as
@@ -98,6 +123,12 @@ void wm_progress_init(wm_progress *p, const char *label, uint64_t total, int ena
 void wm_progress_update(wm_progress *p, uint64_t done); /* shows at most 5 per second */
 void wm_progress_add(wm_progress *p, uint64_t n);       /* done += n, then as update */
 void wm_progress_finish(wm_progress *p);                /* clears the line */
+/* Whether the call this phase belongs to was asked to stop (a relaxed
+ * atomic load: cheap enough for every task of a loop).  A loop that sees it
+ * gives up; its module then fails with WM_EINTERRUPTED (wm_interrupted). */
+int wm_progress_stopped(const wm_progress *p);
+/* WM_EINTERRUPTED with "what: interrupted (warpmatch_interrupt)". */
+int wm_interrupted(wm_error *err, const char *what);
 
 /* ---- atomic output files -------------------------------------------- */
 
