@@ -108,13 +108,15 @@ int warpmatch_set_threads(warpmatch_context *ctx, int threads);
  * with NCCL).  WARPMATCH_EDEVICE at the call when the host has fewer. */
 int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
 /* Stops the context's running and later calls (on != 0) until cleared
- * (on = 0): a loading, generating, matching, motif, orbit or BFS call gives
- * up at its next check and returns WARPMATCH_EINTERRUPTED, its outputs
- * unset; the graph and context stay usable.  The CPU loops check before
- * each task (a root, a chunk of vertices: milliseconds); a GPU call checks
- * between its kernel launches, so a kernel already running finishes first.
- * An atomic store: safe from another thread and from a signal handler (a
- * binding's SIGINT).  Clear it before the next call. */
+ * (on = 0): on the CPU, counting and listing (the enumerator), motifs
+ * (their aggregates; directed ones of size 4), orbits, generating and
+ * reading a text graph give up at their next check, before each root,
+ * vertex or block (milliseconds), and return WARPMATCH_EINTERRUPTED with
+ * their outputs unset; the graph and context stay usable.  GPU calls (a
+ * count is one launch, the motif passes are queued at once), BFS and the
+ * triad census run to their end.  An atomic store: safe from
+ * another thread and from a signal handler (a binding's SIGINT).  Clear it
+ * before the next call. */
 void warpmatch_interrupt(warpmatch_context *ctx, int on);
 /* The progress of a call's long phases: fn(user, phase, done, total), with
  * phase a name ("counting", "motif sums", a file's path), done growing

@@ -98,9 +98,6 @@ typedef struct wm_monitor {
  * one it replaces, for wm_monitor_leave. */
 wm_monitor *wm_monitor_enter(wm_monitor *m);
 void wm_monitor_leave(wm_monitor *previous);
-/* Whether the calling thread's current monitor asks its call to stop: for
- * loops without a wm_progress of their own. */
-int wm_monitor_stopped(void);
 
 typedef struct wm_progress {
   const char *label;

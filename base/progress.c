@@ -28,8 +28,6 @@ wm_monitor *wm_monitor_enter(wm_monitor *m) {
 
 void wm_monitor_leave(wm_monitor *previous) { t_monitor = previous; }
 
-int wm_monitor_stopped(void) { return t_monitor && __atomic_load_n(&t_monitor->stop, __ATOMIC_RELAXED); }
-
 int wm_interrupted(wm_error *err, const char *what) {
   return wm_fail(err, WM_EINTERRUPTED, "%s: interrupted (warpmatch_interrupt)", what);
 }

@@ -216,8 +216,12 @@ class _Bars:
 
 def _progress_bar(progress: bool | None) -> _Bars | None:
     """Bars for ``progress``: False none; True where tqdm imports; None (auto) also only
-    in a notebook or when stderr is a terminal.  Without tqdm: none, and no error."""
-    if progress is False or (progress is None and not (_in_notebook() or _stderr_is_terminal())):
+    in a notebook or when stderr is a terminal, or as WM_PROGRESS says (1 on, 0 off, as
+    for the program).  Without tqdm: none, and no error."""
+    if progress is None:
+        env = os.environ.get("WM_PROGRESS")
+        progress = env == "1" if env in ("0", "1") else (_in_notebook() or _stderr_is_terminal())
+    if not progress:
         return None
     try:
         from tqdm.auto import tqdm
