@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -196,6 +197,47 @@ Test(interrupt, progress_callback) {
   count_on(ctx, g, "4-cycle", WARPMATCH_METHOD_ENUMERATE);
   cr_assert_eq(h.calls, calls);
   cr_assert_eq(warpmatch_set_progress_callback(NULL, on_progress, &h), WARPMATCH_EUSAGE);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* The orbits (enumerated and by the 5-vertex formula) and the directed
+ * 4-vertex motifs stop too, and run again once the flag is cleared. */
+Test(interrupt, orbits_and_directed_motifs) {
+  warpmatch_context *ctx = ctx_new();
+  cr_assert_eq(warpmatch_set_threads(ctx, 2), WARPMATCH_OK);
+  warpmatch_graph *g = kron(ctx, 9);
+  const uint32_t n = warpmatch_graph_vertices(g);
+  uint64_t *counts = calloc((size_t)n * warpmatch_orbit_count(5), sizeof *counts);
+  cr_assert_not_null(counts);
+  enum { ARCS = 3000 };
+  uint32_t src[ARCS], dst[ARCS];
+  for (uint32_t i = 0; i < ARCS; i++) src[i] = i % 300, dst[i] = (i * 7919u + 13u) % 300;
+  warpmatch_graph *d = NULL;
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, 300, src, dst, ARCS, 1, &d), WARPMATCH_OK, "%s",
+               warpmatch_last_error(ctx));
+  warpmatch_directed_motif out[218];
+  for (int on = 1; on >= 0; on--) {
+    const int want = on ? WARPMATCH_EINTERRUPTED : WARPMATCH_OK;
+    warpmatch_interrupt(ctx, on);
+    for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
+      warpmatch_orbit_options o;
+      warpmatch_orbit_options_init(&o);
+      o.device = WARPMATCH_DEVICE_CPU;
+      o.method = method;
+      cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), want, "method %d: %s", method,
+                   warpmatch_last_error(ctx));
+    }
+    for (int method = WARPMATCH_METHOD_AUTO; method <= WARPMATCH_METHOD_ENUMERATE; method += 2) {
+      warpmatch_directed_motif_options o;
+      warpmatch_directed_motif_options_init(&o);
+      o.method = method;
+      cr_assert_eq(warpmatch_motifs_directed(ctx, d, 4, &o, out, NULL), want, "method %d: %s", method,
+                   warpmatch_last_error(ctx));
+    }
+  }
+  free(counts);
+  warpmatch_graph_destroy(d);
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
 }
