@@ -5,13 +5,13 @@
 
 #include <pthread.h>
 
+#include "base.h"
 #include "datasets.h"
 #include "matcher.h"
 #include "patterns.h"
 #include "planner.h"
 #include "traversal.h"
 #include "warpmatch.h"
-#include "base.h"
 #include "wm_error.h"
 
 struct wm_bfs_gpu_ctx;

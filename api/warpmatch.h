@@ -73,7 +73,8 @@ const char *warpmatch_version(void);
 #define WARPMATCH_GPU_MAX_BLOCKS (1 << 20)
 #define WARPMATCH_GPU_MAX_CHUNK (1 << 20)
 
-/* Error codes; the command line exits with the same numbers. */
+/* Error codes; the command line exits with the same numbers (but for 4: it
+ * dies of SIGINT, removing its temporaries). */
 enum {
   WARPMATCH_OK = 0,
   WARPMATCH_EINPUT = 1,  /* bad input: a file, an array, a pattern */

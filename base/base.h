@@ -73,13 +73,6 @@ void wm_json_members(wm_json *j, const char *object);
 
 /* ---- progress ------------------------------------------------------- */
 
-/* One updating line on stderr for a phase that can take seconds:
- * "motifs: 42% 3.1 s".  The program chooses once whether it may be shown
- * (wm_progress_choose); a phase then shows its line only after a second has
- * passed, so quick runs print nothing.  WM_PROGRESS=1 in the environment
- * shows every update as its own line from the start, also when stderr is not
- * a terminal (for logs and tests); WM_PROGRESS=0 never shows it.  Updates may
- * come from several threads at once. */
 /* A library call's monitor (the context's, warpmatch_interrupt and
  * warpmatch_set_progress_callback): the stop flag the long loops poll and
  * the callback their progress goes to.  The API makes it the calling
@@ -99,6 +92,13 @@ typedef struct wm_monitor {
 wm_monitor *wm_monitor_enter(wm_monitor *m);
 void wm_monitor_leave(wm_monitor *previous);
 
+/* One updating line on stderr for a phase that can take seconds:
+ * "motifs: 42% 3.1 s".  The program chooses once whether it may be shown
+ * (wm_progress_choose); a phase then shows its line only after a second has
+ * passed, so quick runs print nothing.  WM_PROGRESS=1 in the environment
+ * shows every update as its own line from the start, also when stderr is not
+ * a terminal (for logs and tests); WM_PROGRESS=0 never shows it.  Updates may
+ * come from several threads at once. */
 typedef struct wm_progress {
   const char *label;
   uint64_t total;  /* 0 when unknown */
