@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 
+#include "base.h"
 #include "datasets.h"
 #include "matcher.h"
 #include "patterns.h"
@@ -43,6 +44,9 @@ struct warpmatch_context {
   uint64_t match_serial;
   const wm_graph *match_g;
   int match_gpus;
+  /* warpmatch_interrupt's flag and the progress callback: the calling
+   * thread's monitor while a call runs (wm_api_threads_enter). */
+  wm_monitor monitor;
 };
 
 /* A graph numbered by its indices, and what matching on it needs, built
@@ -115,6 +119,7 @@ int wm_api_use_gpu(warpmatch_context *ctx, const char *who, int device, int *use
  * back to the caller's afterwards. */
 typedef struct wm_api_threads {
   int saved; /* 0: nothing was changed */
+  wm_monitor *monitor; /* the thread's monitor before the call (a call within a call) */
 } wm_api_threads;
 void wm_api_threads_enter(const warpmatch_context *ctx, wm_api_threads *t);
 void wm_api_threads_leave(const wm_api_threads *t);

@@ -62,6 +62,18 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
   return WARPMATCH_OK;
 }
 
+/* An atomic store only: async-signal-safe, from any thread. */
+void warpmatch_interrupt(warpmatch_context *ctx, int on) {
+  if (ctx) __atomic_store_n(&ctx->monitor.stop, on != 0, __ATOMIC_RELAXED);
+}
+
+int warpmatch_set_progress_callback(warpmatch_context *ctx, warpmatch_progress_fn fn, void *user) {
+  if (!ctx) return WARPMATCH_EUSAGE;
+  ctx->monitor.fn = fn;
+  ctx->monitor.user = user;
+  return WARPMATCH_OK;
+}
+
 /* ---- versioned structs ---------------------------------------------- */
 
 /* A size no struct of the API has: never set (0, or stack garbage). */
@@ -106,7 +118,9 @@ int wm_api_status(warpmatch_context *ctx, int rc, const wm_error *err) {
   if (rc == WM_OK) return WARPMATCH_OK;
   /* The modules' codes are the API's (wm_error.h, warpmatch.h). */
   if (ctx) ctx->err = *err;
-  return rc;
+  /* a module that answers its reader's failure as bad input still reports
+   * an interrupt as one */
+  return err->code == WM_EINTERRUPTED ? WM_EINTERRUPTED : rc;
 }
 
 int wm_api_null(warpmatch_context *ctx, const char *who, const char *what) {
@@ -141,6 +155,8 @@ int wm_api_use_gpu(warpmatch_context *ctx, const char *who, int device, int *use
  * past it libgomp may end the process when it cannot start the threads. */
 void wm_api_threads_enter(const warpmatch_context *ctx, wm_api_threads *t) {
   t->saved = 0;
+  /* the monitor is the context's mutable part, whatever the call's const */
+  t->monitor = wm_monitor_enter(ctx ? (wm_monitor *)&ctx->monitor : NULL);
   const int want = warpmatch_threads(ctx);
   if (want != omp_get_max_threads()) {
     t->saved = omp_get_max_threads();
@@ -150,4 +166,5 @@ void wm_api_threads_enter(const warpmatch_context *ctx, wm_api_threads *t) {
 
 void wm_api_threads_leave(const wm_api_threads *t) {
   if (t->saved > 0) omp_set_num_threads(t->saved);
+  wm_monitor_leave(t->monitor);
 }

@@ -73,12 +73,14 @@ const char *warpmatch_version(void);
 #define WARPMATCH_GPU_MAX_BLOCKS (1 << 20)
 #define WARPMATCH_GPU_MAX_CHUNK (1 << 20)
 
-/* Error codes; the command line exits with the same numbers. */
+/* Error codes; the command line exits with the same numbers (but for 4: it
+ * dies of SIGINT, removing its temporaries). */
 enum {
   WARPMATCH_OK = 0,
   WARPMATCH_EINPUT = 1,  /* bad input: a file, an array, a pattern */
   WARPMATCH_EUSAGE = 2,  /* a call or option that cannot be honoured */
-  WARPMATCH_EDEVICE = 3  /* no usable GPU where one was required, or a CUDA failure */
+  WARPMATCH_EDEVICE = 3, /* no usable GPU where one was required, or a CUDA failure */
+  WARPMATCH_EINTERRUPTED = 4 /* stopped by warpmatch_interrupt; nothing returned, handles usable */
 };
 
 enum { WARPMATCH_DEVICE_AUTO = 0, WARPMATCH_DEVICE_CPU = 1, WARPMATCH_DEVICE_GPU = 2 };
@@ -106,6 +108,24 @@ int warpmatch_set_threads(warpmatch_context *ctx, int threads);
  * them, bfs and reach split the graph over them (this needs a library built
  * with NCCL).  WARPMATCH_EDEVICE at the call when the host has fewer. */
 int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
+/* Stops the context's running and later calls (on != 0) until cleared
+ * (on = 0): on the CPU, counting and listing (the enumerator), motifs
+ * (their aggregates; directed ones of size 4), orbits, generating and
+ * reading a text graph give up at their next check, before each root,
+ * vertex or block (milliseconds), and return WARPMATCH_EINTERRUPTED with
+ * their outputs unset; the graph and context stay usable.  GPU calls (a
+ * count is one launch, the motif passes are queued at once), BFS and the
+ * triad census run to their end.  An atomic store: safe from
+ * another thread and from a signal handler (a binding's SIGINT).  Clear it
+ * before the next call. */
+void warpmatch_interrupt(warpmatch_context *ctx, int on);
+/* The progress of a call's long phases: fn(user, phase, done, total), with
+ * phase a name ("counting", "motif sums", a file's path), done growing
+ * towards total in the phase's own units (total 0: unknown).  Called at its
+ * first update, at most 5 times a second, and at its end; from any of the
+ * call's threads, never twice at once.  fn NULL turns it off. */
+typedef void (*warpmatch_progress_fn)(void *user, const char *phase, uint64_t done, uint64_t total);
+int warpmatch_set_progress_callback(warpmatch_context *ctx, warpmatch_progress_fn fn, void *user);
 
 /* ---- graphs ------------------------------------------------------------ */
 

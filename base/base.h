@@ -73,6 +73,25 @@ void wm_json_members(wm_json *j, const char *object);
 
 /* ---- progress ------------------------------------------------------- */
 
+/* A library call's monitor (the context's, warpmatch_interrupt and
+ * warpmatch_set_progress_callback): the stop flag the long loops poll and
+ * the callback their progress goes to.  The API makes it the calling
+ * thread's current monitor while a call runs (wm_monitor_enter); a phase's
+ * wm_progress_init takes it from there, so that the module code below
+ * needs no new argument, and its worker threads reach it through the
+ * wm_progress. */
+typedef void (*wm_progress_fn)(void *user, const char *phase, uint64_t done, uint64_t total);
+typedef struct wm_monitor {
+  int stop;          /* read and written atomically (a signal handler may set it) */
+  int busy;          /* the callback is running: one at a time */
+  wm_progress_fn fn; /* or NULL */
+  void *user;
+} wm_monitor;
+/* Makes m (may be NULL) the calling thread's current monitor; returns the
+ * one it replaces, for wm_monitor_leave. */
+wm_monitor *wm_monitor_enter(wm_monitor *m);
+void wm_monitor_leave(wm_monitor *previous);
+
 /* One updating line on stderr for a phase that can take seconds:
  * "motifs: 42% 3.1 s".  The program chooses once whether it may be shown
  * (wm_progress_choose); a phase then shows its line only after a second has
@@ -86,7 +105,10 @@ typedef struct wm_progress {
   uint64_t done;   /* updated atomically */
   double start;
   int64_t last_ms; /* when the last line was shown, from start */
-  int enabled, lines, bytes, shown, busy;
+  int64_t cb_ms;   /* when the callback was last called, from start */
+  int enabled;     /* reported: on the line or to the callback (the GPU waits poll while set) */
+  int line, lines, bytes, shown, busy;
+  wm_monitor *mon; /* the call's monitor at init, or NULL */
 } wm_progress;
 
 /* Called by the option parser: off under --json or --quiet, else as
@@ -98,6 +120,12 @@ void wm_progress_init(wm_progress *p, const char *label, uint64_t total, int ena
 void wm_progress_update(wm_progress *p, uint64_t done); /* shows at most 5 per second */
 void wm_progress_add(wm_progress *p, uint64_t n);       /* done += n, then as update */
 void wm_progress_finish(wm_progress *p);                /* clears the line */
+/* Whether the call this phase belongs to was asked to stop (a relaxed
+ * atomic load: cheap enough for every task of a loop).  A loop that sees it
+ * gives up; its module then fails with WM_EINTERRUPTED (wm_interrupted). */
+int wm_progress_stopped(const wm_progress *p);
+/* WM_EINTERRUPTED with "what: interrupted (warpmatch_interrupt)". */
+int wm_interrupted(wm_error *err, const char *what);
 
 /* ---- atomic output files -------------------------------------------- */
 

@@ -18,14 +18,35 @@ void wm_progress_choose(int silent) {
     g_mode = isatty(STDERR_FILENO) ? MODE_TERMINAL : MODE_OFF;
 }
 
+static _Thread_local wm_monitor *t_monitor;
+
+wm_monitor *wm_monitor_enter(wm_monitor *m) {
+  wm_monitor *previous = t_monitor;
+  t_monitor = m;
+  return previous;
+}
+
+void wm_monitor_leave(wm_monitor *previous) { t_monitor = previous; }
+
+int wm_interrupted(wm_error *err, const char *what) {
+  return wm_fail(err, WM_EINTERRUPTED, "%s: interrupted (warpmatch_interrupt)", what);
+}
+
 void wm_progress_init(wm_progress *p, const char *label, uint64_t total, int enabled) {
   memset(p, 0, sizeof *p);
   p->label = label;
   p->total = total;
   p->start = wm_now();
-  p->enabled = enabled && g_mode != MODE_OFF;
+  p->mon = t_monitor;
+  p->line = enabled && g_mode != MODE_OFF;
+  p->enabled = p->line || (enabled && p->mon && p->mon->fn);
   p->lines = g_mode == MODE_LINES;
   p->last_ms = p->lines ? -1000 : 800; /* a terminal's first line after 1 s */
+  p->cb_ms = -1000;                    /* a callback hears of the phase at once */
+}
+
+int wm_progress_stopped(const wm_progress *p) {
+  return p->mon && __atomic_load_n(&p->mon->stop, __ATOMIC_RELAXED);
 }
 
 static void show(wm_progress *p, uint64_t done, double t) {
@@ -41,15 +62,33 @@ static void show(wm_progress *p, uint64_t done, double t) {
   p->shown = 1;
 }
 
-/* One thread at a time shows; the others go on. */
+/* The callback, one call at a time over every phase of the monitor's call
+ * (a phase per GPU may report at once); wait: the last report of a phase. */
+static void call_back(wm_progress *p, uint64_t done, int wait) {
+  wm_monitor *m = p->mon;
+  while (__atomic_exchange_n(&m->busy, 1, __ATOMIC_ACQUIRE))
+    if (!wait) return;
+  m->fn(m->user, p->label, done, p->total);
+  __atomic_store_n(&m->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* One thread at a time shows; the others go on.  The line and the
+ * callback each at most 5 times a second. */
 static void maybe_show(wm_progress *p) {
   double t = wm_now();
   int64_t ms = (int64_t)((t - p->start) * 1e3);
-  if (ms - __atomic_load_n(&p->last_ms, __ATOMIC_RELAXED) < 200) return;
+  int line_due = p->line && ms - __atomic_load_n(&p->last_ms, __ATOMIC_RELAXED) >= 200;
+  int cb_due = p->mon && p->mon->fn && ms - __atomic_load_n(&p->cb_ms, __ATOMIC_RELAXED) >= 200;
+  if (!line_due && !cb_due) return;
   if (__atomic_exchange_n(&p->busy, 1, __ATOMIC_ACQUIRE)) return;
-  if (ms - p->last_ms >= 200) {
+  uint64_t done = __atomic_load_n(&p->done, __ATOMIC_RELAXED);
+  if (p->line && ms - p->last_ms >= 200) {
     __atomic_store_n(&p->last_ms, ms, __ATOMIC_RELAXED);
-    show(p, __atomic_load_n(&p->done, __ATOMIC_RELAXED), t);
+    show(p, done, t);
+  }
+  if (cb_due && ms - p->cb_ms >= 200) {
+    __atomic_store_n(&p->cb_ms, ms, __ATOMIC_RELAXED);
+    call_back(p, done, 0);
   }
   __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
 }
@@ -66,12 +105,14 @@ void wm_progress_add(wm_progress *p, uint64_t n) {
   maybe_show(p);
 }
 
-/* A log gets the phase's last line; a terminal's line is cleared. */
+/* A log gets the phase's last line; a terminal's line is cleared; a
+ * callback hears the last amount. */
 void wm_progress_finish(wm_progress *p) {
   if (!p->enabled) return;
-  if (p->lines)
+  if (p->line && p->lines)
     show(p, p->done, wm_now());
-  else if (p->shown)
+  else if (p->line && p->shown)
     fprintf(stderr, "\r\033[K");
+  if (p->mon && p->mon->fn) call_back(p, p->done, 1);
   p->enabled = 0;
 }

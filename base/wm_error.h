@@ -16,6 +16,7 @@ enum {
   WM_EINPUT = 1,  /* bad or unreadable input, I/O failure, host out of memory */
   WM_EUSAGE = 2,  /* bad command line */
   WM_EDEVICE = 3, /* GPU missing, CUDA error, device out of memory */
+  WM_EINTERRUPTED = 4, /* the caller asked the call to stop (warpmatch_interrupt) */
 };
 
 typedef struct wm_error {

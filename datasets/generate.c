@@ -160,6 +160,7 @@ int wm_generate(const wm_gen_options *o, wm_graph **out, wm_error *err) {
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < blocks; b++) {
     const int64_t end = (b + 1) * block < (int64_t)count ? (b + 1) * block : (int64_t)count;
+    if (wm_progress_stopped(&progress)) continue;
     for (int64_t e = b * block; e < end; e++) {
       uint32_t u, v;
       draw_edge(key, (uint64_t)e, scale, &t, &u, &v);
@@ -174,6 +175,11 @@ int wm_generate(const wm_gen_options *o, wm_graph **out, wm_error *err) {
   }
   wm_progress_finish(&progress);
   free(perm);
+  if (wm_progress_stopped(&progress)) {
+    free(src);
+    free(dst);
+    return wm_interrupted(err, "generating edges");
+  }
 
   rc = wm_graph_from_arcs(src, dst, count, n, 0, out, err);
   free(src);

@@ -85,6 +85,7 @@ static long read_gzip(wm_lines *r, char *to, size_t want, wm_error *err) {
  * the buffer when the unread tail fills half of it (a line longer than
  * half a buffer), so each read still fills at least half. */
 static int refill(wm_lines *r, wm_error *err) {
+  if (wm_progress_stopped(&r->progress)) return wm_interrupted(err, r->path);
   size_t rest = r->len - r->pos;
   memmove(r->buf, r->buf + r->pos, rest);
   r->pos = 0;

@@ -332,6 +332,11 @@ static void run_root(exec *e, worker *w, uint32_t v, uint32_t from, uint32_t to)
   if (plan->label[0] != WM_ANY_LABEL && e->o->vertex_labels[v] != plan->label[0]) return;
   if (e->o->allowed && !e->o->allowed[v]) return;
   if (stopped(e)) return;
+  if (wm_progress_stopped(&e->progress)) { /* the caller's interrupt */
+#pragma omp atomic write
+    e->stop = 1;
+    return;
+  }
   w->v[0] = v;
   w->bound[0] = ++w->clock;
   descend(e, w, 0, from, to);
@@ -410,13 +415,14 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
 static void work(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint64_t roots) {
 #pragma omp for schedule(dynamic, 1) nowait
   for (uint64_t t = 0; t < nhubs; t++) {
+    if (stopped(e)) continue; /* the progress counts the work done */
     run_root(e, w, hubs[t].v, hubs[t].from, hubs[t].to);
     wm_progress_add(&e->progress, hubs[t].to - hubs[t].from);
   }
 #pragma omp for schedule(dynamic, VERTEX_CHUNK) nowait
   for (uint64_t i = 0; i < roots; i++) {
     uint32_t v = root_at(e->o, i);
-    if (is_hub(e, v)) continue;
+    if (is_hub(e, v) || stopped(e)) continue;
     run_root(e, w, v, 0, UINT32_MAX);
     wm_progress_add(&e->progress, wm_degree(e->g, v));
   }
@@ -514,6 +520,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   r->seconds = wm_now() - t0;
   wm_progress_finish(&e.progress);
   free(hubs);
+  if (wm_progress_stopped(&e.progress)) return wm_interrupted(err, "matching");
   if (oom) return wm_fail(err, WM_EINPUT, "out of memory while matching");
   if (e.full == WM_FULL_SOMEWHERE)
     return wm_fail(err, WM_EINPUT, "per-vertex counts: several processes found vertices whose counts pass 2^64 - 1");

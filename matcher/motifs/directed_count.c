@@ -219,7 +219,8 @@ static int connected_4sets(const skeleton *s, wm_u128 *counts, wm_error *err) {
     }
 #pragma omp for schedule(dynamic, 16) nowait
     for (int64_t v = 0; v < n; v++) {
-      if (ok) root(&e, (uint32_t)v);
+      if (!ok || wm_progress_stopped(&p)) continue;
+      root(&e, (uint32_t)v);
       wm_progress_add(&p, wm_dir_units(s, v));
     }
 #pragma omp critical(wm_dir_4sets)
@@ -228,6 +229,7 @@ static int connected_4sets(const skeleton *s, wm_u128 *counts, wm_error *err) {
     for (unsigned l = 0; l < 3; l++) free(e.tag[l]);
   }
   wm_progress_finish(&p);
+  if (!failed && wm_progress_stopped(&p)) return wm_interrupted(err, "directed 4-sets");
   return failed ? wm_fail(err, WM_EINPUT, "directed motifs: out of memory for the 4-vertex enumeration's marks "
                                           "(%llu vertices per thread)", (unsigned long long)n)
                 : WM_OK;

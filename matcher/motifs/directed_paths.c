@@ -143,7 +143,8 @@ static int nonstar_sets(const wm_dir_skeleton *s, wm_u128 *counts, wm_error *err
     }
 #pragma omp for schedule(dynamic, 16) nowait
     for (int64_t b = 0; b < n; b++) {
-      if (ok) paths_of(&w, (uint32_t)b);
+      if (!ok || wm_progress_stopped(&p)) continue;
+      paths_of(&w, (uint32_t)b);
       wm_progress_add(&p, wm_dir_units(s, b));
     }
 #pragma omp critical(wm_dir_paths)
@@ -151,6 +152,7 @@ static int nonstar_sets(const wm_dir_skeleton *s, wm_u128 *counts, wm_error *err
     free(w.tag[0]), free(w.tag[1]);
   }
   wm_progress_finish(&p);
+  if (!failed && wm_progress_stopped(&p)) return wm_interrupted(err, "directed 4-paths");
   return failed ? wm_fail(err, WM_EINPUT, "directed motifs: out of memory for the 4-path walk's marks "
                                           "(%llu vertices per thread)", (unsigned long long)n)
                 : WM_OK;

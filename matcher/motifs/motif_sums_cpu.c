@@ -39,17 +39,21 @@ typedef struct loops {
   const wm_share *share;
   unsigned id[LOOPS];   /* the shared counters */
   uint64_t next[LOOPS]; /* this process's own counters */
+  const wm_progress *progress; /* its stop flag ends every loop */
 } loops;
 
 static inline uint64_t claim(loops *L, int which, uint64_t chunk) {
+  if (wm_progress_stopped(L->progress)) return UINT64_MAX;
   if (L->share && which != LOOP_COPY) return L->share->grab(L->share->ctx, L->id[which], chunk);
   return __atomic_fetch_add(&L->next[which], chunk, __ATOMIC_RELAXED);
 }
 
-/* for (vv over the claimed chunks of loop `which`), each chunk [lo, lo + chunk) */
+/* for (vv over the claimed chunks of loop `which`), each chunk [lo, lo + chunk);
+ * an interrupt ends it at the next vertex (a hub's can take a while) */
 #define FOR_CLAIMED(L, which, chunk, n, vv)                                   \
   for (uint64_t lo_; (lo_ = claim(L, which, chunk)) < (uint64_t)(n);)         \
-    for (uint64_t vv = lo_, hi_ = lo_ + (chunk) < (uint64_t)(n) ? lo_ + (chunk) : (uint64_t)(n); vv < hi_; vv++)
+    for (uint64_t vv = lo_, hi_ = lo_ + (chunk) < (uint64_t)(n) ? lo_ + (chunk) : (uint64_t)(n); \
+         vv < hi_ && !wm_progress_stopped(L->progress); vv++)
 
 /* Triangles w < u < v on the arc v->u at index i of v's row: the common
  * ids of v's row before i and u's row below u.  Writes w's index in v's
@@ -494,6 +498,7 @@ int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, int ski
   const unsigned loops = 1 + (k >= 4 ? 3 : 0) + (k >= 5 || (k == 4 && !skip_k4));
   wm_progress progress;
   wm_progress_init(&progress, "motif sums", loops * ((uint64_t)g->m + g->n), 1);
+  L.progress = &progress;
   /* With a share every process enters the region, so that the processes
    * agree on running the passes (the first pass adds its counts over them). */
 #pragma omp parallel num_threads(nth) if (!oom || share)
@@ -560,6 +565,7 @@ int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, int ski
       failed = 1;
     total.overflow = flags[1] ? 2 : (flags[0] || over) ? 1 : 0;
   }
+  if (wm_progress_stopped(&progress)) return wm_interrupted(err, "motif sums");
   if (failed) return wm_fail(err, WM_EINPUT, "motif sums: adding up the processes' sums failed (MPI)");
   if (oom) return wm_fail(err, WM_EINPUT, "out of memory for the motif aggregates (%u vertices, %llu arcs)",
                           g->n, (unsigned long long)g->m);

@@ -309,6 +309,8 @@ int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *co
   const int shared_rows = cells * sizeof *counts * (size_t)omp_get_max_threads() > PRIVATE_BYTES;
   overflow_note note = {0, 0, 0};
   int oom = 0;
+  wm_progress progress;
+  wm_progress_init(&progress, "orbits", g->m, 1);
 #pragma omp parallel
   {
     walker w;
@@ -320,15 +322,20 @@ int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *co
     if (!w.mark || !w.counts) w.oom = 1;
 #pragma omp for schedule(dynamic, 64)
     for (int64_t e = 0; e < (int64_t)g->m; e++)
-      if (!w.oom) arc_task(&w, (uint64_t)e);
+      if (!w.oom && !wm_progress_stopped(&progress)) {
+        arc_task(&w, (uint64_t)e);
+        wm_progress_add(&progress, 1);
+      }
     set_root(&w, UINT32_MAX);
     if (w.oom) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
     else if (!shared_rows) merge(w.counts, counts, cells, orbits, &note);
     if (!shared_rows) free(w.counts);
     walker_free(&w);
   }
+  wm_progress_finish(&progress);
   int rc = WM_OK;
-  if (oom) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the enumerator's extension sets");
+  if (wm_progress_stopped(&progress)) rc = wm_interrupted(err, "orbits");
+  else if (oom) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the enumerator's extension sets");
   else if (note.hit) rc = overflow(g, run->edges ? &rows : NULL, &note, err);
   edge_rows_free(&rows);
   return rc;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "matcher.h" /* wm_share */
 #include "orbit_equations5.h"
 
@@ -511,6 +512,8 @@ static int rows5_cpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t
   }
   wm_orbit_first_error first = {-1, {0, ""}};
   int oom = 0;
+  wm_progress progress;
+  wm_progress_init(&progress, "5-vertex orbits", ntasks, 1);
 #pragma omp parallel
   {
     const size_t n = g->n ? g->n : 1;
@@ -523,8 +526,9 @@ static int rows5_cpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t
     for (int64_t i = 0; i < (int64_t)ntasks; i++) {
       const task *t = &tasks[i];
       wm_error e;
-      if (!ok) continue;
+      if (!ok || wm_progress_stopped(&progress)) continue;
       task_sums(&w, t);
+      wm_progress_add(&progress, 1);
       if (t->part != NONE) {
         memcpy(part_sums + (size_t)t->part * ORBITS5, w.e, sizeof w.e);
         part_of[t->part] = w.of;
@@ -534,8 +538,11 @@ static int rows5_cpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t
     }
     walk_free(&w);
   }
-  if (!oom) solve_parts(g, q, tasks, ntasks, part_sums, part_of, run, counts, &first);
+  wm_progress_finish(&progress);
+  const int stopped = wm_progress_stopped(&progress);
+  if (!oom && !stopped) solve_parts(g, q, tasks, ntasks, part_sums, part_of, run, counts, &first);
   free(tasks), free(part_sums), free(part_of);
+  if (stopped) return wm_interrupted(err, "orbits");
   if (oom) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;

@@ -21,7 +21,9 @@ Failed calls raise ``warpmatch.Error`` with the library's message, as one of
 its classes that are also Python's own: ``InputError`` and ``UsageError`` are
 ValueErrors, ``MissingFileError`` a FileNotFoundError (and an InputError),
 ``DeviceError`` a RuntimeError; a value of the wrong type raises TypeError.
-The GIL is released while the library works.
+The GIL is released while the library works; Ctrl-C stops a long call
+(KeyboardInterrupt, the graph still usable), and ``progress=True`` (the
+default in a notebook or a terminal, where tqdm imports) shows its progress.
 """
 
 from ._api import (
@@ -37,7 +39,7 @@ from ._api import (
     load,
     version,
 )
-from ._errors import DeviceError, Error, InputError, MissingFileError, UsageError
+from ._errors import DeviceError, Error, InputError, Interrupted, MissingFileError, UsageError
 
 __version__: str = version()
 
@@ -48,6 +50,7 @@ __all__ = [
     "Error",
     "Graph",
     "InputError",
+    "Interrupted",
     "MissingFileError",
     "Motif",
     "MotifSignificance",

@@ -15,6 +15,8 @@ from __future__ import annotations
 import builtins
 import operator
 import os
+import queue
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -121,6 +123,135 @@ class _Context:
     def close(self) -> None:
         with self.lock:
             self._finalizer()
+
+    def call(self, fn: Callable[[], int], progress: bool | None = False) -> int:
+        """``fn()``, a C call on this context, its status back: interruptible by Ctrl-C
+        and with a progress bar as ``progress`` says (see ``_progress_bar``)."""
+        bar = _progress_bar(progress)
+        if bar is not None:
+            lib.warpmatch_set_progress_callback(self.ptr, bar.c_fn, None)
+        try:
+            if threading.current_thread() is not threading.main_thread():
+                return fn()  # only the main thread sees Ctrl-C
+            return self._interruptible(fn)
+        finally:
+            if bar is not None:
+                lib.warpmatch_set_progress_callback(self.ptr, _lib.PROGRESS_FN(), None)
+                bar.close()
+
+    def _interruptible(self, fn: Callable[[], int]) -> int:
+        """``fn()`` on the worker thread while this one waits in short waits, where Python
+        delivers SIGINT: KeyboardInterrupt sets the library's interrupt flag, waits for
+        the call to give up (milliseconds on the CPU), clears the flag and re-raises."""
+        box, done = _on_worker(fn)
+        try:
+            while not done.wait(0.05):
+                pass
+        except KeyboardInterrupt:
+            lib.warpmatch_interrupt(self.ptr, 1)
+            while True:
+                try:
+                    if done.wait(0.05):
+                        break
+                except KeyboardInterrupt:  # a second Ctrl-C: the call is stopping already
+                    pass
+            lib.warpmatch_interrupt(self.ptr, 0)
+            raise
+        if "error" in box:
+            raise box["error"]
+        return int(box["rc"])
+
+
+# The main thread's C calls run on one long-lived worker thread: Ctrl-C reaches only the
+# main thread, which must stay free to see it.  One thread for every context (the main
+# thread makes one call at a time), kept so that its OpenMP threads are made once: a thread
+# per call cost 0.27 ms a call.
+_jobs: queue.SimpleQueue[tuple[Callable[[], int], dict[str, Any], threading.Event]] = queue.SimpleQueue()
+_worker: threading.Thread | None = None
+
+
+def _serve() -> None:
+    while True:
+        fn, box, done = _jobs.get()
+        try:
+            box["rc"] = fn()
+        except BaseException as e:  # noqa: BLE001 - re-raised on the calling thread
+            box["error"] = e
+        done.set()
+
+
+def _on_worker(fn: Callable[[], int]) -> tuple[dict[str, Any], threading.Event]:
+    """Queues ``fn()`` for the worker (started on first use, and again after a fork):
+    its result or exception goes into the dict, then the event is set."""
+    global _worker
+    if _worker is None or not _worker.is_alive():
+        _worker = threading.Thread(target=_serve, name="warpmatch calls", daemon=True)
+        _worker.start()
+    box: dict[str, Any] = {}
+    done = threading.Event()
+    _jobs.put((fn, box, done))
+    return box, done
+
+
+def _in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (IPython's ZMQ shell)."""
+    ipython = sys.modules.get("IPython")
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None
+    except Exception:  # noqa: BLE001 - any IPython oddity: not a notebook
+        return False
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Bars:
+    """tqdm bars for a call's phases ("counting", "motif sums", ...), one at a time, fed by
+    the library's progress callback (at most 5 times a second, never twice at once)."""
+
+    def __init__(self, tqdm: Any) -> None:
+        self._tqdm = tqdm
+        self._bar: Any = None
+        self._phase = ""
+        # the ctypes callback must outlive the call: the context's call() holds self
+        self.c_fn = _lib.PROGRESS_FN(self._update)
+
+    def _update(self, _user: object, phase: bytes | None, done: int, total: int) -> None:
+        try:
+            name = _decode(phase)
+            if self._bar is None or name != self._phase:
+                self.close()
+                self._phase = name
+                self._bar = self._tqdm(total=total or None, desc=name, leave=False)
+            self._bar.update(done - self._bar.n)
+        except Exception:  # noqa: BLE001 - a failing bar never fails the call
+            pass
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _progress_bar(progress: bool | None) -> _Bars | None:
+    """Bars for ``progress``: False none; True where tqdm imports; None (auto) also only
+    in a notebook or when stderr is a terminal, or as WM_PROGRESS says (1 on, 0 off, as
+    for the program).  Without tqdm: none, and no error."""
+    if progress is None:
+        env = os.environ.get("WM_PROGRESS")
+        progress = env == "1" if env in ("0", "1") else (_in_notebook() or _stderr_is_terminal())
+    if not progress:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return _Bars(tqdm)
 
 
 # ---- patterns ----------------------------------------------------------------
@@ -435,13 +566,18 @@ class Graph:
         return self
 
     @classmethod
-    def _build(cls, make: Callable[[_Context, _lib.graph_p], int], nodes: NDArray[Any] | None = None) -> Graph:
+    def _build(
+        cls,
+        make: Callable[[_Context, _lib.graph_p], int],
+        nodes: NDArray[Any] | None = None,
+        progress: bool | None = False,
+    ) -> Graph:
         """Run ``make(ctx, out)`` in a new context and wrap the graph it makes in ``out``."""
         ctx = _Context()
         ptr = _lib.graph_p()
         try:
             with ctx.lock:
-                ctx.check(make(ctx, ptr))
+                ctx.check(ctx.call(lambda: make(ctx, ptr), progress))
         except BaseException:
             ctx.close()
             raise
@@ -450,7 +586,7 @@ class Graph:
     # -- constructors --
 
     @classmethod
-    def load(cls, path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
+    def load(cls, path: PathLike, directed: bool = False, cache: bool = True, progress: bool | None = None) -> Graph:
         """See ``warpmatch.load``."""
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
@@ -458,7 +594,7 @@ class Graph:
         opt.directed = int(bool(directed))
         opt.use_cache = int(bool(cache))
         raw = _c_string(path, "the graph path")
-        return cls._build(lambda ctx, out: lib.warpmatch_graph_load(ctx.ptr, raw, byref(opt), byref(out)))
+        return cls._build(lambda ctx, out: lib.warpmatch_graph_load(ctx.ptr, raw, byref(opt), byref(out)), None, progress)
 
     @classmethod
     def from_edges(cls, edges: ArrayLike | Iterable[Sequence[int]], n: int | None = None, directed: bool = False) -> Graph:
@@ -683,6 +819,7 @@ class Graph:
         planner: str = "auto",
         order: Sequence[int] | None = None,
         per_vertex: bool = False,
+        progress: bool | None = None,
     ) -> int | NDArray[np.uint64]:
         """The number of occurrences of ``pattern``.
 
@@ -701,13 +838,20 @@ class Graph:
         index v, the number of the occurrences that contain v (as the
         program's ``count --per-vertex``; the count then enumerates).  A
         count past 2**64 - 1 at a vertex is an InputError naming it.
+
+        ``progress``: a tqdm progress bar while it runs (True; False none;
+        None, the default: where tqdm imports, in a notebook or when stderr is
+        a terminal).  Ctrl-C stops the count within milliseconds on the CPU
+        (KeyboardInterrupt; the graph stays usable), as it stops every long call.
         """
         if not per_vertex:
             return self.count_info(
-                pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order
+                pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order, progress
             ).count
         counts = np.zeros(self.vertices, dtype=np.uint64)
-        self._count(pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order, counts)
+        self._count(
+            pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order, counts, progress
+        )
         return counts
 
     def count_info(
@@ -721,9 +865,12 @@ class Graph:
         ignore_labels: bool = False,
         planner: str = "auto",
         order: Sequence[int] | None = None,
+        progress: bool | None = None,
     ) -> CountInfo:
         """As ``count``, with the time taken, the device and the method used."""
-        return self._count(pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order, None)
+        return self._count(
+            pattern, induced, device, method, embeddings, labels, ignore_labels, planner, order, None, progress
+        )
 
     def _count(
         self,
@@ -737,6 +884,7 @@ class Graph:
         planner: str,
         order: Sequence[int] | None,
         per_vertex: NDArray[np.uint64] | None,
+        progress: bool | None = None,
     ) -> CountInfo:
         """count_info, filling ``per_vertex`` (n zeros, or None) with each index's matches."""
         pat = _as_pattern(pattern)
@@ -747,7 +895,10 @@ class Graph:
             o.per_vertex = per_vertex.ctypes.data_as(POINTER(c_uint64))
         out = _lib.match_result()
         with self._ctx.lock:
-            self._ctx.check(lib.warpmatch_count_ex(self._ctx.ptr, self._live(), pat._ptr, byref(o), byref(out)))
+            g = self._live()
+            self._ctx.check(
+                self._ctx.call(lambda: lib.warpmatch_count_ex(self._ctx.ptr, g, pat._ptr, byref(o), byref(out)), progress)
+            )
         res = out.count
         return CountInfo(
             count=_wide(res.count, res.count_high),
@@ -769,12 +920,13 @@ class Graph:
         ignore_labels: bool = False,
         planner: str = "auto",
         order: Sequence[int] | None = None,
+        progress: bool | None = None,
     ) -> NDArray[np.uint32]:
         """The matches of ``pattern``: a uint32 array of shape (matches, k).
 
         Row j holds match j's data vertices (indices) in the pattern's vertex
         order; at most ``limit`` rows (None: all of them, which can be many).
-        Options as in ``count``.
+        Options as in ``count`` (``progress`` too).
         """
         pat = _as_pattern(pattern)
         k = pat.vertices
@@ -802,8 +954,10 @@ class Graph:
         # The ctypes callback object must outlive the C call: this local holds it.
         callback = _lib.MATCH_FN(on_batch)
         with self._ctx.lock:
-            rc = lib.warpmatch_list_ex(
-                self._ctx.ptr, self._live(), pat._ptr, byref(o), limit or 0, callback, None, None
+            g = self._live()
+            rc = self._ctx.call(
+                lambda: lib.warpmatch_list_ex(self._ctx.ptr, g, pat._ptr, byref(o), limit or 0, callback, None, None),
+                progress,
             )
             if failure:
                 raise failure[0]
@@ -822,6 +976,7 @@ class Graph:
         swaps_per_edge: int = 10,
         directed: bool = False,
         all_classes: bool = False,
+        progress: bool | None = None,
     ) -> Any:
         """Every connected pattern of ``size`` (3, 4 or 5) vertices: name -> vertex-induced count.
 
@@ -844,17 +999,26 @@ class Graph:
         0), p_over, p_under and profile; the run's figures (swaps attempted
         and accepted per graph, the mixing check, times) in ``.attrs``
         (DataFrame) or ``.info``; with ``directed``, the directed classes.
+        ``progress`` as in ``count``.
         """
         if all_classes and (not directed or random is not None):
             raise UsageError("all_classes is for directed motifs (directed=True, without random)")
         if random is not None:
-            return self._significance(size, device, method, random, seed, swaps_per_edge, directed)
+            return self._significance(size, device, method, random, seed, swaps_per_edge, directed, progress)
         if directed:
-            return {m.name: m.count for m in self.directed_motif_table(size, all_classes, device, method)}
-        return {m.name: m.count for m in self.motif_table(size, device, method)}
+            return {m.name: m.count for m in self.directed_motif_table(size, all_classes, device, method, progress)}
+        return {m.name: m.count for m in self.motif_table(size, device, method, progress)}
 
     def _significance(
-        self, size: int, device: str, method: str, random: int, seed: int, swaps_per_edge: int, directed: bool
+        self,
+        size: int,
+        device: str,
+        method: str,
+        random: int,
+        seed: int,
+        swaps_per_edge: int,
+        directed: bool,
+        progress: bool | None = None,
     ) -> Any:
         size = _integer(size, "motif size", 3, 5, "3, 4 or 5")
         o = _lib.significance_options()
@@ -872,7 +1036,13 @@ class Graph:
         r = _lib.SignificanceResult()
         r.size = ctypes.sizeof(r)
         with self._ctx.lock:
-            self._ctx.check(lib.warpmatch_motif_significance(self._ctx.ptr, self._live(), size, byref(o), rows, None, byref(r)))
+            g = self._live()
+            self._ctx.check(
+                self._ctx.call(
+                    lambda: lib.warpmatch_motif_significance(self._ctx.ptr, g, size, byref(o), rows, None, byref(r)),
+                    progress,
+                )
+            )
         out = [
             MotifSignificance(
                 _decode(x.motif.name), _parse_edges(_decode(x.motif.edges)), _wide(x.motif.count, x.motif.count_high),
@@ -913,7 +1083,12 @@ class Graph:
         return Graph._build(lambda ctx, out: lib.warpmatch_randomize(ctx.ptr, g, byref(o), byref(out), None), self._nodes)
 
     def directed_motif_table(
-        self, size: int, all_classes: bool = False, device: str = "auto", method: str = "auto"
+        self,
+        size: int,
+        all_classes: bool = False,
+        device: str = "auto",
+        method: str = "auto",
+        progress: bool | None = None,
     ) -> builtins.list[DirectedMotif]:
         """As ``motifs(size, directed=True)``, with each class's igraph id and arcs: a list of
         DirectedMotif(name, igraph_id, arcs, connected, count), size 3 in the census's
@@ -927,7 +1102,12 @@ class Graph:
         r = _lib.DirectedMotifResult()
         r.size = ctypes.sizeof(_lib.DirectedMotifResult)
         with self._ctx.lock:
-            self._ctx.check(lib.warpmatch_motifs_directed(self._ctx.ptr, self._live(), size, byref(o), out, byref(r)))
+            g = self._live()
+            self._ctx.check(
+                self._ctx.call(
+                    lambda: lib.warpmatch_motifs_directed(self._ctx.ptr, g, size, byref(o), out, byref(r)), progress
+                )
+            )
         return [
             DirectedMotif(
                 _decode(m.name),
@@ -939,14 +1119,19 @@ class Graph:
             for m in out[: r.classes]
         ]
 
-    def motif_table(self, size: int, device: str = "auto", method: str = "auto") -> builtins.list[Motif]:
+    def motif_table(
+        self, size: int, device: str = "auto", method: str = "auto", progress: bool | None = None
+    ) -> builtins.list[Motif]:
         """As ``motifs``, with each class's edges: a list of Motif(name, edges, count)."""
         size = _integer(size, "motif size", 3, 5, "3, 4 or 5")
         classes = int(lib.warpmatch_motif_classes(size))
         out = (_lib.Motif * max(1, classes))()
         o = _options(False, False, device, method)
         with self._ctx.lock:
-            self._ctx.check(lib.warpmatch_motifs(self._ctx.ptr, self._live(), size, byref(o), out))
+            g = self._live()
+            self._ctx.check(
+                self._ctx.call(lambda: lib.warpmatch_motifs(self._ctx.ptr, g, size, byref(o), out), progress)
+            )
         return [
             Motif(_decode(m.name), _parse_edges(_decode(m.edges)), _wide(m.count, m.count_high))
             for m in out[:classes]
@@ -972,6 +1157,7 @@ class Graph:
         device: str = "auto",
         as_frame: bool = False,
         edges: bool = False,
+        progress: bool | None = None,
     ) -> NDArray[np.uint64] | Any:
         """The graphlet orbit counts of every vertex (the graphlet degree vector), in ORCA's numbering.
 
@@ -990,7 +1176,7 @@ class Graph:
 
         ``edges=True``: ORCA's edge orbits instead (size 3, 4 or 5: 2, 12 or 68
         per edge; size 5 enumerated; docs/orbits.md), one row per edge in ``edge_list()``'s order;
-        with ``as_frame`` indexed by the pairs of ``nodes``.
+        with ``as_frame`` indexed by the pairs of ``nodes``.  ``progress`` as in ``count``.
         """
         size = _integer(size, "graphlet size", 3 if edges else 2, 5,
                         "3, 4 or 5 (edge orbits)" if edges else "2, 3, 4 or 5")
@@ -1011,8 +1197,9 @@ class Graph:
             else:
                 shape = (int(lib.warpmatch_graph_vertices(ptr)), int(lib.warpmatch_orbit_count(size)))
             counts = np.zeros(shape, dtype=np.uint64)
+            data = counts.ctypes.data_as(POINTER(c_uint64))
             self._ctx.check(
-                lib.warpmatch_orbits(self._ctx.ptr, ptr, byref(o), counts.ctypes.data_as(POINTER(c_uint64)), byref(r))
+                self._ctx.call(lambda: lib.warpmatch_orbits(self._ctx.ptr, ptr, byref(o), data, byref(r)), progress)
             )
         if not as_frame:
             return counts
@@ -1238,7 +1425,7 @@ def _vertex_count(n: int | None) -> int:
     return n
 
 
-def load(path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
+def load(path: PathLike, directed: bool = False, cache: bool = True, progress: bool | None = None) -> Graph:
     """Load a graph file: an edge list (CSV and TSV too, a header line skipped), Matrix
     Market or .wmg, told from the content; the text ones may be gzip-compressed (.gz).
 
@@ -1250,8 +1437,10 @@ def load(path: PathLike, directed: bool = False, cache: bool = True) -> Graph:
     numbering; ``g.nodes`` gives each index's id in the file.  Errors raise
     ``InputError`` naming the file, the line and what was expected
     (``MissingFileError``, a FileNotFoundError, for a file that is not there).
+    ``progress``: a tqdm bar for a big text file (see ``Graph.count``); Ctrl-C stops the
+    reading (KeyboardInterrupt).
     """
-    return Graph.load(path, directed=directed, cache=cache)
+    return Graph.load(path, directed=directed, cache=cache, progress=progress)
 
 
 # Each generator's own parameters (the fields of warpmatch_gen_options it reads).
@@ -1281,7 +1470,7 @@ def _gen_set(o: _lib.GenOptions, name: str, value: object) -> None:
         setattr(o, name, float(value))
 
 
-def generate(kind: str, seed: int = 1, **params: object) -> Graph:
+def generate(kind: str, seed: int = 1, progress: bool | None = None, **params: object) -> Graph:
     """A synthetic graph, symmetric and simple, as ``warpmatch gen KIND`` makes it.
 
     ``kind`` is one of kron, rmat (``scale``, ``edge_factor``, ``a``, ``b``,
@@ -1307,7 +1496,7 @@ def generate(kind: str, seed: int = 1, **params: object) -> Graph:
         _gen_set(o, name, value)
     if kind == "grid" and "height" not in params:
         o.height = o.width
-    return Graph._build(lambda ctx, out: lib.warpmatch_generate(ctx.ptr, byref(o), byref(out)))
+    return Graph._build(lambda ctx, out: lib.warpmatch_generate(ctx.ptr, byref(o), byref(out)), None, progress)
 
 
 def gpu_available() -> bool:

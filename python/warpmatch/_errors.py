@@ -18,7 +18,7 @@ class Error(Exception):
 
     ``message`` is the library's own text (for input files: the file, the line
     and what was expected) and ``code`` the C error code (1 input, 2 usage,
-    3 device), the same numbers the command line exits with.
+    3 device, 4 interrupted), the same numbers the command line exits with.
     """
 
     code: int = 0
@@ -63,10 +63,18 @@ class DeviceError(Error, RuntimeError):
     code = _lib.EDEVICE
 
 
+class Interrupted(Error, KeyboardInterrupt):
+    """A call stopped by the library's interrupt flag: a KeyboardInterrupt too, as Ctrl-C
+    during a call raises (the graph stays usable)."""
+
+    code = _lib.EINTERRUPTED
+
+
 _BY_CODE: dict[int, type[Error]] = {
     _lib.EINPUT: InputError,
     _lib.EUSAGE: UsageError,
     _lib.EDEVICE: DeviceError,
+    _lib.EINTERRUPTED: Interrupted,
 }
 
 # "warpmatch_bfs: ...": the C function that failed, which a Python caller never called.

@@ -42,6 +42,7 @@ OK = 0
 EINPUT = 1
 EUSAGE = 2
 EDEVICE = 3
+EINTERRUPTED = 4
 
 DEVICE_AUTO = 0
 DEVICE_CPU = 1
@@ -375,6 +376,9 @@ pattern_p = c_void_p
 # int (*warpmatch_match_fn)(void *user, const uint32_t *matches, uint64_t n, unsigned k)
 MATCH_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_uint32), c_uint64, c_uint)
 
+# void (*warpmatch_progress_fn)(void *user, const char *phase, uint64_t done, uint64_t total)
+PROGRESS_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_uint64, c_uint64)
+
 # name: (restype, argtypes), in the header's order.
 _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "warpmatch_version": (c_char_p, []),
@@ -385,6 +389,8 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "warpmatch_gpu_available": (c_int, [ctx_p]),
     "warpmatch_set_threads": (c_int, [ctx_p, c_int]),
     "warpmatch_set_gpus": (c_int, [ctx_p, c_int]),
+    "warpmatch_interrupt": (None, [ctx_p, c_int]),
+    "warpmatch_set_progress_callback": (c_int, [ctx_p, PROGRESS_FN, c_void_p]),
     # graphs
     "warpmatch_load_options_init": (None, [c_void_p]),
     "warpmatch_graph_load": (c_int, [ctx_p, c_char_p, POINTER(LoadOptions), POINTER(graph_p)]),

@@ -1,0 +1,133 @@
+"""Ctrl-C and progress bars: SIGINT a second into a call of several seconds raises
+KeyboardInterrupt within 0.5 s of the signal, and the graph then counts as before;
+``progress=True`` draws tqdm bars from the library's progress callback (a fake
+tqdm here), ``progress=False`` none, and without tqdm there is no bar and no
+error."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+import types
+from typing import Any
+
+import pytest
+
+import warpmatch
+from warpmatch import _errors
+
+
+def _sigint_after(seconds: float, sent: list[float]) -> threading.Timer:
+    def fire() -> None:
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(seconds, fire)
+    timer.start()
+    return timer
+
+
+def _interrupt(call: Any) -> float:
+    """Seconds from the SIGINT (1 s into ``call()``) to its KeyboardInterrupt."""
+    sent: list[float] = []
+    started = time.monotonic()
+    timer = _sigint_after(1.0, sent)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        raised = time.monotonic()
+    finally:
+        timer.cancel()
+    assert sent, f"the call ended after {raised - started:.2f} s, before the signal"
+    return raised - sent[0]
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="SIGINT reaches the main thread")
+@pytest.mark.parametrize(
+    "what, scale, call",
+    [
+        # about 10 s and 5 s on 2 cores
+        ("house count", 12, lambda g: g.count("house", method="enumerate", device="cpu", progress=False)),
+        ("5-vertex motifs", 13, lambda g: g.motifs(5, device="cpu", progress=False)),
+    ],
+)
+def test_sigint_stops_a_long_call(what: str, scale: int, call: Any) -> None:
+    g = warpmatch.generate("kron", scale=scale)
+    latency = _interrupt(lambda: call(g))
+    print(f"{what}: KeyboardInterrupt {latency * 1e3:.2f} ms after SIGINT")
+    assert latency < 0.5, f"{what}: KeyboardInterrupt {latency:.2f} s after SIGINT"
+    # the same graph and context go on: the same counts as a fresh graph's
+    fresh = warpmatch.generate("kron", scale=scale)
+    assert g.count("4-cycle", device="cpu") == fresh.count("4-cycle", device="cpu")
+    assert g.motifs(4, device="cpu") == fresh.motifs(4, device="cpu")
+
+
+def test_interrupted_code_is_a_keyboard_interrupt() -> None:
+    e = _errors.from_code(4, "warpmatch_count: matching: interrupted (warpmatch_interrupt)")
+    assert isinstance(e, warpmatch.Interrupted)
+    assert isinstance(e, KeyboardInterrupt) and isinstance(e, warpmatch.Error)
+    assert e.code == 4 and str(e) == "matching: interrupted (warpmatch_interrupt)"
+
+
+class _FakeBar:
+    made: list[_FakeBar] = []
+
+    def __init__(self, total: int | None = None, desc: str = "", leave: bool = True) -> None:
+        self.total, self.desc, self.n, self.seen, self.closed = total, desc, 0, [], False
+        _FakeBar.made.append(self)
+
+    def update(self, k: int) -> None:
+        self.n += k
+        self.seen.append(self.n)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def fake_tqdm(monkeypatch: pytest.MonkeyPatch) -> list[_FakeBar]:
+    _FakeBar.made = []
+    auto = types.ModuleType("tqdm.auto")
+    auto.tqdm = _FakeBar  # type: ignore[attr-defined]
+    package = types.ModuleType("tqdm")
+    package.auto = auto  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tqdm", package)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", auto)
+    return _FakeBar.made
+
+
+def test_progress_bar_follows_the_count(fake_tqdm: list[_FakeBar]) -> None:
+    g = warpmatch.generate("kron", scale=10)
+    expected = g.count("4-cycle", method="enumerate", device="cpu", progress=False)
+    assert not fake_tqdm
+    assert g.count("4-cycle", method="enumerate", device="cpu", progress=True) == expected
+    assert [b.desc for b in fake_tqdm] == ["counting"]
+    bar = fake_tqdm[0]
+    assert bar.total and bar.seen, "no update reached the bar"
+    assert bar.seen == sorted(bar.seen), f"the bar went back: {bar.seen}"
+    assert bar.n == bar.total and bar.closed
+
+
+def test_progress_auto_is_off_without_a_terminal(fake_tqdm: list[_FakeBar], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Auto: no bar where stderr is a file, unless WM_PROGRESS=1 (as for the program)."""
+    monkeypatch.delenv("WM_PROGRESS", raising=False)
+    with open(os.devnull, "w") as devnull:
+        monkeypatch.setattr(sys, "stderr", devnull)
+        g = warpmatch.generate("kron", scale=9)
+        g.count("4-cycle", method="enumerate", device="cpu")
+        assert not fake_tqdm
+        monkeypatch.setenv("WM_PROGRESS", "1")
+        g.count("4-cycle", method="enumerate", device="cpu")
+        assert [b.desc for b in fake_tqdm] == ["counting"]
+
+
+def test_progress_without_tqdm_is_no_bar_and_no_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    with pytest.raises(ImportError):
+        import tqdm.auto  # noqa: F401
+    g = warpmatch.generate("kron", scale=9)
+    assert g.count("triangle", progress=True) == g.count("triangle", progress=False)

@@ -1,0 +1,243 @@
+/* Interrupting a call (warpmatch_interrupt) and its progress callback
+ * (warpmatch_set_progress_callback): a CPU count and a motif count stopped
+ * from another thread return WARPMATCH_EINTERRUPTED long before their work
+ * is done (their progress short of its total) and within 2 s of the
+ * interrupt, where the whole call takes seconds; the context and graph
+ * then count as a fresh context does; a flag set before the call stops it
+ * at once; the callback hears the phase's name with growing amounts up to
+ * its total. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "warpmatch.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void pause_ms(long ms) {
+  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&t, NULL);
+}
+
+/* What the callback heard: the first phase's name, its calls, whether done
+ * ever went down within a phase, and the last amounts. */
+typedef struct heard {
+  int calls, went_down;
+  char first_phase[64], phase[64];
+  uint64_t done, total;
+} heard;
+
+static void on_progress(void *user, const char *phase, uint64_t done, uint64_t total) {
+  heard *h = user;
+  int same = h->calls && strcmp(phase, h->phase) == 0;
+  if (same && done < h->done) h->went_down = 1;
+  if (!h->calls) snprintf(h->first_phase, sizeof h->first_phase, "%s", phase);
+  snprintf(h->phase, sizeof h->phase, "%s", phase);
+  h->done = done;
+  h->total = total;
+  __atomic_store_n(&h->calls, h->calls + 1, __ATOMIC_RELEASE);
+}
+
+static warpmatch_context *ctx_new(void) {
+  warpmatch_context *ctx = NULL;
+  cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
+  return ctx;
+}
+
+static warpmatch_graph *kron(warpmatch_context *ctx, unsigned scale) {
+  warpmatch_gen_options o;
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_KRON, scale, 1);
+  warpmatch_graph *g = NULL;
+  cr_assert_eq(warpmatch_generate(ctx, &o, &g), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  return g;
+}
+
+static uint64_t count_on(warpmatch_context *ctx, const warpmatch_graph *g, const char *name, int method) {
+  warpmatch_pattern *p = NULL;
+  cr_assert_eq(warpmatch_pattern_create(ctx, name, &p), WARPMATCH_OK);
+  warpmatch_count_options o;
+  warpmatch_count_options_init(&o);
+  o.device = WARPMATCH_DEVICE_CPU;
+  o.method = method;
+  warpmatch_count_result r;
+  cr_assert_eq(warpmatch_count(ctx, g, p, &o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  warpmatch_pattern_destroy(p);
+  return r.count;
+}
+
+/* A call on another thread: a house count by enumeration (about 10 s on
+ * Kronecker scale 12 with 2 threads) or the 5-vertex motifs (about 5 s on
+ * scale 13). */
+typedef struct call {
+  warpmatch_context *ctx;
+  const warpmatch_graph *g;
+  int motifs;
+  int rc;
+  double ended;
+} call;
+
+static void *run_call(void *arg) {
+  call *c = arg;
+  warpmatch_count_options o;
+  warpmatch_count_options_init(&o);
+  o.device = WARPMATCH_DEVICE_CPU;
+  if (c->motifs) {
+    warpmatch_motif out[21];
+    c->rc = warpmatch_motifs(c->ctx, c->g, 5, &o, out);
+  } else {
+    warpmatch_pattern *p = NULL;
+    cr_assert_eq(warpmatch_pattern_create(c->ctx, "house", &p), WARPMATCH_OK);
+    o.method = WARPMATCH_METHOD_ENUMERATE;
+    warpmatch_count_result r;
+    c->rc = warpmatch_count(c->ctx, c->g, p, &o, &r);
+    warpmatch_pattern_destroy(p);
+  }
+  c->ended = now();
+  return NULL;
+}
+
+/* Starts the call, waits until its main phase reports, interrupts it 0.3 s
+ * later and checks that it stopped: in time, short of its total. */
+static void interrupt_running(int motifs, unsigned scale, const char *phase) {
+  warpmatch_context *ctx = ctx_new();
+  cr_assert_eq(warpmatch_set_threads(ctx, 2), WARPMATCH_OK);
+  warpmatch_graph *g = kron(ctx, scale);
+  heard h;
+  memset(&h, 0, sizeof h);
+  cr_assert_eq(warpmatch_set_progress_callback(ctx, on_progress, &h), WARPMATCH_OK);
+  call c = {ctx, g, motifs, -1, 0};
+  pthread_t t;
+  cr_assert_eq(pthread_create(&t, NULL, run_call, &c), 0);
+  for (int i = 0; i < 60000 && !__atomic_load_n(&h.calls, __ATOMIC_ACQUIRE); i++) pause_ms(1);
+  cr_assert_gt(h.calls, 0, "no progress reported");
+  pause_ms(300);
+  const double asked = now();
+  warpmatch_interrupt(ctx, 1);
+  pthread_join(t, NULL);
+  cr_assert_eq(c.rc, WARPMATCH_EINTERRUPTED, "rc %d: %s", c.rc, warpmatch_last_error(ctx));
+  cr_assert(strstr(warpmatch_last_error(ctx), "interrupted"), "%s", warpmatch_last_error(ctx));
+  cr_assert_lt(c.ended - asked, 2.0, "returned %.2f s after the interrupt", c.ended - asked);
+  cr_assert_str_eq(h.phase, phase);
+  cr_assert_lt(h.done, h.total, "the phase ran to its end (%llu of %llu)", (unsigned long long)h.done,
+               (unsigned long long)h.total);
+  cr_log_info("%s interrupted: returned %.3f s after the flag", phase, c.ended - asked);
+
+  /* cleared, the same context and graph count as a fresh context does */
+  warpmatch_interrupt(ctx, 0);
+  cr_assert_eq(warpmatch_set_progress_callback(ctx, NULL, NULL), WARPMATCH_OK);
+  warpmatch_context *fresh = ctx_new();
+  cr_assert_eq(count_on(ctx, g, "4-cycle", WARPMATCH_METHOD_ENUMERATE),
+               count_on(fresh, g, "4-cycle", WARPMATCH_METHOD_ENUMERATE));
+  warpmatch_motif a[6], b[6];
+  cr_assert_eq(warpmatch_motifs(ctx, g, 4, NULL, a), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  cr_assert_eq(warpmatch_motifs(fresh, g, 4, NULL, b), WARPMATCH_OK);
+  for (int i = 0; i < 6; i++) cr_assert_eq(a[i].count, b[i].count, "%s", a[i].name);
+  warpmatch_context_destroy(fresh);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+Test(interrupt, count_from_another_thread, .timeout = 300) { interrupt_running(0, 12, "counting"); }
+
+Test(interrupt, motifs_from_another_thread, .timeout = 300) { interrupt_running(1, 13, "motif sums"); }
+
+/* Set before the call: it returns at its first check, long before the
+ * 10 s it takes, and keeps returning so until cleared. */
+Test(interrupt, flag_set_before_the_call) {
+  warpmatch_context *ctx = ctx_new();
+  cr_assert_eq(warpmatch_set_threads(ctx, 2), WARPMATCH_OK);
+  warpmatch_graph *g = kron(ctx, 12);
+  warpmatch_interrupt(ctx, 1);
+  for (int motifs = 0; motifs < 2; motifs++) {
+    call c = {ctx, g, motifs, -1, 0};
+    const double t0 = now();
+    run_call(&c);
+    cr_assert_eq(c.rc, WARPMATCH_EINTERRUPTED, "rc %d: %s", c.rc, warpmatch_last_error(ctx));
+    cr_assert_lt(c.ended - t0, 2.0, "took %.2f s", c.ended - t0);
+  }
+  warpmatch_gen_options o;
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_KRON, 12, 1);
+  warpmatch_graph *g2 = NULL;
+  cr_assert_eq(warpmatch_generate(ctx, &o, &g2), WARPMATCH_EINTERRUPTED);
+  cr_assert_null(g2);
+  warpmatch_interrupt(ctx, 0);
+  warpmatch_context *fresh = ctx_new();
+  cr_assert_eq(count_on(ctx, g, "triangle", WARPMATCH_METHOD_AUTO), count_on(fresh, g, "triangle", 0));
+  warpmatch_context_destroy(fresh);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* The phase by name, done never going down, the last report its total. */
+Test(interrupt, progress_callback) {
+  warpmatch_context *ctx = ctx_new();
+  cr_assert_eq(warpmatch_set_threads(ctx, 2), WARPMATCH_OK);
+  warpmatch_graph *g = kron(ctx, 10);
+  heard h;
+  memset(&h, 0, sizeof h);
+  cr_assert_eq(warpmatch_set_progress_callback(ctx, on_progress, &h), WARPMATCH_OK);
+  count_on(ctx, g, "4-cycle", WARPMATCH_METHOD_ENUMERATE);
+  cr_assert_geq(h.calls, 2, "the first update and the end");
+  cr_assert_str_eq(h.first_phase, "counting");
+  cr_assert_str_eq(h.phase, "counting");
+  cr_assert_not(h.went_down);
+  cr_assert_gt(h.total, 0);
+  cr_assert_eq(h.done, h.total);
+  /* turned off: no more calls */
+  const int calls = h.calls;
+  cr_assert_eq(warpmatch_set_progress_callback(ctx, NULL, NULL), WARPMATCH_OK);
+  count_on(ctx, g, "4-cycle", WARPMATCH_METHOD_ENUMERATE);
+  cr_assert_eq(h.calls, calls);
+  cr_assert_eq(warpmatch_set_progress_callback(NULL, on_progress, &h), WARPMATCH_EUSAGE);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* The orbits (enumerated and by the 5-vertex formula) and the directed
+ * 4-vertex motifs stop too, and run again once the flag is cleared. */
+Test(interrupt, orbits_and_directed_motifs) {
+  warpmatch_context *ctx = ctx_new();
+  cr_assert_eq(warpmatch_set_threads(ctx, 2), WARPMATCH_OK);
+  warpmatch_graph *g = kron(ctx, 9);
+  const uint32_t n = warpmatch_graph_vertices(g);
+  uint64_t *counts = calloc((size_t)n * warpmatch_orbit_count(5), sizeof *counts);
+  cr_assert_not_null(counts);
+  enum { ARCS = 3000 };
+  uint32_t src[ARCS], dst[ARCS];
+  for (uint32_t i = 0; i < ARCS; i++) src[i] = i % 300, dst[i] = (i * 7919u + 13u) % 300;
+  warpmatch_graph *d = NULL;
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, 300, src, dst, ARCS, 1, &d), WARPMATCH_OK, "%s",
+               warpmatch_last_error(ctx));
+  warpmatch_directed_motif out[218];
+  for (int on = 1; on >= 0; on--) {
+    const int want = on ? WARPMATCH_EINTERRUPTED : WARPMATCH_OK;
+    warpmatch_interrupt(ctx, on);
+    for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
+      warpmatch_orbit_options o;
+      warpmatch_orbit_options_init(&o);
+      o.device = WARPMATCH_DEVICE_CPU;
+      o.method = method;
+      cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), want, "method %d: %s", method,
+                   warpmatch_last_error(ctx));
+    }
+    for (int method = WARPMATCH_METHOD_AUTO; method <= WARPMATCH_METHOD_ENUMERATE; method += 2) {
+      warpmatch_directed_motif_options o;
+      warpmatch_directed_motif_options_init(&o);
+      o.method = method;
+      cr_assert_eq(warpmatch_motifs_directed(ctx, d, 4, &o, out, NULL), want, "method %d: %s", method,
+                   warpmatch_last_error(ctx));
+    }
+  }
+  free(counts);
+  warpmatch_graph_destroy(d);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
