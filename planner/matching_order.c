@@ -11,17 +11,17 @@
  * r(i) = 1 / (1 + number of symmetry bounds on position i).  Cost = sum over
  * levels of M[L] x (list elements the ops of level L touch: |a| + |b| for a
  * merge, min * log2(max) for galloping) + M[L] x (1 + |cand[L+1]|), the
- * visit of position L+1 and the candidates iterated; a
- * count-only last position costs only searches of its set, and where the
- * last two are counted as pairs (pair_count.c) position k-2 ends the walk
- * with the executors' work for the pairs (wm_pair_work), as the probes
- * count it, so that an order whose last loop is folded away ranks as what
- * it runs.  Orders
- * that close cycles early (many back-edges soon) shrink M fastest, so the
- * model prefers them.  Mean sizes hide the dense neighbourhoods of hubs,
- * where nesting two loops over one common neighbourhood costs its square:
- * orders within 1% of the cheapest are told apart by the same model with
- * a triangle density of at least kDenseT, then by more back-edges earlier. */
+ * visits of position L+1 and the candidates iterated.  A count-only last
+ * position's visit costs its searches instead of the candidates; where the
+ * last two positions are counted as pairs (pair_count.c), position k-2
+ * ends the walk with the executors' work for the pairs (wm_pair_work, as
+ * the probes count it), so that an order whose last loop is folded away
+ * ranks as what it runs.  Orders that close cycles early (many back-edges
+ * soon) shrink M fastest, so the model prefers them.  Mean sizes hide the
+ * dense neighbourhoods of hubs, where nesting two loops over one common
+ * neighbourhood costs its square: orders within 1% of the cheapest are
+ * told apart by the same model with a triangle density of at least
+ * kDenseT, then by more back-edges earlier. */
 #include <math.h>
 #include <omp.h>
 #include <string.h>
