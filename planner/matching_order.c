@@ -10,12 +10,18 @@
  * triangle density) of the smaller side, each subtraction keeps 1 - t, and
  * r(i) = 1 / (1 + number of symmetry bounds on position i).  Cost = sum over
  * levels of M[L] x (list elements the ops of level L touch: |a| + |b| for a
- * merge, min * log2(max) for galloping) + the candidates iterated.  Orders
- * that close cycles early (many back-edges soon) shrink M fastest, so the
- * model prefers them.  Mean sizes hide the dense neighbourhoods of hubs,
- * where nesting two loops over one common neighbourhood costs its square:
- * orders within 1% of the cheapest are told apart by the same model with
- * a triangle density of at least kDenseT, then by more back-edges earlier. */
+ * merge, min * log2(max) for galloping) + M[L] x (1 + |cand[L+1]|), the
+ * visits of position L+1 and the candidates iterated.  A count-only last
+ * position's visit costs its searches instead of the candidates; where the
+ * last two positions are counted as pairs (pair_count.c), position k-2
+ * ends the walk with the executors' work for the pairs (wm_pair_work, as
+ * the probes count it), so that an order whose last loop is folded away
+ * ranks as what it runs.  Orders that close cycles early (many back-edges
+ * soon) shrink M fastest, so the model prefers them.  Mean sizes hide the
+ * dense neighbourhoods of hubs, where nesting two loops over one common
+ * neighbourhood costs its square: orders within 1% of the cheapest are
+ * told apart by the same model with a triangle density of at least
+ * kDenseT, then by more back-edges earlier. */
 #include <math.h>
 #include <omp.h>
 #include <string.h>
@@ -50,6 +56,11 @@ static unsigned popcount8(unsigned x) {
   return c;
 }
 
+/* Position p's accepted candidates: its set, a share of it for each bound. */
+static double candidates_size(const model *m, const double slot[WM_MAX_SLOTS], const wm_plan *plan, unsigned p) {
+  return operand_size(m, slot, plan->cand[p]) / (1.0 + popcount8(plan->lower[p] | plan->upper[p]));
+}
+
 double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
   model m = make_model(gs);
   double slot[WM_MAX_SLOTS] = {0}, M = m.n, cost = 0.0;
@@ -61,9 +72,13 @@ double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
       slot[op->dst] = op->kind == WM_OP_INTERSECT ? (a < b ? a : b) * m.t : a * (1.0 - m.t);
     }
     unsigned p = L + 1;
-    double size = operand_size(&m, slot, plan->cand[p]) / (1.0 + popcount8(plan->lower[p] | plan->upper[p]));
-    int counted = p + 1 == plan->k && plan->count_only;
-    cost += M * (counted ? log2(size + 2.0) : size);
+    double size = candidates_size(&m, slot, plan, p);
+    if (p + 2 == plan->k && plan->pair_count) {
+      const double b = candidates_size(&m, slot, plan, p + 1);
+      return cost + M * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
+    }
+    if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
+    cost += M * (size + 1.0); /* the visit and the candidates iterated */
     M *= size;
   }
   return cost;
@@ -107,7 +122,7 @@ typedef struct search {
   int symmetry;
   const wm_graph_summary *gs;
   wm_graph_summary dense; /* gs with a triangle density of at least kDenseT */
-  int induced, code_motion;
+  int induced, code_motion, pair_count;
   const wm_order_sampling *sampling; /* or NULL: the model alone */
   int shortlisting;                  /* sampling, or the candidates asked for */
   uint32_t scored;                   /* orders the model scored */
@@ -137,9 +152,17 @@ static int compare_back(const unsigned *a, const unsigned *b, unsigned k) {
   return 0;
 }
 
+/* trial->order planned as the model scores it (the CPU's first-edge
+ * bound), with the pair counting the plan will have. */
+static int fill_trial(const search *s, wm_plan *trial, wm_error *err) {
+  if (wm_plan_fill_order(trial, s->symmetry, s->aut, s->induced, s->code_motion, 0, err)) return 1;
+  trial->pair_count = s->pair_count && trial->count_only ? wm_plan_pair_mode(trial) : WM_PAIRS_NONE;
+  return 0;
+}
+
 static void score_order(search *s) {
   wm_error err;
-  if (wm_plan_fill_order(&s->trial, s->symmetry, s->aut, s->induced, s->code_motion, 0, &err)) {
+  if (fill_trial(s, &s->trial, &err)) {
     if (s->first_err.code == WM_OK) s->first_err = err;
     return;
   }
@@ -324,7 +347,7 @@ static void list_candidates(const search *s, uint8_t orders[][WM_MAX_K], unsigne
     wm_plan trial = s->trial;
     memcpy(trial.order, orders[i], WM_MAX_K);
     wm_error err;
-    if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, s->code_motion, 0, &err)) continue;
+    if (fill_trial(s, &trial, &err)) continue;
     wm_plan_candidate *x = &c->c[c->n++];
     memcpy(x->order, orders[i], WM_MAX_K);
     x->model_cost = wm_plan_estimate_cost(&trial, s->gs);
@@ -340,7 +363,7 @@ static void list_candidates(const search *s, uint8_t orders[][WM_MAX_K], unsigne
 }
 
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
-                    const wm_graph_summary *gs, int induced, int code_motion,
+                    const wm_graph_summary *gs, int induced, int code_motion, int pair_count,
                     const wm_order_sampling *sampling, wm_plan_candidates *cands, wm_error *err) {
   search s;
   memset(&s, 0, sizeof s);
@@ -356,6 +379,7 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
   s.shortlisting = s.sampling || cands;
   s.induced = induced;
   s.code_motion = code_motion;
+  s.pair_count = pair_count;
   wm_error_clear(&s.first_err);
   enumerate(&s, 0, 0);
   if (!s.found) {

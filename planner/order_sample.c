@@ -51,6 +51,7 @@ typedef struct probe_state {
   const uint32_t *set[WM_MAX_SLOTS];
   uint32_t len[WM_MAX_SLOTS];
   uint32_t *buf[WM_MAX_SLOTS]; /* max degree + 1 each */
+  int within;                  /* wm_plan_product_within */
 } probe_state;
 
 static void operand(const probe_state *s, uint8_t x, const uint32_t **p, uint32_t *n) {
@@ -120,12 +121,6 @@ static uint32_t accepted_at(const accepted *a, uint64_t r) {
   return a->x[i];
 }
 
-/* Binary searches a count of position p's set makes: its two bounds and
- * the earlier vertices it excludes. */
-static double searches(const wm_plan *plan, unsigned p) {
-  return (double)(__builtin_popcount(plan->distinct[p]) + 2 * ((plan->lower[p] | plan->upper[p]) != 0));
-}
-
 /* A root drawn with probability (d(v) + 1) / (m + n), and its weight, the
  * inverse of that: Knuth's estimate stays unbiased for any root
  * distribution that reaches every vertex, and one leaning to the hubs,
@@ -170,19 +165,16 @@ static double probe(probe_state *s, uint64_t *rng) {
     accepted acc;
     const uint64_t n = candidates(s, p, &acc);
     /* A count from a set's size still searches it for its bounds and for
-     * each earlier vertex it excludes; a product also looks each of the
-     * first set's members up in the second. */
+     * each earlier vertex it excludes (wm_count_work, wm_pair_work). */
     if (p + 2 == plan->k && plan->pair_count) {
       const uint32_t *b;
       uint32_t nb;
       operand(s, plan->cand[p + 1], &b, &nb);
-      double c = searches(plan, p) * log2(n + 2.0) + 1.0;
-      if (plan->pair_count == WM_PAIRS_PRODUCT) c += (n + searches(plan, p + 1)) * log2(nb + 2.0);
-      return work + weight * c;
+      return work + weight * wm_pair_work(plan, s->within, (double)n, nb);
     }
-    if (p + 1 == plan->k && plan->count_only) return work + weight * (searches(plan, p) * log2(n + 2.0) + 1.0);
+    if (p + 1 == plan->k && plan->count_only) return work + weight * wm_count_work(plan, p, (double)n);
+    work += weight * (n + 1.0); /* the visit (as a count's) and the iterations themselves */
     if (!n) return work;
-    work += weight * n; /* the iterations themselves */
     weight *= n;
     s->v[p] = accepted_at(&acc, next_random(rng) % n);
   }
@@ -198,6 +190,7 @@ double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint6
   if (reads) *reads = 0.0;
   if (!g->n || !probes) return 0.0;
   probe_state s = {.g = g, .plan = plan};
+  s.within = plan->pair_count == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
   uint32_t *mem = malloc((size_t)(plan->n_slots ? plan->n_slots : 1) * (maxdeg + 1) * sizeof *mem);
   if (!mem) return HUGE_VAL;
   for (unsigned i = 0; i < plan->n_slots; i++) s.buf[i] = mem + (size_t)i * (maxdeg + 1);

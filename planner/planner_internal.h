@@ -23,7 +23,8 @@ int wm_program_build(wm_plan *plan, const uint8_t closure_lower[WM_MAX_K],
                      wm_error *err);
 
 /* Estimated work of a plan on a graph like gs (arbitrary units: list
- * elements touched). */
+ * elements touched), its last levels counted as the plan says
+ * (count_only, pair_count). */
 double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs);
 
 /* The elements one set operation reads: a merge walks both sets, a
@@ -33,6 +34,43 @@ double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs);
 static inline double wm_op_work(double a, double b) {
   const double lo = a < b ? a : b, hi = a < b ? b : a;
   return hi > 16.0 * lo ? lo * log2(hi + 2.0) + 1.0 : a + b + 1.0;
+}
+
+/* Binary searches a count of position p's set makes: its two bounds and
+ * the earlier vertices it excludes. */
+static inline double wm_count_searches(const wm_plan *plan, unsigned p) {
+  return (double)(__builtin_popcount(plan->distinct[p]) + 2 * ((plan->lower[p] | plan->upper[p]) != 0));
+}
+
+/* The elements the searches of position p's set read, where it holds n:
+ * log2(n + 1) each (none where the set is empty). */
+static inline double wm_search_work(const wm_plan *plan, unsigned p, double n) {
+  return wm_count_searches(plan, p) * log2(n + 1.0);
+}
+
+/* The work of visiting a position once to count its n candidates from
+ * their set's size: the visit (a unit, what a visit that iterates them
+ * pays beside the n) and the set's searches; no walk. */
+static inline double wm_count_work(const wm_plan *plan, unsigned p, double n) {
+  return 1.0 + wm_search_work(plan, p, n);
+}
+
+/* The work of visiting position k-2 once to count the last two positions
+ * as pairs (plan->pair_count), with na accepted candidates of k-2 and a
+ * set of nb for k-1: k-2's set is counted; a product, where that count is
+ * not 0 (a share na of the time, where na < 1 is a mean), also counts
+ * k-1's and looks each of k-2's candidates up in it, unless k-2's set lies
+ * within k-1's (`within`, wm_plan_product_within): two searches of k-2's
+ * set for k-1's range then find the shared ones.  Nothing is iterated and
+ * k-1 is never visited: the level the pair folds away. */
+static inline double wm_pair_work(const wm_plan *plan, int within, double na, double nb) {
+  const unsigned a = plan->k - 2, b = plan->k - 1;
+  double w = wm_count_work(plan, a, na);
+  if (plan->pair_count == WM_PAIRS_PRODUCT) {
+    const double find = within ? 2.0 * log2(na + 1.0) : na * log2(nb + 1.0);
+    w += (na < 1.0 ? na : 1.0) * (wm_search_work(plan, b, nb) + find);
+  }
+  return w;
 }
 
 /* Measuring orders on the graph (order_sample.c): the plans as they will
@@ -74,9 +112,11 @@ typedef struct wm_order_sampling {
  * density and at two higher ones are measured on the graph and the least
  * work wins, within the sampling's margin (plan->sampled_cost,
  * plan->sampled_orders).  `cands` (may be NULL) gets the shortlisted
- * orders, with their measured work where they were measured. */
+ * orders, with their measured work where they were measured.  Each order
+ * is scored as it will run: with its last two positions counted as pairs
+ * where pair_count is set and the order allows it (wm_plan_pair_mode). */
 int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
-                    const wm_graph_summary *gs, int induced, int code_motion,
+                    const wm_graph_summary *gs, int induced, int code_motion, int pair_count,
                     const wm_order_sampling *sampling, wm_plan_candidates *cands, wm_error *err);
 
 /* Knuth's estimate of a plan's work on g (set elements touched and
