@@ -226,3 +226,13 @@ void wm_test_plan(const wm_graph *g, const char *name, int induced, int code_mot
   po.count_only = count_only;
   cr_assert_eq(wm_plan_build(&p, &gs, &po, out, &err), WM_OK, "planning %s: %s", name, err.msg);
 }
+
+wm_plan wm_test_forced_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order) {
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.forced_order = order;
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  return plan;
+}

@@ -43,6 +43,10 @@ wm_pattern wm_test_stmatch_pattern(unsigned n);
 /* A real graph loaded, without writing a cache beside the file. */
 wm_graph *wm_test_load_real(const char *file);
 
+/* p planned with its matching order forced to `order` (the suite fails
+ * where it cannot be). */
+wm_plan wm_test_forced_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order);
+
 /* Small random symmetric simple graphs for oracle tests, deterministic by seed:
  * Erdos-Renyi G(n, p), and a power-law graph with `hubs` hub vertices each
  * joined to about hub_frac of the others. */

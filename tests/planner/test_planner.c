@@ -673,17 +673,6 @@ static void cheapest_order(const wm_pattern *p, const wm_graph_summary *gs, uint
   }
 }
 
-/* A candidate's order planned as a forced one. */
-static wm_plan forced_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order) {
-  wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.forced_order = order;
-  wm_plan plan;
-  wm_error err;
-  cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
-  return plan;
-}
-
 /* The orders a plan was chosen among (wm_plan_options.candidates, what
  * `plan --json` lists and scripts/bench-planner.sh runs): distinct, the
  * model's cheapest of all connected orders first and ascending after it,
@@ -717,7 +706,7 @@ Test(planner, candidates_listed, .timeout = 60) {
     cr_assert(!c.c[i].sampled);
     cr_assert(i == 0 || c.c[i - 1].model_cost <= c.c[i].model_cost, "candidate %u out of order", i);
     for (unsigned j = 0; j < i; j++) cr_assert(memcmp(c.c[i].order, c.c[j].order, p.k), "candidates %u, %u", j, i);
-    cr_assert_eq(c.c[i].model_cost, forced_plan(&p, &gs, c.c[i].order).est_cost);
+    cr_assert_eq(c.c[i].model_cost, wm_test_forced_plan(&p, &gs, c.c[i].order).est_cost);
     chosen += !memcmp(c.c[i].order, plan.order, p.k);
   }
   cr_assert_eq(chosen, 1u, "the plan's order is listed once");
@@ -727,7 +716,7 @@ Test(planner, candidates_listed, .timeout = 60) {
   cr_assert_eq(plan.sampled_orders, c.n);
   const uint64_t maxdeg = wm_graph_max_degree(g);
   for (unsigned i = 0; i < c.n; i++) {
-    wm_plan f = forced_plan(&p, &gs, c.c[i].order);
+    wm_plan f = wm_test_forced_plan(&p, &gs, c.c[i].order);
     cr_assert(c.c[i].sampled, "candidate %u not measured", i);
     cr_assert_eq(c.c[i].sampled_cost, wm_plan_sampled_cost(&f, g, maxdeg, 4096, 0x5eed), "candidate %u", i);
     cr_assert_geq(c.c[i].sampled_cost, plan.sampled_cost, "candidate %u measured less than the chosen", i);

@@ -31,16 +31,6 @@ static wm_graph_summary flat_summary(void) {
   return gs;
 }
 
-static wm_plan forced(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order) {
-  wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.forced_order = order;
-  wm_plan plan;
-  wm_error err;
-  cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
-  return plan;
-}
-
 /* The same plan's estimate with its last two positions run as levels. */
 static double unpaired_cost(const wm_plan *plan, const wm_graph_summary *gs) {
   wm_plan none = *plan;
@@ -61,7 +51,7 @@ Test(planner_pairs, unordered_pair_terms) {
   cr_assert_eq(wm_pattern_from_name("4-star", &p, &err), WM_OK, "%s", err.msg);
   const wm_graph_summary gs = flat_summary();
   const uint8_t order[WM_MAX_K] = {0, 1, 2, 3};
-  const wm_plan plan = forced(&p, &gs, order);
+  const wm_plan plan = wm_test_forced_plan(&p, &gs, order);
   cr_assert_eq(plan.pair_count, WM_PAIRS_UNORDERED);
   const double L5 = log2(5.0);
   close_to(plan.est_cost, 1000 * (1 + 8) + 8000 * (1 + 2 * L5));
@@ -81,7 +71,7 @@ Test(planner_pairs, product_terms) {
   const wm_pattern p = wm_test_stmatch_pattern(13);
   const wm_graph_summary gs = flat_summary();
   const uint8_t within_order[WM_MAX_K] = {0, 2, 3, 4, 1, 5}, lookup_order[WM_MAX_K] = {0, 2, 3, 1, 4, 5};
-  const wm_plan within = forced(&p, &gs, within_order), lookup = forced(&p, &gs, lookup_order);
+  const wm_plan within = wm_test_forced_plan(&p, &gs, within_order), lookup = wm_test_forced_plan(&p, &gs, lookup_order);
   cr_assert_eq(within.pair_count, WM_PAIRS_PRODUCT);
   cr_assert_eq(lookup.pair_count, WM_PAIRS_PRODUCT);
   cr_assert(wm_plan_product_within(&within));
@@ -112,7 +102,7 @@ Test(planner_pairs, p13_takes_the_product_within, .timeout = 120) {
   wm_graph_summary_compute(g, &gs);
   const wm_pattern p = wm_test_stmatch_pattern(13);
   const uint8_t lookup_order[WM_MAX_K] = {0, 2, 3, 1, 4, 5};
-  const wm_plan lookup = forced(&p, &gs, lookup_order);
+  const wm_plan lookup = wm_test_forced_plan(&p, &gs, lookup_order);
   cr_assert_eq(lookup.pair_count, WM_PAIRS_PRODUCT);
   cr_assert(!wm_plan_product_within(&lookup));
   const uint64_t maxdeg = wm_graph_max_degree(g);
