@@ -564,9 +564,7 @@ int launch(bufs &b, const wm_graph *g, const wm_o5_equations *eq, const uint32_t
   WM_CU(cudaMemset(b.next, 0, sizeof *b.next));
   WM_CU(cudaMalloc(&b.sums, (size_t)b.ntasks * ORBITS5 * sizeof(wm_i128)));
   WM_CU(cudaMalloc(&b.of, (size_t)b.ntasks * sizeof(int)));
-  uint64_t maxdeg = 0;
-  for (uint32_t v = 0; v < g->n; v++)
-    if (g->offsets[v + 1] - g->offsets[v] > maxdeg) maxdeg = g->offsets[v + 1] - g->offsets[v];
+  const uint64_t maxdeg = wm_graph_max_degree(g);
   const uint64_t stride = (slice_bytes(g->n, maxdeg) + 255) / 256 * 256;
   uint64_t warps = 0;
   int rc = warps_for(g, stride, b.ntasks, sms, &warps, err);

@@ -400,8 +400,7 @@ static uint64_t *adjacency_bits(const wm_graph *g) {
 /* The vertices by degree, largest first (a counting sort), so that the
  * hubs' long rows start first. */
 static int by_degree_desc(const wm_graph *g, uint32_t *order, wm_error *err) {
-  uint64_t maxdeg = 0;
-  for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
+  const uint64_t maxdeg = wm_graph_max_degree(g);
   uint64_t *at = calloc(maxdeg + 2, sizeof *at);
   if (!at) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the vertices' order");
   for (uint32_t v = 0; v < g->n; v++) at[maxdeg - deg(g, v) + 1]++;
@@ -499,8 +498,7 @@ static void solve_parts(const wm_graph *g, const wm_o5_equations *q, const task 
 
 static int rows5_cpu(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
                      const uint32_t *order, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  uint64_t maxdeg = 0;
-  for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
+  const uint64_t maxdeg = wm_graph_max_degree(g);
   const unsigned orbits = wm_orbit_count(5);
   uint32_t ntasks = 0, nparts = 0;
   task *tasks = plan_tasks(g, order, 64u * (unsigned)omp_get_max_threads(), &ntasks, &nparts);
@@ -574,8 +572,7 @@ static void free_all(task_sums_all *a) { free(a->tasks), free(a->sums), free(a->
  * time from the shared counter. */
 static int shared_cpu_sums(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
                            const wm_share *s, task_sums_all *a, wm_error *err) {
-  uint64_t maxdeg = 0;
-  for (uint32_t v = 0; v < g->n; v++) maxdeg = deg(g, v) > maxdeg ? deg(g, v) : maxdeg;
+  const uint64_t maxdeg = wm_graph_max_degree(g);
   const unsigned id = s->loops(s->ctx, 1);
   int oom = 0;
 #pragma omp parallel
