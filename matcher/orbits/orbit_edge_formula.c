@@ -219,19 +219,7 @@ int wm_orbits_edge_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t 
   derive(t, &r);
   edge_shared sh;
   int rc = shared_init(g, &sh) ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the edge formula");
-  int oom = 0;
-  if (!rc) {
-#pragma omp parallel
-    {
-      scratch s;
-      if (!scratch_init(&s, g->n)) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-#pragma omp for schedule(dynamic, 64)
-      for (int64_t x = 0; x < (int64_t)g->n; x++) /* pass 1: the triangles of every arc */
-        if (!__atomic_load_n(&oom, __ATOMIC_RELAXED)) wm_orbit_arc_triangles(g, (uint32_t)x, s.mark, sh.tri);
-      scratch_free(&s);
-    }
-  }
-  if (!rc && oom) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the edge formula's marks");
+  if (!rc) rc = wm_orbit_triangles_cpu(g, sh.tri, err); /* pass 1: the triangles of every arc */
   if (!rc) vertex_sums(&sh);
   int failed = 0;
   wm_error first;

@@ -355,25 +355,10 @@ static int vertex_row(const wm_graph *g, const wm_o5_equations *q, uint32_t x, c
   return WM_OK;
 }
 
-/* The triangles of every arc, for the edges' A_U. */
-static void arc_triangles(const wm_graph *g, uint32_t *tri) {
-#pragma omp parallel
-  {
-    uint8_t *mark = calloc(g->n ? g->n : 1, 1);
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < (int64_t)g->n; v++)
-      if (mark) wm_orbit_arc_triangles(g, (uint32_t)v, mark, tri);
-    free(mark);
-  }
-}
-
 /* The triangles of every arc, from the GPU's pass when the sums are the
  * GPU's (its time added to run->kernel_ms). */
 static int triangles(const wm_graph *g, const wm_orbit_run *run, uint32_t *tri, wm_error *err) {
-  if (!run->gpu) {
-    arc_triangles(g, tri);
-    return WM_OK;
-  }
+  if (!run->gpu) return wm_orbit_triangles_cpu(g, tri, err);
   double ms = 0;
   wm_orbit_aggregates a = {tri, NULL, NULL, NULL};
   const int rc = wm_orbit_aggregates_gpu(g, 3, run->gpu_graph, &a, &ms, err);

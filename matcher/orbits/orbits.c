@@ -7,16 +7,6 @@ void wm_orbit_keep_first(wm_orbit_first_error *f, int64_t vertex, const wm_error
   if (f->vertex < 0 || vertex < f->vertex) f->vertex = vertex, f->err = *err;
 }
 
-void wm_orbit_arc_triangles(const wm_graph *g, uint32_t v, uint8_t *mark, uint32_t *tri) {
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) mark[g->adj[e]] = 1;
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-    uint32_t t = 0;
-    for (uint64_t f = g->offsets[g->adj[e]]; f < g->offsets[g->adj[e] + 1]; f++) t += mark[g->adj[f]];
-    tri[e] = t;
-  }
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) mark[g->adj[e]] = 0;
-}
-
 int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_error *err) {
   return wm_fail(err, WM_EINPUT,
                  "orbits: vertex %u (index %u): its count of orbit %u passes 2^64 - 1; orbit counts are 64-bit",

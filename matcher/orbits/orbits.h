@@ -122,6 +122,12 @@ typedef struct wm_orbit_aggregates {
 int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_graph *gg, wm_orbit_aggregates *a,
                             double *kernel_ms, wm_error *err);
 
+/* The same on the CPU (orbit_aggregates_cpu.c): a's arrays as above, 64-bit
+ * sums past 2^64 - 1 are WM_EINPUT. */
+int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err);
+/* Only the triangles per arc (tri: g->m entries). */
+int wm_orbit_triangles_cpu(const wm_graph *g, uint32_t *tri, wm_error *err);
+
 /* The first failure of a parallel pass over the vertices, kept by the
  * thread whose vertex is lowest (so the message does not depend on the
  * schedule): start with {-1}, keep each failure, then vertex >= 0 says err. */
@@ -131,9 +137,6 @@ typedef struct wm_orbit_first_error {
 } wm_orbit_first_error;
 void wm_orbit_keep_first(wm_orbit_first_error *f, int64_t vertex, const wm_error *err);
 
-/* tri[e] = |N(v) & N(u)| for every arc e = v->u of v's row, through mark
- * (n bytes, zero before and after): the triangles on each of v's edges. */
-void wm_orbit_arc_triangles(const wm_graph *g, uint32_t v, uint8_t *mark, uint32_t *tri);
 
 /* *out = start + v, or WM_EINPUT naming vertex (g's file id of index v)
  * and orbit when that passes 2^64 - 1 (or v < 0: a bug, also named). */

@@ -174,6 +174,23 @@ Test(orbits, formula_equals_enumerator_on_shapes) {
   formula_vs_enumerator(&e, "isolated");
 }
 
+/* The 4-clique pass has two ways (rows of N+(a) as bit sets, a walk
+ * walk for hubs past the rows' size); the hook sends every vertex down the
+ * second, which the graphs here would never reach. */
+Test(orbits, both_ways_of_the_clique_pass_equal_the_enumerator) {
+  edges e;
+  for (int marked = 0; marked <= 1; marked++) {
+    if (marked) setenv("WM_TEST_ORBIT_WALKED", "1", 1);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+      er(&e, 40, 0.6, seed * 7);
+      formula_vs_enumerator(&e, marked ? "G(40, 0.6), clique walk" : "G(40, 0.6), rows");
+    }
+    clique(&e, 8);
+    formula_vs_enumerator(&e, marked ? "K8, clique walk" : "K8, rows");
+    unsetenv("WM_TEST_ORBIT_WALKED");
+  }
+}
+
 /* A hub joined to every vertex of a sparse random graph: its degree is
  * far above the rest, and its rows run through every vertex's. */
 Test(orbits, hub_far_above_the_rest) {
