@@ -156,12 +156,14 @@ __global__ void propose(const uint32_t *src, const uint32_t *dst, Round r, bool 
   }
 }
 
+/* The loop steps a warp at a time (blockDim a multiple of 32), so that
+ * every lane of a warp takes part in each step's ballot. */
 __global__ void apply(uint32_t *src, uint32_t *dst, Round r, bool directed, const ull *ckey, const ull *cpair,
                       uint64_t mask, const unsigned char *cand, ull *accepted) {
-  for (uint64_t p = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; p < r.active;
-       p += (uint64_t)gridDim.x * blockDim.x) {
+  for (uint64_t base = blockIdx.x * (uint64_t)blockDim.x; base < r.active; base += (uint64_t)gridDim.x * blockDim.x) {
+    const uint64_t p = base + threadIdx.x;
     bool won = false;
-    if (cand[p]) {
+    if (p < r.active && cand[p]) {
       /* pair p's edges are changed by p alone, so they still read as in propose */
       const Swap s = swap_of(src, dst, p, r, directed);
       won = claimant(ckey, cpair, mask, edge_key(s.a, s.d, directed)) == p &&
@@ -171,10 +173,9 @@ __global__ void apply(uint32_t *src, uint32_t *dst, Round r, bool directed, cons
         src[s.j] = s.c, dst[s.j] = s.b;
       }
     }
-    /* one atomic a warp's group of converged lanes, not one a swap */
-    const unsigned lanes = __activemask();
-    const unsigned wins = __ballot_sync(lanes, won);
-    if ((threadIdx.x & 31) == (unsigned)(__ffs(lanes) - 1) && wins) atomicAdd(accepted, (ull)__popc(wins));
+    /* one atomic a warp, not one a swap */
+    const unsigned wins = __ballot_sync(0xFFFFFFFFu, won);
+    if ((threadIdx.x & 31) == 0 && wins) atomicAdd(accepted, (ull)__popc(wins));
   }
 }
 
@@ -247,6 +248,7 @@ uint64_t collect(const wm_graph *g, bool directed, uint32_t *src, uint32_t *dst)
 int switch_rounds(Buffers *b, int dev, uint64_t k, bool directed, uint64_t mask, uint64_t key, uint64_t attempts,
                   const wm_progress *stop, wm_error *err) {
   const uint64_t pairs = k / 2, rounds = (attempts + pairs - 1) / pairs, slots = mask + 1;
+  cudaStream_t stream = b->s; /* (a launch's configuration without "->": scripts/rand-emu.sh rewrites it) */
   unsigned half = 1;
   while (half < 32 && (1ull << (2 * half)) < k) half++;
   for (uint64_t t = 0; t < rounds; t++) {
@@ -259,10 +261,10 @@ int switch_rounds(Buffers *b, int dev, uint64_t k, bool directed, uint64_t mask,
     WM_CUD(dev, cudaMemsetAsync(b->set, 0xFF, slots * sizeof(ull), b->s));
     WM_CUD(dev, cudaMemsetAsync(b->ckey, 0xFF, slots * sizeof(ull), b->s));
     WM_CUD(dev, cudaMemsetAsync(b->cpair, 0xFF, slots * sizeof(ull), b->s));
-    fill_set<<<blocks_for(k), kBlock, 0, b->s>>>(b->src, b->dst, k, directed, b->set, mask);
-    propose<<<blocks_for(r.active), kBlock, 0, b->s>>>(b->src, b->dst, r, directed, b->set, mask, b->ckey, b->cpair,
+    fill_set<<<blocks_for(k), kBlock, 0, stream>>>(b->src, b->dst, k, directed, b->set, mask);
+    propose<<<blocks_for(r.active), kBlock, 0, stream>>>(b->src, b->dst, r, directed, b->set, mask, b->ckey, b->cpair,
                                                         b->cand);
-    apply<<<blocks_for(r.active), kBlock, 0, b->s>>>(b->src, b->dst, r, directed, b->ckey, b->cpair, mask, b->cand,
+    apply<<<blocks_for(r.active), kBlock, 0, stream>>>(b->src, b->dst, r, directed, b->ckey, b->cpair, mask, b->cand,
                                                       b->accepted);
     WM_CUD(dev, cudaGetLastError());
   }
@@ -272,18 +274,19 @@ int switch_rounds(Buffers *b, int dev, uint64_t k, bool directed, uint64_t mask,
 /* The arcs sorted into out's rows (g's offsets), checked, copied back. */
 int build_rows(Buffers *b, int dev, const wm_graph *g, uint64_t k, bool directed, wm_graph *out, wm_error *err) {
   const uint64_t arcs = g->m;
+  cudaStream_t stream = b->s;
   WM_CUD(dev, cudaMalloc(&b->arcs, (arcs ? arcs : 1) * sizeof(ull)));
   WM_CUD(dev, cudaMalloc(&b->sorted, (arcs ? arcs : 1) * sizeof(ull)));
   WM_CUD(dev, cudaMalloc(&b->adj, (arcs ? arcs : 1) * sizeof(uint32_t)));
   WM_CUD(dev, cudaMalloc(&b->off, ((size_t)g->n + 1) * sizeof(uint64_t)));
   WM_CUD(dev, cudaMemcpyAsync(b->off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice, b->s));
-  emit_arcs<<<blocks_for(k), kBlock, 0, b->s>>>(b->src, b->dst, k, directed, b->arcs);
+  emit_arcs<<<blocks_for(k), kBlock, 0, stream>>>(b->src, b->dst, k, directed, b->arcs);
   size_t tmp_bytes = 0;
   const long long items = (long long)arcs;
   WM_CUD(dev, cub::DeviceRadixSort::SortKeys(nullptr, tmp_bytes, b->arcs, b->sorted, items, 0, 64, b->s));
   WM_CUD(dev, cudaMalloc(&b->tmp, tmp_bytes ? tmp_bytes : 1));
   WM_CUD(dev, cub::DeviceRadixSort::SortKeys(b->tmp, tmp_bytes, b->arcs, b->sorted, items, 0, 64, b->s));
-  rows_of<<<blocks_for(arcs), kBlock, 0, b->s>>>(b->sorted, arcs, g->n, b->off, b->adj, b->bad);
+  rows_of<<<blocks_for(arcs), kBlock, 0, stream>>>(b->sorted, arcs, g->n, b->off, b->adj, b->bad);
   WM_CUD(dev, cudaGetLastError());
   int bad = 0;
   WM_CUD(dev, cudaMemcpyAsync(&bad, b->bad, sizeof bad, cudaMemcpyDeviceToHost, b->s));
