@@ -1,8 +1,10 @@
 /* Motif significance (warpmatch_randomize, warpmatch_motif_significance):
  * degree-preserving random graphs (datasets/randomize.h), made a batch at
- * a time in parallel over the context's threads, each counted by the
- * motif counter on the context's device, and per class the real count
- * against the random counts' mean, sd, z-score and empirical p-values. */
+ * a time in parallel over the context's threads (or, switch graphs when the
+ * counts go to a GPU, over the GPUs: datasets/gpu_rand_switch.cu), each
+ * counted by the motif counter on the context's device, and per class the
+ * real count against the random counts' mean, sd, z-score and empirical
+ * p-values. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
