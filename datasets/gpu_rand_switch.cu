@@ -302,7 +302,7 @@ int build_rows(Buffers *b, int dev, const wm_graph *g, uint64_t k, bool directed
 int run(const wm_graph *g, uint64_t key, uint64_t attempts, int dev, const wm_progress *stop, wm_graph *out,
         wm_randomize_stats *st, Buffers *b, wm_error *err) {
   const bool directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
-  const uint64_t m = wm_graph_edges(g);
+  const uint64_t m = g->m; /* arcs: room for every edge whatever the graph holds */
   b->hsrc = (uint32_t *)malloc((m ? m : 1) * sizeof(uint32_t));
   b->hdst = (uint32_t *)malloc((m ? m : 1) * sizeof(uint32_t));
   if (!b->hsrc || !b->hdst)
