@@ -346,3 +346,38 @@ Test(gpu_randomize, two_gpus_give_one_gpus_answer) {
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
 }
+
+/* The program: the randomisation line and the JSON say where the graphs
+ * were made; the same seed gives the same table twice; more GPUs than the
+ * host has is a device error (exit 3). */
+Test(gpu_randomize, cli_says_where_the_graphs_were_made) {
+  char *text = malloc(1 << 16);
+  size_t len = 0;
+  uint64_t s = 99;
+  for (int e = 0; e < 800; e++)
+    len += (size_t)sprintf(text + len, "%u %u\n", (unsigned)(wm_test_rand(&s) % 200), (unsigned)(wm_test_rand(&s) % 200));
+  wm_test_files f;
+  wm_test_graph_file(&f, text);
+  free(text);
+  char *out, *err, *out2, *err2;
+  int rc = wm_test_run(&out, &err, "motifs %s --size 3 --random 4 --seed 2 --device gpu --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "randomisation: switch on 1 GPU (rounds of disjoint pairs), 10 swaps per edge: "), "%s", out);
+  cr_assert(strstr(out, "randomise ") && strstr(out, " s (GPU), count "), "%s", out);
+  rc = wm_test_run(&out2, &err2, "motifs %s --size 3 --random 4 --seed 2 --device gpu --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err2);
+  const char *t1 = strstr(out, "\nname"), *t2 = strstr(out2, "\nname");
+  cr_assert(t1 && t2);
+  cr_assert(!strncmp(t1, t2, (size_t)(strstr(t1, "\np(>=)") - t1)), "the same seed, another table:\n%s\n%s", out, out2);
+  free(out), free(err), free(out2), free(err2);
+  rc = wm_test_run(&out, &err, "motifs %s --size 3 --random 4 --device gpu --json --quiet --no-cache", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "\"randomize_device\":\"gpu\"") && strstr(out, "\"randomize_gpus\":1"), "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "motifs %s --size 3 --random 4 --device gpu --gpus %d --no-cache", f.graph,
+                   wm_gpu_count() + 1);
+  cr_assert_eq(rc, 3, "%s", err);
+  cr_assert(strstr(err, "GPUs asked for, but this host has"), "%s", err);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
