@@ -1,15 +1,19 @@
 /* Motif significance (warpmatch_randomize, warpmatch_motif_significance):
  * degree-preserving random graphs (datasets/randomize.h), made a batch at
- * a time in parallel over the context's threads, each counted by the
- * motif counter on the context's device, and per class the real count
- * against the random counts' mean, sd, z-score and empirical p-values. */
+ * a time in parallel over the context's threads (or, switch graphs when the
+ * counts go to a GPU, over the GPUs: datasets/gpu_rand_switch.cu), each
+ * counted by the motif counter on the context's device, and per class the
+ * real count against the random counts' mean, sd, z-score and empirical
+ * p-values. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_internal.h"
 #include "base.h"
+#include "device.h"
 #include "randomize.h"
 
 _Static_assert(WARPMATCH_MAX_SWAPS_PER_EDGE == WM_RANDOMIZE_MAX_SWAPS, "the public range is the module's");
@@ -24,6 +28,7 @@ void warpmatch_randomize_options_init(warpmatch_randomize_options *o) {
   o->method = WARPMATCH_RANDOMIZE_SWITCH;
   o->seed = 1;
   o->swaps_per_edge = WM_RANDOMIZE_DEFAULT_SWAPS;
+  o->device = WARPMATCH_DEVICE_CPU;
 }
 
 void warpmatch_significance_options_init(warpmatch_significance_options *o) {
@@ -59,13 +64,21 @@ int warpmatch_randomize(warpmatch_context *ctx, const warpmatch_graph *g, const 
   warpmatch_randomize_options_init(&o);
   int rc = opt ? wm_api_struct_in(ctx, who, &o, sizeof o, opt) : WARPMATCH_OK;
   if (!rc) rc = check_chain(ctx, who, o.method, o.swaps_per_edge);
+  int use_gpu = 0;
+  if (!rc) rc = wm_api_use_gpu(ctx, who, o.device, &use_gpu);
   if (rc) return rc;
-  const wm_randomize_options mo = {o.method, o.seed, o.index, o.swaps_per_edge};
+  wm_api_threads t;
+  wm_api_threads_enter(ctx, &t);
+  wm_progress stop; /* silent: only the context's interrupt flag */
+  wm_progress_init(&stop, who, 0, 0);
+  const wm_randomize_options mo = {.method = o.method, .seed = o.seed, .index = o.index,
+                                   .swaps_per_edge = o.swaps_per_edge, .use_gpu = use_gpu, .gpu = 0, .stop = &stop};
   wm_randomize_stats st;
   wm_graph *r = NULL;
   wm_error err;
   const double t0 = wm_now();
   rc = wm_randomize(g->g, &mo, &r, &st, &err);
+  wm_api_threads_leave(&t);
   if (rc) return wm_api_status(ctx, rc, &err);
   warpmatch_randomize_stats s = {sizeof s, st.attempted, st.accepted, st.edges_kept, st.edges_kept_expected,
                                  wm_now() - t0};
@@ -151,13 +164,28 @@ typedef struct sig_run {
   warpmatch_significance_options o;
   count_job job;
   unsigned classes;
+  int make_gpus;            /* GPUs that make the switch graphs (graph i on GPU i mod this); 0: the CPU */
   warpmatch_motif *scratch; /* one graph's rows */
   wm_u128 *random;          /* graphs x classes counts (16 bytes each, not a record's 112) */
   warpmatch_significance_result r;
 } sig_run;
 
-/* Graphs first .. first + n - 1 of the seed's sequence, made in parallel
- * (each one's chain is sequential on its own stream). */
+/* Graph first + i of the batch; on the GPU, on GPU (first + i) mod gpus. */
+static int make_one(const sig_run *s, uint64_t first, int i, const wm_progress *stop, wm_graph **out,
+                    wm_randomize_stats *st, wm_error *err) {
+  const uint64_t index = first + (uint64_t)i;
+  const int gpus = s->make_gpus;
+  const wm_randomize_options mo = {.method = s->o.method, .seed = s->o.seed, .index = index,
+                                   .swaps_per_edge = s->o.swaps_per_edge, .use_gpu = gpus > 0,
+                                   .gpu = gpus > 0 ? (int)(index % (uint64_t)gpus) : 0, .stop = stop};
+  return wm_randomize(s->g->g, &mo, out, st, err);
+}
+
+/* Graphs first .. first + n - 1 of the seed's sequence, made in parallel:
+ * on the CPU over the threads (each one's chain is sequential on its own
+ * stream); on the GPUs by one host thread a GPU, each making the batch's
+ * graphs dealt to it in order.  Either way graph i depends on (seed, i)
+ * alone. */
 static int make_batch(sig_run *s, uint64_t first, int n, wm_graph **batch) {
   int *rcs = calloc((size_t)n, sizeof *rcs);
   wm_error *errs = calloc((size_t)n, sizeof *errs);
@@ -166,11 +194,21 @@ static int make_batch(sig_run *s, uint64_t first, int n, wm_graph **batch) {
     free(rcs), free(errs), free(st);
     return wm_api_fail(s->ctx, WARPMATCH_EINPUT, "%s: out of memory", s->who);
   }
-  const wm_graph *g = s->g->g;
+  wm_progress stop; /* silent: the context's interrupt flag for the worker threads */
+  wm_progress_init(&stop, s->who, 0, 0);
+  const int gpus = s->make_gpus;
+  if (gpus > 0) {
+#pragma omp parallel num_threads(gpus)
+    { /* fewer threads than GPUs (a nested call) still deal every GPU's graphs */
+      const int nt = omp_get_num_threads();
+      for (int d = omp_get_thread_num(); d < gpus; d += nt)
+        for (int i = 0; i < n; i++)
+          if ((first + (uint64_t)i) % (uint64_t)gpus == (uint64_t)d)
+            rcs[i] = make_one(s, first, i, &stop, &batch[i], &st[i], &errs[i]);
+    }
+  } else {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(n)
-  for (int i = 0; i < n; i++) {
-    const wm_randomize_options mo = {s->o.method, s->o.seed, first + (uint64_t)i, s->o.swaps_per_edge};
-    rcs[i] = wm_randomize(g, &mo, &batch[i], &st[i], &errs[i]);
+    for (int i = 0; i < n; i++) rcs[i] = make_one(s, first, i, &stop, &batch[i], &st[i], &errs[i]);
   }
   int rc = WARPMATCH_OK;
   for (int i = 0; i < n; i++) {
@@ -204,7 +242,9 @@ static int count_batch(sig_run *s, uint64_t first, int n, wm_graph **batch) {
  * graphs of a batch are made in parallel, then counted one by one (the
  * counter itself runs on every thread, or on the GPU). */
 static int random_counts(sig_run *s) {
-  const int threads = warpmatch_threads(s->ctx);
+  const int cpu_threads = warpmatch_threads(s->ctx);
+  /* on the GPUs a batch gives each GPU a few graphs in a row */
+  const int threads = s->make_gpus ? 4 * s->make_gpus : cpu_threads;
   wm_graph **batch = calloc((size_t)threads, sizeof *batch);
   if (!batch) return wm_api_fail(s->ctx, WARPMATCH_EINPUT, "%s: out of memory", s->who);
   int rc = WARPMATCH_OK;
@@ -284,6 +324,21 @@ static int significance(sig_run *s, warpmatch_significance_row *rows) {
   return rc;
 }
 
+/* Where the random graphs are made: switch graphs on the GPUs when the
+ * counts go to a GPU (the device given, or AUTO on a GPU host), dealt over
+ * the match options' gpus, else the context's; curveball on the CPU. */
+static int make_device(sig_run *s) {
+  int use_gpu = 0;
+  int rc = wm_api_use_gpu(s->ctx, s->who, s->o.device, &use_gpu);
+  if (rc || !use_gpu || s->o.method != WARPMATCH_RANDOMIZE_SWITCH) return rc;
+  const int gpus = s->job.match.gpus > 0 ? s->job.match.gpus : s->ctx->gpus > 0 ? s->ctx->gpus : 1;
+  const int have = wm_gpu_count();
+  if (gpus > have)
+    return wm_api_fail(s->ctx, WARPMATCH_EDEVICE, "%s: %d GPUs asked for, but this host has %d", s->who, gpus, have);
+  s->make_gpus = gpus;
+  return WARPMATCH_OK;
+}
+
 static int sig_options(sig_run *s, const warpmatch_significance_options *opt, unsigned size) {
   warpmatch_significance_options_init(&s->o);
   int rc = opt ? wm_api_struct_in(s->ctx, s->who, &s->o, sizeof s->o, opt) : WARPMATCH_OK;
@@ -305,7 +360,8 @@ static int sig_options(sig_run *s, const warpmatch_significance_options *opt, un
   /* one plain count a graph: no timed trials, per-vertex counts, order or ball */
   j->match.trials = 1, j->match.trial_ms = NULL, j->match.per_vertex = NULL, j->match.order = NULL;
   j->match.ball = 0;
-  return classes_of(s->ctx, s->who, &s->job, &s->classes);
+  rc = classes_of(s->ctx, s->who, &s->job, &s->classes);
+  return rc ? rc : make_device(s);
 }
 
 int warpmatch_motif_significance(warpmatch_context *ctx, const warpmatch_graph *g, unsigned size,
@@ -323,6 +379,8 @@ int warpmatch_motif_significance(warpmatch_context *ctx, const warpmatch_graph *
   if (!rc) rc = significance(&s, rows);
   s.r.graphs = s.o.graphs;
   s.r.classes = s.classes;
+  s.r.randomize_device = s.make_gpus ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
+  s.r.randomize_gpus = s.make_gpus;
   for (uint64_t i = 0; !rc && random && i < s.o.graphs; i++) /* the real rows' names with each graph's counts */
     for (unsigned c = 0; c < s.classes; c++) {
       warpmatch_motif *m = &random[i * s.classes + c];

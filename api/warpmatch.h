@@ -578,6 +578,10 @@ typedef struct warpmatch_randomize_options {
                               call's i-th random graph is index i */
   unsigned swaps_per_edge; /* switch: attempted swaps per edge; curveball: global trade rounds
                               (each vertex trades once a round); default 10 */
+  int device;              /* WARPMATCH_DEVICE_* that makes a switch graph (default CPU): the GPU
+                              switches in rounds of disjoint pairs, another chain than the CPU's
+                              (its own graphs of a seed, as reproducible); curveball runs on the
+                              CPU whatever this says */
 } warpmatch_randomize_options;
 void warpmatch_randomize_options_init(warpmatch_randomize_options *o);
 
@@ -636,6 +640,9 @@ typedef struct warpmatch_significance_result {
   double randomize_seconds;   /* making the random graphs (wall, in parallel) */
   double count_seconds;       /* counting them */
   int device;                 /* WARPMATCH_DEVICE_CPU or _GPU: where the counts ran */
+  int randomize_device;       /* WARPMATCH_DEVICE_CPU or _GPU: where the random graphs were made
+                                 (switch on the GPU when o->device is, or is AUTO on a GPU host) */
+  int randomize_gpus;         /* GPUs that made them (graph i on GPU i mod this); 0 on the CPU */
 } warpmatch_significance_result;
 
 /* The rows of a significance call of (size, directed): 2, 6 or 21
@@ -643,8 +650,10 @@ typedef struct warpmatch_significance_result {
 unsigned warpmatch_significance_classes(unsigned size, int directed);
 /* g's classes of `size` vertices (3..5 undirected) counted, then those of
  * o->graphs random graphs of its degrees (graph i is warpmatch_randomize's
- * index i of o->seed; made a batch of the context's threads at a time, in
- * parallel, then counted one after another by warpmatch_motifs_ex on
+ * index i of o->seed on the same device; made a batch at a time, in
+ * parallel over the context's threads, or switch graphs on the GPU when
+ * o->device is (graph i on GPU i mod the match options' or the context's
+ * gpus), then counted one after another by warpmatch_motifs_ex on
  * o->device), into rows[0..warpmatch_significance_classes(size,
  * o->directed)); random (may be NULL) gets graph i's counts at
  * random[i * classes + c].  o NULL: the defaults; result may be NULL. */

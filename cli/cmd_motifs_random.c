@@ -72,6 +72,11 @@ static void print_chain(const warpmatch_significance_options *o, const warpmatch
   if (o->method == WARPMATCH_RANDOMIZE_CURVEBALL)
     printf("randomisation: curveball, %u rounds of global trades a graph: %.0f trades, %.0f moved a neighbour",
            o->swaps_per_edge, per_graph(t, (double)t->r.attempted), per_graph(t, (double)t->r.accepted));
+  else if (t->r.randomize_device == WARPMATCH_DEVICE_GPU)
+    printf("randomisation: switch on %d GPU%s (rounds of disjoint pairs), %u swaps per edge: %.0f attempted, "
+           "%.0f accepted a graph",
+           t->r.randomize_gpus, t->r.randomize_gpus == 1 ? "" : "s", o->swaps_per_edge,
+           per_graph(t, (double)t->r.attempted), per_graph(t, (double)t->r.accepted));
   else
     printf("randomisation: switch, %u swaps per edge: %.0f attempted, %.0f accepted a graph", o->swaps_per_edge,
            per_graph(t, (double)t->r.attempted), per_graph(t, (double)t->r.accepted));
@@ -99,8 +104,9 @@ static void print_text(const char *path, const warpmatch_graph *g, unsigned k, c
   if (any_nan_z(t)) printf("\nz -: every random count equal (sd 0), so no z-score\n");
   printf("\np(>=), p(<=): the share of random counts at or above, at or below the real one "
          "(small: over-, under-represented)\n");
-  printf("time: load %.3f s, real count %.3f s, per random graph: randomise %.3f s, count %.3f s (%s)\n",
-         t->load_seconds, t->r.real_seconds, per_graph(t, t->r.randomize_seconds), per_graph(t, t->r.count_seconds),
+  printf("time: load %.3f s, real count %.3f s, per random graph: randomise %.3f s (%s), count %.3f s (%s)\n",
+         t->load_seconds, t->r.real_seconds, per_graph(t, t->r.randomize_seconds),
+         t->r.randomize_device == WARPMATCH_DEVICE_GPU ? "GPU" : "CPU", per_graph(t, t->r.count_seconds),
          t->r.device == WARPMATCH_DEVICE_GPU ? "GPU" : "CPU");
 }
 
@@ -137,6 +143,8 @@ static void print_json(const char *path, const warpmatch_graph *g, unsigned k, c
   }
   wm_json_close(&j);
   wm_json_str(&j, "device", t->r.device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
+  wm_json_str(&j, "randomize_device", t->r.randomize_device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
+  wm_json_u64(&j, "randomize_gpus", (uint64_t)t->r.randomize_gpus);
   wm_json_double(&j, "load_seconds", t->load_seconds);
   wm_json_double(&j, "real_seconds", t->r.real_seconds);
   wm_json_double(&j, "randomize_seconds_per_graph", per_graph(t, t->r.randomize_seconds));

@@ -97,8 +97,8 @@ static void shuffle(uint32_t *p, uint32_t n, uint64_t key, uint64_t *ctr) {
   }
 }
 
-int wm_rand_curveball(const wm_graph *g, uint64_t key, unsigned rounds, wm_graph *out, wm_randomize_stats *st,
-                      wm_error *err) {
+int wm_rand_curveball(const wm_graph *g, uint64_t key, unsigned rounds, const wm_progress *stop, wm_graph *out,
+                      wm_randomize_stats *st, wm_error *err) {
   memcpy(out->adj, g->adj, g->m * sizeof *out->adj);
   const uint64_t dmax = wm_graph_max_degree(g);
   trade_state s = {out, (g->flags & WM_GRAPH_DIRECTED) != 0, calloc((size_t)g->n + 1, sizeof *s.in_u),
@@ -110,6 +110,10 @@ int wm_rand_curveball(const wm_graph *g, uint64_t key, unsigned rounds, wm_graph
   } else {
     for (uint32_t v = 0; v < g->n; v++) order[v] = v;
     for (unsigned round = 0; round < rounds; round++) {
+      if (stop && wm_progress_stopped(stop)) { /* a round is n/2 trades: polled once each */
+        rc = wm_interrupted(err, "randomize");
+        break;
+      }
       shuffle(order, g->n, key, &s.ctr);
       for (uint32_t i = 0; i + 1 < g->n; i += 2) st->accepted += (uint64_t)trade(&s, order[i], order[i + 1]);
       st->attempted += g->n / 2;

@@ -145,11 +145,18 @@ static void prefetch_slots(const edge_set *s, uint32_t (*e)[2], const draw *d, i
   __builtin_prefetch(&s->slot[home(s, key_of(c, e[d->i][1], directed))]);
 }
 
-static uint64_t run_chain(uint32_t (*e)[2], uint64_t k, uint64_t attempts, uint64_t key, int directed, edge_set *s) {
+/* How often the chain polls the caller's stop: a relaxed load every 64Ki
+ * attempts costs nothing next to their cache misses. */
+#define POLL_MASK 0xFFFFu
+
+/* The swaps made, or UINT64_MAX when stopped. */
+static uint64_t run_chain(uint32_t (*e)[2], uint64_t k, uint64_t attempts, uint64_t key, int directed, edge_set *s,
+                          const wm_progress *stop) {
   draw ring[AHEAD];
   uint64_t ctr = 0, accepted = 0;
   for (uint64_t t = 0; t < AHEAD && t < attempts; t++) ring[t] = next_draw(key, &ctr, k, directed);
   for (uint64_t t = 0; t < attempts; t++) {
+    if ((t & POLL_MASK) == 0 && stop && wm_progress_stopped(stop)) return UINT64_MAX;
     const draw d = ring[t % AHEAD];
     if (t + AHEAD < attempts) {
       draw *n = &ring[t % AHEAD];
@@ -163,8 +170,8 @@ static uint64_t run_chain(uint32_t (*e)[2], uint64_t k, uint64_t attempts, uint6
   return accepted;
 }
 
-int wm_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, wm_graph *out, wm_randomize_stats *st,
-                   wm_error *err) {
+int wm_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, const wm_progress *stop, wm_graph *out,
+                   wm_randomize_stats *st, wm_error *err) {
   const int directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
   const uint64_t m = wm_graph_edges(g);
   edge_set s = {NULL, 0};
@@ -177,9 +184,11 @@ int wm_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, wm_graph 
   }
   const uint64_t k = collect(g, directed, e, &s);
   st->attempted = k >= 2 ? attempts : 0;
-  st->accepted = k >= 2 ? run_chain(e, k, attempts, key, directed, &s) : 0;
-  const int rc = fill_rows(g, e, k, directed, out);
+  st->accepted = k >= 2 ? run_chain(e, k, attempts, key, directed, &s, stop) : 0;
+  const int stopped = st->accepted == UINT64_MAX;
+  const int rc = stopped ? 0 : fill_rows(g, e, k, directed, out);
   free(e);
   free(s.slot);
+  if (stopped) return wm_interrupted(err, "randomize");
   return rc ? wm_fail(err, WM_EINPUT, "randomize: out of memory for %u row cursors", g->n) : WM_OK;
 }

@@ -65,10 +65,12 @@ int wm_randomize(const wm_graph *g, const wm_randomize_options *o, wm_graph **ou
   wm_graph *r = shell_of(g);
   if (!r) return wm_fail(err, WM_EINPUT, "randomize: out of memory for a graph of %llu arcs", (unsigned long long)g->m);
   const uint64_t key = wm_gen_item_key(wm_gen_stream_key(o->seed, STREAM_RANDOMIZE), o->index);
-  int rc = o->method == WM_RANDOMIZE_SWITCH
-               ? wm_rand_switch(g, key, (uint64_t)o->swaps_per_edge * wm_graph_edges(g), r, st, err)
-               : wm_rand_curveball(g, key, o->swaps_per_edge, r, st, err);
-  for (uint32_t v = 0; !rc && v < g->n; v++) wm_sort_u32(r->adj + r->offsets[v], wm_degree(r, v));
+  const uint64_t attempts = (uint64_t)o->swaps_per_edge * wm_graph_edges(g);
+  const int on_gpu = o->use_gpu && o->method == WM_RANDOMIZE_SWITCH;
+  int rc = on_gpu ? wm_gpu_rand_switch(g, key, attempts, o->gpu, o->stop, r, st, err)
+           : o->method == WM_RANDOMIZE_SWITCH ? wm_rand_switch(g, key, attempts, o->stop, r, st, err)
+                                              : wm_rand_curveball(g, key, o->swaps_per_edge, o->stop, r, st, err);
+  for (uint32_t v = 0; !rc && !on_gpu && v < g->n; v++) wm_sort_u32(r->adj + r->offsets[v], wm_degree(r, v));
   if (!rc) rc = mixing_check(g, r, st, err);
   if (rc) {
     wm_graph_destroy(r);

@@ -19,7 +19,12 @@
 
 #include <stdint.h>
 
+#include "base.h"
 #include "datasets.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum { WM_RANDOMIZE_SWITCH = 1, WM_RANDOMIZE_CURVEBALL = 2 };
 
@@ -38,6 +43,9 @@ typedef struct wm_randomize_options {
   uint64_t seed;
   uint64_t index;          /* which graph of the seed's sequence */
   unsigned swaps_per_edge; /* 1..WM_RANDOMIZE_MAX_SWAPS */
+  int use_gpu;             /* switch only: 1 makes the graph on CUDA device `gpu` (gpu_rand_switch.cu) */
+  int gpu;
+  const wm_progress *stop; /* or NULL: the chains give up with WM_EINTERRUPTED once it is stopped */
 } wm_randomize_options;
 
 typedef struct wm_randomize_stats {
@@ -55,11 +63,24 @@ typedef struct wm_randomize_stats {
 int wm_randomize(const wm_graph *g, const wm_randomize_options *o, wm_graph **out, wm_randomize_stats *st,
                  wm_error *err);
 
-/* The chains (rand_switch.c, rand_curveball.c).  `out` has g's offsets;
- * each fills out->adj (rows in any order) from the stream `key`. */
-int wm_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, wm_graph *out, wm_randomize_stats *st,
-                   wm_error *err);
-int wm_rand_curveball(const wm_graph *g, uint64_t key, unsigned rounds, wm_graph *out, wm_randomize_stats *st,
-                      wm_error *err);
+/* The chains (rand_switch.c, rand_curveball.c, gpu_rand_switch.cu).
+ * `out` has g's offsets; each fills out->adj (rows in any order; the GPU's
+ * sorted) from the stream `key`, polling `stop` (may be NULL). */
+int wm_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, const wm_progress *stop, wm_graph *out,
+                   wm_randomize_stats *st, wm_error *err);
+int wm_rand_curveball(const wm_graph *g, uint64_t key, unsigned rounds, const wm_progress *stop, wm_graph *out,
+                      wm_randomize_stats *st, wm_error *err);
+/* Edge switching on CUDA device `dev` in rounds: each round pairs up the
+ * edges by a keyed permutation, every pair proposes one swap against the
+ * round's starting graph, and where two proposals would make the same edge
+ * the lower pair wins, so the graph depends on `key` alone, whatever the
+ * GPU or the thread timing (not the CPU chain's graph: another order of
+ * attempts).  `attempts` counts as the CPU chain's do (a pair is one);
+ * the last round pairs only as many as are left.  WM_EDEVICE without CUDA. */
+int wm_gpu_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, int dev, const wm_progress *stop,
+                       wm_graph *out, wm_randomize_stats *st, wm_error *err);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -5,7 +5,8 @@
 # (motif-emu.sh, run 0), the triangle, clique and diamond kernels with tiny
 # policy constants on one device and as two processes of two devices
 # (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS suites' small graphs on one and
-# three emulated GPUs (bfs-emu.sh with a filter).  Each checks indexing,
+# three emulated GPUs (bfs-emu.sh with a filter), and the GPU's edge switching
+# (rand-emu.sh, whole: a few minutes).  Each checks indexing,
 # barriers, warp collectives and the host drivers against brute force or the
 # CPU, not races or speed; the full runs are the scripts themselves.
 #
@@ -26,6 +27,7 @@ step() {
 }
 step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS=0 bash "$repo/scripts/motif-emu.sh"
 step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh"
+step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh"
 step bfs-emu env WM_EMU_BUILD="$base/bfs" bash "$repo/scripts/bfs-emu.sh" \
   --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny)'
 exit $status

@@ -8,7 +8,8 @@
 # source); python = the Python package's tests on this build's library (its
 # GPU cases run where a GPU is usable); api = the library's per-query overhead against the program's
 # (scripts/bench-api.sh); bfs-gpus = BFS over every GPU of the host against one
-# (scripts/bench-bfs-gpus.sh); multi = --gpus 1 against 2, 4 and 8 up to the GPUs of the host
+# (scripts/bench-bfs-gpus.sh); significance = the time per random graph made on
+# the CPU and on the GPUs (scripts/bench-significance.sh); multi = --gpus 1 against 2, 4 and 8 up to the GPUs of the host
 # (triangles and 4-cliques, 3 trials, and 4-motifs on Kronecker scale 24;
 # 5-motifs on scale 20, where one GPU takes ~68 s for them: the motifs run
 # one trial, since --trials repeats the whole run after a warm-up); graphs
@@ -72,6 +73,17 @@ for stage in "${stages[@]}"; do
     [ -d .gpu-data/escape ] && esc=(--escape "$PWD/.gpu-data/escape")
     WM_BIN="$build/warpmatch" WM_OUT="$out" bash scripts/bench-motifs.sh "${esc[@]}" 2>&1 |
       tee "$out/bench-motifs.log" | tail -40
+    ;;
+  significance)
+    # per random graph: the CPU's chains against the GPU's edge switching (1 GPU, then every GPU)
+    ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    for dev in "cpu 1" "gpu 1" "gpu $ngpu"; do
+      read -r d n <<<"$dev"
+      log "scripts/bench-significance.sh --device $d --gpus $n"
+      WM_BIN="$build/warpmatch" bash scripts/bench-significance.sh --device "$d" --gpus "$n" --nx-graphs 0 2>&1 |
+        tee "$out/bench-significance-$d-$n.log" | tail -5
+      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    done
     ;;
   multi)
     bin="$build/warpmatch"

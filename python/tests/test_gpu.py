@@ -61,3 +61,34 @@ def test_orbits_agree(hub: warpmatch.Graph, size: int) -> None:
     cpu = hub.orbits(size, device="cpu")
     assert gpu.dtype == np.uint64
     assert np.array_equal(gpu, cpu)
+
+
+def _edge_set(g: warpmatch.Graph) -> set[tuple[int, int]]:
+    return {(int(u), int(v)) for u, v in g.edge_list()}
+
+
+def _degrees(g: warpmatch.Graph) -> dict[int, int]:
+    deg: dict[int, int] = {}
+    for u, v in _edge_set(g):
+        deg[u] = deg.get(u, 0) + 1
+        deg[v] = deg.get(v, 0) + 1
+    return deg
+
+
+def test_significance_graphs_made_on_the_gpu(hub: warpmatch.Graph) -> None:
+    """Switch graphs made on the GPU keep every degree, make no loop, repeat
+    by seed, and the table's random mean is theirs counted on the CPU."""
+    r = hub.randomize(seed=5, index=1, device="gpu")
+    assert r.edges == hub.edges
+    assert all(u != v for u, v in _edge_set(r))
+    assert _degrees(r) == _degrees(hub)
+    assert _edge_set(hub.randomize(seed=5, index=1, device="gpu")) == _edge_set(r)
+    assert _edge_set(hub.randomize(seed=6, index=1, device="gpu")) != _edge_set(r)
+    n = 3
+    table = hub.motifs(3, random=n, seed=5, device="gpu")
+    info = table.attrs if hasattr(table, "attrs") else table.info
+    assert info["randomize_device"] == "gpu" and info["randomize_gpus"] == 1
+    rows = table.to_dict("records") if hasattr(table, "to_dict") else [x.__dict__ for x in table]
+    for row in rows:
+        xs = [hub.randomize(seed=5, index=i, device="gpu").motifs(3, device="cpu")[row["name"]] for i in range(n)]
+        assert row["random_mean"] == pytest.approx(sum(xs) / n)

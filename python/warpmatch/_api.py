@@ -1062,19 +1062,27 @@ class Graph:
             "edges_kept_per_graph": r.edges_kept / n,
             "edges_kept_expected": r.edges_kept_expected,
             "device": _DEVICE_NAMES.get(r.device, "cpu"),
+            "randomize_device": _DEVICE_NAMES.get(r.randomize_device, "cpu"),
+            "randomize_gpus": r.randomize_gpus,
             "real_seconds": r.real_seconds,
             "randomize_seconds_per_graph": r.randomize_seconds / n,
             "count_seconds_per_graph": r.count_seconds / n,
         }
         return _significance_table(out, info)
 
-    def randomize(self, seed: int = 1, method: str = "switch", swaps_per_edge: int = 10, index: int = 0) -> Graph:
+    def randomize(
+        self, seed: int = 1, method: str = "switch", swaps_per_edge: int = 10, index: int = 0, device: str = "cpu"
+    ) -> Graph:
         """A new Graph with every vertex's degree (in- and out-degree when
         directed), no self-loops or multi-edges: graph ``index`` of ``seed``'s
-        sequence (``motifs(..., random=N, seed=seed)`` counts indices 0..N-1),
-        made by "switch" (edge swaps) or "curveball" trades from this one.
-        The vertices keep their ids (and networkx nodes)."""
+        sequence (``motifs(..., random=N, seed=seed, device=device)`` counts
+        indices 0..N-1), made by "switch" (edge swaps) or "curveball" trades
+        from this one.  ``device``: "gpu" (or "auto" on a GPU host) makes a
+        switch graph on the GPU, by another chain than the CPU's (its own
+        graphs of a seed); curveball runs on the CPU.  The vertices keep
+        their ids (and networkx nodes)."""
         o = _lib.randomize_options()
+        o.device = _device(device)
         o.method = _chain(method)
         o.seed = _integer(seed, "seed", 0, 2**64 - 1)
         o.index = _integer(index, "index", 0, 2**64 - 1)

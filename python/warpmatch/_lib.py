@@ -179,6 +179,7 @@ class RandomizeOptions(Structure):
         ("seed", c_uint64),
         ("index", c_uint64),
         ("swaps_per_edge", c_uint),
+        ("device", c_int),
     ]
 
 
@@ -240,6 +241,8 @@ class SignificanceResult(Structure):
         ("randomize_seconds", c_double),
         ("count_seconds", c_double),
         ("device", c_int),
+        ("randomize_device", c_int),
+        ("randomize_gpus", c_int),
     ]
 
 

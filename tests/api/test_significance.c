@@ -265,3 +265,56 @@ Test(significance, match_options_pass_through) {
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
 }
+
+/* The CPU chains poll the context's interrupt flag (set before the call:
+ * their first poll hears it), and leave no graph behind when they stop. */
+Test(significance, randomize_stops_at_the_interrupt_flag) {
+  warpmatch_context *ctx = ctx_new(2);
+  warpmatch_graph *g = small_graph(ctx, 2, 0), *h = NULL;
+  warpmatch_interrupt(ctx, 1);
+  const int methods[] = {WARPMATCH_RANDOMIZE_SWITCH, WARPMATCH_RANDOMIZE_CURVEBALL};
+  for (int m = 0; m < 2; m++) {
+    warpmatch_randomize_options ro;
+    warpmatch_randomize_options_init(&ro);
+    ro.method = methods[m];
+    cr_assert_eq(warpmatch_randomize(ctx, g, &ro, &h, NULL), WARPMATCH_EINTERRUPTED, "method %d: %s", methods[m],
+                 warpmatch_last_error(ctx));
+    cr_assert_null(h);
+    cr_assert(strstr(warpmatch_last_error(ctx), "randomize: interrupted"), "%s", warpmatch_last_error(ctx));
+  }
+  warpmatch_interrupt(ctx, 0);
+  cr_assert_eq(warpmatch_randomize(ctx, g, NULL, &h, NULL), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  warpmatch_graph_destroy(h);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+/* The random graphs are made where the counts run: on the CPU here, and
+ * the result says so; a GPU asked for without one is refused. */
+Test(significance, reports_where_the_graphs_were_made) {
+  warpmatch_context *ctx = ctx_new(2);
+  warpmatch_graph *g = small_graph(ctx, 3, 0), *h = NULL;
+  warpmatch_significance_row rows[2];
+  warpmatch_significance_options o;
+  options(&o, 3, WARPMATCH_RANDOMIZE_SWITCH, 1);
+  warpmatch_significance_result r = {.size = sizeof r};
+  cr_assert_eq(warpmatch_motif_significance(ctx, g, 3, &o, rows, NULL, &r), WARPMATCH_OK, "%s",
+               warpmatch_last_error(ctx));
+  cr_assert_eq(r.randomize_device, WARPMATCH_DEVICE_CPU);
+  cr_assert_eq(r.randomize_gpus, 0);
+  warpmatch_randomize_options ro;
+  warpmatch_randomize_options_init(&ro);
+  cr_assert_eq(ro.device, WARPMATCH_DEVICE_CPU, "warpmatch_randomize's graphs stay the CPU chain's by default");
+  ro.device = WARPMATCH_DEVICE_GPU;
+  if (!warpmatch_gpu_available(ctx)) {
+    cr_assert_eq(warpmatch_randomize(ctx, g, &ro, &h, NULL), WARPMATCH_EDEVICE);
+    cr_assert_null(h);
+    cr_assert(strstr(warpmatch_last_error(ctx), "no usable CUDA device"), "%s", warpmatch_last_error(ctx));
+  } else {
+    cr_assert_eq(warpmatch_randomize(ctx, g, &ro, &h, NULL), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+    cr_assert_eq(warpmatch_graph_edges(h), warpmatch_graph_edges(g));
+    warpmatch_graph_destroy(h);
+  }
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}

@@ -27,7 +27,8 @@ static wm_graph *ring(uint32_t n, uint32_t k, int directed) {
 }
 
 static wm_graph *randomized(const wm_graph *g, int method, uint64_t seed, uint64_t index, wm_randomize_stats *st) {
-  const wm_randomize_options o = {method, seed, index, WM_RANDOMIZE_DEFAULT_SWAPS};
+  const wm_randomize_options o = {.method = method, .seed = seed, .index = index,
+                                 .swaps_per_edge = WM_RANDOMIZE_DEFAULT_SWAPS};
   wm_graph *r = NULL;
   wm_error err;
   wm_randomize_stats local;
@@ -169,7 +170,7 @@ Test(randomize, refuses_an_oriented_graph_and_bad_options) {
   wm_error err;
   cr_assert_eq(wm_graph_orient_by_degree(g, &o, &err), WM_OK);
   wm_randomize_stats st;
-  wm_randomize_options opt = {WM_RANDOMIZE_SWITCH, 1, 0, 10};
+  wm_randomize_options opt = {.method = WM_RANDOMIZE_SWITCH, .seed = 1, .swaps_per_edge = 10};
   cr_assert_eq(wm_randomize(o, &opt, &r, &st, &err), WM_EINPUT);
   cr_assert(strstr(err.msg, "oriented"), "%s", err.msg);
   cr_assert_null(r);

@@ -225,6 +225,13 @@ inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
 inline unsigned long long atomicAdd_system(unsigned long long *p, unsigned long long v) { return atomicAdd(p, v); }
 inline unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v) { unsigned o = *p; if (o == cmp) *p = v; return o; }
 inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; if (v > o) *p = v; return o; }
+/* What the GPU's edge switching uses besides (scripts/rand-emu.sh). */
+inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long cmp, unsigned long long v) {
+  unsigned long long o = *p;
+  if (o == cmp) *p = v;
+  return o;
+}
+inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; if (v < o) *p = v; return o; }
 template <class T> inline T min(T a, T b) { return a < b ? a : b; }
 template <class T> inline T max(T a, T b) { return a > b ? a : b; }
 
