@@ -9,9 +9,10 @@
  * one item: it finds its edge by binary search in the ranges' prefix, and
  * the arcs between the set's other vertices by binary search in the
  * shorter of their two skeleton rows (the CPU marks a row instead, which
- * would cost n entries per thread here).  Items go out in chunks of a
- * block's threads, chunk i to device i mod gpus, as gpu_orbit_sums5.cu
- * deals its tasks.
+ * would cost n entries per thread here).  Items go out in launches of
+ * 2^28 a device (the host moves the progress line and sees a stop request
+ * between them), each in chunks of a block's threads, chunk i to device
+ * i mod gpus, as gpu_orbit_sums5.cu deals its tasks.
  *
  * Counts are exact: per block, each class has a 64-bit word and a carry
  * word in shared memory (a carry past the low word adds one to the high,
@@ -45,6 +46,7 @@ struct params {
   const uint64_t *te;    /* and the entry of its higher end u in v's row */
   const uint64_t *start; /* ntasks + 1: the prefix of the tasks' items */
   uint64_t ntasks, items;
+  uint64_t base, end; /* this launch's items */
   uint32_t n;
   int part, gpus; /* this device takes the chunks c with c mod gpus == part */
   unsigned long long first; /* block 0's words start here (the test hook) */
@@ -175,12 +177,12 @@ __global__ void __launch_bounds__(kThreads) dir_counts(params p) {
   if (K == 4)
     for (int i = threadIdx.x; i < shape<K>::accept; i += blockDim.x) accept[i] = p.accept[i];
   __syncthreads();
-  const uint64_t chunks = (p.items + kThreads - 1) / kThreads;
+  const uint64_t chunks = (p.end - p.base + kThreads - 1) / kThreads;
   /* c is the block's: every lane of a warp meets warp_add each round */
   for (uint64_t c = (uint64_t)blockIdx.x * p.gpus + p.part; c < chunks; c += (uint64_t)gridDim.x * p.gpus) {
-    const uint64_t i = c * kThreads + threadIdx.x;
+    const uint64_t i = p.base + c * kThreads + threadIdx.x;
     int row = -1, row2 = -1;
-    if (i < p.items) {
+    if (i < p.end) {
       const uint64_t t = task_of(p, i), j = i - p.start[t];
       if (K == 3) census_item(p, row_of, t, j, &row, &row2, lo, hi);
       else row = path_item(p, row_of, accept, t, j);
@@ -239,15 +241,16 @@ int tasks_of(const wm_dir_skeleton *s, unsigned k, tasks *t, wm_error *err) {
   return WM_OK;
 }
 
-/* One device's buffers. */
+/* One device's buffers and its kernels' time. */
 struct bufs {
-  int dev;
+  int dev, sms;
   uint64_t *off, *te, *start;
   uint32_t *nbr, *tv;
   uint8_t *dir, *row_of, *accept;
   unsigned long long *words; /* rows low words, then rows high words */
   cudaEvent_t begin, end;
   int launched;
+  float ms;
 };
 
 void release(bufs &b) {
@@ -273,17 +276,15 @@ struct tables {
   const uint8_t *accept;
 };
 
-/* On device b.dev: the skeleton, the tasks and the tables, then the
- * kernel over part `part` of the chunks, started and not waited for. */
-int launch(bufs &b, const wm_dir_skeleton *s, unsigned k, const tasks &t, const tables &q, int part, int gpus,
-           uint64_t start, wm_error *err) {
-  const int rows = k == 3 ? 2 * WM_DIR_ROWS3 : WM_DIR_ROWS4;
-  const uint64_t chunks = (t.start[t.n] + kThreads - 1) / kThreads;
-  const uint64_t mine = chunks / (uint64_t)gpus + ((uint64_t)part < chunks % (uint64_t)gpus);
-  if (!mine) return WM_OK;
-  int sms = 0;
+int rows_of(unsigned k) { return k == 3 ? 2 * WM_DIR_ROWS3 : WM_DIR_ROWS4; }
+
+/* On device b.dev: the skeleton, the tasks, the tables and the words
+ * (their low words at start: the test hook). */
+int setup(bufs &b, const wm_dir_skeleton *s, unsigned k, const tasks &t, const tables &q, uint64_t start,
+          wm_error *err) {
+  const int rows = rows_of(k);
   WM_CU(cudaSetDevice(b.dev));
-  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
+  WM_CU(cudaDeviceGetAttribute(&b.sms, cudaDevAttrMultiProcessorCount, b.dev));
   const uint64_t len = s->off[s->n];
   WM_CU(upload(&b.off, s->off, ((size_t)s->n + 1) * sizeof *s->off));
   WM_CU(upload(&b.nbr, s->nbr, len * sizeof *s->nbr));
@@ -296,55 +297,89 @@ int launch(bufs &b, const wm_dir_skeleton *s, unsigned k, const tasks &t, const 
   unsigned long long words[2 * WM_DIR_ROWS4];
   for (int r = 0; r < 2 * rows; r++) words[r] = r < rows ? start : 0;
   WM_CU(upload(&b.words, words, 2 * rows * sizeof *words));
+  WM_CU(cudaEventCreate(&b.begin));
+  WM_CU(cudaEventCreate(&b.end));
+  return WM_OK;
+}
+
+/* The kernel over items [base, end), the chunks c with c mod gpus ==
+ * part, on b's device, started and not waited for (none when the part
+ * has no chunk); first: block 0's words' start. */
+int launch(bufs &b, const wm_dir_skeleton *s, unsigned k, const tasks &t, int part, int gpus, uint64_t base,
+           uint64_t end, uint64_t first, wm_error *err) {
+  const uint64_t chunks = (end - base + kThreads - 1) / kThreads;
+  const uint64_t mine = chunks / (uint64_t)gpus + ((uint64_t)part < chunks % (uint64_t)gpus);
+  b.launched = mine > 0;
+  if (!mine) return WM_OK;
   params p;
   memset(&p, 0, sizeof p);
   p.off = b.off, p.nbr = b.nbr, p.dir = b.dir, p.tv = b.tv, p.te = b.te, p.start = b.start;
-  p.ntasks = t.n, p.items = t.start[t.n], p.n = s->n, p.part = part, p.gpus = gpus, p.first = start;
-  p.row_of = b.row_of, p.accept = b.accept, p.lo = b.words, p.hi = b.words + rows;
-  const uint64_t most = (uint64_t)(sms > 0 ? sms : 1) * kBlocksPerSm;
+  p.ntasks = t.n, p.items = t.start[t.n], p.base = base, p.end = end, p.n = s->n;
+  p.part = part, p.gpus = gpus, p.first = first;
+  p.row_of = b.row_of, p.accept = b.accept, p.lo = b.words, p.hi = b.words + rows_of(k);
+  const uint64_t most = (uint64_t)(b.sms > 0 ? b.sms : 1) * kBlocksPerSm;
   const unsigned blocks = (unsigned)(mine < most ? mine : most);
-  WM_CU(cudaEventCreate(&b.begin));
-  WM_CU(cudaEventCreate(&b.end));
+  WM_CU(cudaSetDevice(b.dev));
   WM_CU(cudaEventRecord(b.begin, 0));
   if (k == 3) dir_counts<3><<<blocks, kThreads>>>(p);
   else dir_counts<4><<<blocks, kThreads>>>(p);
   WM_CU(cudaGetLastError());
   WM_CU(cudaEventRecord(b.end, 0));
-  b.launched = 1;
   return WM_OK;
 }
 
-/* Waits for b's kernel; its words added into sums (128-bit per row),
- * *ms its time. */
-int finish(bufs &b, unsigned k, wm_u128 *sums, float *ms, wm_error *err) {
-  const int rows = k == 3 ? 2 * WM_DIR_ROWS3 : WM_DIR_ROWS4;
-  unsigned long long words[2 * WM_DIR_ROWS4];
+/* Waits for b's launch; its time added to b.ms. */
+int wait(bufs &b, wm_error *err) {
+  if (!b.launched) return WM_OK;
+  float ms = 0;
   WM_CU(cudaSetDevice(b.dev));
   WM_CU(cudaEventSynchronize(b.end));
   WM_CU(cudaDeviceSynchronize());
-  WM_CU(cudaEventElapsedTime(ms, b.begin, b.end));
+  WM_CU(cudaEventElapsedTime(&ms, b.begin, b.end));
+  b.ms += ms, b.launched = 0;
+  return WM_OK;
+}
+
+/* b's words added into sums (128-bit per row). */
+int collect(bufs &b, unsigned k, wm_u128 *sums, wm_error *err) {
+  const int rows = rows_of(k);
+  unsigned long long words[2 * WM_DIR_ROWS4];
+  WM_CU(cudaSetDevice(b.dev));
   WM_CU(cudaMemcpy(words, b.words, 2 * rows * sizeof *words, cudaMemcpyDeviceToHost));
   for (int r = 0; r < rows; r++) sums[r] += (wm_u128)words[rows + r] << 64 | words[r];
   return WM_OK;
 }
 
-/* Every device's kernel started before any is waited for; the test
- * hook's start (twice on part 0, which always has work) taken off. */
+/* Items per launch and GPU: a launch takes well over the few
+ * microseconds of its start, and the host sees a stop request (and moves
+ * the progress line) between launches. */
+constexpr uint64_t kBatch = 1ull << 28;
+
+/* The items in batches, each dealt to every device at once, the stop
+ * request polled between them; the test hook's start (in part 0's words
+ * and its first launch's block 0) taken off again. */
 int run_devices(bufs *b, int gpus, const wm_dir_skeleton *s, unsigned k, const tasks &t, const tables &q,
                 wm_u128 *sums, double *kernel_ms, wm_error *err) {
-  const uint64_t start = wm_count_start();
+  const uint64_t start = wm_count_start(), items = t.start[t.n], batch = kBatch * (uint64_t)gpus;
   int rc = WM_OK;
   for (int d = 0; !rc && d < gpus; d++)
-    rc = wm_gpu_on_device(err, b[d].dev, launch(b[d], s, k, t, q, d, gpus, d ? 0 : start, err));
-  float slowest = 0;
-  for (int d = 0; !rc && d < gpus; d++) {
-    if (!b[d].launched) continue;
-    float ms = 0;
-    rc = wm_gpu_on_device(err, b[d].dev, finish(b[d], k, sums, &ms, err));
-    if (ms > slowest) slowest = ms;
+    rc = wm_gpu_on_device(err, b[d].dev, setup(b[d], s, k, t, q, d ? 0 : start, err));
+  wm_progress p;
+  wm_progress_init(&p, k == 3 ? "triad census (GPU)" : "directed 4-paths (GPU)", items, 1);
+  for (uint64_t base = 0; !rc && base < items; base += batch) {
+    if (wm_progress_stopped(&p)) break;
+    const uint64_t end = items - base < batch ? items : base + batch;
+    for (int d = 0; !rc && d < gpus; d++)
+      rc = wm_gpu_on_device(err, b[d].dev, launch(b[d], s, k, t, d, gpus, base, end, !d && !base ? start : 0, err));
+    for (int d = 0; !rc && d < gpus; d++) rc = wm_gpu_on_device(err, b[d].dev, wait(b[d], err));
+    wm_progress_add(&p, end - base);
   }
-  const int rows = k == 3 ? 2 * WM_DIR_ROWS3 : WM_DIR_ROWS4;
-  for (int r = 0; !rc && r < rows; r++) sums[r] -= 2 * (wm_u128)start;
+  wm_progress_finish(&p);
+  if (!rc && wm_progress_stopped(&p)) rc = wm_interrupted(err, k == 3 ? "triad census" : "directed 4-paths");
+  for (int d = 0; !rc && d < gpus; d++) rc = wm_gpu_on_device(err, b[d].dev, collect(b[d], k, sums, err));
+  for (int r = 0; !rc && r < rows_of(k); r++) sums[r] -= 2 * (wm_u128)start;
+  float slowest = 0;
+  for (int d = 0; d < gpus; d++) slowest = b[d].ms > slowest ? b[d].ms : slowest;
   if (!rc) *kernel_ms += slowest;
   return rc;
 }
