@@ -7,7 +7,7 @@
  * stays on the CPU whatever the device; the counts carried past 2^64 in
  * the device's words (the test hook WM_TEST_COUNT_START); over two GPUs
  * where the host has them; and `motifs --directed --json` with --device
- * gpu against --device cpu. */
+ * gpu against --device cpu, the table's kernel time and a refusal. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -269,6 +269,16 @@ Test(gpu_motifs_directed, cli_gpu_json_is_cpu_json) {
       cr_assert_str_eq(rg_rows, rc_rows, "size %u %s: the GPU's JSON rows differ", k, extra);
       free(rc_rows), free(rg_rows), free(cpu), free(gpu);
     }
+  /* the table names the GPU and its kernels' time; enumeration over GPUs is refused (exit 2) */
+  char *out, *err;
+  cr_assert_eq(wm_test_run(&out, &err, "motifs %s --directed --size 4 --device gpu --no-cache", f.graph), 0, "%s",
+               err);
+  cr_assert(strstr(out, "\nkernels: ") && strstr(out, "\nmethod: GPU: "), "%s", out);
+  free(out), free(err);
+  cr_assert_eq(wm_test_run(&out, &err, "motifs %s --directed --size 4 --device gpu --gpus 2 --method enumerate "
+                                       "--no-cache", f.graph), 2, "%s", err);
+  cr_assert(strstr(err, "counts size 4 on the CPU") && !out[0], "%s", err);
+  free(out), free(err);
   wm_test_rmdir(f.dir);
   free(text);
   arcs_free(&a);
