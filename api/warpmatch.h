@@ -261,7 +261,7 @@ int warpmatch_motifs(warpmatch_context *ctx, const warpmatch_graph *g, unsigned 
  * 13 and 199 are weakly connected), mutual arcs included, counted
  * vertex-induced in a directed graph, and numbered as igraph numbers
  * them (its isoclass ids, so the counts line up with igraph's
- * motifs_randesu).  CPU only for now. */
+ * motifs_randesu).  On the CPU or the GPU (see device). */
 typedef struct warpmatch_directed_motif {
   char name[32];      /* size 3: the triad census's MAN code ("021D", as networkx's triadic_census
                          names it); size 4: "d4-" and the igraph id ("d4-38") */
@@ -280,21 +280,26 @@ unsigned warpmatch_motif_classes_directed(unsigned size, int connected_only);
 typedef struct warpmatch_directed_motif_options {
   size_t size;     /* sizeof(warpmatch_directed_motif_options), set by _init (versioned) */
   int all_classes; /* 1: the disconnected classes too; 0 (default): the weakly connected ones */
-  int device;      /* WARPMATCH_DEVICE_AUTO (default) or _CPU: the CPU; _GPU is WARPMATCH_EUSAGE
-                      (no GPU path yet) */
+  int device;      /* WARPMATCH_DEVICE_AUTO (default: the GPU when usable), _CPU or _GPU (the
+                      census and the 3-edge paths on the GPU, the rest on the host;
+                      WARPMATCH_EDEVICE without a usable GPU) */
   int method;      /* size 4: WARPMATCH_METHOD_AUTO (default) or _FORMULA, the stars from each
                       vertex's neighbour triples and the other classes from the skeleton's
                       3-edge paths; _ENUMERATE, every connected 4-set one by one (the
-                      cross-check).  Size 3 is the triad census either way */
+                      cross-check, on the CPU whatever the device).  Size 3 is the triad
+                      census either way */
+  int gpus;        /* on the GPU: the work dealt over this many GPUs of the host (0, the
+                      default: the context's; at most WARPMATCH_MAX_GPUS) */
 } warpmatch_directed_motif_options;
 void warpmatch_directed_motif_options_init(warpmatch_directed_motif_options *o);
 
 typedef struct warpmatch_directed_motif_result {
   size_t size;      /* sizeof(warpmatch_directed_motif_result), set by the caller */
   unsigned classes; /* rows written */
-  int device;       /* where it ran (WARPMATCH_DEVICE_CPU) */
+  int device;       /* where it ran (WARPMATCH_DEVICE_CPU or _GPU) */
   double seconds;   /* the counting's wall time */
   char how[256];    /* how it was counted, in words */
+  double kernel_ms; /* GPU kernel time (the slowest GPU's; 0 on the CPU) */
 } warpmatch_directed_motif_result;
 
 /* Every class of `size` (3 or 4) counted vertex-induced in the directed

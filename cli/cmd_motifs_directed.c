@@ -1,7 +1,7 @@
 /* warpmatch motifs --directed: every directed class of 3 or 4 vertices
  * counted vertex-induced (the triad census's MAN codes for 3, igraph's
- * isoclass ids for both), as a table or one JSON object.  A client of
- * warpmatch_motifs_directed only. */
+ * isoclass ids for both), as a table or one JSON object, on the CPU or the
+ * GPU (--device, --gpus).  A client of warpmatch_motifs_directed only. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,8 +9,8 @@
 
 /* Options of the undirected counts that mean nothing here. */
 static const char *const undirected_only[] = {"trials",    "steal",      "unroll",    "level0",
-                                              "gpu-chunk", "gpus",       "gpu-blocks", "gpu-warps",
-                                              "gpu-table", "stack-kernel", "no-relabel", NULL};
+                                              "gpu-chunk", "gpu-blocks", "gpu-warps", "gpu-table",
+                                              "stack-kernel", "no-relabel", NULL};
 
 static int options(const wm_cli *cli, uint64_t *k, warpmatch_directed_motif_options *o, wm_error *err) {
   for (unsigned i = 0; undirected_only[i]; i++)
@@ -20,16 +20,28 @@ static int options(const wm_cli *cli, uint64_t *k, warpmatch_directed_motif_opti
     return wm_fail(err, WM_EUSAGE, "motifs --directed: runs in one process (not shared across mpirun's ranks yet)");
   if (!wm_cli_str(cli, "size")) return wm_fail(err, WM_EUSAGE, "motifs --directed: --size 3|4 is required");
   int rc = wm_cli_u64(cli, "size", 0, 3, 4, k, err);
-  static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
-  int device = 0;
-  if (!rc) rc = wm_cli_choice(cli, "device", devices, 0, &device, err);
-  if (!rc && device == 2)
-    rc = wm_fail(err, WM_EUSAGE, "motifs --directed: counted on the CPU only (no GPU path yet); use --device cpu");
   static const char *const methods[] = {"auto", "formula", "enumerate", NULL}; /* WARPMATCH_METHOD_* */
   warpmatch_directed_motif_options_init(o);
   if (!rc) rc = wm_cli_choice(cli, "method", methods, 0, &o->method, err);
   o->all_classes = wm_cli_flag(cli, "all-classes");
-  o->device = WARPMATCH_DEVICE_CPU;
+  uint64_t gpus = 1;
+  if (!rc) rc = wm_cli_u64(cli, "gpus", 1, 1, WARPMATCH_MAX_GPUS, &gpus, err);
+  o->gpus = (int)gpus;
+  return rc;
+}
+
+/* --device (auto: the GPU when usable) and whether --gpus fits it. */
+static int device(const wm_cli *cli, warpmatch_context *ctx, uint64_t k, warpmatch_directed_motif_options *o,
+                  wm_error *err) {
+  int use_gpu = 0;
+  int rc = wm_cli_use_gpu(cli, ctx, &use_gpu, err);
+  o->device = use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
+  if (!rc && o->gpus > 1 && !use_gpu)
+    rc = wm_fail(err, WM_EUSAGE, "motifs --directed: --gpus %d splits the count over GPUs, but it runs on the CPU "
+                                 "(--device cpu, or no usable GPU)", o->gpus);
+  if (!rc && o->gpus > 1 && k == 4 && o->method == WARPMATCH_METHOD_ENUMERATE)
+    rc = wm_fail(err, WM_EUSAGE, "motifs --directed: --gpus %d, but --method enumerate counts size 4 on the CPU",
+                 o->gpus);
   return rc;
 }
 
@@ -51,7 +63,9 @@ static void print_text(const char *path, const warpmatch_graph *g, unsigned k, c
   printf("%-8s %6s  %-*s %26s\n\n", "total", "", w,
          r->classes == warpmatch_motif_classes_directed(k, 0) ? "(every vertex set)" : "(weakly connected)",
          wm_u128_str(total, num));
-  printf("time: load %.3f s, count %.3f s\nmethod: %s\n", load_seconds, r->seconds, r->how);
+  printf("time: load %.3f s, count %.3f s\n", load_seconds, r->seconds);
+  if (r->device == WARPMATCH_DEVICE_GPU) printf("kernels: %.3f ms\n", r->kernel_ms);
+  printf("method: %s\n", r->how);
 }
 
 static void print_json(const char *path, const warpmatch_graph *g, unsigned k, const warpmatch_directed_motif *rows,
@@ -79,6 +93,8 @@ static void print_json(const char *path, const warpmatch_graph *g, unsigned k, c
   wm_json_close(&j);
   wm_json_u128(&j, "total", total);
   wm_json_double(&j, "seconds", r->seconds);
+  wm_json_str(&j, "device", r->device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
+  if (r->device == WARPMATCH_DEVICE_GPU) wm_json_double(&j, "kernel_ms", r->kernel_ms);
   wm_json_str(&j, "how", r->how);
   wm_json_double(&j, "load_seconds", load_seconds);
   wm_json_end(&j);
@@ -94,6 +110,7 @@ int wm_cmd_motifs_directed(const wm_cli *cli, wm_error *err) {
   const char *path = cli->positional[0];
   int rc = options(cli, &k, &o, err);
   if (!rc) rc = wm_cli_context(cli, &ctx, err);
+  if (!rc) rc = device(cli, ctx, k, &o, err);
   const double t0 = wm_now();
   if (!rc) rc = wm_cli_open_graph(cli, ctx, path, &g, NULL, err);
   const double load_seconds = wm_now() - t0;

@@ -3,9 +3,13 @@
 # igraph's motifs_randesu (one core; it counts the weakly connected classes)
 # and, for size 3, networkx's triadic_census, on the same graphs in one run.
 # Prints a table and writes CSV ($WM_OUT/bench-directed-motifs.csv):
-#   graph, vertices, arcs, size, threads, ours_s, igraph_s, ratio, networkx_s, counts_equal
+#   graph, vertices, arcs, size, threads, device, ours_s, kernel_ms, igraph_s, ratio, networkx_s,
+#   counts_equal
 # ours_s is the library's counting time (the JSON's `seconds`, loading
-# excluded; size 3 with --all-classes, the census whole), igraph_s and
+# excluded; size 3 with --all-classes, the census whole), on the CPU with
+# --threads or, with --device gpu, on the GPU (kernel_ms its kernels' time,
+# "-" on the CPU; ours_s then holds the skeleton, the uploads and the
+# host's part too), igraph_s and
 # networkx_s the wall time of their call alone (the graph built
 # beforehand); ratio = igraph_s / ours_s.  counts_equal: every weakly
 # connected class's count equals igraph's by isoclass id (and for size 3
@@ -23,6 +27,8 @@ python=${WM_PYTHON:-python3}
 graphs="gen:100000:300000:1"
 sizes="3 4"
 threads=1
+device=cpu
+gpus=1
 timeout_s=600
 nx_max_arcs=200000
 work=${TMPDIR:-/tmp}/warpmatch-bench-directed
@@ -35,6 +41,8 @@ usage: scripts/bench-directed-motifs.sh [options]
                       files (default "$graphs")
   --sizes "..."       motif sizes, 3 and/or 4 (default "$sizes")
   --threads N         our CPU threads (default $threads: one core, as igraph)
+  --device cpu|gpu    where ours counts (default $device)
+  --gpus N            with --device gpu: over N GPUs of this host (default $gpus)
   --timeout S         each peer's limit in seconds (default $timeout_s)
   --nx-max-arcs M     networkx's census only up to M arcs (default $nx_max_arcs; it is pure Python)
   --python PATH       the interpreter with igraph and networkx (default: \$WM_PYTHON or python3)
@@ -46,6 +54,8 @@ while (($#)); do
   --graphs) graphs=$2; shift 2 ;;
   --sizes) sizes=$2; shift 2 ;;
   --threads) threads=$2; shift 2 ;;
+  --device) device=$2; shift 2 ;;
+  --gpus) gpus=$2; shift 2 ;;
   --timeout) timeout_s=$2; shift 2 ;;
   --nx-max-arcs) nx_max_arcs=$2; shift 2 ;;
   --python) python=$2; shift 2 ;;
@@ -54,11 +64,13 @@ while (($#)); do
   esac
 done
 [[ -x $bin ]] || { echo "bench-directed-motifs: no program at $bin (build first, or --bin)" >&2; exit 1; }
+[[ $device == cpu || $device == gpu ]] || { echo "bench-directed-motifs: --device cpu or gpu, not $device" >&2; exit 2; }
 mkdir -p "$work" "$out" || exit 1
 
 # One Python process does the rest: it makes the gen: graphs, runs ours
 # through the program, then igraph and networkx where importable.
 WM_BIN_PATH=$bin WM_WORK=$work WM_GRAPHS=$graphs WM_SIZES=$sizes WM_THREADS=$threads WM_TIMEOUT=$timeout_s \
+  WM_DEVICE=$device WM_GPUS=$gpus \
   WM_NX_MAX=$nx_max_arcs WM_CSV=$out/bench-directed-motifs.csv exec "$python" - <<'PY'
 import csv, json, multiprocessing as mp, os, random, subprocess, sys, time
 
@@ -105,6 +117,7 @@ def read_arcs(path):
 
 def ours(path, k):
     cmd = [bin_, "motifs", path, "--directed", "--size", str(k), "--json", "--threads", env["WM_THREADS"]]
+    cmd += ["--device", env["WM_DEVICE"]] + (["--gpus", env["WM_GPUS"]] if env["WM_DEVICE"] == "gpu" else [])
     cmd += ["--all-classes"] if k == 3 else []
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
@@ -178,9 +191,10 @@ for spec in env["WM_GRAPHS"].split():
         name = os.path.basename(path)
         print(f"{name:<34} {len(arcs):>9} {k:>4} {o['seconds']:>9.3f} {fmt(ig_s):>9} {ratio:>7} {fmt(nx_s):>8}  {eq}",
               flush=True)
-        rows.append([name, n, len(arcs), k, env["WM_THREADS"], o["seconds"], ig_s, ratio, nx_s, eq])
+        rows.append([name, n, len(arcs), k, env["WM_THREADS"], o["device"], o["seconds"], o.get("kernel_ms", "-"),
+                     ig_s, ratio, nx_s, eq])
 with open(env["WM_CSV"], "w", newline="") as f:
-    csv.writer(f).writerows([["graph", "vertices", "arcs", "size", "threads", "ours_s", "igraph_s", "ratio",
-                              "networkx_s", "counts_equal"]] + rows)
+    csv.writer(f).writerows([["graph", "vertices", "arcs", "size", "threads", "device", "ours_s", "kernel_ms",
+                              "igraph_s", "ratio", "networkx_s", "counts_equal"]] + rows)
 print(f"csv: {env['WM_CSV']}")
 PY

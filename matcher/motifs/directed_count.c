@@ -356,9 +356,15 @@ static int derive_disconnected(const skeleton *s, const wm_u128 *c3, wm_u128 *co
 
 /* ---- the entry point -------------------------------------------------- */
 
-/* 003: the triads not counted, C(n, 3) less the rest. */
-static int census_all(const skeleton *s, wm_u128 *c3, wm_error *err) {
-  triad_census(s, c3);
+/* 003: the triads not counted, C(n, 3) less the rest; the others from the
+ * census on the CPU, or on gpus GPUs. */
+static int census_all(const skeleton *s, int gpus, wm_u128 *c3, double *kernel_ms, wm_error *err) {
+  if (gpus) {
+    const int rc = wm_dir_gpu(s, 3, gpus, c3, kernel_ms, err);
+    if (rc) return rc;
+  } else {
+    triad_census(s, c3);
+  }
   int overflow = 0;
   wm_i128 rest = wm_choose((wm_i128)s->n, 3);
   for (unsigned r = 0; r < WM_DIR_ROWS3; r++)
@@ -370,32 +376,53 @@ static int census_all(const skeleton *s, wm_u128 *c3, wm_error *err) {
 }
 
 /* The connected classes of 4: enumerated one by one (ESU), or the stars by
- * their relation and the rest from their paths (directed_paths.c). */
-static int connected_4(const skeleton *s, int enumerate, wm_u128 *counts, const char **how, wm_error *err) {
-  *how = enumerate ? "connected 4-sets of the skeleton enumerated (ESU)"
-                   : "the skeleton's 3-edge paths, each 4-set at its least Hamiltonian path; the stars from their "
-                     "centres' neighbour triples";
-  return enumerate ? connected_4sets(s, counts, err) : wm_dir_paths4(s, counts, err);
+ * their relation and the rest from their paths (directed_paths.c), those
+ * on the GPU when run->gpus. */
+static int connected_4(const skeleton *s, wm_dir_run *run, wm_u128 *counts, wm_error *err) {
+  if (run->enumerate) {
+    run->how = "connected 4-sets of the skeleton enumerated (ESU)";
+    return connected_4sets(s, counts, err);
+  }
+  if (!run->gpus) {
+    run->how = "the skeleton's 3-edge paths, each 4-set at its least Hamiltonian path; the stars from their "
+               "centres' neighbour triples";
+    return wm_dir_paths4(s, counts, err);
+  }
+  run->how = "the skeleton's 3-edge paths on the GPU, a thread per path, each 4-set at its least Hamiltonian path; "
+             "the stars from their centres' neighbour triples";
+  const int rc = wm_dir_gpu(s, 4, run->gpus, counts, &run->kernel_ms, err);
+  return rc ? rc : wm_dir_stars4(s, counts, err);
 }
 
-int wm_motifs_directed(const wm_graph *g, unsigned k, int all, int enumerate, wm_u128 *counts, const char **how,
-                       wm_error *err) {
+int wm_motifs_directed_run(const wm_graph *g, unsigned k, wm_dir_run *run, wm_u128 *counts, wm_error *err) {
   if (k != 3 && k != 4)
     return wm_fail(err, WM_EUSAGE, "directed motifs: size %u; directed motifs have 3 or 4 vertices", k);
+  if (k == 4 && run->enumerate) run->gpus = 0; /* the enumeration is the CPU's */
+  run->on_gpu = run->gpus > 0, run->kernel_ms = 0;
   int rc = wm_dir_tables_check(err);
   skeleton s;
   if (!rc) rc = skeleton_of(g, &s, err);
   if (rc) return rc;
   memset(counts, 0, wm_dir_rows(k) * sizeof *counts);
   if (k == 3) {
-    rc = census_all(&s, counts, err);
-    *how = "triad census (Batagelj-Mrvar) over the skeleton's edges; 003 as C(n,3) less the rest";
+    rc = census_all(&s, run->gpus, counts, &run->kernel_ms, err);
+    run->how = run->gpus ? "triad census over the skeleton's edges on the GPU, a thread per (edge, neighbour); 003 "
+                           "as C(n,3) less the rest"
+                         : "triad census (Batagelj-Mrvar) over the skeleton's edges; 003 as C(n,3) less the rest";
   } else {
-    rc = connected_4(&s, enumerate, counts, how, err);
+    rc = connected_4(&s, run, counts, err);
     wm_u128 c3[WM_DIR_ROWS3] = {0};
-    if (!rc && all) rc = census_all(&s, c3, err);
-    if (!rc && all) rc = derive_disconnected(&s, c3, counts, err);
+    if (!rc && run->all) rc = census_all(&s, run->gpus, c3, &run->kernel_ms, err);
+    if (!rc && run->all) rc = derive_disconnected(&s, c3, counts, err);
   }
   skeleton_free(&s);
+  return rc;
+}
+
+int wm_motifs_directed(const wm_graph *g, unsigned k, int all, int enumerate, wm_u128 *counts, const char **how,
+                       wm_error *err) {
+  wm_dir_run run = {all, enumerate, 0, 0, 0, NULL};
+  const int rc = wm_motifs_directed_run(g, k, &run, counts, err);
+  *how = run.how ? run.how : "";
   return rc;
 }

@@ -205,7 +205,7 @@ static int is_star(unsigned code) {
   return edges == 3 && (deg[0] == 3 || deg[1] == 3 || deg[2] == 3 || deg[3] == 3);
 }
 
-static int stars(const wm_dir_skeleton *s, wm_u128 *counts, wm_error *err) {
+int wm_dir_stars4(const wm_dir_skeleton *s, wm_u128 *counts, wm_error *err) {
   wm_i128 T[64] = {0};
   int overflow = triples(s, T);
   for (unsigned r = 0; r < WM_DIR_ROWS4; r++) {
@@ -228,8 +228,13 @@ static int stars(const wm_dir_skeleton *s, wm_u128 *counts, wm_error *err) {
   return overflow ? wm_fail(err, WM_EINPUT, "directed motifs: the stars' triples pass 2^127") : WM_OK;
 }
 
+const uint8_t *wm_dir_accept4(void) {
+  pthread_once(&accept_once, build_accept);
+  return &accept[0][0];
+}
+
 int wm_dir_paths4(const wm_dir_skeleton *s, wm_u128 *counts, wm_error *err) {
   pthread_once(&accept_once, build_accept);
   int rc = nonstar_sets(s, counts, err);
-  return rc ? rc : stars(s, counts, err);
+  return rc ? rc : wm_dir_stars4(s, counts, err);
 }

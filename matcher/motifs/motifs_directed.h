@@ -23,6 +23,10 @@
 #include "exact_count.h"
 #include "wm_error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define WM_DIR_ROWS3 16
 #define WM_DIR_ROWS4 218
 #define WM_DIR_MAX_ROWS WM_DIR_ROWS4
@@ -57,5 +61,22 @@ void wm_dir_arcs_string(unsigned k, unsigned code, char *buf, unsigned size);
  * description of the method. */
 int wm_motifs_directed(const wm_graph *g, unsigned k, int all, int enumerate, wm_u128 *counts, const char **how,
                        wm_error *err);
+
+/* wm_motifs_directed with the device's say: gpus > 0 puts the triad census
+ * (size 3, and size 4's when all) and size 4's 3-edge paths on that many
+ * GPUs (WM_EDEVICE without one); what is left (003, the stars, the
+ * disconnected classes, the enumeration) stays on the host.  Size 4's
+ * enumeration is the CPU's: gpus is then ignored for it. */
+typedef struct wm_dir_run {
+  int all, enumerate, gpus; /* in */
+  int on_gpu;               /* out: whether the GPU counted */
+  double kernel_ms;         /* out: the GPUs' kernel time (the slowest device's, summed over launches) */
+  const char *how;          /* out: a static description of the method */
+} wm_dir_run;
+int wm_motifs_directed_run(const wm_graph *g, unsigned k, wm_dir_run *run, wm_u128 *counts, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

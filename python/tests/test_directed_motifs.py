@@ -106,8 +106,11 @@ def test_refusals() -> None:
     d = warpmatch.Graph.from_edges([(0, 1), (1, 2)], directed=True)
     with pytest.raises(warpmatch.UsageError, match="3 or 4"):
         d.motifs(5, directed=True)
-    with pytest.raises(warpmatch.UsageError, match="CPU only"):
-        d.motifs(3, directed=True, device="gpu")
+    if not warpmatch.gpu_available():
+        with pytest.raises(warpmatch.DeviceError, match="no usable GPU"):
+            d.motifs(3, directed=True, device="gpu")
+    else:
+        assert d.motifs(3, directed=True, device="gpu") == d.motifs(3, directed=True, device="cpu")
     with pytest.raises(warpmatch.UsageError, match="all_classes"):
         und.motifs(3, all_classes=True)
     assert d.motifs(3, directed=True)["021C"] == 1

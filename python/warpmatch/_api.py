@@ -1100,8 +1100,9 @@ class Graph:
     ) -> builtins.list[DirectedMotif]:
         """As ``motifs(size, directed=True)``, with each class's igraph id and arcs: a list of
         DirectedMotif(name, igraph_id, arcs, connected, count), size 3 in the census's
-        order, size 4 by igraph id.  Counted on the CPU ("gpu" is a UsageError); size 4's
-        ``method`` "enumerate" visits every connected 4-set (the cross-check of the default)."""
+        order, size 4 by igraph id.  On the GPU where ``device`` says so ("auto": when one is
+        usable; "gpu" without one is a DeviceError); size 4's ``method`` "enumerate" visits
+        every connected 4-set on the CPU (the cross-check of the default)."""
         size = _integer(size, "directed motif size", 3, 4, "3 or 4")
         o = _lib.directed_motif_options()
         o.all_classes, o.device, o.method = int(bool(all_classes)), _device(device), _method(method)

@@ -267,6 +267,7 @@ class DirectedMotifOptions(Structure):
         ("all_classes", c_int),
         ("device", c_int),
         ("method", c_int),
+        ("gpus", c_int),
     ]
 
 
@@ -279,6 +280,7 @@ class DirectedMotifResult(Structure):
         ("device", c_int),
         ("seconds", c_double),
         ("how", c_char * 256),
+        ("kernel_ms", c_double),
     ]
 
 

@@ -1,7 +1,7 @@
 /* `warpmatch motifs --directed` end to end: the table and the JSON of a
  * small directed graph whose counts are known by hand, and the usage
  * errors (size, an undirected graph, options of the undirected counts,
- * the GPU) and bad input, each with its exit code and message. */
+ * --gpus on the CPU, the GPU where there is none) and bad input, each with its exit code and message. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +69,12 @@ Test(motifs_directed_cli, usage_errors_and_bad_input) {
   expect(2, "--size 3|4 is required", "motifs %s --directed --no-cache", f.graph);
   expect(2, "--trials is for undirected motifs", "motifs %s --directed --size 3 --trials 3 --no-cache", f.graph);
   expect(2, "--method expects", "motifs %s --directed --size 4 --method sideways --no-cache", f.graph);
-  expect(2, "CPU only", "motifs %s --directed --size 3 --device gpu --no-cache", f.graph);
+  if (!wm_gpu_available()) /* the GPU's own counts: test_gpu_motifs_directed */
+    expect(3, "no CUDA device is usable", "motifs %s --directed --size 3 --device gpu --no-cache", f.graph);
+  expect(2, "runs on the CPU", "motifs %s --directed --size 3 --device cpu --gpus 2 --no-cache", f.graph);
+  expect(2, "--gpus expects", "motifs %s --directed --size 3 --gpus 0 --no-cache", f.graph);
+  expect(2, "--gpu-blocks is for undirected motifs", "motifs %s --directed --size 3 --gpu-blocks 4 --no-cache",
+         f.graph);
   expect(2, "--all-classes is for directed motifs", "motifs %s --size 3 --all-classes --no-cache", f.graph);
   /* .wmg files keep how they were written: an undirected one cannot give arcs, a directed one
      is not counted as undirected */

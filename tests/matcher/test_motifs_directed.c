@@ -5,7 +5,8 @@
  * with the library's rows, connected and disconnected; the class tables
  * (13/16 and 199/218 classes, igraph ids 0..15 and 0..217 once each, every
  * arc code in the class of its row); counts past 2^64; and the calls'
- * refusals (size, an undirected graph, the GPU). */
+ * refusals (size, an undirected graph, a device or GPU count out of
+ * range, the GPU where there is none). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,10 +262,19 @@ Test(motifs_directed, refusals) {
   cr_assert_eq(warpmatch_motifs_directed(ctx, dir, 3, NULL, NULL, NULL), WARPMATCH_EUSAGE);
   warpmatch_directed_motif_options o;
   warpmatch_directed_motif_options_init(&o);
+  /* the GPU: a device error without one (test_gpu_motifs_directed counts on it) */
   o.device = WARPMATCH_DEVICE_GPU;
+  if (!warpmatch_gpu_available(ctx)) {
+    cr_assert_eq(warpmatch_motifs_directed(ctx, dir, 3, &o, rows, NULL), WARPMATCH_EDEVICE);
+    cr_assert(strstr(warpmatch_last_error(ctx), "no usable CUDA device"), "%s", warpmatch_last_error(ctx));
+  }
+  o.device = 7;
   cr_assert_eq(warpmatch_motifs_directed(ctx, dir, 3, &o, rows, NULL), WARPMATCH_EUSAGE);
-  cr_assert(strstr(warpmatch_last_error(ctx), "CPU only"), "%s", warpmatch_last_error(ctx));
   o.device = WARPMATCH_DEVICE_CPU;
+  o.gpus = WARPMATCH_MAX_GPUS + 1;
+  cr_assert_eq(warpmatch_motifs_directed(ctx, dir, 3, &o, rows, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "gpus"), "%s", warpmatch_last_error(ctx));
+  o.gpus = 0;
   o.size = 0;
   cr_assert_eq(warpmatch_motifs_directed(ctx, dir, 3, &o, rows, NULL), WARPMATCH_EUSAGE);
   /* the 3-cycle: one 030C, nothing else connected */
