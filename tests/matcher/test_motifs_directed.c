@@ -123,6 +123,7 @@ static void check_graph_by(const dgraph *d, unsigned k, int all, int method) {
   warpmatch_directed_motif_options_init(&o);
   o.all_classes = all;
   o.method = method;
+  o.device = WARPMATCH_DEVICE_CPU; /* the oracle; test_gpu_motifs_directed holds the GPU to it */
   warpmatch_directed_motif_result r = {.size = sizeof r};
   cr_assert_eq(warpmatch_motifs_directed(ctx, g, k, &o, rows, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
   cr_assert_eq(r.classes, warpmatch_motif_classes_directed(k, !all));
