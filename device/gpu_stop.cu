@@ -32,7 +32,13 @@ int wm_gpu_stop_word(wm_monitor *m, const int **dev_word, wm_error *err) {
     s = __atomic_load_n(&m->stop, __ATOMIC_SEQ_CST);
     __atomic_store_n(w, s, __ATOMIC_SEQ_CST);
   }
-  WM_CU(cudaHostGetDevicePointer((void **)dev_word, w, 0));
+  /* In a 64-bit process (unified addressing) every device reads pinned
+   * host memory at its host address, whatever the flags: the mapped
+   * pointer where the runtime gives one, else that address. */
+  if (cudaHostGetDevicePointer((void **)dev_word, w, 0) != cudaSuccess) {
+    cudaGetLastError();
+    *dev_word = w;
+  }
   return WM_OK;
 }
 
