@@ -1,10 +1,11 @@
-/* warpmatch_interrupt on the GPU: a stack-kernel count (house, enumerated),
- * a dedicated-kernel count (6-clique), the 5-vertex motifs and the
- * 5-vertex orbits, each on the smallest Kronecker graph on which the whole
- * call takes at least MIN_CALL_S, interrupted 0.3 s in from another
- * thread: WARPMATCH_EINTERRUPTED within 0.5 s of the flag, and the same
- * context's next call answers as the uninterrupted one did; on one GPU
- * and on every GPU of the host. */
+/* warpmatch_interrupt on the GPU: a stack-kernel count (house,
+ * enumerated), a dedicated-kernel count (6-clique), the 5-vertex motifs,
+ * the 5-vertex orbits and a BFS (on a long grid), each on the smallest
+ * graph on which the whole call takes at least MIN_CALL_S, interrupted
+ * 0.3 s in from another thread: WARPMATCH_EINTERRUPTED within 0.5 s of the
+ * flag, and the same context's next call answers as the uninterrupted one
+ * did; a flag set before the call stops it at once; on one GPU and on
+ * every GPU of the host. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <pthread.h>
@@ -19,7 +20,7 @@
 /* Long enough that 0.3 s in is well before the end. */
 #define MIN_CALL_S 1.5
 
-enum kind { STACK, CLIQUE, MOTIFS, ORBITS };
+enum kind { STACK, CLIQUE, MOTIFS, ORBITS, BFS };
 
 static double now(void) {
   struct timespec t;
@@ -43,12 +44,16 @@ typedef struct gcall {
   uint64_t count, count_high;
   warpmatch_motif motifs[21];
   uint64_t *orbits; /* n x 73 */
+  int32_t *levels;  /* BFS: n */
 } gcall;
 
 static void *run_call(void *arg) {
   gcall *c = arg;
   c->started = now();
-  if (c->kind == ORBITS) {
+  if (c->kind == BFS) {
+    warpmatch_bfs_result r;
+    c->rc = warpmatch_bfs(c->ctx, c->g, 0, WARPMATCH_DEVICE_GPU, c->levels, NULL, &r);
+  } else if (c->kind == ORBITS) {
     warpmatch_orbit_options o;
     warpmatch_orbit_options_init(&o);
     o.device = WARPMATCH_DEVICE_GPU;
@@ -77,7 +82,9 @@ static void *run_call(void *arg) {
 }
 
 static void same_answer(const gcall *a, const gcall *b, uint32_t n) {
-  if (a->kind == ORBITS) {
+  if (a->kind == BFS) {
+    cr_assert_eq(memcmp(a->levels, b->levels, (size_t)n * sizeof *a->levels), 0, "the levels differ");
+  } else if (a->kind == ORBITS) {
     cr_assert_eq(memcmp(a->orbits, b->orbits, (size_t)n * 73 * sizeof *a->orbits), 0, "the orbits differ");
   } else if (a->kind == MOTIFS) {
     for (int i = 0; i < 21; i++)
@@ -96,6 +103,10 @@ static void prepare(gcall *c, warpmatch_context *ctx, const warpmatch_graph *g, 
     c->orbits = calloc((size_t)warpmatch_graph_vertices(g) * 73, sizeof *c->orbits);
     cr_assert_not_null(c->orbits);
   }
+  if (kind == BFS) {
+    c->levels = calloc(warpmatch_graph_vertices(g), sizeof *c->levels);
+    cr_assert_not_null(c->levels);
+  }
 }
 
 /* The smallest scale from `scale` up to `most` whose call takes
@@ -105,6 +116,11 @@ static void long_enough(warpmatch_context *ctx, enum kind kind, int gpus, unsign
   for (;; scale++) {
     warpmatch_gen_options o;
     warpmatch_gen_options_init(&o, WARPMATCH_GEN_KRON, scale, 1);
+    if (kind == BFS) { /* a level per row of a 2-wide grid: 2^(scale-1) levels */
+      warpmatch_gen_options_init(&o, WARPMATCH_GEN_GRID, 0, 1);
+      o.width = 2;
+      o.height = 1ull << (scale - 1);
+    }
     *g = NULL;
     cr_assert_eq(warpmatch_generate(ctx, &o, g), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
     prepare(ref, ctx, *g, kind, gpus);
@@ -119,6 +135,7 @@ static void long_enough(warpmatch_context *ctx, enum kind kind, int gpus, unsign
     if (took >= MIN_CALL_S) return;
     cr_assert_lt(scale, most, "scale %u takes %.2f s only: no graph up to it runs %.1f s", scale, took, MIN_CALL_S);
     free(ref->orbits);
+    free(ref->levels);
     warpmatch_graph_destroy(*g);
   }
 }
@@ -155,6 +172,8 @@ static void interrupt_gpu(enum kind kind, int gpus, unsigned scale, unsigned mos
   warpmatch_interrupt(ctx, 0);
   free(c.orbits);
   free(ref.orbits);
+  free(c.levels);
+  free(ref.levels);
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
 }
@@ -163,6 +182,9 @@ Test(gpu_interrupt, stack_count, .timeout = 900) { interrupt_gpu(STACK, 1, 14, 2
 Test(gpu_interrupt, clique_count, .timeout = 900) { interrupt_gpu(CLIQUE, 1, 14, 23); }
 Test(gpu_interrupt, motifs_5, .timeout = 900) { interrupt_gpu(MOTIFS, 1, 13, 22); }
 Test(gpu_interrupt, orbits_5, .timeout = 900) { interrupt_gpu(ORBITS, 1, 11, 20); }
+/* BFS stops between levels (the host's loop; the small-level kernel returns
+ * to it within its edge budget) */
+Test(gpu_interrupt, bfs, .timeout = 900) { interrupt_gpu(BFS, 1, 16, 25); }
 
 /* Every GPU of the host: each stops (a kernel per device polls the one
  * host word). */
