@@ -325,13 +325,13 @@ Test(interrupt, bfs_from_another_thread, .timeout = 300) {
   warpmatch_context_destroy(ctx);
 }
 
-/* The census of Kronecker scale 13's edges, each as an arc from its lower
+/* The census of Kronecker scale 14's edges, each as an arc from its lower
  * end but every third, which is mutual (both arcs). */
 Test(interrupt, triad_census_from_another_thread, .timeout = 300) {
   warpmatch_context *ctx = ctx_new(), *fresh = ctx_new();
   cr_assert_eq(warpmatch_set_threads(ctx, 2), WARPMATCH_OK);
   cr_assert_eq(warpmatch_set_threads(fresh, 2), WARPMATCH_OK);
-  warpmatch_graph *u = kron(ctx, 13);
+  warpmatch_graph *u = kron(ctx, 14);
   const uint64_t m = warpmatch_graph_edges(u);
   uint32_t *src = malloc((size_t)(2 * m) * sizeof *src), *dst = malloc((size_t)(2 * m) * sizeof *dst);
   cr_assert(src && dst);
