@@ -8,26 +8,27 @@
 #include "gpu_check.h"
 
 /* Made once per monitor: a pinned allocation may wait for the device, so
- * it is not made again per call. */
+ * it is not made again per call.  Where threads share a monitor (a call's
+ * own worker threads), the first word published is kept. */
 static int make_word(wm_monitor *m, wm_error *err) {
-  int *w = NULL;
+  int *w = NULL, *none = NULL;
   WM_CU(cudaHostAlloc((void **)&w, sizeof *w, cudaHostAllocMapped | cudaHostAllocPortable));
   *w = 0;
-  __atomic_store_n(&m->gpu_word, w, __ATOMIC_SEQ_CST);
+  if (!__atomic_compare_exchange_n(&m->gpu_word, &none, w, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) cudaFreeHost(w);
   return WM_OK;
 }
 
 int wm_gpu_stop_word(wm_monitor *m, const int **dev_word, wm_error *err) {
   *dev_word = NULL;
   if (!m) return WM_OK;
-  if (!m->gpu_word) {
+  if (!__atomic_load_n(&m->gpu_word, __ATOMIC_SEQ_CST)) {
     int rc = make_word(m, err);
     if (rc) return rc;
   }
   /* The word follows the flag from the call's start.  warpmatch_interrupt
    * stores the flag, then the word: reading the flag again after our store
    * catches one that came in between (else our store could undo it). */
-  int *w = m->gpu_word;
+  int *w = __atomic_load_n(&m->gpu_word, __ATOMIC_SEQ_CST);
   for (int s = -1; s != __atomic_load_n(&m->stop, __ATOMIC_SEQ_CST);) {
     s = __atomic_load_n(&m->stop, __ATOMIC_SEQ_CST);
     __atomic_store_n(w, s, __ATOMIC_SEQ_CST);
