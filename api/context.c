@@ -26,6 +26,7 @@ void warpmatch_context_destroy(warpmatch_context *ctx) {
   if (!ctx) return;
   wm_bfs_gpu_destroy(ctx->bfs);
   wm_api_gpu_graph_drop(ctx);
+  wm_gpu_stop_word_free(&ctx->monitor);
   free(ctx);
 }
 
@@ -62,9 +63,14 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus) {
   return WARPMATCH_OK;
 }
 
-/* An atomic store only: async-signal-safe, from any thread. */
+/* Atomic stores only: async-signal-safe, from any thread.  The flag
+ * first, then the GPUs' word (wm_gpu_stop_word reads the flag again after
+ * setting the word, so a call starting meanwhile cannot lose this one). */
 void warpmatch_interrupt(warpmatch_context *ctx, int on) {
-  if (ctx) __atomic_store_n(&ctx->monitor.stop, on != 0, __ATOMIC_RELAXED);
+  if (!ctx) return;
+  __atomic_store_n(&ctx->monitor.stop, on != 0, __ATOMIC_SEQ_CST);
+  int *word = __atomic_load_n(&ctx->monitor.gpu_word, __ATOMIC_SEQ_CST);
+  if (word) __atomic_store_n(word, on != 0, __ATOMIC_SEQ_CST);
 }
 
 int warpmatch_set_progress_callback(warpmatch_context *ctx, warpmatch_progress_fn fn, void *user) {

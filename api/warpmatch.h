@@ -113,11 +113,16 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
  * (their aggregates; directed ones of size 4), orbits, generating and
  * reading a text graph give up at their next check, before each root,
  * vertex or block (milliseconds), and return WARPMATCH_EINTERRUPTED with
- * their outputs unset; the graph and context stay usable.  GPU calls (a
- * count is one launch, the motif passes are queued at once), BFS and the
- * triad census run to their end.  An atomic store: safe from
- * another thread and from a signal handler (a binding's SIGINT).  Clear it
- * before the next call. */
+ * their outputs unset; the graph and context stay usable.  So do BFS
+ * (between levels, on the CPU and on one or several GPUs; not across MPI
+ * processes) and the triad census, and the GPU's counts, motifs and orbits,
+ * on every GPU of the call: their kernels read a word in pinned host memory
+ * that this sets where they claim their next work item (each warp at most
+ * every ~0.5 ms, a block per heavy item), take no more, and the call
+ * reports the interrupt instead of a partial count, within 0.5 s of it.
+ * Atomic stores: safe from another thread and from a signal handler (a
+ * binding's SIGINT).  Clear it once the call has returned, before the
+ * next. */
 void warpmatch_interrupt(warpmatch_context *ctx, int on);
 /* The progress of a call's long phases: fn(user, phase, done, total), with
  * phase a name ("counting", "motif sums", a file's path), done growing

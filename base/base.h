@@ -86,11 +86,20 @@ typedef struct wm_monitor {
   int busy;          /* the callback is running: one at a time */
   wm_progress_fn fn; /* or NULL */
   void *user;
+  /* The GPUs' copy of stop: one pinned host word mapped into every device,
+   * which the kernels poll where they claim work (device/gpu_stop.cu);
+   * made by the first GPU call, freed with the context; NULL until then. */
+  int *gpu_word;
 } wm_monitor;
 /* Makes m (may be NULL) the calling thread's current monitor; returns the
  * one it replaces, for wm_monitor_leave. */
 wm_monitor *wm_monitor_enter(wm_monitor *m);
 void wm_monitor_leave(wm_monitor *previous);
+/* The calling thread's current monitor, or NULL (a module called outside
+ * the API): for drivers whose waits run on threads of their own. */
+wm_monitor *wm_monitor_current(void);
+/* Whether m (may be NULL: never) was asked to stop. */
+int wm_monitor_stopped(const wm_monitor *m);
 
 /* One updating line on stderr for a phase that can take seconds:
  * "motifs: 42% 3.1 s".  The program chooses once whether it may be shown

@@ -28,6 +28,10 @@ wm_monitor *wm_monitor_enter(wm_monitor *m) {
 
 void wm_monitor_leave(wm_monitor *previous) { t_monitor = previous; }
 
+wm_monitor *wm_monitor_current(void) { return t_monitor; }
+
+int wm_monitor_stopped(const wm_monitor *m) { return m && __atomic_load_n(&m->stop, __ATOMIC_SEQ_CST); }
+
 int wm_interrupted(wm_error *err, const char *what) {
   return wm_fail(err, WM_EINTERRUPTED, "%s: interrupted (warpmatch_interrupt)", what);
 }

@@ -62,6 +62,11 @@ void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev);
 void *wm_gpu_graph_take(const wm_gpu_graph *gg, int dev, size_t bytes, uint64_t tag);
 int wm_gpu_graph_keep(const wm_gpu_graph *gg, int dev, void *p, size_t bytes, uint64_t tag);
 
+/* Frees the GPUs' stop word of monitor m (wm_gpu_stop_word, gpu_check.h),
+ * when it has one: with the context that owns m. */
+struct wm_monitor;
+void wm_gpu_stop_word_free(struct wm_monitor *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -57,6 +57,13 @@ int wm_gpu_watch_all(int n, const int *ids, const cudaStream_t *s, wm_progress *
  * synchronises afterwards, which reports the kernels' own errors. */
 int wm_gpu_watch(cudaStream_t s, wm_progress *p, wm_gpu_amount_fn amount, void *ctx, wm_error *err);
 
+/* The stop word of monitor m (may be NULL: *dev_word is NULL, no stop) as
+ * the current device reads it, made on m's first GPU call and set to m's
+ * flag (warpmatch_interrupt keeps the two together from then on); the
+ * kernels poll it with gpu_stop.cuh, the host checks wm_monitor_stopped
+ * between launches and after them. */
+int wm_gpu_stop_word(wm_monitor *m, const int **dev_word, wm_error *err);
+
 /* Tests' fault injection: 1 when the environment's WM_GPU_FAULT_DEVICE
  * names device dev, whose drivers then queue wm_gpu_fault_launch (a
  * kernel that traps: the device's context fails as on a real fault) on

@@ -39,6 +39,8 @@ typedef struct cpu_bfs {
   /* figures of the frontier just produced */
   uint64_t f_hubs, f_edges;
   int oom;
+  wm_monitor *mon; /* the call's (warpmatch_interrupt), or NULL: polled between levels */
+  int stopped;
 } cpu_bfs;
 
 static inline uint32_t load(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
@@ -165,6 +167,11 @@ static void run_levels(cpu_bfs *b, const wm_bfs_options *o, wm_bfs_result *r) {
   int bottom_up = 0;
   uint32_t L = 0;
   for (; nf > 0; L++) {
+    /* a level of a large graph takes milliseconds: the flag between them */
+    if (wm_monitor_stopped(b->mon)) {
+      b->stopped = 1;
+      return;
+    }
     if (L >= o->max_depth || (o->target != WM_NO_VERTEX && b->level[o->target] != WM_UNREACHED)) {
       r->truncated = 1;
       break;
@@ -205,6 +212,7 @@ int wm_bfs_cpu(const wm_graph *g, const uint32_t *sources, uint32_t nsources,
     return wm_fail(err, WM_EUSAGE, "bfs: target %u is not a vertex (the graph has %u)", o->target, g->n);
   cpu_bfs b = {0};
   b.g = b.in = g;
+  b.mon = wm_monitor_current();
   b.nt = o->threads > 0 ? o->threads : omp_get_max_threads();
   wm_graph *own_t = NULL;
   if ((g->flags & WM_GRAPH_DIRECTED) && o->direction_opt) {
@@ -241,6 +249,10 @@ int wm_bfs_cpu(const wm_graph *g, const uint32_t *sources, uint32_t nsources,
   r->seconds = wm_now() - t0;
   if (b.oom) {
     rc = wm_fail(err, WM_EINPUT, "bfs: out of memory for the frontier queues");
+    goto done;
+  }
+  if (b.stopped) {
+    rc = wm_interrupted(err, "bfs");
     goto done;
   }
   rc = wm_bfs_result_stats(g, r, err);

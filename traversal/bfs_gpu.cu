@@ -271,6 +271,7 @@ struct Search {
   uint32_t bu_begin, bu_len; /* the bottom-up queue in d_q[cur] */
   uint32_t bu_levels;
   int truncated;
+  wm_monitor *mon; /* the call's (warpmatch_interrupt), or NULL: polled between levels */
 
   /* trace: milliseconds since the previous call (each level ends synchronised) */
   double lap_ms() {
@@ -467,6 +468,8 @@ int Search::loop(uint32_t nsrc) {
   uint64_t explored = 0; /* out-edges of the frontiers seen (small-kernel levels aside) */
   const uint64_t n = c->g->n;
   for (;;) {
+    /* each level ends synchronised on the host: the flag between them */
+    if (wm_monitor_stopped(mon)) return wm_interrupted(err, "bfs");
     if (f.count == 0) return WM_OK;
     if ((target != kNoVertex && f.target_level != kUnreached) || f.L >= o->max_depth) {
       truncated = 1;
@@ -522,6 +525,7 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   S.dir_opt = o->direction_opt && c->have_in;
   S.target = o->target;
   S.trace = wm_trace_on("WM_BFS_TRACE");
+  S.mon = wm_monitor_current();
   const size_t n = c->g->n;
   double t0 = wm_now();
   S.t_mark = t0;

@@ -413,6 +413,12 @@ struct Shared {
   uint64_t sums[WM_MAX_PARTS * (kFigures + 1)] = {};
   int part_failed[WM_MAX_PARTS] = {}; /* this process's parts that noted a failure */
   int alarmed = 0;                    /* another process's failure ended the search here */
+  /* warpmatch_interrupt (one process only): the level every part stops
+   * at.  A thread that sees the flag at the top of level L sets it to L+1
+   * (the first to do so wins): every thread is then still before the
+   * barrier that ends level L, so all of them meet it at the top of L+1. */
+  wm_monitor *mon = nullptr;
+  std::atomic<uint32_t> stop_level{UINT32_MAX};
 };
 
 /* One part's thread.  Every thread takes the same decisions from the same
@@ -793,6 +799,11 @@ struct PartThread {
     }
     most = edges;
     for (;;) {
+      if (!c->procs && wm_monitor_stopped(s->mon)) {
+        uint32_t none = UINT32_MAX;
+        s->stop_level.compare_exchange_strong(none, L + 1);
+      }
+      if (L >= s->stop_level.load()) return rc; /* every part stops here: search reports it */
       if (count == 0) break;
       if (hit || L >= o->max_depth) {
         if (k == 0) s->truncated = 1;
@@ -1014,6 +1025,7 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
   Shared S;
   S.c = c, S.o = o, S.src = src, S.nsrc = nsrc;
   S.trace = wm_trace_on("WM_BFS_TRACE");
+  S.mon = wm_monitor_current();
   size_t n = c->g->n ? c->g->n : 1;
   r->level = S.level = (uint32_t *)malloc(n * 4);
   if (o->want_parents) r->parent = S.parent = (uint32_t *)malloc(n * 4);
@@ -1045,6 +1057,12 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
                    c->nparts, c->procs->processes);
   if (S.failed.load())
     return wm_fail(err, WM_EDEVICE, "bfs: %s (the search on all %d GPUs is abandoned)", S.why, c->nparts);
+  if (S.stop_level.load() != UINT32_MAX) {
+    for (int i = c->first; i < c->first + c->nlocal; i++) /* nothing of the search left running */
+      if (cudaSetDevice(c->part[i].dev) == cudaSuccess) cudaStreamSynchronize(c->part[i].st);
+    cudaGetLastError();
+    return wm_interrupted(err, "bfs");
+  }
   float ms = 0;
   for (int i = c->first; i < c->first + c->nlocal; i++) {
     Part &p = c->part[i];

@@ -302,7 +302,8 @@ __global__ void __launch_bounds__(WARPS * 32) clq_build_kernel(wm_dag_args A) {
      * device p % ndev's whatever the batches, which processes sharing the
      * deal may cut apart. */
     if (threadIdx.x == 0)
-      pick = A.p0 + (A.dev + A.ndev - A.p0 % A.ndev) % A.ndev + atomicAdd(A.next_heavy, 1ull) * A.ndev;
+      pick = wm_stop_asked(A.stop) ? A.p1
+                                   : A.p0 + (A.dev + A.ndev - A.p0 % A.ndev) % A.ndev + atomicAdd(A.next_heavy, 1ull) * A.ndev;
     __syncthreads();
     const wm_u64 p = pick;
     if (p >= A.p1) break;
@@ -340,7 +341,7 @@ __global__ void __launch_bounds__(WARPS * 32, WM_CLQ_COUNT_MINB) clq_count_kerne
   wm_u64 cnt = 0;
   for (;;) {
     if (threadIdx.x == 0) {
-      item = atomicAdd(A.next_count, 1ull);
+      item = wm_stop_asked(A.stop) ? A.n_items : atomicAdd(A.next_count, 1ull);
       next_row = 0;
     }
     __syncthreads();

@@ -68,6 +68,7 @@ typedef struct dag_run {
   wm_u64 *sh;           /* device 0: the shared light and heavy counters */
   uint64_t start;       /* the test hook's start (exact_count.h), in device 0's count */
   char static_why[96];  /* why not shared, over several devices */
+  wm_monitor *mon;      /* the call's (warpmatch_interrupt), or NULL */
 } dag_run;
 
 static int upload(dag_dev *d, void **dst, const void *src, size_t bytes, wm_error *err) {
@@ -216,7 +217,7 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   a->dev = (uint32_t)((T->share ? T->share->process * T->ndev : 0) + i);
   a->ndev = (uint32_t)((T->share ? T->share->processes : 1) * T->ndev);
   a->shared = T->shared;
-  return WM_OK;
+  return wm_gpu_stop_word(T->mon, &a->stop, err);
 }
 
 static void close_dev(dag_dev *d) {
@@ -293,6 +294,7 @@ static int capture(dag_run *T, dag_dev *d, wm_error *err) {
  * slowest device and wall seconds (x's other fields are left as they are). */
 static int trial(void *ctx, wm_match_result *x, wm_error *err) {
   dag_run *T = (dag_run *)ctx;
+  if (wm_monitor_stopped(T->mon)) return wm_interrupted(err, T->K->name);
   double t0 = wm_now();
   if (T->shared) {
     /* Zeroed before any device's graph runs (each graph zeroes only its
@@ -321,6 +323,8 @@ static int trial(void *ctx, wm_match_result *x, wm_error *err) {
     if (rc) return wm_gpu_on_device(err, i, rc);
     WM_CUD(i, cudaStreamSynchronize(T->dev[i].light));
   }
+  /* a stopped kernel's count is partial */
+  if (wm_monitor_stopped(T->mon)) return wm_interrupted(err, T->K->name);
   x->seconds = wm_now() - t0; /* the count is in: the events are read after */
   x->count = 0;
   x->kernel_ms = 0;
@@ -417,6 +421,7 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
   T->start = hook && !(o->share && o->share->process) ? wm_count_start() : 0;
   T->k = k;
   T->K = K;
+  T->mon = wm_monitor_current();
   int present = 0, rc = wm_gpu_devices(o->gpus, &T->ndev, err);
   cudaError_t e = cudaGetDeviceCount(&present);
   if (!rc && (e != cudaSuccess || T->ndev > present))

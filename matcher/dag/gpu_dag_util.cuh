@@ -4,6 +4,7 @@
 
 #include "gpu_count.cuh"
 #include "gpu_dag.h"
+#include "gpu_stop.cuh"
 
 #define DAG_FULL 0xFFFFFFFFu
 #define DAG_EMPTY 0xFFFFFFFFu /* no vertex has this id (ids < 2^32 - 1) */
@@ -64,7 +65,11 @@ __device__ void dag_table_fill(uint32_t *keys, uint32_t *vals, unsigned lg, cons
 /* Next work index from counter `next`: its value when the counter is
  * shared by every device (A.shared), else this device's share of the
  * indices dealt round-robin over the devices. */
-__device__ __forceinline__ wm_u64 dag_take(wm_u64 *next, const wm_dag_args &A) {
+/* What dag_take answers once the call is stopped: past every counter's end,
+ * and far enough below 2^64 that no caller's arithmetic on it wraps. */
+#define DAG_STOPPED (1ull << 62)
+
+__device__ __forceinline__ wm_u64 dag_take_any(wm_u64 *next, const wm_dag_args &A) {
   if (A.shared) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
     return atomicAdd_system(next, 1ull);
@@ -75,6 +80,11 @@ __device__ __forceinline__ wm_u64 dag_take(wm_u64 *next, const wm_dag_args &A) {
   return atomicAdd(next, 1ull) * A.ndev + A.dev;
 }
 
+/* A heavy item (a block's, long): the stop word read at every take. */
+__device__ __forceinline__ wm_u64 dag_take(wm_u64 *next, const wm_dag_args &A) {
+  return wm_stop_asked(A.stop) ? DAG_STOPPED : dag_take_any(next, A);
+}
+
 /* dag_take by lane 0, broadcast to the warp. */
 __device__ __forceinline__ wm_u64 dag_grab(wm_u64 *next, const wm_dag_args &A, int lane) {
   wm_u64 t = 0;
@@ -82,10 +92,23 @@ __device__ __forceinline__ wm_u64 dag_grab(wm_u64 *next, const wm_dag_args &A, i
   return __shfl_sync(DAG_FULL, t, 0);
 }
 
+/* The same for the light runs (microseconds each): the stop word read on
+ * one take in 16 only, each read crossing the bus; a warp that reads it set
+ * quits, and every other one within its next 16 takes or so. */
+__device__ __forceinline__ wm_u64 dag_grab_often(wm_u64 *next, const wm_dag_args &A, int lane) {
+  wm_u64 t = 0;
+  if (lane == 0) {
+    t = dag_take_any(next, A);
+    /* dealt statically, this device's takes are dev modulo ndev */
+    if ((t & 15u) == (A.shared ? 0u : (A.dev & 15u)) && wm_stop_asked(A.stop)) t = DAG_STOPPED;
+  }
+  return __shfl_sync(DAG_FULL, t, 0);
+}
+
 /* The light kernels' next run of consecutive pivots [v0, v1), grabbed by
  * the warp; false when every run is taken. */
 __device__ __forceinline__ bool dag_grab_light(const wm_dag_args &A, int lane, uint32_t &v0, uint32_t &v1) {
-  const wm_u64 t = dag_grab(A.next_light, A, lane);
+  const wm_u64 t = dag_grab_often(A.next_light, A, lane);
   if (t >= ((wm_u64)A.n + A.light_chunk - 1) / A.light_chunk) return false;
   v0 = (uint32_t)(t * A.light_chunk);
   v1 = v0 + A.light_chunk < A.n ? v0 + A.light_chunk : A.n;

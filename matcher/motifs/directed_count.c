@@ -122,7 +122,8 @@ static void census_edge(const skeleton *s, uint32_t v, uint64_t iu, wm_u128 *loc
 }
 
 
-static void triad_census(const skeleton *s, wm_u128 *counts) {
+/* An interrupt ends it at the next vertex (a hub's takes a while). */
+static int triad_census(const skeleton *s, wm_u128 *counts, wm_error *err) {
   const int64_t n = s->n;
   wm_progress p;
   wm_progress_init(&p, "triad census", s->off[n] + (uint64_t)n, 1);
@@ -131,6 +132,7 @@ static void triad_census(const skeleton *s, wm_u128 *counts) {
     wm_u128 local[WM_DIR_ROWS3] = {0};
 #pragma omp for schedule(dynamic, 64) nowait
     for (int64_t v = 0; v < n; v++) {
+      if (wm_progress_stopped(&p)) continue;
       for (uint64_t iu = s->off[v]; iu < s->off[v + 1]; iu++)
         if (s->nbr[iu] > (uint32_t)v) census_edge(s, (uint32_t)v, iu, local);
       wm_progress_add(&p, wm_dir_units(s, v));
@@ -139,6 +141,7 @@ static void triad_census(const skeleton *s, wm_u128 *counts) {
     for (unsigned r = 0; r < WM_DIR_ROWS3; r++) counts[r] += local[r];
   }
   wm_progress_finish(&p);
+  return wm_progress_stopped(&p) ? wm_interrupted(err, "triad census") : WM_OK;
 }
 
 /* ---- size 4: the skeleton's connected 4-sets (ESU) -------------------- */
@@ -359,12 +362,8 @@ static int derive_disconnected(const skeleton *s, const wm_u128 *c3, wm_u128 *co
 /* 003: the triads not counted, C(n, 3) less the rest; the others from the
  * census on the CPU, or on gpus GPUs. */
 static int census_all(const skeleton *s, int gpus, wm_u128 *c3, double *kernel_ms, wm_error *err) {
-  if (gpus) {
-    const int rc = wm_dir_gpu(s, 3, gpus, c3, kernel_ms, err);
-    if (rc) return rc;
-  } else {
-    triad_census(s, c3);
-  }
+  const int rc = gpus ? wm_dir_gpu(s, 3, gpus, c3, kernel_ms, err) : triad_census(s, c3, err);
+  if (rc) return rc;
   int overflow = 0;
   wm_i128 rest = wm_choose((wm_i128)s->n, 3);
   for (unsigned r = 0; r < WM_DIR_ROWS3; r++)

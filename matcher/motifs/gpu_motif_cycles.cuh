@@ -134,7 +134,9 @@ __device__ void light_tops(const dev_graph &g, const uint32_t *t, int k, const s
                            warp_counters *wc, uint32_t *stretch, uint8_t *idx, acc &a) {
   const int lane = threadIdx.x & 31;
   const warp_scratch x = slice(pool, global_warp());
-  for (uint32_t u = u0 + grab(next); u < u1; u = u0 + grab(next)) {
+  /* in 64 bits: a stopped take (kStopped) lies past u1, not wrapped below it */
+  for (uint64_t at = u0 + grab64(next); at < u1; at = u0 + grab64(next)) {
+    const uint32_t u = (uint32_t)at;
     if (paths_of || prefix) {
       const uint64_t paths = paths_of ? paths_of[u] : prefix[u + 1] - prefix[u];
       if (heavy && paths > heavy) continue;
@@ -234,7 +236,7 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
   if (count_at) count = *count_at;
   const warp_scratch x = slice(pool, blockIdx.x * kHeavyWarps);
   for (;;) {
-    if (threadIdx.x == 0) item = take_next(heavy_next), nt = 0;
+    if (threadIdx.x == 0) item = take_long(heavy_next), nt = 0;
     __syncthreads();
     const unsigned long long it = item;
     if (it >= count) break;

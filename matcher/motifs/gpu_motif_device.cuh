@@ -5,6 +5,7 @@
  * unit, so that every kernel is compiled as before with its helpers inlined). */
 #pragma once
 
+#include "gpu_stop.cuh"
 #include "motif_sums.h"
 
 namespace {
@@ -187,8 +188,17 @@ __device__ void flush(acc &a, i128 *slots, int *overflow, unsigned warp) {
  * be atomic across the devices. */
 __constant__ int c_system_scope;
 
+/* The call's stop word on the current device (device/gpu_stop.cuh), set
+ * with c_system_scope before the passes; NULL: no stop. */
+__constant__ const int *c_stop;
+
+/* What a take answers once the call is stopped: past every counter's end
+ * (items are vertices, arcs or lists, all below 2^40), and small enough
+ * that a caller's a0 + 32 * it does not wrap. */
+constexpr unsigned long long kStopped = 1ull << 40;
+
 /* The next item from a global counter, for the calling thread. */
-__device__ __forceinline__ unsigned long long take_next(unsigned long long *next) {
+__device__ __forceinline__ unsigned long long take_any(unsigned long long *next) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
   return c_system_scope ? atomicAdd_system(next, 1ull) : atomicAdd(next, 1ull);
 #else
@@ -196,17 +206,25 @@ __device__ __forceinline__ unsigned long long take_next(unsigned long long *next
 #endif
 }
 
+/* The same, kStopped once the call is stopped.  Most items take
+ * microseconds, and each read of the word crosses the bus: it is read on
+ * one take in 16, so a thread that reads it set quits, and every other
+ * within its next 16 takes or so. */
+__device__ __forceinline__ unsigned long long take_next(unsigned long long *next) {
+  const unsigned long long x = take_any(next);
+  return (x & 15u) == 0 && wm_stop_asked(c_stop) ? kStopped : x;
+}
+
+/* A long item (a heavy top, a block's): the word read at every take. */
+__device__ __forceinline__ unsigned long long take_long(unsigned long long *next) {
+  return wm_stop_asked(c_stop) ? kStopped : take_any(next);
+}
+
 /* The next item for the warp. */
 __device__ __forceinline__ unsigned long long grab64(unsigned long long *next) {
   unsigned long long x = 0;
   if ((threadIdx.x & 31) == 0) x = take_next(next);
   return __shfl_sync(0xffffffffu, x, 0);
-}
-
-/* The same for vertex ids, saturated so that it never wraps past n. */
-__device__ __forceinline__ uint32_t grab(unsigned long long *next) {
-  const unsigned long long x = grab64(next);
-  return x < 0xFFFFFFFFull ? (uint32_t)x : 0xFFFFFFFFu;
 }
 
 __device__ __forceinline__ unsigned global_warp() { return (blockIdx.x * blockDim.x + threadIdx.x) >> 5; }

@@ -196,6 +196,8 @@ int wait_step(run &r, cudaEvent_t ev, const char *what, wm_error *err) {
   if (rc) return rc;
   cudaError_t e = cudaEventSynchronize(ev);
   if (e != cudaSuccess) return wm_cuda_fail(err, e, what, __FILE__, __LINE__);
+  /* stopped: the next chunks are not queued, and the sums so far are partial */
+  if (wm_progress_stopped(&r.progress)) return wm_interrupted(err, "motif sums");
   wm_progress_add(&r.progress, 1);
   return WM_OK;
 }
@@ -948,10 +950,20 @@ int share_sums(const wm_share *s, wm_motif_sums *out, wm_error *err) {
   return WM_OK;
 }
 
-/* Sets the grabs' scope on the current device (c_system_scope). */
-int set_scope(int system, wm_error *err) {
+/* Sets the grabs' scope and the call's stop word on the current device
+ * (c_system_scope, c_stop). */
+int set_scope(int system, wm_monitor *mon, wm_error *err) {
   WM_CU(cudaMemcpyToSymbol(c_system_scope, &system, sizeof system));
+  const int *stop = NULL;
+  int rc = wm_gpu_stop_word(mon, &stop, err);
+  if (rc) return rc;
+  WM_CU(cudaMemcpyToSymbol(c_stop, &stop, sizeof stop));
   return WM_OK;
+}
+
+/* WM_EINTERRUPTED when the call was stopped: its sums are partial. */
+int check_stop(wm_monitor *mon, wm_error *err) {
+  return wm_monitor_stopped(mon) ? wm_interrupted(err, "motif sums") : WM_OK;
 }
 
 /* The passes over ndev devices that share counters in device 0's memory
@@ -970,7 +982,7 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
     R[i].resident = policy.graph;
     R[i].skip_k4 = policy.skip_k4 != 0;
     WM_CUD(i, cudaSetDevice(i));
-    if ((rc = wm_gpu_on_device(err, i, set_scope(1, err))) ||
+    if ((rc = wm_gpu_on_device(err, i, set_scope(1, wm_monitor_current(), err))) ||
         (rc = wm_gpu_on_device(err, i, upload(g, k, R[i], err))) ||
         (rc = wm_gpu_on_device(err, i, prepare(g, k, policy, R[i], err))))
       return rc;
@@ -999,6 +1011,7 @@ int multi_passes(const wm_graph *g, unsigned k, const wm_motif_gpu_policy &polic
   cudaStream_t streams[WM_MAX_GPUS];
   for (int i = 0; i < ndev; i++) ids[i] = i, streams[i] = 0; /* each device's default stream */
   if ((rc = wm_gpu_watch_all(ndev, ids, streams, &R[0].progress, NULL, NULL, err))) return rc;
+  if ((rc = check_stop(wm_monitor_current(), err))) return rc;
   wm_progress_add(&R[0].progress, 1);
   *span = -1;
   wm_acc total[WM_SUM_COUNT];
@@ -1073,11 +1086,12 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     r.skip_k4 = pol.skip_k4 != 0;
     r.share = pol.share;
     if (r.share) r.loop = r.share->loops(r.share->ctx, 3);
-    rc = set_scope(0, err);
+    rc = set_scope(0, wm_monitor_current(), err);
     at[0] = wm_now();
     if (!rc) rc = upload(g, k, r, err);
     at[1] = wm_now();
     if (!rc) rc = passes(g, k, pol, r, ms, &span, err);
+    if (!rc) rc = check_stop(wm_monitor_current(), err); /* pass_times read the last event: all ended */
     wm_progress_finish(&r.progress);
     at[2] = wm_now();
     if (!rc) rc = collect(r, r.want, out, err);

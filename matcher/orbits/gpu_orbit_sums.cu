@@ -34,6 +34,7 @@
 
 #include "device.h"
 #include "gpu_check.h"
+#include "gpu_stop.cuh"
 #include "orbits.h"
 
 namespace {
@@ -233,12 +234,18 @@ __device__ __forceinline__ void for_two_hops(const uint64_t *off, const uint32_t
 
 /* 4: the walks v-u-w of each vertex v, twice (two_hop of orbit_formula.c). */
 __global__ void two_hop(const uint64_t *off, const uint32_t *adj, uint32_t n, const uint32_t *tri, uint32_t *scratch,
-                        unsigned long long *next, i128 *n8, i128 *n12) {
+                        unsigned long long *next, i128 *n8, i128 *n12, const int *stop) {
   const int lane = threadIdx.x & 31;
   uint32_t *cnt = scratch + global_warp() * (uint64_t)n;
   for (;;) {
     unsigned long long v = 0;
-    if (lane == 0) v = atomicAdd(next, 1ull);
+    /* a vertex takes microseconds and each read of the stop word crosses
+     * the bus: read on one take in 16 (a warp that reads it set quits, the
+     * others within their next 16 takes or so); the counters stay clean */
+    if (lane == 0) {
+      v = atomicAdd(next, 1ull);
+      if ((v & 15u) == 0 && wm_stop_asked(stop)) v = ~0ull;
+    }
     v = __shfl_sync(0xffffffffu, v, 0);
     if (v >= n) return;
     const uint32_t *rv = adj + off[v];
@@ -336,6 +343,9 @@ int prepare(bufs &b, const wm_graph *g, unsigned k, int sms, unsigned *warps, wm
 /* 2-4 in the timed window: the orientation (out-degrees, their scan, the
  * rows), the 4-cliques, the two-hop sums. */
 int four_vertex_passes(bufs &b, const wm_graph *g, int sms, unsigned warps, wm_error *err) {
+  const int *stop = NULL;
+  int rc = wm_gpu_stop_word(wm_monitor_current(), &stop, err);
+  if (rc) return rc;
   const uint64_t mo = g->m / 2;
   const unsigned blocks = grid_for(g->n / 32 + 1, sms);
   out_degrees<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff);
@@ -346,7 +356,7 @@ int four_vertex_passes(bufs &b, const wm_graph *g, int sms, unsigned warps, wm_e
   if (mo) vertex_cliques<<<grid_for(mo, sms), kThreads>>>(b.ooff, b.oadj, g->n, mo, b.k4, b.overflow);
   WM_CU(cudaGetLastError());
   const unsigned per_block = warps < kWarpsPerBlock ? warps : kWarpsPerBlock;
-  two_hop<<<warps / per_block, 32 * per_block>>>(b.off, b.adj, g->n, b.tri, b.scratch, b.next, b.n8, b.n12);
+  two_hop<<<warps / per_block, 32 * per_block>>>(b.off, b.adj, g->n, b.tri, b.scratch, b.next, b.n8, b.n12, stop);
   WM_CU(cudaGetLastError());
   return WM_OK;
 }
@@ -383,7 +393,8 @@ int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, d
   WM_CU(cudaEventRecord(b.end, 0));
   WM_CU(cudaEventSynchronize(b.end));
   WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
-  b.scratch_clean = k >= 4;
+  b.scratch_clean = k >= 4; /* a stopped pass 4 too: each vertex clears what it counted */
+  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
   float ms = 0;
   WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
   if (kernel_ms) *kernel_ms = ms;

@@ -21,6 +21,7 @@
 
 #include "device.h"
 #include "gpu_check.h"
+#include "gpu_stop.cuh"
 #include "orbit_equations5.h"
 
 namespace {
@@ -61,6 +62,7 @@ struct params {
   const tables *q;
   wm_i128 *sums;  /* ntasks x ORBITS5 */
   int *of;        /* per task */
+  const int *stop; /* the call's stop word (device/gpu_stop.cuh), or NULL: read at each take */
 };
 
 /* One warp's slices. */
@@ -459,7 +461,7 @@ __global__ void __launch_bounds__(kThreads) o5_sums(params p) {
   __syncwarp();
   for (;;) {
     unsigned long long t = 0;
-    if (lane == 0) t = atomicAdd(p.next, 1ull);
+    if (lane == 0) t = wm_stop_asked(p.stop) ? p.ntasks : atomicAdd(p.next, 1ull);
     t = __shfl_sync(kFull, t, 0);
     if (t >= p.ntasks) return;
     const wm_o5_task task = p.tasks[t];
@@ -573,6 +575,7 @@ int launch(bufs &b, const wm_graph *g, const wm_o5_equations *eq, const uint32_t
   WM_CU(cudaMemset(b.scratch, 0, warps * stride));
   p.bits = b.bits, p.tri = b.tri, p.n = g->n, p.tasks = b.tasks, p.ntasks = b.ntasks, p.next = b.next;
   p.scratch = b.scratch, p.stride = stride, p.maxdeg = maxdeg, p.q = b.q, p.sums = b.sums, p.of = b.of;
+  if ((rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err))) return rc;
   WM_CU(cudaEventCreate(&b.start));
   WM_CU(cudaEventCreate(&b.end));
   WM_CU(cudaEventRecord(b.start, 0));
@@ -606,6 +609,10 @@ int run_devices(bufs *b, int gpus, const wm_graph *g, const wm_o5_equations *q, 
   int *part_of = (int *)malloc((size_t)most * sizeof *part_of);
   int rc = mine && part && part_of ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the GPUs' tasks");
   for (int d = 0; !rc && d < gpus; d++) {
+    if (wm_monitor_stopped(wm_monitor_current())) {
+      rc = wm_interrupted(err, "orbits");
+      break;
+    }
     uint32_t k = 0;
     for (uint32_t i = (uint32_t)d; i < ntasks; i += (uint32_t)gpus) mine[k++] = tasks[i];
     b[d].ntasks = k;
@@ -623,6 +630,8 @@ int run_devices(bufs *b, int gpus, const wm_graph *g, const wm_o5_equations *q, 
     }
   }
   if (!rc && kernel_ms) *kernel_ms += slowest;
+  /* a stopped kernel's sums are partial */
+  if (!rc && wm_monitor_stopped(wm_monitor_current())) rc = wm_interrupted(err, "orbits");
   free(mine), free(part), free(part_of);
   return rc;
 }

@@ -47,6 +47,9 @@ struct wm_gpu_args {
                               one window [0, n0) unless processes share level 0) */
   uint32_t chunk, dev, ndev;
   int l0_shared;
+  /* the call's stop word (device/gpu_stop.cuh), or NULL: a warp that sees
+   * it set claims no more level-0 work, steals none, and leaves */
+  const int *stop;
   /* per-warp set buffers: warp w's at sets + w*warp_elems, slot b variant u
    * at + (b*unroll + u)*cap */
   uint32_t *sets;
@@ -91,7 +94,9 @@ struct wm_iter {
 
 /* A warp's stack; positions <= stop_level are read by thieves under lock. */
 struct wm_wstate {
-  int lock, status, pad0, pad1;
+  int lock, status;
+  unsigned stop_poll; /* lane 0's clock at its last read of the stop word (wm_stop_due) */
+  int pad1;
   uint32_t it[WM_MAX_K], end[WM_MAX_K]; /* unconsumed iterations [it, end) of each position */
   int n[WM_MAX_K], a[WM_MAX_K];         /* unrolled group size and active member */
   const uint32_t *base[WM_MAX_K];       /* array position p iterates (NULL: identity at p = 0) */

@@ -75,6 +75,7 @@ typedef struct wm_gpu_run {
   int l0_shared;     /* one level-0 counter (device 0's) for every device */
   char static_why[96]; /* why not, when several devices split level 0 statically */
   uint64_t start;      /* the test hook's start (exact_count.h): device 0's count begins there */
+  wm_monitor *mon;     /* the call's (warpmatch_interrupt), or NULL */
 } wm_gpu_run;
 
 static int dev_alloc(void **p, size_t bytes, const char *what, int dev, wm_error *err) {
@@ -423,6 +424,12 @@ static int finish_all(wm_gpu_run *R, wm_error *err) {
   return rc;
 }
 
+/* WM_EINTERRUPTED once the call was asked to stop: checked before each
+ * launch and after the wait, since a stopped kernel's count is partial. */
+static int check_stop(const wm_gpu_run *R, wm_error *err) {
+  return wm_monitor_stopped(R->mon) ? wm_interrupted(err, "matching") : WM_OK;
+}
+
 /* Hands device d's buffered matches to the sink; *halt when it or the
  * limit says stop. */
 static int drain(wm_gpu_run *R, wm_gpu_dev *d, uint64_t *listed, int *halt, wm_error *err) {
@@ -453,6 +460,7 @@ static int run_listing(wm_gpu_run *R, uint64_t *listed, wm_error *err) {
   *listed = 0;
   R->host_out = (uint32_t *)malloc((size_t)R->list_batch * R->plan.k * 4);
   if (!R->host_out) return wm_fail(err, WM_EINPUT, "out of host memory for the listing batch");
+  if ((rc = check_stop(R, err))) return rc;
   for (int i = 0; i < R->ndev; i++)
     if ((rc = launch(R, &R->dev[i], 0, NULL, err))) return rc;
   for (int more = 1; more && !halt;) {
@@ -460,7 +468,8 @@ static int run_listing(wm_gpu_run *R, uint64_t *listed, wm_error *err) {
     for (int i = 0; i < R->ndev && !halt; i++) {
       wm_gpu_dev *d = &R->dev[i];
       if (!d->running) continue;
-      if ((rc = finish(R, d, err)) || (rc = drain(R, d, listed, &halt, err))) return rc;
+      if ((rc = finish(R, d, err)) || (rc = check_stop(R, err)) || (rc = drain(R, d, listed, &halt, err)))
+        return rc;
       if (d->running && !halt) {
         if ((rc = launch(R, d, 1, NULL, err))) return rc;
         more = 1;
@@ -535,12 +544,14 @@ static int reset_counters(const wm_gpu_run *R, wm_gpu_dev *d, wm_error *err) {
 
 /* One counting launch on every device, waited for. */
 static int count_all(wm_gpu_run *R, wm_error *err) {
-  int rc = WM_OK;
+  int rc = check_stop(R, err);
+  if (rc) return rc;
   wm_gpu_hold_arm(R->hold);
   for (int i = 0; !rc && i < R->ndev; i++) rc = launch(R, &R->dev[i], 0, R->hold, err);
   wm_gpu_hold_release(R->hold);
   if (rc) return rc;
-  return finish_all(R, err);
+  if ((rc = finish_all(R, err))) return rc;
+  return check_stop(R, err);
 }
 
 /* The share, when there is one and the launches count (listing is the
@@ -651,6 +662,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
     if ((rc = open_device(R, i, err)) || (rc = setup_inputs(R, &R->dev[i], err)) ||
         (rc = setup_grid(R, &R->dev[i], err)))
       return wm_gpu_on_device(err, i, rc);
+  R->mon = wm_monitor_current();
   if ((rc = wm_gpu_share_counter(R->ndev, &R->l0_shared, R->static_why, sizeof R->static_why, err))) return rc;
   uint64_t warps = 0;
   for (int i = 0; i < R->ndev; i++) warps += (uint64_t)R->dev[i].blocks * R->pol.warps_per_block;
@@ -659,6 +671,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   for (int i = 0; i < R->ndev; i++) {
     fill_args(R, &R->dev[i], i, chunk);
     WM_CUD(i, cudaSetDevice(R->dev[i].id));
+    if ((rc = wm_gpu_stop_word(R->mon, &R->dev[i].args.stop, err))) return wm_gpu_on_device(err, i, rc);
     WM_CUD(i, cudaStreamSynchronize(R->dev[i].stream));
   }
   R->transfer_ms += (wm_now() - t0) * 1e3;

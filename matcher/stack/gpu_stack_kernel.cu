@@ -16,6 +16,7 @@
  * other lanes read it after __syncwarp(); the only block-wide barrier is
  * the one after initialisation, before any lane can diverge. */
 #include "gpu_kernel.h"
+#include "gpu_stop.cuh"
 #include "gpu_set_ops.cuh"
 #include "gpu_steal.cuh"
 
@@ -280,6 +281,14 @@ __device__ bool wm_next_edges(wm_kctx &c, volatile wm_bstate *bs, int l0_done) {
   }
 }
 
+/* Whole warp: whether the call was asked to stop; lane 0 reads the word,
+ * at most every WM_STOP_POLL_CYCLES (a level-0 item can take microseconds). */
+__device__ bool wm_warp_stop(wm_kctx &c) {
+  int s = 0;
+  if (c.lane == 0) s = wm_stop_due(c.A->stop, (unsigned *)&c.ws->stop_poll);
+  return __shfl_sync(WM_FULL, s, 0) != 0;
+}
+
 /* Whole warp, out of work: the next level-0 chunk, else stolen or received
  * work; returns the position to continue at, or -1 when the warp is done. */
 __device__ int wm_acquire(wm_kctx &c, volatile wm_bstate *bs, unsigned char *warps_base,
@@ -312,7 +321,11 @@ __device__ int wm_acquire(wm_kctx &c, volatile wm_bstate *bs, unsigned char *war
   for (;;) {
     int got = 0;
     if (c.lane == 0) {
-      if (A->steal != WM_STEAL_NONE &&
+      /* stopped: the busy warps leave without going idle, so no count of
+       * idle warps or active blocks would ever say done */
+      if (wm_stop_due(A->stop, (unsigned *)&c.ws->stop_poll))
+        got = -1;
+      else if (A->steal != WM_STEAL_NONE &&
           wm_steal_intra(bs, warps_base, Ly.bytes, Ly.g, A->warps, wid, c.G, A->stop_level))
         got = 1;
       else if (A->steal == WM_STEAL_TWO_LEVEL && wm_try_receive(A, bs, c.ws))
@@ -435,6 +448,7 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   }
   while (!stopped) {
     if (p < 0) {
+      if (wm_warp_stop(c)) break; /* claims nothing more: the host reports the stop */
       WM_PROF_START();
       p = wm_acquire(c, bs, warps_base, Ly, wid);
       WM_PROF_ADD(WM_PROF_ACQUIRE);
@@ -467,6 +481,8 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
       if (p == 0) {
         p = -1;
       } else {
+        /* back at level 0: its next item is a claim as a chunk is */
+        if (p == 1 && wm_warp_stop(c)) break;
         p--;
         st = WM_S_NEXT;
       }

@@ -65,6 +65,36 @@ def test_sigint_stops_a_long_call(what: str, scale: int, call: Any) -> None:
     assert g.motifs(4, device="cpu") == fresh.motifs(4, device="cpu")
 
 
+def _long_on_gpu(call: Any, least: float) -> tuple[Any, Any]:
+    """The smallest Kronecker graph on which ``call`` takes ``least`` seconds, and its answer."""
+    for scale in range(14, 25):
+        g = warpmatch.generate("kron", scale=scale)
+        call(g)  # the first call also uploads the graph: the interrupted one runs warm
+        started = time.monotonic()
+        answer = call(g)
+        if time.monotonic() - started >= least:
+            return g, answer
+    pytest.fail(f"no Kronecker graph up to scale 24 keeps the call {least} s")
+
+
+@pytest.mark.skipif(not warpmatch.gpu_available(), reason="no usable GPU (or a build without CUDA)")
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="SIGINT reaches the main thread")
+@pytest.mark.parametrize(
+    "what, call",
+    [
+        ("house count (stack kernel)", lambda g: g.count("house", method="enumerate", device="gpu", progress=False)),
+        ("5-vertex motifs", lambda g: g.motifs(5, device="gpu", progress=False)),
+    ],
+)
+def test_sigint_stops_a_long_gpu_call(what: str, call: Any) -> None:
+    """device="gpu": the kernels poll the interrupt, so Ctrl-C stops them as fast as the CPU's loops."""
+    g, expected = _long_on_gpu(call, 2.5)
+    latency = _interrupt(lambda: call(g))
+    print(f"{what} on the GPU: KeyboardInterrupt {latency * 1e3:.2f} ms after SIGINT")
+    assert latency < 0.5, f"{what}: KeyboardInterrupt {latency:.2f} s after SIGINT"
+    assert call(g) == expected, "the call after the interrupt answers otherwise"
+
+
 def test_interrupted_code_is_a_keyboard_interrupt() -> None:
     e = _errors.from_code(4, "warpmatch_count: matching: interrupted (warpmatch_interrupt)")
     assert isinstance(e, warpmatch.Interrupted)

@@ -241,3 +241,121 @@ Test(interrupt, orbits_and_directed_motifs) {
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
 }
+
+/* ---- BFS and the triad census, stopped from a second thread ----------- */
+
+/* A call of several seconds on another thread: a CPU BFS from vertex 0 of
+ * a long thin grid (a level per row: hundreds of thousands of levels), or
+ * the directed triad census. */
+typedef struct long_call {
+  warpmatch_context *ctx;
+  const warpmatch_graph *g;
+  int census;
+  int32_t *levels;
+  warpmatch_directed_motif rows[16];
+  warpmatch_bfs_result bfs;
+  int rc;
+  double ended;
+} long_call;
+
+static void *run_long(void *arg) {
+  long_call *c = arg;
+  if (c->census)
+    c->rc = warpmatch_motifs_directed(c->ctx, c->g, 3, NULL, c->rows, NULL);
+  else
+    c->rc = warpmatch_bfs(c->ctx, c->g, 0, WARPMATCH_DEVICE_CPU, c->levels, NULL, &c->bfs);
+  c->ended = now();
+  return NULL;
+}
+
+/* Runs c to its end on the calling thread (the reference), then again on
+ * another thread interrupted 0.3 s in: EINTERRUPTED within 0.5 s of the
+ * flag, and once cleared the same context's next call answers as the
+ * reference did. */
+static void interrupt_long(long_call *c, long_call *ref) {
+  const double t0 = now();
+  run_long(ref);
+  cr_assert_eq(ref->rc, WARPMATCH_OK, "%s", warpmatch_last_error(ref->ctx));
+  cr_assert_gt(ref->ended - t0, 0.6, "the whole call takes %.2f s: too short to stop 0.3 s in", ref->ended - t0);
+  pthread_t t;
+  cr_assert_eq(pthread_create(&t, NULL, run_long, c), 0);
+  pause_ms(300);
+  const double asked = now();
+  warpmatch_interrupt(c->ctx, 1);
+  pthread_join(t, NULL);
+  cr_assert_eq(c->rc, WARPMATCH_EINTERRUPTED, "rc %d: %s", c->rc, warpmatch_last_error(c->ctx));
+  cr_assert(strstr(warpmatch_last_error(c->ctx), "interrupted"), "%s", warpmatch_last_error(c->ctx));
+  cr_assert_lt(c->ended - asked, 0.5, "returned %.3f s after the interrupt", c->ended - asked);
+  cr_log_info("%s interrupted: returned %.3f s after the flag (the whole call %.2f s)", c->census ? "census" : "bfs",
+              c->ended - asked, ref->ended - t0);
+  warpmatch_interrupt(c->ctx, 0);
+  run_long(c);
+  cr_assert_eq(c->rc, WARPMATCH_OK, "%s", warpmatch_last_error(c->ctx));
+}
+
+Test(interrupt, bfs_from_another_thread, .timeout = 300) {
+  warpmatch_context *ctx = ctx_new(), *fresh = ctx_new();
+  cr_assert_eq(warpmatch_set_threads(ctx, 2), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_set_threads(fresh, 2), WARPMATCH_OK);
+  warpmatch_gen_options o;
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_GRID, 0, 1);
+  o.width = 2;
+  o.height = 1000000;
+  warpmatch_graph *g = NULL;
+  cr_assert_eq(warpmatch_generate(ctx, &o, &g), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  const uint32_t n = warpmatch_graph_vertices(g);
+  long_call c, ref;
+  memset(&c, 0, sizeof c);
+  c.ctx = ctx, c.g = g, c.levels = calloc(n, sizeof(int32_t));
+  ref = c;
+  ref.ctx = fresh, ref.levels = calloc(n, sizeof(int32_t));
+  cr_assert(c.levels && ref.levels);
+  interrupt_long(&c, &ref);
+  /* vertex 0 is a corner: the far corner is width + height - 2 hops away,
+   * the last of width + height - 1 levels */
+  cr_assert_eq(ref.bfs.depth, (uint32_t)(o.width + o.height - 1));
+  cr_assert_eq(ref.bfs.reached, n);
+  cr_assert_eq(c.bfs.depth, ref.bfs.depth);
+  cr_assert_eq(c.bfs.reached, ref.bfs.reached);
+  cr_assert_eq(memcmp(c.levels, ref.levels, (size_t)n * sizeof(int32_t)), 0);
+  free(c.levels);
+  free(ref.levels);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(fresh);
+  warpmatch_context_destroy(ctx);
+}
+
+/* The census of Kronecker scale 14's edges, each as an arc from its lower
+ * end but every third, which is mutual (both arcs). */
+Test(interrupt, triad_census_from_another_thread, .timeout = 300) {
+  warpmatch_context *ctx = ctx_new(), *fresh = ctx_new();
+  cr_assert_eq(warpmatch_set_threads(ctx, 2), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_set_threads(fresh, 2), WARPMATCH_OK);
+  warpmatch_graph *u = kron(ctx, 14);
+  const uint64_t m = warpmatch_graph_edges(u);
+  uint32_t *src = malloc((size_t)(2 * m) * sizeof *src), *dst = malloc((size_t)(2 * m) * sizeof *dst);
+  cr_assert(src && dst);
+  warpmatch_graph_edge_ends(u, src, dst);
+  uint64_t arcs = m;
+  for (uint64_t i = 0; i < m; i += 3, arcs++) src[arcs] = dst[i], dst[arcs] = src[i];
+  warpmatch_graph *d = NULL;
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, warpmatch_graph_vertices(u), src, dst, arcs, 1, &d), WARPMATCH_OK,
+               "%s", warpmatch_last_error(ctx));
+  free(src);
+  free(dst);
+  long_call c, ref;
+  memset(&c, 0, sizeof c);
+  c.ctx = ctx, c.g = d, c.census = 1;
+  ref = c;
+  ref.ctx = fresh;
+  interrupt_long(&c, &ref);
+  for (int i = 0; i < 16; i++) {
+    cr_assert_str_eq(c.rows[i].name, ref.rows[i].name);
+    cr_assert(c.rows[i].count == ref.rows[i].count && c.rows[i].count_high == ref.rows[i].count_high, "%s",
+              c.rows[i].name);
+  }
+  warpmatch_graph_destroy(d);
+  warpmatch_graph_destroy(u);
+  warpmatch_context_destroy(fresh);
+  warpmatch_context_destroy(ctx);
+}
