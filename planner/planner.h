@@ -170,7 +170,7 @@ void wm_graph_summary_compute(const wm_graph *g, wm_graph_summary *s);
  * order): the distinct orders of the model's shortlists, the model's own
  * choice among them, each with the model's estimate and, where they were
  * measured on the graph, the probes' work.  Cheapest by the model first. */
-#define WM_PLAN_MAX_CANDIDATES 19 /* 3 shortlists of 6 and the model's choice */
+#define WM_PLAN_MAX_CANDIDATES 25 /* 4 shortlists of 6 and the model's choice, or near-ties */
 typedef struct wm_plan_candidate {
   uint8_t order[WM_MAX_K];
   double model_cost;   /* the cost model's estimate at the graph's statistics, as orders are
