@@ -369,6 +369,19 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
   plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }
 
+/* The least ratio of an order's estimate to the best of a shortlist that
+ * holds it (1: some model's best; HUGE_VAL: on none, the model's choice
+ * alone). */
+static double nearest_tie(const search *s, const uint8_t *order) {
+  double tie = HUGE_VAL;
+  for (unsigned m = 0; m < kModels; m++) {
+    const shortlist *l = &s->shortlists[m];
+    for (unsigned r = 0; r < l->n; r++)
+      if (!memcmp(l->order[r], order, WM_MAX_K) && l->cost[r] / l->cost[0] < tie) tie = l->cost[r] / l->cost[0];
+  }
+  return tie;
+}
+
 /* The shortlisted orders with the model's estimate (as score_order ranks
  * them) and what the probes measured, cheapest by the model first (equal
  * costs in shortlist order, the model's choice first). */
@@ -386,6 +399,8 @@ static void list_candidates(const search *s, uint8_t orders[][WM_MAX_K], unsigne
     x->model_cost = wm_plan_estimate_cost(&trial, s->gs);
     x->sampled = measured[i];
     x->sampled_cost = measured[i] ? work[i] : 0.0;
+    x->pick = i;
+    x->tie = nearest_tie(s, orders[i]);
   }
   for (unsigned i = 1; i < c->n; i++) /* insertion sort: stable, and n is at most 25 */
     for (unsigned j = i; j > 0 && c->c[j - 1].model_cost > c->c[j].model_cost; j--) {

@@ -178,6 +178,10 @@ typedef struct wm_plan_candidate {
   int sampled;         /* 1: measured on the graph */
   double sampled_cost; /* then the probes' work (a glimpse's, where only that was measured;
                           HUGE_VAL where the order could not be planned) */
+  unsigned pick;       /* its place in the shortlists' round (0: the model's choice, then each
+                          model's near-ties best first): the order the probes took them in */
+  double tie;          /* the least ratio of its estimate to a shortlist's best, among the
+                          shortlists that hold it (1: a model's best) */
 } wm_plan_candidate;
 
 typedef struct wm_plan_candidates {
