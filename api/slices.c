@@ -3,9 +3,10 @@
  * executor over one slice of level 0 (the same vertices for every order,
  * wm_engine_slice_roots), timed by the wall clock, and the fastest counts
  * the graph.  Work units (the model's, the probes') do not rank orders as
- * time does; a slice does.  The winner's slice is not counted again: the
- * executors take a level-0 subset (wm_match_options.first), so the rest of
- * level 0 is counted and the two counts added (a match has one v0). */
+ * time does; a slice does.  On the CPU the winner's slice is not counted
+ * again: the executor takes a level-0 subset (wm_match_options.first), so
+ * the rest of level 0 is counted and the two counts added (a match has one
+ * v0); the GPU recounts the whole graph (wm_api_count_sliced). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,13 +156,19 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const double t0 = wm_now();
   if (!rc) timed = time_orders(ctx, o, job, ej, &slice, orders, k, budget, out, &fastest, plan, part, &rc, err);
   double overhead = wm_now() - t0;
-  if (!rc) rc = run_order(ej, plan, &rest, r, by, err);
-  if (!rc) {
+  /* The GPU recounts the whole graph: given level-0 vertices, the stack
+   * kernel hands them out one by one, not as edges (wm_gpu_level0_edges),
+   * which a skewed graph's rest would pay for far beyond the slice. */
+  const int reuse = !job->use_gpu;
+  if (!rc) rc = run_order(ej, plan, reuse ? &rest : ej->mo, r, by, err);
+  if (!rc && reuse) {
     /* the test hook's start (exact_count.h) came with both counts */
     r->count += part->count - wm_count_start();
     r->set_ops += part->set_ops;
     r->seconds += part->seconds;
     overhead -= part->seconds; /* one of the winner's slices is counting, the rest planning */
+  }
+  if (!rc) {
     job->plan_seconds += overhead > 0.0 ? overhead : 0.0;
     plan->sampled_cost = job->plan.sampled_cost; /* what the probes told, as without slices */
     plan->sampled_orders = job->plan.sampled_orders;

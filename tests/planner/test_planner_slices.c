@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "json_check.h"
 #include "matcher.h"
 #include "testutil.h"
 #include "warpmatch.h"
@@ -206,4 +207,41 @@ Test(planner_slices, kron_p19_best_is_a_candidate, .timeout = 120) {
   cr_assert(cands.n > 3u * 6u + 1u && cands.n <= WM_PLAN_MAX_CANDIDATES, "%u candidates", cands.n);
   for (unsigned i = 0; i < cands.n; i++) cr_assert(cands.c[i].tie >= 1.0, "candidate %u: tie %g", i, cands.c[i].tie);
   wm_graph_destroy(raw), wm_graph_destroy(g);
+}
+
+/* count --json reports the slices (the orders timed, their ms, the one
+ * chosen) and its text a "slices" line; --planner probes times none; the
+ * counts agree. */
+Test(planner_slices, count_json_reports_slices, .timeout = 120) {
+  wm_graph *raw = wm_test_powerlaw(500, 8, 8, 0.6, 7);
+  size_t cap = 64 + raw->m * 24, len = 0;
+  char *text = malloc(cap);
+  for (uint32_t u = 0; u < raw->n; u++)
+    for (uint64_t i = raw->offsets[u]; i < raw->offsets[u + 1]; i++)
+      if (u < raw->adj[i]) len += (size_t)snprintf(text + len, cap - len, "%u %u\n", u, raw->adj[i]);
+  wm_test_files f;
+  wm_test_graph_file(&f, text);
+  char pattern[4096], *out, *err;
+  wm_test_pattern_file(pattern, sizeof pattern, "stmatch/p13.txt");
+  int rc = wm_test_run(&out, &err, "count %s --pattern %s --no-cache --device cpu --threads 1 --json", f.graph, pattern);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  const uint64_t sliced = json_u64(out, "count");
+  cr_assert(strstr(out, "\"slices\":{\"every\":") && strstr(out, "\"orders\":[{\"order\":[") &&
+                strstr(out, "\"ms\":") && strstr(out, "\"chosen\":true"),
+            "%s", out);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern %s --no-cache --device cpu --threads 1 --json --planner probes",
+                   f.graph, pattern);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out) && !strstr(out, "\"slices\""), "%s", out);
+  cr_assert_eq(json_u64(out, "count"), sliced);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern %s --no-cache --device cpu --threads 1", f.graph, pattern);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "slices     ") && strstr(out, " (chosen)"), "%s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+  free(text);
+  wm_graph_destroy(raw);
 }
