@@ -8,6 +8,7 @@
  * the rest of level 0 is counted and the two counts added (a match has one
  * v0); the GPU recounts the whole graph (wm_api_count_sliced). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,11 +112,16 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
   }
   double spent = 0.0, longest = 0.0;
   unsigned timed = 0;
+  /* each run its own phase: a progress that starts over is another one */
+  char label[WM_SLICE_MAX_ORDERS][40];
+  wm_match_options each = *slice;
   for (unsigned round = 0; !*rc && round < WM_SLICE_ROUNDS; round++)
     for (unsigned i = 0; !*rc && i < n && (round || i == timed) && spent + longest <= budget_s; i++) {
       const wm_executor *by;
+      snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
+      each.progress_label = label[i];
       const double t0 = wm_now();
-      *rc = run_order(ej, &plans[i], slice, &x[i], &by, err);
+      *rc = run_order(ej, &plans[i], &each, &x[i], &by, err);
       const double s = wm_now() - t0;
       spent += s, longest = s > longest ? s : longest;
       if (s * 1e3 < out->slice_ms[i]) out->slice_ms[i] = s * 1e3;
