@@ -53,9 +53,11 @@ static int before(const wm_plan_candidate *a, const wm_plan_candidate *b, uint8_
   return ra != rb ? ra < rb : a->tie < b->tie;
 }
 
-/* The orders to time, at most max: the plan's, then in turn the probes'
- * next least work (within kWorse of the least) and the next shortlisted
- * order they did not measure (the near-ties their budget did not reach). */
+/* The orders to time, at most max: the plan's (the probes' least work),
+ * then in turn the next shortlisted order they did not measure (the
+ * near-ties their budget did not reach: work units, the probes' as the
+ * model's, mis-rank orders, and one they never saw is what timing can add
+ * most) and their next least work (within kWorse of the least). */
 static unsigned pick_orders(const wm_api_job *job, unsigned max, uint8_t out[][WM_MAX_K]) {
   const wm_plan_candidates *c = &job->candidates;
   double least = HUGE_VAL;
@@ -65,7 +67,7 @@ static unsigned pick_orders(const wm_api_job *job, unsigned max, uint8_t out[][W
   unsigned n = 0;
   memcpy(out[n++], job->plan.order, WM_MAX_K);
   for (unsigned i = 0; i < c->n; i++) taken[i] = !memcmp(c->c[i].order, job->plan.order, WM_MAX_K);
-  for (int measured = 1, stuck = 0; n < max && stuck < 2; measured = !measured) {
+  for (int measured = 0, stuck = 0; n < max && stuck < 2; measured = !measured) {
     int best = -1;
     for (unsigned i = 0; i < c->n; i++) {
       const wm_plan_candidate *x = &c->c[i];
@@ -88,11 +90,11 @@ static int run_order(const wm_engine_job *ej, const wm_plan *plan, const wm_matc
 }
 
 /* Times each order on the slice, WM_SLICE_ROUNDS times in turn (the least
- * wall time of each: the first run of all pays for cold caches and idle
- * threads, and a shared machine's pauses fall on one round), while the
- * next run, as long as the longest so far, fits in budget_s (a slice
- * heavier than the policy's share, a hub's, ends the timing early: the
- * orders timed so far compete, the plan's alone where no other was);
+ * wall time of each), the first two always (what the policy paid for: one
+ * pause of a shared machine on the first would otherwise leave nothing to
+ * compare), the others while the next run, as long as the longest so far,
+ * fits in budget_s (a slice heavier than the policy's share, a hub's,
+ * ends the timing early: the orders timed so far compete);
  * *fastest gets the winner's index, its plan and its result.  The slice's
  * counts differ between orders (the vertex at position 0 is another
  * pattern vertex's, and the symmetry bounds pick another copy of each
@@ -116,7 +118,7 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
   char label[WM_SLICE_MAX_ORDERS][40];
   wm_match_options each = *slice;
   for (unsigned round = 0; !*rc && round < WM_SLICE_ROUNDS; round++)
-    for (unsigned i = 0; !*rc && i < n && (round || i == timed) && spent + longest <= budget_s; i++) {
+    for (unsigned i = 0; !*rc && i < n && (round || i == timed) && (i < 2 || spent + longest <= budget_s); i++) {
       const wm_executor *by;
       snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
       each.progress_label = label[i];
@@ -127,8 +129,6 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
       if (s * 1e3 < out->slice_ms[i]) out->slice_ms[i] = s * 1e3;
       timed += !round;
     }
-  if (!*rc && !timed) /* not even the plan's order fitted: its slice is counted anyway */
-    *rc = run_order(ej, &plans[0], slice, &x[0], NULL, err), out->slice_ms[0] = 0.0, timed = 1;
   for (unsigned i = 0; !*rc && i < timed; i++)
     if (!i || out->slice_ms[i] < out->slice_ms[*fastest]) *fastest = i;
   if (!*rc) *plan = plans[*fastest], *r = x[*fastest];
