@@ -171,6 +171,25 @@ int wm_api_job_prepare(warpmatch_context *ctx, const char *who, const warpmatch_
                        const warpmatch_pattern *p, const warpmatch_match_options *o, int purpose, int gpu_plan,
                        wm_api_job *job);
 void wm_api_job_free(wm_api_job *job);
+/* A count job's plan with the matching order `order`, as it was planned
+ * otherwise (the same options). */
+int wm_api_job_replan(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
+                      const uint8_t *order, wm_plan *out, wm_error *err);
+
+/* Timed slices (slices.c): whether a count job is one (the auto planner,
+ * the whole graph, no order, listing, per-vertex counts, trials or share,
+ * counted by a plan, and a count long enough: wm_engine_slice_policy),
+ * and then its count: the candidate orders the policy affords timed on
+ * one slice of level 0, the fastest kept, its slice's count reused and the
+ * rest of level 0 counted with it.  *r and *by as wm_engine_count's;
+ * job->plan becomes the order counted with, and out's slice_* members say
+ * what was timed (job->plan_seconds gains the others' slices). */
+struct wm_engine_job;
+struct wm_executor;
+struct wm_match_result;
+int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
+                        const struct wm_engine_job *ej, struct wm_match_result *r, const struct wm_executor **by,
+                        warpmatch_match_result *out, int *sliced, wm_error *err);
 /* mo->gpu_graph: g, the copy matched on of handle `serial`, kept on
  * mo->gpus GPUs for the context's later calls (uploaded here by the first
  * GPU call, again when another graph or number of GPUs comes).  Best

@@ -23,7 +23,7 @@ static void per_vertex_back(const wm_api_job *job, const uint64_t *counted, uint
   for (uint32_t v = 0; counted != out && v < job->m.g->n; v++) out[job->m.old_of[v]] = counted[v];
 }
 
-static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_options *o, const wm_api_job *job,
+static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_options *o, wm_api_job *job,
                warpmatch_match_result *out) {
   wm_match_options mo;
   wm_api_executor_options(ctx, o, job, &mo);
@@ -43,7 +43,9 @@ static int run(warpmatch_context *ctx, const char *who, const warpmatch_match_op
   memset(&r, 0, sizeof r);
   wm_error err;
   const wm_executor *by = NULL;
-  int rc = wm_engine_count(&ej, &r, &by, &err);
+  int sliced = 0;
+  int rc = wm_api_count_sliced(ctx, o, job, &ej, &r, &by, out, &sliced, &err);
+  if (!rc && !sliced) rc = wm_engine_count(&ej, &r, &by, &err);
   if (!rc && counted) per_vertex_back(job, counted, o->per_vertex);
   if (counted != o->per_vertex) free(counted);
   if (rc) return wm_api_status(ctx, rc, &err);

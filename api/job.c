@@ -72,7 +72,7 @@ int wm_api_match_options(warpmatch_context *ctx, const char *who, const warpmatc
     if (v) rc = out_of_range(ctx, who, k->field, v, k->lo == 1 ? 0 : k->lo, k->hi);
   }
   if (!rc) rc = out_of_range(ctx, who, "gpu_table_words", o->gpu_table_words, -1, WARPMATCH_GPU_MAX_TABLE_WORDS);
-  if (!rc) rc = out_of_range(ctx, who, "planner", o->planner, WARPMATCH_PLANNER_MODEL, WARPMATCH_PLANNER_AUTO);
+  if (!rc) rc = out_of_range(ctx, who, "planner", o->planner, WARPMATCH_PLANNER_MODEL, WARPMATCH_PLANNER_PROBES);
   if (rc) return rc;
   if (o->trials == 0) o->trials = 1;
   if (o->per_vertex && o->trials > 1)
@@ -176,35 +176,54 @@ static int ball(warpmatch_context *ctx, const char *who, const warpmatch_match_o
   return wm_api_status(ctx, rc, &err);
 }
 
+/* The planner's options for a job's plan (order: a forced one, or NULL). */
+static void plan_options(const warpmatch_context *ctx, const warpmatch_match_options *o, int purpose, int gpu_plan,
+                         wm_api_job *job, const uint8_t *order, wm_plan_options *po) {
+  wm_plan_options_init(po);
+  po->induced = o->count.induced != 0;
+  po->embeddings = o->count.embeddings != 0;
+  po->code_motion = o->code_motion != 0;
+  po->pair_count = o->pair_count != 0;
+  po->count_only = purpose == WM_API_COUNT || purpose == WM_API_PLAN_COUNT;
+  /* a plan shown lists the orders it was chosen among (plan --json), and
+   * auto's count times some of them (slices.c) */
+  const int listed = purpose == WM_API_PLAN_COUNT || purpose == WM_API_PLAN_LIST ||
+                     (purpose == WM_API_COUNT && o->planner == WARPMATCH_PLANNER_AUTO);
+  po->candidates = listed ? &job->candidates : NULL;
+  _Static_assert(WARPMATCH_MAX_PATTERN_VERTICES == WM_MAX_K, "the API's pattern size is the planner's");
+  po->sample_graph = o->planner != WARPMATCH_PLANNER_MODEL ? job->m.g : NULL;
+  po->sample_threads = ctx->threads;
+  wm_engine_plan_policy(po, job->use_gpu || gpu_plan,
+                        o->planner == WARPMATCH_PLANNER_AUTO || o->planner == WARPMATCH_PLANNER_PROBES);
+  po->forced_order = order;
+}
+
 static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int purpose, int gpu_plan,
                 wm_api_job *job) {
   wm_graph_summary defaults;
   const wm_graph_summary *gs = job->m.summary;
   if (!gs) wm_graph_summary_default(&defaults), gs = &defaults;
   wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.induced = o->count.induced != 0;
-  po.embeddings = o->count.embeddings != 0;
-  po.code_motion = o->code_motion != 0;
-  po.pair_count = o->pair_count != 0;
-  po.count_only = purpose == WM_API_COUNT || purpose == WM_API_PLAN_COUNT;
-  /* a plan shown lists the orders it was chosen among (plan --json) */
-  po.candidates = purpose == WM_API_PLAN_COUNT || purpose == WM_API_PLAN_LIST ? &job->candidates : NULL;
-  _Static_assert(WARPMATCH_MAX_PATTERN_VERTICES == WM_MAX_K, "the API's pattern size is the planner's");
-  po.sample_graph = o->planner != WARPMATCH_PLANNER_MODEL ? job->m.g : NULL;
-  po.sample_threads = ctx->threads;
-  wm_engine_plan_policy(&po, job->use_gpu || gpu_plan, o->planner == WARPMATCH_PLANNER_AUTO);
   uint8_t order[WM_MAX_K];
-  if (o->order) {
-    for (unsigned i = 0; i < job->pattern.k && i < WM_MAX_K; i++)
-      order[i] = o->order[i] < WM_MAX_K ? (uint8_t)o->order[i] : 0xFF;
-    po.forced_order = order;
-  }
+  for (unsigned i = 0; o->order && i < job->pattern.k && i < WM_MAX_K; i++)
+    order[i] = o->order[i] < WM_MAX_K ? (uint8_t)o->order[i] : 0xFF;
+  plan_options(ctx, o, purpose, gpu_plan, job, o->order ? order : NULL, &po);
   wm_error err;
   double t0 = wm_now();
   int rc = wm_plan_build(&job->pattern, gs, &po, &job->plan, &err);
   job->plan_seconds = wm_now() - t0;
   return wm_api_status(ctx, rc, &err);
+}
+
+int wm_api_job_replan(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
+                      const uint8_t *order, wm_plan *out, wm_error *err) {
+  wm_graph_summary defaults;
+  const wm_graph_summary *gs = job->m.summary;
+  if (!gs) wm_graph_summary_default(&defaults), gs = &defaults;
+  wm_plan_options po;
+  plan_options(ctx, o, WM_API_COUNT, 0, job, order, &po);
+  po.candidates = NULL;
+  return wm_plan_build(&job->pattern, gs, &po, out, err);
 }
 
 int wm_api_job_prepare(warpmatch_context *ctx, const char *who, const warpmatch_graph *g,

@@ -500,7 +500,9 @@ typedef struct warpmatch_match_options {
                             (tenths of a second to plan; better on graphs with dense cores);
                             _AUTO (default), sampled where the model's order reads over 1e11
                             elements on the GPU (1e9 on the CPU), another order taken only at
-                            half its work or less */
+                            half its work or less; where the count is long enough, its best few
+                            are then timed on a slice of level 0 and the fastest counts (the
+                            result's slice_*); _PROBES, AUTO without the slices */
   const unsigned *order; /* NULL (default): the planner's matching order; else the pattern's k
                             vertices in the order to match them, each after the first adjacent
                             to an earlier one (count and list; the dedicated kernels keep their
@@ -527,7 +529,9 @@ void warpmatch_match_options_init(warpmatch_match_options *o);
 #define WARPMATCH_PLANNER_MODEL 0
 #define WARPMATCH_PLANNER_SAMPLED 1
 #define WARPMATCH_PLANNER_AUTO 2
+#define WARPMATCH_PLANNER_PROBES 3 /* AUTO without the timed slices */
 
+#define WARPMATCH_MAX_SLICE_ORDERS 6
 typedef struct warpmatch_match_result {
   size_t size;                  /* sizeof(warpmatch_match_result), set by the caller */
   warpmatch_count_result count; /* the count, the matching's seconds (a median with trials),
@@ -548,6 +552,15 @@ typedef struct warpmatch_match_result {
   char launch[384];             /* how it ran: executor and launch, or the formula's pieces */
   const char *executor;         /* the engine's row that ran it (static text): "formula", "triangle",
                                    "clique", "diamond", "stack" or "cpu" (docs/engine.md) */
+  /* count, planner AUTO, a count long enough to pay for it: the candidate
+   * orders timed on one slice of level 0 (docs/plan.md), the fastest
+   * counted with (its slice's count reused); slice_orders 0: none */
+  unsigned slice_orders;        /* orders timed, at most WARPMATCH_MAX_SLICE_ORDERS */
+  unsigned slice_chosen;        /* the index of the one counted with */
+  uint32_t slice_every;         /* the slice: one vertex of each `every` of the degree-ordered graph */
+  uint64_t slice_vertices;      /* the slice's vertices */
+  unsigned slice_order[WARPMATCH_MAX_SLICE_ORDERS][WARPMATCH_MAX_PATTERN_VERTICES]; /* pattern vertices */
+  double slice_ms[WARPMATCH_MAX_SLICE_ORDERS]; /* each order's wall time on the slice */
 } warpmatch_match_result;
 
 /* warpmatch_count, warpmatch_list and warpmatch_motifs with the options and

@@ -72,6 +72,25 @@ static void json_plan(const wm_match_job *job, const outcome *o, wm_json *j) {
   wm_json_close(j);
 }
 
+/* The orders the auto planner timed on a slice of level 0, and which won. */
+static void slices_json(wm_json *j, const wm_match_job *job, const warpmatch_match_result *r) {
+  wm_json_object(j, "slices");
+  wm_json_u64(j, "every", r->slice_every);
+  wm_json_u64(j, "vertices", r->slice_vertices);
+  wm_json_array(j, "orders");
+  for (unsigned i = 0; i < r->slice_orders; i++) {
+    wm_json_object(j, NULL);
+    wm_json_array(j, "order");
+    for (unsigned p = 0; p < warpmatch_pattern_vertices(job->p); p++) wm_json_u64(j, NULL, r->slice_order[i][p]);
+    wm_json_close(j);
+    wm_json_double(j, "ms", r->slice_ms[i]);
+    wm_json_bool(j, "chosen", i == r->slice_chosen);
+    wm_json_close(j);
+  }
+  wm_json_close(j);
+  wm_json_close(j);
+}
+
 static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome *o) {
   wm_json j;
   char edges[256];
@@ -98,6 +117,7 @@ static void print_json(const wm_cli *cli, const wm_match_job *job, const outcome
   wm_json_double(&j, "load_seconds", job->load_seconds);
   wm_json_double(&j, "relabel_seconds", o->r.relabel_seconds);
   wm_json_double(&j, "plan_seconds", o->r.stats_seconds + o->r.plan_seconds);
+  if (o->r.slice_orders) slices_json(&j, job, &o->r);
   wm_json_double(&j, "matches_per_second", rate(o));
   wm_json_u64(&j, "set_ops", o->r.set_ops);
   if (on_gpu(o)) {
@@ -163,6 +183,16 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
   if (o->r.trials > 1) {
     printf("%strials     median of %u after a warm-up; %s ms:", c, o->r.trials, on_gpu(o) ? "kernel" : "match");
     for (unsigned t = 0; t < o->r.trials; t++) printf(" %.3f", o->trial_ms[t]);
+    printf("\n");
+  }
+  if (o->r.slice_orders) {
+    printf("%sslices     %u orders timed on %" PRIu64 " level-0 vertices (1 in %u), ms:", c, o->r.slice_orders,
+           o->r.slice_vertices, o->r.slice_every);
+    for (unsigned i = 0; i < o->r.slice_orders; i++) {
+      printf(" ");
+      for (unsigned p = 0; p < warpmatch_pattern_vertices(job->p); p++) printf("%s%u", p ? "-" : "", o->r.slice_order[i][p]);
+      printf(" %.1f%s", o->r.slice_ms[i], i == o->r.slice_chosen ? " (chosen)" : "");
+    }
     printf("\n");
   }
   printf("%srate       %.4g matches/s\n", c, rate(o));

@@ -80,9 +80,10 @@ int wm_cli_order(const wm_cli *cli, unsigned *order, unsigned *n, wm_error *err)
 }
 
 int wm_cli_planner(const wm_cli *cli, warpmatch_match_options *o, wm_error *err) {
-  _Static_assert(WARPMATCH_PLANNER_MODEL == 0 && WARPMATCH_PLANNER_SAMPLED == 1 && WARPMATCH_PLANNER_AUTO == 2,
+  _Static_assert(WARPMATCH_PLANNER_MODEL == 0 && WARPMATCH_PLANNER_SAMPLED == 1 && WARPMATCH_PLANNER_AUTO == 2 &&
+                     WARPMATCH_PLANNER_PROBES == 3,
                  "the choices' indices are the API's values");
-  static const char *const planners[] = {"model", "sampled", "auto", NULL};
+  static const char *const planners[] = {"model", "sampled", "auto", "probes", NULL};
   return wm_cli_choice(cli, "planner", planners, WARPMATCH_PLANNER_AUTO, &o->planner, err);
 }
 

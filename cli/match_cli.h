@@ -23,7 +23,7 @@
 
 #define WM_ORDER_OPTSPEC                                                                            \
   {"order", "U,U,...", "match the pattern's vertices in this order (default: the planner's choice)"}, \
-  {"planner", "auto|model|sampled", "choose the order by the cost model, measure its best few on the graph, or (auto, default) measure them where a run is long and switch at half the work"}
+  {"planner", "auto|model|sampled|probes", "choose the order by the cost model, measure its best few on the graph, or (auto, default) measure them where a run is long and switch at half the work, then time the best few on a slice of level 0 where the count pays for it (probes: auto without the slices)"}
 
 #define WM_RELABEL_OPTSPEC                                                                          \
   {"no-relabel", NULL, "match on the file's vertex order (default: renumber by descending degree)"}

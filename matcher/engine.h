@@ -71,6 +71,32 @@ int wm_engine_match(const wm_graph *g, const wm_plan *plan, int use_gpu, const w
  * upwards) and, with the automatic planner, when sampling orders pays. */
 void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
 
+/* Timed slices (the auto planner, a long count: docs/plan.md): how many
+ * of the candidate orders to run on one slice of level 0, and the slice,
+ * so that timing them costs at most kSliceShare (5%) of the count's
+ * predicted time (the probes' share is their own), each slice long
+ * enough to time (WM_SLICE_MIN_SECONDS).  The prediction is the plan's
+ * work (the larger of the model's estimate and the probes' measure) at
+ * the executor's time per work unit.  Returns the orders to time (0 or at
+ * least 2, at most `available` and WM_SLICE_MAX_ORDERS), *every the
+ * slice's stride (wm_engine_slice_roots) and *budget_s the seconds the
+ * timing may take (a slice heavier than its share of vertices, a hub's,
+ * stops the timing there: slices.c). */
+#define WM_SLICE_MAX_ORDERS 6
+#define WM_SLICE_MIN_SECONDS 2e-3
+#define WM_SLICE_ROUNDS 1 /* each order timed this many times, the least kept */
+unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsigned available, uint32_t *every,
+                                double *budget_s);
+
+/* The level-0 vertices of a slice (rest 0), or all but them (rest 1):
+ * the vertices v with v % every == 0, on a graph numbered by descending
+ * degree the first of each run of `every` vertices of like degree: the
+ * largest hub, where a skewed graph's work and its orders' differences
+ * lie, and the tail alike; the same for every order timed.  *out is
+ * malloc'd (*count entries). */
+int wm_engine_slice_roots(const wm_graph *g, uint32_t every, int rest, uint32_t **out, uint64_t *count,
+                          wm_error *err);
+
 /* The ball of a job: the vertices within `hops` of vertex v, from a BFS
  * limited to that many levels (threads: OpenMP's, 0 = all), as
  * *allowed (n bytes, marked) and *first (its vertices, *n_first of them),

@@ -87,33 +87,54 @@ double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
 static const double kDenseT = 0.5;
 static const double kNear = 0.01;
 /* Sampling (wm_order_sampling): the model's best kShort orders at the
- * graph's triangle density, at kDenseT and at kDenserT are measured. */
+ * graph's triangle density, at kDenseT and at kDenserT, and at kDenseT
+ * without the pair terms (the loops as iterated: where pair counting
+ * makes orders look alike, the nesting of the last two still tells them
+ * apart, and the order that iterates them least often is the one the
+ * pair terms' mean sizes hide) are measured. */
 #define kShort 6
 static const double kDenserT = 0.7;
-#define kModels 3
+#define kModels 4
+/* Near-ties: an order within kTie of a shortlist's best stays on it past
+ * kShort.  The model's estimates are means, and orders whose estimates
+ * differ by less than the spread of its errors are not told apart by it:
+ * on the corpus, orders the model put 1.1-1.4x apart ran in either order
+ * (kron-14 p19's fastest, 2-3-4-5-0-1-6, fell out of all three shortlists
+ * by a few percent of estimate, and auto ran one 3.6x slower).  1.5x is
+ * past those errors yet keeps the list short (at most
+ * WM_PLAN_MAX_CANDIDATES in all, near-ties taken first). */
+static const double kTie = 1.5;
+#define kKeep WM_PLAN_MAX_CANDIDATES
 /* auto: orders measured at once, between two looks at the budget (a
  * constant, not the thread count, so that every machine measures the
  * same orders). */
 #define kBatch 4u
-_Static_assert(kModels * kShort + 1 == WM_PLAN_MAX_CANDIDATES, "wm_plan_candidates holds every shortlisted order");
+_Static_assert(kModels * kShort + 1 <= WM_PLAN_MAX_CANDIDATES, "wm_plan_candidates holds every shortlist's best");
 
 typedef struct shortlist {
-  double cost[kShort];
-  uint8_t order[kShort][WM_MAX_K];
+  double cost[kKeep];
+  uint8_t order[kKeep][WM_MAX_K];
   unsigned n;
 } shortlist;
 
-/* Keeps the kShort cheapest, in order of cost (the first found first among equals). */
+/* Whether rank i of l is a near-tie of its best. */
+static int near_tie(const shortlist *l, unsigned i) {
+  return l->cost[i] <= kTie * l->cost[0];
+}
+
+/* Keeps the kShort cheapest and, past them, the near-ties (at most kKeep),
+ * in order of cost (the first found first among equals). */
 static void shortlist_add(shortlist *l, double cost, const uint8_t *order) {
-  unsigned i = l->n < kShort ? l->n++ : kShort;
-  if (i == kShort && cost >= l->cost[kShort - 1]) return;
-  if (i == kShort) i = kShort - 1;
+  unsigned i = l->n < kKeep ? l->n++ : kKeep;
+  if (i == kKeep && cost >= l->cost[kKeep - 1]) return;
+  if (i == kKeep) i = kKeep - 1;
   for (; i > 0 && l->cost[i - 1] > cost; i--) {
     l->cost[i] = l->cost[i - 1];
     memcpy(l->order[i], l->order[i - 1], WM_MAX_K);
   }
   l->cost[i] = cost;
   memcpy(l->order[i], order, WM_MAX_K);
+  while (l->n > kShort && !near_tie(l, l->n - 1)) l->n--; /* a new best leaves some behind */
 }
 
 typedef struct search {
@@ -128,7 +149,7 @@ typedef struct search {
   uint32_t scored;                   /* orders the model scored */
   uint64_t max_degree;               /* sampling: the graph's, once for every order measured */
   wm_graph_summary denser;           /* gs with a triangle density of at least kDenserT */
-  shortlist shortlists[kModels];     /* shortlisting: at gs, dense, denser */
+  shortlist shortlists[kModels];     /* shortlisting: at gs, dense, denser, dense without pairs */
   int found;
   double best_cost, best_dense;
   uint8_t best[WM_MAX_K];
@@ -172,6 +193,10 @@ static void score_order(search *s) {
     shortlist_add(&s->shortlists[0], cost, s->trial.order);
     shortlist_add(&s->shortlists[1], dense, s->trial.order);
     shortlist_add(&s->shortlists[2], wm_plan_estimate_cost(&s->trial, &s->denser), s->trial.order);
+    const uint32_t pairs = s->trial.pair_count;
+    s->trial.pair_count = WM_PAIRS_NONE;
+    shortlist_add(&s->shortlists[3], wm_plan_estimate_cost(&s->trial, &s->dense), s->trial.order);
+    s->trial.pair_count = pairs;
   }
   unsigned back[WM_MAX_K];
   back_edges(&s->trial, back);
@@ -237,19 +262,27 @@ static double measure(const search *s, const uint8_t *order, unsigned probes, do
   return wm_plan_sampled_cost_within(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, reads);
 }
 
+/* Adds order to orders[0, *n) unless there (at most WM_PLAN_MAX_CANDIDATES). */
+static void add_distinct(uint8_t orders[][WM_MAX_K], unsigned *n, const uint8_t *order) {
+  unsigned j = 0;
+  while (j < *n && memcmp(orders[j], order, WM_MAX_K)) j++;
+  if (j == *n && *n < WM_PLAN_MAX_CANDIDATES) memcpy(orders[(*n)++], order, WM_MAX_K);
+}
+
 /* The distinct shortlisted orders, the model's choice first, then the
  * shortlists' firsts, their seconds, ...: where only the first few are
- * measured, each of the three models has its best among them. */
+ * measured, each of the models has its best among them.  The near-ties
+ * come first (every rank of them, round by round), then the rest of each
+ * shortlist's kShort, until WM_PLAN_MAX_CANDIDATES. */
 static unsigned shortlisted(const search *s, uint8_t orders[WM_PLAN_MAX_CANDIDATES][WM_MAX_K]) {
   unsigned n = 0;
-  for (unsigned i = 0; i <= kShort * kModels; i++) {
-    const unsigned rank = i ? (i - 1) / kModels : 0, m = i ? (i - 1) % kModels : 0;
-    if (i && rank >= s->shortlists[m].n) continue;
-    const uint8_t *order = i ? s->shortlists[m].order[rank] : s->best;
-    unsigned j = 0;
-    while (j < n && memcmp(orders[j], order, WM_MAX_K)) j++;
-    if (j == n) memcpy(orders[n++], order, WM_MAX_K);
-  }
+  add_distinct(orders, &n, s->best);
+  for (int ties = 1; ties >= 0; ties--)
+    for (unsigned rank = 0; rank < kKeep; rank++)
+      for (unsigned m = 0; m < kModels; m++) {
+        const shortlist *l = &s->shortlists[m];
+        if (rank < l->n && near_tie(l, rank) == ties) add_distinct(orders, &n, l->order[rank]);
+      }
   return n;
 }
 
@@ -336,6 +369,19 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
   plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }
 
+/* The least ratio of an order's estimate to the best of a shortlist that
+ * holds it (1: some model's best; HUGE_VAL: on none, the model's choice
+ * alone). */
+static double nearest_tie(const search *s, const uint8_t *order) {
+  double tie = HUGE_VAL;
+  for (unsigned m = 0; m < kModels; m++) {
+    const shortlist *l = &s->shortlists[m];
+    for (unsigned r = 0; r < l->n; r++)
+      if (!memcmp(l->order[r], order, WM_MAX_K) && l->cost[r] / l->cost[0] < tie) tie = l->cost[r] / l->cost[0];
+  }
+  return tie;
+}
+
 /* The shortlisted orders with the model's estimate (as score_order ranks
  * them) and what the probes measured, cheapest by the model first (equal
  * costs in shortlist order, the model's choice first). */
@@ -353,8 +399,10 @@ static void list_candidates(const search *s, uint8_t orders[][WM_MAX_K], unsigne
     x->model_cost = wm_plan_estimate_cost(&trial, s->gs);
     x->sampled = measured[i];
     x->sampled_cost = measured[i] ? work[i] : 0.0;
+    x->pick = i;
+    x->tie = nearest_tie(s, orders[i]);
   }
-  for (unsigned i = 1; i < c->n; i++) /* insertion sort: stable, and n is at most 19 */
+  for (unsigned i = 1; i < c->n; i++) /* insertion sort: stable, and n is at most 25 */
     for (unsigned j = i; j > 0 && c->c[j - 1].model_cost > c->c[j].model_cost; j--) {
       wm_plan_candidate t = c->c[j];
       c->c[j] = c->c[j - 1];

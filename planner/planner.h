@@ -170,7 +170,7 @@ void wm_graph_summary_compute(const wm_graph *g, wm_graph_summary *s);
  * order): the distinct orders of the model's shortlists, the model's own
  * choice among them, each with the model's estimate and, where they were
  * measured on the graph, the probes' work.  Cheapest by the model first. */
-#define WM_PLAN_MAX_CANDIDATES 19 /* 3 shortlists of 6 and the model's choice */
+#define WM_PLAN_MAX_CANDIDATES 25 /* 4 shortlists of 6 and the model's choice, or near-ties */
 typedef struct wm_plan_candidate {
   uint8_t order[WM_MAX_K];
   double model_cost;   /* the cost model's estimate at the graph's statistics, as orders are
@@ -178,6 +178,10 @@ typedef struct wm_plan_candidate {
   int sampled;         /* 1: measured on the graph */
   double sampled_cost; /* then the probes' work (a glimpse's, where only that was measured;
                           HUGE_VAL where the order could not be planned) */
+  unsigned pick;       /* its place in the shortlists' round (0: the model's choice, then each
+                          model's near-ties best first): the order the probes took them in */
+  double tie;          /* the least ratio of its estimate to a shortlist's best, among the
+                          shortlists that hold it (1: a model's best) */
 } wm_plan_candidate;
 
 typedef struct wm_plan_candidates {

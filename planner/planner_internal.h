@@ -109,7 +109,8 @@ typedef struct wm_order_sampling {
  * equivalent under `aut`, which may be NULL) and keeps the cheapest (ties:
  * more back-edges earlier, then lexicographically smaller order); with
  * `sampling`, the cheapest few of the model at the graph's triangle
- * density and at two higher ones are measured on the graph and the least
+ * density, at two higher ones and without pair terms (and their
+ * near-ties) are measured on the graph and the least
  * work wins, within the sampling's margin (plan->sampled_cost,
  * plan->sampled_orders).  `cands` (may be NULL) gets the shortlisted
  * orders, with their measured work where they were measured.  Each order

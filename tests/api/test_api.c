@@ -1688,7 +1688,7 @@ Test(api, limits_at_their_edges) {
       {"gpu_table_words", &o.gpu_table_words, -1, WARPMATCH_GPU_MAX_TABLE_WORDS},
       {"gpu_steal", &o.gpu_steal, -1, 2},
       {"gpu_level0", &o.gpu_level0, 0, 2},
-      {"planner", &o.planner, WARPMATCH_PLANNER_MODEL, WARPMATCH_PLANNER_AUTO},
+      {"planner", &o.planner, WARPMATCH_PLANNER_MODEL, WARPMATCH_PLANNER_PROBES},
   };
   for (unsigned i = 0; i < sizeof knobs / sizeof *knobs; i++) {
     const int keep = *knobs[i].v;

@@ -186,7 +186,10 @@ Test(interrupt, progress_callback) {
   cr_assert_eq(warpmatch_set_progress_callback(ctx, on_progress, &h), WARPMATCH_OK);
   count_on(ctx, g, "4-cycle", WARPMATCH_METHOD_ENUMERATE);
   cr_assert_geq(h.calls, 2, "the first update and the end");
-  cr_assert_str_eq(h.first_phase, "counting");
+  /* auto's timed slices, where the count pays for them, come first, each
+   * order its own phase (api/slices.c) */
+  cr_assert(!strcmp(h.first_phase, "counting") || !strncmp(h.first_phase, "timing order 1 of ", 18), "%s",
+            h.first_phase);
   cr_assert_str_eq(h.phase, "counting");
   cr_assert_not(h.went_down);
   cr_assert_gt(h.total, 0);

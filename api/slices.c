@@ -1,0 +1,191 @@
+/* Timed slices (issue 44): where the count is long enough to pay for it,
+ * the auto planner's few best candidate orders are each run on the real
+ * executor over one slice of level 0 (the same vertices for every order,
+ * wm_engine_slice_roots), timed by the wall clock, and the fastest counts
+ * the graph.  Work units (the model's, the probes') do not rank orders as
+ * time does; a slice does.  On the CPU the winner's slice is not counted
+ * again: the executor takes a level-0 subset (wm_match_options.first), so
+ * the rest of level 0 is counted and the two counts added (a match has one
+ * v0); the GPU recounts the whole graph (wm_api_count_sliced). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "engine.h"
+#include "matcher.h"
+
+_Static_assert(WARPMATCH_MAX_SLICE_ORDERS == WM_SLICE_MAX_ORDERS, "the API's slices are the engine's");
+
+/* An order the probes measured at over kWorse times the least work they
+ * measured is not timed: the probes mis-rank orders by tens of percent,
+ * not by that much. */
+static const double kWorse = 2.0;
+
+/* Whether the job may count by slices: the auto planner's order (none
+ * given), the whole graph counted by a plan (the CPU executor or the
+ * stack kernel) in one run. */
+static int applies(const warpmatch_match_options *o, const wm_api_job *job, const wm_engine_job *ej) {
+  const wm_match_options *mo = ej->mo;
+  if (o->planner != WARPMATCH_PLANNER_AUTO || o->order || job->candidates.n < 2 || ej->trials > 1) return 0;
+  if (mo->first || mo->allowed || mo->per_vertex || mo->sink || mo->share) return 0;
+  const wm_executor *e = wm_engine_choose(ej, NULL, 0);
+  return e && !e->formula && (!e->gpu || !strcmp(e->name, "stack"));
+}
+
+/* Whether an order's first vertex is that of one of out[0, n). */
+static int root_taken(uint8_t out[][WM_MAX_K], unsigned n, const uint8_t *order) {
+  for (unsigned i = 0; i < n; i++)
+    if (out[i][0] == order[0]) return 1;
+  return 0;
+}
+
+/* Whether candidate a goes before b among those of their kind: the probes'
+ * less work where measured; else a root not timed yet first (the model
+ * and the probes rank alike orders that share the outer loop and differ
+ * inside; a different root is what their mean sizes and work units
+ * mis-rank most: kron-14 p19's fastest, 2-3-4-5-0-1-6, among orders from
+ * 0), then the nearer tie to a model's best. */
+static int before(const wm_plan_candidate *a, const wm_plan_candidate *b, uint8_t out[][WM_MAX_K], unsigned n) {
+  if (a->sampled) return a->sampled_cost < b->sampled_cost;
+  const int ra = root_taken(out, n, a->order), rb = root_taken(out, n, b->order);
+  return ra != rb ? ra < rb : a->tie < b->tie;
+}
+
+/* The orders to time, at most max: the plan's (the probes' least work),
+ * then in turn the next shortlisted order they did not measure (the
+ * near-ties their budget did not reach: work units, the probes' as the
+ * model's, mis-rank orders, and one they never saw is what timing can add
+ * most) and their next least work (within kWorse of the least). */
+static unsigned pick_orders(const wm_api_job *job, unsigned max, uint8_t out[][WM_MAX_K]) {
+  const wm_plan_candidates *c = &job->candidates;
+  double least = HUGE_VAL;
+  for (unsigned i = 0; i < c->n; i++)
+    if (c->c[i].sampled && c->c[i].sampled_cost < least) least = c->c[i].sampled_cost;
+  int taken[WM_PLAN_MAX_CANDIDATES] = {0};
+  unsigned n = 0;
+  memcpy(out[n++], job->plan.order, WM_MAX_K);
+  for (unsigned i = 0; i < c->n; i++) taken[i] = !memcmp(c->c[i].order, job->plan.order, WM_MAX_K);
+  for (int measured = 0, stuck = 0; n < max && stuck < 2; measured = !measured) {
+    int best = -1;
+    for (unsigned i = 0; i < c->n; i++) {
+      const wm_plan_candidate *x = &c->c[i];
+      if (taken[i] || x->sampled != measured || (measured && !(x->sampled_cost <= kWorse * least))) continue;
+      if (best < 0 || before(x, &c->c[best], out, n)) best = (int)i;
+    }
+    stuck = best < 0 ? stuck + 1 : 0;
+    if (best >= 0) taken[best] = 1, memcpy(out[n++], c->c[best].order, WM_MAX_K);
+  }
+  return n;
+}
+
+/* One order's run over the roots of mo (job's options otherwise). */
+static int run_order(const wm_engine_job *ej, const wm_plan *plan, const wm_match_options *mo, wm_match_result *r,
+                     const wm_executor **by, wm_error *err) {
+  wm_engine_job j = *ej;
+  j.plan = plan;
+  j.mo = mo;
+  return wm_engine_count(&j, r, by, err);
+}
+
+/* Times each order on the slice, WM_SLICE_ROUNDS times in turn (the least
+ * wall time of each), the first two always (what the policy paid for: one
+ * pause of a shared machine on the first would otherwise leave nothing to
+ * compare), the others while the next run, as long as the longest so far,
+ * fits in budget_s (a slice heavier than the policy's share, a hub's,
+ * ends the timing early: the orders timed so far compete);
+ * *fastest gets the winner's index, its plan and its result.  The slice's
+ * counts differ between orders (the vertex at position 0 is another
+ * pattern vertex's, and the symmetry bounds pick another copy of each
+ * match): only the winner's is reused, with its own rest.  Returns the
+ * orders timed. */
+static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
+                            const wm_engine_job *ej, const wm_match_options *slice, uint8_t orders[][WM_MAX_K],
+                            unsigned n, double budget_s, warpmatch_match_result *out, unsigned *fastest,
+                            wm_plan *plan, wm_match_result *r, int *rc, wm_error *err) {
+  wm_plan *plans = malloc(n * sizeof *plans);
+  wm_match_result *x = malloc(n * sizeof *x);
+  *rc = plans && x ? WM_OK : wm_fail(err, WM_EINPUT, "slices: out of memory");
+  for (unsigned i = 0; !*rc && i < n; i++) {
+    *rc = wm_api_job_replan(ctx, o, job, orders[i], &plans[i], err);
+    out->slice_ms[i] = HUGE_VAL;
+    for (unsigned p = 0; p < WM_MAX_K; p++) out->slice_order[i][p] = orders[i][p];
+  }
+  double spent = 0.0, longest = 0.0;
+  unsigned timed = 0;
+  /* each run its own phase: a progress that starts over is another one */
+  char label[WM_SLICE_MAX_ORDERS][40];
+  wm_match_options each = *slice;
+  for (unsigned round = 0; !*rc && round < WM_SLICE_ROUNDS; round++)
+    for (unsigned i = 0; !*rc && i < n && (round || i == timed) && (i < 2 || spent + longest <= budget_s); i++) {
+      const wm_executor *by;
+      snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
+      each.progress_label = label[i];
+      const double t0 = wm_now();
+      *rc = run_order(ej, &plans[i], &each, &x[i], &by, err);
+      const double s = wm_now() - t0;
+      spent += s, longest = s > longest ? s : longest;
+      if (s * 1e3 < out->slice_ms[i]) out->slice_ms[i] = s * 1e3;
+      timed += !round;
+    }
+  for (unsigned i = 0; !*rc && i < timed; i++)
+    if (!i || out->slice_ms[i] < out->slice_ms[*fastest]) *fastest = i;
+  if (!*rc) *plan = plans[*fastest], *r = x[*fastest];
+  free(plans);
+  free(x);
+  return timed;
+}
+
+int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
+                        const wm_engine_job *ej, wm_match_result *r, const wm_executor **by,
+                        warpmatch_match_result *out, int *sliced, wm_error *err) {
+  *sliced = 0;
+  if (!applies(o, job, ej)) return WM_OK;
+  const uint32_t n = job->m.g->n;
+  uint32_t every = 0;
+  double budget = 0.0;
+  uint8_t orders[WM_SLICE_MAX_ORDERS][WM_MAX_K];
+  const unsigned k = wm_engine_slice_policy(&job->plan, job->use_gpu, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
+                                            &every, &budget);
+  if (k < 2) return WM_OK;
+  *sliced = 1;
+  wm_match_options slice = *ej->mo, rest = *ej->mo;
+  uint32_t *roots = NULL, *others = NULL;
+  int rc = wm_engine_slice_roots(job->m.g, every, 0, &roots, &slice.n_first, err);
+  if (!rc) rc = wm_engine_slice_roots(job->m.g, every, 1, &others, &rest.n_first, err);
+  slice.first = roots, rest.first = others;
+  wm_plan *plan = malloc(sizeof *plan);
+  wm_match_result *part = malloc(sizeof *part);
+  if (!rc && (!plan || !part)) rc = wm_fail(err, WM_EINPUT, "slices: out of memory");
+  unsigned fastest = 0, timed = 0;
+  const double t0 = wm_now();
+  if (!rc) timed = time_orders(ctx, o, job, ej, &slice, orders, k, budget, out, &fastest, plan, part, &rc, err);
+  double overhead = wm_now() - t0;
+  /* The GPU recounts the whole graph: given level-0 vertices, the stack
+   * kernel hands them out one by one, not as edges (wm_gpu_level0_edges),
+   * which a skewed graph's rest would pay for far beyond the slice. */
+  const int reuse = !job->use_gpu;
+  if (!rc) rc = run_order(ej, plan, reuse ? &rest : ej->mo, r, by, err);
+  if (!rc && reuse) {
+    /* the test hook's start (exact_count.h) came with both counts */
+    r->count += part->count - wm_count_start();
+    r->set_ops += part->set_ops;
+    r->seconds += part->seconds;
+    overhead -= part->seconds; /* one of the winner's slices is counting, the rest planning */
+  }
+  if (!rc) {
+    job->plan_seconds += overhead > 0.0 ? overhead : 0.0;
+    plan->sampled_cost = job->plan.sampled_cost; /* what the probes told, as without slices */
+    plan->sampled_orders = job->plan.sampled_orders;
+    plan->sampled_reads = job->plan.sampled_reads;
+    job->plan = *plan;
+    out->slice_orders = timed, out->slice_chosen = fastest, out->slice_every = every;
+    out->slice_vertices = slice.n_first;
+  }
+  free(roots);
+  free(others);
+  free(plan);
+  free(part);
+  return rc;
+}
