@@ -34,6 +34,11 @@ int wm_gpu_devices(int gpus, int *ndev, wm_error *err);
 int wm_gpu_available(void);
 /* The CUDA devices usable (0 without CUDA): the most --gpus can ask for. */
 int wm_gpu_count(void);
+/* Makes CUDA device dev the calling thread's current device: the drivers
+ * that run on one device run there (the motif sums and the directed census
+ * on the current device, the executors on wm_match_options.gpu_first).
+ * WM_EDEVICE naming dev when it is not one of this host's (or without CUDA). */
+int wm_gpu_select(int dev, wm_error *err);
 /* A graph's CSR kept on GPUs 0..gpus-1 for many GPU calls on it (the
  * library's context keeps one): the stack kernel, the dedicated kernels
  * and the motif sums read it where wm_match_options.gpu_graph names it,

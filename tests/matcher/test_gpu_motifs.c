@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "matcher.h"
 #include "motif_sums.h"
 #include "testutil.h"
@@ -302,5 +303,50 @@ Test(gpu_motifs, enumerated_classes_past_2_64, .timeout = 600) {
                 wm_u128_str(start + cpu[i], b));
   }
   cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+  wm_graph_destroy(g);
+}
+
+/* One count on a given GPU (wm_match_options.gpu_first, the thread's
+ * current device by wm_gpu_select), as significance's per-GPU pipelines
+ * run them: sizes 3-5 by formula (the triangle and 4-clique plans on the
+ * dedicated kernels, k4_arcs 1 forcing the plan) and by enumeration (the
+ * stack kernel) give the CPU's table on the last GPU, which on a host of
+ * two or more is not device 0; a GPU past the host's is a device error. */
+Test(gpu_motifs, one_count_on_a_given_gpu, .timeout = 600) {
+  const int last = wm_gpu_count() - 1;
+  if (last < 0) cr_skip_test("no GPU");
+  wm_graph *raw = wm_test_powerlaw(1500, 6, 5, 0.2, 8);
+  wm_graph *g = wm_test_by_degree(raw);
+  wm_graph_destroy(raw);
+  wm_error err;
+  for (unsigned k = 3; k <= 5; k++)
+    for (int method = WM_MOTIF_FORMULA; method <= WM_MOTIF_ENUMERATE; method++)
+      for (int plan_k4 = 0; plan_k4 <= (k == 4 && method == WM_MOTIF_FORMULA); plan_k4++) {
+        if (k == 5 && method == WM_MOTIF_ENUMERATE) continue; /* 21 plans: the formula covers size 5 */
+        wm_u128 cpu[21], gpu[21];
+        wm_match_options mo;
+        wm_match_options_init(&mo);
+        mo.motif_method = method;
+        if (plan_k4) mo.motif_k4_arcs = 1;
+        cr_assert_eq(wm_motifs(g, k, 0, &mo, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
+        cr_assert_eq(wm_gpu_select(last, &err), WM_OK, "%s", err.msg);
+        mo.gpu_first = last;
+        cr_assert_eq(wm_motifs(g, k, 1, &mo, gpu, NULL, NULL, &err), WM_OK, "size %u method %d on GPU %d: %s", k,
+                     method, last, err.msg);
+        cr_assert_eq(wm_gpu_select(0, &err), WM_OK, "%s", err.msg);
+        const unsigned np = k == 3 ? 2 : k == 4 ? 6 : 21;
+        for (unsigned i = 0; i < np; i++)
+          cr_assert(gpu[i] == cpu[i], "size %u method %d%s class %u on GPU %d: %llu, cpu %llu", k, method,
+                    plan_k4 ? " (4-clique plan)" : "", i, last, (unsigned long long)gpu[i],
+                    (unsigned long long)cpu[i]);
+      }
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  mo.gpu_first = last + 1;
+  wm_u128 out[2];
+  cr_assert_eq(wm_motifs(g, 3, 1, &mo, out, NULL, NULL, &err), WM_EDEVICE);
+  cr_assert(strstr(err.msg, "asked for"), "%s", err.msg);
+  cr_assert_eq(wm_gpu_select(last + 1, &err), WM_EDEVICE);
+  cr_assert(strstr(err.msg, "this host has"), "%s", err.msg);
   wm_graph_destroy(g);
 }
