@@ -289,14 +289,39 @@ typedef struct lane {
   double make_s, count_s;
 } lane;
 
-/* Graph r's counts of every class into row (s->classes of them). */
-static int lane_count(const sig_run *s, const wm_graph *r, const wm_match_options *mo, wm_u128 *row,
+/* r renumbered by degree (as the API counts it; any numbering counts the
+ * same) and put in the lane's GPU graph, whose device buffers and memory
+ * pool every graph of the lane reuses: the counters read it from there
+ * instead of uploading it each (NULL *gg, when it cannot be made: they
+ * upload it). */
+static int lane_graph(const wm_graph *r, int dev, wm_gpu_graph **gg, wm_graph **sorted, const wm_graph **use,
                       wm_error *err) {
+  *sorted = NULL, *use = r;
+  if (!(r->flags & WM_GRAPH_DEGREE_SORTED)) {
+    const int rc = wm_graph_relabel_by_degree(r, sorted, err);
+    if (rc) return rc;
+    *use = *sorted;
+  }
+  wm_error ignored;
+  if (*gg && wm_gpu_graph_reload(*gg, *use, &ignored)) wm_gpu_graph_destroy(*gg), *gg = NULL;
+  else if (!*gg && wm_gpu_graph_create_on(*use, dev, gg, &ignored)) *gg = NULL;
+  return WM_OK;
+}
+
+/* Graph r's counts of every class into row (s->classes of them). */
+static int lane_count(const sig_run *s, const wm_graph *r, const wm_match_options *base, wm_gpu_graph **gg,
+                      wm_u128 *row, wm_error *err) {
   wm_u128 counts[WM_DIR_MAX_ROWS > 32 ? WM_DIR_MAX_ROWS : 32]; /* 21 classes of size 5 */
   if (!s->job.directed) {
     if (s->classes > sizeof counts / sizeof *counts) return wm_fail(err, WM_EINPUT, "too many classes");
-    const int rc = wm_motifs(r, s->job.size, 1, mo, counts, NULL, NULL, err);
+    wm_graph *sorted = NULL;
+    const wm_graph *use = r;
+    int rc = lane_graph(r, base->gpu_first, gg, &sorted, &use, err);
+    wm_match_options mo = *base;
+    mo.gpu_graph = *gg;
+    if (!rc) rc = wm_motifs(use, s->job.size, 1, &mo, counts, NULL, NULL, err);
     for (unsigned c = 0; !rc && c < s->classes; c++) row[c] = counts[c];
+    wm_graph_destroy(sorted);
     return rc;
   }
   wm_dir_run run = {0, s->job.method == WARPMATCH_METHOD_ENUMERATE, 1, 0, 0, ""};
@@ -313,6 +338,7 @@ static void lane_run(sig_run *s, lane *L, const wm_match_options *base, const wm
   wm_match_options mo = *base;
   mo.gpus = 1, mo.gpu_first = L->dev;
   wm_gpu_switcher *w = NULL; /* the maker's buffers, kept for all the lane's graphs */
+  wm_gpu_graph *gg = NULL;   /* the counters' graph on the device, likewise */
   double t0 = wm_now();
   L->rc = wm_gpu_select(L->dev, &L->err);
   if (!L->rc) L->rc = wm_gpu_switcher_create(s->g->g, L->dev, &w, &L->err);
@@ -332,11 +358,12 @@ static void lane_run(sig_run *s, lane *L, const wm_match_options *base, const wm
     L->sum.attempted += st.attempted, L->sum.accepted += st.accepted, L->sum.edges_kept += st.edges_kept;
     L->expected = st.edges_kept_expected;
     t0 = wm_now();
-    L->rc = lane_count(s, r, &mo, &s->random[i * s->classes], &L->err);
+    L->rc = lane_count(s, r, &mo, &gg, &s->random[i * s->classes], &L->err);
     L->count_s += wm_now() - t0;
     wm_graph_destroy(r);
   }
   wm_gpu_switcher_destroy(w);
+  wm_gpu_graph_destroy(gg); /* its graph is gone: only its buffers and pool remain */
   if (L->rc) __atomic_store_n(failed, 1, __ATOMIC_RELAXED);
 }
 

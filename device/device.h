@@ -46,6 +46,13 @@ int wm_gpu_select(int dev, wm_error *err);
 typedef struct wm_gpu_graph wm_gpu_graph;
 int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_error *err);
 void wm_gpu_graph_destroy(wm_gpu_graph *gg);
+/* The same on device dev alone (gg then holds nothing on the others), for
+ * a thread that counts many graphs there; reload points it at another
+ * graph of as many vertices and arcs (else WM_EUSAGE), copying that one's
+ * CSR into the same device buffers and dropping any kept buffer, so that a
+ * run of graphs reuses one upload's memory and the device's pool. */
+int wm_gpu_graph_create_on(const wm_graph *g, int dev, wm_gpu_graph **out, wm_error *err);
+int wm_gpu_graph_reload(wm_gpu_graph *gg, const wm_graph *g, wm_error *err);
 /* 1 with *off and *adj (device pointers) when gg holds g on device dev. */
 int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj);
 /* gg's memory pool on device dev (a cudaMemPool_t), or NULL: the motif

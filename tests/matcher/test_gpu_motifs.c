@@ -13,6 +13,7 @@
 #include "device.h"
 #include "matcher.h"
 #include "motif_sums.h"
+#include "randomize.h"
 #include "testutil.h"
 
 /* Processes sharing the passes (policy.share), run one after another by
@@ -348,5 +349,48 @@ Test(gpu_motifs, one_count_on_a_given_gpu, .timeout = 600) {
   cr_assert(strstr(err.msg, "asked for"), "%s", err.msg);
   cr_assert_eq(wm_gpu_select(last + 1, &err), WM_EDEVICE);
   cr_assert(strstr(err.msg, "this host has"), "%s", err.msg);
+  wm_graph_destroy(g);
+}
+
+/* A GPU graph on one device (wm_gpu_graph_create_on), reloaded with graph
+ * after graph of the same vertices and arcs (degree-preserving random
+ * graphs, as significance's lanes reload theirs), serves each count as its
+ * own upload would: every table is the CPU's.  Another size is refused. */
+Test(gpu_motifs, reloaded_gpu_graph_counts_each_graph, .timeout = 600) {
+  const int last = wm_gpu_count() - 1;
+  if (last < 0) cr_skip_test("no GPU");
+  wm_graph *g = wm_test_powerlaw(1200, 6, 4, 0.2, 31);
+  wm_gpu_graph *gg = NULL;
+  wm_error err;
+  for (uint64_t i = 0; i < 3; i++) {
+    wm_graph *r = NULL, *sorted = NULL;
+    wm_randomize_stats st;
+    const wm_randomize_options ro = {.method = WM_RANDOMIZE_SWITCH, .seed = 4, .index = i, .swaps_per_edge = 10};
+    cr_assert_eq(wm_randomize(g, &ro, &r, &st, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(wm_graph_relabel_by_degree(r, &sorted, &err), WM_OK, "%s", err.msg);
+    if (!gg) cr_assert_eq(wm_gpu_graph_create_on(sorted, last, &gg, &err), WM_OK, "%s", err.msg);
+    else cr_assert_eq(wm_gpu_graph_reload(gg, sorted, &err), WM_OK, "%s", err.msg);
+    for (unsigned k = 3; k <= 5; k++) {
+      wm_u128 cpu[21], gpu[21];
+      wm_match_options mo;
+      wm_match_options_init(&mo);
+      cr_assert_eq(wm_motifs(sorted, k, 0, &mo, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
+      cr_assert_eq(wm_gpu_select(last, &err), WM_OK, "%s", err.msg);
+      mo.gpu_first = last, mo.gpu_graph = gg;
+      cr_assert_eq(wm_motifs(sorted, k, 1, &mo, gpu, NULL, NULL, &err), WM_OK, "graph %llu size %u: %s",
+                   (unsigned long long)i, k, err.msg);
+      cr_assert_eq(wm_gpu_select(0, &err), WM_OK, "%s", err.msg);
+      const unsigned np = k == 3 ? 2 : k == 4 ? 6 : 21;
+      for (unsigned c = 0; c < np; c++)
+        cr_assert(gpu[c] == cpu[c], "graph %llu size %u class %u: reloaded GPU graph %llu, cpu %llu",
+                  (unsigned long long)i, k, c, (unsigned long long)gpu[c], (unsigned long long)cpu[c]);
+    }
+    wm_graph_destroy(r), wm_graph_destroy(sorted);
+  }
+  wm_graph *other = wm_test_powerlaw(500, 6, 4, 0.2, 32);
+  cr_assert_eq(wm_gpu_graph_reload(gg, other, &err), WM_EUSAGE);
+  cr_assert(strstr(err.msg, "reloaded with"), "%s", err.msg);
+  wm_graph_destroy(other);
+  wm_gpu_graph_destroy(gg);
   wm_graph_destroy(g);
 }
