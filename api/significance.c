@@ -401,7 +401,6 @@ static int lane_counts(sig_run *s) {
     if (L[d].count_s > s->r.count_seconds) s->r.count_seconds = L[d].count_s;
   }
   if (first >= 0) rc = wm_api_status(s->ctx, L[first].rc, &L[first].err);
-  s->r.device = WARPMATCH_DEVICE_GPU;
   free(L);
   return rc;
 }
