@@ -290,7 +290,8 @@ typedef struct lane {
 } lane;
 
 /* r renumbered by degree (as the API counts it; any numbering counts the
- * same) and put in the lane's GPU graph, whose device buffers and memory
+ * same), unless its maker renumbered it already (lane_input), and put in
+ * the lane's GPU graph, whose device buffers and memory
  * pool every graph of the lane reuses: the counters read it from there
  * instead of uploading it each (NULL *gg, when it cannot be made: they
  * upload it). */
@@ -332,27 +333,41 @@ static int lane_count(const sig_run *s, const wm_graph *r, const wm_match_option
   return rc;
 }
 
+/* What every lane shares: the undirected input renumbered by degree (or
+ * NULL), in which numbering the makers emit their graphs' rows, so that
+ * the counters need not renumber each graph on the host. */
+typedef struct lane_input {
+  const wm_match_options *base;
+  const wm_progress *stop;
+  const wm_graph *sorted; /* s->g->g by degree, or NULL: the rows in s->g->g's ids */
+  const uint32_t *old_of; /* sorted's vertex -> s->g->g's */
+  int failed;
+} lane_input;
+
 /* GPU L->dev's graphs: made, counted into s->random, freed.  Stops at its
- * first failure, or once another lane failed (*failed). */
-static void lane_run(sig_run *s, lane *L, const wm_match_options *base, const wm_progress *stop, int *failed) {
-  wm_match_options mo = *base;
+ * first failure, or once another lane failed (in->failed). */
+static void lane_run(sig_run *s, lane *L, lane_input *in) {
+  wm_match_options mo = *in->base;
   mo.gpus = 1, mo.gpu_first = L->dev;
+  const wm_graph *shape = in->sorted ? in->sorted : s->g->g; /* the made graphs' numbering */
   wm_gpu_switcher *w = NULL; /* the maker's buffers, kept for all the lane's graphs */
   wm_gpu_graph *gg = NULL;   /* the counters' graph on the device, likewise */
   double t0 = wm_now();
   L->rc = wm_gpu_select(L->dev, &L->err);
-  if (!L->rc) L->rc = wm_gpu_switcher_create(s->g->g, L->dev, &w, &L->err);
+  if (!L->rc)
+    L->rc = in->sorted ? wm_gpu_switcher_create_renumbered(s->g->g, in->sorted, in->old_of, L->dev, &w, &L->err)
+                       : wm_gpu_switcher_create(s->g->g, L->dev, &w, &L->err);
   L->make_s += wm_now() - t0;
   for (uint64_t i = (uint64_t)L->dev; !L->rc && i < s->o.graphs; i += (uint64_t)s->make_gpus) {
-    if (__atomic_load_n(failed, __ATOMIC_RELAXED)) break;
+    if (__atomic_load_n(&in->failed, __ATOMIC_RELAXED)) break;
     L->failed_at = i;
     wm_graph *r = NULL;
     wm_randomize_stats st;
     const wm_randomize_options ro = {.method = s->o.method, .seed = s->o.seed, .index = i,
                                      .swaps_per_edge = s->o.swaps_per_edge, .use_gpu = 1, .gpu = L->dev,
-                                     .switcher = w, .stop = stop};
+                                     .switcher = w, .stop = in->stop};
     t0 = wm_now();
-    L->rc = wm_randomize(s->g->g, &ro, &r, &st, &L->err);
+    L->rc = wm_randomize(shape, &ro, &r, &st, &L->err);
     L->make_s += wm_now() - t0;
     if (L->rc) break;
     L->sum.attempted += st.attempted, L->sum.accepted += st.accepted, L->sum.edges_kept += st.edges_kept;
@@ -364,7 +379,7 @@ static void lane_run(sig_run *s, lane *L, const wm_match_options *base, const wm
   }
   wm_gpu_switcher_destroy(w);
   wm_gpu_graph_destroy(gg); /* its graph is gone: only its buffers and pool remain */
-  if (L->rc) __atomic_store_n(failed, 1, __ATOMIC_RELAXED);
+  if (L->rc) __atomic_store_n(&in->failed, 1, __ATOMIC_RELAXED);
 }
 
 /* Every random graph by the lanes; the seconds are the slowest lane's. */
@@ -379,7 +394,19 @@ static int lane_counts(sig_run *s) {
   base.threads = base.threads > gpus ? base.threads / gpus : 1; /* the host's share of each lane */
   wm_progress stop; /* silent: the context's interrupt flag for the lanes */
   wm_progress_init(&stop, s->who, 0, 0);
-  int failed = 0;
+  lane_input in = {&base, &stop, NULL, NULL, 0};
+  wm_graph *sorted = NULL;
+  uint32_t *old_of = NULL;
+  const wm_graph *g = s->g->g;
+  if (!s->job.directed && !(g->flags & WM_GRAPH_DEGREE_SORTED)) {
+    wm_error err;
+    const int rc = wm_graph_relabel_by_degree_map(g, &sorted, &old_of, &err);
+    if (rc) {
+      free(L);
+      return wm_api_status(s->ctx, rc, &err);
+    }
+    in.sorted = sorted, in.old_of = old_of;
+  }
   wm_api_threads t;
   wm_api_threads_enter(s->ctx, &t);
 #pragma omp parallel num_threads(gpus)
@@ -387,7 +414,7 @@ static int lane_counts(sig_run *s) {
     const int nt = omp_get_num_threads();
     for (int d = omp_get_thread_num(); d < gpus; d += nt) {
       L[d].dev = d;
-      lane_run(s, &L[d], &base, &stop, &failed);
+      lane_run(s, &L[d], &in);
     }
   }
   wm_api_threads_leave(&t);
@@ -401,6 +428,8 @@ static int lane_counts(sig_run *s) {
     if (L[d].count_s > s->r.count_seconds) s->r.count_seconds = L[d].count_s;
   }
   if (first >= 0) rc = wm_api_status(s->ctx, L[first].rc, &L[first].err);
+  wm_graph_destroy(sorted);
+  free(old_of);
   free(L);
   return rc;
 }

@@ -185,9 +185,12 @@ __global__ void apply(uint32_t *src, uint32_t *dst, Round r, bool directed, cons
   }
 }
 
-__global__ void emit_arcs(const uint32_t *src, const uint32_t *dst, uint64_t k, bool directed, ull *arcs) {
+/* map (or NULL): each vertex's id in the rows' numbering (a switcher's
+ * renumbering by degree). */
+__global__ void emit_arcs(const uint32_t *src, const uint32_t *dst, uint64_t k, bool directed, const uint32_t *map,
+                          ull *arcs) {
   for (uint64_t e = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; e < k; e += (uint64_t)gridDim.x * blockDim.x) {
-    const uint32_t u = src[e], v = dst[e];
+    const uint32_t u = map ? map[src[e]] : src[e], v = map ? map[dst[e]] : dst[e];
     if (directed) {
       arcs[e] = (ull)u << 32 | v;
     } else {
@@ -224,7 +227,8 @@ struct Buffers {
   uint32_t *src = nullptr, *dst = nullptr, *adj = nullptr;
   ull *set = nullptr, *ckey = nullptr, *cpair = nullptr, *arcs = nullptr, *sorted = nullptr, *accepted = nullptr;
   unsigned char *cand = nullptr;
-  uint64_t *off = nullptr;
+  uint64_t *off = nullptr; /* the rows' offsets: g's, or its renumbering's */
+  uint32_t *map = nullptr;  /* g's vertex -> the rows' id, or none */
   void *tmp = nullptr;
   size_t tmp_bytes = 0;
   int *bad = nullptr;
@@ -234,7 +238,7 @@ void release(Buffers *b) {
   cudaFree(b->src0), cudaFree(b->dst0);
   cudaFree(b->src), cudaFree(b->dst), cudaFree(b->adj), cudaFree(b->set), cudaFree(b->ckey), cudaFree(b->cpair);
   cudaFree(b->arcs), cudaFree(b->sorted), cudaFree(b->accepted), cudaFree(b->cand), cudaFree(b->off);
-  cudaFree(b->tmp), cudaFree(b->bad);
+  cudaFree(b->tmp), cudaFree(b->bad), cudaFree(b->map);
   if (b->s) cudaStreamDestroy(b->s);
   cudaGetLastError();
 }
@@ -280,13 +284,15 @@ int switch_rounds(Buffers *b, int dev, uint64_t k, bool directed, uint64_t mask,
   return WM_OK;
 }
 
-/* The arcs sorted into out's rows (g's offsets), checked, copied back with
- * the accepted swaps: one wait for the whole graph. */
+/* The arcs (renumbered by b->map where there is one) sorted into out's
+ * rows (g's offsets: the renumbering's), checked, copied back with the
+ * accepted swaps: one wait for the whole graph. */
 int build_rows(Buffers *b, int dev, const wm_graph *g, uint64_t k, bool directed, wm_graph *out, ull *accepted,
                wm_error *err) {
   const uint64_t arcs = g->m;
   cudaStream_t stream = b->s;
-  emit_arcs<<<blocks_for(k), kBlock, 0, stream>>>(b->src, b->dst, k, directed, b->arcs);
+  const uint32_t *map = b->map;
+  emit_arcs<<<blocks_for(k), kBlock, 0, stream>>>(b->src, b->dst, k, directed, map, b->arcs);
   size_t tmp_bytes = b->tmp_bytes;
   const long long items = (long long)arcs;
   WM_CUD(dev, cub::DeviceRadixSort::SortKeys(b->tmp, tmp_bytes, b->arcs, b->sorted, items, 0, 64, b->s));
@@ -307,7 +313,9 @@ int build_rows(Buffers *b, int dev, const wm_graph *g, uint64_t k, bool directed
 } // namespace
 
 struct wm_gpu_switcher {
-  const wm_graph *g;
+  const wm_graph *g;     /* the chain's edges */
+  const wm_graph *shape; /* the rows': g, or g renumbered (its offsets) */
+  const uint32_t *old_of; /* shape's vertex -> g's, or NULL: open_switcher's */
   int dev;
   bool directed;
   uint64_t k, slots;
@@ -316,8 +324,8 @@ struct wm_gpu_switcher {
 
 namespace {
 
-/* The device buffers for g's graphs on dev, g's edges and offsets
- * uploaded, the sort's temporary sized. */
+/* The device buffers for g's graphs on dev, g's edges and the rows'
+ * offsets (and renumbering) uploaded, the sort's temporary sized. */
 int open_switcher(wm_gpu_switcher *w, wm_error *err) {
   const wm_graph *g = w->g;
   const int dev = w->dev;
@@ -350,7 +358,17 @@ int open_switcher(wm_gpu_switcher *w, wm_error *err) {
   if (e == cudaSuccess) e = cudaMalloc(&b->adj, ab * sizeof(uint32_t));
   if (e == cudaSuccess) e = cudaMalloc(&b->off, ((size_t)g->n + 1) * sizeof(uint64_t));
   if (e == cudaSuccess)
-    e = cudaMemcpyAsync(b->off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice, b->s);
+    e = cudaMemcpyAsync(b->off, w->shape->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice,
+                        b->s);
+  uint32_t *new_of = nullptr; /* the inverse of old_of, for emit_arcs */
+  if (e == cudaSuccess && w->old_of) {
+    new_of = (uint32_t *)malloc(((size_t)g->n + 1) * sizeof *new_of);
+    if (!new_of) e = cudaErrorMemoryAllocation;
+    for (uint32_t v = 0; new_of && v < g->n; v++) new_of[w->old_of[v]] = v;
+    if (e == cudaSuccess) e = cudaMalloc(&b->map, ((size_t)g->n + 1) * sizeof(uint32_t));
+    if (e == cudaSuccess && g->n)
+      e = cudaMemcpyAsync(b->map, new_of, (size_t)g->n * sizeof(uint32_t), cudaMemcpyHostToDevice, b->s);
+  }
   if (e == cudaSuccess && k) e = cudaMemcpyAsync(b->src0, hsrc, k * sizeof(uint32_t), cudaMemcpyHostToDevice, b->s);
   if (e == cudaSuccess && k) e = cudaMemcpyAsync(b->dst0, hdst, k * sizeof(uint32_t), cudaMemcpyHostToDevice, b->s);
   if (e == cudaSuccess)
@@ -358,7 +376,7 @@ int open_switcher(wm_gpu_switcher *w, wm_error *err) {
   if (e == cudaSuccess) e = cudaMalloc(&b->tmp, b->tmp_bytes ? b->tmp_bytes : 1);
   if (e == cudaSuccess) e = cudaStreamSynchronize(b->s); /* the host arrays go next */
   if (e != cudaSuccess) rc = wm_cuda_fail_dev(err, dev, e, "randomize: the switcher's buffers", __FILE__, __LINE__);
-  free(hsrc), free(hdst);
+  free(hsrc), free(hdst), free(new_of);
   return rc;
 }
 
@@ -377,7 +395,7 @@ int run(wm_gpu_switcher *w, uint64_t key, uint64_t attempts, const wm_progress *
   }
   int rc = k >= 2 ? switch_rounds(b, dev, k, w->directed, w->slots - 1, key, attempts, stop, err) : WM_OK;
   ull accepted = 0;
-  if (!rc) rc = build_rows(b, dev, w->g, k, w->directed, out, &accepted, err); /* synchronises b->s */
+  if (!rc) rc = build_rows(b, dev, w->shape, k, w->directed, out, &accepted, err); /* synchronises b->s */
   st->attempted = k >= 2 ? attempts : 0;
   st->accepted = accepted;
   return rc;
@@ -395,11 +413,15 @@ extern "C" void wm_gpu_switcher_destroy(wm_gpu_switcher *w) {
   delete w;
 }
 
-extern "C" int wm_gpu_switcher_create(const wm_graph *g, int dev, wm_gpu_switcher **out, wm_error *err) {
+extern "C" int wm_gpu_switcher_create_renumbered(const wm_graph *g, const wm_graph *sorted, const uint32_t *old_of,
+                                                 int dev, wm_gpu_switcher **out, wm_error *err) {
   *out = nullptr;
+  if (sorted->n != g->n || sorted->m != g->m)
+    return wm_fail(err, WM_EUSAGE, "randomize: a renumbering of %u vertices and %llu arcs for a graph of %u and %llu",
+                   sorted->n, (unsigned long long)sorted->m, g->n, (unsigned long long)g->m);
   wm_gpu_switcher *w = new (std::nothrow) wm_gpu_switcher();
   if (!w) return wm_fail(err, WM_EINPUT, "randomize: out of memory");
-  w->g = g, w->dev = dev, w->directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
+  w->g = g, w->shape = sorted, w->old_of = old_of, w->dev = dev, w->directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
   int prev = 0;
   cudaGetDevice(&prev);
   const int rc = open_switcher(w, err);
@@ -409,13 +431,18 @@ extern "C" int wm_gpu_switcher_create(const wm_graph *g, int dev, wm_gpu_switche
     wm_gpu_switcher_destroy(w);
     return rc;
   }
+  w->old_of = nullptr; /* uploaded: the caller's may go */
   *out = w;
   return WM_OK;
 }
 
+extern "C" int wm_gpu_switcher_create(const wm_graph *g, int dev, wm_gpu_switcher **out, wm_error *err) {
+  return wm_gpu_switcher_create_renumbered(g, g, nullptr, dev, out, err);
+}
+
 extern "C" int wm_gpu_switcher_run(wm_gpu_switcher *w, const wm_graph *g, uint64_t key, uint64_t attempts,
                                    const wm_progress *stop, wm_graph *out, wm_randomize_stats *st, wm_error *err) {
-  if (w->g != g) return wm_fail(err, WM_EUSAGE, "randomize: a GPU switcher made for another graph");
+  if (w->shape != g) return wm_fail(err, WM_EUSAGE, "randomize: a GPU switcher made for another graph");
   int prev = 0;
   cudaGetDevice(&prev);
   const int rc = run(w, key, attempts, stop, out, st, err);

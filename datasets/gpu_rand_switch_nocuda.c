@@ -21,3 +21,9 @@ int wm_gpu_switcher_run(wm_gpu_switcher *w, const wm_graph *g, uint64_t key, uin
 }
 
 void wm_gpu_switcher_destroy(wm_gpu_switcher *w) { (void)w; }
+
+int wm_gpu_switcher_create_renumbered(const wm_graph *g, const wm_graph *sorted, const uint32_t *old_of, int dev,
+                                      wm_gpu_switcher **out, wm_error *err) {
+  (void)sorted, (void)old_of;
+  return wm_gpu_switcher_create(g, dev, out, err);
+}

@@ -88,6 +88,15 @@ int wm_gpu_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, int d
  * the device once.  run's g must be create's (else WM_EUSAGE); a switcher
  * serves one thread at a time.  create is WM_EDEVICE without CUDA. */
 int wm_gpu_switcher_create(const wm_graph *g, int dev, wm_gpu_switcher **out, wm_error *err);
+/* The same, its graphs' rows renumbered on the device into `sorted`'s ids:
+ * sorted is g renumbered (wm_graph_relabel_by_degree_map's graph and
+ * old_of), and a graph made is then exactly g's graph of that (seed,
+ * index) put through the renumbering (the same chain over g's edges, each
+ * arc mapped before the sort).  run, and wm_randomize with it, take
+ * `sorted` as their g (its offsets and flags are the rows'); old_of may go
+ * once create returns, sorted and g may not. */
+int wm_gpu_switcher_create_renumbered(const wm_graph *g, const wm_graph *sorted, const uint32_t *old_of, int dev,
+                                      wm_gpu_switcher **out, wm_error *err);
 int wm_gpu_switcher_run(wm_gpu_switcher *w, const wm_graph *g, uint64_t key, uint64_t attempts,
                         const wm_progress *stop, wm_graph *out, wm_randomize_stats *st, wm_error *err);
 void wm_gpu_switcher_destroy(wm_gpu_switcher *w);

@@ -304,7 +304,8 @@ Test(gpu_randomize, two_gpus_count_their_directed_graphs_4) { significance_is_it
 
 /* A switcher (the maker's buffers kept between graphs) makes, graph after
  * graph, what one call each makes: the buffers start every graph afresh.
- * A graph it was not made for is refused. */
+ * A graph it was not made for is refused.  One that renumbers by degree
+ * makes each graph renumbered exactly as the host would. */
 static void switcher_is_one_call_each(int directed) {
   const int dev = wm_gpu_count() - 1;
   wm_graph *g = wm_test_powerlaw(800, 6, 4, 0.25, directed ? 17 : 16);
@@ -345,6 +346,28 @@ static void switcher_is_one_call_each(int directed) {
   cr_assert_null(r);
   wm_graph_destroy(other);
   wm_gpu_switcher_destroy(w);
+  /* renumbered by degree on the device: the one-shot graph renumbered on the host */
+  wm_graph *sorted = NULL;
+  uint32_t *old_of = NULL;
+  cr_assert_eq(wm_graph_relabel_by_degree_map(g, &sorted, &old_of, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_gpu_switcher_create_renumbered(g, sorted, old_of, dev, &w, &err), WM_OK, "%s", err.msg);
+  free(old_of);
+  for (uint64_t i = 0; i < 3; i++) {
+    wm_randomize_stats one, kept;
+    wm_graph *a = on_gpu(g, 9, i, dev, 10, &one), *as = NULL, *b = NULL;
+    cr_assert_eq(wm_graph_relabel_by_degree(a, &as, &err), WM_OK, "%s", err.msg);
+    const wm_randomize_options o = {.method = WM_RANDOMIZE_SWITCH, .seed = 9, .index = i, .swaps_per_edge = 10,
+                                    .use_gpu = 1, .gpu = dev, .switcher = w};
+    cr_assert_eq(wm_randomize(sorted, &o, &b, &kept, &err), WM_OK, "%s", err.msg);
+    cr_assert(same_graph(as, b) && !memcmp(as->offsets, b->offsets, ((size_t)g->n + 1) * sizeof *b->offsets),
+              "graph %llu: not the one-shot graph renumbered", (unsigned long long)i);
+    cr_assert_eq(kept.accepted, one.accepted, "graph %llu", (unsigned long long)i);
+    cr_assert_eq(kept.edges_kept, one.edges_kept, "graph %llu", (unsigned long long)i);
+    cr_assert(b->flags & WM_GRAPH_DEGREE_SORTED);
+    wm_graph_destroy(a), wm_graph_destroy(as), wm_graph_destroy(b);
+  }
+  wm_gpu_switcher_destroy(w);
+  wm_graph_destroy(sorted);
   wm_graph_destroy(g);
 }
 
