@@ -347,6 +347,7 @@ typedef struct lane_input {
 /* GPU L->dev's graphs: made, counted into s->random, freed.  Stops at its
  * first failure, or once another lane failed (in->failed). */
 static void lane_run(sig_run *s, lane *L, lane_input *in) {
+  if ((uint64_t)L->dev >= s->o.graphs) return; /* more GPUs than graphs: nothing to make here */
   wm_match_options mo = *in->base;
   mo.gpus = 1, mo.gpu_first = L->dev;
   const wm_graph *shape = in->sorted ? in->sorted : s->g->g; /* the made graphs' numbering */
