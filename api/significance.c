@@ -14,6 +14,8 @@
 #include "api_internal.h"
 #include "base.h"
 #include "device.h"
+#include "matcher.h"
+#include "motifs_directed.h"
 #include "randomize.h"
 
 _Static_assert(WARPMATCH_MAX_SWAPS_PER_EDGE == WM_RANDOMIZE_MAX_SWAPS, "the public range is the module's");
@@ -165,6 +167,7 @@ typedef struct sig_run {
   count_job job;
   unsigned classes;
   int make_gpus;            /* GPUs that make the switch graphs (graph i on GPU i mod this); 0: the CPU */
+  int lanes;                /* 1: GPU d also counts the graphs it makes (per-GPU pipelines) */
   warpmatch_motif *scratch; /* one graph's rows */
   wm_u128 *random;          /* graphs x classes counts (16 bytes each, not a record's 112) */
   warpmatch_significance_result r;
@@ -267,6 +270,171 @@ static int random_counts(sig_run *s) {
   return rc;
 }
 
+/* ---- per-GPU pipelines ---------------------------------------------------
+ * When the graphs are made on G GPUs and counted on the GPU, GPU d makes
+ * and counts graphs d, d + G, ... one after another, a host thread per
+ * GPU: each count runs on its own device alone (wm_match_options.gpu_first;
+ * the motif sums and the directed census on the thread's current device).
+ * The lanes call the module's counters, not the API's: a context (its last
+ * error, the graph it keeps on the GPUs) serves one thread at a time.  A
+ * graph depends on (seed, i) alone and a count is exact, so the counts are
+ * one GPU's whatever G. */
+typedef struct lane {
+  int dev;
+  int rc;
+  uint64_t failed_at; /* the graph whose make or count failed (rc) */
+  wm_error err;
+  wm_randomize_stats sum; /* attempted, accepted, edges_kept added over the lane's graphs */
+  double expected;
+  double make_s, count_s;
+} lane;
+
+/* r renumbered by degree (as the API counts it; any numbering counts the
+ * same), unless its maker renumbered it already (lane_input), and put in
+ * the lane's GPU graph, whose device buffers and memory
+ * pool every graph of the lane reuses: the counters read it from there
+ * instead of uploading it each (NULL *gg, when it cannot be made: they
+ * upload it). */
+static int lane_graph(const wm_graph *r, int dev, wm_gpu_graph **gg, wm_graph **sorted, const wm_graph **use,
+                      wm_error *err) {
+  *sorted = NULL, *use = r;
+  if (!(r->flags & WM_GRAPH_DEGREE_SORTED)) {
+    const int rc = wm_graph_relabel_by_degree(r, sorted, err);
+    if (rc) return rc;
+    *use = *sorted;
+  }
+  wm_error ignored;
+  if (*gg && wm_gpu_graph_reload(*gg, *use, &ignored)) wm_gpu_graph_destroy(*gg), *gg = NULL;
+  else if (!*gg && wm_gpu_graph_create_on(*use, dev, gg, &ignored)) *gg = NULL;
+  return WM_OK;
+}
+
+/* Graph r's counts of every class into row (s->classes of them). */
+static int lane_count(const sig_run *s, const wm_graph *r, const wm_match_options *base, wm_gpu_graph **gg,
+                      wm_u128 *row, wm_error *err) {
+  wm_u128 counts[WM_DIR_MAX_ROWS > 32 ? WM_DIR_MAX_ROWS : 32]; /* 21 classes of size 5 */
+  if (!s->job.directed) {
+    if (s->classes > sizeof counts / sizeof *counts) return wm_fail(err, WM_EINPUT, "too many classes");
+    wm_graph *sorted = NULL;
+    const wm_graph *use = r;
+    int rc = lane_graph(r, base->gpu_first, gg, &sorted, &use, err);
+    wm_match_options mo = *base;
+    mo.gpu_graph = *gg;
+    if (!rc) rc = wm_motifs(use, s->job.size, 1, &mo, counts, NULL, NULL, err);
+    for (unsigned c = 0; !rc && c < s->classes; c++) row[c] = counts[c];
+    wm_graph_destroy(sorted);
+    return rc;
+  }
+  wm_dir_run run = {0, s->job.method == WARPMATCH_METHOD_ENUMERATE, 1, 0, 0, ""};
+  const int rc = wm_motifs_directed_run(r, s->job.size, &run, counts, err);
+  unsigned c = 0; /* the connected rows, as warpmatch_motifs_directed lists them */
+  for (unsigned i = 0; !rc && i < wm_dir_rows(s->job.size); i++)
+    if (wm_dir_class_row(s->job.size, i)->connected) row[c++] = counts[i];
+  return rc;
+}
+
+/* What every lane shares: the undirected input renumbered by degree (or
+ * NULL), in which numbering the makers emit their graphs' rows, so that
+ * the counters need not renumber each graph on the host. */
+typedef struct lane_input {
+  const wm_match_options *base;
+  const wm_progress *stop;
+  const wm_graph *sorted; /* s->g->g by degree, or NULL: the rows in s->g->g's ids */
+  const uint32_t *old_of; /* sorted's vertex -> s->g->g's */
+  int failed;
+} lane_input;
+
+/* GPU L->dev's graphs: made, counted into s->random, freed.  Stops at its
+ * first failure, or once another lane failed (in->failed). */
+static void lane_run(sig_run *s, lane *L, lane_input *in) {
+  if ((uint64_t)L->dev >= s->o.graphs) return; /* more GPUs than graphs: nothing to make here */
+  wm_match_options mo = *in->base;
+  mo.gpus = 1, mo.gpu_first = L->dev;
+  const wm_graph *shape = in->sorted ? in->sorted : s->g->g; /* the made graphs' numbering */
+  wm_gpu_switcher *w = NULL; /* the maker's buffers, kept for all the lane's graphs */
+  wm_gpu_graph *gg = NULL;   /* the counters' graph on the device, likewise */
+  double t0 = wm_now();
+  L->rc = wm_gpu_select(L->dev, &L->err);
+  if (!L->rc)
+    L->rc = in->sorted ? wm_gpu_switcher_create_renumbered(s->g->g, in->sorted, in->old_of, L->dev, &w, &L->err)
+                       : wm_gpu_switcher_create(s->g->g, L->dev, &w, &L->err);
+  L->make_s += wm_now() - t0;
+  for (uint64_t i = (uint64_t)L->dev; !L->rc && i < s->o.graphs; i += (uint64_t)s->make_gpus) {
+    if (__atomic_load_n(&in->failed, __ATOMIC_RELAXED)) break;
+    L->failed_at = i;
+    wm_graph *r = NULL;
+    wm_randomize_stats st;
+    const wm_randomize_options ro = {.method = s->o.method, .seed = s->o.seed, .index = i,
+                                     .swaps_per_edge = s->o.swaps_per_edge, .use_gpu = 1, .gpu = L->dev,
+                                     .switcher = w, .stop = in->stop};
+    t0 = wm_now();
+    L->rc = wm_randomize(shape, &ro, &r, &st, &L->err);
+    L->make_s += wm_now() - t0;
+    if (L->rc) break;
+    L->sum.attempted += st.attempted, L->sum.accepted += st.accepted, L->sum.edges_kept += st.edges_kept;
+    L->expected = st.edges_kept_expected;
+    t0 = wm_now();
+    L->rc = lane_count(s, r, &mo, &gg, &s->random[i * s->classes], &L->err);
+    L->count_s += wm_now() - t0;
+    wm_graph_destroy(r);
+  }
+  wm_gpu_switcher_destroy(w);
+  wm_gpu_graph_destroy(gg); /* its graph is gone: only its buffers and pool remain */
+  if (L->rc) __atomic_store_n(&in->failed, 1, __ATOMIC_RELAXED);
+}
+
+/* Every random graph by the lanes; the seconds are the slowest lane's. */
+static int lane_counts(sig_run *s) {
+  const int gpus = s->make_gpus;
+  lane *L = calloc((size_t)gpus, sizeof *L);
+  if (!L) return wm_api_fail(s->ctx, WARPMATCH_EINPUT, "%s: out of memory", s->who);
+  wm_match_options base;
+  wm_api_executor_options(s->ctx, &s->job.match, NULL, &base);
+  base.motif_method = s->job.method; /* WARPMATCH_METHOD_* are wm_motif_method's values */
+  base.gpu_graph = NULL, base.share = NULL;
+  base.threads = base.threads > gpus ? base.threads / gpus : 1; /* the host's share of each lane */
+  wm_progress stop; /* silent: the context's interrupt flag for the lanes */
+  wm_progress_init(&stop, s->who, 0, 0);
+  lane_input in = {&base, &stop, NULL, NULL, 0};
+  wm_graph *sorted = NULL;
+  uint32_t *old_of = NULL;
+  const wm_graph *g = s->g->g;
+  if (!s->job.directed && !(g->flags & WM_GRAPH_DEGREE_SORTED)) {
+    wm_error err;
+    const int rc = wm_graph_relabel_by_degree_map(g, &sorted, &old_of, &err);
+    if (rc) {
+      free(L);
+      return wm_api_status(s->ctx, rc, &err);
+    }
+    in.sorted = sorted, in.old_of = old_of;
+  }
+  wm_api_threads t;
+  wm_api_threads_enter(s->ctx, &t);
+#pragma omp parallel num_threads(gpus)
+  { /* fewer threads than GPUs (a nested call) still run every GPU's lane */
+    const int nt = omp_get_num_threads();
+    for (int d = omp_get_thread_num(); d < gpus; d += nt) {
+      L[d].dev = d;
+      lane_run(s, &L[d], &in);
+    }
+  }
+  wm_api_threads_leave(&t);
+  int rc = WARPMATCH_OK, first = -1;
+  for (int d = 0; d < gpus; d++) {
+    if (L[d].rc && (first < 0 || L[d].failed_at < L[first].failed_at)) first = d;
+    s->r.attempted += L[d].sum.attempted, s->r.accepted += L[d].sum.accepted;
+    s->r.edges_kept += L[d].sum.edges_kept;
+    if (L[d].expected > 0) s->r.edges_kept_expected = L[d].expected;
+    if (L[d].make_s > s->r.randomize_seconds) s->r.randomize_seconds = L[d].make_s;
+    if (L[d].count_s > s->r.count_seconds) s->r.count_seconds = L[d].count_s;
+  }
+  if (first >= 0) rc = wm_api_status(s->ctx, L[first].rc, &L[first].err);
+  wm_graph_destroy(sorted);
+  free(old_of);
+  free(L);
+  return rc;
+}
+
 /* ---- the statistics ----------------------------------------------------- */
 
 /* Mean, sample sd, z and the p-values of class c (its row's count real). */
@@ -313,7 +481,7 @@ static int significance(sig_run *s, warpmatch_significance_row *rows) {
   const double t0 = wm_now();
   int rc = count_graph(s->ctx, s->g, &s->job, real, &s->r.device);
   s->r.real_seconds = wm_now() - t0;
-  if (!rc) rc = random_counts(s);
+  if (!rc) rc = s->lanes ? lane_counts(s) : random_counts(s);
   for (unsigned c = 0; !rc && c < s->classes; c++) {
     memset(&rows[c], 0, sizeof rows[c]);
     rows[c].motif = real[c];
@@ -336,6 +504,8 @@ static int make_device(sig_run *s) {
   if (gpus > have)
     return wm_api_fail(s->ctx, WARPMATCH_EDEVICE, "%s: %d GPUs asked for, but this host has %d", s->who, gpus, have);
   s->make_gpus = gpus;
+  /* processes sharing each count (MPI) count together, graph by graph */
+  s->lanes = !s->ctx->share;
   return WARPMATCH_OK;
 }
 

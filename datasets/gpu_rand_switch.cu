@@ -23,12 +23,18 @@
  * source's row of g's offsets with no loop and no repeat (an internal
  * check: the rounds above promise it) while it writes the targets.  The
  * rows are copied back to the host: the counters take a host graph (the
- * context's GPU copy of a graph is made from one). */
+ * context's GPU copy of a graph is made from one).
+ *
+ * A switcher (randomize.h) keeps every buffer, g's edges and offsets and
+ * the sort's temporary on its device between graphs: a graph then costs
+ * two device copies of g's edges, the rounds, the sort and one wait for
+ * its rows, its accepted swaps and the check's flag. */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cub/cub.cuh>
+#include <new>
 
 #include "gpu_check.h"
 #include "randomize.h"
@@ -179,9 +185,12 @@ __global__ void apply(uint32_t *src, uint32_t *dst, Round r, bool directed, cons
   }
 }
 
-__global__ void emit_arcs(const uint32_t *src, const uint32_t *dst, uint64_t k, bool directed, ull *arcs) {
+/* map (or NULL): each vertex's id in the rows' numbering (a switcher's
+ * renumbering by degree). */
+__global__ void emit_arcs(const uint32_t *src, const uint32_t *dst, uint64_t k, bool directed, const uint32_t *map,
+                          ull *arcs) {
   for (uint64_t e = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; e < k; e += (uint64_t)gridDim.x * blockDim.x) {
-    const uint32_t u = src[e], v = dst[e];
+    const uint32_t u = map ? map[src[e]] : src[e], v = map ? map[dst[e]] : dst[e];
     if (directed) {
       arcs[e] = (ull)u << 32 | v;
     } else {
@@ -209,25 +218,29 @@ unsigned blocks_for(uint64_t n) {
   return b < 1 ? 1u : b > (1u << 20) ? (1u << 20) : (unsigned)b;
 }
 
-/* Everything one call holds on the device. */
+/* Everything one switcher holds on its device, sized once for its graph
+ * (every graph it makes has g's edges and rows), so that a run of graphs
+ * allocates nothing past the first. */
 struct Buffers {
   cudaStream_t s = nullptr;
+  uint32_t *src0 = nullptr, *dst0 = nullptr; /* g's edges: each graph's chain starts from them */
   uint32_t *src = nullptr, *dst = nullptr, *adj = nullptr;
   ull *set = nullptr, *ckey = nullptr, *cpair = nullptr, *arcs = nullptr, *sorted = nullptr, *accepted = nullptr;
   unsigned char *cand = nullptr;
-  uint64_t *off = nullptr;
+  uint64_t *off = nullptr; /* the rows' offsets: g's, or its renumbering's */
+  uint32_t *map = nullptr;  /* g's vertex -> the rows' id, or none */
   void *tmp = nullptr;
+  size_t tmp_bytes = 0;
   int *bad = nullptr;
-  uint32_t *hsrc = nullptr, *hdst = nullptr; /* the host's edge list */
 };
 
 void release(Buffers *b) {
+  cudaFree(b->src0), cudaFree(b->dst0);
   cudaFree(b->src), cudaFree(b->dst), cudaFree(b->adj), cudaFree(b->set), cudaFree(b->ckey), cudaFree(b->cpair);
   cudaFree(b->arcs), cudaFree(b->sorted), cudaFree(b->accepted), cudaFree(b->cand), cudaFree(b->off);
-  cudaFree(b->tmp), cudaFree(b->bad);
+  cudaFree(b->tmp), cudaFree(b->bad), cudaFree(b->map);
   if (b->s) cudaStreamDestroy(b->s);
   cudaGetLastError();
-  free(b->hsrc), free(b->hdst);
 }
 
 /* The edges (each once when symmetric: u < v) into the host's arrays. */
@@ -271,25 +284,23 @@ int switch_rounds(Buffers *b, int dev, uint64_t k, bool directed, uint64_t mask,
   return WM_OK;
 }
 
-/* The arcs sorted into out's rows (g's offsets), checked, copied back. */
-int build_rows(Buffers *b, int dev, const wm_graph *g, uint64_t k, bool directed, wm_graph *out, wm_error *err) {
+/* The arcs (renumbered by b->map where there is one) sorted into out's
+ * rows (g's offsets: the renumbering's), checked, copied back with the
+ * accepted swaps: one wait for the whole graph. */
+int build_rows(Buffers *b, int dev, const wm_graph *g, uint64_t k, bool directed, wm_graph *out, ull *accepted,
+               wm_error *err) {
   const uint64_t arcs = g->m;
   cudaStream_t stream = b->s;
-  WM_CUD(dev, cudaMalloc(&b->arcs, (arcs ? arcs : 1) * sizeof(ull)));
-  WM_CUD(dev, cudaMalloc(&b->sorted, (arcs ? arcs : 1) * sizeof(ull)));
-  WM_CUD(dev, cudaMalloc(&b->adj, (arcs ? arcs : 1) * sizeof(uint32_t)));
-  WM_CUD(dev, cudaMalloc(&b->off, ((size_t)g->n + 1) * sizeof(uint64_t)));
-  WM_CUD(dev, cudaMemcpyAsync(b->off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice, b->s));
-  emit_arcs<<<blocks_for(k), kBlock, 0, stream>>>(b->src, b->dst, k, directed, b->arcs);
-  size_t tmp_bytes = 0;
+  const uint32_t *map = b->map;
+  emit_arcs<<<blocks_for(k), kBlock, 0, stream>>>(b->src, b->dst, k, directed, map, b->arcs);
+  size_t tmp_bytes = b->tmp_bytes;
   const long long items = (long long)arcs;
-  WM_CUD(dev, cub::DeviceRadixSort::SortKeys(nullptr, tmp_bytes, b->arcs, b->sorted, items, 0, 64, b->s));
-  WM_CUD(dev, cudaMalloc(&b->tmp, tmp_bytes ? tmp_bytes : 1));
   WM_CUD(dev, cub::DeviceRadixSort::SortKeys(b->tmp, tmp_bytes, b->arcs, b->sorted, items, 0, 64, b->s));
   rows_of<<<blocks_for(arcs), kBlock, 0, stream>>>(b->sorted, arcs, g->n, b->off, b->adj, b->bad);
   WM_CUD(dev, cudaGetLastError());
   int bad = 0;
   WM_CUD(dev, cudaMemcpyAsync(&bad, b->bad, sizeof bad, cudaMemcpyDeviceToHost, b->s));
+  WM_CUD(dev, cudaMemcpyAsync(accepted, b->accepted, sizeof *accepted, cudaMemcpyDeviceToHost, b->s));
   if (arcs) WM_CUD(dev, cudaMemcpyAsync(out->adj, b->adj, arcs * sizeof(uint32_t), cudaMemcpyDeviceToHost, b->s));
   WM_CUD(dev, cudaStreamSynchronize(b->s));
   if (bad || 2 * k != arcs * (directed ? 2 : 1))
@@ -299,37 +310,92 @@ int build_rows(Buffers *b, int dev, const wm_graph *g, uint64_t k, bool directed
   return WM_OK;
 }
 
-int run(const wm_graph *g, uint64_t key, uint64_t attempts, int dev, const wm_progress *stop, wm_graph *out,
-        wm_randomize_stats *st, Buffers *b, wm_error *err) {
-  const bool directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
+} // namespace
+
+struct wm_gpu_switcher {
+  const wm_graph *g;     /* the chain's edges */
+  const wm_graph *shape; /* the rows': g, or g renumbered (its offsets) */
+  const uint32_t *old_of; /* shape's vertex -> g's, or NULL: open_switcher's */
+  int dev;
+  bool directed;
+  uint64_t k, slots;
+  Buffers b;
+};
+
+namespace {
+
+/* The device buffers for g's graphs on dev, g's edges and the rows'
+ * offsets (and renumbering) uploaded, the sort's temporary sized. */
+int open_switcher(wm_gpu_switcher *w, wm_error *err) {
+  const wm_graph *g = w->g;
+  const int dev = w->dev;
+  Buffers *b = &w->b;
   const uint64_t m = g->m; /* arcs: room for every edge whatever the graph holds */
-  b->hsrc = (uint32_t *)malloc((m ? m : 1) * sizeof(uint32_t));
-  b->hdst = (uint32_t *)malloc((m ? m : 1) * sizeof(uint32_t));
-  if (!b->hsrc || !b->hdst)
+  uint32_t *hsrc = (uint32_t *)malloc((m ? m : 1) * sizeof(uint32_t)), *hdst = (uint32_t *)malloc((m ? m : 1) * sizeof(uint32_t));
+  if (!hsrc || !hdst) {
+    free(hsrc), free(hdst);
     return wm_fail(err, WM_EINPUT, "randomize: out of memory for %llu edges", (unsigned long long)m);
-  const uint64_t k = collect(g, directed, b->hsrc, b->hdst);
+  }
+  const uint64_t k = w->k = collect(g, w->directed, hsrc, hdst);
   uint64_t slots = 16;
   while (slots < 2 * k) slots <<= 1;
+  w->slots = slots;
+  int rc = WM_OK;
+  const size_t eb = (k ? k : 1) * sizeof(uint32_t), ab = (m ? m : 1);
+  cudaError_t e = cudaSetDevice(dev);
+  if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&b->s, cudaStreamNonBlocking);
+  void **bufs[] = {(void **)&b->src0, (void **)&b->dst0, (void **)&b->src, (void **)&b->dst};
+  for (void **p : bufs)
+    if (e == cudaSuccess) e = cudaMalloc(p, eb);
+  if (e == cudaSuccess) e = cudaMalloc(&b->set, slots * sizeof(ull));
+  if (e == cudaSuccess) e = cudaMalloc(&b->ckey, slots * sizeof(ull));
+  if (e == cudaSuccess) e = cudaMalloc(&b->cpair, slots * sizeof(ull));
+  if (e == cudaSuccess) e = cudaMalloc(&b->cand, k / 2 + 1);
+  if (e == cudaSuccess) e = cudaMalloc(&b->accepted, sizeof(ull));
+  if (e == cudaSuccess) e = cudaMalloc(&b->bad, sizeof(int));
+  if (e == cudaSuccess) e = cudaMalloc(&b->arcs, ab * sizeof(ull));
+  if (e == cudaSuccess) e = cudaMalloc(&b->sorted, ab * sizeof(ull));
+  if (e == cudaSuccess) e = cudaMalloc(&b->adj, ab * sizeof(uint32_t));
+  if (e == cudaSuccess) e = cudaMalloc(&b->off, ((size_t)g->n + 1) * sizeof(uint64_t));
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(b->off, w->shape->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice,
+                        b->s);
+  uint32_t *new_of = nullptr; /* the inverse of old_of, for emit_arcs */
+  if (e == cudaSuccess && w->old_of) {
+    new_of = (uint32_t *)malloc(((size_t)g->n + 1) * sizeof *new_of);
+    if (!new_of) e = cudaErrorMemoryAllocation;
+    for (uint32_t v = 0; new_of && v < g->n; v++) new_of[w->old_of[v]] = v;
+    if (e == cudaSuccess) e = cudaMalloc(&b->map, ((size_t)g->n + 1) * sizeof(uint32_t));
+    if (e == cudaSuccess && g->n)
+      e = cudaMemcpyAsync(b->map, new_of, (size_t)g->n * sizeof(uint32_t), cudaMemcpyHostToDevice, b->s);
+  }
+  if (e == cudaSuccess && k) e = cudaMemcpyAsync(b->src0, hsrc, k * sizeof(uint32_t), cudaMemcpyHostToDevice, b->s);
+  if (e == cudaSuccess && k) e = cudaMemcpyAsync(b->dst0, hdst, k * sizeof(uint32_t), cudaMemcpyHostToDevice, b->s);
+  if (e == cudaSuccess)
+    e = cub::DeviceRadixSort::SortKeys(nullptr, b->tmp_bytes, b->arcs, b->sorted, (long long)m, 0, 64, b->s);
+  if (e == cudaSuccess) e = cudaMalloc(&b->tmp, b->tmp_bytes ? b->tmp_bytes : 1);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(b->s); /* the host arrays go next */
+  if (e != cudaSuccess) rc = wm_cuda_fail_dev(err, dev, e, "randomize: the switcher's buffers", __FILE__, __LINE__);
+  free(hsrc), free(hdst), free(new_of);
+  return rc;
+}
+
+/* One graph: g's edges, the rounds, the rows. */
+int run(wm_gpu_switcher *w, uint64_t key, uint64_t attempts, const wm_progress *stop, wm_graph *out,
+        wm_randomize_stats *st, wm_error *err) {
+  Buffers *b = &w->b;
+  const int dev = w->dev;
+  const uint64_t k = w->k;
   WM_CUD(dev, cudaSetDevice(dev));
-  WM_CUD(dev, cudaStreamCreateWithFlags(&b->s, cudaStreamNonBlocking));
-  WM_CUD(dev, cudaMalloc(&b->src, (k ? k : 1) * sizeof(uint32_t)));
-  WM_CUD(dev, cudaMalloc(&b->dst, (k ? k : 1) * sizeof(uint32_t)));
-  WM_CUD(dev, cudaMalloc(&b->set, slots * sizeof(ull)));
-  WM_CUD(dev, cudaMalloc(&b->ckey, slots * sizeof(ull)));
-  WM_CUD(dev, cudaMalloc(&b->cpair, slots * sizeof(ull)));
-  WM_CUD(dev, cudaMalloc(&b->cand, k / 2 + 1));
-  WM_CUD(dev, cudaMalloc(&b->accepted, sizeof(ull)));
-  WM_CUD(dev, cudaMalloc(&b->bad, sizeof(int)));
   WM_CUD(dev, cudaMemsetAsync(b->accepted, 0, sizeof(ull), b->s));
   WM_CUD(dev, cudaMemsetAsync(b->bad, 0, sizeof(int), b->s));
   if (k) {
-    WM_CUD(dev, cudaMemcpyAsync(b->src, b->hsrc, k * sizeof(uint32_t), cudaMemcpyHostToDevice, b->s));
-    WM_CUD(dev, cudaMemcpyAsync(b->dst, b->hdst, k * sizeof(uint32_t), cudaMemcpyHostToDevice, b->s));
+    WM_CUD(dev, cudaMemcpyAsync(b->src, b->src0, k * sizeof(uint32_t), cudaMemcpyDeviceToDevice, b->s));
+    WM_CUD(dev, cudaMemcpyAsync(b->dst, b->dst0, k * sizeof(uint32_t), cudaMemcpyDeviceToDevice, b->s));
   }
-  int rc = k >= 2 ? switch_rounds(b, dev, k, directed, slots - 1, key, attempts, stop, err) : WM_OK;
-  if (!rc) rc = build_rows(b, dev, g, k, directed, out, err); /* synchronises b->s */
+  int rc = k >= 2 ? switch_rounds(b, dev, k, w->directed, w->slots - 1, key, attempts, stop, err) : WM_OK;
   ull accepted = 0;
-  if (!rc) WM_CUD(dev, cudaMemcpy(&accepted, b->accepted, sizeof accepted, cudaMemcpyDeviceToHost));
+  if (!rc) rc = build_rows(b, dev, w->shape, k, w->directed, out, &accepted, err); /* synchronises b->s */
   st->attempted = k >= 2 ? attempts : 0;
   st->accepted = accepted;
   return rc;
@@ -337,14 +403,59 @@ int run(const wm_graph *g, uint64_t key, uint64_t attempts, int dev, const wm_pr
 
 } // namespace
 
-extern "C" int wm_gpu_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, int dev, const wm_progress *stop,
-                                  wm_graph *out, wm_randomize_stats *st, wm_error *err) {
-  Buffers b;
+extern "C" void wm_gpu_switcher_destroy(wm_gpu_switcher *w) {
+  if (!w) return;
   int prev = 0;
   cudaGetDevice(&prev);
-  const int rc = run(g, key, attempts, dev, stop, out, st, &b, err);
-  release(&b);
+  if (cudaSetDevice(w->dev) == cudaSuccess) release(&w->b);
   cudaSetDevice(prev);
   cudaGetLastError();
+  delete w;
+}
+
+extern "C" int wm_gpu_switcher_create_renumbered(const wm_graph *g, const wm_graph *sorted, const uint32_t *old_of,
+                                                 int dev, wm_gpu_switcher **out, wm_error *err) {
+  *out = nullptr;
+  if (sorted->n != g->n || sorted->m != g->m)
+    return wm_fail(err, WM_EUSAGE, "randomize: a renumbering of %u vertices and %llu arcs for a graph of %u and %llu",
+                   sorted->n, (unsigned long long)sorted->m, g->n, (unsigned long long)g->m);
+  wm_gpu_switcher *w = new (std::nothrow) wm_gpu_switcher();
+  if (!w) return wm_fail(err, WM_EINPUT, "randomize: out of memory");
+  w->g = g, w->shape = sorted, w->old_of = old_of, w->dev = dev, w->directed = (g->flags & WM_GRAPH_DIRECTED) != 0;
+  int prev = 0;
+  cudaGetDevice(&prev);
+  const int rc = open_switcher(w, err);
+  cudaSetDevice(prev);
+  cudaGetLastError();
+  if (rc) {
+    wm_gpu_switcher_destroy(w);
+    return rc;
+  }
+  w->old_of = nullptr; /* uploaded: the caller's may go */
+  *out = w;
+  return WM_OK;
+}
+
+extern "C" int wm_gpu_switcher_create(const wm_graph *g, int dev, wm_gpu_switcher **out, wm_error *err) {
+  return wm_gpu_switcher_create_renumbered(g, g, nullptr, dev, out, err);
+}
+
+extern "C" int wm_gpu_switcher_run(wm_gpu_switcher *w, const wm_graph *g, uint64_t key, uint64_t attempts,
+                                   const wm_progress *stop, wm_graph *out, wm_randomize_stats *st, wm_error *err) {
+  if (w->shape != g) return wm_fail(err, WM_EUSAGE, "randomize: a GPU switcher made for another graph");
+  int prev = 0;
+  cudaGetDevice(&prev);
+  const int rc = run(w, key, attempts, stop, out, st, err);
+  cudaSetDevice(prev);
+  cudaGetLastError();
+  return rc;
+}
+
+extern "C" int wm_gpu_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, int dev, const wm_progress *stop,
+                                  wm_graph *out, wm_randomize_stats *st, wm_error *err) {
+  wm_gpu_switcher *w = nullptr;
+  int rc = wm_gpu_switcher_create(g, dev, &w, err);
+  if (!rc) rc = wm_gpu_switcher_run(w, g, key, attempts, stop, out, st, err);
+  wm_gpu_switcher_destroy(w);
   return rc;
 }

@@ -67,7 +67,8 @@ int wm_randomize(const wm_graph *g, const wm_randomize_options *o, wm_graph **ou
   const uint64_t key = wm_gen_item_key(wm_gen_stream_key(o->seed, STREAM_RANDOMIZE), o->index);
   const uint64_t attempts = (uint64_t)o->swaps_per_edge * wm_graph_edges(g);
   const int on_gpu = o->use_gpu && o->method == WM_RANDOMIZE_SWITCH;
-  int rc = on_gpu ? wm_gpu_rand_switch(g, key, attempts, o->gpu, o->stop, r, st, err)
+  int rc = on_gpu && o->switcher ? wm_gpu_switcher_run(o->switcher, g, key, attempts, o->stop, r, st, err)
+           : on_gpu ? wm_gpu_rand_switch(g, key, attempts, o->gpu, o->stop, r, st, err)
            : o->method == WM_RANDOMIZE_SWITCH ? wm_rand_switch(g, key, attempts, o->stop, r, st, err)
                                               : wm_rand_curveball(g, key, o->swaps_per_edge, o->stop, r, st, err);
   for (uint32_t v = 0; !rc && !on_gpu && v < g->n; v++) wm_sort_u32(r->adj + r->offsets[v], wm_degree(r, v));

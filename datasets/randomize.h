@@ -38,6 +38,8 @@ enum { WM_RANDOMIZE_SWITCH = 1, WM_RANDOMIZE_CURVEBALL = 2 };
 #define WM_RANDOMIZE_DEFAULT_SWAPS 10u
 #define WM_RANDOMIZE_MAX_SWAPS 10000u
 
+typedef struct wm_gpu_switcher wm_gpu_switcher;
+
 typedef struct wm_randomize_options {
   int method;              /* WM_RANDOMIZE_* */
   uint64_t seed;
@@ -45,6 +47,7 @@ typedef struct wm_randomize_options {
   unsigned swaps_per_edge; /* 1..WM_RANDOMIZE_MAX_SWAPS */
   int use_gpu;             /* switch only: 1 makes the graph on CUDA device `gpu` (gpu_rand_switch.cu) */
   int gpu;
+  wm_gpu_switcher *switcher; /* or NULL: with use_gpu, the buffers kept for g on `gpu` (below) */
   const wm_progress *stop; /* or NULL: the chains give up with WM_EINTERRUPTED once it is stopped */
 } wm_randomize_options;
 
@@ -79,6 +82,24 @@ int wm_rand_curveball(const wm_graph *g, uint64_t key, unsigned rounds, const wm
  * the last round pairs only as many as are left.  WM_EDEVICE without CUDA. */
 int wm_gpu_rand_switch(const wm_graph *g, uint64_t key, uint64_t attempts, int dev, const wm_progress *stop,
                        wm_graph *out, wm_randomize_stats *st, wm_error *err);
+/* The same for many graphs of g on one device: a switcher holds every
+ * buffer (g's edges and offsets, the hash set, the claim table, the sort's)
+ * from create to destroy, so that each run allocates nothing and waits for
+ * the device once.  run's g must be create's (else WM_EUSAGE); a switcher
+ * serves one thread at a time.  create is WM_EDEVICE without CUDA. */
+int wm_gpu_switcher_create(const wm_graph *g, int dev, wm_gpu_switcher **out, wm_error *err);
+/* The same, its graphs' rows renumbered on the device into `sorted`'s ids:
+ * sorted is g renumbered (wm_graph_relabel_by_degree_map's graph and
+ * old_of), and a graph made is then exactly g's graph of that (seed,
+ * index) put through the renumbering (the same chain over g's edges, each
+ * arc mapped before the sort).  run, and wm_randomize with it, take
+ * `sorted` as their g (its offsets and flags are the rows'); old_of may go
+ * once create returns, sorted and g may not. */
+int wm_gpu_switcher_create_renumbered(const wm_graph *g, const wm_graph *sorted, const uint32_t *old_of, int dev,
+                                      wm_gpu_switcher **out, wm_error *err);
+int wm_gpu_switcher_run(wm_gpu_switcher *w, const wm_graph *g, uint64_t key, uint64_t attempts,
+                        const wm_progress *stop, wm_graph *out, wm_randomize_stats *st, wm_error *err);
+void wm_gpu_switcher_destroy(wm_gpu_switcher *w);
 
 #ifdef __cplusplus
 }

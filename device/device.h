@@ -34,6 +34,11 @@ int wm_gpu_devices(int gpus, int *ndev, wm_error *err);
 int wm_gpu_available(void);
 /* The CUDA devices usable (0 without CUDA): the most --gpus can ask for. */
 int wm_gpu_count(void);
+/* Makes CUDA device dev the calling thread's current device: the drivers
+ * that run on one device run there (the motif sums and the directed census
+ * on the current device, the executors on wm_match_options.gpu_first).
+ * WM_EDEVICE naming dev when it is not one of this host's (or without CUDA). */
+int wm_gpu_select(int dev, wm_error *err);
 /* A graph's CSR kept on GPUs 0..gpus-1 for many GPU calls on it (the
  * library's context keeps one): the stack kernel, the dedicated kernels
  * and the motif sums read it where wm_match_options.gpu_graph names it,
@@ -41,6 +46,13 @@ int wm_gpu_count(void);
 typedef struct wm_gpu_graph wm_gpu_graph;
 int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_error *err);
 void wm_gpu_graph_destroy(wm_gpu_graph *gg);
+/* The same on device dev alone (gg then holds nothing on the others), for
+ * a thread that counts many graphs there; reload points it at another
+ * graph of as many vertices and arcs (else WM_EUSAGE), copying that one's
+ * CSR into the same device buffers and dropping any kept buffer, so that a
+ * run of graphs reuses one upload's memory and the device's pool. */
+int wm_gpu_graph_create_on(const wm_graph *g, int dev, wm_gpu_graph **out, wm_error *err);
+int wm_gpu_graph_reload(wm_gpu_graph *gg, const wm_graph *g, wm_error *err);
 /* 1 with *off and *adj (device pointers) when gg holds g on device dev. */
 int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj);
 /* gg's memory pool on device dev (a cudaMemPool_t), or NULL: the motif

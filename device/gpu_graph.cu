@@ -27,6 +27,8 @@ static const unsigned kKeptUses = 256;
 
 struct wm_gpu_graph {
   const wm_graph *g;
+  uint32_t n; /* g's vertices and arcs, the buffers' sizes (reload: g may be gone by then) */
+  uint64_t m;
   int ndev;
   void *off[WM_MAX_GPUS];
   void *adj[WM_MAX_GPUS];
@@ -48,7 +50,7 @@ void wm_gpu_graph_destroy(wm_gpu_graph *gg) {
   int dev = 0;
   cudaGetDevice(&dev);
   for (int i = 0; i < gg->ndev; i++)
-    if (cudaSetDevice(i) == cudaSuccess) {
+    if (gg->off[i] && cudaSetDevice(i) == cudaSuccess) {
       cudaFree(gg->off[i]), cudaFree(gg->adj[i]), cudaFree(gg->keep[i].p);
       if (gg->pool[i]) cudaMemPoolDestroy(gg->pool[i]); /* its memory goes once every call's is freed */
     }
@@ -91,7 +93,7 @@ int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_erro
   if (ndev > present) return wm_fail(err, WM_EDEVICE, "%d GPUs asked for, %d present", ndev, present);
   wm_gpu_graph *gg = (wm_gpu_graph *)calloc(1, sizeof *gg);
   if (!gg) return wm_fail(err, WM_EINPUT, "out of memory");
-  gg->g = g;
+  gg->g = g, gg->n = g->n, gg->m = g->m;
   gg->ndev = ndev;
   int dev = 0;
   cudaGetDevice(&dev);
@@ -105,12 +107,53 @@ int wm_gpu_graph_create(const wm_graph *g, int gpus, wm_gpu_graph **out, wm_erro
   return WM_OK;
 }
 
+int wm_gpu_graph_create_on(const wm_graph *g, int dev, wm_gpu_graph **out, wm_error *err) {
+  *out = NULL;
+  int present = 0;
+  if (cudaGetDeviceCount(&present) != cudaSuccess) cudaGetLastError(), present = 0;
+  if (dev < 0 || dev >= present || dev >= WM_MAX_GPUS)
+    return wm_fail(err, WM_EDEVICE, "GPU %d asked for, but this host has %d", dev, present);
+  wm_gpu_graph *gg = (wm_gpu_graph *)calloc(1, sizeof *gg);
+  if (!gg) return wm_fail(err, WM_EINPUT, "out of memory");
+  gg->g = g, gg->n = g->n, gg->m = g->m;
+  gg->ndev = dev + 1; /* the devices below hold nothing: off[i] NULL */
+  int prev = 0;
+  cudaGetDevice(&prev);
+  const int rc = upload_to(g, dev, gg, err);
+  cudaSetDevice(prev);
+  if (rc) {
+    wm_gpu_graph_destroy(gg);
+    return rc;
+  }
+  *out = gg;
+  return WM_OK;
+}
+
+int wm_gpu_graph_reload(wm_gpu_graph *gg, const wm_graph *g, wm_error *err) {
+  if (g->n != gg->n || g->m != gg->m)
+    return wm_fail(err, WM_EUSAGE, "a GPU graph of %u vertices and %llu arcs reloaded with %u and %llu", gg->n,
+                   (unsigned long long)gg->m, g->n, (unsigned long long)g->m);
+  int prev = 0;
+  cudaGetDevice(&prev);
+  gg->g = g;
+  for (int i = 0; i < gg->ndev; i++) {
+    if (!gg->off[i]) continue;
+    WM_CUD(i, cudaSetDevice(i));
+    cudaFree(gg->keep[i].p); /* a buffer left by the last graph's call: nothing of it carries over */
+    gg->keep[i].p = NULL, gg->keep[i].uses = 0;
+    WM_CUD(i, cudaMemcpy(gg->off[i], g->offsets, ((size_t)g->n + 1) * 8, cudaMemcpyHostToDevice));
+    if (g->m) WM_CUD(i, cudaMemcpy(gg->adj[i], g->adj, (size_t)g->m * 4, cudaMemcpyHostToDevice));
+  }
+  cudaSetDevice(prev);
+  return WM_OK;
+}
+
 void *wm_gpu_graph_pool(const wm_gpu_graph *gg, int dev) {
   return gg && dev >= 0 && dev < gg->ndev ? (void *)gg->pool[dev] : NULL;
 }
 
 int wm_gpu_graph_on(const wm_gpu_graph *gg, const wm_graph *g, int dev, void **off, void **adj) {
-  if (!gg || gg->g != g || dev < 0 || dev >= gg->ndev) return 0;
+  if (!gg || gg->g != g || dev < 0 || dev >= gg->ndev || !gg->off[dev]) return 0; /* create_on: one device's */
   *off = gg->off[dev];
   *adj = gg->adj[dev];
   return 1;

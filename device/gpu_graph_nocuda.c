@@ -30,3 +30,14 @@ int wm_gpu_graph_keep(const wm_gpu_graph *gg, int dev, void *p, size_t bytes, ui
   (void)gg, (void)dev, (void)p, (void)bytes, (void)tag;
   return 0;
 }
+
+int wm_gpu_graph_create_on(const wm_graph *g, int dev, wm_gpu_graph **out, wm_error *err) {
+  (void)g, (void)dev;
+  *out = NULL;
+  return wm_fail(err, WM_EDEVICE, "no CUDA device (this build has no CUDA)");
+}
+
+int wm_gpu_graph_reload(wm_gpu_graph *gg, const wm_graph *g, wm_error *err) {
+  (void)gg, (void)g;
+  return wm_fail(err, WM_EDEVICE, "no CUDA device (this build has no CUDA)");
+}

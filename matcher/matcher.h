@@ -106,6 +106,9 @@ typedef struct wm_match_options {
   int gpu_unroll;              /* U; 0 = default */
   int gpu_steal;               /* wm_steal_mode; -1 = default (two-level) */
   int gpus;                    /* GPUs to split level 0 over; 0 = 1 */
+  int gpu_first;               /* one GPU (gpus 0 or 1): its CUDA ordinal (0 = the first), so that
+                                  callers can run one count per device at once (significance's
+                                  per-GPU pipelines); several GPUs are always 0..gpus-1 */
   int gpu_blocks, gpu_warps_per_block; /* 0 = from the device */
   int gpu_level0;              /* wm_level0_mode; 0 = auto */
   uint32_t gpu_chunk;          /* level-0 iterations (vertices or edges) per grab of the global

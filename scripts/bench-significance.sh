@@ -8,8 +8,9 @@
 #   graph, size, N, ours s/graph (randomise, count), networkx s/graph, ratio
 # ours is from the program's JSON (randomize_seconds_per_graph +
 # count_seconds_per_graph: the random graphs made in parallel over the
-# threads, or with --device gpu by the GPU's edge switching over --gpus GPUs,
-# counted one after another; the "made" column says where); networkx times
+# threads and counted one after another, or with --device gpu made and
+# counted by each of --gpus GPUs, its share (the slowest GPU's time); the
+# "made" column says where); networkx times
 # --nx-graphs graphs (its swaps take seconds each) and reports their mean.
 set -uo pipefail
 

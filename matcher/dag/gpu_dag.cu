@@ -55,6 +55,7 @@ typedef struct dag_run {
   unsigned k;
   wm_dag_split split;
   int ndev;
+  int first; /* one device: its ordinal (wm_match_options.gpu_first) */
   dag_dev dev[WM_MAX_GPUS];
   dag_batch *batches;
   unsigned n_batches;
@@ -127,7 +128,7 @@ static int scratch(dag_run *T, int *declined, wm_error *err) {
     dag_dev *d = &T->dev[i];
     size_t free_b = 0, total_b = 0, bytes = T->K->scratch_bytes(T->g, &T->split, d->heavy_blocks);
     if (!bytes) continue;
-    WM_CU(cudaSetDevice(i));
+    WM_CU(cudaSetDevice(d->id));
     WM_CU(cudaMemGetInfo(&free_b, &total_b));
     if (bytes > free_b / 2) {
       *declined = 1;
@@ -144,8 +145,8 @@ static int scratch(dag_run *T, int *declined, wm_error *err) {
  * cut to the light warps there are). */
 static int open_dev(dag_run *T, int i, wm_error *err) {
   dag_dev *d = &T->dev[i];
-  d->id = i;
-  WM_CU(cudaSetDevice(i));
+  d->id = T->ndev == 1 ? T->first : i;
+  WM_CU(cudaSetDevice(d->id));
   WM_CU(cudaStreamCreateWithFlags(&d->light, cudaStreamNonBlocking));
   WM_CU(cudaStreamCreateWithFlags(&d->heavy, cudaStreamNonBlocking));
   WM_CU(cudaEventCreate(&d->ev0));
@@ -156,7 +157,7 @@ static int open_dev(dag_run *T, int i, wm_error *err) {
   WM_CU(cudaEventCreate(&d->join));
   int light_per_sm = 0, heavy_per_sm = 0, sms = 0;
   WM_CU(T->K->prepare(T->k, &light_per_sm, &heavy_per_sm));
-  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, i));
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d->id));
   if (light_per_sm < 1 || heavy_per_sm < 1)
     return wm_fail(err, WM_EDEVICE, "%s: device %d cannot hold a block (%zu / %zu bytes of shared memory)",
                    T->K->name, i, T->K->light_smem(T->k), T->K->heavy_smem(T->k));
@@ -170,9 +171,9 @@ static int upload_dev(dag_run *T, int i, wm_error *err) {
   const wm_graph *g = T->g;
   const wm_dag_split *s = &T->split;
   dag_dev *d = &T->dev[i];
-  WM_CUD(i, cudaSetDevice(i));
+  WM_CUD(d->id, cudaSetDevice(d->id));
   int rc = WM_OK;
-  d->borrowed = wm_gpu_graph_on(T->resident, g, i, (void **)&d->off, (void **)&d->adj);
+  d->borrowed = wm_gpu_graph_on(T->resident, g, d->id, (void **)&d->off, (void **)&d->adj);
   if ((!d->borrowed && ((rc = upload(d, (void **)&d->off, g->offsets, ((size_t)g->n + 1) * 8, err)) ||
                         (rc = upload(d, (void **)&d->adj, g->adj, (size_t)g->m * 4, err)))) ||
       (rc = upload(d, (void **)&d->dplus, s->dplus, (size_t)g->n * 4, err)) ||
@@ -380,7 +381,7 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
     uint64_t words = UINT64_MAX;
     for (int i = 0; !rc && i < T->ndev; i++) {
       uint64_t w = 0;
-      WM_CU(cudaSetDevice(i));
+      WM_CU(cudaSetDevice(T->dev[i].id));
       rc = pool_budget(T, &T->dev[i], &w, err);
       if (w < words) words = w;
     }
@@ -389,11 +390,11 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
   if (!rc) rc = agree_declined(T, declined, err);
   if (rc || *declined) return rc;
   for (int i = 0; T->pool_words && i < T->ndev; i++) {
-    WM_CU(cudaSetDevice(i));
+    WM_CU(cudaSetDevice(T->dev[i].id));
     WM_CU(cudaMalloc(&T->dev[i].pool, T->pool_words * 4));
   }
   for (int i = 0; !rc && i < T->ndev; i++) {
-    WM_CUD(i, cudaSetDevice(i));
+    WM_CUD(i, cudaSetDevice(T->dev[i].id));
     WM_CUD(i, cudaStreamSynchronize(T->dev[i].light));
   }
   r->transfer_ms = (wm_now() - t0) * 1e3;
@@ -427,6 +428,9 @@ static int match_dag(const wm_graph *g, const wm_dag_kernels *K, unsigned k, con
   if (!rc && (e != cudaSuccess || T->ndev > present))
     rc = wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", T->ndev,
                  e == cudaSuccess ? present : 0);
+  T->first = o->gpu_first;
+  if (!rc && T->ndev == 1 && (T->first < 0 || T->first >= present))
+    rc = wm_fail(err, WM_EDEVICE, "GPU %d asked for, but %d are present", T->first, present);
   if (!rc) rc = run(T, o, r, declined, err);
   if (!rc && !*declined) {
     r->set_ops = T->split.work;

@@ -326,9 +326,9 @@ static int device_identity(int i, char *name, size_t size, int *sms, wm_error *e
 
 static int open_device(wm_gpu_run *R, int i, wm_error *err) {
   wm_gpu_dev *d = &R->dev[i];
-  d->id = i;
-  WM_CU(cudaSetDevice(i));
-  int rc = device_identity(i, d->name, sizeof d->name, &d->sms, err);
+  d->id = R->ndev == 1 ? R->o->gpu_first : i; /* matcher.h: gpu_first */
+  WM_CU(cudaSetDevice(d->id));
+  int rc = device_identity(d->id, d->name, sizeof d->name, &d->sms, err);
   if (rc) return rc;
   WM_CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
   WM_CU(cudaEventCreate(&d->ev0));
@@ -656,12 +656,14 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   if (R->ndev > ndev_present)
     return wm_fail(err, WM_EDEVICE, "--gpus %d asks for more GPUs than the %d present", R->ndev,
                    ndev_present);
+  if (R->ndev == 1 && (R->o->gpu_first < 0 || R->o->gpu_first >= ndev_present))
+    return wm_fail(err, WM_EDEVICE, "GPU %d asked for, but %d are present", R->o->gpu_first, ndev_present);
   if ((rc = wm_gpu_hold_create(&R->hold, err))) return rc;
   double t0 = wm_now();
   for (int i = 0; i < R->ndev; i++)
     if ((rc = open_device(R, i, err)) || (rc = setup_inputs(R, &R->dev[i], err)) ||
         (rc = setup_grid(R, &R->dev[i], err)))
-      return wm_gpu_on_device(err, i, rc);
+      return wm_gpu_on_device(err, R->dev[i].id, rc);
   R->mon = wm_monitor_current();
   if ((rc = wm_gpu_share_counter(R->ndev, &R->l0_shared, R->static_why, sizeof R->static_why, err))) return rc;
   uint64_t warps = 0;
@@ -671,7 +673,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   for (int i = 0; i < R->ndev; i++) {
     fill_args(R, &R->dev[i], i, chunk);
     WM_CUD(i, cudaSetDevice(R->dev[i].id));
-    if ((rc = wm_gpu_stop_word(R->mon, &R->dev[i].args.stop, err))) return wm_gpu_on_device(err, i, rc);
+    if ((rc = wm_gpu_stop_word(R->mon, &R->dev[i].args.stop, err))) return wm_gpu_on_device(err, R->dev[i].id, rc);
     WM_CUD(i, cudaStreamSynchronize(R->dev[i].stream));
   }
   R->transfer_ms += (wm_now() - t0) * 1e3;

@@ -124,6 +124,54 @@ int main() {
            (unsigned long long)s1.accepted, (unsigned long long)s1.edges_kept, s1.edges_kept_expected);
     wm_graph_destroy(a), wm_graph_destroy(b), wm_graph_destroy(c), wm_graph_destroy(d), wm_graph_destroy(gs[k]);
   }
+  /* one switcher (the buffers kept) for graphs 0..3 in a row: each the one-shot maker's */
+  for (int directed = 0; directed < 2; directed++) {
+    wm_graph *g = skewed(500, 2500, directed, 5 + directed);
+    wm_gpu_switcher *w = NULL;
+    wm_error err;
+    CHECK(wm_gpu_switcher_create(g, 0, &w, &err) == WM_OK, "switcher: %s", err.msg);
+    for (uint64_t i = 0; w && i < 4; i++) {
+      wm_randomize_stats one, kept;
+      wm_graph *a = on_gpu(g, 8, i, 10, &one), *b = NULL;
+      wm_randomize_options o;
+      memset(&o, 0, sizeof o);
+      o.method = WM_RANDOMIZE_SWITCH, o.seed = 8, o.index = i, o.swaps_per_edge = 10, o.use_gpu = 1, o.switcher = w;
+      CHECK(wm_randomize(g, &o, &b, &kept, &err) == WM_OK, "switcher graph %llu: %s", (unsigned long long)i, err.msg);
+      if (b)
+        CHECK(same(a, b) && one.accepted == kept.accepted, "switcher (directed %d) graph %llu: another graph",
+              directed, (unsigned long long)i);
+      wm_graph_destroy(a), wm_graph_destroy(b);
+    }
+    printf("switcher (directed %d): graphs 0..3 with kept buffers are the one-shot maker's\n", directed);
+    wm_gpu_switcher_destroy(w);
+    /* renumbered on the device: each graph is the one-shot maker's renumbered by degree on the host */
+    wm_graph *sorted = NULL;
+    uint32_t *old_of = NULL;
+    CHECK(wm_graph_relabel_by_degree_map(g, &sorted, &old_of, &err) == WM_OK, "relabel: %s", err.msg);
+    w = NULL;
+    CHECK(wm_gpu_switcher_create_renumbered(g, sorted, old_of, 0, &w, &err) == WM_OK, "renumbered: %s", err.msg);
+    free(old_of);
+    for (uint64_t i = 0; w && i < 3; i++) {
+      wm_randomize_stats one, kept;
+      wm_graph *a = on_gpu(g, 8, i, 10, &one), *as = NULL, *b = NULL;
+      CHECK(wm_graph_relabel_by_degree(a, &as, &err) == WM_OK, "relabel: %s", err.msg);
+      wm_randomize_options o;
+      memset(&o, 0, sizeof o);
+      o.method = WM_RANDOMIZE_SWITCH, o.seed = 8, o.index = i, o.swaps_per_edge = 10, o.use_gpu = 1, o.switcher = w;
+      CHECK(wm_randomize(sorted, &o, &b, &kept, &err) == WM_OK, "renumbered graph %llu: %s", (unsigned long long)i,
+            err.msg);
+      if (b && as)
+        CHECK(same(as, b) && !memcmp(as->offsets, b->offsets, ((size_t)g->n + 1) * sizeof *b->offsets) &&
+                  one.accepted == kept.accepted && one.edges_kept == kept.edges_kept,
+              "renumbered (directed %d) graph %llu: not the one-shot graph renumbered", directed,
+              (unsigned long long)i);
+      wm_graph_destroy(a), wm_graph_destroy(as), wm_graph_destroy(b);
+    }
+    printf("switcher (directed %d): renumbered on the device = renumbered on the host\n", directed);
+    wm_gpu_switcher_destroy(w);
+    wm_graph_destroy(sorted);
+    wm_graph_destroy(g);
+  }
   for (int directed = 0; directed < 2; directed++) {
     wm_graph *g = ring(2000, 3, directed);
     wm_randomize_stats st;

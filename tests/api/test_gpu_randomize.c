@@ -239,11 +239,14 @@ static void cpu_counts(warpmatch_context *ctx, const warpmatch_graph *h, unsigne
   free(d);
 }
 
-/* The call's random counts are those of warpmatch_randomize's GPU graphs
- * (seed, i) counted on the CPU, and the means are theirs. */
-static void significance_is_its_graphs(unsigned size, int directed) {
+/* The call's random counts, made and counted on `gpus` GPUs (GPU d making
+ * and counting graphs d, d + gpus, ...), are those of warpmatch_randomize's
+ * GPU graphs (seed, i) counted on the CPU, and the means are theirs. */
+static void significance_is_its_graphs(unsigned size, int directed, int gpus) {
+  if (wm_gpu_count() < gpus) cr_skip("this host has %d GPU: %d GPUs need %d", wm_gpu_count(), gpus, gpus);
   warpmatch_context *ctx = NULL;
   cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_set_gpus(ctx, gpus), WARPMATCH_OK);
   wm_graph *w = wm_test_powerlaw(300, 6, 3, 0.25, 11);
   warpmatch_graph *g = api_graph(ctx, w, directed);
   wm_graph_destroy(w);
@@ -253,14 +256,14 @@ static void significance_is_its_graphs(unsigned size, int directed) {
   warpmatch_motif *random = calloc((size_t)GRAPHS * classes, sizeof *random), *mine = calloc(classes, sizeof *mine);
   warpmatch_significance_options o;
   warpmatch_significance_options_init(&o);
-  /* directed classes are counted on the CPU only: AUTO still makes the graphs on the GPU */
-  o.graphs = GRAPHS, o.seed = 5, o.device = directed ? WARPMATCH_DEVICE_AUTO : WARPMATCH_DEVICE_GPU;
+  o.graphs = GRAPHS, o.seed = 5, o.device = WARPMATCH_DEVICE_GPU;
   o.directed = directed;
   warpmatch_significance_result res = {.size = sizeof res};
   cr_assert_eq(warpmatch_motif_significance(ctx, g, size, &o, rows, random, &res), WARPMATCH_OK, "%s",
                warpmatch_last_error(ctx));
   cr_assert_eq(res.randomize_device, WARPMATCH_DEVICE_GPU);
-  cr_assert_eq(res.randomize_gpus, 1);
+  cr_assert_eq(res.randomize_gpus, gpus);
+  cr_assert_eq(res.device, WARPMATCH_DEVICE_GPU);
   cr_assert_eq(res.attempted, (uint64_t)GRAPHS * 10 * warpmatch_graph_edges(g));
   double *sum = calloc(classes, sizeof *sum);
   for (unsigned i = 0; i < GRAPHS; i++) {
@@ -273,7 +276,8 @@ static void significance_is_its_graphs(unsigned size, int directed) {
     for (unsigned c = 0; c < classes; c++) {
       const warpmatch_motif *x = &random[(size_t)i * classes + c];
       cr_assert(x->count == mine[c].count && x->count_high == mine[c].count_high,
-                "graph %u class %s: the call counted %llu, its graph has %llu", i, rows[c].motif.name,
+                "size %u%s, %d GPU(s), graph %u (GPU %d) class %s: the call counted %llu, its graph has %llu", size,
+                directed ? " directed" : "", gpus, i, (int)(i % (unsigned)gpus), rows[c].motif.name,
                 (unsigned long long)x->count, (unsigned long long)mine[c].count);
       sum[c] += (double)mine[c].count;
     }
@@ -286,8 +290,89 @@ static void significance_is_its_graphs(unsigned size, int directed) {
   warpmatch_context_destroy(ctx);
 }
 
-Test(gpu_randomize, significance_is_its_graphs_counted_on_the_cpu) { significance_is_its_graphs(4, 0); }
-Test(gpu_randomize, directed_significance_is_its_graphs_counted_on_the_cpu) { significance_is_its_graphs(3, 1); }
+Test(gpu_randomize, significance_is_its_graphs_counted_on_the_cpu) { significance_is_its_graphs(4, 0, 1); }
+Test(gpu_randomize, directed_significance_is_its_graphs_counted_on_the_cpu) { significance_is_its_graphs(3, 1, 1); }
+Test(gpu_randomize, significance_3_is_its_graphs) { significance_is_its_graphs(3, 0, 1); }
+Test(gpu_randomize, significance_5_is_its_graphs, .timeout = 600) { significance_is_its_graphs(5, 0, 1); }
+Test(gpu_randomize, directed_significance_4_is_its_graphs) { significance_is_its_graphs(4, 1, 1); }
+/* two GPUs: each counts its own graphs, and every count is the CPU's */
+Test(gpu_randomize, two_gpus_count_their_graphs_3) { significance_is_its_graphs(3, 0, 2); }
+Test(gpu_randomize, two_gpus_count_their_graphs_4) { significance_is_its_graphs(4, 0, 2); }
+Test(gpu_randomize, two_gpus_count_their_graphs_5, .timeout = 600) { significance_is_its_graphs(5, 0, 2); }
+Test(gpu_randomize, two_gpus_count_their_directed_graphs_3) { significance_is_its_graphs(3, 1, 2); }
+Test(gpu_randomize, two_gpus_count_their_directed_graphs_4) { significance_is_its_graphs(4, 1, 2); }
+
+/* A switcher (the maker's buffers kept between graphs) makes, graph after
+ * graph, what one call each makes: the buffers start every graph afresh.
+ * A graph it was not made for is refused.  One that renumbers by degree
+ * makes each graph renumbered exactly as the host would. */
+static void switcher_is_one_call_each(int directed) {
+  const int dev = wm_gpu_count() - 1;
+  wm_graph *g = wm_test_powerlaw(800, 6, 4, 0.25, directed ? 17 : 16);
+  if (directed) { /* the powerlaw graph's arcs one way: u -> v for u < v */
+    uint32_t *src = malloc(g->m * sizeof *src), *dst = malloc(g->m * sizeof *dst);
+    uint64_t k = 0;
+    for (uint32_t u = 0; u < g->n; u++)
+      for (uint64_t i = g->offsets[u]; i < g->offsets[u + 1]; i++)
+        if (g->adj[i] > u) src[k] = u, dst[k++] = g->adj[i];
+    wm_graph *d = NULL;
+    wm_error err;
+    cr_assert_eq(wm_graph_from_arcs(src, dst, k, g->n, 1, &d, &err), WM_OK, "%s", err.msg);
+    free(src), free(dst);
+    wm_graph_destroy(g);
+    g = d;
+  }
+  wm_gpu_switcher *w = NULL;
+  wm_error err;
+  cr_assert_eq(wm_gpu_switcher_create(g, dev, &w, &err), WM_OK, "%s", err.msg);
+  for (uint64_t i = 0; i < 4; i++) {
+    wm_randomize_stats one, kept;
+    wm_graph *a = on_gpu(g, 9, i, dev, 10, &one), *b = NULL;
+    const wm_randomize_options o = {.method = WM_RANDOMIZE_SWITCH, .seed = 9, .index = i, .swaps_per_edge = 10,
+                                    .use_gpu = 1, .gpu = dev, .switcher = w};
+    cr_assert_eq(wm_randomize(g, &o, &b, &kept, &err), WM_OK, "%s", err.msg);
+    cr_assert(same_graph(a, b), "graph %llu: the switcher made another graph", (unsigned long long)i);
+    cr_assert_eq(kept.accepted, one.accepted, "graph %llu", (unsigned long long)i);
+    cr_assert_eq(kept.edges_kept, one.edges_kept, "graph %llu", (unsigned long long)i);
+    wm_graph_destroy(a), wm_graph_destroy(b);
+  }
+  wm_graph *other = ring(50, 3, directed);
+  const wm_randomize_options o = {.method = WM_RANDOMIZE_SWITCH, .seed = 9, .swaps_per_edge = 10, .use_gpu = 1,
+                                  .gpu = dev, .switcher = w};
+  wm_graph *r = NULL;
+  wm_randomize_stats st;
+  cr_assert_eq(wm_randomize(other, &o, &r, &st, &err), WM_EUSAGE);
+  cr_assert(strstr(err.msg, "another graph"), "%s", err.msg);
+  cr_assert_null(r);
+  wm_graph_destroy(other);
+  wm_gpu_switcher_destroy(w);
+  /* renumbered by degree on the device: the one-shot graph renumbered on the host */
+  wm_graph *sorted = NULL;
+  uint32_t *old_of = NULL;
+  cr_assert_eq(wm_graph_relabel_by_degree_map(g, &sorted, &old_of, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_gpu_switcher_create_renumbered(g, sorted, old_of, dev, &w, &err), WM_OK, "%s", err.msg);
+  free(old_of);
+  for (uint64_t i = 0; i < 3; i++) {
+    wm_randomize_stats one, kept;
+    wm_graph *a = on_gpu(g, 9, i, dev, 10, &one), *as = NULL, *b = NULL;
+    cr_assert_eq(wm_graph_relabel_by_degree(a, &as, &err), WM_OK, "%s", err.msg);
+    const wm_randomize_options o = {.method = WM_RANDOMIZE_SWITCH, .seed = 9, .index = i, .swaps_per_edge = 10,
+                                    .use_gpu = 1, .gpu = dev, .switcher = w};
+    cr_assert_eq(wm_randomize(sorted, &o, &b, &kept, &err), WM_OK, "%s", err.msg);
+    cr_assert(same_graph(as, b) && !memcmp(as->offsets, b->offsets, ((size_t)g->n + 1) * sizeof *b->offsets),
+              "graph %llu: not the one-shot graph renumbered", (unsigned long long)i);
+    cr_assert_eq(kept.accepted, one.accepted, "graph %llu", (unsigned long long)i);
+    cr_assert_eq(kept.edges_kept, one.edges_kept, "graph %llu", (unsigned long long)i);
+    cr_assert(b->flags & WM_GRAPH_DEGREE_SORTED);
+    wm_graph_destroy(a), wm_graph_destroy(as), wm_graph_destroy(b);
+  }
+  wm_gpu_switcher_destroy(w);
+  wm_graph_destroy(sorted);
+  wm_graph_destroy(g);
+}
+
+Test(gpu_randomize, switcher_is_one_call_each) { switcher_is_one_call_each(0); }
+Test(gpu_randomize, directed_switcher_is_one_call_each) { switcher_is_one_call_each(1); }
 
 /* Curveball stays on the CPU: the call says so. */
 Test(gpu_randomize, curveball_is_made_on_the_cpu) {

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "matcher.h"
 #include "motif_sums.h"
+#include "randomize.h"
 #include "testutil.h"
 
 /* Processes sharing the passes (policy.share), run one after another by
@@ -302,5 +304,93 @@ Test(gpu_motifs, enumerated_classes_past_2_64, .timeout = 600) {
                 wm_u128_str(start + cpu[i], b));
   }
   cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+  wm_graph_destroy(g);
+}
+
+/* One count on a given GPU (wm_match_options.gpu_first, the thread's
+ * current device by wm_gpu_select), as significance's per-GPU pipelines
+ * run them: sizes 3-5 by formula (the triangle and 4-clique plans on the
+ * dedicated kernels, k4_arcs 1 forcing the plan) and by enumeration (the
+ * stack kernel) give the CPU's table on the last GPU, which on a host of
+ * two or more is not device 0; a GPU past the host's is a device error. */
+Test(gpu_motifs, one_count_on_a_given_gpu, .timeout = 600) {
+  const int last = wm_gpu_count() - 1;
+  if (last < 0) cr_skip_test("no GPU");
+  wm_graph *raw = wm_test_powerlaw(1500, 6, 5, 0.2, 8);
+  wm_graph *g = wm_test_by_degree(raw);
+  wm_graph_destroy(raw);
+  wm_error err;
+  for (unsigned k = 3; k <= 5; k++)
+    for (int method = WM_MOTIF_FORMULA; method <= WM_MOTIF_ENUMERATE; method++)
+      for (int plan_k4 = 0; plan_k4 <= (k == 4 && method == WM_MOTIF_FORMULA); plan_k4++) {
+        if (k == 5 && method == WM_MOTIF_ENUMERATE) continue; /* 21 plans: the formula covers size 5 */
+        wm_u128 cpu[21], gpu[21];
+        wm_match_options mo;
+        wm_match_options_init(&mo);
+        mo.motif_method = method;
+        if (plan_k4) mo.motif_k4_arcs = 1;
+        cr_assert_eq(wm_motifs(g, k, 0, &mo, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
+        cr_assert_eq(wm_gpu_select(last, &err), WM_OK, "%s", err.msg);
+        mo.gpu_first = last;
+        cr_assert_eq(wm_motifs(g, k, 1, &mo, gpu, NULL, NULL, &err), WM_OK, "size %u method %d on GPU %d: %s", k,
+                     method, last, err.msg);
+        cr_assert_eq(wm_gpu_select(0, &err), WM_OK, "%s", err.msg);
+        const unsigned np = k == 3 ? 2 : k == 4 ? 6 : 21;
+        for (unsigned i = 0; i < np; i++)
+          cr_assert(gpu[i] == cpu[i], "size %u method %d%s class %u on GPU %d: %llu, cpu %llu", k, method,
+                    plan_k4 ? " (4-clique plan)" : "", i, last, (unsigned long long)gpu[i],
+                    (unsigned long long)cpu[i]);
+      }
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  mo.gpu_first = last + 1;
+  wm_u128 out[2];
+  cr_assert_eq(wm_motifs(g, 3, 1, &mo, out, NULL, NULL, &err), WM_EDEVICE);
+  cr_assert(strstr(err.msg, "asked for"), "%s", err.msg);
+  cr_assert_eq(wm_gpu_select(last + 1, &err), WM_EDEVICE);
+  cr_assert(strstr(err.msg, "this host has"), "%s", err.msg);
+  wm_graph_destroy(g);
+}
+
+/* A GPU graph on one device (wm_gpu_graph_create_on), reloaded with graph
+ * after graph of the same vertices and arcs (degree-preserving random
+ * graphs, as significance's lanes reload theirs), serves each count as its
+ * own upload would: every table is the CPU's.  Another size is refused. */
+Test(gpu_motifs, reloaded_gpu_graph_counts_each_graph, .timeout = 600) {
+  const int last = wm_gpu_count() - 1;
+  if (last < 0) cr_skip_test("no GPU");
+  wm_graph *g = wm_test_powerlaw(1200, 6, 4, 0.2, 31);
+  wm_gpu_graph *gg = NULL;
+  wm_error err;
+  for (uint64_t i = 0; i < 3; i++) {
+    wm_graph *r = NULL, *sorted = NULL;
+    wm_randomize_stats st;
+    const wm_randomize_options ro = {.method = WM_RANDOMIZE_SWITCH, .seed = 4, .index = i, .swaps_per_edge = 10};
+    cr_assert_eq(wm_randomize(g, &ro, &r, &st, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(wm_graph_relabel_by_degree(r, &sorted, &err), WM_OK, "%s", err.msg);
+    if (!gg) cr_assert_eq(wm_gpu_graph_create_on(sorted, last, &gg, &err), WM_OK, "%s", err.msg);
+    else cr_assert_eq(wm_gpu_graph_reload(gg, sorted, &err), WM_OK, "%s", err.msg);
+    for (unsigned k = 3; k <= 5; k++) {
+      wm_u128 cpu[21], gpu[21];
+      wm_match_options mo;
+      wm_match_options_init(&mo);
+      cr_assert_eq(wm_motifs(sorted, k, 0, &mo, cpu, NULL, NULL, &err), WM_OK, "%s", err.msg);
+      cr_assert_eq(wm_gpu_select(last, &err), WM_OK, "%s", err.msg);
+      mo.gpu_first = last, mo.gpu_graph = gg;
+      cr_assert_eq(wm_motifs(sorted, k, 1, &mo, gpu, NULL, NULL, &err), WM_OK, "graph %llu size %u: %s",
+                   (unsigned long long)i, k, err.msg);
+      cr_assert_eq(wm_gpu_select(0, &err), WM_OK, "%s", err.msg);
+      const unsigned np = k == 3 ? 2 : k == 4 ? 6 : 21;
+      for (unsigned c = 0; c < np; c++)
+        cr_assert(gpu[c] == cpu[c], "graph %llu size %u class %u: reloaded GPU graph %llu, cpu %llu",
+                  (unsigned long long)i, k, c, (unsigned long long)gpu[c], (unsigned long long)cpu[c]);
+    }
+    wm_graph_destroy(r), wm_graph_destroy(sorted);
+  }
+  wm_graph *other = wm_test_powerlaw(500, 6, 4, 0.2, 32);
+  cr_assert_eq(wm_gpu_graph_reload(gg, other, &err), WM_EUSAGE);
+  cr_assert(strstr(err.msg, "reloaded with"), "%s", err.msg);
+  wm_graph_destroy(other);
+  wm_gpu_graph_destroy(gg);
   wm_graph_destroy(g);
 }
