@@ -22,6 +22,7 @@
 
 #include "bfs_gpu_internal.cuh"
 #include "bfs_part.cuh"
+#include "gpu_check.h" /* wm_gpu_stop_word */
 #include "base.h"
 #include "traversal.h"
 
@@ -356,6 +357,7 @@ int Search::small_levels(const uint32_t *in, uint32_t count) {
   a.edge_budget = SmallLevelPolicy::EDGE_BUDGET;
   a.out = c->d_q[cur ^ 1];
   a.stats = c->d_stats;
+  if (wm_gpu_stop_word(mon, &a.stop, err)) return err->code;
   CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
   CK(small_levels_launch(a, c->small_smem, c->st));
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
@@ -367,6 +369,8 @@ int Search::small_levels(const uint32_t *in, uint32_t count) {
     fprintf(stderr, "bfs-gpu: small-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
             f.L, count, L, h.small_count, h.small_exit, lap_ms());
   switch (h.small_exit) {
+  case SMALL_STOPPED:
+    return wm_interrupted(err, "bfs");
   case SMALL_DONE:
   case SMALL_DEPTH:
   case SMALL_TARGET: /* the loop's checks stop the search */

@@ -77,7 +77,7 @@ struct DevState {
   uint32_t *parent; /* NULL when parents are not wanted */
 };
 
-enum SmallExit { SMALL_NONE = 0, SMALL_DONE, SMALL_DEPTH, SMALL_TARGET, SMALL_EDGES, SMALL_OVERFLOW };
+enum SmallExit { SMALL_NONE = 0, SMALL_DONE, SMALL_DEPTH, SMALL_TARGET, SMALL_EDGES, SMALL_OVERFLOW, SMALL_STOPPED };
 
 /* Figures the host reads back after each queue generation (one copy). */
 struct DevStats {
@@ -129,6 +129,8 @@ struct SmallArgs {
   uint64_t edge_budget;
   uint32_t *out;        /* SMALL_EDGES: the frontier is written here */
   DevStats *stats;
+  const int *stop;      /* the call's stop word (gpu_stop.cuh), or NULL: one launch can run
+                         * thousands of levels (a grid's), so it is read between them */
 };
 
 /* ---- device helpers -------------------------------------------------- */

@@ -18,6 +18,7 @@
 #include <cub/cub.cuh>
 
 #include "bfs_gpu_internal.cuh"
+#include "gpu_stop.cuh"
 
 namespace wm_bfs {
 namespace {
@@ -55,8 +56,12 @@ __global__ void __launch_bounds__(P::BLOCK) small_levels_kernel(SmallArgs a) {
   uint32_t f = a.count, L = a.level;
   for (uint32_t i = tid; i < f; i += P::BLOCK) cur[i] = a.in[i];
   int reason = SMALL_NONE;
+  unsigned polled = 0; /* thread 0's clock at its last read of the stop word */
   for (;;) {
-    if (tid == 0) s_exit = stop_reason(a, L, f), s_next = 0;
+    if (tid == 0) {
+      s_exit = stop_reason(a, L, f), s_next = 0;
+      if (s_exit == SMALL_NONE && wm_stop_due(a.stop, &polled)) s_exit = SMALL_STOPPED;
+    }
     __syncthreads(); /* also publishes cur */
     reason = s_exit;
     if (reason != SMALL_NONE) break;

@@ -374,8 +374,12 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
     WM_CUD(0, cudaMalloc(&T->sh, 2 * sizeof *T->sh));
   }
   if (!rc) rc = T->K->split(T->g, T->k, warps, &T->split, err);
+  /* the split and the uploads take a good part of a second on large
+   * graphs: the flag is read after each, not only at the trial */
+  if (!rc && wm_monitor_stopped(T->mon)) rc = wm_interrupted(err, T->K->name);
   double t0 = wm_now();
   for (int i = 0; !rc && i < T->ndev; i++) rc = wm_gpu_on_device(err, i, upload_dev(T, i, err));
+  if (!rc && wm_monitor_stopped(T->mon)) rc = wm_interrupted(err, T->K->name);
   if (!rc) rc = scratch(T, declined, err);
   if (!rc && !*declined && T->K->matrices && T->split.n_pivots) {
     uint64_t words = UINT64_MAX;

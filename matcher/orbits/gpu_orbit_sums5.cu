@@ -47,6 +47,8 @@ struct wstate { /* per warp, in shared memory */
   unsigned long long e_lo[ORBITS5], e_hi[ORBITS5];
   unsigned long long count[8], sums[8][8];
   tstate cx, c1, k01;
+  unsigned stop_poll; /* lane 0's clock at its last read of the stop word (wm_stop_due) */
+  int stopped;
 };
 
 struct params {
@@ -411,6 +413,11 @@ __device__ void sets_of(const params &p, const tables &q, const slices &w, wstat
   const uint32_t d = (uint32_t)deg(p, x);
   uint32_t s[3] = {x, 0, 0}, len[8] = {0};
   for (uint32_t i = begin; i < end; i++) {
+    /* a hub's task can run for a good part of a second: the stop word is
+     * read between its v1s too, at most every WM_STOP_POLL_CYCLES */
+    if (lane_id() == 0) ws->stopped = wm_stop_due(p.stop, &ws->stop_poll);
+    __syncwarp();
+    if (ws->stopped) return;
     const uint32_t v1 = n1[i];
     s[1] = v1;
     const uint32_t n2 = extend(p, w, n1, d, i + 1, v1, w.ext2);
@@ -457,6 +464,7 @@ __global__ void __launch_bounds__(kThreads) o5_sums(params p) {
     memset(&ws->cx, 0, sizeof ws->cx);
     memset(&ws->c1, 0, sizeof ws->c1);
     memset(&ws->k01, 0, sizeof ws->k01);
+    ws->stop_poll = 0, ws->stopped = 0;
   }
   __syncwarp();
   for (;;) {

@@ -263,8 +263,12 @@ typedef struct long_call {
 
 static void *run_long(void *arg) {
   long_call *c = arg;
-  if (c->census)
-    c->rc = warpmatch_motifs_directed(c->ctx, c->g, 3, NULL, c->rows, NULL);
+  if (c->census) { /* the CPU's census (AUTO would take a host's GPU: milliseconds) */
+    warpmatch_directed_motif_options o;
+    warpmatch_directed_motif_options_init(&o);
+    o.device = WARPMATCH_DEVICE_CPU;
+    c->rc = warpmatch_motifs_directed(c->ctx, c->g, 3, &o, c->rows, NULL);
+  }
   else
     c->rc = warpmatch_bfs(c->ctx, c->g, 0, WARPMATCH_DEVICE_CPU, c->levels, NULL, &c->bfs);
   c->ended = now();
