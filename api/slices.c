@@ -6,7 +6,7 @@
  * time does; a slice does.  On the CPU the winner's slice is not counted
  * again: the executor takes a level-0 subset (wm_match_options.first), so
  * the rest of level 0 is counted and the two counts added (a match has one
- * v0); the GPU recounts the whole graph (wm_api_count_sliced). */
+ * v0). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +24,16 @@ _Static_assert(WARPMATCH_MAX_SLICE_ORDERS == WM_SLICE_MAX_ORDERS, "the API's sli
 static const double kWorse = 2.0;
 
 /* Whether the job may count by slices: the auto planner's order (none
- * given), the whole graph counted by a plan (the CPU executor or the
- * stack kernel) in one run. */
+ * given), the whole graph counted by a plan on the CPU executor in one run.
+ * The stack kernel can count a slice too (run_sliced recounts the graph
+ * there), but its unit time is a guess and no slice has run on a device
+ * yet: not the GPU's until both are measured. */
 static int applies(const warpmatch_match_options *o, const wm_api_job *job, const wm_engine_job *ej) {
   const wm_match_options *mo = ej->mo;
   if (o->planner != WARPMATCH_PLANNER_AUTO || o->order || job->candidates.n < 2 || ej->trials > 1) return 0;
   if (mo->first || mo->allowed || mo->per_vertex || mo->sink || mo->share) return 0;
   const wm_executor *e = wm_engine_choose(ej, NULL, 0);
-  return e && !e->formula && (!e->gpu || !strcmp(e->name, "stack"));
+  return e && !e->formula && !e->gpu;
 }
 
 /* Whether an order's first vertex is that of one of out[0, n). */
@@ -146,7 +148,7 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   uint32_t every = 0;
   double budget = 0.0;
   uint8_t orders[WM_SLICE_MAX_ORDERS][WM_MAX_K];
-  const unsigned k = wm_engine_slice_policy(&job->plan, job->use_gpu, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
+  const unsigned k = wm_engine_slice_policy(&job->plan, 0, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
                                             &every, &budget);
   if (k < 2) return WM_OK;
   *sliced = 1;
@@ -162,12 +164,9 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const double t0 = wm_now();
   if (!rc) timed = time_orders(ctx, o, job, ej, &slice, orders, k, budget, out, &fastest, plan, part, &rc, err);
   double overhead = wm_now() - t0;
-  /* The GPU recounts the whole graph: given level-0 vertices, the stack
-   * kernel hands them out one by one, not as edges (wm_gpu_level0_edges),
-   * which a skewed graph's rest would pay for far beyond the slice. */
-  const int reuse = !job->use_gpu;
-  if (!rc) rc = run_order(ej, plan, reuse ? &rest : ej->mo, r, by, err);
-  if (!rc && reuse) {
+  /* the winner's slice is counted: the rest of level 0 only */
+  if (!rc) rc = run_order(ej, plan, &rest, r, by, err);
+  if (!rc) {
     /* the test hook's start (exact_count.h) came with both counts */
     r->count += part->count - wm_count_start();
     r->set_ops += part->set_ops;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h> /* clock(): the stop word's poll interval (gpu_stop.cuh) */
 
 #include <tuple>
 
