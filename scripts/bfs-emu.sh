@@ -40,7 +40,7 @@ if grep -n '<<<' "$build"/src/*.cpp; then echo "bfs-emu: a launch was not rewrit
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 inc=(-I"$emu/include" -I"$repo/traversal" -I"$repo/device" -I"$repo/datasets" -I"$repo/base" -I"$repo/matcher" -I"$repo/planner" -I"$repo/patterns")
 objs=()
-for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_nccl.cpp" "$emu/emu_fault.cpp"; do
+for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_nccl.cpp" "$emu/emu_fault.cpp" "$emu/emu_stop.cpp"; do
   o="$build/obj/$(basename "$f" .cpp).o"
   g++ -std=c++17 -DWM_HAVE_NCCL=1 -O1 -g -Wall -Wno-unused-function -Wno-unknown-pragmas "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
   objs+=("$o")

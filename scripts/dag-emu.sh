@@ -53,7 +53,7 @@ build_checker() {
   done
   if grep -n '<<<' "$out"/src/*.cpp; then echo "dag-emu: a launch was not rewritten" >&2; exit 1; fi
   local objs=()
-  for f in "$out"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/dag-emu/check.cpp" "$repo/scripts/dag-emu/hold.cpp"; do
+  for f in "$out"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo/scripts/dag-emu/check.cpp" "$repo/scripts/dag-emu/hold.cpp"; do
     local o="$out/obj/$(basename "$f" .cpp).o"
     g++ -std=c++17 -O1 -g -w "$@" "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
     objs+=("$o")

@@ -65,7 +65,7 @@ if grep -n '<<<' "$build"/src/*.cpp "$build"/src/*.cuh; then echo "motif-emu: a 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/motifs" -I"$repo/device" -I"$repo/datasets" -I"$repo/base" -I"$repo/planner" -I"$repo/patterns")
 objs=() pids=()
-for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/motif-emu/check.cpp"; do
+for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo/scripts/motif-emu/check.cpp"; do
   o="$build/obj/$(basename "$f" .cpp).o"
   g++ -std=c++17 -O1 -g -w "${san[@]}" "${inc[@]}" -c "$f" -o "$o" &
   objs+=("$o") pids+=($!)

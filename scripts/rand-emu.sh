@@ -31,7 +31,7 @@ if grep -n '<<<' "$build"/src/*.cpp; then echo "rand-emu: a launch was not rewri
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 inc=(-I"$emu/include" -I"$repo/device" -I"$repo/datasets" -I"$repo/base" -I"$repo/matcher")
 objs=()
-for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$repo/scripts/rand-emu/check.cpp"; do
+for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo/scripts/rand-emu/check.cpp"; do
   o="$build/obj/$(basename "$f" .cpp).o"
   g++ -std=c++17 -O1 -g -w "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
   objs+=("$o")
