@@ -236,3 +236,64 @@ wm_plan wm_test_forced_plan(const wm_pattern *p, const wm_graph_summary *gs, con
   cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
   return plan;
 }
+
+wm_graph *wm_test_ring(uint32_t n, uint32_t k, int directed) {
+  uint32_t *src = malloc((size_t)n * k * sizeof *src), *dst = malloc((size_t)n * k * sizeof *dst);
+  cr_assert(src && dst);
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 1; j <= k; j++) src[i * k + j - 1] = i, dst[i * k + j - 1] = (i + j) % n;
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_graph_from_arcs(src, dst, (uint64_t)n * k, n, directed, &g, &err), WM_OK, "%s", err.msg);
+  free(src);
+  free(dst);
+  return g;
+}
+
+static void in_degrees(const wm_graph *g, uint64_t *in) {
+  memset(in, 0, (size_t)g->n * sizeof *in);
+  for (uint64_t e = 0; e < g->m; e++) in[g->adj[e]]++;
+}
+
+void wm_test_assert_randomized(const wm_graph *g, const wm_graph *r) {
+  cr_assert_eq(r->n, g->n);
+  cr_assert_eq(r->m, g->m);
+  uint64_t *a = malloc((size_t)g->n * sizeof *a), *b = malloc((size_t)g->n * sizeof *b);
+  cr_assert(a && b);
+  in_degrees(g, a);
+  in_degrees(r, b);
+  for (uint32_t v = 0; v < g->n; v++) {
+    cr_assert_eq(wm_degree(r, v), wm_degree(g, v), "vertex %u: out-degree %lu, was %lu", v,
+                 (unsigned long)wm_degree(r, v), (unsigned long)wm_degree(g, v));
+    cr_assert_eq(a[v], b[v], "vertex %u: in-degree %lu, was %lu", v, (unsigned long)b[v], (unsigned long)a[v]);
+    for (uint64_t i = r->offsets[v]; i < r->offsets[v + 1]; i++) {
+      cr_assert_lt(r->adj[i], g->n, "vertex %u: neighbour %u out of range", v, r->adj[i]);
+      cr_assert_neq(r->adj[i], v, "a self-loop at %u", v);
+      if (i > r->offsets[v]) cr_assert_gt(r->adj[i], r->adj[i - 1], "a multi-edge at %u", v);
+      if (!(g->flags & WM_GRAPH_DIRECTED)) cr_assert(wm_graph_has_arc(r, r->adj[i], v), "asymmetric at %u", v);
+    }
+  }
+  free(a);
+  free(b);
+}
+
+uint64_t wm_test_triangles(const wm_graph *g) {
+  const uint32_t n = g->n;
+  unsigned char *adj = calloc((size_t)n * n, 1);
+  cr_assert(adj || !n);
+  for (uint32_t u = 0; u < n; u++)
+    for (uint64_t i = g->offsets[u]; i < g->offsets[u + 1]; i++)
+      adj[(size_t)u * n + g->adj[i]] = adj[(size_t)g->adj[i] * n + u] = 1;
+  uint64_t t = 0;
+  for (uint32_t u = 0; u < n; u++)
+    for (uint32_t v = u + 1; v < n; v++) {
+      if (!adj[(size_t)u * n + v]) continue;
+      for (uint32_t w = v + 1; w < n; w++) t += adj[(size_t)u * n + w] & adj[(size_t)v * n + w];
+    }
+  free(adj);
+  return t;
+}
+
+int wm_test_same_graph(const wm_graph *a, const wm_graph *b) {
+  return a->n == b->n && a->m == b->m && !memcmp(a->adj, b->adj, a->m * sizeof *a->adj);
+}

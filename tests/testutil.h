@@ -57,6 +57,18 @@ wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
 /* g renumbered by descending degree (fails the test if that fails). */
 wm_graph *wm_test_by_degree(const wm_graph *g);
+/* Vertex i joined to i+1 .. i+k (mod n): arcs that way when directed, else
+ * the symmetric ring lattice (degree 2k, 3n triangles for k = 3). */
+wm_graph *wm_test_ring(uint32_t n, uint32_t k, int directed);
+/* r a randomisation of g: the same out- and in-degree everywhere, rows
+ * strictly ascending (no multi-edge), in range, no loop; symmetric graphs
+ * stay symmetric (fails the test otherwise). */
+void wm_test_assert_randomized(const wm_graph *g, const wm_graph *r);
+/* Triangles of the symmetric closure (directions ignored), by brute force
+ * over a dense adjacency matrix: small graphs only. */
+uint64_t wm_test_triangles(const wm_graph *g);
+/* The same vertices and rows. */
+int wm_test_same_graph(const wm_graph *a, const wm_graph *b);
 
 /* Plans catalogue pattern `name` for g (NULL: the planner's default
  * statistics) with the given semantics; fails the test if planning fails. */

@@ -15,21 +15,6 @@
 #include "testutil.h"
 #include "warpmatch.h"
 
-/* Vertex i joined to i+1 .. i+k (mod n): arcs that way when directed, else
- * the symmetric ring lattice (degree 2k, 3n triangles for k = 3). */
-static wm_graph *ring(uint32_t n, uint32_t k, int directed) {
-  uint32_t *src = malloc((size_t)n * k * sizeof *src), *dst = malloc((size_t)n * k * sizeof *dst);
-  cr_assert(src && dst);
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 1; j <= k; j++) src[i * k + j - 1] = i, dst[i * k + j - 1] = (i + j) % n;
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_from_arcs(src, dst, (uint64_t)n * k, n, directed, &g, &err), WM_OK, "%s", err.msg);
-  free(src);
-  free(dst);
-  return g;
-}
-
 static int on_gpu_rc(const wm_graph *g, uint64_t seed, uint64_t index, int dev, unsigned swaps,
                      const wm_progress *stop, wm_graph **r, wm_randomize_stats *st, wm_error *err) {
   const wm_randomize_options o = {.method = WM_RANDOMIZE_SWITCH, .seed = seed, .index = index,
@@ -46,64 +31,15 @@ static wm_graph *on_gpu(const wm_graph *g, uint64_t seed, uint64_t index, int de
   return r;
 }
 
-static void in_degrees(const wm_graph *g, uint64_t *in) {
-  memset(in, 0, (size_t)g->n * sizeof *in);
-  for (uint64_t e = 0; e < g->m; e++) in[g->adj[e]]++;
-}
-
-/* Same out- and in-degree everywhere; rows strictly ascending (no
- * multi-edge), no loop; symmetric graphs stay symmetric. */
-static void assert_same_degrees_simple(const wm_graph *g, const wm_graph *r) {
-  cr_assert_eq(r->n, g->n);
-  cr_assert_eq(r->m, g->m);
-  uint64_t *a = malloc((size_t)g->n * sizeof *a), *b = malloc((size_t)g->n * sizeof *b);
-  in_degrees(g, a);
-  in_degrees(r, b);
-  for (uint32_t v = 0; v < g->n; v++) {
-    cr_assert_eq(wm_degree(r, v), wm_degree(g, v), "vertex %u: out-degree %lu, was %lu", v,
-                 (unsigned long)wm_degree(r, v), (unsigned long)wm_degree(g, v));
-    cr_assert_eq(a[v], b[v], "vertex %u: in-degree %lu, was %lu", v, (unsigned long)b[v], (unsigned long)a[v]);
-    for (uint64_t i = r->offsets[v]; i < r->offsets[v + 1]; i++) {
-      cr_assert_lt(r->adj[i], g->n, "vertex %u: neighbour %u out of range", v, r->adj[i]);
-      cr_assert_neq(r->adj[i], v, "a self-loop at %u", v);
-      if (i > r->offsets[v]) cr_assert_gt(r->adj[i], r->adj[i - 1], "a multi-edge at %u", v);
-      if (!(g->flags & WM_GRAPH_DIRECTED)) cr_assert(wm_graph_has_arc(r, r->adj[i], v), "asymmetric at %u", v);
-    }
-  }
-  free(a);
-  free(b);
-}
-
-/* Triangles of the symmetric closure, by brute force: small graphs only. */
-static uint64_t triangles(const wm_graph *g) {
-  const uint32_t n = g->n;
-  unsigned char *adj = calloc((size_t)n * n, 1);
-  for (uint32_t u = 0; u < n; u++)
-    for (uint64_t i = g->offsets[u]; i < g->offsets[u + 1]; i++)
-      adj[(size_t)u * n + g->adj[i]] = adj[(size_t)g->adj[i] * n + u] = 1;
-  uint64_t t = 0;
-  for (uint32_t u = 0; u < n; u++)
-    for (uint32_t v = u + 1; v < n; v++) {
-      if (!adj[(size_t)u * n + v]) continue;
-      for (uint32_t w = v + 1; w < n; w++) t += adj[(size_t)u * n + w] & adj[(size_t)v * n + w];
-    }
-  free(adj);
-  return t;
-}
-
-static int same_graph(const wm_graph *a, const wm_graph *b) {
-  return a->n == b->n && a->m == b->m && !memcmp(a->adj, b->adj, a->m * sizeof *a->adj);
-}
-
 Test(gpu_randomize, keeps_degrees_and_makes_no_loop_or_multi_edge) {
   /* the last has ~120k edges: many blocks, many claims racing each round */
-  wm_graph *graphs[] = {wm_test_powerlaw(400, 8, 3, 0.3, 7), ring(300, 4, 1), ring(300, 2, 0),
+  wm_graph *graphs[] = {wm_test_powerlaw(400, 8, 3, 0.3, 7), wm_test_ring(300, 4, 1), wm_test_ring(300, 2, 0),
                         wm_test_powerlaw(20000, 12, 20, 0.3, 3)};
   for (size_t k = 0; k < 4; k++)
     for (uint64_t seed = 1; seed <= 3; seed++) {
       wm_randomize_stats st;
       wm_graph *r = on_gpu(graphs[k], seed, 0, 0, WM_RANDOMIZE_DEFAULT_SWAPS, &st);
-      assert_same_degrees_simple(graphs[k], r);
+      wm_test_assert_randomized(graphs[k], r);
       cr_assert_eq(st.attempted, WM_RANDOMIZE_DEFAULT_SWAPS * wm_graph_edges(graphs[k]));
       cr_assert_gt(st.accepted, 0, "graph %zu: nothing moved", k);
       cr_assert_leq(st.accepted, st.attempted);
@@ -115,29 +51,29 @@ Test(gpu_randomize, keeps_degrees_and_makes_no_loop_or_multi_edge) {
 
 /* The last round pairs only the attempts left: exactly swaps x m, odd m too. */
 Test(gpu_randomize, attempts_are_swaps_per_edge_times_edges) {
-  wm_graph *g = ring(101, 1, 0); /* a 101-cycle: 101 edges, 50 pairs a round */
+  wm_graph *g = wm_test_ring(101, 1, 0); /* a 101-cycle: 101 edges, 50 pairs a round */
   const unsigned swaps[] = {1, 3, 7, 10};
   for (int i = 0; i < 4; i++) {
     wm_randomize_stats st;
     wm_graph *r = on_gpu(g, 4, 0, 0, swaps[i], &st);
     cr_assert_eq(st.attempted, (uint64_t)swaps[i] * 101, "%u swaps per edge: %lu attempted", swaps[i],
                  (unsigned long)st.attempted);
-    assert_same_degrees_simple(g, r);
+    wm_test_assert_randomized(g, r);
     wm_graph_destroy(r);
   }
   wm_graph_destroy(g);
 }
 
 Test(gpu_randomize, same_seed_and_index_same_graph_others_differ) {
-  wm_graph *gs[] = {wm_test_powerlaw(300, 6, 2, 0.2, 5), ring(300, 3, 1), wm_test_powerlaw(20000, 10, 10, 0.2, 8)};
+  wm_graph *gs[] = {wm_test_powerlaw(300, 6, 2, 0.2, 5), wm_test_ring(300, 3, 1), wm_test_powerlaw(20000, 10, 10, 0.2, 8)};
   for (int k = 0; k < 3; k++) {
     wm_randomize_stats sa, sb;
     wm_graph *a = on_gpu(gs[k], 42, 3, 0, 10, &sa), *b = on_gpu(gs[k], 42, 3, 0, 10, &sb);
     wm_graph *c = on_gpu(gs[k], 43, 3, 0, 10, NULL), *d = on_gpu(gs[k], 42, 4, 0, 10, NULL);
-    cr_assert(same_graph(a, b), "graph %d: the same seed and index, another graph", k);
+    cr_assert(wm_test_same_graph(a, b), "graph %d: the same seed and index, another graph", k);
     cr_assert_eq(sa.accepted, sb.accepted, "graph %d: the same graph, another number of swaps", k);
-    cr_assert(!same_graph(a, c), "graph %d: another seed, the same graph", k);
-    cr_assert(!same_graph(a, d), "graph %d: another index, the same graph", k);
+    cr_assert(!wm_test_same_graph(a, c), "graph %d: another seed, the same graph", k);
+    cr_assert(!wm_test_same_graph(a, d), "graph %d: another index, the same graph", k);
     wm_graph_destroy(a), wm_graph_destroy(b), wm_graph_destroy(c), wm_graph_destroy(d);
   }
   for (int k = 0; k < 3; k++) wm_graph_destroy(gs[k]);
@@ -148,12 +84,12 @@ Test(gpu_randomize, same_seed_and_index_same_graph_others_differ) {
  * configuration model's share of its edges left. */
 Test(gpu_randomize, mixes_a_ring_lattice) {
   for (int directed = 0; directed < 2; directed++) {
-    wm_graph *g = ring(2000, 3, directed);
-    cr_assert_eq(triangles(g), 6000);
+    wm_graph *g = wm_test_ring(2000, 3, directed);
+    cr_assert_eq(wm_test_triangles(g), 6000);
     wm_randomize_stats st;
     wm_graph *r = on_gpu(g, 1 + directed, 0, 0, WM_RANDOMIZE_DEFAULT_SWAPS, &st);
-    assert_same_degrees_simple(g, r);
-    const uint64_t t = triangles(r);
+    wm_test_assert_randomized(g, r);
+    const uint64_t t = wm_test_triangles(r);
     cr_assert_lt(t, 100, "directed %d: %lu triangles after mixing (random 6-regular: about 21)", directed,
                  (unsigned long)t);
     cr_assert_lt(st.edges_kept, 5 * st.edges_kept_expected + 10, "directed %d: %lu lattice edges kept, %.1f expected",
@@ -165,10 +101,10 @@ Test(gpu_randomize, mixes_a_ring_lattice) {
 
 /* One edge: nothing to pair, the graph as it was; two: they do swap. */
 Test(gpu_randomize, tiny_graphs) {
-  wm_graph *g = ring(2, 1, 0);
+  wm_graph *g = wm_test_ring(2, 1, 0);
   wm_randomize_stats st;
   wm_graph *r = on_gpu(g, 1, 0, 0, 10, &st);
-  cr_assert(same_graph(g, r));
+  cr_assert(wm_test_same_graph(g, r));
   cr_assert_eq(st.attempted, 0);
   cr_assert_eq(st.accepted, 0);
   wm_graph_destroy(r);
@@ -177,7 +113,7 @@ Test(gpu_randomize, tiny_graphs) {
   wm_error err;
   cr_assert_eq(wm_graph_from_arcs(src, dst, 2, 4, 0, &g, &err), WM_OK, "%s", err.msg);
   r = on_gpu(g, 1, 0, 0, 10, &st);
-  assert_same_degrees_simple(g, r);
+  wm_test_assert_randomized(g, r);
   cr_assert_eq(st.attempted, 20);
   cr_assert_gt(st.accepted, 0, "two disjoint edges never swapped in 20 attempts");
   wm_graph_destroy(r);
@@ -331,12 +267,12 @@ static void switcher_is_one_call_each(int directed) {
     const wm_randomize_options o = {.method = WM_RANDOMIZE_SWITCH, .seed = 9, .index = i, .swaps_per_edge = 10,
                                     .use_gpu = 1, .gpu = dev, .switcher = w};
     cr_assert_eq(wm_randomize(g, &o, &b, &kept, &err), WM_OK, "%s", err.msg);
-    cr_assert(same_graph(a, b), "graph %llu: the switcher made another graph", (unsigned long long)i);
+    cr_assert(wm_test_same_graph(a, b), "graph %llu: the switcher made another graph", (unsigned long long)i);
     cr_assert_eq(kept.accepted, one.accepted, "graph %llu", (unsigned long long)i);
     cr_assert_eq(kept.edges_kept, one.edges_kept, "graph %llu", (unsigned long long)i);
     wm_graph_destroy(a), wm_graph_destroy(b);
   }
-  wm_graph *other = ring(50, 3, directed);
+  wm_graph *other = wm_test_ring(50, 3, directed);
   const wm_randomize_options o = {.method = WM_RANDOMIZE_SWITCH, .seed = 9, .swaps_per_edge = 10, .use_gpu = 1,
                                   .gpu = dev, .switcher = w};
   wm_graph *r = NULL;
@@ -359,7 +295,7 @@ static void switcher_is_one_call_each(int directed) {
     const wm_randomize_options o = {.method = WM_RANDOMIZE_SWITCH, .seed = 9, .index = i, .swaps_per_edge = 10,
                                     .use_gpu = 1, .gpu = dev, .switcher = w};
     cr_assert_eq(wm_randomize(sorted, &o, &b, &kept, &err), WM_OK, "%s", err.msg);
-    cr_assert(same_graph(as, b) && !memcmp(as->offsets, b->offsets, ((size_t)g->n + 1) * sizeof *b->offsets),
+    cr_assert(wm_test_same_graph(as, b) && !memcmp(as->offsets, b->offsets, ((size_t)g->n + 1) * sizeof *b->offsets),
               "graph %llu: not the one-shot graph renumbered", (unsigned long long)i);
     cr_assert_eq(kept.accepted, one.accepted, "graph %llu", (unsigned long long)i);
     cr_assert_eq(kept.edges_kept, one.edges_kept, "graph %llu", (unsigned long long)i);
@@ -401,7 +337,7 @@ Test(gpu_randomize, two_gpus_give_one_gpus_answer) {
   if (wm_gpu_count() < 2) cr_skip("this host has %d GPU: two GPUs need two", wm_gpu_count());
   wm_graph *w = wm_test_powerlaw(3000, 8, 5, 0.25, 21);
   wm_graph *a = on_gpu(w, 7, 5, 0, 10, NULL), *b = on_gpu(w, 7, 5, 1, 10, NULL);
-  cr_assert(same_graph(a, b), "GPU 1 made another graph than GPU 0 of the same (seed, index)");
+  cr_assert(wm_test_same_graph(a, b), "GPU 1 made another graph than GPU 0 of the same (seed, index)");
   wm_graph_destroy(a), wm_graph_destroy(b);
   warpmatch_context *ctx = NULL;
   cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);

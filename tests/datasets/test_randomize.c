@@ -11,21 +11,6 @@
 
 static const int methods[] = {WM_RANDOMIZE_SWITCH, WM_RANDOMIZE_CURVEBALL};
 
-/* Vertex i joined to i+1 .. i+k (mod n): arcs that way when directed, else
- * the symmetric ring lattice (degree 2k, 3n triangles for k = 3). */
-static wm_graph *ring(uint32_t n, uint32_t k, int directed) {
-  uint32_t *src = malloc((size_t)n * k * sizeof *src), *dst = malloc((size_t)n * k * sizeof *dst);
-  cr_assert(src && dst);
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 1; j <= k; j++) src[i * k + j - 1] = i, dst[i * k + j - 1] = (i + j) % n;
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_graph_from_arcs(src, dst, (uint64_t)n * k, n, directed, &g, &err), WM_OK, "%s", err.msg);
-  free(src);
-  free(dst);
-  return g;
-}
-
 static wm_graph *randomized(const wm_graph *g, int method, uint64_t seed, uint64_t index, wm_randomize_stats *st) {
   const wm_randomize_options o = {.method = method, .seed = seed, .index = index,
                                  .swaps_per_edge = WM_RANDOMIZE_DEFAULT_SWAPS};
@@ -36,63 +21,14 @@ static wm_graph *randomized(const wm_graph *g, int method, uint64_t seed, uint64
   return r;
 }
 
-static void in_degrees(const wm_graph *g, uint64_t *in) {
-  memset(in, 0, (size_t)g->n * sizeof *in);
-  for (uint64_t e = 0; e < g->m; e++) in[g->adj[e]]++;
-}
-
-/* Same out- and in-degree everywhere; rows strictly ascending (no
- * multi-edge), no loop; symmetric graphs stay symmetric. */
-static void assert_same_degrees_simple(const wm_graph *g, const wm_graph *r) {
-  cr_assert_eq(r->n, g->n);
-  cr_assert_eq(r->m, g->m);
-  uint64_t *a = malloc((size_t)g->n * sizeof *a), *b = malloc((size_t)g->n * sizeof *b);
-  in_degrees(g, a);
-  in_degrees(r, b);
-  for (uint32_t v = 0; v < g->n; v++) {
-    cr_assert_eq(wm_degree(r, v), wm_degree(g, v), "vertex %u: out-degree %lu, was %lu", v,
-                 (unsigned long)wm_degree(r, v), (unsigned long)wm_degree(g, v));
-    cr_assert_eq(a[v], b[v], "vertex %u: in-degree %lu, was %lu", v, (unsigned long)b[v], (unsigned long)a[v]);
-    for (uint64_t i = r->offsets[v]; i < r->offsets[v + 1]; i++) {
-      cr_assert_neq(r->adj[i], v, "a self-loop at %u", v);
-      if (i > r->offsets[v]) cr_assert_gt(r->adj[i], r->adj[i - 1], "a multi-edge at %u", v);
-      if (!(g->flags & WM_GRAPH_DIRECTED)) cr_assert(wm_graph_has_arc(r, r->adj[i], v), "asymmetric at %u", v);
-    }
-  }
-  free(a);
-  free(b);
-}
-
-/* Triangles of the symmetric closure (directions ignored), by brute force
- * over a dense adjacency matrix: small graphs only. */
-static uint64_t triangles(const wm_graph *g) {
-  const uint32_t n = g->n;
-  unsigned char *adj = calloc((size_t)n * n, 1);
-  for (uint32_t u = 0; u < n; u++)
-    for (uint64_t i = g->offsets[u]; i < g->offsets[u + 1]; i++)
-      adj[(size_t)u * n + g->adj[i]] = adj[(size_t)g->adj[i] * n + u] = 1;
-  uint64_t t = 0;
-  for (uint32_t u = 0; u < n; u++)
-    for (uint32_t v = u + 1; v < n; v++) {
-      if (!adj[(size_t)u * n + v]) continue;
-      for (uint32_t w = v + 1; w < n; w++) t += adj[(size_t)u * n + w] & adj[(size_t)v * n + w];
-    }
-  free(adj);
-  return t;
-}
-
-static int same_graph(const wm_graph *a, const wm_graph *b) {
-  return a->n == b->n && a->m == b->m && !memcmp(a->adj, b->adj, a->m * sizeof *a->adj);
-}
-
 Test(randomize, keeps_degrees_and_makes_no_loop_or_multi_edge) {
-  wm_graph *graphs[] = {wm_test_powerlaw(400, 8, 3, 0.3, 7), ring(300, 4, 1), ring(300, 2, 0)};
+  wm_graph *graphs[] = {wm_test_powerlaw(400, 8, 3, 0.3, 7), wm_test_ring(300, 4, 1), wm_test_ring(300, 2, 0)};
   for (size_t k = 0; k < 3; k++)
     for (int m = 0; m < 2; m++)
       for (uint64_t seed = 1; seed <= 3; seed++) {
         wm_randomize_stats st;
         wm_graph *r = randomized(graphs[k], methods[m], seed, 0, &st);
-        assert_same_degrees_simple(graphs[k], r);
+        wm_test_assert_randomized(graphs[k], r);
         cr_assert_gt(st.accepted, 0, "graph %zu method %d: nothing moved", k, methods[m]);
         cr_assert_leq(st.accepted, st.attempted);
         cr_assert_lt(st.edges_kept, wm_graph_edges(graphs[k]), "graph %zu method %d: every edge kept", k, methods[m]);
@@ -114,14 +50,14 @@ Test(randomize, switch_attempts_ten_swaps_per_edge_by_default) {
 }
 
 Test(randomize, same_seed_and_index_same_graph_others_differ) {
-  wm_graph *gs[] = {wm_test_powerlaw(300, 6, 2, 0.2, 5), ring(300, 3, 1)};
+  wm_graph *gs[] = {wm_test_powerlaw(300, 6, 2, 0.2, 5), wm_test_ring(300, 3, 1)};
   for (int k = 0; k < 2; k++)
     for (int m = 0; m < 2; m++) {
       wm_graph *a = randomized(gs[k], methods[m], 42, 3, NULL), *b = randomized(gs[k], methods[m], 42, 3, NULL);
       wm_graph *c = randomized(gs[k], methods[m], 43, 3, NULL), *d = randomized(gs[k], methods[m], 42, 4, NULL);
-      cr_assert(same_graph(a, b), "graph %d method %d: the same seed and index, another graph", k, methods[m]);
-      cr_assert(!same_graph(a, c), "graph %d method %d: another seed, the same graph", k, methods[m]);
-      cr_assert(!same_graph(a, d), "graph %d method %d: another index, the same graph", k, methods[m]);
+      cr_assert(wm_test_same_graph(a, b), "graph %d method %d: the same seed and index, another graph", k, methods[m]);
+      cr_assert(!wm_test_same_graph(a, c), "graph %d method %d: another seed, the same graph", k, methods[m]);
+      cr_assert(!wm_test_same_graph(a, d), "graph %d method %d: another index, the same graph", k, methods[m]);
       wm_graph_destroy(a), wm_graph_destroy(b), wm_graph_destroy(c), wm_graph_destroy(d);
     }
   wm_graph_destroy(gs[0]);
@@ -133,12 +69,12 @@ Test(randomize, same_seed_and_index_same_graph_others_differ) {
  * graphs must be near the latter (a wide bound: 100), with about the
  * configuration model's share of the lattice's edges left. */
 Test(randomize, mixes_a_ring_lattice_undirected) {
-  wm_graph *g = ring(2000, 3, 0);
-  cr_assert_eq(triangles(g), 6000);
+  wm_graph *g = wm_test_ring(2000, 3, 0);
+  cr_assert_eq(wm_test_triangles(g), 6000);
   for (int m = 0; m < 2; m++) {
     wm_randomize_stats st;
     wm_graph *r = randomized(g, methods[m], 1, 0, &st);
-    const uint64_t t = triangles(r);
+    const uint64_t t = wm_test_triangles(r);
     cr_assert_lt(t, 100, "method %d: %lu triangles after mixing (random 6-regular: about 21)", methods[m],
                  (unsigned long)t);
     cr_assert_lt(st.edges_kept, 5 * st.edges_kept_expected + 10, "method %d: %lu lattice edges kept, %.1f expected",
@@ -152,12 +88,12 @@ Test(randomize, mixes_a_ring_lattice_undirected) {
  * ignored); mixed with in- and out-degree 3 kept, the closure is close to a
  * random graph of degree 6 (some pairs joined both ways), so again tens. */
 Test(randomize, mixes_a_ring_lattice_directed) {
-  wm_graph *g = ring(2000, 3, 1);
-  cr_assert_eq(triangles(g), 6000);
+  wm_graph *g = wm_test_ring(2000, 3, 1);
+  cr_assert_eq(wm_test_triangles(g), 6000);
   for (int m = 0; m < 2; m++) {
     wm_randomize_stats st;
     wm_graph *r = randomized(g, methods[m], 2, 0, &st);
-    const uint64_t t = triangles(r);
+    const uint64_t t = wm_test_triangles(r);
     cr_assert_lt(t, 100, "method %d: %lu triangles after mixing", methods[m], (unsigned long)t);
     cr_assert_lt(st.edges_kept, 5 * st.edges_kept_expected + 10);
     wm_graph_destroy(r);
@@ -185,11 +121,11 @@ Test(randomize, refuses_an_oriented_graph_and_bad_options) {
 
 /* Too few edges to swap, or vertices to pair: the graph comes back as is. */
 Test(randomize, tiny_graphs_come_back_unchanged) {
-  wm_graph *g = ring(2, 1, 0);
+  wm_graph *g = wm_test_ring(2, 1, 0);
   for (int m = 0; m < 2; m++) {
     wm_randomize_stats st;
     wm_graph *r = randomized(g, methods[m], 1, 0, &st);
-    cr_assert(same_graph(g, r));
+    cr_assert(wm_test_same_graph(g, r));
     cr_assert_eq(st.accepted, 0);
     cr_assert_eq(st.edges_kept, 1);
     wm_graph_destroy(r);
