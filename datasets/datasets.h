@@ -39,15 +39,22 @@ static inline uint64_t wm_degree(const wm_graph *g, uint32_t v) {
   return g->offsets[v + 1] - g->offsets[v];
 }
 
-/* Whether row u holds v, by binary search (rows are sorted). */
-static inline int wm_graph_has_arc(const wm_graph *g, uint32_t u, uint32_t v) {
+/* The first position of row u whose vertex is not below v (the arc u->v's
+ * index where the row holds v), by binary search (rows are sorted). */
+static inline uint64_t wm_graph_arc_at(const wm_graph *g, uint32_t u, uint32_t v) {
   uint64_t lo = g->offsets[u], hi = g->offsets[u + 1];
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
     if (g->adj[mid] < v) lo = mid + 1;
     else hi = mid;
   }
-  return lo < g->offsets[u + 1] && g->adj[lo] == v;
+  return lo;
+}
+
+/* Whether row u holds v. */
+static inline int wm_graph_has_arc(const wm_graph *g, uint32_t u, uint32_t v) {
+  const uint64_t at = wm_graph_arc_at(g, u, v);
+  return at < g->offsets[u + 1] && g->adj[at] == v;
 }
 
 /* Undirected edges for a symmetric graph, arcs for a directed one. */

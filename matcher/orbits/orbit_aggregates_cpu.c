@@ -94,21 +94,11 @@ static void triangles_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t a
     if (tally[e - base]) __atomic_fetch_add(&tri[arc[e]], (uint32_t)tally[e - base], __ATOMIC_RELAXED), tally[e - base] = 0;
 }
 
-static uint64_t find_arc(const wm_graph *g, uint32_t v, uint32_t w) {
-  uint64_t lo = g->offsets[v], hi = g->offsets[v + 1];
-  while (lo < hi) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    if (g->adj[mid] < w) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /* The arcs pointing down take their twin's count. */
 static void fill_down_arcs(const pass *p, uint32_t v) {
   const wm_graph *g = p->g;
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
-    if (before(g, g->adj[e], v)) p->tri[e] = p->tri[find_arc(g, g->adj[e], v)];
+    if (before(g, g->adj[e], v)) p->tri[e] = p->tri[wm_graph_arc_at(g, g->adj[e], v)];
 }
 
 /* n12: for a triangle a, b, c each corner takes the triangles of the far

@@ -90,8 +90,6 @@ static const tally *tally_when_paid(tally *t, const wm_graph *g, const uint32_t 
   return t;
 }
 
-static int in_row(const wm_graph *g, uint32_t v, uint32_t w);
-
 /* v ~ z: a bit of the adjacency matrix where the graph is small enough to
  * keep one (the scans' checks of v3 are most of the work on dense graphs),
  * else a search of v's row. */
@@ -100,18 +98,9 @@ static int adjacent(const walk *w, uint32_t v, uint32_t z) {
     const uint64_t bit = (uint64_t)v * w->g->n + z;
     return (int)(w->adjacency[bit >> 6] >> (bit & 63u) & 1u);
   }
-  return in_row(w->g, v, z);
+  return wm_graph_has_arc(w->g, v, z);
 }
 
-static int in_row(const wm_graph *g, uint32_t v, uint32_t w) {
-  uint64_t lo = g->offsets[v], hi = g->offsets[v + 1];
-  while (lo < hi) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    if (g->adj[mid] < w) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < g->offsets[v + 1] && g->adj[lo] == w;
-}
 
 /* The triangles on the edge a-b (found from the smaller row). */
 static uint32_t edge_triangles(const walk *w, uint32_t a, uint32_t b) {
