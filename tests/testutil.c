@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <math.h>
 
@@ -296,4 +297,15 @@ uint64_t wm_test_triangles(const wm_graph *g) {
 
 int wm_test_same_graph(const wm_graph *a, const wm_graph *b) {
   return a->n == b->n && a->m == b->m && !memcmp(a->adj, b->adj, a->m * sizeof *a->adj);
+}
+
+double wm_test_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+void wm_test_pause_ms(long ms) {
+  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&t, NULL);
 }

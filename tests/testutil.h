@@ -57,6 +57,9 @@ wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
 /* g renumbered by descending degree (fails the test if that fails). */
 wm_graph *wm_test_by_degree(const wm_graph *g);
+/* Seconds of the monotonic clock; a sleep of ms milliseconds. */
+double wm_test_now(void);
+void wm_test_pause_ms(long ms);
 /* Vertex i joined to i+1 .. i+k (mod n): arcs that way when directed, else
  * the symmetric ring lattice (degree 2k, 3n triangles for k = 3). */
 wm_graph *wm_test_ring(uint32_t n, uint32_t k, int directed);

@@ -14,18 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "testutil.h"
 #include "warpmatch.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static void pause_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&t, NULL);
-}
 
 /* What the callback heard: the first phase's name, its calls, whether done
  * ever went down within a phase, and the last amounts. */
@@ -100,7 +90,7 @@ static void *run_call(void *arg) {
     c->rc = warpmatch_count(c->ctx, c->g, p, &o, &r);
     warpmatch_pattern_destroy(p);
   }
-  c->ended = now();
+  c->ended = wm_test_now();
   return NULL;
 }
 
@@ -116,10 +106,10 @@ static void interrupt_running(int motifs, unsigned scale, const char *phase) {
   call c = {ctx, g, motifs, -1, 0};
   pthread_t t;
   cr_assert_eq(pthread_create(&t, NULL, run_call, &c), 0);
-  for (int i = 0; i < 60000 && !__atomic_load_n(&h.calls, __ATOMIC_ACQUIRE); i++) pause_ms(1);
+  for (int i = 0; i < 60000 && !__atomic_load_n(&h.calls, __ATOMIC_ACQUIRE); i++) wm_test_pause_ms(1);
   cr_assert_gt(h.calls, 0, "no progress reported");
-  pause_ms(300);
-  const double asked = now();
+  wm_test_pause_ms(300);
+  const double asked = wm_test_now();
   warpmatch_interrupt(ctx, 1);
   pthread_join(t, NULL);
   cr_assert_eq(c.rc, WARPMATCH_EINTERRUPTED, "rc %d: %s", c.rc, warpmatch_last_error(ctx));
@@ -158,7 +148,7 @@ Test(interrupt, flag_set_before_the_call) {
   warpmatch_interrupt(ctx, 1);
   for (int motifs = 0; motifs < 2; motifs++) {
     call c = {ctx, g, motifs, -1, 0};
-    const double t0 = now();
+    const double t0 = wm_test_now();
     run_call(&c);
     cr_assert_eq(c.rc, WARPMATCH_EINTERRUPTED, "rc %d: %s", c.rc, warpmatch_last_error(ctx));
     cr_assert_lt(c.ended - t0, 2.0, "took %.2f s", c.ended - t0);
@@ -271,7 +261,7 @@ static void *run_long(void *arg) {
   }
   else
     c->rc = warpmatch_bfs(c->ctx, c->g, 0, WARPMATCH_DEVICE_CPU, c->levels, NULL, &c->bfs);
-  c->ended = now();
+  c->ended = wm_test_now();
   return NULL;
 }
 
@@ -280,14 +270,14 @@ static void *run_long(void *arg) {
  * flag, and once cleared the same context's next call answers as the
  * reference did. */
 static void interrupt_long(long_call *c, long_call *ref) {
-  const double t0 = now();
+  const double t0 = wm_test_now();
   run_long(ref);
   cr_assert_eq(ref->rc, WARPMATCH_OK, "%s", warpmatch_last_error(ref->ctx));
   cr_assert_gt(ref->ended - t0, 0.6, "the whole call takes %.2f s: too short to stop 0.3 s in", ref->ended - t0);
   pthread_t t;
   cr_assert_eq(pthread_create(&t, NULL, run_long, c), 0);
-  pause_ms(300);
-  const double asked = now();
+  wm_test_pause_ms(300);
+  const double asked = wm_test_now();
   warpmatch_interrupt(c->ctx, 1);
   pthread_join(t, NULL);
   cr_assert_eq(c->rc, WARPMATCH_EINTERRUPTED, "rc %d: %s", c->rc, warpmatch_last_error(c->ctx));

@@ -15,23 +15,13 @@
 #include <time.h>
 
 #include "matcher.h"
+#include "testutil.h"
 #include "warpmatch.h"
 
 /* Long enough that 0.3 s in is well before the end. */
 #define MIN_CALL_S 1.5
 
 enum kind { STACK, CLIQUE, MOTIFS, ORBITS, BFS };
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static void pause_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&t, NULL);
-}
 
 /* One call and what it answered: a count, the 21 motifs or the orbits. */
 typedef struct gcall {
@@ -49,7 +39,7 @@ typedef struct gcall {
 
 static void *run_call(void *arg) {
   gcall *c = arg;
-  c->started = now();
+  c->started = wm_test_now();
   if (c->kind == BFS) {
     warpmatch_bfs_result r;
     c->rc = warpmatch_bfs(c->ctx, c->g, 0, WARPMATCH_DEVICE_GPU, c->levels, NULL, &r);
@@ -77,7 +67,7 @@ static void *run_call(void *arg) {
       warpmatch_pattern_destroy(p);
     }
   }
-  c->ended = now();
+  c->ended = wm_test_now();
   return NULL;
 }
 
@@ -151,8 +141,8 @@ static void interrupt_gpu(enum kind kind, int gpus, unsigned scale, unsigned mos
   prepare(&c, ctx, g, kind, gpus);
   pthread_t t;
   cr_assert_eq(pthread_create(&t, NULL, run_call, &c), 0);
-  pause_ms(300);
-  const double asked = now();
+  wm_test_pause_ms(300);
+  const double asked = wm_test_now();
   warpmatch_interrupt(ctx, 1);
   pthread_join(t, NULL);
   cr_assert_eq(c.rc, WARPMATCH_EINTERRUPTED, "rc %d: %s", c.rc, warpmatch_last_error(ctx));
