@@ -86,4 +86,14 @@ void wm_gpu_hold_arm(wm_gpu_hold *h);
 int wm_gpu_hold_stream(wm_gpu_hold *h, cudaStream_t s, wm_error *err);
 void wm_gpu_hold_release(wm_gpu_hold *h);
 
+#ifdef __cplusplus
+/* *dst = cudaMalloc(bytes, at least 1) holding a copy of src. */
+template <class T>
+static inline cudaError_t wm_cuda_upload(T **dst, const void *src, size_t bytes) {
+  cudaError_t e = cudaMalloc((void **)dst, bytes ? bytes : 1);
+  if (e == cudaSuccess && bytes) e = cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice);
+  return e;
+}
+#endif
+
 #endif

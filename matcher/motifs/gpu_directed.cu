@@ -263,13 +263,6 @@ void release(bufs &b) {
   cudaGetLastError();
 }
 
-template <class T>
-cudaError_t upload(T **dst, const void *src, size_t bytes) {
-  cudaError_t e = cudaMalloc((void **)dst, bytes ? bytes : 1);
-  if (e == cudaSuccess && bytes) e = cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice);
-  return e;
-}
-
 /* The host's tables of size k: the rows of every code, and size 4's paths. */
 struct tables {
   uint8_t row_of[4096];
@@ -286,17 +279,17 @@ int setup(bufs &b, const wm_dir_skeleton *s, unsigned k, const tasks &t, const t
   WM_CU(cudaSetDevice(b.dev));
   WM_CU(cudaDeviceGetAttribute(&b.sms, cudaDevAttrMultiProcessorCount, b.dev));
   const uint64_t len = s->off[s->n];
-  WM_CU(upload(&b.off, s->off, ((size_t)s->n + 1) * sizeof *s->off));
-  WM_CU(upload(&b.nbr, s->nbr, len * sizeof *s->nbr));
-  WM_CU(upload(&b.dir, s->dir, len));
-  WM_CU(upload(&b.tv, t.tv, t.n * sizeof *t.tv));
-  WM_CU(upload(&b.te, t.te, t.n * sizeof *t.te));
-  WM_CU(upload(&b.start, t.start, (t.n + 1) * sizeof *t.start));
-  WM_CU(upload(&b.row_of, q.row_of, k == 3 ? 64 : 4096));
-  if (k == 4) WM_CU(upload(&b.accept, q.accept, 64 * 256));
+  WM_CU(wm_cuda_upload(&b.off, s->off, ((size_t)s->n + 1) * sizeof *s->off));
+  WM_CU(wm_cuda_upload(&b.nbr, s->nbr, len * sizeof *s->nbr));
+  WM_CU(wm_cuda_upload(&b.dir, s->dir, len));
+  WM_CU(wm_cuda_upload(&b.tv, t.tv, t.n * sizeof *t.tv));
+  WM_CU(wm_cuda_upload(&b.te, t.te, t.n * sizeof *t.te));
+  WM_CU(wm_cuda_upload(&b.start, t.start, (t.n + 1) * sizeof *t.start));
+  WM_CU(wm_cuda_upload(&b.row_of, q.row_of, k == 3 ? 64 : 4096));
+  if (k == 4) WM_CU(wm_cuda_upload(&b.accept, q.accept, 64 * 256));
   unsigned long long words[2 * WM_DIR_ROWS4];
   for (int r = 0; r < 2 * rows; r++) words[r] = r < rows ? start : 0;
-  WM_CU(upload(&b.words, words, 2 * rows * sizeof *words));
+  WM_CU(wm_cuda_upload(&b.words, words, 2 * rows * sizeof *words));
   WM_CU(cudaEventCreate(&b.begin));
   WM_CU(cudaEventCreate(&b.end));
   return WM_OK;

@@ -522,13 +522,6 @@ void release(bufs &b) {
   cudaGetLastError();
 }
 
-template <class T>
-cudaError_t upload(T **dst, const void *src, size_t bytes) {
-  cudaError_t e = cudaMalloc((void **)dst, bytes ? bytes : 1);
-  if (e == cudaSuccess && bytes) e = cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice);
-  return e;
-}
-
 /* The warps: as many as the device runs at once and no more than the
  * tasks, fewer where their slices would pass 3/4 of the free memory. */
 int warps_for(const wm_graph *g, uint64_t stride, uint32_t ntasks, int sms, uint64_t *warps, wm_error *err) {
@@ -559,17 +552,17 @@ int launch(bufs &b, const wm_graph *g, const wm_o5_equations *eq, const uint32_t
   if (wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj)) {
     p.off = (const uint64_t *)off, p.adj = (const uint32_t *)adj;
   } else {
-    WM_CU(upload(&b.own_off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t)));
-    WM_CU(upload(&b.own_adj, g->adj, g->m * sizeof(uint32_t)));
+    WM_CU(wm_cuda_upload(&b.own_off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t)));
+    WM_CU(wm_cuda_upload(&b.own_adj, g->adj, g->m * sizeof(uint32_t)));
     p.off = b.own_off, p.adj = b.own_adj;
   }
-  WM_CU(upload(&b.tri, tri, g->m * sizeof(uint32_t)));
-  if (bits) WM_CU(upload(&b.bits, bits, ((uint64_t)g->n * g->n + 63) / 64 * 8));
-  WM_CU(upload(&b.tasks, tasks, (size_t)b.ntasks * sizeof *tasks));
+  WM_CU(wm_cuda_upload(&b.tri, tri, g->m * sizeof(uint32_t)));
+  if (bits) WM_CU(wm_cuda_upload(&b.bits, bits, ((uint64_t)g->n * g->n + 63) / 64 * 8));
+  WM_CU(wm_cuda_upload(&b.tasks, tasks, (size_t)b.ntasks * sizeof *tasks));
   tables t;
   memcpy(t.nuse, eq->nuse, sizeof t.nuse), memcpy(t.nuse3, eq->nuse3, sizeof t.nuse3);
   memcpy(t.nper3, eq->nper3, sizeof t.nper3), memcpy(t.uses, eq->uses, sizeof t.uses);
-  WM_CU(upload(&b.q, &t, sizeof t));
+  WM_CU(wm_cuda_upload(&b.q, &t, sizeof t));
   WM_CU(cudaMalloc(&b.next, sizeof *b.next));
   WM_CU(cudaMemset(b.next, 0, sizeof *b.next));
   WM_CU(cudaMalloc(&b.sums, (size_t)b.ntasks * ORBITS5 * sizeof(wm_i128)));
