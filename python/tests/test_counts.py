@@ -88,7 +88,7 @@ def test_count_info(small: tuple[nx.Graph, warpmatch.Graph]) -> None:
 def test_planners_and_orders_agree(small: tuple[nx.Graph, warpmatch.Graph], name: str) -> None:
     G, g = small
     want = subgraphs(G, SHAPES[name])
-    for planner in ("auto", "model", "sampled"):
+    for planner in ("auto", "model", "sampled", "probes"):
         assert g.count(name, method="enumerate", device="cpu", planner=planner) == want, planner
     # orders other than the planner's, each vertex after a neighbour
     order = {"house": [4, 0, 1, 3, 2], "5-cycle": [4, 3, 2, 1, 0], "tailed-triangle": [3, 2, 1, 0]}[name]

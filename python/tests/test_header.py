@@ -76,8 +76,8 @@ def _fields(text: str, struct: str) -> list[str]:
             continue
         # "int a, b" / "const int32_t *labels" / "char launch[384]" / "uint64_t max_degree, min_degree"
         first, *more = decl.split(",")
-        names.append(re.findall(r"(\w+)\s*(?:\[[^\]]*\])?\s*$", first)[0])
-        names += [re.findall(r"(\w+)\s*(?:\[[^\]]*\])?\s*$", m)[0] for m in more]
+        names.append(re.findall(r"(\w+)\s*(?:\[[^\]]*\])*\s*$", first)[0])
+        names += [re.findall(r"(\w+)\s*(?:\[[^\]]*\])*\s*$", m)[0] for m in more]
     return names
 
 

@@ -43,7 +43,12 @@ _METHODS = {"auto": _lib.METHOD_AUTO, "formula": _lib.METHOD_FORMULA, "enumerate
 _METHOD_NAMES = {v: k for k, v in _METHODS.items()}
 _CHAINS = {"switch": _lib.RANDOMIZE_SWITCH, "curveball": _lib.RANDOMIZE_CURVEBALL}
 _CHAIN_NAMES = {v: k for k, v in _CHAINS.items()}
-_PLANNERS = {"auto": _lib.PLANNER_AUTO, "model": _lib.PLANNER_MODEL, "sampled": _lib.PLANNER_SAMPLED}
+_PLANNERS = {
+    "auto": _lib.PLANNER_AUTO,
+    "model": _lib.PLANNER_MODEL,
+    "sampled": _lib.PLANNER_SAMPLED,
+    "probes": _lib.PLANNER_PROBES,
+}
 _MAX_ID = _lib.UINT32_MAX - 1  # vertex ids and indices go up to 2^32 - 2
 
 
@@ -830,8 +835,9 @@ class Graph:
         ``labels`` (n integers) are the vertices' labels for a labeled
         pattern; ``ignore_labels`` matches its shape only.  ``planner``:
         how the matching order is chosen, "auto" (the cost model, with the
-        graph measured where a run is long), "model" or "sampled" (as the
-        program's ``--planner``); ``order``: the pattern's vertices in the
+        graph measured where a run is long, and on the CPU the best few
+        orders timed on a slice), "model", "sampled" or "probes" (auto
+        without the slices; as the program's ``--planner``); ``order``: the pattern's vertices in the
         order to match them instead (the count is the same, the work is not).
 
         ``per_vertex=True`` returns instead a uint64 array of n entries: at

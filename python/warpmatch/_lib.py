@@ -61,6 +61,7 @@ RANDOMIZE_CURVEBALL = 2
 PLANNER_MODEL = 0
 PLANNER_SAMPLED = 1
 PLANNER_AUTO = 2
+PLANNER_PROBES = 3  # AUTO without the timed slices
 
 # Generators (WARPMATCH_GEN_*), by the name `warpmatch gen` gives them.
 GEN_KINDS = {"kron": 1, "rmat": 2, "chung-lu": 3, "ba": 4, "hub": 5, "sbm": 6, "regular": 7, "grid": 8}
@@ -138,25 +139,8 @@ class MatchOptions(Structure):
 
 
 class MatchResult(Structure):
-    """warpmatch_match_result (a versioned struct: ``size`` first)."""
-
-    _fields_ = [
-        ("size", c_size_t),
-        ("count", CountResult),
-        ("set_ops", c_uint64),
-        ("listed", c_uint64),
-        ("ball_vertices", c_uint64),
-        ("formula_paths", c_uint64),
-        ("relabel_seconds", c_double),
-        ("stats_seconds", c_double),
-        ("plan_seconds", c_double),
-        ("transfer_ms", c_double),
-        ("lane_util", c_double),
-        ("trials", c_uint),
-        ("formula", c_char_p),
-        ("launch", c_char * 384),
-        ("executor", c_char_p),
-    ]
+    """warpmatch_match_result (a versioned struct: ``size`` first); its fields are set below,
+    once the library has said the sizes of its slice arrays (``LIMITS``)."""
 
 
 class Motif(Structure):
@@ -560,6 +544,32 @@ GPU_MAX_CHUNK = _limit("WARPMATCH_GPU_MAX_CHUNK")
 MAX_STRUCT_SIZE = _limit("WARPMATCH_MAX_STRUCT_SIZE")
 MAX_SWAPS_PER_EDGE = _limit("WARPMATCH_MAX_SWAPS_PER_EDGE")
 MAX_RANDOM_GRAPHS = _limit("WARPMATCH_MAX_RANDOM_GRAPHS")
+
+MAX_SLICE_ORDERS = _limit("WARPMATCH_MAX_SLICE_ORDERS")
+
+MatchResult._fields_ = [
+    ("size", c_size_t),
+    ("count", CountResult),
+    ("set_ops", c_uint64),
+    ("listed", c_uint64),
+    ("ball_vertices", c_uint64),
+    ("formula_paths", c_uint64),
+    ("relabel_seconds", c_double),
+    ("stats_seconds", c_double),
+    ("plan_seconds", c_double),
+    ("transfer_ms", c_double),
+    ("lane_util", c_double),
+    ("trials", c_uint),
+    ("formula", c_char_p),
+    ("launch", c_char * 384),
+    ("executor", c_char_p),
+    ("slice_orders", c_uint),
+    ("slice_chosen", c_uint),
+    ("slice_every", c_uint32),
+    ("slice_vertices", c_uint64),
+    ("slice_order", (c_uint * MAX_PATTERN_VERTICES) * MAX_SLICE_ORDERS),
+    ("slice_ms", c_double * MAX_SLICE_ORDERS),
+]
 
 
 def _match_options_table() -> dict[str, tuple[str, int, int]]:
