@@ -592,7 +592,7 @@ Test(api_limits, the_library_answers_the_headers) {
               L(WARPMATCH_GPU_MAX_WARPS),       L(WARPMATCH_GPU_MAX_BLOCKS),   L(WARPMATCH_GPU_MAX_CHUNK),
               L(WARPMATCH_MAX_STRUCT_SIZE),     L(WARPMATCH_GEN_MAX_SCALE),    L(WARPMATCH_GEN_MAX_EDGE_FACTOR),
               L(WARPMATCH_GEN_MAX_VERTICES),    L(WARPMATCH_GEN_MAX_EDGES),    L(WARPMATCH_MAX_SWAPS_PER_EDGE),
-              L(WARPMATCH_MAX_RANDOM_GRAPHS)};
+              L(WARPMATCH_MAX_RANDOM_GRAPHS),   L(WARPMATCH_MAX_SLICE_ORDERS)};
 #undef L
   unsigned i = 0;
   long long v = -1;
