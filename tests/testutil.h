@@ -72,6 +72,11 @@ void wm_test_assert_randomized(const wm_graph *g, const wm_graph *r);
 uint64_t wm_test_triangles(const wm_graph *g);
 /* The same vertices and rows. */
 int wm_test_same_graph(const wm_graph *a, const wm_graph *b);
+/* w through the public API, ids 0..n-1: its arcs when directed, else each
+ * edge once (fails the test if the library refuses it). */
+struct warpmatch_context;
+struct warpmatch_graph;
+struct warpmatch_graph *wm_test_api_graph(struct warpmatch_context *ctx, const wm_graph *w, int directed);
 
 /* Plans catalogue pattern `name` for g (NULL: the planner's default
  * statistics) with the given semantics; fails the test if planning fails. */

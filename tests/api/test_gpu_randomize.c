@@ -140,21 +140,6 @@ Test(gpu_randomize, stops_when_interrupted) {
 
 /* ---- significance on the GPU ------------------------------------------- */
 
-static warpmatch_graph *api_graph(warpmatch_context *ctx, const wm_graph *w, int directed) {
-  uint32_t *src = malloc(w->m * sizeof *src), *dst = malloc(w->m * sizeof *dst);
-  uint64_t k = 0;
-  for (uint32_t u = 0; u < w->n; u++)
-    for (uint64_t i = w->offsets[u]; i < w->offsets[u + 1]; i++) {
-      if (!directed && w->adj[i] < u) continue;
-      src[k] = u, dst[k] = w->adj[i], k++;
-    }
-  warpmatch_graph *g = NULL;
-  cr_assert_eq(warpmatch_graph_from_edges(ctx, w->n, src, dst, k, directed, &g), WARPMATCH_OK, "%s",
-               warpmatch_last_error(ctx));
-  free(src), free(dst);
-  return g;
-}
-
 /* h's classes counted on the CPU. */
 static void cpu_counts(warpmatch_context *ctx, const warpmatch_graph *h, unsigned size, int directed,
                        warpmatch_motif *out) {
@@ -184,7 +169,7 @@ static void significance_is_its_graphs(unsigned size, int directed, int gpus) {
   cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
   cr_assert_eq(warpmatch_set_gpus(ctx, gpus), WARPMATCH_OK);
   wm_graph *w = wm_test_powerlaw(300, 6, 3, 0.25, 11);
-  warpmatch_graph *g = api_graph(ctx, w, directed);
+  warpmatch_graph *g = wm_test_api_graph(ctx, w, directed);
   wm_graph_destroy(w);
   enum { GRAPHS = 6 };
   const unsigned classes = warpmatch_significance_classes(size, directed);
@@ -315,7 +300,7 @@ Test(gpu_randomize, curveball_is_made_on_the_cpu) {
   warpmatch_context *ctx = NULL;
   cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
   wm_graph *w = wm_test_powerlaw(200, 6, 2, 0.25, 3);
-  warpmatch_graph *g = api_graph(ctx, w, 0);
+  warpmatch_graph *g = wm_test_api_graph(ctx, w, 0);
   wm_graph_destroy(w);
   warpmatch_significance_row rows[2];
   warpmatch_significance_options o;
@@ -341,7 +326,7 @@ Test(gpu_randomize, two_gpus_give_one_gpus_answer) {
   wm_graph_destroy(a), wm_graph_destroy(b);
   warpmatch_context *ctx = NULL;
   cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
-  warpmatch_graph *g = api_graph(ctx, w, 0);
+  warpmatch_graph *g = wm_test_api_graph(ctx, w, 0);
   wm_graph_destroy(w);
   enum { GRAPHS = 7, CLASSES = 6 };
   warpmatch_significance_row r1[CLASSES], r2[CLASSES];

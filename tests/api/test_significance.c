@@ -23,17 +23,7 @@ static warpmatch_context *ctx_new(int threads) {
 /* A small power-law graph through the public API (ids 0..n-1). */
 static warpmatch_graph *small_graph(warpmatch_context *ctx, uint64_t seed, int directed) {
   wm_graph *w = wm_test_powerlaw(120, 6, 2, 0.25, seed);
-  uint32_t *src = malloc(w->m * sizeof *src), *dst = malloc(w->m * sizeof *dst);
-  uint64_t k = 0;
-  for (uint32_t u = 0; u < w->n; u++)
-    for (uint64_t i = w->offsets[u]; i < w->offsets[u + 1]; i++) {
-      if (!directed && w->adj[i] < u) continue;
-      src[k] = u, dst[k] = w->adj[i], k++;
-    }
-  warpmatch_graph *g = NULL;
-  cr_assert_eq(warpmatch_graph_from_edges(ctx, w->n, src, dst, k, directed, &g), WARPMATCH_OK, "%s",
-               warpmatch_last_error(ctx));
-  free(src), free(dst);
+  warpmatch_graph *g = wm_test_api_graph(ctx, w, directed);
   wm_graph_destroy(w);
   return g;
 }
