@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "orbits.h"
 
 typedef struct orientation {
@@ -259,10 +260,14 @@ static void per_vertex(pass *p, scratch *s, int walked, uint32_t v) {
   cycles_from(p, s->cnt, s->list, v);
 }
 
+/* 0, -1 out of memory, or 1 interrupted (warpmatch_interrupt: each vertex
+ * asks first, so a hub's own work is the longest wait). */
 static int passes(pass *p, unsigned k) {
   const wm_graph *g = p->g;
   const int walked = walked_only();
   int oom = 0;
+  wm_progress progress; /* the line and the interrupt flag; only the 4-vertex pass shows */
+  wm_progress_init(&progress, "orbit aggregates", g->n, k >= 4);
   orient(p);
 #pragma omp parallel
   {
@@ -271,17 +276,18 @@ static int passes(pass *p, unsigned k) {
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++)
-      if (ok) triangles_from(p, s.local, s.tally, (uint32_t)v);
+      if (ok && !wm_progress_stopped(&progress)) triangles_from(p, s.local, s.tally, (uint32_t)v);
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < (int64_t)g->n; v++) fill_down_arcs(p, (uint32_t)v);
     if (k >= 4) {
 #pragma omp for schedule(dynamic, 16)
       for (int64_t v = 0; v < (int64_t)g->n; v++)
-        if (ok) per_vertex(p, &s, walked, (uint32_t)v);
+        if (ok && !wm_progress_stopped(&progress)) per_vertex(p, &s, walked, (uint32_t)v), wm_progress_add(&progress, 1);
     }
     scratch_free(&s);
   }
-  return oom ? -1 : 0;
+  wm_progress_finish(&progress);
+  return oom ? -1 : wm_progress_stopped(&progress) ? 1 : 0;
 }
 
 int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err) {
@@ -298,7 +304,9 @@ int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *
   if (!rc) {
     memset(a->tri, 0, (g->m ? g->m : 1) * sizeof *a->tri);
     if (k >= 4) memset(a->k4, 0, n * sizeof *a->k4);
-    if (passes(&p, k)) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates' scratch");
+    const int got = passes(&p, k);
+    if (got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates' scratch");
+    else if (got > 0) rc = wm_interrupted(err, "orbits");
   }
   if (!rc && p.overflow)
     rc = wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");

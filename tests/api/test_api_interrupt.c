@@ -194,7 +194,7 @@ Test(interrupt, progress_callback) {
   warpmatch_context_destroy(ctx);
 }
 
-/* The orbits (enumerated and by the 5-vertex formula) and the directed
+/* The orbits (enumerated and by the 4- and 5-vertex formulas) and the directed
  * 4-vertex motifs stop too, and run again once the flag is cleared. */
 Test(interrupt, orbits_and_directed_motifs) {
   warpmatch_context *ctx = ctx_new();
@@ -213,14 +213,16 @@ Test(interrupt, orbits_and_directed_motifs) {
   for (int on = 1; on >= 0; on--) {
     const int want = on ? WARPMATCH_EINTERRUPTED : WARPMATCH_OK;
     warpmatch_interrupt(ctx, on);
-    for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
-      warpmatch_orbit_options o;
-      warpmatch_orbit_options_init(&o);
-      o.device = WARPMATCH_DEVICE_CPU;
-      o.method = method;
-      cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), want, "method %d: %s", method,
-                   warpmatch_last_error(ctx));
-    }
+    for (unsigned size = 4; size <= 5; size++)
+      for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
+        warpmatch_orbit_options o;
+        warpmatch_orbit_options_init(&o);
+        o.device = WARPMATCH_DEVICE_CPU;
+        o.method = method;
+        o.graphlet_size = size;
+        cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), want, "size %u, method %d: %s", size, method,
+                     warpmatch_last_error(ctx));
+      }
     for (int method = WARPMATCH_METHOD_AUTO; method <= WARPMATCH_METHOD_ENUMERATE; method += 2) {
       warpmatch_directed_motif_options o;
       warpmatch_directed_motif_options_init(&o);
