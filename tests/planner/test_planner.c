@@ -656,13 +656,8 @@ Test(planner, sampled_order_choice, .timeout = 60) {
 static void cheapest_order(const wm_pattern *p, const wm_graph_summary *gs, uint8_t *order, unsigned depth,
                            unsigned used, double *best, unsigned *orders) {
   if (depth == p->k) {
-    wm_plan_options po;
-    wm_plan_options_init(&po);
-    po.forced_order = order;
-    wm_plan plan;
-    wm_error err;
-    cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
-    if (plan.est_cost < *best) *best = plan.est_cost;
+    const double cost = wm_test_forced_plan(p, gs, order).est_cost;
+    if (cost < *best) *best = cost;
     ++*orders;
     return;
   }
