@@ -273,6 +273,7 @@ struct Search {
   uint32_t bu_levels;
   int truncated;
   wm_monitor *mon; /* the call's (warpmatch_interrupt), or NULL: polled between levels */
+  const int *stop; /* its stop word as the device reads it (the small-level kernel's) */
 
   /* trace: milliseconds since the previous call (each level ends synchronised) */
   double lap_ms() {
@@ -357,7 +358,7 @@ int Search::small_levels(const uint32_t *in, uint32_t count) {
   a.edge_budget = SmallLevelPolicy::EDGE_BUDGET;
   a.out = c->d_q[cur ^ 1];
   a.stats = c->d_stats;
-  if (wm_gpu_stop_word(mon, &a.stop, err)) return err->code;
+  a.stop = stop;
   CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
   CK(small_levels_launch(a, c->small_smem, c->st));
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
@@ -530,6 +531,7 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   S.target = o->target;
   S.trace = wm_trace_on("WM_BFS_TRACE");
   S.mon = wm_monitor_current();
+  if (wm_gpu_stop_word(S.mon, &S.stop, err)) return err->code; /* once a search: a driver call */
   const size_t n = c->g->n;
   double t0 = wm_now();
   S.t_mark = t0;
