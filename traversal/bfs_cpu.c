@@ -18,8 +18,12 @@
 
 enum {
   BACK_TO_TOPDOWN_BETA = 24,
-  /* below this frontier a step runs on one thread: waking a team costs more */
-  PARALLEL_FRONTIER = 256,
+  /* below this many frontier edges a top-down step runs on one thread: one
+   * thread scans about an edge a nanosecond where the rows are cached, and
+   * a team of 16 costs some tens of microseconds to wake, share and join
+   * (facebook's search: 108 us on one thread, 201 us on 16 when a frontier
+   * of 256 vertices took the team; scripts/bench-calls.sh) */
+  PARALLEL_EDGES = 1 << 16,
 };
 
 typedef struct tbuf {
@@ -79,7 +83,7 @@ static void gather(cpu_bfs *b) {
 static void step_topdown(cpu_bfs *b, uint32_t L) {
   const wm_graph *g = b->g;
   uint64_t hubs = 0, edges = 0;
-#pragma omp parallel num_threads(b->nt) reduction(+ : hubs, edges) if (b->qlen >= PARALLEL_FRONTIER)
+#pragma omp parallel num_threads(b->nt) reduction(+ : hubs, edges) if (b->f_edges >= PARALLEL_EDGES)
   {
     tbuf *t = &b->bufs[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 64)

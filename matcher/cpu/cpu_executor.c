@@ -478,11 +478,15 @@ static uint64_t degree_sum(const exec *e, uint64_t roots) {
 }
 
 /* What one more thread costs, in the work's units (list elements the set
- * operations read, a nanosecond or less each): waking a sleeping OpenMP
- * thread, its share of the dynamic schedule and the join, some tens of
- * microseconds.  Issue 46: 200 triangle counts of a 500-vertex graph took
- * three times as long on the default team as on one thread. */
-#define WM_CPU_THREAD_COST 65536.0
+ * operations read, about a nanosecond each): on a quiet 16-core host, with
+ * the team warm from the call before, a fraction of a microsecond.  There,
+ * 100 back-to-back triangle counts of G(500, 2000) (estimate 4.1e4) took a
+ * median 138 / 102 / 85 / 77 us on 1 / 4 / 8 / 16 threads
+ * (scripts/bench-calls.sh), so only calls of a few thousand elements stay
+ * on one thread.  A machine whose cores are busy with other work is
+ * another matter (a descheduled thread holds the join for a time slice):
+ * there the caller's warpmatch_set_threads(ctx, 1) is the remedy. */
+#define WM_CPU_THREAD_COST 256.0
 
 /* The threads that finish the call soonest, at most `threads`: t threads
  * take about work / t + t * cost, least at t = sqrt(work / cost).  The
