@@ -219,20 +219,10 @@ __device__ wm_u64 clq_edges(const uint32_t *M, const Set &S, int lane) {
   return acc;
 }
 
-/* Rows of the descent's top level between two reads of the stop word: a
- * row of a dense hub's matrix can hold seconds of (k-2)-cliques (a 6-clique
- * count on Kronecker 19 answered an interrupt 0.6 s late when only the
- * claims of rows and pivots read it); a read is a trip over the bus. */
-#define CLQ_STOP_EVERY 256u
-
 /* The R-cliques inside S, R >= 3: for each j in S (the whole warp), the
- * (R-1)-cliques inside S & row j, kept in the next level of stk.  The top
- * level (TOP) reads the stop word every CLQ_STOP_EVERY rows and drops the
- * rest when it is set (the caller's count is then discarded). */
-template <int R, bool TOP = false>
-__device__ wm_u64 clq_descend(const uint32_t *M, const Set &S, uint32_t *stk, uint32_t stride, int lane,
-                              const int *stop = nullptr) {
-  unsigned rows = 0;
+ * (R-1)-cliques inside S & row j, kept in the next level of stk. */
+template <int R>
+__device__ wm_u64 clq_descend(const uint32_t *M, const Set &S, uint32_t *stk, uint32_t stride, int lane) {
   wm_u64 acc = 0;
   Set C;
   C.L = stk + stride;
@@ -244,7 +234,6 @@ __device__ wm_u64 clq_descend(const uint32_t *M, const Set &S, uint32_t *stk, ui
       const uint32_t j = c * 32u + (uint32_t)__ffs((int)bits) - 1u;
       bits &= bits - 1u;
       if (j + 1u < (uint32_t)R) continue; /* fewer than R - 1 rows below j */
-      if (TOP && ++rows % CLQ_STOP_EVERY == 0 && __shfl_sync(DAG_FULL, wm_stop_asked(stop), 0)) return acc;
       const uint32_t size = set_and(C, stk, S, M + row_off(j), words_below(j), lane);
       if (size + 1u >= (uint32_t)R) {
         if constexpr (R == 3)
@@ -261,7 +250,7 @@ __device__ wm_u64 clq_descend(const uint32_t *M, const Set &S, uint32_t *stk, ui
 /* The k-cliques whose two top vertices are v and x_i: (k-2)-cliques inside
  * row i.  stk: WM_CLQ_STACK_WORDS(k, stride) words. */
 __device__ wm_u64 clq_count_row(const uint32_t *M, uint32_t i, uint32_t k, uint32_t *stk,
-                                uint32_t stride, int lane, const int *stop) {
+                                uint32_t stride, int lane) {
   Set S;
   S.L = stk;
   S.P = stk + stride;
@@ -269,10 +258,10 @@ __device__ wm_u64 clq_count_row(const uint32_t *M, uint32_t i, uint32_t k, uint3
   uint32_t *below = stk + 2 * stride;
   switch (k) {
     case 4: return clq_edges(M, S, lane);
-    case 5: return clq_descend<3, true>(M, S, below, stride, lane, stop);
-    case 6: return clq_descend<4, true>(M, S, below, stride, lane, stop);
-    case 7: return clq_descend<5, true>(M, S, below, stride, lane, stop);
-    case 8: return clq_descend<6, true>(M, S, below, stride, lane, stop);
+    case 5: return clq_descend<3>(M, S, below, stride, lane);
+    case 6: return clq_descend<4>(M, S, below, stride, lane);
+    case 7: return clq_descend<5>(M, S, below, stride, lane);
+    case 8: return clq_descend<6>(M, S, below, stride, lane);
     default: return 0;
   }
 }
@@ -287,12 +276,14 @@ __global__ void __launch_bounds__(WARPS * 32) clq_light_kernel(wm_dag_args A) {
   t.vals = mine + LIGHT_SLOTS;
   uint32_t *M = mine + 2 * LIGHT_SLOTS, *stk = M + LIGHT_MAT;
   wm_u64 cnt = 0;
-  unsigned last = 0;
+  unsigned last = 0; /* lane 0's clock at its last read of the stop word */
   uint32_t v0, v1;
   while (dag_grab_light(A, lane, v0, v1)) {
     for (uint32_t v = v0; v < v1; v++) {
       const uint32_t d = __ldg(A.dplus + v);
       if (d + 1u < A.k || d > WM_CLQ_LIGHT_D) continue;
+      /* a grab is many pivots, and only every 16th grab reads the word: per
+       * pivot too (a 6-clique count on Kronecker 19 answered 0.6 s late) */
       bool stop = false;
       if (lane == 0) stop = wm_stop_due(A.stop, &last);
       if (__shfl_sync(DAG_FULL, stop, 0)) break;
@@ -300,7 +291,7 @@ __global__ void __launch_bounds__(WARPS * 32) clq_light_kernel(wm_dag_args A) {
       t.lg = dag_log_slots(d);
       dag_table_fill<false>(t.keys, t.vals, t.lg, plus, d);
       for (uint32_t i = 1; i < d; i++) clq_build_row(A, plus, t, i, M + row_off(i), lane);
-      for (uint32_t i = d - 1; i + 2u >= A.k; i--) cnt += clq_count_row(M, i, A.k, stk, LIGHT_STK, lane, A.stop);
+      for (uint32_t i = d - 1; i + 2u >= A.k; i--) cnt += clq_count_row(M, i, A.k, stk, LIGHT_STK, lane);
       __syncwarp(); /* the table and matrix are rebuilt for the next pivot */
     }
   }
@@ -385,12 +376,12 @@ __global__ void __launch_bounds__(WARPS * 32, WM_CLQ_COUNT_MINB) clq_count_kerne
     }
     for (;;) {
       unsigned r = 0;
-      if (lane == 0) r = wm_stop_due(A.stop, &last) ? UINT_MAX : atomicAdd(&next_row, 1u);
+      if (lane == 0) r = wm_stop_due(A.stop, &last) ? UINT_MAX : atomicAdd(&next_row, 1u); /* an item is many rows */
       r = __shfl_sync(DAG_FULL, r, 0);
       if (r >= it.hi - it.lo) break;
       const uint32_t i = it.hi - 1u - r;
       if (i + 2u < A.k) break; /* so are the rows after it */
-      cnt += clq_count_row(M, i, A.k, stk, stride, lane, A.stop);
+      cnt += clq_count_row(M, i, A.k, stk, stride, lane);
     }
     __syncthreads(); /* the matrix and the item are replaced next */
   }
