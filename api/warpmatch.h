@@ -118,12 +118,21 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
  * processes) and the triad census, and the GPU's counts, motifs and orbits,
  * on every GPU of the call: their kernels read a word in pinned host memory
  * that this sets where they claim their next work item (each warp at most
- * every ~0.5 ms, a block per heavy item), take no more, and the call
+ * every ~8 ms, a block per heavy item), take no more, and the call
  * reports the interrupt instead of a partial count, within 0.5 s of it.
  * Atomic stores: safe from another thread and from a signal handler (a
  * binding's SIGINT).  Clear it once the call has returned, before the
  * next. */
 void warpmatch_interrupt(warpmatch_context *ctx, int on);
+/* From on = 1 until on = 0, a SIGINT to the process interrupts ctx's calls
+ * (warpmatch_interrupt(ctx, 1)) instead of reaching its previous handler,
+ * which on = 0 puts back; *caught (may be NULL) then says whether one came,
+ * so that the caller can re-raise it to that handler once the call has
+ * returned (and clear the interrupt).  For a binding that runs its calls on
+ * the thread where its own Ctrl-C handling lives (Python); one catch at a
+ * time in the process (a second on = 1 is WARPMATCH_EUSAGE); SIGINT set to
+ * be ignored stays ignored. */
+int warpmatch_catch_sigint(warpmatch_context *ctx, int on, int *caught);
 /* The progress of a call's long phases: fn(user, phase, done, total), with
  * phase a name ("counting", "motif sums", a file's path), done growing
  * towards total in the phase's own units (total 0: unknown).  Called at its

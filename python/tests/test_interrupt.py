@@ -107,6 +107,23 @@ def test_sigint_stops_a_long_gpu_call(what: str, call: Any) -> None:
     assert call(g) == expected, "the call after the interrupt answers otherwise"
 
 
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="SIGINT reaches the main thread")
+def test_sigint_reaches_the_programs_own_handler() -> None:
+    """A handler of the program's own hears the Ctrl-C once the call has given up (the
+    library catches it only during the call), and the call raises Interrupted."""
+    call = lambda g: g.count("house", method="enumerate", device="cpu", progress=False)  # noqa: E731
+    g, _ = _long(call, 2.5, 12, 16)
+    heard: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda sig, frame: heard.append(sig))
+    try:
+        latency = _interrupt(lambda: call(g))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert heard == [signal.SIGINT]
+    assert latency < 0.5, f"Interrupted {latency:.2f} s after SIGINT"
+    assert call(g) == g.count("house", method="enumerate", device="cpu", progress=False)
+
+
 def test_interrupted_code_is_a_keyboard_interrupt() -> None:
     e = _errors.from_code(4, "warpmatch_count: matching: interrupted (warpmatch_interrupt)")
     assert isinstance(e, warpmatch.Interrupted)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import builtins
 import operator
 import os
-import queue
+import signal
 import sys
 import threading
 import weakref
@@ -145,57 +145,22 @@ class _Context:
                 bar.close()
 
     def _interruptible(self, fn: Callable[[], int]) -> int:
-        """``fn()`` on the worker thread while this one waits in short waits, where Python
-        delivers SIGINT: KeyboardInterrupt sets the library's interrupt flag, waits for
-        the call to give up (milliseconds on the CPU), clears the flag and re-raises."""
-        box, done = _on_worker(fn)
+        """``fn()`` on this (the main) thread with SIGINT caught by the library: Ctrl-C
+        interrupts the call, which gives up within 0.5 s, and once it has returned the
+        signal goes to Python's own handler (KeyboardInterrupt by default).  A second
+        thread for the call would cost each small call two thread wake-ups."""
+        if lib.warpmatch_catch_sigint(self.ptr, 1, None) != _lib.OK:
+            return fn()  # a catch is active already (a call within a call): let it be
+        caught = ctypes.c_int(0)
         try:
-            while not done.wait(0.05):
-                pass
-        except KeyboardInterrupt:
-            lib.warpmatch_interrupt(self.ptr, 1)
-            while True:
-                try:
-                    if done.wait(0.05):
-                        break
-                except KeyboardInterrupt:  # a second Ctrl-C: the call is stopping already
-                    pass
-            lib.warpmatch_interrupt(self.ptr, 0)
-            raise
-        if "error" in box:
-            raise box["error"]
-        return int(box["rc"])
-
-
-# The main thread's C calls run on one long-lived worker thread: Ctrl-C reaches only the
-# main thread, which must stay free to see it.  One thread for every context (the main
-# thread makes one call at a time), kept so that its OpenMP threads are made once: a thread
-# per call cost 0.27 ms a call.
-_jobs: queue.SimpleQueue[tuple[Callable[[], int], dict[str, Any], threading.Event]] = queue.SimpleQueue()
-_worker: threading.Thread | None = None
-
-
-def _serve() -> None:
-    while True:
-        fn, box, done = _jobs.get()
-        try:
-            box["rc"] = fn()
-        except BaseException as e:  # noqa: BLE001 - re-raised on the calling thread
-            box["error"] = e
-        done.set()
-
-
-def _on_worker(fn: Callable[[], int]) -> tuple[dict[str, Any], threading.Event]:
-    """Queues ``fn()`` for the worker (started on first use, and again after a fork):
-    its result or exception goes into the dict, then the event is set."""
-    global _worker
-    if _worker is None or not _worker.is_alive():
-        _worker = threading.Thread(target=_serve, name="warpmatch calls", daemon=True)
-        _worker.start()
-    box: dict[str, Any] = {}
-    done = threading.Event()
-    _jobs.put((fn, box, done))
-    return box, done
+            rc = fn()
+        finally:
+            lib.warpmatch_catch_sigint(self.ptr, 0, ctypes.byref(caught))
+            if caught.value:
+                lib.warpmatch_interrupt(self.ptr, 0)
+        if caught.value:
+            signal.raise_signal(signal.SIGINT)
+        return int(rc)
 
 
 def _in_notebook() -> bool:

@@ -379,6 +379,7 @@ _SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "warpmatch_set_threads": (c_int, [ctx_p, c_int]),
     "warpmatch_set_gpus": (c_int, [ctx_p, c_int]),
     "warpmatch_interrupt": (None, [ctx_p, c_int]),
+    "warpmatch_catch_sigint": (c_int, [ctx_p, c_int, POINTER(c_int)]),
     "warpmatch_set_progress_callback": (c_int, [ctx_p, PROGRESS_FN, c_void_p]),
     # graphs
     "warpmatch_load_options_init": (None, [c_void_p]),

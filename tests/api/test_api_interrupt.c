@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,5 +357,57 @@ Test(interrupt, triad_census_from_another_thread, .timeout = 300) {
   warpmatch_graph_destroy(d);
   warpmatch_graph_destroy(u);
   warpmatch_context_destroy(fresh);
+  warpmatch_context_destroy(ctx);
+}
+
+static volatile sig_atomic_t own_handler_calls;
+static void own_handler(int sig) {
+  (void)sig;
+  own_handler_calls++;
+}
+
+/* warpmatch_catch_sigint: a SIGINT while caught interrupts the context
+ * (a call then stops at once) and is reported, not passed to the handler
+ * it replaced, which is back afterwards; one catch at a time; ignored
+ * stays ignored. */
+Test(interrupt, catch_sigint) {
+  warpmatch_context *ctx = ctx_new(), *other = ctx_new();
+  warpmatch_graph *g = kron(ctx, 10);
+  struct sigaction sa, before;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = own_handler;
+  sigemptyset(&sa.sa_mask);
+  cr_assert_eq(sigaction(SIGINT, &sa, &before), 0);
+  int caught = -1;
+  cr_assert_eq(warpmatch_catch_sigint(ctx, 1, NULL), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_catch_sigint(other, 1, NULL), WARPMATCH_EUSAGE, "a second catch");
+  cr_assert_eq(warpmatch_catch_sigint(other, 0, &caught), WARPMATCH_EUSAGE, "not the catching context");
+  raise(SIGINT);
+  cr_assert_eq(own_handler_calls, 0, "the replaced handler ran during the catch");
+  call c = {ctx, g, 0, -1, 0};
+  run_call(&c);
+  cr_assert_eq(c.rc, WARPMATCH_EINTERRUPTED, "rc %d after a caught SIGINT", c.rc);
+  cr_assert_eq(warpmatch_catch_sigint(ctx, 0, &caught), WARPMATCH_OK);
+  cr_assert_eq(caught, 1);
+  warpmatch_interrupt(ctx, 0);
+  raise(SIGINT);
+  cr_assert_eq(own_handler_calls, 1, "the handler is not back after the catch");
+  /* no SIGINT: not caught, the calls run */
+  cr_assert_eq(warpmatch_catch_sigint(other, 1, NULL), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_catch_sigint(other, 0, &caught), WARPMATCH_OK);
+  cr_assert_eq(caught, 0);
+  /* ignored: the catch leaves it so and hears nothing */
+  sa.sa_handler = SIG_IGN;
+  cr_assert_eq(sigaction(SIGINT, &sa, NULL), 0);
+  cr_assert_eq(warpmatch_catch_sigint(ctx, 1, NULL), WARPMATCH_OK);
+  raise(SIGINT);
+  cr_assert_eq(warpmatch_catch_sigint(ctx, 0, &caught), WARPMATCH_OK);
+  cr_assert_eq(caught, 0);
+  call d = {ctx, g, 0, -1, 0};
+  run_call(&d);
+  cr_assert_eq(d.rc, WARPMATCH_OK, "rc %d: %s", d.rc, warpmatch_last_error(ctx));
+  cr_assert_eq(sigaction(SIGINT, &before, NULL), 0);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(other);
   warpmatch_context_destroy(ctx);
 }
