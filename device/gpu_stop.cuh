@@ -10,23 +10,32 @@ __device__ __forceinline__ bool wm_stop_asked(const int *stop) {
   return stop && *(const volatile int *)stop != 0;
 }
 
-/* Cycles between two reads by one warp where it claims often: about 8 ms
- * at 2 GHz, far inside the 0.5 s promised.  Every warp of a full device
- * reads (some 8,000 on an H200), so the interval sets the traffic: at 2^20
- * cycles, 16 million reads a second held the clique kernels 3.4x longer
- * (a 6-clique count of Kronecker 17: 381 ms unpolled, 1,309 ms at 2^20,
- * 387 ms at 2^24, its interrupt answered in 0.05 s). */
-#define WM_STOP_POLL_CYCLES (1u << 24)
+/* Cycles between two reads by one warp where it claims often (a level-0
+ * item of microseconds): about 0.5 ms at 2 GHz, far inside the 0.5 s
+ * promised, and a few million reads a second from a full device. */
+#define WM_STOP_POLL_CYCLES (1u << 20)
 
-/* wm_stop_asked at most once per WM_STOP_POLL_CYCLES of the SM's clock
- * (*last: the 32-bit clock at the caller's last read, 0 at first: read at
- * once; the difference is taken modulo 2^32, well above the interval). */
-__device__ __forceinline__ bool wm_stop_due(const int *stop, unsigned *last) {
+/* The same for poll sites that every warp of a full device passes every
+ * few microseconds (the clique kernels' pivots and rows): about 8 ms.  At
+ * 2^20 cycles there, some 8,000 warps of an H200 read 16 million times a
+ * second over the bus and held the kernels 3.4x longer (a 6-clique count
+ * of Kronecker 17: 381 ms unpolled, 1,309 ms at 2^20, 387 ms at 2^24, its
+ * interrupt answered in 0.05 s). */
+#define WM_STOP_POLL_CYCLES_HOT (1u << 24)
+
+/* wm_stop_asked at most once per `cycles` of the SM's clock (*last: the
+ * 32-bit clock at the caller's last read, 0 at first: read at once; the
+ * difference is taken modulo 2^32, well above the interval). */
+__device__ __forceinline__ bool wm_stop_due_every(const int *stop, unsigned *last, unsigned cycles) {
   if (!stop) return false;
   const unsigned now = (unsigned)clock();
-  if (*last && now - *last < WM_STOP_POLL_CYCLES) return false;
+  if (*last && now - *last < cycles) return false;
   *last = now ? now : 1u;
   return *(const volatile int *)stop != 0;
+}
+
+__device__ __forceinline__ bool wm_stop_due(const int *stop, unsigned *last) {
+  return wm_stop_due_every(stop, last, WM_STOP_POLL_CYCLES);
 }
 
 #endif

@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(WARPS * 32) clq_light_kernel(wm_dag_args A) {
       /* a grab is many pivots, and only every 16th grab reads the word: per
        * pivot too (a 6-clique count on Kronecker 19 answered 0.6 s late) */
       bool stop = false;
-      if (lane == 0) stop = wm_stop_due(A.stop, &last);
+      if (lane == 0) stop = wm_stop_due_every(A.stop, &last, WM_STOP_POLL_CYCLES_HOT);
       if (__shfl_sync(DAG_FULL, stop, 0)) break;
       const uint32_t *plus = A.adj + __ldg(A.off + v);
       t.lg = dag_log_slots(d);
@@ -376,7 +376,7 @@ __global__ void __launch_bounds__(WARPS * 32, WM_CLQ_COUNT_MINB) clq_count_kerne
     }
     for (;;) {
       unsigned r = 0;
-      if (lane == 0) r = wm_stop_due(A.stop, &last) ? UINT_MAX : atomicAdd(&next_row, 1u); /* an item is many rows */
+      if (lane == 0) r = wm_stop_due_every(A.stop, &last, WM_STOP_POLL_CYCLES_HOT) ? UINT_MAX : atomicAdd(&next_row, 1u); /* an item is many rows */
       r = __shfl_sync(DAG_FULL, r, 0);
       if (r >= it.hi - it.lo) break;
       const uint32_t i = it.hi - 1u - r;
