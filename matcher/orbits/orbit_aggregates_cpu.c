@@ -2,14 +2,20 @@
  * gpu_orbit_sums.cu): triangles per arc, and for k >= 4 per vertex its
  * 4-cliques, 4-cycles and diamond sums.
  *
- * Everything walks the degree orientation (u before w when d(u) < d(w),
- * ties by index; out-degrees at most sqrt(2m)), so a hub's row is read
- * only from below: the triangles from each one's lowest vertex, the
- * 4-cycles from each one's highest (Chiba & Nishizeki's order), which
- * costs the sum over u of d(u) d+(u) where marking a vertex's row and
- * reading every neighbour's would cost the sum of d(u)^2 (on Kronecker
- * graphs ten times more).  Credits to other vertices are 64-bit atomics
- * whose wrap is flagged: past 2^64 - 1 the caller gets an error. */
+ * The graph is first relabelled by the degree order (rank r before s when
+ * d(r) < d(s), ties by index; out-degrees at most sqrt(2m)) with every row
+ * sorted by rank, so that a vertex's neighbours above it are the end of its
+ * row and those below a given one a prefix: a hub's row is read only from
+ * below, and never past the bound the pass needs, with no lookup of the
+ * order on the way.  The triangles are found from each one's lowest vertex,
+ * twice: first for the triangles per arc and the 4-cliques (which need no
+ * counts), then for the diamond sums (which need every arc's); the 4-cycles
+ * from each one's highest (Chiba & Nishizeki's order).  The cost is about
+ * the sum over u of d(u) d+(u), where marking a vertex's row and reading
+ * every neighbour's would cost the sum of d(u)^2 (on Kronecker graphs ten
+ * times more).  Credits to other vertices are 64-bit adds, atomic when
+ * several threads run, whose wrap is flagged: past 2^64 - 1 the caller gets
+ * an error.  The results go back to g's labels at the end. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,124 +23,140 @@
 #include "base.h"
 #include "orbits.h"
 
-typedef struct orientation {
+/* g relabelled by the degree order. */
+typedef struct ranked {
+  uint32_t n;
+  uint32_t *old;     /* rank -> g's vertex */
   uint64_t *offsets; /* n + 1 */
-  uint32_t *adj;     /* the out-neighbours, in row order */
-  uint64_t *arc;     /* per out-arc, its index in g->adj */
-} orientation;
+  uint64_t *up;      /* n: where row r's neighbours above r start */
+  uint32_t *adj;     /* the rows, ascending */
+  uint64_t *from;    /* per arc r -> s, g's arc old(s) -> old(r) (its reverse) */
+} ranked;
 
 typedef struct pass {
-  const wm_graph *g;
-  uint64_t *key; /* per vertex d(v) * 2^32 + v: u before w when key[u] < key[w] */
-  orientation o;
-  uint32_t *tri;
-  uint64_t *k4, *n8, *n12; /* per vertex, for k >= 4 */
+  ranked r;
+  uint32_t *tri;           /* per arc of r, for the arcs r -> s with r < s */
+  uint64_t *k4, *n8, *n12; /* per rank, for k >= 4 */
+  int atomic;              /* several threads credit the same words */
   int overflow;
 } pass;
 
 static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
 
-static int before(const wm_graph *g, uint32_t u, uint32_t w) {
-  const uint64_t du = deg(g, u), dw = deg(g, w);
-  return du < dw || (du == dw && u < w);
+/* The ranks by a counting sort on the degree (stable: ties by index). */
+static int rank_vertices(const wm_graph *g, ranked *r, uint32_t *rank) {
+  uint64_t top = 0;
+  for (uint32_t v = 0; v < g->n; v++) top = deg(g, v) > top ? deg(g, v) : top;
+  uint64_t *at = calloc(top + 2, sizeof *at);
+  if (!at) return -1;
+  for (uint32_t v = 0; v < g->n; v++) at[deg(g, v) + 1]++;
+  for (uint64_t d = 0; d <= top; d++) at[d + 1] += at[d];
+  for (uint32_t v = 0; v < g->n; v++) {
+    const uint32_t s = (uint32_t)at[deg(g, v)]++;
+    rank[v] = s, r->old[s] = v;
+  }
+  free(at);
+  return 0;
 }
 
-static void orient(pass *p) {
-  const wm_graph *g = p->g;
-  for (uint32_t v = 0; v < g->n; v++) p->key[v] = deg(g, v) << 32 | v;
-  p->o.offsets[0] = 0;
-  for (uint32_t v = 0; v < g->n; v++) {
-    uint64_t d = 0;
-    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) d += before(g, v, g->adj[e]);
-    p->o.offsets[v + 1] = p->o.offsets[v] + d;
+/* The rows by rank: each rank s, in ascending order, appended to its
+ * neighbours' rows, which come out sorted; a row's entries below it are
+ * those present when its own turn comes. */
+static void fill_rows(const wm_graph *g, ranked *r, const uint32_t *rank, uint64_t *pos) {
+  r->offsets[0] = 0;
+  for (uint32_t s = 0; s < r->n; s++) r->offsets[s + 1] = r->offsets[s] + deg(g, r->old[s]);
+  memcpy(pos, r->offsets, (size_t)r->n * sizeof *pos);
+  for (uint32_t s = 0; s < r->n; s++) {
+    const uint32_t v = r->old[s];
+    r->up[s] = pos[s];
+    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
+      const uint64_t q = pos[rank[g->adj[e]]]++;
+      r->adj[q] = s, r->from[q] = e;
+    }
   }
-#pragma omp parallel for schedule(dynamic, 256)
-  for (int64_t v = 0; v < (int64_t)g->n; v++) {
-    uint64_t o = p->o.offsets[v];
-    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
-      if (before(g, (uint32_t)v, g->adj[e])) p->o.adj[o] = g->adj[e], p->o.arc[o++] = e;
-  }
+}
+
+static void ranked_free(ranked *r) {
+  free(r->old);
+  free(r->offsets);
+  free(r->up);
+  free(r->adj);
+  free(r->from);
+}
+
+static int ranked_init(const wm_graph *g, ranked *r) {
+  const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
+  memset(r, 0, sizeof *r);
+  r->n = g->n;
+  r->old = malloc(n * sizeof *r->old);
+  r->offsets = malloc((n + 1) * sizeof *r->offsets);
+  r->up = malloc(n * sizeof *r->up);
+  r->adj = malloc(m * sizeof *r->adj);
+  r->from = malloc(m * sizeof *r->from);
+  uint32_t *rank = malloc(n * sizeof *rank);
+  uint64_t *pos = malloc(n * sizeof *pos);
+  int ok = r->old && r->offsets && r->up && r->adj && r->from && rank && pos && !rank_vertices(g, r, rank);
+  if (ok) fill_rows(g, r, rank, pos);
+  free(rank);
+  free(pos);
+  if (!ok) ranked_free(r);
+  return ok ? 0 : -1;
 }
 
 static void add(pass *p, uint64_t *at, uint64_t x) {
-  if (x && __atomic_fetch_add(at, x, __ATOMIC_RELAXED) > UINT64_MAX - x)
+  if (!x) return;
+  if (!p->atomic) {
+    if (__builtin_add_overflow(*at, x, at)) p->overflow = 1;
+  } else if (__atomic_fetch_add(at, x, __ATOMIC_RELAXED) > UINT64_MAX - x) {
     __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
+  }
 }
 
-/* Calls f(p, a, i, j, f_arc) for every triangle a < b < c with b = out[i],
- * c = out[j] of a's out-row and f the out-arc b -> c; local holds i + 1 per
- * vertex of a's out-row (zero elsewhere, before and after). */
-#define EACH_TRIANGLE(p, local, a, BODY)                                                    \
+static void add32(const pass *p, uint32_t *at, uint32_t x) {
+  if (p->atomic) __atomic_fetch_add(at, x, __ATOMIC_RELAXED);
+  else *at += x;
+}
+
+/* Calls BODY for every triangle a < b < c with b = out[i], c = out[j] of
+ * a's row above it (out, k entries) and f the arc b -> c; local holds
+ * i + 1 per vertex of out (zero elsewhere, before and after).  b's row is
+ * read from b up, and only up to out's last vertex. */
+#define EACH_TRIANGLE(r, local, a, BODY)                                                    \
   do {                                                                                      \
-    const uint64_t *oo_ = (p)->o.offsets;                                                   \
-    const uint32_t *oa_ = (p)->o.adj, *out_ = oa_ + oo_[a];                                 \
-    const uint32_t k_ = (uint32_t)(oo_[(a) + 1] - oo_[a]);                                  \
-    for (uint32_t i_ = 0; i_ < k_; i_++) (local)[out_[i_]] = i_ + 1;                        \
-    for (uint32_t i = 0; i < k_; i++)                                                       \
-      for (uint64_t f = oo_[out_[i]]; f < oo_[out_[i] + 1]; f++) {                          \
-        if (!(local)[oa_[f]]) continue;                                                     \
-        const uint32_t j = (local)[oa_[f]] - 1;                                             \
+    const uint32_t *adj_ = (r)->adj, *out = adj_ + (r)->up[a];                              \
+    const uint32_t k = (uint32_t)((r)->offsets[(a) + 1] - (r)->up[a]);                      \
+    if (k < 2) break;                                                                       \
+    const uint32_t last_ = out[k - 1];                                                      \
+    for (uint32_t i_ = 0; i_ < k; i_++) (local)[out[i_]] = i_ + 1;                          \
+    for (uint32_t i = 0; i + 1 < k; i++)                                                    \
+      for (uint64_t f = (r)->up[out[i]], end_ = (r)->offsets[out[i] + 1]; f < end_; f++) {  \
+        const uint32_t c_ = adj_[f];                                                        \
+        if (c_ > last_) break;                                                              \
+        if (!(local)[c_]) continue;                                                         \
+        const uint32_t j = (local)[c_] - 1;                                                 \
         BODY;                                                                               \
       }                                                                                     \
-    for (uint32_t i_ = 0; i_ < k_; i_++) (local)[out_[i_]] = 0;                             \
+    for (uint32_t i_ = 0; i_ < k; i_++) (local)[out[i_]] = 0;                               \
   } while (0)
 
-/* The triangles on the out-arcs, each from its lowest vertex a: a's own
- * arcs gather in tally (only a's thread adds to them as the lowest) and
- * reach tri in one add each; the far arc b -> c takes an atomic add. */
-static void triangles_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t a) {
-  const uint64_t base = p->o.offsets[a];
-  const uint64_t *arc = p->o.arc;
-  uint32_t *tri = p->tri;
-  EACH_TRIANGLE(p, local, a, {
-    tally[i]++;
-    tally[j]++;
-    __atomic_fetch_add(&tri[arc[f]], 1u, __ATOMIC_RELAXED);
-  });
-  for (uint64_t e = base; e < p->o.offsets[a + 1]; e++)
-    if (tally[e - base]) __atomic_fetch_add(&tri[arc[e]], (uint32_t)tally[e - base], __ATOMIC_RELAXED), tally[e - base] = 0;
-}
-
-/* The arcs pointing down take their twin's count. */
-static void fill_down_arcs(const pass *p, uint32_t v) {
-  const wm_graph *g = p->g;
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
-    if (before(g, g->adj[e], v)) p->tri[e] = p->tri[wm_graph_arc_at(g, g->adj[e], v)];
-}
-
-/* n12: for a triangle a, b, c each corner takes the triangles of the far
- * edge less one; b's and c's gather in tally (per vertex of a's out-row). */
-static void diamonds_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t a) {
-  const uint64_t base = p->o.offsets[a];
-  uint64_t at_a = 0;
-  int wrapped = 0;
-  EACH_TRIANGLE(p, local, a, {
-    wrapped |= __builtin_add_overflow(at_a, p->tri[p->o.arc[f]] - 1, &at_a);
-    wrapped |= __builtin_add_overflow(tally[i], p->tri[p->o.arc[base + j]] - 1, &tally[i]);
-    wrapped |= __builtin_add_overflow(tally[j], p->tri[p->o.arc[base + i]] - 1, &tally[j]);
-  });
-  if (wrapped) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
-  add(p, &p->n12[a], at_a);
-  for (uint64_t e = base; e < p->o.offsets[a + 1]; e++) add(p, &p->n12[p->o.adj[e]], tally[e - base]), tally[e - base] = 0;
-}
+/* Past this out-degree the rows would leave the caches (k^2 bits): such a
+ * vertex's cliques are walked one by one, marking a's out-row 1 and the
+ * part of it in b's out-row 2. */
+#define ROWS_MAX 1024u
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 /* Without -mpopcnt the builtin is a library call, a third of this pass. */
 __attribute__((target_clones("popcnt", "default")))
 #endif
 /* The 4-cliques through a and each u of its out-row are the edges among
- * u's neighbours there: with rows of that out-row as bit sets, u's credit
- * is half the sum over its neighbours w there of |N(u) & N(w)|, and a's a
- * third of all of them; its cost is a's triangles times a row's words,
- * without visiting each clique. */
-static void cliques_from(pass *p, uint32_t *local, uint64_t *rows, uint32_t a) {
-  const uint32_t k = (uint32_t)(p->o.offsets[a + 1] - p->o.offsets[a]), words = (k + 63) / 64;
-  const uint32_t *out = p->o.adj + p->o.offsets[a];
-  memset(rows, 0, (size_t)k * words * sizeof *rows);
-  EACH_TRIANGLE(p, local, a, {
-    rows[(size_t)i * words + j / 64] |= 1ull << (j % 64);
-    rows[(size_t)j * words + i / 64] |= 1ull << (i % 64);
-  });
+ * u's neighbours there: with rows of that out-row as bit sets (filled by
+ * the triangle pass), u's credit is half the sum over its neighbours w
+ * there of |N(u) & N(w)|, and a's a third of all of them; its cost is a's
+ * triangles times a row's words, without visiting each clique. */
+static void cliques_from_rows(pass *p, const uint64_t *rows, uint32_t a) {
+  const ranked *r = &p->r;
+  const uint32_t k = (uint32_t)(r->offsets[a + 1] - r->up[a]), words = (k + 63) / 64;
+  const uint32_t *out = r->adj + r->up[a];
   uint64_t at_a = 0;
   for (uint32_t i = 0; i < k; i++) {
     const uint64_t *ri = rows + (size_t)i * words;
@@ -150,26 +172,22 @@ static void cliques_from(pass *p, uint32_t *local, uint64_t *rows, uint32_t a) {
   add(p, &p->k4[a], at_a / 3);
 }
 
-/* Past this out-degree the rows would leave the caches (k^2 bits): such a
- * vertex's cliques are walked one by one, marking a's out-row 1 and the
- * part of it in b's out-row 2. */
-#define ROWS_MAX 1024u
-
 static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *tally, uint32_t a) {
-  const uint64_t *oo = p->o.offsets;
-  const uint32_t *oa = p->o.adj;
-  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) mark[oa[e]] = 1;
+  const ranked *r = &p->r;
+  const uint64_t *up = r->up, *oo = r->offsets;
+  const uint32_t *adj = r->adj;
+  for (uint64_t e = up[a]; e < oo[a + 1]; e++) mark[adj[e]] = 1;
   uint64_t at_a = 0;
-  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) {
-    const uint32_t b = oa[e];
+  for (uint64_t e = up[a]; e < oo[a + 1]; e++) {
+    const uint32_t b = adj[e];
     uint32_t nc = 0;
-    for (uint64_t f = oo[b]; f < oo[b + 1]; f++)
-      if (mark[oa[f]]) mark[oa[f]] = 2, common[nc++] = oa[f];
+    for (uint64_t f = up[b]; f < oo[b + 1]; f++)
+      if (mark[adj[f]]) mark[adj[f]] = 2, common[nc++] = adj[f];
     for (uint32_t i = 0; i < nc; i++) {
       const uint32_t c = common[i];
       uint64_t at_c = 0;
-      for (uint64_t f = oo[c]; f < oo[c + 1]; f++)
-        if (mark[oa[f]] == 2) at_c++, tally[oa[f]]++;
+      for (uint64_t f = up[c]; f < oo[c + 1]; f++)
+        if (mark[adj[f]] == 2) at_c++, tally[adj[f]]++;
       tally[c] += at_c;
       tally[b] += at_c;
       at_a += at_c;
@@ -177,32 +195,83 @@ static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *t
     for (uint32_t i = 0; i < nc; i++) mark[common[i]] = 1;
   }
   add(p, &p->k4[a], at_a);
-  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) {
-    mark[oa[e]] = 0;
-    add(p, &p->k4[oa[e]], tally[oa[e]]), tally[oa[e]] = 0;
+  for (uint64_t e = up[a]; e < oo[a + 1]; e++) {
+    mark[adj[e]] = 0;
+    add(p, &p->k4[adj[e]], tally[adj[e]]), tally[adj[e]] = 0;
   }
 }
 
+/* One thread's scratch: per-vertex words, zero between uses. */
+typedef struct scratch {
+  uint32_t *local, *cnt, *list;
+  uint8_t *mark;
+  uint64_t *tally, *rows;
+} scratch;
+
+/* The triangles on a's out-arcs, from their lowest vertex a: a's own arcs
+ * gather in tally (per position of its out-row) and reach tri in one add
+ * each; the far arc b -> c takes an add per triangle.  For k >= 4 the same
+ * walk fills the out-row's bit-set rows for the 4-cliques (see
+ * cliques_from_rows; `walked`: every vertex walks its cliques instead). */
+static void triangles_from(pass *p, scratch *s, unsigned kk, int walked, uint32_t a) {
+  const ranked *r = &p->r;
+  const uint64_t base = r->up[a], deg_out = r->offsets[a + 1] - base;
+  const int rows = kk >= 4 && deg_out >= 3 && deg_out <= ROWS_MAX && !walked;
+  const uint32_t words = (uint32_t)((deg_out + 63) / 64);
+  uint64_t *tally = s->tally, *bits = s->rows;
+  uint32_t *tri = p->tri;
+  if (rows) memset(bits, 0, (size_t)deg_out * words * sizeof *bits);
+  EACH_TRIANGLE(r, s->local, a, {
+    tally[i]++;
+    tally[j]++;
+    add32(p, &tri[f], 1);
+    if (rows) {
+      bits[(size_t)i * words + j / 64] |= 1ull << (j % 64);
+      bits[(size_t)j * words + i / 64] |= 1ull << (i % 64);
+    }
+  });
+  for (uint64_t e = 0; e < deg_out; e++)
+    if (tally[e]) add32(p, &tri[base + e], (uint32_t)tally[e]), tally[e] = 0;
+  if (rows) cliques_from_rows(p, bits, a);
+  else if (kk >= 4 && deg_out >= 3) cliques_walked(p, s->mark, s->list, s->tally, a);
+}
+
+/* n12: for a triangle a, b, c each corner takes the triangles of the far
+ * edge less one; b's and c's gather in tally (per vertex of a's out-row). */
+static void diamonds_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t a) {
+  const ranked *r = &p->r;
+  const uint64_t base = r->up[a];
+  const uint32_t *tri = p->tri;
+  uint64_t at_a = 0;
+  int wrapped = 0;
+  EACH_TRIANGLE(r, local, a, {
+    wrapped |= __builtin_add_overflow(at_a, tri[f] - 1, &at_a);
+    wrapped |= __builtin_add_overflow(tally[i], tri[base + j] - 1, &tally[i]);
+    wrapped |= __builtin_add_overflow(tally[j], tri[base + i] - 1, &tally[j]);
+  });
+  if (wrapped) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
+  add(p, &p->n12[a], at_a);
+  for (uint64_t e = base; e < r->offsets[a + 1]; e++) add(p, &p->n12[r->adj[e]], tally[e - base]), tally[e - base] = 0;
+}
+
 /* n8: the 4-cycles v, u, w, u' whose highest vertex is v (so u, w and u'
- * lie below it): C(c, 2) for each w below v with c such middles, to v and
- * to w, and c - 1 to each middle. */
+ * lie below it; each row's part below v is a prefix): C(c, 2) for each w
+ * below v with c such middles, to v and to w, and c - 1 to each middle. */
 static void cycles_from(pass *p, uint32_t *cnt, uint32_t *touched, uint32_t v) {
-  const wm_graph *g = p->g;
-  const uint64_t *key = p->key, top = key[v];
+  const ranked *r = &p->r;
+  const uint64_t *oo = r->offsets;
+  const uint32_t *adj = r->adj;
   uint32_t nt = 0;
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-    const uint32_t u = g->adj[e];
-    if (key[u] > top) continue;
-    for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++)
-      if (key[g->adj[f]] < top && !cnt[g->adj[f]]++) touched[nt++] = g->adj[f];
+  for (uint64_t e = oo[v]; e < r->up[v]; e++) {
+    const uint32_t u = adj[e];
+    for (uint64_t f = oo[u]; f < oo[u + 1] && adj[f] < v; f++)
+      if (!cnt[adj[f]]++) touched[nt++] = adj[f];
   }
   if (!nt) return;
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-    const uint32_t u = g->adj[e];
-    if (key[u] > top) continue;
+  for (uint64_t e = oo[v]; e < r->up[v]; e++) {
+    const uint32_t u = adj[e];
     uint64_t others = 0;
-    for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++)
-      if (key[g->adj[f]] < top) others += cnt[g->adj[f]] - 1;
+    for (uint64_t f = oo[u]; f < oo[u + 1] && adj[f] < v; f++) others += cnt[adj[f]] - 1;
     add(p, &p->n8[u], others);
   }
   uint64_t at_v = 0;
@@ -215,13 +284,6 @@ static void cycles_from(pass *p, uint32_t *cnt, uint32_t *touched, uint32_t v) {
   }
   add(p, &p->n8[v], at_v);
 }
-
-/* One thread's scratch: per-vertex words, zero between uses. */
-typedef struct scratch {
-  uint32_t *local, *cnt, *list;
-  uint8_t *mark;
-  uint64_t *tally, *rows;
-} scratch;
 
 static int scratch_init(scratch *s, uint32_t n, unsigned k) {
   const size_t len = n ? n : 1;
@@ -252,37 +314,41 @@ static int walked_only(void) {
   return v && *v == '1';
 }
 
-static void per_vertex(pass *p, scratch *s, int walked, uint32_t v) {
-  diamonds_from(p, s->local, s->tally, v);
-  const uint64_t out = p->o.offsets[v + 1] - p->o.offsets[v];
-  if (out >= 3 && out <= ROWS_MAX && !walked) cliques_from(p, s->local, s->rows, v);
-  else if (out >= 3) cliques_walked(p, s->mark, s->list, s->tally, v);
-  cycles_from(p, s->cnt, s->list, v);
-}
+/* Vertices go out in blocks, the highest ranks (the hubs, the longest
+ * work) first, so that no thread is left with one at the end. */
+#define BLOCK 32
 
-/* 0, -1 out of memory, or 1 interrupted (warpmatch_interrupt: each vertex
- * asks first, so a hub's own work is the longest wait). */
+/* 0, -1 out of memory, or 1 interrupted (warpmatch_interrupt: each block
+ * of vertices asks first, so a hub's own work is the longest wait). */
 static int passes(pass *p, unsigned k) {
-  const wm_graph *g = p->g;
+  const uint32_t n = p->r.n;
+  const int64_t blocks = ((int64_t)n + BLOCK - 1) / BLOCK;
   const int walked = walked_only();
   int oom = 0;
   wm_progress progress; /* the line and the interrupt flag; only the 4-vertex pass shows */
-  wm_progress_init(&progress, "orbit aggregates", g->n, k >= 4);
-  orient(p);
+  wm_progress_init(&progress, "orbit aggregates", (k >= 4 ? 2 : 1) * (uint64_t)n, k >= 4);
 #pragma omp parallel
   {
+#pragma omp single
+    p->atomic = omp_get_num_threads() > 1;
     scratch s;
-    const int ok = scratch_init(&s, g->n, k);
+    const int ok = scratch_init(&s, n, k);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < (int64_t)g->n; v++)
-      if (ok && !wm_progress_stopped(&progress)) triangles_from(p, s.local, s.tally, (uint32_t)v);
-#pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) fill_down_arcs(p, (uint32_t)v);
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < blocks; b++) {
+      const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
+      if (!ok || wm_progress_stopped(&progress)) continue;
+      for (uint32_t v = hi; v-- > lo;) triangles_from(p, &s, k, walked, v);
+      wm_progress_add(&progress, hi - lo);
+    }
     if (k >= 4) {
-#pragma omp for schedule(dynamic, 16)
-      for (int64_t v = 0; v < (int64_t)g->n; v++)
-        if (ok && !wm_progress_stopped(&progress)) per_vertex(p, &s, walked, (uint32_t)v), wm_progress_add(&progress, 1);
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t b = 0; b < blocks; b++) {
+        const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
+        if (!ok || wm_progress_stopped(&progress)) continue;
+        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, s.local, s.tally, v), cycles_from(p, s.cnt, s.list, v);
+        wm_progress_add(&progress, hi - lo);
+      }
     }
     scratch_free(&s);
   }
@@ -290,31 +356,54 @@ static int passes(pass *p, unsigned k) {
   return oom ? -1 : wm_progress_stopped(&progress) ? 1 : 0;
 }
 
+/* Each edge's count to both of g's arcs: rank s's arcs down to t < s, in
+ * ascending s, meet t's row above t in its order, so a cursor per t finds
+ * each one's twin. */
+static void triangles_back(const pass *p, uint64_t *cursor, uint32_t *tri) {
+  const ranked *r = &p->r;
+  memcpy(cursor, r->up, (size_t)r->n * sizeof *cursor);
+  for (uint32_t s = 0; s < r->n; s++)
+    for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
+      const uint64_t twin = cursor[r->adj[e]]++;
+      tri[r->from[e]] = tri[r->from[twin]] = p->tri[twin];
+    }
+}
+
+static int back_to_g(pass *p, unsigned k, wm_orbit_aggregates *a) {
+  const ranked *r = &p->r;
+  uint64_t *cursor = malloc((r->n ? r->n : 1) * sizeof *cursor);
+  if (!cursor) return -1;
+  triangles_back(p, cursor, a->tri);
+  free(cursor);
+  if (k < 4) return 0;
+#pragma omp parallel for schedule(static)
+  for (int64_t s = 0; s < (int64_t)r->n; s++) {
+    const uint32_t v = r->old[s];
+    a->k4[v] = p->k4[s], a->n8[v] = (wm_i128)p->n8[s], a->n12[v] = (wm_i128)p->n12[s];
+  }
+  return 0;
+}
+
 int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err) {
-  const size_t n = g->n ? g->n : 1, half = g->m / 2 + 1;
-  pass p = {.g = g, .tri = a->tri};
-  p.key = malloc(n * sizeof *p.key);
-  p.o.offsets = malloc((n + 1) * sizeof *p.o.offsets);
-  p.o.adj = malloc(half * sizeof *p.o.adj);
-  p.o.arc = malloc(half * sizeof *p.o.arc);
-  if (k >= 4) p.k4 = a->k4, p.n8 = calloc(n, sizeof *p.n8), p.n12 = calloc(n, sizeof *p.n12);
+  const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
+  pass p = {.atomic = 1};
   int rc = WM_OK;
-  if (!p.key || !p.o.offsets || !p.o.adj || !p.o.arc || (k >= 4 && (!p.n8 || !p.n12)))
-    rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the orientation (%llu arcs)", (unsigned long long)g->m);
+  if (ranked_init(g, &p.r)) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order");
+  p.tri = calloc(m, sizeof *p.tri);
+  if (k >= 4) p.k4 = calloc(n, sizeof *p.k4), p.n8 = calloc(n, sizeof *p.n8), p.n12 = calloc(n, sizeof *p.n12);
+  if (!p.tri || (k >= 4 && (!p.k4 || !p.n8 || !p.n12)))
+    rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%llu arcs)", (unsigned long long)g->m);
   if (!rc) {
-    memset(a->tri, 0, (g->m ? g->m : 1) * sizeof *a->tri);
-    if (k >= 4) memset(a->k4, 0, n * sizeof *a->k4);
     const int got = passes(&p, k);
     if (got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates' scratch");
     else if (got > 0) rc = wm_interrupted(err, "orbits");
   }
   if (!rc && p.overflow)
     rc = wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
-  for (uint32_t v = 0; !rc && k >= 4 && v < g->n; v++) a->n8[v] = (wm_i128)p.n8[v], a->n12[v] = (wm_i128)p.n12[v];
-  free(p.key);
-  free(p.o.offsets);
-  free(p.o.adj);
-  free(p.o.arc);
+  if (!rc && back_to_g(&p, k, a)) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates");
+  ranked_free(&p.r);
+  free(p.tri);
+  free(p.k4);
   free(p.n8);
   free(p.n12);
   return rc;
