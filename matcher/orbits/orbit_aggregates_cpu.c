@@ -59,19 +59,40 @@ static int rank_vertices(const wm_graph *g, ranked *r, uint32_t *rank) {
   return 0;
 }
 
+/* The first row of thread t's share of the arcs (of T threads). */
+static uint32_t share_start(const uint64_t *offsets, uint32_t n, int t, int T) {
+  const uint64_t want = offsets[n] / (uint64_t)T * (uint64_t)t;
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (offsets[mid] < want) lo = mid + 1;
+    else hi = mid;
+  }
+  return t ? lo : 0;
+}
+
 /* The rows by rank: each rank s, in ascending order, appended to its
  * neighbours' rows, which come out sorted; a row's entries below it are
- * those present when its own turn comes. */
+ * those present when its own turn comes.  Each thread fills the rows of
+ * its share of the arcs, reading every rank's (the writes, scattered, are
+ * the cost). */
 static void fill_rows(const wm_graph *g, ranked *r, const uint32_t *rank, uint64_t *pos) {
   r->offsets[0] = 0;
   for (uint32_t s = 0; s < r->n; s++) r->offsets[s + 1] = r->offsets[s] + deg(g, r->old[s]);
   memcpy(pos, r->offsets, (size_t)r->n * sizeof *pos);
-  for (uint32_t s = 0; s < r->n; s++) {
-    const uint32_t v = r->old[s];
-    r->up[s] = pos[s];
-    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-      const uint64_t q = pos[rank[g->adj[e]]]++;
-      r->adj[q] = s, r->from[q] = e;
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), T = omp_get_num_threads();
+    const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
+    for (uint32_t s = 0; s < r->n; s++) {
+      const uint32_t v = r->old[s];
+      if (s >= lo && s < hi) r->up[s] = pos[s];
+      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
+        const uint32_t to = rank[g->adj[e]];
+        if (to < lo || to >= hi) continue;
+        const uint64_t q = pos[to]++;
+        r->adj[q] = s, r->from[q] = e;
+      }
     }
   }
 }
@@ -358,15 +379,22 @@ static int passes(pass *p, unsigned k) {
 
 /* Each edge's count to both of g's arcs: rank s's arcs down to t < s, in
  * ascending s, meet t's row above t in its order, so a cursor per t finds
- * each one's twin. */
+ * each one's twin (each thread the t of its share of the arcs). */
 static void triangles_back(const pass *p, uint64_t *cursor, uint32_t *tri) {
   const ranked *r = &p->r;
   memcpy(cursor, r->up, (size_t)r->n * sizeof *cursor);
-  for (uint32_t s = 0; s < r->n; s++)
-    for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
-      const uint64_t twin = cursor[r->adj[e]]++;
-      tri[r->from[e]] = tri[r->from[twin]] = p->tri[twin];
-    }
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), T = omp_get_num_threads();
+    const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
+    for (uint32_t s = lo; s < r->n; s++)
+      for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
+        const uint32_t to = r->adj[e];
+        if (to < lo || to >= hi) continue;
+        const uint64_t twin = cursor[to]++;
+        tri[r->from[e]] = tri[r->from[twin]] = p->tri[twin];
+      }
+  }
 }
 
 static int back_to_g(pass *p, unsigned k, wm_orbit_aggregates *a) {
