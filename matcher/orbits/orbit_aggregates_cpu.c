@@ -285,8 +285,11 @@ static void cycles_from(pass *p, uint32_t *cnt, uint32_t *touched, uint32_t v) {
   uint32_t nt = 0;
   for (uint64_t e = oo[v]; e < r->up[v]; e++) {
     const uint32_t u = adj[e];
-    for (uint64_t f = oo[u]; f < oo[u + 1] && adj[f] < v; f++)
-      if (!cnt[adj[f]]++) touched[nt++] = adj[f];
+    for (uint64_t f = oo[u]; f < oo[u + 1] && adj[f] < v; f++) { /* no branch: a first touch is a coin toss */
+      const uint32_t w = adj[f];
+      touched[nt] = w;
+      nt += !cnt[w]++;
+    }
   }
   if (!nt) return;
   for (uint64_t e = oo[v]; e < r->up[v]; e++) {
