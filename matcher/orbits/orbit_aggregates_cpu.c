@@ -138,25 +138,28 @@ static void add32(const pass *p, uint32_t *at, uint32_t x) {
   else *at += x;
 }
 
-/* Calls BODY for every triangle a < b < c with b = out[i], c = out[j] of
- * a's row above it (out, k entries) and f the arc b -> c; local holds
- * i + 1 per vertex of out (zero elsewhere, before and after).  b's row is
- * read from b up, and only up to out's last vertex. */
-#define EACH_TRIANGLE(r, local, a, BODY)                                                    \
+/* Runs BODY for every c of b's row above b, up to out's last vertex, for
+ * each b = out[i] of a's row above a (out, k entries), then AFTER_B: f is
+ * the arc b -> c, and jj = local[c] is j + 1 where c = out[j] closes the
+ * triangle a < b < c, 0 where it does not (local holds j + 1 per vertex of
+ * out, zero elsewhere, before and after).  Whether c closes one is a coin
+ * toss, so the bodies use jj without a branch: slot 0 of their per-position
+ * arrays takes the misses. */
+#define EACH_WEDGE(r, local, a, BODY, AFTER_B)                                              \
   do {                                                                                      \
     const uint32_t *adj_ = (r)->adj, *out = adj_ + (r)->up[a];                              \
     const uint32_t k = (uint32_t)((r)->offsets[(a) + 1] - (r)->up[a]);                      \
     if (k < 2) break;                                                                       \
     const uint32_t last_ = out[k - 1];                                                      \
     for (uint32_t i_ = 0; i_ < k; i_++) (local)[out[i_]] = i_ + 1;                          \
-    for (uint32_t i = 0; i + 1 < k; i++)                                                    \
-      for (uint64_t f = (r)->up[out[i]], end_ = (r)->offsets[out[i] + 1]; f < end_; f++) {  \
-        const uint32_t c_ = adj_[f];                                                        \
-        if (c_ > last_) break;                                                              \
-        if (!(local)[c_]) continue;                                                         \
-        const uint32_t j = (local)[c_] - 1;                                                 \
+    for (uint32_t i = 0; i + 1 < k; i++) {                                                  \
+      for (uint64_t f = (r)->up[out[i]], end_ = (r)->offsets[out[i] + 1]; f < end_; f++) { \
+        if (adj_[f] > last_) break;                                                         \
+        const uint32_t jj = (local)[adj_[f]];                                               \
         BODY;                                                                               \
       }                                                                                     \
+      AFTER_B;                                                                              \
+    }                                                                                       \
     for (uint32_t i_ = 0; i_ < k; i_++) (local)[out[i_]] = 0;                               \
   } while (0)
 
@@ -224,55 +227,66 @@ static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *t
 
 /* One thread's scratch: per-vertex words, zero between uses. */
 typedef struct scratch {
-  uint32_t *local, *cnt, *list;
+  uint32_t *local, *cnt, *list, *own;
   uint8_t *mark;
   uint64_t *tally, *rows;
 } scratch;
 
 /* The triangles on a's out-arcs, from their lowest vertex a: a's own arcs
- * gather in tally (per position of its out-row) and reach tri in one add
- * each; the far arc b -> c takes an add per triangle.  For k >= 4 the same
- * walk fills the out-row's bit-set rows for the 4-cliques (see
+ * gather in tally (position j at j + 1) and reach tri in one add each; the
+ * far arc b -> c takes an add per triangle.  For k >= 4 the same walk
+ * fills the out-row's bit-set rows for the 4-cliques (see
  * cliques_from_rows; `walked`: every vertex walks its cliques instead). */
 static void triangles_from(pass *p, scratch *s, unsigned kk, int walked, uint32_t a) {
   const ranked *r = &p->r;
   const uint64_t base = r->up[a], deg_out = r->offsets[a + 1] - base;
-  const int rows = kk >= 4 && deg_out >= 3 && deg_out <= ROWS_MAX && !walked;
+  const int rows = kk >= 4 && deg_out >= 3 && deg_out <= ROWS_MAX && !walked, atomic = p->atomic;
   const uint32_t words = (uint32_t)((deg_out + 63) / 64);
-  uint64_t *tally = s->tally, *bits = s->rows;
+  uint64_t *tally = s->tally, *bits = s->rows, at_b = 0;
   uint32_t *tri = p->tri;
   if (rows) memset(bits, 0, (size_t)deg_out * words * sizeof *bits);
-  EACH_TRIANGLE(r, s->local, a, {
-    tally[i]++;
-    tally[j]++;
-    add32(p, &tri[f], 1);
+  EACH_WEDGE(r, s->local, a, {
+    const uint32_t hit = jj != 0;
+    const uint32_t j = (jj - 1) & (0u - hit); /* a miss sets no bit */
+    at_b += hit;
+    tally[jj]++;
+    if (!atomic) tri[f] += hit;
+    else if (hit) __atomic_fetch_add(&tri[f], 1u, __ATOMIC_RELAXED);
     if (rows) {
-      bits[(size_t)i * words + j / 64] |= 1ull << (j % 64);
-      bits[(size_t)j * words + i / 64] |= 1ull << (i % 64);
+      bits[(size_t)i * words + j / 64] |= (uint64_t)hit << (j % 64);
+      bits[(size_t)j * words + i / 64] |= (uint64_t)hit << (i % 64);
     }
-  });
+  }, (tally[i + 1] += at_b, at_b = 0));
+  tally[0] = 0;
   for (uint64_t e = 0; e < deg_out; e++)
-    if (tally[e]) add32(p, &tri[base + e], (uint32_t)tally[e]), tally[e] = 0;
+    if (tally[e + 1]) add32(p, &tri[base + e], (uint32_t)tally[e + 1]), tally[e + 1] = 0;
   if (rows) cliques_from_rows(p, bits, a);
   else if (kk >= 4 && deg_out >= 3) cliques_walked(p, s->mark, s->list, s->tally, a);
 }
 
 /* n12: for a triangle a, b, c each corner takes the triangles of the far
- * edge less one; b's and c's gather in tally (per vertex of a's out-row). */
-static void diamonds_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t a) {
+ * edge less one; b's and c's gather in tally (position j at j + 1), with
+ * the triangles of a's own arcs in own (the same way; own[0] = 1 gives a
+ * miss 0).  A position's sum has at most k < 2^32 terms below 2^32; a's
+ * may pass 2^64, and is checked. */
+static void diamonds_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t *own, uint32_t a) {
   const ranked *r = &p->r;
-  const uint64_t base = r->up[a];
+  const uint64_t base = r->up[a], deg_out = r->offsets[a + 1] - base;
   const uint32_t *tri = p->tri;
-  uint64_t at_a = 0;
-  int wrapped = 0;
-  EACH_TRIANGLE(r, local, a, {
-    wrapped |= __builtin_add_overflow(at_a, tri[f] - 1, &at_a);
-    wrapped |= __builtin_add_overflow(tally[i], tri[base + j] - 1, &tally[i]);
-    wrapped |= __builtin_add_overflow(tally[j], tri[base + i] - 1, &tally[j]);
-  });
-  if (wrapped) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
-  add(p, &p->n12[a], at_a);
-  for (uint64_t e = base; e < r->offsets[a + 1]; e++) add(p, &p->n12[r->adj[e]], tally[e - base]), tally[e - base] = 0;
+  wm_u128 at_a = 0;
+  uint64_t at_b = 0;
+  own[0] = 1;
+  for (uint64_t e = 0; e < deg_out; e++) own[e + 1] = tri[base + e];
+  EACH_WEDGE(r, local, a, {
+    const uint64_t miss = (uint64_t)(jj != 0) - 1;
+    at_a += ((uint64_t)tri[f] - 1) & ~miss;
+    at_b += (uint64_t)own[jj] - 1;
+    tally[jj] += ((uint64_t)own[i + 1] - 1) & ~miss;
+  }, (tally[i + 1] += at_b, at_b = 0));
+  tally[0] = 0;
+  if (at_a > UINT64_MAX) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
+  add(p, &p->n12[a], (uint64_t)at_a);
+  for (uint64_t e = 0; e < deg_out; e++) add(p, &p->n12[r->adj[base + e]], tally[e + 1]), tally[e + 1] = 0;
 }
 
 /* n8: the 4-cycles v, u, w, u' whose highest vertex is v (so u, w and u'
@@ -313,19 +327,21 @@ static int scratch_init(scratch *s, uint32_t n, unsigned k) {
   const size_t len = n ? n : 1;
   memset(s, 0, sizeof *s);
   s->local = calloc(len, sizeof *s->local);
-  s->tally = calloc(len, sizeof *s->tally);
+  s->tally = calloc(len + 1, sizeof *s->tally);
   if (k < 4) return s->local && s->tally;
   s->cnt = calloc(len, sizeof *s->cnt);
   s->list = malloc(len * sizeof *s->list);
+  s->own = malloc((len + 1) * sizeof *s->own);
   s->mark = calloc(len, 1);
   s->rows = malloc((size_t)ROWS_MAX * (ROWS_MAX / 64) * sizeof *s->rows);
-  return s->local && s->tally && s->cnt && s->list && s->mark && s->rows;
+  return s->local && s->tally && s->cnt && s->list && s->own && s->mark && s->rows;
 }
 
 static void scratch_free(scratch *s) {
   free(s->local);
   free(s->cnt);
   free(s->list);
+  free(s->own);
   free(s->mark);
   free(s->tally);
   free(s->rows);
@@ -370,7 +386,7 @@ static int passes(pass *p, unsigned k) {
       for (int64_t b = 0; b < blocks; b++) {
         const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
         if (!ok || wm_progress_stopped(&progress)) continue;
-        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, s.local, s.tally, v), cycles_from(p, s.cnt, s.list, v);
+        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, s.local, s.tally, s.own, v), cycles_from(p, s.cnt, s.list, v);
         wm_progress_add(&progress, hi - lo);
       }
     }
