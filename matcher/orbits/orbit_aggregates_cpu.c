@@ -138,14 +138,14 @@ static void add32(const pass *p, uint32_t *at, uint32_t x) {
   else *at += x;
 }
 
-/* Runs BODY for every c of b's row above b, up to out's last vertex, for
- * each b = out[i] of a's row above a (out, k entries), then AFTER_B: f is
- * the arc b -> c, and jj = local[c] is j + 1 where c = out[j] closes the
- * triangle a < b < c, 0 where it does not (local holds j + 1 per vertex of
- * out, zero elsewhere, before and after).  Whether c closes one is a coin
- * toss, so the bodies use jj without a branch: slot 0 of their per-position
- * arrays takes the misses. */
-#define EACH_WEDGE(r, local, a, BODY, AFTER_B)                                              \
+/* Runs BODY for every triangle a < b < c with b = out[i], c = out[j] of
+ * a's row above it (out, k entries) and f the arc b -> c, then AFTER_B
+ * once per b; local holds j + 1 per vertex of out (zero elsewhere, before
+ * and after).  b's row is read from b up, and only up to out's last
+ * vertex.  Whether its next vertex closes a triangle is a coin toss, so the
+ * hits are first gathered without a branch (in hit_j, hit_f: at most a
+ * row's length), then visited. */
+#define EACH_TRIANGLE(r, local, hit_j, hit_f, a, BODY, AFTER_B)                             \
   do {                                                                                      \
     const uint32_t *adj_ = (r)->adj, *out = adj_ + (r)->up[a];                              \
     const uint32_t k = (uint32_t)((r)->offsets[(a) + 1] - (r)->up[a]);                      \
@@ -153,9 +153,16 @@ static void add32(const pass *p, uint32_t *at, uint32_t x) {
     const uint32_t last_ = out[k - 1];                                                      \
     for (uint32_t i_ = 0; i_ < k; i_++) (local)[out[i_]] = i_ + 1;                          \
     for (uint32_t i = 0; i + 1 < k; i++) {                                                  \
-      for (uint64_t f = (r)->up[out[i]], end_ = (r)->offsets[out[i] + 1]; f < end_; f++) { \
-        if (adj_[f] > last_) break;                                                         \
-        const uint32_t jj = (local)[adj_[f]];                                               \
+      const uint64_t f0_ = (r)->up[out[i]], end_ = (r)->offsets[out[i] + 1];                \
+      uint32_t hits_ = 0;                                                                   \
+      for (uint64_t f = f0_; f < end_ && adj_[f] <= last_; f++) {                           \
+        const uint32_t jj_ = (local)[adj_[f]];                                              \
+        (hit_j)[hits_] = jj_ - 1, (hit_f)[hits_] = (uint32_t)(f - f0_);                     \
+        hits_ += jj_ != 0;                                                                  \
+      }                                                                                     \
+      for (uint32_t h_ = 0; h_ < hits_; h_++) {                                             \
+        const uint32_t j = (hit_j)[h_];                                                     \
+        const uint64_t f = f0_ + (hit_f)[h_];                                               \
         BODY;                                                                               \
       }                                                                                     \
       AFTER_B;                                                                              \
@@ -174,26 +181,35 @@ __attribute__((target_clones("popcnt", "default")))
 #endif
 /* The 4-cliques through a and each u of its out-row are the edges among
  * u's neighbours there: with rows of that out-row as bit sets (filled by
- * the triangle pass), u's credit is half the sum over its neighbours w
- * there of |N(u) & N(w)|, and a's a third of all of them; its cost is a's
- * triangles times a row's words, without visiting each clique. */
-static void cliques_from_rows(pass *p, const uint64_t *rows, uint32_t a) {
+ * the triangle pass), each edge i < j there closes |N(i) & N(j)| triangles
+ * of the out-row, which counts each of i's twice and each triangle three
+ * times: u's credit is half its sum (gathered in tally), a's a third of
+ * all; the cost is a's triangles times a row's words, without visiting
+ * each clique. */
+static void cliques_from_rows(pass *p, const uint64_t *rows, uint64_t *tally, uint32_t a) {
   const ranked *r = &p->r;
   const uint32_t k = (uint32_t)(r->offsets[a + 1] - r->up[a]), words = (k + 63) / 64;
   const uint32_t *out = r->adj + r->up[a];
-  uint64_t at_a = 0;
+  uint64_t all = 0;
   for (uint32_t i = 0; i < k; i++) {
     const uint64_t *ri = rows + (size_t)i * words;
-    uint64_t twice = 0;
-    for (uint32_t wi = 0; wi < words; wi++)
-      for (uint64_t bits = ri[wi]; bits; bits &= bits - 1) {
-        const uint64_t *rj = rows + (size_t)(wi * 64 + (uint32_t)__builtin_ctzll(bits)) * words;
-        for (uint32_t x = 0; x < words; x++) twice += (uint64_t)__builtin_popcountll(ri[x] & rj[x]);
+    uint64_t at_i = 0;
+    for (uint32_t wi = i / 64; wi < words; wi++) {
+      uint64_t bits = ri[wi];
+      if (wi == i / 64) bits &= ~0ull << (i % 64); /* the j above i */
+      for (; bits; bits &= bits - 1) {
+        const uint32_t j = wi * 64 + (uint32_t)__builtin_ctzll(bits);
+        const uint64_t *rj = rows + (size_t)j * words;
+        uint64_t c = 0;
+        for (uint32_t x = 0; x < words; x++) c += (uint64_t)__builtin_popcountll(ri[x] & rj[x]);
+        at_i += c, tally[j] += c;
       }
-    add(p, &p->k4[out[i]], twice / 2);
-    at_a += twice / 2;
+    }
+    tally[i] += at_i;
+    all += at_i;
   }
-  add(p, &p->k4[a], at_a / 3);
+  for (uint32_t i = 0; i < k; i++) add(p, &p->k4[out[i]], tally[i] / 2), tally[i] = 0;
+  add(p, &p->k4[a], all / 3);
 }
 
 static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *tally, uint32_t a) {
@@ -227,66 +243,57 @@ static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *t
 
 /* One thread's scratch: per-vertex words, zero between uses. */
 typedef struct scratch {
-  uint32_t *local, *cnt, *list, *own;
+  uint32_t *local, *cnt, *list, *hit_j, *hit_f;
   uint8_t *mark;
   uint64_t *tally, *rows;
 } scratch;
 
 /* The triangles on a's out-arcs, from their lowest vertex a: a's own arcs
- * gather in tally (position j at j + 1) and reach tri in one add each; the
- * far arc b -> c takes an add per triangle.  For k >= 4 the same walk
- * fills the out-row's bit-set rows for the 4-cliques (see
+ * gather in tally (per position of its out-row) and reach tri in one add
+ * each; the far arc b -> c takes an add per triangle.  For k >= 4 the same
+ * walk fills the out-row's bit-set rows for the 4-cliques (see
  * cliques_from_rows; `walked`: every vertex walks its cliques instead). */
 static void triangles_from(pass *p, scratch *s, unsigned kk, int walked, uint32_t a) {
   const ranked *r = &p->r;
   const uint64_t base = r->up[a], deg_out = r->offsets[a + 1] - base;
-  const int rows = kk >= 4 && deg_out >= 3 && deg_out <= ROWS_MAX && !walked, atomic = p->atomic;
+  const int rows = kk >= 4 && deg_out >= 3 && deg_out <= ROWS_MAX && !walked;
   const uint32_t words = (uint32_t)((deg_out + 63) / 64);
   uint64_t *tally = s->tally, *bits = s->rows, at_b = 0;
   uint32_t *tri = p->tri;
   if (rows) memset(bits, 0, (size_t)deg_out * words * sizeof *bits);
-  EACH_WEDGE(r, s->local, a, {
-    const uint32_t hit = jj != 0;
-    const uint32_t j = (jj - 1) & (0u - hit); /* a miss sets no bit */
-    at_b += hit;
-    tally[jj]++;
-    if (!atomic) tri[f] += hit;
-    else if (hit) __atomic_fetch_add(&tri[f], 1u, __ATOMIC_RELAXED);
+  EACH_TRIANGLE(r, s->local, s->hit_j, s->hit_f, a, {
+    at_b++;
+    tally[j]++;
+    add32(p, &tri[f], 1);
     if (rows) {
-      bits[(size_t)i * words + j / 64] |= (uint64_t)hit << (j % 64);
-      bits[(size_t)j * words + i / 64] |= (uint64_t)hit << (i % 64);
+      bits[(size_t)i * words + j / 64] |= 1ull << (j % 64);
+      bits[(size_t)j * words + i / 64] |= 1ull << (i % 64);
     }
-  }, (tally[i + 1] += at_b, at_b = 0));
-  tally[0] = 0;
+  }, (tally[i] += at_b, at_b = 0));
   for (uint64_t e = 0; e < deg_out; e++)
-    if (tally[e + 1]) add32(p, &tri[base + e], (uint32_t)tally[e + 1]), tally[e + 1] = 0;
-  if (rows) cliques_from_rows(p, bits, a);
+    if (tally[e]) add32(p, &tri[base + e], (uint32_t)tally[e]), tally[e] = 0;
+  if (rows) cliques_from_rows(p, bits, tally, a);
   else if (kk >= 4 && deg_out >= 3) cliques_walked(p, s->mark, s->list, s->tally, a);
 }
 
 /* n12: for a triangle a, b, c each corner takes the triangles of the far
- * edge less one; b's and c's gather in tally (position j at j + 1), with
- * the triangles of a's own arcs in own (the same way; own[0] = 1 gives a
- * miss 0).  A position's sum has at most k < 2^32 terms below 2^32; a's
+ * edge less one; b's and c's gather in tally (per position of a's
+ * out-row).  A position's sum has at most k < 2^32 terms below 2^32; a's
  * may pass 2^64, and is checked. */
-static void diamonds_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t *own, uint32_t a) {
+static void diamonds_from(pass *p, scratch *s, uint32_t a) {
   const ranked *r = &p->r;
   const uint64_t base = r->up[a], deg_out = r->offsets[a + 1] - base;
-  const uint32_t *tri = p->tri;
+  const uint32_t *tri = p->tri, *own = tri + base;
+  uint64_t *tally = s->tally, at_b = 0;
   wm_u128 at_a = 0;
-  uint64_t at_b = 0;
-  own[0] = 1;
-  for (uint64_t e = 0; e < deg_out; e++) own[e + 1] = tri[base + e];
-  EACH_WEDGE(r, local, a, {
-    const uint64_t miss = (uint64_t)(jj != 0) - 1;
-    at_a += ((uint64_t)tri[f] - 1) & ~miss;
-    at_b += (uint64_t)own[jj] - 1;
-    tally[jj] += ((uint64_t)own[i + 1] - 1) & ~miss;
-  }, (tally[i + 1] += at_b, at_b = 0));
-  tally[0] = 0;
+  EACH_TRIANGLE(r, s->local, s->hit_j, s->hit_f, a, {
+    at_a += (uint64_t)tri[f] - 1;
+    at_b += (uint64_t)own[j] - 1;
+    tally[j] += (uint64_t)own[i] - 1;
+  }, (tally[i] += at_b, at_b = 0));
   if (at_a > UINT64_MAX) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
   add(p, &p->n12[a], (uint64_t)at_a);
-  for (uint64_t e = 0; e < deg_out; e++) add(p, &p->n12[r->adj[base + e]], tally[e + 1]), tally[e + 1] = 0;
+  for (uint64_t e = 0; e < deg_out; e++) add(p, &p->n12[r->adj[base + e]], tally[e]), tally[e] = 0;
 }
 
 /* n8: the 4-cycles v, u, w, u' whose highest vertex is v (so u, w and u'
@@ -327,21 +334,23 @@ static int scratch_init(scratch *s, uint32_t n, unsigned k) {
   const size_t len = n ? n : 1;
   memset(s, 0, sizeof *s);
   s->local = calloc(len, sizeof *s->local);
-  s->tally = calloc(len + 1, sizeof *s->tally);
-  if (k < 4) return s->local && s->tally;
+  s->tally = calloc(len, sizeof *s->tally);
+  s->hit_j = malloc(len * sizeof *s->hit_j);
+  s->hit_f = malloc(len * sizeof *s->hit_f);
+  if (k < 4) return s->local && s->tally && s->hit_j && s->hit_f;
   s->cnt = calloc(len, sizeof *s->cnt);
   s->list = malloc(len * sizeof *s->list);
-  s->own = malloc((len + 1) * sizeof *s->own);
   s->mark = calloc(len, 1);
   s->rows = malloc((size_t)ROWS_MAX * (ROWS_MAX / 64) * sizeof *s->rows);
-  return s->local && s->tally && s->cnt && s->list && s->own && s->mark && s->rows;
+  return s->local && s->tally && s->hit_j && s->hit_f && s->cnt && s->list && s->mark && s->rows;
 }
 
 static void scratch_free(scratch *s) {
   free(s->local);
   free(s->cnt);
   free(s->list);
-  free(s->own);
+  free(s->hit_j);
+  free(s->hit_f);
   free(s->mark);
   free(s->tally);
   free(s->rows);
@@ -386,7 +395,7 @@ static int passes(pass *p, unsigned k) {
       for (int64_t b = 0; b < blocks; b++) {
         const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
         if (!ok || wm_progress_stopped(&progress)) continue;
-        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, s.local, s.tally, s.own, v), cycles_from(p, s.cnt, s.list, v);
+        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, &s, v), cycles_from(p, s.cnt, s.list, v);
         wm_progress_add(&progress, hi - lo);
       }
     }
