@@ -241,7 +241,9 @@ static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *t
   }
 }
 
-/* One thread's scratch: per-vertex words, zero between uses. */
+/* One thread's scratch: per-vertex words, zero between uses (hit_j and
+ * hit_f, the triangle walks' hits, any; hit_f is also the 4-cycle walk's
+ * prefix lengths). */
 typedef struct scratch {
   uint32_t *local, *cnt, *list, *hit_j, *hit_f;
   uint8_t *mark;
@@ -299,25 +301,27 @@ static void diamonds_from(pass *p, scratch *s, uint32_t a) {
 /* n8: the 4-cycles v, u, w, u' whose highest vertex is v (so u, w and u'
  * lie below it; each row's part below v is a prefix): C(c, 2) for each w
  * below v with c such middles, to v and to w, and c - 1 to each middle. */
-static void cycles_from(pass *p, uint32_t *cnt, uint32_t *touched, uint32_t v) {
+static void cycles_from(pass *p, uint32_t *cnt, uint32_t *touched, uint32_t *len, uint32_t v) {
   const ranked *r = &p->r;
-  const uint64_t *oo = r->offsets;
-  const uint32_t *adj = r->adj;
+  const uint64_t *oo = r->offsets, below = r->up[v] - oo[v];
+  const uint32_t *adj = r->adj, *lower = adj + oo[v];
   uint32_t nt = 0;
-  for (uint64_t e = oo[v]; e < r->up[v]; e++) {
-    const uint32_t u = adj[e];
-    for (uint64_t f = oo[u]; f < oo[u + 1] && adj[f] < v; f++) { /* no branch: a first touch is a coin toss */
+  for (uint64_t e = 0; e < below; e++) {
+    const uint64_t f0 = oo[lower[e]], end = oo[lower[e] + 1];
+    uint64_t f = f0;
+    for (; f < end && adj[f] < v; f++) { /* no branch: a first touch is a coin toss */
       const uint32_t w = adj[f];
       touched[nt] = w;
       nt += !cnt[w]++;
     }
+    len[e] = (uint32_t)(f - f0); /* the prefix, for the second walk */
   }
   if (!nt) return;
-  for (uint64_t e = oo[v]; e < r->up[v]; e++) {
-    const uint32_t u = adj[e];
+  for (uint64_t e = 0; e < below; e++) {
+    const uint32_t *w = adj + oo[lower[e]];
     uint64_t others = 0;
-    for (uint64_t f = oo[u]; f < oo[u + 1] && adj[f] < v; f++) others += cnt[adj[f]] - 1;
-    add(p, &p->n8[u], others);
+    for (uint32_t x = 0; x < len[e]; x++) others += cnt[w[x]];
+    add(p, &p->n8[lower[e]], others - len[e]);
   }
   uint64_t at_v = 0;
   for (uint32_t i = 0; i < nt; i++) {
@@ -395,7 +399,7 @@ static int passes(pass *p, unsigned k) {
       for (int64_t b = 0; b < blocks; b++) {
         const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
         if (!ok || wm_progress_stopped(&progress)) continue;
-        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, &s, v), cycles_from(p, s.cnt, s.list, v);
+        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, &s, v), cycles_from(p, s.cnt, s.list, s.hit_f, v);
         wm_progress_add(&progress, hi - lo);
       }
     }
