@@ -30,6 +30,9 @@ int wm_orbit_has_formula(unsigned k) { return k >= 2 && k <= 5; }
 typedef struct relations {
   uint8_t c[ORBITS4][ORBITS4];
   uint8_t order[ORBITS4]; /* orbits 1..14 by their graphlet's edges, most first */
+  /* c's row a without its zeros and its diagonal: the b and c[a][b] of each
+   * of the terms[a] terms (the solve runs once per vertex) */
+  uint8_t terms[ORBITS4], term_b[ORBITS4][ORBITS4], term_c[ORBITS4][ORBITS4];
 } relations;
 
 static void derive(const wm_orbit_tables *t, relations *r) {
@@ -48,6 +51,10 @@ static void derive(const wm_orbit_tables *t, relations *r) {
   for (int edges = 6; edges >= 1; edges--)
     for (unsigned o = 1; o < ORBITS4; o++)
       if (t->graphlet_edges[t->graphlet_of_orbit[o]] == edges) r->order[n++] = (uint8_t)o;
+  for (unsigned a = 1; a < ORBITS4; a++)
+    for (unsigned b = 1; b < ORBITS4; b++)
+      if (b != a && r->c[a][b])
+        r->term_b[a][r->terms[a]] = (uint8_t)b, r->term_c[a][r->terms[a]] = r->c[a][b], r->terms[a]++;
 }
 
 static wm_i128 choose(uint64_t x, unsigned r) { return wm_choose((wm_i128)x, r); }
@@ -113,8 +120,8 @@ static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i12
     const unsigned a = r->order[i];
     if (a >= orbits) continue; /* a larger graphlet than asked for */
     wm_i128 x = N[a];
-    for (unsigned b = 1; b < ORBITS4; b++)
-      if (b != a && r->c[a][b]) x = wm_sub_chk(x, wm_mul_chk(r->c[a][b], I[b], &of), &of);
+    for (unsigned t = 0; t < r->terms[a]; t++)
+      x = wm_sub_chk(x, wm_mul_chk(r->term_c[a][t], I[r->term_b[a][t]], &of), &of);
     if (of) return wm_orbit_overflow(g, v, a, err);
     I[a] = x;
   }
