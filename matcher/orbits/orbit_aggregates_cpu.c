@@ -33,11 +33,20 @@ typedef struct ranked {
   uint64_t *from;    /* per arc r -> s, g's arc old(s) -> old(r) (its reverse) */
 } ranked;
 
+/* The credits: triangles per arc of r (for the arcs r -> s with r < s),
+ * and for k >= 4 per rank its 4-cliques, 4-cycle and diamond sums. */
+typedef struct sums {
+  uint32_t *tri;
+  uint64_t *k4, *n8, *n12;
+} sums;
+
 typedef struct pass {
   ranked r;
-  uint32_t *tri;           /* per arc of r, for the arcs r -> s with r < s */
-  uint64_t *k4, *n8, *n12; /* per rank, for k >= 4 */
-  int atomic;              /* several threads credit the same words */
+  sums all;    /* the totals */
+  sums *own;   /* with several threads, each one's own credits, summed into
+                * all after each pass (NULL: they credit all, atomically) */
+  int threads; /* own's */
+  int atomic;  /* several threads credit all's words */
   int overflow;
 } pass;
 
@@ -186,7 +195,7 @@ __attribute__((target_clones("popcnt", "default")))
  * times: u's credit is half its sum (gathered in tally), a's a third of
  * all; the cost is a's triangles times a row's words, without visiting
  * each clique. */
-static void cliques_from_rows(pass *p, const uint64_t *rows, uint64_t *tally, uint32_t a) {
+static void cliques_from_rows(pass *p, const sums *to, const uint64_t *rows, uint64_t *tally, uint32_t a) {
   const ranked *r = &p->r;
   const uint32_t k = (uint32_t)(r->offsets[a + 1] - r->up[a]), words = (k + 63) / 64;
   const uint32_t *out = r->adj + r->up[a];
@@ -208,11 +217,11 @@ static void cliques_from_rows(pass *p, const uint64_t *rows, uint64_t *tally, ui
     tally[i] += at_i;
     all += at_i;
   }
-  for (uint32_t i = 0; i < k; i++) add(p, &p->k4[out[i]], tally[i] / 2), tally[i] = 0;
-  add(p, &p->k4[a], all / 3);
+  for (uint32_t i = 0; i < k; i++) add(p, &to->k4[out[i]], tally[i] / 2), tally[i] = 0;
+  add(p, &to->k4[a], all / 3);
 }
 
-static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *tally, uint32_t a) {
+static void cliques_walked(pass *p, const sums *to, uint8_t *mark, uint32_t *common, uint64_t *tally, uint32_t a) {
   const ranked *r = &p->r;
   const uint64_t *up = r->up, *oo = r->offsets;
   const uint32_t *adj = r->adj;
@@ -234,10 +243,10 @@ static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *t
     }
     for (uint32_t i = 0; i < nc; i++) mark[common[i]] = 1;
   }
-  add(p, &p->k4[a], at_a);
+  add(p, &to->k4[a], at_a);
   for (uint64_t e = up[a]; e < oo[a + 1]; e++) {
     mark[adj[e]] = 0;
-    add(p, &p->k4[adj[e]], tally[adj[e]]), tally[adj[e]] = 0;
+    add(p, &to->k4[adj[e]], tally[adj[e]]), tally[adj[e]] = 0;
   }
 }
 
@@ -248,6 +257,7 @@ typedef struct scratch {
   uint32_t *local, *cnt, *list, *hit_j, *hit_f;
   uint8_t *mark;
   uint64_t *tally, *rows;
+  sums to; /* where this thread's credits go */
 } scratch;
 
 /* The triangles on a's out-arcs, from their lowest vertex a: a's own arcs
@@ -261,7 +271,7 @@ static void triangles_from(pass *p, scratch *s, unsigned kk, int walked, uint32_
   const int rows = kk >= 4 && deg_out >= 3 && deg_out <= ROWS_MAX && !walked;
   const uint32_t words = (uint32_t)((deg_out + 63) / 64);
   uint64_t *tally = s->tally, *bits = s->rows, at_b = 0;
-  uint32_t *tri = p->tri;
+  uint32_t *tri = s->to.tri;
   if (rows) memset(bits, 0, (size_t)deg_out * words * sizeof *bits);
   EACH_TRIANGLE(r, s->local, s->hit_j, s->hit_f, a, {
     at_b++;
@@ -274,8 +284,8 @@ static void triangles_from(pass *p, scratch *s, unsigned kk, int walked, uint32_
   }, (tally[i] += at_b, at_b = 0));
   for (uint64_t e = 0; e < deg_out; e++)
     if (tally[e]) add32(p, &tri[base + e], (uint32_t)tally[e]), tally[e] = 0;
-  if (rows) cliques_from_rows(p, bits, tally, a);
-  else if (kk >= 4 && deg_out >= 3) cliques_walked(p, s->mark, s->list, s->tally, a);
+  if (rows) cliques_from_rows(p, &s->to, bits, tally, a);
+  else if (kk >= 4 && deg_out >= 3) cliques_walked(p, &s->to, s->mark, s->list, s->tally, a);
 }
 
 /* n12: for a triangle a, b, c each corner takes the triangles of the far
@@ -285,7 +295,7 @@ static void triangles_from(pass *p, scratch *s, unsigned kk, int walked, uint32_
 static void diamonds_from(pass *p, scratch *s, uint32_t a) {
   const ranked *r = &p->r;
   const uint64_t base = r->up[a], deg_out = r->offsets[a + 1] - base;
-  const uint32_t *tri = p->tri, *own = tri + base;
+  const uint32_t *tri = p->all.tri, *own = tri + base;
   uint64_t *tally = s->tally, at_b = 0;
   wm_u128 at_a = 0;
   EACH_TRIANGLE(r, s->local, s->hit_j, s->hit_f, a, {
@@ -294,14 +304,16 @@ static void diamonds_from(pass *p, scratch *s, uint32_t a) {
     tally[j] += (uint64_t)own[i] - 1;
   }, (tally[i] += at_b, at_b = 0));
   if (at_a > UINT64_MAX) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
-  add(p, &p->n12[a], (uint64_t)at_a);
-  for (uint64_t e = 0; e < deg_out; e++) add(p, &p->n12[r->adj[base + e]], tally[e]), tally[e] = 0;
+  add(p, &s->to.n12[a], (uint64_t)at_a);
+  for (uint64_t e = 0; e < deg_out; e++) add(p, &s->to.n12[r->adj[base + e]], tally[e]), tally[e] = 0;
 }
 
 /* n8: the 4-cycles v, u, w, u' whose highest vertex is v (so u, w and u'
  * lie below it; each row's part below v is a prefix): C(c, 2) for each w
  * below v with c such middles, to v and to w, and c - 1 to each middle. */
-static void cycles_from(pass *p, uint32_t *cnt, uint32_t *touched, uint32_t *len, uint32_t v) {
+static void cycles_from(pass *p, scratch *s, uint32_t v) {
+  uint32_t *cnt = s->cnt, *touched = s->list, *len = s->hit_f;
+  uint64_t *n8 = s->to.n8;
   const ranked *r = &p->r;
   const uint64_t *oo = r->offsets, below = r->up[v] - oo[v];
   const uint32_t *adj = r->adj, *lower = adj + oo[v];
@@ -321,17 +333,17 @@ static void cycles_from(pass *p, uint32_t *cnt, uint32_t *touched, uint32_t *len
     const uint32_t *w = adj + oo[lower[e]];
     uint64_t others = 0;
     for (uint32_t x = 0; x < len[e]; x++) others += cnt[w[x]];
-    add(p, &p->n8[lower[e]], others - len[e]);
+    add(p, &n8[lower[e]], others - len[e]);
   }
   uint64_t at_v = 0;
   for (uint32_t i = 0; i < nt; i++) {
     const uint64_t c = cnt[touched[i]], pairs = c * (c - 1) / 2;
-    add(p, &p->n8[touched[i]], pairs);
+    add(p, &n8[touched[i]], pairs);
     if (at_v + pairs < at_v) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
     at_v += pairs;
     cnt[touched[i]] = 0;
   }
-  add(p, &p->n8[v], at_v);
+  add(p, &n8[v], at_v);
 }
 
 static int scratch_init(scratch *s, uint32_t n, unsigned k) {
@@ -371,6 +383,70 @@ static int walked_only(void) {
  * work) first, so that no thread is left with one at the end. */
 #define BLOCK 32
 
+/* Each thread's own sums while they fit in this (then no word is credited
+ * by two threads: a hub's arcs and the vertices around it would pass
+ * between their caches at every atomic add); past it, or for
+ * WM_TEST_ORBIT_SHARED=1 (so that the tests see both ways), atomic adds
+ * to the totals. */
+#define OWN_SUMS_MAX ((size_t)256 << 20)
+
+static int sums_init(sums *x, size_t arcs, size_t vertices) {
+  memset(x, 0, sizeof *x);
+  x->tri = calloc(arcs, sizeof *x->tri);
+  if (vertices) x->k4 = calloc(vertices, 8), x->n8 = calloc(vertices, 8), x->n12 = calloc(vertices, 8); /* uint64 */
+  return x->tri && (!vertices || (x->k4 && x->n8 && x->n12)) ? 0 : -1;
+}
+
+static void sums_free(sums *x) {
+  free(x->tri);
+  free(x->k4);
+  free(x->n8);
+  free(x->n12);
+}
+
+/* Chooses how T threads credit (one: all, plainly) and makes their own
+ * sums; NULL where they do not fit (or a test asks for the atomics). */
+static sums *own_sums(const pass *p, int T, unsigned k) {
+  const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
+  const char *hook = getenv("WM_TEST_ORBIT_SHARED");
+  if (T < 2 || (hook && *hook == '1') || (size_t)T * (4 * m + 24 * n) > OWN_SUMS_MAX) return NULL;
+  sums *own = calloc((size_t)T, sizeof *own);
+  int t = 0;
+  while (own && t < T && !sums_init(&own[t], m, n)) t++;
+  if (own && t == T) return own;
+  for (int i = 0; own && i < T; i++) sums_free(&own[i]); /* the ones not made are zeros */
+  free(own);
+  return NULL;
+}
+
+/* all.tri = the sum of the threads' own, arc by arc (a count of an edge's
+ * triangles is below 2^32). */
+static void sum_triangles(pass *p, int T) {
+  const int64_t m = (int64_t)p->r.offsets[p->r.n];
+#pragma omp for schedule(static)
+  for (int64_t e = 0; e < m; e++) {
+    uint32_t x = 0;
+    for (int t = 0; t < T; t++) x += p->own[t].tri[e];
+    p->all.tri[e] = x;
+  }
+}
+
+/* The same for the vertices' sums, whose wraps are flagged. */
+static void sum_vertices(pass *p, int T) {
+  int wrapped = 0;
+#pragma omp for schedule(static)
+  for (int64_t v = 0; v < (int64_t)p->r.n; v++) {
+    uint64_t k4 = 0, n8 = 0, n12 = 0;
+    for (int t = 0; t < T; t++) {
+      wrapped |= __builtin_add_overflow(k4, p->own[t].k4[v], &k4);
+      wrapped |= __builtin_add_overflow(n8, p->own[t].n8[v], &n8);
+      wrapped |= __builtin_add_overflow(n12, p->own[t].n12[v], &n12);
+    }
+    p->all.k4[v] = k4, p->all.n8[v] = n8, p->all.n12[v] = n12;
+  }
+  if (wrapped) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
+}
+
 /* 0, -1 out of memory, or 1 interrupted (warpmatch_interrupt: each block
  * of vertices asks first, so a hub's own work is the longest wait). */
 static int passes(pass *p, unsigned k) {
@@ -382,11 +458,13 @@ static int passes(pass *p, unsigned k) {
   wm_progress_init(&progress, "orbit aggregates", (k >= 4 ? 2 : 1) * (uint64_t)n, k >= 4);
 #pragma omp parallel
   {
+    const int T = omp_get_num_threads(), t = omp_get_thread_num();
 #pragma omp single
-    p->atomic = omp_get_num_threads() > 1;
+    p->own = own_sums(p, T, k), p->threads = T, p->atomic = T > 1 && !p->own;
     scratch s;
     const int ok = scratch_init(&s, n, k);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+    s.to = p->own ? p->own[t] : p->all;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t b = 0; b < blocks; b++) {
       const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
@@ -394,17 +472,21 @@ static int passes(pass *p, unsigned k) {
       for (uint32_t v = hi; v-- > lo;) triangles_from(p, &s, k, walked, v);
       wm_progress_add(&progress, hi - lo);
     }
+    if (p->own) sum_triangles(p, T);
     if (k >= 4) {
 #pragma omp for schedule(dynamic, 1)
       for (int64_t b = 0; b < blocks; b++) {
         const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
         if (!ok || wm_progress_stopped(&progress)) continue;
-        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, &s, v), cycles_from(p, s.cnt, s.list, s.hit_f, v);
+        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, &s, v), cycles_from(p, &s, v);
         wm_progress_add(&progress, hi - lo);
       }
+      if (p->own) sum_vertices(p, T);
     }
     scratch_free(&s);
   }
+  for (int t = 0; p->own && t < p->threads; t++) sums_free(&p->own[t]);
+  free(p->own);
   wm_progress_finish(&progress);
   return oom ? -1 : wm_progress_stopped(&progress) ? 1 : 0;
 }
@@ -424,7 +506,7 @@ static void triangles_back(const pass *p, uint64_t *cursor, uint32_t *tri) {
         const uint32_t to = r->adj[e];
         if (to < lo || to >= hi) continue;
         const uint64_t twin = cursor[to]++;
-        tri[r->from[e]] = tri[r->from[twin]] = p->tri[twin];
+        tri[r->from[e]] = tri[r->from[twin]] = p->all.tri[twin];
       }
   }
 }
@@ -439,7 +521,7 @@ static int back_to_g(pass *p, unsigned k, wm_orbit_aggregates *a) {
 #pragma omp parallel for schedule(static)
   for (int64_t s = 0; s < (int64_t)r->n; s++) {
     const uint32_t v = r->old[s];
-    a->k4[v] = p->k4[s], a->n8[v] = (wm_i128)p->n8[s], a->n12[v] = (wm_i128)p->n12[s];
+    a->k4[v] = p->all.k4[s], a->n8[v] = (wm_i128)p->all.n8[s], a->n12[v] = (wm_i128)p->all.n12[s];
   }
   return 0;
 }
@@ -449,9 +531,7 @@ int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *
   pass p = {.atomic = 1};
   int rc = WM_OK;
   if (ranked_init(g, &p.r)) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order");
-  p.tri = calloc(m, sizeof *p.tri);
-  if (k >= 4) p.k4 = calloc(n, sizeof *p.k4), p.n8 = calloc(n, sizeof *p.n8), p.n12 = calloc(n, sizeof *p.n12);
-  if (!p.tri || (k >= 4 && (!p.k4 || !p.n8 || !p.n12)))
+  if (sums_init(&p.all, m, k >= 4 ? n : 0))
     rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%llu arcs)", (unsigned long long)g->m);
   if (!rc) {
     const int got = passes(&p, k);
@@ -462,10 +542,7 @@ int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *
     rc = wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
   if (!rc && back_to_g(&p, k, a)) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates");
   ranked_free(&p.r);
-  free(p.tri);
-  free(p.k4);
-  free(p.n8);
-  free(p.n12);
+  sums_free(&p.all);
   return rc;
 }
 
