@@ -30,7 +30,8 @@ typedef struct ranked {
   uint64_t *offsets; /* n + 1 */
   uint64_t *up;      /* n: where row r's neighbours above r start */
   uint32_t *adj;     /* the rows, ascending */
-  uint64_t *from;    /* per arc r -> s, g's arc old(s) -> old(r) (its reverse) */
+  uint32_t *from;    /* per arc r -> s, where g's arc old(s) -> old(r) (its reverse) lies in old(s)'s row */
+  const uint64_t *g_offsets;
 } ranked;
 
 /* The credits: triangles per arc of r (for the arcs r -> s with r < s),
@@ -100,7 +101,7 @@ static void fill_rows(const wm_graph *g, ranked *r, const uint32_t *rank, uint64
         const uint32_t to = rank[g->adj[e]];
         if (to < lo || to >= hi) continue;
         const uint64_t q = pos[to]++;
-        r->adj[q] = s, r->from[q] = e;
+        r->adj[q] = s, r->from[q] = (uint32_t)(e - g->offsets[v]); /* a degree is below 2^32 */
       }
     }
   }
@@ -117,7 +118,7 @@ static void ranked_free(ranked *r) {
 static int ranked_init(const wm_graph *g, ranked *r) {
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   memset(r, 0, sizeof *r);
-  r->n = g->n;
+  r->n = g->n, r->g_offsets = g->offsets;
   r->old = malloc(n * sizeof *r->old);
   r->offsets = malloc((n + 1) * sizeof *r->offsets);
   r->up = malloc(n * sizeof *r->up);
@@ -505,8 +506,8 @@ static void triangles_back(const pass *p, uint64_t *cursor, uint32_t *tri) {
       for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
         const uint32_t to = r->adj[e];
         if (to < lo || to >= hi) continue;
-        const uint64_t twin = cursor[to]++;
-        tri[r->from[e]] = tri[r->from[twin]] = p->all.tri[twin];
+        const uint64_t twin = cursor[to]++, at = r->g_offsets[r->old[to]] + r->from[e];
+        tri[at] = tri[r->g_offsets[r->old[s]] + r->from[twin]] = p->all.tri[twin];
       }
   }
 }
