@@ -160,7 +160,7 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
 /* The aggregates from the GPU (run->gpu) or the CPU's passes, then the
  * rows, the same code either way. */
 static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  const wm_orbit_tables *t = wm_orbit_tables_get(err);
+  const wm_orbit_tables *t = wm_orbit_tables_upto(4, err);
   if (!t) return err->code;
   relations r;
   derive(t, &r);
