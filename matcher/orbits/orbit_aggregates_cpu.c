@@ -381,8 +381,26 @@ static int walked_only(void) {
 }
 
 /* Vertices go out in blocks, the highest ranks (the hubs, the longest
- * work) first, so that no thread is left with one at the end. */
-#define BLOCK 32
+ * work) first, so that no thread is left with one at the end; a block
+ * holds about 1/64 of a thread's share of the arcs (so a hub goes alone:
+ * the highest few together would be one thread's long tail) and at most
+ * BLOCK_MAX vertices.  cut[b] > cut[b + 1] bound block b; returns their
+ * number. */
+#define BLOCK_MAX 256
+
+static uint32_t cut_blocks(const ranked *r, int T, uint32_t *cut) {
+  const uint64_t arcs = r->offsets[r->n] / (64 * (uint64_t)T) + 1;
+  uint32_t blocks = 0, hi = r->n;
+  cut[0] = hi;
+  while (hi > 0) {
+    uint32_t lo = hi;
+    uint64_t sum = 0;
+    do lo--, sum += r->offsets[lo + 1] - r->offsets[lo];
+    while (lo > 0 && sum < arcs && hi - lo < BLOCK_MAX);
+    cut[++blocks] = hi = lo;
+  }
+  return blocks;
+}
 
 /* Each thread's own sums while they fit in this (then no word is credited
  * by two threads: a hub's arcs and the vertices around it would pass
@@ -452,23 +470,27 @@ static void sum_vertices(pass *p, int T) {
  * of vertices asks first, so a hub's own work is the longest wait). */
 static int passes(pass *p, unsigned k) {
   const uint32_t n = p->r.n;
-  const int64_t blocks = ((int64_t)n + BLOCK - 1) / BLOCK;
+  uint32_t *cut = malloc(((size_t)n + 1) * sizeof *cut);
+  int64_t blocks = 0;
   const int walked = walked_only();
-  int oom = 0;
+  int oom = !cut;
   wm_progress progress; /* the line and the interrupt flag; only the 4-vertex pass shows */
   wm_progress_init(&progress, "orbit aggregates", (k >= 4 ? 2 : 1) * (uint64_t)n, k >= 4);
 #pragma omp parallel
   {
     const int T = omp_get_num_threads(), t = omp_get_thread_num();
 #pragma omp single
-    p->own = own_sums(p, T, k), p->threads = T, p->atomic = T > 1 && !p->own;
+    {
+      p->own = own_sums(p, T, k), p->threads = T, p->atomic = T > 1 && !p->own;
+      blocks = cut ? cut_blocks(&p->r, T, cut) : 0;
+    }
     scratch s;
     const int ok = scratch_init(&s, n, k);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
     s.to = p->own ? p->own[t] : p->all;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t b = 0; b < blocks; b++) {
-      const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
+      const uint32_t hi = cut[b], lo = cut[b + 1];
       if (!ok || wm_progress_stopped(&progress)) continue;
       for (uint32_t v = hi; v-- > lo;) triangles_from(p, &s, k, walked, v);
       wm_progress_add(&progress, hi - lo);
@@ -477,7 +499,7 @@ static int passes(pass *p, unsigned k) {
     if (k >= 4) {
 #pragma omp for schedule(dynamic, 1)
       for (int64_t b = 0; b < blocks; b++) {
-        const uint32_t hi = n - (uint32_t)b * BLOCK, lo = hi > BLOCK ? hi - BLOCK : 0;
+        const uint32_t hi = cut[b], lo = cut[b + 1];
         if (!ok || wm_progress_stopped(&progress)) continue;
         for (uint32_t v = hi; v-- > lo;) diamonds_from(p, &s, v), cycles_from(p, &s, v);
         wm_progress_add(&progress, hi - lo);
@@ -488,6 +510,7 @@ static int passes(pass *p, unsigned k) {
   }
   for (int t = 0; p->own && t < p->threads; t++) sums_free(&p->own[t]);
   free(p->own);
+  free(cut);
   wm_progress_finish(&progress);
   return oom ? -1 : wm_progress_stopped(&progress) ? 1 : 0;
 }
