@@ -157,27 +157,29 @@ static void add32(const pass *p, uint32_t *at, uint32_t x) {
  * row's length), then visited. */
 #define EACH_TRIANGLE(r, local, hit_j, hit_f, a, BODY, AFTER_B)                             \
   do {                                                                                      \
-    const uint32_t *adj_ = (r)->adj, *out = adj_ + (r)->up[a];                              \
-    const uint32_t k = (uint32_t)((r)->offsets[(a) + 1] - (r)->up[a]);                      \
+    const uint32_t *const adj_ = (r)->adj, *const out = adj_ + (r)->up[a];                  \
+    const uint64_t *const up_ = (r)->up, *const oo_ = (r)->offsets;                         \
+    uint32_t *const local_ = (local), *const hj_ = (hit_j), *const hf_ = (hit_f);           \
+    const uint32_t k = (uint32_t)(oo_[(a) + 1] - up_[a]);                                   \
     if (k < 2) break;                                                                       \
     const uint32_t last_ = out[k - 1];                                                      \
-    for (uint32_t i_ = 0; i_ < k; i_++) (local)[out[i_]] = i_ + 1;                          \
+    for (uint32_t i_ = 0; i_ < k; i_++) local_[out[i_]] = i_ + 1;                           \
     for (uint32_t i = 0; i + 1 < k; i++) {                                                  \
-      const uint64_t f0_ = (r)->up[out[i]], end_ = (r)->offsets[out[i] + 1];                \
+      const uint64_t f0_ = up_[out[i]], end_ = oo_[out[i] + 1];                             \
       uint32_t hits_ = 0;                                                                   \
       for (uint64_t f = f0_; f < end_ && adj_[f] <= last_; f++) {                           \
-        const uint32_t jj_ = (local)[adj_[f]];                                              \
-        (hit_j)[hits_] = jj_ - 1, (hit_f)[hits_] = (uint32_t)(f - f0_);                     \
+        const uint32_t jj_ = local_[adj_[f]];                                               \
+        hj_[hits_] = jj_ - 1, hf_[hits_] = (uint32_t)(f - f0_);                             \
         hits_ += jj_ != 0;                                                                  \
       }                                                                                     \
       for (uint32_t h_ = 0; h_ < hits_; h_++) {                                             \
-        const uint32_t j = (hit_j)[h_];                                                     \
-        const uint64_t f = f0_ + (hit_f)[h_];                                               \
+        const uint32_t j = hj_[h_];                                                         \
+        const uint64_t f = f0_ + hf_[h_];                                                   \
         BODY;                                                                               \
       }                                                                                     \
       AFTER_B;                                                                              \
     }                                                                                       \
-    for (uint32_t i_ = 0; i_ < k; i_++) (local)[out[i_]] = 0;                               \
+    for (uint32_t i_ = 0; i_ < k; i_++) local_[out[i_]] = 0;                                \
   } while (0)
 
 /* Past this out-degree the rows would leave the caches (k^2 bits): such a
