@@ -134,13 +134,12 @@ static int ranked_init(const wm_graph *g, ranked *r) {
   return ok ? 0 : -1;
 }
 
+/* The flag is shared however the sums are (each thread's own: a plain
+ * add, flagged atomically). */
 static void add(pass *p, uint64_t *at, uint64_t x) {
   if (!x) return;
-  if (!p->atomic) {
-    if (__builtin_add_overflow(*at, x, at)) p->overflow = 1;
-  } else if (__atomic_fetch_add(at, x, __ATOMIC_RELAXED) > UINT64_MAX - x) {
+  if (!p->atomic ? __builtin_add_overflow(*at, x, at) : __atomic_fetch_add(at, x, __ATOMIC_RELAXED) > UINT64_MAX - x)
     __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
-  }
 }
 
 static void add32(const pass *p, uint32_t *at, uint32_t x) {
