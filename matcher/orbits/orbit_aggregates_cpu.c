@@ -69,8 +69,10 @@ static int rank_vertices(const wm_graph *g, ranked *r, uint32_t *rank) {
   return 0;
 }
 
-/* The first row of thread t's share of the arcs (of T threads). */
+/* The first row of thread t's share of the arcs (of T threads; n for
+ * t = T, whatever the rounding). */
 static uint32_t share_start(const uint64_t *offsets, uint32_t n, int t, int T) {
+  if (t >= T) return n;
   const uint64_t want = offsets[n] / (uint64_t)T * (uint64_t)t;
   uint32_t lo = 0, hi = n;
   while (lo < hi) {
