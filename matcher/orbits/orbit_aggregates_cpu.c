@@ -13,9 +13,11 @@
  * from each one's highest (Chiba & Nishizeki's order).  The cost is about
  * the sum over u of d(u) d+(u), where marking a vertex's row and reading
  * every neighbour's would cost the sum of d(u)^2 (on Kronecker graphs ten
- * times more).  Credits to other vertices are 64-bit adds, atomic when
- * several threads run, whose wrap is flagged: past 2^64 - 1 the caller gets
- * an error.  The results go back to g's labels at the end. */
+ * times more).  Credits to other vertices are 64-bit adds whose wrap is
+ * flagged (past 2^64 - 1 the caller gets an error): on several threads
+ * into each one's own sums, added up after each walk (atomic adds into the
+ * totals where those would take too much memory).  The results go back to
+ * g's labels at the end. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
