@@ -2,14 +2,22 @@
  * gpu_orbit_sums.cu): triangles per arc, and for k >= 4 per vertex its
  * 4-cliques, 4-cycles and diamond sums.
  *
- * Everything walks the degree orientation (u before w when d(u) < d(w),
- * ties by index; out-degrees at most sqrt(2m)), so a hub's row is read
- * only from below: the triangles from each one's lowest vertex, the
- * 4-cycles from each one's highest (Chiba & Nishizeki's order), which
- * costs the sum over u of d(u) d+(u) where marking a vertex's row and
- * reading every neighbour's would cost the sum of d(u)^2 (on Kronecker
- * graphs ten times more).  Credits to other vertices are 64-bit atomics
- * whose wrap is flagged: past 2^64 - 1 the caller gets an error. */
+ * The graph is first relabelled by the degree order (rank r before s when
+ * d(r) < d(s), ties by index; out-degrees at most sqrt(2m)) with every row
+ * sorted by rank, so that a vertex's neighbours above it are the end of its
+ * row and those below a given one a prefix: a hub's row is read only from
+ * below, and never past the bound the pass needs, with no lookup of the
+ * order on the way.  The triangles are found from each one's lowest vertex,
+ * twice: first for the triangles per arc and the 4-cliques (which need no
+ * counts), then for the diamond sums (which need every arc's); the 4-cycles
+ * from each one's highest (Chiba & Nishizeki's order).  The cost is about
+ * the sum over u of d(u) d+(u), where marking a vertex's row and reading
+ * every neighbour's would cost the sum of d(u)^2 (on Kronecker graphs ten
+ * times more).  Credits to other vertices are 64-bit adds whose wrap is
+ * flagged (past 2^64 - 1 the caller gets an error): on several threads
+ * into each one's own sums, added up after each walk (atomic adds into the
+ * totals where those would take too much memory).  The results go back to
+ * g's labels at the end. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,229 +25,354 @@
 #include "base.h"
 #include "orbits.h"
 
-typedef struct orientation {
+/* g relabelled by the degree order. */
+typedef struct ranked {
+  uint32_t n;
+  uint32_t *old;     /* rank -> g's vertex */
   uint64_t *offsets; /* n + 1 */
-  uint32_t *adj;     /* the out-neighbours, in row order */
-  uint64_t *arc;     /* per out-arc, its index in g->adj */
-} orientation;
+  uint64_t *up;      /* n: where row r's neighbours above r start */
+  uint32_t *adj;     /* the rows, ascending */
+  uint32_t *from;    /* per arc r -> s, where g's arc old(s) -> old(r) (its reverse) lies in old(s)'s row */
+  const uint64_t *g_offsets;
+} ranked;
+
+/* The credits: triangles per arc of r (for the arcs r -> s with r < s),
+ * and for k >= 4 per rank its 4-cliques, 4-cycle and diamond sums. */
+typedef struct sums {
+  uint32_t *tri;
+  uint64_t *k4, *n8, *n12;
+} sums;
 
 typedef struct pass {
-  const wm_graph *g;
-  uint64_t *key; /* per vertex d(v) * 2^32 + v: u before w when key[u] < key[w] */
-  orientation o;
-  uint32_t *tri;
-  uint64_t *k4, *n8, *n12; /* per vertex, for k >= 4 */
+  ranked r;
+  sums all;    /* the totals */
+  sums *own;   /* with several threads, each one's own credits, summed into
+                * all after each pass (NULL: they credit all, atomically) */
+  int threads; /* own's */
+  int atomic;  /* several threads credit all's words */
   int overflow;
 } pass;
 
 static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
 
-static int before(const wm_graph *g, uint32_t u, uint32_t w) {
-  const uint64_t du = deg(g, u), dw = deg(g, w);
-  return du < dw || (du == dw && u < w);
-}
-
-static void orient(pass *p) {
-  const wm_graph *g = p->g;
-  for (uint32_t v = 0; v < g->n; v++) p->key[v] = deg(g, v) << 32 | v;
-  p->o.offsets[0] = 0;
+/* The ranks by a counting sort on the degree (stable: ties by index). */
+static int rank_vertices(const wm_graph *g, ranked *r, uint32_t *rank) {
+  uint64_t top = 0;
+  for (uint32_t v = 0; v < g->n; v++) top = deg(g, v) > top ? deg(g, v) : top;
+  uint64_t *at = calloc(top + 2, sizeof *at);
+  if (!at) return -1;
+  for (uint32_t v = 0; v < g->n; v++) at[deg(g, v) + 1]++;
+  for (uint64_t d = 0; d <= top; d++) at[d + 1] += at[d];
   for (uint32_t v = 0; v < g->n; v++) {
-    uint64_t d = 0;
-    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) d += before(g, v, g->adj[e]);
-    p->o.offsets[v + 1] = p->o.offsets[v] + d;
+    const uint32_t s = (uint32_t)at[deg(g, v)]++;
+    rank[v] = s, r->old[s] = v;
   }
-#pragma omp parallel for schedule(dynamic, 256)
-  for (int64_t v = 0; v < (int64_t)g->n; v++) {
-    uint64_t o = p->o.offsets[v];
-    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
-      if (before(g, (uint32_t)v, g->adj[e])) p->o.adj[o] = g->adj[e], p->o.arc[o++] = e;
+  free(at);
+  return 0;
+}
+
+/* The first row of thread t's share of the arcs (of T threads; n for
+ * t = T, whatever the rounding). */
+static uint32_t share_start(const uint64_t *offsets, uint32_t n, int t, int T) {
+  if (t >= T) return n;
+  const uint64_t want = offsets[n] / (uint64_t)T * (uint64_t)t;
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (offsets[mid] < want) lo = mid + 1;
+    else hi = mid;
+  }
+  return t ? lo : 0;
+}
+
+/* The rows by rank: each rank s, in ascending order, appended to its
+ * neighbours' rows, which come out sorted; a row's entries below it are
+ * those present when its own turn comes.  Each thread fills the rows of
+ * its share of the arcs, reading every rank's (the writes, scattered, are
+ * the cost). */
+static void fill_rows(const wm_graph *g, ranked *r, const uint32_t *rank, uint64_t *pos) {
+  r->offsets[0] = 0;
+  for (uint32_t s = 0; s < r->n; s++) r->offsets[s + 1] = r->offsets[s] + deg(g, r->old[s]);
+  memcpy(pos, r->offsets, (size_t)r->n * sizeof *pos);
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), T = omp_get_num_threads();
+    const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
+    for (uint32_t s = 0; s < r->n; s++) {
+      const uint32_t v = r->old[s];
+      if (s >= lo && s < hi) r->up[s] = pos[s];
+      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
+        const uint32_t to = rank[g->adj[e]];
+        if (to < lo || to >= hi) continue;
+        const uint64_t q = pos[to]++;
+        r->adj[q] = s, r->from[q] = (uint32_t)(e - g->offsets[v]); /* a degree is below 2^32 */
+      }
+    }
   }
 }
 
+static void ranked_free(ranked *r) {
+  free(r->old);
+  free(r->offsets);
+  free(r->up);
+  free(r->adj);
+  free(r->from);
+}
+
+static int ranked_init(const wm_graph *g, ranked *r) {
+  const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
+  memset(r, 0, sizeof *r);
+  r->n = g->n, r->g_offsets = g->offsets;
+  r->old = malloc(n * sizeof *r->old);
+  r->offsets = malloc((n + 1) * sizeof *r->offsets);
+  r->up = malloc(n * sizeof *r->up);
+  r->adj = malloc(m * sizeof *r->adj);
+  r->from = malloc(m * sizeof *r->from);
+  uint32_t *rank = malloc(n * sizeof *rank);
+  uint64_t *pos = malloc(n * sizeof *pos);
+  int ok = r->old && r->offsets && r->up && r->adj && r->from && rank && pos && !rank_vertices(g, r, rank);
+  if (ok) fill_rows(g, r, rank, pos);
+  free(rank);
+  free(pos);
+  if (!ok) ranked_free(r);
+  return ok ? 0 : -1;
+}
+
+/* The flag is shared however the sums are (each thread's own: a plain
+ * add, flagged atomically). */
 static void add(pass *p, uint64_t *at, uint64_t x) {
-  if (x && __atomic_fetch_add(at, x, __ATOMIC_RELAXED) > UINT64_MAX - x)
+  if (!x) return;
+  if (!p->atomic ? __builtin_add_overflow(*at, x, at) : __atomic_fetch_add(at, x, __ATOMIC_RELAXED) > UINT64_MAX - x)
     __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
 }
 
-/* Calls f(p, a, i, j, f_arc) for every triangle a < b < c with b = out[i],
- * c = out[j] of a's out-row and f the out-arc b -> c; local holds i + 1 per
- * vertex of a's out-row (zero elsewhere, before and after). */
-#define EACH_TRIANGLE(p, local, a, BODY)                                                    \
+static void add32(const pass *p, uint32_t *at, uint32_t x) {
+  if (p->atomic) __atomic_fetch_add(at, x, __ATOMIC_RELAXED);
+  else *at += x;
+}
+
+/* Runs BODY for every triangle a < b < c with b = out[i], c = out[j] of
+ * a's row above it (out, k entries) and f the arc b -> c, then AFTER_B
+ * once per b; local holds j + 1 per vertex of out (zero elsewhere, before
+ * and after).  b's row is read from b up, and only up to out's last
+ * vertex.  Whether its next vertex closes a triangle is a coin toss, so the
+ * hits are first gathered without a branch (in hit_j, hit_f: at most a
+ * row's length), then visited. */
+#define EACH_TRIANGLE(r, local, hit_j, hit_f, a, BODY, AFTER_B)                             \
   do {                                                                                      \
-    const uint64_t *oo_ = (p)->o.offsets;                                                   \
-    const uint32_t *oa_ = (p)->o.adj, *out_ = oa_ + oo_[a];                                 \
-    const uint32_t k_ = (uint32_t)(oo_[(a) + 1] - oo_[a]);                                  \
-    for (uint32_t i_ = 0; i_ < k_; i_++) (local)[out_[i_]] = i_ + 1;                        \
-    for (uint32_t i = 0; i < k_; i++)                                                       \
-      for (uint64_t f = oo_[out_[i]]; f < oo_[out_[i] + 1]; f++) {                          \
-        if (!(local)[oa_[f]]) continue;                                                     \
-        const uint32_t j = (local)[oa_[f]] - 1;                                             \
+    const uint32_t *const adj_ = (r)->adj, *const out = adj_ + (r)->up[a];                  \
+    const uint64_t *const up_ = (r)->up, *const oo_ = (r)->offsets;                         \
+    uint32_t *const local_ = (local), *const hj_ = (hit_j), *const hf_ = (hit_f);           \
+    const uint32_t k = (uint32_t)(oo_[(a) + 1] - up_[a]);                                   \
+    if (k < 2) break;                                                                       \
+    const uint32_t last_ = out[k - 1];                                                      \
+    for (uint32_t i_ = 0; i_ < k; i_++) local_[out[i_]] = i_ + 1;                           \
+    for (uint32_t i = 0; i + 1 < k; i++) {                                                  \
+      const uint64_t f0_ = up_[out[i]], end_ = oo_[out[i] + 1];                             \
+      uint32_t hits_ = 0;                                                                   \
+      for (uint64_t f = f0_; f < end_ && adj_[f] <= last_; f++) {                           \
+        const uint32_t jj_ = local_[adj_[f]];                                               \
+        hj_[hits_] = jj_ - 1, hf_[hits_] = (uint32_t)(f - f0_);                             \
+        hits_ += jj_ != 0;                                                                  \
+      }                                                                                     \
+      for (uint32_t h_ = 0; h_ < hits_; h_++) {                                             \
+        const uint32_t j = hj_[h_];                                                         \
+        const uint64_t f = f0_ + hf_[h_];                                                   \
         BODY;                                                                               \
       }                                                                                     \
-    for (uint32_t i_ = 0; i_ < k_; i_++) (local)[out_[i_]] = 0;                             \
+      AFTER_B;                                                                              \
+    }                                                                                       \
+    for (uint32_t i_ = 0; i_ < k; i_++) local_[out[i_]] = 0;                                \
   } while (0)
-
-/* The triangles on the out-arcs, each from its lowest vertex a: a's own
- * arcs gather in tally (only a's thread adds to them as the lowest) and
- * reach tri in one add each; the far arc b -> c takes an atomic add. */
-static void triangles_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t a) {
-  const uint64_t base = p->o.offsets[a];
-  const uint64_t *arc = p->o.arc;
-  uint32_t *tri = p->tri;
-  EACH_TRIANGLE(p, local, a, {
-    tally[i]++;
-    tally[j]++;
-    __atomic_fetch_add(&tri[arc[f]], 1u, __ATOMIC_RELAXED);
-  });
-  for (uint64_t e = base; e < p->o.offsets[a + 1]; e++)
-    if (tally[e - base]) __atomic_fetch_add(&tri[arc[e]], (uint32_t)tally[e - base], __ATOMIC_RELAXED), tally[e - base] = 0;
-}
-
-/* The arcs pointing down take their twin's count. */
-static void fill_down_arcs(const pass *p, uint32_t v) {
-  const wm_graph *g = p->g;
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
-    if (before(g, g->adj[e], v)) p->tri[e] = p->tri[wm_graph_arc_at(g, g->adj[e], v)];
-}
-
-/* n12: for a triangle a, b, c each corner takes the triangles of the far
- * edge less one; b's and c's gather in tally (per vertex of a's out-row). */
-static void diamonds_from(pass *p, uint32_t *local, uint64_t *tally, uint32_t a) {
-  const uint64_t base = p->o.offsets[a];
-  uint64_t at_a = 0;
-  int wrapped = 0;
-  EACH_TRIANGLE(p, local, a, {
-    wrapped |= __builtin_add_overflow(at_a, p->tri[p->o.arc[f]] - 1, &at_a);
-    wrapped |= __builtin_add_overflow(tally[i], p->tri[p->o.arc[base + j]] - 1, &tally[i]);
-    wrapped |= __builtin_add_overflow(tally[j], p->tri[p->o.arc[base + i]] - 1, &tally[j]);
-  });
-  if (wrapped) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
-  add(p, &p->n12[a], at_a);
-  for (uint64_t e = base; e < p->o.offsets[a + 1]; e++) add(p, &p->n12[p->o.adj[e]], tally[e - base]), tally[e - base] = 0;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-/* Without -mpopcnt the builtin is a library call, a third of this pass. */
-__attribute__((target_clones("popcnt", "default")))
-#endif
-/* The 4-cliques through a and each u of its out-row are the edges among
- * u's neighbours there: with rows of that out-row as bit sets, u's credit
- * is half the sum over its neighbours w there of |N(u) & N(w)|, and a's a
- * third of all of them; its cost is a's triangles times a row's words,
- * without visiting each clique. */
-static void cliques_from(pass *p, uint32_t *local, uint64_t *rows, uint32_t a) {
-  const uint32_t k = (uint32_t)(p->o.offsets[a + 1] - p->o.offsets[a]), words = (k + 63) / 64;
-  const uint32_t *out = p->o.adj + p->o.offsets[a];
-  memset(rows, 0, (size_t)k * words * sizeof *rows);
-  EACH_TRIANGLE(p, local, a, {
-    rows[(size_t)i * words + j / 64] |= 1ull << (j % 64);
-    rows[(size_t)j * words + i / 64] |= 1ull << (i % 64);
-  });
-  uint64_t at_a = 0;
-  for (uint32_t i = 0; i < k; i++) {
-    const uint64_t *ri = rows + (size_t)i * words;
-    uint64_t twice = 0;
-    for (uint32_t wi = 0; wi < words; wi++)
-      for (uint64_t bits = ri[wi]; bits; bits &= bits - 1) {
-        const uint64_t *rj = rows + (size_t)(wi * 64 + (uint32_t)__builtin_ctzll(bits)) * words;
-        for (uint32_t x = 0; x < words; x++) twice += (uint64_t)__builtin_popcountll(ri[x] & rj[x]);
-      }
-    add(p, &p->k4[out[i]], twice / 2);
-    at_a += twice / 2;
-  }
-  add(p, &p->k4[a], at_a / 3);
-}
 
 /* Past this out-degree the rows would leave the caches (k^2 bits): such a
  * vertex's cliques are walked one by one, marking a's out-row 1 and the
  * part of it in b's out-row 2. */
 #define ROWS_MAX 1024u
 
-static void cliques_walked(pass *p, uint8_t *mark, uint32_t *common, uint64_t *tally, uint32_t a) {
-  const uint64_t *oo = p->o.offsets;
-  const uint32_t *oa = p->o.adj;
-  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) mark[oa[e]] = 1;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* Without -mpopcnt the builtin is a library call, a third of this pass. */
+__attribute__((target_clones("popcnt", "default")))
+#endif
+/* The 4-cliques through a and each u of its out-row are the edges among
+ * u's neighbours there: with rows of that out-row as bit sets (filled by
+ * the triangle pass), each edge i < j there closes |N(i) & N(j)| triangles
+ * of the out-row, which counts each of i's twice and each triangle three
+ * times: u's credit is half its sum (gathered in tally), a's a third of
+ * all; the cost is a's triangles times a row's words, without visiting
+ * each clique. */
+static void cliques_from_rows(pass *p, const sums *to, const uint64_t *rows, uint64_t *tally, uint32_t a) {
+  const ranked *r = &p->r;
+  const uint32_t k = (uint32_t)(r->offsets[a + 1] - r->up[a]), words = (k + 63) / 64;
+  const uint32_t *out = r->adj + r->up[a];
+  uint64_t all = 0;
+  for (uint32_t i = 0; i < k; i++) {
+    const uint64_t *ri = rows + (size_t)i * words;
+    uint64_t at_i = 0;
+    for (uint32_t wi = i / 64; wi < words; wi++) {
+      uint64_t bits = ri[wi];
+      if (wi == i / 64) bits &= ~0ull << (i % 64); /* the j above i */
+      for (; bits; bits &= bits - 1) {
+        const uint32_t j = wi * 64 + (uint32_t)__builtin_ctzll(bits);
+        const uint64_t *rj = rows + (size_t)j * words;
+        uint64_t c = 0;
+        for (uint32_t x = 0; x < words; x++) c += (uint64_t)__builtin_popcountll(ri[x] & rj[x]);
+        at_i += c, tally[j] += c;
+      }
+    }
+    tally[i] += at_i;
+    all += at_i;
+  }
+  for (uint32_t i = 0; i < k; i++) add(p, &to->k4[out[i]], tally[i] / 2), tally[i] = 0;
+  add(p, &to->k4[a], all / 3);
+}
+
+static void cliques_walked(pass *p, const sums *to, uint8_t *mark, uint32_t *common, uint64_t *tally, uint32_t a) {
+  const ranked *r = &p->r;
+  const uint64_t *up = r->up, *oo = r->offsets;
+  const uint32_t *adj = r->adj;
+  for (uint64_t e = up[a]; e < oo[a + 1]; e++) mark[adj[e]] = 1;
   uint64_t at_a = 0;
-  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) {
-    const uint32_t b = oa[e];
+  for (uint64_t e = up[a]; e < oo[a + 1]; e++) {
+    const uint32_t b = adj[e];
     uint32_t nc = 0;
-    for (uint64_t f = oo[b]; f < oo[b + 1]; f++)
-      if (mark[oa[f]]) mark[oa[f]] = 2, common[nc++] = oa[f];
+    for (uint64_t f = up[b]; f < oo[b + 1]; f++)
+      if (mark[adj[f]]) mark[adj[f]] = 2, common[nc++] = adj[f];
     for (uint32_t i = 0; i < nc; i++) {
       const uint32_t c = common[i];
       uint64_t at_c = 0;
-      for (uint64_t f = oo[c]; f < oo[c + 1]; f++)
-        if (mark[oa[f]] == 2) at_c++, tally[oa[f]]++;
+      for (uint64_t f = up[c]; f < oo[c + 1]; f++)
+        if (mark[adj[f]] == 2) at_c++, tally[adj[f]]++;
       tally[c] += at_c;
       tally[b] += at_c;
       at_a += at_c;
     }
     for (uint32_t i = 0; i < nc; i++) mark[common[i]] = 1;
   }
-  add(p, &p->k4[a], at_a);
-  for (uint64_t e = oo[a]; e < oo[a + 1]; e++) {
-    mark[oa[e]] = 0;
-    add(p, &p->k4[oa[e]], tally[oa[e]]), tally[oa[e]] = 0;
+  add(p, &to->k4[a], at_a);
+  for (uint64_t e = up[a]; e < oo[a + 1]; e++) {
+    mark[adj[e]] = 0;
+    add(p, &to->k4[adj[e]], tally[adj[e]]), tally[adj[e]] = 0;
   }
 }
 
+/* One thread's scratch: per-vertex words, zero between uses (hit_j and
+ * hit_f, the triangle walks' hits, any; hit_f is also the 4-cycle walk's
+ * prefix lengths). */
+typedef struct scratch {
+  uint32_t *local, *cnt, *list, *hit_j, *hit_f;
+  uint8_t *mark;
+  uint64_t *tally, *rows;
+  sums to; /* where this thread's credits go */
+} scratch;
+
+/* The triangles on a's out-arcs, from their lowest vertex a: a's own arcs
+ * gather in tally (per position of its out-row) and reach tri in one add
+ * each; the far arc b -> c takes an add per triangle.  For k >= 4 the same
+ * walk fills the out-row's bit-set rows for the 4-cliques (see
+ * cliques_from_rows; `walked`: every vertex walks its cliques instead). */
+static void triangles_from(pass *p, scratch *s, unsigned kk, int walked, uint32_t a) {
+  const ranked *r = &p->r;
+  const uint64_t base = r->up[a], deg_out = r->offsets[a + 1] - base;
+  const int rows = kk >= 4 && deg_out >= 3 && deg_out <= ROWS_MAX && !walked;
+  const uint32_t words = (uint32_t)((deg_out + 63) / 64);
+  uint64_t *tally = s->tally, *bits = s->rows, at_b = 0;
+  uint32_t *tri = s->to.tri;
+  if (rows) memset(bits, 0, (size_t)deg_out * words * sizeof *bits);
+  EACH_TRIANGLE(r, s->local, s->hit_j, s->hit_f, a, {
+    at_b++;
+    tally[j]++;
+    add32(p, &tri[f], 1);
+    if (rows) {
+      bits[(size_t)i * words + j / 64] |= 1ull << (j % 64);
+      bits[(size_t)j * words + i / 64] |= 1ull << (i % 64);
+    }
+  }, (tally[i] += at_b, at_b = 0));
+  for (uint64_t e = 0; e < deg_out; e++)
+    if (tally[e]) add32(p, &tri[base + e], (uint32_t)tally[e]), tally[e] = 0;
+  if (rows) cliques_from_rows(p, &s->to, bits, tally, a);
+  else if (kk >= 4 && deg_out >= 3) cliques_walked(p, &s->to, s->mark, s->list, s->tally, a);
+}
+
+/* n12: for a triangle a, b, c each corner takes the triangles of the far
+ * edge less one; b's and c's gather in tally (per position of a's
+ * out-row).  A position's sum has at most k < 2^32 terms below 2^32; a's
+ * may pass 2^64, and is checked. */
+static void diamonds_from(pass *p, scratch *s, uint32_t a) {
+  const ranked *r = &p->r;
+  const uint64_t base = r->up[a], deg_out = r->offsets[a + 1] - base;
+  const uint32_t *tri = p->all.tri, *own = tri + base;
+  uint64_t *tally = s->tally, at_b = 0;
+  wm_u128 at_a = 0;
+  EACH_TRIANGLE(r, s->local, s->hit_j, s->hit_f, a, {
+    at_a += (uint64_t)tri[f] - 1;
+    at_b += (uint64_t)own[j] - 1;
+    tally[j] += (uint64_t)own[i] - 1;
+  }, (tally[i] += at_b, at_b = 0));
+  if (at_a > UINT64_MAX) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
+  add(p, &s->to.n12[a], (uint64_t)at_a);
+  for (uint64_t e = 0; e < deg_out; e++) add(p, &s->to.n12[r->adj[base + e]], tally[e]), tally[e] = 0;
+}
+
 /* n8: the 4-cycles v, u, w, u' whose highest vertex is v (so u, w and u'
- * lie below it): C(c, 2) for each w below v with c such middles, to v and
- * to w, and c - 1 to each middle. */
-static void cycles_from(pass *p, uint32_t *cnt, uint32_t *touched, uint32_t v) {
-  const wm_graph *g = p->g;
-  const uint64_t *key = p->key, top = key[v];
+ * lie below it; each row's part below v is a prefix): C(c, 2) for each w
+ * below v with c such middles, to v and to w, and c - 1 to each middle. */
+static void cycles_from(pass *p, scratch *s, uint32_t v) {
+  uint32_t *cnt = s->cnt, *touched = s->list, *len = s->hit_f;
+  uint64_t *n8 = s->to.n8;
+  const ranked *r = &p->r;
+  const uint64_t *oo = r->offsets, below = r->up[v] - oo[v];
+  const uint32_t *adj = r->adj, *lower = adj + oo[v];
   uint32_t nt = 0;
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-    const uint32_t u = g->adj[e];
-    if (key[u] > top) continue;
-    for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++)
-      if (key[g->adj[f]] < top && !cnt[g->adj[f]]++) touched[nt++] = g->adj[f];
+  for (uint64_t e = 0; e < below; e++) {
+    const uint64_t f0 = oo[lower[e]], end = oo[lower[e] + 1];
+    uint64_t f = f0;
+    for (; f < end && adj[f] < v; f++) { /* no branch: a first touch is a coin toss */
+      const uint32_t w = adj[f];
+      touched[nt] = w;
+      nt += !cnt[w]++;
+    }
+    len[e] = (uint32_t)(f - f0); /* the prefix, for the second walk */
   }
   if (!nt) return;
-  for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-    const uint32_t u = g->adj[e];
-    if (key[u] > top) continue;
+  for (uint64_t e = 0; e < below; e++) {
+    const uint32_t *w = adj + oo[lower[e]];
     uint64_t others = 0;
-    for (uint64_t f = g->offsets[u]; f < g->offsets[u + 1]; f++)
-      if (key[g->adj[f]] < top) others += cnt[g->adj[f]] - 1;
-    add(p, &p->n8[u], others);
+    for (uint32_t x = 0; x < len[e]; x++) others += cnt[w[x]];
+    add(p, &n8[lower[e]], others - len[e]);
   }
   uint64_t at_v = 0;
   for (uint32_t i = 0; i < nt; i++) {
     const uint64_t c = cnt[touched[i]], pairs = c * (c - 1) / 2;
-    add(p, &p->n8[touched[i]], pairs);
+    add(p, &n8[touched[i]], pairs);
     if (at_v + pairs < at_v) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
     at_v += pairs;
     cnt[touched[i]] = 0;
   }
-  add(p, &p->n8[v], at_v);
+  add(p, &n8[v], at_v);
 }
-
-/* One thread's scratch: per-vertex words, zero between uses. */
-typedef struct scratch {
-  uint32_t *local, *cnt, *list;
-  uint8_t *mark;
-  uint64_t *tally, *rows;
-} scratch;
 
 static int scratch_init(scratch *s, uint32_t n, unsigned k) {
   const size_t len = n ? n : 1;
   memset(s, 0, sizeof *s);
   s->local = calloc(len, sizeof *s->local);
   s->tally = calloc(len, sizeof *s->tally);
-  if (k < 4) return s->local && s->tally;
+  s->hit_j = malloc(len * sizeof *s->hit_j);
+  s->hit_f = malloc(len * sizeof *s->hit_f);
+  if (k < 4) return s->local && s->tally && s->hit_j && s->hit_f;
   s->cnt = calloc(len, sizeof *s->cnt);
   s->list = malloc(len * sizeof *s->list);
   s->mark = calloc(len, 1);
   s->rows = malloc((size_t)ROWS_MAX * (ROWS_MAX / 64) * sizeof *s->rows);
-  return s->local && s->tally && s->cnt && s->list && s->mark && s->rows;
+  return s->local && s->tally && s->hit_j && s->hit_f && s->cnt && s->list && s->mark && s->rows;
 }
 
 static void scratch_free(scratch *s) {
   free(s->local);
   free(s->cnt);
   free(s->list);
+  free(s->hit_j);
+  free(s->hit_f);
   free(s->mark);
   free(s->tally);
   free(s->rows);
@@ -252,71 +385,193 @@ static int walked_only(void) {
   return v && *v == '1';
 }
 
-static void per_vertex(pass *p, scratch *s, int walked, uint32_t v) {
-  diamonds_from(p, s->local, s->tally, v);
-  const uint64_t out = p->o.offsets[v + 1] - p->o.offsets[v];
-  if (out >= 3 && out <= ROWS_MAX && !walked) cliques_from(p, s->local, s->rows, v);
-  else if (out >= 3) cliques_walked(p, s->mark, s->list, s->tally, v);
-  cycles_from(p, s->cnt, s->list, v);
+/* Vertices go out in blocks, the highest ranks (the hubs, the longest
+ * work) first, so that no thread is left with one at the end; a block
+ * holds about 1/64 of a thread's share of the arcs (so a hub goes alone:
+ * the highest few together would be one thread's long tail) and at most
+ * BLOCK_MAX vertices.  cut[b] > cut[b + 1] bound block b; returns their
+ * number. */
+#define BLOCK_MAX 256
+
+static uint32_t cut_blocks(const ranked *r, int T, uint32_t *cut) {
+  const uint64_t arcs = r->offsets[r->n] / (64 * (uint64_t)T) + 1;
+  uint32_t blocks = 0, hi = r->n;
+  cut[0] = hi;
+  while (hi > 0) {
+    uint32_t lo = hi;
+    uint64_t sum = 0;
+    do lo--, sum += r->offsets[lo + 1] - r->offsets[lo];
+    while (lo > 0 && sum < arcs && hi - lo < BLOCK_MAX);
+    cut[++blocks] = hi = lo;
+  }
+  return blocks;
 }
 
-/* 0, -1 out of memory, or 1 interrupted (warpmatch_interrupt: each vertex
- * asks first, so a hub's own work is the longest wait). */
+/* Each thread's own sums while they fit in this (then no word is credited
+ * by two threads: a hub's arcs and the vertices around it would pass
+ * between their caches at every atomic add); past it, or for
+ * WM_TEST_ORBIT_SHARED=1 (so that the tests see both ways), atomic adds
+ * to the totals. */
+#define OWN_SUMS_MAX ((size_t)256 << 20)
+
+static int sums_init(sums *x, size_t arcs, size_t vertices) {
+  memset(x, 0, sizeof *x);
+  x->tri = calloc(arcs, sizeof *x->tri);
+  if (vertices) x->k4 = calloc(vertices, 8), x->n8 = calloc(vertices, 8), x->n12 = calloc(vertices, 8); /* uint64 */
+  return x->tri && (!vertices || (x->k4 && x->n8 && x->n12)) ? 0 : -1;
+}
+
+static void sums_free(sums *x) {
+  free(x->tri);
+  free(x->k4);
+  free(x->n8);
+  free(x->n12);
+}
+
+/* Chooses how T threads credit (one: all, plainly) and makes their own
+ * sums; NULL where they do not fit (or a test asks for the atomics). */
+static sums *own_sums(const pass *p, int T, unsigned k) {
+  const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
+  const char *hook = getenv("WM_TEST_ORBIT_SHARED");
+  if (T < 2 || (hook && *hook == '1') || (size_t)T * (4 * m + 24 * n) > OWN_SUMS_MAX) return NULL;
+  sums *own = calloc((size_t)T, sizeof *own);
+  int t = 0;
+  while (own && t < T && !sums_init(&own[t], m, n)) t++;
+  if (own && t == T) return own;
+  for (int i = 0; own && i < T; i++) sums_free(&own[i]); /* the ones not made are zeros */
+  free(own);
+  return NULL;
+}
+
+/* all.tri = the sum of the threads' own, arc by arc (a count of an edge's
+ * triangles is below 2^32). */
+static void sum_triangles(pass *p, int T) {
+  const int64_t m = (int64_t)p->r.offsets[p->r.n];
+#pragma omp for schedule(static)
+  for (int64_t e = 0; e < m; e++) {
+    uint32_t x = 0;
+    for (int t = 0; t < T; t++) x += p->own[t].tri[e];
+    p->all.tri[e] = x;
+  }
+}
+
+/* The same for the vertices' sums, whose wraps are flagged. */
+static void sum_vertices(pass *p, int T) {
+  int wrapped = 0;
+#pragma omp for schedule(static)
+  for (int64_t v = 0; v < (int64_t)p->r.n; v++) {
+    uint64_t k4 = 0, n8 = 0, n12 = 0;
+    for (int t = 0; t < T; t++) {
+      wrapped |= __builtin_add_overflow(k4, p->own[t].k4[v], &k4);
+      wrapped |= __builtin_add_overflow(n8, p->own[t].n8[v], &n8);
+      wrapped |= __builtin_add_overflow(n12, p->own[t].n12[v], &n12);
+    }
+    p->all.k4[v] = k4, p->all.n8[v] = n8, p->all.n12[v] = n12;
+  }
+  if (wrapped) __atomic_store_n(&p->overflow, 1, __ATOMIC_RELAXED);
+}
+
+/* 0, -1 out of memory, or 1 interrupted (warpmatch_interrupt: each block
+ * of vertices asks first, so a hub's own work is the longest wait). */
 static int passes(pass *p, unsigned k) {
-  const wm_graph *g = p->g;
+  const uint32_t n = p->r.n;
+  uint32_t *cut = malloc(((size_t)n + 1) * sizeof *cut);
+  int64_t blocks = 0;
   const int walked = walked_only();
-  int oom = 0;
+  int oom = !cut;
   wm_progress progress; /* the line and the interrupt flag; only the 4-vertex pass shows */
-  wm_progress_init(&progress, "orbit aggregates", g->n, k >= 4);
-  orient(p);
+  wm_progress_init(&progress, "orbit aggregates", (k >= 4 ? 2 : 1) * (uint64_t)n, k >= 4);
 #pragma omp parallel
   {
+    const int T = omp_get_num_threads(), t = omp_get_thread_num();
+#pragma omp single
+    {
+      p->own = own_sums(p, T, k), p->threads = T, p->atomic = T > 1 && !p->own;
+      blocks = cut ? cut_blocks(&p->r, T, cut) : 0;
+    }
     scratch s;
-    const int ok = scratch_init(&s, g->n, k);
+    const int ok = scratch_init(&s, n, k);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < (int64_t)g->n; v++)
-      if (ok && !wm_progress_stopped(&progress)) triangles_from(p, s.local, s.tally, (uint32_t)v);
-#pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) fill_down_arcs(p, (uint32_t)v);
+    s.to = p->own ? p->own[t] : p->all;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < blocks; b++) {
+      const uint32_t hi = cut[b], lo = cut[b + 1];
+      if (!ok || wm_progress_stopped(&progress)) continue;
+      for (uint32_t v = hi; v-- > lo;) triangles_from(p, &s, k, walked, v);
+      wm_progress_add(&progress, hi - lo);
+    }
+    if (p->own) sum_triangles(p, T);
     if (k >= 4) {
-#pragma omp for schedule(dynamic, 16)
-      for (int64_t v = 0; v < (int64_t)g->n; v++)
-        if (ok && !wm_progress_stopped(&progress)) per_vertex(p, &s, walked, (uint32_t)v), wm_progress_add(&progress, 1);
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t b = 0; b < blocks; b++) {
+        const uint32_t hi = cut[b], lo = cut[b + 1];
+        if (!ok || wm_progress_stopped(&progress)) continue;
+        for (uint32_t v = hi; v-- > lo;) diamonds_from(p, &s, v), cycles_from(p, &s, v);
+        wm_progress_add(&progress, hi - lo);
+      }
+      if (p->own) sum_vertices(p, T);
     }
     scratch_free(&s);
   }
+  for (int t = 0; p->own && t < p->threads; t++) sums_free(&p->own[t]);
+  free(p->own);
+  free(cut);
   wm_progress_finish(&progress);
   return oom ? -1 : wm_progress_stopped(&progress) ? 1 : 0;
 }
 
+/* Each edge's count to both of g's arcs: rank s's arcs down to t < s, in
+ * ascending s, meet t's row above t in its order, so a cursor per t finds
+ * each one's twin (each thread the t of its share of the arcs). */
+static void triangles_back(const pass *p, uint64_t *cursor, uint32_t *tri) {
+  const ranked *r = &p->r;
+  memcpy(cursor, r->up, (size_t)r->n * sizeof *cursor);
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), T = omp_get_num_threads();
+    const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
+    for (uint32_t s = lo; s < r->n; s++)
+      for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
+        const uint32_t to = r->adj[e];
+        if (to < lo || to >= hi) continue;
+        const uint64_t twin = cursor[to]++, at = r->g_offsets[r->old[to]] + r->from[e];
+        tri[at] = tri[r->g_offsets[r->old[s]] + r->from[twin]] = p->all.tri[twin];
+      }
+  }
+}
+
+static int back_to_g(pass *p, unsigned k, wm_orbit_aggregates *a) {
+  const ranked *r = &p->r;
+  uint64_t *cursor = malloc((r->n ? r->n : 1) * sizeof *cursor);
+  if (!cursor) return -1;
+  triangles_back(p, cursor, a->tri);
+  free(cursor);
+  if (k < 4) return 0;
+#pragma omp parallel for schedule(static)
+  for (int64_t s = 0; s < (int64_t)r->n; s++) {
+    const uint32_t v = r->old[s];
+    a->k4[v] = p->all.k4[s], a->n8[v] = (wm_i128)p->all.n8[s], a->n12[v] = (wm_i128)p->all.n12[s];
+  }
+  return 0;
+}
+
 int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err) {
-  const size_t n = g->n ? g->n : 1, half = g->m / 2 + 1;
-  pass p = {.g = g, .tri = a->tri};
-  p.key = malloc(n * sizeof *p.key);
-  p.o.offsets = malloc((n + 1) * sizeof *p.o.offsets);
-  p.o.adj = malloc(half * sizeof *p.o.adj);
-  p.o.arc = malloc(half * sizeof *p.o.arc);
-  if (k >= 4) p.k4 = a->k4, p.n8 = calloc(n, sizeof *p.n8), p.n12 = calloc(n, sizeof *p.n12);
+  const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
+  pass p = {.atomic = 1};
   int rc = WM_OK;
-  if (!p.key || !p.o.offsets || !p.o.adj || !p.o.arc || (k >= 4 && (!p.n8 || !p.n12)))
-    rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the orientation (%llu arcs)", (unsigned long long)g->m);
+  if (ranked_init(g, &p.r)) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order");
+  if (sums_init(&p.all, m, k >= 4 ? n : 0))
+    rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%llu arcs)", (unsigned long long)g->m);
   if (!rc) {
-    memset(a->tri, 0, (g->m ? g->m : 1) * sizeof *a->tri);
-    if (k >= 4) memset(a->k4, 0, n * sizeof *a->k4);
     const int got = passes(&p, k);
     if (got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates' scratch");
     else if (got > 0) rc = wm_interrupted(err, "orbits");
   }
   if (!rc && p.overflow)
     rc = wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
-  for (uint32_t v = 0; !rc && k >= 4 && v < g->n; v++) a->n8[v] = (wm_i128)p.n8[v], a->n12[v] = (wm_i128)p.n12[v];
-  free(p.key);
-  free(p.o.offsets);
-  free(p.o.adj);
-  free(p.o.arc);
-  free(p.n8);
-  free(p.n12);
+  if (!rc && back_to_g(&p, k, a)) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates");
+  ranked_free(&p.r);
+  sums_free(&p.all);
   return rc;
 }
 

@@ -30,6 +30,9 @@ int wm_orbit_has_formula(unsigned k) { return k >= 2 && k <= 5; }
 typedef struct relations {
   uint8_t c[ORBITS4][ORBITS4];
   uint8_t order[ORBITS4]; /* orbits 1..14 by their graphlet's edges, most first */
+  /* c's row a without its zeros and its diagonal: the b and c[a][b] of each
+   * of the terms[a] terms (the solve runs once per vertex) */
+  uint8_t terms[ORBITS4], term_b[ORBITS4][ORBITS4], term_c[ORBITS4][ORBITS4];
 } relations;
 
 static void derive(const wm_orbit_tables *t, relations *r) {
@@ -48,6 +51,10 @@ static void derive(const wm_orbit_tables *t, relations *r) {
   for (int edges = 6; edges >= 1; edges--)
     for (unsigned o = 1; o < ORBITS4; o++)
       if (t->graphlet_edges[t->graphlet_of_orbit[o]] == edges) r->order[n++] = (uint8_t)o;
+  for (unsigned a = 1; a < ORBITS4; a++)
+    for (unsigned b = 1; b < ORBITS4; b++)
+      if (b != a && r->c[a][b])
+        r->term_b[a][r->terms[a]] = (uint8_t)b, r->term_c[a][r->terms[a]] = r->c[a][b], r->terms[a]++;
 }
 
 static wm_i128 choose(uint64_t x, unsigned r) { return wm_choose((wm_i128)x, r); }
@@ -57,44 +64,50 @@ typedef struct shared {
   const wm_graph *g;
   const wm_orbit_aggregates *a; /* from the CPU's passes or the GPU's */
   uint64_t *tv;     /* per vertex: its triangles */
-  wm_i128 *paths2;  /* per vertex u: sum over w in N(u) of d(w) - 1 */
+  uint64_t *paths2; /* per vertex u: sum over w in N(u) of d(w) - 1 */
 } shared;
 
 static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
 
-/* Triangles per vertex, and the 2-paths out of each vertex. */
-static void edge_pass(const shared *s, uint32_t v, int *overflow) {
+/* Triangles per vertex, and the 2-paths out of each vertex.  A degree and
+ * an edge's triangles are below 2^32 (n is 32-bit), so each sum here, of at
+ * most 2^32 terms below 2^32, is below 2^64. */
+static void edge_pass(const shared *s, uint32_t v) {
   const wm_graph *g = s->g;
-  uint64_t tv = 0;
-  wm_i128 p2 = 0;
+  uint64_t tv = 0, p2 = 0;
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
     tv += s->a->tri[e];
-    p2 = wm_add_chk(p2, (wm_i128)deg(g, g->adj[e]) - 1, overflow);
+    p2 += deg(g, g->adj[e]) - 1;
   }
   s->tv[v] = tv / 2;
   s->paths2[v] = p2;
 }
 
-/* The sums over v's neighbours u (orbits 1, 4, 5, 6, 9, 10, 13). */
-static void neighbour_sums(const shared *s, uint32_t v, wm_i128 *N, int *of) {
+/* The sums over v's neighbours u (orbits 1, 4, 5, 6, 9, 10, 13).  Every
+ * term is below 2^64 (degrees and an edge's triangles t below 2^32; a
+ * vertex's triangles, a C(d, 2), below 2^63; t <= min(d, d(u)) - 1 and the
+ * 2-paths through u include v's, so no term is negative), so their sums,
+ * at most 2^32 terms, are exact in 128 bits without checks. */
+static void neighbour_sums(const shared *s, uint32_t v, wm_i128 *N) {
   const wm_graph *g = s->g;
-  const wm_i128 d = (wm_i128)deg(g, v), t = (wm_i128)s->tv[v];
+  const uint64_t d = deg(g, v), t = s->tv[v];
+  wm_i128 n1 = 0, n4 = 0, n5 = 0, n6 = 0, n9 = 0, n10 = 0, n13 = 0;
   for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
     const uint32_t u = g->adj[e];
-    const wm_i128 du = (wm_i128)deg(g, u), tvu = s->a->tri[e];
-    N[1] = wm_add_chk(N[1], du - 1, of);
-    N[4] = wm_add_chk(N[4], s->paths2[u] - (d - 1), of);
-    N[5] = wm_add_chk(N[5], wm_mul_chk(d - 1, du - 1, of) - tvu, of);
-    N[6] = wm_add_chk(N[6], choose((uint64_t)du - 1, 2), of);
-    N[9] = wm_add_chk(N[9], (wm_i128)s->tv[u] - tvu, of);
-    N[10] = wm_add_chk(N[10], wm_mul_chk(tvu, du - 2, of), of);
-    N[13] = wm_add_chk(N[13], choose((uint64_t)tvu, 2), of);
+    const uint64_t du = deg(g, u), tvu = s->a->tri[e];
+    n1 += du - 1;
+    n4 += s->paths2[u] - (d - 1);
+    n5 += (d - 1) * (du - 1) - tvu;
+    n6 += (du - 1) * (du > 1 ? du - 2 : 0) / 2;
+    n9 += s->tv[u] - tvu;
+    n10 += tvu * (du > 1 ? du - 2 : 0);
+    n13 += tvu * (tvu > 0 ? tvu - 1 : 0) / 2;
   }
-  N[4] = wm_sub_chk(N[4], 2 * t, of);
-  N[2] = choose((uint64_t)d, 2);
-  N[3] = t;
-  N[7] = choose((uint64_t)d, 3);
-  N[11] = wm_mul_chk(t, d - 2, of);
+  N[1] = n1, N[4] = n4 - 2 * (wm_i128)t, N[5] = n5, N[6] = n6, N[9] = n9, N[10] = n10, N[13] = n13;
+  N[2] = choose(d, 2);
+  N[3] = (wm_i128)t;
+  N[7] = choose(d, 3);
+  N[11] = (wm_i128)t * (wm_i128)(d > 1 ? d - 2 : 0); /* below 2^63 * 2^32 */
 }
 
 /* I = c^-1 N, then each count past its start into the row. */
@@ -107,8 +120,8 @@ static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i12
     const unsigned a = r->order[i];
     if (a >= orbits) continue; /* a larger graphlet than asked for */
     wm_i128 x = N[a];
-    for (unsigned b = 1; b < ORBITS4; b++)
-      if (b != a && r->c[a][b]) x = wm_sub_chk(x, wm_mul_chk(r->c[a][b], I[b], &of), &of);
+    for (unsigned t = 0; t < r->terms[a]; t++)
+      x = wm_sub_chk(x, wm_mul_chk(r->term_c[a][t], I[r->term_b[a][t]], &of), &of);
     if (of) return wm_orbit_overflow(g, v, a, err);
     I[a] = x;
   }
@@ -121,12 +134,8 @@ static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i12
 static int vertex_row(const shared *s, const relations *r, uint32_t v, const wm_orbit_run *run, uint64_t *row,
                       wm_error *err) {
   wm_i128 N[ORBITS4] = {0};
-  int of = 0;
-  neighbour_sums(s, v, N, &of);
+  neighbour_sums(s, v, N);
   if (run->k >= 4) N[8] = s->a->n8[v], N[12] = s->a->n12[v], N[14] = (wm_i128)s->a->k4[v];
-  if (of)
-    return wm_fail(err, WM_EINPUT, "orbits: vertex %u: a sum of the orbit formula passes 2^127",
-                   wm_graph_file_id(s->g, v));
   return solve(s->g, r, v, N, run, row, err);
 }
 
@@ -134,19 +143,16 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
   const wm_graph *g = s->g;
   const unsigned orbits = wm_orbit_count(run->k);
   wm_orbit_first_error first = {-1, {0, ""}};
-  int of = 0;
 #pragma omp parallel
   {
-#pragma omp for schedule(dynamic, 256) reduction(| : of)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) edge_pass(s, (uint32_t)v, &of);
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t v = 0; v < (int64_t)g->n; v++) edge_pass(s, (uint32_t)v);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
-      if (!of && vertex_row(s, r, (uint32_t)v, run, counts + (size_t)v * orbits, &e))
-        wm_orbit_keep_first(&first, v, &e);
+      if (vertex_row(s, r, (uint32_t)v, run, counts + (size_t)v * orbits, &e)) wm_orbit_keep_first(&first, v, &e);
     }
   }
-  if (of) return wm_fail(err, WM_EINPUT, "orbits: a vertex's 2-paths pass 2^127");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
 }
@@ -154,7 +160,7 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
 /* The aggregates from the GPU (run->gpu) or the CPU's passes, then the
  * rows, the same code either way. */
 static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  const wm_orbit_tables *t = wm_orbit_tables_get(err);
+  const wm_orbit_tables *t = wm_orbit_tables_upto(4, err);
   if (!t) return err->code;
   relations r;
   derive(t, &r);

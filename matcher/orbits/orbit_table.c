@@ -276,22 +276,34 @@ static int fill_masks(wm_orbit_tables *t, unsigned k, wm_error *err) {
   return WM_OK;
 }
 
+/* Built in two steps: up to 4 positions, then the 5-position masks (most
+ * of the work: a canonical form for each of 1024), which the 4-vertex
+ * formula never reads. */
 static wm_orbit_tables tables;
-static wm_error tables_err;
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static wm_error small_err, five_err;
+static pthread_once_t small_once = PTHREAD_ONCE_INIT, five_once = PTHREAD_ONCE_INIT;
 
-static void build(void) {
-  wm_error_clear(&tables_err);
+static void build_small(void) {
+  wm_error_clear(&small_err);
   memset(tables.edge_orbit, WM_ORBIT_NONE, sizeof tables.edge_orbit);
-  if (tally_orbits(&tables, &tables_err)) return;
-  for (unsigned k = 2; k <= WM_ORBIT_MAX_K && !tables_err.code; k++) fill_masks(&tables, k, &tables_err);
+  if (tally_orbits(&tables, &small_err)) return;
+  for (unsigned k = 2; k < WM_ORBIT_MAX_K && !small_err.code; k++) fill_masks(&tables, k, &small_err);
 }
 
-const wm_orbit_tables *wm_orbit_tables_get(wm_error *err) {
-  pthread_once(&tables_once, build);
-  if (tables_err.code) {
-    if (err) *err = tables_err;
+static void build_five(void) {
+  wm_error_clear(&five_err);
+  fill_masks(&tables, WM_ORBIT_MAX_K, &five_err);
+}
+
+const wm_orbit_tables *wm_orbit_tables_upto(unsigned k, wm_error *err) {
+  pthread_once(&small_once, build_small);
+  if (!small_err.code && k >= WM_ORBIT_MAX_K) pthread_once(&five_once, build_five);
+  const wm_error *e = small_err.code ? &small_err : k >= WM_ORBIT_MAX_K ? &five_err : NULL;
+  if (e && e->code) {
+    if (err) *err = *e;
     return NULL;
   }
   return &tables;
 }
+
+const wm_orbit_tables *wm_orbit_tables_get(wm_error *err) { return wm_orbit_tables_upto(WM_ORBIT_MAX_K, err); }

@@ -57,6 +57,9 @@ typedef struct wm_orbit_tables {
 /* The tables (built on the first call; thread-safe); NULL with err set if
  * the reference drawings disagree with the automorphism orbits (a bug). */
 const wm_orbit_tables *wm_orbit_tables_get(wm_error *err);
+/* The same, where only masks of up to k positions will be read (the rest
+ * may not be built yet). */
+const wm_orbit_tables *wm_orbit_tables_upto(unsigned k, wm_error *err);
 
 /* The reference drawing of graphlet `gid` (0..29) as "0-1 0-2 ...", and the
  * orbit of each of its vertices; for documentation and tests. */

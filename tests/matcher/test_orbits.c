@@ -191,6 +191,48 @@ Test(orbits, both_ways_of_the_clique_pass_equal_the_enumerator) {
   }
 }
 
+/* The formula on 1, 2 and 3 threads, with each thread's own sums and with
+ * atomic adds into one set, equals the enumerator (sizes 3 to 5). */
+static void every_way_vs_enumerator(const edges *e, const char *graph) {
+  for (int shared = 0; shared <= 1; shared++) {
+    if (shared) cr_assert_eq(setenv("WM_TEST_ORBIT_SHARED", "1", 1), 0);
+    for (unsigned size = 3; size <= 5; size++) {
+      uint64_t *x = orbits_of(e, size, WARPMATCH_METHOD_ENUMERATE, 2, NULL);
+      for (int threads = 1; threads <= 3; threads++) {
+        uint64_t *f = orbits_of(e, size, WARPMATCH_METHOD_FORMULA, threads, NULL);
+        char what[128];
+        snprintf(what, sizeof what, "%s, size %u, %d threads, %s sums", graph, size, threads,
+                 shared ? "atomic" : "own");
+        assert_same(e, size, f, x, what);
+        free(f);
+      }
+      free(x);
+    }
+    cr_assert_eq(unsetenv("WM_TEST_ORBIT_SHARED"), 0);
+  }
+}
+
+/* The CPU's aggregates relabel the vertices by degree (ties by index) and
+ * credit them plainly on one thread, in each thread's own sums on several,
+ * or atomically (WM_TEST_ORBIT_SHARED=1, as past their memory cap): on a
+ * graph whose low ids have the high degrees (the order reversed) and whose
+ * other degrees tie, and on a cycle (all tied), every way equals the
+ * enumerator. */
+Test(orbits, every_way_of_crediting_the_aggregates_equals_the_enumerator) {
+  edges e;
+  uint64_t seed = 99;
+  e.n = 48, e.m = 0;
+  for (uint32_t a = 0; a < e.n; a++)
+    for (uint32_t b = a + 1; b < e.n; b++) {
+      const double pa = 1.0 - a / 48.0, pb = 1.0 - b / 48.0;
+      if ((double)(wm_test_rand(&seed) >> 11) / (double)(1ull << 53) < pa * pb * 0.9) add_edge(&e, a, b);
+    }
+  for (uint32_t v = 40; v + 1 < e.n; v += 2) add_edge(&e, v, v + 1); /* more ties among the low degrees */
+  every_way_vs_enumerator(&e, "degrees reversed");
+  path(&e, 10, 1); /* 20 arcs over 3 threads: the last share ends past the last row's start */
+  every_way_vs_enumerator(&e, "10-cycle");
+}
+
 /* A hub joined to every vertex of a sparse random graph: its degree is
  * far above the rest, and its rows run through every vertex's. */
 Test(orbits, hub_far_above_the_rest) {
