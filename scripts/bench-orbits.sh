@@ -5,7 +5,8 @@
 # from its public source: `orca node SIZE IN OUT`), ORCA's wall seconds on
 # the same graph and whether its output equals ours byte for byte (cmp).
 #
-#   scripts/bench-orbits.sh [--graphs "G ..."] [--sizes "4 5"] [--devices "gpu cpu"] [--threads N]
+#   scripts/bench-orbits.sh [--graphs "G ..."] [--sizes "4 5"] [--devices "gpu cpu"] [--threads N] [--runs R]
+# --runs R: ours R times per cell, the median count and wall reported (ORCA once).
 # A graph is a file (an edge list with ids 0..n-1, or .wmg) or kron:S (the
 # Graph500 generator's graph of scale S, `warpmatch gen kron`).  Default:
 # facebook and kron:14, size 4, devices gpu and cpu, all threads.
@@ -17,13 +18,15 @@ graphs="$repo/datasets/real/facebook_combined.txt kron:14"
 sizes=4
 devices="gpu cpu"
 threads=""
+runs=1
 while [ $# -gt 0 ]; do
   case $1 in
   --graphs) graphs=$2; shift 2 ;;
   --sizes) sizes=$2; shift 2 ;;
   --devices) devices=$2; shift 2 ;;
   --threads) threads=$2; shift 2 ;;
-  *) echo "usage: scripts/bench-orbits.sh [--graphs \"G ...\"] [--sizes \"4 5\"] [--devices \"gpu cpu\"] [--threads N]" >&2
+  --runs) runs=$2; shift 2 ;;
+  *) echo "usage: scripts/bench-orbits.sh [--graphs \"G ...\"] [--sizes \"4 5\"] [--devices \"gpu cpu\"] [--threads N] [--runs R]" >&2
      exit 2 ;;
   esac
 done
@@ -91,12 +94,17 @@ for gspec in $graphs; do
       orca_out=$work/orca.out
     fi
     for device in $devices; do
-      t0=$(date +%s%N)
-      "$bin" orbits "$g" --size "$size" --device "$device" ${threads:+--threads "$threads"} --format orca \
-        --output "$work/ours.out" --json --quiet --no-cache >"$work/ours.json"
-      t1=$(date +%s%N)
-      wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
-      secs=$(json_field seconds <"$work/ours.json")
+      walls=() secs_all=()
+      for ((r = 0; r < runs; r++)); do
+        t0=$(date +%s%N)
+        "$bin" orbits "$g" --size "$size" --device "$device" ${threads:+--threads "$threads"} --format orca \
+          --output "$work/ours.out" --json --quiet --no-cache >"$work/ours.json"
+        t1=$(date +%s%N)
+        walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}')")
+        secs_all+=("$(json_field seconds <"$work/ours.json")")
+      done
+      wall=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{v[NR] = $1} END {printf "%.4f", v[int((NR + 1) / 2)]}')
+      secs=$(printf '%s\n' "${secs_all[@]}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
       ran=$(json_field device <"$work/ours.json")
       same=-
       [ -n "$orca_out" ] && { cmp -s "$orca_out" "$work/ours.out" && same=yes || same=NO; }

@@ -180,6 +180,10 @@ int wm_graph_transpose(const wm_graph *g, wm_graph **out, wm_error *err);
  * with events, bytes read + written per second, median of several runs. */
 int wm_gpu_bandwidth_probe(double *gbps, wm_error *err);
 
+/* NCCL, opened at its first use (nccl_load.c): 1 ready, 0 not to be had
+ * (*error says why), -1 a build without NCCL. */
+int wm_nccl_open(const char **error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 
 #include "matcher.h"
 #include "test_bfs_graphs.h"
+#include "traversal.h"
 
 static int devices(void) {
   int n = wm_gpu_count();
@@ -71,6 +72,17 @@ static void check_graph(wm_graph *g, const char *name) {
       if (n > 2) check_on(g, &roots[r], 1, &o, n, name);
     }
   wm_graph_destroy(g);
+}
+
+/* NCCL is opened at the first search over several GPUs, not linked: where
+ * the build found it, it opens and every call the search makes resolves
+ * (on any host with a GPU, one or more). */
+Test(gpu_bfs_gpus, nccl_opens) {
+  const char *why = NULL;
+  const int r = wm_nccl_open(&why);
+  if (r < 0) cr_skip_test("%s", why);
+  cr_assert_eq(r, 1, "%s", why);
+  cr_assert_null(why);
 }
 
 Test(gpu_bfs_gpus, er) { check_graph(wm_test_er(5000, 0.002, 1), "ER(5000, 0.002)"); }
