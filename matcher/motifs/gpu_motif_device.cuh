@@ -207,12 +207,11 @@ __device__ __forceinline__ unsigned long long take_any(unsigned long long *next)
 }
 
 /* The same, kStopped once the call is stopped.  Most items take
- * microseconds, and each read of the word crosses the bus: it is read on
- * one take in 16, so a thread that reads it set quits, and every other
- * within its next 16 takes or so. */
+ * microseconds, and each read of the word crosses the bus: it is read at
+ * the SM's pace (wm_stop_paced), and a thread that reads it set quits. */
 __device__ __forceinline__ unsigned long long take_next(unsigned long long *next) {
   const unsigned long long x = take_any(next);
-  return (x & 15u) == 0 && wm_stop_asked(c_stop) ? kStopped : x;
+  return wm_stop_paced(c_stop) ? kStopped : x;
 }
 
 /* A long item (a heavy top, a block's): the word read at every take. */

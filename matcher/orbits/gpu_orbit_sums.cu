@@ -240,11 +240,11 @@ __global__ void two_hop(const uint64_t *off, const uint32_t *adj, uint32_t n, co
   for (;;) {
     unsigned long long v = 0;
     /* a vertex takes microseconds and each read of the stop word crosses
-     * the bus: read on one take in 16 (a warp that reads it set quits, the
-     * others within their next 16 takes or so); the counters stay clean */
+     * the bus: read at the SM's pace (a warp that reads it set quits); the
+     * counters stay clean */
     if (lane == 0) {
       v = atomicAdd(next, 1ull);
-      if ((v & 15u) == 0 && wm_stop_asked(stop)) v = ~0ull;
+      if (wm_stop_paced(stop)) v = ~0ull;
     }
     v = __shfl_sync(0xffffffffu, v, 0);
     if (v >= n) return;
