@@ -2,7 +2,8 @@
  * its oracle, with a warp where the CPU has a thread).
  *
  * A warp takes a task (x and a range of its v1, from an atomic counter,
- * heaviest first) and walks the same tree of connected 4-sets as the CPU:
+ * heaviest first) and walks the same tree of connected 4-sets as the CPU
+ * (the 3-stars left out, as there):
  * its lanes share each list operation (the marks of a row, an extension
  * set, a common list, a tally's walk over many rows as one range), and at
  * the last level each lane takes a v3 and its terms.  Each warp has slices
@@ -396,6 +397,31 @@ __device__ uint32_t extend(const params &p, const slices &w, const uint32_t *pre
   return n;
 }
 
+/* orbit_formula5.c's extend_last: ext3 less the v3 that would make S a
+ * 3-star, without reading the part of ext2 those come from (nx: x's
+ * neighbours at its head; c3: common[3]'s length). */
+__device__ uint32_t extend_last(const params &p, const slices &w, uint32_t v2, uint32_t j, uint32_t nx, uint32_t n2,
+                                uint32_t c3) {
+  if (j < nx && (w.mark[v2] & 2u)) return extend(p, w, w.ext2, n2, j + 1, v2, w.ext3);
+  uint32_t n = 0;
+  unsigned want = 2u;
+  if (j < nx) {
+    const uint32_t lo = (uint32_t)lower(w.common[3], c3, v2), tail = c3 - lo, excl = n2 - nx;
+    for (uint32_t i = lane_id(); i < tail; i += 32) w.ext3[i] = w.common[3][lo + i];
+    for (uint32_t i = lane_id(); i < excl; i += 32) w.ext3[tail + i] = w.ext2[nx + i];
+    n = tail + excl, want = 1u;
+  }
+  for (uint64_t e0 = p.off[v2]; e0 < p.off[v2 + 1]; e0 += 32) {
+    const uint64_t e = e0 + lane_id();
+    const bool ok = e < p.off[v2 + 1];
+    const uint32_t z = ok ? p.adj[e] : 0;
+    const uint8_t m = ok ? w.mark[z] : 0;
+    n = append(w.ext3, n, ok && (!m || (m == want && z > v2)), z);
+  }
+  __syncwarp();
+  return n;
+}
+
 __device__ void mark_position(const params &p, const slices &w, uint32_t v, unsigned bit, bool on) {
   for (uint64_t e = p.off[v] + lane_id(); e < p.off[v + 1]; e += 32) {
     const uint32_t z = p.adj[e];
@@ -440,7 +466,8 @@ __device__ void sets_of(const params &p, const tables &q, const slices &w, wstat
     for (uint32_t j = 0; j < n2; j++) {
       const uint32_t v2 = w.ext2[j];
       s[2] = v2;
-      const uint32_t n3 = extend(p, w, w.ext2, n2, j + 1, v2, w.ext3);
+      const uint32_t n3 = extend_last(p, w, v2, j, d - i - 1, n2, c3);
+      if (!n3) continue; /* a hub's pairs of leaves */
       mark_position(p, w, v2, 4u, true);
       last_level(p, q, w, ws, s, len, n3);
       mark_position(p, w, v2, 4u, false);

@@ -283,9 +283,51 @@ static void mark_position(walk *w, uint32_t v, unsigned bit, int on) {
   w->mark[v] = on ? (uint8_t)(w->mark[v] | 0x80u) : (uint8_t)(w->mark[v] & ~0x80u);
 }
 
-/* Every connected 4-set holding x once: x, then v1 from N(x), v2 and v3
- * each from the previous extension set; those whose v1 is N(x)[begin, end)
- * (a part of a hub's sets). */
+/* The last extension set less the v3 that would make S a 3-star (no
+ * equation reads those sets, wm_o5_is_star), without reading the part of
+ * ext2 those would come from.  ext2 is x's neighbours after v1 (nx of
+ * them, ascending like every row), then v1's exclusive ones (ascending);
+ * ESU's ext3 is ext2 after v2, then v2's exclusive neighbours (unmarked).
+ * v2 in N(x) and not ~ v1 (x the middle of v1-x-v2): x's neighbours after
+ * v2 close an x-centred star unless ~ v1 (common[3], ascending, from the
+ * first past v2) or ~ v2 (found in v2's row); v1's exclusive ones are all
+ * kept.  v2 exclusive to v1 (v1 the middle of x-v1-v2): the rest of v1's
+ * exclusive ones close a v1-centred star unless ~ v2 (found in v2's row:
+ * marked v1's only, above v2).  v2 ~ x and v1 (a triangle): ESU's ext3.
+ * Before v2 is marked, like ESU's. */
+static void extend_last(walk *w, size_t j, size_t nx) {
+  const wm_graph *g = w->g;
+  const uint32_t v2 = w->s[2];
+  const ext *e2 = &w->ext2;
+  ext *out = &w->ext3;
+  if (j < nx && (w->mark[v2] & 2u)) {
+    extend(w, e2->v, e2->len, j + 1, v2, out);
+    return;
+  }
+  out->len = 0;
+  unsigned want = 2u; /* v2's neighbours kept beside its exclusive ones: marks exactly `want`, above v2 */
+  if (j < nx) {
+    const ext *c = &w->common[3];
+    size_t lo = 0, hi = c->len;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (c->v[mid] < v2) lo = mid + 1;
+      else hi = mid;
+    }
+    for (size_t i = lo; i < c->len; i++) out->v[out->len++] = c->v[i];
+    for (size_t i = nx; i < e2->len; i++) out->v[out->len++] = e2->v[i];
+    want = 1u; /* ~ x, not ~ v1 (those came from common[3]) */
+  }
+  for (uint64_t f = g->offsets[v2]; f < g->offsets[v2 + 1]; f++) {
+    const uint32_t z = g->adj[f];
+    const uint8_t m = w->mark[z];
+    if (!m || (m == want && z > v2)) out->v[out->len++] = z;
+  }
+}
+
+/* Every connected 4-set holding x once, but the 3-stars: x, then v1 from
+ * N(x), v2 from ext2 and v3 from ext3 (extend_last); those whose v1 is
+ * N(x)[begin, end) (a part of a hub's sets). */
 static void sets_of(walk *w, uint32_t x, uint32_t begin, uint32_t end) {
   const wm_graph *g = w->g;
   const uint32_t *n1 = g->adj + g->offsets[x];
@@ -302,7 +344,8 @@ static void sets_of(walk *w, uint32_t x, uint32_t begin, uint32_t end) {
     for (size_t j = 0; j < w->ext2.len; j++) {
       const uint32_t v2 = w->ext2.v[j];
       w->s[2] = v2;
-      extend(w, w->ext2.v, w->ext2.len, j + 1, v2, &w->ext3);
+      extend_last(w, j, d - i - 1);
+      if (!w->ext3.len) continue; /* a hub's pairs of leaves: no set to sum, its marks not worth making */
       mark_position(w, v2, 4u, 1);
       last_level(w);
       mark_position(w, v2, 4u, 0);
