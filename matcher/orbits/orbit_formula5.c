@@ -54,6 +54,7 @@ typedef struct walk {
   ext common[8];       /* T = 3 (x, v1), 5 (x, v2), 6 (v1, v2), 7 (all three) */
   int lists2;          /* common[5..7] are made for this v2 */
   ext ext2, ext3;
+  uint32_t *past_leaves; /* per index k of N(x): the first index >= k whose vertex is not a leaf (degree 1) */
   uint32_t s[4];
   wm_i128 e[ORBITS5];
   int of;
@@ -341,10 +342,18 @@ static void sets_of(walk *w, uint32_t x, uint32_t begin, uint32_t end) {
     for (uint64_t e = g->offsets[v1]; e < g->offsets[v1 + 1]; e++)
       if (w->mark[g->adj[e]] & 1u) w->common[3].v[w->common[3].len++] = g->adj[e];
     mark_position(w, v1, 2u, 1);
+    const size_t nx = d - i - 1;
+    const ext *c3 = &w->common[3];
     for (size_t j = 0; j < w->ext2.len; j++) {
       const uint32_t v2 = w->ext2.v[j];
       w->s[2] = v2;
-      extend_last(w, j, d - i - 1);
+      /* a leaf of x past common[3]'s last, v1 without exclusive
+       * neighbours: its ext3 is empty, and so are the next leaves' */
+      if (j < nx && w->ext2.len == nx && deg(g, v2) == 1 && (!c3->len || c3->v[c3->len - 1] < v2)) {
+        j = w->past_leaves[i + 1 + j] - (i + 1) - 1;
+        continue;
+      }
+      extend_last(w, j, nx);
       if (!w->ext3.len) continue; /* a hub's pairs of leaves: no set to sum, its marks not worth making */
       mark_position(w, v2, 4u, 1);
       last_level(w);
@@ -367,6 +376,9 @@ static void task_sums(walk *w, const task *t) {
   w->mark[x] = 0x80u;
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] |= 1u;
   tally_walk(&w->cx, g, g->adj + g->offsets[x], deg(g, x), x);
+  w->past_leaves[deg(g, x)] = (uint32_t)deg(g, x);
+  for (uint64_t k = deg(g, x); k-- > 0;)
+    w->past_leaves[k] = deg(g, g->adj[g->offsets[x] + k]) == 1 ? w->past_leaves[k + 1] : (uint32_t)k;
   memset(w->e, 0, sizeof w->e);
   w->of = 0;
   sets_of(w, x, t->begin, t->end);
@@ -439,6 +451,7 @@ static int walk_alloc(walk *w, size_t n, uint64_t maxdeg) {
     if (__builtin_popcount(t) >= 2) ok &= (w->common[t].v = malloc((maxdeg + 1) * sizeof(uint32_t))) != NULL;
   ok &= (w->ext2.v = malloc((2 * maxdeg + 1) * sizeof(uint32_t))) != NULL;
   ok &= (w->ext3.v = malloc((3 * maxdeg + 1) * sizeof(uint32_t))) != NULL;
+  ok &= (w->past_leaves = malloc((maxdeg + 1) * sizeof(uint32_t))) != NULL;
   return ok;
 }
 
@@ -447,7 +460,7 @@ static void walk_free(walk *w) {
   tally *all[] = {&w->cx, &w->c1, &w->k01};
   for (unsigned i = 0; i < 3; i++) free(all[i]->c), free(all[i]->touched);
   for (unsigned t = 3; t <= 7; t++) free(w->common[t].v);
-  free(w->ext2.v), free(w->ext3.v);
+  free(w->ext2.v), free(w->ext3.v), free(w->past_leaves);
 }
 
 /* What the sets of x with v1 = N(x)[i] cost, about: the extension set of
