@@ -12,8 +12,10 @@
  * holds U.
  *
  * The 4-vertex sets with x are enumerated per x (ESU rooted at x, each set
- * once), so the cost is about four times the connected 4-vertex subgraphs;
- * OpenMP over tasks, heaviest vertices first, a hub cut into several. */
+ * once) but for the 3-stars, which no equation reads: the cost is about four
+ * times the connected 4-vertex subgraphs that are not 3-stars, not the
+ * C(d, 3) stars of a hub; OpenMP over tasks, heaviest vertices first, a hub
+ * cut into several. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
