@@ -2,7 +2,8 @@
  * its oracle, with a warp where the CPU has a thread).
  *
  * A warp takes a task (x and a range of its v1, from an atomic counter,
- * heaviest first) and walks the same tree of connected 4-sets as the CPU:
+ * heaviest first) and walks the same tree of connected 4-sets as the CPU
+ * (the 3-stars left out, as there):
  * its lanes share each list operation (the marks of a row, an extension
  * set, a common list, a tally's walk over many rows as one range), and at
  * the last level each lane takes a v3 and its terms.  Each warp has slices
@@ -73,11 +74,12 @@ struct slices {
   uint32_t *cx, *cxt, *c1, *c1t, *k01, *k01t;
   uint32_t *common[8]; /* 3, 5, 6, 7 */
   uint32_t *ext2, *ext3;
+  uint32_t *past; /* per index of N(x): the first index at or after it whose vertex is not a leaf */
 };
 
 __host__ __device__ uint64_t slice_bytes(uint32_t n, uint64_t maxdeg) {
   const uint64_t marks = ((uint64_t)n + 15) / 16 * 16;
-  return marks + 6ull * n * 4 + (4 * (maxdeg + 1) + 2 * maxdeg + 1 + 3 * maxdeg + 1) * 4;
+  return marks + 6ull * n * 4 + (4 * (maxdeg + 1) + 2 * maxdeg + 1 + 3 * maxdeg + 1 + maxdeg + 1) * 4;
 }
 
 __device__ slices slices_of(const params &p, uint64_t warp) {
@@ -92,7 +94,8 @@ __device__ slices slices_of(const params &p, uint64_t warp) {
   const unsigned lists[4] = {3, 5, 6, 7};
   for (int i = 0; i < 4; i++) s.common[lists[i]] = u, u += p.maxdeg + 1;
   s.ext2 = u, u += 2 * p.maxdeg + 1;
-  s.ext3 = u;
+  s.ext3 = u, u += 3 * p.maxdeg + 1;
+  s.past = u;
   return s;
 }
 
@@ -396,6 +399,31 @@ __device__ uint32_t extend(const params &p, const slices &w, const uint32_t *pre
   return n;
 }
 
+/* orbit_formula5.c's extend_last: ext3 less the v3 that would make S a
+ * 3-star, without reading the part of ext2 those come from (nx: x's
+ * neighbours at its head; c3: common[3]'s length). */
+__device__ uint32_t extend_last(const params &p, const slices &w, uint32_t v2, uint32_t j, uint32_t nx, uint32_t n2,
+                                uint32_t c3) {
+  if (j < nx && (w.mark[v2] & 2u)) return extend(p, w, w.ext2, n2, j + 1, v2, w.ext3);
+  uint32_t n = 0;
+  unsigned want = 2u;
+  if (j < nx) {
+    const uint32_t lo = (uint32_t)lower(w.common[3], c3, v2), tail = c3 - lo, excl = n2 - nx;
+    for (uint32_t i = lane_id(); i < tail; i += 32) w.ext3[i] = w.common[3][lo + i];
+    for (uint32_t i = lane_id(); i < excl; i += 32) w.ext3[tail + i] = w.ext2[nx + i];
+    n = tail + excl, want = 1u;
+  }
+  for (uint64_t e0 = p.off[v2]; e0 < p.off[v2 + 1]; e0 += 32) {
+    const uint64_t e = e0 + lane_id();
+    const bool ok = e < p.off[v2 + 1];
+    const uint32_t z = ok ? p.adj[e] : 0;
+    const uint8_t m = ok ? w.mark[z] : 0;
+    n = append(w.ext3, n, ok && (!m || (m == want && z > v2)), z);
+  }
+  __syncwarp();
+  return n;
+}
+
 __device__ void mark_position(const params &p, const slices &w, uint32_t v, unsigned bit, bool on) {
   for (uint64_t e = p.off[v] + lane_id(); e < p.off[v + 1]; e += 32) {
     const uint32_t z = p.adj[e];
@@ -403,6 +431,28 @@ __device__ void mark_position(const params &p, const slices &w, uint32_t v, unsi
   }
   __syncwarp();
   if (lane_id() == 0) w.mark[v] = on ? (uint8_t)(w.mark[v] | 0x80u) : (uint8_t)(w.mark[v] & ~0x80u);
+  __syncwarp();
+}
+
+/* past[k] for k in [0, d(x)]: the first index at or after k of N(x) whose
+ * vertex is not a leaf (d(x) where none is), 32 indexes at a time from the
+ * end, each a suffix minimum across the lanes. */
+__device__ void past_leaves(const params &p, const slices &w, uint32_t x) {
+  const uint32_t d = (uint32_t)deg(p, x), lane = (uint32_t)lane_id();
+  const uint32_t *row = p.adj + p.off[x];
+  uint32_t carry = d;
+  if (lane == 0) w.past[d] = d;
+  for (uint32_t top = d; top > 0;) {
+    const uint32_t base = top >= 32 ? top - 32 : 0, k = base + lane;
+    uint32_t v = k < top && deg(p, row[k]) != 1 ? k : carry;
+    for (uint32_t s = 1; s < 32; s <<= 1) {
+      const uint32_t o = __shfl_down_sync(kFull, v, s);
+      if (lane + s < 32 && o < v) v = o;
+    }
+    if (k < top) w.past[k] = v;
+    carry = __shfl_sync(kFull, v, 0);
+    top = base;
+  }
   __syncwarp();
 }
 
@@ -437,10 +487,16 @@ __device__ void sets_of(const params &p, const tables &q, const slices &w, wstat
     }
     __syncwarp();
     mark_position(p, w, v1, 2u, true);
+    const uint32_t nx = d - i - 1, last3 = c3 ? w.common[3][c3 - 1] : 0;
     for (uint32_t j = 0; j < n2; j++) {
       const uint32_t v2 = w.ext2[j];
       s[2] = v2;
-      const uint32_t n3 = extend(p, w, w.ext2, n2, j + 1, v2, w.ext3);
+      if (j < nx && n2 == nx && deg(p, v2) == 1 && (!c3 || last3 < v2)) { /* as on the CPU: leaves with no set */
+        j = w.past[i + 1 + j] - (i + 1) - 1;
+        continue;
+      }
+      const uint32_t n3 = extend_last(p, w, v2, j, nx, n2, c3);
+      if (!n3) continue; /* a hub's pairs of leaves */
       mark_position(p, w, v2, 4u, true);
       last_level(p, q, w, ws, s, len, n3);
       mark_position(p, w, v2, 4u, false);
@@ -480,6 +536,7 @@ __global__ void __launch_bounds__(kThreads) o5_sums(params p) {
     for (uint64_t e = p.off[x] + lane; e < p.off[x + 1]; e += 32) w.mark[p.adj[e]] |= 1u;
     __syncwarp();
     tally_walk(p, &ws->cx, w.cx, w.cxt, p.adj + p.off[x], deg(p, x), x);
+    past_leaves(p, w, x);
     sets_of(p, q, w, ws, x, task.begin, task.end);
     tally_clear(&ws->cx, w.cx, w.cxt);
     for (uint64_t e = p.off[x] + lane; e < p.off[x + 1]; e += 32) w.mark[p.adj[e]] = 0;

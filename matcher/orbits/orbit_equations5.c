@@ -16,7 +16,16 @@
  * I_o follows densest first.  Among the choices, the cheapest U is taken:
  * one vertex (its degree), an edge (its triangles), a pair with x or with
  * x's only neighbour in S (two-hop tallies), else a scan of the shortest
- * list that holds U; only K5 needs U of four. */
+ * list that holds U; only K5 needs U of four.
+ *
+ * No class whose S is a 3-star is chosen, so that the walk need not make
+ * those sets (a vertex of degree d is the centre of C(d, 3) of them, the
+ * walk's cost on a heavy-tailed graph): every graphlet but the 4-star has
+ * a vertex z whose removal leaves a connected S that is not one.  The
+ * 4-star's two orbits take the non-induced 4-stars instead, from the
+ * degrees (wm_o5_solve): M's row counts each graphlet's vertices of
+ * degree 4 (x itself for the centre, another for a leaf), and the 4-star
+ * has the fewest edges of those, so the system stays triangular. */
 #include <string.h>
 
 #include "orbit_equations5.h"
@@ -72,6 +81,21 @@ unsigned wm_o5_neighbours_in(unsigned mask, unsigned v) {
   return out;
 }
 
+int wm_o5_is_star(unsigned mask) {
+  if (__builtin_popcount(mask) != 3) return 0;
+  for (unsigned v = 0; v < 4; v++)
+    if (__builtin_popcount(wm_o5_neighbours_in(mask, v)) == 3) return 1;
+  return 0;
+}
+
+/* Position v's degree in a 5-vertex graphlet's mask. */
+static unsigned degree5(unsigned fmask, unsigned v) {
+  unsigned d = 0;
+  for (unsigned i = 0; i < 5; i++)
+    if (i != v) d += fmask >> (i < v ? wm_o5_pair_bit(i, v) : wm_o5_pair_bit(v, i)) & 1u;
+  return d;
+}
+
 /* What computing A_U costs per set (lower is cheaper; outside_common says
  * how each is counted), the denser S (rarer) preferred among equals.  The
  * counts at hand: a degree, an edge's triangles, the common neighbours of x
@@ -121,26 +145,43 @@ static unsigned edges_of_orbit(const wm_orbit_tables *t, unsigned o) {
   return t->graphlet_edges[t->graphlet_of_orbit[o]];
 }
 
-/* Each orbit's cheapest equation. */
+/* Each orbit's cheapest equation whose S is not a 3-star; the 4-star's
+ * (which has none) closed. */
 static void choose_keys(const wm_orbit_tables *t, wm_o5_equations *q) {
   for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++) {
     const unsigned fmask = t->graphlet_mask[t->graphlet_of_orbit[o]], p = orbit_position(t, o);
     unsigned best = UINT32_MAX;
+    q->key[o - FIRST5] = WM_O5_CLOSED;
     for (unsigned z = 0; z < 5; z++) {
       unsigned mask, nz;
       if (z == p) continue;
       remove_vertex(fmask, p, z, &mask, &nz);
-      if (!connected4(mask) || cost(mask, nz) >= best) continue;
+      if (!connected4(mask) || wm_o5_is_star(mask) || cost(mask, nz) >= best) continue;
       best = cost(mask, nz);
       q->key[o - FIRST5] = class_key(mask, nz);
     }
+    unsigned hubs = 0; /* vertices of degree 4: with 4 edges, the 4-star's centre */
+    for (unsigned v = 0; v < 5; v++) hubs += degree5(fmask, v) == 4;
+    if (q->key[o - FIRST5] == WM_O5_CLOSED && hubs && __builtin_popcount(fmask) == 4)
+      q->closed[o - FIRST5] = degree5(fmask, p) == 4 ? WM_O5_CENTRE : WM_O5_LEAF;
   }
+}
+
+/* A closed row's coefficient of orbit o (its graphlet fmask, x at p): the
+ * 4-stars on its five vertices with x as the centre or a leaf. */
+static uint16_t closed_coefficient(unsigned kind, unsigned fmask, unsigned p) {
+  uint16_t c = 0;
+  for (unsigned v = 0; v < 5; v++)
+    if (degree5(fmask, v) == 4 && (v == p) == (kind == WM_O5_CENTRE)) c++;
+  return c;
 }
 
 /* M from the drawings: every (z, U) of every orbit's graphlet. */
 static void count_coefficients(const wm_orbit_tables *t, wm_o5_equations *q) {
   for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++) {
     const unsigned fmask = t->graphlet_mask[t->graphlet_of_orbit[o]], p = orbit_position(t, o);
+    for (unsigned r = 0; r < ORBITS5; r++)
+      if (q->closed[r]) q->coef[r][o - FIRST5] = closed_coefficient(q->closed[r], fmask, p);
     for (unsigned z = 0; z < 5; z++) {
       unsigned mask, nz;
       if (z == p) continue;
@@ -192,8 +233,11 @@ int wm_o5_derive(const wm_orbit_tables *t, wm_o5_equations *q, wm_error *err) {
   for (int e = 10; e >= 4; e--)
     for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++)
       if (edges_of_orbit(t, o) == (unsigned)e) q->order[n++] = (uint8_t)(o - FIRST5);
+  for (unsigned mask = 0; mask < MASKS4; mask++)
+    if (wm_o5_is_star(mask) && q->nuse[mask]) /* the walk skips these sets */
+      return wm_fail(err, WM_EINPUT, "orbits: a 5-vertex equation reads a 3-star set (a bug)");
   for (unsigned r = 0; r < ORBITS5; r++) {
-    int ok = q->coef[r][r] > 0;
+    int ok = q->coef[r][r] > 0 && (q->key[r] != WM_O5_CLOSED || q->closed[r]);
     for (unsigned o = 0; o < ORBITS5; o++)
       if (o != r && q->coef[r][o] && edges_of_orbit(t, o + FIRST5) <= edges_of_orbit(t, r + FIRST5)) ok = 0;
     if (!ok) return wm_fail(err, WM_EINPUT, "orbits: the 5-vertex equation of orbit %u is not triangular (a bug)",
@@ -202,12 +246,24 @@ int wm_o5_derive(const wm_orbit_tables *t, wm_o5_equations *q, wm_error *err) {
   return WM_OK;
 }
 
+/* x's non-induced 4-stars: as the centre, C(d(x), 4); as a leaf, C(d(c) - 1,
+ * 3) over its neighbours c. */
+static wm_i128 closed_sum(const wm_graph *g, unsigned kind, uint32_t x, int *of) {
+  if (kind == WM_O5_CENTRE) return wm_choose((wm_i128)(g->offsets[x + 1] - g->offsets[x]), 4);
+  wm_i128 s = 0;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t c = g->adj[e];
+    s = wm_add_chk(s, wm_choose((wm_i128)(g->offsets[c + 1] - g->offsets[c]) - 1, 3), of);
+  }
+  return s;
+}
+
 /* I = M^-1 E, densest first, each division exact (else a bug). */
 int wm_o5_solve(const wm_graph *g, const wm_o5_equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err) {
   int of = 0;
   for (unsigned i = 0; i < ORBITS5; i++) {
     const unsigned r = q->order[i];
-    wm_i128 v = e[r];
+    wm_i128 v = q->closed[r] ? wm_add_chk(e[r], closed_sum(g, q->closed[r], x, &of), &of) : e[r];
     for (unsigned o = 0; o < ORBITS5; o++)
       if (o != r && q->coef[r][o]) v = wm_sub_chk(v, wm_mul_chk((wm_i128)q->coef[r][o], I[o], &of), &of);
     if (of) return wm_orbit_overflow(g, x, r + FIRST5, err);

@@ -25,24 +25,36 @@ typedef struct wm_o5_use {
   uint8_t size;   /* |U| */
 } wm_o5_use;
 
+/* The 4-star's orbits have no class whose S is not a 3-star (the walk
+ * skips those sets): their equations are the non-induced 4-stars with x as
+ * centre, C(d(x), 4), or as a leaf, the sum over x's neighbours c of
+ * C(d(c) - 1, 3), from the degrees (wm_o5_solve). */
+#define WM_O5_CLOSED UINT32_MAX
+enum { WM_O5_CENTRE = 1, WM_O5_LEAF = 2 };
+
 typedef struct wm_o5_equations {
   /* uses[mask][0, nuse): those with position 3 in U first (the first nper3
    * with at most one other position, counted per v3; then those counted per
    * pattern of v3), those without it from nuse3 on */
   uint8_t nuse[MASKS4], nuse3[MASKS4], nper3[MASKS4];
   wm_o5_use uses[MASKS4][15];
-  uint32_t key[ORBITS5];          /* each equation's class of (S, x, U) */
+  uint32_t key[ORBITS5];          /* each equation's class of (S, x, U), or WM_O5_CLOSED */
+  uint8_t closed[ORBITS5];        /* the 4-star's rows: WM_O5_CENTRE or WM_O5_LEAF, else 0 */
   uint16_t coef[ORBITS5][ORBITS5]; /* M[row][orbit - FIRST5] */
   uint8_t order[ORBITS5];          /* orbits - FIRST5, densest graphlet first */
 } wm_o5_equations;
 
 /* The equations from the drawings (t), checked triangular by edge count. */
 int wm_o5_derive(const wm_orbit_tables *t, wm_o5_equations *q, wm_error *err);
-/* I[o - FIRST5] for x from its sums e[row], each division checked (a
- * count past 2^127 is the overflow error naming x and the orbit). */
+/* I[o - FIRST5] for x from its sums e[row] (the closed rows' added from
+ * the degrees), each division checked (a count past 2^127 is the overflow
+ * error naming x and the orbit). */
 int wm_o5_solve(const wm_graph *g, const wm_o5_equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err);
 /* The positions of S (mask) adjacent to position v. */
 unsigned wm_o5_neighbours_in(unsigned mask, unsigned v);
+/* S (mask) is a 3-star: no equation reads these sets, so the walk never
+ * makes them. */
+int wm_o5_is_star(unsigned mask);
 
 /* A task of the walk: the sets of x whose v1 is N(x)[begin, end); part
  * indexes its sums where they are kept apart (a hub's parts; every task

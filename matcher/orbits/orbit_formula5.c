@@ -12,8 +12,10 @@
  * holds U.
  *
  * The 4-vertex sets with x are enumerated per x (ESU rooted at x, each set
- * once), so the cost is about four times the connected 4-vertex subgraphs;
- * OpenMP over tasks, heaviest vertices first, a hub cut into several. */
+ * once) but for the 3-stars, which no equation reads: the cost is about four
+ * times the connected 4-vertex subgraphs that are not 3-stars, not the
+ * C(d, 3) stars of a hub; OpenMP over tasks, heaviest vertices first, a hub
+ * cut into several. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,7 @@ typedef struct walk {
   ext common[8];       /* T = 3 (x, v1), 5 (x, v2), 6 (v1, v2), 7 (all three) */
   int lists2;          /* common[5..7] are made for this v2 */
   ext ext2, ext3;
+  uint32_t *past_leaves; /* per index k of N(x): the first index >= k whose vertex is not a leaf (degree 1) */
   uint32_t s[4];
   wm_i128 e[ORBITS5];
   int of;
@@ -283,9 +286,51 @@ static void mark_position(walk *w, uint32_t v, unsigned bit, int on) {
   w->mark[v] = on ? (uint8_t)(w->mark[v] | 0x80u) : (uint8_t)(w->mark[v] & ~0x80u);
 }
 
-/* Every connected 4-set holding x once: x, then v1 from N(x), v2 and v3
- * each from the previous extension set; those whose v1 is N(x)[begin, end)
- * (a part of a hub's sets). */
+/* The last extension set less the v3 that would make S a 3-star (no
+ * equation reads those sets, wm_o5_is_star), without reading the part of
+ * ext2 those would come from.  ext2 is x's neighbours after v1 (nx of
+ * them, ascending like every row), then v1's exclusive ones (ascending);
+ * ESU's ext3 is ext2 after v2, then v2's exclusive neighbours (unmarked).
+ * v2 in N(x) and not ~ v1 (x the middle of v1-x-v2): x's neighbours after
+ * v2 close an x-centred star unless ~ v1 (common[3], ascending, from the
+ * first past v2) or ~ v2 (found in v2's row); v1's exclusive ones are all
+ * kept.  v2 exclusive to v1 (v1 the middle of x-v1-v2): the rest of v1's
+ * exclusive ones close a v1-centred star unless ~ v2 (found in v2's row:
+ * marked v1's only, above v2).  v2 ~ x and v1 (a triangle): ESU's ext3.
+ * Before v2 is marked, like ESU's. */
+static void extend_last(walk *w, size_t j, size_t nx) {
+  const wm_graph *g = w->g;
+  const uint32_t v2 = w->s[2];
+  const ext *e2 = &w->ext2;
+  ext *out = &w->ext3;
+  if (j < nx && (w->mark[v2] & 2u)) {
+    extend(w, e2->v, e2->len, j + 1, v2, out);
+    return;
+  }
+  out->len = 0;
+  unsigned want = 2u; /* v2's neighbours kept beside its exclusive ones: marks exactly `want`, above v2 */
+  if (j < nx) {
+    const ext *c = &w->common[3];
+    size_t lo = 0, hi = c->len;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (c->v[mid] < v2) lo = mid + 1;
+      else hi = mid;
+    }
+    for (size_t i = lo; i < c->len; i++) out->v[out->len++] = c->v[i];
+    for (size_t i = nx; i < e2->len; i++) out->v[out->len++] = e2->v[i];
+    want = 1u; /* ~ x, not ~ v1 (those came from common[3]) */
+  }
+  for (uint64_t f = g->offsets[v2]; f < g->offsets[v2 + 1]; f++) {
+    const uint32_t z = g->adj[f];
+    const uint8_t m = w->mark[z];
+    if (!m || (m == want && z > v2)) out->v[out->len++] = z;
+  }
+}
+
+/* Every connected 4-set holding x once, but the 3-stars: x, then v1 from
+ * N(x), v2 from ext2 and v3 from ext3 (extend_last); those whose v1 is
+ * N(x)[begin, end) (a part of a hub's sets). */
 static void sets_of(walk *w, uint32_t x, uint32_t begin, uint32_t end) {
   const wm_graph *g = w->g;
   const uint32_t *n1 = g->adj + g->offsets[x];
@@ -299,10 +344,19 @@ static void sets_of(walk *w, uint32_t x, uint32_t begin, uint32_t end) {
     for (uint64_t e = g->offsets[v1]; e < g->offsets[v1 + 1]; e++)
       if (w->mark[g->adj[e]] & 1u) w->common[3].v[w->common[3].len++] = g->adj[e];
     mark_position(w, v1, 2u, 1);
+    const size_t nx = d - i - 1;
+    const ext *c3 = &w->common[3];
     for (size_t j = 0; j < w->ext2.len; j++) {
       const uint32_t v2 = w->ext2.v[j];
       w->s[2] = v2;
-      extend(w, w->ext2.v, w->ext2.len, j + 1, v2, &w->ext3);
+      /* a leaf of x past common[3]'s last, v1 without exclusive
+       * neighbours: its ext3 is empty, and so are the next leaves' */
+      if (j < nx && w->ext2.len == nx && deg(g, v2) == 1 && (!c3->len || c3->v[c3->len - 1] < v2)) {
+        j = w->past_leaves[i + 1 + j] - (i + 1) - 1;
+        continue;
+      }
+      extend_last(w, j, nx);
+      if (!w->ext3.len) continue; /* a hub's pairs of leaves: no set to sum, its marks not worth making */
       mark_position(w, v2, 4u, 1);
       last_level(w);
       mark_position(w, v2, 4u, 0);
@@ -324,6 +378,9 @@ static void task_sums(walk *w, const task *t) {
   w->mark[x] = 0x80u;
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] |= 1u;
   tally_walk(&w->cx, g, g->adj + g->offsets[x], deg(g, x), x);
+  w->past_leaves[deg(g, x)] = (uint32_t)deg(g, x);
+  for (uint64_t k = deg(g, x); k-- > 0;)
+    w->past_leaves[k] = deg(g, g->adj[g->offsets[x] + k]) == 1 ? w->past_leaves[k + 1] : (uint32_t)k;
   memset(w->e, 0, sizeof w->e);
   w->of = 0;
   sets_of(w, x, t->begin, t->end);
@@ -396,6 +453,7 @@ static int walk_alloc(walk *w, size_t n, uint64_t maxdeg) {
     if (__builtin_popcount(t) >= 2) ok &= (w->common[t].v = malloc((maxdeg + 1) * sizeof(uint32_t))) != NULL;
   ok &= (w->ext2.v = malloc((2 * maxdeg + 1) * sizeof(uint32_t))) != NULL;
   ok &= (w->ext3.v = malloc((3 * maxdeg + 1) * sizeof(uint32_t))) != NULL;
+  ok &= (w->past_leaves = malloc((maxdeg + 1) * sizeof(uint32_t))) != NULL;
   return ok;
 }
 
@@ -404,7 +462,7 @@ static void walk_free(walk *w) {
   tally *all[] = {&w->cx, &w->c1, &w->k01};
   for (unsigned i = 0; i < 3; i++) free(all[i]->c), free(all[i]->touched);
   for (unsigned t = 3; t <= 7; t++) free(w->common[t].v);
-  free(w->ext2.v), free(w->ext3.v);
+  free(w->ext2.v), free(w->ext3.v), free(w->past_leaves);
 }
 
 /* What the sets of x with v1 = N(x)[i] cost, about: the extension set of

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "json_check.h"
+#include "orbit_equations5.h"
 #include "orbits.h"
 #include "patterns.h"
 #include "testutil.h"
@@ -243,6 +244,100 @@ Test(orbits, hub_far_above_the_rest) {
   formula_vs_enumerator(&e, "hub");
   uint64_t *x = orbits_of(&e, 5, WARPMATCH_METHOD_AUTO, 2, NULL);
   cr_assert_eq(x[0], 59); /* orbit 0 is the degree */
+  free(x);
+}
+
+/* ---- hubs: the 5-vertex walk skips the 3-stars ------------------------- */
+
+static uint64_t choose(uint64_t n, unsigned r);
+
+/* The equations read no 3-star set S (the walk never makes one): only the
+ * 4-star's orbits, which have no other, are closed (from the degrees). */
+Test(orbits, the_5_vertex_equations_read_no_3_star_set) {
+  wm_error err;
+  const wm_orbit_tables *t = wm_orbit_tables_get(&err);
+  cr_assert_not_null(t);
+  wm_o5_equations *q = calloc(1, sizeof *q);
+  cr_assert_eq(wm_o5_derive(t, q, &err), WM_OK, "%s", err.msg);
+  unsigned stars = 0;
+  for (unsigned mask = 0; mask < MASKS4; mask++) {
+    stars += (unsigned)wm_o5_is_star(mask);
+    cr_assert(!wm_o5_is_star(mask) || q->nuse[mask] == 0, "star mask %#x has %u uses", mask, q->nuse[mask]);
+  }
+  cr_assert_eq(stars, 4); /* x the centre, or a leaf with the centre at position 1, 2 or 3 */
+  cr_assert(wm_o5_is_star(0x0b) && !wm_o5_is_star(0x07) && !wm_o5_is_star(0x0d), "centre 0; triangle; path");
+  for (unsigned r = 0; r < ORBITS5; r++) {
+    const unsigned want = r + FIRST5 == 23 ? WM_O5_CENTRE : r + FIRST5 == 22 ? WM_O5_LEAF : 0;
+    cr_assert_eq(q->closed[r], want, "orbit %u", r + FIRST5);
+    cr_assert_eq(q->key[r] == WM_O5_CLOSED, want != 0, "orbit %u", r + FIRST5);
+  }
+  free(q);
+}
+
+/* A hub whose spokes are hubs of their own: C(d, 3) star sets at each,
+ * with a few triangles among the spokes and their leaves, so that every
+ * way the walk's last level is built (x the middle of v1-x-v2, v1 the
+ * middle of x-v1-v2, a triangle) meets sets it keeps and stars it skips. */
+static void star_of_stars(edges *e, uint32_t spokes, uint32_t leaves) {
+  e->n = 1 + spokes * (1 + leaves), e->m = 0;
+  for (uint32_t s = 0; s < spokes; s++) {
+    const uint32_t hub = 1 + s * (1 + leaves);
+    add_edge(e, 0, hub);
+    for (uint32_t l = 1; l <= leaves; l++) add_edge(e, hub, hub + l);
+    if (s % 3 == 0 && s + 1 < spokes) add_edge(e, hub, hub + 1 + leaves); /* a spoke triangle with 0 */
+    if (s % 2 == 0) add_edge(e, hub + 1, hub + 2);                      /* a leaf triangle with the spoke */
+    if (s % 4 == 1) add_edge(e, 0, hub + 3);                            /* a leaf also on the centre */
+  }
+}
+
+/* The Kronecker generator's graph (Graph500's skew: a few hubs, most
+ * vertices of degree 1 or 2) through the API into e. */
+static void kronecker(edges *e, unsigned scale, unsigned edge_factor, uint64_t seed) {
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  warpmatch_gen_options o;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  warpmatch_gen_options_init(&o, WARPMATCH_GEN_KRON, scale, seed);
+  o.edge_factor = edge_factor;
+  cr_assert_eq(warpmatch_generate(ctx, &o, &g), 0, "%s", warpmatch_last_error(ctx));
+  const uint64_t m = warpmatch_graph_edges(g);
+  cr_assert_leq(m, 4096);
+  e->n = 1u << scale, e->m = m;
+  warpmatch_graph_edge_ends(g, e->src, e->dst);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
+Test(orbits, formula_equals_enumerator_on_hub_heavy_graphs) {
+  edges e;
+  star_of_stars(&e, 12, 7);
+  formula_vs_enumerator(&e, "star of stars");
+  for (uint64_t seed = 1; seed <= 2; seed++) {
+    kronecker(&e, 8, 6, seed);
+    formula_vs_enumerator(&e, "Kronecker scale 8");
+  }
+}
+
+/* Two and three hubs sharing their leaves (K(2, k), K(3, k) and an edge
+ * between the hubs): every leaf is in C(k - 1, 3) 4-stars of each hub, and
+ * the hubs in C(k, 4); the denser graphlets holding a 4-star (G14, G17, ...)
+ * come from the hubs' edge and the leaves' few edges, so the closed rows'
+ * subtractions are exercised. */
+Test(orbits, formula_equals_enumerator_where_4_stars_abound) {
+  edges e;
+  for (uint32_t hubs = 2; hubs <= 3; hubs++) {
+    const uint32_t k = 11;
+    e.n = hubs + k, e.m = 0;
+    for (uint32_t h = 0; h < hubs; h++)
+      for (uint32_t l = 0; l < k; l++) add_edge(&e, h, hubs + l);
+    add_edge(&e, 0, 1);
+    add_edge(&e, hubs, hubs + 1), add_edge(&e, hubs + 2, hubs + 3), add_edge(&e, hubs + 3, hubs + 4);
+    formula_vs_enumerator(&e, hubs == 2 ? "K(2, 11) and more" : "K(3, 11) and more");
+  }
+  star(&e, 14);
+  uint64_t *x = orbits_of(&e, 5, WARPMATCH_METHOD_FORMULA, 2, NULL);
+  cr_assert_eq(x[23], choose(14, 4));
+  cr_assert_eq(x[73 + 22], choose(13, 3));
   free(x);
 }
 
