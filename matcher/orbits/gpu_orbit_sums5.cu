@@ -465,7 +465,7 @@ __device__ void sets_of(const params &p, const tables &q, const slices &w, wstat
   for (uint32_t i = begin; i < end; i++) {
     /* a hub's task can run for a good part of a second: the stop word is
      * read between its v1s too, at most every WM_STOP_POLL_CYCLES */
-    if (lane_id() == 0) ws->stopped = wm_stop_due(p.stop, &ws->stop_poll);
+    if (lane_id() == 0) ws->stopped = ws->stopped || wm_stop_due(p.stop, &ws->stop_poll);
     __syncwarp();
     if (ws->stopped) return;
     const uint32_t v1 = n1[i];
@@ -489,6 +489,12 @@ __device__ void sets_of(const params &p, const tables &q, const slices &w, wstat
     mark_position(p, w, v1, 2u, true);
     const uint32_t nx = d - i - 1, last3 = c3 ? w.common[3][c3 - 1] : 0;
     for (uint32_t j = 0; j < n2; j++) {
+      /* and between the v2s of a hub's v1, which alone can hold most of a
+       * second (Kronecker 13: an interrupt answered 0.9 s late); a stop
+       * leaves v1's marks and tallies to be cleared below */
+      if (lane_id() == 0) ws->stopped = wm_stop_due(p.stop, &ws->stop_poll);
+      __syncwarp();
+      if (ws->stopped) break;
       const uint32_t v2 = w.ext2[j];
       s[2] = v2;
       if (j < nx && n2 == nx && deg(p, v2) == 1 && (!c3 || last3 < v2)) { /* as on the CPU: leaves with no set */
