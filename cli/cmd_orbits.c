@@ -29,7 +29,7 @@ static const wm_optspec spec[] = {
      "formula: per-vertex and per-edge aggregates and the orbit relations; enumerate: every connected induced "
      "subgraph once; auto (default): the formula"},
     {"device", "auto|cpu|gpu",
-     "where the formula's aggregates and 5-vertex sums run (default auto: the GPU when one is usable); the "
+     "where the formula's aggregates and 5-vertex sums run (default auto: sizes 2-4 on the CPU, 5 on the GPU when one is usable); the "
      "enumerator and the edge orbits run on the CPU"},
     {"gpus", "N", "GPU: the 5-vertex sums over N GPUs of this host (default 1)"},
     {"threads", "N", "CPU threads (default: all)"},
@@ -71,7 +71,10 @@ static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
   c->output = wm_cli_str(cli, "output");
   if (!rc) rc = wm_cli_context(cli, &c->ctx, err);
   int use_gpu = 0;
-  if (!rc) rc = wm_cli_use_gpu(cli, c->ctx, &use_gpu, err);
+  /* auto at sizes 2-4 is the CPU (api/orbits.c says why): no GPU probed */
+  const char *device = wm_cli_str(cli, "device");
+  const int cpu_by_size = (!device || !strcmp(device, "auto")) && c->o.graphlet_size <= 4;
+  if (!rc && !cpu_by_size) rc = wm_cli_use_gpu(cli, c->ctx, &use_gpu, err);
   c->o.device = use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   uint64_t gpus = 1;
   if (!rc) rc = wm_cli_u64(cli, "gpus", 1, 1, WARPMATCH_MAX_GPUS, &gpus, err);
