@@ -282,8 +282,9 @@ __global__ void __launch_bounds__(WARPS * 32) clq_light_kernel(wm_dag_args A) {
     for (uint32_t v = v0; v < v1; v++) {
       const uint32_t d = __ldg(A.dplus + v);
       if (d + 1u < A.k || d > WM_CLQ_LIGHT_D) continue;
-      /* a grab is many pivots, and only every 16th grab reads the word: per
-       * pivot too (a 6-clique count on Kronecker 19 answered 0.6 s late) */
+      /* a grab is many pivots, and a grab reads the word only at its SM's
+       * pace: per pivot too (a 6-clique count on Kronecker 19 answered 0.6 s
+       * late) */
       bool stop = false;
       if (lane == 0) stop = wm_stop_due_every(A.stop, &last, WM_STOP_POLL_CYCLES_HOT);
       if (__shfl_sync(DAG_FULL, stop, 0)) break;
