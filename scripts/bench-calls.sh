@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Per-call cost of small calls from Python: N `g.bfs(0)` and N
 # `g.count("triangle", device="cpu")` on small graphs (G(500, 2000) from a
-# fixed seed, and facebook), each with the library's default threads and
-# with set_threads(1), timed one call at a time on the host's wall clock
-# after 5 warm-up calls (--threads "default 1 4": the settings to time).  Each package under test is a pair
-# NAME=PYTHONPATH:LIBRARY (its python/ folder and its libwarpmatch.so), so
+# fixed seed, and facebook), for each thread setting of --threads (default
+# "default 1": the library's own count and set_threads(1)), timed one call
+# at a time on the host's wall clock after 5 warm-up calls.  Each package
+# under test is a pair NAME=PYTHONPATH:LIBRARY (its python/ folder and its libwarpmatch.so), so
 # that an older build can stand beside today's in the same run.  Prints a
 # table (package, graph, call, threads, median us, total ms for N calls) and
 # writes CSV to $WM_OUT/bench-calls.csv (through a temporary name).
