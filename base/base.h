@@ -81,15 +81,18 @@ void wm_json_members(wm_json *j, const char *object);
  * needs no new argument, and its worker threads reach it through the
  * wm_progress. */
 typedef void (*wm_progress_fn)(void *user, const char *phase, uint64_t done, uint64_t total);
+#define WM_MONITOR_GPUS 16 /* at least device.h's WM_MAX_GPUS */
 typedef struct wm_monitor {
   int stop;          /* read and written atomically (a signal handler may set it) */
   int busy;          /* the callback is running: one at a time */
   wm_progress_fn fn; /* or NULL */
   void *user;
   /* The GPUs' copy of stop: one pinned host word mapped into every device,
-   * which the kernels poll where they claim work (device/gpu_stop.cu);
-   * made by the first GPU call, freed with the context; NULL until then. */
+   * which the kernels see through a record in each device's memory
+   * (device/gpu_stop.cu: gpu_stop[device]); made by the first GPU call on
+   * each, freed with the context; NULL until then. */
   int *gpu_word;
+  void *gpu_stop[WM_MONITOR_GPUS];
 } wm_monitor;
 /* Makes m (may be NULL) the calling thread's current monitor; returns the
  * one it replaces, for wm_monitor_leave. */

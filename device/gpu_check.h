@@ -8,6 +8,7 @@
 
 #include "device.h"
 #include "base.h"
+#include "gpu_stop.h"
 #include "wm_error.h"
 
 /* Checked CUDA call inside a function that has `wm_error *err` and returns
@@ -57,12 +58,12 @@ int wm_gpu_watch_all(int n, const int *ids, const cudaStream_t *s, wm_progress *
  * synchronises afterwards, which reports the kernels' own errors. */
 int wm_gpu_watch(cudaStream_t s, wm_progress *p, wm_gpu_amount_fn amount, void *ctx, wm_error *err);
 
-/* The stop word of monitor m (may be NULL: *dev_word is NULL, no stop) as
- * the current device reads it, made on m's first GPU call and set to m's
- * flag (warpmatch_interrupt keeps the two together from then on); the
- * kernels poll it with gpu_stop.cuh, the host checks wm_monitor_stopped
- * between launches and after them. */
-int wm_gpu_stop_word(wm_monitor *m, const int **dev_word, wm_error *err);
+/* The stop record of monitor m on the current device (m may be NULL:
+ * *dev_stop is NULL, no stop), reset for a new call: its word is made on
+ * m's first GPU call and set to m's flag (warpmatch_interrupt keeps the
+ * two together from then on); the kernels check it with gpu_stop.cuh, the
+ * host checks wm_monitor_stopped between launches and after them. */
+int wm_gpu_stop_word(wm_monitor *m, wm_stop **dev_stop, wm_error *err);
 
 /* Tests' fault injection: 1 when the environment's WM_GPU_FAULT_DEVICE
  * names device dev, whose drivers then queue wm_gpu_fault_launch (a

@@ -1,11 +1,17 @@
-/* The stop word the kernels poll (gpu_stop.cuh): warpmatch_interrupt may
+/* The stop word the kernels see (gpu_stop.cuh): warpmatch_interrupt may
  * come from any thread, even a signal handler, while the call's thread
  * waits on the device, so the flag reaches the kernels through host
- * memory they read directly (pinned, mapped into every device: portable)
- * rather than through a copy the waiting thread would have to queue. */
+ * memory they can read directly (pinned, mapped into every device:
+ * portable) rather than through a copy the waiting thread would have to
+ * queue; each device reads it through its own record (wm_stop), which
+ * paces the reads. */
 #include <cuda_runtime.h>
 
+#include "device.h"
 #include "gpu_check.h"
+#include "gpu_stop.h"
+
+static_assert(WM_MONITOR_GPUS >= WM_MAX_GPUS, "a monitor keeps a stop record per device");
 
 /* Made once per monitor: a pinned allocation may wait for the device, so
  * it is not made again per call.  Where threads share a monitor (a call's
@@ -18,8 +24,24 @@ static int make_word(wm_monitor *m, wm_error *err) {
   return WM_OK;
 }
 
-int wm_gpu_stop_word(wm_monitor *m, const int **dev_word, wm_error *err) {
-  *dev_word = NULL;
+/* The current device's record of m, made at its first use there (kept,
+ * like the word: threads sharing m on one device keep the first). */
+static int device_record(wm_monitor *m, int dev, wm_stop **out, wm_error *err) {
+  wm_stop *s = (wm_stop *)__atomic_load_n(&m->gpu_stop[dev], __ATOMIC_SEQ_CST);
+  if (!s) {
+    void *none = NULL;
+    WM_CU(cudaMalloc((void **)&s, sizeof *s));
+    if (!__atomic_compare_exchange_n(&m->gpu_stop[dev], &none, (void *)s, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+      cudaFree(s);
+      s = (wm_stop *)none;
+    }
+  }
+  *out = s;
+  return WM_OK;
+}
+
+int wm_gpu_stop_word(wm_monitor *m, wm_stop **dev_stop, wm_error *err) {
+  *dev_stop = NULL;
   if (!m) return WM_OK;
   if (!__atomic_load_n(&m->gpu_word, __ATOMIC_SEQ_CST)) {
     int rc = make_word(m, err);
@@ -33,19 +55,42 @@ int wm_gpu_stop_word(wm_monitor *m, const int **dev_word, wm_error *err) {
     s = __atomic_load_n(&m->stop, __ATOMIC_SEQ_CST);
     __atomic_store_n(w, s, __ATOMIC_SEQ_CST);
   }
-  /* In a 64-bit process (unified addressing) every device reads pinned
-   * host memory at its host address, whatever the flags: the mapped
-   * pointer where the runtime gives one, else that address. */
-  if (cudaHostGetDevicePointer((void **)dev_word, w, 0) != cudaSuccess) {
+  int dev = 0;
+  WM_CU(cudaGetDevice(&dev));
+  if (dev < 0 || dev >= WM_MAX_GPUS) return wm_fail(err, WM_EDEVICE, "device %d: past the %d a call can use", dev, WM_MAX_GPUS);
+  wm_stop *s = NULL;
+  int rc = device_record(m, dev, &s, err);
+  if (rc) return rc;
+  /* A fresh record for the call (seen from an earlier call's stop
+   * cleared).  In a 64-bit process (unified addressing) every device
+   * reads pinned host memory at its host address, whatever the flags: the
+   * mapped pointer where the runtime gives one, else that address.  The
+   * copy is waited for on its own stream (the calls' streams do not wait
+   * for the legacy one): a launch must never see a stale `seen`. */
+  wm_stop fresh = {w, 0, 0, 0};
+  void *mapped = NULL;
+  if (cudaHostGetDevicePointer(&mapped, w, 0) == cudaSuccess)
+    fresh.word = (const int *)mapped;
+  else
     cudaGetLastError();
-    *dev_word = w;
-  }
+  WM_CU(cudaMemcpyAsync(s, &fresh, sizeof fresh, cudaMemcpyHostToDevice, cudaStreamPerThread));
+  WM_CU(cudaStreamSynchronize(cudaStreamPerThread));
+  *dev_stop = s;
   return WM_OK;
 }
 
 void wm_gpu_stop_word_free(wm_monitor *m) {
-  if (!m || !m->gpu_word) return;
-  cudaFreeHost(m->gpu_word);
+  if (!m) return;
+  int cur = -1;
+  cudaGetDevice(&cur);
+  for (int d = 0; d < WM_MAX_GPUS; d++)
+    if (m->gpu_stop[d]) {
+      cudaSetDevice(d);
+      cudaFree(m->gpu_stop[d]);
+      m->gpu_stop[d] = NULL;
+    }
+  if (cur >= 0) cudaSetDevice(cur);
+  if (m->gpu_word) cudaFreeHost(m->gpu_word);
   cudaGetLastError();
   m->gpu_word = NULL;
 }

@@ -273,7 +273,7 @@ struct Search {
   uint32_t bu_levels;
   int truncated;
   wm_monitor *mon; /* the call's (warpmatch_interrupt), or NULL: polled between levels */
-  const int *stop; /* its stop word as the device reads it (the small-level kernel's) */
+  wm_stop *stop; /* its stop word as the device reads it (the small-level kernel's) */
 
   /* trace: milliseconds since the previous call (each level ends synchronised) */
   double lap_ms() {

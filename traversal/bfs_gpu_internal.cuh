@@ -15,6 +15,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "gpu_stop.h"
+
 namespace wm_bfs {
 
 constexpr uint32_t kUnreached = 0xFFFFFFFFu;
@@ -129,7 +131,7 @@ struct SmallArgs {
   uint64_t edge_budget;
   uint32_t *out;        /* SMALL_EDGES: the frontier is written here */
   DevStats *stats;
-  const int *stop;      /* the call's stop word (gpu_stop.cuh), or NULL: one launch can run
+  wm_stop *stop;      /* the call's stop word (gpu_stop.cuh), or NULL: one launch can run
                          * thousands of levels (a grid's), so it is read between them */
 };
 

@@ -14,6 +14,7 @@
 
 #include "dag_split.h"
 #include "dag_table.h"
+#include "gpu_stop.h"
 #include "matcher.h"
 
 typedef unsigned long long wm_u64;
@@ -45,7 +46,7 @@ struct wm_dag_args {
   wm_u64 p0, p1;
   uint32_t *pool;        /* diamonds: each heavy block's bitmap of every id, or NULL */
   wm_u64 *next_count;    /* the count kernel's item counter */
-  const int *stop;       /* the call's stop word (device/gpu_stop.cuh), or NULL: set, the kernels
+  wm_stop *stop;       /* the call's stop word (device/gpu_stop.cuh), or NULL: set, the kernels
                             take no more work */
   uint32_t *stacks;      /* level sets of each count-kernel warp when |N+| > WM_CLQ_STACK_D
                             (else NULL) */

@@ -92,14 +92,14 @@ __device__ __forceinline__ wm_u64 dag_grab(wm_u64 *next, const wm_dag_args &A, i
   return __shfl_sync(DAG_FULL, t, 0);
 }
 
-/* The same for the light runs (microseconds each): the stop word read at
- * the SM's pace (wm_stop_paced), each read crossing the bus; a warp that
- * reads it set quits. */
+/* The same for the light runs (microseconds each): the stop checked after
+ * each take (device memory; gpu_stop.cuh paces the reads of the host's
+ * word); a warp that sees it set quits. */
 __device__ __forceinline__ wm_u64 dag_grab_often(wm_u64 *next, const wm_dag_args &A, int lane) {
   wm_u64 t = 0;
   if (lane == 0) {
     t = dag_take_any(next, A);
-    if (wm_stop_paced(A.stop)) t = DAG_STOPPED;
+    if (wm_stop_asked(A.stop)) t = DAG_STOPPED;
   }
   return __shfl_sync(DAG_FULL, t, 0);
 }

@@ -190,7 +190,7 @@ __constant__ int c_system_scope;
 
 /* The call's stop word on the current device (device/gpu_stop.cuh), set
  * with c_system_scope before the passes; NULL: no stop. */
-__constant__ const int *c_stop;
+__constant__ wm_stop *c_stop;
 
 /* What a take answers once the call is stopped: past every counter's end
  * (items are vertices, arcs or lists, all below 2^40), and small enough
@@ -206,12 +206,11 @@ __device__ __forceinline__ unsigned long long take_any(unsigned long long *next)
 #endif
 }
 
-/* The same, kStopped once the call is stopped.  Most items take
- * microseconds, and each read of the word crosses the bus: it is read at
- * the SM's pace (wm_stop_paced), and a thread that reads it set quits. */
+/* The same, kStopped once the call is stopped (a check of device memory
+ * per take: gpu_stop.cuh); a thread that sees it set quits. */
 __device__ __forceinline__ unsigned long long take_next(unsigned long long *next) {
   const unsigned long long x = take_any(next);
-  return wm_stop_paced(c_stop) ? kStopped : x;
+  return wm_stop_asked(c_stop) ? kStopped : x;
 }
 
 /* A long item (a heavy top, a block's): the word read at every take. */

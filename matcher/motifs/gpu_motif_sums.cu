@@ -954,7 +954,7 @@ int share_sums(const wm_share *s, wm_motif_sums *out, wm_error *err) {
  * (c_system_scope, c_stop). */
 int set_scope(int system, wm_monitor *mon, wm_error *err) {
   WM_CU(cudaMemcpyToSymbol(c_system_scope, &system, sizeof system));
-  const int *stop = NULL;
+  wm_stop *stop = NULL;
   int rc = wm_gpu_stop_word(mon, &stop, err);
   if (rc) return rc;
   WM_CU(cudaMemcpyToSymbol(c_stop, &stop, sizeof stop));

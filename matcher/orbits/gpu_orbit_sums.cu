@@ -234,17 +234,15 @@ __device__ __forceinline__ void for_two_hops(const uint64_t *off, const uint32_t
 
 /* 4: the walks v-u-w of each vertex v, twice (two_hop of orbit_formula.c). */
 __global__ void two_hop(const uint64_t *off, const uint32_t *adj, uint32_t n, const uint32_t *tri, uint32_t *scratch,
-                        unsigned long long *next, i128 *n8, i128 *n12, const int *stop) {
+                        unsigned long long *next, i128 *n8, i128 *n12, wm_stop *stop) {
   const int lane = threadIdx.x & 31;
   uint32_t *cnt = scratch + global_warp() * (uint64_t)n;
   for (;;) {
     unsigned long long v = 0;
-    /* a vertex takes microseconds and each read of the stop word crosses
-     * the bus: read at the SM's pace (a warp that reads it set quits); the
-     * counters stay clean */
+    /* a warp that sees the stop quits; the counters stay clean */
     if (lane == 0) {
       v = atomicAdd(next, 1ull);
-      if (wm_stop_paced(stop)) v = ~0ull;
+      if (wm_stop_asked(stop)) v = ~0ull;
     }
     v = __shfl_sync(0xffffffffu, v, 0);
     if (v >= n) return;
@@ -343,7 +341,7 @@ int prepare(bufs &b, const wm_graph *g, unsigned k, int sms, unsigned *warps, wm
 /* 2-4 in the timed window: the orientation (out-degrees, their scan, the
  * rows), the 4-cliques, the two-hop sums. */
 int four_vertex_passes(bufs &b, const wm_graph *g, int sms, unsigned warps, wm_error *err) {
-  const int *stop = NULL;
+  wm_stop *stop = NULL;
   int rc = wm_gpu_stop_word(wm_monitor_current(), &stop, err);
   if (rc) return rc;
   const uint64_t mo = g->m / 2;

@@ -65,7 +65,7 @@ struct params {
   const tables *q;
   wm_i128 *sums;  /* ntasks x ORBITS5 */
   int *of;        /* per task */
-  const int *stop; /* the call's stop word (device/gpu_stop.cuh), or NULL: read at each take */
+  wm_stop *stop; /* the call's stop word (device/gpu_stop.cuh), or NULL: read at each take */
 };
 
 /* One warp's slices. */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "gpu_plan.h"
+#include "gpu_stop.h"
 #include "gpu_policy.h"
 
 typedef unsigned long long wm_u64;
@@ -49,7 +50,7 @@ struct wm_gpu_args {
   int l0_shared;
   /* the call's stop word (device/gpu_stop.cuh), or NULL: a warp that sees
    * it set claims no more level-0 work, steals none, and leaves */
-  const int *stop;
+  wm_stop *stop;
   /* per-warp set buffers: warp w's at sets + w*warp_elems, slot b variant u
    * at + (b*unroll + u)*cap */
   uint32_t *sets;

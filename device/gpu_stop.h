@@ -1,0 +1,14 @@
+/* The record through which a device's kernels see warpmatch_interrupt
+ * (gpu_stop.cuh reads it, gpu_stop.cu makes it): one per monitor and
+ * device, in the device's memory, reset at each call's start. */
+#ifndef WM_GPU_STOP_H
+#define WM_GPU_STOP_H
+
+typedef struct wm_stop {
+  const int *word;              /* the monitor's pinned host word, as the device reads it */
+  int seen;                     /* 1 once a read found the word set: every check then says stop */
+  int pad;
+  unsigned long long last_ns;   /* the device's clock at the last read of `word` */
+} wm_stop;
+
+#endif
