@@ -10,13 +10,18 @@
 #   scripts/bench-planner.sh --corpus DIR [options]
 #   SMALL=1 scripts/bench-planner.sh --corpus /tmp/c --device cpu --patterns "p1 p5 p13 p20"
 #
+# Every run of a graph goes through one process of the library
+# (scripts/bench-planner/bench_planner.c, built here against the build's
+# libwarpmatch.so): the graph loaded once, one context (on the GPU one CUDA
+# context and one upload), so a run costs its planning and matching only.
 # Time: a run's planning (graph statistics and the order's choice, the
-# JSON's plan_seconds) plus its matching (seconds: the median of --trials
+# result's plan_seconds) plus its matching (seconds: the median of --trials
 # runs after a warm-up; on the GPU the count's own seconds), in ms.
 # Loading and renumbering are the same for every run of a graph and left
-# out.  A run over --timeout is "timeout" (regret infinite); a candidate
-# order stopped by --order-limit is "over" (slower than that bound, so never
-# the best).  Every run's count must agree: check says "agree" or DIFFER.
+# out.  A run over --timeout is stopped by interrupting the context and is
+# "timeout" (regret infinite); a candidate order stopped by --order-limit
+# is "over" (slower than that bound, so never the best).  Every run's count
+# must agree: check says "agree" or DIFFER.
 #
 # Prints a markdown table per cell (graph, pattern, vertices, edges, each
 # policy's ms, the best order and its ms, the regrets), then a summary per
@@ -117,11 +122,20 @@ fi
 [ -n "$csv" ] || csv=$out/bench-planner.csv
 mkdir -p "$(dirname "$csv")"
 
-exec python3 - "$bin" "$corpus" "$graphs" "$patterns" "$here/patterns/stmatch" "$device" "$trials" "$timeout_s" \
-  "$order_limit" "$top" "$split" "$csv" <<'EOF'
-import csv, json, math, os, statistics, subprocess, sys, time
+# The driver that runs every count of a graph in one process.
+build=$(dirname "$bin")
+[ -e "$build/libwarpmatch.so" ] || bad "no library at $build/libwarpmatch.so (the driver links to it)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O2 -std=c11 -I"$here/api" -I"$build/include" "$here/scripts/bench-planner/bench_planner.c" \
+  -o "$work/bench_planner" -L"$build" -lwarpmatch -Wl,-rpath,"$build" -pthread ||
+  { echo "bench-planner: the driver did not build" >&2; exit 1; }
 
-(bin_, corpus, only_graphs, pattern_args, stmatch_dir, device, trials, timeout_s, order_limit, top, split,
+python3 - "$bin" "$work/bench_planner" "$corpus" "$graphs" "$patterns" "$here/patterns/stmatch" "$device" "$trials" "$timeout_s" \
+  "$order_limit" "$top" "$split" "$csv" <<'EOF'
+import csv, json, math, os, select, statistics, subprocess, sys, time
+
+(bin_, driver_bin, corpus, only_graphs, pattern_args, stmatch_dir, device, trials, timeout_s, order_limit, top, split,
  csv_path) = sys.argv[1:]
 trials, timeout_s, split = int(trials), int(timeout_s), split == "1"
 order_limit = float(order_limit) if order_limit else None
@@ -161,27 +175,66 @@ def pattern_path(p):
         if not os.path.isfile(f):
             fail("no STMatch pattern %s" % f)
         return f
-    r = subprocess.run([bin_, "plan", "--pattern", p, "--json"], capture_output=True, text=True)
+    r = subprocess.run([bin_, "plan", "--pattern", p, "--json"], capture_output=True, text=True)  # checks it
     if r.returncode != 0:
         fail("--patterns: %s" % r.stderr.strip(), 2)
     return p  # a catalogue name or a pattern file
 
 
-def count(graph, pattern, extra, limit):
+class Driver:
+    """The graph's process (bench_planner.c): requests in, one JSON line each out."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.start()
+
+    def start(self):
+        self.p = subprocess.Popen([driver_bin, self.graph, device, str(trials)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(self, line, limit):
+        """The reply, or None where none came within limit seconds (the process is then restarted)."""
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        ready, _, _ = select.select([self.p.stdout], [], [], limit)
+        reply = self.p.stdout.readline() if ready else ""
+        if not reply:
+            self.close()
+            self.start()
+            return None
+        return json.loads(reply)
+
+    def close(self):
+        self.p.kill()
+        self.p.wait()
+
+
+def plan(drv, pattern, policy):
+    """The plan JSON a policy makes (its order and candidate_orders), or {}."""
+    r = drv.ask("plan %s %s" % (pattern, policy), timeout_s + 60)
+    if r is None or r.get("status") == "error":
+        print("bench-planner: plan %s %s on %s: %s" % (pattern, policy, drv.graph, r and r["message"]),
+              file=sys.stderr)
+        errors.append((drv.graph, pattern, policy))
+        return {}
+    return r
+
+
+def count(drv, pattern, policy, order, limit):
     """One count: its JSON, or the status 'timeout' / 'over' / 'error', and the run's wall."""
-    cmd = [bin_, "count", graph, "--pattern", pattern, "--method", "enumerate", "--device", device,
-           "--trials", str(trials), "--json"] + extra
     t0 = time.monotonic()
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
-    except subprocess.TimeoutExpired:
-        return ("timeout" if limit >= timeout_s else "over"), time.monotonic() - t0
+    # the context is interrupted at the limit; the driver is killed where it does not stop
+    r = drv.ask("count %s %s %s %.3f" % (pattern, policy, ",".join(map(str, order)) if order else "-", limit),
+                limit + 60)
     wall = time.monotonic() - t0
-    if r.returncode != 0:
-        print("bench-planner: %s: %s" % (" ".join(cmd), r.stderr.strip()), file=sys.stderr)
-        errors.append(cmd)
+    if r is None or r["status"] == "timeout":
+        return ("timeout" if limit >= timeout_s else "over"), wall
+    if r["status"] != "ok":
+        print("bench-planner: count %s %s on %s: %s" % (pattern, policy, drv.graph, r["message"]), file=sys.stderr)
+        errors.append((drv.graph, pattern, policy))
         return "error", wall
-    return json.loads(r.stdout), wall
+    r["count"] = int(r["count"])
+    return r, wall
 
 
 def ms(run):
@@ -202,16 +255,17 @@ def fmt_regret(x):
     return "inf" if x == math.inf else "%.2f" % x
 
 
-def cell(g, pname, out_rows, order_rows):
+def cell(g, drv, pname, out_rows, order_rows):
     pattern = paths[pname]
-    runs, walls = {}, {}
+    runs, walls, plans = {}, {}, {}
     for policy in POLICIES:
-        runs[policy], walls[policy] = count(g["path"], pattern, ["--planner", policy, "--dump-plan"], timeout_s)
-    listed = next((runs[p]["plan"] for p in ("sampled", "model", "auto") if not isinstance(runs[p], str)), None)
-    if listed is None:  # every policy timed out: the model's list from `plan` (the graph's own numbering)
-        r = subprocess.run([bin_, "plan", "--pattern", pattern, "--graph", g["path"], "--planner", "model", "--json"]
-                           + (["--gpu"] if device == "gpu" else []), capture_output=True, text=True)
-        listed = json.loads(r.stdout) if r.returncode == 0 else {}
+        plans[policy] = plan(drv, pattern, policy)
+        runs[policy], walls[policy] = count(drv, pattern, policy, None, timeout_s)
+        if not isinstance(runs[policy], str):
+            runs[policy]["plan"] = dict(plans[policy])
+            if runs[policy]["ran_order"]:  # auto's slices picked another order than its plan's
+                runs[policy]["plan"]["order"] = runs[policy]["ran_order"]
+    listed = next((plans[p] for p in ("sampled", "model", "auto") if plans[p]), {})
     cands = listed.get("candidate_orders", [])
     chosen = cands
     if top:
@@ -224,7 +278,7 @@ def cell(g, pname, out_rows, order_rows):
         limit = min(timeout_s, order_limit * min(done) + 2)
     timed = []
     for c in chosen:
-        r, _ = count(g["path"], pattern, ["--order", ",".join(map(str, c["order"]))], limit)
+        r, _ = count(drv, pattern, "model", c["order"], limit)
         timed.append((c, r))
     good = [r for r in list(runs.values()) + [r for _, r in timed] if not isinstance(r, str)]
     counts = {r["count"] for r in good}
@@ -288,6 +342,26 @@ def summary(title, rows):
             fmt_regret(max(r["sampled"] for r in rs))))
 
 
+fields = ["graph", "split", "vertices", "edges", "pattern", "k", "device", "count", "executor",
+          "auto_ms", "auto_plan_ms", "auto_order", "model_ms", "model_plan_ms", "model_order",
+          "sampled_ms", "sampled_plan_ms", "sampled_order", "orders_scored", "orders_timed",
+          "best_ms", "best_order", "best_by", "regret_auto", "regret_model", "regret_sampled", "check"]
+order_fields = ["graph", "pattern", "run", "order", "model_cost", "sampled_cost", "sampled_reads", "plan_ms",
+                "match_ms", "ms", "count", "status"]
+orders_path = csv_path[:-4] + "-orders.csv" if csv_path.endswith(".csv") else csv_path + "-orders.csv"
+
+
+def write_csvs():
+    """Both CSVs as they stand (after every cell: a run cut short keeps its cells)."""
+    for path, fs, data in ((csv_path, fields, [r for r, _, _ in rows]), (orders_path, order_fields, order_rows)):
+        tmp = "%s.tmp.%d" % (path, os.getpid())
+        with open(tmp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=fs)
+            w.writeheader()
+            w.writerows(data)
+        os.replace(tmp, path)
+
+
 graphs = corpus_graphs()
 patterns = pattern_args.split()
 paths = {p: pattern_path(p) for p in patterns}  # each checked before any run
@@ -296,28 +370,17 @@ print("| graph |%s pattern | vertices | edges | auto ms | model ms | sampled ms 
       "| regret auto | model | sampled | orders | check |" % (" split |" if split else ""))
 print("|---|%s---|--:|--:|--:|--:|--:|---|--:|---|--:|--:|--:|--:|---|" % ("---|" if split else ""))
 for g in graphs:
+    drv = Driver(g["path"])
     for p in patterns:
-        r = cell(g, p, rows, order_rows)
+        r = cell(g, drv, p, rows, order_rows)
         print("| %s |%s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %s |" % (
             r["graph"], " %s |" % r["split"] if split else "", r["pattern"], r["vertices"], r["edges"],
             r["auto_ms"], r["model_ms"], r["sampled_ms"], r["best_order"] or "-", r["best_ms"] or "-",
             r["best_by"] or "-", r["regret_auto"], r["regret_model"], r["regret_sampled"], r["orders_timed"],
             r["orders_scored"], r["check"] or "-"), flush=True)
+        write_csvs()
+    drv.close()
 
-fields = ["graph", "split", "vertices", "edges", "pattern", "k", "device", "count", "executor",
-          "auto_ms", "auto_plan_ms", "auto_order", "model_ms", "model_plan_ms", "model_order",
-          "sampled_ms", "sampled_plan_ms", "sampled_order", "orders_scored", "orders_timed",
-          "best_ms", "best_order", "best_by", "regret_auto", "regret_model", "regret_sampled", "check"]
-order_fields = ["graph", "pattern", "run", "order", "model_cost", "sampled_cost", "sampled_reads", "plan_ms",
-                "match_ms", "ms", "count", "status"]
-orders_path = csv_path[:-4] + "-orders.csv" if csv_path.endswith(".csv") else csv_path + "-orders.csv"
-for path, fs, data in ((csv_path, fields, [r for r, _, _ in rows]), (orders_path, order_fields, order_rows)):
-    tmp = "%s.tmp.%d" % (path, os.getpid())
-    with open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fs)
-        w.writeheader()
-        w.writerows(data)
-    os.replace(tmp, path)
 
 def calibration(cells):
     """The count's ns per sampled work unit and the probes' ns per read, medians over the cells' runs."""

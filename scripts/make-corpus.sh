@@ -8,6 +8,7 @@
 #
 #   scripts/make-corpus.sh DIR          # the corpus into DIR (minutes; about 40 M edges in all)
 #   SMALL=1 scripts/make-corpus.sh DIR  # the same shapes at 10^3-10^4 edges (seconds), for tests
+#   ONLY="kron-14 hub" scripts/make-corpus.sh DIR  # only these graphs of it
 #
 # DIR gets NAME.wmg for each graph and corpus.tsv: name, generator and
 # options, vertices, edges, max degree, mean degree.  The table is also
@@ -18,6 +19,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${WM_BIN:-$repo/build/warpmatch}"
 small="${SMALL:-0}"
+only=" ${ONLY:-} "
 
 if [[ $# -ne 1 || "$1" == -* ]]; then
   echo "usage: [SMALL=1] $(basename "$0") DIR   write the planner's corpus into DIR" >&2
@@ -66,12 +68,14 @@ row() { # name, what made it, the program's JSON
 
 # facebook: the repository's copy (88,234 edges) at full size; SMALL=1
 # leaves it out (it is already small, but it is the one graph not generated).
-if [[ "$small" != 1 ]]; then
+wanted() { [[ "$only" == "  " || "$only" == *" $1 "* ]]; }
+if [[ "$small" != 1 ]] && wanted facebook; then
   "$bin" convert "$repo/datasets/real/facebook_combined.txt" "$out/facebook.wmg" --no-cache --quiet >/dev/null
   row facebook "convert datasets/real/facebook_combined.txt" "$("$bin" info "$out/facebook.wmg" --json)"
 fi
 
 while IFS='|' read -r name full little; do
+  wanted "$name" || continue
   args="$full"
   [[ "$small" == 1 ]] && args="$little"
   # shellcheck disable=SC2086 # the options are words
