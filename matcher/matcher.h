@@ -50,6 +50,13 @@ typedef struct wm_share {
   /* Claims `chunk` items of loop `id`: returns the first (the loop's
    * length or more: nothing left).  Any thread may call it. */
   uint64_t (*grab)(void *ctx, unsigned id, uint64_t chunk);
+  /* This process gives up the call (interrupted, out of memory): marks
+   * loops first..first+count-1 so that every later claim of them, by any
+   * process, finds nothing left, and the others stop within a chunk
+   * instead of doing the rest alone.  Any thread, any number of times;
+   * NULL: only this process's claims stop.
+   * The call's result is then agreed in its sums (wm_share_stopped). */
+  void (*halt)(void *ctx, unsigned first, unsigned count);
   /* In-place sums over the processes: collective, one thread of each
    * process calling while its others wait.  Non-zero on an MPI error. */
   int (*sum_u32)(void *ctx, uint32_t *a, uint64_t n);
@@ -66,6 +73,15 @@ typedef struct wm_share {
  * whose total passes 2^64 - 1 (left alone where none does). */
 int wm_share_count(const wm_share *s, wm_u128 *count);
 int wm_share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bound, uint64_t *full);
+
+/* s->halt where the share has one. */
+void wm_share_halt(const wm_share *s, unsigned first, unsigned count);
+/* A shared call interrupted on some process ends so on all of them: each
+ * adds its own flag (read once, before) to a sum it makes anyway, and
+ * every process returns WM_EINTERRUPTED where the total is not zero, so
+ * that none returns a partial answer or leaves before a collective the
+ * others enter.  here: this process's own flag, for the message. */
+int wm_share_interrupted(wm_error *err, const char *what, int here);
 
 /* The GPU's loops shared by processes go in this many windows per process
  * (the stack kernel's level 0, the motif passes 2-4): a process takes the
