@@ -434,15 +434,23 @@ static void work(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint6
  * hub tasks first, so the processes balance as the threads do.  A run
  * stopped here (interrupted, out of memory) halts both lists for every
  * process. */
+static int stopped_before_claim(exec *e) {
+  if (wm_progress_stopped(&e->progress)) { /* the caller's interrupt, before this process claims more */
+#pragma omp atomic write
+    e->stop = 1;
+  }
+  return stopped(e);
+}
+
 static void work_shared(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint64_t roots,
                         const unsigned loop[2]) {
   const wm_share *s = e->o->share;
-  for (uint64_t t; !stopped(e) && (t = s->grab(s->ctx, loop[0], HUB_GRAB)) < nhubs;)
+  for (uint64_t t; !stopped_before_claim(e) && (t = s->grab(s->ctx, loop[0], HUB_GRAB)) < nhubs;)
     for (uint64_t end = t + HUB_GRAB < nhubs ? t + HUB_GRAB : nhubs; t < end; t++) {
       run_root(e, w, hubs[t].v, hubs[t].from, hubs[t].to);
       wm_progress_add(&e->progress, hubs[t].to - hubs[t].from);
     }
-  for (uint64_t i; !stopped(e) && (i = s->grab(s->ctx, loop[1], VERTEX_CHUNK)) < roots;)
+  for (uint64_t i; !stopped_before_claim(e) && (i = s->grab(s->ctx, loop[1], VERTEX_CHUNK)) < roots;)
     for (uint64_t end = i + VERTEX_CHUNK < roots ? i + VERTEX_CHUNK : roots; i < end; i++) {
       uint32_t v = root_at(e->o, i);
       if (is_hub(e, v)) continue;
