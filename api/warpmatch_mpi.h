@@ -20,9 +20,10 @@
  *
  * An interrupt is the exception: warpmatch_interrupt on one rank's context
  * (its own SIGINT, a callback) stops a shared CPU count, motifs, orbits or
- * BFS on every rank, each returning WARPMATCH_EINTERRUPTED within
- * milliseconds of the next chunk of work or level; each rank clears its
- * own flag before the next call. */
+ * BFS on every rank, each returning WARPMATCH_EINTERRUPTED once it has
+ * finished its current chunk of work or level; each rank clears its own
+ * flag before the next call.  (Not yet the shared GPU calls: there an
+ * interrupted rank may leave the others waiting.) */
 #ifndef WARPMATCH_MPI_H
 #define WARPMATCH_MPI_H
 
