@@ -50,19 +50,20 @@ typedef struct wm_share {
   /* Claims `chunk` items of loop `id`: returns the first (the loop's
    * length or more: nothing left).  Any thread may call it. */
   uint64_t (*grab)(void *ctx, unsigned id, uint64_t chunk);
-  /* This process gives up the call (interrupted, out of memory): marks
-   * loops first..first+count-1 so that every later claim of them, by any
-   * process, finds nothing left, and the others stop within a chunk
-   * instead of doing the rest alone.  Any thread, any number of times;
-   * NULL: only this process's claims stop.
-   * The call's result is then agreed in its sums (wm_share_stopped). */
-  void (*halt)(void *ctx, unsigned first, unsigned count);
   /* In-place sums over the processes: collective, one thread of each
    * process calling while its others wait.  Non-zero on an MPI error. */
   int (*sum_u32)(void *ctx, uint32_t *a, uint64_t n);
   int (*sum_u64)(void *ctx, uint64_t *a, uint64_t n);
   /* exact: *overflow is set when a total passes 2^127 */
   int (*sum_i128)(void *ctx, wm_i128 *a, unsigned n, int *overflow);
+  /* This process gives up the call (interrupted, out of memory): marks
+   * loops first..first+count-1 so that every later claim of them, by any
+   * process, finds nothing left, and the others stop within a chunk
+   * instead of doing the rest alone.  Any thread, any number of times;
+   * NULL (or left out: last, so that older positional initialisers stay
+   * right): only this process's claims stop.
+   * The call's result is then agreed in its sums (wm_share_interrupted). */
+  void (*halt)(void *ctx, unsigned first, unsigned count);
 } wm_share;
 
 /* Sums over the processes of s that both executors make.  *count becomes
