@@ -3,8 +3,9 @@
  *
  *   mpirun -np 2 api_mpi_stop GRAPH CALL TRIGGER
  *
- * CALL: count (5-cliques by enumeration), motifs (size 5), orbits (size
- * 5), bfs (the ranks' CPU search from two sources).  TRIGGER: `before`
+ * CALL: count (5-cliques by enumeration), formula (houses by the motif
+ * formulas), motifs (size 5), orbits (size 5), bfs (the ranks' CPU search
+ * from two sources).  TRIGGER: `before`
  * (rank 1 calls warpmatch_interrupt before the call, as a SIGINT caught
  * between two calls would), or a progress phase's name (rank 1 calls it
  * from its progress callback at that phase's first report, i.e. after its
@@ -52,12 +53,13 @@ static void on_progress(void *user, const char *name, uint64_t done, uint64_t to
  * length in 64-bit words. */
 static int call(warpmatch_context *ctx, const warpmatch_graph *g, const char *what, uint64_t *out, size_t words) {
   for (size_t i = 0; i < words; i++) out[i] = UNTOUCHED;
-  if (!strcmp(what, "count")) {
+  if (!strcmp(what, "count") || !strcmp(what, "formula")) {
+    const int formula = !strcmp(what, "formula");
     warpmatch_pattern *p = NULL;
-    if (warpmatch_pattern_create(ctx, "5-clique", &p)) return fault("5-clique", ctx), -1;
+    if (warpmatch_pattern_create(ctx, formula ? "house" : "5-clique", &p)) return fault("pattern", ctx), -1;
     warpmatch_match_options o;
     warpmatch_match_options_init(&o);
-    o.count.method = WARPMATCH_METHOD_ENUMERATE;
+    o.count.method = formula ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
     o.count.device = WARPMATCH_DEVICE_CPU;
     warpmatch_match_result r;
     memset(&r, 0x5a, sizeof r);
@@ -90,7 +92,7 @@ static int call(warpmatch_context *ctx, const warpmatch_graph *g, const char *wh
     const uint32_t sources[2] = {0, warpmatch_graph_vertices(g) / 2};
     return warpmatch_bfs_mpi(ctx, g, sources, 2, &o, (int32_t *)out, NULL, NULL);
   }
-  fault("usage: CALL is count, motifs, orbits or bfs", NULL);
+  fault("usage: CALL is count, formula, motifs, orbits or bfs", NULL);
   return -1;
 }
 

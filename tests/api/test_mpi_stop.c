@@ -47,6 +47,7 @@ static void stops(const char *call, const char *trigger) {
 
 Test(mpi_stop, count_interrupted_before_the_call) { stops("count", "before"); }
 Test(mpi_stop, count_interrupted_after_its_first_roots) { stops("count", "counting"); }
+Test(mpi_stop, count_by_formula_interrupted_in_the_aggregates) { stops("formula", "motif sums"); }
 Test(mpi_stop, motifs_interrupted_in_the_aggregates) { stops("motifs", "motif sums"); }
 Test(mpi_stop, orbits_interrupted_before_the_shared_5_vertex_sums) { stops("orbits", "before"); }
 Test(mpi_stop, orbits_interrupted_in_the_shared_5_vertex_sums) { stops("orbits", "5-vertex orbits"); }
