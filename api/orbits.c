@@ -99,6 +99,8 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   wm_error err;
   wm_error_clear(&err);
   rc = wm_api_status(ctx, rows ? wm_orbits(g->g, &run, counts, &err) : WM_OK, &err);
+  /* no partial rows (size 5 writes the smaller orbits first) */
+  if (rc && rows) memset(counts, 0, rows * x.orbits * sizeof *counts);
   x.seconds = wm_now() - t0;
   x.kernel_ms = run.gpu ? kernel_ms : 0;
   omp_set_num_threads(threads);

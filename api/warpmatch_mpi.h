@@ -16,7 +16,14 @@
  * failure on one rank (a file it cannot read) is not seen by the others, a
  * caller agrees on its set-up (loading the graph) before the first
  * collective call, as the program does.  Errors come back as from every
- * warpmatch_* call: a code, and the message in the context. */
+ * warpmatch_* call: a code, and the message in the context.
+ *
+ * An interrupt is the exception: warpmatch_interrupt on one rank's context
+ * (its own SIGINT, a callback) stops a shared CPU count, motifs, orbits or
+ * BFS on every rank, each returning WARPMATCH_EINTERRUPTED once it has
+ * finished its current chunk of work or level; each rank clears its own
+ * flag before the next call.  (Not yet the shared GPU calls: there an
+ * interrupted rank may leave the others waiting.) */
 #ifndef WARPMATCH_MPI_H
 #define WARPMATCH_MPI_H
 

@@ -1,5 +1,7 @@
 /* The sums over processes (wm_share) that both executors make, exact:
- * counts in 128 bits, per-vertex counts checked. */
+ * counts in 128 bits, per-vertex counts checked; and how a process that
+ * gives up tells the others. */
+#include "base.h"
 #include "matcher.h"
 
 int wm_share_count(const wm_share *s, wm_u128 *count) {
@@ -26,4 +28,14 @@ int wm_share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bou
     }
   }
   return 0;
+}
+
+void wm_share_halt(const wm_share *s, unsigned first, unsigned count) {
+  if (s->halt) s->halt(s->ctx, first, count);
+}
+
+int wm_share_interrupted(wm_error *err, const char *what, int here) {
+  if (here) return wm_interrupted(err, what);
+  return wm_fail(err, WM_EINTERRUPTED, "%s: interrupted (warpmatch_interrupt on another process sharing the work)",
+                 what);
 }

@@ -56,6 +56,14 @@ typedef struct wm_share {
   int (*sum_u64)(void *ctx, uint64_t *a, uint64_t n);
   /* exact: *overflow is set when a total passes 2^127 */
   int (*sum_i128)(void *ctx, wm_i128 *a, unsigned n, int *overflow);
+  /* This process gives up the call (interrupted, out of memory): marks
+   * loops first..first+count-1 so that every later claim of them, by any
+   * process, finds nothing left, and the others stop within a chunk
+   * instead of doing the rest alone.  Any thread, any number of times;
+   * NULL (or left out: last, so that older positional initialisers stay
+   * right): only this process's claims stop.
+   * The call's result is then agreed in its sums (wm_share_interrupted). */
+  void (*halt)(void *ctx, unsigned first, unsigned count);
 } wm_share;
 
 /* Sums over the processes of s that both executors make.  *count becomes
@@ -66,6 +74,15 @@ typedef struct wm_share {
  * whose total passes 2^64 - 1 (left alone where none does). */
 int wm_share_count(const wm_share *s, wm_u128 *count);
 int wm_share_per_vertex(const wm_share *s, uint64_t *pv, uint32_t n, wm_u128 bound, uint64_t *full);
+
+/* s->halt where the share has one. */
+void wm_share_halt(const wm_share *s, unsigned first, unsigned count);
+/* A shared call interrupted on some process ends so on all of them: each
+ * adds its own flag (read once, before) to a sum it makes anyway, and
+ * every process returns WM_EINTERRUPTED where the total is not zero, so
+ * that none returns a partial answer or leaves before a collective the
+ * others enter.  here: this process's own flag, for the message. */
+int wm_share_interrupted(wm_error *err, const char *what, int here);
 
 /* The GPU's loops shared by processes go in this many windows per process
  * (the stack kernel's level 0, the motif passes 2-4): a process takes the

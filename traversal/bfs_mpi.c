@@ -11,7 +11,9 @@
  * its own unvisited vertices look for an in-neighbour in F.  An allgather
  * of the slices then gives every rank the next F, and V |= F.  The
  * direction follows wm_bfs_go_bottom_up on the frontier's hubs and edges
- * summed over the ranks, as the one-process BFS does. */
+ * summed over the ranks, as the one-process BFS does.  Those sums also
+ * carry each rank's interrupt (warpmatch_interrupt), so that the ranks
+ * leave at the same level. */
 #include <errno.h>
 #include <limits.h>
 #include <omp.h>
@@ -41,7 +43,19 @@ typedef struct part {
   uint32_t *next;        /* own part of the next frontier */
   uint32_t *level, *parent;
   uint64_t tau, nhubs;
+  const wm_monitor *mon; /* the call's, polled once a level */
+  int stopped_here;      /* this rank's interrupt was among those that ended the search */
 } part;
+
+/* A level's sums: the next frontier's size, hubs and edges, and the
+ * ranks interrupted. */
+enum { SUM_FRONTIER, SUM_HUBS, SUM_EDGES, SUM_STOPPED, SUMS };
+enum { LEVELS_MPI_FAILED = 1, LEVELS_INTERRUPTED = 2 };
+
+static int interrupted(wm_error *err, int here) {
+  return wm_fail(err, WM_EINTERRUPTED, "bfs: interrupted (warpmatch_interrupt%s)",
+                 here ? "" : " on another rank of the search");
+}
 
 static inline int bit(const uint32_t *b, uint32_t v) { return (b[v >> 5] >> (v & 31)) & 1u; }
 static inline uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
@@ -73,7 +87,7 @@ static int expand_topdown(part *p) {
 /* The owner's side of either direction: keeps the new vertices of its
  * slice (top-down: the candidates; bottom-up: found here), sets their level
  * and parent, and sums the next frontier's size, hubs and edges. */
-static void settle(part *p, int bottom_up, uint32_t L, uint64_t stats[3]) {
+static void settle(part *p, int bottom_up, uint32_t L, uint64_t stats[SUMS]) {
   const wm_graph *g = p->g;
   uint64_t nf = 0, hubs = 0, edges = 0;
   if (bottom_up) memset(p->next, 0, p->words * sizeof *p->next);
@@ -109,8 +123,8 @@ static int exchange(part *p) {
   return 0;
 }
 
-static int seed(part *p, const uint32_t *sources, uint32_t nsources, uint64_t stats[3], wm_error *err) {
-  memset(stats, 0, 3 * sizeof *stats);
+static int seed(part *p, const uint32_t *sources, uint32_t nsources, uint64_t stats[SUMS], wm_error *err) {
+  memset(stats, 0, SUMS * sizeof *stats);
   for (uint32_t i = 0; i < nsources; i++) {
     uint32_t s = sources[i];
     if (s >= p->g->n)
@@ -129,8 +143,9 @@ static int seed(part *p, const uint32_t *sources, uint32_t nsources, uint64_t st
   return WM_OK;
 }
 
-/* The level loop: every rank takes the same decisions from the same sums. */
-static int run_levels(part *p, const wm_bfs_options *o, uint64_t stats[3], wm_bfs_result *r) {
+/* The level loop: every rank takes the same decisions from the same sums,
+ * stopping too (LEVELS_INTERRUPTED). */
+static int run_levels(part *p, const wm_bfs_options *o, uint64_t stats[SUMS], wm_bfs_result *r) {
   uint64_t nf = stats[0], prev_nf = 0, explored = 0;
   int bottom_up = 0;
   for (uint32_t L = 0; nf > 0; L++) {
@@ -148,9 +163,11 @@ static int run_levels(part *p, const wm_bfs_options *o, uint64_t stats[3], wm_bf
     if (!bottom_up && expand_topdown(p)) return 1;
     settle(p, bottom_up, L, stats);
     if (bottom_up) r->bottom_up_levels++;
-    if (MPI_Allreduce(MPI_IN_PLACE, stats, 3, MPI_UINT64_T, MPI_SUM, p->comm) != MPI_SUCCESS ||
-        exchange(p))
-      return 1;
+    stats[SUM_STOPPED] = p->stopped_here = wm_monitor_stopped(p->mon);
+    if (MPI_Allreduce(MPI_IN_PLACE, stats, SUMS, MPI_UINT64_T, MPI_SUM, p->comm) != MPI_SUCCESS)
+      return LEVELS_MPI_FAILED;
+    if (stats[SUM_STOPPED]) return LEVELS_INTERRUPTED;
+    if (exchange(p)) return LEVELS_MPI_FAILED;
     nf = stats[0];
   }
   return 0;
@@ -194,10 +211,18 @@ int wm_bfs_mpi(MPI_Comm comm, const wm_graph *g, const wm_graph *in, const uint3
   r->parent = o->want_parents ? malloc(n * sizeof *r->parent) : NULL;
   int rc = WM_OK, failed = !p.F || !p.V || !p.cand || !p.next || !counts || !displs || !r->level ||
                           (o->want_parents && !r->parent);
-  /* every rank learns whether all have their memory before the levels */
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
-  if (failed) {
+  /* every rank learns whether all have their memory, and whether any was
+   * interrupted already, before the levels (bit 0, bit 1) */
+  p.mon = wm_monitor_current();
+  p.stopped_here = wm_monitor_stopped(p.mon);
+  int flags = (failed ? 1 : 0) | (p.stopped_here ? 2 : 0);
+  MPI_Allreduce(MPI_IN_PLACE, &flags, 1, MPI_INT, MPI_BOR, comm);
+  if (flags & 1) {
     rc = wm_fail(err, WM_EINPUT, "bfs: out of memory on a rank for %u vertices", g->n);
+    goto done;
+  }
+  if (flags & 2) {
+    rc = interrupted(err, p.stopped_here);
     goto done;
   }
   for (uint32_t v = 0; v < g->n; v++) {
@@ -206,12 +231,14 @@ int wm_bfs_mpi(MPI_Comm comm, const wm_graph *g, const wm_graph *in, const uint3
   }
   p.level = r->level;
   p.parent = r->parent;
-  uint64_t stats[3];
+  uint64_t stats[SUMS];
   if ((rc = seed(&p, sources, nsources, stats, err))) goto done; /* the same sources on every rank */
   MPI_Barrier(comm);
   double t0 = wm_now();
-  if (run_levels(&p, o, stats, r)) {
-    rc = wm_fail(err, WM_EINPUT, "bfs: an MPI exchange failed");
+  const int levels = run_levels(&p, o, stats, r);
+  if (levels) {
+    rc = levels == LEVELS_INTERRUPTED ? interrupted(err, p.stopped_here)
+                                      : wm_fail(err, WM_EINPUT, "bfs: an MPI exchange failed");
     goto done;
   }
   for (int q = 0; q < p.ranks; q++) {

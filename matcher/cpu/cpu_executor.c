@@ -431,22 +431,33 @@ static void work(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint6
 
 /* The same share of work when other processes take part (o->share):
  * both lists are claimed in chunks from counters common to all of them,
- * hub tasks first, so the processes balance as the threads do. */
+ * hub tasks first, so the processes balance as the threads do.  A run
+ * stopped here (interrupted, out of memory) halts both lists for every
+ * process. */
+static int stopped_before_claim(exec *e) {
+  if (wm_progress_stopped(&e->progress)) { /* the caller's interrupt, before this process claims more */
+#pragma omp atomic write
+    e->stop = 1;
+  }
+  return stopped(e);
+}
+
 static void work_shared(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint64_t roots,
                         const unsigned loop[2]) {
   const wm_share *s = e->o->share;
-  for (uint64_t t; !stopped(e) && (t = s->grab(s->ctx, loop[0], HUB_GRAB)) < nhubs;)
+  for (uint64_t t; !stopped_before_claim(e) && (t = s->grab(s->ctx, loop[0], HUB_GRAB)) < nhubs;)
     for (uint64_t end = t + HUB_GRAB < nhubs ? t + HUB_GRAB : nhubs; t < end; t++) {
       run_root(e, w, hubs[t].v, hubs[t].from, hubs[t].to);
       wm_progress_add(&e->progress, hubs[t].to - hubs[t].from);
     }
-  for (uint64_t i; !stopped(e) && (i = s->grab(s->ctx, loop[1], VERTEX_CHUNK)) < roots;)
+  for (uint64_t i; !stopped_before_claim(e) && (i = s->grab(s->ctx, loop[1], VERTEX_CHUNK)) < roots;)
     for (uint64_t end = i + VERTEX_CHUNK < roots ? i + VERTEX_CHUNK : roots; i < end; i++) {
       uint32_t v = root_at(e->o, i);
       if (is_hub(e, v)) continue;
       run_root(e, w, v, 0, UINT32_MAX);
       wm_progress_add(&e->progress, wm_degree(e->g, v));
     }
+  if (stopped(e)) wm_share_halt(s, loop[0], 2);
 }
 
 #define WM_FULL_SOMEWHERE UINT64_MAX
@@ -454,14 +465,18 @@ static void work_shared(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs
 /* Adds the processes' partial results (o->share): every process returns
  * the totals.  Called by every process, whatever its own outcome, so that
  * none waits for another.  *full becomes any process's: its vertex where
- * one process found one, else WM_FULL_SOMEWHERE. */
+ * one process found one, else WM_FULL_SOMEWHERE; *interrupted, whether
+ * any process was (then the counts are left alone: none is returned). */
 static int share_totals(const wm_share *s, const wm_graph *g, uint64_t *per_vertex, wm_u128 *count,
-                        uint64_t *set_ops, int *oom, uint64_t *full) {
-  uint64_t t[4] = {*set_ops, (uint64_t)*oom, *full != 0, *full};
-  int rc = s->sum_u64(s->ctx, t, 4) || wm_share_count(s, count);
+                        uint64_t *set_ops, int *oom, uint64_t *full, int *interrupted) {
+  uint64_t t[5] = {*set_ops, (uint64_t)*oom, *full != 0, *full, (uint64_t)*interrupted};
+  int rc = s->sum_u64(s->ctx, t, 5);
   *set_ops = t[0];
   *oom = t[1] != 0;
   if (!*full && t[2]) *full = t[2] == 1 ? t[3] : WM_FULL_SOMEWHERE;
+  *interrupted = t[4] != 0;
+  if (rc || *interrupted) return rc;
+  rc = wm_share_count(s, count);
   if (!rc && per_vertex) {
     uint64_t mine = 0;
     rc = wm_share_per_vertex(s, per_vertex, g->n, *count, &mine); /* the count includes the start */
@@ -539,14 +554,17 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
     oom |= w.oom;
     for (unsigned s = 0; s < WM_MAX_SLOTS; s++) free(w.buf[s]);
   }
-  if (share && share_totals(share, g, o->per_vertex, &count, &set_ops, &oom, &e.full)) {
+  /* read once: with a share, what every process returns is agreed on it */
+  const int here = wm_progress_stopped(&e.progress);
+  int interrupted = here;
+  if (share && share_totals(share, g, o->per_vertex, &count, &set_ops, &oom, &e.full, &interrupted)) {
     free(hubs);
     return wm_fail(err, WM_EINPUT, "adding up the processes' counts failed (MPI)");
   }
   r->seconds = wm_now() - t0;
   wm_progress_finish(&e.progress);
   free(hubs);
-  if (wm_progress_stopped(&e.progress)) return wm_interrupted(err, "matching");
+  if (interrupted) return wm_share_interrupted(err, "matching", here);
   if (oom) return wm_fail(err, WM_EINPUT, "out of memory while matching");
   if (e.full == WM_FULL_SOMEWHERE)
     return wm_fail(err, WM_EINPUT, "per-vertex counts: several processes found vertices whose counts pass 2^64 - 1");

@@ -5,7 +5,9 @@
  * across threads.  When the counters left are too few for a request, the
  * request zeroes them all between two barriers: every rank asks in the
  * same order, and only once it is done with every counter it took before,
- * so none is in use then. */
+ * so none is in use then.  A process that gives up a call halts its loops:
+ * it adds HALTED to their counters, so that every later claim finds
+ * nothing left. */
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,6 +18,11 @@
 #include "share_mpi.h"
 
 #define COUNTERS 4096
+/* Past any loop's length (fewer than 2^40 items); each process halts a
+ * loop once, so a counter stays below 2^64 for up to 2^23 processes.  A
+ * sum, not a bitwise or: MPI assumes by default that concurrent
+ * accumulates on one counter use one operation (accumulate_ops). */
+#define HALTED ((uint64_t)1 << 40)
 
 typedef struct mpi_share {
   wm_share s; /* first: the wm_share handed out is this struct */
@@ -23,6 +30,7 @@ typedef struct mpi_share {
   MPI_Win win;
   uint64_t *base; /* rank 0: the counters */
   unsigned next;  /* the next unused counter */
+  unsigned halted_below; /* the counters this process has halted end here (under mu) */
   int rank, ranks;
   int serialise;
   pthread_mutex_t mu;
@@ -39,6 +47,7 @@ static unsigned loops(void *ctx, unsigned count) {
     }
     MPI_Barrier(m->comm);
     m->next = 0;
+    m->halted_below = 0;
   }
   m->next += count;
   return m->next - count;
@@ -53,6 +62,19 @@ static uint64_t grab(void *ctx, unsigned id, uint64_t chunk) {
     first = UINT64_MAX; /* unreachable: MPI's default handler aborts the job */
   if (m->serialise) pthread_mutex_unlock(&m->mu);
   return first;
+}
+
+static void halt(void *ctx, unsigned first, unsigned count) {
+  static const uint64_t add = HALTED;
+  mpi_share *m = ctx;
+  pthread_mutex_lock(&m->mu);
+  for (unsigned id = first > m->halted_below ? first : m->halted_below; id < first + count; id++)
+    MPI_Accumulate(&add, 1, MPI_UINT64_T, 0, id, 1, MPI_UINT64_T, MPI_SUM, m->win);
+  if (first + count > m->halted_below) {
+    m->halted_below = first + count;
+    MPI_Win_flush(0, m->win);
+  }
+  pthread_mutex_unlock(&m->mu);
 }
 
 /* MPI counts are ints: long arrays go in slices. */
@@ -126,6 +148,7 @@ wm_share *wm_share_mpi_create(MPI_Comm comm, int serialise, wm_error *err) {
   m->s.process = m->rank;
   m->s.loops = loops;
   m->s.grab = grab;
+  m->s.halt = halt;
   m->s.sum_u32 = sum_u32;
   m->s.sum_u64 = sum_u64;
   m->s.sum_i128 = sum_i128;

@@ -43,7 +43,10 @@ typedef struct loops {
 } loops;
 
 static inline uint64_t claim(loops *L, int which, uint64_t chunk) {
-  if (wm_progress_stopped(L->progress)) return UINT64_MAX;
+  if (wm_progress_stopped(L->progress)) {
+    if (L->share) wm_share_halt(L->share, L->id[0], LOOPS); /* the others' passes end too */
+    return UINT64_MAX;
+  }
   if (L->share && which != LOOP_COPY) return L->share->grab(L->share->ctx, L->id[which], chunk);
   return __atomic_fetch_add(&L->next[which], chunk, __ATOMIC_RELAXED);
 }
@@ -556,16 +559,21 @@ int wm_motif_sums_cpu_shared(const wm_graph *g, unsigned k, int threads, int ski
   for (int i = 0; accs && i < nth; i++) merge(&total, &accs[i]);
   free(accs);
   free(t);
+  /* read once: with a share, what every process returns is agreed on it */
+  const int here = wm_progress_stopped(&progress);
+  int interrupted = here;
   if (share && !oom && !failed) {
     /* this process's sums over the tops it took, added over the processes
-     * exactly; their overflow flags too (2, out of memory, counts as such) */
-    uint64_t flags[2] = {total.overflow == 1, total.overflow == 2};
+     * exactly (unless one was interrupted); their overflow flags too (2,
+     * out of memory, counts as such) */
+    uint64_t flags[3] = {total.overflow == 1, total.overflow == 2, (uint64_t)here};
     int over = 0;
-    if (share->sum_i128(share->ctx, total.s, WM_SUM_COUNT, &over) || share->sum_u64(share->ctx, flags, 2))
-      failed = 1;
+    if (share->sum_u64(share->ctx, flags, 3)) failed = 1;
+    interrupted = flags[2] != 0;
+    if (!failed && !interrupted && share->sum_i128(share->ctx, total.s, WM_SUM_COUNT, &over)) failed = 1;
     total.overflow = flags[1] ? 2 : (flags[0] || over) ? 1 : 0;
   }
-  if (wm_progress_stopped(&progress)) return wm_interrupted(err, "motif sums");
+  if (interrupted) return wm_share_interrupted(err, "motif sums", here);
   if (failed) return wm_fail(err, WM_EINPUT, "motif sums: adding up the processes' sums failed (MPI)");
   if (oom) return wm_fail(err, WM_EINPUT, "out of memory for the motif aggregates (%u vertices, %llu arcs)",
                           g->n, (unsigned long long)g->m);

@@ -585,14 +585,16 @@ typedef struct task_sums_all {
   task *tasks;
   uint32_t ntasks;
   wm_i128 *sums; /* ntasks x ORBITS5 */
-  int *of;
+  int *of;       /* ntasks, then the process's flags, added with them */
 } task_sums_all;
+/* of[ntasks + ...]: this process was interrupted, ran out of memory */
+enum { FLAG_INTERRUPTED, FLAG_OOM, SUM_FLAGS };
 
 static int plan_all(const wm_graph *g, const uint32_t *order, task_sums_all *a, wm_error *err) {
   uint32_t nparts = 0;
   a->tasks = plan_tasks(g, order, SHARED_PIECES, &a->ntasks, &nparts);
   a->sums = a->tasks ? calloc(((size_t)a->ntasks + 1) * ORBITS5, sizeof *a->sums) : NULL;
-  a->of = a->sums ? calloc((size_t)a->ntasks + 1, sizeof *a->of) : NULL;
+  a->of = a->sums ? calloc((size_t)a->ntasks + SUM_FLAGS, sizeof *a->of) : NULL;
   if (!a->of) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's tasks");
   for (uint32_t i = 0; i < a->ntasks; i++) a->tasks[i].part = i;
   return WM_OK;
@@ -601,39 +603,56 @@ static int plan_all(const wm_graph *g, const uint32_t *order, task_sums_all *a, 
 static void free_all(task_sums_all *a) { free(a->tasks), free(a->sums), free(a->of); }
 
 /* The CPU's threads (of every process sharing s) take the tasks one at a
- * time from the shared counter. */
-static int shared_cpu_sums(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
-                           const wm_share *s, task_sums_all *a, wm_error *err) {
+ * time from the shared counter.  This process's flags go to a->of: a
+ * thread without its scratch arrays, or an interrupt (already there when
+ * a process interrupted before joins), halts the counter for every
+ * process, and the sums then end every process's call alike. */
+static void shared_cpu_sums(const wm_graph *g, const wm_o5_equations *q, const uint32_t *tri, const uint64_t *adjacency,
+                            const wm_share *s, task_sums_all *a) {
   const uint64_t maxdeg = wm_graph_max_degree(g);
   const unsigned id = s->loops(s->ctx, 1);
   int oom = 0;
+  wm_progress progress;
+  wm_progress_init(&progress, "5-vertex orbits", a->ntasks, 1);
 #pragma omp parallel
   {
     walk w;
     memset(&w, 0, sizeof w);
     w.g = g, w.q = q, w.tri = tri, w.adjacency = adjacency;
     if (!walk_alloc(&w, g->n ? g->n : 1, maxdeg)) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-    else
-      for (uint64_t i; (i = s->grab(s->ctx, id, 1)) < a->ntasks;) {
-        task_sums(&w, &a->tasks[i]);
-        memcpy(a->sums + i * ORBITS5, w.e, sizeof w.e);
-        a->of[i] = w.of;
-      }
+    for (uint64_t i; !__atomic_load_n(&oom, __ATOMIC_RELAXED) && !wm_progress_stopped(&progress) &&
+                     (i = s->grab(s->ctx, id, 1)) < a->ntasks;) {
+      task_sums(&w, &a->tasks[i]);
+      memcpy(a->sums + i * ORBITS5, w.e, sizeof w.e);
+      a->of[i] = w.of;
+      wm_progress_add(&progress, 1);
+    }
+    if (__atomic_load_n(&oom, __ATOMIC_RELAXED) || wm_progress_stopped(&progress)) wm_share_halt(s, id, 1);
     walk_free(&w);
   }
-  return oom ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays") : WM_OK;
+  wm_progress_finish(&progress);
+  a->of[a->ntasks + FLAG_INTERRUPTED] = wm_progress_stopped(&progress);
+  a->of[a->ntasks + FLAG_OOM] = oom;
 }
 
 /* Every process's sums added up: a task's are one process's, zeros on the
- * others.  Called by every process whatever its own work gave (zeros where
- * it failed), so that none waits for it in vain; MPI errors are
- * WM_EINPUT. */
+ * others.  Called by every process whatever its own work gave, so that
+ * none waits for it in vain; the flags first, so that where any process
+ * was interrupted or short of memory every one returns so without adding
+ * the sums.  MPI errors are WM_EINPUT. */
 static int add_processes(const wm_share *s, task_sums_all *a, wm_error *err) {
   const uint64_t cells = (uint64_t)a->ntasks * ORBITS5;
   if (cells > UINT32_MAX)
     return wm_fail(err, WM_EUSAGE, "orbits: %u tasks are too many to add up across processes", a->ntasks);
+  const int here = a->of[a->ntasks + FLAG_INTERRUPTED], short_here = a->of[a->ntasks + FLAG_OOM];
   int overflow = 0;
-  if (s->sum_i128(s->ctx, a->sums, (unsigned)cells, &overflow) || s->sum_u32(s->ctx, (uint32_t *)a->of, a->ntasks))
+  if (s->sum_u32(s->ctx, (uint32_t *)a->of, (uint64_t)a->ntasks + SUM_FLAGS))
+    return wm_fail(err, WM_EINPUT, "orbits: MPI: adding the processes' 5-vertex sums failed");
+  if (a->of[a->ntasks + FLAG_INTERRUPTED]) return wm_share_interrupted(err, "orbits", here);
+  if (a->of[a->ntasks + FLAG_OOM])
+    return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-vertex formula's scratch arrays (%s)",
+                   short_here ? "here" : "on another process sharing the work");
+  if (s->sum_i128(s->ctx, a->sums, (unsigned)cells, &overflow))
     return wm_fail(err, WM_EINPUT, "orbits: MPI: adding the processes' 5-vertex sums failed");
   if (overflow) return wm_fail(err, WM_EINPUT, "orbits: a 5-vertex sum passes 2^127 across the processes");
   return WM_OK;
@@ -650,7 +669,7 @@ static int rows5_all(const wm_graph *g, const wm_o5_equations *q, const uint32_t
   if (!rc && run->gpu)
     rc = wm_o5_sums_gpu(g, q, tri, adjacency, a.tasks, a.ntasks, run->gpus, run->gpu_graph, a.sums, a.of,
                         run->kernel_ms, err);
-  else if (!rc) rc = shared_cpu_sums(g, q, tri, adjacency, run->share, &a, err);
+  else if (!rc) shared_cpu_sums(g, q, tri, adjacency, run->share, &a); /* its flags: in add_processes */
   if (rc && a.of) memset(a.sums, 0, (size_t)a.ntasks * ORBITS5 * sizeof *a.sums);
   if (run->share && a.of) {
     wm_error e;
@@ -689,10 +708,16 @@ int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *cou
   if (!rc) rc = wm_o5_derive(t, q, err);
   if (!rc) rc = smaller_orbits(g, run, counts, err);
   if (!rc) rc = triangles(g, run, tri, err);
-  if (!rc) {
-    rc = by_degree_desc(g, order, err);
-    uint64_t *adjacency = rc ? NULL : adjacency_bits(g);
-    if (!rc) rc = (run->gpu || run->share ? rows5_all : rows5_cpu)(g, q, tri, adjacency, order, run, counts, err);
+  /* interrupted so far, a process sharing the 5-vertex sums still takes
+   * its part in their exchanges (doing none of the work), where every
+   * process learns of it and returns so; leaving here would leave the
+   * others waiting there */
+  const int join = rc == WM_EINTERRUPTED && run->share && !run->gpu;
+  if (!rc || join) {
+    int r5 = by_degree_desc(g, order, err);
+    uint64_t *adjacency = r5 || join ? NULL : adjacency_bits(g);
+    if (!r5) r5 = (run->gpu || run->share ? rows5_all : rows5_cpu)(g, q, tri, adjacency, order, run, counts, err);
+    if (!join || r5) rc = r5;
     free(adjacency);
   }
   free(q), free(tri), free(order);

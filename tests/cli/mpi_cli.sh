@@ -7,7 +7,8 @@
 # the fault injection) must make the whole job exit non-zero within a
 # timeout, with rank 0's message naming it; a rank that stops answering
 # (WM_MPI_STOP_RANK) must end the job within WM_MPI_TIMEOUT and a margin,
-# naming it, while long work under a short timeout must not; list and bfs --ablation must
+# naming it, while long work under a short timeout must not; a rank given
+# SIGINT alone must end the job within seconds, leaving no output file; list and bfs --ablation must
 # refuse several ranks; where two GPUs are usable, count and motifs on GPU
 # ranks must equal one process on one GPU, and where NCCL is there too, BFS
 # over the GPUs of 1 and 2 ranks must give the levels of one process on the
@@ -154,6 +155,29 @@ for rank in 0 1 2; do
 done
 grep -q "ending every rank" "$tmp/err" && fail "every rank's work failing: the job was aborted"
 step "every rank failing mid-work: each reports, the job ends normally"
+
+# SIGINT to one rank alone (rank 1 of 2, a second into orbits --size 5 of
+# facebook, minutes of work): the program dies of it, removing its
+# temporaries, and mpirun ends the job at once: a non-zero status that is
+# not timeout's, within seconds, and neither the output file nor a
+# temporary beside it.  (Through the library, tests/api/test_mpi_stop.c.)
+if [[ -r $fb ]]; then
+  mkdir "$tmp/sigint"
+  status=0 start=$SECONDS
+  OMP_NUM_THREADS=1 timeout -k 5 60 "$mpiexec" --oversubscribe --allow-run-as-root -np 2 bash -c \
+    '[[ $OMPI_COMM_WORLD_RANK != 1 ]] || { sleep 1; kill -INT $$; } & exec "$@"' rank \
+    "$bin" orbits "$fb" --size 5 --no-cache --output "$tmp/sigint/orbits.txt" >/dev/null 2>"$tmp/err" || status=$?
+  took=$((SECONDS - start))
+  if ((status == 0 || status == 124 || status == 137)); then
+    fail "SIGINT to rank 1 of 2: status $status (0: not noticed, 124 and 137: hung)"
+  elif ((took > 20)); then
+    fail "SIGINT to rank 1 of 2: the job ended after $took s"
+  elif [[ -n $(ls -A "$tmp/sigint") ]]; then
+    fail "SIGINT to rank 1 of 2: left $(ls -A "$tmp/sigint")"
+  else
+    step "SIGINT to rank 1 of 2 in orbits --output: the job ended in $took s (status $status), no file left"
+  fi
+fi
 
 # A rank that stops answering (WM_MPI_STOP_RANK: it raises SIGSTOP after
 # the set-up) ends the job within WM_MPI_TIMEOUT and a margin for mpirun's

@@ -6,13 +6,14 @@
  * (matcher/cpu/share_mpi.c) is checked the same way by mpi_cli and
  * api_mpi_app.  Totals past 2^64 (the test hook WM_TEST_COUNT_START) add
  * up exactly, and a per-vertex total past 2^64 - 1 is an error in every
- * process. */
+ * process, as is one process's interrupt. */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers, setenv */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "matcher.h"
 #include "motif_sums.h"
 #include "testutil.h"
@@ -48,6 +49,14 @@ static uint64_t grab(void *ctx, unsigned id, uint64_t chunk) {
   uint64_t first = __atomic_fetch_add(&p->c->counter[id], chunk, __ATOMIC_RELAXED);
   __atomic_fetch_add(&p->claimed, chunk, __ATOMIC_RELAXED);
   return first;
+}
+
+/* As share_mpi.c's: past any loop's length, so every later claim finds
+ * nothing left. */
+static void halt(void *ctx, unsigned first, unsigned count) {
+  proc *p = ctx;
+  for (unsigned id = first; id < first + count; id++)
+    __atomic_fetch_or(&p->c->counter[id], (uint64_t)1 << 40, __ATOMIC_RELAXED);
 }
 
 /* All-reduce through the common buffer: zeroed by one, added by each,
@@ -91,6 +100,7 @@ static int sum_i128(void *ctx, wm_i128 *a, unsigned n, int *overflow) {
 
 typedef struct job {
   proc p;
+  int interrupted; /* this process's calls run under a monitor asked to stop */
   const wm_graph *g;
   const wm_plan *plan; /* NULL: motif sums of size k */
   unsigned k;
@@ -104,6 +114,8 @@ typedef struct job {
 static void *run(void *arg) {
   job *j = arg;
   wm_error *err = &j->err;
+  wm_monitor stop = {.stop = 1};
+  wm_monitor *was = j->interrupted ? wm_monitor_enter(&stop) : NULL;
   if (j->plan) {
     wm_match_options o;
     wm_match_options_init(&o);
@@ -115,11 +127,14 @@ static void *run(void *arg) {
   } else {
     j->rc = wm_motif_sums_cpu_shared(j->g, j->k, 2, 0, &j->p.share, &j->sums, err);
   }
+  if (j->interrupted) wm_monitor_leave(was);
   return NULL;
 }
 
-/* Runs PROCS processes on g and checks each one's answer against one. */
-static void run_all(const wm_graph *g, const wm_plan *plan, unsigned k, job *jobs) {
+/* Runs PROCS processes on g, the one numbered `interrupted` (-1: none)
+ * under a stopped monitor; *halted: the loops it halted. */
+static void run_some(const wm_graph *g, const wm_plan *plan, unsigned k, job *jobs, int interrupted,
+                     unsigned *halted) {
   common c;
   memset(&c, 0, sizeof c);
   pthread_barrier_init(&c.bar, NULL, PROCS);
@@ -129,8 +144,9 @@ static void run_all(const wm_graph *g, const wm_plan *plan, unsigned k, job *job
     memset(&jobs[i], 0, sizeof jobs[i]);
     jobs[i].p.c = &c;
     jobs[i].p.share = (wm_share){.ctx = &jobs[i].p, .processes = PROCS, .process = i, .loops = loops,
-                                 .grab = grab, .sum_u32 = sum_u32, .sum_u64 = sum_u64, .sum_i128 = sum_i128};
-    jobs[i].g = g, jobs[i].plan = plan, jobs[i].k = k;
+                                 .grab = grab, .halt = halt, .sum_u32 = sum_u32, .sum_u64 = sum_u64,
+                                 .sum_i128 = sum_i128};
+    jobs[i].g = g, jobs[i].plan = plan, jobs[i].k = k, jobs[i].interrupted = i == interrupted;
     if (plan) jobs[i].per_vertex = calloc(g->n, sizeof *jobs[i].per_vertex);
     pthread_create(&t[i], NULL, run, &jobs[i]);
   }
@@ -138,6 +154,12 @@ static void run_all(const wm_graph *g, const wm_plan *plan, unsigned k, job *job
   pthread_barrier_destroy(&c.bar);
   pthread_mutex_destroy(&c.mu);
   free(c.sum);
+  for (int i = 0; halted && i < LOOPS; i++) *halted += c.counter[i] >= (uint64_t)1 << 40;
+}
+
+/* Runs PROCS processes on g and checks each one's answer against one. */
+static void run_all(const wm_graph *g, const wm_plan *plan, unsigned k, job *jobs) {
+  run_some(g, plan, k, jobs, -1, NULL);
 }
 
 static void count_case(const wm_graph *g, const char *pattern) {
@@ -245,5 +267,41 @@ Test(share, per_vertex_past_2_64_fails_in_every_process) {
               "process %d: %s", i, jobs[i].err.msg);
     free(jobs[i].per_vertex);
   }
+  wm_graph_destroy(g);
+}
+
+/* Process 1 interrupted (its own monitor's flag, from the start): every
+ * process returns WM_EINTERRUPTED, none a partial answer, the others
+ * naming another process, and it halted the call's loops (so that the
+ * others took no more work). */
+static void expect_interrupted(job *jobs, unsigned halted, unsigned loops, const char *what) {
+  for (int i = 0; i < PROCS; i++) {
+    cr_assert_eq(jobs[i].rc, WM_EINTERRUPTED, "%s: process %d: rc %d (%s)", what, i, jobs[i].rc, jobs[i].err.msg);
+    cr_assert_eq(strstr(jobs[i].err.msg, "another process") != NULL, i != 1, "%s: process %d: %s", what, i,
+                 jobs[i].err.msg);
+    free(jobs[i].per_vertex);
+  }
+  cr_assert_eq(halted, loops, "%s: %u loops halted, want %u", what, halted, loops);
+}
+
+Test(share, one_process_interrupted_stops_every_count) {
+  wm_graph *g = wm_test_powerlaw(400, 8, 3, 0.3, 5);
+  wm_plan plan;
+  wm_test_plan(g, "4-cycle", 0, 1, 1, &plan);
+  job jobs[PROCS];
+  unsigned halted = 0;
+  run_some(g, &plan, 0, jobs, 1, &halted);
+  expect_interrupted(jobs, halted, 2, "count"); /* hub tasks, roots */
+  wm_graph_destroy(g);
+}
+
+Test(share, one_process_interrupted_stops_every_motif_sum) {
+  wm_graph *g = wm_test_powerlaw(300, 6, 2, 0.3, 9);
+  wm_graph *h = wm_test_by_degree(g);
+  job jobs[PROCS];
+  unsigned halted = 0;
+  run_some(h, NULL, 5, jobs, 1, &halted);
+  expect_interrupted(jobs, halted, 5, "motif sums"); /* motif_sums_cpu.c's LOOPS */
+  wm_graph_destroy(h);
   wm_graph_destroy(g);
 }
