@@ -19,6 +19,7 @@
  * totals where those would take too much memory).  The results go back to
  * g's labels at the end. */
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ typedef struct pass {
   int threads; /* own's */
   int atomic;  /* several threads credit all's words */
   int overflow;
+  double walked_at; /* when the triangle walk ended (WM_ORBIT_TRACE) */
 } pass;
 
 static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
@@ -501,6 +503,8 @@ static int passes(pass *p, unsigned k) {
       wm_progress_add(&progress, hi - lo);
     }
     if (p->own) sum_triangles(p, T);
+#pragma omp master
+    p->walked_at = wm_now();
     if (k >= 4) {
 #pragma omp for schedule(dynamic, 1)
       for (int64_t b = 0; b < blocks; b++) {
@@ -559,19 +563,27 @@ int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   pass p = {.atomic = 1};
   int rc = WM_OK;
+  double at[5] = {wm_now()};
   if (ranked_init(g, &p.r)) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order");
   if (sums_init(&p.all, m, k >= 4 ? n : 0))
     rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%llu arcs)", (unsigned long long)g->m);
+  at[1] = p.walked_at = wm_now();
   if (!rc) {
     const int got = passes(&p, k);
     if (got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates' scratch");
     else if (got > 0) rc = wm_interrupted(err, "orbits");
   }
+  at[2] = wm_now();
   if (!rc && p.overflow)
     rc = wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
   if (!rc && back_to_g(&p, k, a)) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates");
   ranked_free(&p.r);
   sums_free(&p.all);
+  at[3] = wm_now();
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (aggregates, %d threads): by degree %.3f ms, triangles %.3f ms, diamonds and 4-cycles "
+            "%.3f ms, back %.3f ms\n", p.threads, 1e3 * (at[1] - at[0]), 1e3 * (p.walked_at - at[1]),
+            1e3 * (at[2] - p.walked_at), 1e3 * (at[3] - at[2]));
   return rc;
 }
 

@@ -17,9 +17,11 @@
  * run->gpu, from the GPU (wm_orbit_aggregates_gpu); the rest is the same
  * code either way. */
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "orbits.h"
 
 #define ORBITS4 15
@@ -160,6 +162,7 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
 /* The aggregates from the GPU (run->gpu) or the CPU's passes, then the
  * rows, the same code either way. */
 static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  double at[4] = {wm_now()};
   const wm_orbit_tables *t = wm_orbit_tables_upto(4, err);
   if (!t) return err->code;
   relations r;
@@ -171,9 +174,15 @@ static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts,
   int rc = a.tri && a.k4 && a.n8 && a.n12 && s.tv && s.paths2
                ? WM_OK
                : wm_fail(err, WM_EINPUT, "orbits: out of memory for the formula's aggregates (%u vertices)", g->n);
+  at[1] = wm_now();
   if (!rc && run->gpu) rc = wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err);
   else if (!rc) rc = wm_orbit_aggregates_cpu(g, run->k, &a, err);
+  at[2] = wm_now();
   if (!rc) rc = rows(&s, &r, run, counts, err);
+  at[3] = wm_now();
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (formula, size %u): tables %.3f ms, aggregates %.3f ms, rows %.3f ms\n", run->k,
+            1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));
   free(a.tri);
   free(a.k4);
   free(a.n8);

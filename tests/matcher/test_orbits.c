@@ -7,6 +7,7 @@
  * parsed back, its --json summary and its usage errors. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -728,6 +729,51 @@ Test(orbits_cli, usage_errors_exit_2_with_the_message) {
   free(out);
   free(err);
   wm_test_rmdir(f.dir);
+}
+
+/* WM_ORBIT_TRACE=1 names each phase's time on stderr and changes nothing
+ * else; --output replaces a file whole (renamed into place, without the
+ * fsyncs: docs/orbits.md) and leaves no temporary. */
+Test(orbits_cli, trace_names_the_phases_and_output_replaces_the_file_whole) {
+  wm_test_files f;
+  char text[8192];
+  wm_test_clique_text(text, sizeof text, 7, 0, 1);
+  wm_test_graph_file(&f, text);
+  char *plain = NULL, *out = NULL, *err = NULL, dest[600];
+  cr_assert_eq(wm_test_run(&plain, &err, "orbits %s --size 4 --no-cache --threads 2", f.graph), 0, "%s", err);
+  cr_assert_null(strstr(err, "orbits"), "no trace unless asked: %s", err);
+  free(err);
+  cr_assert_eq(setenv("WM_ORBIT_TRACE", "1", 1), 0);
+  int rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache --threads 2", f.graph);
+  cr_assert_eq(unsetenv("WM_ORBIT_TRACE"), 0);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_str_eq(out, plain, "the trace changed the counts");
+  static const char *const phases[] = {"orbits: options ", " ms, load ", " ms, count ", " ms, write ", " ms, free ",
+                                       "orbits (formula, size 4): tables ", " ms, aggregates ", " ms, rows ",
+                                       "threads): by degree ", " ms, triangles ", " ms, diamonds and 4-cycles ",
+                                       " ms, back "};
+  for (unsigned i = 0; i < sizeof phases / sizeof *phases; i++)
+    cr_assert(strstr(err, phases[i]), "no '%s' in: %s", phases[i], err);
+  free(out);
+  free(err);
+  snprintf(dest, sizeof dest, "%s/counts.txt", f.dir);
+  FILE *old = fopen(dest, "w");
+  cr_assert_not_null(old);
+  fputs("an older and much longer file than the counts of a 7-clique, which must not show through\n", old);
+  for (int i = 0; i < 64; i++) fputs("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", old);
+  fclose(old);
+  rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache --output %s", f.graph, dest);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_str_eq(read_file(dest), plain, "the file is not the counts alone");
+  DIR *d = opendir(f.dir);
+  cr_assert_not_null(d);
+  for (struct dirent *e = readdir(d); e; e = readdir(d))
+    cr_assert_null(strstr(e->d_name, ".wmtmp."), "a temporary is left: %s", e->d_name);
+  closedir(d);
+  free(out);
+  free(err);
+  wm_test_rmdir(f.dir);
+  free(plain);
 }
 
 /* --device cpu runs on the CPU; --device gpu without a usable GPU is a
