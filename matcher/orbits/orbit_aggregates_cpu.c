@@ -524,32 +524,46 @@ static int passes(pass *p, unsigned k) {
   return oom ? -1 : wm_progress_stopped(&progress) ? 1 : 0;
 }
 
-/* Each edge's count to both of g's arcs: rank s's arcs down to t < s, in
- * ascending s, meet t's row above t in its order, so a cursor per t finds
- * each one's twin (each thread the t of its share of the arcs). */
-static void triangles_back(const pass *p, uint64_t *cursor, uint32_t *tri) {
+/* Each edge's count to both of g's arcs.  The arcs of rank s down to t < s
+ * meet t's row above t in its order as s ascends, so each thread, taking
+ * the s of its share of the arcs in order, finds an arc's twin (s in t's
+ * row, which holds the count) by a binary search the first time it meets
+ * t and the entry after the last one's since (next[t]: where that is, past
+ * up[t]; all ones before the first).  Where each thread read every arc
+ * past its share's start for the t of its own, the first thread read all
+ * of them.  -1 out of memory. */
+static int triangles_back(const pass *p, uint32_t *tri) {
   const ranked *r = &p->r;
-  memcpy(cursor, r->up, (size_t)r->n * sizeof *cursor);
+  int oom = 0;
 #pragma omp parallel
   {
     const int t = omp_get_thread_num(), T = omp_get_num_threads();
     const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
-    for (uint32_t s = lo; s < r->n; s++)
+    uint32_t *next = malloc((r->n ? r->n : 1) * sizeof *next);
+    if (!next) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+    if (next) memset(next, 0xFF, (size_t)r->n * sizeof *next);
+    for (uint32_t s = lo; s < hi && next; s++)
       for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
         const uint32_t to = r->adj[e];
-        if (to < lo || to >= hi) continue;
-        const uint64_t twin = cursor[to]++, at = r->g_offsets[r->old[to]] + r->from[e];
-        tri[at] = tri[r->g_offsets[r->old[s]] + r->from[twin]] = p->all.tri[twin];
+        uint64_t a = r->up[to], b = r->offsets[to + 1];
+        if (next[to] != UINT32_MAX) a += next[to];
+        else
+          while (a < b) { /* the first of t's row above t that is not below s */
+            const uint64_t mid = a + (b - a) / 2;
+            if (r->adj[mid] < s) a = mid + 1;
+            else b = mid;
+          }
+        next[to] = (uint32_t)(a + 1 - r->up[to]); /* below a degree, so below 2^32 - 1 */
+        tri[r->g_offsets[r->old[to]] + r->from[e]] = tri[r->g_offsets[r->old[s]] + r->from[a]] = p->all.tri[a];
       }
+    free(next);
   }
+  return oom ? -1 : 0;
 }
 
 static int back_to_g(pass *p, unsigned k, wm_orbit_aggregates *a) {
   const ranked *r = &p->r;
-  uint64_t *cursor = malloc((r->n ? r->n : 1) * sizeof *cursor);
-  if (!cursor) return -1;
-  triangles_back(p, cursor, a->tri);
-  free(cursor);
+  if (triangles_back(p, a->tri)) return -1;
   if (k < 4) return 0;
 #pragma omp parallel for schedule(static)
   for (int64_t s = 0; s < (int64_t)r->n; s++) {
