@@ -430,19 +430,27 @@ static void sums_free(sums *x) {
   free(x->n12);
 }
 
-/* Chooses how T threads credit (one: all, plainly) and makes their own
- * sums; NULL where they do not fit (or a test asks for the atomics). */
-static sums *own_sums(const pass *p, int T, unsigned k) {
+/* Whether T threads credit sums of their own (one: all, plainly): not
+ * where they would not fit, or a test asks for the atomics. */
+static int want_own(const pass *p, int T, unsigned k) {
   const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
   const char *hook = getenv("WM_TEST_ORBIT_SHARED");
-  if (T < 2 || (hook && *hook == '1') || (size_t)T * (4 * m + 24 * n) > OWN_SUMS_MAX) return NULL;
-  sums *own = calloc((size_t)T, sizeof *own);
-  int t = 0;
-  while (own && t < T && !sums_init(&own[t], m, n)) t++;
-  if (own && t == T) return own;
-  for (int i = 0; own && i < T; i++) sums_free(&own[i]); /* the ones not made are zeros */
-  free(own);
-  return NULL;
+  return T >= 2 && !(hook && *hook == '1') && (size_t)T * (4 * m + 24 * n) <= OWN_SUMS_MAX;
+}
+
+/* Each thread makes its own sums (zeroing T sets of them was one thread's
+ * work before the walk); where one cannot, none credits its own: they are
+ * freed (those not made are zeros) and the threads credit all atomically. */
+static void own_sums(pass *p, int t, int T, unsigned k, int *failed) {
+  const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
+  if (p->own && sums_init(&p->own[t], m, n)) __atomic_store_n(failed, 1, __ATOMIC_RELAXED);
+#pragma omp barrier
+#pragma omp single
+  {
+    for (int i = 0; p->own && *failed && i < T; i++) sums_free(&p->own[i]);
+    if (*failed) free(p->own), p->own = NULL;
+    p->atomic = T > 1 && !p->own;
+  }
 }
 
 /* all.tri = the sum of the threads' own, arc by arc (a count of an edge's
@@ -483,14 +491,18 @@ static int passes(pass *p, unsigned k) {
   int oom = !cut;
   wm_progress progress; /* the line and the interrupt flag; only the 4-vertex pass shows */
   wm_progress_init(&progress, "orbit aggregates", (k >= 4 ? 2 : 1) * (uint64_t)n, k >= 4);
+  int own_failed = 0;
 #pragma omp parallel
   {
     const int T = omp_get_num_threads(), t = omp_get_thread_num();
 #pragma omp single
     {
-      p->own = own_sums(p, T, k), p->threads = T, p->atomic = T > 1 && !p->own;
+      const int want = want_own(p, T, k);
+      p->own = want ? calloc((size_t)T, sizeof *p->own) : NULL, p->threads = T;
+      own_failed = want && !p->own;
       blocks = cut ? cut_blocks(&p->r, T, cut) : 0;
     }
+    own_sums(p, t, T, k, &own_failed);
     scratch s;
     const int ok = scratch_init(&s, n, k);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
@@ -515,9 +527,9 @@ static int passes(pass *p, unsigned k) {
       }
       if (p->own) sum_vertices(p, T);
     }
+    if (p->own) sums_free(&p->own[t]); /* all read after the sums' barrier */
     scratch_free(&s);
   }
-  for (int t = 0; p->own && t < p->threads; t++) sums_free(&p->own[t]);
   free(p->own);
   free(cut);
   wm_progress_finish(&progress);
