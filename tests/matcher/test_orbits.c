@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -728,6 +729,51 @@ Test(orbits_cli, usage_errors_exit_2_with_the_message) {
   cr_assert_null(fopen(dest, "r"), "no output left behind");
   free(out);
   free(err);
+  wm_test_rmdir(f.dir);
+}
+
+/* The text layouts spell every count in full, whatever its number of
+ * digits (1 to 20): the path 0-1-2 with every count started at S (so that
+ * its rows are S + 1 or S + 2 at degree and the 3-path orbits, S elsewhere). */
+Test(orbits_cli, text_spells_counts_of_every_length) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "0 1\n1 2\n");
+  static const uint64_t starts[] = {0, 8, 98, 998, 99999998, 9999999999999999998ull, 18446744073709551613ull};
+  for (unsigned i = 0; i < sizeof starts / sizeof *starts; i++) {
+    const uint64_t S = starts[i];
+    char start[32], want[1024], csv[1024];
+    snprintf(start, sizeof start, "%" PRIu64, S);
+    size_t len = 0;
+    for (unsigned v = 0; v < 3; v++) /* the ends: degree 1, one 3-path end (orbit 1); the middle: 2, orbit 2 */
+      for (unsigned o = 0; o < 15; o++)
+        len += (size_t)snprintf(want + len, sizeof want - len, "%" PRIu64 "%c",
+                                S + (o == 0 ? (v == 1 ? 2 : 1) : (o == 1 && v != 1) || (o == 2 && v == 1)),
+                                o < 14 ? ' ' : '\n');
+    cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+    char *out = NULL, *err = NULL, *out_csv = NULL, *err_csv = NULL;
+    int rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache", f.graph);
+    int rc_csv = wm_test_run(&out_csv, &err_csv, "orbits %s --size 4 --no-cache --format csv", f.graph);
+    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_eq(rc_csv, 0, "%s", err_csv);
+    cr_assert_str_eq(out, want, "start %s", start);
+    size_t at = (size_t)snprintf(csv, sizeof csv, "vertex");
+    for (unsigned o = 0; o < 15; o++) at += (size_t)snprintf(csv + at, sizeof csv - at, ",o%u", o);
+    csv[at++] = '\n';
+    for (unsigned v = 0, line = 0; v < 3; v++, line++) { /* the orca rows with the id in front, commas between */
+      at += (size_t)snprintf(csv + at, sizeof csv - at, "%u,", v);
+      const char *row = want;
+      for (unsigned skip = 0; skip < line; skip++) row = strchr(row, '\n') + 1;
+      for (; *row != '\n'; row++) csv[at++] = *row == ' ' ? ',' : *row;
+      csv[at++] = '\n';
+    }
+    csv[at] = '\0';
+    cr_assert_str_eq(out_csv, csv, "start %s", start);
+    free(out);
+    free(err);
+    free(out_csv);
+    free(err_csv);
+  }
   wm_test_rmdir(f.dir);
 }
 
