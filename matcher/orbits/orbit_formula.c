@@ -112,24 +112,49 @@ static void neighbour_sums(const shared *s, uint32_t v, wm_i128 *N) {
   N[11] = (wm_i128)t * (wm_i128)(d > 1 ? d - 2 : 0); /* below 2^63 * 2^32 */
 }
 
+/* I = c^-1 N in 64-bit words, each step checked; -1 where a value leaves
+ * them (then the 128-bit solve below gives the same counts, or the error).
+ * Almost every vertex's counts fit, and the 128-bit products and their
+ * checks were most of the rows' time. */
+static int solve64(const relations *r, const wm_i128 *N, unsigned orbits, int64_t *I) {
+  for (unsigned i = 0; i < ORBITS4 - 1; i++) {
+    const unsigned a = r->order[i];
+    if (a >= orbits) continue;
+    if (N[a] > INT64_MAX || N[a] < INT64_MIN) return -1;
+    int64_t x = (int64_t)N[a], p;
+    for (unsigned t = 0; t < r->terms[a]; t++)
+      if (__builtin_mul_overflow((int64_t)r->term_c[a][t], I[r->term_b[a][t]], &p) || __builtin_sub_overflow(x, p, &x))
+        return -1;
+    I[a] = x;
+  }
+  return 0;
+}
+
 /* I = c^-1 N, then each count past its start into the row. */
 static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i128 *N, const wm_orbit_run *run,
                  uint64_t *row, wm_error *err) {
   wm_i128 I[ORBITS4] = {0};
+  int64_t small[ORBITS4] = {0};
   int of = 0;
   const unsigned orbits = wm_orbit_count(run->k);
-  for (unsigned i = 0; i < ORBITS4 - 1; i++) {
-    const unsigned a = r->order[i];
-    if (a >= orbits) continue; /* a larger graphlet than asked for */
-    wm_i128 x = N[a];
-    for (unsigned t = 0; t < r->terms[a]; t++)
-      x = wm_sub_chk(x, wm_mul_chk(r->term_c[a][t], I[r->term_b[a][t]], &of), &of);
-    if (of) return wm_orbit_overflow(g, v, a, err);
-    I[a] = x;
+  if (!solve64(r, N, orbits, small)) {
+    for (unsigned o = 1; o < orbits; o++) I[o] = small[o];
+  } else {
+    for (unsigned i = 0; i < ORBITS4 - 1; i++) {
+      const unsigned a = r->order[i];
+      if (a >= orbits) continue; /* a larger graphlet than asked for */
+      wm_i128 x = N[a];
+      for (unsigned t = 0; t < r->terms[a]; t++)
+        x = wm_sub_chk(x, wm_mul_chk(r->term_c[a][t], I[r->term_b[a][t]], &of), &of);
+      if (of) return wm_orbit_overflow(g, v, a, err);
+      I[a] = x;
+    }
   }
   I[0] = (wm_i128)deg(g, v);
-  for (unsigned o = 0; o < orbits; o++)
-    if (wm_orbit_store(g, v, o, I[o], run->start, &row[o], err)) return err->code;
+  for (unsigned o = 0; o < orbits; o++) {
+    if (I[o] >= 0 && I[o] <= (wm_i128)(UINT64_MAX - run->start)) row[o] = run->start + (uint64_t)I[o];
+    else if (wm_orbit_store(g, v, o, I[o], run->start, &row[o], err)) return err->code; /* the error's words */
+  }
   return WM_OK;
 }
 
