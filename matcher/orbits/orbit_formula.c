@@ -35,6 +35,7 @@ typedef struct relations {
   /* c's row a without its zeros and its diagonal: the b and c[a][b] of each
    * of the terms[a] terms (the solve runs once per vertex) */
   uint8_t terms[ORBITS4], term_b[ORBITS4][ORBITS4], term_c[ORBITS4][ORBITS4];
+  int wide; /* solve in 128 bits only (wide_only) */
 } relations;
 
 static void derive(const wm_orbit_tables *t, relations *r) {
@@ -130,6 +131,13 @@ static int solve64(const relations *r, const wm_i128 *N, unsigned orbits, int64_
   return 0;
 }
 
+/* WM_TEST_ORBIT_SOLVE128=1 solves every vertex in 128 bits, so that the
+ * tests see that way too (no small graph needs it). */
+static int wide_only(void) {
+  const char *v = getenv("WM_TEST_ORBIT_SOLVE128");
+  return v && *v == '1';
+}
+
 /* I = c^-1 N, then each count past its start into the row. */
 static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i128 *N, const wm_orbit_run *run,
                  uint64_t *row, wm_error *err) {
@@ -137,7 +145,7 @@ static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i12
   int64_t small[ORBITS4] = {0};
   int of = 0;
   const unsigned orbits = wm_orbit_count(run->k);
-  if (!solve64(r, N, orbits, small)) {
+  if (!r->wide && !solve64(r, N, orbits, small)) {
     for (unsigned o = 1; o < orbits; o++) I[o] = small[o];
   } else {
     for (unsigned i = 0; i < ORBITS4 - 1; i++) {
@@ -192,6 +200,7 @@ static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts,
   if (!t) return err->code;
   relations r;
   derive(t, &r);
+  r.wide = wide_only();
   const size_t n = g->n ? g->n : 1, big = run->k >= 4 ? n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(big, sizeof(uint64_t)),
                            calloc(big, sizeof(wm_i128)), calloc(big, sizeof(wm_i128))};

@@ -197,21 +197,23 @@ Test(orbits, both_ways_of_the_clique_pass_equal_the_enumerator) {
 /* The formula on 1, 2 and 3 threads, with each thread's own sums and with
  * atomic adds into one set, equals the enumerator (sizes 3 to 5). */
 static void every_way_vs_enumerator(const edges *e, const char *graph) {
-  for (int shared = 0; shared <= 1; shared++) {
-    if (shared) cr_assert_eq(setenv("WM_TEST_ORBIT_SHARED", "1", 1), 0);
+  for (int shared = 0; shared <= 2; shared++) { /* 2: own sums, every vertex solved in 128 bits */
+    if (shared == 1) cr_assert_eq(setenv("WM_TEST_ORBIT_SHARED", "1", 1), 0);
+    if (shared == 2) cr_assert_eq(setenv("WM_TEST_ORBIT_SOLVE128", "1", 1), 0);
     for (unsigned size = 3; size <= 5; size++) {
       uint64_t *x = orbits_of(e, size, WARPMATCH_METHOD_ENUMERATE, 2, NULL);
       for (int threads = 1; threads <= 3; threads++) {
         uint64_t *f = orbits_of(e, size, WARPMATCH_METHOD_FORMULA, threads, NULL);
         char what[128];
-        snprintf(what, sizeof what, "%s, size %u, %d threads, %s sums", graph, size, threads,
-                 shared ? "atomic" : "own");
+        snprintf(what, sizeof what, "%s, size %u, %d threads, %s", graph, size, threads,
+                 shared == 1 ? "atomic sums" : shared ? "own sums, 128-bit solve" : "own sums");
         assert_same(e, size, f, x, what);
         free(f);
       }
       free(x);
     }
     cr_assert_eq(unsetenv("WM_TEST_ORBIT_SHARED"), 0);
+    cr_assert_eq(unsetenv("WM_TEST_ORBIT_SOLVE128"), 0);
   }
 }
 
