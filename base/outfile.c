@@ -1,11 +1,11 @@
 /* Output files that appear whole or not at all, without replacing what the
  * path names.  A new path or a regular file is written to a temporary name
  * in the same folder, flushed, fsynced and renamed over it (the folder is
- * fsynced after; WM_OUTFILE_NO_SYNC skips both fsyncs, not the rename).  A symlink is followed: its final target is written so,
- * and the link stays.  A character device or FIFO (/dev/null, a named
- * pipe) is written in place, streaming, as `cp` would, and so is a file
- * that is already our stdout or stderr (/dev/stdout); a directory, block
- * device or socket is refused.
+ * fsynced after; WM_OUTFILE_NO_SYNC skips both fsyncs, not the rename).  A
+ * symlink is followed: its final target is written so, and the link stays.
+ * A character device or FIFO (/dev/null, a named pipe) is written in place,
+ * streaming, as `cp` would, and so is a file that is already our stdout or
+ * stderr (/dev/stdout); a directory, block device or socket is refused.
  *
  * The temporary name is TARGET.wmtmp.PID.HOST.SEQ: the writer's pid and a
  * hash of its host name let a later writer know that one left by a killed

@@ -539,11 +539,12 @@ static int passes(pass *p, unsigned k) {
 /* Each edge's count to both of g's arcs.  The arcs of rank s down to t < s
  * meet t's row above t in its order as s ascends, so each thread, taking
  * the s of its share of the arcs in order, finds an arc's twin (s in t's
- * row, which holds the count) by a binary search the first time it meets
- * t and the entry after the last one's since (next[t]: where that is, past
- * up[t]; all ones before the first).  Where each thread read every arc
- * past its share's start for the t of its own, the first thread read all
- * of them.  -1 out of memory. */
+ * row, which holds the count) one entry past the last one's once it has
+ * met t (next[t]: where, past up[t]), and by a binary search before (all
+ * ones; a share that starts at rank 0 meets each row's first entry first,
+ * so its next starts at 0).  Where each thread read every arc past its
+ * share's start for the t of its own, the first thread read all of them.
+ * -1 out of memory. */
 static int triangles_back(const pass *p, uint32_t *tri) {
   const ranked *r = &p->r;
   int oom = 0;
@@ -553,7 +554,7 @@ static int triangles_back(const pass *p, uint32_t *tri) {
     const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
     uint32_t *next = malloc((r->n ? r->n : 1) * sizeof *next);
     if (!next) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-    if (next) memset(next, 0xFF, (size_t)r->n * sizeof *next);
+    if (next) memset(next, lo ? 0xFF : 0, (size_t)r->n * sizeof *next);
     for (uint32_t s = lo; s < hi && next; s++)
       for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
         const uint32_t to = r->adj[e];
@@ -589,7 +590,7 @@ int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   pass p = {.atomic = 1};
   int rc = WM_OK;
-  double at[5] = {wm_now()};
+  double at[4] = {wm_now()};
   if (ranked_init(g, &p.r)) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order");
   if (sums_init(&p.all, m, k >= 4 ? n : 0))
     rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%llu arcs)", (unsigned long long)g->m);
