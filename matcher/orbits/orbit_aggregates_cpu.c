@@ -539,12 +539,12 @@ static int passes(pass *p, unsigned k) {
 /* Each edge's count to both of g's arcs.  The arcs of rank s down to t < s
  * meet t's row above t in its order as s ascends, so each thread, taking
  * the s of its share of the arcs in order, finds an arc's twin (s in t's
- * row, which holds the count) one entry past the last one's once it has
- * met t (next[t]: where, past up[t]), and by a binary search before (all
- * ones; a share that starts at rank 0 meets each row's first entry first,
- * so its next starts at 0).  Where each thread read every arc past its
- * share's start for the t of its own, the first thread read all of them.
- * -1 out of memory. */
+ * row, which holds the count) at a cursor per t, one past the last one's
+ * once it has met t, found by a binary search before (a share that starts
+ * at rank 0 meets each row's first entry above first: its cursors start
+ * there; the others at all ones).  Where each thread read every arc past
+ * its share's start for the t of its own, the first thread read all of
+ * them.  -1 out of memory. */
 static int triangles_back(const pass *p, uint32_t *tri) {
   const ranked *r = &p->r;
   int oom = 0;
@@ -552,24 +552,27 @@ static int triangles_back(const pass *p, uint32_t *tri) {
   {
     const int t = omp_get_thread_num(), T = omp_get_num_threads();
     const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
-    uint32_t *next = malloc((r->n ? r->n : 1) * sizeof *next);
-    if (!next) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-    if (next) memset(next, lo ? 0xFF : 0, (size_t)r->n * sizeof *next);
-    for (uint32_t s = lo; s < hi && next; s++)
+    uint64_t *cursor = malloc((r->n ? r->n : 1) * sizeof *cursor);
+    if (!cursor) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+    else if (lo) memset(cursor, 0xFF, (size_t)r->n * sizeof *cursor);
+    else memcpy(cursor, r->up, (size_t)r->n * sizeof *cursor);
+    for (uint32_t s = lo; s < hi && cursor; s++)
       for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
         const uint32_t to = r->adj[e];
-        uint64_t a = r->up[to], b = r->offsets[to + 1];
-        if (next[to] != UINT32_MAX) a += next[to];
-        else
-          while (a < b) { /* the first of t's row above t that is not below s */
+        uint64_t twin = cursor[to];
+        if (twin == UINT64_MAX) { /* the first of t's row above t that is not below s */
+          uint64_t a = r->up[to], b = r->offsets[to + 1];
+          while (a < b) {
             const uint64_t mid = a + (b - a) / 2;
             if (r->adj[mid] < s) a = mid + 1;
             else b = mid;
           }
-        next[to] = (uint32_t)(a + 1 - r->up[to]); /* below a degree, so below 2^32 - 1 */
-        tri[r->g_offsets[r->old[to]] + r->from[e]] = tri[r->g_offsets[r->old[s]] + r->from[a]] = p->all.tri[a];
+          twin = a;
+        }
+        cursor[to] = twin + 1;
+        tri[r->g_offsets[r->old[to]] + r->from[e]] = tri[r->g_offsets[r->old[s]] + r->from[twin]] = p->all.tri[twin];
       }
-    free(next);
+    free(cursor);
   }
   return oom ? -1 : 0;
 }
