@@ -151,6 +151,7 @@ typedef struct wm_outfile {
   FILE *f;
   int direct;      /* a device or FIFO written in place: no temporary, not seekable */
   int slot;        /* the temporary's place in the signal registry, or -1 */
+  int no_sync;     /* WM_OUTFILE_NO_SYNC: renamed into place without the fsyncs */
   char name[4096]; /* the path as given, for messages */
   char path[4096]; /* where the output lands: name with its symlinks followed */
   char tmp[4096];  /* the temporary, "" when there is none */
@@ -160,6 +161,12 @@ typedef struct wm_outfile {
  * (before the umask) and never taking a replaced file's mode or owner:
  * a cache that others may write is not trusted (graph_load.c). */
 enum { WM_OUTFILE_CACHE = 1 };
+/* flags: output that its inputs make again (orbits' counts): still written
+ * whole under a temporary name and renamed, so that no reader and no crash
+ * of the program ever sees part of it, but neither the file nor its folder
+ * is fsynced (milliseconds on a disk, more than a small count takes).  Only
+ * a crash of the system itself may leave the new file missing or short. */
+enum { WM_OUTFILE_NO_SYNC = 2 };
 
 int wm_outfile_open(wm_outfile *o, const char *path, int flags, wm_error *err);
 int wm_outfile_commit(wm_outfile *o, wm_error *err);

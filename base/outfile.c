@@ -1,11 +1,11 @@
 /* Output files that appear whole or not at all, without replacing what the
  * path names.  A new path or a regular file is written to a temporary name
  * in the same folder, flushed, fsynced and renamed over it (the folder is
- * fsynced after).  A symlink is followed: its final target is written so,
- * and the link stays.  A character device or FIFO (/dev/null, a named
- * pipe) is written in place, streaming, as `cp` would, and so is a file
- * that is already our stdout or stderr (/dev/stdout); a directory, block
- * device or socket is refused.
+ * fsynced after; WM_OUTFILE_NO_SYNC skips both fsyncs, not the rename).  A
+ * symlink is followed: its final target is written so, and the link stays.
+ * A character device or FIFO (/dev/null, a named pipe) is written in place,
+ * streaming, as `cp` would, and so is a file that is already our stdout or
+ * stderr (/dev/stdout); a directory, block device or socket is refused.
  *
  * The temporary name is TARGET.wmtmp.PID.HOST.SEQ: the writer's pid and a
  * hash of its host name let a later writer know that one left by a killed
@@ -233,6 +233,7 @@ static int open_temporary(wm_outfile *o, const struct stat *old, int flags, int 
 int wm_outfile_open(wm_outfile *o, const char *path, int flags, wm_error *err) {
   memset(o, 0, sizeof *o);
   o->slot = -1;
+  o->no_sync = (flags & WM_OUTFILE_NO_SYNC) != 0;
   if (snprintf(o->name, sizeof o->name, "%s", path) >= (int)sizeof o->name)
     return wm_fail(err, WM_EINPUT, "%s: path too long", path);
   struct stat st;
@@ -295,7 +296,7 @@ static void sync_dir(const char *path) {
 
 int wm_outfile_commit(wm_outfile *o, wm_error *err) {
   int e = wm_flush_errno(o->f);
-  if (!e && !o->direct && fsync(fileno(o->f)) != 0) e = errno;
+  if (!e && !o->direct && !o->no_sync && fsync(fileno(o->f)) != 0) e = errno;
   if (fclose(o->f) != 0 && !e) e = errno ? errno : EIO;
   o->f = NULL;
   if (!e && !o->direct) {
@@ -308,7 +309,7 @@ int wm_outfile_commit(wm_outfile *o, wm_error *err) {
   }
   registry_drop(o->slot);
   o->slot = -1;
-  if (!o->direct) sync_dir(o->path);
+  if (!o->direct && !o->no_sync) sync_dir(o->path);
   return WM_OK;
 }
 

@@ -122,28 +122,45 @@ static int count(orbits_cmd *c, wm_error *err) {
   return wm_cli_api(c->ctx, warpmatch_orbits(c->ctx, c->g, &c->o, c->counts, &c->r), err);
 }
 
-/* x's decimal digits, ending at end (no terminator); returns their start. */
-static char *decimal(uint64_t x, char *end) {
-  do *--end = (char)('0' + x % 10);
-  while (x /= 10);
-  return end;
+/* Text gathered in a buffer and written a buffer at a time: a printf per
+ * count, then an fwrite per row and a memcpy per count, were most of the
+ * time a 4-vertex run spent writing its rows. */
+typedef struct text {
+  FILE *f;
+  size_t len;
+  char buf[1 << 16];
+} text;
+
+/* x in decimal at p, two digits a division; returns the end. */
+static char *put_decimal(char *p, uint64_t x) {
+  static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
+  unsigned len = 1;
+  for (uint64_t ten = 10; len < 20 && x >= ten; ten *= 10) len++;
+  char *end = p + len;
+  for (; x >= 100; x /= 100) {
+    const unsigned two = (unsigned)(x % 100);
+    *--end = pairs[2 * two + 1], *--end = pairs[2 * two];
+  }
+  if (x >= 10) *--end = pairs[2 * x + 1], *--end = pairs[2 * x];
+  else *--end = (char)('0' + x);
+  return p + len;
 }
 
-/* A row as text, made in a buffer and written at once: a printf per count
- * was most of the time a 4-vertex run spent writing its rows. */
-static void write_row(FILE *f, const uint64_t *row, unsigned orbits, char sep) {
-  char line[4096], digits[20];
-  size_t len = 0;
-  for (unsigned o = 0; o < orbits; o++) {
-    if (len + 1 + sizeof digits > sizeof line) fwrite(line, 1, len, f), len = 0;
-    const char *p = decimal(row[o], digits + sizeof digits);
-    if (o) line[len++] = sep;
-    memcpy(line + len, p, (size_t)(digits + sizeof digits - p));
-    len += (size_t)(digits + sizeof digits - p);
-  }
-  line[len++] = '\n';
-  fwrite(line, 1, len, f);
+/* x and then the character `after`. */
+static void text_u64(text *t, uint64_t x, char after) {
+  if (t->len + 21 > sizeof t->buf) fwrite(t->buf, 1, t->len, t->f), t->len = 0;
+  char *end = put_decimal(t->buf + t->len, x);
+  *end++ = after;
+  t->len = (size_t)(end - t->buf);
 }
+
+static void text_row(text *t, const uint64_t *row, unsigned orbits, char sep) {
+  for (unsigned o = 0; o < orbits; o++) text_u64(t, row[o], o + 1 < orbits ? sep : '\n');
+}
+
+static void text_end(text *t) { fwrite(t->buf, 1, t->len, t->f); }
 
 /* ORCA's layout: row i is vertex id i, for every id up to the largest;
  * *rows gets their number (0 for an empty graph). */
@@ -161,9 +178,9 @@ static int orca_rows(const orbits_cmd *c, uint64_t *rows, wm_error *err) {
   return WM_OK;
 }
 
-/* Calls put(f, row) for ORCA's rows in order: a vertex's counts, or zeros
- * for an id the file does not name. */
-static int each_orca_row(const orbits_cmd *c, FILE *f, void (*put)(FILE *, const uint64_t *, unsigned),
+/* Calls put(out, row) for ORCA's rows in order: a vertex's counts, or
+ * zeros for an id the file does not name. */
+static int each_orca_row(const orbits_cmd *c, void *out, void (*put)(void *, const uint64_t *, unsigned),
                          wm_error *err) {
   const unsigned orbits = c->r.orbits;
   uint64_t rows = 0;
@@ -172,20 +189,20 @@ static int each_orca_row(const orbits_cmd *c, FILE *f, void (*put)(FILE *, const
   uint64_t *zero = calloc(orbits, sizeof *zero);
   if (!zero) return wm_fail(err, WM_EINPUT, "out of memory");
   uint32_t v = 0;
-  for (uint64_t id = 0; id < rows && c->o.edges; id++) put(f, c->counts + (size_t)id * orbits, orbits);
+  for (uint64_t id = 0; id < rows && c->o.edges; id++) put(out, c->counts + (size_t)id * orbits, orbits);
   for (uint64_t id = 0; id < rows && !c->o.edges; id++) {
     const int present = warpmatch_graph_id(c->g, v) == id;
-    put(f, present ? c->counts + (size_t)v * orbits : zero, orbits);
+    put(out, present ? c->counts + (size_t)v * orbits : zero, orbits);
     v += present;
   }
   free(zero);
   return WM_OK;
 }
 
-static void put_text(FILE *f, const uint64_t *row, unsigned orbits) { write_row(f, row, orbits, ' '); }
+static void put_text(void *t, const uint64_t *row, unsigned orbits) { text_row(t, row, orbits, ' '); }
 
 /* Little-endian whatever the host, as the header's '<u8' says. */
-static void put_le(FILE *f, const uint64_t *row, unsigned orbits) {
+static void put_le(void *f, const uint64_t *row, unsigned orbits) {
   for (unsigned o = 0; o < orbits; o++) {
     unsigned char b[8];
     for (unsigned i = 0; i < 8; i++) b[i] = (unsigned char)(row[o] >> (8 * i));
@@ -210,7 +227,15 @@ static void npy_header(FILE *f, uint64_t rows, unsigned cols) {
   fprintf(f, "%*s\n", pad, "");
 }
 
-static int write_orca(const orbits_cmd *c, FILE *f, wm_error *err) { return each_orca_row(c, f, put_text, err); }
+static int write_orca(const orbits_cmd *c, FILE *f, wm_error *err) {
+  text *t = malloc(sizeof *t);
+  if (!t) return wm_fail(err, WM_EINPUT, "out of memory");
+  t->f = f, t->len = 0;
+  int rc = each_orca_row(c, t, put_text, err);
+  text_end(t);
+  free(t);
+  return rc;
+}
 
 static int write_npy(const orbits_cmd *c, FILE *f, wm_error *err) {
   uint64_t rows = 0;
@@ -220,31 +245,36 @@ static int write_npy(const orbits_cmd *c, FILE *f, wm_error *err) {
   return each_orca_row(c, f, put_le, err);
 }
 
-static int write_csv(const orbits_cmd *c, FILE *f) {
+static void csv_rows(const orbits_cmd *c, text *t) {
   const unsigned orbits = c->r.orbits;
-  if (c->o.edges) {
-    fputs("u,v", f);
-    for (unsigned o = 0; o < orbits; o++) fprintf(f, ",e%u", o);
-    fputc('\n', f);
-    for (uint64_t i = 0; i < c->rows; i++) {
-      fprintf(f, "%" PRIu64 ",%" PRIu64 ",", warpmatch_graph_id(c->g, c->eu[i]), warpmatch_graph_id(c->g, c->ev[i]));
-      write_row(f, c->counts + (size_t)i * orbits, orbits, ',');
-    }
-    return WM_OK;
+  for (uint64_t i = 0; i < c->rows && c->o.edges; i++) {
+    text_u64(t, warpmatch_graph_id(c->g, c->eu[i]), ',');
+    text_u64(t, warpmatch_graph_id(c->g, c->ev[i]), ',');
+    text_row(t, c->counts + (size_t)i * orbits, orbits, ',');
   }
-  fputs("vertex", f);
-  for (unsigned o = 0; o < orbits; o++) fprintf(f, ",o%u", o);
+  for (uint32_t v = 0; v < warpmatch_graph_vertices(c->g) && !c->o.edges; v++) {
+    text_u64(t, warpmatch_graph_id(c->g, v), ',');
+    text_row(t, c->counts + (size_t)v * orbits, orbits, ',');
+  }
+}
+
+static int write_csv(const orbits_cmd *c, FILE *f, wm_error *err) {
+  const unsigned orbits = c->r.orbits;
+  text *t = malloc(sizeof *t);
+  if (!t) return wm_fail(err, WM_EINPUT, "out of memory");
+  fputs(c->o.edges ? "u,v" : "vertex", f);
+  for (unsigned o = 0; o < orbits; o++) fprintf(f, c->o.edges ? ",e%u" : ",o%u", o);
   fputc('\n', f);
-  for (uint32_t v = 0; v < warpmatch_graph_vertices(c->g); v++) {
-    fprintf(f, "%" PRIu64 ",", warpmatch_graph_id(c->g, v));
-    write_row(f, c->counts + (size_t)v * orbits, orbits, ',');
-  }
+  t->f = f, t->len = 0;
+  csv_rows(c, t);
+  text_end(t);
+  free(t);
   return WM_OK;
 }
 
 static int write_to(const orbits_cmd *c, FILE *f, wm_error *err) {
   if (c->format == OUT_NPY) return write_npy(c, f, err);
-  return c->format == OUT_CSV ? write_csv(c, f) : write_orca(c, f, err);
+  return c->format == OUT_CSV ? write_csv(c, f, err) : write_orca(c, f, err);
 }
 
 static int write_counts(const orbits_cmd *c, wm_error *err) {
@@ -254,15 +284,16 @@ static int write_counts(const orbits_cmd *c, wm_error *err) {
     return rc;
   }
   wm_outfile of;
-  int rc = wm_outfile_open(&of, c->output, 0, err);
+  int rc = wm_outfile_open(&of, c->output, WM_OUTFILE_NO_SYNC, err); /* docs/orbits.md says why */
   if (rc) return rc;
-  setvbuf(of.f, NULL, _IOFBF, 1 << 20); /* a write call per MiB, not per 4 KiB */
+  /* a write call per MiB, not per 4 KiB (glibc sizes a buffer it makes itself by the file's block) */
+  char *buffer = malloc(1 << 20);
+  if (buffer) setvbuf(of.f, buffer, _IOFBF, 1 << 20);
   rc = write_to(c, of.f, err);
-  if (rc) {
-    wm_outfile_abort(&of);
-    return rc;
-  }
-  return wm_outfile_commit(&of, err);
+  if (rc) wm_outfile_abort(&of);
+  else rc = wm_outfile_commit(&of, err);
+  free(buffer); /* after the stream's close */
+  return rc;
 }
 
 static const char *method_name(int method) { return method == WARPMATCH_METHOD_FORMULA ? "formula" : "enumerate"; }
@@ -304,6 +335,15 @@ static void print_text(const orbits_cmd *c) {
          c->output, c->load_seconds, c->r.seconds, method_name(c->r.method), warpmatch_threads(c->ctx));
 }
 
+/* WM_ORBIT_TRACE=1: where the command's time went, on stderr (the
+ * library adds its own phases of the count). */
+static void trace(const double *at) {
+  if (!wm_trace_on("WM_ORBIT_TRACE")) return;
+  fprintf(stderr, "orbits: options %.3f ms, load %.3f ms, count %.3f ms, write %.3f ms, free %.3f ms\n",
+          1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]),
+          1e3 * (at[5] - at[4]));
+}
+
 int wm_cmd_orbits(int argc, char **argv) {
   wm_cli cli;
   wm_error err;
@@ -317,20 +357,27 @@ int wm_cmd_orbits(int argc, char **argv) {
   if (cli.help) return WM_OK;
   orbits_cmd c = {0};
   c.path = cli.positional[0];
+  double at[6] = {wm_now()};
   int rc = options(&cli, &c, &err);
+  at[1] = wm_now();
   if (!rc) rc = load(&cli, &c, &err);
   rc = wm_mpi_agree(rc, &err); /* under mpirun all ranks stop if one failed to load */
+  at[2] = wm_now();
   if (!rc) rc = wm_mpi_after_work(count(&c, &err), &err);
+  at[3] = wm_now();
   if (!rc && wm_mpi_rank() > 0) { /* every rank holds the counts; rank 0 writes them */
   } else if (!rc && (c.output || !cli.json)) {
     rc = write_counts(&c, &err);
   }
   if (!rc && cli.json) print_json(&c);
   else if (!rc && c.output) print_text(&c);
+  at[4] = wm_now();
   free(c.counts);
   free(c.eu);
   free(c.ev);
   warpmatch_graph_destroy(c.g);
   warpmatch_context_destroy(c.ctx);
+  at[5] = wm_now();
+  trace(at);
   return rc ? wm_cli_report(&err) : WM_OK;
 }

@@ -209,7 +209,9 @@ static int write_streamed(const wm_graph *g, uint64_t source_key, int fd) {
 
 int wm_write_wmg(const wm_graph *g, const char *path, uint64_t source_key, wm_error *err) {
   wm_outfile o;
-  int rc = wm_outfile_open(&o, path, source_key ? WM_OUTFILE_CACHE : 0, err);
+  /* a cache is not fsynced: one that a crash of the system left short or
+   * damaged fails its hashes when read, and is made again */
+  int rc = wm_outfile_open(&o, path, source_key ? WM_OUTFILE_CACHE | WM_OUTFILE_NO_SYNC : 0, err);
   if (rc) return rc;
   int e = o.direct ? write_streamed(g, source_key, fileno(o.f)) : write_placed(g, source_key, fileno(o.f));
   if (e) {

@@ -19,6 +19,7 @@
  * totals where those would take too much memory).  The results go back to
  * g's labels at the end. */
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ typedef struct pass {
   int threads; /* own's */
   int atomic;  /* several threads credit all's words */
   int overflow;
+  double walked_at; /* when the triangle walk ended (WM_ORBIT_TRACE) */
 } pass;
 
 static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
@@ -428,19 +430,27 @@ static void sums_free(sums *x) {
   free(x->n12);
 }
 
-/* Chooses how T threads credit (one: all, plainly) and makes their own
- * sums; NULL where they do not fit (or a test asks for the atomics). */
-static sums *own_sums(const pass *p, int T, unsigned k) {
+/* Whether T threads credit sums of their own (one: all, plainly): not
+ * where they would not fit, or a test asks for the atomics. */
+static int want_own(const pass *p, int T, unsigned k) {
   const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
   const char *hook = getenv("WM_TEST_ORBIT_SHARED");
-  if (T < 2 || (hook && *hook == '1') || (size_t)T * (4 * m + 24 * n) > OWN_SUMS_MAX) return NULL;
-  sums *own = calloc((size_t)T, sizeof *own);
-  int t = 0;
-  while (own && t < T && !sums_init(&own[t], m, n)) t++;
-  if (own && t == T) return own;
-  for (int i = 0; own && i < T; i++) sums_free(&own[i]); /* the ones not made are zeros */
-  free(own);
-  return NULL;
+  return T >= 2 && !(hook && *hook == '1') && (size_t)T * (4 * m + 24 * n) <= OWN_SUMS_MAX;
+}
+
+/* Each thread makes its own sums (zeroing T sets of them was one thread's
+ * work before the walk); where one cannot, none credits its own: they are
+ * freed (those not made are zeros) and the threads credit all atomically. */
+static void own_sums(pass *p, int t, int T, unsigned k, int *failed) {
+  const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
+  if (p->own && sums_init(&p->own[t], m, n)) __atomic_store_n(failed, 1, __ATOMIC_RELAXED);
+#pragma omp barrier
+#pragma omp single
+  {
+    for (int i = 0; p->own && *failed && i < T; i++) sums_free(&p->own[i]);
+    if (*failed) free(p->own), p->own = NULL;
+    p->atomic = T > 1 && !p->own;
+  }
 }
 
 /* all.tri = the sum of the threads' own, arc by arc (a count of an edge's
@@ -481,14 +491,18 @@ static int passes(pass *p, unsigned k) {
   int oom = !cut;
   wm_progress progress; /* the line and the interrupt flag; only the 4-vertex pass shows */
   wm_progress_init(&progress, "orbit aggregates", (k >= 4 ? 2 : 1) * (uint64_t)n, k >= 4);
+  int own_failed = 0;
 #pragma omp parallel
   {
     const int T = omp_get_num_threads(), t = omp_get_thread_num();
 #pragma omp single
     {
-      p->own = own_sums(p, T, k), p->threads = T, p->atomic = T > 1 && !p->own;
+      const int want = want_own(p, T, k);
+      p->own = want ? calloc((size_t)T, sizeof *p->own) : NULL, p->threads = T;
+      own_failed = want && !p->own;
       blocks = cut ? cut_blocks(&p->r, T, cut) : 0;
     }
+    own_sums(p, t, T, k, &own_failed);
     scratch s;
     const int ok = scratch_init(&s, n, k);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
@@ -501,6 +515,8 @@ static int passes(pass *p, unsigned k) {
       wm_progress_add(&progress, hi - lo);
     }
     if (p->own) sum_triangles(p, T);
+#pragma omp master
+    p->walked_at = wm_now();
     if (k >= 4) {
 #pragma omp for schedule(dynamic, 1)
       for (int64_t b = 0; b < blocks; b++) {
@@ -511,41 +527,59 @@ static int passes(pass *p, unsigned k) {
       }
       if (p->own) sum_vertices(p, T);
     }
+    if (p->own) sums_free(&p->own[t]); /* all read after the sums' barrier */
     scratch_free(&s);
   }
-  for (int t = 0; p->own && t < p->threads; t++) sums_free(&p->own[t]);
   free(p->own);
   free(cut);
   wm_progress_finish(&progress);
   return oom ? -1 : wm_progress_stopped(&progress) ? 1 : 0;
 }
 
-/* Each edge's count to both of g's arcs: rank s's arcs down to t < s, in
- * ascending s, meet t's row above t in its order, so a cursor per t finds
- * each one's twin (each thread the t of its share of the arcs). */
-static void triangles_back(const pass *p, uint64_t *cursor, uint32_t *tri) {
+/* Each edge's count to both of g's arcs.  The arcs of rank s down to t < s
+ * meet t's row above t in its order as s ascends, so each thread, taking
+ * the s of its share of the arcs in order, finds an arc's twin (s in t's
+ * row, which holds the count) at a cursor per t, one past the last one's
+ * once it has met t, found by a binary search before (a share that starts
+ * at rank 0 meets each row's first entry above first: its cursors start
+ * there; the others at all ones).  Where each thread read every arc past
+ * its share's start for the t of its own, the first thread read all of
+ * them.  -1 out of memory. */
+static int triangles_back(const pass *p, uint32_t *tri) {
   const ranked *r = &p->r;
-  memcpy(cursor, r->up, (size_t)r->n * sizeof *cursor);
+  int oom = 0;
 #pragma omp parallel
   {
     const int t = omp_get_thread_num(), T = omp_get_num_threads();
     const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
-    for (uint32_t s = lo; s < r->n; s++)
+    uint64_t *cursor = malloc((r->n ? r->n : 1) * sizeof *cursor);
+    if (!cursor) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+    else if (lo) memset(cursor, 0xFF, (size_t)r->n * sizeof *cursor);
+    else memcpy(cursor, r->up, (size_t)r->n * sizeof *cursor);
+    for (uint32_t s = lo; s < hi && cursor; s++)
       for (uint64_t e = r->offsets[s]; e < r->up[s]; e++) {
         const uint32_t to = r->adj[e];
-        if (to < lo || to >= hi) continue;
-        const uint64_t twin = cursor[to]++, at = r->g_offsets[r->old[to]] + r->from[e];
-        tri[at] = tri[r->g_offsets[r->old[s]] + r->from[twin]] = p->all.tri[twin];
+        uint64_t twin = cursor[to];
+        if (twin == UINT64_MAX) { /* the first of t's row above t that is not below s */
+          uint64_t a = r->up[to], b = r->offsets[to + 1];
+          while (a < b) {
+            const uint64_t mid = a + (b - a) / 2;
+            if (r->adj[mid] < s) a = mid + 1;
+            else b = mid;
+          }
+          twin = a;
+        }
+        cursor[to] = twin + 1;
+        tri[r->g_offsets[r->old[to]] + r->from[e]] = tri[r->g_offsets[r->old[s]] + r->from[twin]] = p->all.tri[twin];
       }
+    free(cursor);
   }
+  return oom ? -1 : 0;
 }
 
 static int back_to_g(pass *p, unsigned k, wm_orbit_aggregates *a) {
   const ranked *r = &p->r;
-  uint64_t *cursor = malloc((r->n ? r->n : 1) * sizeof *cursor);
-  if (!cursor) return -1;
-  triangles_back(p, cursor, a->tri);
-  free(cursor);
+  if (triangles_back(p, a->tri)) return -1;
   if (k < 4) return 0;
 #pragma omp parallel for schedule(static)
   for (int64_t s = 0; s < (int64_t)r->n; s++) {
@@ -559,19 +593,27 @@ int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   pass p = {.atomic = 1};
   int rc = WM_OK;
+  double at[4] = {wm_now()};
   if (ranked_init(g, &p.r)) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order");
   if (sums_init(&p.all, m, k >= 4 ? n : 0))
     rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%llu arcs)", (unsigned long long)g->m);
+  at[1] = p.walked_at = wm_now();
   if (!rc) {
     const int got = passes(&p, k);
     if (got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates' scratch");
     else if (got > 0) rc = wm_interrupted(err, "orbits");
   }
+  at[2] = wm_now();
   if (!rc && p.overflow)
     rc = wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
   if (!rc && back_to_g(&p, k, a)) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates");
   ranked_free(&p.r);
   sums_free(&p.all);
+  at[3] = wm_now();
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (aggregates, %d threads): by degree %.3f ms, triangles %.3f ms, diamonds and 4-cycles "
+            "%.3f ms, back %.3f ms\n", p.threads, 1e3 * (at[1] - at[0]), 1e3 * (p.walked_at - at[1]),
+            1e3 * (at[2] - p.walked_at), 1e3 * (at[3] - at[2]));
   return rc;
 }
 

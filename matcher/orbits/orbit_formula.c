@@ -17,9 +17,11 @@
  * run->gpu, from the GPU (wm_orbit_aggregates_gpu); the rest is the same
  * code either way. */
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "orbits.h"
 
 #define ORBITS4 15
@@ -33,6 +35,7 @@ typedef struct relations {
   /* c's row a without its zeros and its diagonal: the b and c[a][b] of each
    * of the terms[a] terms (the solve runs once per vertex) */
   uint8_t terms[ORBITS4], term_b[ORBITS4][ORBITS4], term_c[ORBITS4][ORBITS4];
+  int wide; /* solve in 128 bits only (wide_only) */
 } relations;
 
 static void derive(const wm_orbit_tables *t, relations *r) {
@@ -110,24 +113,56 @@ static void neighbour_sums(const shared *s, uint32_t v, wm_i128 *N) {
   N[11] = (wm_i128)t * (wm_i128)(d > 1 ? d - 2 : 0); /* below 2^63 * 2^32 */
 }
 
+/* I = c^-1 N in 64-bit words, each step checked; -1 where a value leaves
+ * them (then the 128-bit solve below gives the same counts, or the error).
+ * Almost every vertex's counts fit, and the 128-bit products and their
+ * checks were most of the rows' time. */
+static int solve64(const relations *r, const wm_i128 *N, unsigned orbits, int64_t *I) {
+  for (unsigned i = 0; i < ORBITS4 - 1; i++) {
+    const unsigned a = r->order[i];
+    if (a >= orbits) continue;
+    if (N[a] > INT64_MAX || N[a] < INT64_MIN) return -1;
+    int64_t x = (int64_t)N[a], p;
+    for (unsigned t = 0; t < r->terms[a]; t++)
+      if (__builtin_mul_overflow((int64_t)r->term_c[a][t], I[r->term_b[a][t]], &p) || __builtin_sub_overflow(x, p, &x))
+        return -1;
+    I[a] = x;
+  }
+  return 0;
+}
+
+/* WM_TEST_ORBIT_SOLVE128=1 solves every vertex in 128 bits, so that the
+ * tests see that way too (no small graph needs it). */
+static int wide_only(void) {
+  const char *v = getenv("WM_TEST_ORBIT_SOLVE128");
+  return v && *v == '1';
+}
+
 /* I = c^-1 N, then each count past its start into the row. */
 static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i128 *N, const wm_orbit_run *run,
                  uint64_t *row, wm_error *err) {
   wm_i128 I[ORBITS4] = {0};
+  int64_t small[ORBITS4] = {0};
   int of = 0;
   const unsigned orbits = wm_orbit_count(run->k);
-  for (unsigned i = 0; i < ORBITS4 - 1; i++) {
-    const unsigned a = r->order[i];
-    if (a >= orbits) continue; /* a larger graphlet than asked for */
-    wm_i128 x = N[a];
-    for (unsigned t = 0; t < r->terms[a]; t++)
-      x = wm_sub_chk(x, wm_mul_chk(r->term_c[a][t], I[r->term_b[a][t]], &of), &of);
-    if (of) return wm_orbit_overflow(g, v, a, err);
-    I[a] = x;
+  if (!r->wide && !solve64(r, N, orbits, small)) {
+    for (unsigned o = 1; o < orbits; o++) I[o] = small[o];
+  } else {
+    for (unsigned i = 0; i < ORBITS4 - 1; i++) {
+      const unsigned a = r->order[i];
+      if (a >= orbits) continue; /* a larger graphlet than asked for */
+      wm_i128 x = N[a];
+      for (unsigned t = 0; t < r->terms[a]; t++)
+        x = wm_sub_chk(x, wm_mul_chk(r->term_c[a][t], I[r->term_b[a][t]], &of), &of);
+      if (of) return wm_orbit_overflow(g, v, a, err);
+      I[a] = x;
+    }
   }
   I[0] = (wm_i128)deg(g, v);
-  for (unsigned o = 0; o < orbits; o++)
-    if (wm_orbit_store(g, v, o, I[o], run->start, &row[o], err)) return err->code;
+  for (unsigned o = 0; o < orbits; o++) {
+    if (I[o] >= 0 && I[o] <= (wm_i128)(UINT64_MAX - run->start)) row[o] = run->start + (uint64_t)I[o];
+    else if (wm_orbit_store(g, v, o, I[o], run->start, &row[o], err)) return err->code; /* the error's words */
+  }
   return WM_OK;
 }
 
@@ -160,10 +195,12 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
 /* The aggregates from the GPU (run->gpu) or the CPU's passes, then the
  * rows, the same code either way. */
 static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  double at[4] = {wm_now()};
   const wm_orbit_tables *t = wm_orbit_tables_upto(4, err);
   if (!t) return err->code;
   relations r;
   derive(t, &r);
+  r.wide = wide_only();
   const size_t n = g->n ? g->n : 1, big = run->k >= 4 ? n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(big, sizeof(uint64_t)),
                            calloc(big, sizeof(wm_i128)), calloc(big, sizeof(wm_i128))};
@@ -171,9 +208,15 @@ static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts,
   int rc = a.tri && a.k4 && a.n8 && a.n12 && s.tv && s.paths2
                ? WM_OK
                : wm_fail(err, WM_EINPUT, "orbits: out of memory for the formula's aggregates (%u vertices)", g->n);
+  at[1] = wm_now();
   if (!rc && run->gpu) rc = wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err);
   else if (!rc) rc = wm_orbit_aggregates_cpu(g, run->k, &a, err);
+  at[2] = wm_now();
   if (!rc) rc = rows(&s, &r, run, counts, err);
+  at[3] = wm_now();
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (formula, size %u): tables %.3f ms, aggregates %.3f ms, rows %.3f ms\n", run->k,
+            1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));
   free(a.tri);
   free(a.k4);
   free(a.n8);

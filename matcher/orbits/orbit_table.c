@@ -226,13 +226,16 @@ static int check_edge_orbits(unsigned gid, const wm_pattern *p, wm_error *err) {
                                               "automorphisms", gid, d->edges);
 }
 
-static int tally_orbits(wm_orbit_tables *t, wm_error *err) {
+/* Every drawing's tallies; the automorphism checks of those of up to
+ * `checked` vertices (the others' come with the 5-position masks, which
+ * alone read them). */
+static int tally_orbits(wm_orbit_tables *t, unsigned checked, wm_error *err) {
   for (unsigned gid = 0; gid < 30; gid++) {
     const drawing *d = &graphlets[gid];
     wm_pattern p;
     t->graphlet_mask[gid] = (uint16_t)mask_of_drawing(d);
     pattern_of_mask(d->k, t->graphlet_mask[gid], &p);
-    if (check_drawing(gid, &p, err) || check_edge_orbits(gid, &p, err)) return err->code;
+    if (d->k <= checked && (check_drawing(gid, &p, err) || check_edge_orbits(gid, &p, err))) return err->code;
     t->graphlet_vertices[gid] = (uint8_t)d->k;
     t->graphlet_edges[gid] = (uint8_t)wm_pattern_edges(&p);
     for (unsigned i = 0; i < d->k; i++)
@@ -255,6 +258,7 @@ static void fill_edge_orbits(wm_orbit_tables *t, unsigned k, unsigned mask) {
 static int fill_masks(wm_orbit_tables *t, unsigned k, wm_error *err) {
   wm_canonical ref[30];
   for (unsigned gid = 0; gid < 30; gid++) {
+    if (graphlets[gid].k != k) continue; /* only k's are compared below */
     wm_pattern p;
     pattern_of_mask(graphlets[gid].k, t->graphlet_mask[gid], &p);
     wm_pattern_canonical(&p, &ref[gid]);
@@ -277,8 +281,8 @@ static int fill_masks(wm_orbit_tables *t, unsigned k, wm_error *err) {
 }
 
 /* Built in two steps: up to 4 positions, then the 5-position masks (most
- * of the work: a canonical form for each of 1024), which the 4-vertex
- * formula never reads. */
+ * of the work: a canonical form for each of 1024) and the checks of the
+ * 5-vertex drawings, which the 4-vertex formula never reads. */
 static wm_orbit_tables tables;
 static wm_error small_err, five_err;
 static pthread_once_t small_once = PTHREAD_ONCE_INIT, five_once = PTHREAD_ONCE_INIT;
@@ -286,13 +290,19 @@ static pthread_once_t small_once = PTHREAD_ONCE_INIT, five_once = PTHREAD_ONCE_I
 static void build_small(void) {
   wm_error_clear(&small_err);
   memset(tables.edge_orbit, WM_ORBIT_NONE, sizeof tables.edge_orbit);
-  if (tally_orbits(&tables, &small_err)) return;
+  if (tally_orbits(&tables, WM_ORBIT_MAX_K - 1, &small_err)) return;
   for (unsigned k = 2; k < WM_ORBIT_MAX_K && !small_err.code; k++) fill_masks(&tables, k, &small_err);
 }
 
 static void build_five(void) {
   wm_error_clear(&five_err);
-  fill_masks(&tables, WM_ORBIT_MAX_K, &five_err);
+  for (unsigned gid = 0; gid < 30 && !five_err.code; gid++) {
+    wm_pattern p;
+    if (graphlets[gid].k != WM_ORBIT_MAX_K) continue;
+    pattern_of_mask(WM_ORBIT_MAX_K, tables.graphlet_mask[gid], &p);
+    if (!check_drawing(gid, &p, &five_err)) check_edge_orbits(gid, &p, &five_err);
+  }
+  if (!five_err.code) fill_masks(&tables, WM_ORBIT_MAX_K, &five_err);
 }
 
 const wm_orbit_tables *wm_orbit_tables_upto(unsigned k, wm_error *err) {

@@ -287,6 +287,34 @@ Test(output, replaced_file_keeps_its_mode) {
   cr_assert(stat(path, &st) == 0 && st.st_size > 64, "not replaced");
 }
 
+/* WM_OUTFILE_NO_SYNC skips the fsyncs, not the temporary: until the commit
+ * the old file is whole under its name, after it the new one; an abort
+ * leaves the old one.  (That no fsync ran is not visible from here.) */
+Test(output, no_sync_still_replaces_whole_or_not_at_all) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/counts.txt", tf.dir);
+  FILE *f = fopen(path, "w");
+  fputs("old counts, longer than the new ones\n", f);
+  fclose(f);
+  for (int commit = 0; commit <= 1; commit++) {
+    wm_outfile o;
+    wm_error err;
+    cr_assert_eq(wm_outfile_open(&o, path, WM_OUTFILE_NO_SYNC, &err), WM_OK, "%s", err.msg);
+    cr_assert(o.tmp[0] && strstr(o.tmp, ".wmtmp."), "no temporary: %s", o.tmp);
+    fputs("new\n", o.f);
+    fflush(o.f);
+    char *during = slurp(path);
+    cr_assert_str_eq(during, "old counts, longer than the new ones\n", "the target changed before the commit");
+    free(during);
+    if (commit) cr_assert_eq(wm_outfile_commit(&o, &err), WM_OK, "%s", err.msg);
+    else wm_outfile_abort(&o);
+    char *after = slurp(path);
+    cr_assert_str_eq(after, commit ? "new\n" : "old counts, longer than the new ones\n");
+    free(after);
+    cr_assert_eq(count_names(tf.dir, ".wmtmp."), 0);
+  }
+}
+
 /* ---- signals and stale temporaries ------------------------------------ */
 
 /* The program with argv, its writer holding each finished temporary 30 s

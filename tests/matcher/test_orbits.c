@@ -7,6 +7,8 @@
  * parsed back, its --json summary and its usage errors. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,21 +197,23 @@ Test(orbits, both_ways_of_the_clique_pass_equal_the_enumerator) {
 /* The formula on 1, 2 and 3 threads, with each thread's own sums and with
  * atomic adds into one set, equals the enumerator (sizes 3 to 5). */
 static void every_way_vs_enumerator(const edges *e, const char *graph) {
-  for (int shared = 0; shared <= 1; shared++) {
-    if (shared) cr_assert_eq(setenv("WM_TEST_ORBIT_SHARED", "1", 1), 0);
+  for (int shared = 0; shared <= 2; shared++) { /* 2: own sums, every vertex solved in 128 bits */
+    if (shared == 1) cr_assert_eq(setenv("WM_TEST_ORBIT_SHARED", "1", 1), 0);
+    if (shared == 2) cr_assert_eq(setenv("WM_TEST_ORBIT_SOLVE128", "1", 1), 0);
     for (unsigned size = 3; size <= 5; size++) {
       uint64_t *x = orbits_of(e, size, WARPMATCH_METHOD_ENUMERATE, 2, NULL);
       for (int threads = 1; threads <= 3; threads++) {
         uint64_t *f = orbits_of(e, size, WARPMATCH_METHOD_FORMULA, threads, NULL);
         char what[128];
-        snprintf(what, sizeof what, "%s, size %u, %d threads, %s sums", graph, size, threads,
-                 shared ? "atomic" : "own");
+        snprintf(what, sizeof what, "%s, size %u, %d threads, %s", graph, size, threads,
+                 shared == 1 ? "atomic sums" : shared ? "own sums, 128-bit solve" : "own sums");
         assert_same(e, size, f, x, what);
         free(f);
       }
       free(x);
     }
     cr_assert_eq(unsetenv("WM_TEST_ORBIT_SHARED"), 0);
+    cr_assert_eq(unsetenv("WM_TEST_ORBIT_SOLVE128"), 0);
   }
 }
 
@@ -728,6 +732,96 @@ Test(orbits_cli, usage_errors_exit_2_with_the_message) {
   free(out);
   free(err);
   wm_test_rmdir(f.dir);
+}
+
+/* The text layouts spell every count in full, whatever its number of
+ * digits (1 to 20): the path 0-1-2 with every count started at S (so that
+ * its rows are S + 1 or S + 2 at degree and the 3-path orbits, S elsewhere). */
+Test(orbits_cli, text_spells_counts_of_every_length) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "0 1\n1 2\n");
+  static const uint64_t starts[] = {0, 8, 98, 998, 99999998, 9999999999999999998ull, 18446744073709551613ull};
+  for (unsigned i = 0; i < sizeof starts / sizeof *starts; i++) {
+    const uint64_t S = starts[i];
+    char start[32], want[1024], csv[1024];
+    snprintf(start, sizeof start, "%" PRIu64, S);
+    size_t len = 0;
+    for (unsigned v = 0; v < 3; v++) /* the ends: degree 1, one 3-path end (orbit 1); the middle: 2, orbit 2 */
+      for (unsigned o = 0; o < 15; o++)
+        len += (size_t)snprintf(want + len, sizeof want - len, "%" PRIu64 "%c",
+                                S + (o == 0 ? (v == 1 ? 2 : 1) : (o == 1 && v != 1) || (o == 2 && v == 1)),
+                                o < 14 ? ' ' : '\n');
+    cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+    char *out = NULL, *err = NULL, *out_csv = NULL, *err_csv = NULL;
+    int rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache", f.graph);
+    int rc_csv = wm_test_run(&out_csv, &err_csv, "orbits %s --size 4 --no-cache --format csv", f.graph);
+    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_eq(rc_csv, 0, "%s", err_csv);
+    cr_assert_str_eq(out, want, "start %s", start);
+    size_t at = (size_t)snprintf(csv, sizeof csv, "vertex");
+    for (unsigned o = 0; o < 15; o++) at += (size_t)snprintf(csv + at, sizeof csv - at, ",o%u", o);
+    csv[at++] = '\n';
+    for (unsigned v = 0, line = 0; v < 3; v++, line++) { /* the orca rows with the id in front, commas between */
+      at += (size_t)snprintf(csv + at, sizeof csv - at, "%u,", v);
+      const char *row = want;
+      for (unsigned skip = 0; skip < line; skip++) row = strchr(row, '\n') + 1;
+      for (; *row != '\n'; row++) csv[at++] = *row == ' ' ? ',' : *row;
+      csv[at++] = '\n';
+    }
+    csv[at] = '\0';
+    cr_assert_str_eq(out_csv, csv, "start %s", start);
+    free(out);
+    free(err);
+    free(out_csv);
+    free(err_csv);
+  }
+  wm_test_rmdir(f.dir);
+}
+
+/* WM_ORBIT_TRACE=1 names each phase's time on stderr and changes nothing
+ * else; --output replaces a file whole (renamed into place, without the
+ * fsyncs: docs/orbits.md) and leaves no temporary. */
+Test(orbits_cli, trace_names_the_phases_and_output_replaces_the_file_whole) {
+  wm_test_files f;
+  char text[8192];
+  wm_test_clique_text(text, sizeof text, 7, 0, 1);
+  wm_test_graph_file(&f, text);
+  char *plain = NULL, *out = NULL, *err = NULL, dest[600];
+  cr_assert_eq(wm_test_run(&plain, &err, "orbits %s --size 4 --no-cache --threads 2", f.graph), 0, "%s", err);
+  cr_assert_null(strstr(err, "orbits"), "no trace unless asked: %s", err);
+  free(err);
+  cr_assert_eq(setenv("WM_ORBIT_TRACE", "1", 1), 0);
+  int rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache --threads 2", f.graph);
+  cr_assert_eq(unsetenv("WM_ORBIT_TRACE"), 0);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_str_eq(out, plain, "the trace changed the counts");
+  static const char *const phases[] = {"orbits: options ", " ms, load ", " ms, count ", " ms, write ", " ms, free ",
+                                       "orbits (formula, size 4): tables ", " ms, aggregates ", " ms, rows ",
+                                       "threads): by degree ", " ms, triangles ", " ms, diamonds and 4-cycles ",
+                                       " ms, back "};
+  for (unsigned i = 0; i < sizeof phases / sizeof *phases; i++)
+    cr_assert(strstr(err, phases[i]), "no '%s' in: %s", phases[i], err);
+  free(out);
+  free(err);
+  snprintf(dest, sizeof dest, "%s/counts.txt", f.dir);
+  FILE *old = fopen(dest, "w");
+  cr_assert_not_null(old);
+  fputs("an older and much longer file than the counts of a 7-clique, which must not show through\n", old);
+  for (int i = 0; i < 64; i++) fputs("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", old);
+  fclose(old);
+  rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache --output %s", f.graph, dest);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert_str_eq(read_file(dest), plain, "the file is not the counts alone");
+  DIR *d = opendir(f.dir);
+  cr_assert_not_null(d);
+  for (struct dirent *e = readdir(d); e; e = readdir(d))
+    cr_assert_null(strstr(e->d_name, ".wmtmp."), "a temporary is left: %s", e->d_name);
+  closedir(d);
+  free(out);
+  free(err);
+  wm_test_rmdir(f.dir);
+  free(plain);
 }
 
 /* --device cpu runs on the CPU; --device gpu without a usable GPU is a
