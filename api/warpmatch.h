@@ -117,10 +117,11 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
  * (between levels, on the CPU, also across MPI ranks, and on one or several
  * GPUs of one process) and the triad census, and the GPU's counts, motifs
  * and orbits,
- * on every GPU of the call: their kernels read a word in pinned host memory
- * that this sets where they claim their next work item (each warp at most
- * every ~0.5-8 ms, a block per heavy item), take no more, and the call
- * reports the interrupt instead of a partial count, within 0.5 s of it.
+ * on every GPU of the call: their kernels check, where they claim their
+ * next work item, a record in device memory that follows a pinned host
+ * word this sets (one read of the word per device every 50 us at most),
+ * take no more, and the call reports the interrupt instead of a partial
+ * count, within 0.5 s of it.
  * Atomic stores: safe from another thread and from a signal handler (a
  * binding's SIGINT).  Clear it once the call has returned, before the
  * next. */

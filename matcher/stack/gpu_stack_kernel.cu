@@ -481,11 +481,12 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
       if (p == 0) {
         p = -1;
       } else {
-        /* going back up, at every level (paced per warp): a warp deep in a
+        /* going back up to level 0 or 1 (paced per warp): a warp deep in a
          * hub's item may not come back to level 0 for seconds, and once the
          * others have stopped, no thief shares that item any more (a count
-         * of Kronecker 17 answered 13 s late, checking only at level 0) */
-        if (wm_warp_stop(c)) break;
+         * of Kronecker 17 answered 13 s late, checking only at level 0);
+         * deeper ascents are too frequent to pay even the pacing's test */
+        if (p <= 2 && wm_warp_stop(c)) break;
         p--;
         st = WM_S_NEXT;
       }
