@@ -114,8 +114,8 @@ int warpmatch_set_gpus(warpmatch_context *ctx, int gpus);
  * reading a text graph give up at their next check, before each root,
  * vertex or block (milliseconds), and return WARPMATCH_EINTERRUPTED with
  * their outputs unset; the graph and context stay usable.  So do BFS
- * (between levels, on the CPU, also across MPI ranks, and on one or several
- * GPUs of one process) and the triad census, and the GPU's counts, motifs
+ * (between levels, on the CPU and on one or several GPUs, also across MPI
+ * ranks) and the triad census, and the GPU's counts, motifs
  * and orbits,
  * on every GPU of the call: their kernels check, where they claim their
  * next work item, a record in device memory that follows a pinned host

@@ -19,11 +19,11 @@
  * warpmatch_* call: a code, and the message in the context.
  *
  * An interrupt is the exception: warpmatch_interrupt on one rank's context
- * (its own SIGINT, a callback) stops a shared CPU count, motifs, orbits or
- * BFS on every rank, each returning WARPMATCH_EINTERRUPTED once it has
- * finished its current chunk of work or level; each rank clears its own
- * flag before the next call.  (Not yet the shared GPU calls: there an
- * interrupted rank may leave the others waiting.) */
+ * (its own SIGINT, a callback) stops a shared count, motifs, orbits or BFS,
+ * on the CPU or the GPUs, on every rank, each returning
+ * WARPMATCH_EINTERRUPTED once it has finished its current chunk of work,
+ * GPU window (a trial of the triangle, clique and diamond kernels) or
+ * level; each rank clears its own flag before the next call. */
 #ifndef WARPMATCH_MPI_H
 #define WARPMATCH_MPI_H
 

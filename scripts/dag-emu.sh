@@ -10,7 +10,9 @@
 # little "device memory", so that the clique pool goes in batches and a
 # pivot too large for it is declined, on two devices, and as processes
 # sharing the work (o.share: one static deal over every process's
-# devices, the processes run one after another, their counts added).  As
+# devices, the processes run one after another, their counts added; and
+# two of them with one interrupted, which must end both interrupted, with
+# the same sums made: scripts/bfs-emu/include/emu_stop_share.h).  As
 # with bfs-emu, this checks indexing, barriers and the host driver without
 # a GPU, not races or speed.
 #

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The GPU kernels on the CPU emulator (scripts/bfs-emu/), a short run of each
 # emulator for CI, where no GPU runs them: the motif aggregates on one
-# emulated device under every policy of tests/matcher/test_gpu_motifs.c
-# (motif-emu.sh, run 0), the triangle, clique and diamond kernels with tiny
-# policy constants on one device and as two processes of two devices
-# (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS suites' small graphs on one and
-# three emulated GPUs (bfs-emu.sh with a filter), and the GPU's edge switching
+# emulated device under every policy of tests/matcher/test_gpu_motifs.c,
+# and shared by two processes of which one is interrupted (motif-emu.sh,
+# runs 0 and 5), the triangle, clique and diamond kernels with tiny
+# policy constants on one device and as two processes of two devices,
+# one of them interrupted too (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS
+# suites' small graphs on one and three emulated GPUs and two processes of
+# which one is interrupted (bfs-emu.sh with a filter), and the GPU's edge switching
 # (rand-emu.sh, whole: a few minutes).  Each checks indexing,
 # barriers, warp collectives and the host drivers against brute force or the
 # CPU, not races or speed; the full runs are the scripts themselves.
@@ -25,9 +27,9 @@ step() {
   local name=$1; shift
   stage_quiet "$name" "$base/$name.log" "$@" || status=1
 }
-step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS=0 bash "$repo/scripts/motif-emu.sh"
+step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS="0 5" bash "$repo/scripts/motif-emu.sh"
 step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh"
 step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh"
 step bfs-emu env WM_EMU_BUILD="$base/bfs" bash "$repo/scripts/bfs-emu.sh" \
-  --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny)'
+  --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny|processes_interrupted)'
 exit $status

@@ -18,7 +18,10 @@
 # then on two without peer atomics (one device, with a note), then split
 # between 2 and 3 processes (policy.share: windows of each pass, the
 # processes run one after another, each taking every P-th window; their
-# sums added must equal the CPU's).  As
+# sums added must equal the CPU's), then 2 such processes with process 1
+# interrupted (before the call, at a window): both must return
+# interrupted, make the same sums and process 0 take no window after
+# process 1 halted them (scripts/bfs-emu/include/emu_stop_share.h).  As
 # with bfs-emu and dag-emu, this checks indexing, barriers, warp collectives
 # and the host driver without a GPU, not races or speed: blocks run one by
 # one, so the first block to grab from a counter takes its every item, and
@@ -29,7 +32,7 @@
 # SMs, default 2: the defaults then run 32 to 64 warps, enough for the 32-warp
 # block kernels), MOTIF_EMU_WARPS (a cap on the warps of the policies that
 # leave them to the device; default none), MOTIF_EMU_RUNS (the runs to make, by
-# index into the list above: default "0 1 2 3 4").
+# index into the list above: default "0 1 2 3 4 5").
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WM_EMU_BUILD:-$repo/build-motif-emu}"
@@ -84,16 +87,18 @@ names=("one device"
        "--gpus 2 on two devices, work counters shared (device 0 takes every shared item)"
        "--gpus 2 on two devices, device 0's work held until the host waits on it (device 1 takes every shared item)"
        "--gpus 2 on two devices without peer atomics: one device, with a note"
-       "processes sharing the passes in windows (2 and 3, run one after another)")
+       "processes sharing the passes in windows (2 and 3, run one after another)"
+       "2 processes sharing the passes, one interrupted: both end interrupted")
 envs=("MOTIF_EMU_SET=one"
       "EMU_DEVICES=2 MOTIF_EMU_SET=two"
       "EMU_DEVICES=2 EMU_DEFER_DEVICE=0 MOTIF_EMU_SET=two"
       "EMU_DEVICES=2 EMU_P2P=0 MOTIF_EMU_SET=fallback"
-      "MOTIF_EMU_SET=shared")
-# MOTIF_EMU_RUNS: the runs to make, by index (default all; CI's smoke run takes 0)
-runs=" ${MOTIF_EMU_RUNS:-0 1 2 3 4} "
+      "MOTIF_EMU_SET=shared"
+      "MOTIF_EMU_SET=interrupt")
+# MOTIF_EMU_RUNS: the runs to make, by index (default all; CI's smoke run takes 0 and 5)
+runs=" ${MOTIF_EMU_RUNS:-0 1 2 3 4 5} "
 bad=0
-for pair in "0 2" "1 3" "4"; do
+for pair in "0 2" "1 3" "4 5"; do
   pids=()
   for i in $pair; do
     [[ "$runs" == *" $i "* ]] || continue

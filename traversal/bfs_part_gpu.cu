@@ -409,16 +409,22 @@ struct Shared {
   double phase_ms[5], mark_t, t_end = 0;
   int slept[WM_MAX_PARTS] = {}; /* with trace: the parts whose threads had gone to sleep */
   /* several processes: each level's figures of every part (kFigures a
-   * part), then a failure flag per process, summed over the processes */
-  uint64_t sums[WM_MAX_PARTS * (kFigures + 1)] = {};
+   * part), then a failure flag per process and the processes interrupted,
+   * summed over the processes */
+  uint64_t sums[WM_MAX_PARTS * (kFigures + 1) + 1] = {};
   int part_failed[WM_MAX_PARTS] = {}; /* this process's parts that noted a failure */
   int alarmed = 0;                    /* another process's failure ended the search here */
-  /* warpmatch_interrupt (one process only): the level every part stops
-   * at.  A thread that sees the flag at the top of level L sets it to L+1
-   * (the first to do so wins): every thread is then still before the
-   * barrier that ends level L, so all of them meet it at the top of L+1. */
+  /* warpmatch_interrupt: the level every part stops at.  One process: a
+   * thread that sees the flag at the top of level L sets it to L+1 (the
+   * first to do so wins): every thread is then still before the barrier
+   * that ends level L, so all of them meet it at the top of L+1.  Several:
+   * the lead sets it so when level L's sums say some process was
+   * interrupted (its flag read once, before them), before the barrier
+   * that hands the sums out, so that every part of every process stops
+   * at the same level. */
   wm_monitor *mon = nullptr;
   std::atomic<uint32_t> stop_level{UINT32_MAX};
+  int stopped_here = 0; /* several processes: this one's interrupt was among those that stopped it */
 };
 
 /* One part's thread.  Every thread takes the same decisions from the same
@@ -731,12 +737,19 @@ struct PartThread {
     const int base = c->nparts * kFigures;
     uint64_t *v = s->sums;
     v[base + P->process] = bad && !s->alarmed; /* alarmed: the process that raised it says so */
-    if (P->sum_u64(P->ctx, v, (unsigned)(base + P->processes))) {
+    const int stopped = wm_monitor_stopped(s->mon);
+    v[base + P->processes] = (uint64_t)stopped;
+    if (P->sum_u64(P->ctx, v, (unsigned)(base + P->processes + 1))) {
       note("the sums of a level's figures over the processes failed");
       return leave();
     }
     bool any = false;
     for (int q = 0; q < P->processes; q++) any |= v[base + q] != 0;
+    if (!any && v[base + P->processes]) { /* every part of every process stops after this level */
+      s->stopped_here = stopped;
+      uint32_t none = UINT32_MAX;
+      s->stop_level.compare_exchange_strong(none, L + 1);
+    }
     if (!any) return WM_OK;
     named_elsewhere();
     s->failed.store(1);
@@ -1061,6 +1074,8 @@ static int search(PartCtx *c, const uint32_t *src, uint32_t nsrc, const wm_bfs_o
     for (int i = c->first; i < c->first + c->nlocal; i++) /* nothing of the search left running */
       if (cudaSetDevice(c->part[i].dev) == cudaSuccess) cudaStreamSynchronize(c->part[i].st);
     cudaGetLastError();
+    if (c->procs && !S.stopped_here)
+      return wm_fail(err, WM_EINTERRUPTED, "bfs: interrupted (warpmatch_interrupt on another process of the search)");
     return wm_interrupted(err, "bfs");
   }
   float ms = 0;

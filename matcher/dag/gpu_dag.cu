@@ -291,11 +291,9 @@ static int capture(dag_run *T, dag_dev *d, wm_error *err) {
   return WM_OK;
 }
 
-/* One run over every device (wm_trial_fn): the count, kernel ms of the
+/* One run over this process's devices: its count, kernel ms of the
  * slowest device and wall seconds (x's other fields are left as they are). */
-static int trial(void *ctx, wm_match_result *x, wm_error *err) {
-  dag_run *T = (dag_run *)ctx;
-  if (wm_monitor_stopped(T->mon)) return wm_interrupted(err, T->K->name);
+static int run_trial(dag_run *T, wm_match_result *x, wm_error *err) {
   double t0 = wm_now();
   if (T->shared) {
     /* Zeroed before any device's graph runs (each graph zeroes only its
@@ -339,18 +337,49 @@ static int trial(void *ctx, wm_match_result *x, wm_error *err) {
     x->count += (wm_u128)((volatile wm_u64 *)d->count_host)[1] << 64 | ((volatile wm_u64 *)d->count_host)[0];
     if (m > x->kernel_ms) x->kernel_ms = m;
   }
-  if (T->share && wm_share_count(T->share, &x->count))
+  return WM_OK;
+}
+
+/* rc (this process's outcome) where it is not WM_OK, else the error that
+ * the sums report (processes interrupted, failed), if any: a process
+ * sharing the work never returns an answer that another did not finish. */
+static int others(const dag_run *T, int rc, bool interrupted, bool failed, wm_error *err) {
+  if (rc) return rc;
+  if (interrupted) return wm_share_interrupted(err, T->K->name, 0);
+  if (failed) return wm_fail(err, WM_EDEVICE, "%s: failed on another process sharing the work", T->K->name);
+  return WM_OK;
+}
+
+/* One run over every device (wm_trial_fn).  With a share, every process's
+ * count is added up (each returns the total) in a sum that also carries
+ * each process's interrupt and failure, whatever this trial gave here:
+ * then every process returns so, none with a partial count, and none
+ * leaves another waiting in the sum. */
+static int trial(void *ctx, wm_match_result *x, wm_error *err) {
+  dag_run *T = (dag_run *)ctx;
+  int rc = wm_monitor_stopped(T->mon) ? wm_interrupted(err, T->K->name) : run_trial(T, x, err);
+  if (!T->share) return rc;
+  wm_i128 t[3] = {rc ? 0 : (wm_i128)x->count, rc == WM_EINTERRUPTED, rc && rc != WM_EINTERRUPTED};
+  int overflow = 0;
+  if (T->share->sum_i128(T->share->ctx, t, 3, &overflow) && !rc)
     return wm_fail(err, WM_EDEVICE, "%s: adding the processes' counts failed", T->K->name);
+  if ((rc = others(T, rc, t[1] != 0, t[2] != 0, err))) return rc;
+  if (overflow) return wm_fail(err, WM_EDEVICE, "%s: adding the processes' counts failed", T->K->name);
+  x->count = (wm_u128)t[0];
   return WM_OK;
 }
 
 /* With a share, every process declines when one does (its pool or bitmaps
- * do not fit), so that all of them take the stack kernel together. */
-static int agree_declined(dag_run *T, int *declined, wm_error *err) {
-  uint64_t any = (uint64_t)*declined;
-  if (T->share && T->share->sum_u64(T->share->ctx, &any, 1))
+ * do not fit), so that all of them take the stack kernel together; and
+ * every one fails (interrupted where one was) when one did so far (rc:
+ * this one's outcome), before the trials' sums. */
+static int agree_declined(dag_run *T, int rc, int *declined, wm_error *err) {
+  if (!T->share) return rc;
+  uint64_t t[3] = {(uint64_t)*declined, rc == WM_EINTERRUPTED, rc && rc != WM_EINTERRUPTED};
+  if (T->share->sum_u64(T->share->ctx, t, 3) && !rc)
     return wm_fail(err, WM_EDEVICE, "%s: the processes could not agree on their buffers", T->K->name);
-  *declined = any != 0;
+  if ((rc = others(T, rc, t[1] != 0, t[2] != 0, err))) return rc;
+  *declined = t[0] != 0;
   return WM_OK;
 }
 
@@ -364,7 +393,7 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
     warps += (uint64_t)T->dev[i].light_blocks * T->K->light_warps;
   }
   /* processes deal the same split, made for the warps of them all */
-  if (!rc && T->share && T->share->sum_u64(T->share->ctx, &warps, 1))
+  if (T->share && T->share->sum_u64(T->share->ctx, &warps, 1) && !rc) /* whatever rc: as every process */
     rc = wm_fail(err, WM_EDEVICE, "%s: adding the processes' warps failed", T->K->name);
   T->warps = warps ? warps : 1;
   if (!rc) rc = wm_gpu_share_counter(T->ndev, &T->shared, T->static_why, sizeof T->static_why, err);
@@ -391,8 +420,8 @@ static int run(dag_run *T, const wm_match_options *o, wm_match_result *r, int *d
     }
     if (!rc) rc = plan_batches(T, words, declined, err);
   }
-  if (!rc) rc = agree_declined(T, declined, err);
-  if (rc || *declined) return rc;
+  /* with a share, whatever rc (an interrupt above included): as every process */
+  if ((rc = agree_declined(T, rc, declined, err)) || *declined) return rc;
   for (int i = 0; T->pool_words && i < T->ndev; i++) {
     WM_CU(cudaSetDevice(T->dev[i].id));
     WM_CU(cudaMalloc(&T->dev[i].pool, T->pool_words * 4));

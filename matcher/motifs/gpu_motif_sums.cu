@@ -398,12 +398,15 @@ uint64_t window_start(const uint64_t *weight, uint64_t n, uint64_t windows, uint
 /* Pass `which` (0..2) over items [0, n): f(a, b) queues the work of items
  * [a, b).  Alone, one call over them all; with a share (policy.share), the
  * windows of about equal work (WM_SHARE_WINDOWS per process) this process
- * takes, each waited for before the next is taken. */
+ * takes, each waited for before the next is taken, none once the call is
+ * interrupted (the driver then halts the windows for every process). */
 template <class F>
 int over_windows(run &r, unsigned which, uint64_t n, const uint64_t *weight, wm_error *err, F f) {
   if (!r.share) return f((uint64_t)0, n);
   const uint64_t windows = (uint64_t)WM_SHARE_WINDOWS * (uint64_t)r.share->processes;
-  for (uint64_t w; (w = r.share->grab(r.share->ctx, r.loop + which, 1)) < windows;) {
+  for (uint64_t w;;) {
+    if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "motif sums");
+    if ((w = r.share->grab(r.share->ctx, r.loop + which, 1)) >= windows) break;
     const uint64_t a = window_start(weight, n, windows, w), b = window_start(weight, n, windows, w + 1);
     if (a >= b) continue;
     int rc = f(a, b);
@@ -941,12 +944,25 @@ int collect(const run &r, unsigned warps, wm_motif_sums *out, wm_error *err) {
 }
 
 /* With a share, every process's sums become their totals over the
- * processes. */
-int share_sums(const wm_share *s, wm_motif_sums *out, wm_error *err) {
+ * processes, in one sum that also carries each process's interrupt and
+ * failure.  Called by every process whatever its passes gave (rc,
+ * returned as it is), so that none waits for another in vain; where any
+ * process was interrupted or failed, every one returns so, its sums
+ * zeroed. */
+int share_sums(const wm_share *s, int rc, wm_motif_sums *out, wm_error *err) {
+  enum { INTERRUPTED = WM_SUM_COUNT, FAILED, CELLS };
+  wm_i128 t[CELLS] = {};
+  if (!rc) memcpy(t, out->s, sizeof out->s);
+  t[INTERRUPTED] = rc == WM_EINTERRUPTED, t[FAILED] = rc && rc != WM_EINTERRUPTED;
   int overflow = 0;
-  if (s->sum_i128(s->ctx, out->s, WM_SUM_COUNT, &overflow))
+  memset(out->s, 0, sizeof out->s);
+  if (s->sum_i128(s->ctx, t, CELLS, &overflow) && !rc)
     return wm_fail(err, WM_EDEVICE, "motif aggregates: adding the processes' sums failed");
+  if (rc) return rc;
+  if (t[INTERRUPTED]) return wm_share_interrupted(err, "motif sums", 0);
+  if (t[FAILED]) return wm_fail(err, WM_EDEVICE, "motif sums: failed on another process sharing the work");
   if (overflow) return wm_fail(err, WM_EINPUT, "motif aggregates overflow 128 bits");
+  memcpy(out->s, t, sizeof out->s);
   return WM_OK;
 }
 
@@ -1095,7 +1111,8 @@ extern "C" int wm_motif_sums_gpu(const wm_graph *g, unsigned k, const wm_motif_g
     wm_progress_finish(&r.progress);
     at[2] = wm_now();
     if (!rc) rc = collect(r, r.want, out, err);
-    if (!rc && r.share) rc = share_sums(r.share, out, err);
+    if (rc && r.share) wm_share_halt(r.share, r.loop, 3); /* the others take no more windows */
+    if (r.share) rc = share_sums(r.share, rc, out, err);  /* whatever rc: as every process */
     at[3] = wm_now();
     /* collect waited for every kernel: the scratch is as the next call needs it */
     if (!rc && can_keep(r) && !r.tight &&

@@ -558,11 +558,29 @@ static int count_all(wm_gpu_run *R, wm_error *err) {
  * caller's alone, as on the CPU). */
 static const wm_share *share_of(const wm_gpu_run *R) { return R->listing ? NULL : R->o->share; }
 
+/* Level-0 items [first, first + size) counted by a launch on every
+ * device, the level-0 counter zeroed first. */
+static int count_window(wm_gpu_run *R, uint64_t first, uint64_t size, wm_error *err) {
+  for (int i = 0; i < R->ndev; i++) {
+    wm_gpu_dev *d = &R->dev[i];
+    d->args.l0_base = first;
+    d->args.n0 = R->n0 - first > size ? first + size : R->n0;
+    WM_CUD(d->id, cudaSetDevice(d->id));
+    WM_CUD(d->id, cudaMemsetAsync(d->ctr + C_L0, 0, 8, d->stream));
+    int rc = reset_stealing(d, err);
+    if (rc) return rc;
+  }
+  if (R->l0_shared) WM_CUD(R->dev[0].id, cudaStreamSynchronize(R->dev[0].stream));
+  return count_all(R, err);
+}
+
 /* The counting launches.  With a share, level 0 is cut into
  * WM_SHARE_WINDOWS windows (whole chunks) per process, which this process
  * takes from the share's counter one at a time and counts by a launch on
  * every device, the level-0 counter zeroed between them; the totals then
- * add up in share_totals. */
+ * add up in share_totals.  A process stopped here (interrupted, failed)
+ * halts the windows, so that the others take none after their current
+ * one. */
 static int count_level0(wm_gpu_run *R, wm_error *err) {
   const wm_share *s = share_of(R);
   if (!s) return count_all(R, err);
@@ -571,28 +589,29 @@ static int count_level0(wm_gpu_run *R, wm_error *err) {
   const uint64_t chunks = (R->n0 + R->chunk - 1) / R->chunk, size = (chunks + parts - 1) / parts * R->chunk;
   const uint64_t windows = (R->n0 + size - 1) / size;
   int rc = WM_OK;
-  for (uint64_t w; !rc && (w = s->grab(s->ctx, loop, 1)) < windows;) {
-    for (int i = 0; !rc && i < R->ndev; i++) {
-      wm_gpu_dev *d = &R->dev[i];
-      d->args.l0_base = w * size;
-      d->args.n0 = R->n0 - w * size > size ? w * size + size : R->n0;
-      WM_CUD(d->id, cudaSetDevice(d->id));
-      WM_CUD(d->id, cudaMemsetAsync(d->ctr + C_L0, 0, 8, d->stream));
-      if ((rc = reset_stealing(d, err))) return rc;
-    }
-    if (R->l0_shared) WM_CUD(R->dev[0].id, cudaStreamSynchronize(R->dev[0].stream));
-    rc = count_all(R, err);
-  }
+  for (uint64_t w; !rc && !(rc = check_stop(R, err)) && (w = s->grab(s->ctx, loop, 1)) < windows;)
+    rc = count_window(R, w * size, size, err);
+  if (rc) wm_share_halt(s, loop, 1);
   return rc;
 }
 
 /* With a share, each process's counts (and per-vertex counts) become the
- * sums over the processes, so every process returns the whole answer. */
-static int share_totals(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
+ * sums over the processes, so every process returns the whole answer.
+ * Called by every process whatever its own launches gave (rc, returned
+ * as it is), so that none waits for another in vain: the first sum
+ * carries each process's interrupt and failure, and where any is set
+ * every process returns so, without adding the counts. */
+static int share_totals(wm_gpu_run *R, wm_match_result *r, int rc, wm_error *err) {
   const wm_share *s = share_of(R);
-  if (!s) return WM_OK;
+  if (!s) return rc;
+  uint64_t t[3] = {r->set_ops, rc == WM_EINTERRUPTED, rc && rc != WM_EINTERRUPTED};
+  if (s->sum_u64(s->ctx, t, 3) && !rc) return wm_fail(err, WM_EDEVICE, "adding the processes' counts failed");
+  if (rc) return rc;
+  if (t[1]) return wm_share_interrupted(err, "matching", 0);
+  if (t[2]) return wm_fail(err, WM_EDEVICE, "matching failed on another process sharing the work");
+  r->set_ops = t[0];
   uint64_t full = 0;
-  if (s->sum_u64(s->ctx, &r->set_ops, 1) || wm_share_count(s, &r->count) ||
+  if (wm_share_count(s, &r->count) ||
       (R->o->per_vertex && wm_share_per_vertex(s, R->o->per_vertex, R->g->n, r->count, &full)))
     return wm_fail(err, WM_EDEVICE, "adding the processes' counts failed");
   return full ? wm_per_vertex_overflow(R->g, (uint32_t)(full - 1), err) : WM_OK;
@@ -609,10 +628,10 @@ static int count_once(void *ctx, wm_match_result *x, wm_error *err) {
    * other device's launch can grab from it. */
   if (R->l0_shared) WM_CUD(R->dev[0].id, cudaStreamSynchronize(R->dev[0].stream));
   double t0 = wm_now();
-  if ((rc = count_level0(R, err))) return rc;
+  rc = count_level0(R, err);
   x->seconds = wm_now() - t0;
-  if ((rc = collect(R, x, err))) return rc;
-  return share_totals(R, x, err);
+  if (!rc) rc = collect(R, x, err);
+  return share_totals(R, x, rc, err);
 }
 
 static const char *steal_name(int s) {
@@ -684,10 +703,10 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   rc = R->listing ? run_listing(R, &r->listed, err) : count_level0(R, err);
   if (!rc) R->progress.done = R->n0;
   wm_progress_finish(&R->progress);
-  if (rc) return rc;
-  if (R->listing) r->count = r->listed;
+  if (!rc && R->listing) r->count = r->listed;
   r->seconds = wm_now() - t1;
-  if ((rc = collect(R, r, err)) || (rc = share_totals(R, r, err))) return rc;
+  if (!rc) rc = collect(R, r, err);
+  if ((rc = share_totals(R, r, rc, err))) return rc; /* with a share, whatever rc, as every process */
   /* The first launch was the warm-up: set operations and lane use stay
    * its (the same work), the times become the trials' medians. */
   if (T > 1 && (rc = wm_match_trials(count_once, R, (unsigned)T, r->count, 1, r, err))) return rc;

@@ -14,6 +14,7 @@
 
 #include "datasets.h"
 #include "emu_graphs.h"
+#include "emu_stop_share.h"
 #include "gpu_dag.h"
 #include "matcher.h"
 
@@ -161,11 +162,53 @@ static int check(const char *name, const wm_graph *g0, unsigned kmax) {
   return bad;
 }
 
+/* DAG_EMU_PROCS set: two processes sharing a count of k-cliques (the
+ * triangle and clique kernels), process 1 interrupted before the call
+ * (stop_at 0), at the sum that agrees on the buffers (2: at the warm-up)
+ * and at the first timed trial's sum (4: at the second); every one must
+ * end as emu_stop_share.h says. */
+static int check_interrupts(const char *name, const wm_graph *g, const wm_match_options &base) {
+  int bad = 0;
+  for (unsigned k = 3; k <= 4; k++)
+    for (unsigned stop_at : {0u, 2u, 4u}) {
+      wm_monitor mon;
+      stop_share sh(&mon, stop_at);
+      int rc[2] = {0, 0}, declined[2] = {0, 0};
+      wm_error err[2];
+      memset(err, 0, sizeof err);
+      for (int p = 1; p >= 0; p--) {
+        wm_match_options o = base;
+        o.share = &sh.p[p].share;
+        wm_match_result res;
+        memset(&res, 0, sizeof res);
+        wm_monitor *prev = wm_monitor_enter(p ? &mon : NULL);
+        rc[p] = wm_match_gpu_dedicated((unsigned)wm_dag_row_of(k, k * (k - 1) / 2), g, k, 0, &o, &res, &declined[p],
+                                       &err[p]);
+        wm_monitor_leave(prev);
+      }
+      const char *why = !rc[0] && !rc[1] && declined[0] && declined[1] ? NULL : sh.verdict(rc, err[0].msg);
+      printf("%-14s k=%u, process 1 of 2 interrupted at its share call %u: %s\n", name, k, stop_at,
+             why                      ? why
+             : declined[0] && !rc[0] ? "declined by both (no trial to interrupt)"
+                                      : "ok (both interrupted)");
+      if (why) printf("  process 0: %s\n  process 1: %s\n", err[0].msg, err[1].msg);
+      bad += why != NULL;
+    }
+  return bad;
+}
+
 int main(int argc, char **argv) {
   unsigned kmax = getenv("DAG_EMU_KMAX") ? (unsigned)atoi(getenv("DAG_EMU_KMAX")) : 6;
   int bad = 0;
   wm_graph *g = er(70, 500, 3);
   bad += check("er(70, 0.5)", g, kmax);
+  if (getenv("DAG_EMU_PROCS") && atoi(getenv("DAG_EMU_PROCS")) > 1) {
+    wm_match_options o;
+    wm_match_options_init(&o);
+    o.trials = 2;
+    o.gpus = getenv("DAG_EMU_GPUS") ? atoi(getenv("DAG_EMU_GPUS")) : 1;
+    bad += check_interrupts("er(70, 0.5)", g, o);
+  }
   wm_graph_destroy(g);
   g = top_hub(400, 5);
   bad += check("top hub 400", g, kmax);

@@ -11,6 +11,10 @@
  *             on two devices
  *   fallback  gpus = 2 where the devices have no peer atomics (EMU_P2P=0):
  *             each must run on one device and say why (gpu_note)
+ *   interrupt two processes sharing the passes (policy.share), process 1
+ *             interrupted before the call, at its first window and at a
+ *             later one: both must end as emu_stop_share.h says (the sums
+ *             are not compared)
  * MOTIF_EMU_WARPS caps the warps of the policies that leave them to the
  * device (0: none); MOTIF_EMU_ONLY=TEXT checks only the built graphs whose
  * name holds TEXT (the files given are always checked).  Prints
@@ -26,6 +30,7 @@
 
 #include "datasets.h"
 #include "emu_graphs.h"
+#include "emu_stop_share.h"
 #include "matcher.h"
 #include "motif_sums.h"
 
@@ -242,11 +247,60 @@ static int check(const char *set, const std::string &name, const wm_graph *g0, u
   return bad;
 }
 
+/* Set "interrupt": two processes sharing the passes, process 1 interrupted
+ * before the call (stop_at 0), at its first window (2: the share's calls
+ * are the loops, then a grab per window) and at its fourth (5). */
+static int check_interrupts(const std::string &name, const wm_graph *g0) {
+  wm_graph *g = NULL;
+  wm_error e;
+  if (wm_graph_relabel_by_degree(g0, &g, &e)) {
+    fprintf(stderr, "motif-emu: %s\n", e.msg);
+    exit(2);
+  }
+  int bad = 0;
+  for (unsigned k = 4; k <= 5; k++)
+    for (unsigned stop_at : {0u, 2u, 5u}) {
+      wm_monitor mon;
+      stop_share sh(&mon, stop_at);
+      int rc[2];
+      wm_error err[2];
+      memset(err, 0, sizeof err);
+      for (int p = 1; p >= 0; p--) {
+        wm_motif_gpu_policy pol;
+        memset(&pol, 0, sizeof pol);
+        pol.warps = (unsigned)env_ul("MOTIF_EMU_WARPS", 0);
+        pol.share = &sh.p[p].share;
+        wm_motif_sums out;
+        double ms = 0;
+        wm_monitor *prev = wm_monitor_enter(p ? &mon : NULL);
+        rc[p] = wm_motif_sums_gpu(g, k, &pol, &out, &ms, &err[p]);
+        wm_monitor_leave(prev);
+      }
+      const char *why = sh.verdict(rc, err[0].msg);
+      printf("%-22s k=%u  process 1 of 2 interrupted at its share call %u (%llu windows taken): %s\n", name.c_str(), k,
+             stop_at, (unsigned long long)sh.p[1].taken, why ? why : "ok (both interrupted)");
+      if (why) printf("  process 0: %s\n  process 1: %s\n", err[0].msg, err[1].msg);
+      bad += why != NULL;
+    }
+  wm_graph_destroy(g);
+  return bad;
+}
+
 int main(int argc, char **argv) {
   const char *set = getenv("MOTIF_EMU_SET") && *getenv("MOTIF_EMU_SET") ? getenv("MOTIF_EMU_SET") : "one";
-  if (strcmp(set, "one") && strcmp(set, "two") && strcmp(set, "fallback") && strcmp(set, "shared")) {
-    fprintf(stderr, "motif-emu: MOTIF_EMU_SET is one, two, fallback or shared (got %s)\n", set);
+  if (strcmp(set, "one") && strcmp(set, "two") && strcmp(set, "fallback") && strcmp(set, "shared") &&
+      strcmp(set, "interrupt")) {
+    fprintf(stderr, "motif-emu: MOTIF_EMU_SET is one, two, fallback, shared or interrupt (got %s)\n", set);
     return 2;
+  }
+  if (!strcmp(set, "interrupt")) {
+    int bad = 0;
+    wm_graph *gs[2] = {er(120, 60, 2), powerlaw(300, 6, 3, 200, 3)};
+    bad += check_interrupts("er(120, 0.06)", gs[0]);
+    bad += check_interrupts("powerlaw(300)", gs[1]);
+    for (wm_graph *g : gs) wm_graph_destroy(g);
+    printf("%s\n", bad ? "motif-emu: an interrupt FAILED" : "motif-emu: every interrupt ends every process");
+    return bad != 0;
   }
   const char *only = getenv("MOTIF_EMU_ONLY");
   std::vector<sized> graphs = {

@@ -7,7 +7,8 @@
  * level (lists and bitmaps); and the same search shared by several
  * processes (wm_bfs_procs, the program's MPI ranks), here threads each
  * with GPUs of its own, whose process 0 must get the CPU's levels and a
- * failing GPU of one of which must end the search on all.  A host with one
+ * failing GPU of one of which must end the search on all, as must an
+ * interrupt of one (warpmatch_interrupt's flag).  A host with one
  * GPU skips every case (cr_skip: reported, never passed). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "matcher.h"
 #include "test_bfs_graphs.h"
 #include "traversal.h"
@@ -266,13 +268,19 @@ static void w_alarm(void *ctx, const char *why) {
 }
 static int w_alarmed(void *ctx) { return atomic_load(&((proc *)ctx)->w->alarm); }
 
+/* Each process's monitor during its search (the API's, whose flag
+ * warpmatch_interrupt sets), or NULL. */
+static wm_monitor *proc_monitor[MAX_PROCS];
+
 /* One process: its context over its GPUs, one search, the context gone. */
 static void *proc_main(void *arg) {
   proc *m = arg;
   wm_bfs_gpu_ctx *ctx = NULL;
   m->rc = wm_bfs_gpu_create(m->g, &m->o, &ctx, &m->err);
   if (!m->rc) snprintf(m->desc, sizeof m->desc, "%s", wm_bfs_gpu_describe(ctx));
+  wm_monitor *previous = wm_monitor_enter(proc_monitor[m->p.process]);
   if (!m->rc) m->rc = wm_bfs_gpu_run(ctx, m->src, m->ns, &m->o, &m->r, &m->err);
+  wm_monitor_leave(previous);
   wm_bfs_gpu_destroy(ctx);
   return NULL;
 }
@@ -394,5 +402,33 @@ Test(gpu_bfs_gpus, processes_failing_gpu, .timeout = 120) {
     cr_assert(strstr(m[q].err.msg, "2 GPUs of 2 processes"), "process %d: message: %s", q, m[q].err.msg);
     cr_log_info("process %d: %s", q, m[q].err.msg);
   }
+  wm_graph_destroy(g);
+}
+
+/* Process 1 of 2 interrupted before the search: both processes end it at
+ * the same level (the first level's sums carry the flag) with
+ * WM_EINTERRUPTED, process 0 naming another process, instead of process 0
+ * searching on while process 1 has left (or waiting for it). */
+Test(gpu_bfs_gpus, processes_interrupted, .timeout = 120) {
+  devices();
+  wm_graph *g = tb_grid(60, 70); /* 128 levels from a corner */
+  wm_bfs_options o;
+  wm_bfs_options_init(&o);
+  wm_monitor stopped;
+  memset(&stopped, 0, sizeof stopped);
+  stopped.stop = 1;
+  proc_monitor[1] = &stopped;
+  uint32_t s0 = 0;
+  proc m[MAX_PROCS];
+  run_procs(g, &s0, 1, &o, 2, 1, m);
+  proc_monitor[1] = NULL;
+  for (int q = 0; q < 2; q++) {
+    cr_assert_eq(m[q].rc, WM_EINTERRUPTED, "process %d: rc %d: %s", q, m[q].rc, m[q].err.msg);
+    cr_assert_null(m[q].r.level, "process %d: no partial levels", q);
+    cr_log_info("process %d: %s", q, m[q].err.msg);
+  }
+  cr_assert(strstr(m[0].err.msg, "another process"), "process 0 names the other: %s", m[0].err.msg);
+  cr_assert_not(strstr(m[1].err.msg, "another process"), "process 1 was interrupted itself: %s", m[1].err.msg);
+  for (int q = 0; q < 2; q++) wm_bfs_result_free(&m[q].r);
   wm_graph_destroy(g);
 }
