@@ -5,9 +5,10 @@
  * every of the other vertices), timed by the wall clock, and the one whose
  * slice estimates the shortest count counts the graph.  Work units (the
  * model's, the probes') do not rank orders as time does; a slice does.
- * On the CPU the winner's tail is not counted again: the executor takes a
- * level-0 subset (wm_match_options.first), so the rest of level 0 is
- * counted and the two counts added (a match has one v0). */
+ * On the CPU the winner's slice is not counted again: the executor takes a
+ * level-0 subset (wm_match_options.first) and a part of its level-1 arcs
+ * (cpu_level1_every), so the rest is counted and the counts added (a match
+ * has one v0 and one v1). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,8 +120,8 @@ static int run_parts(const wm_engine_job *ej, const wm_plan *plan, const wm_matc
 }
 
 /* One order's time on the slice, as a 1/every sample of its count: the
- * tail's seconds plus the head's sample's scaled to 1 in every (the head
- * is timed whole, scale 1, where the executor cannot sample position 1).
+ * tail's seconds plus the head's sample's (where the executor cannot
+ * sample position 1 the head runs whole, and its time counts 1/every).
  * Raw slice time ranked orders by where they put their work: the slice
  * held the largest hub whole but 1/every of the rest, so an order that
  * does its work on the hub looked `every` times slower than one that
@@ -149,11 +150,12 @@ static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_
  * hubs), the others while the time spent, less the fastest's last run
  * (part of the count if it wins), and the next run, as long as the
  * longest so far, fit in budget_s (slices longer than predicted end the
- * timing early: the orders timed so far compete); *fastest gets the winner's index, its
- * plan and its slice's result.  The slice's counts differ between orders
- * (the vertex at position 0 is another pattern vertex's, and the symmetry
- * bounds pick another copy of each match): only the winner's is reused,
- * with its own rest.  Returns the orders timed. */
+ * timing early: the orders timed so far compete); *fastest gets the
+ * winner's index, its plan and its slice's result.  The slice's counts
+ * differ between orders (the vertex at position 0 is another pattern
+ * vertex's, and the symmetry bounds pick another copy of each match):
+ * only the winner's is reused, with its own rest.  Returns the orders
+ * timed. */
 static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
                             const wm_engine_job *ej, const slice_parts *sp, uint8_t orders[][WM_MAX_K], unsigned n,
                             double budget_s, warpmatch_match_result *out, unsigned *fastest, wm_plan *plan,

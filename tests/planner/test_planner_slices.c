@@ -28,7 +28,8 @@ Test(planner_slices, slice_roots_partition_and_repeat) {
   uint32_t *part[3], *again;
   uint64_t n[3], n_again;
   wm_error err;
-  for (int p = 0; p < 3; p++) cr_assert_eq(wm_engine_slice_roots(g, every, p, &part[p], &n[p], &err), WM_OK, "%s", err.msg);
+  for (int p = 0; p < 3; p++)
+    cr_assert_eq(wm_engine_slice_roots(g, every, p, &part[p], &n[p], &err), WM_OK, "%s", err.msg);
   cr_assert_eq(wm_engine_slice_roots(g, every, WM_SLICE_TAIL, &again, &n_again, &err), WM_OK, "%s", err.msg);
   cr_assert_eq(n[WM_SLICE_TAIL], n_again);
   cr_assert(!memcmp(part[WM_SLICE_TAIL], again, n_again * sizeof *again), "two slices differ");
