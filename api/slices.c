@@ -134,7 +134,9 @@ static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_
                       wm_match_result *part, double *slice_s, double *spent, wm_error *err) {
   const wm_executor *by;
   wm_match_options o[2] = {sp->head, sp->tail};
-  o[0].progress_label = o[1].progress_label = label;
+  char hubs[64]; /* each run its own phase: a progress that starts over is another one */
+  snprintf(hubs, sizeof hubs, "%s: hubs", label);
+  o[0].progress_label = hubs, o[1].progress_label = label;
   double s[2] = {0.0, 0.0};
   const int rc = run_parts(ej, plan, o, 2, part, s, &by, err);
   *slice_s = s[1] + s[0] * wm_match_cpu_level1_every(plan, &sp->head) / sp->every;
@@ -212,6 +214,7 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   sp.head_rest.n_first = sp.head.n_first;
   sp.head.cpu_level1_every = sp.head_rest.cpu_level1_every = every;
   sp.head_rest.cpu_level1_rest = 1;
+  sp.head_rest.progress_label = "counting hubs";
   wm_plan *plan = malloc(sizeof *plan);
   wm_match_result *part = malloc(sizeof *part);
   if (!rc && (!plan || !part)) rc = wm_fail(err, WM_EINPUT, "slices: out of memory");
