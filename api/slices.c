@@ -1,12 +1,14 @@
 /* Timed slices (issue 44): where the count is long enough to pay for it,
  * the auto planner's few best candidate orders are each run on the real
- * executor over one slice of level 0 (the same vertices for every order,
- * wm_engine_slice_roots), timed by the wall clock, and the fastest counts
- * the graph.  Work units (the model's, the probes') do not rank orders as
- * time does; a slice does.  On the CPU the winner's slice is not counted
- * again: the executor takes a level-0 subset (wm_match_options.first), so
- * the rest of level 0 is counted and the two counts added (a match has one
- * v0). */
+ * executor over one slice of level 0 (the same for every order,
+ * wm_engine_slice_roots: 1 in every of the hubs' level-1 arcs and 1 in
+ * every of the other vertices), timed by the wall clock, and the one whose
+ * slice estimates the shortest count counts the graph.  Work units (the
+ * model's, the probes') do not rank orders as time does; a slice does.
+ * On the CPU the winner's slice is not counted again: the executor takes a
+ * level-0 subset (wm_match_options.first) and a part of its level-1 arcs
+ * (cpu_level1_every), so the rest is counted and the counts added (a match
+ * has one v0 and one v1). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,21 +93,75 @@ static int run_order(const wm_engine_job *ej, const wm_plan *plan, const wm_matc
   return wm_engine_count(&j, r, by, err);
 }
 
+/* The parts of level 0 (wm_engine_slice_roots): the slice is the head's
+ * sample and the tail, the rest of the count the head's other arcs and
+ * the rest. */
+typedef struct slice_parts {
+  wm_match_options head, tail, head_rest, rest;
+  uint32_t every;
+} slice_parts;
+
+/* Runs o[0, n) of one order and adds them up into *r (the test hook's
+ * start, exact_count.h, once). */
+static int run_parts(const wm_engine_job *ej, const wm_plan *plan, const wm_match_options *o, unsigned n,
+                     wm_match_result *r, double *seconds, const wm_executor **by, wm_error *err) {
+  int rc = WM_OK;
+  for (unsigned i = 0; !rc && i < n; i++) {
+    wm_match_result x;
+    const double t0 = wm_now();
+    rc = run_order(ej, plan, &o[i], i ? &x : r, by, err);
+    if (seconds) seconds[i] = wm_now() - t0;
+    if (rc || !i) continue;
+    r->count += x.count - wm_count_start();
+    r->set_ops += x.set_ops;
+    r->seconds += x.seconds;
+  }
+  return rc;
+}
+
+/* One order's time on the slice, as a 1/every sample of its count: the
+ * tail's seconds plus the head's sample's (where the executor cannot
+ * sample position 1 the head runs whole, and its time counts 1/every).
+ * Raw slice time ranked orders by where they put their work: the slice
+ * held the largest hub whole but 1/every of the rest, so an order that
+ * does its work on the hub looked `every` times slower than one that
+ * spreads it (hub-small p1: 199 ms against 7.9 ms on the slice, 186-264 ms
+ * against 255 ms on the graph), and timing it cost a whole count.
+ * Sampled alike, each part stands for `every` times itself, and every x
+ * the slice's time estimates the order's count.  *part gets the slice's
+ * count (reused if the order wins), *spent the seconds its runs took. */
+static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_parts *sp, const char *label,
+                      wm_match_result *part, double *slice_s, double *spent, wm_error *err) {
+  const wm_executor *by;
+  wm_match_options o[2] = {sp->head, sp->tail};
+  char hubs[64]; /* each run its own phase: a progress that starts over is another one */
+  snprintf(hubs, sizeof hubs, "%s: hubs", label);
+  o[0].progress_label = hubs, o[1].progress_label = label;
+  double s[2] = {0.0, 0.0};
+  const int rc = run_parts(ej, plan, o, 2, part, s, &by, err);
+  *slice_s = s[1] + s[0] * wm_match_cpu_level1_every(plan, &sp->head) / sp->every;
+  *spent = s[0] + s[1];
+  return rc;
+}
+
 /* Times each order on the slice, WM_SLICE_ROUNDS times in turn (the least
- * wall time of each), the first two always (what the policy paid for: one
- * pause of a shared machine on the first would otherwise leave nothing to
- * compare), the others while the next run, as long as the longest so far,
- * fits in budget_s (a slice heavier than the policy's share, a hub's,
- * ends the timing early: the orders timed so far compete);
- * *fastest gets the winner's index, its plan and its result.  The slice's
- * counts differ between orders (the vertex at position 0 is another
- * pattern vertex's, and the symmetry bounds pick another copy of each
- * match): only the winner's is reused, with its own rest.  Returns the
- * orders timed. */
+ * of each), the first two always (what the policy paid for: one pause of
+ * a shared machine on the first would otherwise leave nothing to compare;
+ * a slice is about 1/every of each order's count, its hubs' share too, so
+ * two cost about 2/every of the count whatever an order does with the
+ * hubs), the others while the time spent, less the fastest's last run
+ * (part of the count if it wins), and the next run, as long as the
+ * longest so far, fit in budget_s (slices longer than predicted end the
+ * timing early: the orders timed so far compete); *fastest gets the
+ * winner's index, its plan and its slice's result.  The slice's counts
+ * differ between orders (the vertex at position 0 is another pattern
+ * vertex's, and the symmetry bounds pick another copy of each match):
+ * only the winner's is reused, with its own rest.  Returns the orders
+ * timed. */
 static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
-                            const wm_engine_job *ej, const wm_match_options *slice, uint8_t orders[][WM_MAX_K],
-                            unsigned n, double budget_s, warpmatch_match_result *out, unsigned *fastest,
-                            wm_plan *plan, wm_match_result *r, int *rc, wm_error *err) {
+                            const wm_engine_job *ej, const slice_parts *sp, uint8_t orders[][WM_MAX_K], unsigned n,
+                            double budget_s, warpmatch_match_result *out, unsigned *fastest, wm_plan *plan,
+                            wm_match_result *r, int *rc, wm_error *err) {
   wm_plan *plans = malloc(n * sizeof *plans);
   wm_match_result *x = malloc(n * sizeof *x);
   *rc = plans && x ? WM_OK : wm_fail(err, WM_EINPUT, "slices: out of memory");
@@ -114,25 +170,22 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
     out->slice_ms[i] = HUGE_VAL;
     for (unsigned p = 0; p < WM_MAX_K; p++) out->slice_order[i][p] = orders[i][p];
   }
-  double spent = 0.0, longest = 0.0;
+  double spent = 0.0, longest = 0.0, last[WM_SLICE_MAX_ORDERS] = {0.0};
   unsigned timed = 0;
+  *fastest = 0;
   /* each run its own phase: a progress that starts over is another one */
   char label[WM_SLICE_MAX_ORDERS][40];
-  wm_match_options each = *slice;
   for (unsigned round = 0; !*rc && round < WM_SLICE_ROUNDS; round++)
-    for (unsigned i = 0; !*rc && i < n && (round || i == timed) && (i < 2 || spent + longest <= budget_s); i++) {
-      const wm_executor *by;
+    for (unsigned i = 0;
+         !*rc && i < n && (round || i == timed) && (i < 2 || spent - last[*fastest] + longest <= budget_s); i++) {
       snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
-      each.progress_label = label[i];
-      const double t0 = wm_now();
-      *rc = run_order(ej, &plans[i], &each, &x[i], &by, err);
-      const double s = wm_now() - t0;
-      spent += s, longest = s > longest ? s : longest;
-      if (s * 1e3 < out->slice_ms[i]) out->slice_ms[i] = s * 1e3;
+      double slice;
+      *rc = time_slice(ej, &plans[i], sp, label[i], &x[i], &slice, &last[i], err);
+      spent += last[i], longest = last[i] > longest ? last[i] : longest;
+      if (slice * 1e3 < out->slice_ms[i]) out->slice_ms[i] = slice * 1e3;
+      if (out->slice_ms[i] < out->slice_ms[*fastest]) *fastest = i;
       timed += !round;
     }
-  for (unsigned i = 0; !*rc && i < timed; i++)
-    if (!i || out->slice_ms[i] < out->slice_ms[*fastest]) *fastest = i;
   if (!*rc) *plan = plans[*fastest], *r = x[*fastest];
   free(plans);
   free(x);
@@ -152,20 +205,26 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
                                             &every, &budget);
   if (k < 2) return WM_OK;
   *sliced = 1;
-  wm_match_options slice = *ej->mo, rest = *ej->mo;
-  uint32_t *roots = NULL, *others = NULL;
-  int rc = wm_engine_slice_roots(job->m.g, every, 0, &roots, &slice.n_first, err);
-  if (!rc) rc = wm_engine_slice_roots(job->m.g, every, 1, &others, &rest.n_first, err);
-  slice.first = roots, rest.first = others;
+  slice_parts sp = {*ej->mo, *ej->mo, *ej->mo, *ej->mo, every};
+  uint32_t *head = NULL, *tail = NULL, *others = NULL;
+  int rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_HEAD, &head, &sp.head.n_first, err);
+  if (!rc) rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_TAIL, &tail, &sp.tail.n_first, err);
+  if (!rc) rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_REST, &others, &sp.rest.n_first, err);
+  sp.head.first = sp.head_rest.first = head, sp.tail.first = tail, sp.rest.first = others;
+  sp.head_rest.n_first = sp.head.n_first;
+  sp.head.cpu_level1_every = sp.head_rest.cpu_level1_every = every;
+  sp.head_rest.cpu_level1_rest = 1;
+  sp.head_rest.progress_label = "counting hubs";
   wm_plan *plan = malloc(sizeof *plan);
   wm_match_result *part = malloc(sizeof *part);
   if (!rc && (!plan || !part)) rc = wm_fail(err, WM_EINPUT, "slices: out of memory");
   unsigned fastest = 0, timed = 0;
   const double t0 = wm_now();
-  if (!rc) timed = time_orders(ctx, o, job, ej, &slice, orders, k, budget, out, &fastest, plan, part, &rc, err);
+  if (!rc) timed = time_orders(ctx, o, job, ej, &sp, orders, k, budget, out, &fastest, plan, part, &rc, err);
   double overhead = wm_now() - t0;
-  /* the winner's slice is counted: the rest of level 0 only */
-  if (!rc) rc = run_order(ej, plan, &rest, r, by, err);
+  /* the winner's slice is counted: the rest of its work only */
+  const wm_match_options rest[2] = {sp.head_rest, sp.rest};
+  if (!rc) rc = run_parts(ej, plan, rest, 2, r, NULL, by, err);
   if (!rc) {
     /* the test hook's start (exact_count.h) came with both counts */
     r->count += part->count - wm_count_start();
@@ -180,9 +239,10 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
     plan->sampled_reads = job->plan.sampled_reads;
     job->plan = *plan;
     out->slice_orders = timed, out->slice_chosen = fastest, out->slice_every = every;
-    out->slice_vertices = slice.n_first;
+    out->slice_vertices = sp.head.n_first + sp.tail.n_first;
   }
-  free(roots);
+  free(head);
+  free(tail);
   free(others);
   free(plan);
   free(part);

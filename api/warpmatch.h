@@ -568,10 +568,13 @@ typedef struct warpmatch_match_result {
    * counted with (its slice's count reused); slice_orders 0: none */
   unsigned slice_orders;        /* orders timed, at most WARPMATCH_MAX_SLICE_ORDERS */
   unsigned slice_chosen;        /* the index of the one counted with */
-  uint32_t slice_every;         /* the slice: one vertex of each `every` of the degree-ordered graph */
-  uint64_t slice_vertices;      /* the slice's vertices */
+  uint32_t slice_every;         /* the slice: about 1 in `every` of each order's work (the first
+                                   `every` vertices of the degree-ordered graph by 1 in every of
+                                   their level-1 arcs, then one vertex of each `every`) */
+  uint64_t slice_vertices;      /* the slice's level-0 vertices (of both parts) */
   unsigned slice_order[WARPMATCH_MAX_SLICE_ORDERS][WARPMATCH_MAX_PATTERN_VERTICES]; /* pattern vertices */
-  double slice_ms[WARPMATCH_MAX_SLICE_ORDERS]; /* each order's wall time on the slice */
+  double slice_ms[WARPMATCH_MAX_SLICE_ORDERS]; /* each order's wall time on the slice (every x it
+                                                  estimates its count); the least counts */
 } warpmatch_match_result;
 
 /* warpmatch_count, warpmatch_list and warpmatch_motifs with the options and

@@ -273,14 +273,16 @@ unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsign
   return 0;
 }
 
-int wm_engine_slice_roots(const wm_graph *g, uint32_t every, int rest, uint32_t **out, uint64_t *count,
+int wm_engine_slice_roots(const wm_graph *g, uint32_t every, int part, uint32_t **out, uint64_t *count,
                           wm_error *err) {
   const uint32_t n = g->n;
   *count = 0;
   *out = malloc((n ? n : 1) * sizeof **out);
   if (!*out) return wm_fail(err, WM_EINPUT, "slices: out of memory");
-  for (uint32_t v = 0; v < n; v++)
-    if ((v % every == 0) != rest) (*out)[(*count)++] = v;
+  for (uint32_t v = 0; v < n; v++) {
+    const int of = v < every ? WM_SLICE_HEAD : v % every == 0 ? WM_SLICE_TAIL : WM_SLICE_REST;
+    if (of == part) (*out)[(*count)++] = v;
+  }
   return WM_OK;
 }
 

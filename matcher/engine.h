@@ -79,22 +79,24 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
  * work (the larger of the model's estimate and the probes' measure) at
  * the executor's time per work unit.  Returns the orders to time (0 or at
  * least 2, at most `available` and WM_SLICE_MAX_ORDERS), *every the
- * slice's stride (wm_engine_slice_roots) and *budget_s the seconds the
- * timing may take (a slice heavier than its share of vertices, a hub's,
- * stops the timing there: slices.c). */
+ * slice's stride (wm_engine_slice_roots: a slice is about 1/every of each
+ * order's count) and *budget_s the seconds the timing may take (slices
+ * longer than predicted stop the timing there: slices.c). */
 #define WM_SLICE_MAX_ORDERS 6
 #define WM_SLICE_MIN_SECONDS 2e-3
 #define WM_SLICE_ROUNDS 1 /* each order timed this many times, the least kept */
 unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsigned available, uint32_t *every,
                                 double *budget_s);
 
-/* The level-0 vertices of a slice (rest 0), or all but them (rest 1):
- * the vertices v with v % every == 0, on a graph numbered by descending
- * degree the first of each run of `every` vertices of like degree: the
- * largest hub, where a skewed graph's work and its orders' differences
- * lie, and the tail alike; the same for every order timed.  *out is
- * malloc'd (*count entries). */
-int wm_engine_slice_roots(const wm_graph *g, uint32_t every, int rest, uint32_t **out, uint64_t *count,
+/* The level-0 vertices of a slice's parts: the head, vertices
+ * 0..every-1 (on a graph numbered by descending degree the hubs, whose
+ * work a slice samples by their level-1 arcs, cpu_level1_every); the
+ * tail, the vertices v >= every with v % every == 0, the first of each
+ * later run of `every` vertices of like degree, run whole; the rest, the
+ * others.  The same for every order timed.  *out is malloc'd (*count
+ * entries). */
+enum { WM_SLICE_HEAD = 0, WM_SLICE_TAIL = 1, WM_SLICE_REST = 2 };
+int wm_engine_slice_roots(const wm_graph *g, uint32_t every, int part, uint32_t **out, uint64_t *count,
                           wm_error *err);
 
 /* The ball of a job: the vertices within `hops` of vertex v, from a BFS

@@ -119,6 +119,13 @@ typedef struct wm_match_options {
                                   WM_EINPUT naming the vertex (wm_per_vertex_overflow) */
   uint32_t cpu_hub_degree;     /* CPU: roots above this degree are split into chunks of
                                   level-1 candidates (0 = default 256; tests use tiny ones) */
+  uint32_t cpu_level1_every;   /* CPU: a sample of each root's work (the timed slices' hubs):
+                                  position 1 takes only the candidates whose arc (v0, c) has
+                                  CSR index % cpu_level1_every == 0; 0 or 1: all.  Where
+                                  position 1 is counted, not iterated, all are taken
+                                  (wm_match_cpu_level1_every says which) */
+  int cpu_level1_rest;         /* CPU: the others instead, the sample's complement (none where
+                                  the sample takes all): the two runs count each match once */
   /* GPU tuning (ignored by the CPU executor) */
   int gpu_unroll;              /* U; 0 = default */
   int gpu_steal;               /* wm_steal_mode; -1 = default (two-level) */
@@ -224,6 +231,11 @@ int wm_match_check_inputs(const wm_graph *g, const wm_plan *plan, const wm_match
 
 int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
                  wm_match_result *r, wm_error *err);
+
+/* The stride the CPU executor applies at position 1 for o (its
+ * cpu_level1_every): 1 where it takes every candidate, as where position 1
+ * is counted rather than iterated (a pair count there, k = 2). */
+uint32_t wm_match_cpu_level1_every(const wm_plan *plan, const wm_match_options *o);
 
 /* A plan on the GPU: the engine's GPU rows (engine.h), a dedicated kernel
  * where one counts it, else the stack kernel.  WM_EDEVICE when no device

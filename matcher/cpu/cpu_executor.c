@@ -53,6 +53,8 @@ typedef struct exec {
                      atomically) */
   uint64_t full;  /* 1 + the vertex whose per-vertex count would pass 2^64 - 1, or 0 */
   uint32_t hub_degree, hub_chunk;
+  uint32_t level1_every; /* position 1's sample (o->cpu_level1_every), 1: every candidate */
+  int level1_rest;       /* the sample's complement instead (o->cpu_level1_rest) */
   uint64_t listed;
   wm_cpu_schedule sched; /* hoisted ops computed on first use */
   wm_progress progress;  /* in the roots' degrees */
@@ -310,13 +312,26 @@ static void descend(exec *e, worker *w, unsigned L, uint32_t from, uint32_t to) 
   const uint32_t *c;
   uint32_t n, lo, hi;
   operand(e, w, plan->cand[p], &c, &n);
+  const uint32_t *list = c;
   if (to < n) n = to;
   if (from >= n) return;
   c += from;
   n -= from;
   range_of(w, plan->lower[p], plan->upper[p], &lo, &hi);
   wm_set_trim(&c, &n, lo, hi);
-  for (uint32_t i = 0; i < n; i++) {
+  uint64_t i = 0, step = 1, skip = 0, arc = 0;
+  if (!L && e->level1_every > 1) {
+    /* The sample's arcs by their index in the CSR, not in each list: a
+     * root of fewer candidates than the stride has its share of them, not
+     * always its first (on a graph numbered by degree, its largest). */
+    arc = e->g->offsets[w->v[0]] + (uint64_t)(c - list);
+    if (e->level1_rest)
+      skip = e->level1_every;
+    else
+      step = e->level1_every, i = (step - arc % step) % step;
+  }
+  for (; i < n; i += step) {
+    if (skip && (arc + i) % skip == 0) continue;
     if (!accept(e, w, p, c[i])) continue;
     w->v[p] = c[i];
     w->bound[p] = ++w->clock;
@@ -402,6 +417,8 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
    * size (a product is: a sum over the part); counting a root is one range
    * anyway. */
   e->split = !(e->pairs && e->pairs != WM_PAIRS_PRODUCT && e->tail == 1);
+  e->level1_every = o->cpu_level1_every > 1 && !(e->fast_count && e->tail == 1) ? o->cpu_level1_every : 1;
+  e->level1_rest = o->cpu_level1_rest;
   e->count_op = -1;
   e->within = e->pairs == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
   wm_cpu_schedule_build(plan, &e->sched);
@@ -513,6 +530,12 @@ static int threads_for_work(int threads, const wm_plan *plan, uint64_t root_degr
   return best >= threads ? threads : best < 1.0 ? 1 : (int)best;
 }
 
+uint32_t wm_match_cpu_level1_every(const wm_plan *plan, const wm_match_options *o) {
+  exec e;
+  setup(&e, NULL, plan, o);
+  return e.level1_every;
+}
+
 int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options *o,
                  wm_match_result *r, wm_error *err) {
   wm_match_options defaults;
@@ -523,6 +546,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   exec e;
   setup(&e, g, plan, o);
   uint64_t roots = o->first ? o->n_first : g->n, nhubs;
+  if (e.level1_rest && e.level1_every == 1) roots = 0; /* a sample of all leaves nothing */
   hub_task *hubs;
   if (!make_hub_tasks(&e, roots, &hubs, &nhubs)) return wm_fail(err, WM_EINPUT, "out of memory");
   const wm_share *share = o->sink ? NULL : o->share;
