@@ -182,6 +182,17 @@ static warpmatch_match_result count_with(warpmatch_context *ctx, const warpmatch
   return r;
 }
 
+/* A context on one thread, raw as the library's graph, and a pattern file. */
+static void one_thread_case(const wm_graph *raw, const char *pattern, warpmatch_context **ctx, warpmatch_graph **g,
+                            warpmatch_pattern **p) {
+  cr_assert_eq(warpmatch_context_create(ctx), WARPMATCH_OK);
+  cr_assert_eq(warpmatch_set_threads(*ctx, 1), WARPMATCH_OK);
+  *g = api_graph(*ctx, raw);
+  char path[4096];
+  wm_test_pattern_file(path, sizeof path, pattern);
+  cr_assert_eq(warpmatch_pattern_create(*ctx, path, p), WARPMATCH_OK, "%s", warpmatch_last_error(*ctx));
+}
+
 static wm_u128 count_of(const warpmatch_match_result *r) {
   return (wm_u128)r->count.count_high << 64 | r->count.count;
 }
@@ -197,13 +208,9 @@ Test(planner_slices, hub_graph_count_and_order, .timeout = 300) {
   setenv("WM_TEST_COUNT_START", "5", 1);
   wm_graph *raw = wm_test_powerlaw(500, 8, 8, 0.6, 7);
   warpmatch_context *ctx;
-  cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
-  cr_assert_eq(warpmatch_set_threads(ctx, 1), WARPMATCH_OK);
-  warpmatch_graph *g = api_graph(ctx, raw);
+  warpmatch_graph *g;
   warpmatch_pattern *p;
-  char path[4096];
-  wm_test_pattern_file(path, sizeof path, "stmatch/p13.txt");
-  cr_assert_eq(warpmatch_pattern_create(ctx, path, &p), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  one_thread_case(raw, "stmatch/p13.txt", &ctx, &g, &p);
   const warpmatch_match_result sliced = count_with(ctx, g, p, WARPMATCH_PLANNER_AUTO, NULL);
   const warpmatch_match_result probes = count_with(ctx, g, p, WARPMATCH_PLANNER_PROBES, NULL);
   const warpmatch_match_result model = count_with(ctx, g, p, WARPMATCH_PLANNER_MODEL, NULL);
@@ -261,13 +268,9 @@ Test(planner_slices, hub_graph_estimates_whole_counts, .timeout = 300) {
   wm_error err;
   cr_assert_eq(wm_generate_model(&gm, &raw, &err), WM_OK, "%s", err.msg);
   warpmatch_context *ctx;
-  cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
-  cr_assert_eq(warpmatch_set_threads(ctx, 1), WARPMATCH_OK);
-  warpmatch_graph *g = api_graph(ctx, raw);
+  warpmatch_graph *g;
   warpmatch_pattern *p;
-  char path[4096];
-  wm_test_pattern_file(path, sizeof path, "stmatch/p1.txt");
-  cr_assert_eq(warpmatch_pattern_create(ctx, path, &p), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  one_thread_case(raw, "stmatch/p1.txt", &ctx, &g, &p);
   const warpmatch_match_result sliced = count_with(ctx, g, p, WARPMATCH_PLANNER_AUTO, NULL);
   const warpmatch_match_result probes = count_with(ctx, g, p, WARPMATCH_PLANNER_PROBES, NULL);
   cr_assert(count_of(&sliced) == count_of(&probes), "the counts differ");
