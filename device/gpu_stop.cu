@@ -80,7 +80,8 @@ int wm_gpu_stop_word(wm_monitor *m, wm_stop **dev_stop, wm_error *err) {
 }
 
 void wm_gpu_stop_word_free(wm_monitor *m) {
-  if (!m) return;
+  /* a context that never used a GPU: no CUDA call (it would start the runtime) */
+  if (!m || !m->gpu_word) return;
   int cur = -1;
   cudaGetDevice(&cur);
   for (int d = 0; d < WM_MAX_GPUS; d++)
