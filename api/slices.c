@@ -101,8 +101,15 @@ typedef struct slice_parts {
   uint32_t every;
 } slice_parts;
 
-/* Runs o[0, n) of one order and adds them up into *r (the test hook's
- * start, exact_count.h, once). */
+/* Adds a part's count into *r: the test hook's start (exact_count.h)
+ * came with both counts and stays once. */
+static void add_part(wm_match_result *r, const wm_match_result *x) {
+  r->count += x->count - wm_count_start();
+  r->set_ops += x->set_ops;
+  r->seconds += x->seconds;
+}
+
+/* Runs o[0, n) of one order and adds them up into *r. */
 static int run_parts(const wm_engine_job *ej, const wm_plan *plan, const wm_match_options *o, unsigned n,
                      wm_match_result *r, double *seconds, const wm_executor **by, wm_error *err) {
   int rc = WM_OK;
@@ -111,10 +118,7 @@ static int run_parts(const wm_engine_job *ej, const wm_plan *plan, const wm_matc
     const double t0 = wm_now();
     rc = run_order(ej, plan, &o[i], i ? &x : r, by, err);
     if (seconds) seconds[i] = wm_now() - t0;
-    if (rc || !i) continue;
-    r->count += x.count - wm_count_start();
-    r->set_ops += x.set_ops;
-    r->seconds += x.seconds;
+    if (!rc && i) add_part(r, &x);
   }
   return rc;
 }
@@ -226,10 +230,7 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const wm_match_options rest[2] = {sp.head_rest, sp.rest};
   if (!rc) rc = run_parts(ej, plan, rest, 2, r, NULL, by, err);
   if (!rc) {
-    /* the test hook's start (exact_count.h) came with both counts */
-    r->count += part->count - wm_count_start();
-    r->set_ops += part->set_ops;
-    r->seconds += part->seconds;
+    add_part(r, part);
     overhead -= part->seconds; /* one of the winner's slices is counting, the rest planning */
   }
   if (!rc) {
