@@ -91,7 +91,7 @@ void wm_gpu_stop_word_free(wm_monitor *m) {
       m->gpu_stop[d] = NULL;
     }
   if (cur >= 0) cudaSetDevice(cur);
-  if (m->gpu_word) cudaFreeHost(m->gpu_word);
+  cudaFreeHost(m->gpu_word);
   cudaGetLastError();
   m->gpu_word = NULL;
 }
