@@ -281,8 +281,8 @@ __device__ bool wm_next_edges(wm_kctx &c, volatile wm_bstate *bs, int l0_done) {
   }
 }
 
-/* Whole warp: whether the call was asked to stop; lane 0 reads the word,
- * at most every WM_STOP_POLL_CYCLES (a level-0 item can take microseconds). */
+/* Whole warp: whether the call was asked to stop; lane 0 looks at most
+ * every WM_STOP_POLL_CYCLES (the loop asks at every step). */
 __device__ bool wm_warp_stop(wm_kctx &c) {
   int s = 0;
   if (c.lane == 0) s = wm_stop_due(c.A->stop, (unsigned *)&c.ws->stop_poll);
@@ -447,8 +447,12 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
     }
   }
   while (!stopped) {
+    /* Every step, paced per warp (wm_warp_stop): a warp may stay under one
+     * hub's item for seconds, and once the others have stopped no thief
+     * shares it.  Checks at fewer sites were late on house over Kronecker
+     * 17: 13 s checking only before claims, 1.2 s at every ascent too. */
+    if (wm_warp_stop(c)) break; /* claims nothing more: the host reports the stop */
     if (p < 0) {
-      if (wm_warp_stop(c)) break; /* claims nothing more: the host reports the stop */
       WM_PROF_START();
       p = wm_acquire(c, bs, warps_base, Ly, wid);
       WM_PROF_ADD(WM_PROF_ACQUIRE);
@@ -481,12 +485,6 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
       if (p == 0) {
         p = -1;
       } else {
-        /* going back up to level 0 or 1 (paced per warp): a warp deep in a
-         * hub's item may not come back to level 0 for seconds, and once the
-         * others have stopped, no thief shares that item any more (a count
-         * of Kronecker 17 answered 13 s late, checking only at level 0);
-         * deeper ascents are too frequent to pay even the pacing's test */
-        if (p <= 2 && wm_warp_stop(c)) break;
         p--;
         st = WM_S_NEXT;
       }

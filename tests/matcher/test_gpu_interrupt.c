@@ -37,6 +37,23 @@ typedef struct gcall {
   int32_t *levels;  /* BFS: n */
 } gcall;
 
+/* The phase the call last reported (warpmatch_set_progress_callback), so
+ * that a late return says where the call was when the flag came. */
+typedef struct phase_seen {
+  char name[64];
+  uint64_t done, total;
+} phase_seen;
+
+static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_progress(void *user, const char *phase, uint64_t done, uint64_t total) {
+  phase_seen *s = user;
+  pthread_mutex_lock(&seen_lock);
+  snprintf(s->name, sizeof s->name, "%s", phase);
+  s->done = done, s->total = total;
+  pthread_mutex_unlock(&seen_lock);
+}
+
 static void *run_call(void *arg) {
   gcall *c = arg;
   c->started = wm_test_now();
@@ -139,12 +156,21 @@ static void interrupt_gpu(enum kind kind, int gpus, unsigned scale, unsigned mos
   gcall ref, c;
   long_enough(ctx, kind, gpus, scale, most, &g, &ref);
   prepare(&c, ctx, g, kind, gpus);
+  phase_seen seen = {"(none reported)", 0, 0}, at_flag;
+  cr_assert_eq(warpmatch_set_progress_callback(ctx, on_progress, &seen), WARPMATCH_OK);
   pthread_t t;
   cr_assert_eq(pthread_create(&t, NULL, run_call, &c), 0);
   wm_test_pause_ms(300);
   const double asked = wm_test_now();
+  pthread_mutex_lock(&seen_lock);
+  at_flag = seen;
+  pthread_mutex_unlock(&seen_lock);
   warpmatch_interrupt(ctx, 1);
   pthread_join(t, NULL);
+  cr_assert_eq(warpmatch_set_progress_callback(ctx, NULL, NULL), WARPMATCH_OK);
+  cr_log_info("kind %d: at the flag '%s' %llu of %llu; last reported '%s' %llu of %llu", (int)kind, at_flag.name,
+              (unsigned long long)at_flag.done, (unsigned long long)at_flag.total, seen.name,
+              (unsigned long long)seen.done, (unsigned long long)seen.total);
   cr_assert_eq(c.rc, WARPMATCH_EINTERRUPTED, "rc %d: %s", c.rc, warpmatch_last_error(ctx));
   cr_assert(strstr(warpmatch_last_error(ctx), "interrupted"), "%s", warpmatch_last_error(ctx));
   cr_assert_lt(c.ended - asked, 0.5, "returned %.3f s after the interrupt", c.ended - asked);
