@@ -177,13 +177,15 @@ int wm_api_job_replan(const warpmatch_context *ctx, const warpmatch_match_option
                       const uint8_t *order, wm_plan *out, wm_error *err);
 
 /* Timed slices (slices.c): whether a count job is one (the auto planner,
- * the whole graph, no order, listing, per-vertex counts, trials or share,
- * counted by a plan, and a count long enough: wm_engine_slice_policy),
- * and then its count: the candidate orders the policy affords timed on
- * one slice of level 0, the fastest kept, its slice's count reused and the
- * rest of level 0 counted with it.  *r and *by as wm_engine_count's;
+ * the whole graph, no order, listing, per-vertex counts or share, counted
+ * by a plan, and a count long enough: wm_engine_slice_policy), and then
+ * its count: the candidate orders the policy affords timed on one slice
+ * of level 0, the fastest kept, its slice's count reused and the rest of
+ * level 0 counted with it (*sliced set).  *r and *by as wm_engine_count's;
  * job->plan becomes the order counted with, and out's slice_* members say
- * what was timed (job->plan_seconds gains the others' slices). */
+ * what was timed (job->plan_seconds gains the others' slices).  With
+ * trials the slices only choose: *sliced stays 0, the caller counts
+ * job->plan with its trials, and every slice was planning. */
 struct wm_engine_job;
 struct wm_executor;
 struct wm_match_result;

@@ -26,13 +26,15 @@ _Static_assert(WARPMATCH_MAX_SLICE_ORDERS == WM_SLICE_MAX_ORDERS, "the API's sli
 static const double kWorse = 2.0;
 
 /* Whether the job may count by slices: the auto planner's order (none
- * given), the whole graph counted by a plan on the CPU executor in one run.
- * The stack kernel can count a slice too (run_sliced recounts the graph
- * there), but its unit time is a guess and no slice has run on a device
- * yet: not the GPU's until both are measured. */
+ * given), the whole graph counted by a plan on the CPU executor.  With
+ * trials the slices only choose the order, which the trials then time
+ * whole (the same plan as a single run's: a benchmark times what a user
+ * gets).  The stack kernel can count a slice too (run_sliced recounts the
+ * graph there), but its unit time is a guess and no slice has run on a
+ * device yet: not the GPU's until both are measured. */
 static int applies(const warpmatch_match_options *o, const wm_api_job *job, const wm_engine_job *ej) {
   const wm_match_options *mo = ej->mo;
-  if (o->planner != WARPMATCH_PLANNER_AUTO || o->order || job->candidates.n < 2 || ej->trials > 1) return 0;
+  if (o->planner != WARPMATCH_PLANNER_AUTO || o->order || job->candidates.n < 2) return 0;
   if (mo->first || mo->allowed || mo->per_vertex || mo->sink || mo->share) return 0;
   const wm_executor *e = wm_engine_choose(ej, NULL, 0);
   return e && !e->formula && !e->gpu;
@@ -84,12 +86,14 @@ static unsigned pick_orders(const wm_api_job *job, unsigned max, uint8_t out[][W
   return n;
 }
 
-/* One order's run over the roots of mo (job's options otherwise). */
+/* One order's run over the roots of mo (job's options otherwise), once
+ * whatever the job's trials. */
 static int run_order(const wm_engine_job *ej, const wm_plan *plan, const wm_match_options *mo, wm_match_result *r,
                      const wm_executor **by, wm_error *err) {
   wm_engine_job j = *ej;
   j.plan = plan;
   j.mo = mo;
+  j.trials = 1;
   return wm_engine_count(&j, r, by, err);
 }
 
@@ -208,7 +212,6 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const unsigned k = wm_engine_slice_policy(&job->plan, 0, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
                                             &every, &budget);
   if (k < 2) return WM_OK;
-  *sliced = 1;
   slice_parts sp = {*ej->mo, *ej->mo, *ej->mo, *ej->mo, every};
   uint32_t *head = NULL, *tail = NULL, *others = NULL;
   int rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_HEAD, &head, &sp.head.n_first, err);
@@ -226,10 +229,12 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const double t0 = wm_now();
   if (!rc) timed = time_orders(ctx, o, job, ej, &sp, orders, k, budget, out, &fastest, plan, part, &rc, err);
   double overhead = wm_now() - t0;
-  /* the winner's slice is counted: the rest of its work only */
+  /* the winner's slice is counted: the rest of its work only (with
+   * trials, the caller times the winner's whole count: all was planning) */
   const wm_match_options rest[2] = {sp.head_rest, sp.rest};
-  if (!rc) rc = run_parts(ej, plan, rest, 2, r, NULL, by, err);
-  if (!rc) {
+  *sliced = ej->trials <= 1;
+  if (!rc && *sliced) rc = run_parts(ej, plan, rest, 2, r, NULL, by, err);
+  if (!rc && *sliced) {
     add_part(r, part);
     overhead -= part->seconds; /* one of the winner's slices is counting, the rest planning */
   }

@@ -509,11 +509,12 @@ typedef struct warpmatch_match_options {
                             model from the graph's statistics; _SAMPLED, the model's best few
                             measured on the graph by random probes, the least work winning
                             (tenths of a second to plan; better on graphs with dense cores);
-                            _AUTO (default), sampled where the model's order reads over 1e11
-                            elements on the GPU (1e9 on the CPU), another order taken only at
-                            half its work or less; where the count is long enough, its best few
-                            are then timed on a slice of level 0 and the fastest counts (the
-                            result's slice_*); _PROBES, AUTO without the slices */
+                            _AUTO (default), as many of the model's best measured by probes as
+                            4% of the count's predicted time pays for, another order taken only
+                            at half its work or less; where a CPU count is long enough, its best
+                            few are then timed on a slice of level 0 and the fastest counts (the
+                            result's slice_*; with trials, the trials time the fastest's whole
+                            count); _PROBES, AUTO without the slices */
   const unsigned *order; /* NULL (default): the planner's matching order; else the pattern's k
                             vertices in the order to match them, each after the first adjacent
                             to an earlier one (count and list; the dedicated kernels keep their

@@ -4,7 +4,8 @@
  * pays for slices of at least WM_SLICE_MIN_SECONDS; a count by slices
  * equals the count without them (the test hook's start once); on a hub
  * graph where the model's order of p13 is far slower, the order counted
- * with is not it, and it is the fastest of those timed. */
+ * with is not it, and it is the fastest of those timed; with trials the
+ * trials count the order the slices chose. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <math.h>
@@ -168,18 +169,25 @@ static warpmatch_graph *api_graph(warpmatch_context *ctx, const wm_graph *g) {
   return out;
 }
 
-static warpmatch_match_result count_with(warpmatch_context *ctx, const warpmatch_graph *g,
-                                         const warpmatch_pattern *p, int planner, const unsigned *order) {
+static warpmatch_match_result count_trials(warpmatch_context *ctx, const warpmatch_graph *g,
+                                           const warpmatch_pattern *p, int planner, const unsigned *order,
+                                           unsigned trials) {
   warpmatch_match_options o;
   warpmatch_match_options_init(&o);
   o.planner = planner;
   o.order = order;
+  o.trials = trials;
   o.count.method = WARPMATCH_METHOD_ENUMERATE;
   warpmatch_match_result r;
   memset(&r, 0, sizeof r);
   r.size = sizeof r;
   cr_assert_eq(warpmatch_count_ex(ctx, g, p, &o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
   return r;
+}
+
+static warpmatch_match_result count_with(warpmatch_context *ctx, const warpmatch_graph *g,
+                                         const warpmatch_pattern *p, int planner, const unsigned *order) {
+  return count_trials(ctx, g, p, planner, order, 1);
 }
 
 /* A context on one thread, raw as the library's graph, and a pattern file. */
@@ -244,6 +252,35 @@ Test(planner_slices, hub_graph_count_and_order, .timeout = 300) {
   warpmatch_graph_destroy(g);
   warpmatch_context_destroy(ctx);
   wm_graph_destroy(raw), wm_graph_destroy(g2);
+}
+
+/* With trials the slices still choose the order (a benchmark times the
+ * plan a single count runs), and the trials time that order's whole
+ * count: on the hub graph above, auto with 3 trials times slices, counts
+ * what the model's order counts, and its set operations are those of a
+ * count with the order it chose. */
+Test(planner_slices, trials_time_the_order_the_slices_chose, .timeout = 300) {
+  setenv("WM_TEST_COUNT_START", "5", 1);
+  wm_graph *raw = wm_test_powerlaw(500, 8, 8, 0.6, 7);
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  warpmatch_pattern *p;
+  one_thread_case(raw, "stmatch/p13.txt", &ctx, &g, &p);
+  const warpmatch_match_result timed = count_trials(ctx, g, p, WARPMATCH_PLANNER_AUTO, NULL, 3);
+  const warpmatch_match_result model = count_with(ctx, g, p, WARPMATCH_PLANNER_MODEL, NULL);
+  cr_assert_geq(timed.slice_orders, 2u, "no slices with trials");
+  cr_assert_eq(timed.trials, 3u);
+  cr_assert(count_of(&timed) == count_of(&model), "the counts differ");
+  unsigned chosen[WARPMATCH_MAX_PATTERN_VERTICES];
+  for (unsigned i = 0; i < WARPMATCH_MAX_PATTERN_VERTICES; i++) chosen[i] = timed.slice_order[timed.slice_chosen][i];
+  const warpmatch_match_result whole = count_with(ctx, g, p, WARPMATCH_PLANNER_AUTO, chosen);
+  cr_assert_eq(timed.set_ops, whole.set_ops, "the trials counted another order: %llu set operations, %llu",
+               (unsigned long long)timed.set_ops, (unsigned long long)whole.set_ops);
+  cr_assert_gt(timed.plan_seconds, 0.0);
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  wm_graph_destroy(raw);
 }
 
 /* The corpus's hub-small (one hub joined to 90% of 2,000 vertices over a
