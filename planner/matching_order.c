@@ -316,9 +316,30 @@ static unsigned affordable(const search *s, unsigned n, double glimpse, double g
   return k;
 }
 
+/* The model's estimate of an order (HUGE_VAL where it cannot be planned). */
+static double model_cost(const search *s, const uint8_t *order) {
+  wm_plan trial = s->trial;
+  memcpy(trial.order, order, WM_MAX_K);
+  wm_error err;
+  return fill_trial(s, &trial, &err) ? HUGE_VAL : wm_plan_estimate_cost(&trial, s->gs);
+}
+
+/* Of orders[0, n), the least sampled work among those the model scores
+ * as the first (its choice): between them the model has no preference
+ * (orders that differ in where a symmetry bound or the last two
+ * positions go), so the probes decide without a margin. */
+static unsigned least_among_ties(const search *s, uint8_t orders[][WM_MAX_K], unsigned n, const double *work) {
+  const double mine = model_cost(s, orders[0]);
+  unsigned tie = 0;
+  for (unsigned i = 1; i < n && mine < HUGE_VAL; i++)
+    if (work[i] < work[tie] && fabs(model_cost(s, orders[i]) - mine) <= 1e-9 * mine) tie = i;
+  return tie;
+}
+
 /* The shortlisted order of least sampled work (the model's choice, first
- * in the list, wins ties), where it beats the model's by the margin; its
- * estimate into plan->sampled_cost.  With a share (auto), nothing is
+ * in the list, wins ties), where it beats the model's by the margin (or
+ * the least of the orders the model scores as its choice, which need
+ * none); its estimate into plan->sampled_cost.  With a share (auto), nothing is
  * measured where the shortlists hold the model's order alone, and only
  * what the count's predicted time pays for (affordable).  measured[i]
  * says which of work[] the probes filled. */
@@ -364,7 +385,8 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     if (work[i] < work[best]) best = i;
   plan->sampled_reads = spent;
   plan->sampled_orders = n;
-  if (best && work[best] * smp->margin > work[0]) best = 0; /* the model's, in plan->order already */
+  const unsigned tie = least_among_ties(s, orders, n, work);
+  if (best != tie && work[best] * smp->margin > work[tie]) best = tie; /* tie 0: the model's */
   memcpy(plan->order, orders[best], WM_MAX_K);
   plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }
