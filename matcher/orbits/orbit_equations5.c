@@ -258,19 +258,27 @@ static wm_i128 closed_sum(const wm_graph *g, unsigned kind, uint32_t x, int *of)
   return s;
 }
 
-/* I = M^-1 E, densest first, each division exact (else a bug). */
-int wm_o5_solve(const wm_graph *g, const wm_o5_equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err) {
+/* I = M^-1 E, densest first, each division exact (else a bug); a row of
+ * `closed` (may be NULL) adds x's non-induced 4-stars first.  Shared with
+ * the non-induced counts' solve (orbit_noninduced5.c), whose M is unit
+ * triangular. */
+int wm_o5_solve_rows(const wm_graph *g, const uint16_t (*coef)[ORBITS5], const uint8_t *order, const uint8_t *closed,
+                     uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err) {
   int of = 0;
   for (unsigned i = 0; i < ORBITS5; i++) {
-    const unsigned r = q->order[i];
-    wm_i128 v = q->closed[r] ? wm_add_chk(e[r], closed_sum(g, q->closed[r], x, &of), &of) : e[r];
+    const unsigned r = order[i];
+    wm_i128 v = closed && closed[r] ? wm_add_chk(e[r], closed_sum(g, closed[r], x, &of), &of) : e[r];
     for (unsigned o = 0; o < ORBITS5; o++)
-      if (o != r && q->coef[r][o]) v = wm_sub_chk(v, wm_mul_chk((wm_i128)q->coef[r][o], I[o], &of), &of);
+      if (o != r && coef[r][o]) v = wm_sub_chk(v, wm_mul_chk((wm_i128)coef[r][o], I[o], &of), &of);
     if (of) return wm_orbit_overflow(g, x, r + FIRST5, err);
-    if (v % q->coef[r][r])
+    if (v % coef[r][r])
       return wm_fail(err, WM_EINPUT, "orbits: vertex %u: orbit %u's equation does not divide (a bug: please report it)",
                      wm_graph_file_id(g, x), r + FIRST5);
-    I[r] = v / q->coef[r][r];
+    I[r] = v / coef[r][r];
   }
   return WM_OK;
+}
+
+int wm_o5_solve(const wm_graph *g, const wm_o5_equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err) {
+  return wm_o5_solve_rows(g, q->coef, q->order, q->closed, x, e, I, err);
 }

@@ -50,6 +50,11 @@ int wm_o5_derive(const wm_orbit_tables *t, wm_o5_equations *q, wm_error *err);
  * the degrees), each division checked (a count past 2^127 is the overflow
  * error naming x and the orbit). */
 int wm_o5_solve(const wm_graph *g, const wm_o5_equations *q, uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err);
+/* The same for any M (coef, rows by orbit - FIRST5) triangular in `order`
+ * (orbits - FIRST5, solved first to last); closed: q->closed's rows, or
+ * NULL where none adds the 4-stars. */
+int wm_o5_solve_rows(const wm_graph *g, const uint16_t (*coef)[ORBITS5], const uint8_t *order, const uint8_t *closed,
+                     uint32_t x, const wm_i128 *e, wm_i128 *I, wm_error *err);
 /* The positions of S (mask) adjacent to position v. */
 unsigned wm_o5_neighbours_in(unsigned mask, unsigned v);
 /* S (mask) is a 3-star: no equation reads these sets, so the walk never

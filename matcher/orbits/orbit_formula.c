@@ -40,16 +40,7 @@ typedef struct relations {
 
 static void derive(const wm_orbit_tables *t, relations *r) {
   memset(r, 0, sizeof *r);
-  for (unsigned b = 1; b < ORBITS4; b++) {
-    const unsigned gid = t->graphlet_of_orbit[b], k = t->graphlet_vertices[gid], mask = t->graphlet_mask[gid];
-    unsigned p = 0;
-    while (t->orbit[k][mask][p] != b) p++;
-    for (unsigned s = mask;; s = (s - 1) & mask) { /* every edge subset */
-      const uint8_t a = t->orbit[k][s][p];
-      if (a != WM_ORBIT_NONE) r->c[a][b]++;
-      if (!s) break;
-    }
-  }
+  wm_orbit_copies_in(t, 1, ORBITS4, &r->c[1][1], ORBITS4);
   unsigned n = 0;
   for (int edges = 6; edges >= 1; edges--)
     for (unsigned o = 1; o < ORBITS4; o++)

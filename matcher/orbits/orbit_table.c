@@ -317,3 +317,22 @@ const wm_orbit_tables *wm_orbit_tables_upto(unsigned k, wm_error *err) {
 }
 
 const wm_orbit_tables *wm_orbit_tables_get(wm_error *err) { return wm_orbit_tables_upto(WM_ORBIT_MAX_K, err); }
+
+/* For orbit b, its drawing's spanning edge subsets that are connected are
+ * the non-induced copies inside that graphlet; the orbit of b's position in
+ * each is the a it adds to.  A count is at most the 252 5-edge subsets of
+ * K5's 10 edges, so a byte holds it. */
+void wm_orbit_copies_in(const wm_orbit_tables *t, unsigned first, unsigned last, uint8_t *c, unsigned stride) {
+  for (unsigned a = first; a < last; a++) memset(c + (size_t)(a - first) * stride, 0, last - first);
+  for (unsigned b = first; b < last; b++) {
+    const unsigned gid = t->graphlet_of_orbit[b], k = t->graphlet_vertices[gid], mask = t->graphlet_mask[gid];
+    unsigned p = 0;
+    while (t->orbit[k][mask][p] != b) p++;
+    for (unsigned s = mask;; s = (s - 1) & mask) { /* every edge subset */
+      const uint8_t a = t->orbit[k][s][p];
+      if (a != WM_ORBIT_NONE && a >= first && a < last) c[(size_t)(a - first) * stride + (b - first)]++;
+      if (!s) break;
+    }
+  }
+}
+

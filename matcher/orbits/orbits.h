@@ -61,6 +61,16 @@ const wm_orbit_tables *wm_orbit_tables_get(wm_error *err);
  * may not be built yet). */
 const wm_orbit_tables *wm_orbit_tables_upto(unsigned k, wm_error *err);
 
+/* The non-induced copies of one orbit's graphlet in another's, for the
+ * orbits a, b of [first, last) (one graphlet size: a copy spans all of its
+ * vertices): c[(a - first) * stride + (b - first)] = how many connected
+ * spanning edge subsets of b's graphlet are a's graphlet with the vertex
+ * in orbit b in orbit a.  So N_a(v) = sum over b of c[a][b] I_b(v) for
+ * v's non-induced counts N and induced ones I (orbit_formula.c for 4
+ * vertices, orbit_noninduced5.c for 5).  t must hold the masks of that size
+ * (wm_orbit_tables_upto). */
+void wm_orbit_copies_in(const wm_orbit_tables *t, unsigned first, unsigned last, uint8_t *c, unsigned stride);
+
 /* The reference drawing of graphlet `gid` (0..29) as "0-1 0-2 ...", and the
  * orbit of each of its vertices; for documentation and tests. */
 void wm_orbit_graphlet_edges(unsigned gid, char *buf, unsigned size);
