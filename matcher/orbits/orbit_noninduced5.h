@@ -1,0 +1,51 @@
+/* The 5-vertex orbits through their non-induced counts (issue 43; EVOKE's
+ * idea, Pashanasangi & Seshadhri 2020, the formulas here this project's):
+ * for each vertex x and orbit o of 15..72, N_o(x) is the number of
+ * subgraphs (edge sets, not necessarily induced) shaped as o's graphlet
+ * with x in orbit o.  N comes from pieces the walks count per vertex, per
+ * edge or per triangle (degrees, triangles, 4-cycles, cliques) with no
+ * enumeration of 4-vertex sets, and the induced counts follow as
+ * I = M^-1 N, M from the drawings (wm_orbit_copies_in) and unit triangular
+ * by edge count, as the 4-vertex formula does (orbit_formula.c).
+ *
+ * Not wired into `orbits --method formula` yet: only the tests call this.
+ * The induced count of a tree orbit needs N of every denser graphlet that
+ * holds the tree, i.e. all 58, so the method can switch over only once
+ * every formula is in.  This first part holds M, the solve, and the
+ * formulas that need only the 4-vertex formula's aggregates (triangles
+ * per arc, 4-cycles, 4-cliques and Topp per vertex) and O(m) sums of them
+ * (wm_o5n_has); the others need new credits in the walks. */
+#ifndef WM_ORBIT_NONINDUCED5_H
+#define WM_ORBIT_NONINDUCED5_H
+
+#include "orbit_equations5.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wm_o5n_matrix {
+  uint16_t coef[ORBITS5][ORBITS5]; /* M[a - FIRST5][b - FIRST5]: N_a = sum over b of M[a][b] I_b */
+  uint8_t order[ORBITS5];          /* orbits - FIRST5, densest graphlet first */
+} wm_o5n_matrix;
+
+/* M from the drawings (t built for 5 vertices), checked unit triangular
+ * by edge count (else WM_EINPUT naming the orbit: a bug). */
+int wm_o5n_derive(const wm_orbit_tables *t, wm_o5n_matrix *m, wm_error *err);
+/* I[o - FIRST5] = (M^-1 N)[o] for x, in checked 128-bit arithmetic (a
+ * value past 2^127 is the overflow error naming x and the orbit). */
+int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm_i128 *N, wm_i128 *I,
+                 wm_error *err);
+
+/* 1 when orbit o (15..72) has its non-induced formula here. */
+int wm_o5n_has(unsigned o);
+/* N[x * ORBITS5 + o - FIRST5] for every vertex x of the undirected g and
+ * every orbit o with wm_o5n_has(o); 0 for the others.  A value past 2^127
+ * is WM_EINPUT naming the vertex and the orbit. */
+int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
