@@ -8,7 +8,8 @@
  * (3-paths from x), S = the sum of C(d_y - 1, 2), R = the sum of
  * t (d_y - 2), D = the sum of C(t, 2) (diamonds with x on the chord), Topp
  * = the sum over x's triangles x, a, b of t_ab, c4 its 4-cycles, K4 its
- * 4-cliques.  Each orbit's N is a sum over x's neighbours of these, less
+ * 4-cliques; per arc t, tdeg, F and c4e, per 2-hop pair cn (defined where
+ * they are counted).  Each orbit's N is a sum over x's neighbours of these, less
  * the walks in which vertices coincide (inclusion-exclusion); every
  * formula was first checked against brute force in a prototype, and the
  * tests check each against brute force again. */
@@ -20,9 +21,13 @@
 #include "orbit_noninduced5.h"
 
 /* The orbits with a formula here: the trees and the graphlets cut at a
- * vertex or an edge into stars, triangles, 4-cycles and 4-cliques. */
-static const uint8_t with_formula[] = {15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28, 29, 30,
-                                       31, 32, 33, 35, 38, 39, 41, 42, 43, 44, 45, 47, 55, 58};
+ * vertex or an edge into stars, triangles, 4-cycles and 4-cliques whose
+ * pieces are counted here.  Still to come: the 5-cycle (34), K2,3's 3-side
+ * (49), the 4-clique per edge and per triangle (56, 57, 61, 65-67, 70, 71),
+ * W4 less a spoke (62-64), the wheel (68, 69) and K5 (72). */
+static const uint8_t with_formula[] = {15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                       32, 33, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 50,
+                                       51, 52, 53, 54, 55, 58, 59, 60};
 
 int wm_o5n_has(unsigned o) {
   for (unsigned i = 0; i < sizeof with_formula; i++)
@@ -68,14 +73,20 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 
 /* ---- the pieces ------------------------------------------------------- */
 
+/* x's sums over its triangles' far edges (far_edges) and over the vertices
+ * two steps away (around_cycles). */
+enum { S25, S40, S54, S60, S36, S50, S51, WALKED };
+
 /* Per vertex, what its neighbours' sums read.  With n below 2^32 a degree
- * and an edge's triangles are below 2^32, so each of these (at most 2^32
- * terms of at most 2^64 each, or p3's and the sums of T of 2^32 terms below
- * 2^63 ... 2^96) is far below 2^127: no checks. */
+ * and an edge's triangles are below 2^32, so each of T .. Topp (at most
+ * 2^32 terms of at most 2^64 each, or p3's and the sums of T of 2^32 terms
+ * below 2^63 ... 2^96) is far below 2^127: no checks. */
 typedef struct pieces {
   const wm_graph *g;
   const wm_orbit_aggregates *a;
   wm_i128 *T, *p2, *S, *R, *D, *p3, *nbT, *Topp;
+  uint64_t *tdeg, *F, *c4e; /* per arc (far_edges, around_cycles) */
+  wm_acc (*walked)[WALKED];  /* per vertex */
 } pieces;
 
 static wm_i128 deg(const wm_graph *g, uint32_t v) { return (wm_i128)(g->offsets[v + 1] - g->offsets[v]); }
@@ -100,13 +111,120 @@ static void neighbour_sums(const pieces *p, uint32_t x) {
   p->Topp[x] = p->a->n12[x] + p->T[x]; /* n12: the sum of t_ab - 1 */
 }
 
+/* ---- x's triangles ----------------------------------------------------- */
+
+/* The graphlets cut at a triangle x, a, b read its far edge a-b: t_ab, and
+ * per arc tdeg (over the third vertices z of the edge's triangles, the sum
+ * of d_z) and F (for the arc y -> a, the sum of t_yz - 1).  Each vertex
+ * walks its own triangles with its row marked, so that every credit is its
+ * own (no shared writes): that costs the sum of d^2, where the oriented
+ * walks of orbit_aggregates_cpu.c cost the sum of d d+ (the plan's next
+ * step moves these credits there). */
+
+/* Runs the body for every ordered pair (a, b) of x's neighbours that are
+ * adjacent: e the arc x -> a, h the arc x -> b, f the arc a -> b.  mark
+ * (zero for every vertex before and after) holds x's arcs + 1 meanwhile. */
+#define EACH_TRIANGLE_OF(g, mark, x, ...)                                                         \
+  do {                                                                                            \
+    for (uint64_t e_ = (g)->offsets[x]; e_ < (g)->offsets[(x) + 1]; e_++) (mark)[(g)->adj[e_]] = e_ + 1; \
+    for (uint64_t e = (g)->offsets[x]; e < (g)->offsets[(x) + 1]; e++) {                          \
+      const uint32_t a = (g)->adj[e];                                                             \
+      for (uint64_t f = (g)->offsets[a]; f < (g)->offsets[a + 1]; f++) {                          \
+        const uint32_t b = (g)->adj[f];                                                           \
+        if (!(mark)[b]) continue;                                                                 \
+        const uint64_t h = (mark)[b] - 1;                                                         \
+        __VA_ARGS__;                                                                              \
+      }                                                                                           \
+    }                                                                                             \
+    for (uint64_t e_ = (g)->offsets[x]; e_ < (g)->offsets[(x) + 1]; e_++) (mark)[(g)->adj[e_]] = 0; \
+  } while (0)
+
+/* tdeg and F of x's arcs, and x's sums of 25, 40, 54 and 60 over its
+ * triangles (each once: a < b).  tdeg and F are below 2^64 (at most 2^32
+ * terms below 2^32); a term of a sum is below 2^66. */
+static void far_edges(const pieces *p, uint64_t *mark, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint32_t *t = p->a->tri;
+  wm_acc *s = p->walked[x];
+  EACH_TRIANGLE_OF(g, mark, x, {
+    p->tdeg[e] += (uint64_t)deg(g, b);
+    p->F[e] += t[h] - 1u;
+    if (a < b) {
+      const wm_i128 tab = t[f], da = deg(g, a), db = deg(g, b);
+      wm_acc_add(&s[S25], (da - 2) * (db - 2) - tab + 1);
+      wm_acc_add(&s[S40], (tab - 1) * (da + db - 6));
+      wm_acc_add(&s[S54], wm_choose(tab - 1, 2));
+      wm_acc_add(&s[S60], (tab - 1) * ((wm_i128)t[e] + t[h] - 2));
+    }
+  });
+}
+
+/* ---- x's 2-hop partners ------------------------------------------------ */
+
+/* The graphlets around a 4-cycle through x read, for each vertex z two
+ * steps from x, cn = |N(x) and N(z)| and s = the sum of t_bz over those
+ * common neighbours b: a tally over x's 2-paths, each vertex's own as
+ * above (the sum of d^2; the plan's next step moves these credits into the
+ * Chiba-Nishizeki walk of orbit_aggregates_cpu.c).  Per thread: mark, and
+ * cn, s (zero for every vertex before and after), touched. */
+typedef struct scratch {
+  uint64_t *mark, *cn, *s;
+  uint32_t *touched;
+} scratch;
+
+static uint32_t two_hop(const pieces *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  uint32_t nt = 0;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t a = g->adj[e];
+    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+      const uint32_t z = g->adj[f];
+      if (z == x) continue;
+      if (!w->cn[z]++) w->touched[nt++] = z;
+      w->s[z] += p->a->tri[f];
+    }
+  }
+  return nt;
+}
+
+/* c4e of x's arcs (the 4-cycles through the edge x-y: for each u of N(y)
+ * but x, cn(x, u) less y itself) and x's sums of 36, 50 and 51.  A term
+ * is below 2^96; c4e below 2^64 (fewer than d(x) d(y) cycles). */
+static void around_cycles(const pieces *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint32_t nt = two_hop(p, w, x);
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t y = g->adj[e];
+    uint64_t c = 0;
+    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++)
+      if (g->adj[f] != x) c += w->cn[g->adj[f]] - 1;
+    p->c4e[e] = c;
+  }
+  wm_acc *s = p->walked[x];
+  for (uint32_t i = 0; i < nt; i++) {
+    const uint32_t z = w->touched[i];
+    const wm_i128 cn = w->cn[z];
+    wm_acc_add(&s[S36], wm_choose(cn, 2) * (deg(g, z) - 2));
+    wm_acc_add(&s[S50], wm_choose(cn, 3));
+    wm_acc_add(&s[S51], (cn - 1) * (wm_i128)w->s[z]);
+    w->cn[z] = w->s[z] = 0;
+  }
+}
+
+/* The per-vertex walks, before any vertex's counts. */
+static void vertex_walks(const pieces *p, scratch *w, uint32_t x) {
+  memset(p->walked[x], 0, sizeof p->walked[x]);
+  far_edges(p, w->mark, x);
+  around_cycles(p, w, x);
+}
+
 /* ---- one vertex's counts ---------------------------------------------- */
 
 /* x's own pieces, its sums over its neighbours (each checked), and the
  * orbit whose formula first overflowed. */
 typedef struct row {
   wm_i128 d, T, p2, p3, S, R, D, nbT, Topp, c4, K4;
-  wm_acc p3s, Q, Ss, s19, c3, Rs, tsq, s27, s29, s31, s32, c4s, Ds, s41, s43, s45, t3;
+  wm_acc p3s, Q, Ss, s19, c3, Rs, tsq, s27, s29, s31, s32, c4s, Ds, s41, s43, s45, t3, s46, s48, s59, s37, s53, s52;
   int of, odd;
   unsigned bad;
   wm_i128 *N;
@@ -208,17 +326,68 @@ static void cut_at_a_vertex(row *r) {
   put(r, 58, mul(r, K4, d - 3));
 }
 
-static int vertex_counts(const pieces *p, uint32_t x, wm_i128 *N, wm_error *err) {
+/* x's sums over its triangles and edges of the arcs' tdeg, F and c4e
+ * (all made by vertex_walks before). */
+static void near_edges(const pieces *p, uint64_t *mark, uint32_t x, row *r) {
+  const wm_graph *g = p->g;
+  const uint32_t *t = p->a->tri;
+  EACH_TRIANGLE_OF(g, mark, x, {
+    (void)h;
+    wm_acc_add(&r->s59, (wm_i128)p->F[f]); /* F(a, b) and, from b, F(b, a) */
+    if (a < b) {
+      wm_acc_add(&r->s46, (wm_i128)p->tdeg[f] - r->d - 2 * ((wm_i128)t[f] - 1));
+      wm_acc_add(&r->s52, (wm_i128)p->c4e[f] - t[e] - t[h] + 2);
+    }
+  });
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const wm_i128 te = t[e], c4e = p->c4e[e];
+    wm_acc_add(&r->s48, (te - 1) * ((wm_i128)p->tdeg[e] - 2 * te));
+    wm_acc_add(&r->s37, c4e * (deg(g, g->adj[e]) - 2));
+    wm_acc_add(&r->s53, te * c4e);
+  }
+}
+
+/* A diamond, a fan or a book reached over a triangle's far edge: G12's 25,
+ * G17's 40, G19's 46 and 48, G22's 54, G24's 59 and 60. */
+static void cut_at_a_triangle(const pieces *p, uint32_t x, row *r) {
+  const wm_acc *s = p->walked[x];
+  const wm_i128 K4 = r->K4, pairs = sub(r, sum(r, &r->tsq), 2 * r->T); /* the sum of t (t - 1) */
+  put(r, 25, sum(r, &s[S25]));
+  put(r, 40, sum(r, &s[S40]));
+  put(r, 46, sub(r, sum(r, &r->s46), 3 * K4));
+  put(r, 48, sub(r, sum(r, &r->s48), 6 * K4));
+  put(r, 54, sum(r, &s[S54]));
+  put(r, 59, sub(r, sum(r, &r->s59), add(r, pairs, 6 * K4)));
+  put(r, 60, sub(r, sum(r, &s[S60]), 6 * K4));
+}
+
+/* Around a 4-cycle: G16's 36 and 37, G20's 50, G21's 51-53. */
+static void cut_at_a_cycle(const pieces *p, uint32_t x, row *r) {
+  const wm_acc *s = p->walked[x];
+  const wm_i128 T = r->T, Topp = r->Topp, tsq = sum(r, &r->tsq);
+  put(r, 36, sub(r, sum(r, &s[S36]), r->D));
+  put(r, 37, sub(r, sum(r, &r->s37), 2 * Topp - 2 * T));
+  put(r, 50, sum(r, &s[S50]));
+  put(r, 51, sub(r, sum(r, &s[S51]), add(r, tsq - 2 * T, 2 * (Topp - T))));
+  put(r, 52, sum(r, &r->s52));
+  put(r, 53, sub(r, sum(r, &r->s53), add(r, tsq, 2 * Topp - 4 * T)));
+}
+
+static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N, wm_error *err) {
   row r;
   memset(&r, 0, sizeof r);
   r.N = N;
   own_pieces(p, x, &r);
   sum_neighbours(p, x, &r);
+  near_edges(p, mark, x, &r);
   trees(&r);
   triangle_trees(&r);
   cut_at_a_vertex(&r);
+  cut_at_a_triangle(p, x, &r);
+  cut_at_a_cycle(p, x, &r);
   if (r.odd)
-    return wm_fail(err, WM_EINPUT, "orbits: vertex %u: twice orbit 17's non-induced count is odd (a bug: please report it)",
+    return wm_fail(err, WM_EINPUT,
+                   "orbits: vertex %u: twice orbit 17's non-induced count is odd (a bug: please report it)",
                    wm_graph_file_id(p->g, x));
   return r.bad ? wm_orbit_overflow(p->g, x, r.bad, err) : WM_OK;
 }
@@ -226,28 +395,40 @@ static int vertex_counts(const pieces *p, uint32_t x, wm_i128 *N, wm_error *err)
 /* ---- the passes ------------------------------------------------------- */
 
 static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *a) {
-  const size_t n = g->n ? g->n : 1;
+  const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   wm_i128 *block = malloc(8 * n * sizeof *block);
   *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
-                block + 7 * n};
-  return block ? 0 : -1;
+                block + 7 * n, calloc(m, sizeof *p->tdeg), calloc(m, sizeof *p->F), calloc(m, sizeof *p->c4e),
+                malloc(n * sizeof *p->walked)};
+  return block && p->tdeg && p->F && p->c4e && p->walked ? 0 : -1;
+}
+
+static void pieces_free(pieces *p) {
+  free(p->T);
+  free(p->tdeg);
+  free(p->F);
+  free(p->c4e);
+  free(p->walked);
 }
 
 /* Three passes over the vertices: each reads its neighbours' values of
- * the one before. */
-static int passes(const pieces *p, wm_i128 *N, wm_error *err) {
+ * the one before (zeros: 3n words and n halves per thread). */
+static int passes(const pieces *p, uint64_t *zeros, wm_i128 *N, wm_error *err) {
   const wm_graph *g = p->g;
   wm_orbit_first_error first = {-1, {0, ""}};
 #pragma omp parallel
   {
+    uint64_t *mine = zeros + (size_t)omp_get_thread_num() * 4 * g->n;
+    scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, (uint32_t *)(mine + 3 * (size_t)g->n)};
+    uint64_t *mark = w.mark;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
-#pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) neighbour_sums(p, (uint32_t)v);
+#pragma omp for schedule(dynamic, 64)
+    for (int64_t v = 0; v < (int64_t)g->n; v++) neighbour_sums(p, (uint32_t)v), vertex_walks(p, &w, (uint32_t)v);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
-      if (vertex_counts(p, (uint32_t)v, N + (size_t)v * ORBITS5, &e)) wm_orbit_keep_first(&first, v, &e);
+      if (vertex_counts(p, mark, (uint32_t)v, N + (size_t)v * ORBITS5, &e)) wm_orbit_keep_first(&first, v, &e);
     }
   }
   if (first.vertex >= 0) *err = first.err;
@@ -259,13 +440,15 @@ int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) {
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
   pieces p;
-  int rc = pieces_init(&p, g, &a) || !a.tri || !a.k4 || !a.n8 || !a.n12
+  uint64_t *marks = calloc(4 * n * (size_t)omp_get_max_threads(), sizeof *marks);
+  int rc = pieces_init(&p, g, &a) || !marks || !a.tri || !a.k4 || !a.n8 || !a.n12
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
   memset(N, 0, (size_t)g->n * ORBITS5 * sizeof *N);
   if (!rc) rc = wm_orbit_aggregates_cpu(g, 4, &a, err);
-  if (!rc) rc = passes(&p, N, err);
-  free(p.T);
+  if (!rc) rc = passes(&p, marks, N, err);
+  pieces_free(&p);
+  free(marks);
   free(a.tri);
   free(a.k4);
   free(a.n8);

@@ -11,10 +11,12 @@
  * Not wired into `orbits --method formula` yet: only the tests call this.
  * The induced count of a tree orbit needs N of every denser graphlet that
  * holds the tree, i.e. all 58, so the method can switch over only once
- * every formula is in.  This first part holds M, the solve, and the
- * formulas that need only the 4-vertex formula's aggregates (triangles
- * per arc, 4-cycles, 4-cliques and Topp per vertex) and O(m) sums of them
- * (wm_o5n_has); the others need new credits in the walks. */
+ * every formula is in.  This first part holds M, the solve, and the 36
+ * formulas (wm_o5n_has) that need only the 4-vertex formula's aggregates
+ * (triangles per arc, 4-cycles, 4-cliques and Topp per vertex), O(m) sums
+ * of them, and sums over each vertex's own triangles; the others need new
+ * credits in the walks (4-cycles per edge, pair tallies, 4-cliques per
+ * edge and per triangle, 5-cycles, 5-cliques). */
 #ifndef WM_ORBIT_NONINDUCED5_H
 #define WM_ORBIT_NONINDUCED5_H
 
