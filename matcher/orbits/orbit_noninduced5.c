@@ -23,11 +23,11 @@
 /* The orbits with a formula here: the trees and the graphlets cut at a
  * vertex or an edge into stars, triangles, 4-cycles and 4-cliques whose
  * pieces are counted here.  Still to come: the 5-cycle (34), K2,3's 3-side
- * (49), the 4-clique per edge and per triangle (56, 57, 61, 65-67, 70, 71),
- * W4 less a spoke (62-64), the wheel (68, 69) and K5 (72). */
+ * (49), W4 less a spoke (62-64), the wheel (68, 69), K5 less an edge at x
+ * (70: it reads the 4-cliques of triangles without x) and K5 (72). */
 static const uint8_t with_formula[] = {15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
                                        32, 33, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 50,
-                                       51, 52, 53, 54, 55, 58, 59, 60};
+                                       51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 65, 66, 67, 71};
 
 int wm_o5n_has(unsigned o) {
   for (unsigned i = 0; i < sizeof with_formula; i++)
@@ -73,9 +73,10 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 
 /* ---- the pieces ------------------------------------------------------- */
 
-/* x's sums over its triangles' far edges (far_edges) and over the vertices
- * two steps away (around_cycles). */
-enum { S25, S40, S54, S60, S36, S50, S51, WALKED };
+/* x's sums over its triangles' far edges (far_edges), over the vertices
+ * two steps away (around_cycles) and over its triangles' 4-cliques
+ * (cliques_around). */
+enum { S25, S40, S54, S60, S36, S50, S51, S61, S66, S71, WALKED };
 
 /* Per vertex, what its neighbours' sums read.  With n below 2^32 a degree
  * and an edge's triangles are below 2^32, so each of T .. Topp (at most
@@ -85,7 +86,7 @@ typedef struct pieces {
   const wm_graph *g;
   const wm_orbit_aggregates *a;
   wm_i128 *T, *p2, *S, *R, *D, *p3, *nbT, *Topp;
-  uint64_t *tdeg, *F, *c4e; /* per arc (far_edges, around_cycles) */
+  uint64_t *tdeg, *F, *c4e, *k4e; /* per arc (far_edges, around_cycles, cliques_around) */
   wm_acc (*walked)[WALKED];  /* per vertex */
 } pieces;
 
@@ -211,11 +212,58 @@ static void around_cycles(const pieces *p, scratch *w, uint32_t x) {
   }
 }
 
+/* ---- x's 4-cliques ------------------------------------------------------ */
+
+/* For a triangle x, a, b, w = |N(x) and N(a) and N(b)|: the 4-cliques on
+ * it, counted in b's row against CN(x, a) marked (in w->cn, with the arcs
+ * a -> b in w->touched as offsets in a's row: both are free between the
+ * other walks).  It costs the sum over x's triangles of d(b), each
+ * vertex's own as above; the plan's next step takes w and k4e from the
+ * clique walk of orbit_aggregates_cpu.c instead. */
+static uint64_t common_of_three(const wm_graph *g, const uint64_t *in, uint32_t b) {
+  uint64_t c = 0;
+  for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) c += in[g->adj[f]];
+  return c;
+}
+
+/* k4e of the arc x -> a (each 4-clique on the edge is seen from both of
+ * its other vertices b), and x's sums of 61, 66, 71 over its triangles
+ * x, a, b (a < b).  A term is below 2^96. */
+static void cliques_on_arc(const pieces *p, scratch *w, uint32_t x, uint64_t e) {
+  const wm_graph *g = p->g;
+  const uint32_t *t = p->a->tri, a = g->adj[e];
+  wm_acc *s = p->walked[x];
+  uint32_t n = 0;
+  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++)
+    if (w->mark[g->adj[f]]) w->cn[g->adj[f]] = 1, w->touched[n++] = (uint32_t)(f - g->offsets[a]);
+  uint64_t twice = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const uint64_t f = g->offsets[a] + w->touched[i], h = w->mark[g->adj[f]] - 1;
+    const uint32_t b = g->adj[f];
+    const wm_i128 c = (wm_i128)common_of_three(g, w->cn, b), tab = t[f];
+    twice += (uint64_t)c;
+    if (a > b) continue;
+    wm_acc_add(&s[S61], ((wm_i128)t[e] - 1) * ((wm_i128)t[h] - 1) - c);
+    wm_acc_add(&s[S66], c * (tab - 2));
+    wm_acc_add(&s[S71], wm_choose(c, 2));
+  }
+  for (uint32_t i = 0; i < n; i++) w->cn[g->adj[g->offsets[a] + w->touched[i]]] = 0;
+  p->k4e[e] = twice / 2;
+}
+
+static void cliques_around(const pieces *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = e + 1;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) cliques_on_arc(p, w, x, e);
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
+}
+
 /* The per-vertex walks, before any vertex's counts. */
 static void vertex_walks(const pieces *p, scratch *w, uint32_t x) {
   memset(p->walked[x], 0, sizeof p->walked[x]);
   far_edges(p, w->mark, x);
   around_cycles(p, w, x);
+  cliques_around(p, w, x);
 }
 
 /* ---- one vertex's counts ---------------------------------------------- */
@@ -224,7 +272,8 @@ static void vertex_walks(const pieces *p, scratch *w, uint32_t x) {
  * orbit whose formula first overflowed. */
 typedef struct row {
   wm_i128 d, T, p2, p3, S, R, D, nbT, Topp, c4, K4;
-  wm_acc p3s, Q, Ss, s19, c3, Rs, tsq, s27, s29, s31, s32, c4s, Ds, s41, s43, s45, t3, s46, s48, s59, s37, s53, s52;
+  wm_acc p3s, Q, Ss, s19, c3, Rs, tsq, s27, s29, s31, s32, c4s, Ds, s41, s43, s45, t3; /* sum_neighbours */
+  wm_acc s46, s48, s59, s37, s53, s52, s65, s56, s57, s67;                          /* near_edges */
   int of, odd;
   unsigned bad;
   wm_i128 *N;
@@ -326,7 +375,7 @@ static void cut_at_a_vertex(row *r) {
   put(r, 58, mul(r, K4, d - 3));
 }
 
-/* x's sums over its triangles and edges of the arcs' tdeg, F and c4e
+/* x's sums over its triangles and edges of the arcs' tdeg, F, c4e and k4e
  * (all made by vertex_walks before). */
 static void near_edges(const pieces *p, uint64_t *mark, uint32_t x, row *r) {
   const wm_graph *g = p->g;
@@ -337,6 +386,7 @@ static void near_edges(const pieces *p, uint64_t *mark, uint32_t x, row *r) {
     if (a < b) {
       wm_acc_add(&r->s46, (wm_i128)p->tdeg[f] - r->d - 2 * ((wm_i128)t[f] - 1));
       wm_acc_add(&r->s52, (wm_i128)p->c4e[f] - t[e] - t[h] + 2);
+      wm_acc_add(&r->s65, (wm_i128)p->k4e[f]);
     }
   });
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
@@ -344,6 +394,10 @@ static void near_edges(const pieces *p, uint64_t *mark, uint32_t x, row *r) {
     wm_acc_add(&r->s48, (te - 1) * ((wm_i128)p->tdeg[e] - 2 * te));
     wm_acc_add(&r->s37, c4e * (deg(g, g->adj[e]) - 2));
     wm_acc_add(&r->s53, te * c4e);
+    const wm_i128 k4e = p->k4e[e], dy = deg(g, g->adj[e]);
+    wm_acc_add(&r->s56, (wm_i128)p->a->k4[g->adj[e]] - k4e);
+    wm_acc_add(&r->s57, k4e * (dy - 3));
+    wm_acc_add(&r->s67, k4e * (te - 2));
   }
 }
 
@@ -373,6 +427,19 @@ static void cut_at_a_cycle(const pieces *p, uint32_t x, row *r) {
   put(r, 53, sub(r, sum(r, &r->s53), add(r, tsq, 2 * Topp - 4 * T)));
 }
 
+/* A 4-clique and one more vertex, or two 4-cliques sharing a triangle:
+ * G23's 56 and 57, G24's 61, G26's 65-67, G28's 71. */
+static void cut_at_a_clique(const pieces *p, uint32_t x, row *r) {
+  const wm_acc *s = p->walked[x];
+  put(r, 56, sum(r, &r->s56));
+  put(r, 57, sum(r, &r->s57));
+  put(r, 61, sum(r, &s[S61]));
+  put(r, 65, sub(r, sum(r, &r->s65), 3 * r->K4));
+  put(r, 66, sum(r, &s[S66]));
+  put(r, 67, sum(r, &r->s67));
+  put(r, 71, sum(r, &s[S71]));
+}
+
 static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N, wm_error *err) {
   row r;
   memset(&r, 0, sizeof r);
@@ -385,6 +452,7 @@ static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N
   cut_at_a_vertex(&r);
   cut_at_a_triangle(p, x, &r);
   cut_at_a_cycle(p, x, &r);
+  cut_at_a_clique(p, x, &r);
   if (r.odd)
     return wm_fail(err, WM_EINPUT,
                    "orbits: vertex %u: twice orbit 17's non-induced count is odd (a bug: please report it)",
@@ -399,8 +467,8 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
   wm_i128 *block = malloc(8 * n * sizeof *block);
   *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
                 block + 7 * n, calloc(m, sizeof *p->tdeg), calloc(m, sizeof *p->F), calloc(m, sizeof *p->c4e),
-                malloc(n * sizeof *p->walked)};
-  return block && p->tdeg && p->F && p->c4e && p->walked ? 0 : -1;
+                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked)};
+  return block && p->tdeg && p->F && p->c4e && p->k4e && p->walked ? 0 : -1;
 }
 
 static void pieces_free(pieces *p) {
@@ -408,6 +476,7 @@ static void pieces_free(pieces *p) {
   free(p->tdeg);
   free(p->F);
   free(p->c4e);
+  free(p->k4e);
   free(p->walked);
 }
 
