@@ -20,14 +20,14 @@
 #include "base.h"
 #include "orbit_noninduced5.h"
 
-/* The orbits with a formula here: the trees and the graphlets cut at a
+/* The orbits with a formula here: the trees, the graphlets cut at a
  * vertex or an edge into stars, triangles, 4-cycles and 4-cliques whose
- * pieces are counted here.  Still to come: the 5-cycle (34), K2,3's 3-side
- * (49), W4 less a spoke (62-64), the wheel (68, 69), K5 less an edge at x
- * (70: it reads the 4-cliques of triangles without x) and K5 (72). */
+ * pieces are counted here, and K5 and K5 less an edge at x (70, 72) from
+ * x's 4-cliques.  Still to come: the 5-cycle (34), K2,3's 3-side (49), W4
+ * less a spoke (62-64), the wheel (68, 69). */
 static const uint8_t with_formula[] = {15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
                                        32, 33, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 50,
-                                       51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 65, 66, 67, 71};
+                                       51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 65, 66, 67, 70, 71, 72};
 
 int wm_o5n_has(unsigned o) {
   for (unsigned i = 0; i < sizeof with_formula; i++)
@@ -76,7 +76,7 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 /* x's sums over its triangles' far edges (far_edges), over the vertices
  * two steps away (around_cycles) and over its triangles' 4-cliques
  * (cliques_around). */
-enum { S25, S40, S54, S60, S36, S50, S51, S61, S66, S71, WALKED };
+enum { S25, S40, S54, S60, S36, S50, S51, S61, S66, S70, S71, S72, WALKED };
 
 /* Per vertex, what its neighbours' sums read.  With n below 2^32 a degree
  * and an edge's triangles are below 2^32, so each of T .. Topp (at most
@@ -169,7 +169,7 @@ static void far_edges(const pieces *p, uint64_t *mark, uint32_t x) {
  * Chiba-Nishizeki walk of orbit_aggregates_cpu.c).  Per thread: mark, and
  * cn, s (zero for every vertex before and after), touched. */
 typedef struct scratch {
-  uint64_t *mark, *cn, *s;
+  uint64_t *mark, *cn, *s, *nb; /* nb: b's row, in cliques_on_arc */
   uint32_t *touched;
 } scratch;
 
@@ -226,6 +226,34 @@ static uint64_t common_of_three(const wm_graph *g, const uint64_t *in, uint32_t 
   return c;
 }
 
+/* Past x's 4-clique x, a, b, c (a < b < c; w->s holds a's row, w->nb b's,
+ * w->cn the common neighbours of x and a): the vertices z other than x
+ * on the triangle a, b, c (K5 less the edge x-z, orbit 70 at x), and
+ * those past c that close a 5-clique with x (K5, orbit 72: each once, as
+ * a < b < c < z).  It costs d(c) per 4-clique, each vertex's own as above:
+ * the plan's next step takes both from the clique walk of
+ * orbit_aggregates_cpu.c (w per triangle, five_cliques_on). */
+static void beyond_the_clique(const pieces *p, scratch *w, uint32_t x, uint32_t c) {
+  const wm_graph *g = p->g;
+  uint64_t on_abc = 0, k5 = 0;
+  for (uint64_t f = g->offsets[c]; f < g->offsets[c + 1]; f++) {
+    const uint32_t z = g->adj[f];
+    on_abc += w->s[z] & w->nb[z];
+    k5 += z > c ? w->cn[z] & w->nb[z] : 0;
+  }
+  wm_acc_add(&p->walked[x][S70], (wm_i128)on_abc - 1); /* x is on the triangle too */
+  wm_acc_add(&p->walked[x][S72], (wm_i128)k5);
+}
+
+/* x's 4-cliques x, a, b, c with a < b < c, b's row marked in w->nb. */
+static void cliques_past(const pieces *p, scratch *w, uint32_t x, uint32_t b) {
+  const wm_graph *g = p->g;
+  for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) w->nb[g->adj[f]] = 1;
+  for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++)
+    if (g->adj[f] > b && w->cn[g->adj[f]]) beyond_the_clique(p, w, x, g->adj[f]);
+  for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) w->nb[g->adj[f]] = 0;
+}
+
 /* k4e of the arc x -> a (each 4-clique on the edge is seen from both of
  * its other vertices b), and x's sums of 61, 66, 71 over its triangles
  * x, a, b (a < b).  A term is below 2^96. */
@@ -234,8 +262,10 @@ static void cliques_on_arc(const pieces *p, scratch *w, uint32_t x, uint64_t e) 
   const uint32_t *t = p->a->tri, a = g->adj[e];
   wm_acc *s = p->walked[x];
   uint32_t n = 0;
-  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++)
+  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+    w->s[g->adj[f]] = 1;
     if (w->mark[g->adj[f]]) w->cn[g->adj[f]] = 1, w->touched[n++] = (uint32_t)(f - g->offsets[a]);
+  }
   uint64_t twice = 0;
   for (uint32_t i = 0; i < n; i++) {
     const uint64_t f = g->offsets[a] + w->touched[i], h = w->mark[g->adj[f]] - 1;
@@ -243,11 +273,13 @@ static void cliques_on_arc(const pieces *p, scratch *w, uint32_t x, uint64_t e) 
     const wm_i128 c = (wm_i128)common_of_three(g, w->cn, b), tab = t[f];
     twice += (uint64_t)c;
     if (a > b) continue;
+    cliques_past(p, w, x, b);
     wm_acc_add(&s[S61], ((wm_i128)t[e] - 1) * ((wm_i128)t[h] - 1) - c);
     wm_acc_add(&s[S66], c * (tab - 2));
     wm_acc_add(&s[S71], wm_choose(c, 2));
   }
   for (uint32_t i = 0; i < n; i++) w->cn[g->adj[g->offsets[a] + w->touched[i]]] = 0;
+  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) w->s[g->adj[f]] = 0;
   p->k4e[e] = twice / 2;
 }
 
@@ -427,8 +459,8 @@ static void cut_at_a_cycle(const pieces *p, uint32_t x, row *r) {
   put(r, 53, sub(r, sum(r, &r->s53), add(r, tsq, 2 * Topp - 4 * T)));
 }
 
-/* A 4-clique and one more vertex, or two 4-cliques sharing a triangle:
- * G23's 56 and 57, G24's 61, G26's 65-67, G28's 71. */
+/* A 4-clique and one more vertex, two 4-cliques sharing a triangle, or
+ * K5: G23's 56 and 57, G24's 61, G26's 65-67, G28's 70 and 71, G29's 72. */
 static void cut_at_a_clique(const pieces *p, uint32_t x, row *r) {
   const wm_acc *s = p->walked[x];
   put(r, 56, sum(r, &r->s56));
@@ -437,7 +469,9 @@ static void cut_at_a_clique(const pieces *p, uint32_t x, row *r) {
   put(r, 65, sub(r, sum(r, &r->s65), 3 * r->K4));
   put(r, 66, sum(r, &s[S66]));
   put(r, 67, sum(r, &r->s67));
+  put(r, 70, sum(r, &s[S70]));
   put(r, 71, sum(r, &s[S71]));
+  put(r, 72, sum(r, &s[S72]));
 }
 
 static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N, wm_error *err) {
@@ -481,14 +515,15 @@ static void pieces_free(pieces *p) {
 }
 
 /* Three passes over the vertices: each reads its neighbours' values of
- * the one before (zeros: 3n words and n halves per thread). */
+ * the one before (zeros: 4n words and n halves per thread). */
 static int passes(const pieces *p, uint64_t *zeros, wm_i128 *N, wm_error *err) {
   const wm_graph *g = p->g;
   wm_orbit_first_error first = {-1, {0, ""}};
 #pragma omp parallel
   {
-    uint64_t *mine = zeros + (size_t)omp_get_thread_num() * 4 * g->n;
-    scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, (uint32_t *)(mine + 3 * (size_t)g->n)};
+    uint64_t *mine = zeros + (size_t)omp_get_thread_num() * 5 * g->n;
+    scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, mine + 3 * (size_t)g->n,
+                 (uint32_t *)(mine + 4 * (size_t)g->n)};
     uint64_t *mark = w.mark;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
@@ -509,7 +544,7 @@ int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) {
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
   pieces p;
-  uint64_t *marks = calloc(4 * n * (size_t)omp_get_max_threads(), sizeof *marks);
+  uint64_t *marks = calloc(5 * n * (size_t)omp_get_max_threads(), sizeof *marks);
   int rc = pieces_init(&p, g, &a) || !marks || !a.tri || !a.k4 || !a.n8 || !a.n12
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
