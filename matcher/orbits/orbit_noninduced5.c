@@ -23,10 +23,10 @@
 /* The orbits with a formula here: the trees, the graphlets cut at a
  * vertex or an edge into stars, triangles, 4-cycles and 4-cliques whose
  * pieces are counted here, and K5 and K5 less an edge at x (70, 72) from
- * x's 4-cliques.  Still to come: the 5-cycle (34), K2,3's 3-side (49), W4
- * less a spoke (62-64), the wheel (68, 69). */
+ * x's 4-cliques, and the 5-cycle (34) from x's 2-hop tally.  Still to
+ * come: K2,3's 3-side (49), W4 less a spoke (62-64), the wheel (68, 69). */
 static const uint8_t with_formula[] = {15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-                                       32, 33, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 50,
+                                       32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 50,
                                        51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 65, 66, 67, 70, 71, 72};
 
 int wm_o5n_has(unsigned o) {
@@ -76,7 +76,7 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 /* x's sums over its triangles' far edges (far_edges), over the vertices
  * two steps away (around_cycles) and over its triangles' 4-cliques
  * (cliques_around). */
-enum { S25, S40, S54, S60, S36, S50, S51, S61, S66, S70, S71, S72, WALKED };
+enum { S25, S40, S54, S60, S34, S36, S50, S51, S61, S66, S70, S71, S72, WALKED };
 
 /* Per vertex, what its neighbours' sums read.  With n below 2^32 a degree
  * and an edge's triangles are below 2^32, so each of T .. Topp (at most
@@ -188,6 +188,22 @@ static uint32_t two_hop(const pieces *p, scratch *w, uint32_t x) {
   return nt;
 }
 
+/* The sum over the arcs b -> c (neither x) of cn(b) cn(c): the walks
+ * x, a, b, c, e, x with a in CN(x, b) and e in CN(x, c), the 5-cycles
+ * through x twice (once each way) and the walks in which a = c, e = b or
+ * a = e, which cut_at_a_cycle takes off.  It costs the sum over the
+ * vertices two steps from x of their degrees (3-paths), each vertex's own
+ * as above: the plan's oriented 5-cycle walk (cycles5.py) is to replace it.
+ * A term is below 2^96 (cn below 2^32, d(b) of them). */
+static void paths_between_neighbours(const wm_graph *g, const scratch *w, uint32_t nt, wm_acc *twice) {
+  for (uint32_t i = 0; i < nt; i++) {
+    const uint32_t b = w->touched[i];
+    uint64_t past = 0; /* cn(x) is 0: x is never a c */
+    for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) past += w->cn[g->adj[f]];
+    wm_acc_add(twice, (wm_i128)w->cn[b] * past);
+  }
+}
+
 /* c4e of x's arcs (the 4-cycles through the edge x-y: for each u of N(y)
  * but x, cn(x, u) less y itself) and x's sums of 36, 50 and 51.  A term
  * is below 2^96; c4e below 2^64 (fewer than d(x) d(y) cycles). */
@@ -202,6 +218,7 @@ static void around_cycles(const pieces *p, scratch *w, uint32_t x) {
     p->c4e[e] = c;
   }
   wm_acc *s = p->walked[x];
+  paths_between_neighbours(g, w, nt, &s[S34]);
   for (uint32_t i = 0; i < nt; i++) {
     const uint32_t z = w->touched[i];
     const wm_i128 cn = w->cn[z];
@@ -447,10 +464,16 @@ static void cut_at_a_triangle(const pieces *p, uint32_t x, row *r) {
   put(r, 60, sub(r, sum(r, &s[S60]), 6 * K4));
 }
 
-/* Around a 4-cycle: G16's 36 and 37, G20's 50, G21's 51-53. */
+/* Around a 4-cycle: G16's 36 and 37, G20's 50, G21's 51-53; and the
+ * 5-cycle, G15's 34: of the walks of S34, a = e are the triangles a, b, c
+ * on x's neighbours a (2 (nbT - 2T) ordered), a = c (or e = b) the
+ * triangles x, c, e and an edge c-b (R + 2T each), and both at once
+ * (added back) the 2T ordered triangles at x; each cycle is there once
+ * each way. */
 static void cut_at_a_cycle(const pieces *p, uint32_t x, row *r) {
   const wm_acc *s = p->walked[x];
   const wm_i128 T = r->T, Topp = r->Topp, tsq = sum(r, &r->tsq);
+  put(r, 34, sub(r, sum(r, &s[S34]) / 2, r->nbT + r->R - T));
   put(r, 36, sub(r, sum(r, &s[S36]), r->D));
   put(r, 37, sub(r, sum(r, &r->s37), 2 * Topp - 2 * T));
   put(r, 50, sum(r, &s[S50]));
