@@ -205,6 +205,15 @@ static wm_u128 count_of(const warpmatch_match_result *r) {
   return (wm_u128)r->count.count_high << 64 | r->count.count;
 }
 
+/* The hub graph below and p13 on one thread, the test hook's start set;
+ * returns the graph as generated. */
+static wm_graph *hub_p13_case(warpmatch_context **ctx, warpmatch_graph **g, warpmatch_pattern **p) {
+  setenv("WM_TEST_COUNT_START", "5", 1);
+  wm_graph *raw = wm_test_powerlaw(500, 8, 8, 0.6, 7);
+  one_thread_case(raw, "stmatch/p13.txt", ctx, g, p);
+  return raw;
+}
+
 /* A hub graph like test_planner_auto's (8 hubs each joined to 60% of 500
  * vertices over a heavy tail: large enough for slices) and p13: the
  * model's order counts several times slower (checked).  Auto's count by slices (one
@@ -213,12 +222,10 @@ static wm_u128 count_of(const warpmatch_match_result *r) {
  * test hook's start taken once, the order counted with is the fastest of
  * those timed, and it is not the model's. */
 Test(planner_slices, hub_graph_count_and_order, .timeout = 300) {
-  setenv("WM_TEST_COUNT_START", "5", 1);
-  wm_graph *raw = wm_test_powerlaw(500, 8, 8, 0.6, 7);
   warpmatch_context *ctx;
   warpmatch_graph *g;
   warpmatch_pattern *p;
-  one_thread_case(raw, "stmatch/p13.txt", &ctx, &g, &p);
+  wm_graph *raw = hub_p13_case(&ctx, &g, &p);
   const warpmatch_match_result sliced = count_with(ctx, g, p, WARPMATCH_PLANNER_AUTO, NULL);
   const warpmatch_match_result probes = count_with(ctx, g, p, WARPMATCH_PLANNER_PROBES, NULL);
   const warpmatch_match_result model = count_with(ctx, g, p, WARPMATCH_PLANNER_MODEL, NULL);
@@ -260,12 +267,10 @@ Test(planner_slices, hub_graph_count_and_order, .timeout = 300) {
  * what the model's order counts, and its set operations are those of a
  * count with the order it chose. */
 Test(planner_slices, trials_time_the_order_the_slices_chose, .timeout = 300) {
-  setenv("WM_TEST_COUNT_START", "5", 1);
-  wm_graph *raw = wm_test_powerlaw(500, 8, 8, 0.6, 7);
   warpmatch_context *ctx;
   warpmatch_graph *g;
   warpmatch_pattern *p;
-  one_thread_case(raw, "stmatch/p13.txt", &ctx, &g, &p);
+  wm_graph *raw = hub_p13_case(&ctx, &g, &p);
   const warpmatch_match_result timed = count_trials(ctx, g, p, WARPMATCH_PLANNER_AUTO, NULL, 3);
   const warpmatch_match_result model = count_with(ctx, g, p, WARPMATCH_PLANNER_MODEL, NULL);
   cr_assert_geq(timed.slice_orders, 2u, "no slices with trials");
