@@ -212,11 +212,14 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const unsigned k = wm_engine_slice_policy(&job->plan, 0, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
                                             &every, &budget);
   if (k < 2) return WM_OK;
+  /* the winner's slice is counted and only the rest of its work after it;
+   * with trials the caller times the winner's whole count (all was planning) */
+  const int reuse = ej->trials <= 1;
   slice_parts sp = {*ej->mo, *ej->mo, *ej->mo, *ej->mo, every};
   uint32_t *head = NULL, *tail = NULL, *others = NULL;
   int rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_HEAD, &head, &sp.head.n_first, err);
   if (!rc) rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_TAIL, &tail, &sp.tail.n_first, err);
-  if (!rc) rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_REST, &others, &sp.rest.n_first, err);
+  if (!rc && reuse) rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_REST, &others, &sp.rest.n_first, err);
   sp.head.first = sp.head_rest.first = head, sp.tail.first = tail, sp.rest.first = others;
   sp.head_rest.n_first = sp.head.n_first;
   sp.head.cpu_level1_every = sp.head_rest.cpu_level1_every = every;
@@ -229,15 +232,13 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const double t0 = wm_now();
   if (!rc) timed = time_orders(ctx, o, job, ej, &sp, orders, k, budget, out, &fastest, plan, part, &rc, err);
   double overhead = wm_now() - t0;
-  /* the winner's slice is counted: the rest of its work only (with
-   * trials, the caller times the winner's whole count: all was planning) */
   const wm_match_options rest[2] = {sp.head_rest, sp.rest};
-  *sliced = ej->trials <= 1;
-  if (!rc && *sliced) rc = run_parts(ej, plan, rest, 2, r, NULL, by, err);
-  if (!rc && *sliced) {
+  if (!rc && reuse) rc = run_parts(ej, plan, rest, 2, r, NULL, by, err);
+  if (!rc && reuse) {
     add_part(r, part);
     overhead -= part->seconds; /* one of the winner's slices is counting, the rest planning */
   }
+  *sliced = reuse;
   if (!rc) {
     job->plan_seconds += overhead > 0.0 ? overhead : 0.0;
     plan->sampled_cost = job->plan.sampled_cost; /* what the probes told, as without slices */
