@@ -23,6 +23,7 @@
 #include "base.h"
 #include "matcher.h" /* wm_share */
 #include "orbit_equations5.h"
+#include "orbit_noninduced5.h"
 
 typedef struct ext {
   uint32_t *v;
@@ -699,7 +700,24 @@ static int smaller_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *
   return rc;
 }
 
+/* The non-induced counts (orbit_noninduced5.c) serve every run but those
+ * whose 5-vertex sums are shared (MPI ranks, several GPUs: the walk's
+ * tasks are what they share); WM_ORBIT5_WALK=1 keeps the walk, for the
+ * benchmarks' A/B. */
+static int noninduced_serves(const wm_orbit_run *run) {
+  const char *v = getenv("WM_ORBIT5_WALK");
+  if (v && *v == '1') return 0;
+  if (run->share || (run->gpu && run->gpus > 1)) return 0;
+  for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++)
+    if (!wm_o5n_has(o) && !getenv("XX_PARTIAL")) return 0;
+  return 1;
+}
+
 int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  if (noninduced_serves(run)) {
+    const int rc = smaller_orbits(g, run, counts, err);
+    return rc ? rc : wm_o5n_orbits(g, run, counts, err);
+  }
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
   wm_o5_equations *q = calloc(1, sizeof *q);

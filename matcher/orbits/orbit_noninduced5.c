@@ -14,10 +14,12 @@
  * formula was first checked against brute force in a prototype, and the
  * tests check each against brute force again. */
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base.h"
+#include "orbit_cliques5.h"
 #include "orbit_noninduced5.h"
 
 /* The orbits with a formula here: the trees, the graphlets cut at a
@@ -76,7 +78,7 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 /* x's sums over its triangles' far edges (far_edges), over the vertices
  * two steps away (around_cycles) and over its triangles' 4-cliques
  * (cliques_around). */
-enum { S25, S40, S54, S60, S34, S36, S50, S51, S61, S66, S70, S71, S72, WALKED };
+enum { S25, S40, S54, S60, S34, S36, S50, S51, WALKED };
 
 /* Per vertex, what its neighbours' sums read.  With n below 2^32 a degree
  * and an edge's triangles are below 2^32, so each of T .. Topp (at most
@@ -86,8 +88,9 @@ typedef struct pieces {
   const wm_graph *g;
   const wm_orbit_aggregates *a;
   wm_i128 *T, *p2, *S, *R, *D, *p3, *nbT, *Topp;
-  uint64_t *tdeg, *F, *c4e, *k4e; /* per arc (far_edges, around_cycles, cliques_around) */
+  uint64_t *tdeg, *F, *c4e, *k4e; /* per arc (far_edges, around_cycles, the clique sums) */
   wm_acc (*walked)[WALKED];  /* per vertex */
+  wm_orbit_clique_sums c;    /* c.k4e is k4e */
 } pieces;
 
 static wm_i128 deg(const wm_graph *g, uint32_t v) { return (wm_i128)(g->offsets[v + 1] - g->offsets[v]); }
@@ -229,90 +232,11 @@ static void around_cycles(const pieces *p, scratch *w, uint32_t x) {
   }
 }
 
-/* ---- x's 4-cliques ------------------------------------------------------ */
-
-/* For a triangle x, a, b, w = |N(x) and N(a) and N(b)|: the 4-cliques on
- * it, counted in b's row against CN(x, a) marked (in w->cn, with the arcs
- * a -> b in w->touched as offsets in a's row: both are free between the
- * other walks).  It costs the sum over x's triangles of d(b), each
- * vertex's own as above; the plan's next step takes w and k4e from the
- * clique walk of orbit_aggregates_cpu.c instead. */
-static uint64_t common_of_three(const wm_graph *g, const uint64_t *in, uint32_t b) {
-  uint64_t c = 0;
-  for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) c += in[g->adj[f]];
-  return c;
-}
-
-/* Past x's 4-clique x, a, b, c (a < b < c; w->s holds a's row, w->nb b's,
- * w->cn the common neighbours of x and a): the vertices z other than x
- * on the triangle a, b, c (K5 less the edge x-z, orbit 70 at x), and
- * those past c that close a 5-clique with x (K5, orbit 72: each once, as
- * a < b < c < z).  It costs d(c) per 4-clique, each vertex's own as above:
- * the plan's next step takes both from the clique walk of
- * orbit_aggregates_cpu.c (w per triangle, five_cliques_on). */
-static void beyond_the_clique(const pieces *p, scratch *w, uint32_t x, uint32_t c) {
-  const wm_graph *g = p->g;
-  uint64_t on_abc = 0, k5 = 0;
-  for (uint64_t f = g->offsets[c]; f < g->offsets[c + 1]; f++) {
-    const uint32_t z = g->adj[f];
-    on_abc += w->s[z] & w->nb[z];
-    k5 += z > c ? w->cn[z] & w->nb[z] : 0;
-  }
-  wm_acc_add(&p->walked[x][S70], (wm_i128)on_abc - 1); /* x is on the triangle too */
-  wm_acc_add(&p->walked[x][S72], (wm_i128)k5);
-}
-
-/* x's 4-cliques x, a, b, c with a < b < c, b's row marked in w->nb. */
-static void cliques_past(const pieces *p, scratch *w, uint32_t x, uint32_t b) {
-  const wm_graph *g = p->g;
-  for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) w->nb[g->adj[f]] = 1;
-  for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++)
-    if (g->adj[f] > b && w->cn[g->adj[f]]) beyond_the_clique(p, w, x, g->adj[f]);
-  for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) w->nb[g->adj[f]] = 0;
-}
-
-/* k4e of the arc x -> a (each 4-clique on the edge is seen from both of
- * its other vertices b), and x's sums of 61, 66, 71 over its triangles
- * x, a, b (a < b).  A term is below 2^96. */
-static void cliques_on_arc(const pieces *p, scratch *w, uint32_t x, uint64_t e) {
-  const wm_graph *g = p->g;
-  const uint32_t *t = p->a->tri, a = g->adj[e];
-  wm_acc *s = p->walked[x];
-  uint32_t n = 0;
-  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
-    w->s[g->adj[f]] = 1;
-    if (w->mark[g->adj[f]]) w->cn[g->adj[f]] = 1, w->touched[n++] = (uint32_t)(f - g->offsets[a]);
-  }
-  uint64_t twice = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    const uint64_t f = g->offsets[a] + w->touched[i], h = w->mark[g->adj[f]] - 1;
-    const uint32_t b = g->adj[f];
-    const wm_i128 c = (wm_i128)common_of_three(g, w->cn, b), tab = t[f];
-    twice += (uint64_t)c;
-    if (a > b) continue;
-    cliques_past(p, w, x, b);
-    wm_acc_add(&s[S61], ((wm_i128)t[e] - 1) * ((wm_i128)t[h] - 1) - c);
-    wm_acc_add(&s[S66], c * (tab - 2));
-    wm_acc_add(&s[S71], wm_choose(c, 2));
-  }
-  for (uint32_t i = 0; i < n; i++) w->cn[g->adj[g->offsets[a] + w->touched[i]]] = 0;
-  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) w->s[g->adj[f]] = 0;
-  p->k4e[e] = twice / 2;
-}
-
-static void cliques_around(const pieces *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = e + 1;
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) cliques_on_arc(p, w, x, e);
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
-}
-
 /* The per-vertex walks, before any vertex's counts. */
 static void vertex_walks(const pieces *p, scratch *w, uint32_t x) {
   memset(p->walked[x], 0, sizeof p->walked[x]);
   far_edges(p, w->mark, x);
   around_cycles(p, w, x);
-  cliques_around(p, w, x);
 }
 
 /* ---- one vertex's counts ---------------------------------------------- */
@@ -485,16 +409,16 @@ static void cut_at_a_cycle(const pieces *p, uint32_t x, row *r) {
 /* A 4-clique and one more vertex, two 4-cliques sharing a triangle, or
  * K5: G23's 56 and 57, G24's 61, G26's 65-67, G28's 70 and 71, G29's 72. */
 static void cut_at_a_clique(const pieces *p, uint32_t x, row *r) {
-  const wm_acc *s = p->walked[x];
+  const wm_orbit_clique_sums *c = &p->c;
   put(r, 56, sum(r, &r->s56));
   put(r, 57, sum(r, &r->s57));
-  put(r, 61, sum(r, &s[S61]));
+  put(r, 61, (wm_i128)c->s61[x]);
   put(r, 65, sub(r, sum(r, &r->s65), 3 * r->K4));
-  put(r, 66, sum(r, &s[S66]));
+  put(r, 66, (wm_i128)c->s66[x]);
   put(r, 67, sum(r, &r->s67));
-  put(r, 70, sum(r, &s[S70]));
-  put(r, 71, sum(r, &s[S71]));
-  put(r, 72, sum(r, &s[S72]));
+  put(r, 70, (wm_i128)c->s70[x]);
+  put(r, 71, (wm_i128)c->s71[x]);
+  put(r, 72, (wm_i128)c->k5[x]);
 }
 
 static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N, wm_error *err) {
@@ -524,8 +448,11 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
   wm_i128 *block = malloc(8 * n * sizeof *block);
   *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
                 block + 7 * n, calloc(m, sizeof *p->tdeg), calloc(m, sizeof *p->F), calloc(m, sizeof *p->c4e),
-                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked)};
-  return block && p->tdeg && p->F && p->c4e && p->k4e && p->walked ? 0 : -1;
+                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked), {0}};
+  uint64_t *c = malloc(5 * n * sizeof *c);
+  p->c = (wm_orbit_clique_sums){c, c ? c + n : NULL, c ? c + 2 * n : NULL, c ? c + 3 * n : NULL,
+                                c ? c + 4 * n : NULL, p->k4e};
+  return block && c && p->tdeg && p->F && p->c4e && p->k4e && p->walked ? 0 : -1;
 }
 
 static void pieces_free(pieces *p) {
@@ -535,13 +462,39 @@ static void pieces_free(pieces *p) {
   free(p->c4e);
   free(p->k4e);
   free(p->walked);
+  free(p->c.s61);
+}
+
+/* Where each vertex's N goes: kept (N, n x ORBITS5: the tests), or solved
+ * at once into its row of counts (wm_o5n_orbits), so that nothing of size
+ * n x ORBITS5 is held. */
+typedef struct sink {
+  wm_i128 *N;
+  const wm_o5n_matrix *m;
+  const wm_orbit_run *run;
+  uint64_t *counts; /* rows of wm_orbit_count(5) */
+} sink;
+
+static int vertex_out(const pieces *p, uint64_t *mark, const sink *s, uint32_t x, wm_error *err) {
+  wm_i128 mine[ORBITS5] = {0}, I[ORBITS5];
+  wm_i128 *N = s->N ? s->N + (size_t)x * ORBITS5 : mine;
+  if (vertex_counts(p, mark, x, N, err)) return err->code;
+  if (!s->counts) return WM_OK;
+  if (wm_o5n_solve(p->g, s->m, x, N, I, err)) return err->code;
+  uint64_t *row = s->counts + (size_t)x * wm_orbit_count(5);
+  for (unsigned o = 0; o < ORBITS5; o++)
+    if (wm_orbit_store(p->g, x, o + FIRST5, I[o], s->run->start, &row[o + FIRST5], err)) return err->code;
+  return WM_OK;
 }
 
 /* Three passes over the vertices: each reads its neighbours' values of
- * the one before (zeros: 4n words and n halves per thread). */
-static int passes(const pieces *p, uint64_t *zeros, wm_i128 *N, wm_error *err) {
+ * the one before (zeros: 5n words per thread).  The walks ask for the
+ * interrupt every 64 vertices, so a hub's own walk is the longest wait. */
+static int passes(const pieces *p, uint64_t *zeros, const sink *s, wm_error *err) {
   const wm_graph *g = p->g;
   wm_orbit_first_error first = {-1, {0, ""}};
+  wm_progress progress;
+  wm_progress_init(&progress, "5-vertex orbits", 2 * (uint64_t)g->n, 1);
 #pragma omp parallel
   {
     uint64_t *mine = zeros + (size_t)omp_get_thread_num() * 5 * g->n;
@@ -551,18 +504,28 @@ static int passes(const pieces *p, uint64_t *zeros, wm_i128 *N, wm_error *err) {
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
 #pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) neighbour_sums(p, (uint32_t)v), vertex_walks(p, &w, (uint32_t)v);
+    for (int64_t b = 0; b < (int64_t)g->n; b += 64) {
+      if (wm_progress_stopped(&progress)) continue;
+      const int64_t end = b + 64 < (int64_t)g->n ? b + 64 : (int64_t)g->n;
+      for (int64_t v = b; v < end; v++) neighbour_sums(p, (uint32_t)v), vertex_walks(p, &w, (uint32_t)v);
+      wm_progress_add(&progress, (uint64_t)(end - b));
+    }
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
-      if (vertex_counts(p, mark, (uint32_t)v, N + (size_t)v * ORBITS5, &e)) wm_orbit_keep_first(&first, v, &e);
+      if (wm_progress_stopped(&progress)) continue;
+      if (vertex_out(p, mark, s, (uint32_t)v, &e)) wm_orbit_keep_first(&first, v, &e);
+      wm_progress_add(&progress, 1);
     }
   }
+  wm_progress_finish(&progress);
+  if (wm_progress_stopped(&progress)) return wm_interrupted(err, "orbits");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
 }
 
-int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) {
+/* The aggregates (on the GPU where run->gpu), then the passes into s. */
+static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s, wm_error *err) {
   const size_t n = g->n ? g->n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
@@ -571,9 +534,17 @@ int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) {
   int rc = pieces_init(&p, g, &a) || !marks || !a.tri || !a.k4 || !a.n8 || !a.n12
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
-  memset(N, 0, (size_t)g->n * ORBITS5 * sizeof *N);
-  if (!rc) rc = wm_orbit_aggregates_cpu(g, 4, &a, err);
-  if (!rc) rc = passes(&p, marks, N, err);
+  double at[4] = {wm_now()};
+  if (!rc && run && run->gpu) rc = wm_orbit_aggregates_gpu(g, 4, run->gpu_graph, &a, run->kernel_ms, err);
+  else if (!rc) rc = wm_orbit_aggregates_cpu(g, 4, &a, err);
+  at[1] = wm_now();
+  if (!rc) rc = wm_orbit_clique_sums_cpu(g, &p.c, err);
+  at[2] = wm_now();
+  if (!rc) rc = passes(&p, marks, s, err);
+  at[3] = wm_now();
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (non-induced, size 5): aggregates %.3f ms, clique sums %.3f ms, walks and solve %.3f ms\n",
+            1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));
   pieces_free(&p);
   free(marks);
   free(a.tri);
@@ -581,4 +552,19 @@ int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) {
   free(a.n8);
   free(a.n12);
   return rc;
+}
+
+int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) {
+  memset(N, 0, (size_t)g->n * ORBITS5 * sizeof *N);
+  const sink s = {N, NULL, NULL, NULL};
+  return noninduced(g, NULL, &s, err);
+}
+
+int wm_o5n_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  const wm_orbit_tables *t = wm_orbit_tables_get(err);
+  if (!t) return err->code;
+  wm_o5n_matrix m;
+  if (wm_o5n_derive(t, &m, err)) return err->code;
+  const sink s = {NULL, &m, run, counts};
+  return noninduced(g, run, &s, err);
 }
