@@ -709,7 +709,7 @@ static int noninduced_serves(const wm_orbit_run *run) {
   if (v && *v == '1') return 0;
   if (run->share || (run->gpu && run->gpus > 1)) return 0;
   for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++)
-    if (!wm_o5n_has(o) && !getenv("XX_PARTIAL")) return 0;
+    if (!wm_o5n_has(o)) return 0;
   return 1;
 }
 

@@ -8,11 +8,11 @@
  * (3-paths from x), S = the sum of C(d_y - 1, 2), R = the sum of
  * t (d_y - 2), D = the sum of C(t, 2) (diamonds with x on the chord), Topp
  * = the sum over x's triangles x, a, b of t_ab, c4 its 4-cycles, K4 its
- * 4-cliques; per arc t, tdeg, F and c4e, per 2-hop pair cn (defined where
- * they are counted).  Each orbit's N is a sum over x's neighbours of these, less
- * the walks in which vertices coincide (inclusion-exclusion); every
- * formula was first checked against brute force in a prototype, and the
- * tests check each against brute force again. */
+ * 4-cliques; per arc t, tdeg, F and c4e, per 2-hop pair cn and E (defined
+ * where they are counted).  Each orbit's N is a sum over x's neighbours of
+ * these, less the walks in which vertices coincide (inclusion-exclusion);
+ * every formula was first checked against brute force in a prototype, and
+ * the tests check each against brute force again. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,14 +22,16 @@
 #include "orbit_cliques5.h"
 #include "orbit_noninduced5.h"
 
-/* The orbits with a formula here: the trees, the graphlets cut at a
- * vertex or an edge into stars, triangles, 4-cycles and 4-cliques whose
- * pieces are counted here, and K5 and K5 less an edge at x (70, 72) from
- * x's 4-cliques, and the 5-cycle (34) from x's 2-hop tally.  Still to
- * come: K2,3's 3-side (49), W4 less a spoke (62-64), the wheel (68, 69). */
+/* The orbits with a formula here: all 58.  The trees, the graphlets cut at
+ * a vertex or an edge into stars, triangles, 4-cycles and 4-cliques whose
+ * pieces are counted here, K5 and K5 less an edge at x (70, 72) from x's
+ * 4-cliques, the 5-cycle (34) from x's 2-hop tally, and K2,3's 3-side
+ * (49), W4 less a spoke (62-64) and the wheel (68, 69) from x's diamonds
+ * and the 4-cycles inside its neighbourhood. */
 static const uint8_t with_formula[] = {15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-                                       32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 50,
-                                       51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 65, 66, 67, 70, 71, 72};
+                                       32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49,
+                                       50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67,
+                                       68, 69, 70, 71, 72};
 
 int wm_o5n_has(unsigned o) {
   for (unsigned i = 0; i < sizeof with_formula; i++)
@@ -76,9 +78,12 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 /* ---- the pieces ------------------------------------------------------- */
 
 /* x's sums over its triangles' far edges (far_edges), over the vertices
- * two steps away (around_cycles) and over its triangles' 4-cliques
- * (cliques_around). */
-enum { S25, S40, S54, S60, S34, S36, S50, S51, WALKED };
+ * two steps away (around_cycles) and over its diamonds and wheels
+ * (diamonds_and_wheels); its triangles' 4-cliques are wm_orbit_clique_sums'. */
+enum { S25, S40, S54, S60, S34, S36, S50, S51, S63, S69, WALKED };
+/* What a vertex's walk owes the far end y of each of its arcs, where the
+ * count is y's but the pieces are in the walker's tally (diamonds_and_wheels). */
+enum { TO49, TO62, TO64, TO68, TOWARD };
 
 /* Per vertex, what its neighbours' sums read.  With n below 2^32 a degree
  * and an edge's triangles are below 2^32, so each of T .. Topp (at most
@@ -90,6 +95,7 @@ typedef struct pieces {
   wm_i128 *T, *p2, *S, *R, *D, *p3, *nbT, *Topp;
   uint64_t *tdeg, *F, *c4e, *k4e; /* per arc (far_edges, around_cycles, the clique sums) */
   wm_acc (*walked)[WALKED];  /* per vertex */
+  wm_i128 (*toward)[TOWARD]; /* per arc: written by its tail, read by its head */
   wm_orbit_clique_sums c;    /* c.k4e is k4e */
 } pieces;
 
@@ -174,6 +180,8 @@ static void far_edges(const pieces *p, uint64_t *mark, uint32_t x) {
 typedef struct scratch {
   uint64_t *mark, *cn, *s, *nb; /* nb: b's row, in cliques_on_arc */
   uint32_t *touched;
+  uint64_t *start; /* n + 1 */
+  uint32_t *inner; /* G[N(x)] as lists, in diamonds_and_wheels: the largest 2T */
 } scratch;
 
 static uint32_t two_hop(const pieces *p, scratch *w, uint32_t x) {
@@ -232,11 +240,153 @@ static void around_cycles(const pieces *p, scratch *w, uint32_t x) {
   }
 }
 
+/* ---- x's diamonds and wheels -------------------------------------------- */
+
+/* K2,3's 3-side (49), W4 less a spoke (62-64) and the wheel (68, 69) read,
+ * besides x's 2-hop tally cn, E(q) = the edges inside CN(x, q) (the chords
+ * of the diamonds with tips x and q: the plan's tip-pair walk) and the
+ * 4-cycles inside G[N(x)].  Four of them are counts at a vertex other than
+ * the one whose tally holds the pieces (49 and 62 at a common neighbour of
+ * the pair, 64 at a chord end, 68 on the rim): x leaves on each arc x -> y
+ * what it owes y (toward), and y sums its in-arcs in the last pass, so that
+ * every walk writes only its own. */
+
+/* x's 2-hop tally cn (as two_hop, without s), and G[N(x)] as lists: the
+ * neighbours inside N(x) of x's i-th neighbour are inner[start[i] ..
+ * start[i + 1]), as many as that arc's triangles.  N(x) is left marked in
+ * mark (arc + 1).  It costs x's 2-paths. */
+static uint32_t neighbourhood(const pieces *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint64_t first = g->offsets[x], d = g->offsets[x + 1] - first;
+  uint32_t nt = 0;
+  for (uint64_t e = first; e < first + d; e++) w->mark[g->adj[e]] = e + 1;
+  w->start[0] = 0;
+  for (uint64_t i = 0; i < d; i++) w->start[i + 1] = w->start[i] + p->a->tri[first + i];
+  for (uint64_t i = 0; i < d; i++) {
+    const uint32_t a = g->adj[first + i];
+    uint64_t fill = w->start[i];
+    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+      const uint32_t z = g->adj[f];
+      if (z == x) continue;
+      if (!w->cn[z]++) w->touched[nt++] = z;
+      if (w->mark[z]) w->inner[fill++] = z;
+    }
+  }
+  return nt;
+}
+
+/* b before a in (degree, id): each triangle x, a, b is walked once, from
+ * the end whose row is the longer, so that the row scanned is the shorter. */
+static int shorter(const wm_graph *g, uint32_t b, uint32_t a) {
+  const uint64_t db = wm_degree(g, b), da = wm_degree(g, a);
+  return db < da || (db == da && b < a);
+}
+
+/* E (in w->s) over the vertices q != x, and on each arc x -> a the sum over
+ * the diamonds with tip x and chord a-b (other tip q) of cn(q) - 2, the
+ * tips' third common neighbours: 64's count at a, each diamond once from
+ * each tip.  The q of a triangle x, a, b are CN(a, b) less x: N(a) marked
+ * in w->nb, b's row scanned.  The q visited are the plan's sum over edges
+ * of t^2; finding them costs x's 2-paths and, per triangle, the smaller of
+ * d(a) and d(b) (nothing lists CN(a, b) to walk it in t_ab).  An arc's sum
+ * is below 2^96 (t_xa triangles, fewer than 2^32 q each, cn below 2^32);
+ * E(q) below 2^64 (the edges among cn(q) vertices). */
+static void tip_pairs(const pieces *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint64_t first = g->offsets[x];
+  for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
+    const uint32_t a = g->adj[first + i];
+    if (w->start[i] == w->start[i + 1]) continue;
+    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) w->nb[g->adj[f]] = 1;
+    for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {
+      const uint32_t b = w->inner[j];
+      if (!shorter(g, b, a)) continue;
+      wm_i128 thirds = 0;
+      for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) {
+        const uint32_t q = g->adj[f];
+        if (q == x || !w->nb[q]) continue;
+        w->s[q]++;
+        thirds += (wm_i128)w->cn[q] - 2; /* q sees a and b: cn(q) >= 2 */
+      }
+      p->toward[first + i][TO64] += thirds;
+      p->toward[w->mark[b] - 1][TO64] += thirds;
+    }
+    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) w->nb[g->adj[f]] = 0;
+  }
+}
+
+/* On each arc x -> y, over the o of N(y) but x: C(cn(o) - 1, 2), the pairs
+ * of further common neighbours of x and o (K2,3s with y, x and those two
+ * on the 3-side: 49 at y), and E(o), the chords inside CN(x, o) (W4 less a
+ * spoke with tips x, o and y their third common neighbour, 62 at y, less
+ * the chords at y, taken off at y).  x's 2-paths again; each below 2^96. */
+static void pairs_through(const pieces *p, const scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t y = g->adj[e];
+    wm_i128 k23 = 0, chords = 0;
+    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++) {
+      const uint32_t o = g->adj[f];
+      if (o == x) continue;
+      k23 += wm_choose((wm_i128)w->cn[o] - 1, 2);
+      chords += (wm_i128)w->s[o];
+    }
+    p->toward[e][TO49] = k23, p->toward[e][TO62] = chords;
+  }
+}
+
+/* The 4-cycles of G[N(x)] through each neighbour a (W4 hubbed at x with a
+ * on its rim, 68 at a): for each z of N(x) but a, the pairs of the paths
+ * a-b-z inside N(x), tallied in w->cn.  The lists make it cost, per
+ * neighbour b, t_xb^2 (the plan's sum over edges of t^2).  Their sum over
+ * a is each cycle 4 times (69 at x).  One a's sum is below 2^95 (fewer
+ * than 2^32 z, each on at most t_xa < 2^32 paths). */
+static void wheels(const pieces *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint64_t first = g->offsets[x];
+  for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
+    const uint32_t a = g->adj[first + i];
+    uint32_t nt = 0;
+    for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {
+      const uint64_t k = w->mark[w->inner[j]] - 1 - first; /* b's place in x's row */
+      for (uint64_t l = w->start[k]; l < w->start[k + 1]; l++) {
+        const uint32_t z = w->inner[l];
+        if (z != a && !w->cn[z]++) w->touched[nt++] = z;
+      }
+    }
+    wm_i128 cycles = 0;
+    for (uint32_t u = 0; u < nt; u++) {
+      cycles += wm_choose((wm_i128)w->cn[w->touched[u]], 2);
+      w->cn[w->touched[u]] = 0;
+    }
+    p->toward[first + i][TO68] = cycles;
+    wm_acc_add(&p->walked[x][S69], cycles);
+  }
+}
+
+/* x's part of 49, 62-64, 68 and 69: what it owes its neighbours, and its
+ * own sums, tip (63: the sum over q of E(q) (cn(q) - 2), a term below
+ * 2^96) and hub (69, four times). */
+static void diamonds_and_wheels(const pieces *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint32_t nt = neighbourhood(p, w, x);
+  tip_pairs(p, w, x);
+  pairs_through(p, w, x);
+  for (uint32_t i = 0; i < nt; i++) {
+    const uint32_t q = w->touched[i];
+    wm_acc_add(&p->walked[x][S63], (wm_i128)w->s[q] * ((wm_i128)w->cn[q] - 2));
+    w->cn[q] = w->s[q] = 0;
+  }
+  wheels(p, w, x);
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
+}
+
 /* The per-vertex walks, before any vertex's counts. */
 static void vertex_walks(const pieces *p, scratch *w, uint32_t x) {
   memset(p->walked[x], 0, sizeof p->walked[x]);
   far_edges(p, w->mark, x);
   around_cycles(p, w, x);
+  diamonds_and_wheels(p, w, x);
 }
 
 /* ---- one vertex's counts ---------------------------------------------- */
@@ -421,6 +571,28 @@ static void cut_at_a_clique(const pieces *p, uint32_t x, row *r) {
   put(r, 72, (wm_i128)c->k5[x]);
 }
 
+/* K2,3's 3-side (49), W4 less a spoke (62-64) and the wheel (68, 69):
+ * x's own sums and what its neighbours' walks left on the arcs into x
+ * (each found by a binary search of the neighbour's row).  Each pair
+ * {c, o} of 49, {tip, tip} of 62 and diamond of 64 was left by both of
+ * its ends that x neighbours; 62's pairs included the chords at x, the
+ * sum over x's neighbours y of C(t_xy, 2) = D. */
+static void across_diamonds(const pieces *p, uint32_t x, row *r) {
+  const wm_graph *g = p->g;
+  const wm_acc *s = p->walked[x];
+  wm_acc in[TOWARD] = {{0}};
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const wm_i128 *owed = p->toward[wm_graph_arc_at(g, g->adj[e], x)];
+    for (unsigned k = 0; k < TOWARD; k++) wm_acc_add(&in[k], owed[k]);
+  }
+  put(r, 49, sum(r, &in[TO49]) / 2);
+  put(r, 62, sub(r, sum(r, &in[TO62]) / 2, r->D));
+  put(r, 63, sum(r, &s[S63]));
+  put(r, 64, sum(r, &in[TO64]) / 2);
+  put(r, 68, sum(r, &in[TO68]));
+  put(r, 69, sum(r, &s[S69]) / 4);
+}
+
 static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N, wm_error *err) {
   row r;
   memset(&r, 0, sizeof r);
@@ -434,6 +606,7 @@ static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N
   cut_at_a_triangle(p, x, &r);
   cut_at_a_cycle(p, x, &r);
   cut_at_a_clique(p, x, &r);
+  across_diamonds(p, x, &r);
   if (r.odd)
     return wm_fail(err, WM_EINPUT,
                    "orbits: vertex %u: twice orbit 17's non-induced count is odd (a bug: please report it)",
@@ -448,11 +621,11 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
   wm_i128 *block = malloc(8 * n * sizeof *block);
   *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
                 block + 7 * n, calloc(m, sizeof *p->tdeg), calloc(m, sizeof *p->F), calloc(m, sizeof *p->c4e),
-                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked), {0}};
+                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked), calloc(m, sizeof *p->toward), {0}};
   uint64_t *c = malloc(5 * n * sizeof *c);
   p->c = (wm_orbit_clique_sums){c, c ? c + n : NULL, c ? c + 2 * n : NULL, c ? c + 3 * n : NULL,
                                 c ? c + 4 * n : NULL, p->k4e};
-  return block && c && p->tdeg && p->F && p->c4e && p->k4e && p->walked ? 0 : -1;
+  return block && c && p->tdeg && p->F && p->c4e && p->k4e && p->walked && p->toward ? 0 : -1;
 }
 
 static void pieces_free(pieces *p) {
@@ -463,6 +636,7 @@ static void pieces_free(pieces *p) {
   free(p->k4e);
   free(p->walked);
   free(p->c.s61);
+  free(p->toward);
 }
 
 /* Where each vertex's N goes: kept (N, n x ORBITS5: the tests), or solved
@@ -487,19 +661,25 @@ static int vertex_out(const pieces *p, uint64_t *mark, const sink *s, uint32_t x
   return WM_OK;
 }
 
+/* Per thread: 4n words of zeros, n halves, n + 1 words (start) and room
+ * halves (inner, the largest 2T). */
+#define SCRATCH_WORDS(n) (6 * (size_t)(n) + 1)
+
 /* Three passes over the vertices: each reads its neighbours' values of
- * the one before (zeros: 5n words per thread).  The walks ask for the
- * interrupt every 64 vertices, so a hub's own walk is the longest wait. */
-static int passes(const pieces *p, uint64_t *zeros, const sink *s, wm_error *err) {
+ * the one before.  The walks ask for the interrupt every 64 vertices, so
+ * a hub's own walk is the longest wait. */
+static int passes(const pieces *p, uint64_t *zeros, uint32_t *inner, uint64_t room, const sink *s,
+                  wm_error *err) {
   const wm_graph *g = p->g;
   wm_orbit_first_error first = {-1, {0, ""}};
   wm_progress progress;
   wm_progress_init(&progress, "5-vertex orbits", 2 * (uint64_t)g->n, 1);
 #pragma omp parallel
   {
-    uint64_t *mine = zeros + (size_t)omp_get_thread_num() * 5 * g->n;
+    uint64_t *mine = zeros + (size_t)omp_get_thread_num() * SCRATCH_WORDS(g->n);
     scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, mine + 3 * (size_t)g->n,
-                 (uint32_t *)(mine + 4 * (size_t)g->n)};
+                 (uint32_t *)(mine + 4 * (size_t)g->n), mine + 5 * (size_t)g->n,
+                 inner + (size_t)omp_get_thread_num() * room};
     uint64_t *mark = w.mark;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
@@ -524,13 +704,34 @@ static int passes(const pieces *p, uint64_t *zeros, const sink *s, wm_error *err
   return first.vertex >= 0 ? err->code : WM_OK;
 }
 
+/* The largest 2T over the vertices: the room G[N(x)]'s lists take. */
+static uint64_t largest_neighbourhood(const wm_graph *g, const uint32_t *tri) {
+  uint64_t most = 0;
+  for (uint32_t x = 0; x < g->n; x++) {
+    uint64_t twice = 0;
+    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) twice += tri[e];
+    most = twice > most ? twice : most;
+  }
+  return most;
+}
+
+/* Room for every thread's G[N(x)] lists, or the out-of-memory error. */
+static int inner_alloc(const wm_graph *g, uint64_t room, uint32_t **inner, wm_error *err) {
+  const size_t threads = (size_t)omp_get_max_threads();
+  if (room <= SIZE_MAX / sizeof **inner / threads) *inner = malloc((room ? room : 1) * threads * sizeof **inner);
+  return *inner ? WM_OK
+                : wm_fail(err, WM_EINPUT,
+                          "orbits: out of memory for the non-induced counts (%u vertices, %llu words per thread)",
+                          g->n, (unsigned long long)room);
+}
+
 /* The aggregates (on the GPU where run->gpu), then the passes into s. */
 static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s, wm_error *err) {
   const size_t n = g->n ? g->n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
   pieces p;
-  uint64_t *marks = calloc(5 * n * (size_t)omp_get_max_threads(), sizeof *marks);
+  uint64_t *marks = calloc(SCRATCH_WORDS(n) * (size_t)omp_get_max_threads(), sizeof *marks);
   int rc = pieces_init(&p, g, &a) || !marks || !a.tri || !a.k4 || !a.n8 || !a.n12
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
@@ -540,13 +741,17 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   at[1] = wm_now();
   if (!rc) rc = wm_orbit_clique_sums_cpu(g, &p.c, err);
   at[2] = wm_now();
-  if (!rc) rc = passes(&p, marks, s, err);
+  uint32_t *inner = NULL;
+  const uint64_t room = rc ? 0 : largest_neighbourhood(g, a.tri);
+  if (!rc) rc = inner_alloc(g, room, &inner, err);
+  if (!rc) rc = passes(&p, marks, inner, room, s, err);
   at[3] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (non-induced, size 5): aggregates %.3f ms, clique sums %.3f ms, walks and solve %.3f ms\n",
             1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));
   pieces_free(&p);
   free(marks);
+  free(inner);
   free(a.tri);
   free(a.k4);
   free(a.n8);

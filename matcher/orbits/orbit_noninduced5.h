@@ -10,16 +10,15 @@
  *
  * Not wired into `orbits --method formula` yet: only the tests call this.
  * The induced count of a tree orbit needs N of every denser graphlet that
- * holds the tree, i.e. all 58, so the method can switch over only once
- * every formula is in.  This first part holds M, the solve, and 52 of the
- * 58 formulas (wm_o5n_has): those that need only the 4-vertex formula's
- * aggregates (triangles per arc, 4-cycles, 4-cliques and Topp per vertex)
- * and O(m) sums of them, and those that need sums over each vertex's own
- * triangles, 2-paths, 3-paths (the 5-cycle) and 4-cliques (K5 and K5 less
- * an edge included), walked here per vertex (the sum of d^2 and more: the
- * oriented walks of orbit_aggregates_cpu.c are to take these credits
- * over).  Still to come: K2,3's 3-side, W4 less a spoke, the wheel (49,
- * 62-64, 68, 69). */
+ * holds the tree, i.e. all 58, which are all here now (wm_o5n_has): those
+ * that need only the 4-vertex formula's aggregates (triangles per arc,
+ * 4-cycles, 4-cliques and Topp per vertex) and O(m) sums of them, and
+ * those that need sums over each vertex's own triangles, 2-paths, 3-paths
+ * (the 5-cycle), 4-cliques (K5 and K5 less an edge included), diamonds by
+ * their tips (K2,3's 3-side, W4 less a spoke) and the 4-cycles inside its
+ * neighbourhood (the wheel), walked here per vertex (the sum of d^2 and
+ * more: the oriented walks of orbit_aggregates_cpu.c are to take these
+ * credits over). */
 #ifndef WM_ORBIT_NONINDUCED5_H
 #define WM_ORBIT_NONINDUCED5_H
 
