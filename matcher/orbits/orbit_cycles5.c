@@ -32,7 +32,8 @@
  *
  * The credits to other vertices are atomic adds into one 64-bit word per
  * vertex (pass 2's gathered per thread first: one add per touched vertex
- * and h, far fewer than the walk's steps), with each add's wrap past 2^64
+ * and h, far fewer than the walk's steps; the triangles' tops' per thread
+ * over the whole phase), with each add's wrap past 2^64
  * and each subtraction's below 0 counted in a second word, so the sum is
  * exact in any order of adds and subtractions, and a count past 2^64 - 1
  * is found at the end, never wrapped.  Atomics rather than each thread's
@@ -170,17 +171,28 @@ static inline void tally(const credits *c, uint64_t *at, uint32_t x, uint64_t v)
 
 /* ---- the a = e terms, from the triangles --------------------------------- */
 
+/* A thread's scratch, per vertex, zero between tops (and between phases). */
+typedef struct scratch {
+  uint32_t *W;       /* |L(h) & N(v)| (the triangles' local) */
+  uint32_t *in_l;    /* dU(a) + 1 for a in L(h) */
+  uint32_t *touched; /* the v with W[v] > 0 */
+  uint64_t *Z;       /* sum of W over v's neighbours below h (the triangles topped by v) */
+  uint64_t *Y;       /* pass 2's credits to v (the triangles' subtractions from their tops) */
+} scratch;
+
 /* The triangles p < q < t from their lowest vertex p (q and t in p's row
  * above p, t in q's row above q).  Each corner v has k_v neighbours above
  * t (the end of its row); v takes off k_p + k_q + k_t + k_v, and marks the
- * first of those k_v in its row.  local: zero per vertex, before and after. */
-static void triangle_terms(const walk *w, uint32_t *local, uint32_t p) {
+ * first of those k_v in its row.  The top's (often a hub's, hit by every
+ * thread) are gathered in the thread's Y and Z until the end of the phase. */
+static void triangle_terms(const walk *w, scratch *s, uint32_t p) {
   const ranked *r = &w->r;
   const uint64_t *oo = r->offsets, *up = r->up;
   const uint32_t *adj = r->adj, *out = adj + up[p];
   const uint64_t k = oo[p + 1] - up[p];
   if (k < 2) return;
   const uint32_t last = out[k - 1];
+  uint32_t *local = s->W;
   for (uint64_t i = 0; i < k; i++) local[out[i]] = (uint32_t)i + 1;
   wm_u128 at_p = 0;
   for (uint64_t i = 0; i + 1 < k; i++) {
@@ -191,15 +203,24 @@ static void triangle_terms(const walk *w, uint32_t *local, uint32_t p) {
       if (!j) continue;
       const uint64_t kp = k - j, kq = end - f - 1, kt = oo[t + 1] - up[t], all = kp + kq + kt;
       at_p += all + kp, at_q += all + kq;
-      credit_sub(&w->c, t, all + kt);
+      if (__builtin_add_overflow(s->Y[t], all + kt, &s->Y[t])) carry(&w->c, t, -1);
       if (kp) __atomic_fetch_add(&w->marks[up[p] + j], 1, __ATOMIC_RELAXED);
       if (kq) __atomic_fetch_add(&w->marks[f + 1], 1, __ATOMIC_RELAXED);
-      if (kt) __atomic_fetch_add(&w->marks[up[t]], 1, __ATOMIC_RELAXED);
+      s->Z[t] += kt != 0;
     }
     credit(&w->c, q, -(wm_i128)at_q);
   }
   credit(&w->c, p, -(wm_i128)at_p);
   for (uint64_t i = 0; i < k; i++) local[out[i]] = 0;
+}
+
+/* The thread's gathered subtractions and top marks, out. */
+static void triangle_tops(const walk *w, scratch *s) {
+  for (uint32_t v = 0; v < w->r.n; v++) {
+    credit_sub(&w->c, v, s->Y[v]);
+    if (s->Z[v]) __atomic_fetch_add(&w->marks[w->r.up[v]], s->Z[v], __ATOMIC_RELAXED);
+    s->Y[v] = 0, s->Z[v] = 0;
+  }
 }
 
 /* The marks' sums along v's row above v: at h's position, h's share of the
@@ -210,15 +231,6 @@ static void sum_marks(const walk *w, uint32_t v) {
 }
 
 /* ---- the walk ------------------------------------------------------------- */
-
-/* A thread's scratch, per vertex, zero between tops. */
-typedef struct scratch {
-  uint32_t *W;       /* |L(h) & N(v)| (also the triangles' local) */
-  uint32_t *in_l;    /* dU(a) + 1 for a in L(h) */
-  uint32_t *touched; /* the v with W[v] > 0 */
-  uint64_t *Z;       /* sum of W over v's neighbours below h */
-  uint64_t *Y;       /* pass 2's credits to v */
-} scratch;
 
 static void scratch_free(scratch *s) {
   free(s->W);
@@ -338,9 +350,11 @@ static int passes(walk *w, double *at) {
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < n; v++) {
       if (!go || wm_progress_stopped(&progress)) continue;
-      triangle_terms(w, s.W, (uint32_t)v);
+      triangle_terms(w, &s, (uint32_t)v);
       wm_progress_add(&progress, 1);
     }
+    if (go) triangle_tops(w, &s);
+#pragma omp barrier
 #pragma omp for schedule(static)
     for (int64_t v = 0; v < n; v++) {
       if (go) sum_marks(w, (uint32_t)v);
