@@ -1,0 +1,32 @@
+/* The 5-cycles through each vertex (orbit 34's non-induced count, issue
+ * 43), by the degree-oriented walk that finds each 5-cycle once from its
+ * top vertex and credits all five (orbit_cycles5.c): the cost of the motif
+ * code's 5-cycle total (five_cycles_from), not of a 2-hop walk per vertex. */
+#ifndef WM_ORBIT_CYCLES5_H
+#define WM_ORBIT_CYCLES5_H
+
+#include <stdint.h>
+
+#include "datasets.h"
+#include "wm_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* c5[x] = the 5-cycles (as subgraphs, not necessarily induced) through
+ * vertex x of the undirected g, for every x (g's indices; n entries).  A
+ * count past 2^64 - 1 is WM_EINPUT naming the vertex (its file id), c5 then
+ * unspecified; a directed g is WM_EUSAGE; out of memory WM_EINPUT;
+ * warpmatch_interrupt WM_EINTERRUPTED. */
+int wm_orbit_cycles5(const wm_graph *g, uint64_t *c5, wm_error *err);
+/* The same with every count starting at `start` (wm_orbit_run's start, the
+ * test hook wm_count_start): c5[x] = start + the 5-cycles through x, an
+ * error past 2^64 - 1, so that a small graph carries a count past 2^64. */
+int wm_orbit_cycles5_from(const wm_graph *g, uint64_t start, uint64_t *c5, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
