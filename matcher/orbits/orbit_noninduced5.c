@@ -20,6 +20,7 @@
 
 #include "base.h"
 #include "orbit_cliques5.h"
+#include "orbit_cycles5.h"
 #include "orbit_noninduced5.h"
 
 /* The orbits with a formula here: all 58.  The trees, the graphlets cut at
@@ -80,7 +81,7 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 /* x's sums over its triangles' far edges (far_edges), over the vertices
  * two steps away (around_cycles) and over its diamonds and wheels
  * (diamonds_and_wheels); its triangles' 4-cliques are wm_orbit_clique_sums'. */
-enum { S25, S40, S54, S60, S34, S36, S50, S51, S63, S69, WALKED };
+enum { S25, S40, S54, S60, S36, S50, S51, S63, S69, WALKED };
 /* What a vertex's walk owes the far end y of each of its arcs, where the
  * count is y's but the pieces are in the walker's tally (diamonds_and_wheels). */
 enum { TO49, TO62, TO64, TO68, TOWARD };
@@ -97,6 +98,7 @@ typedef struct pieces {
   wm_acc (*walked)[WALKED];  /* per vertex */
   wm_i128 (*toward)[TOWARD]; /* per arc: written by its tail, read by its head */
   wm_orbit_clique_sums c;    /* c.k4e is k4e */
+  uint64_t *c5;              /* per vertex, its 5-cycles */
 } pieces;
 
 static wm_i128 deg(const wm_graph *g, uint32_t v) { return (wm_i128)(g->offsets[v + 1] - g->offsets[v]); }
@@ -199,22 +201,6 @@ static uint32_t two_hop(const pieces *p, scratch *w, uint32_t x) {
   return nt;
 }
 
-/* The sum over the arcs b -> c (neither x) of cn(b) cn(c): the walks
- * x, a, b, c, e, x with a in CN(x, b) and e in CN(x, c), the 5-cycles
- * through x twice (once each way) and the walks in which a = c, e = b or
- * a = e, which cut_at_a_cycle takes off.  It costs the sum over the
- * vertices two steps from x of their degrees (3-paths), each vertex's own
- * as above: the plan's oriented 5-cycle walk (cycles5.py) is to replace it.
- * A term is below 2^96 (cn below 2^32, d(b) of them). */
-static void paths_between_neighbours(const wm_graph *g, const scratch *w, uint32_t nt, wm_acc *twice) {
-  for (uint32_t i = 0; i < nt; i++) {
-    const uint32_t b = w->touched[i];
-    uint64_t past = 0; /* cn(x) is 0: x is never a c */
-    for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) past += w->cn[g->adj[f]];
-    wm_acc_add(twice, (wm_i128)w->cn[b] * past);
-  }
-}
-
 /* c4e of x's arcs (the 4-cycles through the edge x-y: for each u of N(y)
  * but x, cn(x, u) less y itself) and x's sums of 36, 50 and 51.  A term
  * is below 2^96; c4e below 2^64 (fewer than d(x) d(y) cycles). */
@@ -229,7 +215,6 @@ static void around_cycles(const pieces *p, scratch *w, uint32_t x) {
     p->c4e[e] = c;
   }
   wm_acc *s = p->walked[x];
-  paths_between_neighbours(g, w, nt, &s[S34]);
   for (uint32_t i = 0; i < nt; i++) {
     const uint32_t z = w->touched[i];
     const wm_i128 cn = w->cn[z];
@@ -539,15 +524,11 @@ static void cut_at_a_triangle(const pieces *p, uint32_t x, row *r) {
 }
 
 /* Around a 4-cycle: G16's 36 and 37, G20's 50, G21's 51-53; and the
- * 5-cycle, G15's 34: of the walks of S34, a = e are the triangles a, b, c
- * on x's neighbours a (2 (nbT - 2T) ordered), a = c (or e = b) the
- * triangles x, c, e and an edge c-b (R + 2T each), and both at once
- * (added back) the 2T ordered triangles at x; each cycle is there once
- * each way. */
+ * 5-cycle, G15's 34, from the oriented walk (orbit_cycles5.c). */
 static void cut_at_a_cycle(const pieces *p, uint32_t x, row *r) {
   const wm_acc *s = p->walked[x];
   const wm_i128 T = r->T, Topp = r->Topp, tsq = sum(r, &r->tsq);
-  put(r, 34, sub(r, sum(r, &s[S34]) / 2, r->nbT + r->R - T));
+  put(r, 34, (wm_i128)p->c5[x]);
   put(r, 36, sub(r, sum(r, &s[S36]), r->D));
   put(r, 37, sub(r, sum(r, &r->s37), 2 * Topp - 2 * T));
   put(r, 50, sum(r, &s[S50]));
@@ -621,8 +602,9 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
   wm_i128 *block = malloc(8 * n * sizeof *block);
   *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
                 block + 7 * n, calloc(m, sizeof *p->tdeg), calloc(m, sizeof *p->F), calloc(m, sizeof *p->c4e),
-                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked), calloc(m, sizeof *p->toward), {0}};
-  uint64_t *c = malloc(5 * n * sizeof *c);
+                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked), calloc(m, sizeof *p->toward), {0}, NULL};
+  uint64_t *c = malloc(6 * n * sizeof *c);
+  p->c5 = c ? c + 5 * n : NULL;
   p->c = (wm_orbit_clique_sums){c, c ? c + n : NULL, c ? c + 2 * n : NULL, c ? c + 3 * n : NULL,
                                 c ? c + 4 * n : NULL, p->k4e};
   return block && c && p->tdeg && p->F && p->c4e && p->k4e && p->walked && p->toward ? 0 : -1;
@@ -740,6 +722,7 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   else if (!rc) rc = wm_orbit_aggregates_cpu(g, 4, &a, err);
   at[1] = wm_now();
   if (!rc) rc = wm_orbit_clique_sums_cpu(g, &p.c, err);
+  if (!rc) rc = wm_orbit_cycles5(g, p.c5, err);
   at[2] = wm_now();
   uint32_t *inner = NULL;
   const uint64_t room = rc ? 0 : largest_neighbourhood(g, a.tri);
@@ -747,7 +730,7 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   if (!rc) rc = passes(&p, marks, inner, room, s, err);
   at[3] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (non-induced, size 5): aggregates %.3f ms, clique sums %.3f ms, walks and solve %.3f ms\n",
+    fprintf(stderr, "orbits (non-induced, size 5): aggregates %.3f ms, clique sums and 5-cycles %.3f ms, walks and solve %.3f ms\n",
             1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));
   pieces_free(&p);
   free(marks);
