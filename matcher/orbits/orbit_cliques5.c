@@ -23,6 +23,8 @@ typedef struct scratch {
   uint32_t *deg_c; /* inner degree in C, zeroed after each edge */
   uint64_t *tsum;  /* t_uy + t_vy of each y of C */
   uint32_t *common, *ia, *ib;
+  uint64_t *own;   /* per vertex, 3 words: this edge's credits to 66, 70 and 5-cliques (zero between edges) */
+  int overflow;
 } scratch;
 
 static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
@@ -30,6 +32,22 @@ static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - 
 static void credit(sums *s, uint64_t *at, uint64_t x) {
   if (x && __atomic_fetch_add(at, x, __ATOMIC_RELAXED) > UINT64_MAX - x)
     __atomic_store_n(&s->overflow, 1, __ATOMIC_RELAXED);
+}
+
+/* A credit to a member of C, added up over the edge's 4-cliques and
+ * 5-cliques first: one atomic add per member and edge, not per clique. */
+enum { OWN66, OWN70, OWNK5, OWN };
+static void own(scratch *x, uint32_t v, unsigned which, uint64_t c) {
+  if (__builtin_add_overflow(x->own[(size_t)v * OWN + which], c, &x->own[(size_t)v * OWN + which])) x->overflow = 1;
+}
+
+static void flush(sums *s, scratch *x, uint64_t nc) {
+  for (uint64_t z = 0; z < nc; z++) {
+    uint64_t *o = &x->own[(size_t)x->common[z] * OWN];
+    credit(s, &s->s66[x->common[z]], o[OWN66]), credit(s, &s->s70[x->common[z]], o[OWN70]);
+    credit(s, &s->k5[x->common[z]], o[OWNK5]);
+    o[OWN66] = o[OWN70] = o[OWNK5] = 0;
+  }
 }
 
 /* The triangles w < u < v on the arc v -> u (index i of v's row): w's
@@ -71,14 +89,14 @@ static uint64_t common_of(const wm_graph *g, const uint32_t *t, uint32_t u, uint
 
 /* The members of L_T for each triangle T = (y, u, v) with y < u: the
  * inner edges y-z of C. */
-static void clique_members(const wm_graph *g, uint32_t u, uint64_t tuv, uint64_t nc, scratch *x, sums *s) {
+static void clique_members(const wm_graph *g, uint32_t u, uint64_t tuv, uint64_t nc, scratch *x) {
   for (uint64_t z = 0; z < nc; z++) {
     const uint32_t y = x->common[z], *ry = g->adj + g->offsets[y];
     for (uint64_t j = 0; j < deg(g, y) && ry[j] < y; j++) {
       const uint32_t o = ry[j];
       if (x->in_c[o] != x->stamp) continue;
-      if (y < u) credit(s, &s->s70[o], x->deg_c[y] - 1u), credit(s, &s->s66[o], x->tsum[y] + tuv - 6);
-      if (o < u) credit(s, &s->s70[y], x->deg_c[o] - 1u), credit(s, &s->s66[y], x->tsum[o] + tuv - 6);
+      if (y < u) own(x, o, OWN70, x->deg_c[y] - 1u), own(x, o, OWN66, x->tsum[y] + tuv - 6);
+      if (o < u) own(x, y, OWN70, x->deg_c[o] - 1u), own(x, y, OWN66, x->tsum[o] + tuv - 6);
     }
   }
 }
@@ -121,10 +139,10 @@ static void five_cliques_on(const wm_graph *g, uint32_t v, uint32_t u, uint64_t 
       if (x->in_c[y] != in_w) continue;
       uint64_t at_y = 0;
       for (uint64_t z = 0; z < deg(g, y) && ry[z] < y; z++)
-        if (x->in_c[ry[z]] == in_w && x->of_w[ry[z]] == of_w) at_y++, credit(s, &s->k5[ry[z]], 1);
-      credit(s, &s->k5[y], at_y), at_w += at_y;
+        if (x->in_c[ry[z]] == in_w && x->of_w[ry[z]] == of_w) at_y++, own(x, ry[z], OWNK5, 1);
+      own(x, y, OWNK5, at_y), at_w += at_y;
     }
-    credit(s, &s->k5[w], at_w), all += at_w;
+    own(x, w, OWNK5, at_w), all += at_w;
   }
   credit(s, &s->k5[u], all), credit(s, &s->k5[v], all);
 }
@@ -137,9 +155,10 @@ static void top_edges_of(const wm_graph *g, const uint32_t *t, uint32_t v, scrat
     if (!t[g->offsets[v] + i]) continue;
     const uint64_t found = triangles_on(g, v, i, u, x), nc = common_of(g, t, u, v, x);
     triangle_credits(g, t, v, i, found, x, s);
-    clique_members(g, u, t[g->offsets[v] + i], nc, x, s);
+    clique_members(g, u, t[g->offsets[v] + i], nc, x);
     for (uint64_t z = 0; z < nc; z++) x->deg_c[x->common[z]] = 0;
     five_cliques_on(g, v, u, found, x, s);
+    flush(s, x, nc); /* five_cliques_on's w are members of C */
   }
 }
 
@@ -147,12 +166,13 @@ static int scratch_init(scratch *x, size_t n, uint64_t maxdeg) {
   const size_t d = maxdeg ? maxdeg : 1;
   *x = (scratch){calloc(n, sizeof *x->in_c), calloc(n, sizeof *x->of_w), 0, calloc(n, sizeof *x->deg_c),
                  malloc(n * sizeof *x->tsum), malloc(d * sizeof *x->common), malloc(d * sizeof *x->ia),
-                 malloc(d * sizeof *x->ib)};
-  return x->in_c && x->of_w && x->deg_c && x->tsum && x->common && x->ia && x->ib;
+                 malloc(d * sizeof *x->ib), calloc(n * OWN, sizeof *x->own), 0};
+  return x->in_c && x->of_w && x->deg_c && x->tsum && x->common && x->ia && x->ib && x->own;
 }
 
 static void scratch_free(scratch *x) {
   free(x->in_c), free(x->of_w), free(x->deg_c), free(x->tsum), free(x->common), free(x->ia), free(x->ib);
+  free(x->own);
 }
 
 /* 0, -1 out of memory, 1 interrupted. */
@@ -171,6 +191,7 @@ static int walk(const wm_graph *g, const uint32_t *t, sums *s) {
       if (!ok || wm_progress_stopped(&progress)) continue;
       top_edges_of(g, t, (uint32_t)v, &x, s);
     }
+    if (x.overflow) __atomic_store_n(&s->overflow, 1, __ATOMIC_RELAXED);
     scratch_free(&x);
   }
   wm_progress_finish(&progress);
