@@ -648,7 +648,7 @@ static int vertex_out(const pieces *p, uint64_t *mark, const sink *s, uint32_t x
 #define SCRATCH_WORDS(n) (6 * (size_t)(n) + 1)
 
 /* Three passes over the vertices: each reads its neighbours' values of
- * the one before.  The walks ask for the interrupt every 64 vertices, so
+ * the one before.  The walks ask for the interrupt every 16 vertices, so
  * a hub's own walk is the longest wait. */
 static int passes(const pieces *p, uint64_t *zeros, uint32_t *inner, uint64_t room, const sink *s,
                   wm_error *err) {
@@ -665,10 +665,10 @@ static int passes(const pieces *p, uint64_t *zeros, uint32_t *inner, uint64_t ro
     uint64_t *mark = w.mark;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t b = 0; b < (int64_t)g->n; b += 64) {
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < (int64_t)g->n; b += 16) { /* a block per claim: a block is the interrupt's unit */
       if (wm_progress_stopped(&progress)) continue;
-      const int64_t end = b + 64 < (int64_t)g->n ? b + 64 : (int64_t)g->n;
+      const int64_t end = b + 16 < (int64_t)g->n ? b + 16 : (int64_t)g->n;
       for (int64_t v = b; v < end; v++) neighbour_sums(p, (uint32_t)v), vertex_walks(p, &w, (uint32_t)v);
       wm_progress_add(&progress, (uint64_t)(end - b));
     }
