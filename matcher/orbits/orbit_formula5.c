@@ -707,7 +707,7 @@ static int smaller_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *
 static int noninduced_serves(const wm_orbit_run *run) {
   const char *v = getenv("WM_ORBIT5_WALK");
   if (v && *v == '1') return 0;
-  if (run->share || (run->gpu && run->gpus > 1)) return 0;
+  if ((run->share && run->share->processes > 1) || (run->gpu && run->gpus > 1)) return 0;
   for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++)
     if (!wm_o5n_has(o)) return 0;
   return 1;

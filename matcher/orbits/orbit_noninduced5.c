@@ -1,6 +1,5 @@
 /* Non-induced 5-vertex orbit counts per vertex and their conversion to the
- * induced ones (orbit_noninduced5.h says what and why, and why nothing but
- * the tests calls this yet).
+ * induced ones (orbit_noninduced5.h says what and why).
  *
  * Notation, per vertex x (y runs over x's neighbours, t = t_xy the
  * triangles on the edge x-y): d its degree, T its triangles, p2 = the sum
@@ -180,7 +179,7 @@ static void far_edges(const pieces *p, uint64_t *mark, uint32_t x) {
  * Chiba-Nishizeki walk of orbit_aggregates_cpu.c).  Per thread: mark, and
  * cn, s (zero for every vertex before and after), touched. */
 typedef struct scratch {
-  uint64_t *mark, *cn, *s, *nb; /* nb: b's row, in cliques_on_arc */
+  uint64_t *mark, *cn, *s, *nb; /* nb: a's row, in tip_pairs */
   uint32_t *touched;
   uint64_t *start; /* n + 1 */
   uint32_t *inner; /* G[N(x)] as lists, in diamonds_and_wheels: the largest 2T */

@@ -8,17 +8,17 @@
  * I = M^-1 N, M from the drawings (wm_orbit_copies_in) and unit triangular
  * by edge count, as the 4-vertex formula does (orbit_formula.c).
  *
- * Not wired into `orbits --method formula` yet: only the tests call this.
- * The induced count of a tree orbit needs N of every denser graphlet that
- * holds the tree, i.e. all 58, which are all here now (wm_o5n_has): those
- * that need only the 4-vertex formula's aggregates (triangles per arc,
- * 4-cycles, 4-cliques and Topp per vertex) and O(m) sums of them, and
- * those that need sums over each vertex's own triangles, 2-paths, 3-paths
- * (the 5-cycle), 4-cliques (K5 and K5 less an edge included), diamonds by
- * their tips (K2,3's 3-side, W4 less a spoke) and the 4-cycles inside its
- * neighbourhood (the wheel), walked here per vertex (the sum of d^2 and
- * more: the oriented walks of orbit_aggregates_cpu.c are to take these
- * credits over). */
+ * `orbits --size 5 --method formula` runs this (orbit_formula5.c says
+ * when the older walk over 4-vertex sets runs instead).  Every one of the
+ * 58 orbits has its formula (wm_o5n_has), since a tree orbit's induced
+ * count needs N of every denser graphlet that holds the tree.  The pieces:
+ * the 4-vertex formula's aggregates (triangles per arc, 4-cycles,
+ * 4-cliques and Topp per vertex) and O(m) sums of them; the clique sums
+ * (orbit_cliques5.c) and the 5-cycles (orbit_cycles5.c), each from an
+ * oriented walk that credits every vertex involved; and each vertex's own
+ * walks over its triangles, 2-paths, diamonds by their tips (K2,3's
+ * 3-side, W4 less a spoke) and the 4-cycles inside its neighbourhood (the
+ * wheel), which cost the sum of d^2 and the sum over edges of t^2. */
 #ifndef WM_ORBIT_NONINDUCED5_H
 #define WM_ORBIT_NONINDUCED5_H
 

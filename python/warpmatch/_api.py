@@ -1148,7 +1148,7 @@ class Graph:
         (every size), "enumerate" (every subgraph visited: the oracle), or "auto" (the formula).
         ``device``: "gpu" puts the formula's aggregates on the GPU (DeviceError
         without one; the enumerator and edge orbits stay on the CPU), "cpu", or
-        "auto" (sizes 2-4 on the CPU, which is faster for them; size 5 on the GPU where one is usable).
+        "auto" (the CPU, which is faster for them).
         ``as_frame=True`` returns a pandas DataFrame instead, indexed by
         ``nodes``, with columns o0, o1, ...  A count past 2**64 - 1 is an
         InputError naming the vertex and the orbit.  The graph must be

@@ -322,6 +322,19 @@ Test(orbits, formula_equals_enumerator_on_hub_heavy_graphs) {
   }
 }
 
+/* Size 5's formula is the non-induced counts; the walk over 4-vertex sets
+ * (which --gpus above 1 and MPI ranks still share) is kept equal to the
+ * enumerator too, through its switch. */
+Test(orbits, the_walk_over_4_vertex_sets_equals_the_enumerator) {
+  cr_assert_eq(setenv("WM_ORBIT5_WALK", "1", 1), 0);
+  edges e;
+  er(&e, 40, 0.15, 5);
+  formula_vs_enumerator(&e, "G(40, 0.15) by the walk");
+  kronecker(&e, 8, 6, 3);
+  formula_vs_enumerator(&e, "Kronecker scale 8 by the walk");
+  cr_assert_eq(unsetenv("WM_ORBIT5_WALK"), 0);
+}
+
 /* Two and three hubs sharing their leaves (K(2, k), K(3, k) and an edge
  * between the hubs): every leaf is in C(k - 1, 3) 4-stars of each hub, and
  * the hubs in C(k, 4); the denser graphlets holding a 4-star (G14, G17, ...)

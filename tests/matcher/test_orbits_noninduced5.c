@@ -1,5 +1,5 @@
-/* The 5-vertex orbits through their non-induced counts (orbit_noninduced5.c,
- * not yet wired into the program): the matrix M from the drawings (unit
+/* The 5-vertex orbits through their non-induced counts (orbit_noninduced5.c):
+ * the matrix M from the drawings (unit
  * triangular, densest first, and facts of K5 counted by hand); per-vertex
  * non-induced counts found here by brute force (every 5-vertex subset,
  * every connected spanning edge subset of it) and converted by the solve
