@@ -98,6 +98,8 @@ typedef struct pieces {
   wm_i128 (*toward)[TOWARD]; /* per arc: written by its tail, read by its head */
   wm_orbit_clique_sums c;    /* c.k4e is k4e */
   uint64_t *c5;              /* per vertex, its 5-cycles */
+  uint64_t *cn_at;           /* per arc a -> b, where CN(a, b) starts in cn_list (m + 1) */
+  uint32_t *cn_list;         /* each arc's common neighbours, ascending */
 } pieces;
 
 static wm_i128 deg(const wm_graph *g, uint32_t v) { return (wm_i128)(g->offsets[v + 1] - g->offsets[v]); }
@@ -179,10 +181,11 @@ static void far_edges(const pieces *p, uint64_t *mark, uint32_t x) {
  * Chiba-Nishizeki walk of orbit_aggregates_cpu.c).  Per thread: mark, and
  * cn, s (zero for every vertex before and after), touched. */
 typedef struct scratch {
-  uint64_t *mark, *cn, *s, *nb; /* nb: a's row, in tip_pairs */
+  uint64_t *mark, *cn, *s;
   uint32_t *touched;
-  uint64_t *start; /* n + 1 */
-  uint32_t *inner; /* G[N(x)] as lists, in diamonds_and_wheels: the largest 2T */
+  uint64_t *start;    /* n + 1 */
+  uint32_t *inner;    /* G[N(x)] as lists, in diamonds_and_wheels: the largest 2T */
+  uint32_t *inner_at; /* beside each, its place in the row it came from */
 } scratch;
 
 static uint32_t two_hop(const pieces *p, scratch *w, uint32_t x) {
@@ -253,7 +256,7 @@ static uint32_t neighbourhood(const pieces *p, scratch *w, uint32_t x) {
       const uint32_t z = g->adj[f];
       if (z == x) continue;
       if (!w->cn[z]++) w->touched[nt++] = z;
-      if (w->mark[z]) w->inner[fill++] = z;
+      if (w->mark[z]) w->inner_at[fill] = (uint32_t)(f - g->offsets[a]), w->inner[fill++] = z;
     }
   }
   return nt;
@@ -269,10 +272,8 @@ static int shorter(const wm_graph *g, uint32_t b, uint32_t a) {
 /* E (in w->s) over the vertices q != x, and on each arc x -> a the sum over
  * the diamonds with tip x and chord a-b (other tip q) of cn(q) - 2, the
  * tips' third common neighbours: 64's count at a, each diamond once from
- * each tip.  The q of a triangle x, a, b are CN(a, b) less x: N(a) marked
- * in w->nb, b's row scanned.  The q visited are the plan's sum over edges
- * of t^2; finding them costs x's 2-paths and, per triangle, the smaller of
- * d(a) and d(b) (nothing lists CN(a, b) to walk it in t_ab).  An arc's sum
+ * each tip.  The q of a triangle x, a, b are CN(a, b) less x, listed per
+ * arc (arc_lists): the q visited are the plan's sum over edges of t^2.  An arc's sum
  * is below 2^96 (t_xa triangles, fewer than 2^32 q each, cn below 2^32);
  * E(q) below 2^64 (the edges among cn(q) vertices). */
 static void tip_pairs(const pieces *p, scratch *w, uint32_t x) {
@@ -280,22 +281,20 @@ static void tip_pairs(const pieces *p, scratch *w, uint32_t x) {
   const uint64_t first = g->offsets[x];
   for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
     const uint32_t a = g->adj[first + i];
-    if (w->start[i] == w->start[i + 1]) continue;
-    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) w->nb[g->adj[f]] = 1;
     for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {
       const uint32_t b = w->inner[j];
       if (!shorter(g, b, a)) continue;
+      const uint64_t f = g->offsets[a] + w->inner_at[j]; /* the arc a -> b */
       wm_i128 thirds = 0;
-      for (uint64_t f = g->offsets[b]; f < g->offsets[b + 1]; f++) {
-        const uint32_t q = g->adj[f];
-        if (q == x || !w->nb[q]) continue;
+      for (uint64_t k = p->cn_at[f]; k < p->cn_at[f + 1]; k++) {
+        const uint32_t q = p->cn_list[k];
+        if (q == x) continue;
         w->s[q]++;
         thirds += (wm_i128)w->cn[q] - 2; /* q sees a and b: cn(q) >= 2 */
       }
       p->toward[first + i][TO64] += thirds;
       p->toward[w->mark[b] - 1][TO64] += thirds;
     }
-    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) w->nb[g->adj[f]] = 0;
   }
 }
 
@@ -601,7 +600,7 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
   wm_i128 *block = malloc(8 * n * sizeof *block);
   *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
                 block + 7 * n, calloc(m, sizeof *p->tdeg), calloc(m, sizeof *p->F), calloc(m, sizeof *p->c4e),
-                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked), calloc(m, sizeof *p->toward), {0}, NULL};
+                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked), calloc(m, sizeof *p->toward), {0}, NULL, NULL, NULL};
   uint64_t *c = malloc(6 * n * sizeof *c);
   p->c5 = c ? c + 5 * n : NULL;
   p->c = (wm_orbit_clique_sums){c, c ? c + n : NULL, c ? c + 2 * n : NULL, c ? c + 3 * n : NULL,
@@ -618,6 +617,8 @@ static void pieces_free(pieces *p) {
   free(p->walked);
   free(p->c.s61);
   free(p->toward);
+  free(p->cn_at);
+  free(p->cn_list);
 }
 
 /* Where each vertex's N goes: kept (N, n x ORBITS5: the tests), or solved
@@ -642,9 +643,9 @@ static int vertex_out(const pieces *p, uint64_t *mark, const sink *s, uint32_t x
   return WM_OK;
 }
 
-/* Per thread: 4n words of zeros, n halves, n + 1 words (start) and room
- * halves (inner, the largest 2T). */
-#define SCRATCH_WORDS(n) (6 * (size_t)(n) + 1)
+/* Per thread: 3n words of zeros, n halves, n + 1 words (start) and 2 x room
+ * halves (inner and inner_at, the largest 2T each). */
+#define SCRATCH_WORDS(n) (5 * (size_t)(n) + 1)
 
 /* Three passes over the vertices: each reads its neighbours' values of
  * the one before.  The walks ask for the interrupt every 16 vertices, so
@@ -658,9 +659,9 @@ static int passes(const pieces *p, uint64_t *zeros, uint32_t *inner, uint64_t ro
 #pragma omp parallel
   {
     uint64_t *mine = zeros + (size_t)omp_get_thread_num() * SCRATCH_WORDS(g->n);
-    scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, mine + 3 * (size_t)g->n,
-                 (uint32_t *)(mine + 4 * (size_t)g->n), mine + 5 * (size_t)g->n,
-                 inner + (size_t)omp_get_thread_num() * room};
+    uint32_t *lists = inner + (size_t)omp_get_thread_num() * 2 * room;
+    scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, (uint32_t *)(mine + 3 * (size_t)g->n),
+                 mine + 4 * (size_t)g->n, lists, lists + room};
     uint64_t *mark = w.mark;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
@@ -685,6 +686,57 @@ static int passes(const pieces *p, uint64_t *zeros, uint32_t *inner, uint64_t ro
   return first.vertex >= 0 ? err->code : WM_OK;
 }
 
+/* Each arc's common neighbours, so that the tip-pair walk visits the
+ * diamonds on an edge in t_ab steps, not a row: the arc from the end of
+ * larger (degree, id) scans the other end's row against its own marked
+ * (the sum over edges of the smaller degree), its twin copies the list.
+ * They take 4 bytes per triangle and arc (six per triangle). */
+static void lists_of(const wm_graph *g, const uint32_t *tri, uint64_t *seen, uint32_t a, pieces *p) {
+  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) seen[g->adj[f]] = (uint64_t)a + 1;
+  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+    const uint32_t b = g->adj[f];
+    if (!tri[f] || !shorter(g, b, a)) continue;
+    uint64_t k = p->cn_at[f];
+    for (uint64_t h = g->offsets[b]; h < g->offsets[b + 1]; h++)
+      if (seen[g->adj[h]] == (uint64_t)a + 1) p->cn_list[k++] = g->adj[h];
+  }
+}
+
+static void twins_of(const wm_graph *g, const uint32_t *tri, uint32_t a, pieces *p) {
+  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+    const uint32_t b = g->adj[f];
+    if (!tri[f] || shorter(g, b, a)) continue;
+    const uint64_t h = wm_graph_arc_at(g, b, a);
+    memcpy(p->cn_list + p->cn_at[f], p->cn_list + p->cn_at[h], tri[f] * sizeof *p->cn_list);
+  }
+}
+
+static int arc_lists(const wm_graph *g, const uint32_t *tri, pieces *p, wm_error *err) {
+  const size_t n = g->n ? g->n : 1;
+  p->cn_at = malloc(((size_t)g->m + 1) * sizeof *p->cn_at);
+  if (p->cn_at) {
+    p->cn_at[0] = 0;
+    for (uint64_t f = 0; f < g->m; f++) p->cn_at[f + 1] = p->cn_at[f] + tri[f];
+    p->cn_list = malloc((p->cn_at[g->m] ? p->cn_at[g->m] : 1) * sizeof *p->cn_list);
+  }
+  int oom = !p->cn_at || !p->cn_list;
+#pragma omp parallel if (!oom)
+  {
+    uint64_t *seen = calloc(n, sizeof *seen);
+    if (!seen) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+#pragma omp for schedule(dynamic, 64)
+    for (int64_t a = 0; a < (int64_t)g->n; a++)
+      if (seen) lists_of(g, tri, seen, (uint32_t)a, p);
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t a = 0; a < (int64_t)g->n; a++)
+      if (!oom) twins_of(g, tri, (uint32_t)a, p);
+    free(seen);
+  }
+  return oom ? wm_fail(err, WM_EINPUT, "orbits: out of memory for each edge's common neighbours (%llu of them)",
+                       (unsigned long long)(p->cn_at ? p->cn_at[g->m] : 0))
+             : WM_OK;
+}
+
 /* The largest 2T over the vertices: the room G[N(x)]'s lists take. */
 static uint64_t largest_neighbourhood(const wm_graph *g, const uint32_t *tri) {
   uint64_t most = 0;
@@ -699,7 +751,8 @@ static uint64_t largest_neighbourhood(const wm_graph *g, const uint32_t *tri) {
 /* Room for every thread's G[N(x)] lists, or the out-of-memory error. */
 static int inner_alloc(const wm_graph *g, uint64_t room, uint32_t **inner, wm_error *err) {
   const size_t threads = (size_t)omp_get_max_threads();
-  if (room <= SIZE_MAX / sizeof **inner / threads) *inner = malloc((room ? room : 1) * threads * sizeof **inner);
+  if (room <= SIZE_MAX / 2 / sizeof **inner / threads)
+    *inner = malloc((room ? 2 * room : 1) * threads * sizeof **inner);
   return *inner ? WM_OK
                 : wm_fail(err, WM_EINPUT,
                           "orbits: out of memory for the non-induced counts (%u vertices, %llu words per thread)",
@@ -722,6 +775,7 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   at[1] = wm_now();
   if (!rc) rc = wm_orbit_clique_sums_cpu(g, &p.c, err);
   if (!rc) rc = wm_orbit_cycles5(g, p.c5, err);
+  if (!rc) rc = arc_lists(g, a.tri, &p, err);
   at[2] = wm_now();
   uint32_t *inner = NULL;
   const uint64_t room = rc ? 0 : largest_neighbourhood(g, a.tri);
