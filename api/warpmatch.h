@@ -366,10 +366,11 @@ typedef struct warpmatch_orbit_options {
                              edge in each edge orbit (graphlet_size 3, 4 or 5; on the CPU, by
                              the edge formula up to 4 or, with method ENUMERATE and for 5, the
                              enumerator: FORMULA with 5 is WARPMATCH_EUSAGE) */
-  int gpus;               /* GPUs 0..gpus-1 for the 5-vertex sums on the GPU, their tasks dealt
-                             in turn (1..WARPMATCH_MAX_GPUS; 0, the default: the context's,
+  int gpus;               /* GPUs 0..gpus-1 for the 5-vertex sums of the walk over 4-vertex
+                             sets (WM_ORBIT5_WALK=1; docs/orbits.md), their tasks dealt in turn
+                             (1..WARPMATCH_MAX_GPUS; 0, the default: the context's,
                              warpmatch_set_gpus); WARPMATCH_EDEVICE where the host has fewer.
-                             The smaller graphlets' passes use the first */
+                             The other passes use the first */
 } warpmatch_orbit_options;
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
 

@@ -701,13 +701,14 @@ static int smaller_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *
 }
 
 /* The non-induced counts (orbit_noninduced5.c) serve every run but those
- * whose 5-vertex sums are shared (MPI ranks, several GPUs: the walk's
- * tasks are what they share); WM_ORBIT5_WALK=1 keeps the walk, for the
- * benchmarks' A/B. */
+ * whose 5-vertex sums several MPI ranks share (the walk's tasks are what
+ * they share).  They beat the walk's sums on one or two H200s on every
+ * graph measured (BENCHMARKS.md), so --gpus N serves the walk only where
+ * WM_ORBIT5_WALK=1 (for the benchmarks' A/B) asks for it. */
 static int noninduced_serves(const wm_orbit_run *run) {
   const char *v = getenv("WM_ORBIT5_WALK");
   if (v && *v == '1') return 0;
-  if ((run->share && run->share->processes > 1) || (run->gpu && run->gpus > 1)) return 0;
+  if (run->share && run->share->processes > 1) return 0;
   for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++)
     if (!wm_o5n_has(o)) return 0;
   return 1;
