@@ -2,6 +2,8 @@
  * one place where a count becomes a uint64 or an overflow error. */
 #include "orbits.h"
 
+#include "device.h"
+
 void wm_orbit_keep_first(wm_orbit_first_error *f, int64_t vertex, const wm_error *err) {
 #pragma omp critical(wm_orbit_first_error)
   if (f->vertex < 0 || vertex < f->vertex) f->vertex = vertex, f->err = *err;
@@ -44,6 +46,9 @@ int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_e
                                    "%u)", run->k);
   if (run->edges && run->gpu)
     return wm_fail(err, WM_EUSAGE, "orbits: edge orbits are counted on the CPU (no GPU executor yet)");
+  /* whichever method runs: asking for GPUs the host lacks is an error */
+  if (run->gpu && run->gpus > 1 && run->gpus > wm_gpu_count())
+    return wm_fail(err, WM_EDEVICE, "orbits: %d GPUs asked for, this host has %d", run->gpus, wm_gpu_count());
   if (run->edges && run->method == WM_ORBIT_FORMULA) {
     if (!wm_edge_orbit_has_formula(run->k))
       return wm_fail(err, WM_EUSAGE, "orbits: no formula for the edge orbits of %u-vertex graphlets yet", run->k);
