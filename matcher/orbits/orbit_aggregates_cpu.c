@@ -24,18 +24,10 @@
 #include <string.h>
 
 #include "base.h"
+#include "orbit_ranked.h"
 #include "orbits.h"
 
-/* g relabelled by the degree order. */
-typedef struct ranked {
-  uint32_t n;
-  uint32_t *old;     /* rank -> g's vertex */
-  uint64_t *offsets; /* n + 1 */
-  uint64_t *up;      /* n: where row r's neighbours above r start */
-  uint32_t *adj;     /* the rows, ascending */
-  uint32_t *from;    /* per arc r -> s, where g's arc old(s) -> old(r) (its reverse) lies in old(s)'s row */
-  const uint64_t *g_offsets;
-} ranked;
+typedef wm_orbit_ranked ranked;
 
 /* The credits: triangles per arc of r (for the arcs r -> s with r < s),
  * and for k >= 4 per rank its 4-cliques, 4-cycle and diamond sums. */
@@ -54,91 +46,6 @@ typedef struct pass {
   int overflow;
   double walked_at; /* when the triangle walk ended (WM_ORBIT_TRACE) */
 } pass;
-
-static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
-
-/* The ranks by a counting sort on the degree (stable: ties by index). */
-static int rank_vertices(const wm_graph *g, ranked *r, uint32_t *rank) {
-  uint64_t top = 0;
-  for (uint32_t v = 0; v < g->n; v++) top = deg(g, v) > top ? deg(g, v) : top;
-  uint64_t *at = calloc(top + 2, sizeof *at);
-  if (!at) return -1;
-  for (uint32_t v = 0; v < g->n; v++) at[deg(g, v) + 1]++;
-  for (uint64_t d = 0; d <= top; d++) at[d + 1] += at[d];
-  for (uint32_t v = 0; v < g->n; v++) {
-    const uint32_t s = (uint32_t)at[deg(g, v)]++;
-    rank[v] = s, r->old[s] = v;
-  }
-  free(at);
-  return 0;
-}
-
-/* The first row of thread t's share of the arcs (of T threads; n for
- * t = T, whatever the rounding). */
-static uint32_t share_start(const uint64_t *offsets, uint32_t n, int t, int T) {
-  if (t >= T) return n;
-  const uint64_t want = offsets[n] / (uint64_t)T * (uint64_t)t;
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (offsets[mid] < want) lo = mid + 1;
-    else hi = mid;
-  }
-  return t ? lo : 0;
-}
-
-/* The rows by rank: each rank s, in ascending order, appended to its
- * neighbours' rows, which come out sorted; a row's entries below it are
- * those present when its own turn comes.  Each thread fills the rows of
- * its share of the arcs, reading every rank's (the writes, scattered, are
- * the cost). */
-static void fill_rows(const wm_graph *g, ranked *r, const uint32_t *rank, uint64_t *pos) {
-  r->offsets[0] = 0;
-  for (uint32_t s = 0; s < r->n; s++) r->offsets[s + 1] = r->offsets[s] + deg(g, r->old[s]);
-  memcpy(pos, r->offsets, (size_t)r->n * sizeof *pos);
-#pragma omp parallel
-  {
-    const int t = omp_get_thread_num(), T = omp_get_num_threads();
-    const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
-    for (uint32_t s = 0; s < r->n; s++) {
-      const uint32_t v = r->old[s];
-      if (s >= lo && s < hi) r->up[s] = pos[s];
-      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-        const uint32_t to = rank[g->adj[e]];
-        if (to < lo || to >= hi) continue;
-        const uint64_t q = pos[to]++;
-        r->adj[q] = s, r->from[q] = (uint32_t)(e - g->offsets[v]); /* a degree is below 2^32 */
-      }
-    }
-  }
-}
-
-static void ranked_free(ranked *r) {
-  free(r->old);
-  free(r->offsets);
-  free(r->up);
-  free(r->adj);
-  free(r->from);
-}
-
-static int ranked_init(const wm_graph *g, ranked *r) {
-  const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
-  memset(r, 0, sizeof *r);
-  r->n = g->n, r->g_offsets = g->offsets;
-  r->old = malloc(n * sizeof *r->old);
-  r->offsets = malloc((n + 1) * sizeof *r->offsets);
-  r->up = malloc(n * sizeof *r->up);
-  r->adj = malloc(m * sizeof *r->adj);
-  r->from = malloc(m * sizeof *r->from);
-  uint32_t *rank = malloc(n * sizeof *rank);
-  uint64_t *pos = malloc(n * sizeof *pos);
-  int ok = r->old && r->offsets && r->up && r->adj && r->from && rank && pos && !rank_vertices(g, r, rank);
-  if (ok) fill_rows(g, r, rank, pos);
-  free(rank);
-  free(pos);
-  if (!ok) ranked_free(r);
-  return ok ? 0 : -1;
-}
 
 /* The flag is shared however the sums are (each thread's own: a plain
  * add, flagged atomically). */
@@ -551,7 +458,8 @@ static int triangles_back(const pass *p, uint32_t *tri) {
 #pragma omp parallel
   {
     const int t = omp_get_thread_num(), T = omp_get_num_threads();
-    const uint32_t lo = share_start(r->offsets, r->n, t, T), hi = share_start(r->offsets, r->n, t + 1, T);
+    const uint32_t lo = wm_orbit_share_start(r->offsets, r->n, t, T);
+    const uint32_t hi = wm_orbit_share_start(r->offsets, r->n, t + 1, T);
     uint64_t *cursor = malloc((r->n ? r->n : 1) * sizeof *cursor);
     if (!cursor) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
     else if (lo) memset(cursor, 0xFF, (size_t)r->n * sizeof *cursor);
@@ -594,7 +502,7 @@ int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *
   pass p = {.atomic = 1};
   int rc = WM_OK;
   double at[4] = {wm_now()};
-  if (ranked_init(g, &p.r)) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order");
+  if (wm_orbit_ranked_init(g, 1, &p.r)) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order");
   if (sums_init(&p.all, m, k >= 4 ? n : 0))
     rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%llu arcs)", (unsigned long long)g->m);
   at[1] = p.walked_at = wm_now();
@@ -607,7 +515,7 @@ int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *
   if (!rc && p.overflow)
     rc = wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
   if (!rc && back_to_g(&p, k, a)) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates");
-  ranked_free(&p.r);
+  wm_orbit_ranked_free(&p.r);
   sums_free(&p.all);
   at[3] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))

@@ -47,15 +47,9 @@
 
 #include "base.h"
 #include "orbit_cycles5.h"
+#include "orbit_ranked.h"
 
-/* g relabelled by the degree order. */
-typedef struct ranked {
-  uint32_t n;
-  uint32_t *old;     /* rank -> g's vertex */
-  uint64_t *offsets; /* n + 1 */
-  uint64_t *up;      /* n: where row r's neighbours above r start */
-  uint32_t *adj;     /* the rows, ascending */
-} ranked;
+typedef wm_orbit_ranked ranked;
 
 /* A vertex's credits: low + 2^64 carry, the count (plus the start). */
 typedef struct credits {
@@ -71,45 +65,8 @@ typedef struct walk {
   uint64_t *marks; /* per arc above its row's vertex: the triangle marks, then their sums along the row */
 } walk;
 
-static uint64_t deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
-
-/* ---- the graph by degree order ------------------------------------------ */
-
-/* The ranks by a counting sort on the degree (stable: ties by index). */
-static int rank_vertices(const wm_graph *g, ranked *r, uint32_t *rank) {
-  uint64_t top = 0;
-  for (uint32_t v = 0; v < g->n; v++) top = deg(g, v) > top ? deg(g, v) : top;
-  uint64_t *at = calloc(top + 2, sizeof *at);
-  if (!at) return -1;
-  for (uint32_t v = 0; v < g->n; v++) at[deg(g, v) + 1]++;
-  for (uint64_t d = 0; d <= top; d++) at[d + 1] += at[d];
-  for (uint32_t v = 0; v < g->n; v++) {
-    const uint32_t s = (uint32_t)at[deg(g, v)]++;
-    rank[v] = s, r->old[s] = v;
-  }
-  free(at);
-  return 0;
-}
-
-/* Each rank s, in ascending order, appended to its neighbours' rows, which
- * come out sorted; a row's entries below it are those present when its own
- * turn comes.  One thread: O(m), a small part of the walk. */
-static void fill_rows(const wm_graph *g, ranked *r, const uint32_t *rank, uint64_t *pos) {
-  r->offsets[0] = 0;
-  for (uint32_t s = 0; s < r->n; s++) r->offsets[s + 1] = r->offsets[s] + deg(g, r->old[s]);
-  memcpy(pos, r->offsets, (size_t)r->n * sizeof *pos);
-  for (uint32_t s = 0; s < r->n; s++) {
-    const uint32_t v = r->old[s];
-    r->up[s] = pos[s];
-    for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) r->adj[pos[rank[g->adj[e]]]++] = s;
-  }
-}
-
 static void walk_free(walk *w) {
-  free(w->r.old);
-  free(w->r.offsets);
-  free(w->r.up);
-  free(w->r.adj);
+  wm_orbit_ranked_free(&w->r);
   free(w->c.low);
   free(w->c.carry);
   free(w->marks);
@@ -120,25 +77,13 @@ static void walk_free(walk *w) {
 static int walk_init(const wm_graph *g, uint64_t start, walk *w) {
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   memset(w, 0, sizeof *w);
-  ranked *r = &w->r;
-  r->n = g->n;
-  r->old = malloc(n * sizeof *r->old);
-  r->offsets = malloc((n + 1) * sizeof *r->offsets);
-  r->up = malloc(n * sizeof *r->up);
-  r->adj = malloc(m * sizeof *r->adj);
+  const int ranked_ok = !wm_orbit_ranked_init(g, 0, &w->r);
   w->c.low = malloc(n * sizeof *w->c.low);
   w->c.carry = calloc(n, sizeof *w->c.carry);
   w->marks = calloc(m, sizeof *w->marks);
-  uint32_t *rank = malloc(n * sizeof *rank);
-  uint64_t *pos = malloc(n * sizeof *pos);
-  int ok = r->old && r->offsets && r->up && r->adj && w->c.low && w->c.carry && w->marks && rank && pos &&
-           !rank_vertices(g, r, rank);
-  if (ok) {
-    fill_rows(g, r, rank, pos);
+  const int ok = ranked_ok && w->c.low && w->c.carry && w->marks;
+  if (ok)
     for (uint32_t s = 0; s < g->n; s++) w->c.low[s] = start;
-  }
-  free(rank);
-  free(pos);
   if (!ok) walk_free(w);
   return ok ? 0 : -1;
 }
