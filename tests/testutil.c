@@ -179,6 +179,15 @@ wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64
   return g;
 }
 
+wm_graph *wm_test_hub_graph(uint32_t n, double p_hub, double p, uint64_t seed) {
+  uint32_t *src = malloc((size_t)n * n * sizeof *src), *dst = malloc((size_t)n * n * sizeof *dst);
+  uint64_t cnt = 0;
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++)
+      if (unit(&seed) < (a ? p : p_hub)) src[cnt] = a, dst[cnt++] = b;
+  return wm_test_graph_of_arcs(n, src, dst, cnt);
+}
+
 wm_graph *wm_test_by_degree(const wm_graph *g) {
   wm_graph *r = NULL;
   wm_error err;

@@ -54,6 +54,9 @@ wm_graph *wm_test_er(uint32_t n, double p, uint64_t seed);
 /* The symmetric graph of vertices 0..n-1 (isolated ones kept) and the cnt
  * edges src[i]-dst[i]; takes and frees both malloc'd arrays. */
 wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64_t cnt);
+/* Vertex 0 joined to each other vertex with probability p_hub, the others
+ * G(n - 1, p): a hub over most of the graph, as on heavy-tailed graphs. */
+wm_graph *wm_test_hub_graph(uint32_t n, double p_hub, double p, uint64_t seed);
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
 /* g renumbered by descending degree (fails the test if that fails). */
 wm_graph *wm_test_by_degree(const wm_graph *g);

@@ -34,17 +34,6 @@ static wm_graph *complete(uint32_t n) {
   return g;
 }
 
-/* Vertex 0 joined to each other vertex with probability p_hub, the others
- * G(n - 1, p): a hub over most of the graph, as on heavy-tailed graphs. */
-static wm_graph *hub_graph(uint32_t n, double p_hub, double p, uint64_t seed) {
-  uint32_t *src = malloc((size_t)n * n * sizeof *src), *dst = malloc((size_t)n * n * sizeof *dst);
-  uint64_t cnt = 0;
-  for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++)
-      if ((double)(wm_test_rand(&seed) >> 11) / (double)(1ull << 53) < (a ? p : p_hub)) src[cnt] = a, dst[cnt++] = b;
-  return wm_test_graph_of_arcs(n, src, dst, cnt);
-}
-
 /* Sparse to dense G(n, p), n 10..25, then the hub graph, a 5-cycle, a tree,
  * 7 vertices without an edge and none at all. */
 #define GRAPHS 15
@@ -62,7 +51,7 @@ static wm_graph *graph(unsigned i, char *what, size_t size) {
     return wm_test_er(gnp[i].n, gnp[i].p, 4000 + i);
   }
   switch (i - ng) {
-  case 0: snprintf(what, size, "hub: vertex 0 joined to ~90%% of 24, the rest G(23, 0.3)"); return hub_graph(24, 0.9, 0.3, 91);
+  case 0: snprintf(what, size, "hub: vertex 0 joined to ~90%% of 24, the rest G(23, 0.3)"); return wm_test_hub_graph(24, 0.9, 0.3, 91);
   case 1: snprintf(what, size, "a 5-cycle"); return of_edges(5, c5, 5);
   case 2: snprintf(what, size, "a tree of 10 vertices"); return of_edges(10, tree, 9);
   case 3: snprintf(what, size, "7 vertices, no edge"); return wm_test_er(7, 0.0, 1);

@@ -36,17 +36,6 @@ static unsigned edges_of(unsigned o) {
 
 /* ---- the graphs ---------------------------------------------------------- */
 
-/* Vertex 0 joined to each other vertex with probability p_hub, the others
- * G(n - 1, p): a hub over most of the graph, as on heavy-tailed graphs. */
-static wm_graph *hub_graph(uint32_t n, double p_hub, double p, uint64_t seed) {
-  uint32_t *src = malloc((size_t)n * n * sizeof *src), *dst = malloc((size_t)n * n * sizeof *dst);
-  uint64_t cnt = 0;
-  for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++)
-      if ((double)(wm_test_rand(&seed) >> 11) / (double)(1ull << 53) < (a ? p : p_hub)) src[cnt] = a, dst[cnt++] = b;
-  return wm_test_graph_of_arcs(n, src, dst, cnt);
-}
-
 /* Sparse to dense (G(13, 0.8) so that K5s meet 10 vertices), and a hub. */
 #define GRAPHS 9
 static wm_graph *graph(unsigned i, char *what, size_t size) {
@@ -56,7 +45,7 @@ static wm_graph *graph(unsigned i, char *what, size_t size) {
   } gnp[GRAPHS - 1] = {{10, 0.5}, {12, 0.7}, {14, 0.35}, {18, 0.25}, {20, 0.3}, {22, 0.18}, {25, 0.15}, {13, 0.8}};
   if (i == GRAPHS - 1) {
     snprintf(what, size, "hub: vertex 0 joined to ~90%% of 22, the rest G(21, 0.15)");
-    return hub_graph(22, 0.9, 0.15, 77);
+    return wm_test_hub_graph(22, 0.9, 0.15, 77);
   }
   snprintf(what, size, "G(%u, %.2f)", gnp[i].n, gnp[i].p);
   return wm_test_er(gnp[i].n, gnp[i].p, 1000 + i);
