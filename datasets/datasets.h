@@ -57,6 +57,22 @@ static inline int wm_graph_has_arc(const wm_graph *g, uint32_t u, uint32_t v) {
   return at < g->offsets[u + 1] && g->adj[at] == v;
 }
 
+/* The triangles w < u < v on the arc v->u at index i of v's row: the
+ * common ids of v's row before i and u's row below u.  Writes w's index
+ * in v's row to ia and in u's row to ib; returns how many. */
+static inline uint64_t wm_graph_triangles_below(const wm_graph *g, uint32_t v, uint64_t i, uint32_t u, uint32_t *ia,
+                                                uint32_t *ib) {
+  const uint32_t *rv = g->adj + g->offsets[v], *ru = g->adj + g->offsets[u];
+  const uint64_t nu = wm_graph_arc_at(g, u, u) - g->offsets[u];
+  uint64_t a = 0, b = 0, found = 0;
+  while (a < i && b < nu) {
+    if (rv[a] < ru[b]) a++;
+    else if (rv[a] > ru[b]) b++;
+    else ia[found] = (uint32_t)a++, ib[found++] = (uint32_t)b++;
+  }
+  return found;
+}
+
 /* Undirected edges for a symmetric graph, arcs for a directed one. */
 uint64_t wm_graph_edges(const wm_graph *g);
 

@@ -58,21 +58,6 @@ static inline uint64_t claim(loops *L, int which, uint64_t chunk) {
     for (uint64_t vv = lo_, hi_ = lo_ + (chunk) < (uint64_t)(n) ? lo_ + (chunk) : (uint64_t)(n); \
          vv < hi_ && !wm_progress_stopped(L->progress); vv++)
 
-/* Triangles w < u < v on the arc v->u at index i of v's row: the common
- * ids of v's row before i and u's row below u.  Writes w's index in v's
- * row to ia and in u's row to ib; returns how many. */
-static uint64_t triangles_on(const wm_graph *g, uint32_t v, uint64_t i, uint32_t u, uint32_t *ia, uint32_t *ib) {
-  const uint32_t *rv = g->adj + g->offsets[v], *ru = g->adj + g->offsets[u];
-  const uint64_t nu = wm_sorted_lower_bound(ru, deg(g, u), u);
-  uint64_t a = 0, b = 0, found = 0;
-  while (a < i && b < nu) {
-    if (rv[a] < ru[b]) a++;
-    else if (rv[a] > ru[b]) b++;
-    else ia[found] = (uint32_t)a++, ib[found++] = (uint32_t)b++;
-  }
-  return found;
-}
-
 /* Pass 1: t[arc] = triangles on the arc's edge, on both arcs.  With a
  * share each process counts its tops' triangles, the counts are added
  * over the processes, and every process copies them to the other arcs.
@@ -91,7 +76,7 @@ static void edge_triangles(const wm_graph *g, unsigned k, uint32_t *t, uint32_t 
     uint64_t nv = wm_sorted_lower_bound(rv, deg(g, v), v);
     for (uint64_t i = 0; i < nv; i++) {
       uint32_t u = rv[i];
-      uint64_t found = triangles_on(g, v, i, u, ia, ib);
+      uint64_t found = wm_graph_triangles_below(g, v, i, u, ia, ib);
       wm_i128 on_paths = 0;
       for (uint64_t x = 0; x < found; x++) {
         __atomic_fetch_add(&t[g->offsets[v] + ia[x]], 1, __ATOMIC_RELAXED);
@@ -410,7 +395,7 @@ static void triangle_cliques(const wm_graph *g, const uint32_t *t, uint32_t *com
       if (!tv[i]) continue;
       const uint32_t *ru = g->adj + g->offsets[u];
       const uint64_t du = deg(g, u);
-      const uint64_t found = triangles_on(g, v, i, u, ia, ib);
+      const uint64_t found = wm_graph_triangles_below(g, v, i, u, ia, ib);
       if (!found) continue;
       /* C = N(u) & N(v), scanning the shorter row against the longer */
       const uint32_t *sr = dv <= du ? rv : ru, *lr = dv <= du ? ru : rv;
@@ -458,7 +443,7 @@ static void edge_cliques(const wm_graph *g, const uint32_t *t, uint32_t *common,
     const uint32_t *tv = t + g->offsets[v];
     for (uint64_t i = 0; i < nv; i++) {
       if (tv[i] < 2) continue;
-      const uint64_t nc = triangles_on(g, v, i, rv[i], ia, ib), stamp = ++x->stamp;
+      const uint64_t nc = wm_graph_triangles_below(g, v, i, rv[i], ia, ib), stamp = ++x->stamp;
       for (uint64_t z = 0; z < nc; z++) common[z] = rv[ia[z]], x->in_s[common[z]] = stamp;
       uint64_t k4 = 0;
       for (uint64_t z = 0; nc >= 2 && z < nc; z++) {

@@ -50,20 +50,6 @@ static void flush(sums *s, scratch *x, uint64_t nc) {
   }
 }
 
-/* The triangles w < u < v on the arc v -> u (index i of v's row): w's
- * index in v's row to ia, in u's row to ib. */
-static uint64_t triangles_on(const wm_graph *g, uint32_t v, uint64_t i, uint32_t u, scratch *x) {
-  const uint32_t *rv = g->adj + g->offsets[v], *ru = g->adj + g->offsets[u];
-  const uint64_t nu = wm_sorted_lower_bound(ru, deg(g, u), u);
-  uint64_t a = 0, b = 0, found = 0;
-  while (a < i && b < nu) {
-    if (rv[a] < ru[b]) a++;
-    else if (rv[a] > ru[b]) b++;
-    else x->ia[found] = (uint32_t)a++, x->ib[found++] = (uint32_t)b++;
-  }
-  return found;
-}
-
 /* C = N(u) & N(v) marked with a new stamp, listed, each member's t_uy +
  * t_vy kept, and the inner degrees counted (each inner edge from its
  * higher id). */
@@ -153,7 +139,7 @@ static void top_edges_of(const wm_graph *g, const uint32_t *t, uint32_t v, scrat
   for (uint64_t i = 0; i < nv; i++) {
     const uint32_t u = rv[i];
     if (!t[g->offsets[v] + i]) continue;
-    const uint64_t found = triangles_on(g, v, i, u, x), nc = common_of(g, t, u, v, x);
+    const uint64_t found = wm_graph_triangles_below(g, v, i, u, x->ia, x->ib), nc = common_of(g, t, u, v, x);
     triangle_credits(g, t, v, i, found, x, s);
     clique_members(g, u, t[g->offsets[v] + i], nc, x);
     for (uint64_t z = 0; z < nc; z++) x->deg_c[x->common[z]] = 0;
