@@ -188,6 +188,15 @@ wm_graph *wm_test_hub_graph(uint32_t n, double p_hub, double p, uint64_t seed) {
   return wm_test_graph_of_arcs(n, src, dst, cnt);
 }
 
+void wm_test_each_5_subset(const wm_graph *g, void (*fn)(const uint32_t *v, void *ctx), void *ctx) {
+  uint32_t v[5];
+  for (v[0] = 0; v[0] < g->n; v[0]++)
+    for (v[1] = v[0] + 1; v[1] < g->n; v[1]++)
+      for (v[2] = v[1] + 1; v[2] < g->n; v[2]++)
+        for (v[3] = v[2] + 1; v[3] < g->n; v[3]++)
+          for (v[4] = v[3] + 1; v[4] < g->n; v[4]++) fn(v, ctx);
+}
+
 wm_graph *wm_test_by_degree(const wm_graph *g) {
   wm_graph *r = NULL;
   wm_error err;

@@ -57,6 +57,9 @@ wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64
 /* Vertex 0 joined to each other vertex with probability p_hub, the others
  * G(n - 1, p): a hub over most of the graph, as on heavy-tailed graphs. */
 wm_graph *wm_test_hub_graph(uint32_t n, double p_hub, double p, uint64_t seed);
+/* fn(v, ctx) for every 5 vertices v[0] < ... < v[4] of g: the brute-force
+ * oracles' walk. */
+void wm_test_each_5_subset(const wm_graph *g, void (*fn)(const uint32_t *v, void *ctx), void *ctx);
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
 /* g renumbered by descending degree (fails the test if that fails). */
 wm_graph *wm_test_by_degree(const wm_graph *g);

@@ -81,18 +81,21 @@ static unsigned cycles_on(const wm_graph *g, const uint32_t *v) {
   return found;
 }
 
+typedef struct brute {
+  const wm_graph *g;
+  uint64_t *c5;
+} brute;
+
+static void subset_cycles(const uint32_t *v, void *ctx) {
+  brute *b = ctx;
+  const unsigned c = cycles_on(b->g, v);
+  for (unsigned p = 0; p < 5; p++) b->c5[v[p]] += c;
+}
+
 static uint64_t *brute_cycles5(const wm_graph *g) {
-  uint64_t *c5 = calloc((size_t)g->n + 1, sizeof *c5);
-  uint32_t v[5];
-  for (v[0] = 0; v[0] < g->n; v[0]++)
-    for (v[1] = v[0] + 1; v[1] < g->n; v[1]++)
-      for (v[2] = v[1] + 1; v[2] < g->n; v[2]++)
-        for (v[3] = v[2] + 1; v[3] < g->n; v[3]++)
-          for (v[4] = v[3] + 1; v[4] < g->n; v[4]++) {
-            const unsigned c = cycles_on(g, v);
-            for (unsigned p = 0; p < 5; p++) c5[v[p]] += c;
-          }
-  return c5;
+  brute b = {g, calloc((size_t)g->n + 1, sizeof *b.c5)};
+  wm_test_each_5_subset(g, subset_cycles, &b);
+  return b.c5;
 }
 
 static uint64_t *walked(const wm_graph *g) {

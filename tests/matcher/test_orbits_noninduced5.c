@@ -79,21 +79,24 @@ static unsigned mask_of(const wm_graph *g, const uint32_t *v) {
 }
 
 /* N[x * ORBITS5 + o - FIRST5]: every 5-vertex subset, every copy in it. */
+typedef struct brute {
+  const wm_graph *g;
+  uint8_t (*c)[5][ORBITS5];
+  wm_i128 *N;
+} brute;
+
+static void subset_copies(const uint32_t *v, void *ctx) {
+  brute *b = ctx;
+  const unsigned m = mask_of(b->g, v);
+  for (unsigned p = 0; p < 5; p++)
+    for (unsigned o = 0; o < ORBITS5; o++) b->N[(size_t)v[p] * ORBITS5 + o] += b->c[m][p][o];
+}
+
 static wm_i128 *brute_noninduced(const wm_graph *g) {
-  uint8_t(*c)[5][ORBITS5] = copies_per_mask();
-  wm_i128 *N = calloc((size_t)g->n * ORBITS5 + 1, sizeof *N);
-  uint32_t v[5];
-  for (v[0] = 0; v[0] < g->n; v[0]++)
-    for (v[1] = v[0] + 1; v[1] < g->n; v[1]++)
-      for (v[2] = v[1] + 1; v[2] < g->n; v[2]++)
-        for (v[3] = v[2] + 1; v[3] < g->n; v[3]++)
-          for (v[4] = v[3] + 1; v[4] < g->n; v[4]++) {
-            const unsigned m = mask_of(g, v);
-            for (unsigned p = 0; p < 5; p++)
-              for (unsigned o = 0; o < ORBITS5; o++) N[(size_t)v[p] * ORBITS5 + o] += c[m][p][o];
-          }
-  free(c);
-  return N;
+  brute b = {g, copies_per_mask(), calloc((size_t)g->n * ORBITS5 + 1, sizeof *b.N)};
+  wm_test_each_5_subset(g, subset_copies, &b);
+  free(b.c);
+  return b.N;
 }
 
 /* The enumerator's induced counts (what `orbits --method enumerate` runs). */
