@@ -165,9 +165,9 @@ static int vertex_row(const shared *s, const relations *r, uint32_t v, const wm_
   return solve(s->g, r, v, N, run, row, err);
 }
 
-static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+static int rows(shared *s, const relations *r, const wm_orbit_run *run, unsigned stride, uint64_t *counts,
+                wm_error *err) {
   const wm_graph *g = s->g;
-  const unsigned orbits = wm_orbit_count(run->k);
   wm_orbit_first_error first = {-1, {0, ""}};
 #pragma omp parallel
   {
@@ -176,34 +176,45 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, uint64_t
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
-      if (vertex_row(s, r, (uint32_t)v, run, counts + (size_t)v * orbits, &e)) wm_orbit_keep_first(&first, v, &e);
+      if (vertex_row(s, r, (uint32_t)v, run, counts + (size_t)v * stride, &e)) wm_orbit_keep_first(&first, v, &e);
     }
   }
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
 }
 
-/* The aggregates from the GPU (run->gpu) or the CPU's passes, then the
- * rows, the same code either way. */
-static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  double at[4] = {wm_now()};
+int wm_orbit_rows_from(const wm_graph *g, const wm_orbit_run *run, const wm_orbit_aggregates *a, unsigned stride,
+                       uint64_t *counts, wm_error *err) {
   const wm_orbit_tables *t = wm_orbit_tables_upto(4, err);
   if (!t) return err->code;
   relations r;
   derive(t, &r);
   r.wide = wide_only();
+  const size_t n = g->n ? g->n : 1;
+  shared s = {g, a, malloc(n * sizeof *s.tv), malloc(n * sizeof *s.paths2)};
+  int rc = s.tv && s.paths2 ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the formula (%u vertices)", g->n);
+  if (!rc) rc = rows(&s, &r, run, stride, counts, err);
+  free(s.tv);
+  free(s.paths2);
+  return rc;
+}
+
+/* The aggregates from the GPU (run->gpu) or the CPU's passes, then the
+ * rows, the same code either way. */
+static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  double at[4] = {wm_now()};
+  if (!wm_orbit_tables_upto(4, err)) return err->code; /* built once; timed apart from the rows */
+  at[1] = wm_now();
   const size_t n = g->n ? g->n : 1, big = run->k >= 4 ? n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(big, sizeof(uint64_t)),
                            calloc(big, sizeof(wm_i128)), calloc(big, sizeof(wm_i128))};
-  shared s = {g, &a, malloc(n * sizeof *s.tv), malloc(n * sizeof *s.paths2)};
-  int rc = a.tri && a.k4 && a.n8 && a.n12 && s.tv && s.paths2
+  int rc = a.tri && a.k4 && a.n8 && a.n12
                ? WM_OK
                : wm_fail(err, WM_EINPUT, "orbits: out of memory for the formula's aggregates (%u vertices)", g->n);
-  at[1] = wm_now();
   if (!rc && run->gpu) rc = wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err);
   else if (!rc) rc = wm_orbit_aggregates_cpu(g, run->k, &a, err);
   at[2] = wm_now();
-  if (!rc) rc = rows(&s, &r, run, counts, err);
+  if (!rc) rc = wm_orbit_rows_from(g, run, &a, wm_orbit_count(run->k), counts, err);
   at[3] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (formula, size %u): tables %.3f ms, aggregates %.3f ms, rows %.3f ms\n", run->k,
@@ -212,8 +223,6 @@ static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts,
   free(a.k4);
   free(a.n8);
   free(a.n12);
-  free(s.tv);
-  free(s.paths2);
   return rc;
 }
 

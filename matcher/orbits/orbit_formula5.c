@@ -715,10 +715,7 @@ static int noninduced_serves(const wm_orbit_run *run) {
 }
 
 int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  if (noninduced_serves(run)) {
-    const int rc = smaller_orbits(g, run, counts, err);
-    return rc ? rc : wm_o5n_orbits(g, run, counts, err);
-  }
+  if (noninduced_serves(run)) return wm_o5n_orbits(g, run, counts, err);
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
   wm_o5_equations *q = calloc(1, sizeof *q);

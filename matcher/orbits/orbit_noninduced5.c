@@ -773,6 +773,11 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   if (!rc && run && run->gpu) rc = wm_orbit_aggregates_gpu(g, 4, run->gpu_graph, &a, run->kernel_ms, err);
   else if (!rc) rc = wm_orbit_aggregates_cpu(g, 4, &a, err);
   at[1] = wm_now();
+  if (!rc && s->counts) { /* the orbits up to 4 vertices from the same aggregates */
+    wm_orbit_run r4 = *run;
+    r4.k = 4;
+    rc = wm_orbit_rows_from(g, &r4, &a, wm_orbit_count(5), s->counts, err);
+  }
   if (!rc) rc = wm_orbit_clique_sums_cpu(g, &p.c, err);
   if (!rc) rc = wm_orbit_cycles5(g, p.c5, err);
   if (!rc) rc = arc_lists(g, a.tri, &p, err);

@@ -47,10 +47,11 @@ int wm_o5n_has(unsigned o);
  * every orbit o with wm_o5n_has(o); 0 for the others.  A value past 2^127
  * is WM_EINPUT naming the vertex and the orbit. */
 int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err);
-/* The induced counts of orbits 15..72 into counts[v * wm_orbit_count(5) +
- * o] (start added, the rest of each row untouched), the aggregates on the
- * GPU where run->gpu; a count past 2^64 - 1 is WM_EINPUT naming the vertex
- * and the orbit, an interrupt WM_EINTERRUPTED. */
+/* Every vertex's 73 orbit counts into counts[v * wm_orbit_count(5) + o]
+ * (start added): 0..14 by the 4-vertex formula and 15..72 from the
+ * non-induced counts, both from one pass of aggregates (on the GPU where
+ * run->gpu); a count past 2^64 - 1 is WM_EINPUT naming the vertex and the
+ * orbit, an interrupt WM_EINTERRUPTED. */
 int wm_o5n_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 
 #ifdef __cplusplus

@@ -140,6 +140,10 @@ int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_g
 int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err);
 /* Only the triangles per arc (tri: g->m entries). */
 int wm_orbit_triangles_cpu(const wm_graph *g, uint32_t *tri, wm_error *err);
+/* The orbits up to run->k <= 4 from aggregates already counted (for
+ * k >= 4: tri, k4, n8, n12), into counts[v * stride + o]. */
+int wm_orbit_rows_from(const wm_graph *g, const wm_orbit_run *run, const wm_orbit_aggregates *a,
+                       unsigned stride, uint64_t *counts, wm_error *err);
 
 /* The first failure of a parallel pass over the vertices, kept by the
  * thread whose vertex is lowest (so the message does not depend on the
