@@ -1,0 +1,374 @@
+/* The clique sums of the 5-vertex orbits on the GPU: the walk of
+ * orbit_cliques5.c (its oracle) with a warp where the CPU has a thread.
+ * On g relabelled by descending degree (on the host, as the CPU does; the
+ * graph on the device, gg, is read as it is where g is in that order
+ * already), each triangle w < u < v is met once, from its top edge v-u:
+ *   1. triangles per arc: a warp per arc, the lanes over the shorter row;
+ *   2. a warp per arc v->u (u < v) with a triangle, from a work counter
+ *      (the hubs' arcs first): its triangles w (triangles_on_warp of the
+ *      motif passes), C = N(u) & N(v) listed and stamped, the inner
+ *      degrees of C counted over the members' rows laid across the lanes
+ *      (for_rows_above), the triangles' credits, the members of each L_T
+ *      from the inner edges (a second walk of the same rows), and the
+ *      5-cliques on v-u as the motif passes find them.  A member's credits
+ *      (66, 70, 5-cliques) are gathered per edge in the warp's scratch, at
+ *      its index in C, and added once; the triangles' three vertices take
+ *      theirs summed over the warp.  Every add is a 64-bit atomic whose
+ *      wrap sets the overflow flag (every credit is >= 0, so a wrap is a
+ *      sum past 2^64 - 1, as the CPU finds it).
+ * A warp's scratch: four arrays of n (stamps of C and of a w's row, C's
+ * inner degrees, a member's index in C) and rows of the largest degree;
+ * the warps are as many as fit 3/4 of the free memory.  The sums come back
+ * to g's labels on the host (k4e halved: each 4-cliques on an edge is met
+ * from both of its triangles through the edge, as on the CPU). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+
+#include "base.h"
+#include "device.h"
+#include "orbit_cliques5.h"
+#include "gpu_orbit_warps.cuh"
+#include "gpu_motif_cliques.cuh"
+
+namespace {
+
+/* The sums by gs's ids and arcs, on the device, and the overflow flag. */
+struct clique_sums {
+  ull *s61, *s66, *s70, *s71, *k5, *k4e;
+  int *overflow;
+};
+
+/* One warp's slice of the scratch. */
+struct clique_scratch {
+  uint32_t *in_c;  /* stamp: in C (then among the triangles' w, 5-cliques) */
+  uint32_t *of_w;  /* stamp: in the row of the current w (5-cliques) */
+  uint32_t *deg_c; /* inner degree in C, zero between edges */
+  uint32_t *pos;   /* a member's index in C */
+  uint32_t *common, *ia, *ib, *xs; /* rows of the largest degree */
+  ull *tsum;       /* per index in C: t_uy + t_vy */
+  ull *own;        /* per index in C, 3 words: credits to 66, 70 and 5-cliques */
+};
+
+enum { OWN66, OWN70, OWNK5, OWN };
+
+__host__ __device__ inline uint64_t clique_words(uint64_t n, uint64_t maxdeg) {
+  return 4 * n + 4 * maxdeg + 2 * maxdeg + 2 * OWN * maxdeg; /* 32-bit words */
+}
+
+__device__ clique_scratch clique_slice(uint32_t *base, uint64_t n, uint64_t maxdeg) {
+  uint32_t *b = base + global_warp() * clique_words(n, maxdeg);
+  clique_scratch x;
+  x.in_c = b, x.of_w = b + n, x.deg_c = b + 2 * n, x.pos = b + 3 * n;
+  x.common = b + 4 * n, x.ia = x.common + maxdeg, x.ib = x.ia + maxdeg, x.xs = x.ib + maxdeg;
+  x.tsum = (ull *)(x.xs + maxdeg); /* 8-byte aligned: n and maxdeg words before it are even in number */
+  x.own = x.tsum + maxdeg;
+  return x;
+}
+
+/* 1: t[e] = |N(v) & N(u)| for every arc e = v->u. */
+__global__ void __launch_bounds__(kThreads) arc_triangles(dev_graph g, uint64_t m, uint32_t *t) {
+  const int lane = threadIdx.x & 31;
+  for (uint64_t e = global_warp(); e < m; e += (uint64_t)gridDim.x * kWarpsPerBlock) {
+    const uint32_t v = row_of(g, e), u = g.adj[e];
+    const uint64_t dv = deg(g, v), du = deg(g, u);
+    const uint32_t *s = g.adj + g.off[dv <= du ? v : u], *l = g.adj + g.off[dv <= du ? u : v];
+    const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
+    uint64_t c = 0;
+    for (uint64_t i = lane; i < sl; i += 32) c += has(l, ll, s[i]);
+    c = warp_sum_u64(c);
+    if (lane == 0) t[e] = (uint32_t)c;
+  }
+}
+
+/* A member's gathered credit (its index p in C). */
+__device__ __forceinline__ void own(const clique_scratch &x, uint32_t p, int which, ull c, int *overflow) {
+  credit_u64(&x.own[(uint64_t)p * OWN + which], c, overflow);
+}
+
+/* C = N(u) & N(v) (the lanes over the shorter row, searching the longer):
+ * stamped st, listed in common, each member's index and t_uy + t_vy kept;
+ * returns |C|. */
+__device__ uint32_t common_of(const dev_graph &g, const uint32_t *t, uint32_t u, uint32_t v,
+                              const clique_scratch &x, uint32_t st, volatile warp_counters *wc) {
+  const uint64_t dv = deg(g, v), du = deg(g, u);
+  const uint32_t s = dv <= du ? v : u, l = dv <= du ? u : v;
+  const uint32_t *rs = g.adj + g.off[s], *rl = g.adj + g.off[l];
+  const uint64_t ls = deg(g, s), ll = deg(g, l);
+  if ((threadIdx.x & 31) == 0) wc->nt = 0;
+  __syncwarp();
+  for (uint64_t z = threadIdx.x & 31; z < ls; z += 32) {
+    const uint64_t p = lower_bound(rl, ll, rs[z]);
+    if (p == ll || rl[p] != rs[z]) continue;
+    const uint32_t y = rs[z], at = atomicAdd((unsigned *)&wc->nt, 1u);
+    x.in_c[y] = st, x.pos[y] = at, x.common[at] = y;
+    x.tsum[at] = (ull)t[g.off[s] + z] + t[g.off[l] + p];
+  }
+  __syncwarp();
+  return wc->nt;
+}
+
+/* Each triangle w < u < v on the arc v->u (arc): its edges' 4-cliques and
+ * the sums over its vertices' triangles (61, 71); u's, v's and the arc's
+ * summed over the warp. */
+__device__ void triangle_credits(const dev_graph &g, const uint32_t *t, uint64_t arc, uint32_t v, uint32_t u,
+                                 uint32_t found, const clique_scratch &x, const clique_sums &s) {
+  const uint32_t *rv = g.adj + g.off[v];
+  const ull tuv = t[arc];
+  i128 k_vu = 0, pairs = 0, s61_u = 0, s61_v = 0;
+  for (uint32_t q = threadIdx.x & 31; q < found; q += 32) {
+    const uint32_t w = rv[x.ia[q]];
+    const ull k = x.deg_c[w], tvw = t[g.off[v] + x.ia[q]], tuw = t[g.off[u] + x.ib[q]];
+    const ull p = k * (k - (k > 0)) / 2; /* C(k, 2) */
+    credit_u64(&s.k4e[g.off[v] + x.ia[q]], k, s.overflow);
+    credit_u64(&s.k4e[g.off[u] + x.ib[q]], k, s.overflow);
+    credit_u64(&s.s71[w], p, s.overflow);
+    credit_u64(&s.s61[w], (tuw - 1) * (tvw - 1) - k, s.overflow);
+    k_vu += k, pairs += p, s61_u += (tuw - 1) * (tuv - 1) - k, s61_v += (tvw - 1) * (tuv - 1) - k;
+  }
+  k_vu = warp_sum(k_vu), pairs = warp_sum(pairs), s61_u = warp_sum(s61_u), s61_v = warp_sum(s61_v);
+  if ((threadIdx.x & 31) == 0) {
+    credit_sum(&s.k4e[arc], k_vu, s.overflow);
+    credit_sum(&s.s71[u], pairs, s.overflow), credit_sum(&s.s71[v], pairs, s.overflow);
+    credit_sum(&s.s61[u], s61_u, s.overflow), credit_sum(&s.s61[v], s61_v, s.overflow);
+  }
+}
+
+/* The 5-cliques whose two highest ids are u < v: triangles z < y < w among
+ * the found w (stamped in_w in in_c), each vertex credited (members at
+ * their index in C), u and v with them all. */
+__device__ void five_clique_credits(const dev_graph &g, const uint32_t *rv, uint32_t u, uint32_t v, uint32_t found,
+                                const clique_scratch &x, uint32_t in_w, uint32_t &stamp, uint8_t *idx,
+                                const clique_sums &s) {
+  const int lane = threadIdx.x & 31;
+  i128 all = 0;
+  for (uint32_t q = 0; q < found; q++) {
+    const uint32_t w = rv[x.ia[q]], *rw = g.adj + g.off[w];
+    const uint64_t above_w = lower_bound(rw, deg(g, w), w);
+    const uint32_t of_w = ++stamp;
+    uint32_t listed = 0;
+    for (uint64_t j0 = 0; j0 < above_w; j0 += 32) {
+      const uint64_t j = j0 + lane;
+      bool in = false;
+      if (j < above_w) {
+        x.of_w[rw[j]] = of_w;
+        in = x.in_c[rw[j]] == in_w;
+      }
+      const unsigned mask = __ballot_sync(0xffffffffu, in);
+      if (in) x.xs[listed + __popc(mask & ((1u << lane) - 1))] = rw[j];
+      listed += __popc(mask);
+    }
+    __syncwarp();
+    uint64_t at_w = 0;
+    for_rows_above(g, x.xs, listed, 0, idx, [&](uint32_t y, uint32_t z) {
+      if (x.in_c[z] != in_w || x.of_w[z] != of_w) return;
+      at_w++;
+      own(x, x.pos[z], OWNK5, 1, s.overflow), own(x, x.pos[y], OWNK5, 1, s.overflow);
+    });
+    at_w = warp_sum_u64(at_w); /* below C(d, 2) */
+    if (lane == 0) own(x, x.pos[w], OWNK5, at_w, s.overflow);
+    all += at_w;
+    __syncwarp();
+  }
+  if (lane == 0) credit_sum(&s.k5[u], all, s.overflow), credit_sum(&s.k5[v], all, s.overflow);
+}
+
+/* The members' gathered credits, added, and the gathering words zeroed. */
+__device__ void flush_members(const clique_scratch &x, uint32_t nc, const clique_sums &s) {
+  __syncwarp();
+  for (uint32_t z = threadIdx.x & 31; z < nc; z += 32) {
+    const uint32_t y = x.common[z];
+    ull *o = &x.own[(uint64_t)z * OWN];
+    credit_u64(&s.s66[y], o[OWN66], s.overflow), credit_u64(&s.s70[y], o[OWN70], s.overflow);
+    credit_u64(&s.k5[y], o[OWNK5], s.overflow);
+    o[OWN66] = o[OWN70] = o[OWNK5] = 0;
+  }
+  __syncwarp();
+}
+
+/* Stamps of at most this leave room for an edge's (two and one per w). */
+constexpr uint32_t kStampLimit = 0x7FFFFFFFu;
+
+/* 2: a warp per arc v->u (u < v) with a triangle. */
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+    top_edges(dev_graph g, uint64_t m, const uint32_t *t, uint32_t *scratch, uint64_t maxdeg,
+              unsigned long long *next, clique_sums s) {
+  __shared__ warp_counters counters[kWarpsPerBlock];
+  __shared__ uint8_t idx[kWarpsPerBlock][32]; /* for_rows_above's */
+  const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  volatile warp_counters *wc = &counters[wib];
+  const clique_scratch x = clique_slice(scratch, g.n, maxdeg);
+  uint32_t stamp = 0; /* the scratch starts zeroed */
+  for_wanted_arcs<1>(
+      g, 0, m, next, [&](uint64_t arc) { return t[arc] > 0; }, [](uint64_t, uint32_t v, uint32_t u) { return u < v; },
+      [&](uint64_t arc, uint32_t v, uint32_t u) {
+        const uint32_t found = triangles_on_warp(g, v, arc - g.off[v], u, x.ia, x.ib);
+        if (!found) return; /* no triangle below u: no L_T, no 5-clique either */
+        if (stamp > kStampLimit - found) { /* the stamps start again from a cleared slate */
+          for (uint64_t y = lane; y < g.n; y += 32) x.in_c[y] = 0, x.of_w[y] = 0;
+          stamp = 0;
+          __syncwarp();
+        }
+        const uint32_t st = ++stamp, nc = common_of(g, t, u, v, x, st, wc);
+        for_rows_above(g, x.common, nc, 0, idx[wib], [&](uint32_t y, uint32_t z) {
+          if (x.in_c[z] == st) atomicAdd(&x.deg_c[y], 1u), atomicAdd(&x.deg_c[z], 1u);
+        });
+        __syncwarp();
+        triangle_credits(g, t, arc, v, u, found, x, s);
+        /* L_T of each T = (y, u, v), y < u: the inner edges y-o of C */
+        const ull tuv = t[arc];
+        for_rows_above(g, x.common, nc, 0, idx[wib], [&](uint32_t y, uint32_t o) {
+          if (x.in_c[o] != st) return;
+          if (y < u)
+            own(x, x.pos[o], OWN70, x.deg_c[y] - 1u, s.overflow),
+                own(x, x.pos[o], OWN66, x.tsum[x.pos[y]] + tuv - 6, s.overflow);
+          if (o < u)
+            own(x, x.pos[y], OWN70, x.deg_c[o] - 1u, s.overflow),
+                own(x, x.pos[y], OWN66, x.tsum[x.pos[o]] + tuv - 6, s.overflow);
+        });
+        __syncwarp();
+        for (uint32_t z = lane; z < nc; z += 32) x.deg_c[x.common[z]] = 0;
+        if (found >= 3) {
+          const uint32_t in_w = ++stamp, *rv = g.adj + g.off[v];
+          for (uint32_t q = lane; q < found; q += 32) x.in_c[rv[x.ia[q]]] = in_w;
+          __syncwarp();
+          five_clique_credits(g, rv, u, v, found, x, in_w, stamp, idx[wib], s);
+        }
+        flush_members(x, nc, s); /* five_clique_credits's w are members of C */
+      });
+}
+
+/* The device's side of a call. */
+struct cbufs {
+  const wm_gpu_graph *gg;
+  int dev;
+  uint64_t *own_off;
+  uint32_t *own_adj, *t, *scratch;
+  ull *sums, *next;
+  int *overflow;
+  cudaEvent_t start, end;
+};
+
+void release(cbufs &b) {
+  void *p[] = {b.own_off, b.own_adj, b.t, b.scratch, b.sums, b.next, b.overflow};
+  for (void *x : p)
+    if (x) cudaFree(x);
+  if (b.start) cudaEventDestroy(b.start);
+  if (b.end) cudaEventDestroy(b.end);
+  cudaGetLastError();
+}
+
+/* gs on the device: gg's copy where it holds gs (g in degree order), else
+ * uploaded. */
+int graph_on_device(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, dev_graph &dg, wm_error *err) {
+  void *off = NULL, *adj = NULL;
+  dg.n = gs->n;
+  if (same && wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj)) {
+    dg.off = (const uint64_t *)off, dg.adj = (const uint32_t *)adj;
+    return WM_OK;
+  }
+  WM_CU(cudaMalloc(&b.own_off, ((size_t)gs->n + 1) * sizeof *b.own_off));
+  WM_CU(cudaMalloc(&b.own_adj, (gs->m ? gs->m : 1) * sizeof *b.own_adj));
+  WM_CU(cudaMemcpy(b.own_off, gs->offsets, ((size_t)gs->n + 1) * sizeof *b.own_off, cudaMemcpyHostToDevice));
+  if (gs->m) WM_CU(cudaMemcpy(b.own_adj, gs->adj, gs->m * sizeof *b.own_adj, cudaMemcpyHostToDevice));
+  dg.off = b.own_off, dg.adj = b.own_adj;
+  return WM_OK;
+}
+
+/* The passes on gs; the sums (5 n + m words, by gs's ids and arcs) into
+ * host. */
+int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, ull *host, double *kernel_ms,
+               wm_error *err) {
+  const uint64_t n = gs->n, m = gs->m, maxdeg = wm_graph_max_degree(gs) ? wm_graph_max_degree(gs) : 1;
+  dev_graph dg;
+  int rc = graph_on_device(b, gs, g, same, dg, err);
+  if (rc) return rc;
+  const uint64_t per_warp = clique_words(n, maxdeg) * sizeof(uint32_t);
+  const unsigned warps = warps_fitting(per_warp, m / 2, "clique sums", err);
+  if (!warps) return err->code;
+  WM_CU(cudaMalloc(&b.t, (m ? m : 1) * sizeof *b.t));
+  WM_CU(cudaMalloc(&b.sums, (5 * n + m) * sizeof *b.sums));
+  WM_CU(cudaMalloc(&b.next, sizeof *b.next));
+  WM_CU(cudaMalloc(&b.overflow, sizeof *b.overflow));
+  WM_CU(cudaMalloc(&b.scratch, warps * per_warp));
+  WM_CU(cudaMemset(b.sums, 0, (5 * n + m) * sizeof *b.sums));
+  WM_CU(cudaMemset(b.next, 0, sizeof *b.next));
+  WM_CU(cudaMemset(b.overflow, 0, sizeof *b.overflow));
+  WM_CU(cudaMemset(b.scratch, 0, warps * per_warp));
+  if ((rc = set_stop(err))) return rc;
+  const clique_sums s = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
+                         b.overflow};
+  WM_CU(cudaEventCreate(&b.start));
+  WM_CU(cudaEventCreate(&b.end));
+  WM_CU(cudaEventRecord(b.start, 0));
+  if (m) {
+    arc_triangles<<<warps / kWarpsPerBlock, kThreads>>>(dg, m, b.t);
+    WM_CU(cudaGetLastError());
+    top_edges<<<warps / kWarpsPerBlock, kThreads>>>(dg, m, b.t, b.scratch, maxdeg, b.next, s);
+    WM_CU(cudaGetLastError());
+  }
+  WM_CU(cudaEventRecord(b.end, 0));
+  WM_CU(cudaEventSynchronize(b.end));
+  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
+  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
+  float ms = 0;
+  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
+  if (kernel_ms) *kernel_ms += ms;
+  int overflow = 0;
+  WM_CU(cudaMemcpy(&overflow, b.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
+  if (overflow) return wm_fail(err, WM_EINPUT, "orbits: a sum over the 4-cliques at a vertex or an edge passes 2^64 - 1");
+  WM_CU(cudaMemcpy(host, b.sums, (5 * n + m) * sizeof *host, cudaMemcpyDeviceToHost));
+  return WM_OK;
+}
+
+uint64_t host_deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
+
+/* The sums by g's labels (orbit_cliques5.c's back_to_g): each edge's
+ * k4e is on its arc from the higher id in gs, twice. */
+void back_to_g(const wm_graph *g, const wm_graph *gs, const uint32_t *new_of, const ull *h,
+               wm_orbit_clique_sums *out) {
+  const uint64_t n = g->n;
+  const ull *k4e = h + 5 * n;
+  for (uint32_t x = 0; x < g->n; x++) {
+    const uint32_t nx = new_of[x];
+    out->s61[x] = h[nx], out->s66[x] = h[n + nx], out->s70[x] = h[2 * n + nx], out->s71[x] = h[3 * n + nx];
+    out->k5[x] = h[4 * n + nx];
+    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+      const uint32_t ny = new_of[g->adj[e]], hi = nx > ny ? nx : ny, lo = nx > ny ? ny : nx;
+      const uint32_t *row = gs->adj + gs->offsets[hi];
+      const uint32_t *p = std::lower_bound(row, row + host_deg(gs, hi), lo);
+      out->k4e[e] = k4e[gs->offsets[hi] + (uint64_t)(p - row)] / 2;
+    }
+  }
+}
+
+}  // namespace
+
+int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, wm_orbit_clique_sums *s,
+                             double *kernel_ms, wm_error *err) {
+  if (!g->n) return WM_OK;
+  wm_graph *gs = NULL;
+  uint32_t *old_of = NULL;
+  if (wm_graph_relabel_by_degree_map(g, &gs, &old_of, err)) return err->code;
+  const size_t n = g->n, m = g->m;
+  ull *host = (ull *)malloc((5 * n + m) * sizeof *host);
+  uint32_t *new_of = (uint32_t *)malloc(n * sizeof *new_of);
+  int rc = host && new_of ? WM_OK
+                          : wm_fail(err, WM_EINPUT, "orbits: out of memory for the clique sums (%u vertices)", g->n);
+  bool same = true; /* g is in degree order already: gs is g */
+  if (!rc)
+    for (uint32_t v = 0; v < g->n; v++) new_of[old_of[v]] = v, same = same && old_of[v] == v;
+  if (!rc) {
+    cbufs b;
+    memset(&b, 0, sizeof b);
+    b.gg = gg;
+    rc = cudaGetDevice(&b.dev) == cudaSuccess ? WM_OK : wm_fail(err, WM_EDEVICE, "orbits: no CUDA device");
+    if (!rc) rc = run_passes(b, gs, g, same, host, kernel_ms, err);
+    release(b);
+  }
+  if (!rc) back_to_g(g, gs, new_of, host, s);
+  free(host), free(new_of), free(old_of);
+  wm_graph_destroy(gs);
+  return rc;
+}
