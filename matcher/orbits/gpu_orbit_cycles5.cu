@@ -6,11 +6,12 @@
  *      rows above p's upper neighbours q laid over the lanes (row_walk),
  *      each triangle's takings subtracted and its marks added atomically;
  *   2. the marks summed along each row above its vertex, a thread a row;
- *   3. a warp per top h, from the highest rank down (the hubs first): the
+ *   3. a warp per top h, from the highest rank down (the hubs first; the
+ *      tops of more than kHeavyDegree neighbours a block each): the
  *      wedges W from L(h)'s rows, the edges below h between touched
  *      vertices (their products credited to h, b and c, Z summed), then
- *      the paths from L(h); each in the warp's scratch (W, in_l, touched,
- *      Z, Y: n each), left zeroed for its next top.
+ *      the paths from L(h); each in the warp's (or block's) scratch (W,
+ *      in_l, touched, Z, Y: n each), left zeroed for its next top.
  * Each vertex's count is two words, as on the CPU: the sum modulo 2^64
  * and a carry word that takes +1 per add past 2^64 - 1, -1 per subtraction
  * below 0 and the high words of 128-bit credits, all by atomics, so that
@@ -76,8 +77,8 @@ struct cycle_scratch {
 
 __host__ __device__ inline uint64_t cycle_words(uint64_t n) { return (3 + 2 * 2) * n + (n & 1); }
 
-__device__ cycle_scratch cycle_slice(uint32_t *base, uint64_t n) {
-  uint32_t *b = base + global_warp() * cycle_words(n);
+__device__ cycle_scratch cycle_slice(uint32_t *base, uint64_t n, uint64_t warp) {
+  uint32_t *b = base + warp * cycle_words(n);
   cycle_scratch s;
   s.W = b, s.in_l = b + n, s.touched = b + 2 * n;
   s.Z = (ull *)(b + 3 * n + (n & 1)); /* 8-byte aligned */
@@ -90,7 +91,7 @@ __device__ cycle_scratch cycle_slice(uint32_t *base, uint64_t n) {
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     triangle_terms(ranked_dev r, uint32_t *scratch, unsigned long long *next, counts c, ull *marks) {
   const int lane = threadIdx.x & 31;
-  const cycle_scratch s = cycle_slice(scratch, r.n);
+  const cycle_scratch s = cycle_slice(scratch, r.n, global_warp());
   uint32_t *local = s.W;
   for (uint64_t p = grab64(next); p < r.n; p = grab64(next)) {
     const uint64_t k = r.off[p + 1] - r.up[p];
@@ -134,43 +135,52 @@ __global__ void sum_marks(ranked_dev r, ull *marks) {
   }
 }
 
-/* Pass 1 of a top: W over the vertices below h, in_l per a in L(h);
- * returns how many were touched, *x_h (the lane's share) h's a = e terms. */
-__device__ uint32_t wedges(const ranked_dev &r, const cycle_scratch &s, uint32_t h, const ull *marks, i128 &x_h,
-                           volatile warp_counters *wc) {
+/* Heavy tops (of more than kHeavyDegree neighbours: the last ranks) are
+ * walked by a block of kHeavyWarps warps each, in the slice of the block's
+ * first warp, so that a hub's rows do not hold one warp while the device
+ * idles; the others by a warp each. */
+constexpr int kHeavyWarps = 32;
+constexpr uint64_t kHeavyDegree = 512;
+
+/* A group of G warps (gw: this warp's index in it; G = 1 a warp, else the
+ * block) at top h: its three passes, each a walk of rows over the group
+ * (row_walk), a barrier between them; *nt (the group's, in shared
+ * memory) counts the touched vertices.  Each warp credits its share of h's
+ * count itself. */
+template <int G>
+__device__ void cycles_at(const ranked_dev &r, const cycle_scratch &s, const counts &c, const ull *marks, uint32_t h,
+                          unsigned *nt) {
+  const unsigned lane = threadIdx.x & 31, gw = G == 1 ? 0 : threadIdx.x >> 5, t = 32 * gw + lane;
   const uint32_t *lower = r.adj + r.off[h];
   const uint64_t nl = r.up[h] - r.off[h];
-  if ((threadIdx.x & 31) == 0) wc->nt = 0;
-  for (uint64_t e = threadIdx.x & 31; e < nl; e += 32) {
+  /* pass 1: in_l per a in L(h) (and h's a = e terms), then W from L(h)'s rows below h */
+  i128 x_h = 0, at_h = 0;
+  if (t == 0) *nt = 0;
+  for (uint64_t e = t; e < nl; e += 32 * G) {
     const uint32_t a = lower[e];
     /* h lies above a: its position in a's row, past a's lower neighbours */
     const uint64_t at = r.up[a] - r.off[a] + lower_bound(r.adj + r.up[a], r.off[a + 1] - r.up[a], h);
     s.in_l[a] = (uint32_t)at + 1;
     x_h += marks[r.off[a] + at];
   }
-  __syncwarp();
+  group_barrier<G>();
+  auto from_l = [&](uint64_t e, uint64_t &b, uint64_t &end) {
+    const uint32_t a = lower[e];
+    b = r.off[a], end = b + s.in_l[a] - 1;
+  };
   row_walk(
-      nl,
-      [&](uint64_t e, uint64_t &b, uint64_t &end) {
-        const uint32_t a = lower[e];
-        b = r.off[a], end = b + s.in_l[a] - 1;
-      },
+      nl, from_l,
       [&](uint64_t, uint64_t f) -> i128 {
         const uint32_t y = r.adj[f];
-        if (atomicAdd(&s.W[y], 1u) == 0) s.touched[atomicAdd((unsigned *)&wc->nt, 1u)] = y;
+        if (atomicAdd(&s.W[y], 1u) == 0) s.touched[atomicAdd(nt, 1u)] = y;
         return 0;
       },
-      [](uint64_t, i128) {});
-  __syncwarp();
-  return wc->nt;
-}
-
-/* Pass 2: the edges b-c below h with both ends touched, each once from
- * its lower end; returns the lane's share of h's credit. */
-__device__ i128 edges_below(const ranked_dev &r, const cycle_scratch &s, const counts &c, uint32_t h, uint32_t nt) {
-  i128 at_h = 0;
+      [](uint64_t, i128) {}, gw, G);
+  group_barrier<G>();
+  const uint32_t all = *(volatile unsigned *)nt;
+  /* pass 2: the edges b-c below h with both ends touched, each once from its lower end */
   row_walk(
-      nt,
+      all,
       [&](uint64_t i, uint64_t &b, uint64_t &e) {
         const uint32_t v = s.touched[i];
         b = r.up[v], e = b + lower_bound(r.adj + b, r.off[v + 1] - b, h);
@@ -187,19 +197,11 @@ __device__ i128 edges_below(const ranked_dev &r, const cycle_scratch &s, const c
         at_h += q;
         return wc;
       },
-      [&](uint64_t i, i128 zb) { atomicAdd(&s.Z[s.touched[i]], (ull)zb); });
-  return at_h;
-}
-
-/* Pass 3: each a in L(h) its paths a-b-c-e. */
-__device__ void paths_from_l(const ranked_dev &r, const cycle_scratch &s, const counts &c, uint32_t h) {
-  const uint32_t *lower = r.adj + r.off[h];
+      [&](uint64_t i, i128 zb) { atomicAdd(&s.Z[s.touched[i]], (ull)zb); }, gw, G);
+  group_barrier<G>();
+  /* pass 3: each a in L(h) its paths a-b-c-e */
   row_walk(
-      r.up[h] - r.off[h],
-      [&](uint64_t e, uint64_t &b, uint64_t &end) {
-        const uint32_t a = lower[e];
-        b = r.off[a], end = b + s.in_l[a] - 1;
-      },
+      nl, from_l,
       [&](uint64_t, uint64_t f) -> i128 {
         const uint32_t b = r.adj[f], lb = s.in_l[b];
         /* b in L next to a below h: in_l[b] >= 2 */
@@ -208,34 +210,44 @@ __device__ void paths_from_l(const ranked_dev &r, const cycle_scratch &s, const 
       [&](uint64_t e, i128 z) {
         const uint32_t a = lower[e];
         credit(c, a, z - (i128)((ull)s.W[a] * (s.in_l[a] - 1)));
-      });
+      },
+      gw, G);
+  group_barrier<G>();
+  for (uint32_t q = t; q < all; q += 32 * G) {
+    const uint32_t v = s.touched[q];
+    credit_add(c, v, s.Y[v]);
+    s.W[v] = 0, s.Z[v] = 0, s.Y[v] = 0;
+  }
+  for (uint64_t e = t; e < nl; e += 32 * G) s.in_l[lower[e]] = 0;
+  at_h = warp_sum(at_h - x_h);
+  if (lane == 0) credit(c, h, at_h);
+  group_barrier<G>();
 }
 
-/* 3: a warp per top h, the highest rank first. */
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
-    cycles_from(ranked_dev r, uint32_t *scratch, unsigned long long *next, counts c, const ull *marks) {
-  __shared__ warp_counters counters[kWarpsPerBlock];
-  const int lane = threadIdx.x & 31;
-  volatile warp_counters *wc = &counters[threadIdx.x >> 5];
-  const cycle_scratch s = cycle_slice(scratch, r.n);
-  for (uint64_t i = grab64(next); i < r.n; i = grab64(next)) {
+/* 3: the heavy tops, the last `heavy` ranks, a block each (from
+ * heavy_next); then, in the same launch, the others a warp each (from
+ * next), the highest rank first: the blocks that find no heavy top left
+ * walk light ones while a hub's block is still at its top. */
+__global__ void __launch_bounds__(32 * kHeavyWarps)
+    cycles_from(ranked_dev r, uint32_t *scratch, uint32_t heavy, unsigned long long *heavy_next,
+                unsigned long long *next, counts c, const ull *marks) {
+  __shared__ unsigned long long item;
+  __shared__ unsigned block_nt;
+  __shared__ unsigned warp_nt[kHeavyWarps];
+  const cycle_scratch first = cycle_slice(scratch, r.n, blockIdx.x * kHeavyWarps);
+  for (;;) {
+    if (threadIdx.x == 0) item = take_long(heavy_next);
+    __syncthreads();
+    const unsigned long long it = item;
+    __syncthreads(); /* every thread read it before thread 0 takes the next */
+    if (it >= heavy) break;
+    cycles_at<kHeavyWarps>(r, first, c, marks, (uint32_t)(r.n - 1 - it), &block_nt);
+  }
+  const cycle_scratch s = cycle_slice(scratch, r.n, global_warp());
+  for (uint64_t i = heavy + grab64(next); i < r.n; i = heavy + grab64(next)) {
     const uint32_t h = (uint32_t)(r.n - 1 - i);
     if (r.up[h] == r.off[h]) continue; /* no lower neighbour, no cycle with top h (nor a term) */
-    i128 x_h = 0;
-    const uint32_t nt = wedges(r, s, h, marks, x_h, wc);
-    i128 at_h = edges_below(r, s, c, h, nt);
-    __syncwarp();
-    paths_from_l(r, s, c, h);
-    __syncwarp();
-    for (uint32_t q = lane; q < nt; q += 32) {
-      const uint32_t v = s.touched[q];
-      credit_add(c, v, s.Y[v]);
-      s.W[v] = 0, s.Z[v] = 0, s.Y[v] = 0;
-    }
-    for (uint64_t e = r.off[h] + lane; e < r.up[h]; e += 32) s.in_l[r.adj[e]] = 0;
-    at_h = warp_sum(at_h - x_h);
-    if (lane == 0) credit(c, h, at_h);
-    __syncwarp();
+    cycles_at<1>(r, s, c, marks, h, &warp_nt[threadIdx.x >> 5]);
   }
 }
 
@@ -266,20 +278,21 @@ void release(ybufs &b) {
 int prepare(ybufs &b, const wm_orbit_ranked &rk, uint64_t m, uint64_t start, unsigned *warps, wm_error *err) {
   const uint64_t n = rk.n, per_warp = cycle_words(n) * sizeof(uint32_t);
   if (!(*warps = warps_fitting(per_warp, n, "5-cycles", err))) return err->code;
+  if (*warps >= kHeavyWarps) *warps -= *warps % kHeavyWarps; /* whole blocks of the heavy tops' */
   WM_CU(cudaMalloc(&b.off, (n + 1) * sizeof *b.off));
   WM_CU(cudaMalloc(&b.up, n * sizeof *b.up));
   WM_CU(cudaMalloc(&b.adj, (m ? m : 1) * sizeof *b.adj));
   WM_CU(cudaMalloc(&b.low, n * sizeof *b.low));
   WM_CU(cudaMalloc(&b.carry, n * sizeof *b.carry));
   WM_CU(cudaMalloc(&b.marks, (m ? m : 1) * sizeof *b.marks));
-  WM_CU(cudaMalloc(&b.next, 2 * sizeof *b.next));
+  WM_CU(cudaMalloc(&b.next, 3 * sizeof *b.next));
   WM_CU(cudaMalloc(&b.scratch, *warps * per_warp));
   WM_CU(cudaMemcpy(b.off, rk.offsets, (n + 1) * sizeof *b.off, cudaMemcpyHostToDevice));
   WM_CU(cudaMemcpy(b.up, rk.up, n * sizeof *b.up, cudaMemcpyHostToDevice));
   if (m) WM_CU(cudaMemcpy(b.adj, rk.adj, m * sizeof *b.adj, cudaMemcpyHostToDevice));
   WM_CU(cudaMemset(b.carry, 0, n * sizeof *b.carry));
   WM_CU(cudaMemset(b.marks, 0, (m ? m : 1) * sizeof *b.marks));
-  WM_CU(cudaMemset(b.next, 0, 2 * sizeof *b.next));
+  WM_CU(cudaMemset(b.next, 0, 3 * sizeof *b.next));
   WM_CU(cudaMemset(b.scratch, 0, *warps * per_warp));
   fill<<<(unsigned)((n + 255) / 256 < 1024 ? (n + 255) / 256 : 1024), 256>>>(b.low, n, start);
   WM_CU(cudaGetLastError());
@@ -287,8 +300,23 @@ int prepare(ybufs &b, const wm_orbit_ranked &rk, uint64_t m, uint64_t start, uns
   return WM_OK;
 }
 
+/* The heavy tops: the last ranks, of more than kHeavyDegree neighbours;
+ * none where the warps are fewer than a block of kHeavyWarps. */
+uint32_t heavy_tops(const wm_orbit_ranked &rk, unsigned warps) {
+  if (warps < kHeavyWarps) return 0;
+  uint32_t lo = 0, hi = rk.n; /* the first rank of more: degrees ascend */
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (rk.offsets[mid + 1] - rk.offsets[mid] > kHeavyDegree) hi = mid;
+    else lo = mid + 1;
+  }
+  return rk.n - lo;
+}
+
 int passes(ybufs &b, const wm_orbit_ranked &rk, unsigned warps, double *kernel_ms, wm_error *err) {
   const ranked_dev r = {rk.n, b.off, b.up, b.adj};
+  const uint32_t heavy = heavy_tops(rk, warps);
+  const unsigned per_block = warps >= kHeavyWarps ? kHeavyWarps : kWarpsPerBlock;
   const counts c = {b.low, b.carry};
   int rc = set_stop(err);
   if (rc) return rc;
@@ -299,7 +327,7 @@ int passes(ybufs &b, const wm_orbit_ranked &rk, unsigned warps, double *kernel_m
   WM_CU(cudaGetLastError());
   sum_marks<<<(unsigned)((rk.n + 255) / 256 < 1024 ? (rk.n + 255) / 256 : 1024), 256>>>(r, b.marks);
   WM_CU(cudaGetLastError());
-  cycles_from<<<warps / kWarpsPerBlock, kThreads>>>(r, b.scratch, b.next + 1, c, b.marks);
+  cycles_from<<<warps / per_block, 32 * per_block>>>(r, b.scratch, heavy, b.next + 1, b.next + 2, c, b.marks);
   WM_CU(cudaGetLastError());
   WM_CU(cudaEventRecord(b.end, 0));
   WM_CU(cudaEventSynchronize(b.end));

@@ -18,11 +18,13 @@ typedef unsigned long long ull;
  * stretch [b, e) (range(i, b, e)), and fin(i, s) with s the sum of its
  * terms, by the calling warp: a lane takes each short stretch, and those
  * longer than 64 are taken by the whole warp in turn (then fin on lane
- * 0), so that a hub's row does not hold one lane while the others idle. */
+ * 0), so that a hub's row does not hold one lane while the others idle.
+ * A warp gw of a group of G takes the items from 32 gw, 32 G at a time. */
 template <class Range, class Term, class Fin>
-__device__ __forceinline__ void row_walk(uint64_t count, Range range, Term term, Fin fin) {
+__device__ __forceinline__ void row_walk(uint64_t count, Range range, Term term, Fin fin, unsigned gw = 0,
+                                         unsigned G = 1) {
   const int lane = threadIdx.x & 31;
-  for (uint64_t i0 = 0; i0 < count; i0 += 32) {
+  for (uint64_t i0 = 32 * (uint64_t)gw; i0 < count; i0 += 32 * (uint64_t)G) {
     const uint64_t i = i0 + lane;
     uint64_t b = 0, e = 0;
     if (i < count) range(i, b, e);
@@ -43,6 +45,13 @@ __device__ __forceinline__ void row_walk(uint64_t count, Range range, Term term,
       __syncwarp();
     }
   }
+}
+
+/* A barrier of a group of G warps: the warp, or the block. */
+template <int G>
+__device__ __forceinline__ void group_barrier() {
+  if (G == 1) __syncwarp();
+  else __syncthreads();
 }
 
 /* *at += x where several warps add; a wrap past 2^64 - 1 sets *overflow

@@ -193,6 +193,8 @@ int main(int argc, char **argv) {
       {"powerlaw(300)", powerlaw(300, 6, 3, 200, 3)},
       {"hub(500, 450, 3)", hub(500, 450, 3, 5, 9)},
       {"hub(700, 650, 3)", hub(700, 650, 3, 2, 12)},
+      /* three hubs of about 900 neighbours: the 5-cycles' tops walked by blocks */
+      {"powerlaw(1200, 3 hubs)", powerlaw(1200, 4, 3, 750, 8)},
       {"star(300)", star(300)},
       {"K12", clique(12)},
       {"empty(5)", edges(5, {})},
