@@ -18,13 +18,11 @@
  *      sum past 2^64 - 1, as the CPU finds it).
  * A warp's scratch: four arrays of n (stamps of C and of a w's row, C's
  * inner degrees, a member's index in C) and rows of the largest degree;
- * the warps are as many as fit 3/4 of the free memory.  The sums come back
- * to g's labels on the host (k4e halved: each 4-cliques on an edge is met
- * from both of its triangles through the edge, as on the CPU). */
+ * the warps are as many as fit 3/4 of the free memory.  A last kernel
+ * takes the sums back to g's labels (to_g). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <algorithm>
 
 #include "base.h"
 #include "device.h"
@@ -239,19 +237,34 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
       });
 }
 
+/* 3: the sums by g's labels (orbit_cliques5.c's back_to_g), a thread per
+ * vertex and per arc of g: each edge's k4e is on its arc from the higher
+ * id in gs, twice (from both of its triangles through the edge). */
+__global__ void to_g(dev_graph g, dev_graph gs, const uint32_t *new_of, const ull *sums, ull *out) {
+  const uint64_t n = g.n, m = g.off[n], at = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                 step = (uint64_t)gridDim.x * blockDim.x;
+  for (uint64_t x = at; x < n; x += step)
+    for (int i = 0; i < 5; i++) out[i * n + x] = sums[i * n + new_of[x]];
+  for (uint64_t e = at; e < m; e += step) {
+    const uint32_t nx = new_of[row_of(g, e)], ny = new_of[g.adj[e]], hi = nx > ny ? nx : ny, lo = nx > ny ? ny : nx;
+    const uint64_t p = gs.off[hi] + lower_bound(gs.adj + gs.off[hi], deg(gs, hi), lo);
+    out[5 * n + e] = sums[5 * n + p] / 2;
+  }
+}
+
 /* The device's side of a call. */
 struct cbufs {
   const wm_gpu_graph *gg;
   int dev;
-  uint64_t *own_off;
-  uint32_t *own_adj, *t, *scratch;
-  ull *sums, *next;
+  uint64_t *s_off, *g_off;
+  uint32_t *s_adj, *g_adj, *new_of, *t, *scratch;
+  ull *sums, *out, *next;
   int *overflow;
   cudaEvent_t start, end;
 };
 
 void release(cbufs &b) {
-  void *p[] = {b.own_off, b.own_adj, b.t, b.scratch, b.sums, b.next, b.overflow};
+  void *p[] = {b.s_off, b.g_off, b.s_adj, b.g_adj, b.new_of, b.t, b.scratch, b.sums, b.out, b.next, b.overflow};
   for (void *x : p)
     if (x) cudaFree(x);
   if (b.start) cudaEventDestroy(b.start);
@@ -259,55 +272,72 @@ void release(cbufs &b) {
   cudaGetLastError();
 }
 
-/* gs on the device: gg's copy where it holds gs (g in degree order), else
- * uploaded. */
-int graph_on_device(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, dev_graph &dg, wm_error *err) {
-  void *off = NULL, *adj = NULL;
-  dg.n = gs->n;
-  if (same && wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj)) {
-    dg.off = (const uint64_t *)off, dg.adj = (const uint32_t *)adj;
+/* h on the device: gg's copy where it holds h, else uploaded into *off and *adj. */
+int upload(const wm_gpu_graph *gg, int dev, const wm_graph *h, uint64_t **off, uint32_t **adj, dev_graph &dg,
+           wm_error *err) {
+  void *o = NULL, *a = NULL;
+  dg.n = h->n;
+  if (wm_gpu_graph_on(gg, h, dev, &o, &a)) {
+    dg.off = (const uint64_t *)o, dg.adj = (const uint32_t *)a;
     return WM_OK;
   }
-  WM_CU(cudaMalloc(&b.own_off, ((size_t)gs->n + 1) * sizeof *b.own_off));
-  WM_CU(cudaMalloc(&b.own_adj, (gs->m ? gs->m : 1) * sizeof *b.own_adj));
-  WM_CU(cudaMemcpy(b.own_off, gs->offsets, ((size_t)gs->n + 1) * sizeof *b.own_off, cudaMemcpyHostToDevice));
-  if (gs->m) WM_CU(cudaMemcpy(b.own_adj, gs->adj, gs->m * sizeof *b.own_adj, cudaMemcpyHostToDevice));
-  dg.off = b.own_off, dg.adj = b.own_adj;
+  WM_CU(cudaMalloc(off, ((size_t)h->n + 1) * sizeof **off));
+  WM_CU(cudaMalloc(adj, (h->m ? h->m : 1) * sizeof **adj));
+  WM_CU(cudaMemcpy(*off, h->offsets, ((size_t)h->n + 1) * sizeof **off, cudaMemcpyHostToDevice));
+  if (h->m) WM_CU(cudaMemcpy(*adj, h->adj, h->m * sizeof **adj, cudaMemcpyHostToDevice));
+  dg.off = *off, dg.adj = *adj;
   return WM_OK;
 }
 
-/* The passes on gs; the sums (5 n + m words, by gs's ids and arcs) into
- * host. */
-int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, ull *host, double *kernel_ms,
-               wm_error *err) {
-  const uint64_t n = gs->n, m = gs->m, maxdeg = wm_graph_max_degree(gs) ? wm_graph_max_degree(gs) : 1;
-  dev_graph dg;
-  int rc = graph_on_device(b, gs, g, same, dg, err);
+/* Every buffer, before the timed window: gs and g (one where g is gs:
+ * same), the map to gs's ids, the triangles, the sums (by gs, then by g)
+ * and the warps' scratch, zeroed. */
+int prepare(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const uint32_t *new_of, uint64_t maxdeg,
+            dev_graph &ds, dev_graph &dg, unsigned *warps, wm_error *err) {
+  const uint64_t n = gs->n, m = gs->m;
+  int rc = upload(b.gg, b.dev, same ? g : gs, &b.s_off, &b.s_adj, ds, err);
   if (rc) return rc;
+  dg = ds;
+  if (!same && (rc = upload(b.gg, b.dev, g, &b.g_off, &b.g_adj, dg, err))) return rc;
   const uint64_t per_warp = clique_words(n, maxdeg) * sizeof(uint32_t);
-  const unsigned warps = warps_fitting(per_warp, m / 2, "clique sums", err);
-  if (!warps) return err->code;
+  if (!(*warps = warps_fitting(per_warp, m / 2, "clique sums", err))) return err->code;
+  WM_CU(cudaMalloc(&b.new_of, n * sizeof *b.new_of));
   WM_CU(cudaMalloc(&b.t, (m ? m : 1) * sizeof *b.t));
   WM_CU(cudaMalloc(&b.sums, (5 * n + m) * sizeof *b.sums));
+  WM_CU(cudaMalloc(&b.out, (5 * n + m) * sizeof *b.out));
   WM_CU(cudaMalloc(&b.next, sizeof *b.next));
   WM_CU(cudaMalloc(&b.overflow, sizeof *b.overflow));
-  WM_CU(cudaMalloc(&b.scratch, warps * per_warp));
+  WM_CU(cudaMalloc(&b.scratch, *warps * per_warp));
+  WM_CU(cudaMemcpy(b.new_of, new_of, n * sizeof *b.new_of, cudaMemcpyHostToDevice));
   WM_CU(cudaMemset(b.sums, 0, (5 * n + m) * sizeof *b.sums));
   WM_CU(cudaMemset(b.next, 0, sizeof *b.next));
   WM_CU(cudaMemset(b.overflow, 0, sizeof *b.overflow));
-  WM_CU(cudaMemset(b.scratch, 0, warps * per_warp));
-  if ((rc = set_stop(err))) return rc;
-  const clique_sums s = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
-                         b.overflow};
+  WM_CU(cudaMemset(b.scratch, 0, *warps * per_warp));
+  return set_stop(err);
+}
+
+/* The passes on gs, the sums by g's labels into s. */
+int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const uint32_t *new_of,
+               wm_orbit_clique_sums *s, double *kernel_ms, wm_error *err) {
+  const uint64_t n = gs->n, m = gs->m, maxdeg = wm_graph_max_degree(gs) ? wm_graph_max_degree(gs) : 1;
+  dev_graph ds, dg;
+  unsigned warps = 0;
+  int rc = prepare(b, gs, g, same, new_of, maxdeg, ds, dg, &warps, err);
+  if (rc) return rc;
+  const clique_sums cs = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
+                          b.overflow};
   WM_CU(cudaEventCreate(&b.start));
   WM_CU(cudaEventCreate(&b.end));
   WM_CU(cudaEventRecord(b.start, 0));
   if (m) {
-    arc_triangles<<<warps / kWarpsPerBlock, kThreads>>>(dg, m, b.t);
+    arc_triangles<<<warps / kWarpsPerBlock, kThreads>>>(ds, m, b.t);
     WM_CU(cudaGetLastError());
-    top_edges<<<warps / kWarpsPerBlock, kThreads>>>(dg, m, b.t, b.scratch, maxdeg, b.next, s);
+    top_edges<<<warps / kWarpsPerBlock, kThreads>>>(ds, m, b.t, b.scratch, maxdeg, b.next, cs);
     WM_CU(cudaGetLastError());
   }
+  const uint64_t most = n > m ? n : m, blocks = (most + 255) / 256;
+  to_g<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256>>>(dg, ds, b.new_of, b.sums, b.out);
+  WM_CU(cudaGetLastError());
   WM_CU(cudaEventRecord(b.end, 0));
   WM_CU(cudaEventSynchronize(b.end));
   WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
@@ -315,32 +345,16 @@ int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, ull *
   float ms = 0;
   WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
   if (kernel_ms) *kernel_ms += ms;
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (clique sums, GPU): %u warps, g %s, kernels %.3f ms\n", warps,
+            same ? "in degree order (read as it is)" : "relabelled by degree", ms);
   int overflow = 0;
   WM_CU(cudaMemcpy(&overflow, b.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
   if (overflow) return wm_fail(err, WM_EINPUT, "orbits: a sum over the 4-cliques at a vertex or an edge passes 2^64 - 1");
-  WM_CU(cudaMemcpy(host, b.sums, (5 * n + m) * sizeof *host, cudaMemcpyDeviceToHost));
+  uint64_t *to[6] = {s->s61, s->s66, s->s70, s->s71, s->k5, s->k4e};
+  for (int i = 0; i < 6; i++)
+    if (i < 5 || m) WM_CU(cudaMemcpy(to[i], b.out + i * n, (i < 5 ? n : m) * sizeof(ull), cudaMemcpyDeviceToHost));
   return WM_OK;
-}
-
-uint64_t host_deg(const wm_graph *g, uint32_t v) { return g->offsets[v + 1] - g->offsets[v]; }
-
-/* The sums by g's labels (orbit_cliques5.c's back_to_g): each edge's
- * k4e is on its arc from the higher id in gs, twice. */
-void back_to_g(const wm_graph *g, const wm_graph *gs, const uint32_t *new_of, const ull *h,
-               wm_orbit_clique_sums *out) {
-  const uint64_t n = g->n;
-  const ull *k4e = h + 5 * n;
-  for (uint32_t x = 0; x < g->n; x++) {
-    const uint32_t nx = new_of[x];
-    out->s61[x] = h[nx], out->s66[x] = h[n + nx], out->s70[x] = h[2 * n + nx], out->s71[x] = h[3 * n + nx];
-    out->k5[x] = h[4 * n + nx];
-    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-      const uint32_t ny = new_of[g->adj[e]], hi = nx > ny ? nx : ny, lo = nx > ny ? ny : nx;
-      const uint32_t *row = gs->adj + gs->offsets[hi];
-      const uint32_t *p = std::lower_bound(row, row + host_deg(gs, hi), lo);
-      out->k4e[e] = k4e[gs->offsets[hi] + (uint64_t)(p - row)] / 2;
-    }
-  }
 }
 
 }  // namespace
@@ -351,11 +365,8 @@ int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, w
   wm_graph *gs = NULL;
   uint32_t *old_of = NULL;
   if (wm_graph_relabel_by_degree_map(g, &gs, &old_of, err)) return err->code;
-  const size_t n = g->n, m = g->m;
-  ull *host = (ull *)malloc((5 * n + m) * sizeof *host);
-  uint32_t *new_of = (uint32_t *)malloc(n * sizeof *new_of);
-  int rc = host && new_of ? WM_OK
-                          : wm_fail(err, WM_EINPUT, "orbits: out of memory for the clique sums (%u vertices)", g->n);
+  uint32_t *new_of = (uint32_t *)malloc(g->n * sizeof *new_of);
+  int rc = new_of ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the clique sums (%u vertices)", g->n);
   bool same = true; /* g is in degree order already: gs is g */
   if (!rc)
     for (uint32_t v = 0; v < g->n; v++) new_of[old_of[v]] = v, same = same && old_of[v] == v;
@@ -364,11 +375,10 @@ int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, w
     memset(&b, 0, sizeof b);
     b.gg = gg;
     rc = cudaGetDevice(&b.dev) == cudaSuccess ? WM_OK : wm_fail(err, WM_EDEVICE, "orbits: no CUDA device");
-    if (!rc) rc = run_passes(b, gs, g, same, host, kernel_ms, err);
+    if (!rc) rc = run_passes(b, gs, g, same, new_of, s, kernel_ms, err);
     release(b);
   }
-  if (!rc) back_to_g(g, gs, new_of, host, s);
-  free(host), free(new_of), free(old_of);
+  free(new_of), free(old_of);
   wm_graph_destroy(gs);
   return rc;
 }

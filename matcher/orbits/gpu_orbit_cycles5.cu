@@ -18,6 +18,7 @@
  * the count (start + its 5-cycles) is exact in any order of the adds and
  * one past 2^64 - 1 is found at the end, never wrapped.  The warps are as
  * many as fit 3/4 of the free memory. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,6 +337,9 @@ int passes(ybufs &b, const wm_orbit_ranked &rk, unsigned warps, double *kernel_m
   float ms = 0;
   WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
   if (kernel_ms) *kernel_ms += ms;
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (5-cycles, GPU): %u warps, %u tops of more than %llu neighbours by blocks, kernels %.3f ms\n",
+            warps, heavy, (unsigned long long)kHeavyDegree, ms);
   return WM_OK;
 }
 
