@@ -3,7 +3,8 @@
  * On g relabelled by descending degree (on the host, as the CPU does; the
  * graph on the device, gg, is read as it is where g is in that order
  * already), each triangle w < u < v is met once, from its top edge v-u:
- *   1. triangles per arc: a warp per arc, the lanes over the shorter row;
+ *   1. triangles per edge: a warp per arc v->u (u < v), the lanes over the
+ *      shorter row, copied to the arc u->v;
  *   2. a warp per arc v->u (u < v) with a triangle, from a work counter
  *      (the hubs' arcs first): its triangles w (triangles_on_warp of the
  *      motif passes), C = N(u) & N(v) listed and stamped, the inner
@@ -65,18 +66,20 @@ __device__ clique_scratch clique_slice(uint32_t *base, uint64_t n, uint64_t maxd
   return x;
 }
 
-/* 1: t[e] = |N(v) & N(u)| for every arc e = v->u. */
+/* 1: t[e] = |N(v) & N(u)| for every arc e = v->u, counted from the arc
+ * with u < v and copied to its reverse. */
 __global__ void __launch_bounds__(kThreads) arc_triangles(dev_graph g, uint64_t m, uint32_t *t) {
   const int lane = threadIdx.x & 31;
   for (uint64_t e = global_warp(); e < m; e += (uint64_t)gridDim.x * kWarpsPerBlock) {
     const uint32_t v = row_of(g, e), u = g.adj[e];
+    if (u > v) continue;
     const uint64_t dv = deg(g, v), du = deg(g, u);
     const uint32_t *s = g.adj + g.off[dv <= du ? v : u], *l = g.adj + g.off[dv <= du ? u : v];
     const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
     uint64_t c = 0;
     for (uint64_t i = lane; i < sl; i += 32) c += has(l, ll, s[i]);
     c = warp_sum_u64(c);
-    if (lane == 0) t[e] = (uint32_t)c;
+    if (lane == 0) t[e] = (uint32_t)c, t[g.off[u] + lower_bound(g.adj + g.off[u], du, v)] = (uint32_t)c;
   }
 }
 
@@ -299,14 +302,15 @@ int prepare(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const ui
   if (rc) return rc;
   dg = ds;
   if (!same && (rc = upload(b.gg, b.dev, g, &b.g_off, &b.g_adj, dg, err))) return rc;
-  const uint64_t per_warp = clique_words(n, maxdeg) * sizeof(uint32_t);
-  if (!(*warps = warps_fitting(per_warp, m / 2, "clique sums", err))) return err->code;
   WM_CU(cudaMalloc(&b.new_of, n * sizeof *b.new_of));
   WM_CU(cudaMalloc(&b.t, (m ? m : 1) * sizeof *b.t));
   WM_CU(cudaMalloc(&b.sums, (5 * n + m) * sizeof *b.sums));
   WM_CU(cudaMalloc(&b.out, (5 * n + m) * sizeof *b.out));
   WM_CU(cudaMalloc(&b.next, sizeof *b.next));
   WM_CU(cudaMalloc(&b.overflow, sizeof *b.overflow));
+  /* the scratch last: its warps are sized by what the rest left free */
+  const uint64_t per_warp = clique_words(n, maxdeg) * sizeof(uint32_t);
+  if (!(*warps = warps_fitting(per_warp, m / 2, "clique sums", err))) return err->code;
   WM_CU(cudaMalloc(&b.scratch, *warps * per_warp));
   WM_CU(cudaMemcpy(b.new_of, new_of, n * sizeof *b.new_of, cudaMemcpyHostToDevice));
   WM_CU(cudaMemset(b.sums, 0, (5 * n + m) * sizeof *b.sums));

@@ -278,8 +278,6 @@ void release(ybufs &b) {
  * before the timed window. */
 int prepare(ybufs &b, const wm_orbit_ranked &rk, uint64_t m, uint64_t start, unsigned *warps, wm_error *err) {
   const uint64_t n = rk.n, per_warp = cycle_words(n) * sizeof(uint32_t);
-  if (!(*warps = warps_fitting(per_warp, n, "5-cycles", err))) return err->code;
-  if (*warps >= kHeavyWarps) *warps -= *warps % kHeavyWarps; /* whole blocks of the heavy tops' */
   WM_CU(cudaMalloc(&b.off, (n + 1) * sizeof *b.off));
   WM_CU(cudaMalloc(&b.up, n * sizeof *b.up));
   WM_CU(cudaMalloc(&b.adj, (m ? m : 1) * sizeof *b.adj));
@@ -287,6 +285,9 @@ int prepare(ybufs &b, const wm_orbit_ranked &rk, uint64_t m, uint64_t start, uns
   WM_CU(cudaMalloc(&b.carry, n * sizeof *b.carry));
   WM_CU(cudaMalloc(&b.marks, (m ? m : 1) * sizeof *b.marks));
   WM_CU(cudaMalloc(&b.next, 3 * sizeof *b.next));
+  /* the scratch last: its warps are sized by what the rest left free */
+  if (!(*warps = warps_fitting(per_warp, n, "5-cycles", err))) return err->code;
+  if (*warps >= kHeavyWarps) *warps -= *warps % kHeavyWarps; /* whole blocks of the heavy tops' */
   WM_CU(cudaMalloc(&b.scratch, *warps * per_warp));
   WM_CU(cudaMemcpy(b.off, rk.offsets, (n + 1) * sizeof *b.off, cudaMemcpyHostToDevice));
   WM_CU(cudaMemcpy(b.up, rk.up, n * sizeof *b.up, cudaMemcpyHostToDevice));
