@@ -53,6 +53,17 @@ static wm_graph *hub(uint32_t n, uint32_t spokes, unsigned deg, uint32_t every, 
   return from_pairs(s, d, n);
 }
 
+/* Vertices 0 and 1 adjacent to every vertex, over ER(n, p_milli / 1000):
+ * the top edge 1-0 has n - 2 triangles, and a 5-clique per triangle of the
+ * rest. */
+static wm_graph *two_hubs_over_er(uint32_t n, unsigned p_milli, uint64_t seed) {
+  std::vector<uint32_t> s, d;
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++)
+      if (a < 2 || lcg(&seed) % 1000 < p_milli) s.push_back(a), d.push_back(b);
+  return from_pairs(s, d, n);
+}
+
 static wm_graph *star(uint32_t leaves) {
   std::vector<uint32_t> s, d;
   for (uint32_t v = 1; v <= leaves; v++) s.push_back(0), d.push_back(v);
@@ -195,6 +206,10 @@ int main(int argc, char **argv) {
       {"hub(700, 650, 3)", hub(700, 650, 3, 2, 12)},
       /* three hubs of about 900 neighbours: the 5-cycles' tops walked by blocks */
       {"powerlaw(1200, 3 hubs)", powerlaw(1200, 4, 3, 750, 8)},
+      /* two hubs adjacent to all over a dense core: a top edge of about 400
+       * triangles (a block's) with many 5-cliques on it */
+      {"powerlaw(400, 2 hubs)", powerlaw(400, 30, 2, 1000, 11)},
+      {"2 hubs over er(300, 0.1)", two_hubs_over_er(300, 100, 13)},
       {"star(300)", star(300)},
       {"K12", clique(12)},
       {"empty(5)", edges(5, {})},

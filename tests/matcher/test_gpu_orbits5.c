@@ -116,6 +116,10 @@ Test(gpu_orbits5, random_and_power_law_graphs, .timeout = 900) {
     same_counts(wm_test_er(cases[i].n, cases[i].p, 7 + i), what);
   }
   same_counts(wm_test_powerlaw(2000, 6, 6, 0.1, 4), "powerlaw-2000");
+  /* three hubs of about 900 neighbours, 500 of them common to each two:
+   * heavy top edges and 5-cycle tops, walked by blocks */
+  same_counts(wm_test_powerlaw(1500, 20, 3, 0.6, 9), "powerlaw-1500, 3 hubs");
+  same_counts(wm_test_powerlaw(400, 30, 2, 1.0, 11), "powerlaw-400, 2 hubs to all");
 }
 
 Test(gpu_orbits5, hubs_stars_cliques_and_tiny_graphs, .timeout = 900) {
