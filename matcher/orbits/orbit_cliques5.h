@@ -31,6 +31,13 @@ typedef struct wm_orbit_clique_sums {
  * undirected g whose tri holds every arc's triangles.  A sum past
  * 2^64 - 1 is WM_EINPUT, an interrupt WM_EINTERRUPTED. */
 int wm_orbit_clique_sums_cpu(const wm_graph *g, wm_orbit_clique_sums *s, wm_error *err);
+/* The same on the current CUDA device (gpu_orbit_cliques5.cu), s equal to
+ * the CPU's: gg is g on the device (read where g is in degree order
+ * already), or NULL; kernel_ms (or NULL) gets the kernels' time added.
+ * A build without CUDA, or no device, is WM_EDEVICE. */
+struct wm_gpu_graph;
+int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, wm_orbit_clique_sums *s,
+                             double *kernel_ms, wm_error *err);
 
 #ifdef __cplusplus
 }

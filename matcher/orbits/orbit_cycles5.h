@@ -24,6 +24,13 @@ int wm_orbit_cycles5(const wm_graph *g, uint64_t *c5, wm_error *err);
  * test hook wm_count_start): c5[x] = start + the 5-cycles through x, an
  * error past 2^64 - 1, so that a small graph carries a count past 2^64. */
 int wm_orbit_cycles5_from(const wm_graph *g, uint64_t start, uint64_t *c5, wm_error *err);
+/* wm_orbit_cycles5_from on the current CUDA device (gpu_orbit_cycles5.cu),
+ * with the same counts and errors; gg (g on the device, or NULL) is not
+ * read: the walk uploads g by degree order.  kernel_ms (or NULL) gets the
+ * kernels' time added.  A build without CUDA is WM_EDEVICE. */
+struct wm_gpu_graph;
+int wm_orbit_cycles5_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, uint64_t start, uint64_t *c5,
+                         double *kernel_ms, wm_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs the 5-vertex orbits' GPU clique sums and 5-cycles
+# (matcher/orbits/gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu, with the
+# gpu_motif_*.cuh and gpu_orbit_warps.cuh they include, device/gpu_check.cu
+# and device/gpu_graph.cu) on the CPU emulator of scripts/bfs-emu/ and
+# checks them against their CPU oracles exactly (scripts/orbit-emu/check.cpp
+# says on which graphs).  As motif-emu.sh: the .cu files are rewritten by
+# sed (launches into emu_launch, __shared__ into statics), and what this
+# checks is indexing, barriers, warp collectives and the host side, not
+# races or speed (blocks run one after another).
+#
+#   bash scripts/orbit-emu.sh [EDGE_LIST ...]
+# Environment: WM_EMU_BUILD (default build-orbit-emu), EMU_SMS (emulated
+# SMs, default 2), ORBIT_EMU_ONLY=TEXT (only the built graphs whose name
+# holds TEXT).
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${WM_EMU_BUILD:-$repo/build-orbit-emu}"
+emu="$repo/scripts/bfs-emu"
+mkdir -p "$build/src" "$build/obj"
+
+# The host library without CUDA (its stand-ins of the GPU functions are not
+# pulled in: the emulated ones are linked ahead of it).
+cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
+
+# The rewrite of motif-emu.sh, into $build/src, where the .cu files'
+# #include "..." find the rewritten headers first.
+rm -f "$build"/src/*.cuh "$build"/src/*.cpp
+for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu device/gpu_check.cu \
+         device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh "$repo"/matcher/motifs/gpu_motif_*.cuh; do
+  f=${f#"$repo/"}
+  out="$build/src/$(basename "$f")"
+  case $f in *.cu) out="${out%.cu}.cpp" ;; esac
+  sed -z -E \
+    -e 's/([A-Za-z_][A-Za-z_0-9]*(<[^<>;]*>)?)<<<([^;>]*)>>>\(([^;]*)\);/{ auto emu_k = \1; emu_params_t<decltype(emu_k)> emu_a(\4); emu_launch(emu_cfg(\3), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }/g' \
+    -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/g' \
+    -e 's/__shared__/static/g' \
+    "$repo/$f" >"$out"
+done
+if grep -n '<<<' "$build"/src/*.cpp "$build"/src/*.cuh; then echo "orbit-emu: a launch was not rewritten" >&2; exit 1; fi
+
+san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/motifs" -I"$repo/matcher/orbits" -I"$repo/device"
+     -I"$repo/datasets" -I"$repo/base" -I"$repo/planner" -I"$repo/patterns")
+objs=() pids=()
+for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo/scripts/orbit-emu/check.cpp"; do
+  o="$build/obj/$(basename "$f" .cpp).o"
+  g++ -std=c++17 -O1 -g -w "${san[@]}" "${inc[@]}" -c "$f" -o "$o" &
+  objs+=("$o") pids+=($!)
+  if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+for p in "${pids[@]}"; do wait "$p"; done
+g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
+
+# ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
+# the harness are not the point here.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
+export EMU_SMS="${EMU_SMS:-2}"
+"$build/check" "$@"

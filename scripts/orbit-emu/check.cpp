@@ -1,0 +1,189 @@
+/* Checks the 5-vertex orbits' GPU clique sums and 5-cycles
+ * (matcher/orbits/gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu) on the CPU
+ * emulator against their CPU oracles (wm_orbit_clique_sums_cpu,
+ * wm_orbit_cycles5_from), every vertex and arc exactly: small Erdos-Renyi
+ * graphs, a power-law graph, hubs over a sparse graph, a star, K12, an
+ * empty and a 2-vertex graph and any edge-list files given, each as built
+ * (the GPU relabels and uploads) and renumbered by degree with the graph
+ * kept on the device (the GPU reads gg as it is); the 5-cycles also from a
+ * start near 2^64, where the largest count just fits and where it does not
+ * (the error must be the CPU's, word for word).  Prints a line per graph
+ * and check, the first mismatch with both values; exit 0 when all match. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "datasets.h"
+#include "device.h"
+#include "emu_graphs.h"
+#include "orbit_cliques5.h"
+#include "orbit_cycles5.h"
+
+/* Vertices 0 and 1 adjacent to every vertex, over ER(n, p_milli / 1000):
+ * the top edge 1-0 has n - 2 triangles, and a 5-clique per triangle of the
+ * rest. */
+static wm_graph *two_hubs_over_er(uint32_t n, unsigned p_milli, uint64_t seed) {
+  std::vector<uint32_t> s, d;
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = a + 1; b < n; b++)
+      if (a < 2 || lcg(&seed) % 1000 < p_milli) s.push_back(a), d.push_back(b);
+  return from_pairs(s, d, n);
+}
+
+/* The first index where a and b differ, or -1. */
+static long long first_diff(const uint64_t *a, const uint64_t *b, uint64_t len) {
+  for (uint64_t i = 0; i < len; i++)
+    if (a[i] != b[i]) return (long long)i;
+  return -1;
+}
+
+struct sums {
+  std::vector<uint64_t> w[6]; /* s61, s66, s70, s71, k5 (n), k4e (m) */
+  wm_orbit_clique_sums s;
+  sums(const wm_graph *g) {
+    for (int i = 0; i < 6; i++) w[i].assign((i < 5 ? g->n : g->m) + 1, 0xA5A5A5A5A5A5A5A5ull);
+    s = {w[0].data(), w[1].data(), w[2].data(), w[3].data(), w[4].data(), w[5].data()};
+  }
+};
+
+static int check_cliques(const char *name, const wm_graph *g, const wm_gpu_graph *gg) {
+  sums cpu(g), gpu(g);
+  wm_error err;
+  if (wm_orbit_clique_sums_cpu(g, &cpu.s, &err)) {
+    printf("%-24s cliques   CPU FAILED: %s\n", name, err.msg);
+    return 1;
+  }
+  double ms = 0;
+  if (wm_orbit_clique_sums_gpu(g, gg, &gpu.s, &ms, &err)) {
+    printf("%-24s cliques   GPU FAILED: %s\n", name, err.msg);
+    return 1;
+  }
+  static const char *what[6] = {"s61", "s66", "s70", "s71", "k5", "k4e"};
+  uint64_t total[6] = {0};
+  for (int i = 0; i < 6; i++) {
+    const uint64_t len = i < 5 ? g->n : g->m;
+    const long long at = first_diff(cpu.w[i].data(), gpu.w[i].data(), len);
+    if (at >= 0) {
+      printf("%-24s cliques   MISMATCH %s[%lld]: gpu %llu, cpu %llu\n", name, what[i], at,
+             (unsigned long long)gpu.w[i][at], (unsigned long long)cpu.w[i][at]);
+      return 1;
+    }
+    for (uint64_t j = 0; j < len; j++) total[i] += cpu.w[i][j];
+  }
+  printf("%-24s cliques   ok  (sums of s61 %llu, s66 %llu, s70 %llu, s71 %llu, k5 %llu, k4e %llu)\n", name,
+         (unsigned long long)total[0], (unsigned long long)total[1], (unsigned long long)total[2],
+         (unsigned long long)total[3], (unsigned long long)total[4], (unsigned long long)total[5]);
+  return 0;
+}
+
+/* GPU == CPU from start: the same return code, the same counts or the
+ * same message. */
+static int check_cycles_from(const char *name, const wm_graph *g, const wm_gpu_graph *gg, uint64_t start,
+                             const char *label) {
+  std::vector<uint64_t> cpu(g->n + 1, 7), gpu(g->n + 1, 9);
+  wm_error ce, ge;
+  memset(&ce, 0, sizeof ce), memset(&ge, 0, sizeof ge);
+  const int crc = wm_orbit_cycles5_from(g, start, cpu.data(), &ce);
+  double ms = 0;
+  const int grc = wm_orbit_cycles5_gpu(g, gg, start, gpu.data(), &ms, &ge);
+  printf("%-24s 5-cycles  %-22s ", name, label);
+  if (crc != grc || (crc && strcmp(ce.msg, ge.msg))) {
+    printf("MISMATCH: gpu %d \"%s\", cpu %d \"%s\"\n", grc, grc ? ge.msg : "", crc, crc ? ce.msg : "");
+    return 1;
+  }
+  if (crc) {
+    printf("ok  (both: %s)\n", ce.msg);
+    return 0;
+  }
+  const long long at = first_diff(cpu.data(), gpu.data(), g->n);
+  if (at >= 0) {
+    printf("MISMATCH c5[%lld]: gpu %llu, cpu %llu\n", at, (unsigned long long)gpu[at], (unsigned long long)cpu[at]);
+    return 1;
+  }
+  uint64_t most = 0, all = 0;
+  for (uint32_t v = 0; v < g->n; v++) most = cpu[v] - start > most ? cpu[v] - start : most, all += cpu[v] - start;
+  printf("ok  (5-cycles x 5: %llu, most at a vertex: %llu)\n", (unsigned long long)all, (unsigned long long)most);
+  return 0;
+}
+
+/* From 0, from where the largest count is 2^64 - 1, and one past it. */
+static int check_cycles(const char *name, const wm_graph *g, const wm_gpu_graph *gg) {
+  std::vector<uint64_t> c5(g->n + 1, 0);
+  wm_error err;
+  if (wm_orbit_cycles5(g, c5.data(), &err)) {
+    printf("%-24s 5-cycles  CPU FAILED: %s\n", name, err.msg);
+    return 1;
+  }
+  uint64_t most = 0;
+  for (uint32_t v = 0; v < g->n; v++) most = c5[v] > most ? c5[v] : most;
+  int bad = check_cycles_from(name, g, gg, 0, "from 0");
+  bad += check_cycles_from(name, g, gg, UINT64_MAX - most, "from 2^64-1 - most");
+  if (most) bad += check_cycles_from(name, g, gg, UINT64_MAX - most + 1, "from 2^64 - most");
+  return bad;
+}
+
+/* g as built (uploaded by the call), then by degree with gg holding it. */
+static int check(const std::string &name, const wm_graph *g0) {
+  int bad = check_cliques(name.c_str(), g0, NULL) + check_cycles(name.c_str(), g0, NULL);
+  wm_graph *g = NULL;
+  wm_gpu_graph *gg = NULL;
+  wm_error err;
+  if (wm_graph_relabel_by_degree(g0, &g, &err) || wm_gpu_graph_create(g, 1, &gg, &err)) {
+    fprintf(stderr, "orbit-emu: %s: %s\n", name.c_str(), err.msg);
+    exit(2);
+  }
+  const std::string by = name + " by degree";
+  bad += check_cliques(by.c_str(), g, gg) + check_cycles(by.c_str(), g, gg);
+  wm_gpu_graph_destroy(gg);
+  wm_graph_destroy(g);
+  return bad;
+}
+
+int main(int argc, char **argv) {
+  struct named {
+    std::string name;
+    wm_graph *g;
+  };
+  std::vector<named> graphs = {
+      {"er(40, 0.3)", er(40, 300, 1)},
+      {"er(120, 0.06)", er(120, 60, 2)},
+      {"er(60, 0.5)", er(60, 500, 5)},
+      {"powerlaw(300)", powerlaw(300, 6, 3, 200, 3)},
+      {"hub(500, 450, 3)", hub(500, 450, 3, 5, 9)},
+      {"hub(700, 650, 3)", hub(700, 650, 3, 2, 12)},
+      /* three hubs of about 900 neighbours: the 5-cycles' tops walked by blocks */
+      {"powerlaw(1200, 3 hubs)", powerlaw(1200, 4, 3, 750, 8)},
+      /* two hubs adjacent to all over a dense core: a top edge of about 400
+       * triangles (a block's) with many 5-cliques on it */
+      {"powerlaw(400, 2 hubs)", powerlaw(400, 30, 2, 1000, 11)},
+      {"2 hubs over er(300, 0.1)", two_hubs_over_er(300, 100, 13)},
+      {"star(300)", star(300)},
+      {"K12", clique(12)},
+      {"empty(5)", edges(5, {})},
+      {"edge(2)", edges(2, {0, 1})},
+  };
+  const char *only = getenv("ORBIT_EMU_ONLY");
+  int bad = 0;
+  for (named &s : graphs) {
+    if (!only || !*only || strstr(s.name.c_str(), only)) bad += check(s.name, s.g);
+    wm_graph_destroy(s.g);
+  }
+  for (int i = 1; i < argc; i++) {
+    wm_load_options lo;
+    wm_load_options_init(&lo);
+    lo.use_cache = 0;
+    wm_graph *g = NULL;
+    wm_error err;
+    if (wm_graph_load(argv[i], &lo, &g, NULL, &err)) {
+      fprintf(stderr, "orbit-emu: %s\n", err.msg);
+      return 2;
+    }
+    bad += check(argv[i], g);
+    wm_graph_destroy(g);
+  }
+  printf("%s\n", bad ? "orbit-emu: MISMATCH" : "orbit-emu: every count matches");
+  return bad != 0;
+}
