@@ -778,8 +778,10 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
     r4.k = 4;
     rc = wm_orbit_rows_from(g, &r4, &a, wm_orbit_count(5), s->counts, err);
   }
-  if (!rc) rc = wm_orbit_clique_sums_cpu(g, &p.c, err);
-  if (!rc) rc = wm_orbit_cycles5(g, p.c5, err);
+  const int gpu = run && run->gpu;
+  double *ms = run ? run->kernel_ms : NULL;
+  if (!rc) rc = gpu ? wm_orbit_clique_sums_gpu(g, run->gpu_graph, &p.c, ms, err) : wm_orbit_clique_sums_cpu(g, &p.c, err);
+  if (!rc) rc = gpu ? wm_orbit_cycles5_gpu(g, run->gpu_graph, 0, p.c5, ms, err) : wm_orbit_cycles5(g, p.c5, err);
   if (!rc) rc = arc_lists(g, a.tri, &p, err);
   at[2] = wm_now();
   uint32_t *inner = NULL;
