@@ -1,8 +1,9 @@
 /* The 5-vertex orbits' per-vertex walks on the GPU (orbit_walks5.h says
  * what they leave; orbit_walks5.c, the CPU's, is their oracle, value by
- * value).  Persistent blocks each take a vertex x at a time from an atomic
+ * value), in two kernels of persistent blocks.
+ * vertex_walks: each block takes a vertex x at a time from an atomic
  * counter over the vertices ordered by cost (the largest first, so that a
- * hub does not start last), and walk it with the whole block, in phases
+ * hub does not start last), and walks it with the whole block, in phases
  * split by the block's barriers:
  *   1. x's row marked (mark[y] = y's place in it + 1);
  *   2. x's 2-paths x-a-z: tdeg and F of the arc x -> a where z is in N(x),
@@ -13,9 +14,12 @@
  *      neighbours q != x of a and b, E[q]++ and cn(q) - 2 owed to the arcs
  *      x -> a and x -> b (64);
  *   5. x's 2-paths again: c4e, and what x owes y on x -> y for 49 and 62;
- *      63 over the touched q; the wheels, a warp per neighbour a with a
- *      tally of its own over x's row (68 owed to a, 69);
+ *      63 over the touched q;
  *   6. the scratch cleared, the block's sums reduced into walked[x].
+ * wheels: each block takes an arc x -> a at a time, and counts the
+ * 4-cycles of G[N(x)] through a (68 owed to a, added to x's 69): the
+ * heaviest part of a hub's walks (the sum over its arcs of t^2), spread
+ * over the device by arc.
  * G[N(x)]'s lists are the arcs' common-neighbour lists (cn_list): the
  * list of x -> a is N(x) and N(a), ascending, as the CPU's inner lists.
  * A warp walks the rows (or lists) of 32 items at a time as one range
@@ -24,14 +28,14 @@
  * lanes that hold them (a segmented sum) and added once by the first of
  * them.  Per-arc values are atomics into zeroed arrays (tdeg, F, c4e: 64
  * bits; toward: 128 bits as two words with the carry), each arc's only
- * from its tail's block; the per-vertex sums are 128-bit with the CPU's
- * overflow flag: every term is at least 0, so a sum passes 2^127 - 1
- * in some order exactly when it does in any.
+ * from its tail's block (68: its own block's); the per-vertex sums are
+ * 128-bit with the CPU's overflow flag: every term is at least 0, so a
+ * sum passes 2^127 - 1 in some order exactly when it does in any.
  * Each block has its own dense scratch: cn (32 bits), s (64), mark (32)
- * and touched (32) per vertex, and a tally of the largest degree per warp
- * (the wheels): the blocks are as many as the device runs at once, fewer
- * where their scratch would pass 3/4 of the free memory.  Every buffer is
- * allocated before the start event and freed on every path. */
+ * and touched (32) per vertex; the blocks are as many as the device runs
+ * at once, fewer where their scratch would pass 3/4 of the free memory.
+ * Every buffer is allocated before the start event and freed on every
+ * path. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,21 +76,21 @@ struct walk_args {
   ull *tdeg, *F, *c4e, *toward; /* toward: 8 words per arc, low word first */
   acc *walked; /* WM_O5N_WALKED per vertex */
   unsigned char *scratch; /* the blocks' scratch, stride bytes each */
-  uint64_t stride, dmax;
+  uint64_t stride;
   wm_stop *stop;
 };
 
 /* One block's scratch. */
 struct block_scratch {
-  uint32_t *cn, *mark, *touched, *tally; /* tally: dmax per warp */
+  uint32_t *cn, *mark, *touched;
   ull *s;
 };
 
 __host__ __device__ uint64_t align16(uint64_t b) { return (b + 15) & ~15ull; }
 
-/* The scratch's layout for n vertices and the largest degree dmax: its
- * bytes per block, and its arrays at base. */
-__host__ __device__ uint64_t scratch_bytes(uint64_t n, uint64_t dmax, unsigned char *base, block_scratch *out) {
+/* The scratch's layout for n vertices: its bytes per block, and its
+ * arrays at base. */
+__host__ __device__ uint64_t scratch_bytes(uint64_t n, unsigned char *base, block_scratch *out) {
   uint64_t at = 0;
   const uint64_t s = at;
   at += align16(n * sizeof(ull));
@@ -96,11 +100,7 @@ __host__ __device__ uint64_t scratch_bytes(uint64_t n, uint64_t dmax, unsigned c
   at += align16(n * 4);
   const uint64_t touched = at;
   at += align16(n * 4);
-  const uint64_t tally = at;
-  at += align16(dmax * kWarps * 4);
-  if (out)
-    *out = {(uint32_t *)(base + cn), (uint32_t *)(base + mark), (uint32_t *)(base + touched),
-            (uint32_t *)(base + tally), (ull *)(base + s)};
+  if (out) *out = {(uint32_t *)(base + cn), (uint32_t *)(base + mark), (uint32_t *)(base + touched), (ull *)(base + s)};
   return at ? at : 16;
 }
 
@@ -352,50 +352,6 @@ __device__ void tips(const block_scratch &w, uint32_t nt, sums &my) {
   }
 }
 
-/* Whole warp: for each b of the list of x -> a (i: a's place), the paths
- * a-b-z inside N(x), z != a, as step(place of z in x's row). */
-template <class Step>
-__device__ __forceinline__ void each_rim_path(const walk_args &p, const block_scratch &w, uint64_t first, uint64_t i,
-                                              Step step) {
-  const int lane = threadIdx.x & 31;
-  const uint32_t a = p.adj[first + i];
-  const uint64_t lb = p.cn_at[first + i], le = p.cn_at[first + i + 1];
-  for (uint64_t c = lb; c < le; c += 32) {
-    uint64_t start = 0, len = 0;
-    if (c + lane < le) {
-      const uint64_t k = w.mark[p.cn_list[c + lane]] - 1; /* b's place in x's row */
-      start = p.cn_at[first + k], len = p.cn_at[first + k + 1] - start;
-    }
-    flat_rounds(start, len, [&](int key, int, uint64_t l) {
-      if (key < 32 && p.cn_list[l] != a) step(w.mark[p.cn_list[l]] - 1);
-    });
-  }
-}
-
-/* The wheels: a warp per neighbour a of x, its tally over x's row; the
- * 4-cycles of G[N(x)] through a are owed to a (68) and summed (69). */
-__device__ void wheels(const walk_args &p, const block_scratch &w, uint32_t x, sums &my) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const uint64_t first = p.off[x], d = p.off[x + 1] - first;
-  uint32_t *tally = w.tally + (uint64_t)warp * p.dmax;
-  for (uint64_t i = warp; i < d; i += kWarps) {
-    each_rim_path(p, w, first, i, [&](uint64_t z) { atomicAdd(&tally[z], 1u); });
-    __syncwarp();
-    u128 cycles = 0;
-    each_rim_path(p, w, first, i, [&](uint64_t z) {
-      const uint32_t c = atomicExch(&tally[z], 0u); /* the first lane to come back reads it */
-      cycles += (u128)choose((i128)c, 2);
-    });
-    __syncwarp();
-    for (int s = 16; s; s >>= 1) cycles += shfl_xor128(cycles, s);
-    if (lane == 0 && cycles) {
-      ull *to = p.toward + 8 * (first + i) + 2 * WM_O5N_TO68;
-      to[0] = (ull)cycles, to[1] = (ull)(cycles >> 64);
-      acc_add(my.s[WM_O5N_S69], (i128)cycles);
-    }
-  }
-}
-
 /* Phase 6's sum of the block's threads into walked[x]. */
 __device__ void block_sums(const walk_args &p, uint32_t x, sums &my, acc (*part)[WM_O5N_WALKED]) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -431,7 +387,6 @@ __device__ void one_vertex(const walk_args &p, const block_scratch &w, uint32_t 
   __syncthreads();
   second_walk(p, w, x);
   tips(w, touched, my);
-  wheels(p, w, x, my);
   __syncthreads();
   for (uint32_t k = threadIdx.x; k < touched; k += kThreads) w.cn[w.touched[k]] = 0, w.s[w.touched[k]] = 0;
   for (uint64_t i = threadIdx.x; i < d; i += kThreads) w.mark[p.adj[first + i]] = 0;
@@ -445,7 +400,7 @@ __global__ void __launch_bounds__(kThreads) vertex_walks(walk_args p) {
   __shared__ uint32_t x_now, nt;
   __shared__ acc part[kWarps][WM_O5N_WALKED];
   block_scratch w;
-  scratch_bytes(p.n, p.dmax, p.scratch + blockIdx.x * p.stride, &w);
+  scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
   for (;;) {
     if (threadIdx.x == 0) {
       const ull k = atomicAdd(p.next, 1ull);
@@ -457,6 +412,87 @@ __global__ void __launch_bounds__(kThreads) vertex_walks(walk_args p) {
     if (x == kNone) return;
     one_vertex(p, w, x, &nt, part);
     __syncthreads();
+  }
+}
+
+/* The row holding arc `arc`: the last v with off[v] <= arc (off[n] > arc). */
+__device__ __forceinline__ uint32_t row_of(const uint64_t *off, uint32_t n, uint64_t arc) {
+  uint32_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo + 1) / 2;
+    if (off[mid] <= arc) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Whole block: for each b of CN(x, a) (the list of the arc e = x -> a),
+ * the paths a-b-z inside N(x), z != a, as step(z); the warps take 32 b at
+ * a time, the arc x -> b found by a search of x's row. */
+template <class Step>
+__device__ __forceinline__ void each_rim_path(const walk_args &p, uint32_t x, uint32_t a, uint64_t e, Step step) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint64_t lb = p.cn_at[e], le = p.cn_at[e + 1];
+  for (uint64_t c = lb + (uint64_t)warp * 32; c < le; c += kThreads) {
+    uint64_t start = 0, len = 0;
+    if (c + lane < le) {
+      const uint64_t xb = arc_of(p.off, p.adj, x, p.cn_list[c + lane]);
+      start = p.cn_at[xb], len = p.cn_at[xb + 1] - start;
+    }
+    flat_rounds(start, len, [&](int key, int, uint64_t l) {
+      if (key < 32 && p.cn_list[l] != a) step(p.cn_list[l]);
+    });
+  }
+}
+
+/* The wheels, after vertex_walks (whose sum 69 they add to): a block per
+ * arc e = x -> a with t_xa >= 2 (else no 4-cycle of G[N(x)] passes through
+ * a), so that a hub's arcs spread over the device; for each z of N(x) but
+ * a, the pairs of the paths a-b-z inside N(x), tallied in the block's cn
+ * with the z touched listed (cn is clean after vertex_walks and after each
+ * arc).  The 4-cycles
+ * of G[N(x)] through a are owed to a (68) and added to x's 69, which stays
+ * below 2^127 (fewer than 2^32 arcs of fewer than 2^95 each): the sum's
+ * overflow flag stays 0, as on the CPU. */
+__global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
+  __shared__ ull arc_now;
+  __shared__ uint32_t nt;
+  __shared__ u128 part[kWarps];
+  block_scratch w;
+  scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
+  const uint64_t m = p.off[p.n];
+  for (;;) {
+    if (threadIdx.x == 0) {
+      ull e;
+      do e = atomicAdd(p.next, 1ull);
+      while (e < m && p.tri[e] < 2);
+      arc_now = e < m && !wm_stop_asked(p.stop) ? e : ~0ull;
+      nt = 0;
+    }
+    __syncthreads();
+    const ull e = arc_now;
+    if (e == ~0ull) return;
+    const uint32_t x = row_of(p.off, p.n, e), a = p.adj[e];
+    each_rim_path(p, x, a, e, [&](uint32_t z) {
+      if (!atomicAdd(&w.cn[z], 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
+    });
+    __syncthreads();
+    u128 cycles = 0;
+    for (uint32_t k = threadIdx.x; k < nt; k += kThreads) {
+      const uint32_t z = w.touched[k];
+      cycles += (u128)choose((i128)w.cn[z], 2);
+      w.cn[z] = 0;
+    }
+    for (int s = 16; s; s >>= 1) cycles += shfl_xor128(cycles, s);
+    if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = cycles;
+    __syncthreads(); /* thread 0 reads part before the next claim's barrier, the others write it after */
+    if (threadIdx.x == 0) {
+      u128 sum = 0;
+      for (int v = 0; v < kWarps; v++) sum += part[v];
+      ull *to = p.toward + 8 * e + 2 * WM_O5N_TO68;
+      to[0] = (ull)sum, to[1] = (ull)(sum >> 64);
+      atomic_add128((ull *)&p.walked[(uint64_t)x * WM_O5N_WALKED + WM_O5N_S69].v, sum);
+    }
   }
 }
 
@@ -534,20 +570,18 @@ int prepare(bufs &b, walk_args &p, const wm_graph *g, const struct wm_gpu_graph 
   WM_CU(upload(&b.tri, tri, m * sizeof *tri));
   WM_CU(upload(&b.cn_at, cn_at, (m + 1) * sizeof *cn_at));
   WM_CU(upload(&b.cn_list, cn_list, cn_at[m] * sizeof *cn_list));
-  WM_CU(cudaMalloc(&b.next, sizeof *b.next));
+  WM_CU(cudaMalloc(&b.next, 2 * sizeof *b.next)); /* vertex_walks', wheels' */
   WM_CU(cudaMalloc(&b.tdeg, (m ? m : 1) * sizeof *b.tdeg));
   WM_CU(cudaMalloc(&b.F, (m ? m : 1) * sizeof *b.F));
   WM_CU(cudaMalloc(&b.c4e, (m ? m : 1) * sizeof *b.c4e));
   WM_CU(cudaMalloc(&b.toward, (m ? m : 1) * 8 * sizeof *b.toward));
   WM_CU(cudaMalloc(&b.walked, n * WM_O5N_WALKED * sizeof *b.walked));
-  WM_CU(cudaMemset(b.next, 0, sizeof *b.next));
+  WM_CU(cudaMemset(b.next, 0, 2 * sizeof *b.next));
   WM_CU(cudaMemset(b.tdeg, 0, m * sizeof *b.tdeg));
   WM_CU(cudaMemset(b.F, 0, m * sizeof *b.F));
   WM_CU(cudaMemset(b.c4e, 0, m * sizeof *b.c4e));
   WM_CU(cudaMemset(b.toward, 0, m * 8 * sizeof *b.toward));
-  uint64_t dmax = 0;
-  for (uint32_t v = 0; v < g->n; v++) dmax = wm_degree(g, v) > dmax ? wm_degree(g, v) : dmax;
-  const uint64_t stride = scratch_bytes(n, dmax, NULL, NULL);
+  const uint64_t stride = scratch_bytes(n, NULL, NULL);
   size_t free_b = 0, total_b = 0;
   WM_CU(cudaMemGetInfo(&free_b, &total_b));
   int per_sm = 0; /* as many blocks as are resident at once: more would only hold scratch */
@@ -561,7 +595,7 @@ int prepare(bufs &b, walk_args &p, const wm_graph *g, const struct wm_gpu_graph 
   WM_CU(cudaMalloc(&b.scratch, want * stride));
   WM_CU(cudaMemset(b.scratch, 0, want * stride));
   p = walk_args{(const uint64_t *)off, (const uint32_t *)adj, g->n, b.tri, b.cn_list, b.order, b.cn_at, b.next,
-                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, dmax, NULL};
+                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL};
   *blocks = (unsigned)want;
   return WM_OK;
 }
@@ -587,6 +621,10 @@ int walk(bufs &b, const wm_graph *g, const struct wm_gpu_graph *gg, const uint32
   WM_CU(cudaEventCreate(&b.end));
   WM_CU(cudaEventRecord(b.start, 0));
   vertex_walks<<<blocks, kThreads>>>(p);
+  WM_CU(cudaGetLastError());
+  walk_args q = p;
+  q.next = b.next + 1;
+  wheels<<<blocks, kThreads>>>(q);
   WM_CU(cudaGetLastError());
   WM_CU(cudaEventRecord(b.end, 0));
   WM_CU(cudaEventSynchronize(b.end));

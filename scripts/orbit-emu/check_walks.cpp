@@ -8,7 +8,8 @@
  * a star, K12, an empty graph, 2- and 3-vertex graphs, and any edge-list
  * files given; each as built and renumbered by degree, the walks once
  * uploading the graph and once reading it kept on the device
- * (wm_gpu_graph).  ORBIT_EMU_ONLY=TEXT checks only the built graphs whose
+ * (wm_gpu_graph), and once asked to stop before the call (it must end
+ * interrupted).  ORBIT_EMU_ONLY=TEXT checks only the built graphs whose
  * name holds TEXT.  Prints a line per graph and the first mismatch; exit 0
  * when every value matches. */
 #include <stdio.h>
@@ -157,6 +158,17 @@ static int check_one(const std::string &name, const wm_graph *g) {
     const std::string diff = g->n ? first_difference(g, gpu, cpu) : "";
     printf("%s\n", diff.empty() ? "walks ok" : ("MISMATCH at " + diff).c_str());
     bad += !diff.empty();
+  }
+  /* asked to stop before the call: interrupted, whatever it left */
+  wm_monitor mon;
+  memset(&mon, 0, sizeof mon);
+  mon.stop = 1;
+  wm_monitor *was = wm_monitor_enter(&mon);
+  const int rc = g->n ? wm_o5n_walks_gpu(g, NULL, tri.data(), at.data(), list.data(), &gpu, NULL, &err) : -1;
+  wm_monitor_leave(was);
+  if (g->n) {
+    printf("%-28s %-9s %s\n", name.c_str(), "stopped", rc == WM_EINTERRUPTED ? "interrupted" : "NOT INTERRUPTED");
+    bad += rc != WM_EINTERRUPTED;
   }
   wm_gpu_graph_destroy(kept);
   wm_o5n_walks_free(&cpu);

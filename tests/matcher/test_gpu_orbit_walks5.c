@@ -135,6 +135,34 @@ Test(gpu_orbit_walks5, hubs_stars_cliques_and_small_graphs, .timeout = 600) {
   same_walks(wm_test_er(2, 1, 1), "edge(2)");
 }
 
+/* Asked to stop before the call: WM_EINTERRUPTED; the next call, not
+ * asked, is whole (the scratch of the stopped one is not reused). */
+Test(gpu_orbit_walks5, an_interrupt_ends_the_walks) {
+  wm_graph *g = wm_test_powerlaw(2000, 6, 6, 0.1, 4);
+  wm_error err;
+  uint32_t *tri = malloc(g->m * sizeof *tri);
+  cr_assert(tri);
+  cr_assert_eq(wm_orbit_triangles_cpu(g, tri, &err), WM_OK, "%s", err.msg);
+  uint64_t *at;
+  uint32_t *list;
+  arc_lists(g, tri, &at, &list);
+  wm_o5n_walks w;
+  cr_assert_eq(wm_o5n_walks_alloc(g, &w), 0);
+  wm_monitor mon;
+  memset(&mon, 0, sizeof mon);
+  mon.stop = 1;
+  wm_monitor *was = wm_monitor_enter(&mon);
+  const int rc = wm_o5n_walks_gpu(g, NULL, tri, at, list, &w, NULL, &err);
+  wm_monitor_leave(was);
+  wm_gpu_stop_word_free(&mon);
+  cr_assert_eq(rc, WM_EINTERRUPTED, "%s", err.msg);
+  wm_o5n_walks_free(&w);
+  free(tri);
+  free(at);
+  free(list);
+  same_walks(g, "powerlaw-2000 after an interrupted call");
+}
+
 Test(gpu_orbit_walks5, kronecker, .timeout = 900) {
   same_walks(kron(12, 3), "kronecker 12");
 }
