@@ -25,52 +25,6 @@
 #include "orbit_noninduced5.h"
 #include "orbit_walks5.h"
 
-static wm_graph *powerlaw(uint32_t n, double avg, uint32_t hubs, unsigned hub_milli, uint64_t seed) {
-  std::vector<double> w(n);
-  double sum = 0;
-  for (uint32_t i = 0; i < n; i++) sum += w[i] = 1.0 / __builtin_sqrt(i + 1.0);
-  std::vector<uint32_t> s, d;
-  for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++) {
-      const double p = a < hubs || b < hubs ? hub_milli / 1000.0 : avg * w[a] * w[b] / sum;
-      if ((double)(lcg(&seed) % 1000000) < p * 1e6) s.push_back(a), d.push_back(b);
-    }
-  return from_pairs(s, d, n);
-}
-
-/* A hub (id 0) adjacent to `spokes` of n vertices over a sparse random
- * graph of about `deg` per vertex, and a second hub (id n - 1) adjacent
- * to the first and to every `every`-th vertex. */
-static wm_graph *hub(uint32_t n, uint32_t spokes, unsigned deg, uint32_t every, uint64_t seed) {
-  std::vector<uint32_t> s, d;
-  for (uint32_t v = 1; v <= spokes; v++) s.push_back(0), d.push_back(v);
-  for (uint32_t v = 0; every && v + 1 < n; v += every) s.push_back(n - 1), d.push_back(v);
-  for (uint64_t i = 0; i < (uint64_t)deg * n / 2; i++) {
-    s.push_back(1 + (uint32_t)(lcg(&seed) % (n - 1)));
-    d.push_back(1 + (uint32_t)(lcg(&seed) % (n - 1)));
-  }
-  return from_pairs(s, d, n);
-}
-
-static wm_graph *star(uint32_t leaves) {
-  std::vector<uint32_t> s, d;
-  for (uint32_t v = 1; v <= leaves; v++) s.push_back(0), d.push_back(v);
-  return from_pairs(s, d, leaves + 1);
-}
-
-static wm_graph *clique(uint32_t n) {
-  std::vector<uint32_t> s, d;
-  for (uint32_t a = 0; a < n; a++)
-    for (uint32_t b = a + 1; b < n; b++) s.push_back(a), d.push_back(b);
-  return from_pairs(s, d, n);
-}
-
-static wm_graph *edges(uint32_t n, std::vector<uint32_t> pairs) {
-  std::vector<uint32_t> s, d;
-  for (size_t i = 0; i + 1 < pairs.size(); i += 2) s.push_back(pairs[i]), d.push_back(pairs[i + 1]);
-  return from_pairs(s, d, n);
-}
-
 static std::string i128_str(wm_i128 v) {
   if (v == 0) return "0";
   const bool neg = v < 0;
