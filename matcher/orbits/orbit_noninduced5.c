@@ -21,6 +21,7 @@
 #include "orbit_cliques5.h"
 #include "orbit_cycles5.h"
 #include "orbit_noninduced5.h"
+#include "orbit_walks5.h"
 
 /* The orbits with a formula here: all 58.  The trees, the graphlets cut at
  * a vertex or an edge into stars, triangles, 4-cycles and 4-cliques whose
@@ -77,14 +78,6 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 
 /* ---- the pieces ------------------------------------------------------- */
 
-/* x's sums over its triangles' far edges (far_edges), over the vertices
- * two steps away (around_cycles) and over its diamonds and wheels
- * (diamonds_and_wheels); its triangles' 4-cliques are wm_orbit_clique_sums'. */
-enum { S25, S40, S54, S60, S36, S50, S51, S63, S69, WALKED };
-/* What a vertex's walk owes the far end y of each of its arcs, where the
- * count is y's but the pieces are in the walker's tally (diamonds_and_wheels). */
-enum { TO49, TO62, TO64, TO68, TOWARD };
-
 /* Per vertex, what its neighbours' sums read.  With n below 2^32 a degree
  * and an edge's triangles are below 2^32, so each of T .. Topp (at most
  * 2^32 terms of at most 2^64 each, or p3's and the sums of T of 2^32 terms
@@ -93,9 +86,8 @@ typedef struct pieces {
   const wm_graph *g;
   const wm_orbit_aggregates *a;
   wm_i128 *T, *p2, *S, *R, *D, *p3, *nbT, *Topp;
-  uint64_t *tdeg, *F, *c4e, *k4e; /* per arc (far_edges, around_cycles, the clique sums) */
-  wm_acc (*walked)[WALKED];  /* per vertex */
-  wm_i128 (*toward)[TOWARD]; /* per arc: written by its tail, read by its head */
+  wm_o5n_walks w;            /* the per-vertex walks' */
+  uint64_t *k4e;             /* per arc (the clique sums) */
   wm_orbit_clique_sums c;    /* c.k4e is k4e */
   uint64_t *c5;              /* per vertex, its 5-cycles */
   uint64_t *cn_at;           /* per arc a -> b, where CN(a, b) starts in cn_list (m + 1) */
@@ -124,253 +116,10 @@ static void neighbour_sums(const pieces *p, uint32_t x) {
   p->Topp[x] = p->a->n12[x] + p->T[x]; /* n12: the sum of t_ab - 1 */
 }
 
-/* ---- x's triangles ----------------------------------------------------- */
-
-/* The graphlets cut at a triangle x, a, b read its far edge a-b: t_ab, and
- * per arc tdeg (over the third vertices z of the edge's triangles, the sum
- * of d_z) and F (for the arc y -> a, the sum of t_yz - 1).  Each vertex
- * walks its own triangles with its row marked, so that every credit is its
- * own (no shared writes): that costs the sum of d^2, where the oriented
- * walks of orbit_aggregates_cpu.c cost the sum of d d+ (the plan's next
- * step moves these credits there). */
-
-/* Runs the body for every ordered pair (a, b) of x's neighbours that are
- * adjacent: e the arc x -> a, h the arc x -> b, f the arc a -> b.  mark
- * (zero for every vertex before and after) holds x's arcs + 1 meanwhile. */
-#define EACH_TRIANGLE_OF(g, mark, x, ...)                                                         \
-  do {                                                                                            \
-    for (uint64_t e_ = (g)->offsets[x]; e_ < (g)->offsets[(x) + 1]; e_++) (mark)[(g)->adj[e_]] = e_ + 1; \
-    for (uint64_t e = (g)->offsets[x]; e < (g)->offsets[(x) + 1]; e++) {                          \
-      const uint32_t a = (g)->adj[e];                                                             \
-      for (uint64_t f = (g)->offsets[a]; f < (g)->offsets[a + 1]; f++) {                          \
-        const uint32_t b = (g)->adj[f];                                                           \
-        if (!(mark)[b]) continue;                                                                 \
-        const uint64_t h = (mark)[b] - 1;                                                         \
-        __VA_ARGS__;                                                                              \
-      }                                                                                           \
-    }                                                                                             \
-    for (uint64_t e_ = (g)->offsets[x]; e_ < (g)->offsets[(x) + 1]; e_++) (mark)[(g)->adj[e_]] = 0; \
-  } while (0)
-
-/* tdeg and F of x's arcs, and x's sums of 25, 40, 54 and 60 over its
- * triangles (each once: a < b).  tdeg and F are below 2^64 (at most 2^32
- * terms below 2^32); a term of a sum is below 2^66. */
-static void far_edges(const pieces *p, uint64_t *mark, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint32_t *t = p->a->tri;
-  wm_acc *s = p->walked[x];
-  EACH_TRIANGLE_OF(g, mark, x, {
-    p->tdeg[e] += (uint64_t)deg(g, b);
-    p->F[e] += t[h] - 1u;
-    if (a < b) {
-      const wm_i128 tab = t[f], da = deg(g, a), db = deg(g, b);
-      wm_acc_add(&s[S25], (da - 2) * (db - 2) - tab + 1);
-      wm_acc_add(&s[S40], (tab - 1) * (da + db - 6));
-      wm_acc_add(&s[S54], wm_choose(tab - 1, 2));
-      wm_acc_add(&s[S60], (tab - 1) * ((wm_i128)t[e] + t[h] - 2));
-    }
-  });
-}
-
-/* ---- x's 2-hop partners ------------------------------------------------ */
-
-/* The graphlets around a 4-cycle through x read, for each vertex z two
- * steps from x, cn = |N(x) and N(z)| and s = the sum of t_bz over those
- * common neighbours b: a tally over x's 2-paths, each vertex's own as
- * above (the sum of d^2; the plan's next step moves these credits into the
- * Chiba-Nishizeki walk of orbit_aggregates_cpu.c).  Per thread: mark, and
- * cn, s (zero for every vertex before and after), touched. */
-typedef struct scratch {
-  uint64_t *mark, *cn, *s;
-  uint32_t *touched;
-  uint64_t *start;    /* n + 1 */
-  uint32_t *inner;    /* G[N(x)] as lists, in diamonds_and_wheels: the largest 2T */
-  uint32_t *inner_at; /* beside each, its place in the row it came from */
-} scratch;
-
-static uint32_t two_hop(const pieces *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  uint32_t nt = 0;
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-    const uint32_t a = g->adj[e];
-    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
-      const uint32_t z = g->adj[f];
-      if (z == x) continue;
-      if (!w->cn[z]++) w->touched[nt++] = z;
-      w->s[z] += p->a->tri[f];
-    }
-  }
-  return nt;
-}
-
-/* c4e of x's arcs (the 4-cycles through the edge x-y: for each u of N(y)
- * but x, cn(x, u) less y itself) and x's sums of 36, 50 and 51.  A term
- * is below 2^96; c4e below 2^64 (fewer than d(x) d(y) cycles). */
-static void around_cycles(const pieces *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint32_t nt = two_hop(p, w, x);
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-    const uint32_t y = g->adj[e];
-    uint64_t c = 0;
-    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++)
-      if (g->adj[f] != x) c += w->cn[g->adj[f]] - 1;
-    p->c4e[e] = c;
-  }
-  wm_acc *s = p->walked[x];
-  for (uint32_t i = 0; i < nt; i++) {
-    const uint32_t z = w->touched[i];
-    const wm_i128 cn = w->cn[z];
-    wm_acc_add(&s[S36], wm_choose(cn, 2) * (deg(g, z) - 2));
-    wm_acc_add(&s[S50], wm_choose(cn, 3));
-    wm_acc_add(&s[S51], (cn - 1) * (wm_i128)w->s[z]);
-    w->cn[z] = w->s[z] = 0;
-  }
-}
-
-/* ---- x's diamonds and wheels -------------------------------------------- */
-
-/* K2,3's 3-side (49), W4 less a spoke (62-64) and the wheel (68, 69) read,
- * besides x's 2-hop tally cn, E(q) = the edges inside CN(x, q) (the chords
- * of the diamonds with tips x and q: the plan's tip-pair walk) and the
- * 4-cycles inside G[N(x)].  Four of them are counts at a vertex other than
- * the one whose tally holds the pieces (49 and 62 at a common neighbour of
- * the pair, 64 at a chord end, 68 on the rim): x leaves on each arc x -> y
- * what it owes y (toward), and y sums its in-arcs in the last pass, so that
- * every walk writes only its own. */
-
-/* x's 2-hop tally cn (as two_hop, without s), and G[N(x)] as lists: the
- * neighbours inside N(x) of x's i-th neighbour are inner[start[i] ..
- * start[i + 1]), as many as that arc's triangles.  N(x) is left marked in
- * mark (arc + 1).  It costs x's 2-paths. */
-static uint32_t neighbourhood(const pieces *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint64_t first = g->offsets[x], d = g->offsets[x + 1] - first;
-  uint32_t nt = 0;
-  for (uint64_t e = first; e < first + d; e++) w->mark[g->adj[e]] = e + 1;
-  w->start[0] = 0;
-  for (uint64_t i = 0; i < d; i++) w->start[i + 1] = w->start[i] + p->a->tri[first + i];
-  for (uint64_t i = 0; i < d; i++) {
-    const uint32_t a = g->adj[first + i];
-    uint64_t fill = w->start[i];
-    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
-      const uint32_t z = g->adj[f];
-      if (z == x) continue;
-      if (!w->cn[z]++) w->touched[nt++] = z;
-      if (w->mark[z]) w->inner_at[fill] = (uint32_t)(f - g->offsets[a]), w->inner[fill++] = z;
-    }
-  }
-  return nt;
-}
-
-/* b before a in (degree, id): each triangle x, a, b is walked once, from
- * the end whose row is the longer, so that the row scanned is the shorter. */
-static int shorter(const wm_graph *g, uint32_t b, uint32_t a) {
-  const uint64_t db = wm_degree(g, b), da = wm_degree(g, a);
-  return db < da || (db == da && b < a);
-}
-
-/* E (in w->s) over the vertices q != x, and on each arc x -> a the sum over
- * the diamonds with tip x and chord a-b (other tip q) of cn(q) - 2, the
- * tips' third common neighbours: 64's count at a, each diamond once from
- * each tip.  The q of a triangle x, a, b are CN(a, b) less x, listed per
- * arc (arc_lists): the q visited are the plan's sum over edges of t^2.  An arc's sum
- * is below 2^96 (t_xa triangles, fewer than 2^32 q each, cn below 2^32);
- * E(q) below 2^64 (the edges among cn(q) vertices). */
-static void tip_pairs(const pieces *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint64_t first = g->offsets[x];
-  for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
-    const uint32_t a = g->adj[first + i];
-    for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {
-      const uint32_t b = w->inner[j];
-      if (!shorter(g, b, a)) continue;
-      const uint64_t f = g->offsets[a] + w->inner_at[j]; /* the arc a -> b */
-      wm_i128 thirds = 0;
-      for (uint64_t k = p->cn_at[f]; k < p->cn_at[f + 1]; k++) {
-        const uint32_t q = p->cn_list[k];
-        if (q == x) continue;
-        w->s[q]++;
-        thirds += (wm_i128)w->cn[q] - 2; /* q sees a and b: cn(q) >= 2 */
-      }
-      p->toward[first + i][TO64] += thirds;
-      p->toward[w->mark[b] - 1][TO64] += thirds;
-    }
-  }
-}
-
-/* On each arc x -> y, over the o of N(y) but x: C(cn(o) - 1, 2), the pairs
- * of further common neighbours of x and o (K2,3s with y, x and those two
- * on the 3-side: 49 at y), and E(o), the chords inside CN(x, o) (W4 less a
- * spoke with tips x, o and y their third common neighbour, 62 at y, less
- * the chords at y, taken off at y).  x's 2-paths again; each below 2^96. */
-static void pairs_through(const pieces *p, const scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-    const uint32_t y = g->adj[e];
-    wm_i128 k23 = 0, chords = 0;
-    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++) {
-      const uint32_t o = g->adj[f];
-      if (o == x) continue;
-      k23 += wm_choose((wm_i128)w->cn[o] - 1, 2);
-      chords += (wm_i128)w->s[o];
-    }
-    p->toward[e][TO49] = k23, p->toward[e][TO62] = chords;
-  }
-}
-
-/* The 4-cycles of G[N(x)] through each neighbour a (W4 hubbed at x with a
- * on its rim, 68 at a): for each z of N(x) but a, the pairs of the paths
- * a-b-z inside N(x), tallied in w->cn.  The lists make it cost, per
- * neighbour b, t_xb^2 (the plan's sum over edges of t^2).  Their sum over
- * a is each cycle 4 times (69 at x).  One a's sum is below 2^95 (fewer
- * than 2^32 z, each on at most t_xa < 2^32 paths). */
-static void wheels(const pieces *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint64_t first = g->offsets[x];
-  for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
-    const uint32_t a = g->adj[first + i];
-    uint32_t nt = 0;
-    for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {
-      const uint64_t k = w->mark[w->inner[j]] - 1 - first; /* b's place in x's row */
-      for (uint64_t l = w->start[k]; l < w->start[k + 1]; l++) {
-        const uint32_t z = w->inner[l];
-        if (z != a && !w->cn[z]++) w->touched[nt++] = z;
-      }
-    }
-    wm_i128 cycles = 0;
-    for (uint32_t u = 0; u < nt; u++) {
-      cycles += wm_choose((wm_i128)w->cn[w->touched[u]], 2);
-      w->cn[w->touched[u]] = 0;
-    }
-    p->toward[first + i][TO68] = cycles;
-    wm_acc_add(&p->walked[x][S69], cycles);
-  }
-}
-
-/* x's part of 49, 62-64, 68 and 69: what it owes its neighbours, and its
- * own sums, tip (63: the sum over q of E(q) (cn(q) - 2), a term below
- * 2^96) and hub (69, four times). */
-static void diamonds_and_wheels(const pieces *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint32_t nt = neighbourhood(p, w, x);
-  tip_pairs(p, w, x);
-  pairs_through(p, w, x);
-  for (uint32_t i = 0; i < nt; i++) {
-    const uint32_t q = w->touched[i];
-    wm_acc_add(&p->walked[x][S63], (wm_i128)w->s[q] * ((wm_i128)w->cn[q] - 2));
-    w->cn[q] = w->s[q] = 0;
-  }
-  wheels(p, w, x);
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
-}
-
-/* The per-vertex walks, before any vertex's counts. */
-static void vertex_walks(const pieces *p, scratch *w, uint32_t x) {
-  memset(p->walked[x], 0, sizeof p->walked[x]);
-  far_edges(p, w->mark, x);
-  around_cycles(p, w, x);
-  diamonds_and_wheels(p, w, x);
-}
+/* The per-vertex walks over x's triangles, 2-hop partners, diamonds and
+ * wheels (orbit_walks5.c on the CPU, gpu_orbit_walks5.cu on the GPU) leave
+ * tdeg, F and c4e per arc, what each walk owes its arcs' heads (toward)
+ * and each vertex's own sums (walked): pieces.w. */
 
 /* ---- one vertex's counts ---------------------------------------------- */
 
@@ -486,18 +235,18 @@ static void cut_at_a_vertex(row *r) {
 static void near_edges(const pieces *p, uint64_t *mark, uint32_t x, row *r) {
   const wm_graph *g = p->g;
   const uint32_t *t = p->a->tri;
-  EACH_TRIANGLE_OF(g, mark, x, {
+  WM_O5N_EACH_TRIANGLE_OF(g, mark, x, {
     (void)h;
-    wm_acc_add(&r->s59, (wm_i128)p->F[f]); /* F(a, b) and, from b, F(b, a) */
+    wm_acc_add(&r->s59, (wm_i128)p->w.F[f]); /* F(a, b) and, from b, F(b, a) */
     if (a < b) {
-      wm_acc_add(&r->s46, (wm_i128)p->tdeg[f] - r->d - 2 * ((wm_i128)t[f] - 1));
-      wm_acc_add(&r->s52, (wm_i128)p->c4e[f] - t[e] - t[h] + 2);
+      wm_acc_add(&r->s46, (wm_i128)p->w.tdeg[f] - r->d - 2 * ((wm_i128)t[f] - 1));
+      wm_acc_add(&r->s52, (wm_i128)p->w.c4e[f] - t[e] - t[h] + 2);
       wm_acc_add(&r->s65, (wm_i128)p->k4e[f]);
     }
   });
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-    const wm_i128 te = t[e], c4e = p->c4e[e];
-    wm_acc_add(&r->s48, (te - 1) * ((wm_i128)p->tdeg[e] - 2 * te));
+    const wm_i128 te = t[e], c4e = p->w.c4e[e];
+    wm_acc_add(&r->s48, (te - 1) * ((wm_i128)p->w.tdeg[e] - 2 * te));
     wm_acc_add(&r->s37, c4e * (deg(g, g->adj[e]) - 2));
     wm_acc_add(&r->s53, te * c4e);
     const wm_i128 k4e = p->k4e[e], dy = deg(g, g->adj[e]);
@@ -510,27 +259,27 @@ static void near_edges(const pieces *p, uint64_t *mark, uint32_t x, row *r) {
 /* A diamond, a fan or a book reached over a triangle's far edge: G12's 25,
  * G17's 40, G19's 46 and 48, G22's 54, G24's 59 and 60. */
 static void cut_at_a_triangle(const pieces *p, uint32_t x, row *r) {
-  const wm_acc *s = p->walked[x];
+  const wm_acc *s = p->w.walked[x];
   const wm_i128 K4 = r->K4, pairs = sub(r, sum(r, &r->tsq), 2 * r->T); /* the sum of t (t - 1) */
-  put(r, 25, sum(r, &s[S25]));
-  put(r, 40, sum(r, &s[S40]));
+  put(r, 25, sum(r, &s[WM_O5N_S25]));
+  put(r, 40, sum(r, &s[WM_O5N_S40]));
   put(r, 46, sub(r, sum(r, &r->s46), 3 * K4));
   put(r, 48, sub(r, sum(r, &r->s48), 6 * K4));
-  put(r, 54, sum(r, &s[S54]));
+  put(r, 54, sum(r, &s[WM_O5N_S54]));
   put(r, 59, sub(r, sum(r, &r->s59), add(r, pairs, 6 * K4)));
-  put(r, 60, sub(r, sum(r, &s[S60]), 6 * K4));
+  put(r, 60, sub(r, sum(r, &s[WM_O5N_S60]), 6 * K4));
 }
 
 /* Around a 4-cycle: G16's 36 and 37, G20's 50, G21's 51-53; and the
  * 5-cycle, G15's 34, from the oriented walk (orbit_cycles5.c). */
 static void cut_at_a_cycle(const pieces *p, uint32_t x, row *r) {
-  const wm_acc *s = p->walked[x];
+  const wm_acc *s = p->w.walked[x];
   const wm_i128 T = r->T, Topp = r->Topp, tsq = sum(r, &r->tsq);
   put(r, 34, (wm_i128)p->c5[x]);
-  put(r, 36, sub(r, sum(r, &s[S36]), r->D));
+  put(r, 36, sub(r, sum(r, &s[WM_O5N_S36]), r->D));
   put(r, 37, sub(r, sum(r, &r->s37), 2 * Topp - 2 * T));
-  put(r, 50, sum(r, &s[S50]));
-  put(r, 51, sub(r, sum(r, &s[S51]), add(r, tsq - 2 * T, 2 * (Topp - T))));
+  put(r, 50, sum(r, &s[WM_O5N_S50]));
+  put(r, 51, sub(r, sum(r, &s[WM_O5N_S51]), add(r, tsq - 2 * T, 2 * (Topp - T))));
   put(r, 52, sum(r, &r->s52));
   put(r, 53, sub(r, sum(r, &r->s53), add(r, tsq, 2 * Topp - 4 * T)));
 }
@@ -558,18 +307,18 @@ static void cut_at_a_clique(const pieces *p, uint32_t x, row *r) {
  * sum over x's neighbours y of C(t_xy, 2) = D. */
 static void across_diamonds(const pieces *p, uint32_t x, row *r) {
   const wm_graph *g = p->g;
-  const wm_acc *s = p->walked[x];
-  wm_acc in[TOWARD] = {{0}};
+  const wm_acc *s = p->w.walked[x];
+  wm_acc in[WM_O5N_TOWARD] = {{0}};
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-    const wm_i128 *owed = p->toward[wm_graph_arc_at(g, g->adj[e], x)];
-    for (unsigned k = 0; k < TOWARD; k++) wm_acc_add(&in[k], owed[k]);
+    const wm_i128 *owed = p->w.toward[wm_graph_arc_at(g, g->adj[e], x)];
+    for (unsigned k = 0; k < WM_O5N_TOWARD; k++) wm_acc_add(&in[k], owed[k]);
   }
-  put(r, 49, sum(r, &in[TO49]) / 2);
-  put(r, 62, sub(r, sum(r, &in[TO62]) / 2, r->D));
-  put(r, 63, sum(r, &s[S63]));
-  put(r, 64, sum(r, &in[TO64]) / 2);
-  put(r, 68, sum(r, &in[TO68]));
-  put(r, 69, sum(r, &s[S69]) / 4);
+  put(r, 49, sum(r, &in[WM_O5N_TO49]) / 2);
+  put(r, 62, sub(r, sum(r, &in[WM_O5N_TO62]) / 2, r->D));
+  put(r, 63, sum(r, &s[WM_O5N_S63]));
+  put(r, 64, sum(r, &in[WM_O5N_TO64]) / 2);
+  put(r, 68, sum(r, &in[WM_O5N_TO68]));
+  put(r, 69, sum(r, &s[WM_O5N_S69]) / 4);
 }
 
 static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N, wm_error *err) {
@@ -599,24 +348,20 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   wm_i128 *block = malloc(8 * n * sizeof *block);
   *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
-                block + 7 * n, calloc(m, sizeof *p->tdeg), calloc(m, sizeof *p->F), calloc(m, sizeof *p->c4e),
-                calloc(m, sizeof *p->k4e), malloc(n * sizeof *p->walked), calloc(m, sizeof *p->toward), {0}, NULL, NULL, NULL};
+                block + 7 * n, {0}, calloc(m, sizeof *p->k4e), {0}, NULL, NULL, NULL};
+  const int walks = wm_o5n_walks_alloc(g, &p->w);
   uint64_t *c = malloc(6 * n * sizeof *c);
   p->c5 = c ? c + 5 * n : NULL;
   p->c = (wm_orbit_clique_sums){c, c ? c + n : NULL, c ? c + 2 * n : NULL, c ? c + 3 * n : NULL,
                                 c ? c + 4 * n : NULL, p->k4e};
-  return block && c && p->tdeg && p->F && p->c4e && p->k4e && p->walked && p->toward ? 0 : -1;
+  return block && c && p->k4e && !walks ? 0 : -1;
 }
 
 static void pieces_free(pieces *p) {
   free(p->T);
-  free(p->tdeg);
-  free(p->F);
-  free(p->c4e);
+  wm_o5n_walks_free(&p->w);
   free(p->k4e);
-  free(p->walked);
   free(p->c.s61);
-  free(p->toward);
   free(p->cn_at);
   free(p->cn_list);
 }
@@ -643,44 +388,57 @@ static int vertex_out(const pieces *p, uint64_t *mark, const sink *s, uint32_t x
   return WM_OK;
 }
 
-/* Per thread: 3n words of zeros, n halves, n + 1 words (start) and 2 x room
- * halves (inner and inner_at, the largest 2T each). */
-#define SCRATCH_WORDS(n) (5 * (size_t)(n) + 1)
+/* Where the walks run: on the CPU's threads, or (gpu) on the current CUDA
+ * device, reading g where gg holds it there, their kernels' time added to
+ * *kernel_ms where not NULL. */
+typedef struct walks_on {
+  int gpu;
+  const struct wm_gpu_graph *gg;
+  double *kernel_ms;
+} walks_on;
 
-/* Three passes over the vertices: each reads its neighbours' values of
- * the one before.  The walks ask for the interrupt every 16 vertices, so
- * a hub's own walk is the longest wait. */
-static int passes(const pieces *p, uint64_t *zeros, uint32_t *inner, uint64_t room, const sink *s,
-                  wm_error *err) {
+/* The walks of every vertex, a vertex of progress each. */
+static int walks(const pieces *p, const walks_on *on, wm_progress *progress, wm_error *err) {
+  const wm_graph *g = p->g;
+  wm_o5n_walks w = p->w;
+  if (!on->gpu) return wm_o5n_walks_cpu(g, p->a->tri, p->cn_at, p->cn_list, &w, progress, err);
+  const int rc = wm_o5n_walks_gpu(g, on->gg, p->a->tri, p->cn_at, p->cn_list, &w, on->kernel_ms, err);
+  if (!rc) wm_progress_add(progress, g->n);
+  return rc;
+}
+
+/* Four passes over the vertices: each reads its neighbours' values of the
+ * one before (the walks read only the graph and the arcs' lists).  The
+ * walks on the CPU ask for the interrupt every 16 vertices, so a hub's own
+ * walk is the longest wait.  marks: n zero words per thread. */
+static int passes(const pieces *p, const walks_on *on, uint64_t *marks, const sink *s, wm_error *err) {
   const wm_graph *g = p->g;
   wm_orbit_first_error first = {-1, {0, ""}};
   wm_progress progress;
   wm_progress_init(&progress, "5-vertex orbits", 2 * (uint64_t)g->n, 1);
 #pragma omp parallel
   {
-    uint64_t *mine = zeros + (size_t)omp_get_thread_num() * SCRATCH_WORDS(g->n);
-    uint32_t *lists = inner + (size_t)omp_get_thread_num() * 2 * room;
-    scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, (uint32_t *)(mine + 3 * (size_t)g->n),
-                 mine + 4 * (size_t)g->n, lists, lists + room};
-    uint64_t *mark = w.mark;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < (int64_t)g->n; b += 16) { /* a block per claim: a block is the interrupt's unit */
-      if (wm_progress_stopped(&progress)) continue;
-      const int64_t end = b + 16 < (int64_t)g->n ? b + 16 : (int64_t)g->n;
-      for (int64_t v = b; v < end; v++) neighbour_sums(p, (uint32_t)v), vertex_walks(p, &w, (uint32_t)v);
-      wm_progress_add(&progress, (uint64_t)(end - b));
-    }
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t v = 0; v < (int64_t)g->n; v++) neighbour_sums(p, (uint32_t)v);
+  }
+  int rc = walks(p, on, &progress, err);
+  if (!rc && !wm_progress_stopped(&progress)) {
+#pragma omp parallel
+    {
+      uint64_t *mark = marks + (size_t)omp_get_thread_num() * g->n;
 #pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) {
-      wm_error e;
-      if (wm_progress_stopped(&progress)) continue;
-      if (vertex_out(p, mark, s, (uint32_t)v, &e)) wm_orbit_keep_first(&first, v, &e);
-      wm_progress_add(&progress, 1);
+      for (int64_t v = 0; v < (int64_t)g->n; v++) {
+        wm_error e;
+        if (wm_progress_stopped(&progress)) continue;
+        if (vertex_out(p, mark, s, (uint32_t)v, &e)) wm_orbit_keep_first(&first, v, &e);
+        wm_progress_add(&progress, 1);
+      }
     }
   }
   wm_progress_finish(&progress);
+  if (rc) return rc;
   if (wm_progress_stopped(&progress)) return wm_interrupted(err, "orbits");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
@@ -695,7 +453,7 @@ static void lists_of(const wm_graph *g, const uint32_t *tri, uint64_t *seen, uin
   for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) seen[g->adj[f]] = (uint64_t)a + 1;
   for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
     const uint32_t b = g->adj[f];
-    if (!tri[f] || !shorter(g, b, a)) continue;
+    if (!tri[f] || !wm_o5n_shorter(g, b, a)) continue;
     uint64_t k = p->cn_at[f];
     for (uint64_t h = g->offsets[b]; h < g->offsets[b + 1]; h++)
       if (seen[g->adj[h]] == (uint64_t)a + 1) p->cn_list[k++] = g->adj[h];
@@ -705,7 +463,7 @@ static void lists_of(const wm_graph *g, const uint32_t *tri, uint64_t *seen, uin
 static void twins_of(const wm_graph *g, const uint32_t *tri, uint32_t a, pieces *p) {
   for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
     const uint32_t b = g->adj[f];
-    if (!tri[f] || shorter(g, b, a)) continue;
+    if (!tri[f] || wm_o5n_shorter(g, b, a)) continue;
     const uint64_t h = wm_graph_arc_at(g, b, a);
     memcpy(p->cn_list + p->cn_at[f], p->cn_list + p->cn_at[h], tri[f] * sizeof *p->cn_list);
   }
@@ -737,35 +495,14 @@ static int arc_lists(const wm_graph *g, const uint32_t *tri, pieces *p, wm_error
              : WM_OK;
 }
 
-/* The largest 2T over the vertices: the room G[N(x)]'s lists take. */
-static uint64_t largest_neighbourhood(const wm_graph *g, const uint32_t *tri) {
-  uint64_t most = 0;
-  for (uint32_t x = 0; x < g->n; x++) {
-    uint64_t twice = 0;
-    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) twice += tri[e];
-    most = twice > most ? twice : most;
-  }
-  return most;
-}
-
-/* Room for every thread's G[N(x)] lists, or the out-of-memory error. */
-static int inner_alloc(const wm_graph *g, uint64_t room, uint32_t **inner, wm_error *err) {
-  const size_t threads = (size_t)omp_get_max_threads();
-  if (room <= SIZE_MAX / 2 / sizeof **inner / threads)
-    *inner = malloc((room ? 2 * room : 1) * threads * sizeof **inner);
-  return *inner ? WM_OK
-                : wm_fail(err, WM_EINPUT,
-                          "orbits: out of memory for the non-induced counts (%u vertices, %llu words per thread)",
-                          g->n, (unsigned long long)room);
-}
-
-/* The aggregates (on the GPU where run->gpu), then the passes into s. */
-static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s, wm_error *err) {
+/* The aggregates (on the GPU where run->gpu), then the passes into s,
+ * with the walks on the GPU where gpu_walks. */
+static int noninduced(const wm_graph *g, const wm_orbit_run *run, int gpu_walks, const sink *s, wm_error *err) {
   const size_t n = g->n ? g->n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
   pieces p;
-  uint64_t *marks = calloc(SCRATCH_WORDS(n) * (size_t)omp_get_max_threads(), sizeof *marks);
+  uint64_t *marks = calloc(n * (size_t)omp_get_max_threads(), sizeof *marks);
   int rc = pieces_init(&p, g, &a) || !marks || !a.tri || !a.k4 || !a.n8 || !a.n12
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
@@ -784,17 +521,14 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   if (!rc) rc = gpu ? wm_orbit_cycles5_gpu(g, run->gpu_graph, 0, p.c5, ms, err) : wm_orbit_cycles5(g, p.c5, err);
   if (!rc) rc = arc_lists(g, a.tri, &p, err);
   at[2] = wm_now();
-  uint32_t *inner = NULL;
-  const uint64_t room = rc ? 0 : largest_neighbourhood(g, a.tri);
-  if (!rc) rc = inner_alloc(g, room, &inner, err);
-  if (!rc) rc = passes(&p, marks, inner, room, s, err);
+  const walks_on on = {gpu_walks, run ? run->gpu_graph : NULL, run ? run->kernel_ms : NULL};
+  if (!rc) rc = passes(&p, &on, marks, s, err);
   at[3] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (non-induced, size 5): aggregates %.3f ms, clique sums and 5-cycles %.3f ms, walks and solve %.3f ms\n",
             1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));
   pieces_free(&p);
   free(marks);
-  free(inner);
   free(a.tri);
   free(a.k4);
   free(a.n8);
@@ -802,17 +536,23 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   return rc;
 }
 
-int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) {
+int wm_o5n_counts_with(const wm_graph *g, int gpu_walks, wm_i128 *N, wm_error *err) {
   memset(N, 0, (size_t)g->n * ORBITS5 * sizeof *N);
   const sink s = {N, NULL, NULL, NULL};
-  return noninduced(g, NULL, &s, err);
+  return noninduced(g, NULL, gpu_walks, &s, err);
 }
 
+int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) { return wm_o5n_counts_with(g, 0, N, err); }
+
 int wm_o5n_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+  return wm_o5n_orbits_with(g, run, 0, counts, err);
+}
+
+int wm_o5n_orbits_with(const wm_graph *g, const wm_orbit_run *run, int gpu_walks, uint64_t *counts, wm_error *err) {
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
   wm_o5n_matrix m;
   if (wm_o5n_derive(t, &m, err)) return err->code;
   const sink s = {NULL, &m, run, counts};
-  return noninduced(g, run, &s, err);
+  return noninduced(g, run, gpu_walks, &s, err);
 }

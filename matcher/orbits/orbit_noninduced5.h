@@ -53,6 +53,11 @@ int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err);
  * run->gpu); a count past 2^64 - 1 is WM_EINPUT naming the vertex and the
  * orbit, an interrupt WM_EINTERRUPTED. */
 int wm_o5n_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+/* The same two with the per-vertex walks (orbit_walks5.h) on the current
+ * CUDA device where gpu_walks (g read where run->gpu_graph holds it, their
+ * kernels' time added to *run->kernel_ms), else on the CPU. */
+int wm_o5n_counts_with(const wm_graph *g, int gpu_walks, wm_i128 *N, wm_error *err);
+int wm_o5n_orbits_with(const wm_graph *g, const wm_orbit_run *run, int gpu_walks, uint64_t *counts, wm_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,649 @@
+/* The 5-vertex orbits' per-vertex walks on the GPU (orbit_walks5.h says
+ * what they leave; orbit_walks5.c, the CPU's, is their oracle, value by
+ * value), in two kernels of persistent blocks.
+ * vertex_walks: each block takes a vertex x at a time from an atomic
+ * counter over the vertices ordered by cost (the largest first, so that a
+ * hub does not start last), and walks it with the whole block, in phases
+ * split by the block's barriers:
+ *   1. x's row marked (mark[y] = y's place in it + 1);
+ *   2. x's 2-paths x-a-z: tdeg and F of the arc x -> a where z is in N(x),
+ *      the sums 25, 40, 54, 60 over x's triangles, and the 2-hop tally
+ *      cn[z], s[z] (the sum of t_az) with the vertices touched listed;
+ *   3. over the touched z: 36, 50, 51; s cleared for E;
+ *   4. the tip pairs: over G[N(x)]'s arcs a -> b (b before a) the common
+ *      neighbours q != x of a and b, E[q]++ and cn(q) - 2 owed to the arcs
+ *      x -> a and x -> b (64);
+ *   5. x's 2-paths again: c4e, and what x owes y on x -> y for 49 and 62;
+ *      63 over the touched q;
+ *   6. the scratch cleared, the block's sums reduced into walked[x].
+ * wheels: each block takes an arc x -> a at a time, and counts the
+ * 4-cycles of G[N(x)] through a (68 owed to a, added to x's 69): the
+ * heaviest part of a hub's walks (the sum over its arcs of t^2), spread
+ * over the device by arc.
+ * G[N(x)]'s lists are the arcs' common-neighbour lists (cn_list): the
+ * list of x -> a is N(x) and N(a), ascending, as the CPU's inner lists.
+ * A warp walks the rows (or lists) of 32 items at a time as one range
+ * (their lengths' prefix across the lanes), so that short rows keep the
+ * lanes busy; what an item's entries add to one arc is summed across the
+ * lanes that hold them (a segmented sum) and added once by the first of
+ * them.  Per-arc values are atomics into zeroed arrays (tdeg, F, c4e: 64
+ * bits; toward: 128 bits as two words with the carry), each arc's only
+ * from its tail's block (68: its own block's); the per-vertex sums are
+ * 128-bit with the CPU's overflow flag: every term is at least 0, so a
+ * sum passes 2^127 - 1 in some order exactly when it does in any.
+ * Each block has its own dense scratch: cn (32 bits), s (64), mark (32)
+ * and touched (32) per vertex; the blocks are as many as the device runs
+ * at once, fewer where their scratch would pass 3/4 of the free memory.
+ * Every buffer is allocated before the start event and freed on every
+ * path. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "gpu_check.h"
+#include "gpu_stop.cuh"
+#include "orbit_walks5.h"
+
+namespace {
+
+typedef __int128 i128;
+typedef unsigned __int128 u128;
+typedef unsigned long long ull;
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+constexpr unsigned kFull = 0xffffffffu;
+constexpr uint32_t kNone = 0xffffffffu;
+
+/* wm_acc as the device writes it. */
+struct acc {
+  i128 v;
+  int of;
+};
+static_assert(sizeof(acc) == sizeof(wm_acc) && offsetof(acc, of) == offsetof(wm_acc, overflow),
+              "the device's sums are the host's wm_acc");
+static_assert(sizeof(i128) == 16 && WM_O5N_TOWARD == 4, "toward: four 128-bit words per arc");
+
+/* What the kernel reads and writes. */
+struct walk_args {
+  const uint64_t *off;
+  const uint32_t *adj;
+  uint32_t n;
+  const uint32_t *tri, *cn_list, *order;
+  const uint64_t *cn_at;
+  ull *next;
+  ull *tdeg, *F, *c4e, *toward; /* toward: 8 words per arc, low word first */
+  acc *walked; /* WM_O5N_WALKED per vertex */
+  unsigned char *scratch; /* the blocks' scratch, stride bytes each */
+  uint64_t stride;
+  wm_stop *stop;
+};
+
+/* One block's scratch. */
+struct block_scratch {
+  uint32_t *cn, *mark, *touched;
+  ull *s;
+};
+
+__host__ __device__ uint64_t align16(uint64_t b) { return (b + 15) & ~15ull; }
+
+/* The scratch's layout for n vertices: its bytes per block, and its
+ * arrays at base. */
+__host__ __device__ uint64_t scratch_bytes(uint64_t n, unsigned char *base, block_scratch *out) {
+  uint64_t at = 0;
+  const uint64_t s = at;
+  at += align16(n * sizeof(ull));
+  const uint64_t cn = at;
+  at += align16(n * 4);
+  const uint64_t mark = at;
+  at += align16(n * 4);
+  const uint64_t touched = at;
+  at += align16(n * 4);
+  if (out) *out = {(uint32_t *)(base + cn), (uint32_t *)(base + mark), (uint32_t *)(base + touched), (ull *)(base + s)};
+  return at ? at : 16;
+}
+
+__device__ __forceinline__ uint64_t deg(const uint64_t *off, uint32_t v) { return off[v + 1] - off[v]; }
+
+__device__ __forceinline__ bool shorter(const uint64_t *off, uint32_t b, uint32_t a) {
+  const uint64_t db = deg(off, b), da = deg(off, a);
+  return db < da || (db == da && b < a);
+}
+
+/* The arc a -> b (b in a's row, which is ascending). */
+__device__ __forceinline__ uint64_t arc_of(const uint64_t *off, const uint32_t *adj, uint32_t a, uint32_t b) {
+  uint64_t lo = off[a], hi = off[a + 1];
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (adj[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* C(x, r) for 0 <= x < 2^32 as the CPU's wm_choose. */
+__device__ __forceinline__ i128 choose(i128 x, unsigned r) {
+  if (x < (i128)r) return 0;
+  return r == 2 ? x * (x - 1) / 2 : x * (x - 1) * (x - 2) / 6;
+}
+
+__device__ __forceinline__ void acc_add(acc &a, i128 x) {
+  const i128 r = (i128)((u128)a.v + (u128)x);
+  if ((x > 0 && r < a.v) || (x < 0 && r > a.v)) a.of = 1;
+  a.v = r;
+}
+
+__device__ __forceinline__ void atomic_add128(ull *w, u128 v) {
+  if (!v) return;
+  const ull lo = (ull)v, hi = (ull)(v >> 64);
+  const ull old = atomicAdd(&w[0], lo);
+  const ull up = hi + (old + lo < old);
+  if (up) atomicAdd(&w[1], up);
+}
+
+__device__ __forceinline__ u128 shfl_down128(u128 v, unsigned d) {
+  const ull lo = __shfl_down_sync(kFull, (ull)v, d), hi = __shfl_down_sync(kFull, (ull)(v >> 64), d);
+  return (u128)hi << 64 | lo;
+}
+
+__device__ __forceinline__ u128 shfl_xor128(u128 v, int d) {
+  const ull lo = __shfl_xor_sync(kFull, (ull)v, d), hi = __shfl_xor_sync(kFull, (ull)(v >> 64), d);
+  return (u128)hi << 64 | lo;
+}
+
+/* Whole warp: each lane's v becomes the sum over its own and the later
+ * lanes of the same key (keys are runs of lanes), so that the first lane
+ * of each run holds the run's sum. */
+__device__ __forceinline__ void seg_sum(int key, ull &v) {
+  const int lane = threadIdx.x & 31;
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const int k = __shfl_down_sync(kFull, key, d);
+    const ull y = __shfl_down_sync(kFull, v, d);
+    if (lane + (int)d < 32 && k == key) v += y;
+  }
+}
+
+__device__ __forceinline__ void seg_sum(int key, u128 &v) {
+  const int lane = threadIdx.x & 31;
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const int k = __shfl_down_sync(kFull, key, d);
+    const u128 y = shfl_down128(v, d);
+    if (lane + (int)d < 32 && k == key) v += y;
+  }
+}
+
+/* Whole warp: whether the lane is the first of its key's run (a key of
+ * 32 or more is no item's). */
+__device__ __forceinline__ bool run_head(int key) {
+  const int lane = threadIdx.x & 31, before = __shfl_up_sync(kFull, key, 1);
+  return key < 32 && (lane == 0 || before != key);
+}
+
+/* Whole warp: the ranges [start, start + len) of the 32 lanes' items
+ * walked as one, 32 entries a round; every lane calls
+ * round(key, item_lane, at) each round, at the entry it holds, item_lane
+ * the lane whose item holds it; key is item_lane, or 32 + lane for a lane
+ * past the end (then at is meaningless), so that runs of one key are the
+ * entries of one item. */
+template <class Round>
+__device__ __forceinline__ void flat_rounds(uint64_t start, uint64_t len, Round round) {
+  const int lane = threadIdx.x & 31;
+  uint64_t incl = len;
+  for (int d = 1; d < 32; d <<= 1) {
+    const uint64_t y = __shfl_up_sync(kFull, incl, d);
+    if (lane >= d) incl += y;
+  }
+  const uint64_t excl = incl - len, total = __shfl_sync(kFull, incl, 31);
+  for (uint64_t i = lane; i - lane < total; i += 32) {
+    int j = 0; /* the last lane whose range starts at or before i: its len is not 0 */
+    for (int s = 16; s; s >>= 1)
+      if (__shfl_sync(kFull, excl, j + s) <= i) j += s;
+    const uint64_t at = __shfl_sync(kFull, start, j) + (i - __shfl_sync(kFull, excl, j));
+    round(i < total ? j : 32 + lane, j, at);
+  }
+}
+
+/* Whole warp: for each chunk of 32 of x's neighbours taken by this warp
+ * (the block's warps in turn), their rows as flat_rounds' ranges;
+ * round(key, i, f) with i the neighbour's place in x's row and f the arc
+ * a -> z of the entry. */
+template <class Round>
+__device__ __forceinline__ void each_two_path(const walk_args &p, uint64_t first, uint64_t d, Round round) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (uint64_t c = (uint64_t)warp * 32; c < d; c += kThreads) {
+    uint64_t start = 0, len = 0;
+    if (c + lane < d) {
+      const uint32_t a = p.adj[first + c + lane];
+      start = p.off[a], len = p.off[a + 1] - start;
+    }
+    flat_rounds(start, len, [&](int key, int j, uint64_t f) { round(key, c + j, f); });
+  }
+}
+
+/* The per-vertex sums of a thread. */
+struct sums {
+  acc s[WM_O5N_WALKED];
+};
+
+/* Phase 2: the first walk over x's 2-paths (far_edges, and two_hop with
+ * the touched list). */
+__device__ void first_walk(const walk_args &p, const block_scratch &w, uint32_t x, uint32_t *nt, sums &my) {
+  const uint64_t first = p.off[x], d = p.off[x + 1] - first;
+  each_two_path(p, first, d, [&](int key, uint64_t i, uint64_t f) {
+    ull td = 0, F = 0;
+    if (key < 32) {
+      const uint32_t a = p.adj[first + i], z = p.adj[f];
+      if (z != x) {
+        if (!atomicAdd(&w.cn[z], 1u)) w.touched[atomicAdd(nt, 1u)] = z;
+        atomicAdd(&w.s[z], (ull)p.tri[f]);
+        const uint32_t mz = w.mark[z];
+        if (mz) { /* the triangle x, a, z */
+          const uint64_t h = first + mz - 1;
+          td = deg(p.off, z), F = p.tri[h] - 1u;
+          if (a < z) {
+            const i128 tab = p.tri[f], da = (i128)deg(p.off, a), db = (i128)td;
+            acc_add(my.s[WM_O5N_S25], (da - 2) * (db - 2) - tab + 1);
+            acc_add(my.s[WM_O5N_S40], (tab - 1) * (da + db - 6));
+            acc_add(my.s[WM_O5N_S54], choose(tab - 1, 2));
+            acc_add(my.s[WM_O5N_S60], (tab - 1) * ((i128)p.tri[first + i] + p.tri[h] - 2));
+          }
+        }
+      }
+    }
+    if (!__any_sync(kFull, td != 0 || F != 0)) return;
+    seg_sum(key, td);
+    seg_sum(key, F);
+    const bool head = run_head(key);
+    if (!head) return;
+    if (td) atomicAdd(&p.tdeg[first + i], td);
+    if (F) atomicAdd(&p.F[first + i], F);
+  });
+}
+
+/* Phase 3: 36, 50, 51 over the touched; s cleared for E. */
+__device__ void around_cycles(const walk_args &p, const block_scratch &w, uint32_t nt, sums &my) {
+  for (uint32_t k = threadIdx.x; k < nt; k += kThreads) {
+    const uint32_t z = w.touched[k];
+    const i128 cn = w.cn[z];
+    acc_add(my.s[WM_O5N_S36], choose(cn, 2) * ((i128)deg(p.off, z) - 2));
+    acc_add(my.s[WM_O5N_S50], choose(cn, 3));
+    acc_add(my.s[WM_O5N_S51], (cn - 1) * (i128)w.s[z]);
+    w.s[z] = 0;
+  }
+}
+
+/* Phase 4: the tip pairs.  The items are the entries of x's arcs' lists
+ * (G[N(x)]'s arcs a -> b, the owner a found by a search of cn_at); an
+ * item with b before a walks CN(a, b). */
+__device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint64_t first = p.off[x], d = p.off[x + 1] - first;
+  const uint64_t base = p.cn_at[first], items = p.cn_at[first + d] - base;
+  for (uint64_t c = (uint64_t)warp * 32; c < items; c += kThreads) {
+    uint64_t start = 0, len = 0, i = 0;
+    uint32_t b = 0;
+    if (c + lane < items) {
+      uint64_t lo = 0, hi = d - 1; /* the last i with cn_at[first + i] <= base + c + lane */
+      while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (p.cn_at[first + mid] <= base + c + lane) lo = mid;
+        else hi = mid - 1;
+      }
+      i = lo, b = p.cn_list[base + c + lane];
+      const uint32_t a = p.adj[first + i];
+      if (shorter(p.off, b, a)) {
+        const uint64_t f = arc_of(p.off, p.adj, a, b);
+        start = p.cn_at[f], len = p.cn_at[f + 1] - start;
+      }
+    }
+    flat_rounds(start, len, [&](int key, int j, uint64_t k) {
+      ull thirds = 0; /* at most 32 terms below 2^32 */
+      if (key < 32) {
+        const uint32_t q = p.cn_list[k];
+        if (q != x) {
+          atomicAdd(&w.s[q], 1ull);
+          thirds = (ull)w.cn[q] - 2; /* q sees a and b: cn(q) >= 2 */
+        }
+      }
+      const uint64_t ij = __shfl_sync(kFull, i, j);
+      const uint32_t bj = __shfl_sync(kFull, b, j);
+      if (!__any_sync(kFull, thirds != 0)) return;
+      seg_sum(key, thirds);
+      const bool head = run_head(key);
+      if (!head || !thirds) return;
+      atomic_add128(p.toward + 8 * (first + ij) + 2 * WM_O5N_TO64, thirds);
+      atomic_add128(p.toward + 8 * (first + w.mark[bj] - 1) + 2 * WM_O5N_TO64, thirds);
+    });
+  }
+}
+
+/* Phase 5's second walk over x's 2-paths x-y-o: c4e (cn(o) - 1) and what
+ * x owes y for 49 (C(cn(o) - 1, 2)) and 62 (E(o)). */
+__device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t x) {
+  const uint64_t first = p.off[x], d = p.off[x + 1] - first;
+  each_two_path(p, first, d, [&](int key, uint64_t i, uint64_t f) {
+    ull c4 = 0;
+    u128 k23 = 0, chords = 0;
+    if (key < 32) {
+      const uint32_t o = p.adj[f];
+      if (o != x) {
+        const uint32_t cn = w.cn[o];
+        c4 = cn - 1ull, k23 = (u128)choose((i128)cn - 1, 2), chords = w.s[o];
+      }
+    }
+    if (!__any_sync(kFull, c4 != 0 || k23 != 0 || chords != 0)) return;
+    seg_sum(key, c4);
+    seg_sum(key, k23);
+    seg_sum(key, chords);
+    const bool head = run_head(key);
+    if (!head) return;
+    if (c4) atomicAdd(&p.c4e[first + i], c4);
+    atomic_add128(p.toward + 8 * (first + i) + 2 * WM_O5N_TO49, k23);
+    atomic_add128(p.toward + 8 * (first + i) + 2 * WM_O5N_TO62, chords);
+  });
+}
+
+/* 63 over the touched q: E(q) (cn(q) - 2). */
+__device__ void tips(const block_scratch &w, uint32_t nt, sums &my) {
+  for (uint32_t k = threadIdx.x; k < nt; k += kThreads) {
+    const uint32_t q = w.touched[k];
+    acc_add(my.s[WM_O5N_S63], (i128)w.s[q] * ((i128)w.cn[q] - 2));
+  }
+}
+
+/* Phase 6's sum of the block's threads into walked[x]. */
+__device__ void block_sums(const walk_args &p, uint32_t x, sums &my, acc (*part)[WM_O5N_WALKED]) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int k = 0; k < WM_O5N_WALKED; k++) {
+    acc a = my.s[k];
+    for (int s = 16; s; s >>= 1) {
+      const acc o = {(i128)shfl_xor128((u128)a.v, s), __shfl_xor_sync(kFull, a.of, s)};
+      a.of |= o.of;
+      acc_add(a, o.v);
+    }
+    if (lane == 0) part[warp][k] = a;
+  }
+  __syncthreads();
+  if (threadIdx.x < WM_O5N_WALKED) {
+    acc a = part[0][threadIdx.x];
+    for (int v = 1; v < kWarps; v++) a.of |= part[v][threadIdx.x].of, acc_add(a, part[v][threadIdx.x].v);
+    p.walked[(uint64_t)x * WM_O5N_WALKED + threadIdx.x] = a;
+  }
+}
+
+__device__ void one_vertex(const walk_args &p, const block_scratch &w, uint32_t x, uint32_t *nt,
+                           acc (*part)[WM_O5N_WALKED]) {
+  const uint64_t first = p.off[x], d = p.off[x + 1] - first;
+  sums my = {};
+  for (uint64_t i = threadIdx.x; i < d; i += kThreads) w.mark[p.adj[first + i]] = (uint32_t)(i + 1);
+  __syncthreads();
+  first_walk(p, w, x, nt, my);
+  __syncthreads();
+  const uint32_t touched = *nt;
+  around_cycles(p, w, touched, my);
+  __syncthreads();
+  tip_pairs(p, w, x);
+  __syncthreads();
+  second_walk(p, w, x);
+  tips(w, touched, my);
+  __syncthreads();
+  for (uint32_t k = threadIdx.x; k < touched; k += kThreads) w.cn[w.touched[k]] = 0, w.s[w.touched[k]] = 0;
+  for (uint64_t i = threadIdx.x; i < d; i += kThreads) w.mark[p.adj[first + i]] = 0;
+  block_sums(p, x, my, part);
+}
+
+/* Persistent blocks: each takes the next vertex of `order` until none is
+ * left or the call is asked to stop (a vertex taken is walked whole, so
+ * the scratch is left clean). */
+__global__ void __launch_bounds__(kThreads) vertex_walks(walk_args p) {
+  __shared__ uint32_t x_now, nt;
+  __shared__ acc part[kWarps][WM_O5N_WALKED];
+  block_scratch w;
+  scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
+  for (;;) {
+    if (threadIdx.x == 0) {
+      const ull k = atomicAdd(p.next, 1ull);
+      x_now = k < p.n && !wm_stop_asked(p.stop) ? p.order[k] : kNone;
+      nt = 0;
+    }
+    __syncthreads();
+    const uint32_t x = x_now;
+    if (x == kNone) return;
+    one_vertex(p, w, x, &nt, part);
+    __syncthreads();
+  }
+}
+
+/* The row holding arc `arc`: the last v with off[v] <= arc (off[n] > arc). */
+__device__ __forceinline__ uint32_t row_of(const uint64_t *off, uint32_t n, uint64_t arc) {
+  uint32_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo + 1) / 2;
+    if (off[mid] <= arc) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Whole block: for each b of CN(x, a) (the list of the arc e = x -> a),
+ * the paths a-b-z inside N(x), z != a, as step(z); the warps take 32 b at
+ * a time, the arc x -> b found by a search of x's row. */
+template <class Step>
+__device__ __forceinline__ void each_rim_path(const walk_args &p, uint32_t x, uint32_t a, uint64_t e, Step step) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint64_t lb = p.cn_at[e], le = p.cn_at[e + 1];
+  for (uint64_t c = lb + (uint64_t)warp * 32; c < le; c += kThreads) {
+    uint64_t start = 0, len = 0;
+    if (c + lane < le) {
+      const uint64_t xb = arc_of(p.off, p.adj, x, p.cn_list[c + lane]);
+      start = p.cn_at[xb], len = p.cn_at[xb + 1] - start;
+    }
+    flat_rounds(start, len, [&](int key, int, uint64_t l) {
+      if (key < 32 && p.cn_list[l] != a) step(p.cn_list[l]);
+    });
+  }
+}
+
+/* The wheels, after vertex_walks (whose sum 69 they add to): a block per
+ * arc e = x -> a with t_xa >= 2 (else no 4-cycle of G[N(x)] passes through
+ * a), so that a hub's arcs spread over the device; for each z of N(x) but
+ * a, the pairs of the paths a-b-z inside N(x), tallied in the block's cn
+ * with the z touched listed (cn is clean after vertex_walks and after each
+ * arc).  The 4-cycles
+ * of G[N(x)] through a are owed to a (68) and added to x's 69, which stays
+ * below 2^127 (fewer than 2^32 arcs of fewer than 2^95 each): the sum's
+ * overflow flag stays 0, as on the CPU. */
+__global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
+  __shared__ ull arc_now;
+  __shared__ uint32_t nt;
+  __shared__ u128 part[kWarps];
+  block_scratch w;
+  scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
+  const uint64_t m = p.off[p.n];
+  for (;;) {
+    if (threadIdx.x == 0) {
+      ull e;
+      do e = atomicAdd(p.next, 1ull);
+      while (e < m && p.tri[e] < 2);
+      arc_now = e < m && !wm_stop_asked(p.stop) ? e : ~0ull;
+      nt = 0;
+    }
+    __syncthreads();
+    const ull e = arc_now;
+    if (e == ~0ull) return;
+    const uint32_t x = row_of(p.off, p.n, e), a = p.adj[e];
+    each_rim_path(p, x, a, e, [&](uint32_t z) {
+      if (!atomicAdd(&w.cn[z], 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
+    });
+    __syncthreads();
+    u128 cycles = 0;
+    for (uint32_t k = threadIdx.x; k < nt; k += kThreads) {
+      const uint32_t z = w.touched[k];
+      cycles += (u128)choose((i128)w.cn[z], 2);
+      w.cn[z] = 0;
+    }
+    for (int s = 16; s; s >>= 1) cycles += shfl_xor128(cycles, s);
+    if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = cycles;
+    __syncthreads(); /* thread 0 reads part before the next claim's barrier, the others write it after */
+    if (threadIdx.x == 0) {
+      u128 sum = 0;
+      for (int v = 0; v < kWarps; v++) sum += part[v];
+      ull *to = p.toward + 8 * e + 2 * WM_O5N_TO68;
+      to[0] = (ull)sum, to[1] = (ull)(sum >> 64);
+      atomic_add128((ull *)&p.walked[(uint64_t)x * WM_O5N_WALKED + WM_O5N_S69].v, sum);
+    }
+  }
+}
+
+/* ---- the host ------------------------------------------------------------ */
+
+struct bufs {
+  uint64_t *own_off;
+  uint32_t *own_adj, *tri, *cn_list, *order;
+  uint64_t *cn_at;
+  ull *next, *tdeg, *F, *c4e, *toward;
+  acc *walked;
+  unsigned char *scratch;
+  cudaEvent_t start, end;
+};
+
+void release(bufs &b) {
+  void *p[] = {b.own_off, b.own_adj, b.tri, b.cn_list, b.order, b.cn_at, b.next,
+               b.tdeg,    b.F,       b.c4e, b.toward,  b.walked, b.scratch};
+  for (void *x : p)
+    if (x) cudaFree(x);
+  if (b.start) cudaEventDestroy(b.start);
+  if (b.end) cudaEventDestroy(b.end);
+  cudaGetLastError();
+}
+
+/* The vertices by cost, the largest first: bucketed by the bit length of
+ * their 2-paths plus the squares of their arcs' triangles (a vertex's
+ * walks cost about that), which is order enough for the hubs to start
+ * first, in O(n). */
+int by_cost(const wm_graph *g, const uint32_t *tri, uint32_t *order, wm_error *err) {
+  uint8_t *bits = (uint8_t *)malloc(g->n);
+  if (!bits) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the walks' order (%u vertices)", g->n);
+  uint64_t count[66] = {0};
+  for (uint32_t x = 0; x < g->n; x++) {
+    u128 cost = 1;
+    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++)
+      cost += wm_degree(g, g->adj[e]) + (uint64_t)tri[e] * tri[e];
+    const uint64_t c = cost >> 64 ? ~0ull : (uint64_t)cost;
+    bits[x] = (uint8_t)(64 - __builtin_clzll(c));
+    count[64 - bits[x] + 1]++;
+  }
+  for (int k = 1; k < 66; k++) count[k] += count[k - 1];
+  for (uint32_t x = 0; x < g->n; x++) order[count[64 - bits[x]]++] = x;
+  free(bits);
+  return WM_OK;
+}
+
+template <class T>
+cudaError_t upload(T **dst, const void *src, size_t bytes) {
+  return wm_cuda_upload(dst, src, bytes);
+}
+
+/* The graph (gg's or uploaded), the walks' inputs and outputs (zeroed)
+ * and the blocks' scratch (zeroed): as many blocks as run at once, fewer
+ * where their scratch would pass 3/4 of the free memory. */
+int prepare(bufs &b, walk_args &p, const wm_graph *g, const struct wm_gpu_graph *gg, const uint32_t *tri,
+            const uint64_t *cn_at, const uint32_t *cn_list, unsigned *blocks, wm_error *err) {
+  int dev = 0, sms = 0;
+  WM_CU(cudaGetDevice(&dev));
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const size_t n = g->n, m = g->m;
+  void *off = NULL, *adj = NULL;
+  if (!wm_gpu_graph_on(gg, g, dev, &off, &adj)) {
+    WM_CU(upload(&b.own_off, g->offsets, (n + 1) * sizeof(uint64_t)));
+    WM_CU(upload(&b.own_adj, g->adj, m * sizeof(uint32_t)));
+    off = b.own_off, adj = b.own_adj;
+  }
+  uint32_t *order = (uint32_t *)malloc(n * sizeof *order);
+  int rc = order ? by_cost(g, tri, order, err)
+                 : wm_fail(err, WM_EINPUT, "orbits: out of memory for the walks' order (%u vertices)", g->n);
+  const cudaError_t e = rc ? cudaSuccess : upload(&b.order, order, n * sizeof *order);
+  free(order);
+  if (rc) return rc;
+  WM_CU(e);
+  WM_CU(upload(&b.tri, tri, m * sizeof *tri));
+  WM_CU(upload(&b.cn_at, cn_at, (m + 1) * sizeof *cn_at));
+  WM_CU(upload(&b.cn_list, cn_list, cn_at[m] * sizeof *cn_list));
+  WM_CU(cudaMalloc(&b.next, 2 * sizeof *b.next)); /* vertex_walks', wheels' */
+  WM_CU(cudaMalloc(&b.tdeg, (m ? m : 1) * sizeof *b.tdeg));
+  WM_CU(cudaMalloc(&b.F, (m ? m : 1) * sizeof *b.F));
+  WM_CU(cudaMalloc(&b.c4e, (m ? m : 1) * sizeof *b.c4e));
+  WM_CU(cudaMalloc(&b.toward, (m ? m : 1) * 8 * sizeof *b.toward));
+  WM_CU(cudaMalloc(&b.walked, n * WM_O5N_WALKED * sizeof *b.walked));
+  WM_CU(cudaMemset(b.next, 0, 2 * sizeof *b.next));
+  WM_CU(cudaMemset(b.tdeg, 0, m * sizeof *b.tdeg));
+  WM_CU(cudaMemset(b.F, 0, m * sizeof *b.F));
+  WM_CU(cudaMemset(b.c4e, 0, m * sizeof *b.c4e));
+  WM_CU(cudaMemset(b.toward, 0, m * 8 * sizeof *b.toward));
+  const uint64_t stride = scratch_bytes(n, NULL, NULL);
+  size_t free_b = 0, total_b = 0;
+  WM_CU(cudaMemGetInfo(&free_b, &total_b));
+  int per_sm = 0; /* as many blocks as are resident at once: more would only hold scratch */
+  WM_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vertex_walks, kThreads, 0));
+  uint64_t want = (uint64_t)sms * (per_sm > 0 ? per_sm : 1), fit = (uint64_t)(0.75 * (double)free_b) / stride;
+  if (want > n) want = n;
+  if (want > fit) want = fit;
+  if (!want)
+    return wm_fail(err, WM_EDEVICE, "orbits: device out of memory: one block's walk scratch (%llu bytes, %zu free)",
+                   (unsigned long long)stride, free_b);
+  WM_CU(cudaMalloc(&b.scratch, want * stride));
+  WM_CU(cudaMemset(b.scratch, 0, want * stride));
+  p = walk_args{(const uint64_t *)off, (const uint32_t *)adj, g->n, b.tri, b.cn_list, b.order, b.cn_at, b.next,
+                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL};
+  *blocks = (unsigned)want;
+  return WM_OK;
+}
+
+int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_error *err) {
+  const size_t m = g->m;
+  WM_CU(cudaMemcpy(w->tdeg, b.tdeg, m * sizeof *w->tdeg, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->F, b.F, m * sizeof *w->F, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->c4e, b.c4e, m * sizeof *w->c4e, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->toward, b.toward, m * sizeof *w->toward, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->walked, b.walked, (size_t)g->n * sizeof *w->walked, cudaMemcpyDeviceToHost));
+  return WM_OK;
+}
+
+int walk(bufs &b, const wm_graph *g, const struct wm_gpu_graph *gg, const uint32_t *tri, const uint64_t *cn_at,
+         const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
+  walk_args p;
+  unsigned blocks = 0;
+  int rc = prepare(b, p, g, gg, tri, cn_at, cn_list, &blocks, err);
+  if (!rc) rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err);
+  if (rc) return rc;
+  WM_CU(cudaEventCreate(&b.start));
+  WM_CU(cudaEventCreate(&b.end));
+  WM_CU(cudaEventRecord(b.start, 0));
+  vertex_walks<<<blocks, kThreads>>>(p);
+  WM_CU(cudaGetLastError());
+  walk_args q = p;
+  q.next = b.next + 1;
+  wheels<<<blocks, kThreads>>>(q);
+  WM_CU(cudaGetLastError());
+  WM_CU(cudaEventRecord(b.end, 0));
+  WM_CU(cudaEventSynchronize(b.end));
+  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
+  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
+  float ms = 0;
+  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
+  if (kernel_ms) *kernel_ms += ms;
+  return copy_back(b, g, w, err);
+}
+
+}  // namespace
+
+int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, const uint32_t *tri, const uint64_t *cn_at,
+                     const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
+  if (!g->n) return WM_OK;
+  bufs b;
+  memset(&b, 0, sizeof b);
+  const int rc = walk(b, g, gg, tri, cn_at, cn_list, w, kernel_ms, err);
+  release(b);
+  return rc;
+}

@@ -1,0 +1,317 @@
+/* The per-vertex walks of the 5-vertex non-induced counts on the CPU
+ * (orbit_walks5.h says what they leave; orbit_noninduced5.c, whose
+ * notation this is, reads it).  Each vertex walks with its own scratch and
+ * writes only its own arcs and sums, so the threads share no writes. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orbit_walks5.h"
+
+int wm_o5n_walks_alloc(const wm_graph *g, wm_o5n_walks *w) {
+  const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
+  *w = (wm_o5n_walks){calloc(m, sizeof *w->tdeg), calloc(m, sizeof *w->F), calloc(m, sizeof *w->c4e),
+                      calloc(m, sizeof *w->toward), calloc(n, sizeof *w->walked)};
+  if (w->tdeg && w->F && w->c4e && w->toward && w->walked) return 0;
+  wm_o5n_walks_free(w);
+  return -1;
+}
+
+void wm_o5n_walks_free(wm_o5n_walks *w) {
+  free(w->tdeg);
+  free(w->F);
+  free(w->c4e);
+  free(w->toward);
+  free(w->walked);
+  memset(w, 0, sizeof *w);
+}
+
+/* What one vertex's walks read. */
+typedef struct walk_in {
+  const wm_graph *g;
+  const uint32_t *tri;
+  const uint64_t *cn_at;   /* per arc a -> b, where CN(a, b) starts in cn_list (m + 1) */
+  const uint32_t *cn_list; /* each arc's common neighbours, ascending */
+  wm_o5n_walks *w;
+} walk_in;
+
+static wm_i128 deg(const wm_graph *g, uint32_t v) { return (wm_i128)(g->offsets[v + 1] - g->offsets[v]); }
+
+/* ---- x's triangles ----------------------------------------------------- */
+
+/* The graphlets cut at a triangle x, a, b read its far edge a-b: t_ab, and
+ * per arc tdeg (over the third vertices z of the edge's triangles, the sum
+ * of d_z) and F (for the arc y -> a, the sum of t_yz - 1).  Each vertex
+ * walks its own triangles with its row marked, so that every credit is its
+ * own (no shared writes): that costs the sum of d^2, where the oriented
+ * walks of orbit_aggregates_cpu.c cost the sum of d d+. */
+
+/* tdeg and F of x's arcs, and x's sums of 25, 40, 54 and 60 over its
+ * triangles (each once: a < b).  tdeg and F are below 2^64 (at most 2^32
+ * terms below 2^32); a term of a sum is below 2^66. */
+static void far_edges(const walk_in *p, uint64_t *mark, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint32_t *t = p->tri;
+  wm_acc *s = p->w->walked[x];
+  WM_O5N_EACH_TRIANGLE_OF(g, mark, x, {
+    p->w->tdeg[e] += (uint64_t)deg(g, b);
+    p->w->F[e] += t[h] - 1u;
+    if (a < b) {
+      const wm_i128 tab = t[f], da = deg(g, a), db = deg(g, b);
+      wm_acc_add(&s[WM_O5N_S25], (da - 2) * (db - 2) - tab + 1);
+      wm_acc_add(&s[WM_O5N_S40], (tab - 1) * (da + db - 6));
+      wm_acc_add(&s[WM_O5N_S54], wm_choose(tab - 1, 2));
+      wm_acc_add(&s[WM_O5N_S60], (tab - 1) * ((wm_i128)t[e] + t[h] - 2));
+    }
+  });
+}
+
+/* ---- x's 2-hop partners ------------------------------------------------ */
+
+/* The graphlets around a 4-cycle through x read, for each vertex z two
+ * steps from x, cn = |N(x) and N(z)| and s = the sum of t_bz over those
+ * common neighbours b: a tally over x's 2-paths, each vertex's own as
+ * above (the sum of d^2).  Per thread: mark, and cn, s (zero for every
+ * vertex before and after), touched. */
+typedef struct scratch {
+  uint64_t *mark, *cn, *s;
+  uint32_t *touched;
+  uint64_t *start;    /* n + 1 */
+  uint32_t *inner;    /* G[N(x)] as lists, in diamonds_and_wheels: the largest 2T */
+  uint32_t *inner_at; /* beside each, its place in the row it came from */
+} scratch;
+
+static uint32_t two_hop(const walk_in *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  uint32_t nt = 0;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t a = g->adj[e];
+    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+      const uint32_t z = g->adj[f];
+      if (z == x) continue;
+      if (!w->cn[z]++) w->touched[nt++] = z;
+      w->s[z] += p->tri[f];
+    }
+  }
+  return nt;
+}
+
+/* c4e of x's arcs (the 4-cycles through the edge x-y: for each u of N(y)
+ * but x, cn(x, u) less y itself) and x's sums of 36, 50 and 51.  A term
+ * is below 2^96; c4e below 2^64 (fewer than d(x) d(y) cycles). */
+static void around_cycles(const walk_in *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint32_t nt = two_hop(p, w, x);
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t y = g->adj[e];
+    uint64_t c = 0;
+    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++)
+      if (g->adj[f] != x) c += w->cn[g->adj[f]] - 1;
+    p->w->c4e[e] = c;
+  }
+  wm_acc *s = p->w->walked[x];
+  for (uint32_t i = 0; i < nt; i++) {
+    const uint32_t z = w->touched[i];
+    const wm_i128 cn = w->cn[z];
+    wm_acc_add(&s[WM_O5N_S36], wm_choose(cn, 2) * (deg(g, z) - 2));
+    wm_acc_add(&s[WM_O5N_S50], wm_choose(cn, 3));
+    wm_acc_add(&s[WM_O5N_S51], (cn - 1) * (wm_i128)w->s[z]);
+    w->cn[z] = w->s[z] = 0;
+  }
+}
+
+/* ---- x's diamonds and wheels -------------------------------------------- */
+
+/* K2,3's 3-side (49), W4 less a spoke (62-64) and the wheel (68, 69) read,
+ * besides x's 2-hop tally cn, E(q) = the edges inside CN(x, q) (the chords
+ * of the diamonds with tips x and q: the tip-pair walk) and the 4-cycles
+ * inside G[N(x)].  Four of them are counts at a vertex other than the one
+ * whose tally holds the pieces (49 and 62 at a common neighbour of the
+ * pair, 64 at a chord end, 68 on the rim): x leaves on each arc x -> y what
+ * it owes y (toward), and y sums its in-arcs in the last pass, so that
+ * every walk writes only its own. */
+
+/* x's 2-hop tally cn (as two_hop, without s), and G[N(x)] as lists: the
+ * neighbours inside N(x) of x's i-th neighbour are inner[start[i] ..
+ * start[i + 1]), as many as that arc's triangles.  N(x) is left marked in
+ * mark (arc + 1).  It costs x's 2-paths. */
+static uint32_t neighbourhood(const walk_in *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint64_t first = g->offsets[x], d = g->offsets[x + 1] - first;
+  uint32_t nt = 0;
+  for (uint64_t e = first; e < first + d; e++) w->mark[g->adj[e]] = e + 1;
+  w->start[0] = 0;
+  for (uint64_t i = 0; i < d; i++) w->start[i + 1] = w->start[i] + p->tri[first + i];
+  for (uint64_t i = 0; i < d; i++) {
+    const uint32_t a = g->adj[first + i];
+    uint64_t fill = w->start[i];
+    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+      const uint32_t z = g->adj[f];
+      if (z == x) continue;
+      if (!w->cn[z]++) w->touched[nt++] = z;
+      if (w->mark[z]) w->inner_at[fill] = (uint32_t)(f - g->offsets[a]), w->inner[fill++] = z;
+    }
+  }
+  return nt;
+}
+
+/* E (in w->s) over the vertices q != x, and on each arc x -> a the sum over
+ * the diamonds with tip x and chord a-b (other tip q) of cn(q) - 2, the
+ * tips' third common neighbours: 64's count at a, each diamond once from
+ * each tip.  The q of a triangle x, a, b are CN(a, b) less x, listed per
+ * arc: the q visited are the sum over edges of t^2.  An arc's sum is below
+ * 2^96 (t_xa triangles, fewer than 2^32 q each, cn below 2^32); E(q) below
+ * 2^64 (the edges among cn(q) vertices). */
+static void tip_pairs(const walk_in *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint64_t first = g->offsets[x];
+  for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
+    const uint32_t a = g->adj[first + i];
+    for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {
+      const uint32_t b = w->inner[j];
+      if (!wm_o5n_shorter(g, b, a)) continue;
+      const uint64_t f = g->offsets[a] + w->inner_at[j]; /* the arc a -> b */
+      wm_i128 thirds = 0;
+      for (uint64_t k = p->cn_at[f]; k < p->cn_at[f + 1]; k++) {
+        const uint32_t q = p->cn_list[k];
+        if (q == x) continue;
+        w->s[q]++;
+        thirds += (wm_i128)w->cn[q] - 2; /* q sees a and b: cn(q) >= 2 */
+      }
+      p->w->toward[first + i][WM_O5N_TO64] += thirds;
+      p->w->toward[w->mark[b] - 1][WM_O5N_TO64] += thirds;
+    }
+  }
+}
+
+/* On each arc x -> y, over the o of N(y) but x: C(cn(o) - 1, 2), the pairs
+ * of further common neighbours of x and o (K2,3s with y, x and those two
+ * on the 3-side: 49 at y), and E(o), the chords inside CN(x, o) (W4 less a
+ * spoke with tips x, o and y their third common neighbour, 62 at y, less
+ * the chords at y, taken off at y).  x's 2-paths again; each below 2^96. */
+static void pairs_through(const walk_in *p, const scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t y = g->adj[e];
+    wm_i128 k23 = 0, chords = 0;
+    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++) {
+      const uint32_t o = g->adj[f];
+      if (o == x) continue;
+      k23 += wm_choose((wm_i128)w->cn[o] - 1, 2);
+      chords += (wm_i128)w->s[o];
+    }
+    p->w->toward[e][WM_O5N_TO49] = k23, p->w->toward[e][WM_O5N_TO62] = chords;
+  }
+}
+
+/* The 4-cycles of G[N(x)] through each neighbour a (W4 hubbed at x with a
+ * on its rim, 68 at a): for each z of N(x) but a, the pairs of the paths
+ * a-b-z inside N(x), tallied in w->cn.  The lists make it cost, per
+ * neighbour b, t_xb^2 (the sum over edges of t^2).  Their sum over a is
+ * each cycle 4 times (69 at x).  One a's sum is below 2^95 (fewer than
+ * 2^32 z, each on at most t_xa < 2^32 paths). */
+static void wheels(const walk_in *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint64_t first = g->offsets[x];
+  for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
+    const uint32_t a = g->adj[first + i];
+    uint32_t nt = 0;
+    for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {
+      const uint64_t k = w->mark[w->inner[j]] - 1 - first; /* b's place in x's row */
+      for (uint64_t l = w->start[k]; l < w->start[k + 1]; l++) {
+        const uint32_t z = w->inner[l];
+        if (z != a && !w->cn[z]++) w->touched[nt++] = z;
+      }
+    }
+    wm_i128 cycles = 0;
+    for (uint32_t u = 0; u < nt; u++) {
+      cycles += wm_choose((wm_i128)w->cn[w->touched[u]], 2);
+      w->cn[w->touched[u]] = 0;
+    }
+    p->w->toward[first + i][WM_O5N_TO68] = cycles;
+    wm_acc_add(&p->w->walked[x][WM_O5N_S69], cycles);
+  }
+}
+
+/* x's part of 49, 62-64, 68 and 69: what it owes its neighbours, and its
+ * own sums, tip (63: the sum over q of E(q) (cn(q) - 2), a term below
+ * 2^96) and hub (69, four times). */
+static void diamonds_and_wheels(const walk_in *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  const uint32_t nt = neighbourhood(p, w, x);
+  tip_pairs(p, w, x);
+  pairs_through(p, w, x);
+  for (uint32_t i = 0; i < nt; i++) {
+    const uint32_t q = w->touched[i];
+    wm_acc_add(&p->w->walked[x][WM_O5N_S63], (wm_i128)w->s[q] * ((wm_i128)w->cn[q] - 2));
+    w->cn[q] = w->s[q] = 0;
+  }
+  wheels(p, w, x);
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
+}
+
+static void vertex_walks(const walk_in *p, scratch *w, uint32_t x) {
+  const wm_graph *g = p->g;
+  memset(p->w->walked[x], 0, sizeof p->w->walked[x]);
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    p->w->tdeg[e] = p->w->F[e] = 0;
+    memset(p->w->toward[e], 0, sizeof p->w->toward[e]);
+  }
+  far_edges(p, w->mark, x);
+  around_cycles(p, w, x);
+  diamonds_and_wheels(p, w, x);
+}
+
+/* The largest 2T over the vertices: the room G[N(x)]'s lists take. */
+static uint64_t largest_neighbourhood(const wm_graph *g, const uint32_t *tri) {
+  uint64_t most = 0;
+  for (uint32_t x = 0; x < g->n; x++) {
+    uint64_t twice = 0;
+    for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) twice += tri[e];
+    most = twice > most ? twice : most;
+  }
+  return most;
+}
+
+/* Per thread: 3n words of zeros, n halves, n + 1 words (start) and 2 x room
+ * halves (inner and inner_at, the largest 2T each). */
+#define SCRATCH_WORDS(n) (5 * (size_t)(n) + 1)
+
+static void walk_all(const walk_in *p, uint64_t *zeros, uint32_t *inner, uint64_t room, wm_progress *progress) {
+  const wm_graph *g = p->g;
+#pragma omp parallel
+  {
+    uint64_t *mine = zeros + (size_t)omp_get_thread_num() * SCRATCH_WORDS(g->n);
+    uint32_t *lists = inner + (size_t)omp_get_thread_num() * 2 * room;
+    scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, (uint32_t *)(mine + 3 * (size_t)g->n),
+                 mine + 4 * (size_t)g->n, lists, lists + room};
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < (int64_t)g->n; b += 16) { /* a block per claim: a block is the interrupt's unit */
+      if (wm_progress_stopped(progress)) continue;
+      const int64_t end = b + 16 < (int64_t)g->n ? b + 16 : (int64_t)g->n;
+      for (int64_t v = b; v < end; v++) vertex_walks(p, &w, (uint32_t)v);
+      wm_progress_add(progress, (uint64_t)(end - b));
+    }
+  }
+}
+
+int wm_o5n_walks_cpu(const wm_graph *g, const uint32_t *tri, const uint64_t *cn_at, const uint32_t *cn_list,
+                     wm_o5n_walks *w, wm_progress *progress, wm_error *err) {
+  const size_t n = g->n ? g->n : 1, threads = (size_t)omp_get_max_threads();
+  const uint64_t room = largest_neighbourhood(g, tri);
+  uint64_t *zeros = calloc(SCRATCH_WORDS(n) * threads, sizeof *zeros);
+  uint32_t *inner = NULL;
+  if (room <= SIZE_MAX / 2 / sizeof *inner / threads) inner = malloc((room ? 2 * room : 1) * threads * sizeof *inner);
+  if (!zeros || !inner) {
+    free(zeros);
+    free(inner);
+    return wm_fail(err, WM_EINPUT,
+                   "orbits: out of memory for the non-induced counts' walks (%u vertices, %llu words per thread)",
+                   g->n, (unsigned long long)room);
+  }
+  const walk_in p = {g, tri, cn_at, cn_list, w};
+  walk_all(&p, zeros, inner, room, progress);
+  free(zeros);
+  free(inner);
+  return WM_OK;
+}

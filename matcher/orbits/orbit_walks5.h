@@ -1,0 +1,86 @@
+/* The per-vertex walks of the 5-vertex non-induced counts
+ * (orbit_noninduced5.c reads them): each vertex x walks its triangles'
+ * far edges, its 2-hop tally, its diamonds by their tips and the 4-cycles
+ * inside its neighbourhood, and leaves what it found in one struct, so
+ * that the CPU walks (orbit_walks5.c, the oracle) and the GPU walks
+ * (gpu_orbit_walks5.cu) fill the same thing.  Every arc's values are
+ * written by its tail's walk, every vertex's sums by its own. */
+#ifndef WM_ORBIT_WALKS5_H
+#define WM_ORBIT_WALKS5_H
+
+#include "base.h"
+#include "orbits.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* x's own sums: over its triangles' far edges (25, 40, 54, 60), over the
+ * vertices two steps away (36, 50, 51), over its diamonds by tip (63) and
+ * over the 4-cycles inside G[N(x)] (69, four times each). */
+enum { WM_O5N_S25, WM_O5N_S40, WM_O5N_S54, WM_O5N_S60, WM_O5N_S36, WM_O5N_S50, WM_O5N_S51, WM_O5N_S63,
+       WM_O5N_S69, WM_O5N_WALKED };
+/* What a vertex's walk owes the far end y of each of its arcs, where the
+ * count is y's but the pieces are in the walker's tally. */
+enum { WM_O5N_TO49, WM_O5N_TO62, WM_O5N_TO64, WM_O5N_TO68, WM_O5N_TOWARD };
+
+typedef struct wm_o5n_walks {
+  /* per arc x -> y: over the third vertices z of the edge's triangles, the
+   * sum of d_z (tdeg) and of t_xz - 1 (F); the 4-cycles through the edge
+   * (c4e) */
+  uint64_t *tdeg, *F, *c4e;
+  wm_i128 (*toward)[WM_O5N_TOWARD]; /* per arc: written by its tail, read by its head */
+  wm_acc (*walked)[WM_O5N_WALKED];  /* per vertex; an overflowed sum has its flag set */
+} wm_o5n_walks;
+
+/* The arrays for g (m arcs, n vertices; at least one entry each), or -1
+ * when out of memory (then freed). */
+int wm_o5n_walks_alloc(const wm_graph *g, wm_o5n_walks *w);
+void wm_o5n_walks_free(wm_o5n_walks *w);
+
+/* b before a in (degree, id): each triangle x, a, b is walked from the end
+ * whose row is the longer, so that the row scanned is the shorter. */
+static inline int wm_o5n_shorter(const wm_graph *g, uint32_t b, uint32_t a) {
+  const uint64_t db = wm_degree(g, b), da = wm_degree(g, a);
+  return db < da || (db == da && b < a);
+}
+
+/* Runs the body for every ordered pair (a, b) of x's neighbours that are
+ * adjacent: e the arc x -> a, h the arc x -> b, f the arc a -> b.  mark
+ * (zero for every vertex before and after) holds x's arcs + 1 meanwhile. */
+#define WM_O5N_EACH_TRIANGLE_OF(g, mark, x, ...)                                                  \
+  do {                                                                                            \
+    for (uint64_t e_ = (g)->offsets[x]; e_ < (g)->offsets[(x) + 1]; e_++) (mark)[(g)->adj[e_]] = e_ + 1; \
+    for (uint64_t e = (g)->offsets[x]; e < (g)->offsets[(x) + 1]; e++) {                          \
+      const uint32_t a = (g)->adj[e];                                                             \
+      for (uint64_t f = (g)->offsets[a]; f < (g)->offsets[a + 1]; f++) {                          \
+        const uint32_t b = (g)->adj[f];                                                           \
+        if (!(mark)[b]) continue;                                                                 \
+        const uint64_t h = (mark)[b] - 1;                                                         \
+        __VA_ARGS__;                                                                              \
+      }                                                                                           \
+    }                                                                                             \
+    for (uint64_t e_ = (g)->offsets[x]; e_ < (g)->offsets[(x) + 1]; e_++) (mark)[(g)->adj[e_]] = 0; \
+  } while (0)
+
+/* The walks of every vertex on the CPU's threads (orbit_walks5.c), from
+ * tri (the triangles per arc) and each arc's common neighbours, ascending
+ * (the arc f's are cn_list[cn_at[f] .. cn_at[f + 1])).  progress gets a
+ * vertex per walk done; a stop seen there leaves the rest unwalked (the
+ * caller asks wm_progress_stopped).  Only out of memory fails. */
+int wm_o5n_walks_cpu(const wm_graph *g, const uint32_t *tri, const uint64_t *cn_at, const uint32_t *cn_list,
+                     wm_o5n_walks *w, wm_progress *progress, wm_error *err);
+
+/* The same on the current CUDA device (gpu_orbit_walks5.cu), reading g
+ * where gg (may be NULL) holds it there, else uploading it; *kernel_ms
+ * (may be NULL) gets the kernels' time added.  Every CUDA failure is
+ * WM_EDEVICE (without CUDA: "built without CUDA"); an interrupt
+ * WM_EINTERRUPTED. */
+int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, const uint32_t *tri, const uint64_t *cn_at,
+                     const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms, wm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,194 @@
+/* Checks the 5-vertex orbits' per-vertex walks on the GPU
+ * (matcher/orbits/gpu_orbit_walks5.cu) on the CPU emulator against the
+ * CPU's (wm_o5n_walks_cpu, the oracle), every value exactly: per arc tdeg,
+ * F, c4e and the four toward words, per vertex the nine sums and their
+ * overflow flags; then the non-induced counts N of every vertex with the
+ * walks on the GPU against those with the walks on the CPU.  The graphs:
+ * small Erdos-Renyi graphs, a power-law graph, a hub over a sparse graph,
+ * a star, K12, an empty graph, 2- and 3-vertex graphs, and any edge-list
+ * files given; each as built and renumbered by degree, the walks once
+ * uploading the graph and once reading it kept on the device
+ * (wm_gpu_graph), and once asked to stop before the call (it must end
+ * interrupted).  ORBIT_EMU_ONLY=TEXT checks only the built graphs whose
+ * name holds TEXT.  Prints a line per graph and the first mismatch; exit 0
+ * when every value matches. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "datasets.h"
+#include "device.h"
+#include "emu_graphs.h"
+#include "orbit_noninduced5.h"
+#include "orbit_walks5.h"
+
+static std::string i128_str(wm_i128 v) {
+  if (v == 0) return "0";
+  const bool neg = v < 0;
+  wm_u128 u = neg ? (wm_u128)0 - (wm_u128)v : (wm_u128)v;
+  std::string s;
+  while (u) s.insert(s.begin(), (char)('0' + (int)(u % 10))), u /= 10;
+  return neg ? "-" + s : s;
+}
+
+/* Each arc's common neighbours, ascending (the rows are). */
+static void arc_lists(const wm_graph *g, const uint32_t *tri, std::vector<uint64_t> &at, std::vector<uint32_t> &list) {
+  at.assign(g->m + 1, 0);
+  for (uint64_t f = 0; f < g->m; f++) at[f + 1] = at[f] + tri[f];
+  list.assign(at[g->m] ? at[g->m] : 1, 0);
+  for (uint32_t a = 0; a < g->n; a++)
+    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+      const uint32_t b = g->adj[f];
+      uint64_t i = g->offsets[a], j = g->offsets[b], k = at[f];
+      while (i < g->offsets[a + 1] && j < g->offsets[b + 1]) {
+        if (g->adj[i] < g->adj[j]) i++;
+        else if (g->adj[i] > g->adj[j]) j++;
+        else list[k++] = g->adj[i], i++, j++;
+      }
+    }
+}
+
+/* The first value where the walks differ, or "" where none does. */
+static std::string first_difference(const wm_graph *g, const wm_o5n_walks &a, const wm_o5n_walks &b) {
+  char buf[256];
+  for (uint64_t e = 0; e < g->m; e++) {
+    if (a.tdeg[e] != b.tdeg[e] || a.F[e] != b.F[e] || a.c4e[e] != b.c4e[e]) {
+      snprintf(buf, sizeof buf, "arc %llu: tdeg %llu/%llu F %llu/%llu c4e %llu/%llu", (unsigned long long)e,
+               (unsigned long long)a.tdeg[e], (unsigned long long)b.tdeg[e], (unsigned long long)a.F[e],
+               (unsigned long long)b.F[e], (unsigned long long)a.c4e[e], (unsigned long long)b.c4e[e]);
+      return buf;
+    }
+    for (int k = 0; k < WM_O5N_TOWARD; k++)
+      if (a.toward[e][k] != b.toward[e][k])
+        return "arc " + std::to_string(e) + " toward[" + std::to_string(k) + "]: gpu " + i128_str(a.toward[e][k]) +
+               ", cpu " + i128_str(b.toward[e][k]);
+  }
+  for (uint32_t v = 0; v < g->n; v++)
+    for (int k = 0; k < WM_O5N_WALKED; k++) {
+      const wm_acc &x = a.walked[v][k], &y = b.walked[v][k];
+      if (x.overflow != y.overflow || (!x.overflow && x.v != y.v))
+        return "vertex " + std::to_string(v) + " sum " + std::to_string(k) + ": gpu " + i128_str(x.v) + " (" +
+               std::to_string(x.overflow) + "), cpu " + i128_str(y.v) + " (" + std::to_string(y.overflow) + ")";
+    }
+  return "";
+}
+
+static void die(const std::string &name, const char *what, const wm_error &err) {
+  fprintf(stderr, "orbit-emu-walks: %s: %s: %s\n", name.c_str(), what, err.msg);
+  exit(2);
+}
+
+/* The walks of g on the GPU (gg kept, or NULL) against the CPU's; then N. */
+static int check_one(const std::string &name, const wm_graph *g) {
+  wm_error err;
+  std::vector<uint32_t> tri(g->m ? g->m : 1);
+  if (wm_orbit_triangles_cpu(g, tri.data(), &err)) die(name, "triangles", err);
+  std::vector<uint64_t> at;
+  std::vector<uint32_t> list;
+  arc_lists(g, tri.data(), at, list);
+  wm_o5n_walks cpu, gpu;
+  if (wm_o5n_walks_alloc(g, &cpu) || wm_o5n_walks_alloc(g, &gpu)) die(name, "out of memory", err);
+  wm_progress progress;
+  wm_progress_init(&progress, "walks", g->n, 0);
+  if (wm_o5n_walks_cpu(g, tri.data(), at.data(), list.data(), &cpu, &progress, &err)) die(name, "CPU walks", err);
+  wm_gpu_graph *kept = NULL;
+  if (wm_gpu_graph_create(g, 1, &kept, &err)) die(name, "the graph on the device", err);
+  int bad = 0;
+  for (const wm_gpu_graph *gg : {(const wm_gpu_graph *)NULL, (const wm_gpu_graph *)kept}) {
+    /* stale values where the GPU writes nothing would show */
+    memset(gpu.tdeg, 0x5A, (g->m ? g->m : 1) * sizeof *gpu.tdeg);
+    memset(gpu.toward, 0x5A, (g->m ? g->m : 1) * sizeof *gpu.toward);
+    memset(gpu.walked, 0x5A, (g->n ? g->n : 1) * sizeof *gpu.walked);
+    double ms = 0;
+    printf("%-28s %-9s ", name.c_str(), gg ? "kept" : "uploaded");
+    if (wm_o5n_walks_gpu(g, gg, tri.data(), at.data(), list.data(), &gpu, &ms, &err)) {
+      printf("FAILED: %s\n", err.msg);
+      bad++;
+      continue;
+    }
+    const std::string diff = g->n ? first_difference(g, gpu, cpu) : "";
+    printf("%s\n", diff.empty() ? "walks ok" : ("MISMATCH at " + diff).c_str());
+    bad += !diff.empty();
+  }
+  /* asked to stop before the call: interrupted, whatever it left */
+  wm_monitor mon;
+  memset(&mon, 0, sizeof mon);
+  mon.stop = 1;
+  wm_monitor *was = wm_monitor_enter(&mon);
+  const int rc = g->n ? wm_o5n_walks_gpu(g, NULL, tri.data(), at.data(), list.data(), &gpu, NULL, &err) : -1;
+  wm_monitor_leave(was);
+  if (g->n) {
+    printf("%-28s %-9s %s\n", name.c_str(), "stopped", rc == WM_EINTERRUPTED ? "interrupted" : "NOT INTERRUPTED");
+    bad += rc != WM_EINTERRUPTED;
+  }
+  wm_gpu_graph_destroy(kept);
+  wm_o5n_walks_free(&cpu);
+  wm_o5n_walks_free(&gpu);
+  /* the counts N with the walks on the GPU == on the CPU */
+  std::vector<wm_i128> Ng((size_t)g->n * ORBITS5 + 1), Nc((size_t)g->n * ORBITS5 + 1);
+  printf("%-28s %-9s ", name.c_str(), "N");
+  if (wm_o5n_counts_with(g, 1, Ng.data(), &err)) {
+    printf("FAILED: %s\n", err.msg);
+    return bad + 1;
+  }
+  if (wm_o5n_counts_with(g, 0, Nc.data(), &err)) die(name, "CPU counts", err);
+  for (size_t i = 0; i < (size_t)g->n * ORBITS5; i++)
+    if (Ng[i] != Nc[i]) {
+      printf("MISMATCH at vertex %zu orbit %zu: gpu %s, cpu %s\n", i / ORBITS5, i % ORBITS5 + FIRST5,
+             i128_str(Ng[i]).c_str(), i128_str(Nc[i]).c_str());
+      return bad + 1;
+    }
+  printf("ok\n");
+  return bad;
+}
+
+static int check(const std::string &name, const wm_graph *g0) {
+  wm_graph *g = NULL;
+  wm_error err;
+  if (wm_graph_relabel_by_degree(g0, &g, &err)) die(name, "relabel", err);
+  int bad = check_one(name, g0) + check_one(name + ", by degree", g);
+  wm_graph_destroy(g);
+  return bad;
+}
+
+int main(int argc, char **argv) {
+  const char *only = getenv("ORBIT_EMU_ONLY");
+  struct named {
+    std::string name;
+    wm_graph *g;
+  };
+  std::vector<named> graphs = {
+      {"er(40, 0.3)", er(40, 300, 1)},
+      {"er(60, 0.6)", er(60, 600, 5)},
+      {"er(120, 0.06)", er(120, 60, 2)},
+      {"powerlaw(300)", powerlaw(300, 6, 3, 200, 3)},
+      {"hub(500, 450, 5)", hub(500, 450, 3, 5, 9)},
+      {"hub(700, 650, 2)", hub(700, 650, 3, 2, 12)},
+      {"star(300)", star(300)},
+      {"K12", clique(12)},
+      {"empty(5)", edges(5, {})},
+      {"path(3)", edges(3, {0, 1, 1, 2})},
+      {"edge(2)", edges(2, {0, 1})},
+      {"two triangles", edges(6, {0, 1, 1, 2, 2, 0, 3, 4, 4, 5, 5, 3})},
+  };
+  int bad = 0;
+  for (named &s : graphs) {
+    if (!only || !*only || strstr(s.name.c_str(), only)) bad += check(s.name, s.g);
+    wm_graph_destroy(s.g);
+  }
+  for (int i = 1; i < argc; i++) {
+    wm_load_options lo;
+    wm_load_options_init(&lo);
+    lo.use_cache = 0;
+    wm_graph *g = NULL;
+    wm_error err;
+    if (wm_graph_load(argv[i], &lo, &g, NULL, &err)) die(argv[i], "load", err);
+    bad += check(argv[i], g);
+    wm_graph_destroy(g);
+  }
+  printf("%s\n", bad ? "orbit-emu-walks: MISMATCH" : "orbit-emu-walks: every value matches");
+  return bad != 0;
+}
