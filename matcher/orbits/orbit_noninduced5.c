@@ -495,9 +495,9 @@ static int arc_lists(const wm_graph *g, const uint32_t *tri, pieces *p, wm_error
              : WM_OK;
 }
 
-/* The aggregates (on the GPU where run->gpu), then the passes into s,
- * with the walks on the GPU where gpu_walks. */
-static int noninduced(const wm_graph *g, const wm_orbit_run *run, int gpu_walks, const sink *s, wm_error *err) {
+/* The aggregates, the clique sums, the 5-cycles and the walks (on the GPU
+ * where run->gpu), then the passes into s. */
+static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s, wm_error *err) {
   const size_t n = g->n ? g->n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
@@ -507,21 +507,21 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, int gpu_walks,
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
   double at[4] = {wm_now()};
-  if (!rc && run && run->gpu) rc = wm_orbit_aggregates_gpu(g, 4, run->gpu_graph, &a, run->kernel_ms, err);
-  else if (!rc) rc = wm_orbit_aggregates_cpu(g, 4, &a, err);
+  const int gpu = run && run->gpu;
+  double *ms = run ? run->kernel_ms : NULL;
+  const struct wm_gpu_graph *gg = run ? run->gpu_graph : NULL;
+  if (!rc) rc = gpu ? wm_orbit_aggregates_gpu(g, 4, gg, &a, ms, err) : wm_orbit_aggregates_cpu(g, 4, &a, err);
   at[1] = wm_now();
   if (!rc && s->counts) { /* the orbits up to 4 vertices from the same aggregates */
     wm_orbit_run r4 = *run;
     r4.k = 4;
     rc = wm_orbit_rows_from(g, &r4, &a, wm_orbit_count(5), s->counts, err);
   }
-  const int gpu = run && run->gpu;
-  double *ms = run ? run->kernel_ms : NULL;
-  if (!rc) rc = gpu ? wm_orbit_clique_sums_gpu(g, run->gpu_graph, &p.c, ms, err) : wm_orbit_clique_sums_cpu(g, &p.c, err);
-  if (!rc) rc = gpu ? wm_orbit_cycles5_gpu(g, run->gpu_graph, 0, p.c5, ms, err) : wm_orbit_cycles5(g, p.c5, err);
+  if (!rc) rc = gpu ? wm_orbit_clique_sums_gpu(g, gg, &p.c, ms, err) : wm_orbit_clique_sums_cpu(g, &p.c, err);
+  if (!rc) rc = gpu ? wm_orbit_cycles5_gpu(g, gg, 0, p.c5, ms, err) : wm_orbit_cycles5(g, p.c5, err);
   if (!rc) rc = arc_lists(g, a.tri, &p, err);
   at[2] = wm_now();
-  const walks_on on = {gpu_walks, run ? run->gpu_graph : NULL, run ? run->kernel_ms : NULL};
+  const walks_on on = {gpu, gg, ms};
   if (!rc) rc = passes(&p, &on, marks, s, err);
   at[3] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))
@@ -536,23 +536,21 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, int gpu_walks,
   return rc;
 }
 
-int wm_o5n_counts_with(const wm_graph *g, int gpu_walks, wm_i128 *N, wm_error *err) {
+int wm_o5n_counts_on(const wm_graph *g, int gpu, wm_i128 *N, wm_error *err) {
   memset(N, 0, (size_t)g->n * ORBITS5 * sizeof *N);
   const sink s = {N, NULL, NULL, NULL};
-  return noninduced(g, NULL, gpu_walks, &s, err);
+  wm_orbit_run on_gpu = {0};
+  on_gpu.k = 5, on_gpu.gpu = 1;
+  return noninduced(g, gpu ? &on_gpu : NULL, &s, err);
 }
 
-int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) { return wm_o5n_counts_with(g, 0, N, err); }
+int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err) { return wm_o5n_counts_on(g, 0, N, err); }
 
 int wm_o5n_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  return wm_o5n_orbits_with(g, run, 0, counts, err);
-}
-
-int wm_o5n_orbits_with(const wm_graph *g, const wm_orbit_run *run, int gpu_walks, uint64_t *counts, wm_error *err) {
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
   wm_o5n_matrix m;
   if (wm_o5n_derive(t, &m, err)) return err->code;
   const sink s = {NULL, &m, run, counts};
-  return noninduced(g, run, gpu_walks, &s, err);
+  return noninduced(g, run, &s, err);
 }

@@ -49,15 +49,15 @@ int wm_o5n_has(unsigned o);
 int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err);
 /* Every vertex's 73 orbit counts into counts[v * wm_orbit_count(5) + o]
  * (start added): 0..14 by the 4-vertex formula and 15..72 from the
- * non-induced counts, both from one pass of aggregates (on the GPU where
- * run->gpu); a count past 2^64 - 1 is WM_EINPUT naming the vertex and the
- * orbit, an interrupt WM_EINTERRUPTED. */
+ * non-induced counts, both from one pass of aggregates; a count past
+ * 2^64 - 1 is WM_EINPUT naming the vertex and the orbit, an interrupt
+ * WM_EINTERRUPTED.  Where run->gpu, the aggregates, the clique sums, the
+ * 5-cycles and the per-vertex walks (orbit_walks5.h) run on the current
+ * CUDA device (g read where run->gpu_graph holds it, the kernels' time
+ * added to *run->kernel_ms); the solve stays on the CPU. */
 int wm_o5n_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
-/* The same two with the per-vertex walks (orbit_walks5.h) on the current
- * CUDA device where gpu_walks (g read where run->gpu_graph holds it, their
- * kernels' time added to *run->kernel_ms), else on the CPU. */
-int wm_o5n_counts_with(const wm_graph *g, int gpu_walks, wm_i128 *N, wm_error *err);
-int wm_o5n_orbits_with(const wm_graph *g, const wm_orbit_run *run, int gpu_walks, uint64_t *counts, wm_error *err);
+/* wm_o5n_counts with those pieces on the GPU where gpu (the tests' twin). */
+int wm_o5n_counts_on(const wm_graph *g, int gpu, wm_i128 *N, wm_error *err);
 
 #ifdef __cplusplus
 }

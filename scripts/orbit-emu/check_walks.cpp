@@ -130,11 +130,11 @@ static int check_one(const std::string &name, const wm_graph *g) {
   /* the counts N with the walks on the GPU == on the CPU */
   std::vector<wm_i128> Ng((size_t)g->n * ORBITS5 + 1), Nc((size_t)g->n * ORBITS5 + 1);
   printf("%-28s %-9s ", name.c_str(), "N");
-  if (wm_o5n_counts_with(g, 1, Ng.data(), &err)) {
+  if (wm_o5n_counts_on(g, 1, Ng.data(), &err)) {
     printf("FAILED: %s\n", err.msg);
     return bad + 1;
   }
-  if (wm_o5n_counts_with(g, 0, Nc.data(), &err)) die(name, "CPU counts", err);
+  if (wm_o5n_counts_on(g, 0, Nc.data(), &err)) die(name, "CPU counts", err);
   for (size_t i = 0; i < (size_t)g->n * ORBITS5; i++)
     if (Ng[i] != Nc[i]) {
       printf("MISMATCH at vertex %zu orbit %zu: gpu %s, cpu %s\n", i / ORBITS5, i % ORBITS5 + FIRST5,

@@ -175,15 +175,15 @@ static void same_counts(wm_graph *g, const char *what) {
   wm_i128 *ng = malloc(cells * sizeof *ng), *nc = malloc(cells * sizeof *nc);
   uint64_t *cg = malloc(rows * sizeof *cg), *cc = malloc(rows * sizeof *cc);
   cr_assert(ng && nc && cg && cc);
-  cr_assert_eq(wm_o5n_counts_with(g, 1, ng, &err), WM_OK, "%s: %s", what, err.msg);
-  cr_assert_eq(wm_o5n_counts_with(g, 0, nc, &err), WM_OK, "%s: %s", what, err.msg);
+  cr_assert_eq(wm_o5n_counts_on(g, 1, ng, &err), WM_OK, "%s: %s", what, err.msg);
+  cr_assert_eq(wm_o5n_counts_on(g, 0, nc, &err), WM_OK, "%s: %s", what, err.msg);
   for (size_t i = 0; i + 1 < cells; i++)
     cr_assert(ng[i] == nc[i], "%s: vertex %zu orbit %zu: N differs", what, i / ORBITS5, i % ORBITS5 + FIRST5);
   double ms = 0;
   wm_orbit_run gpu_run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, &ms, 1, NULL};
   wm_orbit_run cpu_run = {5, WM_ORBIT_FORMULA, 0, 0, 0, NULL, NULL, 0, NULL};
-  cr_assert_eq(wm_o5n_orbits_with(g, &gpu_run, 1, cg, &err), WM_OK, "%s: %s", what, err.msg);
-  cr_assert_eq(wm_o5n_orbits_with(g, &cpu_run, 0, cc, &err), WM_OK, "%s: %s", what, err.msg);
+  cr_assert_eq(wm_o5n_orbits(g, &gpu_run, cg, &err), WM_OK, "%s: %s", what, err.msg);
+  cr_assert_eq(wm_o5n_orbits(g, &cpu_run, cc, &err), WM_OK, "%s: %s", what, err.msg);
   for (size_t i = 0; i + 1 < rows; i++)
     cr_assert_eq(cg[i], cc[i], "%s: vertex %zu orbit %zu", what, i / wm_orbit_count(5), i % wm_orbit_count(5));
   free(ng);
