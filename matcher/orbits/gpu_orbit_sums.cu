@@ -1,71 +1,332 @@
-/* The orbit formula's heavy aggregates on the GPU (orbit_formula.c's
- * passes, which are their oracle, with a warp where the CPU has a thread):
- *   1. triangles per arc: a warp per arc v->u, the lanes over the shorter
- *      of the two rows, searching the longer (both directions of each
- *      edge, each counted on its own);
- *   2. (k >= 4) the degree orientation (u before w by degree, then index:
- *      out-degrees at most sqrt(2m)), its offsets summed by CUB's scan;
- *   3. (k >= 4) 4-cliques per vertex: a warp per oriented arc a->b, a lane
- *      per c in N+(a) & N+(b), walking N+(c) for the d in both: each
- *      4-clique a < b < c < d found once and credited to its four vertices
- *      with 64-bit atomics whose wrap is flagged (the CPU's add_k4);
- *   4. (k >= 4) per vertex v the two-hop sums: a warp per vertex (from an
- *      atomic counter; 32 neighbours' rows walked as one flattened range),
- *      with a slice of n counters of its own: the walks
- *      v-u-w count common(v, w) into cnt[w] and add the diamonds' term
- *      tri(u, w) - 1 where w is a neighbour of v above u; a second walk
- *      takes each cnt[w] back to 0 (atomicExch: one lane reads it) and adds
- *      C(cnt, 2).  The sums are 128-bit per lane and per vertex, exact.
- *      The warps are as many as the device runs at once (and no more than
- *      the vertices), fewer where their slices would not fit in 3/4 of the
- *      free memory.
- * The fixed cost is kept out of the way, as the motif sums do: the graph
- * the context keeps on the device (wm_gpu_graph, made before the call's
- * timer, with the CUDA context) is read where it holds g instead of an
- * upload; the small buffers come from its memory pool; the two-hop
- * counters, which pass 4 leaves zeroed, stay with it for the next call
- * (wm_gpu_graph_keep) instead of a new allocation and a memset; the SM
- * count is one attribute, not cudaGetDeviceProperties.  Every buffer is
- * allocated before the start event, so that kernel_ms is the kernels'.
- * Every buffer is freed (or kept) on every path (release). */
-#include <cub/cub.cuh>
+/* The orbit formula's heavy aggregates on the GPU: the ranked, oriented
+ * walks of orbit_aggregates_cpu.c (its oracle; its comment says why they
+ * cost about the sum of d(u) d+(u) where the unoriented walks cost the sum
+ * of d(u)^2), with warps where the CPU has threads, on g by ascending
+ * degree (wm_orbit_ranked_init, on the host, with the way back to g's
+ * arcs), rows sorted by rank so that a vertex's neighbours above it are
+ * the end of its row:
+ *   1. triangles per arc: a warp per arc a->b with a < b (32 arcs per take
+ *      of a work counter), the lanes over the shorter of a's row past b and
+ *      b's row above b, searching the other: each triangle a < b < c found
+ *      once, from its lowest edge, and its three arcs credited by 32-bit
+ *      atomics (an arc's count is below n);
+ *   2. (k >= 4) 4-cliques and diamond sums, the same walk once every arc's
+ *      count is in: the c of the arc a->b listed in the warp's scratch
+ *      (ascending) and marked with their index; each c walks the cheaper of
+ *      the list past it (searching c's row above c) and c's row above c
+ *      (looking up the marks) for the d closing a 4-clique a, b, c, d
+ *      (row_walk: a lane per short stretch, the warp per long one), the
+ *      d's credits gathered per index and added once per arc; the diamond
+ *      terms (each corner of a triangle takes the far edge's triangles less
+ *      one) to a and b summed over the warp, to each c as it is listed;
+ *   3. (k >= 4) 4-cycles, from each one's highest vertex v (Chiba and
+ *      Nishizeki's order): the paths v-u-w with u and w below v (each row's
+ *      part below v a prefix) counted per w in the warp's counters, the
+ *      middles' terms on a second walk, then C(c, 2) to v and w for each
+ *      touched w, which is cleared; the highest ranks first, the tops of
+ *      more than kHeavyDegree neighbours (the last ranks) a block each;
+ *   4. the triangles back to both of g's arcs of each edge (a thread per
+ *      arc by rank: the arc a->b above a holds the count, the arc b->a
+ *      finds it by a search of a's row).
+ * Every per-vertex credit is a 64-bit atomic whose wrap sets a flag (every
+ * credit is >= 0, so a wrap is a total past 2^64 - 1, as the CPU finds it,
+ * and the error is the CPU's).  The vertices' sums go back to g's labels on
+ * the host (n words).
+ * The fixed cost is kept out of the way: g's offsets are read from the
+ * graph the context keeps on the device (wm_gpu_graph) where it holds g;
+ * the buffers come from its memory pool; the warps' scratch, which passes
+ * 2 and 3 leave zeroed, stays with it for the next call
+ * (wm_gpu_graph_keep).  Every buffer is allocated and uploaded before the
+ * start event, so that kernel_ms is the kernels'; every buffer is freed
+ * (or kept) on every path (release). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "device.h"
-#include "gpu_check.h"
-#include "gpu_stop.cuh"
+#include "orbit_ranked.h"
 #include "orbits.h"
+#include "gpu_orbit_warps.cuh"
 
 namespace {
 
-typedef __int128 i128;
 static_assert(sizeof(i128) == sizeof(wm_i128), "the host's 128-bit sums are the device's");
 
-constexpr int kWarpsPerBlock = 4;
-constexpr int kThreads = 32 * kWarpsPerBlock;
-constexpr int kWarpsPerSm = 64; /* resident on sm_80 and sm_90: 2048 threads */
+/* Tops of more than this many neighbours (the last ranks: degrees ascend)
+ * are walked by a block of kHeavyWarps warps each (pass 3). */
+constexpr int kHeavyWarps = 16;
+constexpr uint64_t kHeavyDegree = 256;
 
+/* The ranked graph on the device: off (n + 1), up (n: where a row's
+ * neighbours above its vertex start), adj. */
+struct ranked_dev {
+  uint32_t n;
+  const uint64_t *off, *up;
+  const uint32_t *adj;
+};
+
+/* The sums by rank, and the overflow flag. */
+struct vertex_sums {
+  ull *k4, *n8, *n12;
+  int *overflow;
+};
+
+/* One warp's slice of the scratch, zero between uses: per vertex a counter
+ * (pass 3's paths; pass 2's marks, index + 1 in the list) and the touched
+ * list (pass 3), then per entry of the longest row above its vertex the
+ * list of an arc's c (pass 2) and their 4-clique credits. */
+struct aggr_scratch {
+  uint32_t *cnt, *touched, *list, *tally;
+};
+
+__host__ __device__ inline uint64_t aggr_words(uint64_t n, uint64_t maxout) { return 2 * n + 2 * maxout; }
+
+__device__ aggr_scratch aggr_slice(uint32_t *base, uint64_t n, uint64_t maxout, uint64_t warp) {
+  uint32_t *b = base + warp * aggr_words(n, maxout);
+  return {b, b + n, b + 2 * n, b + 2 * n + maxout};
+}
+
+/* The arcs a->b with a < b, 32 per take from next, each by the whole warp
+ * in turn (for_wanted_arcs): f(e, a, b). */
+template <class F>
+__device__ __forceinline__ void for_up_arcs(const ranked_dev &r, unsigned long long *next, F f) {
+  const dev_graph g = {r.n, r.off, r.adj};
+  const uint64_t m = r.off[r.n];
+  for_wanted_arcs<32>(
+      g, 0, m, next, [](uint64_t) { return true; },
+      [&](uint64_t e, uint32_t a, uint32_t b) {
+        /* a triangle needs a's row past b and b's row above b */
+        return b > a && e + 1 < r.off[a + 1] && r.up[b] < r.off[b + 1];
+      },
+      f);
+}
+
+/* hit(i, j, c) for each c above b adjacent to both, i its arc from a and j
+ * its arc from b, by the lanes of the calling warp (converged: the lanes
+ * walk the shorter row 32 entries a round, searching the longer). */
+template <class Hit>
+__device__ __forceinline__ void common_above(const ranked_dev &r, uint64_t e, uint32_t a, uint32_t b, Hit hit) {
+  const int lane = threadIdx.x & 31;
+  const uint64_t a0 = e + 1, a1 = r.off[a + 1], b0 = r.up[b], b1 = r.off[b + 1];
+  const bool walk_a = a1 - a0 <= b1 - b0;
+  const uint64_t w0 = walk_a ? a0 : b0, w1 = walk_a ? a1 : b1, s0 = walk_a ? b0 : a0, s1 = walk_a ? b1 : a1;
+  for (uint64_t x0 = w0; x0 < w1; x0 += 32) {
+    const uint64_t x = x0 + lane;
+    bool found = false;
+    uint64_t y = 0;
+    uint32_t c = 0;
+    if (x < w1) {
+      c = r.adj[x];
+      y = s0 + lower_bound(r.adj + s0, s1 - s0, c);
+      found = y < s1 && r.adj[y] == c;
+    }
+    hit(found, walk_a ? x : y, walk_a ? y : x, c);
+  }
+}
+
+/* 1: tri[e] for every arc e = a->b with a < b. */
+__global__ void __launch_bounds__(kThreads) up_triangles(ranked_dev r, unsigned long long *next, uint32_t *tri) {
+  const int lane = threadIdx.x & 31;
+  for_up_arcs(r, next, [&](uint64_t e, uint32_t a, uint32_t b) {
+    unsigned t = 0;
+    common_above(r, e, a, b, [&](bool found, uint64_t i, uint64_t j, uint32_t) {
+      if (!found) return;
+      atomicAdd(&tri[i], 1u), atomicAdd(&tri[j], 1u);
+      t++;
+    });
+    t = (unsigned)warp_sum_u64(t);
+    if (lane == 0 && t) atomicAdd(&tri[e], t);
+  });
+}
+
+/* The 4-cliques a, b, c = list[i], d on the arc a->b (c < d): c's stretch
+ * is the list past i (d searched in c's row above c) where that is cheaper
+ * than c's row above c (d looked up in the marks); positions past nc are
+ * the latter's, offset by nc.  Returns how many, with each d's index in
+ * the list credited in tally and c's added to it by the caller. */
+__device__ __forceinline__ void clique_stretch(const ranked_dev &r, const uint32_t *list, uint32_t nc, uint64_t i,
+                                               uint64_t &b, uint64_t &e) {
+  const uint32_t c = list[i];
+  const uint64_t past = nc - i - 1, out = r.off[c + 1] - r.up[c];
+  const uint64_t search = past * (uint64_t)(64 - __clzll((long long)(out | 1))); /* loads of the searches */
+  if (search <= out) b = i + 1, e = nc;
+  else b = nc + r.up[c], e = nc + r.off[c + 1];
+}
+
+__device__ __forceinline__ i128 clique_term(const ranked_dev &r, const aggr_scratch &x, uint32_t nc, uint64_t i,
+                                            uint64_t f) {
+  uint64_t at = 0;
+  if (f < nc) {
+    const uint32_t c = x.list[i];
+    if (!has(r.adj + r.up[c], r.off[c + 1] - r.up[c], x.list[f])) return 0;
+    at = f;
+  } else {
+    const uint32_t mark = x.cnt[r.adj[f - nc]]; /* index + 1 in the list; d > c, so d's index is past i */
+    if (!mark) return 0;
+    at = mark - 1;
+  }
+  atomicAdd(&x.tally[at], 1u);
+  return 1;
+}
+
+/* 2: the 4-cliques and the diamond sums of every arc a->b with a < b. */
+__global__ void __launch_bounds__(kThreads) cliques_and_diamonds(ranked_dev r, unsigned long long *next,
+                                                                 const uint32_t *tri, uint32_t *scratch,
+                                                                 uint64_t maxout, vertex_sums s) {
+  const int lane = threadIdx.x & 31;
+  const aggr_scratch x = aggr_slice(scratch, r.n, maxout, global_warp());
+  for_up_arcs(r, next, [&](uint64_t e, uint32_t a, uint32_t b) {
+    const ull far = tri[e] - 1ull; /* each c's term: the triangles of a-b less one */
+    i128 to_a = 0, to_b = 0;
+    uint32_t nc = 0;
+    common_above(r, e, a, b, [&](bool found, uint64_t i, uint64_t j, uint32_t c) {
+      const unsigned mask = __ballot_sync(0xffffffffu, found);
+      if (found) {
+        const uint32_t at = nc + __popc(mask & ((1u << lane) - 1));
+        x.list[at] = c, x.cnt[c] = at + 1;
+        to_a += (i128)tri[j] - 1, to_b += (i128)tri[i] - 1;
+        credit_u64(&s.n12[c], far, s.overflow);
+      }
+      nc += __popc(mask);
+    });
+    __syncwarp();
+    i128 at_ab = 0;
+    if (nc >= 2)
+      row_walk(
+          nc, [&](uint64_t i, uint64_t &b0, uint64_t &e0) { clique_stretch(r, x.list, nc, i, b0, e0); },
+          [&](uint64_t i, uint64_t f) { return clique_term(r, x, nc, i, f); },
+          [&](uint64_t i, i128 t) {
+            if (t) atomicAdd(&x.tally[i], (uint32_t)t), at_ab += t;
+          });
+    __syncwarp();
+    for (uint32_t q = lane; q < nc; q += 32) {
+      const uint32_t c = x.list[q];
+      credit_u64(&s.k4[c], x.tally[q], s.overflow);
+      x.tally[q] = 0, x.cnt[c] = 0;
+    }
+    at_ab = warp_sum(at_ab), to_a = warp_sum(to_a), to_b = warp_sum(to_b);
+    if (lane == 0) {
+      credit_sum(&s.k4[a], at_ab, s.overflow), credit_sum(&s.k4[b], at_ab, s.overflow);
+      credit_sum(&s.n12[a], to_a, s.overflow), credit_sum(&s.n12[b], to_b, s.overflow);
+    }
+    __syncwarp(); /* the list read before the next arc writes it */
+  });
+}
+
+/* The middles u of top v (its row below v) and each one's row below v. */
+__device__ __forceinline__ void middle_row(const ranked_dev &r, uint32_t v, uint64_t i, uint64_t &b, uint64_t &e) {
+  const uint32_t u = r.adj[r.off[v] + i];
+  b = r.off[u];
+  e = r.up[u] + lower_bound(r.adj + r.up[u], r.off[u + 1] - r.up[u], v); /* v's own place in u's row */
+}
+
+/* 3: top v's 4-cycles by a group of G warps (this one its gw-th; G = 1 a
+ * warp, else the block) in the counters x (zero on entry and on return);
+ * *nt (zero on entry) counts the touched w. */
+template <int G>
+__device__ void cycles_at(const ranked_dev &r, const aggr_scratch &x, uint32_t v, unsigned *nt, ull *n8,
+                          int *overflow) {
+  const int lane = threadIdx.x & 31;
+  const unsigned gw = G == 1 ? 0 : threadIdx.x >> 5;
+  const uint64_t middles = r.up[v] - r.off[v];
+  auto range = [&](uint64_t i, uint64_t &b, uint64_t &e) { middle_row(r, v, i, b, e); };
+  row_walk(
+      middles, range,
+      [&](uint64_t, uint64_t f) {
+        const uint32_t w = r.adj[f];
+        if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(nt, 1u)] = w;
+        return (i128)0;
+      },
+      [](uint64_t, i128) {}, gw, G);
+  group_barrier<G>();
+  /* each middle u: c - 1 for each of its w (the other middles of v and w) */
+  row_walk(
+      middles, range, [&](uint64_t, uint64_t f) { return (i128)x.cnt[r.adj[f]] - 1; },
+      [&](uint64_t i, i128 t) { credit_sum(&n8[r.adj[r.off[v] + i]], t, overflow); }, gw, G);
+  group_barrier<G>();
+  const unsigned all = *(volatile unsigned *)nt;
+  i128 at_v = 0;
+  for (unsigned q = 32 * gw + lane; q < all; q += 32 * G) {
+    const uint32_t w = x.touched[q];
+    const ull c = x.cnt[w], pairs = c * (c - 1) / 2;
+    credit_u64(&n8[w], pairs, overflow);
+    at_v += pairs;
+    x.cnt[w] = 0;
+  }
+  at_v = warp_sum(at_v);
+  if (lane == 0) credit_sum(&n8[v], at_v, overflow);
+  group_barrier<G>();
+  if ((G == 1 ? lane : (int)threadIdx.x) == 0) *nt = 0;
+  group_barrier<G>();
+}
+
+/* 3: the heavy tops, the last `heavy` ranks, a block of G warps each (from
+ * heavy_next, the highest first); then, in the same launch, the others a
+ * warp each (from next), the highest rank first: the blocks that find no
+ * heavy top left walk light ones while a hub's block is still at its top. */
+template <int G>
+__global__ void __launch_bounds__(32 * G) four_cycles(ranked_dev r, uint32_t *scratch, uint64_t maxout,
+                                                       uint32_t heavy, unsigned long long *heavy_next,
+                                                       unsigned long long *next, ull *n8, int *overflow) {
+  __shared__ unsigned long long item;
+  __shared__ unsigned block_nt;
+  __shared__ unsigned warp_nt[G];
+  const aggr_scratch first = aggr_slice(scratch, r.n, maxout, (uint64_t)blockIdx.x * G);
+  if (threadIdx.x == 0) block_nt = 0;
+  if ((threadIdx.x & 31) == 0) warp_nt[threadIdx.x >> 5] = 0;
+  __syncthreads();
+  for (;;) {
+    if (threadIdx.x == 0) item = take_long(heavy_next);
+    __syncthreads();
+    const unsigned long long it = item;
+    __syncthreads(); /* every thread read it before thread 0 takes the next */
+    if (it >= heavy) break;
+    cycles_at<G>(r, first, (uint32_t)(r.n - 1 - it), &block_nt, n8, overflow);
+  }
+  const aggr_scratch own = aggr_slice(scratch, r.n, maxout, global_warp());
+  for (uint64_t i = heavy + grab64(next); i < r.n; i = heavy + grab64(next)) {
+    const uint32_t v = (uint32_t)(r.n - 1 - i);
+    if (r.up[v] - r.off[v] < 2) continue; /* fewer than two lower neighbours: no 4-cycle with top v */
+    cycles_at<1>(r, own, v, &warp_nt[threadIdx.x >> 5], n8, overflow);
+  }
+}
+
+/* 4: each arc's count to g's arc of the same edge that ends where it
+ * starts (from[e]: its place in the row of g's old[b]). */
+__global__ void triangles_to_g(ranked_dev r, const uint32_t *tri, const uint32_t *old, const uint32_t *from,
+                               const uint64_t *g_off, uint32_t *out) {
+  const dev_graph g = {r.n, r.off, r.adj};
+  const uint64_t m = r.off[r.n];
+  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += (uint64_t)gridDim.x * blockDim.x) {
+    const uint32_t a = row_of(g, e), b = r.adj[e];
+    uint64_t at = e;
+    if (b < a) at = r.up[b] + lower_bound(r.adj + r.up[b], r.off[b + 1] - r.up[b], a);
+    out[g_off[old[b]] + from[e]] = tri[at];
+  }
+}
+
+/* The device's side of a call. */
 struct bufs {
   const wm_gpu_graph *gg; /* the context's graph on the device, or NULL */
   int dev;
   cudaMemPool_t pool;     /* gg's pool on dev, or NULL: cudaMalloc */
-  const uint64_t *off;    /* g's CSR on the device: gg's, or own_off and own_adj */
-  const uint32_t *adj;
-  uint64_t *own_off, *ooff;
-  uint32_t *own_adj, *oadj, *tri, *scratch;
-  unsigned long long *k4, *next;
-  i128 *n8, *n12;
+  const uint64_t *g_off;  /* g's offsets: gg's, or own_off */
+  uint64_t *own_off, *off, *up;
+  uint32_t *adj, *old, *from, *tri, *tri_g, *scratch;
+  ull *sums; /* k4, n8, n12 by rank: 3n */
+  ull *next; /* work counters */
   int *overflow;
-  void *scan_tmp;
-  size_t scan_bytes, scratch_bytes;
-  uint64_t tag;           /* the scratch's (scratch_tag) */
-  bool scratch_clean;     /* pass 4 ran to its end: every counter is back to 0 */
+  size_t scratch_bytes;
+  uint64_t tag;       /* the scratch's (scratch_tag) */
+  bool scratch_clean; /* passes 2 and 3 ran (to their end, or stopped between items): every word is 0 */
   cudaEvent_t start, end;
 };
 
-/* The two-hop counters' tag among the buffers a wm_gpu_graph keeps. */
-uint64_t scratch_tag(unsigned warps) { return 0x0B17ull << 48 | warps; }
+constexpr int kCounters = 4;
+
+/* The warps' scratch's tag among the buffers a wm_gpu_graph keeps. */
+uint64_t scratch_tag(unsigned warps) { return 0x0B18ull << 48 | warps; }
 
 template <class T>
 cudaError_t take(bufs &b, T **p, size_t bytes) {
@@ -84,9 +345,9 @@ void give(const bufs &b, void *p) {
 }
 
 void release(bufs &b) {
-  void *p[] = {b.own_off, b.own_adj, b.ooff, b.oadj, b.tri, b.k4, b.next, b.n8, b.n12, b.overflow, b.scan_tmp};
+  void *p[] = {b.own_off, b.off, b.up, b.adj, b.old, b.from, b.tri, b.tri_g, b.sums, b.next, b.overflow};
   for (void *x : p) give(b, x);
-  /* the counters: kept clean with gg for the next call, else freed (cudaMalloc'd: gg frees what it keeps) */
+  /* the scratch: kept clean with gg for the next call, else freed (cudaMalloc'd: gg frees what it keeps) */
   if (b.scratch && !(b.scratch_clean && wm_gpu_graph_keep(b.gg, b.dev, b.scratch, b.scratch_bytes, b.tag)))
     cudaFree(b.scratch);
   if (b.start) cudaEventDestroy(b.start);
@@ -95,308 +356,176 @@ void release(bufs &b) {
   cudaGetLastError();
 }
 
-__device__ __forceinline__ uint64_t deg(const uint64_t *off, uint32_t v) { return off[v + 1] - off[v]; }
-
-__device__ __forceinline__ bool has(const uint32_t *row, uint64_t len, uint32_t x) {
-  uint64_t lo = 0, hi = len;
-  while (lo < hi) {
-    const uint64_t mid = (lo + hi) / 2;
-    if (row[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < len && row[lo] == x;
+/* The longest row above its vertex (pass 2's lists). */
+uint64_t longest_up(const wm_orbit_ranked &rk) {
+  uint64_t most = 1;
+  for (uint32_t s = 0; s < rk.n; s++) most = rk.offsets[s + 1] - rk.up[s] > most ? rk.offsets[s + 1] - rk.up[s] : most;
+  return most;
 }
 
-/* The row holding arc `arc`: the last v with off[v] <= arc (off[n] > arc). */
-__device__ __forceinline__ uint32_t row_of(const uint64_t *off, uint32_t n, uint64_t arc) {
-  uint32_t lo = 0, hi = n - 1;
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo + 1) / 2;
-    if (off[mid] <= arc) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-__device__ __forceinline__ uint64_t warp_sum(uint64_t x) {
-  for (int d = 16; d; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
-  return x;
-}
-
-__device__ __forceinline__ i128 warp_sum128(i128 x) {
-  for (int d = 16; d; d >>= 1) {
-    const uint64_t lo = __shfl_xor_sync(0xffffffffu, (uint64_t)x, d);
-    const uint64_t hi = __shfl_xor_sync(0xffffffffu, (uint64_t)((unsigned __int128)x >> 64), d);
-    x += (i128)(((unsigned __int128)hi << 64) | lo);
-  }
-  return x;
-}
-
-__device__ __forceinline__ uint64_t global_warp() { return ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; }
-__device__ __forceinline__ uint64_t warps_in_grid() { return ((uint64_t)gridDim.x * blockDim.x) >> 5; }
-
-/* 1: tri[e] = |N(v) & N(u)| for every arc e = v->u. */
-__global__ void arc_triangles(const uint64_t *off, const uint32_t *adj, uint32_t n, uint64_t m, uint32_t *tri) {
-  const int lane = threadIdx.x & 31;
-  for (uint64_t e = global_warp(); e < m; e += warps_in_grid()) {
-    const uint32_t v = row_of(off, n, e), u = adj[e];
-    const uint64_t dv = deg(off, v), du = deg(off, u);
-    const uint32_t *s = adj + off[dv <= du ? v : u], *l = adj + off[dv <= du ? u : v];
-    const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
-    uint64_t t = 0;
-    for (uint64_t i = lane; i < sl; i += 32) t += has(l, ll, s[i]);
-    t = warp_sum(t);
-    if (lane == 0) tri[e] = (uint32_t)t;
-  }
-}
-
-__device__ __forceinline__ bool before(const uint64_t *off, uint32_t u, uint32_t w) {
-  const uint64_t du = deg(off, u), dw = deg(off, w);
-  return du < dw || (du == dw && u < w);
-}
-
-/* 2: out-degrees into ooff[v] (ooff[n] is 0; the exclusive scan makes
- * them offsets), then the rows. */
-__global__ void out_degrees(const uint64_t *off, const uint32_t *adj, uint32_t n, uint64_t *ooff) {
-  for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += (uint64_t)gridDim.x * blockDim.x) {
-    uint64_t d = 0;
-    for (uint64_t e = off[v]; e < off[v + 1]; e++) d += before(off, (uint32_t)v, adj[e]);
-    ooff[v] = d;
-  }
-}
-
-__global__ void out_rows(const uint64_t *off, const uint32_t *adj, uint32_t n, const uint64_t *ooff, uint32_t *oadj) {
-  for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += (uint64_t)gridDim.x * blockDim.x) {
-    uint64_t o = ooff[v];
-    for (uint64_t e = off[v]; e < off[v + 1]; e++)
-      if (before(off, (uint32_t)v, adj[e])) oadj[o++] = adj[e];
-  }
-}
-
-__device__ __forceinline__ void add_k4(unsigned long long *k4, uint32_t v, unsigned long long x, int *overflow) {
-  if (!x) return;
-  const unsigned long long old = atomicAdd(&k4[v], x);
-  if (old + x < old) atomicOr(overflow, 1);
-}
-
-/* 3: a warp per oriented arc a->b; rows of the orientation stay sorted. */
-__global__ void vertex_cliques(const uint64_t *ooff, const uint32_t *oadj, uint32_t n, uint64_t mo,
-                               unsigned long long *k4, int *overflow) {
-  const int lane = threadIdx.x & 31;
-  for (uint64_t e = global_warp(); e < mo; e += warps_in_grid()) {
-    const uint32_t a = row_of(ooff, n, e), b = oadj[e];
-    const uint32_t *ra = oadj + ooff[a], *rb = oadj + ooff[b];
-    const uint64_t la = ooff[a + 1] - ooff[a], lb = ooff[b + 1] - ooff[b];
-    uint64_t at_ab = 0; /* the 4-cliques on a->b, credited to a and b */
-    for (uint64_t i = lane; i < lb; i += 32) {
-      const uint32_t c = rb[i];
-      if (!has(ra, la, c)) continue;
-      uint64_t at_c = 0;
-      for (uint64_t f = ooff[c]; f < ooff[c + 1]; f++) {
-        const uint32_t d = oadj[f];
-        if (has(ra, la, d) && has(rb, lb, d)) at_c++, add_k4(k4, d, 1, overflow);
-      }
-      add_k4(k4, c, at_c, overflow);
-      at_ab += at_c;
-    }
-    at_ab = warp_sum(at_ab);
-    if (lane == 0) add_k4(k4, a, at_ab, overflow), add_k4(k4, b, at_ab, overflow);
-  }
-}
-
-/* Whole warp: step(u, f) for every walk v-u-w, f the arc u->w.  The rows
- * of 32 neighbours u at a time are walked as one range (their lengths'
- * prefix across the lanes, each lane finding its row by a search over the
- * lanes), so that many short rows keep the lanes as busy as one long row. */
-template <class Step>
-__device__ __forceinline__ void for_two_hops(const uint64_t *off, const uint32_t *adj, uint32_t v, Step step) {
-  const int lane = threadIdx.x & 31;
-  for (uint64_t e0 = off[v]; e0 < off[v + 1]; e0 += 32) {
-    uint32_t u = 0;
-    uint64_t start = 0, len = 0;
-    if (e0 + lane < off[v + 1]) u = adj[e0 + lane], start = off[u], len = off[u + 1] - start;
-    uint64_t incl = len;
-    for (int d = 1; d < 32; d <<= 1) {
-      const uint64_t y = __shfl_up_sync(0xffffffffu, incl, d);
-      if (lane >= d) incl += y;
-    }
-    const uint64_t excl = incl - len, total = __shfl_sync(0xffffffffu, incl, 31);
-    for (uint64_t i = lane; i - lane < total; i += 32) {
-      int j = 0; /* the last lane whose range starts at or before i */
-      for (int s = 16; s; s >>= 1)
-        if (__shfl_sync(0xffffffffu, excl, j + s) <= i) j += s;
-      const uint32_t uj = __shfl_sync(0xffffffffu, u, j);
-      const uint64_t at = __shfl_sync(0xffffffffu, start, j) + (i - __shfl_sync(0xffffffffu, excl, j));
-      if (i < total) step(uj, at);
-    }
-  }
-}
-
-/* 4: the walks v-u-w of each vertex v, twice (two_hop of orbit_formula.c). */
-__global__ void two_hop(const uint64_t *off, const uint32_t *adj, uint32_t n, const uint32_t *tri, uint32_t *scratch,
-                        unsigned long long *next, i128 *n8, i128 *n12, wm_stop *stop) {
-  const int lane = threadIdx.x & 31;
-  uint32_t *cnt = scratch + global_warp() * (uint64_t)n;
-  for (;;) {
-    unsigned long long v = 0;
-    /* a warp that sees the stop quits; the counters stay clean */
-    if (lane == 0) {
-      v = atomicAdd(next, 1ull);
-      if (wm_stop_asked(stop)) v = ~0ull;
-    }
-    v = __shfl_sync(0xffffffffu, v, 0);
-    if (v >= n) return;
-    const uint32_t *rv = adj + off[v];
-    const uint64_t dv = deg(off, (uint32_t)v);
-    i128 diamonds = 0, cycles = 0;
-    /* a w in N(v) has v among its common neighbours with u: tri >= 1, and
-     * the term tri - 1 is 0 unless tri >= 2, so only then is N(v) searched */
-    for_two_hops(off, adj, (uint32_t)v, [&](uint32_t u, uint64_t f) {
-      const uint32_t w = adj[f];
-      if (w == v) return;
-      atomicAdd(&cnt[w], 1u);
-      if (w > u && tri[f] >= 2 && has(rv, dv, w)) diamonds += (i128)tri[f] - 1;
-    });
-    __syncwarp();
-    for_two_hops(off, adj, (uint32_t)v, [&](uint32_t, uint64_t f) {
-      const uint32_t w = adj[f];
-      if (w == v) return;
-      const uint64_t c = atomicExch(&cnt[w], 0u); /* the first lane to come back reads it */
-      if (c >= 2) cycles += (i128)(c * (c - 1) / 2);
-    });
-    __syncwarp();
-    diamonds = warp_sum128(diamonds);
-    cycles = warp_sum128(cycles);
-    if (lane == 0) n8[v] = cycles, n12[v] = diamonds;
-  }
-}
-
-/* Blocks for a warp per item, at most 32 per SM (the kernels stride). */
-unsigned grid_for(uint64_t warp_items, int sms) {
-  const uint64_t want = (warp_items + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  const uint64_t most = (uint64_t)sms * 32;
-  return (unsigned)(want < 1 ? 1 : want < most ? want : most);
-}
-
-/* The two-hop counters, n per warp: as many warps as the device runs at
- * once and no more than the vertices, fewer where their slices would pass
- * 3/4 of the free memory; at least one.  A clean scratch of the full width
- * kept with gg is taken as it is; a new one is zeroed. */
-int two_hop_scratch(bufs &b, const wm_graph *g, int sms, unsigned *warps, wm_error *err) {
-  const uint64_t slice = (uint64_t)g->n * sizeof(uint32_t);
-  uint64_t w = (uint64_t)sms * kWarpsPerSm;
-  if (w > g->n) w = g->n;
-  if (w > kWarpsPerBlock) w -= w % kWarpsPerBlock; /* whole blocks */
-  b.scratch = (uint32_t *)wm_gpu_graph_take(b.gg, b.dev, w * slice, scratch_tag((unsigned)w));
-  if (!b.scratch) {
-    size_t free_b = 0, total_b = 0;
-    WM_CU(cudaMemGetInfo(&free_b, &total_b));
-    const uint64_t fit = (uint64_t)(0.75 * (double)free_b) / (slice ? slice : 1);
-    if (w > fit) w = fit > kWarpsPerBlock ? fit - fit % kWarpsPerBlock : fit;
-    if (!w)
-      return wm_fail(err, WM_EDEVICE, "orbits: device out of memory: one warp's %llu counters (%zu bytes free)",
-                     (unsigned long long)g->n, free_b);
-    WM_CU(cudaMalloc(&b.scratch, w * slice));
-    WM_CU(cudaMemsetAsync(b.scratch, 0, w * slice, 0));
-  }
-  b.scratch_bytes = w * slice, b.tag = scratch_tag((unsigned)w);
-  *warps = (unsigned)w;
+/* The warps' scratch: as many warps as the device runs and the vertices
+ * need, fewer where their slices would pass 3/4 of the free memory (whole
+ * blocks of the heavy tops' where there are that many); a clean scratch of
+ * that size kept with gg is taken as it is, a new one zeroed. */
+int warps_scratch(bufs &b, uint64_t n, uint64_t maxout, unsigned *warps, wm_error *err) {
+  const uint64_t per_warp = aggr_words(n, maxout) * sizeof(uint32_t);
+  unsigned w = warps_fitting(per_warp, n, "aggregates", err);
+  if (!w) return err->code;
+  if (w >= kHeavyWarps) w -= w % kHeavyWarps;
+  b.scratch_bytes = w * per_warp, b.tag = scratch_tag(w);
+  *warps = w;
+  b.scratch = (uint32_t *)wm_gpu_graph_take(b.gg, b.dev, b.scratch_bytes, b.tag);
+  if (b.scratch) return WM_OK;
+  WM_CU(cudaMalloc(&b.scratch, b.scratch_bytes));
+  WM_CU(cudaMemsetAsync(b.scratch, 0, b.scratch_bytes, 0));
   return WM_OK;
 }
 
-/* Every buffer of the passes, before the timed window: the graph (gg's,
- * or uploaded), and for k >= 4 the orientation's (each edge is oriented
- * once: m/2 arcs), the scan's temporary, the per-vertex sums and the
- * two-hop counters (two_hop_scratch). */
-int prepare(bufs &b, const wm_graph *g, unsigned k, int sms, unsigned *warps, wm_error *err) {
+/* Every buffer, before the timed window: the ranked graph and the way back
+ * (uploaded), g's offsets (gg's where it holds g), the triangles, and for
+ * k >= 4 the sums and the warps' scratch (warps_scratch). */
+int prepare(bufs &b, const wm_graph *g, const wm_orbit_ranked &rk, unsigned k, uint64_t maxout, unsigned *warps,
+            wm_error *err) {
+  const size_t n = g->n, m = g->m;
   void *off = NULL, *adj = NULL;
   if (wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj)) {
-    b.off = (const uint64_t *)off, b.adj = (const uint32_t *)adj;
+    b.g_off = (const uint64_t *)off;
   } else {
-    WM_CU(take(b, &b.own_off, ((size_t)g->n + 1) * sizeof(uint64_t)));
-    WM_CU(take(b, &b.own_adj, g->m * sizeof(uint32_t)));
-    WM_CU(cudaMemcpy(b.own_off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
-    if (g->m) WM_CU(cudaMemcpy(b.own_adj, g->adj, g->m * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    b.off = b.own_off, b.adj = b.own_adj;
+    WM_CU(take(b, &b.own_off, (n + 1) * sizeof(uint64_t)));
+    WM_CU(cudaMemcpy(b.own_off, g->offsets, (n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    b.g_off = b.own_off;
   }
-  WM_CU(take(b, &b.tri, g->m * sizeof(uint32_t)));
-  if (k < 4) return WM_OK;
-  const size_t n = g->n;
-  WM_CU(take(b, &b.next, sizeof *b.next));
+  WM_CU(take(b, &b.off, (n + 1) * sizeof *b.off));
+  WM_CU(take(b, &b.up, n * sizeof *b.up));
+  WM_CU(take(b, &b.adj, m * sizeof *b.adj));
+  WM_CU(take(b, &b.old, n * sizeof *b.old));
+  WM_CU(take(b, &b.from, m * sizeof *b.from));
+  WM_CU(take(b, &b.tri, m * sizeof *b.tri));
+  WM_CU(take(b, &b.tri_g, m * sizeof *b.tri_g));
+  WM_CU(take(b, &b.next, kCounters * sizeof *b.next));
   WM_CU(take(b, &b.overflow, sizeof *b.overflow));
-  WM_CU(take(b, &b.ooff, (n + 1) * sizeof(uint64_t)));
-  WM_CU(take(b, &b.oadj, g->m / 2 * sizeof(uint32_t)));
-  WM_CU(take(b, &b.k4, n * sizeof *b.k4));
-  WM_CU(take(b, &b.n8, n * sizeof *b.n8));
-  WM_CU(take(b, &b.n12, n * sizeof *b.n12));
-  WM_CU(cub::DeviceScan::ExclusiveSum(NULL, b.scan_bytes, b.ooff, b.ooff, n + 1));
-  WM_CU(take(b, &b.scan_tmp, b.scan_bytes));
-  WM_CU(cudaMemsetAsync(b.next, 0, sizeof *b.next, 0));
+  WM_CU(cudaMemcpy(b.off, rk.offsets, (n + 1) * sizeof *b.off, cudaMemcpyHostToDevice));
+  WM_CU(cudaMemcpy(b.up, rk.up, n * sizeof *b.up, cudaMemcpyHostToDevice));
+  WM_CU(cudaMemcpy(b.old, rk.old, n * sizeof *b.old, cudaMemcpyHostToDevice));
+  if (m) WM_CU(cudaMemcpy(b.adj, rk.adj, m * sizeof *b.adj, cudaMemcpyHostToDevice));
+  if (m) WM_CU(cudaMemcpy(b.from, rk.from, m * sizeof *b.from, cudaMemcpyHostToDevice));
+  WM_CU(cudaMemsetAsync(b.tri, 0, m * sizeof *b.tri, 0));
+  WM_CU(cudaMemsetAsync(b.next, 0, kCounters * sizeof *b.next, 0));
   WM_CU(cudaMemsetAsync(b.overflow, 0, sizeof *b.overflow, 0));
-  WM_CU(cudaMemsetAsync(b.ooff + n, 0, sizeof(uint64_t), 0));
-  WM_CU(cudaMemsetAsync(b.k4, 0, n * sizeof *b.k4, 0));
-  return two_hop_scratch(b, g, sms, warps, err);
+  if (k < 4) return set_stop(err);
+  WM_CU(take(b, &b.sums, 3 * n * sizeof *b.sums));
+  WM_CU(cudaMemsetAsync(b.sums, 0, 3 * n * sizeof *b.sums, 0));
+  const int rc = warps_scratch(b, n, maxout, warps, err);
+  return rc ? rc : set_stop(err);
 }
 
-/* 2-4 in the timed window: the orientation (out-degrees, their scan, the
- * rows), the 4-cliques, the two-hop sums. */
-int four_vertex_passes(bufs &b, const wm_graph *g, int sms, unsigned warps, wm_error *err) {
-  wm_stop *stop = NULL;
-  int rc = wm_gpu_stop_word(wm_monitor_current(), &stop, err);
-  if (rc) return rc;
-  const uint64_t mo = g->m / 2;
-  const unsigned blocks = grid_for(g->n / 32 + 1, sms);
-  out_degrees<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff);
+/* The heavy tops: the last ranks, of more than kHeavyDegree neighbours. */
+uint32_t heavy_tops(const wm_orbit_ranked &rk) {
+  uint32_t lo = 0, hi = rk.n; /* the first rank of more: degrees ascend */
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (rk.offsets[mid + 1] - rk.offsets[mid] > kHeavyDegree) hi = mid;
+    else lo = mid + 1;
+  }
+  return rk.n - lo;
+}
+
+/* Blocks of kThreads for a pass without scratch: as many as the device runs. */
+unsigned free_blocks(int sms) { return (unsigned)(sms > 0 ? sms : 1) * kBlocksPerSm; }
+
+/* Passes 1-4 in the timed window. */
+int passes(bufs &b, const wm_orbit_ranked &rk, unsigned k, uint64_t maxout, unsigned warps, int sms,
+           float *ms, uint32_t *heavy_out, wm_error *err) {
+  const ranked_dev r = {rk.n, b.off, b.up, b.adj};
+  const uint64_t m = rk.offsets[rk.n];
+  const uint32_t heavy = k >= 4 ? heavy_tops(rk) : 0;
+  *heavy_out = heavy;
+  WM_CU(cudaEventCreate(&b.start));
+  WM_CU(cudaEventCreate(&b.end));
+  WM_CU(cudaEventRecord(b.start, 0));
+  if (m) up_triangles<<<free_blocks(sms), kThreads>>>(r, b.next, b.tri);
   WM_CU(cudaGetLastError());
-  WM_CU(cub::DeviceScan::ExclusiveSum(b.scan_tmp, b.scan_bytes, b.ooff, b.ooff, (size_t)g->n + 1));
-  out_rows<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff, b.oadj);
+  if (k >= 4) {
+    const vertex_sums s = {b.sums, b.sums + rk.n, b.sums + 2 * (uint64_t)rk.n, b.overflow};
+    if (m) cliques_and_diamonds<<<warps / kWarpsPerBlock, kThreads>>>(r, b.next + 1, b.tri, b.scratch, maxout, s);
+    WM_CU(cudaGetLastError());
+    if (warps >= kHeavyWarps)
+      four_cycles<kHeavyWarps><<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r, b.scratch, maxout, heavy, b.next + 2,
+                                                                           b.next + 3, s.n8, b.overflow);
+    else
+      four_cycles<kWarpsPerBlock><<<warps / kWarpsPerBlock, kThreads>>>(r, b.scratch, maxout, heavy, b.next + 2,
+                                                                         b.next + 3, s.n8, b.overflow);
+    WM_CU(cudaGetLastError());
+  }
+  if (m) {
+    const uint64_t blocks = (m + 255) / 256;
+    triangles_to_g<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256>>>(r, b.tri, b.old, b.from, b.g_off, b.tri_g);
+  }
   WM_CU(cudaGetLastError());
-  if (mo) vertex_cliques<<<grid_for(mo, sms), kThreads>>>(b.ooff, b.oadj, g->n, mo, b.k4, b.overflow);
-  WM_CU(cudaGetLastError());
-  const unsigned per_block = warps < kWarpsPerBlock ? warps : kWarpsPerBlock;
-  two_hop<<<warps / per_block, 32 * per_block>>>(b.off, b.adj, g->n, b.tri, b.scratch, b.next, b.n8, b.n12, stop);
-  WM_CU(cudaGetLastError());
+  WM_CU(cudaEventRecord(b.end, 0));
+  WM_CU(cudaEventSynchronize(b.end));
+  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
+  b.scratch_clean = true;         /* a stopped pass too: each item clears what it used */
+  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
+  WM_CU(cudaEventElapsedTime(ms, b.start, b.end));
   return WM_OK;
 }
 
-int copy_back(const bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err) {
-  if (g->m) WM_CU(cudaMemcpy(a->tri, b.tri, g->m * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+/* The triangles, and for k >= 4 the sums by rank into g's labels. */
+int copy_back(const bufs &b, const wm_graph *g, const wm_orbit_ranked &rk, unsigned k, wm_orbit_aggregates *a,
+              wm_error *err) {
+  if (g->m) WM_CU(cudaMemcpy(a->tri, b.tri_g, g->m * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   if (k < 4) return WM_OK;
   int overflow = 0;
   WM_CU(cudaMemcpy(&overflow, b.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
-  if (overflow) return wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques pass 2^64 - 1");
-  WM_CU(cudaMemcpy(a->k4, b.k4, (size_t)g->n * sizeof *a->k4, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(a->n8, b.n8, (size_t)g->n * sizeof *a->n8, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(a->n12, b.n12, (size_t)g->n * sizeof *a->n12, cudaMemcpyDeviceToHost));
+  if (overflow)
+    return wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
+  const size_t n = g->n;
+  ull *host = (ull *)malloc(3 * n * sizeof *host);
+  if (!host) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%u vertices)", g->n);
+  const cudaError_t e = cudaMemcpy(host, b.sums, 3 * n * sizeof *host, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) {
+    free(host);
+    return wm_cuda_fail(err, e, "copying the aggregates back", __FILE__, __LINE__);
+  }
+  for (uint32_t s = 0; s < rk.n; s++) {
+    const uint32_t v = rk.old[s];
+    a->k4[v] = host[s], a->n8[v] = (wm_i128)host[n + s], a->n12[v] = (wm_i128)host[2 * n + s];
+  }
+  free(host);
   return WM_OK;
 }
 
 int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err) {
-  int sms = 0;
-  WM_CU(cudaGetDevice(&b.dev));
-  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
-  b.pool = (cudaMemPool_t)wm_gpu_graph_pool(b.gg, b.dev);
+  double at[4] = {wm_now()};
+  wm_orbit_ranked rk;
+  if (wm_orbit_ranked_init(g, 1, &rk))
+    return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order (%u vertices, %llu arcs)",
+                   g->n, (unsigned long long)g->m);
+  at[1] = wm_now();
+  const uint64_t maxout = longest_up(rk);
+  int sms = 0, rc = WM_OK;
   unsigned warps = 0;
-  int rc = prepare(b, g, k, sms, &warps, err);
-  if (rc) return rc;
-  WM_CU(cudaEventCreate(&b.start));
-  WM_CU(cudaEventCreate(&b.end));
-  WM_CU(cudaEventRecord(b.start, 0));
-  if (g->m) arc_triangles<<<grid_for(g->m, sms), kThreads>>>(b.off, b.adj, g->n, g->m, b.tri);
-  WM_CU(cudaGetLastError());
-  if (k >= 4) {
-    rc = four_vertex_passes(b, g, sms, warps, err);
-    if (rc) return rc;
-  }
-  WM_CU(cudaEventRecord(b.end, 0));
-  WM_CU(cudaEventSynchronize(b.end));
-  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
-  b.scratch_clean = k >= 4; /* a stopped pass 4 too: each vertex clears what it counted */
-  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
+  uint32_t heavy = 0;
   float ms = 0;
-  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
-  if (kernel_ms) *kernel_ms = ms;
-  return copy_back(b, g, k, a, err);
+  if (cudaGetDevice(&b.dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev))
+    rc = wm_fail(err, WM_EDEVICE, "orbits: no CUDA device");
+  if (!rc) {
+    b.pool = (cudaMemPool_t)wm_gpu_graph_pool(b.gg, b.dev);
+    rc = prepare(b, g, rk, k, maxout, &warps, err);
+  }
+  at[2] = wm_now();
+  if (!rc) rc = passes(b, rk, k, maxout, warps, sms, &ms, &heavy, err);
+  if (!rc && kernel_ms) *kernel_ms = ms;
+  if (!rc) rc = copy_back(b, g, rk, k, a, err);
+  at[3] = wm_now();
+  wm_orbit_ranked_free(&rk);
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (aggregates, GPU, size %u): by degree %.3f ms, buffers and upload %.3f ms, kernels "
+            "%.3f ms (%u warps, %u tops of more than %llu neighbours by blocks), passes and back %.3f ms\n", k,
+            1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), ms, warps, heavy, (unsigned long long)kHeavyDegree,
+            1e3 * (at[3] - at[2]));
+  return rc;
 }
 
 }  // namespace
