@@ -2,9 +2,14 @@
  * walks of orbit_aggregates_cpu.c (its oracle; its comment says why they
  * cost about the sum of d(u) d+(u) where the unoriented walks cost the sum
  * of d(u)^2), with warps where the CPU has threads, on g by ascending
- * degree (wm_orbit_ranked_init, on the host, with the way back to g's
- * arcs), rows sorted by rank so that a vertex's neighbours above it are
- * the end of its row:
+ * degree (rank r before s when d(r) < d(s), ties by index, as
+ * wm_orbit_ranked_init has it), rows sorted by rank so that a vertex's
+ * neighbours above it are the end of its row:
+ *   0. the ranking, on the device from g there: the vertices sorted by
+ *      (degree, index), then every arc by (its tail's rank, its head's) by
+ *      CUB's radix sorts, each ranked arc keeping the g arc it came from
+ *      (the host's ranking read every arc once per thread and uploaded
+ *      twice the arcs: longer than the passes on Kronecker graphs);
  *   1. triangles per arc: a warp per arc a->b with a < b (32 arcs per take
  *      of a work counter), the lanes over the shorter of a's row past b and
  *      b's row above b, searching the other: each triangle a < b < c found
@@ -25,27 +30,28 @@
  *      middles' terms on a second walk, then C(c, 2) to v and w for each
  *      touched w, which is cleared; the highest ranks first, the tops of
  *      more than kHeavyDegree neighbours (the last ranks) a block each;
- *   4. the triangles back to both of g's arcs of each edge (a thread per
- *      arc by rank: the arc a->b above a holds the count, the arc b->a
- *      finds it by a search of a's row).
+ *   4. the triangles back to g's arcs (a thread per arc by rank: the arc
+ *      a->b above a holds the count, the arc b->a finds it by a search of
+ *      b's row above b).
  * Every per-vertex credit is a 64-bit atomic whose wrap sets a flag (every
  * credit is >= 0, so a wrap is a total past 2^64 - 1, as the CPU finds it,
  * and the error is the CPU's).  The vertices' sums go back to g's labels on
  * the host (n words).
- * The fixed cost is kept out of the way: g's offsets are read from the
- * graph the context keeps on the device (wm_gpu_graph) where it holds g;
- * the buffers come from its memory pool; the warps' scratch, which passes
- * 2 and 3 leave zeroed, stays with it for the next call
- * (wm_gpu_graph_keep).  Every buffer is allocated and uploaded before the
- * start event, so that kernel_ms is the kernels'; every buffer is freed
- * (or kept) on every path (release). */
+ * The fixed cost is kept out of the way: g is read from the graph the
+ * context keeps on the device (wm_gpu_graph) where it holds g, else
+ * uploaded; the buffers come from its memory pool; the warps' scratch,
+ * which passes 2 and 3 leave zeroed, stays with it for the next call
+ * (wm_gpu_graph_keep).  Every buffer is allocated (and g uploaded) before
+ * the start event, so that kernel_ms is the kernels', the ranking's
+ * included; every buffer is freed (or kept) on every path (release). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cub/cub.cuh>
+
 #include "base.h"
 #include "device.h"
-#include "orbit_ranked.h"
 #include "orbits.h"
 #include "gpu_orbit_warps.cuh"
 
@@ -292,17 +298,48 @@ __global__ void __launch_bounds__(32 * G) four_cycles(ranked_dev r, uint32_t *sc
   }
 }
 
-/* 4: each arc's count to g's arc of the same edge that ends where it
- * starts (from[e]: its place in the row of g's old[b]). */
-__global__ void triangles_to_g(ranked_dev r, const uint32_t *tri, const uint32_t *old, const uint32_t *from,
-                               const uint64_t *g_off, uint32_t *out) {
+#define EACH(i, count) \
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (count); i += (uint64_t)gridDim.x * blockDim.x)
+
+/* 0: each vertex's key, (degree, index), for the sort that ranks them. */
+__global__ void degree_keys(dev_graph g, ull *keys) {
+  EACH(v, g.n) keys[v] = (ull)deg(g, (uint32_t)v) << 32 | v;
+}
+
+/* The ranks from the sorted keys: old (rank -> g's vertex), rank (the
+ * inverse), and each rank's degree, which the scan makes the offsets
+ * (off[n] is 0 before it). */
+__global__ void ranks_of(const ull *sorted, uint32_t n, uint32_t *old, uint32_t *rank, uint64_t *off) {
+  EACH(s, n) {
+    const uint32_t v = (uint32_t)sorted[s];
+    old[s] = v, rank[v] = (uint32_t)s, off[s] = sorted[s] >> 32;
+  }
+}
+
+/* Each arc's key, (its tail's rank, its head's), and its index in g. */
+__global__ void arc_keys(dev_graph g, uint64_t m, const uint32_t *rank, ull *keys, ull *arcs) {
+  EACH(e, m) keys[e] = (ull)rank[row_of(g, e)] << 32 | rank[g.adj[e]], arcs[e] = e;
+}
+
+/* The ranked rows from the sorted keys, then where each row's neighbours
+ * above its vertex start. */
+__global__ void ranked_heads(const ull *sorted, uint64_t m, uint32_t *adj) {
+  EACH(q, m) adj[q] = (uint32_t)sorted[q];
+}
+
+__global__ void ups(const uint64_t *off, const uint32_t *adj, uint32_t n, uint64_t *up) {
+  EACH(s, n) up[s] = off[s] + lower_bound(adj + off[s], off[s + 1] - off[s], (uint32_t)s + 1);
+}
+
+/* 4: each arc's count to the g arc it came from (g_arc). */
+__global__ void triangles_to_g(ranked_dev r, const uint32_t *tri, const ull *g_arc, uint32_t *out) {
   const dev_graph g = {r.n, r.off, r.adj};
   const uint64_t m = r.off[r.n];
-  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += (uint64_t)gridDim.x * blockDim.x) {
+  EACH(e, m) {
     const uint32_t a = row_of(g, e), b = r.adj[e];
     uint64_t at = e;
     if (b < a) at = r.up[b] + lower_bound(r.adj + r.up[b], r.off[b + 1] - r.up[b], a);
-    out[g_off[old[b]] + from[e]] = tri[at];
+    out[g_arc[e]] = tri[at];
   }
 }
 
@@ -311,9 +348,12 @@ struct bufs {
   const wm_gpu_graph *gg; /* the context's graph on the device, or NULL */
   int dev;
   cudaMemPool_t pool;     /* gg's pool on dev, or NULL: cudaMalloc */
-  const uint64_t *g_off;  /* g's offsets: gg's, or own_off */
+  dev_graph g;            /* g on the device: gg's, or own_off and own_adj */
   uint64_t *own_off, *off, *up;
-  uint32_t *adj, *old, *from, *tri, *tri_g, *scratch;
+  uint32_t *own_adj, *adj, *old, *rank, *tri, *tri_g, *scratch;
+  ull *keys, *sorted, *arcs, *g_arc; /* the sorts' (g_arc: each ranked arc's index in g) */
+  void *sort_tmp;
+  size_t sort_bytes;
   ull *sums; /* k4, n8, n12 by rank: 3n */
   ull *next; /* work counters */
   int *overflow;
@@ -345,7 +385,8 @@ void give(const bufs &b, void *p) {
 }
 
 void release(bufs &b) {
-  void *p[] = {b.own_off, b.off, b.up, b.adj, b.old, b.from, b.tri, b.tri_g, b.sums, b.next, b.overflow};
+  void *p[] = {b.own_off, b.own_adj, b.off, b.up, b.adj, b.old, b.rank, b.tri, b.tri_g, b.keys, b.sorted,
+               b.arcs, b.g_arc, b.sort_tmp, b.sums, b.next, b.overflow};
   for (void *x : p) give(b, x);
   /* the scratch: kept clean with gg for the next call, else freed (cudaMalloc'd: gg frees what it keeps) */
   if (b.scratch && !(b.scratch_clean && wm_gpu_graph_keep(b.gg, b.dev, b.scratch, b.scratch_bytes, b.tag)))
@@ -354,13 +395,6 @@ void release(bufs &b) {
   if (b.end) cudaEventDestroy(b.end);
   if (b.pool) cudaStreamSynchronize(0); /* the pool's frees are done before the call returns */
   cudaGetLastError();
-}
-
-/* The longest row above its vertex (pass 2's lists). */
-uint64_t longest_up(const wm_orbit_ranked &rk) {
-  uint64_t most = 1;
-  for (uint32_t s = 0; s < rk.n; s++) most = rk.offsets[s + 1] - rk.up[s] > most ? rk.offsets[s + 1] - rk.up[s] : most;
-  return most;
 }
 
 /* The warps' scratch: as many warps as the device runs and the vertices
@@ -381,72 +415,119 @@ int warps_scratch(bufs &b, uint64_t n, uint64_t maxout, unsigned *warps, wm_erro
   return WM_OK;
 }
 
-/* Every buffer, before the timed window: the ranked graph and the way back
- * (uploaded), g's offsets (gg's where it holds g), the triangles, and for
- * k >= 4 the sums and the warps' scratch (warps_scratch). */
-int prepare(bufs &b, const wm_graph *g, const wm_orbit_ranked &rk, unsigned k, uint64_t maxout, unsigned *warps,
-            wm_error *err) {
+/* Bits of x's binary form. */
+int bits(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
+
+/* The ranking's temporary: the largest of its sorts' (the vertices' keys,
+ * then the arcs' with their indices) and its scan's. */
+int sort_space(bufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, wm_error *err) {
+  size_t keys = 0, pairs = 0, scan = 0;
+  WM_CU(cub::DeviceRadixSort::SortKeys(NULL, keys, b.keys, b.sorted, n, 0, 32 + bits(maxdeg)));
+  if (m)
+    WM_CU(cub::DeviceRadixSort::SortPairs(NULL, pairs, b.keys, b.sorted, b.arcs, b.g_arc, m, 0, 32 + bits(n - 1)));
+  WM_CU(cub::DeviceScan::ExclusiveSum(NULL, scan, b.off, b.off, n + 1));
+  b.sort_bytes = keys > pairs ? keys : pairs;
+  if (scan > b.sort_bytes) b.sort_bytes = scan;
+  WM_CU(take(b, &b.sort_tmp, b.sort_bytes));
+  return WM_OK;
+}
+
+/* Every buffer, before the timed window: g (gg's where it holds g, else
+ * uploaded), the ranking's, the triangles, and for k >= 4 the sums and the
+ * warps' scratch (warps_scratch). */
+int prepare(bufs &b, const wm_graph *g, unsigned k, uint64_t maxdeg, unsigned *warps, wm_error *err) {
   const size_t n = g->n, m = g->m;
   void *off = NULL, *adj = NULL;
+  b.g.n = g->n;
   if (wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj)) {
-    b.g_off = (const uint64_t *)off;
+    b.g.off = (const uint64_t *)off, b.g.adj = (const uint32_t *)adj;
   } else {
-    WM_CU(take(b, &b.own_off, (n + 1) * sizeof(uint64_t)));
-    WM_CU(cudaMemcpy(b.own_off, g->offsets, (n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
-    b.g_off = b.own_off;
+    WM_CU(take(b, &b.own_off, (n + 1) * sizeof *b.own_off));
+    WM_CU(take(b, &b.own_adj, m * sizeof *b.own_adj));
+    WM_CU(cudaMemcpy(b.own_off, g->offsets, (n + 1) * sizeof *b.own_off, cudaMemcpyHostToDevice));
+    if (m) WM_CU(cudaMemcpy(b.own_adj, g->adj, m * sizeof *b.own_adj, cudaMemcpyHostToDevice));
+    b.g.off = b.own_off, b.g.adj = b.own_adj;
   }
+  const size_t most = n > m ? n : m;
   WM_CU(take(b, &b.off, (n + 1) * sizeof *b.off));
   WM_CU(take(b, &b.up, n * sizeof *b.up));
   WM_CU(take(b, &b.adj, m * sizeof *b.adj));
   WM_CU(take(b, &b.old, n * sizeof *b.old));
-  WM_CU(take(b, &b.from, m * sizeof *b.from));
+  WM_CU(take(b, &b.rank, n * sizeof *b.rank));
+  WM_CU(take(b, &b.keys, most * sizeof *b.keys));
+  WM_CU(take(b, &b.sorted, most * sizeof *b.sorted));
+  WM_CU(take(b, &b.arcs, m * sizeof *b.arcs));
+  WM_CU(take(b, &b.g_arc, m * sizeof *b.g_arc));
   WM_CU(take(b, &b.tri, m * sizeof *b.tri));
   WM_CU(take(b, &b.tri_g, m * sizeof *b.tri_g));
   WM_CU(take(b, &b.next, kCounters * sizeof *b.next));
   WM_CU(take(b, &b.overflow, sizeof *b.overflow));
-  WM_CU(cudaMemcpy(b.off, rk.offsets, (n + 1) * sizeof *b.off, cudaMemcpyHostToDevice));
-  WM_CU(cudaMemcpy(b.up, rk.up, n * sizeof *b.up, cudaMemcpyHostToDevice));
-  WM_CU(cudaMemcpy(b.old, rk.old, n * sizeof *b.old, cudaMemcpyHostToDevice));
-  if (m) WM_CU(cudaMemcpy(b.adj, rk.adj, m * sizeof *b.adj, cudaMemcpyHostToDevice));
-  if (m) WM_CU(cudaMemcpy(b.from, rk.from, m * sizeof *b.from, cudaMemcpyHostToDevice));
+  int rc = sort_space(b, n, m, maxdeg, err);
+  if (rc) return rc;
+  WM_CU(cudaMemsetAsync(b.off + n, 0, sizeof *b.off, 0));
   WM_CU(cudaMemsetAsync(b.tri, 0, m * sizeof *b.tri, 0));
   WM_CU(cudaMemsetAsync(b.next, 0, kCounters * sizeof *b.next, 0));
   WM_CU(cudaMemsetAsync(b.overflow, 0, sizeof *b.overflow, 0));
   if (k < 4) return set_stop(err);
   WM_CU(take(b, &b.sums, 3 * n * sizeof *b.sums));
   WM_CU(cudaMemsetAsync(b.sums, 0, 3 * n * sizeof *b.sums, 0));
-  const int rc = warps_scratch(b, n, maxout, warps, err);
+  rc = warps_scratch(b, n, maxdeg, warps, err);
   return rc ? rc : set_stop(err);
 }
 
-/* The heavy tops: the last ranks, of more than kHeavyDegree neighbours. */
-uint32_t heavy_tops(const wm_orbit_ranked &rk) {
-  uint32_t lo = 0, hi = rk.n; /* the first rank of more: degrees ascend */
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (rk.offsets[mid + 1] - rk.offsets[mid] > kHeavyDegree) hi = mid;
-    else lo = mid + 1;
+/* The heavy tops: the vertices of more than kHeavyDegree neighbours (the
+ * last ranks). */
+uint32_t heavy_tops(const wm_graph *g) {
+  uint32_t heavy = 0;
+  for (uint32_t v = 0; v < g->n; v++) heavy += g->offsets[v + 1] - g->offsets[v] > kHeavyDegree;
+  return heavy;
+}
+
+unsigned grid_of(uint64_t items) {
+  const uint64_t blocks = (items + 255) / 256;
+  return (unsigned)(blocks < 1 ? 1 : blocks < 4096 ? blocks : 4096);
+}
+
+/* 0: g ranked into b.off, b.up, b.adj (and b.old, b.g_arc). */
+int rank_graph(bufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, wm_error *err) {
+  degree_keys<<<grid_of(n), 256>>>(b.g, b.keys);
+  WM_CU(cudaGetLastError());
+  WM_CU(cub::DeviceRadixSort::SortKeys(b.sort_tmp, b.sort_bytes, b.keys, b.sorted, n, 0, 32 + bits(maxdeg)));
+  ranks_of<<<grid_of(n), 256>>>(b.sorted, (uint32_t)n, b.old, b.rank, b.off);
+  WM_CU(cudaGetLastError());
+  WM_CU(cub::DeviceScan::ExclusiveSum(b.sort_tmp, b.sort_bytes, b.off, b.off, n + 1));
+  if (m) {
+    arc_keys<<<grid_of(m), 256>>>(b.g, m, b.rank, b.keys, b.arcs);
+    WM_CU(cudaGetLastError());
+    WM_CU(cub::DeviceRadixSort::SortPairs(b.sort_tmp, b.sort_bytes, b.keys, b.sorted, b.arcs, b.g_arc, m, 0,
+                                          32 + bits(n - 1)));
+    ranked_heads<<<grid_of(m), 256>>>(b.sorted, m, b.adj);
+    WM_CU(cudaGetLastError());
   }
-  return rk.n - lo;
+  ups<<<grid_of(n), 256>>>(b.off, b.adj, (uint32_t)n, b.up);
+  WM_CU(cudaGetLastError());
+  return WM_OK;
 }
 
 /* Blocks of kThreads for a pass without scratch: as many as the device runs. */
 unsigned free_blocks(int sms) { return (unsigned)(sms > 0 ? sms : 1) * kBlocksPerSm; }
 
-/* Passes 1-4 in the timed window. */
-int passes(bufs &b, const wm_orbit_ranked &rk, unsigned k, uint64_t maxout, unsigned warps, int sms,
-           float *ms, uint32_t *heavy_out, wm_error *err) {
-  const ranked_dev r = {rk.n, b.off, b.up, b.adj};
-  const uint64_t m = rk.offsets[rk.n];
-  const uint32_t heavy = k >= 4 ? heavy_tops(rk) : 0;
+/* Passes 0-4 in the timed window. */
+int passes(bufs &b, const wm_graph *g, unsigned k, uint64_t maxout, unsigned warps, int sms, float *ms,
+           uint32_t *heavy_out, wm_error *err) {
+  const ranked_dev r = {g->n, b.off, b.up, b.adj};
+  const uint64_t m = g->m;
+  const uint32_t heavy = k >= 4 ? heavy_tops(g) : 0;
   *heavy_out = heavy;
   WM_CU(cudaEventCreate(&b.start));
   WM_CU(cudaEventCreate(&b.end));
   WM_CU(cudaEventRecord(b.start, 0));
+  const int rc = rank_graph(b, g->n, m, maxout, err);
+  if (rc) return rc;
   if (m) up_triangles<<<free_blocks(sms), kThreads>>>(r, b.next, b.tri);
   WM_CU(cudaGetLastError());
   if (k >= 4) {
-    const vertex_sums s = {b.sums, b.sums + rk.n, b.sums + 2 * (uint64_t)rk.n, b.overflow};
+    const vertex_sums s = {b.sums, b.sums + g->n, b.sums + 2 * (uint64_t)g->n, b.overflow};
     if (m) cliques_and_diamonds<<<warps / kWarpsPerBlock, kThreads>>>(r, b.next + 1, b.tri, b.scratch, maxout, s);
     WM_CU(cudaGetLastError());
     if (warps >= kHeavyWarps)
@@ -457,10 +538,7 @@ int passes(bufs &b, const wm_orbit_ranked &rk, unsigned k, uint64_t maxout, unsi
                                                                          b.next + 3, s.n8, b.overflow);
     WM_CU(cudaGetLastError());
   }
-  if (m) {
-    const uint64_t blocks = (m + 255) / 256;
-    triangles_to_g<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256>>>(r, b.tri, b.old, b.from, b.g_off, b.tri_g);
-  }
+  if (m) triangles_to_g<<<grid_of(m), 256>>>(r, b.tri, b.g_arc, b.tri_g);
   WM_CU(cudaGetLastError());
   WM_CU(cudaEventRecord(b.end, 0));
   WM_CU(cudaEventSynchronize(b.end));
@@ -472,8 +550,7 @@ int passes(bufs &b, const wm_orbit_ranked &rk, unsigned k, uint64_t maxout, unsi
 }
 
 /* The triangles, and for k >= 4 the sums by rank into g's labels. */
-int copy_back(const bufs &b, const wm_graph *g, const wm_orbit_ranked &rk, unsigned k, wm_orbit_aggregates *a,
-              wm_error *err) {
+int copy_back(const bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err) {
   if (g->m) WM_CU(cudaMemcpy(a->tri, b.tri_g, g->m * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   if (k < 4) return WM_OK;
   int overflow = 0;
@@ -482,49 +559,43 @@ int copy_back(const bufs &b, const wm_graph *g, const wm_orbit_ranked &rk, unsig
     return wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
   const size_t n = g->n;
   ull *host = (ull *)malloc(3 * n * sizeof *host);
-  if (!host) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%u vertices)", g->n);
-  const cudaError_t e = cudaMemcpy(host, b.sums, 3 * n * sizeof *host, cudaMemcpyDeviceToHost);
-  if (e != cudaSuccess) {
-    free(host);
-    return wm_cuda_fail(err, e, "copying the aggregates back", __FILE__, __LINE__);
-  }
-  for (uint32_t s = 0; s < rk.n; s++) {
-    const uint32_t v = rk.old[s];
+  uint32_t *old = (uint32_t *)malloc(n * sizeof *old);
+  cudaError_t e = cudaSuccess;
+  if (host && old && (e = cudaMemcpy(host, b.sums, 3 * n * sizeof *host, cudaMemcpyDeviceToHost)) == cudaSuccess)
+    e = cudaMemcpy(old, b.old, n * sizeof *old, cudaMemcpyDeviceToHost);
+  int rc = !host || !old ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%u vertices)", g->n)
+           : e != cudaSuccess ? wm_cuda_fail(err, e, "copying the aggregates back", __FILE__, __LINE__)
+                              : WM_OK;
+  for (uint32_t s = 0; !rc && s < g->n; s++) {
+    const uint32_t v = old[s];
     a->k4[v] = host[s], a->n8[v] = (wm_i128)host[n + s], a->n12[v] = (wm_i128)host[2 * n + s];
   }
   free(host);
-  return WM_OK;
+  free(old);
+  return rc;
 }
 
 int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err) {
-  double at[4] = {wm_now()};
-  wm_orbit_ranked rk;
-  if (wm_orbit_ranked_init(g, 1, &rk))
-    return wm_fail(err, WM_EINPUT, "orbits: out of memory for the graph by degree order (%u vertices, %llu arcs)",
-                   g->n, (unsigned long long)g->m);
-  at[1] = wm_now();
-  const uint64_t maxout = longest_up(rk);
-  int sms = 0, rc = WM_OK;
+  double at[3] = {wm_now()};
+  const uint64_t maxdeg = wm_graph_max_degree(g) ? wm_graph_max_degree(g) : 1; /* bounds a row above its vertex */
+  int sms = 0;
   unsigned warps = 0;
   uint32_t heavy = 0;
   float ms = 0;
-  if (cudaGetDevice(&b.dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev))
-    rc = wm_fail(err, WM_EDEVICE, "orbits: no CUDA device");
-  if (!rc) {
-    b.pool = (cudaMemPool_t)wm_gpu_graph_pool(b.gg, b.dev);
-    rc = prepare(b, g, rk, k, maxout, &warps, err);
-  }
-  at[2] = wm_now();
-  if (!rc) rc = passes(b, rk, k, maxout, warps, sms, &ms, &heavy, err);
+  WM_CU(cudaGetDevice(&b.dev));
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
+  b.pool = (cudaMemPool_t)wm_gpu_graph_pool(b.gg, b.dev);
+  int rc = prepare(b, g, k, maxdeg, &warps, err);
+  at[1] = wm_now();
+  if (!rc) rc = passes(b, g, k, maxdeg, warps, sms, &ms, &heavy, err);
   if (!rc && kernel_ms) *kernel_ms = ms;
-  if (!rc) rc = copy_back(b, g, rk, k, a, err);
-  at[3] = wm_now();
-  wm_orbit_ranked_free(&rk);
+  if (!rc) rc = copy_back(b, g, k, a, err);
+  at[2] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (aggregates, GPU, size %u): by degree %.3f ms, buffers and upload %.3f ms, kernels "
-            "%.3f ms (%u warps, %u tops of more than %llu neighbours by blocks), passes and back %.3f ms\n", k,
-            1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), ms, warps, heavy, (unsigned long long)kHeavyDegree,
-            1e3 * (at[3] - at[2]));
+    fprintf(stderr, "orbits (aggregates, GPU, size %u): g %s, buffers %.3f ms, kernels %.3f ms (ranking included; "
+            "%u warps, %u tops of more than %llu neighbours by blocks), kernels and copies back %.3f ms\n", k,
+            b.own_off ? "uploaded" : "the context's", 1e3 * (at[1] - at[0]), ms, warps, heavy,
+            (unsigned long long)kHeavyDegree, 1e3 * (at[2] - at[1]));
   return rc;
 }
 
