@@ -8,8 +8,8 @@
  *   0. the ranking, on the device from g there: the vertices sorted by
  *      (degree, index), then every arc by (its tail's rank, its head's) by
  *      CUB's radix sorts, each ranked arc keeping the g arc it came from
- *      (the host's ranking read every arc once per thread and uploaded
- *      twice the arcs: longer than the passes on Kronecker graphs);
+ *      (on the host, wm_orbit_ranked_init reads every arc once per thread,
+ *      and its rows and their way back would be uploaded);
  *   1. triangles per arc: a warp per arc a->b with a < b (32 arcs per take
  *      of a work counter), the lanes over the shorter of a's row past b and
  *      b's row above b, searching the other: each triangle a < b < c found
@@ -23,7 +23,8 @@
  *      (row_walk: a lane per short stretch, the warp per long one), the
  *      d's credits gathered per index and added once per arc; the diamond
  *      terms (each corner of a triangle takes the far edge's triangles less
- *      one) to a and b summed over the warp, to each c as it is listed;
+ *      one) to a and b summed over the warp, to each c as it is listed; the
+ *      arcs of more than kHeavyTriangles triangles a block each;
  *   3. (k >= 4) 4-cycles, from each one's highest vertex v (Chiba and
  *      Nishizeki's order): the paths v-u-w with u and w below v (each row's
  *      part below v a prefix) counted per w in the warp's counters, the
@@ -59,10 +60,26 @@ namespace {
 
 static_assert(sizeof(i128) == sizeof(wm_i128), "the host's 128-bit sums are the device's");
 
-/* Tops of more than this many neighbours (the last ranks: degrees ascend)
- * are walked by a block of kHeavyWarps warps each (pass 3). */
+/* Tops of more than kHeavyDegree neighbours (the last ranks: degrees
+ * ascend; pass 3) and arcs of more than kHeavyTriangles triangles (pass 2)
+ * are walked by a block of kHeavyWarps warps each (or of kWarpsPerBlock,
+ * where the warps are fewer).  WM_TEST_ORBIT_HEAVY=1 sends every top and
+ * every arc with a triangle to the blocks, so that the tests see both
+ * ways on small graphs. */
 constexpr int kHeavyWarps = 16;
 constexpr uint64_t kHeavyDegree = 256;
+constexpr uint32_t kHeavyTriangles = 256;
+
+struct heavy_limits {
+  uint64_t degree;
+  uint32_t triangles;
+};
+
+heavy_limits heavy_limits_now() {
+  const char *v = getenv("WM_TEST_ORBIT_HEAVY");
+  if (v && *v == '1') return {0, 0};
+  return {kHeavyDegree, kHeavyTriangles};
+}
 
 /* The ranked graph on the device: off (n + 1), up (n: where a row's
  * neighbours above its vertex start), adj. */
@@ -80,8 +97,9 @@ struct vertex_sums {
 
 /* One warp's slice of the scratch, zero between uses: per vertex a counter
  * (pass 3's paths; pass 2's marks, index + 1 in the list) and the touched
- * list (pass 3), then per entry of the longest row above its vertex the
- * list of an arc's c (pass 2) and their 4-clique credits. */
+ * list (pass 3), then maxout entries (a bound on a row above its vertex:
+ * the largest degree) for the list of an arc's c (pass 2) and their
+ * 4-clique credits. */
 struct aggr_scratch {
   uint32_t *cnt, *touched, *list, *tally;
 };
@@ -94,13 +112,15 @@ __device__ aggr_scratch aggr_slice(uint32_t *base, uint64_t n, uint64_t maxout, 
 }
 
 /* The arcs a->b with a < b, 32 per take from next, each by the whole warp
- * in turn (for_wanted_arcs): f(e, a, b). */
+ * in turn (for_wanted_arcs): f(e, a, b); those of more than `heavy`
+ * triangles (tri, where given) are left out. */
 template <class F>
-__device__ __forceinline__ void for_up_arcs(const ranked_dev &r, unsigned long long *next, F f) {
+__device__ __forceinline__ void for_up_arcs(const ranked_dev &r, unsigned long long *next, uint32_t heavy,
+                                            const uint32_t *tri, F f) {
   const dev_graph g = {r.n, r.off, r.adj};
   const uint64_t m = r.off[r.n];
   for_wanted_arcs<32>(
-      g, 0, m, next, [](uint64_t) { return true; },
+      g, 0, m, next, [&](uint64_t e) { return !tri || (tri[e] && tri[e] <= heavy); },
       [&](uint64_t e, uint32_t a, uint32_t b) {
         /* a triangle needs a's row past b and b's row above b */
         return b > a && e + 1 < r.off[a + 1] && r.up[b] < r.off[b + 1];
@@ -134,7 +154,7 @@ __device__ __forceinline__ void common_above(const ranked_dev &r, uint64_t e, ui
 /* 1: tri[e] for every arc e = a->b with a < b. */
 __global__ void __launch_bounds__(kThreads) up_triangles(ranked_dev r, unsigned long long *next, uint32_t *tri) {
   const int lane = threadIdx.x & 31;
-  for_up_arcs(r, next, [&](uint64_t e, uint32_t a, uint32_t b) {
+  for_up_arcs(r, next, 0, NULL, [&](uint64_t e, uint32_t a, uint32_t b) {
     unsigned t = 0;
     common_above(r, e, a, b, [&](bool found, uint64_t i, uint64_t j, uint32_t) {
       if (!found) return;
@@ -176,13 +196,16 @@ __device__ __forceinline__ i128 clique_term(const ranked_dev &r, const aggr_scra
   return 1;
 }
 
-/* 2: the 4-cliques and the diamond sums of every arc a->b with a < b. */
-__global__ void __launch_bounds__(kThreads) cliques_and_diamonds(ranked_dev r, unsigned long long *next,
-                                                                 const uint32_t *tri, uint32_t *scratch,
-                                                                 uint64_t maxout, vertex_sums s) {
+/* 2: arc a->b's 4-cliques and diamond sums by a group of G warps (this one
+ * its gw-th; G = 1 a warp, else the block), in the slice x: its first warp
+ * lists the c (with the diamond terms), then the group walks their
+ * stretches; *nc_at (the group's) holds the list's length between them. */
+template <int G>
+__device__ void arc_sums(const ranked_dev &r, const aggr_scratch &x, const uint32_t *tri, const vertex_sums &s,
+                         uint64_t e, uint32_t a, uint32_t b, uint32_t *nc_at) {
   const int lane = threadIdx.x & 31;
-  const aggr_scratch x = aggr_slice(scratch, r.n, maxout, global_warp());
-  for_up_arcs(r, next, [&](uint64_t e, uint32_t a, uint32_t b) {
+  const unsigned gw = G == 1 ? 0 : threadIdx.x >> 5;
+  if (gw == 0) {
     const ull far = tri[e] - 1ull; /* each c's term: the triangles of a-b less one */
     i128 to_a = 0, to_b = 0;
     uint32_t nc = 0;
@@ -196,27 +219,69 @@ __global__ void __launch_bounds__(kThreads) cliques_and_diamonds(ranked_dev r, u
       }
       nc += __popc(mask);
     });
-    __syncwarp();
-    i128 at_ab = 0;
-    if (nc >= 2)
-      row_walk(
-          nc, [&](uint64_t i, uint64_t &b0, uint64_t &e0) { clique_stretch(r, x.list, nc, i, b0, e0); },
-          [&](uint64_t i, uint64_t f) { return clique_term(r, x, nc, i, f); },
-          [&](uint64_t i, i128 t) {
-            if (t) atomicAdd(&x.tally[i], (uint32_t)t), at_ab += t;
-          });
-    __syncwarp();
-    for (uint32_t q = lane; q < nc; q += 32) {
-      const uint32_t c = x.list[q];
-      credit_u64(&s.k4[c], x.tally[q], s.overflow);
-      x.tally[q] = 0, x.cnt[c] = 0;
-    }
-    at_ab = warp_sum(at_ab), to_a = warp_sum(to_a), to_b = warp_sum(to_b);
+    to_a = warp_sum(to_a), to_b = warp_sum(to_b);
     if (lane == 0) {
-      credit_sum(&s.k4[a], at_ab, s.overflow), credit_sum(&s.k4[b], at_ab, s.overflow);
       credit_sum(&s.n12[a], to_a, s.overflow), credit_sum(&s.n12[b], to_b, s.overflow);
+      *nc_at = nc;
     }
-    __syncwarp(); /* the list read before the next arc writes it */
+  }
+  group_barrier<G>();
+  const uint32_t nc = *(volatile uint32_t *)nc_at;
+  i128 at_ab = 0;
+  if (nc >= 2)
+    row_walk(
+        nc, [&](uint64_t i, uint64_t &b0, uint64_t &e0) { clique_stretch(r, x.list, nc, i, b0, e0); },
+        [&](uint64_t i, uint64_t f) { return clique_term(r, x, nc, i, f); },
+        [&](uint64_t i, i128 t) {
+          if (t) atomicAdd(&x.tally[i], (uint32_t)t), at_ab += t;
+        },
+        gw, G);
+  group_barrier<G>();
+  for (uint32_t q = 32 * gw + lane; q < nc; q += 32 * G) {
+    const uint32_t c = x.list[q];
+    credit_u64(&s.k4[c], x.tally[q], s.overflow);
+    x.tally[q] = 0, x.cnt[c] = 0;
+  }
+  at_ab = warp_sum(at_ab);
+  if (lane == 0) credit_sum(&s.k4[a], at_ab, s.overflow), credit_sum(&s.k4[b], at_ab, s.overflow);
+  group_barrier<G>(); /* the list read before the next arc writes it */
+}
+
+/* The arcs a->b (a < b) of more than `heavy` triangles, listed for pass 2's
+ * blocks. */
+__global__ void heavy_arcs(ranked_dev r, const uint32_t *tri, uint32_t heavy, ull *list, ull *count) {
+  const uint64_t m = r.off[r.n];
+  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += (uint64_t)gridDim.x * blockDim.x)
+    if (tri[e] > heavy) list[atomicAdd(count, 1ull)] = e; /* pass 1 counts on the arcs a->b with a < b alone */
+}
+
+/* 2: the arcs of more than `heavy` triangles (heavy_arcs' list) a block of
+ * G warps each, from heavy_next; then, in the same launch, the others a
+ * warp each (32 per take from next): an arc of the dense core, whose c
+ * walk rows of thousands, does not hold one warp while the rest idle. */
+template <int G>
+__global__ void __launch_bounds__(32 * G)
+    cliques_and_diamonds(ranked_dev r, unsigned long long *next, const uint32_t *tri, uint32_t *scratch,
+                         uint64_t maxout, vertex_sums s, uint32_t heavy, const ull *list, const ull *count,
+                         unsigned long long *heavy_next) {
+  __shared__ unsigned long long item;
+  __shared__ uint32_t block_nc;
+  __shared__ uint32_t warp_nc[G];
+  const dev_graph g = {r.n, r.off, r.adj};
+  const aggr_scratch first = aggr_slice(scratch, r.n, maxout, (uint64_t)blockIdx.x * G);
+  const unsigned long long heavies = *count;
+  for (;;) {
+    if (threadIdx.x == 0) item = take_long(heavy_next);
+    __syncthreads();
+    const unsigned long long it = item;
+    __syncthreads(); /* every thread read it before thread 0 takes the next */
+    if (it >= heavies) break;
+    const uint64_t e = list[it];
+    arc_sums<G>(r, first, tri, s, e, row_of(g, e), r.adj[e], &block_nc);
+  }
+  const aggr_scratch own = aggr_slice(scratch, r.n, maxout, global_warp());
+  for_up_arcs(r, next, heavy, tri, [&](uint64_t e, uint32_t a, uint32_t b) {
+    arc_sums<1>(r, own, tri, s, e, a, b, &warp_nc[threadIdx.x >> 5]);
   });
 }
 
@@ -343,6 +408,8 @@ __global__ void triangles_to_g(ranked_dev r, const uint32_t *tri, const ull *g_a
   }
 }
 
+constexpr int kEvents = 6;
+
 /* The device's side of a call. */
 struct bufs {
   const wm_gpu_graph *gg; /* the context's graph on the device, or NULL */
@@ -354,16 +421,18 @@ struct bufs {
   ull *keys, *sorted, *arcs, *g_arc; /* the sorts' (g_arc: each ranked arc's index in g) */
   void *sort_tmp;
   size_t sort_bytes;
-  ull *sums; /* k4, n8, n12 by rank: 3n */
+  ull *sums;  /* k4, n8, n12 by rank: 3n */
+  ull *heavy; /* pass 2's heavy arcs */
   ull *next; /* work counters */
   int *overflow;
   size_t scratch_bytes;
   uint64_t tag;       /* the scratch's (scratch_tag) */
   bool scratch_clean; /* passes 2 and 3 ran (to their end, or stopped between items): every word is 0 */
-  cudaEvent_t start, end;
+  cudaEvent_t ev[kEvents]; /* before pass 0, after each pass (WM_ORBIT_TRACE's times) */
+  unsigned long long heavy_arcs; /* pass 2's, for the trace */
 };
 
-constexpr int kCounters = 4;
+constexpr int kCounters = 6; /* 1's arcs, 2's light arcs, 3's heavy and light tops, 2's heavy arcs (count, takes) */
 
 /* The warps' scratch's tag among the buffers a wm_gpu_graph keeps. */
 uint64_t scratch_tag(unsigned warps) { return 0x0B18ull << 48 | warps; }
@@ -386,13 +455,13 @@ void give(const bufs &b, void *p) {
 
 void release(bufs &b) {
   void *p[] = {b.own_off, b.own_adj, b.off, b.up, b.adj, b.old, b.rank, b.tri, b.tri_g, b.keys, b.sorted,
-               b.arcs, b.g_arc, b.sort_tmp, b.sums, b.next, b.overflow};
+               b.arcs, b.g_arc, b.sort_tmp, b.sums, b.heavy, b.next, b.overflow};
   for (void *x : p) give(b, x);
   /* the scratch: kept clean with gg for the next call, else freed (cudaMalloc'd: gg frees what it keeps) */
   if (b.scratch && !(b.scratch_clean && wm_gpu_graph_keep(b.gg, b.dev, b.scratch, b.scratch_bytes, b.tag)))
     cudaFree(b.scratch);
-  if (b.start) cudaEventDestroy(b.start);
-  if (b.end) cudaEventDestroy(b.end);
+  for (cudaEvent_t e : b.ev)
+    if (e) cudaEventDestroy(e);
   if (b.pool) cudaStreamSynchronize(0); /* the pool's frees are done before the call returns */
   cudaGetLastError();
 }
@@ -470,16 +539,17 @@ int prepare(bufs &b, const wm_graph *g, unsigned k, uint64_t maxdeg, unsigned *w
   WM_CU(cudaMemsetAsync(b.overflow, 0, sizeof *b.overflow, 0));
   if (k < 4) return set_stop(err);
   WM_CU(take(b, &b.sums, 3 * n * sizeof *b.sums));
+  WM_CU(take(b, &b.heavy, (m / 2 + 1) * sizeof *b.heavy));
   WM_CU(cudaMemsetAsync(b.sums, 0, 3 * n * sizeof *b.sums, 0));
   rc = warps_scratch(b, n, maxdeg, warps, err);
   return rc ? rc : set_stop(err);
 }
 
-/* The heavy tops: the vertices of more than kHeavyDegree neighbours (the
- * last ranks). */
-uint32_t heavy_tops(const wm_graph *g) {
+/* The heavy tops: the vertices of more than `degree` neighbours (the last
+ * ranks). */
+uint32_t heavy_tops(const wm_graph *g, uint64_t degree) {
   uint32_t heavy = 0;
-  for (uint32_t v = 0; v < g->n; v++) heavy += g->offsets[v + 1] - g->offsets[v] > kHeavyDegree;
+  for (uint32_t v = 0; v < g->n; v++) heavy += g->offsets[v + 1] - g->offsets[v] > degree;
   return heavy;
 }
 
@@ -512,40 +582,56 @@ int rank_graph(bufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, wm_error *err) 
 /* Blocks of kThreads for a pass without scratch: as many as the device runs. */
 unsigned free_blocks(int sms) { return (unsigned)(sms > 0 ? sms : 1) * kBlocksPerSm; }
 
-/* Passes 0-4 in the timed window. */
+/* Passes 2 and 3 (k >= 4): blocks of kHeavyWarps warps where there are
+ * that many, else of kWarpsPerBlock. */
+template <int G>
+int four_vertex_passes(const bufs &b, const ranked_dev &r, uint64_t m, uint64_t maxout, unsigned warps,
+                       const heavy_limits &lim, uint32_t heavy_tops_n, wm_error *err) {
+  const vertex_sums s = {b.sums, b.sums + r.n, b.sums + 2 * (uint64_t)r.n, b.overflow};
+  if (m) {
+    heavy_arcs<<<grid_of(m), 256>>>(r, b.tri, lim.triangles, b.heavy, b.next + 4);
+    WM_CU(cudaGetLastError());
+    cliques_and_diamonds<G><<<warps / G, 32 * G>>>(r, b.next + 1, b.tri, b.scratch, maxout, s, lim.triangles,
+                                                   b.heavy, b.next + 4, b.next + 5);
+    WM_CU(cudaGetLastError());
+  }
+  WM_CU(cudaEventRecord(b.ev[3], 0));
+  four_cycles<G><<<warps / G, 32 * G>>>(r, b.scratch, maxout, heavy_tops_n, b.next + 2, b.next + 3, s.n8,
+                                        b.overflow);
+  WM_CU(cudaGetLastError());
+  return WM_OK;
+}
+
+/* Passes 0-4 in the timed window; ms[i] the time of pass i. */
 int passes(bufs &b, const wm_graph *g, unsigned k, uint64_t maxout, unsigned warps, int sms, float *ms,
            uint32_t *heavy_out, wm_error *err) {
   const ranked_dev r = {g->n, b.off, b.up, b.adj};
   const uint64_t m = g->m;
-  const uint32_t heavy = k >= 4 ? heavy_tops(g) : 0;
+  const heavy_limits lim = heavy_limits_now();
+  const uint32_t heavy = k >= 4 ? heavy_tops(g, lim.degree) : 0;
   *heavy_out = heavy;
-  WM_CU(cudaEventCreate(&b.start));
-  WM_CU(cudaEventCreate(&b.end));
-  WM_CU(cudaEventRecord(b.start, 0));
-  const int rc = rank_graph(b, g->n, m, maxout, err);
+  for (cudaEvent_t &e : b.ev) WM_CU(cudaEventCreate(&e));
+  WM_CU(cudaEventRecord(b.ev[0], 0));
+  int rc = rank_graph(b, g->n, m, maxout, err);
   if (rc) return rc;
+  WM_CU(cudaEventRecord(b.ev[1], 0));
   if (m) up_triangles<<<free_blocks(sms), kThreads>>>(r, b.next, b.tri);
   WM_CU(cudaGetLastError());
-  if (k >= 4) {
-    const vertex_sums s = {b.sums, b.sums + g->n, b.sums + 2 * (uint64_t)g->n, b.overflow};
-    if (m) cliques_and_diamonds<<<warps / kWarpsPerBlock, kThreads>>>(r, b.next + 1, b.tri, b.scratch, maxout, s);
-    WM_CU(cudaGetLastError());
-    if (warps >= kHeavyWarps)
-      four_cycles<kHeavyWarps><<<warps / kHeavyWarps, 32 * kHeavyWarps>>>(r, b.scratch, maxout, heavy, b.next + 2,
-                                                                           b.next + 3, s.n8, b.overflow);
-    else
-      four_cycles<kWarpsPerBlock><<<warps / kWarpsPerBlock, kThreads>>>(r, b.scratch, maxout, heavy, b.next + 2,
-                                                                         b.next + 3, s.n8, b.overflow);
-    WM_CU(cudaGetLastError());
-  }
+  WM_CU(cudaEventRecord(b.ev[2], 0));
+  if (k >= 4 && warps >= kHeavyWarps) rc = four_vertex_passes<kHeavyWarps>(b, r, m, maxout, warps, lim, heavy, err);
+  else if (k >= 4) rc = four_vertex_passes<kWarpsPerBlock>(b, r, m, maxout, warps, lim, heavy, err);
+  else WM_CU(cudaEventRecord(b.ev[3], 0));
+  if (rc) return rc;
+  WM_CU(cudaEventRecord(b.ev[4], 0));
   if (m) triangles_to_g<<<grid_of(m), 256>>>(r, b.tri, b.g_arc, b.tri_g);
   WM_CU(cudaGetLastError());
-  WM_CU(cudaEventRecord(b.end, 0));
-  WM_CU(cudaEventSynchronize(b.end));
+  WM_CU(cudaEventRecord(b.ev[5], 0));
+  WM_CU(cudaEventSynchronize(b.ev[5]));
   WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
   b.scratch_clean = true;         /* a stopped pass too: each item clears what it used */
   if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
-  WM_CU(cudaEventElapsedTime(ms, b.start, b.end));
+  for (int i = 0; i + 1 < kEvents; i++) WM_CU(cudaEventElapsedTime(&ms[i], b.ev[i], b.ev[i + 1]));
+  if (k >= 4) WM_CU(cudaMemcpy(&b.heavy_arcs, b.next + 4, sizeof b.heavy_arcs, cudaMemcpyDeviceToHost));
   return WM_OK;
 }
 
@@ -581,21 +667,23 @@ int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, d
   int sms = 0;
   unsigned warps = 0;
   uint32_t heavy = 0;
-  float ms = 0;
+  float ms[kEvents - 1] = {0};
   WM_CU(cudaGetDevice(&b.dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
   b.pool = (cudaMemPool_t)wm_gpu_graph_pool(b.gg, b.dev);
   int rc = prepare(b, g, k, maxdeg, &warps, err);
   at[1] = wm_now();
-  if (!rc) rc = passes(b, g, k, maxdeg, warps, sms, &ms, &heavy, err);
-  if (!rc && kernel_ms) *kernel_ms = ms;
+  if (!rc) rc = passes(b, g, k, maxdeg, warps, sms, ms, &heavy, err);
+  const float all = ms[0] + ms[1] + ms[2] + ms[3] + ms[4];
+  if (!rc && kernel_ms) *kernel_ms = all;
   if (!rc) rc = copy_back(b, g, k, a, err);
   at[2] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (aggregates, GPU, size %u): g %s, buffers %.3f ms, kernels %.3f ms (ranking included; "
-            "%u warps, %u tops of more than %llu neighbours by blocks), kernels and copies back %.3f ms\n", k,
-            b.own_off ? "uploaded" : "the context's", 1e3 * (at[1] - at[0]), ms, warps, heavy,
-            (unsigned long long)kHeavyDegree, 1e3 * (at[2] - at[1]));
+    fprintf(stderr, "orbits (aggregates, GPU, size %u): g %s, buffers %.3f ms; kernels %.3f ms (%u warps with "
+            "scratch): ranking %.3f, triangles %.3f, 4-cliques and diamonds %.3f (%llu arcs by blocks), 4-cycles "
+            "%.3f (%u tops by blocks), back %.3f; kernels and copies back %.3f ms\n", k,
+            b.own_off ? "uploaded" : "the context's", 1e3 * (at[1] - at[0]), all, warps, ms[0], ms[1], ms[2],
+            b.heavy_arcs, ms[3], heavy, ms[4], 1e3 * (at[2] - at[1]));
   return rc;
 }
 

@@ -2,7 +2,8 @@
  * sizes 3 and 4) and the 5-vertex orbits' GPU clique sums and 5-cycles
  * (gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu) on the CPU emulator against
  * their CPU oracles (wm_orbit_aggregates_cpu, wm_orbit_clique_sums_cpu,
- * wm_orbit_cycles5_from), every vertex and arc exactly: small Erdos-Renyi
+ * wm_orbit_cycles5_from; the aggregates also with every top and arc walked
+ * by a block), every vertex and arc exactly: small Erdos-Renyi
  * graphs, a power-law graph, hubs over a sparse graph, a star, K12, an
  * empty and a 2-vertex graph and any edge-list files given, each as built
  * (the GPU relabels and uploads) and renumbered by degree with the graph
@@ -134,8 +135,15 @@ static int check_aggregates(const char *name, const wm_graph *g, const wm_gpu_gr
   return 0;
 }
 
+/* Sizes 3 and 4, then 4 with every top and arc of a triangle sent to the
+ * blocks (WM_TEST_ORBIT_HEAVY=1). */
 static int check_aggregates_both(const char *name, const wm_graph *g, const wm_gpu_graph *gg) {
-  return check_aggregates(name, g, gg, 3, 1) + check_aggregates(name, g, gg, 4, gg ? 2 : 1);
+  int bad = check_aggregates(name, g, gg, 3, 1) + check_aggregates(name, g, gg, 4, gg ? 2 : 1);
+  setenv("WM_TEST_ORBIT_HEAVY", "1", 1);
+  const std::string heavy = std::string(name) + " (blocks)";
+  bad += check_aggregates(heavy.c_str(), g, gg, 4, 1);
+  unsetenv("WM_TEST_ORBIT_HEAVY");
+  return bad;
 }
 
 /* GPU == CPU from start: the same return code, the same counts or the
