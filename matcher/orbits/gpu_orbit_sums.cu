@@ -167,10 +167,11 @@ __global__ void __launch_bounds__(kThreads) up_triangles(ranked_dev r, unsigned 
 }
 
 /* The 4-cliques a, b, c = list[i], d on the arc a->b (c < d): c's stretch
- * is the list past i (d searched in c's row above c) where that is cheaper
- * than c's row above c (d looked up in the marks); positions past nc are
- * the latter's, offset by nc.  Returns how many, with each d's index in
- * the list credited in tally and c's added to it by the caller. */
+ * [b, e) is the list past i (d searched in c's row above c) where that is
+ * cheaper than c's row above c (d looked up in the marks); positions past
+ * nc are the latter's, offset by nc.  clique_term: whether position f
+ * closes one (1 or 0), d's credit added in tally at its index in the list
+ * (c's, the sum of its terms, by the caller). */
 __device__ __forceinline__ void clique_stretch(const ranked_dev &r, const uint32_t *list, uint32_t nc, uint64_t i,
                                                uint64_t &b, uint64_t &e) {
   const uint32_t c = list[i];
