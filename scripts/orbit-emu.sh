@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs the 5-vertex orbits' GPU clique sums and 5-cycles
+# Runs the orbits' GPU aggregates (matcher/orbits/gpu_orbit_sums.cu: the
+# triangles per arc, 4-cliques, 4-cycle and diamond sums per vertex) and the
+# 5-vertex orbits' GPU clique sums and 5-cycles
 # (matcher/orbits/gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu, with the
 # gpu_motif_*.cuh and gpu_orbit_warps.cuh they include, device/gpu_check.cu
 # and device/gpu_graph.cu) on the CPU emulator of scripts/bfs-emu/ and
@@ -27,7 +29,8 @@ cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 # The rewrite of motif-emu.sh, into $build/src, where the .cu files'
 # #include "..." find the rewritten headers first.
 rm -f "$build"/src/*.cuh "$build"/src/*.cpp
-for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu device/gpu_check.cu \
+for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu matcher/orbits/gpu_orbit_sums.cu \
+         device/gpu_check.cu \
          device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh "$repo"/matcher/motifs/gpu_motif_*.cuh; do
   f=${f#"$repo/"}
   out="$build/src/$(basename "$f")"

@@ -1,71 +1,442 @@
-/* The orbit formula's heavy aggregates on the GPU (orbit_formula.c's
- * passes, which are their oracle, with a warp where the CPU has a thread):
- *   1. triangles per arc: a warp per arc v->u, the lanes over the shorter
- *      of the two rows, searching the longer (both directions of each
- *      edge, each counted on its own);
- *   2. (k >= 4) the degree orientation (u before w by degree, then index:
- *      out-degrees at most sqrt(2m)), its offsets summed by CUB's scan;
- *   3. (k >= 4) 4-cliques per vertex: a warp per oriented arc a->b, a lane
- *      per c in N+(a) & N+(b), walking N+(c) for the d in both: each
- *      4-clique a < b < c < d found once and credited to its four vertices
- *      with 64-bit atomics whose wrap is flagged (the CPU's add_k4);
- *   4. (k >= 4) per vertex v the two-hop sums: a warp per vertex (from an
- *      atomic counter; 32 neighbours' rows walked as one flattened range),
- *      with a slice of n counters of its own: the walks
- *      v-u-w count common(v, w) into cnt[w] and add the diamonds' term
- *      tri(u, w) - 1 where w is a neighbour of v above u; a second walk
- *      takes each cnt[w] back to 0 (atomicExch: one lane reads it) and adds
- *      C(cnt, 2).  The sums are 128-bit per lane and per vertex, exact.
- *      The warps are as many as the device runs at once (and no more than
- *      the vertices), fewer where their slices would not fit in 3/4 of the
- *      free memory.
- * The fixed cost is kept out of the way, as the motif sums do: the graph
- * the context keeps on the device (wm_gpu_graph, made before the call's
- * timer, with the CUDA context) is read where it holds g instead of an
- * upload; the small buffers come from its memory pool; the two-hop
- * counters, which pass 4 leaves zeroed, stay with it for the next call
- * (wm_gpu_graph_keep) instead of a new allocation and a memset; the SM
- * count is one attribute, not cudaGetDeviceProperties.  Every buffer is
- * allocated before the start event, so that kernel_ms is the kernels'.
- * Every buffer is freed (or kept) on every path (release). */
-#include <cub/cub.cuh>
+/* The orbit formula's heavy aggregates on the GPU: the ranked, oriented
+ * walks of orbit_aggregates_cpu.c (its oracle; its comment says why they
+ * cost about the sum of d(u) d+(u) where the unoriented walks cost the sum
+ * of d(u)^2), with warps where the CPU has threads, on g by ascending
+ * degree (rank r before s when d(r) < d(s), ties by index, as
+ * wm_orbit_ranked_init has it), rows sorted by rank so that a vertex's
+ * neighbours above it are the end of its row:
+ *   0. the ranking, on the device from g there: the vertices sorted by
+ *      (degree, index), then every arc by (its tail's rank, its head's) by
+ *      CUB's radix sorts, each ranked arc keeping the g arc it came from
+ *      (on the host, wm_orbit_ranked_init reads every arc once per thread,
+ *      and its rows and their way back would be uploaded);
+ *   1. triangles per arc: a warp per arc a->b with a < b (32 arcs per take
+ *      of a work counter), the lanes over the shorter of a's row past b and
+ *      b's row above b, searching the other: each triangle a < b < c found
+ *      once, from its lowest edge, and its three arcs credited by 32-bit
+ *      atomics (an arc's count is below n);
+ *   2. (k >= 4) 4-cliques and diamond sums, the same walk once every arc's
+ *      count is in: the c of the arc a->b listed in the warp's scratch
+ *      (ascending) and marked with their index; each c walks the cheaper of
+ *      the list past it (searching c's row above c) and c's row above c
+ *      (looking up the marks) for the d closing a 4-clique a, b, c, d
+ *      (row_walk: a lane per short stretch, the warp per long one), the
+ *      d's credits gathered per index and added once per arc; the diamond
+ *      terms (each corner of a triangle takes the far edge's triangles less
+ *      one) to a and b summed over the warp, to each c as it is listed; the
+ *      arcs of more than kHeavyTriangles triangles a block each;
+ *   3. (k >= 4) 4-cycles, from each one's highest vertex v (Chiba and
+ *      Nishizeki's order): the paths v-u-w with u and w below v (each row's
+ *      part below v a prefix) counted per w in the warp's counters, the
+ *      middles' terms on a second walk, then C(c, 2) to v and w for each
+ *      touched w, which is cleared; the highest ranks first, the tops of
+ *      more than kHeavyDegree neighbours (the last ranks) a block each;
+ *   4. the triangles back to g's arcs (a thread per arc by rank: the arc
+ *      a->b above a holds the count, the arc b->a finds it by a search of
+ *      b's row above b).
+ * Every per-vertex credit is a 64-bit atomic whose wrap sets a flag (every
+ * credit is >= 0, so a wrap is a total past 2^64 - 1, as the CPU finds it,
+ * and the error is the CPU's).  The vertices' sums go back to g's labels on
+ * the host (n words).
+ * The fixed cost is kept out of the way: g is read from the graph the
+ * context keeps on the device (wm_gpu_graph) where it holds g, else
+ * uploaded; the buffers come from its memory pool; the warps' scratch,
+ * which passes 2 and 3 leave zeroed, stays with it for the next call
+ * (wm_gpu_graph_keep).  Every buffer is allocated (and g uploaded) before
+ * the start event, so that kernel_ms is the kernels', the ranking's
+ * included; every buffer is freed (or kept) on every path (release). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cub/cub.cuh>
+
+#include "base.h"
 #include "device.h"
-#include "gpu_check.h"
-#include "gpu_stop.cuh"
 #include "orbits.h"
+#include "gpu_orbit_warps.cuh"
 
 namespace {
 
-typedef __int128 i128;
 static_assert(sizeof(i128) == sizeof(wm_i128), "the host's 128-bit sums are the device's");
 
-constexpr int kWarpsPerBlock = 4;
-constexpr int kThreads = 32 * kWarpsPerBlock;
-constexpr int kWarpsPerSm = 64; /* resident on sm_80 and sm_90: 2048 threads */
+/* Tops of more than kHeavyDegree neighbours (the last ranks: degrees
+ * ascend; pass 3) and arcs of more than kHeavyTriangles triangles (pass 2)
+ * are walked by a block of kHeavyWarps warps each (or of kWarpsPerBlock,
+ * where the warps are fewer).  WM_TEST_ORBIT_HEAVY=1 sends every top and
+ * every arc with a triangle to the blocks, so that the tests see both
+ * ways on small graphs. */
+constexpr int kHeavyWarps = 16;
+constexpr uint64_t kHeavyDegree = 256;
+constexpr uint32_t kHeavyTriangles = 256;
 
+struct heavy_limits {
+  uint64_t degree;
+  uint32_t triangles;
+};
+
+heavy_limits heavy_limits_now() {
+  const char *v = getenv("WM_TEST_ORBIT_HEAVY");
+  if (v && *v == '1') return {0, 0};
+  return {kHeavyDegree, kHeavyTriangles};
+}
+
+/* The ranked graph on the device: off (n + 1), up (n: where a row's
+ * neighbours above its vertex start), adj. */
+struct ranked_dev {
+  uint32_t n;
+  const uint64_t *off, *up;
+  const uint32_t *adj;
+};
+
+/* The sums by rank, and the overflow flag. */
+struct vertex_sums {
+  ull *k4, *n8, *n12;
+  int *overflow;
+};
+
+/* One warp's slice of the scratch, zero between uses: per vertex a counter
+ * (pass 3's paths; pass 2's marks, index + 1 in the list) and the touched
+ * list (pass 3), then maxout entries (a bound on a row above its vertex:
+ * the largest degree) for the list of an arc's c (pass 2) and their
+ * 4-clique credits. */
+struct aggr_scratch {
+  uint32_t *cnt, *touched, *list, *tally;
+};
+
+__host__ __device__ inline uint64_t aggr_words(uint64_t n, uint64_t maxout) { return 2 * n + 2 * maxout; }
+
+__device__ aggr_scratch aggr_slice(uint32_t *base, uint64_t n, uint64_t maxout, uint64_t warp) {
+  uint32_t *b = base + warp * aggr_words(n, maxout);
+  return {b, b + n, b + 2 * n, b + 2 * n + maxout};
+}
+
+/* The arcs a->b with a < b, 32 per take from next, each by the whole warp
+ * in turn (for_wanted_arcs): f(e, a, b); those of more than `heavy`
+ * triangles (tri, where given) are left out. */
+template <class F>
+__device__ __forceinline__ void for_up_arcs(const ranked_dev &r, unsigned long long *next, uint32_t heavy,
+                                            const uint32_t *tri, F f) {
+  const dev_graph g = {r.n, r.off, r.adj};
+  const uint64_t m = r.off[r.n];
+  for_wanted_arcs<32>(
+      g, 0, m, next, [&](uint64_t e) { return !tri || (tri[e] && tri[e] <= heavy); },
+      [&](uint64_t e, uint32_t a, uint32_t b) {
+        /* a triangle needs a's row past b and b's row above b */
+        return b > a && e + 1 < r.off[a + 1] && r.up[b] < r.off[b + 1];
+      },
+      f);
+}
+
+/* hit(i, j, c) for each c above b adjacent to both, i its arc from a and j
+ * its arc from b, by the lanes of the calling warp (converged: the lanes
+ * walk the shorter row 32 entries a round, searching the longer). */
+template <class Hit>
+__device__ __forceinline__ void common_above(const ranked_dev &r, uint64_t e, uint32_t a, uint32_t b, Hit hit) {
+  const int lane = threadIdx.x & 31;
+  const uint64_t a0 = e + 1, a1 = r.off[a + 1], b0 = r.up[b], b1 = r.off[b + 1];
+  const bool walk_a = a1 - a0 <= b1 - b0;
+  const uint64_t w0 = walk_a ? a0 : b0, w1 = walk_a ? a1 : b1, s0 = walk_a ? b0 : a0, s1 = walk_a ? b1 : a1;
+  for (uint64_t x0 = w0; x0 < w1; x0 += 32) {
+    const uint64_t x = x0 + lane;
+    bool found = false;
+    uint64_t y = 0;
+    uint32_t c = 0;
+    if (x < w1) {
+      c = r.adj[x];
+      y = s0 + lower_bound(r.adj + s0, s1 - s0, c);
+      found = y < s1 && r.adj[y] == c;
+    }
+    hit(found, walk_a ? x : y, walk_a ? y : x, c);
+  }
+}
+
+/* 1: tri[e] for every arc e = a->b with a < b. */
+__global__ void __launch_bounds__(kThreads) up_triangles(ranked_dev r, unsigned long long *next, uint32_t *tri) {
+  const int lane = threadIdx.x & 31;
+  for_up_arcs(r, next, 0, NULL, [&](uint64_t e, uint32_t a, uint32_t b) {
+    unsigned t = 0;
+    common_above(r, e, a, b, [&](bool found, uint64_t i, uint64_t j, uint32_t) {
+      if (!found) return;
+      atomicAdd(&tri[i], 1u), atomicAdd(&tri[j], 1u);
+      t++;
+    });
+    t = (unsigned)warp_sum_u64(t);
+    if (lane == 0 && t) atomicAdd(&tri[e], t);
+  });
+}
+
+/* The 4-cliques a, b, c = list[i], d on the arc a->b (c < d): c's stretch
+ * [b, e) is the list past i (d searched in c's row above c) where that is
+ * cheaper than c's row above c (d looked up in the marks); positions past
+ * nc are the latter's, offset by nc.  clique_term: whether position f
+ * closes one (1 or 0), d's credit added in tally at its index in the list
+ * (c's, the sum of its terms, by the caller). */
+__device__ __forceinline__ void clique_stretch(const ranked_dev &r, const uint32_t *list, uint32_t nc, uint64_t i,
+                                               uint64_t &b, uint64_t &e) {
+  const uint32_t c = list[i];
+  const uint64_t past = nc - i - 1, out = r.off[c + 1] - r.up[c];
+  const uint64_t search = past * (uint64_t)(64 - __clzll((long long)(out | 1))); /* loads of the searches */
+  if (search <= out) b = i + 1, e = nc;
+  else b = nc + r.up[c], e = nc + r.off[c + 1];
+}
+
+__device__ __forceinline__ i128 clique_term(const ranked_dev &r, const aggr_scratch &x, uint32_t nc, uint64_t i,
+                                            uint64_t f) {
+  uint64_t at = 0;
+  if (f < nc) {
+    const uint32_t c = x.list[i];
+    if (!has(r.adj + r.up[c], r.off[c + 1] - r.up[c], x.list[f])) return 0;
+    at = f;
+  } else {
+    const uint32_t mark = x.cnt[r.adj[f - nc]]; /* index + 1 in the list; d > c, so d's index is past i */
+    if (!mark) return 0;
+    at = mark - 1;
+  }
+  atomicAdd(&x.tally[at], 1u);
+  return 1;
+}
+
+/* 2: arc a->b's 4-cliques and diamond sums by a group of G warps (this one
+ * its gw-th; G = 1 a warp, else the block), in the slice x: its first warp
+ * lists the c (with the diamond terms), then the group walks their
+ * stretches; *nc_at (the group's) holds the list's length between them. */
+template <int G>
+__device__ void arc_sums(const ranked_dev &r, const aggr_scratch &x, const uint32_t *tri, const vertex_sums &s,
+                         uint64_t e, uint32_t a, uint32_t b, uint32_t *nc_at) {
+  const int lane = threadIdx.x & 31;
+  const unsigned gw = G == 1 ? 0 : threadIdx.x >> 5;
+  if (gw == 0) {
+    const ull far = tri[e] - 1ull; /* each c's term: the triangles of a-b less one */
+    i128 to_a = 0, to_b = 0;
+    uint32_t nc = 0;
+    common_above(r, e, a, b, [&](bool found, uint64_t i, uint64_t j, uint32_t c) {
+      const unsigned mask = __ballot_sync(0xffffffffu, found);
+      if (found) {
+        const uint32_t at = nc + __popc(mask & ((1u << lane) - 1));
+        x.list[at] = c, x.cnt[c] = at + 1;
+        to_a += (i128)tri[j] - 1, to_b += (i128)tri[i] - 1;
+        credit_u64(&s.n12[c], far, s.overflow);
+      }
+      nc += __popc(mask);
+    });
+    to_a = warp_sum(to_a), to_b = warp_sum(to_b);
+    if (lane == 0) {
+      credit_sum(&s.n12[a], to_a, s.overflow), credit_sum(&s.n12[b], to_b, s.overflow);
+      *nc_at = nc;
+    }
+  }
+  group_barrier<G>();
+  const uint32_t nc = *(volatile uint32_t *)nc_at;
+  i128 at_ab = 0;
+  if (nc >= 2)
+    row_walk(
+        nc, [&](uint64_t i, uint64_t &b0, uint64_t &e0) { clique_stretch(r, x.list, nc, i, b0, e0); },
+        [&](uint64_t i, uint64_t f) { return clique_term(r, x, nc, i, f); },
+        [&](uint64_t i, i128 t) {
+          if (t) atomicAdd(&x.tally[i], (uint32_t)t), at_ab += t;
+        },
+        gw, G);
+  group_barrier<G>();
+  for (uint32_t q = 32 * gw + lane; q < nc; q += 32 * G) {
+    const uint32_t c = x.list[q];
+    credit_u64(&s.k4[c], x.tally[q], s.overflow);
+    x.tally[q] = 0, x.cnt[c] = 0;
+  }
+  at_ab = warp_sum(at_ab);
+  if (lane == 0) credit_sum(&s.k4[a], at_ab, s.overflow), credit_sum(&s.k4[b], at_ab, s.overflow);
+  group_barrier<G>(); /* the list read before the next arc writes it */
+}
+
+/* The arcs a->b (a < b) of more than `heavy` triangles, listed for pass 2's
+ * blocks. */
+__global__ void heavy_arcs(ranked_dev r, const uint32_t *tri, uint32_t heavy, ull *list, ull *count) {
+  const uint64_t m = r.off[r.n];
+  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += (uint64_t)gridDim.x * blockDim.x)
+    if (tri[e] > heavy) list[atomicAdd(count, 1ull)] = e; /* pass 1 counts on the arcs a->b with a < b alone */
+}
+
+/* 2: the arcs of more than `heavy` triangles (heavy_arcs' list) a block of
+ * G warps each, from heavy_next; then, in the same launch, the others a
+ * warp each (32 per take from next): an arc of the dense core, whose c
+ * walk rows of thousands, does not hold one warp while the rest idle. */
+template <int G>
+__global__ void __launch_bounds__(32 * G)
+    cliques_and_diamonds(ranked_dev r, unsigned long long *next, const uint32_t *tri, uint32_t *scratch,
+                         uint64_t maxout, vertex_sums s, uint32_t heavy, const ull *list, const ull *count,
+                         unsigned long long *heavy_next) {
+  __shared__ unsigned long long item;
+  __shared__ uint32_t block_nc;
+  __shared__ uint32_t warp_nc[G];
+  const dev_graph g = {r.n, r.off, r.adj};
+  const aggr_scratch first = aggr_slice(scratch, r.n, maxout, (uint64_t)blockIdx.x * G);
+  const unsigned long long heavies = *count;
+  for (;;) {
+    if (threadIdx.x == 0) item = take_long(heavy_next);
+    __syncthreads();
+    const unsigned long long it = item;
+    __syncthreads(); /* every thread read it before thread 0 takes the next */
+    if (it >= heavies) break;
+    const uint64_t e = list[it];
+    arc_sums<G>(r, first, tri, s, e, row_of(g, e), r.adj[e], &block_nc);
+  }
+  const aggr_scratch own = aggr_slice(scratch, r.n, maxout, global_warp());
+  for_up_arcs(r, next, heavy, tri, [&](uint64_t e, uint32_t a, uint32_t b) {
+    arc_sums<1>(r, own, tri, s, e, a, b, &warp_nc[threadIdx.x >> 5]);
+  });
+}
+
+/* The middles u of top v (its row below v) and each one's row below v. */
+__device__ __forceinline__ void middle_row(const ranked_dev &r, uint32_t v, uint64_t i, uint64_t &b, uint64_t &e) {
+  const uint32_t u = r.adj[r.off[v] + i];
+  b = r.off[u];
+  e = r.up[u] + lower_bound(r.adj + r.up[u], r.off[u + 1] - r.up[u], v); /* v's own place in u's row */
+}
+
+/* 3: top v's 4-cycles by a group of G warps (this one its gw-th; G = 1 a
+ * warp, else the block) in the counters x (zero on entry and on return);
+ * *nt (zero on entry) counts the touched w. */
+template <int G>
+__device__ void cycles_at(const ranked_dev &r, const aggr_scratch &x, uint32_t v, unsigned *nt, ull *n8,
+                          int *overflow) {
+  const int lane = threadIdx.x & 31;
+  const unsigned gw = G == 1 ? 0 : threadIdx.x >> 5;
+  const uint64_t middles = r.up[v] - r.off[v];
+  auto range = [&](uint64_t i, uint64_t &b, uint64_t &e) { middle_row(r, v, i, b, e); };
+  row_walk(
+      middles, range,
+      [&](uint64_t, uint64_t f) {
+        const uint32_t w = r.adj[f];
+        if (atomicAdd(&x.cnt[w], 1u) == 0) x.touched[atomicAdd(nt, 1u)] = w;
+        return (i128)0;
+      },
+      [](uint64_t, i128) {}, gw, G);
+  group_barrier<G>();
+  /* each middle u: c - 1 for each of its w (the other middles of v and w) */
+  row_walk(
+      middles, range, [&](uint64_t, uint64_t f) { return (i128)x.cnt[r.adj[f]] - 1; },
+      [&](uint64_t i, i128 t) { credit_sum(&n8[r.adj[r.off[v] + i]], t, overflow); }, gw, G);
+  group_barrier<G>();
+  const unsigned all = *(volatile unsigned *)nt;
+  i128 at_v = 0;
+  for (unsigned q = 32 * gw + lane; q < all; q += 32 * G) {
+    const uint32_t w = x.touched[q];
+    const ull c = x.cnt[w], pairs = c * (c - 1) / 2;
+    credit_u64(&n8[w], pairs, overflow);
+    at_v += pairs;
+    x.cnt[w] = 0;
+  }
+  at_v = warp_sum(at_v);
+  if (lane == 0) credit_sum(&n8[v], at_v, overflow);
+  group_barrier<G>();
+  if ((G == 1 ? lane : (int)threadIdx.x) == 0) *nt = 0;
+  group_barrier<G>();
+}
+
+/* 3: the heavy tops, the last `heavy` ranks, a block of G warps each (from
+ * heavy_next, the highest first); then, in the same launch, the others a
+ * warp each (from next), the highest rank first: the blocks that find no
+ * heavy top left walk light ones while a hub's block is still at its top. */
+template <int G>
+__global__ void __launch_bounds__(32 * G) four_cycles(ranked_dev r, uint32_t *scratch, uint64_t maxout,
+                                                       uint32_t heavy, unsigned long long *heavy_next,
+                                                       unsigned long long *next, ull *n8, int *overflow) {
+  __shared__ unsigned long long item;
+  __shared__ unsigned block_nt;
+  __shared__ unsigned warp_nt[G];
+  const aggr_scratch first = aggr_slice(scratch, r.n, maxout, (uint64_t)blockIdx.x * G);
+  if (threadIdx.x == 0) block_nt = 0;
+  if ((threadIdx.x & 31) == 0) warp_nt[threadIdx.x >> 5] = 0;
+  __syncthreads();
+  for (;;) {
+    if (threadIdx.x == 0) item = take_long(heavy_next);
+    __syncthreads();
+    const unsigned long long it = item;
+    __syncthreads(); /* every thread read it before thread 0 takes the next */
+    if (it >= heavy) break;
+    cycles_at<G>(r, first, (uint32_t)(r.n - 1 - it), &block_nt, n8, overflow);
+  }
+  const aggr_scratch own = aggr_slice(scratch, r.n, maxout, global_warp());
+  for (uint64_t i = heavy + grab64(next); i < r.n; i = heavy + grab64(next)) {
+    const uint32_t v = (uint32_t)(r.n - 1 - i);
+    if (r.up[v] - r.off[v] < 2) continue; /* fewer than two lower neighbours: no 4-cycle with top v */
+    cycles_at<1>(r, own, v, &warp_nt[threadIdx.x >> 5], n8, overflow);
+  }
+}
+
+#define EACH(i, count) \
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (count); i += (uint64_t)gridDim.x * blockDim.x)
+
+/* 0: each vertex's key, (degree, index), for the sort that ranks them. */
+__global__ void degree_keys(dev_graph g, ull *keys) {
+  EACH(v, g.n) keys[v] = (ull)deg(g, (uint32_t)v) << 32 | v;
+}
+
+/* The ranks from the sorted keys: old (rank -> g's vertex), rank (the
+ * inverse), and each rank's degree, which the scan makes the offsets
+ * (off[n] is 0 before it). */
+__global__ void ranks_of(const ull *sorted, uint32_t n, uint32_t *old, uint32_t *rank, uint64_t *off) {
+  EACH(s, n) {
+    const uint32_t v = (uint32_t)sorted[s];
+    old[s] = v, rank[v] = (uint32_t)s, off[s] = sorted[s] >> 32;
+  }
+}
+
+/* Each arc's key, (its tail's rank, its head's), and its index in g. */
+__global__ void arc_keys(dev_graph g, uint64_t m, const uint32_t *rank, ull *keys, ull *arcs) {
+  EACH(e, m) keys[e] = (ull)rank[row_of(g, e)] << 32 | rank[g.adj[e]], arcs[e] = e;
+}
+
+/* The ranked rows from the sorted keys, then where each row's neighbours
+ * above its vertex start. */
+__global__ void ranked_heads(const ull *sorted, uint64_t m, uint32_t *adj) {
+  EACH(q, m) adj[q] = (uint32_t)sorted[q];
+}
+
+__global__ void ups(const uint64_t *off, const uint32_t *adj, uint32_t n, uint64_t *up) {
+  EACH(s, n) up[s] = off[s] + lower_bound(adj + off[s], off[s + 1] - off[s], (uint32_t)s + 1);
+}
+
+/* 4: each arc's count to the g arc it came from (g_arc). */
+__global__ void triangles_to_g(ranked_dev r, const uint32_t *tri, const ull *g_arc, uint32_t *out) {
+  const dev_graph g = {r.n, r.off, r.adj};
+  const uint64_t m = r.off[r.n];
+  EACH(e, m) {
+    const uint32_t a = row_of(g, e), b = r.adj[e];
+    uint64_t at = e;
+    if (b < a) at = r.up[b] + lower_bound(r.adj + r.up[b], r.off[b + 1] - r.up[b], a);
+    out[g_arc[e]] = tri[at];
+  }
+}
+
+constexpr int kEvents = 6;
+
+/* The device's side of a call. */
 struct bufs {
   const wm_gpu_graph *gg; /* the context's graph on the device, or NULL */
   int dev;
   cudaMemPool_t pool;     /* gg's pool on dev, or NULL: cudaMalloc */
-  const uint64_t *off;    /* g's CSR on the device: gg's, or own_off and own_adj */
-  const uint32_t *adj;
-  uint64_t *own_off, *ooff;
-  uint32_t *own_adj, *oadj, *tri, *scratch;
-  unsigned long long *k4, *next;
-  i128 *n8, *n12;
+  dev_graph g;            /* g on the device: gg's, or own_off and own_adj */
+  uint64_t *own_off, *off, *up;
+  uint32_t *own_adj, *adj, *old, *rank, *tri, *tri_g, *scratch;
+  ull *keys, *sorted, *arcs, *g_arc; /* the sorts' (g_arc: each ranked arc's index in g) */
+  void *sort_tmp;
+  size_t sort_bytes;
+  ull *sums;  /* k4, n8, n12 by rank: 3n */
+  ull *heavy; /* pass 2's heavy arcs */
+  ull *next; /* work counters */
   int *overflow;
-  void *scan_tmp;
-  size_t scan_bytes, scratch_bytes;
-  uint64_t tag;           /* the scratch's (scratch_tag) */
-  bool scratch_clean;     /* pass 4 ran to its end: every counter is back to 0 */
-  cudaEvent_t start, end;
+  size_t scratch_bytes;
+  uint64_t tag;       /* the scratch's (scratch_tag) */
+  bool scratch_clean; /* passes 2 and 3 ran (to their end, or stopped between items): every word is 0 */
+  cudaEvent_t ev[kEvents]; /* before pass 0, after each pass (WM_ORBIT_TRACE's times) */
+  unsigned long long heavy_arcs; /* pass 2's, for the trace */
 };
 
-/* The two-hop counters' tag among the buffers a wm_gpu_graph keeps. */
-uint64_t scratch_tag(unsigned warps) { return 0x0B17ull << 48 | warps; }
+constexpr int kCounters = 6; /* 1's arcs, 2's light arcs, 3's heavy and light tops, 2's heavy arcs (count, takes) */
+
+/* The warps' scratch's tag among the buffers a wm_gpu_graph keeps. */
+uint64_t scratch_tag(unsigned warps) { return 0x0B18ull << 48 | warps; }
 
 template <class T>
 cudaError_t take(bufs &b, T **p, size_t bytes) {
@@ -84,319 +455,237 @@ void give(const bufs &b, void *p) {
 }
 
 void release(bufs &b) {
-  void *p[] = {b.own_off, b.own_adj, b.ooff, b.oadj, b.tri, b.k4, b.next, b.n8, b.n12, b.overflow, b.scan_tmp};
+  void *p[] = {b.own_off, b.own_adj, b.off, b.up, b.adj, b.old, b.rank, b.tri, b.tri_g, b.keys, b.sorted,
+               b.arcs, b.g_arc, b.sort_tmp, b.sums, b.heavy, b.next, b.overflow};
   for (void *x : p) give(b, x);
-  /* the counters: kept clean with gg for the next call, else freed (cudaMalloc'd: gg frees what it keeps) */
+  /* the scratch: kept clean with gg for the next call, else freed (cudaMalloc'd: gg frees what it keeps) */
   if (b.scratch && !(b.scratch_clean && wm_gpu_graph_keep(b.gg, b.dev, b.scratch, b.scratch_bytes, b.tag)))
     cudaFree(b.scratch);
-  if (b.start) cudaEventDestroy(b.start);
-  if (b.end) cudaEventDestroy(b.end);
+  for (cudaEvent_t e : b.ev)
+    if (e) cudaEventDestroy(e);
   if (b.pool) cudaStreamSynchronize(0); /* the pool's frees are done before the call returns */
   cudaGetLastError();
 }
 
-__device__ __forceinline__ uint64_t deg(const uint64_t *off, uint32_t v) { return off[v + 1] - off[v]; }
-
-__device__ __forceinline__ bool has(const uint32_t *row, uint64_t len, uint32_t x) {
-  uint64_t lo = 0, hi = len;
-  while (lo < hi) {
-    const uint64_t mid = (lo + hi) / 2;
-    if (row[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < len && row[lo] == x;
-}
-
-/* The row holding arc `arc`: the last v with off[v] <= arc (off[n] > arc). */
-__device__ __forceinline__ uint32_t row_of(const uint64_t *off, uint32_t n, uint64_t arc) {
-  uint32_t lo = 0, hi = n - 1;
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo + 1) / 2;
-    if (off[mid] <= arc) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-__device__ __forceinline__ uint64_t warp_sum(uint64_t x) {
-  for (int d = 16; d; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
-  return x;
-}
-
-__device__ __forceinline__ i128 warp_sum128(i128 x) {
-  for (int d = 16; d; d >>= 1) {
-    const uint64_t lo = __shfl_xor_sync(0xffffffffu, (uint64_t)x, d);
-    const uint64_t hi = __shfl_xor_sync(0xffffffffu, (uint64_t)((unsigned __int128)x >> 64), d);
-    x += (i128)(((unsigned __int128)hi << 64) | lo);
-  }
-  return x;
-}
-
-__device__ __forceinline__ uint64_t global_warp() { return ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; }
-__device__ __forceinline__ uint64_t warps_in_grid() { return ((uint64_t)gridDim.x * blockDim.x) >> 5; }
-
-/* 1: tri[e] = |N(v) & N(u)| for every arc e = v->u. */
-__global__ void arc_triangles(const uint64_t *off, const uint32_t *adj, uint32_t n, uint64_t m, uint32_t *tri) {
-  const int lane = threadIdx.x & 31;
-  for (uint64_t e = global_warp(); e < m; e += warps_in_grid()) {
-    const uint32_t v = row_of(off, n, e), u = adj[e];
-    const uint64_t dv = deg(off, v), du = deg(off, u);
-    const uint32_t *s = adj + off[dv <= du ? v : u], *l = adj + off[dv <= du ? u : v];
-    const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
-    uint64_t t = 0;
-    for (uint64_t i = lane; i < sl; i += 32) t += has(l, ll, s[i]);
-    t = warp_sum(t);
-    if (lane == 0) tri[e] = (uint32_t)t;
-  }
-}
-
-__device__ __forceinline__ bool before(const uint64_t *off, uint32_t u, uint32_t w) {
-  const uint64_t du = deg(off, u), dw = deg(off, w);
-  return du < dw || (du == dw && u < w);
-}
-
-/* 2: out-degrees into ooff[v] (ooff[n] is 0; the exclusive scan makes
- * them offsets), then the rows. */
-__global__ void out_degrees(const uint64_t *off, const uint32_t *adj, uint32_t n, uint64_t *ooff) {
-  for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += (uint64_t)gridDim.x * blockDim.x) {
-    uint64_t d = 0;
-    for (uint64_t e = off[v]; e < off[v + 1]; e++) d += before(off, (uint32_t)v, adj[e]);
-    ooff[v] = d;
-  }
-}
-
-__global__ void out_rows(const uint64_t *off, const uint32_t *adj, uint32_t n, const uint64_t *ooff, uint32_t *oadj) {
-  for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += (uint64_t)gridDim.x * blockDim.x) {
-    uint64_t o = ooff[v];
-    for (uint64_t e = off[v]; e < off[v + 1]; e++)
-      if (before(off, (uint32_t)v, adj[e])) oadj[o++] = adj[e];
-  }
-}
-
-__device__ __forceinline__ void add_k4(unsigned long long *k4, uint32_t v, unsigned long long x, int *overflow) {
-  if (!x) return;
-  const unsigned long long old = atomicAdd(&k4[v], x);
-  if (old + x < old) atomicOr(overflow, 1);
-}
-
-/* 3: a warp per oriented arc a->b; rows of the orientation stay sorted. */
-__global__ void vertex_cliques(const uint64_t *ooff, const uint32_t *oadj, uint32_t n, uint64_t mo,
-                               unsigned long long *k4, int *overflow) {
-  const int lane = threadIdx.x & 31;
-  for (uint64_t e = global_warp(); e < mo; e += warps_in_grid()) {
-    const uint32_t a = row_of(ooff, n, e), b = oadj[e];
-    const uint32_t *ra = oadj + ooff[a], *rb = oadj + ooff[b];
-    const uint64_t la = ooff[a + 1] - ooff[a], lb = ooff[b + 1] - ooff[b];
-    uint64_t at_ab = 0; /* the 4-cliques on a->b, credited to a and b */
-    for (uint64_t i = lane; i < lb; i += 32) {
-      const uint32_t c = rb[i];
-      if (!has(ra, la, c)) continue;
-      uint64_t at_c = 0;
-      for (uint64_t f = ooff[c]; f < ooff[c + 1]; f++) {
-        const uint32_t d = oadj[f];
-        if (has(ra, la, d) && has(rb, lb, d)) at_c++, add_k4(k4, d, 1, overflow);
-      }
-      add_k4(k4, c, at_c, overflow);
-      at_ab += at_c;
-    }
-    at_ab = warp_sum(at_ab);
-    if (lane == 0) add_k4(k4, a, at_ab, overflow), add_k4(k4, b, at_ab, overflow);
-  }
-}
-
-/* Whole warp: step(u, f) for every walk v-u-w, f the arc u->w.  The rows
- * of 32 neighbours u at a time are walked as one range (their lengths'
- * prefix across the lanes, each lane finding its row by a search over the
- * lanes), so that many short rows keep the lanes as busy as one long row. */
-template <class Step>
-__device__ __forceinline__ void for_two_hops(const uint64_t *off, const uint32_t *adj, uint32_t v, Step step) {
-  const int lane = threadIdx.x & 31;
-  for (uint64_t e0 = off[v]; e0 < off[v + 1]; e0 += 32) {
-    uint32_t u = 0;
-    uint64_t start = 0, len = 0;
-    if (e0 + lane < off[v + 1]) u = adj[e0 + lane], start = off[u], len = off[u + 1] - start;
-    uint64_t incl = len;
-    for (int d = 1; d < 32; d <<= 1) {
-      const uint64_t y = __shfl_up_sync(0xffffffffu, incl, d);
-      if (lane >= d) incl += y;
-    }
-    const uint64_t excl = incl - len, total = __shfl_sync(0xffffffffu, incl, 31);
-    for (uint64_t i = lane; i - lane < total; i += 32) {
-      int j = 0; /* the last lane whose range starts at or before i */
-      for (int s = 16; s; s >>= 1)
-        if (__shfl_sync(0xffffffffu, excl, j + s) <= i) j += s;
-      const uint32_t uj = __shfl_sync(0xffffffffu, u, j);
-      const uint64_t at = __shfl_sync(0xffffffffu, start, j) + (i - __shfl_sync(0xffffffffu, excl, j));
-      if (i < total) step(uj, at);
-    }
-  }
-}
-
-/* 4: the walks v-u-w of each vertex v, twice (two_hop of orbit_formula.c). */
-__global__ void two_hop(const uint64_t *off, const uint32_t *adj, uint32_t n, const uint32_t *tri, uint32_t *scratch,
-                        unsigned long long *next, i128 *n8, i128 *n12, wm_stop *stop) {
-  const int lane = threadIdx.x & 31;
-  uint32_t *cnt = scratch + global_warp() * (uint64_t)n;
-  for (;;) {
-    unsigned long long v = 0;
-    /* a warp that sees the stop quits; the counters stay clean */
-    if (lane == 0) {
-      v = atomicAdd(next, 1ull);
-      if (wm_stop_asked(stop)) v = ~0ull;
-    }
-    v = __shfl_sync(0xffffffffu, v, 0);
-    if (v >= n) return;
-    const uint32_t *rv = adj + off[v];
-    const uint64_t dv = deg(off, (uint32_t)v);
-    i128 diamonds = 0, cycles = 0;
-    /* a w in N(v) has v among its common neighbours with u: tri >= 1, and
-     * the term tri - 1 is 0 unless tri >= 2, so only then is N(v) searched */
-    for_two_hops(off, adj, (uint32_t)v, [&](uint32_t u, uint64_t f) {
-      const uint32_t w = adj[f];
-      if (w == v) return;
-      atomicAdd(&cnt[w], 1u);
-      if (w > u && tri[f] >= 2 && has(rv, dv, w)) diamonds += (i128)tri[f] - 1;
-    });
-    __syncwarp();
-    for_two_hops(off, adj, (uint32_t)v, [&](uint32_t, uint64_t f) {
-      const uint32_t w = adj[f];
-      if (w == v) return;
-      const uint64_t c = atomicExch(&cnt[w], 0u); /* the first lane to come back reads it */
-      if (c >= 2) cycles += (i128)(c * (c - 1) / 2);
-    });
-    __syncwarp();
-    diamonds = warp_sum128(diamonds);
-    cycles = warp_sum128(cycles);
-    if (lane == 0) n8[v] = cycles, n12[v] = diamonds;
-  }
-}
-
-/* Blocks for a warp per item, at most 32 per SM (the kernels stride). */
-unsigned grid_for(uint64_t warp_items, int sms) {
-  const uint64_t want = (warp_items + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  const uint64_t most = (uint64_t)sms * 32;
-  return (unsigned)(want < 1 ? 1 : want < most ? want : most);
-}
-
-/* The two-hop counters, n per warp: as many warps as the device runs at
- * once and no more than the vertices, fewer where their slices would pass
- * 3/4 of the free memory; at least one.  A clean scratch of the full width
- * kept with gg is taken as it is; a new one is zeroed. */
-int two_hop_scratch(bufs &b, const wm_graph *g, int sms, unsigned *warps, wm_error *err) {
-  const uint64_t slice = (uint64_t)g->n * sizeof(uint32_t);
-  uint64_t w = (uint64_t)sms * kWarpsPerSm;
-  if (w > g->n) w = g->n;
-  if (w > kWarpsPerBlock) w -= w % kWarpsPerBlock; /* whole blocks */
-  b.scratch = (uint32_t *)wm_gpu_graph_take(b.gg, b.dev, w * slice, scratch_tag((unsigned)w));
-  if (!b.scratch) {
-    size_t free_b = 0, total_b = 0;
-    WM_CU(cudaMemGetInfo(&free_b, &total_b));
-    const uint64_t fit = (uint64_t)(0.75 * (double)free_b) / (slice ? slice : 1);
-    if (w > fit) w = fit > kWarpsPerBlock ? fit - fit % kWarpsPerBlock : fit;
-    if (!w)
-      return wm_fail(err, WM_EDEVICE, "orbits: device out of memory: one warp's %llu counters (%zu bytes free)",
-                     (unsigned long long)g->n, free_b);
-    WM_CU(cudaMalloc(&b.scratch, w * slice));
-    WM_CU(cudaMemsetAsync(b.scratch, 0, w * slice, 0));
-  }
-  b.scratch_bytes = w * slice, b.tag = scratch_tag((unsigned)w);
-  *warps = (unsigned)w;
+/* The warps' scratch: as many warps as the device runs and the vertices
+ * need, fewer where their slices would pass 3/4 of the free memory (whole
+ * blocks of the heavy tops' where there are that many); a clean scratch of
+ * that size kept with gg is taken as it is, a new one zeroed. */
+int warps_scratch(bufs &b, uint64_t n, uint64_t maxout, unsigned *warps, wm_error *err) {
+  const uint64_t per_warp = aggr_words(n, maxout) * sizeof(uint32_t);
+  unsigned w = warps_fitting(per_warp, n, "aggregates", err);
+  if (!w) return err->code;
+  if (w >= kHeavyWarps) w -= w % kHeavyWarps;
+  b.scratch_bytes = w * per_warp, b.tag = scratch_tag(w);
+  *warps = w;
+  b.scratch = (uint32_t *)wm_gpu_graph_take(b.gg, b.dev, b.scratch_bytes, b.tag);
+  if (b.scratch) return WM_OK;
+  WM_CU(cudaMalloc(&b.scratch, b.scratch_bytes));
+  WM_CU(cudaMemsetAsync(b.scratch, 0, b.scratch_bytes, 0));
   return WM_OK;
 }
 
-/* Every buffer of the passes, before the timed window: the graph (gg's,
- * or uploaded), and for k >= 4 the orientation's (each edge is oriented
- * once: m/2 arcs), the scan's temporary, the per-vertex sums and the
- * two-hop counters (two_hop_scratch). */
-int prepare(bufs &b, const wm_graph *g, unsigned k, int sms, unsigned *warps, wm_error *err) {
+/* Bits of x's binary form. */
+int bits(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
+
+/* The ranking's temporary: the largest of its sorts' (the vertices' keys,
+ * then the arcs' with their indices) and its scan's. */
+int sort_space(bufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, wm_error *err) {
+  size_t keys = 0, pairs = 0, scan = 0;
+  WM_CU(cub::DeviceRadixSort::SortKeys(NULL, keys, b.keys, b.sorted, n, 0, 32 + bits(maxdeg)));
+  if (m)
+    WM_CU(cub::DeviceRadixSort::SortPairs(NULL, pairs, b.keys, b.sorted, b.arcs, b.g_arc, m, 0, 32 + bits(n - 1)));
+  WM_CU(cub::DeviceScan::ExclusiveSum(NULL, scan, b.off, b.off, n + 1));
+  b.sort_bytes = keys > pairs ? keys : pairs;
+  if (scan > b.sort_bytes) b.sort_bytes = scan;
+  WM_CU(take(b, &b.sort_tmp, b.sort_bytes));
+  return WM_OK;
+}
+
+/* Every buffer, before the timed window: g (gg's where it holds g, else
+ * uploaded), the ranking's, the triangles, and for k >= 4 the sums and the
+ * warps' scratch (warps_scratch). */
+int prepare(bufs &b, const wm_graph *g, unsigned k, uint64_t maxdeg, unsigned *warps, wm_error *err) {
+  const size_t n = g->n, m = g->m;
   void *off = NULL, *adj = NULL;
+  b.g.n = g->n;
   if (wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj)) {
-    b.off = (const uint64_t *)off, b.adj = (const uint32_t *)adj;
+    b.g.off = (const uint64_t *)off, b.g.adj = (const uint32_t *)adj;
   } else {
-    WM_CU(take(b, &b.own_off, ((size_t)g->n + 1) * sizeof(uint64_t)));
-    WM_CU(take(b, &b.own_adj, g->m * sizeof(uint32_t)));
-    WM_CU(cudaMemcpy(b.own_off, g->offsets, ((size_t)g->n + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
-    if (g->m) WM_CU(cudaMemcpy(b.own_adj, g->adj, g->m * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    b.off = b.own_off, b.adj = b.own_adj;
+    WM_CU(take(b, &b.own_off, (n + 1) * sizeof *b.own_off));
+    WM_CU(take(b, &b.own_adj, m * sizeof *b.own_adj));
+    WM_CU(cudaMemcpy(b.own_off, g->offsets, (n + 1) * sizeof *b.own_off, cudaMemcpyHostToDevice));
+    if (m) WM_CU(cudaMemcpy(b.own_adj, g->adj, m * sizeof *b.own_adj, cudaMemcpyHostToDevice));
+    b.g.off = b.own_off, b.g.adj = b.own_adj;
   }
-  WM_CU(take(b, &b.tri, g->m * sizeof(uint32_t)));
-  if (k < 4) return WM_OK;
-  const size_t n = g->n;
-  WM_CU(take(b, &b.next, sizeof *b.next));
+  const size_t most = n > m ? n : m;
+  WM_CU(take(b, &b.off, (n + 1) * sizeof *b.off));
+  WM_CU(take(b, &b.up, n * sizeof *b.up));
+  WM_CU(take(b, &b.adj, m * sizeof *b.adj));
+  WM_CU(take(b, &b.old, n * sizeof *b.old));
+  WM_CU(take(b, &b.rank, n * sizeof *b.rank));
+  WM_CU(take(b, &b.keys, most * sizeof *b.keys));
+  WM_CU(take(b, &b.sorted, most * sizeof *b.sorted));
+  WM_CU(take(b, &b.arcs, m * sizeof *b.arcs));
+  WM_CU(take(b, &b.g_arc, m * sizeof *b.g_arc));
+  WM_CU(take(b, &b.tri, m * sizeof *b.tri));
+  WM_CU(take(b, &b.tri_g, m * sizeof *b.tri_g));
+  WM_CU(take(b, &b.next, kCounters * sizeof *b.next));
   WM_CU(take(b, &b.overflow, sizeof *b.overflow));
-  WM_CU(take(b, &b.ooff, (n + 1) * sizeof(uint64_t)));
-  WM_CU(take(b, &b.oadj, g->m / 2 * sizeof(uint32_t)));
-  WM_CU(take(b, &b.k4, n * sizeof *b.k4));
-  WM_CU(take(b, &b.n8, n * sizeof *b.n8));
-  WM_CU(take(b, &b.n12, n * sizeof *b.n12));
-  WM_CU(cub::DeviceScan::ExclusiveSum(NULL, b.scan_bytes, b.ooff, b.ooff, n + 1));
-  WM_CU(take(b, &b.scan_tmp, b.scan_bytes));
-  WM_CU(cudaMemsetAsync(b.next, 0, sizeof *b.next, 0));
+  int rc = sort_space(b, n, m, maxdeg, err);
+  if (rc) return rc;
+  WM_CU(cudaMemsetAsync(b.off + n, 0, sizeof *b.off, 0));
+  WM_CU(cudaMemsetAsync(b.tri, 0, m * sizeof *b.tri, 0));
+  WM_CU(cudaMemsetAsync(b.next, 0, kCounters * sizeof *b.next, 0));
   WM_CU(cudaMemsetAsync(b.overflow, 0, sizeof *b.overflow, 0));
-  WM_CU(cudaMemsetAsync(b.ooff + n, 0, sizeof(uint64_t), 0));
-  WM_CU(cudaMemsetAsync(b.k4, 0, n * sizeof *b.k4, 0));
-  return two_hop_scratch(b, g, sms, warps, err);
+  if (k < 4) return set_stop(err);
+  WM_CU(take(b, &b.sums, 3 * n * sizeof *b.sums));
+  WM_CU(take(b, &b.heavy, (m / 2 + 1) * sizeof *b.heavy));
+  WM_CU(cudaMemsetAsync(b.sums, 0, 3 * n * sizeof *b.sums, 0));
+  rc = warps_scratch(b, n, maxdeg, warps, err);
+  return rc ? rc : set_stop(err);
 }
 
-/* 2-4 in the timed window: the orientation (out-degrees, their scan, the
- * rows), the 4-cliques, the two-hop sums. */
-int four_vertex_passes(bufs &b, const wm_graph *g, int sms, unsigned warps, wm_error *err) {
-  wm_stop *stop = NULL;
-  int rc = wm_gpu_stop_word(wm_monitor_current(), &stop, err);
-  if (rc) return rc;
-  const uint64_t mo = g->m / 2;
-  const unsigned blocks = grid_for(g->n / 32 + 1, sms);
-  out_degrees<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff);
+/* The heavy tops: the vertices of more than `degree` neighbours (the last
+ * ranks). */
+uint32_t heavy_tops(const wm_graph *g, uint64_t degree) {
+  uint32_t heavy = 0;
+  for (uint32_t v = 0; v < g->n; v++) heavy += g->offsets[v + 1] - g->offsets[v] > degree;
+  return heavy;
+}
+
+unsigned grid_of(uint64_t items) {
+  const uint64_t blocks = (items + 255) / 256;
+  return (unsigned)(blocks < 1 ? 1 : blocks < 4096 ? blocks : 4096);
+}
+
+/* 0: g ranked into b.off, b.up, b.adj (and b.old, b.g_arc). */
+int rank_graph(bufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, wm_error *err) {
+  degree_keys<<<grid_of(n), 256>>>(b.g, b.keys);
   WM_CU(cudaGetLastError());
-  WM_CU(cub::DeviceScan::ExclusiveSum(b.scan_tmp, b.scan_bytes, b.ooff, b.ooff, (size_t)g->n + 1));
-  out_rows<<<blocks, kThreads>>>(b.off, b.adj, g->n, b.ooff, b.oadj);
+  WM_CU(cub::DeviceRadixSort::SortKeys(b.sort_tmp, b.sort_bytes, b.keys, b.sorted, n, 0, 32 + bits(maxdeg)));
+  ranks_of<<<grid_of(n), 256>>>(b.sorted, (uint32_t)n, b.old, b.rank, b.off);
   WM_CU(cudaGetLastError());
-  if (mo) vertex_cliques<<<grid_for(mo, sms), kThreads>>>(b.ooff, b.oadj, g->n, mo, b.k4, b.overflow);
-  WM_CU(cudaGetLastError());
-  const unsigned per_block = warps < kWarpsPerBlock ? warps : kWarpsPerBlock;
-  two_hop<<<warps / per_block, 32 * per_block>>>(b.off, b.adj, g->n, b.tri, b.scratch, b.next, b.n8, b.n12, stop);
+  WM_CU(cub::DeviceScan::ExclusiveSum(b.sort_tmp, b.sort_bytes, b.off, b.off, n + 1));
+  if (m) {
+    arc_keys<<<grid_of(m), 256>>>(b.g, m, b.rank, b.keys, b.arcs);
+    WM_CU(cudaGetLastError());
+    WM_CU(cub::DeviceRadixSort::SortPairs(b.sort_tmp, b.sort_bytes, b.keys, b.sorted, b.arcs, b.g_arc, m, 0,
+                                          32 + bits(n - 1)));
+    ranked_heads<<<grid_of(m), 256>>>(b.sorted, m, b.adj);
+    WM_CU(cudaGetLastError());
+  }
+  ups<<<grid_of(n), 256>>>(b.off, b.adj, (uint32_t)n, b.up);
   WM_CU(cudaGetLastError());
   return WM_OK;
 }
 
+/* Blocks of kThreads for a pass without scratch: as many as the device runs. */
+unsigned free_blocks(int sms) { return (unsigned)(sms > 0 ? sms : 1) * kBlocksPerSm; }
+
+/* Passes 2 and 3 (k >= 4): blocks of kHeavyWarps warps where there are
+ * that many, else of kWarpsPerBlock. */
+template <int G>
+int four_vertex_passes(const bufs &b, const ranked_dev &r, uint64_t m, uint64_t maxout, unsigned warps,
+                       const heavy_limits &lim, uint32_t heavy_tops_n, wm_error *err) {
+  const vertex_sums s = {b.sums, b.sums + r.n, b.sums + 2 * (uint64_t)r.n, b.overflow};
+  if (m) {
+    heavy_arcs<<<grid_of(m), 256>>>(r, b.tri, lim.triangles, b.heavy, b.next + 4);
+    WM_CU(cudaGetLastError());
+    cliques_and_diamonds<G><<<warps / G, 32 * G>>>(r, b.next + 1, b.tri, b.scratch, maxout, s, lim.triangles,
+                                                   b.heavy, b.next + 4, b.next + 5);
+    WM_CU(cudaGetLastError());
+  }
+  WM_CU(cudaEventRecord(b.ev[3], 0));
+  four_cycles<G><<<warps / G, 32 * G>>>(r, b.scratch, maxout, heavy_tops_n, b.next + 2, b.next + 3, s.n8,
+                                        b.overflow);
+  WM_CU(cudaGetLastError());
+  return WM_OK;
+}
+
+/* Passes 0-4 in the timed window; ms[i] the time of pass i. */
+int passes(bufs &b, const wm_graph *g, unsigned k, uint64_t maxout, unsigned warps, int sms, float *ms,
+           uint32_t *heavy_out, wm_error *err) {
+  const ranked_dev r = {g->n, b.off, b.up, b.adj};
+  const uint64_t m = g->m;
+  const heavy_limits lim = heavy_limits_now();
+  const uint32_t heavy = k >= 4 ? heavy_tops(g, lim.degree) : 0;
+  *heavy_out = heavy;
+  for (cudaEvent_t &e : b.ev) WM_CU(cudaEventCreate(&e));
+  WM_CU(cudaEventRecord(b.ev[0], 0));
+  int rc = rank_graph(b, g->n, m, maxout, err);
+  if (rc) return rc;
+  WM_CU(cudaEventRecord(b.ev[1], 0));
+  if (m) up_triangles<<<free_blocks(sms), kThreads>>>(r, b.next, b.tri);
+  WM_CU(cudaGetLastError());
+  WM_CU(cudaEventRecord(b.ev[2], 0));
+  if (k >= 4 && warps >= kHeavyWarps) rc = four_vertex_passes<kHeavyWarps>(b, r, m, maxout, warps, lim, heavy, err);
+  else if (k >= 4) rc = four_vertex_passes<kWarpsPerBlock>(b, r, m, maxout, warps, lim, heavy, err);
+  else WM_CU(cudaEventRecord(b.ev[3], 0));
+  if (rc) return rc;
+  WM_CU(cudaEventRecord(b.ev[4], 0));
+  if (m) triangles_to_g<<<grid_of(m), 256>>>(r, b.tri, b.g_arc, b.tri_g);
+  WM_CU(cudaGetLastError());
+  WM_CU(cudaEventRecord(b.ev[5], 0));
+  WM_CU(cudaEventSynchronize(b.ev[5]));
+  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
+  b.scratch_clean = true;         /* a stopped pass too: each item clears what it used */
+  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
+  for (int i = 0; i + 1 < kEvents; i++) WM_CU(cudaEventElapsedTime(&ms[i], b.ev[i], b.ev[i + 1]));
+  if (k >= 4) WM_CU(cudaMemcpy(&b.heavy_arcs, b.next + 4, sizeof b.heavy_arcs, cudaMemcpyDeviceToHost));
+  return WM_OK;
+}
+
+/* The triangles, and for k >= 4 the sums by rank into g's labels. */
 int copy_back(const bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err) {
-  if (g->m) WM_CU(cudaMemcpy(a->tri, b.tri, g->m * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  if (g->m) WM_CU(cudaMemcpy(a->tri, b.tri_g, g->m * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   if (k < 4) return WM_OK;
   int overflow = 0;
   WM_CU(cudaMemcpy(&overflow, b.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
-  if (overflow) return wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques pass 2^64 - 1");
-  WM_CU(cudaMemcpy(a->k4, b.k4, (size_t)g->n * sizeof *a->k4, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(a->n8, b.n8, (size_t)g->n * sizeof *a->n8, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(a->n12, b.n12, (size_t)g->n * sizeof *a->n12, cudaMemcpyDeviceToHost));
-  return WM_OK;
+  if (overflow)
+    return wm_fail(err, WM_EINPUT, "orbits: a vertex's 4-cliques, 4-cycles or diamond sums pass 2^64 - 1");
+  const size_t n = g->n;
+  ull *host = (ull *)malloc(3 * n * sizeof *host);
+  uint32_t *old = (uint32_t *)malloc(n * sizeof *old);
+  cudaError_t e = cudaSuccess;
+  if (host && old && (e = cudaMemcpy(host, b.sums, 3 * n * sizeof *host, cudaMemcpyDeviceToHost)) == cudaSuccess)
+    e = cudaMemcpy(old, b.old, n * sizeof *old, cudaMemcpyDeviceToHost);
+  int rc = !host || !old ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the aggregates (%u vertices)", g->n)
+           : e != cudaSuccess ? wm_cuda_fail(err, e, "copying the aggregates back", __FILE__, __LINE__)
+                              : WM_OK;
+  for (uint32_t s = 0; !rc && s < g->n; s++) {
+    const uint32_t v = old[s];
+    a->k4[v] = host[s], a->n8[v] = (wm_i128)host[n + s], a->n12[v] = (wm_i128)host[2 * n + s];
+  }
+  free(host);
+  free(old);
+  return rc;
 }
 
 int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, double *kernel_ms, wm_error *err) {
+  double at[3] = {wm_now()};
+  const uint64_t maxdeg = wm_graph_max_degree(g) ? wm_graph_max_degree(g) : 1; /* bounds a row above its vertex */
   int sms = 0;
+  unsigned warps = 0;
+  uint32_t heavy = 0;
+  float ms[kEvents - 1] = {0};
   WM_CU(cudaGetDevice(&b.dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
   b.pool = (cudaMemPool_t)wm_gpu_graph_pool(b.gg, b.dev);
-  unsigned warps = 0;
-  int rc = prepare(b, g, k, sms, &warps, err);
-  if (rc) return rc;
-  WM_CU(cudaEventCreate(&b.start));
-  WM_CU(cudaEventCreate(&b.end));
-  WM_CU(cudaEventRecord(b.start, 0));
-  if (g->m) arc_triangles<<<grid_for(g->m, sms), kThreads>>>(b.off, b.adj, g->n, g->m, b.tri);
-  WM_CU(cudaGetLastError());
-  if (k >= 4) {
-    rc = four_vertex_passes(b, g, sms, warps, err);
-    if (rc) return rc;
-  }
-  WM_CU(cudaEventRecord(b.end, 0));
-  WM_CU(cudaEventSynchronize(b.end));
-  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
-  b.scratch_clean = k >= 4; /* a stopped pass 4 too: each vertex clears what it counted */
-  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
-  float ms = 0;
-  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
-  if (kernel_ms) *kernel_ms = ms;
-  return copy_back(b, g, k, a, err);
+  int rc = prepare(b, g, k, maxdeg, &warps, err);
+  at[1] = wm_now();
+  if (!rc) rc = passes(b, g, k, maxdeg, warps, sms, ms, &heavy, err);
+  const float all = ms[0] + ms[1] + ms[2] + ms[3] + ms[4];
+  if (!rc && kernel_ms) *kernel_ms = all;
+  if (!rc) rc = copy_back(b, g, k, a, err);
+  at[2] = wm_now();
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (aggregates, GPU, size %u): g %s, buffers %.3f ms; kernels %.3f ms (%u warps with "
+            "scratch): ranking %.3f, triangles %.3f, 4-cliques and diamonds %.3f (%llu arcs by blocks), 4-cycles "
+            "%.3f (%u tops by blocks), back %.3f; kernels and copies back %.3f ms\n", k,
+            b.own_off ? "uploaded" : "the context's", 1e3 * (at[1] - at[0]), all, warps, ms[0], ms[1], ms[2],
+            b.heavy_arcs, ms[3], heavy, ms[4], 1e3 * (at[2] - at[1]));
+  return rc;
 }
 
 }  // namespace

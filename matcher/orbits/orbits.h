@@ -129,9 +129,10 @@ typedef struct wm_orbit_aggregates {
 /* Fills a's arrays (allocated by the caller: tri for every arc; k4, n8,
  * n12 for every vertex where k >= 4, else untouched) on the current CUDA
  * device, reading g where gg (may be NULL) holds it there, with its pool
- * and its kept scratch; *kernel_ms gets the kernels' time.  A vertex's 4-cliques past
- * 2^64 - 1 are WM_EINPUT; every CUDA failure WM_EDEVICE (gpu_orbit_sums.cu;
- * without CUDA, WM_EDEVICE "built without CUDA"). */
+ * and its kept scratch; *kernel_ms gets the kernels' time.  A vertex's
+ * 4-cliques, 4-cycles or diamond sums past 2^64 - 1 are WM_EINPUT (the
+ * CPU's error); every CUDA failure WM_EDEVICE (gpu_orbit_sums.cu; without
+ * CUDA, WM_EDEVICE "built without CUDA"). */
 int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_graph *gg, wm_orbit_aggregates *a,
                             double *kernel_ms, wm_error *err);
 

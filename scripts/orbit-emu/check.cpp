@@ -1,7 +1,9 @@
-/* Checks the 5-vertex orbits' GPU clique sums and 5-cycles
- * (matcher/orbits/gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu) on the CPU
- * emulator against their CPU oracles (wm_orbit_clique_sums_cpu,
- * wm_orbit_cycles5_from), every vertex and arc exactly: small Erdos-Renyi
+/* Checks the orbits' GPU aggregates (matcher/orbits/gpu_orbit_sums.cu,
+ * sizes 3 and 4) and the 5-vertex orbits' GPU clique sums and 5-cycles
+ * (gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu) on the CPU emulator against
+ * their CPU oracles (wm_orbit_aggregates_cpu, wm_orbit_clique_sums_cpu,
+ * wm_orbit_cycles5_from; the aggregates also with every top and arc walked
+ * by a block), every vertex and arc exactly: small Erdos-Renyi
  * graphs, a power-law graph, hubs over a sparse graph, a star, K12, an
  * empty and a 2-vertex graph and any edge-list files given, each as built
  * (the GPU relabels and uploads) and renumbered by degree with the graph
@@ -21,6 +23,7 @@
 #include "emu_graphs.h"
 #include "orbit_cliques5.h"
 #include "orbit_cycles5.h"
+#include "orbits.h"
 
 /* Vertices 0 and 1 adjacent to every vertex, over ER(n, p_milli / 1000):
  * the top edge 1-0 has n - 2 triangles, and a 5-clique per triangle of the
@@ -79,6 +82,70 @@ static int check_cliques(const char *name, const wm_graph *g, const wm_gpu_graph
   return 0;
 }
 
+/* The aggregates of size k (3: triangles per arc; 4: also the 4-cliques,
+ * 4-cycle and diamond sums per vertex), GPU against CPU word for word;
+ * `calls` GPU calls in a row (with gg, the later ones take the scratch the
+ * first kept, which must be zero again). */
+struct aggregates {
+  std::vector<uint32_t> tri;
+  std::vector<uint64_t> k4;
+  std::vector<wm_i128> n8, n12;
+  wm_orbit_aggregates a;
+  aggregates(const wm_graph *g)
+      : tri(g->m + 1, 0xA5A5A5A5u), k4(g->n + 1, 0xA5A5A5A5A5A5A5A5ull), n8(g->n + 1, -7), n12(g->n + 1, -9) {
+    a = {tri.data(), k4.data(), n8.data(), n12.data()};
+  }
+};
+
+static int check_aggregates(const char *name, const wm_graph *g, const wm_gpu_graph *gg, unsigned k, int calls) {
+  aggregates cpu(g);
+  wm_error err;
+  if (wm_orbit_aggregates_cpu(g, k, &cpu.a, &err)) {
+    printf("%-24s aggr k=%u  CPU FAILED: %s\n", name, k, err.msg);
+    return 1;
+  }
+  for (int call = 0; call < calls; call++) {
+    aggregates gpu(g);
+    double ms = 0;
+    if (wm_orbit_aggregates_gpu(g, k, gg, &gpu.a, &ms, &err)) {
+      printf("%-24s aggr k=%u  GPU FAILED (call %d): %s\n", name, k, call + 1, err.msg);
+      return 1;
+    }
+    for (uint64_t e = 0; e < g->m; e++)
+      if (cpu.tri[e] != gpu.tri[e]) {
+        printf("%-24s aggr k=%u  MISMATCH tri[%llu] (call %d): gpu %u, cpu %u\n", name, k, (unsigned long long)e,
+               call + 1, gpu.tri[e], cpu.tri[e]);
+        return 1;
+      }
+    for (uint32_t v = 0; k >= 4 && v < g->n; v++)
+      if (cpu.k4[v] != gpu.k4[v] || cpu.n8[v] != gpu.n8[v] || cpu.n12[v] != gpu.n12[v]) {
+        printf("%-24s aggr k=%u  MISMATCH at vertex %u (call %d): gpu k4 %llu n8 %llu n12 %llu, cpu k4 %llu n8 %llu "
+               "n12 %llu\n", name, k, v, call + 1, (unsigned long long)gpu.k4[v], (unsigned long long)gpu.n8[v],
+               (unsigned long long)gpu.n12[v], (unsigned long long)cpu.k4[v], (unsigned long long)cpu.n8[v],
+               (unsigned long long)cpu.n12[v]);
+        return 1;
+      }
+  }
+  uint64_t t = 0, k4 = 0, n8 = 0, n12 = 0;
+  for (uint64_t e = 0; e < g->m; e++) t += cpu.tri[e];
+  for (uint32_t v = 0; k >= 4 && v < g->n; v++) k4 += cpu.k4[v], n8 += (uint64_t)cpu.n8[v], n12 += (uint64_t)cpu.n12[v];
+  printf("%-24s aggr k=%u  ok  (%d call%s; triangles x 6 %llu, sums of k4 %llu, n8 %llu, n12 %llu)\n", name, k,
+         calls, calls > 1 ? "s" : "", (unsigned long long)t, (unsigned long long)k4, (unsigned long long)n8,
+         (unsigned long long)n12);
+  return 0;
+}
+
+/* Sizes 3 and 4, then 4 with every top and arc of a triangle sent to the
+ * blocks (WM_TEST_ORBIT_HEAVY=1). */
+static int check_aggregates_both(const char *name, const wm_graph *g, const wm_gpu_graph *gg) {
+  int bad = check_aggregates(name, g, gg, 3, 1) + check_aggregates(name, g, gg, 4, gg ? 2 : 1);
+  setenv("WM_TEST_ORBIT_HEAVY", "1", 1);
+  const std::string heavy = std::string(name) + " (blocks)";
+  bad += check_aggregates(heavy.c_str(), g, gg, 4, 1);
+  unsetenv("WM_TEST_ORBIT_HEAVY");
+  return bad;
+}
+
 /* GPU == CPU from start: the same return code, the same counts or the
  * same message. */
 static int check_cycles_from(const char *name, const wm_graph *g, const wm_gpu_graph *gg, uint64_t start,
@@ -127,7 +194,8 @@ static int check_cycles(const char *name, const wm_graph *g, const wm_gpu_graph 
 
 /* g as built (uploaded by the call), then by degree with gg holding it. */
 static int check(const std::string &name, const wm_graph *g0) {
-  int bad = check_cliques(name.c_str(), g0, NULL) + check_cycles(name.c_str(), g0, NULL);
+  int bad = check_aggregates_both(name.c_str(), g0, NULL) + check_cliques(name.c_str(), g0, NULL) +
+            check_cycles(name.c_str(), g0, NULL);
   wm_graph *g = NULL;
   wm_gpu_graph *gg = NULL;
   wm_error err;
@@ -136,7 +204,7 @@ static int check(const std::string &name, const wm_graph *g0) {
     exit(2);
   }
   const std::string by = name + " by degree";
-  bad += check_cliques(by.c_str(), g, gg) + check_cycles(by.c_str(), g, gg);
+  bad += check_aggregates_both(by.c_str(), g, gg) + check_cliques(by.c_str(), g, gg) + check_cycles(by.c_str(), g, gg);
   wm_gpu_graph_destroy(gg);
   wm_graph_destroy(g);
   return bad;

@@ -1,7 +1,8 @@
 /* The orbit formula with its aggregates on the GPU (gpu_orbit_sums.cu)
  * against the CPU formula and the enumerator, vertex by vertex and orbit by
  * orbit: random graphs of several densities, stars, a hub of degree far
- * above the rest, cliques K5..K8, facebook, Kronecker graphs; the same for
+ * above the rest, cliques K5..K8, facebook, Kronecker graphs (also with
+ * every 4-cycle top and arc of the aggregates walked by a block); the same for
  * the 5-vertex formula's sums on the GPU (gpu_orbit_sums5.cu); the API's
  * device choice, the overflow hook through the GPU path, and the command
  * line's --device gpu output. */
@@ -266,6 +267,18 @@ static wm_graph *kron(unsigned scale, uint64_t seed) {
 Test(gpu_orbits, kronecker, .timeout = 900) {
   same_orbits(kron(9, 1), "kronecker 9", 1);
   same_orbits(kron(13, 2), "kronecker 13", 0);
+}
+
+/* The aggregates with every 4-cycle top and every arc of a triangle walked
+ * by a block (the hook WM_TEST_ORBIT_HEAVY=1), where on their own only the
+ * hubs and the dense core's arcs are: the blocks' barriers and shared
+ * counters under real concurrency, against the CPU. */
+Test(gpu_orbits, aggregates_with_every_top_and_arc_by_blocks, .timeout = 900) {
+  setenv("WM_TEST_ORBIT_HEAVY", "1", 1);
+  same_orbits(kron(13, 2), "kronecker 13, all by blocks", 0);
+  same_orbits(of_arcs(22001, 28000, hub_and_tail, 7), "hub of 20,000 leaves and a tail, all by blocks", 0);
+  same_orbits(wm_test_powerlaw(2000, 6, 6, 0.1, 4), "powerlaw-2000, all by blocks", 0);
+  unsetenv("WM_TEST_ORBIT_HEAVY");
 }
 
 /* ---- through the API -------------------------------------------------- */

@@ -248,6 +248,7 @@ template <class T> inline T __shfl_up_sync(unsigned mask, T v, unsigned d) {
 inline void __syncwarp(unsigned mask = 0xffffffffu) { (void)__ballot_sync(mask, 1); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
 /* PTX fns: the offset-th set bit of mask from bit base up (offset >= 1). */
 inline unsigned __fns(unsigned mask, unsigned base, int offset) {
   for (unsigned pos = base; pos < 32; pos++)

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace cub {
 
@@ -74,6 +75,24 @@ struct DeviceRadixSort {
     emu_launch(emu_cfg(dim3(1), dim3(1), 0, stream), [in, out, n]() {
       for (N i = 0; i < n; i++) out[i] = in[i];
       std::sort(out, out + n);
+    });
+    return cudaSuccess;
+  }
+  /* Pairs by key, stably (as CUB's sort is). */
+  template <class K, class V, class N>
+  static cudaError_t SortPairs(void *tmp, size_t &bytes, const K *keys_in, K *keys_out, const V *values_in,
+                               V *values_out, N n, int begin_bit = 0, int end_bit = (int)(sizeof(K) * 8),
+                               cudaStream_t stream = 0) {
+    (void)begin_bit, (void)end_bit;
+    if (!tmp) {
+      bytes = 256;
+      return cudaSuccess;
+    }
+    emu_launch(emu_cfg(dim3(1), dim3(1), 0, stream), [keys_in, keys_out, values_in, values_out, n]() {
+      std::vector<N> order(n);
+      for (N i = 0; i < n; i++) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](N a, N b) { return keys_in[a] < keys_in[b]; });
+      for (N i = 0; i < n; i++) keys_out[i] = keys_in[order[i]], values_out[i] = values_in[order[i]];
     });
     return cudaSuccess;
   }
