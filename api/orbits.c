@@ -60,13 +60,15 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (!rc && shared && o.device == WARPMATCH_DEVICE_GPU)
     rc = wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: shared by MPI ranks, orbits are counted on the CPU; use "
                      "WARPMATCH_DEVICE_CPU or _AUTO", who);
-  /* AUTO counts on the CPU: at sizes 2-4 its degree-oriented aggregates
-   * beat the GPU's two-hop kernels on every graph measured (count s, 16
-   * cores against an H200: facebook 0.008 / 0.020, kron-14 0.025 / 0.048,
-   * kron-16 0.169 / 0.310), before the GPU's context (~0.3 s a process);
-   * at size 5 only those aggregates would be the GPU's, the walks over
-   * cliques, cycles and neighbourhoods are the CPU's either way */
-  const int device = o.device == WARPMATCH_DEVICE_AUTO ? WARPMATCH_DEVICE_CPU : o.device;
+  /* AUTO: size 5 on the GPU where one is usable, whose pieces beat 16
+   * cores (count s against an H200: kron-14 0.38 / 1.53, kron-16 2.8 /
+   * 9.8, kron-18 26 / 70 on 31 threads); sizes 2-4 on the CPU, whose
+   * oriented aggregates take less than the GPU's context (~0.1-0.3 s a
+   * process: facebook 0.008 s, kron-16 0.15 s on 16 cores) */
+  const int gpu_size = o.graphlet_size == 5 && !o.edges && o.method != WARPMATCH_METHOD_ENUMERATE;
+  const int device = o.device != WARPMATCH_DEVICE_AUTO ? o.device
+                     : gpu_size                        ? WARPMATCH_DEVICE_AUTO
+                                                       : WARPMATCH_DEVICE_CPU;
   int use_gpu = 0;
   if (!rc && !shared) rc = wm_api_use_gpu(ctx, who, device, &use_gpu);
   if (rc) return rc;

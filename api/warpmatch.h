@@ -352,9 +352,10 @@ unsigned warpmatch_edge_orbit_count(unsigned size);
 typedef struct warpmatch_orbit_options {
   size_t size;            /* sizeof(warpmatch_orbit_options), set by _init (versioned) */
   unsigned graphlet_size; /* graphlets of 2..graphlet_size vertices, 2..5 (default 5) */
-  int device;             /* WARPMATCH_DEVICE_*: GPU, the formula's aggregates and 5-vertex
-                             sums on the GPU (WARPMATCH_EDEVICE without a usable one); AUTO
-                             (default), the GPU where one is usable; CPU.  The enumerator
+  int device;             /* WARPMATCH_DEVICE_*: GPU, the formula on the GPU (its aggregates;
+                             at size 5 also its clique sums, 5-cycles and per-vertex walks;
+                             WARPMATCH_EDEVICE without a usable one); AUTO (default), size 5
+                             on the GPU where one is usable, sizes 2-4 on the CPU; CPU.  The enumerator
                              (method ENUMERATE) and the edge orbits have no GPU executor: they
                              run on the CPU, and the result's device says CPU */
   int method;             /* WARPMATCH_METHOD_*: FORMULA, counts from per-vertex and per-edge

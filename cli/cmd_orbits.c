@@ -29,7 +29,7 @@ static const wm_optspec spec[] = {
      "formula: per-vertex and per-edge aggregates and the orbit relations; enumerate: every connected induced "
      "subgraph once; auto (default): the formula"},
     {"device", "auto|cpu|gpu",
-     "where the formula's aggregates and 5-vertex sums run (default auto: the CPU, faster at every size); the "
+     "where the formula runs (default auto: size 5 on the GPU where one is usable, sizes 2-4 on the CPU); the "
      "enumerator and the edge orbits run on the CPU"},
     {"gpus", "N", "GPU: the walk over 4-vertex sets (WM_ORBIT5_WALK=1) on N GPUs of this host (default 1)"},
     {"threads", "N", "CPU threads (default: all)"},

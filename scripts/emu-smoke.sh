@@ -3,8 +3,9 @@
 # emulator for CI, where no GPU runs them: the motif aggregates on one
 # emulated device under every policy of tests/matcher/test_gpu_motifs.c,
 # and shared by two processes of which one is interrupted (motif-emu.sh,
-# runs 0 and 5), the 5-vertex orbits' clique sums and 5-cycles (orbit-emu.sh,
-# whole) and their per-vertex walks (orbit-emu-walks.sh, whole), the triangle, clique and diamond kernels with tiny
+# runs 0 and 5), the orbits' aggregates and the 5-vertex orbits' clique
+# sums, 5-cycles and per-vertex walks (orbit-emu.sh, whole), the triangle,
+# clique and diamond kernels with tiny
 # policy constants on one device and as two processes of two devices,
 # one of them interrupted too (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS
 # suites' small graphs on one and three emulated GPUs and two processes of
@@ -30,7 +31,6 @@ step() {
 }
 step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS="0 5" bash "$repo/scripts/motif-emu.sh"
 step orbit-emu env WM_EMU_BUILD="$base/orbit" bash "$repo/scripts/orbit-emu.sh"
-step orbit-emu-walks env WM_EMU_BUILD="$base/orbit-walks" bash "$repo/scripts/orbit-emu-walks.sh"
 step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh"
 step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh"
 step bfs-emu env WM_EMU_BUILD="$base/bfs" bash "$repo/scripts/bfs-emu.sh" \

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the orbits' GPU aggregates (matcher/orbits/gpu_orbit_sums.cu: the
-# triangles per arc, 4-cliques, 4-cycle and diamond sums per vertex) and the
+# triangles per arc, 4-cliques, 4-cycle and diamond sums per vertex), the
 # 5-vertex orbits' GPU clique sums and 5-cycles
 # (matcher/orbits/gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu, with the
-# gpu_motif_*.cuh and gpu_orbit_warps.cuh they include, device/gpu_check.cu
-# and device/gpu_graph.cu) on the CPU emulator of scripts/bfs-emu/ and
-# checks them against their CPU oracles exactly (scripts/orbit-emu/check.cpp
-# says on which graphs).  As motif-emu.sh: the .cu files are rewritten by
+# gpu_motif_*.cuh and gpu_orbit_warps.cuh they include) and their per-vertex
+# walks (gpu_orbit_walks5.cu), with device/gpu_check.cu and
+# device/gpu_graph.cu, on the CPU emulator of scripts/bfs-emu/ and checks
+# them against their CPU oracles exactly: scripts/orbit-emu/check.cpp the
+# first three, check_walks.cpp the walks value by value and the 5-vertex
+# counts with every piece on the emulated GPU (each says on which graphs).  As motif-emu.sh: the .cu files are rewritten by
 # sed (launches into emu_launch, __shared__ into statics), and what this
 # checks is indexing, barriers, warp collectives and the host side, not
 # races or speed (blocks run one after another).
@@ -30,8 +32,7 @@ cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 # #include "..." find the rewritten headers first.
 rm -f "$build"/src/*.cuh "$build"/src/*.cpp
 for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu matcher/orbits/gpu_orbit_sums.cu \
-         device/gpu_check.cu \
-         device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh "$repo"/matcher/motifs/gpu_motif_*.cuh; do
+         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh "$repo"/matcher/motifs/gpu_motif_*.cuh; do
   f=${f#"$repo/"}
   out="$build/src/$(basename "$f")"
   case $f in *.cu) out="${out%.cu}.cpp" ;; esac
@@ -47,17 +48,24 @@ san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/motifs" -I"$repo/matcher/orbits" -I"$repo/device"
      -I"$repo/datasets" -I"$repo/base" -I"$repo/planner" -I"$repo/patterns")
 objs=() pids=()
-for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo/scripts/orbit-emu/check.cpp"; do
+for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo"/scripts/orbit-emu/check*.cpp; do
   o="$build/obj/$(basename "$f" .cpp).o"
   g++ -std=c++17 -O1 -g -w "${san[@]}" "${inc[@]}" -c "$f" -o "$o" &
   objs+=("$o") pids+=($!)
   if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
 for p in "${pids[@]}"; do wait "$p"; done
-g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
+# two programs from the same objects, each with its checker's main
+for c in check check_walks; do
+  mine=()
+  for o in "${objs[@]}"; do case $(basename "$o") in check.o | check_walks.o) ;; *) mine+=("$o") ;; esac; done
+  g++ "${san[@]}" -o "$build/$c" "${mine[@]}" "$build/obj/$c.o" "$build/lib/libwarpmatch.a" \
+    $(pkg-config --libs libxxhash zlib) -fopenmp -lm
+done
 
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the harness are not the point here.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
 export EMU_SMS="${EMU_SMS:-2}"
 "$build/check" "$@"
+if "$build/check_walks" "$@"; then echo "orbit-emu: the walks pass"; else echo "orbit-emu: the walks FAILED (see above)"; exit 1; fi

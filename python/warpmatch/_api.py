@@ -1146,9 +1146,9 @@ class Graph:
         uint64 array of n rows (the graph's indices, whose input ids are
         ``ids`` and names ``nodes``) by the orbits.  ``method``: "formula"
         (every size), "enumerate" (every subgraph visited: the oracle), or "auto" (the formula).
-        ``device``: "gpu" puts the formula's aggregates on the GPU (DeviceError
-        without one; the enumerator and edge orbits stay on the CPU), "cpu", or
-        "auto" (the CPU, which is faster for them).
+        ``device``: "gpu" runs the formula on the GPU (DeviceError without
+        one; the enumerator and edge orbits stay on the CPU), "cpu", or "auto"
+        (size 5 on the GPU where one is usable, sizes 2-4 on the CPU).
         ``as_frame=True`` returns a pandas DataFrame instead, indexed by
         ``nodes``, with columns o0, o1, ...  A count past 2**64 - 1 is an
         InputError naming the vertex and the orbit.  The graph must be

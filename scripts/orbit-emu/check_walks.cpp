@@ -77,7 +77,7 @@ static std::string first_difference(const wm_graph *g, const wm_o5n_walks &a, co
 }
 
 static void die(const std::string &name, const char *what, const wm_error &err) {
-  fprintf(stderr, "orbit-emu-walks: %s: %s: %s\n", name.c_str(), what, err.msg);
+  fprintf(stderr, "orbit-emu (walks): %s: %s: %s\n", name.c_str(), what, err.msg);
   exit(2);
 }
 
@@ -189,6 +189,6 @@ int main(int argc, char **argv) {
     bad += check(argv[i], g);
     wm_graph_destroy(g);
   }
-  printf("%s\n", bad ? "orbit-emu-walks: MISMATCH" : "orbit-emu-walks: every value matches");
+  printf("%s\n", bad ? "orbit-emu (walks): MISMATCH" : "orbit-emu-walks: every value matches");
   return bad != 0;
 }
