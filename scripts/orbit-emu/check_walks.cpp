@@ -189,6 +189,6 @@ int main(int argc, char **argv) {
     bad += check(argv[i], g);
     wm_graph_destroy(g);
   }
-  printf("%s\n", bad ? "orbit-emu (walks): MISMATCH" : "orbit-emu-walks: every value matches");
+  printf("%s\n", bad ? "orbit-emu (walks): MISMATCH" : "orbit-emu (walks): every value matches");
   return bad != 0;
 }
