@@ -115,3 +115,14 @@ int wm_gpu_watch_all(int n, const int *ids, const cudaStream_t *s, wm_progress *
     nanosleep(&pause, NULL);
   }
 }
+
+int wm_gpu_end_timed(cudaEvent_t start, cudaEvent_t end, const char *who, float *ms, double *kernel_ms,
+                     wm_error *err) {
+  WM_CU(cudaEventRecord(end, 0));
+  WM_CU(cudaEventSynchronize(end));
+  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
+  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, who);
+  WM_CU(cudaEventElapsedTime(ms, start, end));
+  if (kernel_ms) *kernel_ms += *ms;
+  return WM_OK;
+}

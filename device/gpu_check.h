@@ -64,6 +64,13 @@ int wm_gpu_watch(cudaStream_t s, wm_progress *p, wm_gpu_amount_fn amount, void *
  * two together from then on); the kernels check it with gpu_stop.cuh, the
  * host checks wm_monitor_stopped between launches and after them. */
 int wm_gpu_stop_word(wm_monitor *m, wm_stop **dev_stop, wm_error *err);
+/* The end of a timed run of kernels on the current device's default
+ * stream: records `end`, waits for it and everything queued before it (a
+ * kernel's fault is WM_EDEVICE here), then WM_EINTERRUPTED (`who`) where
+ * the calling thread's monitor was stopped, else *ms = start to end (CUDA
+ * events), also added to *kernel_ms where not NULL. */
+int wm_gpu_end_timed(cudaEvent_t start, cudaEvent_t end, const char *who, float *ms, double *kernel_ms,
+                     wm_error *err);
 
 /* Tests' fault injection: 1 when the environment's WM_GPU_FAULT_DEVICE
  * names device dev, whose drivers then queue wm_gpu_fault_launch (a

@@ -449,13 +449,9 @@ int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const
   const uint64_t most = n > m ? n : m, blocks = (most + 255) / 256;
   to_g<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256>>>(dg, ds, b.new_of, b.sums, b.out);
   WM_CU(cudaGetLastError());
-  WM_CU(cudaEventRecord(b.end, 0));
-  WM_CU(cudaEventSynchronize(b.end));
-  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
-  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
   float ms = 0;
-  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
-  if (kernel_ms) *kernel_ms += ms;
+  rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
+  if (rc) return rc;
   unsigned long long nheavy = 0;
   WM_CU(cudaMemcpy(&nheavy, b.next + 2, sizeof nheavy, cudaMemcpyDeviceToHost));
   if (wm_trace_on("WM_ORBIT_TRACE"))

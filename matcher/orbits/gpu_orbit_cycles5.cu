@@ -331,13 +331,9 @@ int passes(ybufs &b, const wm_orbit_ranked &rk, unsigned warps, double *kernel_m
   WM_CU(cudaGetLastError());
   cycles_from<<<warps / per_block, 32 * per_block>>>(r, b.scratch, heavy, b.next + 1, b.next + 2, c, b.marks);
   WM_CU(cudaGetLastError());
-  WM_CU(cudaEventRecord(b.end, 0));
-  WM_CU(cudaEventSynchronize(b.end));
-  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
-  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
   float ms = 0;
-  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
-  if (kernel_ms) *kernel_ms += ms;
+  rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
+  if (rc) return rc;
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (5-cycles, GPU): %u warps, %u tops of more than %llu neighbours by blocks, kernels %.3f ms\n",
             warps, heavy, (unsigned long long)kHeavyDegree, ms);

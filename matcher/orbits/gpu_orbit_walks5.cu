@@ -641,14 +641,10 @@ int walk(bufs &b, const wm_graph *g, const struct wm_gpu_graph *gg, const uint32
   q.next = b.next + 1;
   wheels<<<(unsigned)blocks[1], kThreads>>>(q);
   WM_CU(cudaGetLastError());
-  WM_CU(cudaEventRecord(b.end, 0));
-  WM_CU(cudaEventSynchronize(b.end));
-  WM_CU(cudaDeviceSynchronize()); /* a kernel's fault, reported here */
-  if (wm_monitor_stopped(wm_monitor_current())) return wm_interrupted(err, "orbits");
   float ms = 0, walks_ms = 0;
-  WM_CU(cudaEventElapsedTime(&ms, b.start, b.end));
+  rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
+  if (rc) return rc;
   WM_CU(cudaEventElapsedTime(&walks_ms, b.start, b.mid));
-  if (kernel_ms) *kernel_ms += ms;
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (walks, GPU): vertex walks %.3f ms (%llu blocks), wheels %.3f ms (%llu blocks)\n", walks_ms,
             (unsigned long long)blocks[0], ms - walks_ms, (unsigned long long)blocks[1]);
