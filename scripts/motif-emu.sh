@@ -44,24 +44,16 @@ mkdir -p "$build/src" "$build/obj"
 cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 
-# k<<<g, b, smem, stream>>>(args);  ->
-#   { auto emu_k = k; emu_params_t<decltype(emu_k)> emu_a(args);
-#     emu_launch(emu_cfg(g, b, smem, stream), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }
-# over the whole file (sed -z), since launches span lines and follow an if:
-# the arguments are evaluated once, at the launch (counter(r) takes a
-# counter), and converted to the kernel's parameter types (NULL pointers).
-# the .cuh beside gpu_motif_sums.cu go through the same rewrite, into
-# $build/src, where its #include "..." finds them first
+# The CUDA sources as C++ (bfs-emu/emu_rewrite.sh says how); the .cuh
+# beside gpu_motif_sums.cu go through the same rewrite, into $build/src,
+# where its #include "..." finds them first.
+. "$emu/emu_rewrite.sh"
 rm -f "$build"/src/*.cuh
 for f in matcher/motifs/gpu_motif_sums.cu device/gpu_check.cu device/gpu_graph.cu "$repo"/matcher/motifs/gpu_motif_*.cuh; do
   f=${f#"$repo/"}
   out="$build/src/$(basename "$f")"
   case $f in *.cu) out="${out%.cu}.cpp" ;; esac
-  sed -z -E \
-    -e 's/([A-Za-z_][A-Za-z_0-9]*(<[^<>;]*>)?)<<<([^;>]*)>>>\(([^;]*)\);/{ auto emu_k = \1; emu_params_t<decltype(emu_k)> emu_a(\4); emu_launch(emu_cfg(\3), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }/g' \
-    -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/g' \
-    -e 's/__shared__/static/g' \
-    "$repo/$f" >"$out"
+  emu_rewrite "$repo/$f" "$out"
 done
 if grep -n '<<<' "$build"/src/*.cpp "$build"/src/*.cuh; then echo "motif-emu: a launch was not rewritten" >&2; exit 1; fi
 

@@ -6,9 +6,9 @@
 # gpu_motif_*.cuh and gpu_orbit_warps.cuh they include) and their per-vertex
 # walks (gpu_orbit_walks5.cu), with device/gpu_check.cu and
 # device/gpu_graph.cu, on the CPU emulator of scripts/bfs-emu/ and checks
-# them against their CPU oracles exactly: scripts/orbit-emu/check.cpp the
-# first three, check_walks.cpp the walks value by value and the 5-vertex
-# counts with every piece on the emulated GPU (each says on which graphs).  As motif-emu.sh: the .cu files are rewritten by
+# them against their CPU oracles exactly (scripts/orbit-emu/check.cpp says on
+# which graphs; check_walks.cpp the walks value by value and the 5-vertex
+# counts with every piece on the emulated GPU).  As motif-emu.sh: the .cu files are rewritten by
 # sed (launches into emu_launch, __shared__ into statics), and what this
 # checks is indexing, barriers, warp collectives and the host side, not
 # races or speed (blocks run one after another).
@@ -28,19 +28,17 @@ mkdir -p "$build/src" "$build/obj"
 cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 
-# The rewrite of motif-emu.sh, into $build/src, where the .cu files'
-# #include "..." find the rewritten headers first.
+# The CUDA sources as C++ (bfs-emu/emu_rewrite.sh), into $build/src, where
+# the .cu files' #include "..." find the rewritten headers first.
+. "$emu/emu_rewrite.sh"
 rm -f "$build"/src/*.cuh "$build"/src/*.cpp
 for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu matcher/orbits/gpu_orbit_sums.cu \
-         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh "$repo"/matcher/motifs/gpu_motif_*.cuh; do
+         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh \
+         "$repo"/matcher/motifs/gpu_motif_*.cuh; do
   f=${f#"$repo/"}
   out="$build/src/$(basename "$f")"
   case $f in *.cu) out="${out%.cu}.cpp" ;; esac
-  sed -z -E \
-    -e 's/([A-Za-z_][A-Za-z_0-9]*(<[^<>;]*>)?)<<<([^;>]*)>>>\(([^;]*)\);/{ auto emu_k = \1; emu_params_t<decltype(emu_k)> emu_a(\4); emu_launch(emu_cfg(\3), [emu_k, emu_a]() { std::apply(emu_k, emu_a); }); }/g' \
-    -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/g' \
-    -e 's/__shared__/static/g' \
-    "$repo/$f" >"$out"
+  emu_rewrite "$repo/$f" "$out"
 done
 if grep -n '<<<' "$build"/src/*.cpp "$build"/src/*.cuh; then echo "orbit-emu: a launch was not rewritten" >&2; exit 1; fi
 
@@ -55,17 +53,10 @@ for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo"/s
   if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
 for p in "${pids[@]}"; do wait "$p"; done
-# two programs from the same objects, each with its checker's main
-for c in check check_walks; do
-  mine=()
-  for o in "${objs[@]}"; do case $(basename "$o") in check.o | check_walks.o) ;; *) mine+=("$o") ;; esac; done
-  g++ "${san[@]}" -o "$build/$c" "${mine[@]}" "$build/obj/$c.o" "$build/lib/libwarpmatch.a" \
-    $(pkg-config --libs libxxhash zlib) -fopenmp -lm
-done
+g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
 
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the harness are not the point here.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
 export EMU_SMS="${EMU_SMS:-2}"
 "$build/check" "$@"
-if "$build/check_walks" "$@"; then echo "orbit-emu: the walks pass"; else echo "orbit-emu: the walks FAILED (see above)"; exit 1; fi

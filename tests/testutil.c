@@ -179,6 +179,15 @@ wm_graph *wm_test_graph_of_arcs(uint32_t n, uint32_t *src, uint32_t *dst, uint64
   return g;
 }
 
+wm_graph *wm_test_kron(unsigned scale, uint64_t seed) {
+  wm_gen_options go;
+  wm_gen_kron_defaults(&go, scale, seed);
+  wm_graph *g = NULL;
+  wm_error err;
+  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "kronecker %u: %s", scale, err.msg);
+  return g;
+}
+
 wm_graph *wm_test_hub_graph(uint32_t n, double p_hub, double p, uint64_t seed) {
   uint32_t *src = malloc((size_t)n * n * sizeof *src), *dst = malloc((size_t)n * n * sizeof *dst);
   uint64_t cnt = 0;

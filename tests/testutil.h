@@ -61,6 +61,9 @@ wm_graph *wm_test_hub_graph(uint32_t n, double p_hub, double p, uint64_t seed);
  * oracles' walk. */
 void wm_test_each_5_subset(const wm_graph *g, void (*fn)(const uint32_t *v, void *ctx), void *ctx);
 wm_graph *wm_test_powerlaw(uint32_t n, double avg_degree, uint32_t hubs, double hub_frac, uint64_t seed);
+/* The Graph500 Kronecker graph of 2^scale vertices (the generator's
+ * defaults, seed given; fails the test if generating fails). */
+wm_graph *wm_test_kron(unsigned scale, uint64_t seed);
 /* g renumbered by descending degree (fails the test if that fails). */
 wm_graph *wm_test_by_degree(const wm_graph *g);
 /* Seconds of the monotonic clock; a sleep of ms milliseconds. */

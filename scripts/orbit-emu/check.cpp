@@ -9,8 +9,10 @@
  * (the GPU relabels and uploads) and renumbered by degree with the graph
  * kept on the device (the GPU reads gg as it is); the 5-cycles also from a
  * start near 2^64, where the largest count just fits and where it does not
- * (the error must be the CPU's, word for word).  Prints a line per graph
- * and check, the first mismatch with both values; exit 0 when all match. */
+ * (the error must be the CPU's, word for word); then the per-vertex walks
+ * and the 5-vertex counts with every piece on the GPU (check_walks.cpp).
+ * Prints a line per graph and check, the first mismatch with both values;
+ * exit 0 when all match. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +194,10 @@ static int check_cycles(const char *name, const wm_graph *g, const wm_gpu_graph 
   return bad;
 }
 
-/* g as built (uploaded by the call), then by degree with gg holding it. */
+int check_walks(const std::string &name, const wm_graph *g0);
+
+/* g as built (uploaded by the call), then by degree with gg holding it;
+ * then the walks. */
 static int check(const std::string &name, const wm_graph *g0) {
   int bad = check_aggregates_both(name.c_str(), g0, NULL) + check_cliques(name.c_str(), g0, NULL) +
             check_cycles(name.c_str(), g0, NULL);
@@ -207,7 +212,7 @@ static int check(const std::string &name, const wm_graph *g0) {
   bad += check_aggregates_both(by.c_str(), g, gg) + check_cliques(by.c_str(), g, gg) + check_cycles(by.c_str(), g, gg);
   wm_gpu_graph_destroy(gg);
   wm_graph_destroy(g);
-  return bad;
+  return bad + check_walks(name, g0);
 }
 
 int main(int argc, char **argv) {
@@ -231,7 +236,9 @@ int main(int argc, char **argv) {
       {"star(300)", star(300)},
       {"K12", clique(12)},
       {"empty(5)", edges(5, {})},
+      {"path(3)", edges(3, {0, 1, 1, 2})},
       {"edge(2)", edges(2, {0, 1})},
+      {"two triangles", edges(6, {0, 1, 1, 2, 2, 0, 3, 4, 4, 5, 5, 3})},
   };
   const char *only = getenv("ORBIT_EMU_ONLY");
   int bad = 0;

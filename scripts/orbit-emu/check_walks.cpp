@@ -3,15 +3,12 @@
  * CPU's (wm_o5n_walks_cpu, the oracle), every value exactly: per arc tdeg,
  * F, c4e and the four toward words, per vertex the nine sums and their
  * overflow flags; then the non-induced counts N of every vertex with the
- * walks on the GPU against those with the walks on the CPU.  The graphs:
- * small Erdos-Renyi graphs, a power-law graph, a hub over a sparse graph,
- * a star, K12, an empty graph, 2- and 3-vertex graphs, and any edge-list
- * files given; each as built and renumbered by degree, the walks once
+ * walks on the GPU against those with the walks on the CPU, on check.cpp's
+ * graphs, each as built and renumbered by degree, the walks once
  * uploading the graph and once reading it kept on the device
  * (wm_gpu_graph), and once asked to stop before the call (it must end
- * interrupted).  ORBIT_EMU_ONLY=TEXT checks only the built graphs whose
- * name holds TEXT.  Prints a line per graph and the first mismatch; exit 0
- * when every value matches. */
+ * interrupted).  Prints a line per graph and the first mismatch; returns
+ * the mismatches. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,50 +142,12 @@ static int check_one(const std::string &name, const wm_graph *g) {
   return bad;
 }
 
-static int check(const std::string &name, const wm_graph *g0) {
+/* g as built, then by degree (check.cpp's main calls it on every graph). */
+int check_walks(const std::string &name, const wm_graph *g0) {
   wm_graph *g = NULL;
   wm_error err;
   if (wm_graph_relabel_by_degree(g0, &g, &err)) die(name, "relabel", err);
   int bad = check_one(name, g0) + check_one(name + ", by degree", g);
   wm_graph_destroy(g);
   return bad;
-}
-
-int main(int argc, char **argv) {
-  const char *only = getenv("ORBIT_EMU_ONLY");
-  struct named {
-    std::string name;
-    wm_graph *g;
-  };
-  std::vector<named> graphs = {
-      {"er(40, 0.3)", er(40, 300, 1)},
-      {"er(60, 0.6)", er(60, 600, 5)},
-      {"er(120, 0.06)", er(120, 60, 2)},
-      {"powerlaw(300)", powerlaw(300, 6, 3, 200, 3)},
-      {"hub(500, 450, 5)", hub(500, 450, 3, 5, 9)},
-      {"hub(700, 650, 2)", hub(700, 650, 3, 2, 12)},
-      {"star(300)", star(300)},
-      {"K12", clique(12)},
-      {"empty(5)", edges(5, {})},
-      {"path(3)", edges(3, {0, 1, 1, 2})},
-      {"edge(2)", edges(2, {0, 1})},
-      {"two triangles", edges(6, {0, 1, 1, 2, 2, 0, 3, 4, 4, 5, 5, 3})},
-  };
-  int bad = 0;
-  for (named &s : graphs) {
-    if (!only || !*only || strstr(s.name.c_str(), only)) bad += check(s.name, s.g);
-    wm_graph_destroy(s.g);
-  }
-  for (int i = 1; i < argc; i++) {
-    wm_load_options lo;
-    wm_load_options_init(&lo);
-    lo.use_cache = 0;
-    wm_graph *g = NULL;
-    wm_error err;
-    if (wm_graph_load(argv[i], &lo, &g, NULL, &err)) die(argv[i], "load", err);
-    bad += check(argv[i], g);
-    wm_graph_destroy(g);
-  }
-  printf("%s\n", bad ? "orbit-emu (walks): MISMATCH" : "orbit-emu (walks): every value matches");
-  return bad != 0;
 }

@@ -529,20 +529,11 @@ Test(gpu_matcher, facebook, .timeout = 900) {
   wm_graph_destroy(g);
 }
 
-static wm_graph *kron(unsigned scale) {
-  wm_gen_options go;
-  wm_gen_kron_defaults(&go, scale, 1);
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
-  return g;
-}
-
 Test(gpu_matcher, kronecker, .timeout = 1200) {
   wm_match_options base;
   wm_match_options_init(&base);
   for (unsigned scale = 14; scale <= 16; scale++) {
-    wm_graph *g = kron(scale);
+    wm_graph *g = wm_test_kron(scale, 1);
     char gname[32];
     snprintf(gname, sizeof gname, "kron-%u", scale);
     static const char *const names[] = {"triangle", "4-clique", "diamond", "tailed-triangle", "4-cycle", "5-clique"};
@@ -554,7 +545,7 @@ Test(gpu_matcher, kronecker, .timeout = 1200) {
     }
     wm_graph_destroy(g);
   }
-  wm_graph *g = kron(18);
+  wm_graph *g = wm_test_kron(18, 1);
   static const char *const names18[] = {"triangle"};
   for (size_t i = 0; i < 1; i++) {
     wm_pattern p = named(names18[i]);
@@ -786,8 +777,8 @@ Test(gpu_matcher, clique_kernels, .timeout = 1500) {
   } gs[] = {{"dense core 2100", dense_core(2100, 20000, 3), 3, 1},
             {"top hub 5000", top_hub(5000, 4), 8, 1},
             {"er 64 0.5", wm_test_er(64, 0.5, 14), 8, 1},
-            {"kron-16", kron(16), 5, 1},
-            {"kron-18", kron(18), 4, 0},
+            {"kron-16", wm_test_kron(16, 1), 5, 1},
+            {"kron-18", wm_test_kron(18, 1), 4, 0},
             {"facebook", wm_test_load_real("facebook_combined.txt"), 6, 1}};
   for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
     for (int relabel = 0; relabel <= 1; relabel++) {
@@ -851,8 +842,8 @@ Test(gpu_matcher, diamond_kernel, .timeout = 1200) {
             {"top hub 5000", top_hub(5000, 4), 1},
             {"wide hub 140000", wide_hub(140000, 6), 1},
             {"er 64 0.5", wm_test_er(64, 0.5, 14), 1},
-            {"kron-16", kron(16), 1},
-            {"kron-18", kron(18), 0},
+            {"kron-16", wm_test_kron(16, 1), 1},
+            {"kron-18", wm_test_kron(18, 1), 0},
             {"facebook", wm_test_load_real("facebook_combined.txt"), 1}};
   wm_pattern p = named("diamond");
   int device_bits = 0;
@@ -992,7 +983,7 @@ Test(gpu_matcher, several_gpus_hub_graph, .timeout = 1200) {
   wm_graph *g = big_hub_graph(20000, 41);
   same_on_gpus("hub 20000", g, all, 1);
   wm_graph_destroy(g);
-  g = kron(16);
+  g = wm_test_kron(16, 1);
   same_on_gpus("kron-16", g, all, 0);
   wm_graph_destroy(g);
 }

@@ -102,15 +102,6 @@ static wm_graph *clique(uint32_t n) {
   return wm_test_graph_of_arcs(n, s, d, m);
 }
 
-static wm_graph *kron(unsigned scale, uint64_t seed) {
-  wm_gen_options go;
-  wm_gen_kron_defaults(&go, scale, seed);
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
-  return g;
-}
-
 Test(gpu_orbit_walks5, random_graphs, .timeout = 600) {
   const struct {
     uint32_t n;
@@ -164,7 +155,7 @@ Test(gpu_orbit_walks5, an_interrupt_ends_the_walks) {
 }
 
 Test(gpu_orbit_walks5, kronecker, .timeout = 900) {
-  same_walks(kron(12, 3), "kronecker 12");
+  same_walks(wm_test_kron(12, 3), "kronecker 12");
 }
 
 /* The non-induced counts and the orbit counts with the walks on the GPU ==
@@ -200,5 +191,5 @@ Test(gpu_orbit_walks5, counts_with_the_walks_on_the_gpu, .timeout = 900) {
   same_counts(star(300), "star(300)");
   same_counts(clique(12), "K12");
   same_counts(wm_test_er(2, 1, 1), "edge(2)");
-  same_counts(kron(12, 3), "kronecker 12");
+  same_counts(wm_test_kron(12, 3), "kronecker 12");
 }

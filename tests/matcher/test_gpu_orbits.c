@@ -61,8 +61,6 @@ static void same_orbits(wm_graph *g, const char *what, int enumerate) {
   wm_graph_destroy(g);
 }
 
-static wm_graph *kron(unsigned scale, uint64_t seed);
-
 /* The 5-vertex formula with its sums on the GPU == on the CPU, and == the
  * enumerator where `enumerate`; g is kept. */
 static void same_orbits5(const wm_graph *g, const char *what, int enumerate) {
@@ -206,10 +204,10 @@ Test(gpu_orbits, five_vertex_sums_on_facebook_and_kronecker, .timeout = 900) {
   wm_graph *g = wm_test_load_real("facebook_combined.txt");
   same_orbits5(g, "facebook", 0);
   wm_graph_destroy(g);
-  g = kron(9, 1);
+  g = wm_test_kron(9, 1);
   same_orbits5(g, "kronecker 9", 1);
   wm_graph_destroy(g);
-  g = kron(11, 3);
+  g = wm_test_kron(11, 3);
   same_orbits5(g, "kronecker 11", 0);
   wm_graph_destroy(g);
 }
@@ -221,7 +219,7 @@ Test(gpu_orbits, five_vertex_sums_over_several_gpus, .timeout = 900) {
   int all = wm_gpu_count();
   if (all < 2) cr_skip_test("%d GPU(s) here: the multi-GPU cases need 2", all);
   if (all > 16) all = 16;
-  wm_graph *graphs[] = {wm_test_load_real("facebook_combined.txt"), of_arcs(2501, 4500, hub_1500, 7), kron(11, 3),
+  wm_graph *graphs[] = {wm_test_load_real("facebook_combined.txt"), of_arcs(2501, 4500, hub_1500, 7), wm_test_kron(11, 3),
                         wm_test_er(3, 1.0, 1)};
   const char *names[] = {"facebook", "hub of 1,500 leaves", "kronecker 11", "a triangle"};
   for (unsigned i = 0; i < sizeof graphs / sizeof *graphs; i++) {
@@ -255,18 +253,9 @@ Test(gpu_orbits, facebook, .timeout = 900) {
   same_orbits(wm_test_load_real("facebook_combined.txt"), "facebook", 1);
 }
 
-static wm_graph *kron(unsigned scale, uint64_t seed) {
-  wm_gen_options go;
-  wm_gen_kron_defaults(&go, scale, seed);
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
-  return g;
-}
-
 Test(gpu_orbits, kronecker, .timeout = 900) {
-  same_orbits(kron(9, 1), "kronecker 9", 1);
-  same_orbits(kron(13, 2), "kronecker 13", 0);
+  same_orbits(wm_test_kron(9, 1), "kronecker 9", 1);
+  same_orbits(wm_test_kron(13, 2), "kronecker 13", 0);
 }
 
 /* The aggregates with every 4-cycle top and every arc of a triangle walked
@@ -275,7 +264,7 @@ Test(gpu_orbits, kronecker, .timeout = 900) {
  * counters under real concurrency, against the CPU. */
 Test(gpu_orbits, aggregates_with_every_top_and_arc_by_blocks, .timeout = 900) {
   setenv("WM_TEST_ORBIT_HEAVY", "1", 1);
-  same_orbits(kron(13, 2), "kronecker 13, all by blocks", 0);
+  same_orbits(wm_test_kron(13, 2), "kronecker 13, all by blocks", 0);
   same_orbits(of_arcs(22001, 28000, hub_and_tail, 7), "hub of 20,000 leaves and a tail, all by blocks", 0);
   same_orbits(wm_test_powerlaw(2000, 6, 6, 0.1, 4), "powerlaw-2000, all by blocks", 0);
   unsetenv("WM_TEST_ORBIT_HEAVY");

@@ -136,16 +136,7 @@ Test(gpu_orbits5, hubs_stars_cliques_and_tiny_graphs, .timeout = 900) {
   same_counts(of_pairs(2, edge, 1), "edge-2");
 }
 
-static wm_graph *kron(unsigned scale, uint64_t seed) {
-  wm_gen_options go;
-  wm_gen_kron_defaults(&go, scale, seed);
-  wm_graph *g = NULL;
-  wm_error err;
-  cr_assert_eq(wm_generate(&go, &g, &err), WM_OK, "%s", err.msg);
-  return g;
-}
-
 Test(gpu_orbits5, kronecker, .timeout = 900) {
-  same_counts(kron(9, 1), "kronecker 9");
-  same_counts(kron(12, 2), "kronecker 12");
+  same_counts(wm_test_kron(9, 1), "kronecker 9");
+  same_counts(wm_test_kron(12, 2), "kronecker 12");
 }
