@@ -453,7 +453,7 @@ static int solve_all(const pieces *p, uint64_t *marks, const sink *s, wm_error *
  * the longest wait.  With on->share, the processes first agree that each
  * has its pieces (rc: this one's result so far), then share the walks,
  * the clique sums and the 5-cycles, and each solves every vertex from
- * their sums.  marks: n zero words per thread.  at[0..3]: when the walks,
+ * their sums, then they agree on the result.  marks: n zero words per thread.  at[0..3]: when the walks,
  * the clique sums and the solve began, and when it ended. */
 static int passes(pieces *p, const walks_on *on, uint64_t *marks, const sink *s, int rc, double *at,
                   wm_error *err) {
@@ -480,6 +480,7 @@ static int passes(pieces *p, const walks_on *on, uint64_t *marks, const sink *s,
   if (!rc) rc = cliques_and_cycles(p, on, err);
   at[2] = wm_now();
   if (!rc) rc = solve_all(p, marks, s, err);
+  if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err); /* an interrupt in a solve ends every one */
   at[3] = wm_now();
   return rc;
 }
