@@ -55,7 +55,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (!rc) rc = check(ctx, who, g, &o);
   const uint64_t rows = o.edges ? wm_graph_edges(g->g) : g->g->n;
   if (!rc && !counts && rows) rc = wm_api_null(ctx, who, "counts");
-  /* shared by MPI ranks, the 5-vertex sums are the CPU's: AUTO means it */
+  /* shared by MPI ranks, the 5-vertex orbits are the CPU's: AUTO means it */
   const int shared = ctx->share && ctx->share->processes > 1;
   if (!rc && shared && o.device == WARPMATCH_DEVICE_GPU)
     rc = wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: shared by MPI ranks, orbits are counted on the CPU; use "
@@ -93,7 +93,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
     wm_api_gpu_graph(ctx, g->serial, g->g, &mo);
     run.gpu_graph = mo.gpu_graph;
   }
-  /* the ranks share the 5-vertex sums; the rest is each rank's own */
+  /* the ranks share the 5-vertex orbits' heavy loops; the rest is each rank's own */
   run.share = run.k == 5 && run.method == WM_ORBIT_FORMULA && !run.edges ? ctx->share : NULL;
   wm_api_threads t;
   wm_api_threads_enter(ctx, &t);

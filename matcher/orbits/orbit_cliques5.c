@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "base.h"
+#include "matcher.h" /* wm_share */
 #include "orbit_cliques5.h"
+#include "orbit_share5.h"
 
 typedef struct sums {
   uint64_t *s61, *s66, *s70, *s71, *k5, *k4e; /* by the relabelled ids and arcs */
@@ -133,19 +135,16 @@ static void five_cliques_on(const wm_graph *g, uint32_t v, uint32_t u, uint64_t 
   credit(s, &s->k5[u], all), credit(s, &s->k5[v], all);
 }
 
-static void top_edges_of(const wm_graph *g, const uint32_t *t, uint32_t v, scratch *x, sums *s) {
-  const uint32_t *rv = g->adj + g->offsets[v];
-  const uint64_t nv = wm_sorted_lower_bound(rv, deg(g, v), v);
-  for (uint64_t i = 0; i < nv; i++) {
-    const uint32_t u = rv[i];
-    if (!t[g->offsets[v] + i]) continue;
-    const uint64_t found = wm_graph_triangles_below(g, v, i, u, x->ia, x->ib), nc = common_of(g, t, u, v, x);
-    triangle_credits(g, t, v, i, found, x, s);
-    clique_members(g, u, t[g->offsets[v] + i], nc, x);
-    for (uint64_t z = 0; z < nc; z++) x->deg_c[x->common[z]] = 0;
-    five_cliques_on(g, v, u, found, x, s);
-    flush(s, x, nc); /* five_cliques_on's w are members of C */
-  }
+/* The top edge v -> u = v's i-th neighbour (u < v), where it has triangles. */
+static void top_edge(const wm_graph *g, const uint32_t *t, uint32_t v, uint64_t i, scratch *x, sums *s) {
+  const uint32_t u = g->adj[g->offsets[v] + i];
+  if (!t[g->offsets[v] + i]) return;
+  const uint64_t found = wm_graph_triangles_below(g, v, i, u, x->ia, x->ib), nc = common_of(g, t, u, v, x);
+  triangle_credits(g, t, v, i, found, x, s);
+  clique_members(g, u, t[g->offsets[v] + i], nc, x);
+  for (uint64_t z = 0; z < nc; z++) x->deg_c[x->common[z]] = 0;
+  five_cliques_on(g, v, u, found, x, s);
+  flush(s, x, nc); /* five_cliques_on's w are members of C */
 }
 
 static int scratch_init(scratch *x, size_t n, uint64_t maxdeg) {
@@ -161,21 +160,57 @@ static void scratch_free(scratch *x) {
   free(x->own);
 }
 
-/* 0, -1 out of memory, 1 interrupted. */
-static int walk(const wm_graph *g, const uint32_t *t, sums *s) {
+/* The vertex whose row holds arc f. */
+static uint32_t row_of(const wm_graph *g, uint64_t f) {
+  uint32_t lo = 0, hi = g->n;
+  while (hi - lo > 1) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (g->offsets[mid] <= f) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Arcs per claim: a hub's top edges spread over the threads and the
+ * processes, where a vertex per claim would leave its row (on Kronecker
+ * graphs most of the work) to one thread. */
+#define ARCS 64
+
+/* The arcs of the claim from f that are top edges (below their row's vertex). */
+static void claimed_arcs(const wm_graph *g, const uint32_t *t, uint64_t f, scratch *x, sums *s) {
+  const uint64_t end = f + ARCS < g->m ? f + ARCS : g->m;
+  for (uint32_t v = row_of(g, f); f < end; f++) {
+    while (f >= g->offsets[v + 1]) v++;
+    if (g->adj[f] < v) top_edge(g, t, v, f - g->offsets[v], x, s);
+  }
+}
+
+/* 0, -1 out of memory, 1 interrupted.  The arcs in claims of ARCS; with
+ * share, from loop id, which every process's threads take, and this
+ * process's stop halts the loop for all of them. */
+static int walk(const wm_graph *g, const uint32_t *t, const wm_share *share, unsigned id, sums *s) {
   const uint64_t maxdeg = wm_graph_max_degree(g);
   int oom = 0;
   wm_progress progress;
-  wm_progress_init(&progress, "orbit clique sums", g->n, 0);
+  wm_progress_init(&progress, "orbit clique sums", g->m, 0);
 #pragma omp parallel
   {
     scratch x;
     const int ok = scratch_init(&x, g->n ? g->n : 1, maxdeg);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-#pragma omp for schedule(dynamic, 16)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) {
-      if (!ok || wm_progress_stopped(&progress)) continue;
-      top_edges_of(g, t, (uint32_t)v, &x, s);
+    if (share) {
+      for (uint64_t f; ok && !wm_progress_stopped(&progress) && (f = share->grab(share->ctx, id, ARCS)) < g->m;) {
+        claimed_arcs(g, t, f, &x, s);
+        wm_progress_add(&progress, ARCS);
+      }
+      if (!ok || wm_progress_stopped(&progress)) wm_share_halt(share, id, 1);
+    } else {
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t c = 0; c < (int64_t)((g->m + ARCS - 1) / ARCS); c++) {
+        if (!ok || wm_progress_stopped(&progress)) continue;
+        claimed_arcs(g, t, (uint64_t)c * ARCS, &x, s);
+        wm_progress_add(&progress, ARCS);
+      }
     }
     if (x.overflow) __atomic_store_n(&s->overflow, 1, __ATOMIC_RELAXED);
     scratch_free(&x);
@@ -204,25 +239,50 @@ static void back_to_g(const wm_graph *g, const wm_graph *gs, const uint32_t *old
   free(new_of);
 }
 
-int wm_orbit_clique_sums_cpu(const wm_graph *g, wm_orbit_clique_sums *out, wm_error *err) {
+/* The processes' credits added up (before the halving of k4e, whose two
+ * triangles may be another's): agreed first, then exact, any process's
+ * own wrap past 2^64 - 1 as the total's. */
+static int add_processes(const wm_share *share, const wm_graph *g, int rc, sums *s, wm_error *err) {
+  rc = wm_o5s_agree(share, rc, "orbits", err);
+  if (rc) return rc;
+  const uint64_t words = 5 * (uint64_t)(g->n ? g->n : 1) + (g->m ? g->m : 1);
+  if (wm_o5s_sum_exact(share, s->s61, words, NULL, &s->overflow))
+    return wm_fail(err, WM_EINPUT, "orbits: MPI: adding the processes' clique sums failed");
+  return WM_OK;
+}
+
+int wm_orbit_clique_sums_cpu_shared(const wm_graph *g, const wm_share *share, wm_orbit_clique_sums *out,
+                                    wm_error *err) {
+  const unsigned id = share ? share->loops(share->ctx, 1) : 0;
   wm_graph *gs = NULL;
   uint32_t *old_of = NULL, *t = NULL;
-  if (wm_graph_relabel_by_degree_map(g, &gs, &old_of, err)) return err->code;
+  uint64_t *block = NULL;
+  int rc = wm_graph_relabel_by_degree_map(g, &gs, &old_of, err);
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
-  uint64_t *block = calloc(5 * n + m, sizeof *block);
-  t = malloc(m * sizeof *t);
-  int rc = block && t ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the clique sums (%u vertices)", g->n);
-  sums s = {block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, 0};
+  if (!rc) {
+    block = calloc(5 * n + m, sizeof *block);
+    t = malloc(m * sizeof *t);
+    if (!block || !t) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the clique sums (%u vertices)", g->n);
+  }
+  sums s = {0};
+  if (!rc) s = (sums){block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, 0};
   if (!rc) rc = wm_orbit_triangles_cpu(gs, t, err);
   if (!rc) {
-    const int got = walk(gs, t, &s);
+    const int got = walk(gs, t, share, id, &s);
     if (got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the clique sums' scratch");
     else if (got > 0) rc = wm_interrupted(err, "orbits");
+  } else if (share) {
+    wm_share_halt(share, id, 1);
   }
+  if (share) rc = add_processes(share, g, rc, &s, err);
   if (!rc && s.overflow)
     rc = wm_fail(err, WM_EINPUT, "orbits: a sum over the 4-cliques at a vertex or an edge passes 2^64 - 1");
   if (!rc) back_to_g(g, gs, old_of, &s, out);
   free(block), free(t), free(old_of);
   wm_graph_destroy(gs);
   return rc;
+}
+
+int wm_orbit_clique_sums_cpu(const wm_graph *g, wm_orbit_clique_sums *out, wm_error *err) {
+  return wm_orbit_clique_sums_cpu_shared(g, NULL, out, err);
 }

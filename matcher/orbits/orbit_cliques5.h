@@ -31,6 +31,13 @@ typedef struct wm_orbit_clique_sums {
  * undirected g whose tri holds every arc's triangles.  A sum past
  * 2^64 - 1 is WM_EINPUT, an interrupt WM_EINTERRUPTED. */
 int wm_orbit_clique_sums_cpu(const wm_graph *g, wm_orbit_clique_sums *s, wm_error *err);
+/* The same with the top edges shared with the other processes of share
+ * (NULL: as above), which call it alike; each returns the whole sums, and
+ * the processes' common result (orbit_share5.h: an interrupt of any is
+ * WM_EINTERRUPTED on all). */
+struct wm_share;
+int wm_orbit_clique_sums_cpu_shared(const wm_graph *g, const struct wm_share *share, wm_orbit_clique_sums *s,
+                                    wm_error *err);
 /* The same on the current CUDA device (gpu_orbit_cliques5.cu), s equal to
  * the CPU's: gg is g on the device (read where g is in degree order
  * already), or NULL; kernel_ms (or NULL) gets the kernels' time added.

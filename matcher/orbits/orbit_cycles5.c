@@ -46,8 +46,10 @@
 #include <string.h>
 
 #include "base.h"
+#include "matcher.h" /* wm_share */
 #include "orbit_cycles5.h"
 #include "orbit_ranked.h"
+#include "orbit_share5.h"
 
 typedef wm_orbit_ranked ranked;
 
@@ -318,6 +320,78 @@ static int passes(walk *w, double *at) {
   return oom ? -1 : wm_progress_stopped(&progress) ? 1 : 0;
 }
 
+/* ---- the walk shared with other processes --------------------------------- */
+
+/* Vertices per claim of the triangles' loop and of the tops' loop. */
+#define TRIANGLE_BLOCK 64
+#define TOP_BLOCK 16
+
+/* One shared loop over [0, n) in claims of `block` from loop id: each
+ * thread's scratch, `each` per item, `after` once per thread (or NULL).
+ * 0, -1 out of memory, 1 interrupted; a stop halts the loop for every
+ * process. */
+static int claimed(walk *w, const wm_share *share, unsigned id, uint64_t block, wm_progress *progress,
+                   void (*each)(const walk *, scratch *, uint32_t), void (*after)(const walk *, scratch *)) {
+  const uint64_t n = w->r.n;
+  int oom = 0;
+#pragma omp parallel
+  {
+    scratch s;
+    memset(&s, 0, sizeof s);
+    const int ok = scratch_init(&s, w->r.n);
+    if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
+    for (uint64_t b; ok && !wm_progress_stopped(progress) && (b = share->grab(share->ctx, id, block)) < n;) {
+      const uint64_t end = b + block < n ? b + block : n;
+      for (uint64_t v = b; v < end; v++) each(w, &s, (uint32_t)v);
+      wm_progress_add(progress, end - b);
+    }
+    if (ok && after) after(w, &s);
+    if (!ok || wm_progress_stopped(progress)) wm_share_halt(share, id, 1);
+    scratch_free(&s);
+  }
+  return oom ? -1 : wm_progress_stopped(progress) ? 1 : 0;
+}
+
+/* The tops from the highest rank down, as passes. */
+static void cycles_of(const walk *w, scratch *s, uint32_t i) { cycles_from(w, s, w->r.n - 1 - i); }
+
+static int shared_result(int got, int rc, const wm_share *share, wm_error *err) {
+  if (!rc && got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-cycles' scratch");
+  else if (!rc && got > 0) rc = wm_interrupted(err, "orbits");
+  return wm_o5s_agree(share, rc, "orbits", err);
+}
+
+/* passes with every process of share: the triangles' loop (id), the marks
+ * added up, then the tops' loop (id + 1) and the credits added up, each
+ * exactly (a process's credits to a vertex are low + 2^64 carry, either
+ * sign: the carries are added first, then the lows by their halves, whose
+ * 2^64s go to the carries).  rc: this process's result so far (non-zero:
+ * it only takes part). */
+static int passes_shared(walk *w, const wm_share *share, unsigned id, int rc, wm_error *err) {
+  wm_progress progress;
+  wm_progress_init(&progress, "5-cycles", 2 * (uint64_t)w->r.n, 1); /* a vertex in each loop */
+  int got = 0;
+  if (rc) wm_share_halt(share, id, 2);
+  else got = claimed(w, share, id, TRIANGLE_BLOCK, &progress, triangle_terms, triangle_tops);
+  rc = shared_result(got, rc, share, err);
+  const uint64_t arcs = rc ? 0 : w->r.offsets[w->r.n];
+  if (!rc && share->sum_u64(share->ctx, w->marks, arcs ? arcs : 1)) /* counts of triangles: far from 2^64 */
+    rc = wm_fail(err, WM_EINPUT, "orbits: MPI: adding the processes' 5-cycle marks failed");
+  if (!rc) {
+#pragma omp parallel for schedule(static)
+    for (int64_t v = 0; v < (int64_t)w->r.n; v++) sum_marks(w, (uint32_t)v);
+    got = claimed(w, share, id + 1, TOP_BLOCK, &progress, cycles_of, NULL);
+    rc = shared_result(got, rc, share, err);
+  }
+  wm_progress_finish(&progress);
+  int over = 0;
+  const uint64_t n = w->r.n ? w->r.n : 1;
+  if (!rc && (share->sum_u64(share->ctx, (uint64_t *)w->c.carry, n) ||
+              wm_o5s_sum_exact(share, w->c.low, n, w->c.carry, &over)))
+    rc = wm_fail(err, WM_EINPUT, "orbits: MPI: adding the processes' 5-cycles failed");
+  return rc;
+}
+
 /* c5 in g's labels; the first vertex (lowest index) past 2^64 - 1, or
  * below 0 (a bug), is the error. */
 static int back_to_g(const wm_graph *g, const walk *w, uint64_t *c5, wm_error *err) {
@@ -338,25 +412,35 @@ static int back_to_g(const wm_graph *g, const walk *w, uint64_t *c5, wm_error *e
   return WM_OK;
 }
 
-int wm_orbit_cycles5_from(const wm_graph *g, uint64_t start, uint64_t *c5, wm_error *err) {
+int wm_orbit_cycles5_shared(const wm_graph *g, uint64_t start, const wm_share *share, uint64_t *c5, wm_error *err) {
   if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EUSAGE, "orbits: the 5-cycles need an undirected graph");
+  const unsigned id = share ? share->loops(share->ctx, 2) : 0;
   walk w;
   double at[4] = {wm_now()};
-  if (walk_init(g, start, &w))
-    return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-cycles' walk (%u vertices, %llu arcs)", g->n,
-                   (unsigned long long)g->m);
+  /* the start once in the processes' sum */
+  const int made = !walk_init(g, share && share->process ? 0 : start, &w);
+  int rc = !made ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-cycles' walk (%u vertices, %llu arcs)",
+                         g->n, (unsigned long long)g->m)
+               : WM_OK;
   at[1] = at[2] = wm_now();
-  const int got = passes(&w, &at[2]);
+  if (share) {
+    rc = passes_shared(&w, share, id, rc, err);
+  } else if (!rc) {
+    const int got = passes(&w, &at[2]);
+    if (got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-cycles' scratch");
+    else if (got > 0) rc = wm_interrupted(err, "orbits");
+  }
   at[3] = wm_now();
-  int rc = WM_OK;
-  if (got < 0) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-cycles' scratch");
-  else if (got > 0) rc = wm_interrupted(err, "orbits");
-  else rc = back_to_g(g, &w, c5, err);
+  if (!rc) rc = back_to_g(g, &w, c5, err);
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (5-cycles, %d threads): by degree %.3f ms, triangles %.3f ms, walk %.3f ms\n",
             omp_get_max_threads(), 1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));
-  walk_free(&w);
+  if (made) walk_free(&w);
   return rc;
+}
+
+int wm_orbit_cycles5_from(const wm_graph *g, uint64_t start, uint64_t *c5, wm_error *err) {
+  return wm_orbit_cycles5_shared(g, start, NULL, c5, err);
 }
 
 int wm_orbit_cycles5(const wm_graph *g, uint64_t *c5, wm_error *err) { return wm_orbit_cycles5_from(g, 0, c5, err); }

@@ -24,6 +24,14 @@ int wm_orbit_cycles5(const wm_graph *g, uint64_t *c5, wm_error *err);
  * test hook wm_count_start): c5[x] = start + the 5-cycles through x, an
  * error past 2^64 - 1, so that a small graph carries a count past 2^64. */
 int wm_orbit_cycles5_from(const wm_graph *g, uint64_t start, uint64_t *c5, wm_error *err);
+/* wm_orbit_cycles5_from with the triangles and the tops shared with the
+ * other processes of share (NULL: as above), which call it alike: each
+ * gets every vertex's count (the start counted once) and the processes'
+ * common result (orbit_share5.h: an interrupt of any is WM_EINTERRUPTED
+ * on all). */
+struct wm_share;
+int wm_orbit_cycles5_shared(const wm_graph *g, uint64_t start, const struct wm_share *share, uint64_t *c5,
+                            wm_error *err);
 /* wm_orbit_cycles5_from on the current CUDA device (gpu_orbit_cycles5.cu),
  * with the same counts and errors; gg (g on the device, or NULL) is not
  * read: the walk uploads g by degree order.  kernel_ms (or NULL) gets the

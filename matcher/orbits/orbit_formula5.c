@@ -700,22 +700,20 @@ static int smaller_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *
   return rc;
 }
 
-/* The non-induced counts (orbit_noninduced5.c) serve every run but those
- * whose 5-vertex sums several MPI ranks share (the walk's tasks are what
- * they share).  They beat the walk's sums on one or two H200s on every
- * graph measured (BENCHMARKS.md), so --gpus N serves the walk only where
- * WM_ORBIT5_WALK=1 (for the benchmarks' A/B) asks for it. */
-static int noninduced_serves(const wm_orbit_run *run) {
+/* The non-induced counts (orbit_noninduced5.c) serve every run, MPI ranks
+ * sharing them on the CPU included.  They beat the walk's sums on one or
+ * two H200s on every graph measured (BENCHMARKS.md), so the walk serves
+ * only where WM_ORBIT5_WALK=1 (for the benchmarks' A/B) asks for it. */
+static int noninduced_serves(void) {
   const char *v = getenv("WM_ORBIT5_WALK");
   if (v && *v == '1') return 0;
-  if (run->share && run->share->processes > 1) return 0;
   for (unsigned o = FIRST5; o < WM_ORBIT_MAX; o++)
     if (!wm_o5n_has(o)) return 0;
   return 1;
 }
 
 int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  if (noninduced_serves(run)) return wm_o5n_orbits(g, run, counts, err);
+  if (noninduced_serves()) return wm_o5n_orbits(g, run, counts, err);
   const wm_orbit_tables *t = wm_orbit_tables_get(err);
   if (!t) return err->code;
   wm_o5_equations *q = calloc(1, sizeof *q);

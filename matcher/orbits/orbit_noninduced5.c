@@ -18,9 +18,11 @@
 #include <string.h>
 
 #include "base.h"
+#include "matcher.h" /* wm_share */
 #include "orbit_cliques5.h"
 #include "orbit_cycles5.h"
 #include "orbit_noninduced5.h"
+#include "orbit_share5.h"
 #include "orbit_walks5.h"
 
 /* The orbits with a formula here: all 58.  The trees, the graphlets cut at
@@ -388,60 +390,99 @@ static int vertex_out(const pieces *p, uint64_t *mark, const sink *s, uint32_t x
   return WM_OK;
 }
 
-/* Where the walks run: on the CPU's threads, or (gpu) on the current CUDA
- * device, reading g where gg holds it there, their kernels' time added to
- * *kernel_ms where not NULL. */
+/* Where the heavy pieces run: on the CPU's threads, their loops shared
+ * with the other processes of share where not NULL, or (gpu) on the
+ * current CUDA device, reading g where gg holds it there, their kernels'
+ * time added to *kernel_ms where not NULL. */
 typedef struct walks_on {
   int gpu;
   const struct wm_gpu_graph *gg;
   double *kernel_ms;
+  const wm_share *share;
 } walks_on;
 
 /* The walks of every vertex, a vertex of progress each. */
 static int walks(const pieces *p, const walks_on *on, wm_progress *progress, wm_error *err) {
   const wm_graph *g = p->g;
   wm_o5n_walks w = p->w;
-  if (!on->gpu) return wm_o5n_walks_cpu(g, p->a->tri, p->cn_at, p->cn_list, &w, progress, err);
+  if (!on->gpu)
+    return wm_o5n_walks_cpu_shared(g, p->a->tri, p->cn_at, p->cn_list, on->share, &w, progress, err);
   const int rc = wm_o5n_walks_gpu(g, on->gg, p->a->tri, p->cn_at, p->cn_list, &w, on->kernel_ms, err);
   if (!rc) wm_progress_add(progress, g->n);
   return rc;
 }
 
-/* Four passes over the vertices: each reads its neighbours' values of the
- * one before (the walks read only the graph and the arcs' lists).  The
- * walks on the CPU ask for the interrupt every 16 vertices, so a hub's own
- * walk is the longest wait.  marks: n zero words per thread. */
-static int passes(const pieces *p, const walks_on *on, uint64_t *marks, const sink *s, wm_error *err) {
+/* The clique sums and the 5-cycles. */
+static int cliques_and_cycles(pieces *p, const walks_on *on, wm_error *err) {
+  const wm_graph *g = p->g;
+  int rc = on->gpu ? wm_orbit_clique_sums_gpu(g, on->gg, &p->c, on->kernel_ms, err)
+                   : wm_orbit_clique_sums_cpu_shared(g, on->share, &p->c, err);
+  if (!rc)
+    rc = on->gpu ? wm_orbit_cycles5_gpu(g, on->gg, 0, p->c5, on->kernel_ms, err)
+                 : wm_orbit_cycles5_shared(g, 0, on->share, p->c5, err);
+  return rc;
+}
+
+/* Every vertex's counts from the pieces, into s. */
+static int solve_all(const pieces *p, uint64_t *marks, const sink *s, wm_error *err) {
   const wm_graph *g = p->g;
   wm_orbit_first_error first = {-1, {0, ""}};
   wm_progress progress;
-  wm_progress_init(&progress, "5-vertex orbits", 2 * (uint64_t)g->n, 1);
+  wm_progress_init(&progress, "5-vertex orbits", g->n, 1);
 #pragma omp parallel
   {
-#pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
-#pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) neighbour_sums(p, (uint32_t)v);
-  }
-  int rc = walks(p, on, &progress, err);
-  if (!rc && !wm_progress_stopped(&progress)) {
-#pragma omp parallel
-    {
-      uint64_t *mark = marks + (size_t)omp_get_thread_num() * g->n;
+    uint64_t *mark = marks + (size_t)omp_get_thread_num() * g->n;
 #pragma omp for schedule(dynamic, 64)
-      for (int64_t v = 0; v < (int64_t)g->n; v++) {
-        wm_error e;
-        if (wm_progress_stopped(&progress)) continue;
-        if (vertex_out(p, mark, s, (uint32_t)v, &e)) wm_orbit_keep_first(&first, v, &e);
-        wm_progress_add(&progress, 1);
-      }
+    for (int64_t v = 0; v < (int64_t)g->n; v++) {
+      wm_error e;
+      if (wm_progress_stopped(&progress)) continue;
+      if (vertex_out(p, mark, s, (uint32_t)v, &e)) wm_orbit_keep_first(&first, v, &e);
+      wm_progress_add(&progress, 1);
     }
   }
   wm_progress_finish(&progress);
-  if (rc) return rc;
   if (wm_progress_stopped(&progress)) return wm_interrupted(err, "orbits");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
+}
+
+/* The own sums, then the walks (the phase "5-vertex orbits", first, so
+ * that it reports soon), the clique sums and the 5-cycles, then every
+ * vertex's solve: each reads the values of the ones before.  The walks on
+ * the CPU ask for the interrupt every 16 vertices, so a hub's own walk is
+ * the longest wait.  With on->share, the processes first agree that each
+ * has its pieces (rc: this one's result so far), then share the walks,
+ * the clique sums and the 5-cycles, and each solves every vertex from
+ * their sums, then they agree on the result.  marks: n zero words per thread.  at[0..3]: when the walks,
+ * the clique sums and the solve began, and when it ended. */
+static int passes(pieces *p, const walks_on *on, uint64_t *marks, const sink *s, int rc, double *at,
+                  wm_error *err) {
+  const wm_graph *g = p->g;
+  if (!rc) {
+#pragma omp parallel
+    {
+#pragma omp for schedule(dynamic, 256)
+      for (int64_t v = 0; v < (int64_t)g->n; v++) own_sums(p, (uint32_t)v);
+#pragma omp for schedule(dynamic, 256)
+      for (int64_t v = 0; v < (int64_t)g->n; v++) neighbour_sums(p, (uint32_t)v);
+    }
+  }
+  if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err);
+  at[0] = wm_now();
+  if (!rc) {
+    wm_progress progress;
+    wm_progress_init(&progress, "5-vertex orbits", g->n, 1);
+    rc = walks(p, on, &progress, err);
+    wm_progress_finish(&progress);
+    if (!rc && wm_progress_stopped(&progress)) rc = wm_interrupted(err, "orbits");
+  }
+  at[1] = wm_now();
+  if (!rc) rc = cliques_and_cycles(p, on, err);
+  at[2] = wm_now();
+  if (!rc) rc = solve_all(p, marks, s, err);
+  if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err); /* an interrupt in a solve ends every one */
+  at[3] = wm_now();
+  return rc;
 }
 
 /* Each arc's common neighbours, so that the tip-pair walk visits the
@@ -495,9 +536,16 @@ static int arc_lists(const wm_graph *g, const uint32_t *tri, pieces *p, wm_error
              : WM_OK;
 }
 
-/* The aggregates, the clique sums, the 5-cycles and the walks (on the GPU
- * where run->gpu), then the passes into s. */
+/* The aggregates, then the passes into s (on the GPU where run->gpu; on
+ * the CPU shared with the other processes of run->share where it has one:
+ * each process counts its own aggregates, every process takes part in the
+ * passes whatever its own gave, so that none waits for it in vain). */
 static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s, wm_error *err) {
+  const int gpu = run && run->gpu;
+  const wm_share *share = run && !gpu ? run->share : NULL;
+  if (gpu && run->share && run->share->processes > 1) /* each would count everything */
+    return wm_fail(err, WM_EUSAGE, "orbits: the 5-vertex counts on the GPU are not shared by processes; count them "
+                   "on the CPU");
   const size_t n = g->n ? g->n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
@@ -506,27 +554,22 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   int rc = pieces_init(&p, g, &a) || !marks || !a.tri || !a.k4 || !a.n8 || !a.n12
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
-  double at[4] = {wm_now()};
-  const int gpu = run && run->gpu;
+  double at[5] = {wm_now()};
   double *ms = run ? run->kernel_ms : NULL;
   const struct wm_gpu_graph *gg = run ? run->gpu_graph : NULL;
   if (!rc) rc = gpu ? wm_orbit_aggregates_gpu(g, 4, gg, &a, ms, err) : wm_orbit_aggregates_cpu(g, 4, &a, err);
-  at[1] = wm_now();
   if (!rc && s->counts) { /* the orbits up to 4 vertices from the same aggregates */
     wm_orbit_run r4 = *run;
     r4.k = 4;
     rc = wm_orbit_rows_from(g, &r4, &a, wm_orbit_count(5), s->counts, err);
   }
-  if (!rc) rc = gpu ? wm_orbit_clique_sums_gpu(g, gg, &p.c, ms, err) : wm_orbit_clique_sums_cpu(g, &p.c, err);
-  if (!rc) rc = gpu ? wm_orbit_cycles5_gpu(g, gg, 0, p.c5, ms, err) : wm_orbit_cycles5(g, p.c5, err);
   if (!rc) rc = arc_lists(g, a.tri, &p, err);
-  at[2] = wm_now();
-  const walks_on on = {gpu, gg, ms};
-  if (!rc) rc = passes(&p, &on, marks, s, err);
-  at[3] = wm_now();
+  const walks_on on = {gpu, gg, ms, share};
+  rc = passes(&p, &on, marks, s, rc, &at[1], err);
   if (wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (non-induced, size 5): aggregates %.3f ms, clique sums and 5-cycles %.3f ms, walks and solve %.3f ms\n",
-            1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));
+    fprintf(stderr, "orbits (non-induced, size 5%s): aggregates %.3f ms, walks %.3f ms, clique sums and 5-cycles "
+            "%.3f ms, solve %.3f ms\n", share ? ", shared" : "",
+            1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]));
   pieces_free(&p);
   free(marks);
   free(a.tri);

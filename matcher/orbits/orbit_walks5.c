@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orbit_share5.h"
 #include "orbit_walks5.h"
 
 int wm_o5n_walks_alloc(const wm_graph *g, wm_o5n_walks *w) {
@@ -277,41 +278,88 @@ static uint64_t largest_neighbourhood(const wm_graph *g, const uint32_t *tri) {
  * halves (inner and inner_at, the largest 2T each). */
 #define SCRATCH_WORDS(n) (5 * (size_t)(n) + 1)
 
+static scratch scratch_of(const wm_graph *g, uint64_t *zeros, uint32_t *inner, uint64_t room) {
+  uint64_t *mine = zeros + (size_t)omp_get_thread_num() * SCRATCH_WORDS(g->n);
+  uint32_t *lists = inner + (size_t)omp_get_thread_num() * 2 * room;
+  return (scratch){mine, mine + g->n, mine + 2 * (size_t)g->n, (uint32_t *)(mine + 3 * (size_t)g->n),
+                   mine + 4 * (size_t)g->n, lists, lists + room};
+}
+
+/* A block of vertices per claim: a block is the interrupt's unit. */
+#define BLOCK 16
+
 static void walk_all(const walk_in *p, uint64_t *zeros, uint32_t *inner, uint64_t room, wm_progress *progress) {
   const wm_graph *g = p->g;
 #pragma omp parallel
   {
-    uint64_t *mine = zeros + (size_t)omp_get_thread_num() * SCRATCH_WORDS(g->n);
-    uint32_t *lists = inner + (size_t)omp_get_thread_num() * 2 * room;
-    scratch w = {mine, mine + g->n, mine + 2 * (size_t)g->n, (uint32_t *)(mine + 3 * (size_t)g->n),
-                 mine + 4 * (size_t)g->n, lists, lists + room};
+    scratch w = scratch_of(g, zeros, inner, room);
 #pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < (int64_t)g->n; b += 16) { /* a block per claim: a block is the interrupt's unit */
+    for (int64_t b = 0; b < (int64_t)g->n; b += BLOCK) {
       if (wm_progress_stopped(progress)) continue;
-      const int64_t end = b + 16 < (int64_t)g->n ? b + 16 : (int64_t)g->n;
+      const int64_t end = b + BLOCK < (int64_t)g->n ? b + BLOCK : (int64_t)g->n;
       for (int64_t v = b; v < end; v++) vertex_walks(p, &w, (uint32_t)v);
       wm_progress_add(progress, (uint64_t)(end - b));
     }
   }
 }
 
-int wm_o5n_walks_cpu(const wm_graph *g, const uint32_t *tri, const uint64_t *cn_at, const uint32_t *cn_list,
-                     wm_o5n_walks *w, wm_progress *progress, wm_error *err) {
+/* The same, the blocks claimed from loop id of s, which every process's
+ * threads share; a stop here halts the loop for all of them. */
+static void walk_claimed(const walk_in *p, uint64_t *zeros, uint32_t *inner, uint64_t room, const wm_share *s,
+                         unsigned id, wm_progress *progress) {
+  const wm_graph *g = p->g;
+#pragma omp parallel
+  {
+    scratch w = scratch_of(g, zeros, inner, room);
+    for (uint64_t b; !wm_progress_stopped(progress) && (b = s->grab(s->ctx, id, BLOCK)) < g->n;) {
+      const uint64_t end = b + BLOCK < g->n ? b + BLOCK : g->n;
+      for (uint64_t v = b; v < end; v++) vertex_walks(p, &w, (uint32_t)v);
+      wm_progress_add(progress, end - b);
+    }
+    if (wm_progress_stopped(progress)) wm_share_halt(s, id, 1);
+  }
+}
+
+/* The walks each process made, added up: every arc's and vertex's values
+ * were written by the one process that walked its vertex (the others hold
+ * the zeros of wm_o5n_walks_alloc), so the sums of their words are exact. */
+static int add_processes(const wm_graph *g, const wm_share *s, wm_o5n_walks *w) {
+  const uint64_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
+  return wm_o5s_sum_owned(s, w->tdeg, m * sizeof *w->tdeg) || wm_o5s_sum_owned(s, w->F, m * sizeof *w->F) ||
+         wm_o5s_sum_owned(s, w->c4e, m * sizeof *w->c4e) || wm_o5s_sum_owned(s, w->toward, m * sizeof *w->toward) ||
+         wm_o5s_sum_owned(s, w->walked, n * sizeof *w->walked);
+}
+
+_Static_assert(sizeof(wm_acc) % sizeof(uint64_t) == 0, "a walked sum is whole words");
+
+int wm_o5n_walks_cpu_shared(const wm_graph *g, const uint32_t *tri, const uint64_t *cn_at, const uint32_t *cn_list,
+                            const wm_share *s, wm_o5n_walks *w, wm_progress *progress, wm_error *err) {
+  const unsigned id = s ? s->loops(s->ctx, 1) : 0;
   const size_t n = g->n ? g->n : 1, threads = (size_t)omp_get_max_threads();
   const uint64_t room = largest_neighbourhood(g, tri);
   uint64_t *zeros = calloc(SCRATCH_WORDS(n) * threads, sizeof *zeros);
   uint32_t *inner = NULL;
   if (room <= SIZE_MAX / 2 / sizeof *inner / threads) inner = malloc((room ? 2 * room : 1) * threads * sizeof *inner);
+  int rc = WM_OK;
   if (!zeros || !inner) {
-    free(zeros);
-    free(inner);
-    return wm_fail(err, WM_EINPUT,
-                   "orbits: out of memory for the non-induced counts' walks (%u vertices, %llu words per thread)",
-                   g->n, (unsigned long long)room);
+    rc = wm_fail(err, WM_EINPUT,
+                 "orbits: out of memory for the non-induced counts' walks (%u vertices, %llu words per thread)", g->n,
+                 (unsigned long long)room);
+    if (s) wm_share_halt(s, id, 1);
   }
   const walk_in p = {g, tri, cn_at, cn_list, w};
-  walk_all(&p, zeros, inner, room, progress);
+  if (!rc && s) walk_claimed(&p, zeros, inner, room, s, id, progress);
+  else if (!rc) walk_all(&p, zeros, inner, room, progress);
   free(zeros);
   free(inner);
-  return WM_OK;
+  if (!s) return rc;
+  if (!rc && wm_progress_stopped(progress)) rc = wm_interrupted(err, "orbits");
+  rc = wm_o5s_agree(s, rc, "orbits", err);
+  if (!rc && add_processes(g, s, w)) rc = wm_fail(err, WM_EINPUT, "orbits: MPI: adding the processes' walks failed");
+  return rc;
+}
+
+int wm_o5n_walks_cpu(const wm_graph *g, const uint32_t *tri, const uint64_t *cn_at, const uint32_t *cn_list,
+                     wm_o5n_walks *w, wm_progress *progress, wm_error *err) {
+  return wm_o5n_walks_cpu_shared(g, tri, cn_at, cn_list, NULL, w, progress, err);
 }

@@ -71,6 +71,15 @@ static inline int wm_o5n_shorter(const wm_graph *g, uint32_t b, uint32_t a) {
 int wm_o5n_walks_cpu(const wm_graph *g, const uint32_t *tri, const uint64_t *cn_at, const uint32_t *cn_list,
                      wm_o5n_walks *w, wm_progress *progress, wm_error *err);
 
+/* The same with the vertices' blocks shared with the other processes of s
+ * (NULL: wm_o5n_walks_cpu), which call it alike: w must hold zeros where
+ * this process does not walk (as wm_o5n_walks_alloc leaves it), and holds
+ * every process's walks on return.  The result is the processes' common
+ * one (wm_o5s_agree): an interrupt of any of them is WM_EINTERRUPTED here. */
+struct wm_share;
+int wm_o5n_walks_cpu_shared(const wm_graph *g, const uint32_t *tri, const uint64_t *cn_at, const uint32_t *cn_list,
+                            const struct wm_share *s, wm_o5n_walks *w, wm_progress *progress, wm_error *err);
+
 /* The same on the current CUDA device (gpu_orbit_walks5.cu), reading g
  * where gg (may be NULL) holds it there, else uploading it; *kernel_ms
  * (may be NULL) gets the kernels' time added.  Every CUDA failure is

@@ -86,10 +86,11 @@ typedef struct wm_orbit_run {
   const struct wm_gpu_graph *gpu_graph; /* gpu: g kept on the device (device.h), or NULL: uploaded */
   double *kernel_ms; /* gpu: the kernels' time (CUDA events), where not NULL */
   int gpus;          /* gpu: the walk's 5-vertex sums over devices 0..gpus-1 (0 or 1: the current one) */
-  /* The 5-vertex sums shared with other processes (MPI ranks; the CPU's
-   * sums, not with gpu), each returning every vertex's counts; NULL: this
-   * process alone.  The smaller passes and the solve are each process's
-   * own. */
+  /* The 5-vertex orbits' heavy loops shared with other processes (MPI
+   * ranks; the CPU's, not with gpu: the non-induced counts' walks, clique
+   * sums and 5-cycles, or WM_ORBIT5_WALK=1's sums), each returning every
+   * vertex's counts; NULL: this process alone.  The smaller passes and the
+   * solve are each process's own. */
   const struct wm_share *share;
 } wm_orbit_run;
 

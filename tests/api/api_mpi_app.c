@@ -176,6 +176,7 @@ int main(int argc, char **argv) {
     check_count(alone, shared, u, "4-cycle");
     check_motifs(alone, shared, g);
     check_orbits(alone, shared, u);
+    check_orbits(alone, shared, g); /* hubs and dense triangles: the claims of a hub's top edges */
     check_bfs(alone, shared, g);
     check_bfs(alone, shared, d);
     check_refusals(alone, shared, g);

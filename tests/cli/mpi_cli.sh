@@ -80,6 +80,9 @@ threads=2 same "kron motifs 5, 2 threads a rank" motifs "$kron" --size 5
 same_file "kron-8 orbits 5" orbits "$tmp/kron8.wmg" --size 5
 threads=2 same_file "kron-8 orbits 5, 2 threads a rank" orbits "$tmp/kron8.wmg" --size 5
 same_file "kron-8 orbits 4 (each rank's own)" orbits "$tmp/kron8.wmg" --size 4
+"$bin" gen kron --scale 10 --seed 3 --output "$tmp/kron10.wmg" --quiet >/dev/null
+threads=2 same_file "kron-10 orbits 5 (a hub's top edges over the ranks), 2 threads a rank" orbits "$tmp/kron10.wmg" --size 5
+WM_ORBIT5_WALK=1 same_file "kron-8 orbits 5 by the walk over 4-vertex sets" orbits "$tmp/kron8.wmg" --size 5
 same "kron bfs" bfs "$kron" --source 1 --validate
 threads=2 same "kron bfs, 2 threads a rank" bfs "$kron" --source 1 --validate
 # More loops than the dispenser's window holds counters: every trial must

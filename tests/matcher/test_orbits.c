@@ -323,8 +323,8 @@ Test(orbits, formula_equals_enumerator_on_hub_heavy_graphs) {
 }
 
 /* Size 5's formula is the non-induced counts; the walk over 4-vertex sets
- * (which --gpus above 1 and MPI ranks still share) is kept equal to the
- * enumerator too, through its switch. */
+ * (WM_ORBIT5_WALK=1) is kept equal to the enumerator too, through its
+ * switch. */
 Test(orbits, the_walk_over_4_vertex_sets_equals_the_enumerator) {
   cr_assert_eq(setenv("WM_ORBIT5_WALK", "1", 1), 0);
   edges e;
