@@ -340,27 +340,6 @@ int passes(ybufs &b, const wm_orbit_ranked &rk, unsigned warps, double *kernel_m
   return WM_OK;
 }
 
-/* c5 in g's labels; the first vertex (lowest index) past 2^64 - 1, or
- * below 0 (a bug), is the error (back_to_g of orbit_cycles5.c). */
-int back_to_g(const wm_graph *g, const wm_orbit_ranked &rk, const ull *low, const ull *carry_words, uint64_t *c5,
-              wm_error *err) {
-  int64_t over = -1, under = -1;
-  for (uint32_t s = 0; s < rk.n; s++) {
-    const uint32_t v = rk.old[s];
-    const int64_t hi = (int64_t)carry_words[s];
-    if (hi == 0) c5[v] = low[s];
-    else if (hi > 0 && (over < 0 || v < over)) over = v;
-    else if (hi < 0 && (under < 0 || v < under)) under = v;
-  }
-  if (under >= 0)
-    return wm_fail(err, WM_EINPUT, "orbits: vertex %u (index %u): its 5-cycles came out negative (a bug: please "
-                   "report it)", wm_graph_file_id(g, (uint32_t)under), (uint32_t)under);
-  if (over >= 0)
-    return wm_fail(err, WM_EINPUT, "orbits: vertex %u (index %u): its 5-cycles (orbit 34) number more than 2^64 - 1",
-                   wm_graph_file_id(g, (uint32_t)over), (uint32_t)over);
-  return WM_OK;
-}
-
 int cycles5(const wm_graph *g, const wm_orbit_ranked &rk, uint64_t start, uint64_t *c5, double *kernel_ms,
             wm_error *err) {
   ybufs b;
@@ -374,7 +353,7 @@ int cycles5(const wm_graph *g, const wm_orbit_ranked &rk, uint64_t start, uint64
   if (!rc && (e = cudaMemcpy(host, b.low, rk.n * sizeof *host, cudaMemcpyDeviceToHost)) == cudaSuccess)
     e = cudaMemcpy(host + rk.n, b.carry, rk.n * sizeof *host, cudaMemcpyDeviceToHost);
   if (!rc && e != cudaSuccess) rc = wm_cuda_fail(err, e, "copying the 5-cycles back", __FILE__, __LINE__);
-  if (!rc) rc = back_to_g(g, rk, host, host + rk.n, c5, err);
+  if (!rc) rc = wm_orbit_cycles5_back(g, &rk, (const uint64_t *)host, (const int64_t *)(host + rk.n), c5, err);
   free(host);
   release(b);
   return rc;

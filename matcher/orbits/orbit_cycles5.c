@@ -392,16 +392,14 @@ static int passes_shared(walk *w, const wm_share *share, unsigned id, int rc, wm
   return rc;
 }
 
-/* c5 in g's labels; the first vertex (lowest index) past 2^64 - 1, or
- * below 0 (a bug), is the error. */
-static int back_to_g(const wm_graph *g, const walk *w, uint64_t *c5, wm_error *err) {
+int wm_orbit_cycles5_back(const wm_graph *g, const wm_orbit_ranked *r, const uint64_t *low, const int64_t *carry,
+                          uint64_t *c5, wm_error *err) {
   int64_t over = -1, under = -1;
-  for (uint32_t s = 0; s < w->r.n; s++) {
-    const uint32_t v = w->r.old[s];
-    const int64_t hi = w->c.carry[s];
-    if (hi == 0) c5[v] = w->c.low[s];
-    else if (hi > 0 && (over < 0 || v < over)) over = v;
-    else if (hi < 0 && (under < 0 || v < under)) under = v;
+  for (uint32_t s = 0; s < r->n; s++) {
+    const uint32_t v = r->old[s];
+    if (carry[s] == 0) c5[v] = low[s];
+    else if (carry[s] > 0 && (over < 0 || v < over)) over = v;
+    else if (carry[s] < 0 && (under < 0 || v < under)) under = v;
   }
   if (under >= 0)
     return wm_fail(err, WM_EINPUT, "orbits: vertex %u (index %u): its 5-cycles came out negative (a bug: please "
@@ -431,7 +429,7 @@ int wm_orbit_cycles5_shared(const wm_graph *g, uint64_t start, const wm_share *s
     else if (got > 0) rc = wm_interrupted(err, "orbits");
   }
   at[3] = wm_now();
-  if (!rc) rc = back_to_g(g, &w, c5, err);
+  if (!rc) rc = wm_orbit_cycles5_back(g, &w.r, w.c.low, w.c.carry, c5, err);
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (5-cycles, %d threads): by degree %.3f ms, triangles %.3f ms, walk %.3f ms\n",
             omp_get_max_threads(), 1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]));

@@ -40,6 +40,13 @@ struct wm_gpu_graph;
 int wm_orbit_cycles5_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, uint64_t start, uint64_t *c5,
                          double *kernel_ms, wm_error *err);
 
+/* c5 in g's labels from the counts of its ranked copy r (orbit_ranked.h),
+ * each low + 2^64 x carry: the first vertex (lowest index) past 2^64 - 1,
+ * or below 0 (a bug), is the error.  The CPU walk's and the GPU's. */
+struct wm_orbit_ranked;
+int wm_orbit_cycles5_back(const wm_graph *g, const struct wm_orbit_ranked *r, const uint64_t *low,
+                          const int64_t *carry, uint64_t *c5, wm_error *err);
+
 #ifdef __cplusplus
 }
 #endif
