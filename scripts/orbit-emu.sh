@@ -15,8 +15,8 @@
 #
 #   bash scripts/orbit-emu.sh [EDGE_LIST ...]
 # Environment: WM_EMU_BUILD (default build-orbit-emu), EMU_SMS (emulated
-# SMs, default 2), ORBIT_EMU_ONLY=TEXT (only the built graphs whose name
-# holds TEXT).
+# SMs, default 2), ORBIT_EMU_ONLY=TEXT|TEXT|... (only the built graphs whose
+# name holds one of them).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WM_EMU_BUILD:-$repo/build-orbit-emu}"
