@@ -217,14 +217,7 @@ int main(int argc, char **argv) {
   bad += check("top hub 6000", g, 3); /* triangles and diamonds only: cliques gain nothing here */
   wm_graph_destroy(g);
   for (int i = 1; i < argc; i++) {
-    wm_load_options lo;
-    wm_load_options_init(&lo);
-    lo.use_cache = 0;
-    wm_error err;
-    if (wm_graph_load(argv[i], &lo, &g, NULL, &err)) {
-      fprintf(stderr, "dag-emu: %s\n", err.msg);
-      return 2;
-    }
+    g = load_given(argv[i], "dag-emu");
     bad += check(argv[i], g, kmax);
     wm_graph_destroy(g);
   }

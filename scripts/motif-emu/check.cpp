@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "datasets.h"
+#include "exact_count.h"
 #include "emu_graphs.h"
 #include "emu_stop_share.h"
 #include "matcher.h"
@@ -41,12 +42,8 @@ static double now_s() {
 }
 
 static std::string i128_str(wm_i128 v) {
-  if (v == 0) return "0";
-  const bool neg = v < 0;
-  wm_u128 u = neg ? (wm_u128)0 - (wm_u128)v : (wm_u128)v;
-  std::string s;
-  while (u) s.insert(s.begin(), (char)('0' + (int)(u % 10))), u /= 10;
-  return neg ? "-" + s : s;
+  char buf[WM_I128_CHARS];
+  return wm_i128_str(v, buf);
 }
 
 struct named_policy {
@@ -274,15 +271,7 @@ int main(int argc, char **argv) {
     wm_graph_destroy(s.g);
   }
   for (int i = 1; i < argc; i++) {
-    wm_load_options lo;
-    wm_load_options_init(&lo);
-    lo.use_cache = 0;
-    wm_graph *g = NULL;
-    wm_error err;
-    if (wm_graph_load(argv[i], &lo, &g, NULL, &err)) {
-      fprintf(stderr, "motif-emu: %s\n", err.msg);
-      return 2;
-    }
+    wm_graph *g = load_given(argv[i], "motif-emu");
     bad += check(set, argv[i], g, 5);
     wm_graph_destroy(g);
   }

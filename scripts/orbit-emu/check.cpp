@@ -260,15 +260,7 @@ int main(int argc, char **argv) {
     wm_graph_destroy(s.g);
   }
   for (int i = 1; i < argc; i++) {
-    wm_load_options lo;
-    wm_load_options_init(&lo);
-    lo.use_cache = 0;
-    wm_graph *g = NULL;
-    wm_error err;
-    if (wm_graph_load(argv[i], &lo, &g, NULL, &err)) {
-      fprintf(stderr, "orbit-emu: %s\n", err.msg);
-      return 2;
-    }
+    wm_graph *g = load_given(argv[i], "orbit-emu");
     bad += check(argv[i], g);
     wm_graph_destroy(g);
   }

@@ -17,18 +17,15 @@
 #include <vector>
 
 #include "datasets.h"
+#include "exact_count.h"
 #include "device.h"
 #include "emu_graphs.h"
 #include "orbit_noninduced5.h"
 #include "orbit_walks5.h"
 
 static std::string i128_str(wm_i128 v) {
-  if (v == 0) return "0";
-  const bool neg = v < 0;
-  wm_u128 u = neg ? (wm_u128)0 - (wm_u128)v : (wm_u128)v;
-  std::string s;
-  while (u) s.insert(s.begin(), (char)('0' + (int)(u % 10))), u /= 10;
-  return neg ? "-" + s : s;
+  char buf[WM_I128_CHARS];
+  return wm_i128_str(v, buf);
 }
 
 /* Each arc's common neighbours, ascending (the rows are). */

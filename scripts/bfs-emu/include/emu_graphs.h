@@ -90,4 +90,20 @@ static inline wm_graph *edges(uint32_t n, std::vector<uint32_t> pairs) {
   return from_pairs(s, d, n);
 }
 
+/* The edge-list (or .wmg) file a checker was given, read without the
+ * cache; a file that does not load ends the checker (exit 2, the message
+ * led by who). */
+static inline wm_graph *load_given(const char *path, const char *who) {
+  wm_load_options lo;
+  wm_load_options_init(&lo);
+  lo.use_cache = 0;
+  wm_graph *g = NULL;
+  wm_error err;
+  if (wm_graph_load(path, &lo, &g, NULL, &err)) {
+    fprintf(stderr, "%s: %s\n", who, err.msg);
+    exit(2);
+  }
+  return g;
+}
+
 #endif
