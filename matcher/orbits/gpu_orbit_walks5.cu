@@ -16,10 +16,10 @@
  *   5. x's 2-paths again: c4e, and what x owes y on x -> y for 49 and 62;
  *      63 over the touched q;
  *   6. the scratch cleared, the block's sums reduced into walked[x].
- * wheels: each block takes an arc x -> a at a time, and counts the
- * 4-cycles of G[N(x)] through a (68 owed to a, added to x's 69): the
- * heaviest part of a hub's walks (the sum over its arcs of t^2), spread
- * over the device by arc.
+ * wheels: each block takes an arc x -> u at a time, and counts the
+ * 4-cycles of G[N(x)] whose top (in degree order) is u, crediting all four
+ * of their vertices (68, and x's 69): a hub's neighbourhood spread over
+ * the device by arc.
  * G[N(x)]'s lists are the arcs' common-neighbour lists (cn_list): the
  * list of x -> a is N(x) and N(a), ascending, as the CPU's inner lists.
  * A warp walks the rows (or lists) of 32 items at a time as one range
@@ -432,34 +432,43 @@ __device__ __forceinline__ uint32_t row_of(const uint64_t *off, uint32_t n, uint
   return lo;
 }
 
-/* Whole block: for each b of CN(x, a) (the list of the arc e = x -> a),
- * the paths a-b-z inside N(x), z != a, as step(z); the warps take 32 b at
- * a time, the arc x -> b found by a search of x's row. */
-template <class Step>
-__device__ __forceinline__ void each_rim_path(const walk_args &p, uint32_t x, uint32_t a, uint64_t e, Step step) {
+/* Whole block: for each v of CN(x, u) (the list of the arc e = x -> u)
+ * below u (shorter), the w of CN(x, v): the warps take 32 v at a time,
+ * the arc x -> v found by a search of x's row; round(key, xv, l) with xv
+ * the arc x -> v of the entry cn_list[l] (every lane calls it each round,
+ * as flat_rounds). */
+template <class Round>
+__device__ __forceinline__ void each_lower_rim(const walk_args &p, uint32_t x, uint32_t u, uint64_t e, Round round) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const uint64_t lb = p.cn_at[e], le = p.cn_at[e + 1];
   for (uint64_t c = lb + (uint64_t)warp * 32; c < le; c += kThreads) {
-    uint64_t start = 0, len = 0;
-    if (c + lane < le) {
-      const uint64_t xb = arc_of(p.off, p.adj, x, p.cn_list[c + lane]);
-      start = p.cn_at[xb], len = p.cn_at[xb + 1] - start;
+    uint64_t start = 0, len = 0, xv = 0;
+    if (c + lane < le && shorter(p.off, p.cn_list[c + lane], u)) {
+      xv = arc_of(p.off, p.adj, x, p.cn_list[c + lane]);
+      start = p.cn_at[xv], len = p.cn_at[xv + 1] - start;
     }
-    flat_rounds(start, len, [&](int key, int, uint64_t l) {
-      if (key < 32 && p.cn_list[l] != a) step(p.cn_list[l]);
-    });
+    flat_rounds(start, len, [&](int key, int j, uint64_t l) { round(key, __shfl_sync(kFull, xv, j), l); });
   }
 }
 
-/* The wheels, after vertex_walks (whose sum 69 they add to): a block per
- * arc e = x -> a with t_xa >= 2 (else no 4-cycle of G[N(x)] passes through
- * a), so that a hub's arcs spread over the device; for each z of N(x) but
- * a, the pairs of the paths a-b-z inside N(x), tallied in the block's cn
- * with the z touched listed (cn is clean after vertex_walks and after each
- * arc).  The 4-cycles
- * of G[N(x)] through a are owed to a (68) and added to x's 69, which stays
- * below 2^127 (fewer than 2^32 arcs of fewer than 2^95 each): the sum's
- * overflow flag stays 0, as on the CPU. */
+/* The wheels, after vertex_walks (whose sum 69 they add to): the 4-cycles
+ * of each G[N(x)], each met once, from its top u (the vertex of the four
+ * last in (degree, id): shorter), whose two neighbours on the cycle, v and
+ * v', and opposite vertex w are all below it.  A block per arc e = x -> u
+ * with t_xu >= 2, so that a hub's arcs spread over the device:
+ *   1. over the paths u-v-w inside N(x) with v and w below u, the
+ *      middles p(w) per w, tallied in the block's cn (clean after
+ *      vertex_walks and after each arc) with the w touched listed;
+ *   2. each w closes C(p(w), 2) cycles with u on top: owed to u and to w
+ *      (68), and each middle v of w to v, p(w) - 1 times (once for each
+ *      other middle): read from the same tally by a second walk of the
+ *      paths.
+ * Walking only the paths below their top costs, per edge v-u of G[N(x)],
+ * the list of its lower end, where every path from every end (the sum
+ * over arcs of t^2) did before; the price is that an arc's 68 comes from
+ * several blocks (128-bit atomics).  x's 69 is its cycles' credits, four
+ * each, below 2^127 (fewer than 2^32 arcs of fewer than 2^95 each): the
+ * sum's overflow flag stays 0, as on the CPU. */
 __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
   __shared__ ull arc_now;
   __shared__ uint32_t nt;
@@ -478,26 +487,47 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
     __syncthreads();
     const ull e = arc_now;
     if (e == ~0ull) return;
-    const uint32_t x = row_of(p.off, p.n, e), a = p.adj[e];
-    each_rim_path(p, x, a, e, [&](uint32_t z) {
-      if (!atomicAdd(&w.cn[z], 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
+    const uint32_t x = row_of(p.off, p.n, e), u = p.adj[e];
+    const uint64_t first = p.off[x], d = p.off[x + 1] - first;
+    each_lower_rim(p, x, u, e, [&](int key, uint64_t, uint64_t l) {
+      const uint32_t z = key < 32 ? p.cn_list[l] : u;
+      if (z != u && shorter(p.off, z, u) && !atomicAdd(&w.cn[z], 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
     });
     __syncthreads();
+    const uint32_t touched = nt; /* thread 0 resets nt at the next claim, maybe before the others clear */
     u128 cycles = 0;
-    for (uint32_t k = threadIdx.x; k < nt; k += kThreads) {
+    for (uint32_t k = threadIdx.x; k < touched; k += kThreads) {
       const uint32_t z = w.touched[k];
-      cycles += (u128)choose((i128)w.cn[z], 2);
-      w.cn[z] = 0;
+      const u128 c = (u128)choose((i128)w.cn[z], 2);
+      if (!c) continue;
+      cycles += c;
+      const uint32_t *row = p.adj + first;
+      uint64_t lo = 0, hi = d; /* z's place in x's row */
+      while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (row[mid] < z) lo = mid + 1;
+        else hi = mid;
+      }
+      atomic_add128(p.toward + 8 * (first + lo) + 2 * WM_O5N_TO68, c);
     }
+    each_lower_rim(p, x, u, e, [&](int key, uint64_t xv, uint64_t l) {
+      ull owed = 0;
+      if (key < 32) {
+        const uint32_t z = p.cn_list[l];
+        if (z != u && shorter(p.off, z, u)) owed = w.cn[z] - 1u;
+      }
+      seg_sum(key, owed);
+      if (run_head(key) && owed) atomic_add128(p.toward + 8 * xv + 2 * WM_O5N_TO68, owed);
+    });
     for (int s = 16; s; s >>= 1) cycles += shfl_xor128(cycles, s);
     if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = cycles;
-    __syncthreads(); /* thread 0 reads part before the next claim's barrier, the others write it after */
+    __syncthreads(); /* the tally read; thread 0 reads part before the next claim's barrier, the others write it after */
+    for (uint32_t k = threadIdx.x; k < touched; k += kThreads) w.cn[w.touched[k]] = 0;
     if (threadIdx.x == 0) {
       u128 sum = 0;
       for (int v = 0; v < kWarps; v++) sum += part[v];
-      ull *to = p.toward + 8 * e + 2 * WM_O5N_TO68;
-      to[0] = (ull)sum, to[1] = (ull)(sum >> 64);
-      atomic_add128((ull *)&p.walked[(uint64_t)x * WM_O5N_WALKED + WM_O5N_S69].v, sum);
+      atomic_add128(p.toward + 8 * e + 2 * WM_O5N_TO68, sum);
+      atomic_add128((ull *)&p.walked[(uint64_t)x * WM_O5N_WALKED + WM_O5N_S69].v, 4 * sum);
     }
   }
 }
