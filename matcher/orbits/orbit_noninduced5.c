@@ -94,6 +94,7 @@ typedef struct pieces {
   uint64_t *c5;              /* per vertex, its 5-cycles */
   uint64_t *cn_at;           /* per arc a -> b, where CN(a, b) starts in cn_list (m + 1) */
   uint32_t *cn_list;         /* each arc's common neighbours, ascending */
+  uint32_t *cn_pos;          /* beside each c of CN(a, b), c's place in b's row (the arc b -> c) */
 } pieces;
 
 static wm_i128 deg(const wm_graph *g, uint32_t v) { return (wm_i128)(g->offsets[v + 1] - g->offsets[v]); }
@@ -234,20 +235,26 @@ static void cut_at_a_vertex(row *r) {
 
 /* x's sums over its triangles and edges of the arcs' tdeg, F, c4e and k4e
  * (all made by vertex_walks before). */
-static void near_edges(const pieces *p, uint64_t *mark, uint32_t x, row *r) {
+static void near_edges(const pieces *p, uint32_t x, row *r) {
   const wm_graph *g = p->g;
   const uint32_t *t = p->a->tri;
-  WM_O5N_EACH_TRIANGLE_OF(g, mark, x, {
-    (void)h;
-    wm_acc_add(&r->s59, (wm_i128)p->w.F[f]); /* F(a, b) and, from b, F(b, a) */
-    if (a < b) {
-      wm_acc_add(&r->s46, (wm_i128)p->w.tdeg[f] - r->d - 2 * ((wm_i128)t[f] - 1));
-      wm_acc_add(&r->s52, (wm_i128)p->w.c4e[f] - t[e] - t[h] + 2);
-      wm_acc_add(&r->s65, (wm_i128)p->k4e[f]);
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+    const uint32_t a = g->adj[e];
+    for (uint64_t k = p->cn_at[e]; k < p->cn_at[e + 1]; k++) {
+      const uint32_t b = p->cn_list[k];
+      const uint64_t f = g->offsets[a] + p->cn_pos[k]; /* the triangle x, a, b's far edge, a -> b */
+      wm_acc_add(&r->s59, (wm_i128)p->w.F[f]); /* F(a, b) and, from b, F(b, a) */
+      if (a < b) {
+        wm_acc_add(&r->s46, (wm_i128)p->w.tdeg[f] - r->d - 2 * ((wm_i128)t[f] - 1));
+        wm_acc_add(&r->s52, (wm_i128)p->w.c4e[f]); /* less t_xa + t_xb - 2 each: below */
+        wm_acc_add(&r->s65, (wm_i128)p->k4e[f]);
+      }
     }
-  });
+  }
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     const wm_i128 te = t[e], c4e = p->w.c4e[e];
+    /* over x's triangles, t_xa + t_xb - 2 is, arc by arc, t^2 - t */
+    wm_acc_add(&r->s52, te - te * te);
     wm_acc_add(&r->s48, (te - 1) * ((wm_i128)p->w.tdeg[e] - 2 * te));
     wm_acc_add(&r->s37, c4e * (deg(g, g->adj[e]) - 2));
     wm_acc_add(&r->s53, te * c4e);
@@ -323,13 +330,13 @@ static void across_diamonds(const pieces *p, uint32_t x, row *r) {
   put(r, 69, sum(r, &s[WM_O5N_S69]) / 4);
 }
 
-static int vertex_counts(const pieces *p, uint64_t *mark, uint32_t x, wm_i128 *N, wm_error *err) {
+static int vertex_counts(const pieces *p, uint32_t x, wm_i128 *N, wm_error *err) {
   row r;
   memset(&r, 0, sizeof r);
   r.N = N;
   own_pieces(p, x, &r);
   sum_neighbours(p, x, &r);
-  near_edges(p, mark, x, &r);
+  near_edges(p, x, &r);
   trees(&r);
   triangle_trees(&r);
   cut_at_a_vertex(&r);
@@ -350,7 +357,7 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   wm_i128 *block = malloc(8 * n * sizeof *block);
   *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
-                block + 7 * n, {0}, calloc(m, sizeof *p->k4e), {0}, NULL, NULL, NULL};
+                block + 7 * n, {0}, calloc(m, sizeof *p->k4e), {0}, NULL, NULL, NULL, NULL};
   const int walks = wm_o5n_walks_alloc(g, &p->w);
   uint64_t *c = malloc(6 * n * sizeof *c);
   p->c5 = c ? c + 5 * n : NULL;
@@ -366,6 +373,7 @@ static void pieces_free(pieces *p) {
   free(p->c.s61);
   free(p->cn_at);
   free(p->cn_list);
+  free(p->cn_pos);
 }
 
 /* Where each vertex's N goes: kept (N, n x ORBITS5: the tests), or solved
@@ -378,10 +386,10 @@ typedef struct sink {
   uint64_t *counts; /* rows of wm_orbit_count(5) */
 } sink;
 
-static int vertex_out(const pieces *p, uint64_t *mark, const sink *s, uint32_t x, wm_error *err) {
+static int vertex_out(const pieces *p, const sink *s, uint32_t x, wm_error *err) {
   wm_i128 mine[ORBITS5] = {0}, I[ORBITS5];
   wm_i128 *N = s->N ? s->N + (size_t)x * ORBITS5 : mine;
-  if (vertex_counts(p, mark, x, N, err)) return err->code;
+  if (vertex_counts(p, x, N, err)) return err->code;
   if (!s->counts) return WM_OK;
   if (wm_o5n_solve(p->g, s->m, x, N, I, err)) return err->code;
   uint64_t *row = s->counts + (size_t)x * wm_orbit_count(5);
@@ -424,21 +432,17 @@ static int cliques_and_cycles(pieces *p, const walks_on *on, wm_error *err) {
 }
 
 /* Every vertex's counts from the pieces, into s. */
-static int solve_all(const pieces *p, uint64_t *marks, const sink *s, wm_error *err) {
+static int solve_all(const pieces *p, const sink *s, wm_error *err) {
   const wm_graph *g = p->g;
   wm_orbit_first_error first = {-1, {0, ""}};
   wm_progress progress;
   wm_progress_init(&progress, "5-vertex orbits", g->n, 1);
-#pragma omp parallel
-  {
-    uint64_t *mark = marks + (size_t)omp_get_thread_num() * g->n;
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) {
-      wm_error e;
-      if (wm_progress_stopped(&progress)) continue;
-      if (vertex_out(p, mark, s, (uint32_t)v, &e)) wm_orbit_keep_first(&first, v, &e);
-      wm_progress_add(&progress, 1);
-    }
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int64_t v = 0; v < (int64_t)g->n; v++) {
+    wm_error e;
+    if (wm_progress_stopped(&progress)) continue;
+    if (vertex_out(p, s, (uint32_t)v, &e)) wm_orbit_keep_first(&first, v, &e);
+    wm_progress_add(&progress, 1);
   }
   wm_progress_finish(&progress);
   if (wm_progress_stopped(&progress)) return wm_interrupted(err, "orbits");
@@ -455,8 +459,7 @@ static int solve_all(const pieces *p, uint64_t *marks, const sink *s, wm_error *
  * the clique sums and the 5-cycles, and each solves every vertex from
  * their sums, then they agree on the result.  marks: n zero words per thread.  at[0..3]: when the walks,
  * the clique sums and the solve began, and when it ended. */
-static int passes(pieces *p, const walks_on *on, uint64_t *marks, const sink *s, int rc, double *at,
-                  wm_error *err) {
+static int passes(pieces *p, const walks_on *on, const sink *s, int rc, double *at, wm_error *err) {
   const wm_graph *g = p->g;
   if (!rc) {
 #pragma omp parallel
@@ -479,34 +482,34 @@ static int passes(pieces *p, const walks_on *on, uint64_t *marks, const sink *s,
   at[1] = wm_now();
   if (!rc) rc = cliques_and_cycles(p, on, err);
   at[2] = wm_now();
-  if (!rc) rc = solve_all(p, marks, s, err);
+  if (!rc) rc = solve_all(p, s, err);
   if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err); /* an interrupt in a solve ends every one */
   at[3] = wm_now();
   return rc;
 }
 
 /* Each arc's common neighbours, so that the tip-pair walk visits the
- * diamonds on an edge in t_ab steps, not a row: the arc from the end of
- * larger (degree, id) scans the other end's row against its own marked
- * (the sum over edges of the smaller degree), its twin copies the list.
- * They take 4 bytes per triangle and arc (six per triangle). */
+ * diamonds on an edge in t_ab steps, not a row, and the solve meets a
+ * vertex's triangles in t steps each: beside each c of the list of a -> b,
+ * c's place in b's row (the triangle a, b, c's edge b-c, far from a).  The
+ * edge a-b is listed from the end of larger (degree, id), a, whose row is
+ * marked with its arcs (+ 1) while the other's is scanned (the sum over
+ * edges of the smaller degree); both arcs' lists at once.  They take 8
+ * bytes per triangle and arc (six per triangle). */
 static void lists_of(const wm_graph *g, const uint32_t *tri, uint64_t *seen, uint32_t a, pieces *p) {
-  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) seen[g->adj[f]] = (uint64_t)a + 1;
-  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
+  const uint64_t first = g->offsets[a], end = g->offsets[a + 1];
+  for (uint64_t f = first; f < end; f++) seen[g->adj[f]] = f + 1;
+  for (uint64_t f = first; f < end; f++) {
     const uint32_t b = g->adj[f];
     if (!tri[f] || !wm_o5n_shorter(g, b, a)) continue;
-    uint64_t k = p->cn_at[f];
-    for (uint64_t h = g->offsets[b]; h < g->offsets[b + 1]; h++)
-      if (seen[g->adj[h]] == (uint64_t)a + 1) p->cn_list[k++] = g->adj[h];
-  }
-}
-
-static void twins_of(const wm_graph *g, const uint32_t *tri, uint32_t a, pieces *p) {
-  for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
-    const uint32_t b = g->adj[f];
-    if (!tri[f] || wm_o5n_shorter(g, b, a)) continue;
-    const uint64_t h = wm_graph_arc_at(g, b, a);
-    memcpy(p->cn_list + p->cn_at[f], p->cn_list + p->cn_at[h], tri[f] * sizeof *p->cn_list);
+    uint64_t k = p->cn_at[f], j = p->cn_at[wm_graph_arc_at(g, b, a)];
+    for (uint64_t h = g->offsets[b]; h < g->offsets[b + 1]; h++) {
+      const uint32_t c = g->adj[h];
+      const uint64_t ac = seen[c]; /* the arc a -> c + 1, where c is in a's row */
+      if (ac <= first || ac > end) continue;
+      p->cn_list[k] = c, p->cn_pos[k++] = (uint32_t)(h - g->offsets[b]);
+      p->cn_list[j] = c, p->cn_pos[j++] = (uint32_t)(ac - 1 - first);
+    }
   }
 }
 
@@ -517,8 +520,9 @@ static int arc_lists(const wm_graph *g, const uint32_t *tri, pieces *p, wm_error
     p->cn_at[0] = 0;
     for (uint64_t f = 0; f < g->m; f++) p->cn_at[f + 1] = p->cn_at[f] + tri[f];
     p->cn_list = malloc((p->cn_at[g->m] ? p->cn_at[g->m] : 1) * sizeof *p->cn_list);
+    p->cn_pos = malloc((p->cn_at[g->m] ? p->cn_at[g->m] : 1) * sizeof *p->cn_pos);
   }
-  int oom = !p->cn_at || !p->cn_list;
+  int oom = !p->cn_at || !p->cn_list || !p->cn_pos;
 #pragma omp parallel if (!oom)
   {
     uint64_t *seen = calloc(n, sizeof *seen);
@@ -526,9 +530,6 @@ static int arc_lists(const wm_graph *g, const uint32_t *tri, pieces *p, wm_error
 #pragma omp for schedule(dynamic, 64)
     for (int64_t a = 0; a < (int64_t)g->n; a++)
       if (seen) lists_of(g, tri, seen, (uint32_t)a, p);
-#pragma omp for schedule(dynamic, 256)
-    for (int64_t a = 0; a < (int64_t)g->n; a++)
-      if (!oom) twins_of(g, tri, (uint32_t)a, p);
     free(seen);
   }
   return oom ? wm_fail(err, WM_EINPUT, "orbits: out of memory for each edge's common neighbours (%llu of them)",
@@ -550,8 +551,7 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
   pieces p;
-  uint64_t *marks = calloc(n * (size_t)omp_get_max_threads(), sizeof *marks);
-  int rc = pieces_init(&p, g, &a) || !marks || !a.tri || !a.k4 || !a.n8 || !a.n12
+  int rc = pieces_init(&p, g, &a) || !a.tri || !a.k4 || !a.n8 || !a.n12
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
   double at[5] = {wm_now()};
@@ -565,13 +565,12 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   }
   if (!rc) rc = arc_lists(g, a.tri, &p, err);
   const walks_on on = {gpu, gg, ms, share};
-  rc = passes(&p, &on, marks, s, rc, &at[1], err);
+  rc = passes(&p, &on, s, rc, &at[1], err);
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (non-induced, size 5%s): aggregates %.3f ms, walks %.3f ms, clique sums and 5-cycles "
             "%.3f ms, solve %.3f ms\n", share ? ", shared" : "",
             1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]));
   pieces_free(&p);
-  free(marks);
   free(a.tri);
   free(a.k4);
   free(a.n8);
