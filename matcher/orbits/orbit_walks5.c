@@ -205,33 +205,45 @@ static void pairs_through(const walk_in *p, const scratch *w, uint32_t x) {
   }
 }
 
-/* The 4-cycles of G[N(x)] through each neighbour a (W4 hubbed at x with a
- * on its rim, 68 at a): for each z of N(x) but a, the pairs of the paths
- * a-b-z inside N(x), tallied in w->cn.  The lists make it cost, per
- * neighbour b, t_xb^2 (the sum over edges of t^2).  Their sum over a is
- * each cycle 4 times (69 at x).  One a's sum is below 2^95 (fewer than
- * 2^32 z, each on at most t_xa < 2^32 paths). */
+/* The 4-cycles of G[N(x)] (W4 hubbed at x, 69 at x four times each), each
+ * met once from its top u (last in (degree, id)), whose neighbours v, v'
+ * on the cycle and opposite w are below it: the middles of u and w are
+ * tallied in w->cn over the paths u-v-w inside N(x) below u.  w closes
+ * C(cn, 2) cycles with u on top, owed to u and to w (68 on its rim), and
+ * each middle v is on cn - 1 of them.  Walking only the paths below their
+ * top costs, per edge of G[N(x)], the list of its lower end (not t_xb^2
+ * per neighbour b, as walking every path from both ends).  An arc's sum
+ * is below 2^95 (fewer than 2^32 w, each on at most t_xa < 2^32 paths). */
 static void wheels(const walk_in *p, scratch *w, uint32_t x) {
   const wm_graph *g = p->g;
   const uint64_t first = g->offsets[x];
-  for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
-    const uint32_t a = g->adj[first + i];
-    uint32_t nt = 0;
-    for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {
-      const uint64_t k = w->mark[w->inner[j]] - 1 - first; /* b's place in x's row */
-      for (uint64_t l = w->start[k]; l < w->start[k + 1]; l++) {
-        const uint32_t z = w->inner[l];
-        if (z != a && !w->cn[z]++) w->touched[nt++] = z;
-      }
-    }
-    wm_i128 cycles = 0;
-    for (uint32_t u = 0; u < nt; u++) {
-      cycles += wm_choose((wm_i128)w->cn[w->touched[u]], 2);
-      w->cn[w->touched[u]] = 0;
-    }
-    p->w->toward[first + i][WM_O5N_TO68] = cycles;
-    wm_acc_add(&p->w->walked[x][WM_O5N_S69], cycles);
+#define WM_O5N_EACH_LOWER_RIM(...)                                                              \
+  for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {                                     \
+    const uint32_t v = w->inner[j];                                                              \
+    if (!wm_o5n_shorter(g, v, u)) continue;                                                      \
+    const uint64_t k = w->mark[v] - 1 - first; /* v's place in x's row */                       \
+    for (uint64_t l = w->start[k]; l < w->start[k + 1]; l++) {                                   \
+      const uint32_t z = w->inner[l];                                                            \
+      if (wm_o5n_shorter(g, z, u)) { __VA_ARGS__; }                                              \
+    }                                                                                            \
   }
+  for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
+    const uint32_t u = g->adj[first + i];
+    uint32_t nt = 0;
+    WM_O5N_EACH_LOWER_RIM(if (!w->cn[z]++) w->touched[nt++] = z)
+    wm_i128 cycles = 0;
+    for (uint32_t t = 0; t < nt; t++) {
+      const uint32_t z = w->touched[t];
+      const wm_i128 c = wm_choose((wm_i128)w->cn[z], 2);
+      cycles += c;
+      p->w->toward[w->mark[z] - 1][WM_O5N_TO68] += c;
+    }
+    WM_O5N_EACH_LOWER_RIM(p->w->toward[first + k][WM_O5N_TO68] += (wm_i128)w->cn[z] - 1)
+    for (uint32_t t = 0; t < nt; t++) w->cn[w->touched[t]] = 0;
+    p->w->toward[first + i][WM_O5N_TO68] += cycles;
+    wm_acc_add(&p->w->walked[x][WM_O5N_S69], 4 * cycles);
+  }
+#undef WM_O5N_EACH_LOWER_RIM
 }
 
 /* x's part of 49, 62-64, 68 and 69: what it owes its neighbours, and its
