@@ -496,20 +496,43 @@ static int passes(pieces *p, const walks_on *on, const sink *s, int rc, double *
  * marked with its arcs (+ 1) while the other's is scanned (the sum over
  * edges of the smaller degree); both arcs' lists at once.  They take 8
  * bytes per triangle and arc (six per triangle). */
-static void lists_of(const wm_graph *g, const uint32_t *tri, uint64_t *seen, uint32_t a, pieces *p) {
+/* The lists of the arc f = a -> b and of its twin, with a's row marked
+ * in seen. */
+static void lists_of(const wm_graph *g, const uint64_t *seen, uint32_t a, uint64_t f, pieces *p) {
   const uint64_t first = g->offsets[a], end = g->offsets[a + 1];
-  for (uint64_t f = first; f < end; f++) seen[g->adj[f]] = f + 1;
-  for (uint64_t f = first; f < end; f++) {
-    const uint32_t b = g->adj[f];
-    if (!tri[f] || !wm_o5n_shorter(g, b, a)) continue;
-    uint64_t k = p->cn_at[f], j = p->cn_at[wm_graph_arc_at(g, b, a)];
-    for (uint64_t h = g->offsets[b]; h < g->offsets[b + 1]; h++) {
-      const uint32_t c = g->adj[h];
-      const uint64_t ac = seen[c]; /* the arc a -> c + 1, where c is in a's row */
-      if (ac <= first || ac > end) continue;
-      p->cn_list[k] = c, p->cn_pos[k++] = (uint32_t)(h - g->offsets[b]);
-      p->cn_list[j] = c, p->cn_pos[j++] = (uint32_t)(ac - 1 - first);
+  const uint32_t b = g->adj[f];
+  uint64_t k = p->cn_at[f], j = p->cn_at[wm_graph_arc_at(g, b, a)];
+  for (uint64_t h = g->offsets[b]; h < g->offsets[b + 1]; h++) {
+    const uint32_t c = g->adj[h];
+    const uint64_t ac = seen[c]; /* the arc a -> c + 1, where c is in a's row */
+    if (ac <= first || ac > end) continue;
+    p->cn_list[k] = c, p->cn_pos[k++] = (uint32_t)(h - g->offsets[b]);
+    p->cn_list[j] = c, p->cn_pos[j++] = (uint32_t)(ac - 1 - first);
+  }
+}
+
+/* The arcs are taken in chunks, not rows, so that a hub's (its
+ * neighbours' rows, the sum of their degrees) spread over the threads; a
+ * thread marks a row where its chunk starts or crosses into it. */
+#define LIST_CHUNK 1024
+
+static void lists_in_chunk(const wm_graph *g, const uint32_t *tri, uint64_t *seen, uint64_t *marked, uint64_t lo,
+                           pieces *p) {
+  const uint64_t hi = lo + LIST_CHUNK < g->m ? lo + LIST_CHUNK : g->m;
+  uint64_t a = 0, top = g->n; /* the row of lo: the last a with offsets[a] <= lo */
+  while (top - a > 1) {
+    const uint64_t mid = a + (top - a) / 2;
+    if (g->offsets[mid] <= lo) a = mid;
+    else top = mid;
+  }
+  for (uint64_t f = lo; f < hi; f++) {
+    while (f >= g->offsets[a + 1]) a++;
+    if (!tri[f] || !wm_o5n_shorter(g, g->adj[f], (uint32_t)a)) continue;
+    if (*marked != a + 1) {
+      for (uint64_t e = g->offsets[a]; e < g->offsets[a + 1]; e++) seen[g->adj[e]] = e + 1;
+      *marked = a + 1;
     }
+    lists_of(g, seen, (uint32_t)a, f, p);
   }
 }
 
@@ -525,11 +548,11 @@ static int arc_lists(const wm_graph *g, const uint32_t *tri, pieces *p, wm_error
   int oom = !p->cn_at || !p->cn_list || !p->cn_pos;
 #pragma omp parallel if (!oom)
   {
-    uint64_t *seen = calloc(n, sizeof *seen);
+    uint64_t *seen = calloc(n, sizeof *seen), marked = 0; /* the row marked in seen, + 1 */
     if (!seen) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t a = 0; a < (int64_t)g->n; a++)
-      if (seen) lists_of(g, tri, seen, (uint32_t)a, p);
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t lo = 0; lo < (int64_t)g->m; lo += LIST_CHUNK)
+      if (seen) lists_in_chunk(g, tri, seen, &marked, (uint64_t)lo, p);
     free(seen);
   }
   return oom ? wm_fail(err, WM_EINPUT, "orbits: out of memory for each edge's common neighbours (%llu of them)",
