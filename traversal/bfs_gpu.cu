@@ -30,6 +30,10 @@
 
 using namespace wm_bfs;
 
+/* Sources a search stages in pinned memory (the Graph500 protocol's one;
+ * a longer list is copied from where it is). */
+static const uint32_t kPinnedSources = 1024;
+
 
 struct wm_bfs_gpu_ctx {
   const wm_graph *g;
@@ -47,6 +51,7 @@ struct wm_bfs_gpu_ctx {
   void *d_scan;
   size_t scan_bytes;
   DevStats *d_stats, *h_stats;
+  uint32_t *h_src; /* pinned: the sources on their way to the device (kPinnedSources) */
   cudaStream_t st, side[4];
   cudaEvent_t ev_start, ev_stop, ev_fork, ev_join[4];
   uint64_t tau, nhubs;
@@ -120,8 +125,9 @@ static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err
   int want_in = directed && o->direction_opt && need + off_b + adj_b <= usable;
   CK(cudaMalloc(&c->d_off, off_b));
   CK(cudaMalloc(&c->d_adj, adj_b));
-  CK(cudaMalloc(&c->d_status, 4 * (n ? n : 1)));
-  CK(cudaMalloc(&c->d_parent, 4 * (n ? n : 1)));
+  /* status and parent in one allocation: one memset clears both */
+  CK(cudaMalloc(&c->d_status, 8 * (n ? n : 1)));
+  c->d_parent = c->d_status + (n ? n : 1);
   CK(cudaMalloc(&c->d_q[0], 4 * (n ? n : 1)));
   CK(cudaMalloc(&c->d_q[1], 4 * (n ? n : 1)));
   CK(cudaMalloc(&c->d_hub_table, 8 * BottomUpPolicy::CACHE));
@@ -131,6 +137,7 @@ static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err
   CK(cudaMalloc(&c->d_scan, c->scan_bytes ? c->scan_bytes : 1));
   CK(cudaMalloc(&c->d_stats, sizeof(DevStats)));
   CK(cudaMallocHost(&c->h_stats, sizeof(DevStats)));
+  CK(cudaMallocHost(&c->h_src, 4 * kPinnedSources));
   CK(cudaMemcpy(c->d_off, g->offsets, off_b, cudaMemcpyHostToDevice));
   if (g->m) CK(cudaMemcpy(c->d_adj, g->adj, 4 * g->m, cudaMemcpyHostToDevice));
   c->out = DevGraph{c->d_off, c->d_adj, g->n};
@@ -204,11 +211,12 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   if (!c) return;
   part_destroy(c->part);
   void *bufs[] = {c->d_off,       c->d_in_off,   c->d_adj,    c->d_in_adj, c->d_status,
-                  c->d_parent,    c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
+                  c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
                   c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats,  c->d_small};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (bufs[i]) cudaFree(bufs[i]);
   if (c->h_stats) cudaFreeHost(c->h_stats);
+  if (c->h_src) cudaFreeHost(c->h_src);
   for (int i = 0; i < 4; i++) {
     if (c->side[i]) cudaStreamDestroy(c->side[i]);
     if (c->ev_join[i]) cudaEventDestroy(c->ev_join[i]);
@@ -291,7 +299,7 @@ struct Search {
           const uint32_t *unvisited_mask = NULL);
   void take_frontier(uint32_t L);
   uint64_t small_budget() const;
-  int small_levels(const uint32_t *in, uint32_t count);
+  int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
   int topdown();
   int bottomup();
   int explosion();
@@ -359,14 +367,16 @@ static uint64_t small_budget_of(int blocks) {
 }
 uint64_t Search::small_budget() const { return small_budget_of(small_blocks); }
 
-/* Runs the small-level kernel from the list in[0, count) (level f.L) and
- * rebuilds the host's view of the frontier where it stopped. */
-int Search::small_levels(const uint32_t *in, uint32_t count) {
+/* Runs the small-level kernel from the list in[0, count) (level f.L; seed:
+ * the sources, which it puts on their level) and rebuilds the host's view
+ * of the frontier where it stopped. */
+int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   SmallArgs a;
   a.g = c->out;
   a.s = s;
   a.in = in;
   a.count = count;
+  a.seed = seed;
   a.level = f.L;
   a.max_depth = o->max_depth;
   a.target = target;
@@ -476,13 +486,14 @@ int Search::bottomup() {
   return WM_OK;
 }
 
-/* The sources are in d_q[cur] (nsrc of them, seeded on level 0). */
+/* The sources are in d_q[cur] (nsrc of them, not yet on level 0). */
 int Search::loop(uint32_t nsrc) {
   int rc;
   f.L = 0;
   if (small && nsrc <= c->small_cap) {
-    if ((rc = small_levels(c->d_q[cur], nsrc))) return rc;
+    if ((rc = small_levels(c->d_q[cur], nsrc, 1))) return rc;
   } else {
+    CK(seed_sources_launch(s, c->d_q[cur], nsrc, c->st));
     if ((rc = gen(c->d_q[cur], nsrc, 0, 1, 0, queue_gen ? cur ^ 1 : -1))) return rc;
     if (queue_gen) cur ^= 1;
     take_frontier(0);
@@ -558,10 +569,12 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   double t0 = wm_now();
   S.t_mark = t0;
   CK(cudaEventRecord(c->ev_start, c->st));
-  CK(cudaMemsetAsync(c->d_status, 0xFF, 4 * n, c->st));
-  if (S.s.parent) CK(cudaMemsetAsync(c->d_parent, 0xFF, 4 * n, c->st));
-  CK(cudaMemcpyAsync(c->d_q[0], src, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, c->st));
-  CK(seed_sources_launch(S.s, c->d_q[0], nsrc, c->st));
+  /* status and parent: one block (ctx_buffers); a few sources go through
+   * pinned memory, so that the copy is queued without a wait */
+  CK(cudaMemsetAsync(c->d_status, 0xFF, (S.s.parent ? 8 : 4) * (n ? n : 1), c->st));
+  const uint32_t *from = src;
+  if (nsrc <= kPinnedSources) from = (const uint32_t *)memcpy(c->h_src, src, 4 * (size_t)nsrc);
+  CK(cudaMemcpyAsync(c->d_q[0], from, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, c->st));
   int rc = S.loop(nsrc);
   if (rc) return rc;
   CK(cudaEventRecord(c->ev_stop, c->st));

@@ -145,6 +145,7 @@ struct SmallArgs {
   DevState s;
   const uint32_t *in;   /* frontier of level `level` */
   uint32_t count;
+  int seed;             /* in[] are the sources: put them on `level`, each its own parent */
   uint32_t level;
   uint32_t max_depth;
   uint32_t target;

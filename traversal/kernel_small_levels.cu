@@ -281,13 +281,13 @@ __device__ void expand(const SmallArgs &a, const Entries &cur, uint32_t ilo, uin
   }
 }
 
-/* Block 0 takes the host's frontier a.in[0, count) of level L into cur. */
+/* Block 0 takes the host's frontier a.in[0, count) of level L into cur
+ * (a.seed: puts them on level L first).  The target can be among them only
+ * at the search's start: the host stops once a level reaches it. */
 __device__ void take_sources(const SmallArgs &a, Counters *lv, WarpSum *ws, const Entries &cur, uint32_t L) {
   if (threadIdx.x == 0) lv[0] = lv[1] = lv[2] = Counters{0, 0, 0};
   __syncthreads();
-  if (threadIdx.x == 0 && a.target != kNoVertex && __ldcg(&a.s.status[a.target]) != kUnreached)
-    atomicOr(&lv[L % 3].flags, F_TARGET);
-  const Sink sink{cur, &lv[L % 3], a.capacity, kNoVertex, ws, a.g.offsets};
+  const Sink sink{cur, &lv[L % 3], a.capacity, a.target, ws, a.g.offsets};
   for (uint64_t base = 0; base < a.count; base += P::PASS) {
     bool won[K];
     uint32_t w[K], dg[K];
@@ -299,6 +299,10 @@ __device__ void take_sources(const SmallArgs &a, Counters *lv, WarpSum *ws, cons
       w[r] = won[r] ? a.in[i] : 0;
       o0[r] = won[r] ? a.g.offsets[w[r]] : 0;
       dg[r] = won[r] ? clamp_degree(o0[r], a.g.offsets[w[r] + 1]) : 0;
+      if (won[r] && a.seed) {
+        a.s.status[w[r]] = L;
+        if (a.s.parent) a.s.parent[w[r]] = w[r];
+      }
     }
     append(sink, won, w, dg);
   }

@@ -245,6 +245,13 @@ Test(gpu_bfs, target) {
     cr_assert(r.truncated);
     tb_valid(g, &s, 1, &r, combos[k].name);
     wm_bfs_result_free(&r);
+    /* the source itself: level 0 reaches it */
+    o.target = s;
+    cr_assert_eq(wm_bfs_gpu(g, &s, 1, &o, &r, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(r.depth, 1, "%s: the source is the target", combos[k].name);
+    cr_assert_eq(r.reached, 1, "%s", combos[k].name);
+    wm_bfs_result_free(&r);
+    o.target = 5 * 70 + 9;
     /* on a power-law graph, where levels go bottom-up */
     wm_bfs_result full = cpu_result(p, &s, 1, &o);
     cr_assert_eq(wm_bfs_gpu(p, &s, 1, &o, &r, &err), WM_OK, "%s", err.msg);
