@@ -24,8 +24,10 @@
  * grid-wide barrier, and each block expands an equal share of the items,
  * appending to the next queue; once a level is block-sized again, block 0
  * carries on alone while the others wait at the barrier.  A small graph
- * (facebook's) is searched in one launch.  Both tiers step top-down: a level
- * that fits here is a few passes, where skipping edges bottom-up saves little.
+ * (facebook's) is searched in one launch; the host launches the grid tier
+ * only for a graph whose arcs all fit one grid level's budget (bfs_gpu.cu).
+ * Both tiers step top-down: a level that fits here is a few passes, where
+ * skipping edges bottom-up saves little.
  *
  * It hands over to the full pipeline when the next frontier outgrows the
  * capacity (SMALL_OVERFLOW: that level is complete in the status array) or
