@@ -727,6 +727,7 @@ typedef struct warpmatch_bfs_options {
   /* ---- GPU tuning: the pipeline's stages (default 1 each), switched off for
    * the ablation; last, apart from the fields above. */
   int queue_gen, classify, hub_cache, small_kernel;
+  int small_grid; /* the small-level kernel's levels over every SM (off: one block) */
 } warpmatch_bfs_options;
 void warpmatch_bfs_options_init(warpmatch_bfs_options *o);
 

@@ -31,7 +31,8 @@ static const wm_optspec spec[] = {
     {"no-queue-gen", NULL, "GPU: status-array BFS, no frontier queues (implies --no-classify)"},
     {"no-classify", NULL, "GPU: a thread per frontier vertex, no degree classes"},
     {"no-hub-cache", NULL, "GPU: bottom-up without the shared-memory hub cache"},
-    {"no-small-kernel", NULL, "GPU: no single-block kernel for small levels"},
+    {"no-small-kernel", NULL, "GPU: no small-level kernel (several levels a launch)"},
+    {"no-small-grid", NULL, "GPU: the small-level kernel on one block only, not every SM"},
     {"ablation", NULL, "run every variant of the ablation on the same roots"},
     {"probe-bandwidth", NULL, "GPU: measure memory bandwidth; report the share of the bound"},
     {NULL, NULL, NULL},
@@ -45,7 +46,8 @@ static const char summary[] =
     "of the result back to the host).  --sources N reports the harmonic mean over N roots.\n"
     "Directed graphs (--directed) are searched along out-arcs; bottom-up steps use the\n"
     "transpose.  --ablation variants: baseline (status-array BFS, direction-optimising),\n"
-    "+queue-gen, +classify, +hub-cache, +small-kernel (= all on), and top-down only.\n"
+    "+queue-gen, +classify, +hub-cache, +small-kernel (one block), +small-grid (= all on),\n"
+    "and top-down only.\n"
     "Bandwidth bound of one search: 8 B per vertex offset, 4 B per adjacency entry of the\n"
     "reached vertices, 4 B status + 4 B parent per vertex, at the measured copy bandwidth;\n"
     "share = bound time / measured time (direction optimisation skips edges, so > 100% is\n"
@@ -110,6 +112,7 @@ static int read_base_options(bfs_cmd *c, warpmatch_bfs_options *o, wm_error *err
   o->classify = !wm_cli_flag(&c->cli, "no-classify");
   o->hub_cache = !wm_cli_flag(&c->cli, "no-hub-cache");
   o->small_kernel = !wm_cli_flag(&c->cli, "no-small-kernel");
+  o->small_grid = !wm_cli_flag(&c->cli, "no-small-grid");
   if ((rc = wm_cli_u64(&c->cli, "gpus", 1, 1, WARPMATCH_MAX_GPUS, &v, err))) return rc;
   o->gpus = (int)v;
   if (o->gpus > 1 && !c->use_gpu)
@@ -118,11 +121,11 @@ static int read_base_options(bfs_cmd *c, warpmatch_bfs_options *o, wm_error *err
 }
 
 static void add_variant(bfs_cmd *c, const char *name, const warpmatch_bfs_options *base, int qg, int cl,
-                        int hc, int sk, int dopt) {
+                        int hc, int sk, int sg, int dopt) {
   variant *v = &c->var[c->nvar++];
   v->name = name;
   v->o = *base;
-  v->o.queue_gen = qg, v->o.classify = cl, v->o.hub_cache = hc, v->o.small_kernel = sk;
+  v->o.queue_gen = qg, v->o.classify = cl, v->o.hub_cache = hc, v->o.small_kernel = sk, v->o.small_grid = sg;
   v->o.direction_opt = dopt;
 }
 
@@ -139,21 +142,22 @@ static int choose_variants(bfs_cmd *c, wm_error *err) {
     return WM_OK;
   }
   static const char *const no[] = {"no-direction-opt", "no-queue-gen", "no-classify", "no-hub-cache",
-                                   "no-small-kernel"};
+                                   "no-small-kernel", "no-small-grid"};
   for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
     if (wm_cli_flag(&c->cli, no[i]))
       return wm_fail(err, WM_EUSAGE, "bfs: --ablation chooses the variants itself; drop --%s", no[i]);
   if (!c->use_gpu) {
-    add_variant(c, "top-down", &base, 1, 1, 1, 1, 0);
-    add_variant(c, "direction-optimising", &base, 1, 1, 1, 1, 1);
+    add_variant(c, "top-down", &base, 1, 1, 1, 1, 1, 0);
+    add_variant(c, "direction-optimising", &base, 1, 1, 1, 1, 1, 1);
     return WM_OK;
   }
-  add_variant(c, "baseline", &base, 0, 0, 0, 0, 1);
-  add_variant(c, "+queue-gen", &base, 1, 0, 0, 0, 1);
-  add_variant(c, "+classify", &base, 1, 1, 0, 0, 1);
-  add_variant(c, "+hub-cache", &base, 1, 1, 1, 0, 1);
-  add_variant(c, "+small-kernel", &base, 1, 1, 1, 1, 1);
-  add_variant(c, "top-down only", &base, 1, 1, 1, 1, 0);
+  add_variant(c, "baseline", &base, 0, 0, 0, 0, 0, 1);
+  add_variant(c, "+queue-gen", &base, 1, 0, 0, 0, 0, 1);
+  add_variant(c, "+classify", &base, 1, 1, 0, 0, 0, 1);
+  add_variant(c, "+hub-cache", &base, 1, 1, 1, 0, 0, 1);
+  add_variant(c, "+small-kernel", &base, 1, 1, 1, 1, 0, 1);
+  add_variant(c, "+small-grid", &base, 1, 1, 1, 1, 1, 1);
+  add_variant(c, "top-down only", &base, 1, 1, 1, 1, 1, 0);
   return WM_OK;
 }
 

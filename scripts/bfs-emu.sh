@@ -5,14 +5,16 @@
 # on a CPU emulator of the CUDA features the kernels use (scripts/bfs-emu/):
 # every CUDA thread is a coroutine, __syncthreads() and warp collectives are
 # real barriers (a missing lane or a divergent collective aborts), blocks
-# run one by one in random order, device memory starts as garbage, and the
+# run one by one in random order (a cooperative launch's all together, for
+# its grid-wide barrier), device memory starts as garbage, and the
 # emulated code is built with AddressSanitizer and UBSan.  It checks the
 # kernels' indexing, barriers and the host's level loop without a GPU; it
 # does not exercise races between blocks nor measure speed.
 #
 #   bash scripts/bfs-emu.sh [criterion options, e.g. --filter 'gpu_bfs/grid']
 # Environment: WM_EMU_BUILD (default build-bfs-emu), EMU_SMS (emulated SMs,
-# default 2), EMU_SEED (block and thread order), WM_BFS_TEST_MAX_SCALE
+# default 2), EMU_SEED (block and thread order), EMU_COOPERATIVE (0: no
+# cooperative launches), WM_BFS_TEST_MAX_SCALE
 # (largest Kronecker scale of the suite, default here 14), WM_BFS_TEST_QUICK
 # (smaller deep graphs, default here 1), EMU_SMEM_OPTIN (shared memory per
 # block, default here 24 KiB), EMU_FREE_BYTES (device memory reported free),
@@ -56,7 +58,9 @@ g++ "${san[@]}" -o "$build/test_gpu_bfs_emu" "${objs[@]}" "$build/lib/libwarpmat
 
 export WM_BFS_TEST_MAX_SCALE="${WM_BFS_TEST_MAX_SCALE:-14}" WM_BFS_TEST_QUICK="${WM_BFS_TEST_QUICK:-1}"
 # 24 KiB of shared memory per block: the small-level kernel's frontier holds
-# ~1600 vertices, so the quick graphs still overflow it.
+# ~450 vertices, so the quick graphs still overflow it.  A cooperative launch
+# (the small-level kernel's grid tier) runs one block per emulated SM
+# (EMU_SMS), all of them interleaved; EMU_COOPERATIVE=0: a device without.
 export EMU_SMEM_OPTIN="${EMU_SMEM_OPTIN:-24576}" EMU_DEVICES="${EMU_DEVICES:-3}"
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the test harness are not the point here.

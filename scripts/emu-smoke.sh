@@ -10,7 +10,8 @@
 # policy constants on one device and as two processes of two devices,
 # one of them interrupted too (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS
 # suites' small graphs on one and three emulated GPUs and two processes of
-# which one is interrupted (bfs-emu.sh with a filter), and the GPU's edge switching
+# which one is interrupted, and the small-level kernel's tiers by turns and
+# interrupted (bfs-emu.sh with a filter), and the GPU's edge switching
 # (rand-emu.sh, whole: a few minutes).  Each checks indexing,
 # barriers, warp collectives and the host drivers against brute force or the
 # CPU, not races or speed; the full runs are the scripts themselves.
@@ -36,5 +37,5 @@ step orbit-emu env WM_EMU_BUILD="$base/orbit" ORBIT_EMU_ONLY="er(40|hub(700|2 hu
 step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh"
 step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh"
 step bfs-emu env WM_EMU_BUILD="$base/bfs" bash "$repo/scripts/bfs-emu.sh" \
-  --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny|processes_interrupted)'
+  --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny|processes_interrupted|layers|interrupted)'
 exit $status

@@ -109,6 +109,27 @@ static inline wm_graph *tb_path(uint32_t n) {
   return g;
 }
 
+/* A chain of layers of sizes[0..k) vertices (in that order), each joined to
+ * the whole next one: a layer of 1 is a path's vertex, a run of large ones
+ * gives levels of few vertices and many edges. */
+static inline wm_graph *tb_chain(const uint32_t *sizes, uint32_t k) {
+  uint64_t cnt = 0;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < k; i++) {
+    n += sizes[i];
+    if (i + 1 < k) cnt += (uint64_t)sizes[i] * sizes[i + 1];
+  }
+  uint32_t *s = malloc((cnt ? cnt : 1) * 4), *d = malloc((cnt ? cnt : 1) * 4);
+  uint64_t e = 0;
+  for (uint32_t i = 0, first = 0; i + 1 < k; first += sizes[i++])
+    for (uint32_t a = 0; a < sizes[i]; a++)
+      for (uint32_t b = 0; b < sizes[i + 1]; b++) s[e] = first + a, d[e++] = first + sizes[i] + b;
+  wm_graph *g = tb_build(s, d, e, n, 0);
+  free(s);
+  free(d);
+  return g;
+}
+
 /* Plain sequential queue BFS along out-arcs: the oracle of the oracle. */
 static inline uint32_t *tb_plain_bfs(const wm_graph *g, const uint32_t *src, uint32_t ns, uint32_t max_depth) {
   uint32_t *level = malloc((g->n ? g->n : 1) * 4), *q = malloc((g->n ? g->n : 1) * 4);

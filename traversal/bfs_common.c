@@ -18,6 +18,7 @@ void wm_bfs_options_init(wm_bfs_options *o) {
   o->classify = 1;
   o->hub_cache = 1;
   o->small_kernel = 1;
+  o->small_grid = 1;
 }
 
 void wm_bfs_result_free(wm_bfs_result *r) {

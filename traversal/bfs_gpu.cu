@@ -13,7 +13,9 @@
  *              the queue generation then filters the bottom-up queue: what
  *              stays is the next bottom-up queue, what leaves is the new
  *              frontier (classified, ready for a switch back).
- * Small frontiers run in the single-block kernel, several levels per launch.
+ * Small frontiers run in the small-level kernel, several levels per launch
+ * (one block, or every SM for the levels one block should not expand alone:
+ * a small graph's whole search is one launch).
  * The host reads back one small struct per level (sizes, hubs, edges). */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -27,6 +29,10 @@
 #include "traversal.h"
 
 using namespace wm_bfs;
+
+/* Sources a search stages in pinned memory (the Graph500 protocol's one;
+ * a longer list is copied from where it is). */
+static const uint32_t kPinnedSources = 1024;
 
 
 struct wm_bfs_gpu_ctx {
@@ -45,11 +51,14 @@ struct wm_bfs_gpu_ctx {
   void *d_scan;
   size_t scan_bytes;
   DevStats *d_stats, *h_stats;
+  uint32_t *h_src; /* pinned: the sources on their way to the device (kPinnedSources) */
   cudaStream_t st, side[4];
   cudaEvent_t ev_start, ev_stop, ev_fork, ev_join[4];
   uint64_t tau, nhubs;
   uint32_t small_cap;
   size_t small_smem;
+  int small_blocks;   /* the small-level kernel's grid tier: blocks of its cooperative launch (1: none) */
+  void *d_small;      /* its scratch (the grid tier's queues) */
   char desc[512];
 };
 
@@ -116,8 +125,9 @@ static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err
   int want_in = directed && o->direction_opt && need + off_b + adj_b <= usable;
   CK(cudaMalloc(&c->d_off, off_b));
   CK(cudaMalloc(&c->d_adj, adj_b));
-  CK(cudaMalloc(&c->d_status, 4 * (n ? n : 1)));
-  CK(cudaMalloc(&c->d_parent, 4 * (n ? n : 1)));
+  /* status and parent in one allocation: one memset clears both */
+  CK(cudaMalloc(&c->d_status, 8 * (n ? n : 1)));
+  c->d_parent = c->d_status + (n ? n : 1);
   CK(cudaMalloc(&c->d_q[0], 4 * (n ? n : 1)));
   CK(cudaMalloc(&c->d_q[1], 4 * (n ? n : 1)));
   CK(cudaMalloc(&c->d_hub_table, 8 * BottomUpPolicy::CACHE));
@@ -127,6 +137,7 @@ static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err
   CK(cudaMalloc(&c->d_scan, c->scan_bytes ? c->scan_bytes : 1));
   CK(cudaMalloc(&c->d_stats, sizeof(DevStats)));
   CK(cudaMallocHost(&c->h_stats, sizeof(DevStats)));
+  CK(cudaMallocHost(&c->h_src, 4 * kPinnedSources));
   CK(cudaMemcpy(c->d_off, g->offsets, off_b, cudaMemcpyHostToDevice));
   if (g->m) CK(cudaMemcpy(c->d_adj, g->adj, 4 * g->m, cudaMemcpyHostToDevice));
   c->out = DevGraph{c->d_off, c->d_adj, g->n};
@@ -174,17 +185,18 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
   c->sms = prop.multiProcessorCount;
   wm_bfs_hub_threshold(g, &c->tau, &c->nhubs);
   if ((rc = ctx_buffers(c, o, err)) || (rc = ctx_streams(c, err))) goto fail;
-  e = small_levels_prepare(c->device, &c->small_cap, &c->small_smem);
+  e = small_levels_prepare(c->device, &c->small_cap, &c->small_smem, &c->small_blocks);
+  if (e == cudaSuccess) e = cudaMalloc(&c->d_small, small_levels_scratch_bytes(c->small_cap));
   if (e != cudaSuccess) {
     rc = wm_fail(err, WM_EDEVICE, "bfs: small-level kernel setup: %s", cudaGetErrorString(e));
     goto fail;
   }
   snprintf(c->desc, sizeof c->desc,
            "%s (%d SMs, sm_%d%d); hub threshold %llu (%llu hubs, cache %d); small-level kernel: "
-           "%u-vertex frontier, %llu edges/level; bottom-up: %s",
+           "%u-vertex frontier, %llu edges/level a block, %d blocks; bottom-up: %s",
            prop.name, c->sms, prop.major, prop.minor, (unsigned long long)c->tau,
            (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap,
-           (unsigned long long)SmallLevelPolicy::EDGE_BUDGET,
+           (unsigned long long)SmallLevelPolicy::EDGE_BUDGET, c->small_blocks,
            !(g->flags & WM_GRAPH_DIRECTED) ? "symmetric graph"
            : c->have_in                   ? "in-arcs (transpose) on the device"
                                           : "off (directed graph without its transpose)");
@@ -199,11 +211,12 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   if (!c) return;
   part_destroy(c->part);
   void *bufs[] = {c->d_off,       c->d_in_off,   c->d_adj,    c->d_in_adj, c->d_status,
-                  c->d_parent,    c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
-                  c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats};
+                  c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
+                  c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats,  c->d_small};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (bufs[i]) cudaFree(bufs[i]);
   if (c->h_stats) cudaFreeHost(c->h_stats);
+  if (c->h_src) cudaFreeHost(c->h_src);
   for (int i = 0; i < 4; i++) {
     if (c->side[i]) cudaStreamDestroy(c->side[i]);
     if (c->ev_join[i]) cudaEventDestroy(c->ev_join[i]);
@@ -265,6 +278,7 @@ struct Search {
   wm_error *err;
   DevState s;
   int queue_gen, classify, hub_cache, small, dir_opt;
+  int small_blocks; /* the small-level kernel's launch: 1, or its grid tier's blocks */
   uint32_t target;
   int cur;
   Frontier f;
@@ -284,7 +298,8 @@ struct Search {
   int gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, int unvisited, int out,
           const uint32_t *unvisited_mask = NULL);
   void take_frontier(uint32_t L);
-  int small_levels(const uint32_t *in, uint32_t count);
+  uint64_t small_budget() const;
+  int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
   int topdown();
   int bottomup();
   int explosion();
@@ -343,32 +358,45 @@ void Search::take_frontier(uint32_t L) {
             lap_ms());
 }
 
-/* Runs the single-block kernel from the list in[0, count) (level f.L) and
- * rebuilds the host's view of the frontier where it stopped. */
-int Search::small_levels(const uint32_t *in, uint32_t count) {
+/* The most edges of a level the small-level kernel expands over `blocks`
+ * blocks: EDGE_BUDGET for each (the policy says why), within what its
+ * counters can hold. */
+static uint64_t small_budget_of(int blocks) {
+  uint64_t b = (uint64_t)blocks * SmallLevelPolicy::EDGE_BUDGET;
+  return b < SmallLevelPolicy::MAX_LEVEL_EDGES ? b : SmallLevelPolicy::MAX_LEVEL_EDGES;
+}
+uint64_t Search::small_budget() const { return small_budget_of(small_blocks); }
+
+/* Runs the small-level kernel from the list in[0, count) (level f.L; seed:
+ * the sources, which it puts on their level) and rebuilds the host's view
+ * of the frontier where it stopped. */
+int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   SmallArgs a;
   a.g = c->out;
   a.s = s;
   a.in = in;
   a.count = count;
+  a.seed = seed;
   a.level = f.L;
   a.max_depth = o->max_depth;
   a.target = target;
   a.capacity = c->small_cap;
-  a.edge_budget = SmallLevelPolicy::EDGE_BUDGET;
+  a.edge_budget = small_budget();
+  a.block_budget = small_blocks > 1 ? SmallLevelPolicy::BLOCK_PASSES * SmallLevelPolicy::PASS : a.edge_budget;
+  a.scratch = c->d_small;
   a.out = c->d_q[cur ^ 1];
   a.stats = c->d_stats;
   a.stop = stop;
-  CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
-  CK(small_levels_launch(a, c->small_smem, c->st));
+  /* the kernel writes every figure read below */
+  CK(small_levels_launch(a, c->small_smem, small_blocks, c->st));
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
   CK(cudaStreamSynchronize(c->st));
   DevStats h = *c->h_stats;
   uint32_t L = h.small_level;
   int rc = WM_OK;
   if (trace)
-    fprintf(stderr, "bfs-gpu: small-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
-            f.L, count, L, h.small_count, h.small_exit, lap_ms());
+    fprintf(stderr, "bfs-gpu: small-level kernel (%d blocks) from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
+            small_blocks, f.L, count, L, h.small_count, h.small_exit, lap_ms());
   switch (h.small_exit) {
   case SMALL_STOPPED:
     return wm_interrupted(err, "bfs");
@@ -458,13 +486,14 @@ int Search::bottomup() {
   return WM_OK;
 }
 
-/* The sources are in d_q[cur] (nsrc of them, seeded on level 0). */
+/* The sources are in d_q[cur] (nsrc of them, not yet on level 0). */
 int Search::loop(uint32_t nsrc) {
   int rc;
   f.L = 0;
   if (small && nsrc <= c->small_cap) {
-    if ((rc = small_levels(c->d_q[cur], nsrc))) return rc;
+    if ((rc = small_levels(c->d_q[cur], nsrc, 1))) return rc;
   } else {
+    CK(seed_sources_launch(s, c->d_q[cur], nsrc, c->st));
     if ((rc = gen(c->d_q[cur], nsrc, 0, 1, 0, queue_gen ? cur ^ 1 : -1))) return rc;
     if (queue_gen) cur ^= 1;
     take_frontier(0);
@@ -494,8 +523,7 @@ int Search::loop(uint32_t nsrc) {
       if (trace) fprintf(stderr, "bfs-gpu: level %u: back to top-down\n", f.L);
     }
     prev_count = f.count;
-    if (!bottom_up && small && queue_gen && f.count <= c->small_cap &&
-        f.edges <= SmallLevelPolicy::EDGE_BUDGET) {
+    if (!bottom_up && small && queue_gen && f.count <= c->small_cap && f.edges <= small_budget()) {
       rc = small_levels(c->d_q[cur], f.count);
     } else {
       rc = bottom_up ? bottomup() : topdown();
@@ -526,7 +554,12 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   S.queue_gen = o->queue_gen;
   S.classify = o->queue_gen && o->classify;
   S.hub_cache = o->hub_cache;
-  S.small = o->small_kernel;
+  /* the kernel's counters hold a level's out-degree sum in COUNT_SHIFT bits */
+  S.small = o->small_kernel && c->g->m < (1ull << SmallLevelPolicy::COUNT_SHIFT);
+  /* every SM only for a graph whose arcs all fit one grid level's budget:
+   * its whole search is then worth a few host round trips, while on larger
+   * graphs the pipeline's direction-optimising levels pay for themselves */
+  S.small_blocks = o->small_grid && c->g->m <= small_budget_of(c->small_blocks) ? c->small_blocks : 1;
   S.dir_opt = o->direction_opt && c->have_in;
   S.target = o->target;
   S.trace = wm_trace_on("WM_BFS_TRACE");
@@ -536,10 +569,12 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   double t0 = wm_now();
   S.t_mark = t0;
   CK(cudaEventRecord(c->ev_start, c->st));
-  CK(cudaMemsetAsync(c->d_status, 0xFF, 4 * n, c->st));
-  if (S.s.parent) CK(cudaMemsetAsync(c->d_parent, 0xFF, 4 * n, c->st));
-  CK(cudaMemcpyAsync(c->d_q[0], src, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, c->st));
-  CK(seed_sources_launch(S.s, c->d_q[0], nsrc, c->st));
+  /* status and parent: one block (ctx_buffers); a few sources go through
+   * pinned memory, so that the copy is queued without a wait */
+  CK(cudaMemsetAsync(c->d_status, 0xFF, (S.s.parent ? 8 : 4) * (n ? n : 1), c->st));
+  const uint32_t *from = src;
+  if (nsrc <= kPinnedSources) from = (const uint32_t *)memcpy(c->h_src, src, 4 * (size_t)nsrc);
+  CK(cudaMemcpyAsync(c->d_q[0], from, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, c->st));
   int rc = S.loop(nsrc);
   if (rc) return rc;
   CK(cudaEventRecord(c->ev_stop, c->st));

@@ -55,10 +55,31 @@ struct BottomUpPolicy {
   static constexpr int THREAD_SCAN = 32;  /* in-neighbours a thread checks alone before its
                                              warp takes over the rest of the row */
 };
+/* The small-level kernel (kernel_small_levels.cu).  Its unit of work is a
+ * pass: every thread of a block has ITEMS frontier edges in flight at once,
+ * and a pass costs a few dependent round trips to L2 (the adjacency entry,
+ * the head's status, the claim), about a microsecond.  The budgets below are
+ * counted in passes, so that they follow from what a level costs, not from
+ * one graph:
+ * - a level stays on the device while each block needs at most EDGE_BUDGET
+ *   edges (16 passes) for it: a hand-over to the host pipeline costs a queue
+ *   generation, a copy and a synchronisation, tens of microseconds;
+ * - with the grid tier, block 0 keeps a level to itself while it needs at
+ *   most BLOCK_PASSES passes: a grid level costs a grid-wide barrier and a
+ *   round trip to load each block's share of the frontier on top of its
+ *   pass, about as much as two more passes of one block. */
 struct SmallLevelPolicy {
   static constexpr int BLOCK = 1024;
-  static constexpr uint32_t MAX_FRONTIER = 16384;   /* shared-memory frontier capacity cap */
-  static constexpr uint64_t EDGE_BUDGET = 65536;    /* frontier edges one block expands per level */
+  static constexpr int ITEMS = 4;                        /* edges in flight per thread (registers) */
+  static constexpr uint64_t PASS = (uint64_t)BLOCK * ITEMS;
+  static constexpr uint32_t MAX_FRONTIER = 16384;        /* shared-memory frontier capacity cap */
+  static constexpr uint64_t EDGE_BUDGET = 16 * PASS;     /* frontier edges per block per level (65536) */
+  static constexpr uint64_t BLOCK_PASSES = 3;            /* block 0 alone up to this many passes */
+  /* A level's claims are counted in one 64-bit word, (entries << COUNT_SHIFT)
+   * + their out-degree sum: so the graph's arcs must stay below 2^COUNT_SHIFT
+   * and a level's claims (at most its edges) below 2^(64 - COUNT_SHIFT). */
+  static constexpr int COUNT_SHIFT = 40;
+  static constexpr uint64_t MAX_LEVEL_EDGES = (1ull << (64 - COUNT_SHIFT)) - 1;
 };
 constexpr uint32_t kBackToTopDownBeta = 24; /* bottom-up -> top-down when frontier < n / beta */
 
@@ -124,11 +145,14 @@ struct SmallArgs {
   DevState s;
   const uint32_t *in;   /* frontier of level `level` */
   uint32_t count;
+  int seed;             /* in[] are the sources: put them on `level`, each its own parent */
   uint32_t level;
   uint32_t max_depth;
   uint32_t target;
-  uint32_t capacity;    /* shared-memory frontier entries */
-  uint64_t edge_budget;
+  uint32_t capacity;    /* frontier entries (shared memory, and the grid tier's queues) */
+  uint64_t block_budget; /* edges of a level block 0 expands alone (= edge_budget: one block) */
+  uint64_t edge_budget;  /* edges of a level the kernel expands at all */
+  void *scratch;        /* small_levels_scratch_bytes(capacity) of device memory (grid tier) */
   uint32_t *out;        /* SMALL_EDGES: the frontier is written here */
   DevStats *stats;
   wm_stop *stop;      /* the call's stop word (gpu_stop.cuh), or NULL: one launch can run
@@ -220,9 +244,13 @@ cudaError_t topdown_status_launch(const DevGraph &g, const DevState &s, uint32_t
 /* kernel_bottom_up.cu: list = NULL scans all vertices (baseline). */
 cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, const uint32_t *list, uint32_t len,
                              uint32_t level, const unsigned long long *hub_table, int sms, cudaStream_t st);
-/* kernel_small_levels.cu */
-cudaError_t small_levels_prepare(int device, uint32_t *capacity, size_t *smem_bytes);
-cudaError_t small_levels_launch(const SmallArgs &a, size_t smem_bytes, cudaStream_t st);
+/* kernel_small_levels.cu: the capacity, shared memory and the most blocks
+ * (the grid tier's, 1 where cooperative launches are not possible) of the
+ * kernel on this device; its scratch; a launch over `blocks` blocks
+ * (cooperative when more than one). */
+cudaError_t small_levels_prepare(int device, uint32_t *capacity, size_t *smem_bytes, int *blocks);
+size_t small_levels_scratch_bytes(uint32_t capacity);
+cudaError_t small_levels_launch(const SmallArgs &a, size_t smem_bytes, int blocks, cudaStream_t st);
 /* kernel_seed_sources.cu: status 0 and parent = itself for each source. */
 cudaError_t seed_sources_launch(const DevState &s, const uint32_t *src, uint32_t count, cudaStream_t st);
 

@@ -82,12 +82,14 @@ typedef struct wm_bfs_options {
   int classify;       /* GPU: Small/Middle/Large/Extreme queues (default 1); off = a thread
                          per frontier vertex */
   int hub_cache;      /* GPU: shared-memory hub cache (default 1) */
-  int small_kernel;   /* GPU: single-block multi-level kernel (default 1) */
+  int small_kernel;   /* GPU: small-level kernel, several levels a launch (default 1) */
+  int small_grid;     /* GPU: ... with its grid tier, every SM in one cooperative launch for the
+                         levels one block should not expand alone (default 1); off = one block */
   /* GPU: devices to split the graph over (1-D partition, frontier bitmaps or
    * candidate lists exchanged through NCCL; 0 or 1: one GPU, the pipeline
    * above).  The
-   * partitioned search has its own kernels: queue_gen, classify, hub_cache
-   * and small_kernel do not apply to it. */
+   * partitioned search has its own kernels: queue_gen, classify, hub_cache,
+   * small_kernel and small_grid do not apply to it. */
   int gpus;
   /* GPU: processes sharing the search, each with `gpus` GPUs (at least 1
    * then); NULL or one process: this process alone.  On process 0 the

@@ -53,14 +53,16 @@ emu_switch:
 
 namespace {
 
-enum State { READY, WAIT_BAR, WAIT_WARP, DONE };
+enum State { READY, WAIT_BAR, WAIT_WARP, WAIT_GRID, DONE };
 
+struct Block;
 struct Thread {
   void *sp;       /* saved stack pointer while switched out */
   char *stack;
   void *fake;     /* ASan's fake-stack handle */
   State state;
   emu_thread_ids ids;
+  Block *block;
 };
 
 struct Warp {
@@ -81,7 +83,12 @@ void *sched_sp = nullptr, *sched_fake = nullptr;
 const void *main_bottom = nullptr;
 size_t main_size = 0;
 Thread *cur = nullptr;
-Block *blk = nullptr;
+Block *blk = nullptr; /* cur's block */
+/* A cooperative launch runs its blocks interleaved: the grid-wide barrier's
+ * count of live threads and of those waiting at it. */
+bool cooperative = false;
+unsigned grid_live = 0, grid_arrived = 0;
+std::vector<Thread *> *running = nullptr; /* the threads of the blocks running */
 const std::function<void()> *body = nullptr;
 std::vector<char *> stacks;
 const size_t kStack = 256 * 1024;
@@ -114,8 +121,10 @@ void yield_to_scheduler() {
   (*body)();
   cur->state = DONE;
   blk->live--;
+  grid_live--;
   if (blk->bar_arrived && blk->bar_arrived == blk->live)
     die("a thread exited while the others wait at __syncthreads()");
+  if (grid_arrived && grid_arrived == grid_live) die("a thread exited while the others wait at the grid-wide barrier");
   FIBER_START(nullptr, main_bottom, main_size);
   emu_switch(&cur->sp, sched_sp);
   die("a finished thread was resumed");
@@ -136,42 +145,51 @@ int env_int(const char *name, int def) {
   return s && *s ? atoi(s) : def;
 }
 
-void run_block(const emu_cfg_t &cfg, unsigned b) {
-  Block B;
+/* Runs blocks ids[0..count) of the launch together, their threads
+ * interleaved (one block at a time for an ordinary launch, all of them for
+ * a cooperative one). */
+void run_blocks(const emu_cfg_t &cfg, const unsigned *ids, unsigned count) {
   unsigned nt = cfg.block.x;
   if (nt == 0 || nt > 1024 || cfg.block.y != 1 || cfg.block.z != 1) die("bad block shape");
-  B.threads.resize(nt);
-  B.warps.resize((nt + 31) / 32);
-  for (auto &w : B.warps) w.arrived = 0;
-  B.live = nt;
-  if (cfg.smem) {
-    B.smem = malloc(cfg.smem);
-    memset(B.smem, 0xA5, cfg.smem); /* shared memory starts as garbage */
+  std::vector<Block> blocks(count);
+  while (stacks.size() < (size_t)nt * count) stacks.push_back((char *)malloc(kStack));
+  std::vector<Thread *> order;
+  for (unsigned k = 0; k < count; k++) {
+    Block &B = blocks[k];
+    B.threads.resize(nt);
+    B.warps.resize((nt + 31) / 32);
+    for (auto &w : B.warps) w.arrived = 0;
+    B.live = nt;
+    if (cfg.smem) {
+      B.smem = malloc(cfg.smem);
+      memset(B.smem, 0xA5, cfg.smem); /* shared memory starts as garbage */
+    }
+    for (unsigned i = 0; i < nt; i++) {
+      Thread &t = B.threads[i];
+      t.state = READY;
+      t.ids.tid = uint3{i, 0, 0};
+      t.ids.bid = uint3{ids[k], 0, 0};
+      t.ids.bdim = cfg.block;
+      t.ids.gdim = cfg.grid;
+      t.stack = stacks[(size_t)k * nt + i];
+      t.sp = initial_sp(t.stack);
+      t.fake = nullptr;
+      t.block = &B;
+      order.push_back(&t);
+    }
   }
-  while (stacks.size() < nt) stacks.push_back((char *)malloc(kStack));
-  blk = &B;
-  for (unsigned i = 0; i < nt; i++) {
-    Thread &t = B.threads[i];
-    t.state = READY;
-    t.ids.tid = uint3{i, 0, 0};
-    t.ids.bid = uint3{b, 0, 0};
-    t.ids.bdim = cfg.block;
-    t.ids.gdim = cfg.grid;
-    t.stack = stacks[i];
-    t.sp = initial_sp(t.stack);
-    t.fake = nullptr;
-  }
+  grid_live = nt * count, grid_arrived = 0;
+  running = &order;
   /* start threads in a random order; resume round-robin from there */
-  std::vector<unsigned> order(nt);
-  for (unsigned i = 0; i < nt; i++) order[i] = i;
-  for (unsigned i = nt; i > 1; i--) std::swap(order[i - 1], order[next_rand() % i]);
+  for (size_t i = order.size(); i > 1; i--) std::swap(order[i - 1], order[next_rand() % i]);
   for (;;) {
     bool progress = false, all_done = true;
-    for (unsigned k = 0; k < nt; k++) {
-      Thread &t = B.threads[order[k]];
+    for (Thread *tp : order) {
+      Thread &t = *tp;
       if (t.state != DONE) all_done = false;
       if (t.state != READY) continue;
       cur = &t;
+      blk = t.block;
       progress = true;
       switches++;
       FIBER_START(&sched_fake, t.stack, kStack);
@@ -181,15 +199,16 @@ void run_block(const emu_cfg_t &cfg, unsigned b) {
     }
     if (all_done) break;
     if (!progress) {
-      for (unsigned i = 0; i < nt; i++)
-        if (B.threads[i].state != DONE)
-          fprintf(stderr, "bfs-emu: thread %u waits at %s\n", i,
-                  B.threads[i].state == WAIT_BAR ? "__syncthreads()" : "a warp collective");
+      static const char *const at[] = {"", "__syncthreads()", "a warp collective", "the grid-wide barrier", ""};
+      for (Thread *tp : order)
+        if (tp->state != DONE)
+          fprintf(stderr, "bfs-emu: block %u thread %u waits at %s\n", tp->ids.bid.x, tp->ids.tid.x, at[tp->state]);
       die("deadlock: threads wait for partners that exited or took another path");
     }
   }
-  free(B.smem);
+  for (auto &B : blocks) free(B.smem);
   blk = nullptr;
+  running = nullptr;
 }
 
 }  // namespace
@@ -202,6 +221,19 @@ const emu_thread_ids &emu_ids(void) {
 void *emu_dyn_smem(void) {
   if (!blk || !blk->smem) die("dynamic shared memory used but none was given at launch");
   return blk->smem;
+}
+
+void emu_grid_sync(void) {
+  if (!cooperative) die("grid-wide barrier in a kernel not launched cooperatively");
+  cur->state = WAIT_GRID;
+  if (++grid_arrived == grid_live) {
+    grid_arrived = 0;
+    for (Thread *t : *running)
+      if (t->state == WAIT_GRID) t->state = READY;
+    cur->state = READY;
+    return;
+  }
+  yield_to_scheduler();
 }
 
 void emu_syncthreads(void) {
@@ -306,10 +338,10 @@ static cudaError_t emu_queue(std::function<void()> op) {
  * scheduler's state is one. */
 static std::recursive_mutex launch_lock;
 
-void emu_launch(const emu_cfg_t &cfg, std::function<void()> fn) {
+static void launch(const emu_cfg_t &cfg, std::function<void()> fn, bool coop) {
   if (capturing || deferring()) {
     emu_cfg_t c = cfg;
-    emu_queue([c, fn]() { emu_launch(c, fn); });
+    emu_queue([c, fn, coop]() { launch(c, fn, coop); });
     return;
   }
   std::lock_guard<std::recursive_mutex> hold(launch_lock);
@@ -325,8 +357,20 @@ void emu_launch(const emu_cfg_t &cfg, std::function<void()> fn) {
   std::vector<unsigned> order(cfg.grid.x);
   for (unsigned i = 0; i < cfg.grid.x; i++) order[i] = i;
   for (unsigned i = cfg.grid.x; i > 1; i--) std::swap(order[i - 1], order[next_rand() % i]);
-  for (unsigned b : order) run_block(cfg, b);
+  cooperative = coop;
+  if (coop)
+    run_blocks(cfg, order.data(), cfg.grid.x);
+  else
+    for (unsigned b : order) run_blocks(cfg, &b, 1);
+  cooperative = false;
   body = nullptr;
+}
+
+void emu_launch(const emu_cfg_t &cfg, std::function<void()> fn) { launch(cfg, fn, false); }
+
+void emu_launch_cooperative(const emu_cfg_t &cfg, std::function<void()> fn) {
+  if (cfg.grid.x > (unsigned)env_int("EMU_SMS", 2)) die("a cooperative launch with more blocks than SMs");
+  launch(cfg, fn, true);
 }
 
 /* ---- runtime API -------------------------------------------------------- */
@@ -431,7 +475,10 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
-  *v = a == cudaDevAttrMultiProcessorCount ? env_int("EMU_SMS", 2) : env_int("EMU_SMEM_OPTIN", 232448);
+  /* EMU_COOPERATIVE=0: a device without cooperative launches */
+  *v = a == cudaDevAttrMultiProcessorCount ? env_int("EMU_SMS", 2)
+       : a == cudaDevAttrCooperativeLaunch ? env_int("EMU_COOPERATIVE", 1)
+                                           : env_int("EMU_SMEM_OPTIN", 232448);
   return cudaSuccess;
 }
 cudaError_t cudaDeviceSynchronize(void) { emu_sync(); return cudaSuccess; }

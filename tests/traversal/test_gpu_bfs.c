@@ -1,9 +1,11 @@
 /* GPU BFS (the Enterprise pipeline) against the CPU BFS: levels equal and
  * the GPU's parents pass the Graph500 checks, on random, real, Kronecker
- * (scales 14-18), grid, path, directed and disconnected graphs and on a
- * graph with an Extreme-degree hub (>= 65536 neighbours), with every
+ * (scales 14-18), grid, path, star, directed and disconnected graphs, on a
+ * graph with an Extreme-degree hub (>= 65536 neighbours) and on a chain of
+ * dense layers (the small-level kernel's tiers by turns), with every
  * optimisation on, each one off, all off, and eager bottom-up; max_depth
- * balls, multi-source, target, context reuse, errors, the bandwidth probe.
+ * balls, multi-source, target, interrupts, context reuse, errors, the
+ * bandwidth probe.
  *
  * For the CPU emulator (scripts/bfs-emu.sh): WM_BFS_TEST_MAX_SCALE lowers
  * the largest Kronecker scale and WM_BFS_TEST_QUICK=1 shrinks the deep
@@ -14,25 +16,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"   /* wm_monitor */
+#include "device.h" /* wm_gpu_stop_word_free */
 #include "test_bfs_graphs.h"
 
 typedef struct combo {
   const char *name;
-  int dopt, queue_gen, classify, hub_cache, small;
+  int dopt, queue_gen, classify, hub_cache, small, small_grid;
   double alpha;
 } combo;
 
 static const combo combos[] = {
-    {"all on", 1, 1, 1, 1, 1, 0.3},
-    {"no direction-opt", 0, 1, 1, 1, 1, 0.3},
-    {"no queue-gen", 1, 0, 1, 1, 1, 0.3},
-    {"no classify", 1, 1, 0, 1, 1, 0.3},
-    {"no hub cache", 1, 1, 1, 0, 1, 0.3},
-    {"no small kernel", 1, 1, 1, 1, 0, 0.3},
-    {"all off", 0, 0, 0, 0, 0, 0.3},
-    {"eager bottom-up (alpha 0)", 1, 1, 1, 1, 1, 0.0},
-    {"eager bottom-up, no small kernel", 1, 1, 1, 1, 0, 0.0},
-    {"status-array bottom-up (alpha 0, no queue-gen, hub cache)", 1, 0, 0, 1, 0, 0.0},
+    {"all on", 1, 1, 1, 1, 1, 1, 0.3},
+    {"no direction-opt", 0, 1, 1, 1, 1, 1, 0.3},
+    {"no queue-gen", 1, 0, 1, 1, 1, 1, 0.3},
+    {"no classify", 1, 1, 0, 1, 1, 1, 0.3},
+    {"no hub cache", 1, 1, 1, 0, 1, 1, 0.3},
+    {"no small kernel", 1, 1, 1, 1, 0, 0, 0.3},
+    {"small kernel on one block", 1, 1, 1, 1, 1, 0, 0.3},
+    {"all off", 0, 0, 0, 0, 0, 0, 0.3},
+    {"eager bottom-up (alpha 0)", 1, 1, 1, 1, 1, 1, 0.0},
+    {"eager bottom-up, no small kernel", 1, 1, 1, 1, 0, 0, 0.0},
+    {"status-array bottom-up (alpha 0, no queue-gen, hub cache)", 1, 0, 0, 1, 0, 0, 0.0},
 };
 enum { NCOMBOS = sizeof combos / sizeof combos[0] };
 
@@ -42,6 +47,7 @@ static void apply(wm_bfs_options *o, const combo *c) {
   o->classify = c->classify;
   o->hub_cache = c->hub_cache;
   o->small_kernel = c->small;
+  o->small_grid = c->small_grid;
   o->alpha = c->alpha;
 }
 
@@ -129,6 +135,23 @@ Test(gpu_bfs, facebook) {
   wm_graph *g = wm_test_load_real("facebook_combined.txt");
   check_graph_roots(g, "facebook");
 }
+
+/* A star: one level of leaves of degree 1 (each finds the centre claimed),
+ * or from a leaf the centre's one row. */
+Test(gpu_bfs, star) { check_graph_roots(tb_hub(400, 0, 0, 1), "star"); }
+
+/* Paths between runs of dense layers: levels of one vertex and levels of
+ * 13k-36k edges by turns, 62k edges in all, so that with two SMs (the
+ * emulator's) the small-level kernel takes the whole search: it goes from
+ * block 0 alone to every block and back (the middle 128-vertex layer's
+ * degrees are all 200, the slot layout's; the others' by edges), and the
+ * 500-vertex layer outgrows the emulator's capacity after a grid level, so
+ * the pipeline takes a level over and hands the search back.  From the
+ * vertex of highest degree the first frontier is too large. */
+static const uint32_t layer_sizes[] = {1, 1, 1, 1, 1, 1, 100, 128, 100, 1, 1, 1, 64, 64, 500, 1, 1};
+enum { LAYER_128 = 6 + 100 }; /* the first vertex of the 128-vertex layer */
+static wm_graph *layers(void) { return tb_chain(layer_sizes, sizeof layer_sizes / sizeof layer_sizes[0]); }
+Test(gpu_bfs, layers) { check_graph_roots(layers(), "dense layers"); }
 
 /* A hub of degree >= 65536 (the Extreme class: the whole grid expands it),
  * sparse edges among the others, and isolated vertices. */
@@ -222,6 +245,13 @@ Test(gpu_bfs, target) {
     cr_assert(r.truncated);
     tb_valid(g, &s, 1, &r, combos[k].name);
     wm_bfs_result_free(&r);
+    /* the source itself: level 0 reaches it */
+    o.target = s;
+    cr_assert_eq(wm_bfs_gpu(g, &s, 1, &o, &r, &err), WM_OK, "%s", err.msg);
+    cr_assert_eq(r.depth, 1, "%s: the source is the target", combos[k].name);
+    cr_assert_eq(r.reached, 1, "%s", combos[k].name);
+    wm_bfs_result_free(&r);
+    o.target = 5 * 70 + 9;
     /* on a power-law graph, where levels go bottom-up */
     wm_bfs_result full = cpu_result(p, &s, 1, &o);
     cr_assert_eq(wm_bfs_gpu(p, &s, 1, &o, &r, &err), WM_OK, "%s", err.msg);
@@ -232,6 +262,40 @@ Test(gpu_bfs, target) {
   }
   wm_graph_destroy(p);
   wm_graph_destroy(g);
+}
+
+/* A call whose monitor was stopped before it ends with WM_EINTERRUPTED and
+ * no result, in every combination: the small-level kernel sees the flag on
+ * block 0 alone (a grid) or in its grid tier (the 128-vertex layer as the
+ * sources: 25600 edges at once), the pipeline between levels. */
+Test(gpu_bfs, interrupted) {
+  wm_graph *grid = tb_grid(30, 40), *chain = layers();
+  uint32_t corner = 0, layer[128];
+  for (uint32_t i = 0; i < 128; i++) layer[i] = LAYER_128 + i;
+  struct {
+    const wm_graph *g;
+    const uint32_t *src;
+    uint32_t ns;
+  } cases[] = {{grid, &corner, 1}, {chain, layer, 128}};
+  for (int c = 0; c < 2; c++)
+    for (int k = 0; k < NCOMBOS; k++) {
+      wm_bfs_options o;
+      wm_bfs_options_init(&o);
+      apply(&o, &combos[k]);
+      wm_monitor mon;
+      memset(&mon, 0, sizeof mon);
+      mon.stop = 1;
+      wm_monitor *was = wm_monitor_enter(&mon);
+      wm_bfs_result r;
+      wm_error err;
+      int rc = wm_bfs_gpu(cases[c].g, cases[c].src, cases[c].ns, &o, &r, &err);
+      wm_monitor_leave(was);
+      wm_gpu_stop_word_free(&mon);
+      cr_assert_eq(rc, WM_EINTERRUPTED, "case %d, %s: rc %d: %s", c, combos[k].name, rc, err.msg);
+      cr_assert_null(r.level, "case %d, %s: no partial levels", c, combos[k].name);
+    }
+  wm_graph_destroy(chain);
+  wm_graph_destroy(grid);
 }
 
 Test(gpu_bfs, errors) {

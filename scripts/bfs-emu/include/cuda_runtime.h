@@ -4,7 +4,8 @@
  * threads of a block run interleaved, switching at __syncthreads() and at
  * warp-wide intrinsics (which wait for all 32 lanes, and fail loudly when a
  * lane is missing: divergence bugs show up as errors).  Blocks run one after
- * another in a random order; streams are synchronous.  Races between blocks
+ * another in a random order (a cooperative launch's together, interleaved,
+ * for its grid-wide barrier); streams are synchronous.  Races between blocks
  * are therefore not exercised; everything else (indices, barriers, warp
  * collectives, host logic) is.  Launch syntax k<<<...>>>(args) is rewritten
  * by scripts/bfs-emu.sh into emu_launch(...). */
@@ -17,6 +18,7 @@
 #include <time.h> /* clock(): the stop word's poll interval (gpu_stop.cuh) */
 
 #include <tuple>
+#include <utility>
 
 #include <functional>
 
@@ -54,7 +56,7 @@ enum {
 };
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
 enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMemoryPoolsSupported = 115 };
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMemoryPoolsSupported = 115 };
 enum cudaDeviceP2PAttr { cudaDevP2PAttrPerformanceRank = 1, cudaDevP2PAttrAccessSupported = 2, cudaDevP2PAttrNativeAtomicSupported = 3 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 
@@ -172,6 +174,22 @@ struct emu_cfg_t {
 };
 inline emu_cfg_t emu_cfg(dim3 g, dim3 b, size_t smem = 0, cudaStream_t s = 0) { return emu_cfg_t{g, b, smem, s}; }
 void emu_launch(const emu_cfg_t &cfg, std::function<void()> body);
+/* A cooperative launch: its blocks run together, their threads interleaved,
+ * so that a grid-wide barrier (cooperative_groups.h) can wait for them all;
+ * at most one block per emulated SM, as on a GPU. */
+void emu_launch_cooperative(const emu_cfg_t &cfg, std::function<void()> body);
+void emu_grid_sync(void);
+template <class... P, size_t... I>
+std::tuple<P...> emu_args(void **args, std::index_sequence<I...>) {
+  return std::tuple<P...>(*(P *)args[I]...);
+}
+template <class... P>
+cudaError_t cudaLaunchCooperativeKernel(void (*k)(P...), dim3 g, dim3 b, void **args, size_t smem = 0,
+                                        cudaStream_t s = 0) {
+  std::tuple<P...> a = emu_args<P...>(args, std::index_sequence_for<P...>());
+  emu_launch_cooperative(emu_cfg(g, b, smem, s), [k, a]() { std::apply(k, a); });
+  return cudaSuccess;
+}
 /* The parameters of kernel K as a tuple, for launches whose arguments are
  * evaluated once at the launch and converted to the parameters' types
  * there (NULL to a pointer): scripts/motif-emu.sh's rewrite. */
@@ -238,6 +256,7 @@ template <class T> inline T max(T a, T b) { return a > b ? a : b; }
 
 /* What the matcher's dedicated kernels use besides (scripts/dag-emu.sh). */
 template <class T> inline T __ldg(const T *p) { return *p; }
+template <class T> inline T __ldcg(const T *p) { return *p; }
 template <class T> inline T __shfl_xor_sync(unsigned mask, T v, int d) {
   return __shfl_sync(mask, v, (int)(threadIdx.x & 31) ^ d);
 }
