@@ -1,26 +1,42 @@
-/* The clique sums of the 5-vertex orbits on the GPU: the walk of
+/* The clique sums of the 5-vertex orbits on the GPU: the sums of
  * orbit_cliques5.c (its oracle) with a warp where the CPU has a thread.
  * On g relabelled by descending degree (on the host, as the CPU does; the
  * graph on the device, gg, is read as it is where g is in that order
  * already), each triangle w < u < v is met once, from its top edge v-u:
- *   1. triangles per edge: a warp per arc v->u (u < v), the lanes over the
- *      shorter row, copied to the arc u->v;
+ *   1. triangles per arc: each triangle found once, from its top edge
+ *      (a warp per arc v->u, u < v: the shorter of v's row below u and u's
+ *      row below u searched in the other), its three arcs from their
+ *      higher ends credited, then copied to their reverses;
  *   2. a warp per arc v->u (u < v) with a triangle, from a work counter
  *      (those of more than kHeavyCommon triangles a block each, listed
- *      first): its triangles w, C = N(u) & N(v) listed and stamped, the inner
- *      degrees of C counted over the members' rows laid across the lanes
- *      (for_rows_above), the triangles' credits, the members of each L_T
- *      from the inner edges (a second walk of the same rows), and the
- *      5-cliques on v-u as the motif passes find them.  A member's credits
- *      (66, 70, 5-cliques) are gathered per edge in the warp's scratch, at
- *      its index in C, and added once; the triangles' three vertices take
- *      theirs summed over the warp.  Every add is a 64-bit atomic whose
- *      wrap sets the overflow flag (every credit is >= 0, so a wrap is a
- *      sum past 2^64 - 1, as the CPU finds it).
- * A warp's scratch: four arrays of n (stamps of C and of a w's row, C's
- * inner degrees, a member's index in C) and rows of the largest degree;
- * the warps are as many as fit 3/4 of the free memory.  A last kernel
- * takes the sums back to g's labels (to_g). */
+ *      first), in three steps:
+ *      a. C = N(u) & N(v) listed with W = C & [0, u), the triangles' w,
+ *         first (v's row below u searched in u's row below u, then the
+ *         rows' parts above u, the shorter searched in the longer), each
+ *         member marked with its index;
+ *      b. each member y's row below both y and u, laid over the lanes
+ *         (over_stretches): an entry z there lies below u, so it is in C
+ *         exactly when it is in W, and the inner edge y-z is a bit of y's
+ *         row of the edge's bitmap (a bit per member of W) and one of w_T
+ *         (z's inner degree, W's counters); inside W also the reverse bit;
+ *      c. a thread per member y: its bitmap row holds the T = (z, u, v)
+ *         whose L_T it is in, so its sums over them (66, 70) are its own
+ *         to add, once; a member of W also takes its triangle's credits
+ *         (61, 71, the 4-cliques on its edges) and its 5-cliques, the
+ *         triangles of W's bitmap through it (popcounts of two rows).
+ *      The bitmap is C x W bits, at most m/32 + |C| words for any edge (a
+ *      w outranks u, so |W| |C| <= the degrees of the vertices above u),
+ *      and W's rows are what the 5-cliques need: no row of the graph is
+ *      walked twice, and no credit goes through an atomic of the scratch.
+ *   Every add to the sums is a 64-bit atomic whose wrap sets the overflow
+ *   flag (every credit is >= 0, so a wrap is a sum past 2^64 - 1, as the
+ *   CPU finds it).
+ * A warp's scratch: the marks (n words) and rows of the largest degree
+ * (C, W's row indices and t-sums, W's inner degrees where they are not in
+ * shared memory), and its part of the bitmaps (a block's are its warps'
+ * together), sized once the heavy edges' largest is known; the warps are
+ * as many as fit 3/4 of the free memory.  A last kernel takes the sums
+ * back to g's labels (to_g). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,59 +54,42 @@ struct clique_sums {
   int *overflow;
 };
 
+/* Top edges whose triangle count (|C|) passes kHeavyCommon are walked by a
+ * block of kHeavyWarps warps each (heavy_arcs), the others by a warp each.
+ * WM_TEST_ORBIT_HEAVY=1 sends every top edge to the blocks, so that the
+ * tests see both ways on small graphs. */
+constexpr int kHeavyWarps = 32;
+constexpr uint32_t kHeavyCommon = 256;
+
+uint32_t heavy_common_now() {
+  const char *v = getenv("WM_TEST_ORBIT_HEAVY");
+  return v && *v == '1' ? 0 : kHeavyCommon;
+}
+
+/* Bitmap words of an edge of c common neighbours, f of them in W. */
+__host__ __device__ inline uint64_t bitmap_words(uint64_t c, uint64_t f) { return c * ((f + 31) / 32); }
+
 /* One warp's slice of the scratch. */
 struct clique_scratch {
-  uint32_t *in_c;  /* stamp: in C (then among the triangles' w, 5-cliques) */
-  uint32_t *of_w;  /* stamp: in the row of the current w (5-cliques) */
-  uint32_t *deg_c; /* inner degree in C, zero between edges */
-  uint32_t *pos;   /* a member's index in C */
-  uint32_t *common, *ia, *ib, *xs; /* rows of the largest degree */
-  ull *tsum;       /* per index in C: t_uy + t_vy */
-  ull *own;        /* per index in C, 3 words: credits to 66, 70 and 5-cliques */
+  ull *tsum;       /* per index in W: t_uw + t_vw */
+  uint32_t *mark;  /* per vertex: base + its index in C while in the edge's C (mark_base) */
+  uint32_t *common; /* C, W first */
+  uint32_t *ia, *ib; /* per index in W: w's place in v's row and in u's */
+  uint32_t *degw;  /* per index in W: w's neighbours in C (w_T), where shared memory is too small */
 };
 
-enum { OWN66, OWN70, OWNK5, OWN };
-
+/* 32-bit words of a slice: tsum first (8-byte aligned, the word count even). */
 __host__ __device__ inline uint64_t clique_words(uint64_t n, uint64_t maxdeg) {
-  return 4 * n + 4 * maxdeg + 2 * maxdeg + 2 * OWN * maxdeg; /* 32-bit words */
+  return (2 * maxdeg + n + 4 * maxdeg + 1) / 2 * 2;
 }
 
 __device__ clique_scratch clique_slice(uint32_t *base, uint64_t n, uint64_t maxdeg, uint64_t warp) {
   uint32_t *b = base + warp * clique_words(n, maxdeg);
   clique_scratch x;
-  x.in_c = b, x.of_w = b + n, x.deg_c = b + 2 * n, x.pos = b + 3 * n;
-  x.common = b + 4 * n, x.ia = x.common + maxdeg, x.ib = x.ia + maxdeg, x.xs = x.ib + maxdeg;
-  x.tsum = (ull *)(x.xs + maxdeg); /* 8-byte aligned: n and maxdeg words before it are even in number */
-  x.own = x.tsum + maxdeg;
+  x.tsum = (ull *)b, x.mark = b + 2 * maxdeg;
+  x.common = x.mark + n, x.ia = x.common + maxdeg, x.ib = x.ia + maxdeg, x.degw = x.ib + maxdeg;
   return x;
 }
-
-/* 1: t[e] = |N(v) & N(u)| for every arc e = v->u, counted from the arc
- * with u < v and copied to its reverse. */
-__global__ void __launch_bounds__(kThreads) arc_triangles(dev_graph g, uint64_t m, uint32_t *t) {
-  const int lane = threadIdx.x & 31;
-  for (uint64_t e = global_warp(); e < m; e += (uint64_t)gridDim.x * kWarpsPerBlock) {
-    const uint32_t v = row_of(g, e), u = g.adj[e];
-    if (u > v) continue;
-    const uint64_t dv = deg(g, v), du = deg(g, u);
-    const uint32_t *s = g.adj + g.off[dv <= du ? v : u], *l = g.adj + g.off[dv <= du ? u : v];
-    const uint64_t sl = dv <= du ? dv : du, ll = dv <= du ? du : dv;
-    uint64_t c = 0;
-    for (uint64_t i = lane; i < sl; i += 32) c += has(l, ll, s[i]);
-    c = warp_sum_u64(c);
-    if (lane == 0) t[e] = (uint32_t)c, t[g.off[u] + lower_bound(g.adj + g.off[u], du, v)] = (uint32_t)c;
-  }
-}
-
-/* A member's gathered credit (its index p in C). */
-__device__ __forceinline__ void own(const clique_scratch &x, uint32_t p, int which, ull c, int *overflow) {
-  credit_u64(&x.own[(uint64_t)p * OWN + which], c, overflow);
-}
-
-/* Top edges whose triangle count (|C|) passes this are walked by a block of
- * kHeavyWarps warps each (heavy_arcs), the others by a warp each. */
-constexpr int kHeavyWarps = 32;
-constexpr uint32_t kHeavyCommon = 256;
 
 /* The calling group of G warps (gw this warp's index, G = 1 a warp, else
  * the block) and this thread's index in it. */
@@ -109,217 +108,302 @@ __device__ __forceinline__ uint32_t counted(unsigned *cnt) {
   return c;
 }
 
-/* f(y, z) for each member y of C and each z in y's row below y, the
- * members dealt over the group's warps in equal chunks of at most 32,
- * each chunk's rows laid over its warp's lanes (for_rows_above). */
+/* hit(a, b) for each w < u adjacent to both v and u, a its place in v's
+ * row and b in u's, by the group's threads: the shorter of v's row before
+ * i (u's place there) and u's row below u walked, the other searched. */
+template <int G, class Hit>
+__device__ __forceinline__ void each_below(const dev_graph &g, uint32_t v, uint64_t i, uint32_t u, Hit hit) {
+  const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
+  const uint64_t nu = lower_bound(ru, deg(g, u), u);
+  const bool walk_v = i <= nu;
+  const uint32_t *wr = walk_v ? rv : ru, *sr = walk_v ? ru : rv;
+  const uint64_t wl = walk_v ? i : nu, sl = walk_v ? nu : i;
+  for (uint64_t a = group<G>().t; a < wl; a += 32 * G) {
+    const uint64_t b = lower_bound(sr, sl, wr[a]);
+    if (b < sl && sr[b] == wr[a]) hit(walk_v ? a : b, walk_v ? b : a);
+  }
+}
+
+/* 1: t[e] for every arc e: each triangle w < u < v found once, from its
+ * top edge v->u (each_below), its three arcs from their higher ends
+ * credited (32-bit atomics: a count is below n); the arcs 32 per take of
+ * next.  t starts zeroed. */
+__global__ void __launch_bounds__(kThreads) down_triangles(dev_graph g, uint64_t m, unsigned long long *next,
+                                                            uint32_t *t) {
+  for_wanted_arcs<32>(
+      g, 0, m, next, [](uint64_t) { return true; },
+      [&](uint64_t e, uint32_t v, uint32_t u) { return u < v && e > g.off[v]; }, /* a w needs a place before u */
+      [&](uint64_t e, uint32_t v, uint32_t u) {
+        uint64_t c = 0;
+        each_below<1>(g, v, e - g.off[v], u, [&](uint64_t a, uint64_t b) {
+          atomicAdd(&t[g.off[v] + a], 1u), atomicAdd(&t[g.off[u] + b], 1u), c++;
+        });
+        c = warp_sum_u64(c);
+        if ((threadIdx.x & 31) == 0 && c) atomicAdd(&t[e], (uint32_t)c);
+      });
+}
+
+/* 1b: each arc u->v to a higher id takes its reverse's count. */
+__global__ void up_triangles(dev_graph g, uint64_t m, uint32_t *t) {
+  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += (uint64_t)gridDim.x * blockDim.x) {
+    const uint32_t u = row_of(g, e), v = g.adj[e];
+    if (v > u) t[e] = t[g.off[v] + lower_bound(g.adj + g.off[v], deg(g, v), u)];
+  }
+}
+
+/* f(p, z) for each member p of common[first, first + count) (count at most
+ * 32) and each z in its row below both it and `below`: the rows' parts, a
+ * prefix of each, laid over the warp's lanes (over_stretches). */
+template <class F>
+__device__ __forceinline__ void rows_below(const dev_graph &g, const uint32_t *common, uint32_t first, uint32_t count,
+                                           uint32_t below, uint8_t *idx, F f) {
+  const unsigned lane = threadIdx.x & 31;
+  uint64_t row = 0, len = 0;
+  if (lane < count) {
+    const uint32_t y = common[first + lane];
+    row = g.off[y];
+    len = lower_bound(g.adj + row, deg(g, y), y < below ? y : below);
+  }
+  over_stretches(row, len, idx, [&](int m, uint64_t p, bool ok) {
+    if (ok) f(first + (uint32_t)m, g.adj[p]);
+  });
+}
+
+/* rows_below for every member of common[0, nc), dealt over the group's
+ * warps in equal chunks of at most 32. */
 template <int G, class F>
-__device__ __forceinline__ void for_member_rows(const dev_graph &g, const uint32_t *common, uint32_t nc, uint8_t *idx,
-                                                F f) {
+__device__ __forceinline__ void for_member_rows(const dev_graph &g, const uint32_t *common, uint32_t nc,
+                                                uint32_t below, uint8_t *idx, F f) {
   const group<G> me;
   const uint32_t per = (nc + G - 1) / G, chunk = per < 1 ? 1 : per > 32 ? 32 : per;
   for (uint32_t c0 = me.gw * chunk; c0 < nc; c0 += G * chunk)
-    for_rows_above(g, common + c0, nc - c0 < chunk ? nc - c0 : chunk, 0, idx, f);
+    rows_below(g, common, c0, nc - c0 < chunk ? nc - c0 : chunk, below, idx, f);
 }
 
-/* The triangles w < u < v on the arc v->u at index i of v's row: v's row
- * before i searched in u's row above u, w's indices in the two rows to ia
- * and ib (in no particular order); returns how many. */
+/* The triangles w < u < v on the arc v->u at index i of v's row
+ * (each_below), w's places in the two rows to ia and ib (in no particular
+ * order); returns how many. */
 template <int G>
 __device__ uint32_t triangles_below(const dev_graph &g, uint32_t v, uint64_t i, uint32_t u, const clique_scratch &x,
                                     unsigned *cnt) {
-  const group<G> me;
-  const uint32_t *rv = g.adj + g.off[v], *ru = g.adj + g.off[u];
-  const uint64_t nu = lower_bound(ru, deg(g, u), u);
-  if (me.t == 0) *cnt = 0;
+  if (group<G>().t == 0) *cnt = 0;
   group_barrier<G>();
-  for (uint64_t a = me.t; a < i; a += 32 * G) {
-    const uint64_t b = lower_bound(ru, nu, rv[a]);
-    if (b == nu || ru[b] != rv[a]) continue;
+  each_below<G>(g, v, i, u, [&](uint64_t a, uint64_t b) {
     const unsigned at = atomicAdd(cnt, 1u);
     x.ia[at] = (uint32_t)a, x.ib[at] = (uint32_t)b;
-  }
+  });
   return counted<G>(cnt);
 }
 
-/* C = N(u) & N(v) (the threads over the shorter row, searching the
- * longer): stamped st, listed in common, each member's index and t_uy +
- * t_vy kept; returns |C|. */
+/* The rest of C, its members above u (the shorter of the two rows' parts
+ * above u searched in the longer), listed after W's `found` and marked;
+ * returns |C|. */
 template <int G>
-__device__ uint32_t common_of(const dev_graph &g, const uint32_t *t, uint32_t u, uint32_t v,
-                              const clique_scratch &x, uint32_t st, unsigned *cnt) {
+__device__ uint32_t common_above(const dev_graph &g, uint64_t arc, uint32_t v, uint32_t u, uint32_t found,
+                                 uint32_t base, const clique_scratch &x, unsigned *cnt) {
   const group<G> me;
-  const uint64_t dv = deg(g, v), du = deg(g, u);
-  const uint32_t s = dv <= du ? v : u, l = dv <= du ? u : v;
-  const uint32_t *rs = g.adj + g.off[s], *rl = g.adj + g.off[l];
-  const uint64_t ls = deg(g, s), ll = deg(g, l);
+  const uint32_t *ru = g.adj + g.off[u];
+  const uint64_t v0 = arc + 1, v1 = g.off[v + 1], u1 = g.off[u + 1], u0 = g.off[u] + lower_bound(ru, deg(g, u), u);
+  const bool walk_v = v1 - v0 <= u1 - u0;
+  const uint64_t w0 = walk_v ? v0 : u0, w1 = walk_v ? v1 : u1, s0 = walk_v ? u0 : v0, s1 = walk_v ? u1 : v1;
   if (me.t == 0) *cnt = 0;
   group_barrier<G>();
-  for (uint64_t z = me.t; z < ls; z += 32 * G) {
-    const uint64_t p = lower_bound(rl, ll, rs[z]);
-    if (p == ll || rl[p] != rs[z]) continue;
-    const uint32_t y = rs[z], at = atomicAdd(cnt, 1u);
-    x.in_c[y] = st, x.pos[y] = at, x.common[at] = y;
-    x.tsum[at] = (ull)t[g.off[s] + z] + t[g.off[l] + p];
+  for (uint64_t z = w0 + me.t; z < w1; z += 32 * G) {
+    const uint32_t y = g.adj[z];
+    if (!has(g.adj + s0, s1 - s0, y)) continue;
+    const uint32_t at = found + atomicAdd(cnt, 1u);
+    x.common[at] = y, x.mark[y] = base + at;
   }
-  return counted<G>(cnt);
+  return found + counted<G>(cnt);
 }
 
-/* Each triangle w < u < v on the arc v->u (arc): its edges' 4-cliques and
- * the sums over its vertices' triangles (61, 71); u's, v's and the arc's
- * summed over each warp. */
-template <int G>
-__device__ void triangle_credits(const dev_graph &g, const uint32_t *t, uint64_t arc, uint32_t v, uint32_t u,
-                                 uint32_t found, const clique_scratch &x, const clique_sums &s) {
-  const group<G> me;
-  const uint32_t *rv = g.adj + g.off[v];
-  const ull tuv = t[arc];
-  i128 k_vu = 0, pairs = 0, s61_u = 0, s61_v = 0;
-  for (uint32_t q = me.t; q < found; q += 32 * G) {
-    const uint32_t w = rv[x.ia[q]];
-    const ull k = x.deg_c[w], tvw = t[g.off[v] + x.ia[q]], tuw = t[g.off[u] + x.ib[q]];
-    const ull p = k * (k - (k > 0)) / 2; /* C(k, 2) */
-    credit_u64(&s.k4e[g.off[v] + x.ia[q]], k, s.overflow);
-    credit_u64(&s.k4e[g.off[u] + x.ib[q]], k, s.overflow);
-    credit_u64(&s.s71[w], p, s.overflow);
-    credit_u64(&s.s61[w], (tuw - 1) * (tvw - 1) - k, s.overflow);
-    k_vu += k, pairs += p, s61_u += (tuw - 1) * (tuv - 1) - k, s61_v += (tvw - 1) * (tuv - 1) - k;
-  }
-  k_vu = warp_sum(k_vu), pairs = warp_sum(pairs), s61_u = warp_sum(s61_u), s61_v = warp_sum(s61_v);
-  if ((threadIdx.x & 31) == 0) {
-    credit_sum(&s.k4e[arc], k_vu, s.overflow);
-    credit_sum(&s.s71[u], pairs, s.overflow), credit_sum(&s.s71[v], pairs, s.overflow);
-    credit_sum(&s.s61[u], s61_u, s.overflow), credit_sum(&s.s61[v], s61_v, s.overflow);
-  }
-}
+/* The edge's shared state: where C's marks start, |W|, |C|, the bitmap
+ * (nc rows of `stride` words) and W's inner degrees. */
+struct edge_state {
+  uint32_t base, found, nc, stride;
+  uint32_t *bits, *degw;
+};
 
-/* The 5-cliques whose two highest ids are u < v: triangles z < y < w among
- * the found w (stamped in_w in x.in_c), each vertex credited (members at
- * their index in C), u and v with them all.  Each warp takes its share of
- * the w, w's row marked in its own slice (mine) with w's own stamp, base +
- * 1 + q, from a range the group took together. */
+/* Step b: each inner edge y-z with z below u (and below y), y's bit z and
+ * z's count; within W also z's bit y and y's count. */
 template <int G>
-__device__ void five_clique_credits(const dev_graph &g, const uint32_t *rv, uint32_t u, uint32_t v, uint32_t found,
-                                    const clique_scratch &x, const clique_scratch &mine, uint32_t in_w,
-                                    uint32_t base, uint8_t *idx, const clique_sums &s) {
-  const group<G> me;
-  const int lane = threadIdx.x & 31;
-  i128 all = 0;
-  for (uint32_t q = me.gw; q < found; q += G) {
-    const uint32_t w = rv[x.ia[q]], *rw = g.adj + g.off[w], of_w = base + 1 + q;
-    const uint64_t above_w = lower_bound(rw, deg(g, w), w);
-    uint32_t listed = 0;
-    for (uint64_t j0 = 0; j0 < above_w; j0 += 32) {
-      const uint64_t j = j0 + lane;
-      bool in = false;
-      if (j < above_w) {
-        mine.of_w[rw[j]] = of_w;
-        in = x.in_c[rw[j]] == in_w;
-      }
-      const unsigned mask = __ballot_sync(0xffffffffu, in);
-      if (in) mine.xs[listed + __popc(mask & ((1u << lane) - 1))] = rw[j];
-      listed += __popc(mask);
+__device__ void inner_edges(const dev_graph &g, uint32_t u, const clique_scratch &x, const edge_state &e,
+                            uint8_t *idx) {
+  for_member_rows<G>(g, x.common, e.nc, u, idx, [&](uint32_t p, uint32_t z) {
+    const uint32_t q = x.mark[z] - e.base; /* past |W| where z is not in C (an old or no mark) */
+    if (q >= e.found) return;
+    atomicOr(&e.bits[(uint64_t)p * e.stride + q / 32], 1u << (q & 31));
+    atomicAdd(&e.degw[q], 1u);
+    if (p < e.found) {
+      atomicOr(&e.bits[(uint64_t)q * e.stride + p / 32], 1u << (p & 31));
+      atomicAdd(&e.degw[p], 1u);
     }
-    __syncwarp();
-    uint64_t at_w = 0;
-    for_rows_above(g, mine.xs, listed, 0, idx, [&](uint32_t y, uint32_t z) {
-      if (x.in_c[z] != in_w || mine.of_w[z] != of_w) return;
-      at_w++;
-      own(x, x.pos[z], OWNK5, 1, s.overflow), own(x, x.pos[y], OWNK5, 1, s.overflow);
-    });
-    at_w = warp_sum_u64(at_w); /* below C(d, 2) */
-    if (lane == 0) own(x, x.pos[w], OWNK5, at_w, s.overflow);
-    all += at_w;
-    __syncwarp();
-  }
-  if (lane == 0) credit_sum(&s.k5[u], all, s.overflow), credit_sum(&s.k5[v], all, s.overflow);
+  });
 }
 
-/* The members' gathered credits, added, and the gathering words zeroed. */
-template <int G>
-__device__ void flush_members(const clique_scratch &x, uint32_t nc, const clique_sums &s) {
-  group_barrier<G>();
-  for (uint32_t z = group<G>().t; z < nc; z += 32 * G) {
-    const uint32_t y = x.common[z];
-    ull *o = &x.own[(uint64_t)z * OWN];
-    credit_u64(&s.s66[y], o[OWN66], s.overflow), credit_u64(&s.s70[y], o[OWN70], s.overflow);
-    credit_u64(&s.k5[y], o[OWNK5], s.overflow);
-    o[OWN66] = o[OWN70] = o[OWNK5] = 0;
-  }
-  group_barrier<G>();
+/* x += y, where a wrap sets *wrapped: every credit is >= 0, so a partial
+ * sum past 2^64 - 1 is a total past it (64-bit sums where 128-bit ones
+ * spill registers). */
+__device__ __forceinline__ void add_checked(ull &x, ull y, bool &wrapped) {
+  x += y;
+  wrapped |= x < y;
 }
 
-/* Stamps of at most this leave room for an edge's (two and one per w). */
-constexpr uint32_t kStampLimit = 0x7FFFFFFFu;
+/* Step c, member p's sums: over the T = (w_q, u, v) whose L_T it is in
+ * (its bits q), w_T - 1 (70) and T's t - 6 (66); for p in W, the triangles
+ * of W's bitmap through it, twice each (both), and those whose highest
+ * index is p, once (tops). */
+struct member_terms {
+  ull s70, s66, both, tops;
+};
 
-/* The arc v->u (u < v, arc) by a group of G warps, in the scratch x (the
- * group's first warp's slice) and mine (this warp's, for its w's rows);
- * stamp (the same on every thread of the group) only grows, as the stamps
- * of both slices need, until it is near its end and both are cleared.
- * *cnt is the group's counter in shared memory, idx the warp's 32 bytes. */
+__device__ __forceinline__ member_terms member_sums(const clique_scratch &x, const edge_state &e, uint32_t p,
+                                                    ull tuv, bool &wrapped) {
+  const uint32_t *ap = e.bits + (uint64_t)p * e.stride;
+  member_terms r = {0, 0, 0, 0};
+  for (uint32_t j = 0; j < e.stride; j++)
+    for (uint32_t word = ap[j]; word; word &= word - 1) {
+      const uint32_t q = 32 * j + __ffs(word) - 1;
+      r.s70 += e.degw[q] - 1ull;                     /* q's inner degree counts p; below |W| |C| in all */
+      add_checked(r.s66, x.tsum[q] + tuv - 6, wrapped); /* each t here is at least 2 */
+      if (p >= e.found) continue;
+      const uint32_t *aq = e.bits + (uint64_t)q * e.stride;
+      for (uint32_t k = 0; k < e.stride; k++) { /* below |W|^2 each */
+        const uint32_t both = ap[k] & aq[k];
+        r.both += __popc(both);
+        if (q < p && k <= q / 32) r.tops += __popc(k < q / 32 ? both : both & ((1u << (q & 31)) - 1));
+      }
+    }
+  return r;
+}
+
+/* Step c by the group's threads, a member each; u's, v's and the arc's
+ * credits summed over each warp. */
 template <int G>
-__device__ void top_edge(const dev_graph &g, const uint32_t *t, uint64_t arc, uint32_t v, uint32_t u,
-                         const clique_scratch &x, const clique_scratch &mine, uint32_t &stamp, unsigned *cnt,
-                         uint8_t *idx, const clique_sums &s) {
+__device__ void member_credits(const dev_graph &g, const uint32_t *t, uint64_t arc, uint32_t v, uint32_t u,
+                               const clique_scratch &x, const edge_state &e, const clique_sums &s) {
   const group<G> me;
-  const uint32_t found = triangles_below<G>(g, v, arc - g.off[v], u, x, cnt);
-  if (!found) return; /* no triangle below u: no L_T, no 5-clique either */
-  if (stamp > kStampLimit - found) { /* the stamps start again from a cleared slate */
-    for (uint64_t y = threadIdx.x & 31; y < g.n; y += 32) mine.in_c[y] = 0, mine.of_w[y] = 0;
+  const ull tuv = t[arc];
+  ull k_vu = 0, pairs = 0, s61_u = 0, s61_v = 0, k5_uv = 0;
+  bool wrapped = false;
+  for (uint32_t p = me.t; p < e.nc; p += 32 * G) {
+    const uint32_t y = x.common[p];
+    const member_terms r = member_sums(x, e, p, tuv, wrapped);
+    credit_u64(&s.s70[y], r.s70, s.overflow);
+    credit_u64(&s.s66[y], r.s66, s.overflow);
+    if (p >= e.found) continue;
+    /* y = w of the triangle (w, u, v): its edges' 4-cliques, 61 and 71, and its 5-cliques */
+    const ull k = e.degw[p], tvw = t[g.off[v] + x.ia[p]], tuw = t[g.off[u] + x.ib[p]];
+    const ull c2 = k * (k - (k > 0)) / 2; /* C(k, 2) */
+    credit_u64(&s.k4e[g.off[v] + x.ia[p]], k, s.overflow);
+    credit_u64(&s.k4e[g.off[u] + x.ib[p]], k, s.overflow);
+    credit_u64(&s.s71[y], c2, s.overflow);
+    credit_u64(&s.s61[y], (tuw - 1) * (tvw - 1) - k, s.overflow);
+    credit_u64(&s.k5[y], r.both / 2, s.overflow);
+    add_checked(k_vu, k, wrapped), add_checked(pairs, c2, wrapped);
+    add_checked(s61_u, (tuw - 1) * (tuv - 1) - k, wrapped), add_checked(s61_v, (tvw - 1) * (tuv - 1) - k, wrapped);
+    add_checked(k5_uv, r.tops, wrapped);
+  }
+  if (__any_sync(0xffffffffu, wrapped) && (threadIdx.x & 31) == 0) atomicOr(s.overflow, 1);
+  const i128 k_all = warp_sum((i128)k_vu), pairs_all = warp_sum((i128)pairs), s61_u_all = warp_sum((i128)s61_u),
+             s61_v_all = warp_sum((i128)s61_v), k5_all = warp_sum((i128)k5_uv);
+  if ((threadIdx.x & 31) == 0) {
+    credit_sum(&s.k4e[arc], k_all, s.overflow);
+    credit_sum(&s.s71[u], pairs_all, s.overflow), credit_sum(&s.s71[v], pairs_all, s.overflow);
+    credit_sum(&s.s61[u], s61_u_all, s.overflow), credit_sum(&s.s61[v], s61_v_all, s.overflow);
+    credit_sum(&s.k5[u], k5_all, s.overflow), credit_sum(&s.k5[v], k5_all, s.overflow);
+  }
+}
+
+/* Marks at most this leave room for an edge's (one per member of C). */
+constexpr uint32_t kMarkLimit = 0x7FFFFFFFu;
+
+/* The first mark of an edge of nc members; marks only grow (those of
+ * earlier edges lie below), until they near their end and the marks are
+ * cleared.  `stamp` is the same on every thread of the group. */
+template <int G>
+__device__ uint32_t mark_base(const dev_graph &g, const clique_scratch &x, uint32_t nc, uint32_t &stamp) {
+  if (stamp > kMarkLimit - nc) {
+    for (uint64_t y = group<G>().t; y < g.n; y += 32 * G) x.mark[y] = 0;
     stamp = 0;
     group_barrier<G>();
   }
-  const uint32_t st = ++stamp, nc = common_of<G>(g, t, u, v, x, st, cnt);
-  for_member_rows<G>(g, x.common, nc, idx, [&](uint32_t y, uint32_t z) {
-    if (x.in_c[z] == st) atomicAdd(&x.deg_c[y], 1u), atomicAdd(&x.deg_c[z], 1u);
-  });
-  group_barrier<G>();
-  triangle_credits<G>(g, t, arc, v, u, found, x, s);
-  /* L_T of each T = (y, u, v), y < u: the inner edges y-o of C */
-  const ull tuv = t[arc];
-  for_member_rows<G>(g, x.common, nc, idx, [&](uint32_t y, uint32_t o) {
-    if (x.in_c[o] != st) return;
-    if (y < u)
-      own(x, x.pos[o], OWN70, x.deg_c[y] - 1u, s.overflow),
-          own(x, x.pos[o], OWN66, x.tsum[x.pos[y]] + tuv - 6, s.overflow);
-    if (o < u)
-      own(x, x.pos[y], OWN70, x.deg_c[o] - 1u, s.overflow),
-          own(x, x.pos[y], OWN66, x.tsum[x.pos[o]] + tuv - 6, s.overflow);
-  });
-  group_barrier<G>();
-  for (uint32_t z = me.t; z < nc; z += 32 * G) x.deg_c[x.common[z]] = 0;
-  if (found >= 3) {
-    const uint32_t in_w = ++stamp, *rv = g.adj + g.off[v];
-    for (uint32_t q = me.t; q < found; q += 32 * G) x.in_c[rv[x.ia[q]]] = in_w;
-    group_barrier<G>();
-    five_clique_credits<G>(g, rv, u, v, found, x, mine, in_w, stamp, idx, s);
-    stamp += found;
-  }
-  flush_members<G>(x, nc, s); /* five_clique_credits's w are members of C */
+  const uint32_t base = stamp + 1; /* 0 is no mark */
+  stamp += nc;
+  return base;
 }
 
-/* 2b: the top edges with more than kHeavyCommon triangles, listed. */
-__global__ void heavy_arcs(dev_graph g, uint64_t m, const uint32_t *t, uint64_t *list, unsigned long long *count) {
-  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += (uint64_t)gridDim.x * blockDim.x)
-    if (t[e] > kHeavyCommon && g.adj[e] < row_of(g, e)) list[atomicAdd(count, 1ull)] = e;
+/* The arc v->u (u < v, arc) by a group of G warps, in the scratch x (the
+ * group's first warp's slice), with the bitmap words `bits` (zero) and
+ * `degw` (shared, zero) where W is at most `degw_cap` (else x.degw); both
+ * left zero.  *cnt is the group's counter in shared memory, idx the
+ * warp's 32 bytes. */
+template <int G>
+__device__ void top_edge(const dev_graph &g, const uint32_t *t, uint64_t arc, uint32_t v, uint32_t u,
+                         const clique_scratch &x, uint32_t *bits, uint32_t *degw, uint32_t degw_cap,
+                         uint32_t &stamp, unsigned *cnt, uint8_t *idx, const clique_sums &s) {
+  const group<G> me;
+  edge_state e;
+  e.found = triangles_below<G>(g, v, arc - g.off[v], u, x, cnt);
+  if (!e.found) return; /* no triangle below u: no L_T, no 5-clique either */
+  e.base = mark_base<G>(g, x, t[arc], stamp);
+  const uint32_t *rv = g.adj + g.off[v];
+  for (uint32_t q = me.t; q < e.found; q += 32 * G) {
+    const uint32_t w = rv[x.ia[q]];
+    x.common[q] = w, x.mark[w] = e.base + q;
+    x.tsum[q] = (ull)t[g.off[v] + x.ia[q]] + t[g.off[u] + x.ib[q]];
+  }
+  e.nc = common_above<G>(g, arc, v, u, e.found, e.base, x, cnt); /* its barriers publish W's too */
+  e.stride = (e.found + 31) / 32, e.bits = bits, e.degw = e.found <= degw_cap ? degw : x.degw;
+  inner_edges<G>(g, u, x, e, idx);
+  group_barrier<G>();
+  member_credits<G>(g, t, arc, v, u, x, e, s);
+  group_barrier<G>();
+  const uint64_t words = bitmap_words(e.nc, e.found);
+  for (uint64_t z = me.t; z < words; z += 32 * G) e.bits[z] = 0;
+  for (uint32_t q = me.t; q < e.found; q += 32 * G) e.degw[q] = 0;
+  /* the next edge's first barrier (triangles_below) orders these before its use */
+}
+
+/* 2b: the top edges of more than `heavy` triangles, listed, and the
+ * largest bitmap one of them may need (in words, *most): |W| is below the
+ * triangles, the arc's place in v's row and u's neighbours below u. */
+__global__ void heavy_arcs(dev_graph g, uint64_t m, const uint32_t *t, uint32_t heavy, uint64_t *list,
+                           unsigned long long *count, unsigned long long *most) {
+  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += (uint64_t)gridDim.x * blockDim.x) {
+    if (t[e] <= heavy) continue;
+    const uint32_t v = row_of(g, e), u = g.adj[e];
+    if (u > v) continue;
+    list[atomicAdd(count, 1ull)] = e;
+    const uint64_t below_u = lower_bound(g.adj + g.off[u], deg(g, u), u), before = e - g.off[v];
+    uint64_t f = t[e] < before ? t[e] : before;
+    f = f < below_u ? f : below_u;
+    atomicMax(most, (unsigned long long)bitmap_words(t[e], f));
+  }
 }
 
 /* 2: the heavy top edges (list[0..*count)) a block each, from heavy_next;
  * then, in the same launch, every other arc v->u (u < v) with a triangle
- * a warp each, from next (heavy: whether the heavy ones were listed).
- * The blocks that find no heavy edge left walk light ones while a hub's
- * block is still at its edge. */
+ * a warp each, from next (heavy: the light edges' largest triangle count,
+ * where the heavy ones were listed, else none).  The blocks that find no
+ * heavy edge left walk light ones while a hub's block is still at its
+ * edge.  bits: each warp's bitmap_per words, a block's together. */
 __global__ void __launch_bounds__(32 * kHeavyWarps)
-    top_edges(dev_graph g, uint64_t m, const uint32_t *t, uint32_t *scratch, uint64_t maxdeg, bool heavy,
-              const uint64_t *list, const unsigned long long *count, unsigned long long *heavy_next,
-              unsigned long long *next, clique_sums s) {
+    top_edges(dev_graph g, uint64_t m, const uint32_t *t, uint32_t *scratch, uint64_t maxdeg, uint32_t *bits,
+              uint64_t bitmap_per, bool blocks, uint32_t heavy, const uint64_t *list,
+              const unsigned long long *count, unsigned long long *heavy_next, unsigned long long *next,
+              clique_sums s) {
   __shared__ unsigned long long item;
   __shared__ unsigned block_cnt, warp_cnt[kHeavyWarps];
-  __shared__ uint8_t idx[kHeavyWarps][32]; /* for_rows_above's */
+  __shared__ uint8_t idx[kHeavyWarps][32]; /* over_stretches' */
+  __shared__ uint32_t degw[kHeavyWarps][kHeavyCommon]; /* a warp's W's inner degrees, or a block's together */
   const int wib = threadIdx.x >> 5;
-  const clique_scratch first = clique_slice(scratch, g.n, maxdeg, (uint64_t)blockIdx.x * kHeavyWarps),
-                       x = clique_slice(scratch, g.n, maxdeg, global_warp());
+  for (int i = threadIdx.x; i < kHeavyWarps * (int)kHeavyCommon; i += blockDim.x) (&degw[0][0])[i] = 0;
+  __syncthreads();
+  const clique_scratch x = clique_slice(scratch, g.n, maxdeg, global_warp()),
+                       first = blocks ? clique_slice(scratch, g.n, maxdeg, (uint64_t)blockIdx.x * kHeavyWarps) : x;
   uint32_t stamp = 0; /* the scratch starts zeroed */
-  const unsigned long long heavy_n = heavy ? *count : 0;
+  const unsigned long long heavy_n = blocks ? *count : 0;
   for (;;) {
     if (threadIdx.x == 0) item = take_long(heavy_next);
     __syncthreads();
@@ -327,13 +411,16 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
     __syncthreads(); /* every thread read it before thread 0 takes the next */
     if (it >= heavy_n) break;
     const uint64_t arc = list[it];
-    top_edge<kHeavyWarps>(g, t, arc, row_of(g, arc), g.adj[arc], first, x, stamp, &block_cnt, idx[wib], s);
+    top_edge<kHeavyWarps>(g, t, arc, row_of(g, arc), g.adj[arc], first,
+                          bits + (uint64_t)blockIdx.x * kHeavyWarps * bitmap_per, &degw[0][0],
+                          kHeavyWarps * kHeavyCommon, stamp, &block_cnt, idx[wib], s);
   }
   for_wanted_arcs<1>(
-      g, 0, m, next, [&](uint64_t arc) { return t[arc] > 0 && (!heavy || t[arc] <= kHeavyCommon); },
+      g, 0, m, next, [&](uint64_t arc) { return t[arc] > 0 && (!blocks || t[arc] <= heavy); },
       [](uint64_t, uint32_t v, uint32_t u) { return u < v; },
       [&](uint64_t arc, uint32_t v, uint32_t u) {
-        top_edge<1>(g, t, arc, v, u, x, x, stamp, &warp_cnt[wib], idx[wib], s);
+        top_edge<1>(g, t, arc, v, u, x, bits + (uint64_t)global_warp() * bitmap_per, degw[wib], kHeavyCommon,
+                    stamp, &warp_cnt[wib], idx[wib], s);
       });
 }
 
@@ -352,25 +439,27 @@ __global__ void to_g(dev_graph g, dev_graph gs, const uint32_t *new_of, const ul
   }
 }
 
+constexpr int kCounters = 5;
+
 /* The device's side of a call. */
 struct cbufs {
   const wm_gpu_graph *gg;
   int dev;
   uint64_t *s_off, *g_off;
-  uint32_t *s_adj, *g_adj, *new_of, *t, *scratch;
+  uint32_t *s_adj, *g_adj, *new_of, *t, *scratch, *bits;
   uint64_t *heavy; /* the heavy top edges (heavy_arcs) */
-  ull *sums, *out, *next; /* next: the light arcs', the heavy ones', their count */
+  ull *sums, *out, *next; /* next: the light arcs', the heavy ones', their count, their largest bitmap, 1's arcs */
   int *overflow;
-  cudaEvent_t start, end;
+  cudaEvent_t ev[4]; /* the triangles' start and end, the rest's */
 };
 
 void release(cbufs &b) {
-  void *p[] = {b.s_off, b.g_off, b.s_adj, b.g_adj, b.new_of, b.t, b.scratch, b.heavy, b.sums, b.out, b.next,
-               b.overflow};
+  void *p[] = {b.s_off, b.g_off, b.s_adj, b.g_adj, b.new_of, b.t, b.scratch, b.bits, b.heavy, b.sums, b.out,
+               b.next, b.overflow};
   for (void *x : p)
     if (x) cudaFree(x);
-  if (b.start) cudaEventDestroy(b.start);
-  if (b.end) cudaEventDestroy(b.end);
+  for (cudaEvent_t e : b.ev)
+    if (e) cudaEventDestroy(e);
   cudaGetLastError();
 }
 
@@ -391,11 +480,11 @@ int upload(const wm_gpu_graph *gg, int dev, const wm_graph *h, uint64_t **off, u
   return WM_OK;
 }
 
-/* Every buffer, before the timed window: gs and g (one where g is gs:
- * same), the map to gs's ids, the triangles, the sums (by gs, then by g)
- * and the warps' scratch, zeroed. */
-int prepare(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const uint32_t *new_of, uint64_t maxdeg,
-            dev_graph &ds, dev_graph &dg, unsigned *warps, wm_error *err) {
+/* Every buffer but the warps' scratch, before the timed window: gs and g
+ * (one where g is gs: same), the map to gs's ids, the triangles, the sums
+ * (by gs, then by g), the heavy edges' list and the counters. */
+int prepare(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const uint32_t *new_of, dev_graph &ds,
+            dev_graph &dg, wm_error *err) {
   const uint64_t n = gs->n, m = gs->m;
   int rc = upload(b.gg, b.dev, same ? g : gs, &b.s_off, &b.s_adj, ds, err);
   if (rc) return rc;
@@ -406,58 +495,96 @@ int prepare(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const ui
   WM_CU(cudaMalloc(&b.sums, (5 * n + m) * sizeof *b.sums));
   WM_CU(cudaMalloc(&b.out, (5 * n + m) * sizeof *b.out));
   WM_CU(cudaMalloc(&b.heavy, (m / 2 ? m / 2 : 1) * sizeof *b.heavy));
-  WM_CU(cudaMalloc(&b.next, 3 * sizeof *b.next));
+  WM_CU(cudaMalloc(&b.next, kCounters * sizeof *b.next));
   WM_CU(cudaMalloc(&b.overflow, sizeof *b.overflow));
-  /* the scratch last: its warps are sized by what the rest left free */
-  const uint64_t per_warp = clique_words(n, maxdeg) * sizeof(uint32_t);
-  if (!(*warps = warps_fitting(per_warp, m / 2, "clique sums", err))) return err->code;
-  if (*warps >= kHeavyWarps) *warps -= *warps % kHeavyWarps; /* whole blocks of the heavy edges' */
-  WM_CU(cudaMalloc(&b.scratch, *warps * per_warp));
   WM_CU(cudaMemcpy(b.new_of, new_of, n * sizeof *b.new_of, cudaMemcpyHostToDevice));
   WM_CU(cudaMemset(b.sums, 0, (5 * n + m) * sizeof *b.sums));
-  WM_CU(cudaMemset(b.next, 0, 3 * sizeof *b.next));
+  WM_CU(cudaMemset(b.next, 0, kCounters * sizeof *b.next));
+  WM_CU(cudaMemset(b.t, 0, (m ? m : 1) * sizeof *b.t));
   WM_CU(cudaMemset(b.overflow, 0, sizeof *b.overflow));
-  WM_CU(cudaMemset(b.scratch, 0, *warps * per_warp));
+  for (cudaEvent_t &e : b.ev) WM_CU(cudaEventCreate(&e));
   return set_stop(err);
+}
+
+/* The warps' scratch and bitmaps, zeroed (between the timed windows: their
+ * size waits for the heavy edges' largest bitmap, `most` words).  A light
+ * edge's bitmap is at most heavy x ceil(heavy / 32) words; a heavy one
+ * takes its block's warps' together, or where the warps are fewer than a
+ * block, a warp's own.  *blocks: whether the heavy edges go to blocks. */
+int scratch_for(cbufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, uint32_t heavy, uint64_t most, unsigned *warps,
+                uint64_t *bitmap_per, bool *blocks, wm_error *err) {
+  const uint64_t light = bitmap_words(heavy, heavy), slice = clique_words(n, maxdeg);
+  uint64_t per = light > (most + kHeavyWarps - 1) / kHeavyWarps ? light : (most + kHeavyWarps - 1) / kHeavyWarps;
+  *warps = warps_fitting((slice + per) * sizeof(uint32_t), m / 2, "clique sums", err);
+  if (!*warps) return err->code;
+  *blocks = *warps >= kHeavyWarps;
+  if (*blocks) {
+    *warps -= *warps % kHeavyWarps; /* whole blocks of the heavy edges' */
+  } else if (most > per) {
+    per = most;
+    if (!(*warps = warps_fitting((slice + per) * sizeof(uint32_t), m / 2, "clique sums", err))) return err->code;
+  }
+  *bitmap_per = per;
+  WM_CU(cudaMalloc(&b.scratch, *warps * slice * sizeof(uint32_t)));
+  WM_CU(cudaMalloc(&b.bits, *warps * per * sizeof(uint32_t)));
+  WM_CU(cudaMemset(b.scratch, 0, *warps * slice * sizeof(uint32_t)));
+  WM_CU(cudaMemset(b.bits, 0, *warps * per * sizeof(uint32_t)));
+  return WM_OK;
+}
+
+/* Blocks of 256 threads for a kernel of a thread per item. */
+unsigned thread_blocks(uint64_t items) {
+  const uint64_t blocks = (items + 255) / 256;
+  return (unsigned)(blocks < 1 ? 1 : blocks < 4096 ? blocks : 4096);
 }
 
 /* The passes on gs, the sums by g's labels into s. */
 int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const uint32_t *new_of,
                wm_orbit_clique_sums *s, double *kernel_ms, wm_error *err) {
   const uint64_t n = gs->n, m = gs->m, maxdeg = wm_graph_max_degree(gs) ? wm_graph_max_degree(gs) : 1;
+  const uint32_t heavy = heavy_common_now();
   dev_graph ds, dg;
-  unsigned warps = 0;
-  int rc = prepare(b, gs, g, same, new_of, maxdeg, ds, dg, &warps, err);
+  int rc = prepare(b, gs, g, same, new_of, ds, dg, err);
   if (rc) return rc;
+  int sms = 0;
+  WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
+  const unsigned free_blocks = (unsigned)(sms > 0 ? sms : 1) * kBlocksPerSm;
   const clique_sums cs = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
                           b.overflow};
-  WM_CU(cudaEventCreate(&b.start));
-  WM_CU(cudaEventCreate(&b.end));
-  WM_CU(cudaEventRecord(b.start, 0));
-  /* the heavy edges to blocks where the warps make one */
-  const bool heavy = warps >= kHeavyWarps;
-  const unsigned per_block = heavy ? kHeavyWarps : kWarpsPerBlock;
+  /* 1 and the heavy edges' list, timed apart: the scratch is sized from it */
+  WM_CU(cudaEventRecord(b.ev[0], 0));
   if (m) {
-    arc_triangles<<<warps / kWarpsPerBlock, kThreads>>>(ds, m, b.t);
+    down_triangles<<<free_blocks, kThreads>>>(ds, m, b.next + 4, b.t);
     WM_CU(cudaGetLastError());
-    if (heavy) heavy_arcs<<<warps / kWarpsPerBlock, kThreads>>>(ds, m, b.t, b.heavy, b.next + 2);
+    up_triangles<<<thread_blocks(m), 256>>>(ds, m, b.t);
     WM_CU(cudaGetLastError());
-    top_edges<<<warps / per_block, 32 * per_block>>>(ds, m, b.t, b.scratch, maxdeg, heavy, b.heavy, b.next + 2,
-                                                      b.next + 1, b.next, cs);
+    heavy_arcs<<<thread_blocks(m), 256>>>(ds, m, b.t, heavy, b.heavy, b.next + 2, b.next + 3);
     WM_CU(cudaGetLastError());
   }
-  const uint64_t most = n > m ? n : m, blocks = (most + 255) / 256;
-  to_g<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256>>>(dg, ds, b.new_of, b.sums, b.out);
+  float ms[2] = {0, 0};
+  if ((rc = wm_gpu_end_timed(b.ev[0], b.ev[1], "orbits", &ms[0], kernel_ms, err))) return rc;
+  unsigned long long found[2] = {0, 0}; /* the heavy edges, their largest bitmap */
+  WM_CU(cudaMemcpy(found, b.next + 2, sizeof found, cudaMemcpyDeviceToHost));
+  unsigned warps = 0;
+  uint64_t bitmap_per = 0;
+  bool blocks = false;
+  if (m && (rc = scratch_for(b, n, m, maxdeg, heavy, found[1], &warps, &bitmap_per, &blocks, err))) return rc;
+  WM_CU(cudaEventRecord(b.ev[2], 0));
+  if (m) {
+    const unsigned per_block = blocks ? kHeavyWarps : kWarpsPerBlock;
+    top_edges<<<warps / per_block, 32 * per_block>>>(ds, m, b.t, b.scratch, maxdeg, b.bits, bitmap_per, blocks,
+                                                      heavy, b.heavy, b.next + 2, b.next + 1, b.next, cs);
+    WM_CU(cudaGetLastError());
+  }
+  const unsigned back_blocks = thread_blocks(n > m ? n : m);
+  to_g<<<back_blocks, 256>>>(dg, ds, b.new_of, b.sums, b.out);
   WM_CU(cudaGetLastError());
-  float ms = 0;
-  rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
-  if (rc) return rc;
-  unsigned long long nheavy = 0;
-  WM_CU(cudaMemcpy(&nheavy, b.next + 2, sizeof nheavy, cudaMemcpyDeviceToHost));
+  if ((rc = wm_gpu_end_timed(b.ev[2], b.ev[3], "orbits", &ms[1], kernel_ms, err))) return rc;
   if (wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (clique sums, GPU): %u warps, g %s, %llu top edges of more than %u triangles by blocks, "
-            "kernels %.3f ms\n", warps, same ? "in degree order (read as it is)" : "relabelled by degree", nheavy,
-            kHeavyCommon, ms);
+    fprintf(stderr, "orbits (clique sums, GPU): %u warps, g %s, %llu top edges of more than %u triangles by %s "
+            "(bitmaps of up to %llu words), kernels %.3f ms: triangles %.3f, clique sums and back %.3f\n", warps,
+            same ? "in degree order (read as it is)" : "relabelled by degree", found[0], heavy,
+            blocks ? "blocks" : "warps", found[1], ms[0] + ms[1], ms[0], ms[1]);
   int overflow = 0;
   WM_CU(cudaMemcpy(&overflow, b.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
   if (overflow) return wm_fail(err, WM_EINPUT, "orbits: a sum over the 4-cliques at a vertex or an edge passes 2^64 - 1");

@@ -2,8 +2,8 @@
  * sizes 3 and 4) and the 5-vertex orbits' GPU clique sums and 5-cycles
  * (gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu) on the CPU emulator against
  * their CPU oracles (wm_orbit_aggregates_cpu, wm_orbit_clique_sums_cpu,
- * wm_orbit_cycles5_from; the aggregates also with every top and arc walked
- * by a block), every vertex and arc exactly: small Erdos-Renyi
+ * wm_orbit_cycles5_from; the aggregates and the clique sums also with every
+ * top and arc walked by a block), every vertex and arc exactly: small Erdos-Renyi
  * graphs, a power-law graph, hubs over a sparse graph, a star, K12, an
  * empty and a 2-vertex graph and any edge-list files given, each as built
  * (the GPU relabels and uploads) and renumbered by degree with the graph
@@ -82,6 +82,16 @@ static int check_cliques(const char *name, const wm_graph *g, const wm_gpu_graph
          (unsigned long long)total[0], (unsigned long long)total[1], (unsigned long long)total[2],
          (unsigned long long)total[3], (unsigned long long)total[4], (unsigned long long)total[5]);
   return 0;
+}
+
+/* The clique sums as the warps and blocks share them, then with every top
+ * edge walked by a block (WM_TEST_ORBIT_HEAVY=1). */
+static int check_cliques_both(const char *name, const wm_graph *g, const wm_gpu_graph *gg) {
+  int bad = check_cliques(name, g, gg);
+  setenv("WM_TEST_ORBIT_HEAVY", "1", 1);
+  bad += check_cliques((std::string(name) + " (blocks)").c_str(), g, gg);
+  unsetenv("WM_TEST_ORBIT_HEAVY");
+  return bad;
 }
 
 /* The aggregates of size k (3: triangles per arc; 4: also the 4-cliques,
@@ -212,7 +222,7 @@ static bool wanted(const std::string &name, const char *only) {
 /* g as built (uploaded by the call), then by degree with gg holding it;
  * then the walks. */
 static int check(const std::string &name, const wm_graph *g0) {
-  int bad = check_aggregates_both(name.c_str(), g0, NULL) + check_cliques(name.c_str(), g0, NULL) +
+  int bad = check_aggregates_both(name.c_str(), g0, NULL) + check_cliques_both(name.c_str(), g0, NULL) +
             check_cycles(name.c_str(), g0, NULL);
   wm_graph *g = NULL;
   wm_gpu_graph *gg = NULL;
@@ -222,7 +232,7 @@ static int check(const std::string &name, const wm_graph *g0) {
     exit(2);
   }
   const std::string by = name + " by degree";
-  bad += check_aggregates_both(by.c_str(), g, gg) + check_cliques(by.c_str(), g, gg) + check_cycles(by.c_str(), g, gg);
+  bad += check_aggregates_both(by.c_str(), g, gg) + check_cliques_both(by.c_str(), g, gg) + check_cycles(by.c_str(), g, gg);
   wm_gpu_graph_destroy(gg);
   wm_graph_destroy(g);
   return bad + check_walks(name, g0);
