@@ -169,6 +169,18 @@ __device__ inline uint32_t clamp_degree(uint64_t lo, uint64_t hi) {
   return hi - lo < 0xFFFFFFFFu ? (uint32_t)(hi - lo) : 0xFFFFFFFFu;
 }
 
+/* Whole warp: inclusive sums of n and d over the lanes up to this one,
+ * and the OR of bits over the whole warp. */
+__device__ inline void warp_scan(uint32_t lane, uint32_t &n, uint64_t &d, unsigned &bits) {
+#pragma unroll
+  for (int k = 1; k < 32; k <<= 1) {
+    const uint32_t yn = __shfl_up_sync(FULL, n, k);
+    const uint64_t yd = __shfl_up_sync(FULL, d, k);
+    if ((int)lane >= k) n += yn, d += yd;
+    bits |= __shfl_xor_sync(FULL, bits, k);
+  }
+}
+
 /* Appends this thread's won items (vertex w[r] of degree dg[r]) to the
  * sink, with one atomic for the block: the grid tier's blocks all append
  * to one word, where an atomic per warp would queue thousands at a level.
@@ -188,13 +200,7 @@ __device__ void append(const Sink &s, const bool *won, const uint32_t *w, const 
    * same over the warps by warp 0, which claims the block's room */
   uint32_t ni = n;
   uint64_t di = d;
-#pragma unroll
-  for (int k = 1; k < 32; k <<= 1) {
-    uint32_t yn = __shfl_up_sync(FULL, ni, k);
-    uint64_t yd = __shfl_up_sync(FULL, di, k);
-    if ((int)lane >= k) ni += yn, di += yd;
-    bits |= __shfl_xor_sync(FULL, bits, k);
-  }
+  warp_scan(lane, ni, di, bits);
   WarpSum *ws = s.ws;
   if (lane == 31) ws[warp] = WarpSum{di, ni, bits};
   __syncthreads();
@@ -203,13 +209,7 @@ __device__ void append(const Sink &s, const bool *won, const uint32_t *w, const 
     uint32_t tn = t.n;
     uint64_t td = t.d;
     unsigned tb = t.bits;
-#pragma unroll
-    for (int k = 1; k < 32; k <<= 1) {
-      uint32_t yn = __shfl_up_sync(FULL, tn, k);
-      uint64_t yd = __shfl_up_sync(FULL, td, k);
-      if ((int)lane >= k) tn += yn, td += yd;
-      tb |= __shfl_xor_sync(FULL, tb, k);
-    }
+    warp_scan(lane, tn, td, tb);
     unsigned long long old = 0;
     if (lane == 31 && tn) {
       old = atomicAdd(&s.c->packed, ((unsigned long long)tn << P::COUNT_SHIFT) + td);
