@@ -367,8 +367,9 @@ typedef struct warpmatch_orbit_options {
                              edge in each edge orbit (graphlet_size 3, 4 or 5; on the CPU, by
                              the edge formula up to 4 or, with method ENUMERATE and for 5, the
                              enumerator: FORMULA with 5 is WARPMATCH_EUSAGE) */
-  int gpus;               /* GPUs 0..gpus-1 for the 5-vertex sums of the walk over 4-vertex
-                             sets (WM_ORBIT5_WALK=1; docs/orbits.md), their tasks dealt in turn
+  int gpus;               /* GPUs 0..gpus-1 for size 5's heavy pieces: the non-induced
+                             counts' per-vertex walks, clique sums and 5-cycles, or the sums
+                             of the walk over 4-vertex sets (WM_ORBIT5_WALK=1); docs/orbits.md
                              (1..WARPMATCH_MAX_GPUS; 0, the default: the context's,
                              warpmatch_set_gpus); WARPMATCH_EDEVICE where the host has fewer.
                              The other passes use the first */

@@ -31,7 +31,7 @@ static const wm_optspec spec[] = {
     {"device", "auto|cpu|gpu",
      "where the formula runs (default auto: size 5 on the GPU where one is usable, sizes 2-4 on the CPU); the "
      "enumerator and the edge orbits run on the CPU"},
-    {"gpus", "N", "GPU: the walk over 4-vertex sets (WM_ORBIT5_WALK=1) on N GPUs of this host (default 1)"},
+    {"gpus", "N", "GPU: size 5's walks, clique sums and 5-cycles on N GPUs of this host (default 1)"},
     {"threads", "N", "CPU threads (default: all)"},
     {"input-format", "auto|edgelist|mtx|wmg", "the graph file's format (default: from its content)"},
     {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"},

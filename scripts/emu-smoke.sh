@@ -6,7 +6,8 @@
 # runs 0 and 5), the orbits' aggregates and the 5-vertex orbits' clique
 # sums, 5-cycles and per-vertex walks (orbit-emu.sh on an Erdos-Renyi
 # graph, two hub graphs whose tops and edges go to blocks, K12, two
-# triangles and the 2-vertex graph), the triangle, clique and diamond kernels with tiny
+# triangles and the 2-vertex graph; then a hub graph and two triangles
+# with the 5-vertex pieces dealt over two emulated devices), the triangle, clique and diamond kernels with tiny
 # policy constants on one device and as two processes of two devices,
 # one of them interrupted too (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS
 # suites' small graphs on one and three emulated GPUs and two processes of
@@ -33,6 +34,8 @@ step() {
 }
 step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS="0 5" bash "$repo/scripts/motif-emu.sh"
 step orbit-emu env WM_EMU_BUILD="$base/orbit" ORBIT_EMU_ONLY="er(40|hub(700|2 hubs|K12|two triangles|edge(2)" \
+  bash "$repo/scripts/orbit-emu.sh"
+step orbit-emu-2gpus env WM_EMU_BUILD="$base/orbit" EMU_DEVICES=2 EMU_P2P=0 ORBIT_EMU_ONLY="hub(700|two triangles" \
   bash "$repo/scripts/orbit-emu.sh"
 step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh"
 step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh"

@@ -3,7 +3,7 @@
 # triangles per arc, 4-cliques, 4-cycle and diamond sums per vertex), the
 # 5-vertex orbits' GPU clique sums and 5-cycles
 # (matcher/orbits/gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu, with the
-# gpu_motif_*.cuh and gpu_orbit_warps.cuh they include) and their per-vertex
+# gpu_motif_*.cuh, gpu_orbit_warps.cuh and gpu_orbit_devices.cuh they include) and their per-vertex
 # walks (gpu_orbit_walks5.cu), with device/gpu_check.cu and
 # device/gpu_graph.cu, on the CPU emulator of scripts/bfs-emu/ and checks
 # them against their CPU oracles exactly (scripts/orbit-emu/check.cpp says on
@@ -16,7 +16,10 @@
 #   bash scripts/orbit-emu.sh [EDGE_LIST ...]
 # Environment: WM_EMU_BUILD (default build-orbit-emu), EMU_SMS (emulated
 # SMs, default 2), ORBIT_EMU_ONLY=TEXT|TEXT|... (only the built graphs whose
-# name holds one of them).
+# name holds one of them), EMU_DEVICES=N (the 5-vertex pieces over N
+# emulated devices; EMU_P2P=0: dealt statically, without shared counters;
+# EMU_DEFER_DEVICE=0: device 0's work held back until waited for, so that
+# the others take the shared counters' items first).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WM_EMU_BUILD:-$repo/build-orbit-emu}"
@@ -33,7 +36,7 @@ cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 . "$emu/emu_rewrite.sh"
 rm -f "$build"/src/*.cuh "$build"/src/*.cpp
 for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu matcher/orbits/gpu_orbit_sums.cu \
-         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh \
+         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh matcher/orbits/gpu_orbit_devices.cuh \
          "$repo"/matcher/motifs/gpu_motif_*.cuh; do
   f=${f#"$repo/"}
   out="$build/src/$(basename "$f")"

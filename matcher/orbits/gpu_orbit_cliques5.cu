@@ -45,6 +45,7 @@
 #include "device.h"
 #include "orbit_cliques5.h"
 #include "gpu_orbit_warps.cuh"
+#include "gpu_orbit_devices.cuh"
 
 namespace {
 
@@ -594,11 +595,187 @@ int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const
   return WM_OK;
 }
 
+/* ---- over several devices -------------------------------------------- */
+
+/* Over devices that reach device 0 with peer atomics, each runs the passes
+ * on its own copy of gs, the top edges taken from two counters in device
+ * 0's memory (sh: the light arcs', the heavy ones'); the heavy edges are
+ * listed once, on device 0, and that list given to every device, so that
+ * an index names one edge everywhere.  Every credit is >= 0, so the
+ * devices' sums added pass 2^64 - 1 exactly where one device's total
+ * would: the host adds them (by gs's ids, before k4e is halved: an edge's
+ * two triangles may be on two devices) and device 0 takes the total back
+ * to g's labels. */
+struct cliques_over {
+  cbufs b[WM_MAX_GPUS];
+  dev_graph ds[WM_MAX_GPUS], dg[WM_MAX_GPUS];
+  unsigned warps[WM_MAX_GPUS];
+  bool heavy; /* every device has the warps for a block per heavy edge */
+  ull *sh;
+};
+
+/* Every device's buffers, and device 0's counters zeroed. */
+int prepare_all(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g,
+                bool same, const uint32_t *new_of, uint64_t maxdeg, wm_error *err) {
+  C.heavy = true;
+  for (int d = 0; d < D.n; d++) {
+    cbufs &b = C.b[d];
+    b.gg = gg, b.dev = d;
+    WM_CUD(d, cudaSetDevice(d));
+    int rc = wm_gpu_on_device(err, d, prepare(b, gs, g, same, new_of, maxdeg, C.ds[d], C.dg[d], &C.warps[d], err));
+    if (!rc) rc = wm_gpu_on_device(err, d, set_stop(err, 1));
+    if (rc) return rc;
+    C.heavy = C.heavy && C.warps[d] >= kHeavyWarps;
+    WM_CUD(d, cudaEventCreate(&b.start));
+    WM_CUD(d, cudaEventCreate(&b.end));
+  }
+  WM_CUD(0, cudaSetDevice(0));
+  WM_CUD(0, cudaMalloc(&C.sh, 2 * sizeof *C.sh));
+  WM_CUD(0, cudaMemset(C.sh, 0, 2 * sizeof *C.sh));
+  return WM_OK;
+}
+
+/* Device 0's list of the heavy top edges (after its triangles), copied to
+ * the others. */
+int share_heavy(cliques_over &C, int ndev, uint64_t m, uint64_t *nheavy, wm_error *err) {
+  WM_CUD(0, cudaSetDevice(0));
+  heavy_arcs<<<C.warps[0] / kWarpsPerBlock, kThreads>>>(C.ds[0], m, C.b[0].t, C.b[0].heavy, C.b[0].next + 2);
+  WM_CUD(0, cudaGetLastError());
+  unsigned long long count = 0;
+  WM_CUD(0, cudaMemcpy(&count, C.b[0].next + 2, sizeof count, cudaMemcpyDeviceToHost));
+  *nheavy = count;
+  uint64_t *list = (uint64_t *)malloc((count ? count : 1) * sizeof *list);
+  if (!list) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the heavy top edges (%llu)", count);
+  cudaError_t e = cudaMemcpy(list, C.b[0].heavy, count * sizeof *list, cudaMemcpyDeviceToHost);
+  int d = 0;
+  for (d = 1; e == cudaSuccess && d < ndev; d++)
+    if ((e = cudaSetDevice(d)) == cudaSuccess &&
+        (e = cudaMemcpy(C.b[d].heavy, list, count * sizeof *list, cudaMemcpyHostToDevice)) == cudaSuccess)
+      e = cudaMemcpy(C.b[d].next + 2, &count, sizeof count, cudaMemcpyHostToDevice);
+  free(list);
+  if (e != cudaSuccess) return wm_cuda_fail_dev(err, d - 1, e, "sharing the heavy top edges", __FILE__, __LINE__);
+  return WM_OK;
+}
+
+/* The passes on every device, queued, then waited for at once; the
+ * slowest device's time in *ms. */
+int run_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t maxdeg, uint64_t *nheavy, float *ms,
+            wm_error *err) {
+  int rc;
+  for (int d = 0; d < ndev; d++) {
+    WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaEventRecord(C.b[d].start, 0));
+    if (m) arc_triangles<<<C.warps[d] / kWarpsPerBlock, kThreads>>>(C.ds[d], m, C.b[d].t);
+    WM_CUD(d, cudaGetLastError());
+  }
+  if (m && C.heavy && (rc = share_heavy(C, ndev, m, nheavy, err))) return rc;
+  const unsigned per_block = C.heavy ? kHeavyWarps : kWarpsPerBlock;
+  for (int d = 0; d < ndev; d++) {
+    cbufs &b = C.b[d];
+    const clique_sums cs = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
+                            b.overflow};
+    WM_CUD(d, cudaSetDevice(d));
+    if (m)
+      top_edges<<<C.warps[d] / per_block, 32 * per_block>>>(C.ds[d], m, b.t, b.scratch, maxdeg, C.heavy, b.heavy,
+                                                              b.next + 2, C.sh + 1, C.sh, cs);
+    WM_CUD(d, cudaGetLastError());
+    WM_CUD(d, cudaEventRecord(b.end, 0));
+  }
+  if ((rc = o5_wait_all(ndev, err))) return rc;
+  cudaEvent_t s[WM_MAX_GPUS], e[WM_MAX_GPUS];
+  for (int d = 0; d < ndev; d++) s[d] = C.b[d].start, e[d] = C.b[d].end;
+  return o5_slowest(ndev, s, e, ms, err);
+}
+
+/* The devices' sums (5n + m words by gs) added into total, exactly (tmp:
+ * as many words); 1 in *over where one device's or the total passed
+ * 2^64 - 1. */
+int add_sums(cliques_over &C, int ndev, uint64_t words, ull *total, ull *tmp, int *over, wm_error *err) {
+  for (int d = 0; d < ndev; d++) {
+    int of = 0;
+    WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaMemcpy(&of, C.b[d].overflow, sizeof of, cudaMemcpyDeviceToHost));
+    WM_CUD(d, cudaMemcpy(d ? tmp : total, C.b[d].sums, words * sizeof *total, cudaMemcpyDeviceToHost));
+    *over |= of;
+    for (uint64_t i = 0; d && i < words; i++) *over |= __builtin_add_overflow(total[i], tmp[i], &total[i]);
+  }
+  return WM_OK;
+}
+
+/* total (by gs) to g's labels on device 0 (to_g), into s; *ms its time. */
+int back_to_g(cliques_over &C, uint64_t n, uint64_t m, const ull *total, wm_orbit_clique_sums *s, float *ms,
+              wm_error *err) {
+  cbufs &b = C.b[0];
+  WM_CUD(0, cudaSetDevice(0));
+  WM_CUD(0, cudaMemcpy(b.sums, total, (5 * n + m) * sizeof *total, cudaMemcpyHostToDevice));
+  WM_CUD(0, cudaEventRecord(b.start, 0));
+  const uint64_t most = n > m ? n : m, blocks = (most + 255) / 256;
+  to_g<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256>>>(C.dg[0], C.ds[0], b.new_of, b.sums, b.out);
+  WM_CUD(0, cudaGetLastError());
+  WM_CUD(0, cudaEventRecord(b.end, 0));
+  WM_CUD(0, cudaEventSynchronize(b.end));
+  WM_CUD(0, cudaEventElapsedTime(ms, b.start, b.end));
+  uint64_t *to[6] = {s->s61, s->s66, s->s70, s->s71, s->k5, s->k4e};
+  for (int i = 0; i < 6; i++)
+    if (i < 5 || m) WM_CUD(0, cudaMemcpy(to[i], b.out + i * n, (i < 5 ? n : m) * sizeof(ull), cudaMemcpyDeviceToHost));
+  return WM_OK;
+}
+
+int sums_over(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g,
+              bool same, const uint32_t *new_of, wm_orbit_clique_sums *s, double *kernel_ms, wm_error *err) {
+  const uint64_t n = gs->n, m = gs->m, maxdeg = wm_graph_max_degree(gs) ? wm_graph_max_degree(gs) : 1;
+  const uint64_t words = 5 * n + m;
+  uint64_t nheavy = 0;
+  float ms = 0, back_ms = 0;
+  int rc = prepare_all(C, D, gg, gs, g, same, new_of, maxdeg, err);
+  if (!rc) rc = run_all(C, D.n, n, m, maxdeg, &nheavy, &ms, err);
+  if (rc) return rc;
+  ull *total = (ull *)malloc(2 * words * sizeof *total);
+  if (!total) return wm_fail(err, WM_EINPUT, "orbits: out of memory for adding the devices' clique sums");
+  int over = 0;
+  rc = add_sums(C, D.n, words, total, total + words, &over, err);
+  if (!rc && over)
+    rc = wm_fail(err, WM_EINPUT, "orbits: a sum over the 4-cliques at a vertex or an edge passes 2^64 - 1");
+  if (!rc) rc = back_to_g(C, n, m, total, s, &back_ms, err);
+  free(total);
+  if (rc) return rc;
+  if (kernel_ms) *kernel_ms += ms + back_ms;
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (clique sums, %d GPUs, %s): %u warps on device 0, g %s, %llu top edges of more than %u "
+            "triangles by blocks, kernels %.3f ms (the slowest device's)\n", D.n, o5_how(D), C.warps[0],
+            same ? "in degree order (read as it is)" : "relabelled by degree", (unsigned long long)nheavy,
+            kHeavyCommon, ms + back_ms);
+  return WM_OK;
+}
+
+/* sums_over with every buffer freed and the caller's device current again,
+ * on every path. */
+int run_over(const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g, bool same,
+             const uint32_t *new_of, wm_orbit_clique_sums *s, double *kernel_ms, wm_error *err) {
+  int was = 0;
+  WM_CU(cudaGetDevice(&was));
+  cliques_over *C = (cliques_over *)calloc(1, sizeof *C);
+  if (!C) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the devices' clique sums");
+  const int rc = sums_over(*C, D, gg, gs, g, same, new_of, s, kernel_ms, err);
+  o5_quiesce(D.n);
+  for (int d = 0; d < D.n; d++)
+    if (cudaSetDevice(d) == cudaSuccess) release(C->b[d]);
+  if (C->sh && cudaSetDevice(0) == cudaSuccess) cudaFree(C->sh);
+  cudaGetLastError();
+  cudaSetDevice(was);
+  free(C);
+  return rc;
+}
+
 }  // namespace
 
-int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, wm_orbit_clique_sums *s,
+int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, wm_orbit_clique_sums *s,
                              double *kernel_ms, wm_error *err) {
   if (!g->n) return WM_OK;
+  o5_devices D;
+  if (o5_devices_open(gpus, D, err)) return err->code;
+  if (D.n > 1 && !D.shared && wm_trace_on("WM_ORBIT_TRACE")) /* the kernels take their counters whole */
+    fprintf(stderr, "orbits (clique sums): on one GPU of %d (%s)\n", D.n, D.why);
   wm_graph *gs = NULL;
   uint32_t *old_of = NULL;
   if (wm_graph_relabel_by_degree_map(g, &gs, &old_of, err)) return err->code;
@@ -607,7 +784,9 @@ int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, w
   bool same = true; /* g is in degree order already: gs is g */
   if (!rc)
     for (uint32_t v = 0; v < g->n; v++) new_of[old_of[v]] = v, same = same && old_of[v] == v;
-  if (!rc) {
+  if (!rc && D.n > 1 && D.shared) {
+    rc = run_over(D, gg, gs, g, same, new_of, s, kernel_ms, err);
+  } else if (!rc) {
     cbufs b;
     memset(&b, 0, sizeof b);
     b.gg = gg;

@@ -17,7 +17,13 @@
  * below 0 and the high words of 128-bit credits, all by atomics, so that
  * the count (start + its 5-cycles) is exact in any order of the adds and
  * one past 2^64 - 1 is found at the end, never wrapped.  The warps are as
- * many as fit 3/4 of the free memory. */
+ * many as fit 3/4 of the free memory.
+ * Over several devices (gpu_orbit_devices.cuh) each holds the ranked graph
+ * and takes its part of pass 1's p and pass 3's tops (the same heavy ones
+ * on every device: those of the device with the fewest warps); between the
+ * passes the host adds the devices' marks and gives every device the sums,
+ * and at the end adds their counts (the start in device 0's alone), each
+ * low word's wraps to its carry, as the processes do (orbit_cycles5.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +33,7 @@
 #include "orbit_cycles5.h"
 #include "orbit_ranked.h"
 #include "gpu_orbit_warps.cuh"
+#include "gpu_orbit_devices.cuh"
 
 namespace {
 
@@ -88,13 +95,13 @@ __device__ cycle_scratch cycle_slice(uint32_t *base, uint64_t n, uint64_t warp) 
 }
 
 /* 1: the triangles p < q < t from their lowest vertex p (triangle_terms
- * of orbit_cycles5.c), a warp per p. */
+ * of orbit_cycles5.c), a warp per p (this device's deal of next's). */
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
-    triangle_terms(ranked_dev r, uint32_t *scratch, unsigned long long *next, counts c, ull *marks) {
+    triangle_terms(ranked_dev r, uint32_t *scratch, unsigned long long *next, o5_deal deal, counts c, ull *marks) {
   const int lane = threadIdx.x & 31;
   const cycle_scratch s = cycle_slice(scratch, r.n, global_warp());
   uint32_t *local = s.W;
-  for (uint64_t p = grab64(next); p < r.n; p = grab64(next)) {
+  for (uint64_t p = o5_dealt(deal, grab64(next)); p < r.n; p = o5_dealt(deal, grab64(next))) {
     const uint64_t k = r.off[p + 1] - r.up[p];
     if (k < 2) continue;
     const uint32_t *out = r.adj + r.up[p], last = out[k - 1];
@@ -228,16 +235,17 @@ __device__ void cycles_at(const ranked_dev &r, const cycle_scratch &s, const cou
 /* 3: the heavy tops, the last `heavy` ranks, a block each (from
  * heavy_next); then, in the same launch, the others a warp each (from
  * next), the highest rank first: the blocks that find no heavy top left
- * walk light ones while a hub's block is still at its top. */
+ * walk light ones while a hub's block is still at its top.  Each counter
+ * by this device's deal. */
 __global__ void __launch_bounds__(32 * kHeavyWarps)
     cycles_from(ranked_dev r, uint32_t *scratch, uint32_t heavy, unsigned long long *heavy_next,
-                unsigned long long *next, counts c, const ull *marks) {
+                unsigned long long *next, o5_deal deal, counts c, const ull *marks) {
   __shared__ unsigned long long item;
   __shared__ unsigned block_nt;
   __shared__ unsigned warp_nt[kHeavyWarps];
   const cycle_scratch first = cycle_slice(scratch, r.n, blockIdx.x * kHeavyWarps);
   for (;;) {
-    if (threadIdx.x == 0) item = take_long(heavy_next);
+    if (threadIdx.x == 0) item = o5_dealt(deal, take_long(heavy_next));
     __syncthreads();
     const unsigned long long it = item;
     __syncthreads(); /* every thread read it before thread 0 takes the next */
@@ -245,7 +253,7 @@ __global__ void __launch_bounds__(32 * kHeavyWarps)
     cycles_at<kHeavyWarps>(r, first, c, marks, (uint32_t)(r.n - 1 - it), &block_nt);
   }
   const cycle_scratch s = cycle_slice(scratch, r.n, global_warp());
-  for (uint64_t i = heavy + grab64(next); i < r.n; i = heavy + grab64(next)) {
+  for (uint64_t i = heavy + o5_dealt(deal, grab64(next)); i < r.n; i = heavy + o5_dealt(deal, grab64(next))) {
     const uint32_t h = (uint32_t)(r.n - 1 - i);
     if (r.up[h] == r.off[h]) continue; /* no lower neighbour, no cycle with top h (nor a term) */
     cycles_at<1>(r, s, c, marks, h, &warp_nt[threadIdx.x >> 5]);
@@ -263,6 +271,7 @@ struct ybufs {
   uint32_t *adj, *scratch;
   ull *low, *carry, *marks, *next;
   cudaEvent_t start, end;
+  cudaEvent_t mid, resume; /* over several devices: the marks' exchange between the passes */
 };
 
 void release(ybufs &b) {
@@ -271,6 +280,8 @@ void release(ybufs &b) {
     if (x) cudaFree(x);
   if (b.start) cudaEventDestroy(b.start);
   if (b.end) cudaEventDestroy(b.end);
+  if (b.mid) cudaEventDestroy(b.mid);
+  if (b.resume) cudaEventDestroy(b.resume);
   cudaGetLastError();
 }
 
@@ -325,11 +336,12 @@ int passes(ybufs &b, const wm_orbit_ranked &rk, unsigned warps, double *kernel_m
   WM_CU(cudaEventCreate(&b.start));
   WM_CU(cudaEventCreate(&b.end));
   WM_CU(cudaEventRecord(b.start, 0));
-  triangle_terms<<<warps / kWarpsPerBlock, kThreads>>>(r, b.scratch, b.next, c, b.marks);
+  triangle_terms<<<warps / kWarpsPerBlock, kThreads>>>(r, b.scratch, b.next, o5_deal{0, 1}, c, b.marks);
   WM_CU(cudaGetLastError());
   sum_marks<<<(unsigned)((rk.n + 255) / 256 < 1024 ? (rk.n + 255) / 256 : 1024), 256>>>(r, b.marks);
   WM_CU(cudaGetLastError());
-  cycles_from<<<warps / per_block, 32 * per_block>>>(r, b.scratch, heavy, b.next + 1, b.next + 2, c, b.marks);
+  cycles_from<<<warps / per_block, 32 * per_block>>>(r, b.scratch, heavy, b.next + 1, b.next + 2, o5_deal{0, 1}, c,
+                                                     b.marks);
   WM_CU(cudaGetLastError());
   float ms = 0;
   rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
@@ -359,18 +371,168 @@ int cycles5(const wm_graph *g, const wm_orbit_ranked &rk, uint64_t start, uint64
   return rc;
 }
 
+/* ---- over several devices -------------------------------------------- */
+
+/* Each device's counters: device 0's where the devices share them (sh),
+ * else its own. */
+ull *counters(const o5_devices &D, ybufs &b, ull *sh) { return D.shared ? sh : b.next; }
+
+ranked_dev on_device(const wm_orbit_ranked &rk, const ybufs &b) { return ranked_dev{rk.n, b.off, b.up, b.adj}; }
+
+/* Pass 1 on device d, between its events start and mid. */
+int start_triangles(ybufs &b, int d, const o5_devices &D, ull *sh, const wm_orbit_ranked &rk, unsigned warps,
+                    wm_error *err) {
+  WM_CUD(d, cudaSetDevice(d));
+  int rc = set_stop(err, D.shared);
+  if (rc) return rc;
+  WM_CU(cudaEventCreate(&b.start));
+  WM_CU(cudaEventCreate(&b.mid));
+  WM_CU(cudaEventCreate(&b.resume));
+  WM_CU(cudaEventCreate(&b.end));
+  WM_CU(cudaEventRecord(b.start, 0));
+  triangle_terms<<<warps / kWarpsPerBlock, kThreads>>>(on_device(rk, b), b.scratch, counters(D, b, sh),
+                                                        o5_deal_of(D, d), counts{b.low, b.carry}, b.marks);
+  WM_CU(cudaGetLastError());
+  WM_CU(cudaEventRecord(b.mid, 0));
+  return WM_OK;
+}
+
+/* The devices' marks added up (counts of triangles: far below 2^64) and
+ * the sums given to every device; sum and tmp: m words each. */
+int add_marks(ybufs *b, int n, uint64_t m, ull *sum, ull *tmp, wm_error *err) {
+  if (!m) return WM_OK;
+  for (int d = 0; d < n; d++) {
+    WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaMemcpy(d ? tmp : sum, b[d].marks, m * sizeof *sum, cudaMemcpyDeviceToHost));
+    if (d) o5_add_words(sum, tmp, m);
+  }
+  for (int d = 0; d < n; d++) {
+    WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaMemcpy(b[d].marks, sum, m * sizeof *sum, cudaMemcpyHostToDevice));
+  }
+  return WM_OK;
+}
+
+/* Passes 2 and 3 on device d, between its events resume and end. */
+int start_tops(ybufs &b, int d, const o5_devices &D, ull *sh, const wm_orbit_ranked &rk, unsigned warps,
+               uint32_t heavy, wm_error *err) {
+  WM_CUD(d, cudaSetDevice(d));
+  const ranked_dev r = on_device(rk, b);
+  const unsigned per_block = warps >= kHeavyWarps ? kHeavyWarps : kWarpsPerBlock;
+  ull *next = counters(D, b, sh);
+  WM_CU(cudaEventRecord(b.resume, 0));
+  sum_marks<<<(unsigned)((rk.n + 255) / 256 < 1024 ? (rk.n + 255) / 256 : 1024), 256>>>(r, b.marks);
+  WM_CU(cudaGetLastError());
+  cycles_from<<<warps / per_block, 32 * per_block>>>(r, b.scratch, heavy, next + 1, next + 2, o5_deal_of(D, d),
+                                                     counts{b.low, b.carry}, b.marks);
+  WM_CU(cudaGetLastError());
+  WM_CU(cudaEventRecord(b.end, 0));
+  return WM_OK;
+}
+
+/* The slowest device's pass 1 plus the slowest's passes 2 and 3. */
+int span(ybufs *b, int n, float *ms, wm_error *err) {
+  cudaEvent_t s[WM_MAX_GPUS], e[WM_MAX_GPUS];
+  float first = 0, second = 0;
+  for (int d = 0; d < n; d++) s[d] = b[d].start, e[d] = b[d].mid;
+  int rc = o5_slowest(n, s, e, &first, err);
+  for (int d = 0; d < n; d++) s[d] = b[d].resume, e[d] = b[d].end;
+  if (!rc) rc = o5_slowest(n, s, e, &second, err);
+  *ms = first + second;
+  return rc;
+}
+
+/* Each device's counts (low + 2^64 carry, either sign) added into
+ * host's: low (n words) then carry (n), exactly: the carries added, each
+ * low's 2^64s to its carry.  tmp: 2n words. */
+int add_counts(ybufs *b, int ndev, uint32_t n, ull *host, ull *tmp, wm_error *err) {
+  for (int d = 0; d < ndev; d++) {
+    ull *to = d ? tmp : host;
+    WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaMemcpy(to, b[d].low, n * sizeof *to, cudaMemcpyDeviceToHost));
+    WM_CUD(d, cudaMemcpy(to + n, b[d].carry, n * sizeof *to, cudaMemcpyDeviceToHost));
+    for (uint32_t v = 0; d && v < n; v++) {
+      host[n + v] += tmp[n + v];
+      if (__builtin_add_overflow(host[v], tmp[v], &host[v])) host[n + v]++;
+    }
+  }
+  return WM_OK;
+}
+
+/* The passes over D's devices (the start in device 0's counts alone),
+ * every device's work queued, then waited for, between the passes and at
+ * the end; host gets the counts' words (low, carry; 2n), scratch 2 max(m,
+ * n) words. */
+int passes_over(ybufs *b, const o5_devices &D, ull **sh, const wm_orbit_ranked &rk, uint64_t m, uint64_t start,
+                ull *host, ull *scratch, double *kernel_ms, wm_error *err) {
+  unsigned warps[WM_MAX_GPUS], fewest = ~0u;
+  int rc;
+  for (int d = 0; d < D.n; d++) {
+    WM_CUD(d, cudaSetDevice(d));
+    if ((rc = wm_gpu_on_device(err, d, prepare(b[d], rk, m, d ? 0 : start, &warps[d], err)))) return rc;
+    fewest = warps[d] < fewest ? warps[d] : fewest;
+  }
+  const uint32_t heavy = heavy_tops(rk, fewest); /* the same items on every device */
+  if (D.shared) {
+    WM_CUD(0, cudaSetDevice(0));
+    WM_CUD(0, cudaMalloc(sh, 3 * sizeof **sh));
+    WM_CUD(0, cudaMemset(*sh, 0, 3 * sizeof **sh));
+  }
+  for (int d = 0; d < D.n; d++)
+    if ((rc = wm_gpu_on_device(err, d, start_triangles(b[d], d, D, *sh, rk, warps[d], err)))) return rc;
+  if ((rc = o5_wait_all(D.n, err)) || (rc = add_marks(b, D.n, m, scratch, scratch + m, err))) return rc;
+  for (int d = 0; d < D.n; d++)
+    if ((rc = wm_gpu_on_device(err, d, start_tops(b[d], d, D, *sh, rk, warps[d], heavy, err)))) return rc;
+  if ((rc = o5_wait_all(D.n, err))) return rc;
+  float ms = 0;
+  if ((rc = span(b, D.n, &ms, err))) return rc;
+  if (kernel_ms) *kernel_ms += ms;
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (5-cycles, %d GPUs, %s): %u warps on the fewest, %u tops of more than %llu neighbours "
+            "by blocks, kernels %.3f ms (the slowest device's, each pass)\n", D.n, o5_how(D), fewest, heavy,
+            (unsigned long long)kHeavyDegree, ms);
+  return add_counts(b, D.n, rk.n, host, scratch, err);
+}
+
+/* cycles5 over D's devices: every buffer freed and the caller's device
+ * current again on every path. */
+int cycles5_over(const o5_devices &D, const wm_graph *g, const wm_orbit_ranked &rk, uint64_t start, uint64_t *c5,
+                 double *kernel_ms, wm_error *err) {
+  int was = 0;
+  WM_CU(cudaGetDevice(&was));
+  const size_t words = 2 * (g->m > rk.n ? (size_t)g->m : (size_t)rk.n);
+  ull *host = (ull *)malloc(2 * (size_t)rk.n * sizeof *host), *scratch = (ull *)malloc(words * sizeof *scratch);
+  int rc = host && scratch ? WM_OK
+                           : wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-cycles (%u vertices)", g->n);
+  ybufs b[WM_MAX_GPUS];
+  memset(b, 0, sizeof b);
+  ull *sh = NULL;
+  if (!rc) rc = passes_over(b, D, &sh, rk, g->m, start, host, scratch, kernel_ms, err);
+  o5_quiesce(D.n);
+  for (int d = 0; d < D.n; d++)
+    if (cudaSetDevice(d) == cudaSuccess) release(b[d]);
+  if (sh && cudaSetDevice(0) == cudaSuccess) cudaFree(sh);
+  cudaGetLastError();
+  cudaSetDevice(was);
+  if (!rc) rc = wm_orbit_cycles5_back(g, &rk, (const uint64_t *)host, (const int64_t *)(host + rk.n), c5, err);
+  free(host), free(scratch);
+  return rc;
+}
+
 }  // namespace
 
-int wm_orbit_cycles5_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, uint64_t start, uint64_t *c5,
+int wm_orbit_cycles5_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, uint64_t start, uint64_t *c5,
                          double *kernel_ms, wm_error *err) {
   (void)gg; /* the walk reads g by degree order, its own upload */
   if (g->flags & WM_GRAPH_DIRECTED) return wm_fail(err, WM_EUSAGE, "orbits: the 5-cycles need an undirected graph");
   if (!g->n) return WM_OK;
+  o5_devices D;
+  if (o5_devices_open(gpus, D, err)) return err->code;
   wm_orbit_ranked rk;
   if (wm_orbit_ranked_init(g, 0, &rk))
     return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 5-cycles' walk (%u vertices, %llu arcs)", g->n,
                    (unsigned long long)g->m);
-  const int rc = cycles5(g, rk, start, c5, kernel_ms, err);
+  const int rc = D.n > 1 ? cycles5_over(D, g, rk, start, c5, kernel_ms, err) : cycles5(g, rk, start, c5, kernel_ms, err);
   wm_orbit_ranked_free(&rk);
   return rc;
 }

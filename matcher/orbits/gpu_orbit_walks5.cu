@@ -35,7 +35,13 @@
  * and touched (32) per vertex; the blocks are as many as the device runs
  * at once, fewer where their scratch would pass 3/4 of the free memory.
  * Every buffer is allocated before the start event and freed on every
- * path. */
+ * path.
+ * Over several devices (gpu_orbit_devices.cuh) each holds the graph and
+ * the lists and runs both kernels: the vertices from device 0's counter
+ * (or its deal of them), the wheels' arcs dealt in turn; every per-arc
+ * value is then one device's, every vertex's sum its walker's but 69,
+ * which the wheels of its arcs add to wherever they ran, and the host
+ * adds the devices' arrays. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +50,7 @@
 #include "base.h"
 #include "device.h"
 #include "gpu_check.h"
+#include "gpu_orbit_devices.cuh"
 #include "gpu_stop.cuh"
 #include "orbit_walks5.h"
 
@@ -79,6 +86,8 @@ struct walk_args {
   const uint32_t *tri, *cn_list, *order;
   const uint64_t *cn_at;
   ull *next;
+  o5_deal deal; /* this device's share of next's items */
+  int system;   /* next is device 0's, shared by every device */
   ull *tdeg, *F, *c4e, *toward; /* toward: 8 words per arc, low word first */
   acc *walked; /* WM_O5N_WALKED per vertex */
   unsigned char *scratch; /* the blocks' scratch, stride bytes each */
@@ -399,9 +408,9 @@ __device__ void one_vertex(const walk_args &p, const block_scratch &w, uint32_t 
   block_sums(p, x, my, part);
 }
 
-/* Persistent blocks: each takes the next vertex of `order` until none is
- * left or the call is asked to stop (a vertex taken is walked whole, so
- * the scratch is left clean). */
+/* Persistent blocks: each takes the next vertex of `order` (this device's
+ * share of them) until none is left or the call is asked to stop (a
+ * vertex taken is walked whole, so the scratch is left clean). */
 __global__ void __launch_bounds__(kThreads, kWalkBlocksPerSm) vertex_walks(walk_args p) {
   __shared__ uint32_t x_now, nt;
   __shared__ acc part[kWarps][WM_O5N_WALKED];
@@ -409,7 +418,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocksPerSm) vertex_walks(walk_
   scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
   for (;;) {
     if (threadIdx.x == 0) {
-      const ull k = atomicAdd(p.next, 1ull);
+      const ull k = o5_dealt(p.deal, o5_take(p.next, p.system));
       x_now = k < p.n && !wm_stop_asked(p.stop) ? p.order[k] : kNone;
       nt = 0;
     }
@@ -455,7 +464,8 @@ __device__ __forceinline__ void each_lower_rim(const walk_args &p, uint32_t x, u
  * of each G[N(x)], each met once, from its top u (the vertex of the four
  * last in (degree, id): shorter), whose two neighbours on the cycle, v and
  * v', and opposite vertex w are all below it.  A block per arc e = x -> u
- * with t_xu >= 2, so that a hub's arcs spread over the device:
+ * with t_xu >= 2 (of this device's share of the arcs), so that a hub's
+ * arcs spread over the device:
  *   1. over the paths u-v-w inside N(x) with v and w below u, the
  *      middles p(w) per w, tallied in the block's cn (clean after
  *      vertex_walks and after each arc) with the w touched listed;
@@ -479,7 +489,7 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
   for (;;) {
     if (threadIdx.x == 0) {
       ull e;
-      do e = atomicAdd(p.next, 1ull);
+      do e = o5_dealt(p.deal, o5_take(p.next, p.system));
       while (e < m && p.tri[e] < 2);
       arc_now = e < m && !wm_stop_asked(p.stop) ? e : ~0ull;
       nt = 0;
@@ -577,36 +587,40 @@ int by_cost(const wm_graph *g, const uint32_t *tri, uint32_t *order, wm_error *e
   return WM_OK;
 }
 
+/* What every device's walks read on the host. */
+struct walk_in {
+  const wm_graph *g;
+  const struct wm_gpu_graph *gg;
+  const uint32_t *tri, *order; /* order: by_cost's */
+  const uint64_t *cn_at;
+  const uint32_t *cn_list;
+};
+
 template <class T>
 cudaError_t upload(T **dst, const void *src, size_t bytes) {
   return wm_cuda_upload(dst, src, bytes);
 }
 
 /* The graph (gg's or uploaded), the walks' inputs and outputs (zeroed)
- * and the blocks' scratch (zeroed): as many blocks as run at once, fewer
- * where their scratch would pass 3/4 of the free memory. */
-int prepare(bufs &b, walk_args &p, const wm_graph *g, const struct wm_gpu_graph *gg, const uint32_t *tri,
-            const uint64_t *cn_at, const uint32_t *cn_list, uint64_t blocks[2], wm_error *err) {
+ * and the blocks' scratch (zeroed), on the current device: as many blocks
+ * as run at once, fewer where their scratch would pass 3/4 of the free
+ * memory.  p takes every vertex and arc from b's own counters. */
+int prepare(bufs &b, walk_args &p, const walk_in &in, uint64_t blocks[2], wm_error *err) {
+  const wm_graph *g = in.g;
   int dev = 0, sms = 0;
   WM_CU(cudaGetDevice(&dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const size_t n = g->n, m = g->m;
   void *off = NULL, *adj = NULL;
-  if (!wm_gpu_graph_on(gg, g, dev, &off, &adj)) {
+  if (!wm_gpu_graph_on(in.gg, g, dev, &off, &adj)) {
     WM_CU(upload(&b.own_off, g->offsets, (n + 1) * sizeof(uint64_t)));
     WM_CU(upload(&b.own_adj, g->adj, m * sizeof(uint32_t)));
     off = b.own_off, adj = b.own_adj;
   }
-  uint32_t *order = (uint32_t *)malloc(n * sizeof *order);
-  int rc = order ? by_cost(g, tri, order, err)
-                 : wm_fail(err, WM_EINPUT, "orbits: out of memory for the walks' order (%u vertices)", g->n);
-  const cudaError_t e = rc ? cudaSuccess : upload(&b.order, order, n * sizeof *order);
-  free(order);
-  if (rc) return rc;
-  WM_CU(e);
-  WM_CU(upload(&b.tri, tri, m * sizeof *tri));
-  WM_CU(upload(&b.cn_at, cn_at, (m + 1) * sizeof *cn_at));
-  WM_CU(upload(&b.cn_list, cn_list, cn_at[m] * sizeof *cn_list));
+  WM_CU(upload(&b.order, in.order, n * sizeof *in.order));
+  WM_CU(upload(&b.tri, in.tri, m * sizeof *in.tri));
+  WM_CU(upload(&b.cn_at, in.cn_at, (m + 1) * sizeof *in.cn_at));
+  WM_CU(upload(&b.cn_list, in.cn_list, in.cn_at[m] * sizeof *in.cn_list));
   WM_CU(cudaMalloc(&b.next, 2 * sizeof *b.next)); /* vertex_walks', wheels' */
   WM_CU(cudaMalloc(&b.tdeg, (m ? m : 1) * sizeof *b.tdeg));
   WM_CU(cudaMalloc(&b.F, (m ? m : 1) * sizeof *b.F));
@@ -618,6 +632,8 @@ int prepare(bufs &b, walk_args &p, const wm_graph *g, const struct wm_gpu_graph 
   WM_CU(cudaMemset(b.F, 0, m * sizeof *b.F));
   WM_CU(cudaMemset(b.c4e, 0, m * sizeof *b.c4e));
   WM_CU(cudaMemset(b.toward, 0, m * 8 * sizeof *b.toward));
+  /* the vertices another device walks stay zero here */
+  WM_CU(cudaMemset(b.walked, 0, n * WM_O5N_WALKED * sizeof *b.walked));
   const uint64_t stride = scratch_bytes(n, NULL, NULL);
   size_t free_b = 0, total_b = 0;
   WM_CU(cudaMemGetInfo(&free_b, &total_b));
@@ -638,8 +654,8 @@ int prepare(bufs &b, walk_args &p, const wm_graph *g, const struct wm_gpu_graph 
                    (unsigned long long)stride, free_b);
   WM_CU(cudaMalloc(&b.scratch, want * stride));
   WM_CU(cudaMemset(b.scratch, 0, want * stride));
-  p = walk_args{(const uint64_t *)off, (const uint32_t *)adj, g->n, b.tri, b.cn_list, b.order, b.cn_at, b.next,
-                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL};
+  p = walk_args{(const uint64_t *)off, (const uint32_t *)adj, g->n, b.tri, b.cn_list, b.order, b.cn_at,
+                b.next, o5_deal{0, 1}, 0, b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL};
   return WM_OK;
 }
 
@@ -653,13 +669,9 @@ int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_error *err) 
   return WM_OK;
 }
 
-int walk(bufs &b, const wm_graph *g, const struct wm_gpu_graph *gg, const uint32_t *tri, const uint64_t *cn_at,
-         const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
-  walk_args p;
-  uint64_t blocks[2] = {0, 0};
-  int rc = prepare(b, p, g, gg, tri, cn_at, cn_list, blocks, err);
-  if (!rc) rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err);
-  if (rc) return rc;
+/* The two kernels on the current device, between b's events: the vertex
+ * walks with p's counter and deal, the wheels with q's. */
+int launch(bufs &b, const walk_args &p, const walk_args &q, const uint64_t blocks[2], wm_error *err) {
   WM_CU(cudaEventCreate(&b.start));
   WM_CU(cudaEventCreate(&b.mid));
   WM_CU(cudaEventCreate(&b.end));
@@ -667,10 +679,20 @@ int walk(bufs &b, const wm_graph *g, const struct wm_gpu_graph *gg, const uint32
   vertex_walks<<<(unsigned)blocks[0], kThreads>>>(p);
   WM_CU(cudaGetLastError());
   WM_CU(cudaEventRecord(b.mid, 0));
-  walk_args q = p;
-  q.next = b.next + 1;
   wheels<<<(unsigned)blocks[1], kThreads>>>(q);
   WM_CU(cudaGetLastError());
+  return WM_OK;
+}
+
+int walk(bufs &b, const walk_in &in, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
+  walk_args p;
+  uint64_t blocks[2] = {0, 0};
+  int rc = prepare(b, p, in, blocks, err);
+  if (!rc) rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err);
+  if (rc) return rc;
+  walk_args q = p;
+  q.next = b.next + 1;
+  if ((rc = launch(b, p, q, blocks, err))) return rc;
   float ms = 0, walks_ms = 0;
   rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
   if (rc) return rc;
@@ -678,17 +700,146 @@ int walk(bufs &b, const wm_graph *g, const struct wm_gpu_graph *gg, const uint32
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (walks, GPU): vertex walks %.3f ms (%llu blocks), wheels %.3f ms (%llu blocks)\n", walks_ms,
             (unsigned long long)blocks[0], ms - walks_ms, (unsigned long long)blocks[1]);
-  return copy_back(b, g, w, err);
+  return copy_back(b, in.g, w, err);
+}
+
+/* ---- over several devices -------------------------------------------- */
+
+/* Device d's walks: the vertices from device 0's counter where the devices
+ * share it (sh), else its deal of its own; the wheels' arcs always its
+ * deal of its own counter (an arc is a short item: a counter across the
+ * devices would cost a remote atomic per arc, and a hub's arcs, dealt in
+ * turn, weigh alike). */
+int start_device(bufs &b, int d, const o5_devices &D, ull *sh, const walk_in &in, uint64_t blocks[2],
+                 wm_error *err) {
+  WM_CUD(d, cudaSetDevice(d));
+  walk_args p;
+  int rc = prepare(b, p, in, blocks, err);
+  if (!rc) rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err);
+  if (rc) return rc;
+  walk_args q = p;
+  q.next = b.next + 1, q.deal = o5_deal{(unsigned)d, (unsigned)D.n};
+  p.deal = o5_deal_of(D, d);
+  if (D.shared) p.next = sh, p.system = 1;
+  if (wm_gpu_fault_here(d)) WM_CUD(d, wm_gpu_fault_launch(0)); /* tests: a device that fails */
+  return launch(b, p, q, blocks, err);
+}
+
+/* Each device's walks added into w (device 0's copied): tdeg, F, c4e and
+ * the toward words of an arc are its tail's walk's or (68) its wheel's,
+ * one device's each; a vertex's sums are its walk's, but for 69, which
+ * its arcs' wheels add to on whichever device took them: a sum of
+ * non-negative terms, so adding the devices' sums (their flags or'd) is
+ * the one device's sum.  tmp: room for the largest array. */
+int add_back(const bufs &b, int d, const wm_graph *g, wm_o5n_walks *w, void *tmp, wm_error *err) {
+  const size_t n = g->n, m = g->m;
+  WM_CUD(d, cudaSetDevice(d));
+  uint64_t *words = (uint64_t *)tmp;
+  uint64_t *to[3] = {w->tdeg, w->F, w->c4e};
+  const ull *from[3] = {b.tdeg, b.F, b.c4e};
+  for (int k = 0; k < 3; k++) {
+    WM_CU(cudaMemcpy(words, from[k], m * sizeof *words, cudaMemcpyDeviceToHost));
+    o5_add_words(to[k], words, m);
+  }
+  wm_i128 *wide = (wm_i128 *)tmp;
+  WM_CU(cudaMemcpy(wide, b.toward, m * sizeof *w->toward, cudaMemcpyDeviceToHost));
+  for (size_t e = 0; e < m; e++)
+    for (int k = 0; k < WM_O5N_TOWARD; k++)
+      w->toward[e][k] = (wm_i128)((wm_u128)w->toward[e][k] + (wm_u128)wide[e * WM_O5N_TOWARD + k]);
+  wm_acc *sums = (wm_acc *)tmp;
+  WM_CU(cudaMemcpy(sums, b.walked, n * sizeof *w->walked, cudaMemcpyDeviceToHost));
+  for (size_t x = 0; x < n; x++)
+    for (int k = 0; k < WM_O5N_WALKED; k++) {
+      wm_acc *a = &w->walked[x][k];
+      a->overflow |= sums[x * WM_O5N_WALKED + k].overflow;
+      wm_acc_add(a, sums[x * WM_O5N_WALKED + k].v);
+    }
+  return WM_OK;
+}
+
+/* Every device's walks queued, then waited for at once; their values
+ * added into w.  sh: device 0's counter where the devices share it. */
+int walk_devices(bufs *b, const o5_devices &D, ull **sh, const walk_in &in, wm_o5n_walks *w, double *kernel_ms,
+                 wm_error *err) {
+  const wm_graph *g = in.g;
+  uint64_t blocks[WM_MAX_GPUS][2];
+  int rc;
+  if (D.shared) {
+    WM_CUD(0, cudaSetDevice(0));
+    WM_CUD(0, cudaMalloc(sh, sizeof **sh));
+    WM_CUD(0, cudaMemset(*sh, 0, sizeof **sh));
+  }
+  for (int d = 0; d < D.n; d++)
+    if ((rc = wm_gpu_on_device(err, d, start_device(b[d], d, D, *sh, in, blocks[d], err)))) return rc;
+  for (int d = 0; d < D.n; d++) {
+    WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaEventRecord(b[d].end, 0));
+  }
+  if ((rc = o5_wait_all(D.n, err))) return rc;
+  const bool trace = wm_trace_on("WM_ORBIT_TRACE");
+  cudaEvent_t starts[WM_MAX_GPUS], ends[WM_MAX_GPUS];
+  for (int d = 0; d < D.n; d++) {
+    float all = 0, walks_ms = 0;
+    WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaEventElapsedTime(&all, b[d].start, b[d].end));
+    WM_CUD(d, cudaEventElapsedTime(&walks_ms, b[d].start, b[d].mid));
+    starts[d] = b[d].start, ends[d] = b[d].end;
+    if (trace)
+      fprintf(stderr, "orbits (walks, GPU %d of %d, %s): vertex walks %.3f ms (%llu blocks), wheels %.3f ms (%llu "
+              "blocks)\n", d, D.n, o5_how(D), walks_ms, (unsigned long long)blocks[d][0], all - walks_ms,
+              (unsigned long long)blocks[d][1]);
+  }
+  float ms = 0;
+  if ((rc = o5_slowest(D.n, starts, ends, &ms, err))) return rc;
+  if (kernel_ms) *kernel_ms += ms;
+  const size_t m = g->m ? g->m : 1, bytes = m * sizeof *w->toward, vbytes = (size_t)g->n * sizeof *w->walked;
+  void *tmp = malloc(bytes > vbytes ? bytes : vbytes);
+  if (!tmp) return wm_fail(err, WM_EINPUT, "orbits: out of memory for adding the devices' walks");
+  WM_CUD(0, cudaSetDevice(0));
+  rc = wm_gpu_on_device(err, 0, copy_back(b[0], g, w, err));
+  for (int d = 1; !rc && d < D.n; d++) rc = wm_gpu_on_device(err, d, add_back(b[d], d, g, w, tmp, err));
+  free(tmp);
+  return rc;
+}
+
+/* The walks over D's devices; every buffer freed, the caller's device
+ * current again, on every path. */
+int walk_over(const o5_devices &D, const walk_in &in, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
+  int was = 0;
+  WM_CU(cudaGetDevice(&was));
+  bufs b[WM_MAX_GPUS];
+  memset(b, 0, sizeof b);
+  ull *sh = NULL;
+  int rc = walk_devices(b, D, &sh, in, w, kernel_ms, err);
+  o5_quiesce(D.n);
+  for (int d = 0; d < D.n; d++)
+    if (cudaSetDevice(d) == cudaSuccess) release(b[d]);
+  if (sh && cudaSetDevice(0) == cudaSuccess) cudaFree(sh);
+  cudaGetLastError();
+  cudaSetDevice(was);
+  return rc;
 }
 
 }  // namespace
 
-int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, const uint32_t *tri, const uint64_t *cn_at,
-                     const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
+int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, const uint32_t *tri,
+                     const uint64_t *cn_at, const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms,
+                     wm_error *err) {
   if (!g->n) return WM_OK;
-  bufs b;
-  memset(&b, 0, sizeof b);
-  const int rc = walk(b, g, gg, tri, cn_at, cn_list, w, kernel_ms, err);
-  release(b);
+  o5_devices D;
+  int rc = o5_devices_open(gpus, D, err);
+  uint32_t *order = rc ? NULL : (uint32_t *)malloc(g->n * sizeof *order);
+  if (!rc && !order) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the walks' order (%u vertices)", g->n);
+  if (!rc) rc = by_cost(g, tri, order, err);
+  const walk_in in = {g, gg, tri, order, cn_at, cn_list};
+  if (!rc && D.n > 1) {
+    rc = walk_over(D, in, w, kernel_ms, err);
+  } else if (!rc) {
+    bufs b;
+    memset(&b, 0, sizeof b);
+    rc = walk(b, in, w, kernel_ms, err);
+    release(b);
+  }
+  free(order);
   return rc;
 }

@@ -92,11 +92,11 @@ inline unsigned warps_fitting(uint64_t per_warp, uint64_t items, const char *wha
   return (unsigned)w;
 }
 
-/* The call's stop word for the work counters (c_stop of gpu_motif_device.cuh;
- * system scope off: one device). */
-inline int set_stop(wm_error *err) {
+/* The call's stop word for the work counters (c_stop of gpu_motif_device.cuh)
+ * on the current device, and their scope (c_system_scope): system-wide
+ * where the devices take from counters in device 0's memory. */
+inline int set_stop(wm_error *err, int system = 0) {
   wm_stop *stop = NULL;
-  const int system = 0;
   int rc = wm_gpu_stop_word(wm_monitor_current(), &stop, err);
   if (rc) return rc;
   WM_CU(cudaMemcpyToSymbol(c_system_scope, &system, sizeof system));

@@ -41,9 +41,12 @@ int wm_orbit_clique_sums_cpu_shared(const wm_graph *g, const struct wm_share *sh
 /* The same on the current CUDA device (gpu_orbit_cliques5.cu), s equal to
  * the CPU's: gg is g on the device (read where g is in degree order
  * already), or NULL; kernel_ms (or NULL) gets the kernels' time added.
- * A build without CUDA, or no device, is WM_EDEVICE. */
+ * With gpus > 1, over devices 0..gpus-1 where they reach device 0 with
+ * peer atomics (the top edges taken from its counters; the devices' sums
+ * added exactly), else on the current device alone.  A build without
+ * CUDA, no device or fewer than gpus is WM_EDEVICE. */
 struct wm_gpu_graph;
-int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, wm_orbit_clique_sums *s,
+int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, wm_orbit_clique_sums *s,
                              double *kernel_ms, wm_error *err);
 
 #ifdef __cplusplus

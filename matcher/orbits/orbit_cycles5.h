@@ -33,11 +33,13 @@ struct wm_share;
 int wm_orbit_cycles5_shared(const wm_graph *g, uint64_t start, const struct wm_share *share, uint64_t *c5,
                             wm_error *err);
 /* wm_orbit_cycles5_from on the current CUDA device (gpu_orbit_cycles5.cu),
- * with the same counts and errors; gg (g on the device, or NULL) is not
- * read: the walk uploads g by degree order.  kernel_ms (or NULL) gets the
- * kernels' time added.  A build without CUDA is WM_EDEVICE. */
+ * or with gpus > 1 over devices 0..gpus-1 (the triangles and the tops
+ * split between them, their credits added exactly), with the same counts
+ * and errors; gg (g on the device, or NULL) is not read: the walk uploads
+ * g by degree order.  kernel_ms (or NULL) gets the kernels' time added.
+ * A build without CUDA, or fewer devices than gpus, is WM_EDEVICE. */
 struct wm_gpu_graph;
-int wm_orbit_cycles5_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, uint64_t start, uint64_t *c5,
+int wm_orbit_cycles5_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, uint64_t start, uint64_t *c5,
                          double *kernel_ms, wm_error *err);
 
 /* c5 in g's labels from the counts of its ranked copy r (orbit_ranked.h),

@@ -400,10 +400,11 @@ static int vertex_out(const pieces *p, const sink *s, uint32_t x, wm_error *err)
 
 /* Where the heavy pieces run: on the CPU's threads, their loops shared
  * with the other processes of share where not NULL, or (gpu) on the
- * current CUDA device, reading g where gg holds it there, their kernels'
- * time added to *kernel_ms where not NULL. */
+ * current CUDA device, or over devices 0..gpus-1 where gpus > 1, reading g
+ * where gg holds it there, their kernels' time added to *kernel_ms where
+ * not NULL. */
 typedef struct walks_on {
-  int gpu;
+  int gpu, gpus;
   const struct wm_gpu_graph *gg;
   double *kernel_ms;
   const wm_share *share;
@@ -415,7 +416,7 @@ static int walks(const pieces *p, const walks_on *on, wm_progress *progress, wm_
   wm_o5n_walks w = p->w;
   if (!on->gpu)
     return wm_o5n_walks_cpu_shared(g, p->a->tri, p->cn_at, p->cn_list, on->share, &w, progress, err);
-  const int rc = wm_o5n_walks_gpu(g, on->gg, p->a->tri, p->cn_at, p->cn_list, &w, on->kernel_ms, err);
+  const int rc = wm_o5n_walks_gpu(g, on->gg, on->gpus, p->a->tri, p->cn_at, p->cn_list, &w, on->kernel_ms, err);
   if (!rc) wm_progress_add(progress, g->n);
   return rc;
 }
@@ -423,10 +424,10 @@ static int walks(const pieces *p, const walks_on *on, wm_progress *progress, wm_
 /* The clique sums and the 5-cycles. */
 static int cliques_and_cycles(pieces *p, const walks_on *on, wm_error *err) {
   const wm_graph *g = p->g;
-  int rc = on->gpu ? wm_orbit_clique_sums_gpu(g, on->gg, &p->c, on->kernel_ms, err)
+  int rc = on->gpu ? wm_orbit_clique_sums_gpu(g, on->gg, on->gpus, &p->c, on->kernel_ms, err)
                    : wm_orbit_clique_sums_cpu_shared(g, on->share, &p->c, err);
   if (!rc)
-    rc = on->gpu ? wm_orbit_cycles5_gpu(g, on->gg, 0, p->c5, on->kernel_ms, err)
+    rc = on->gpu ? wm_orbit_cycles5_gpu(g, on->gg, on->gpus, 0, p->c5, on->kernel_ms, err)
                  : wm_orbit_cycles5_shared(g, 0, on->share, p->c5, err);
   return rc;
 }
@@ -587,11 +588,14 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
     rc = wm_orbit_rows_from(g, &r4, &a, wm_orbit_count(5), s->counts, err);
   }
   if (!rc) rc = arc_lists(g, a.tri, &p, err);
-  const walks_on on = {gpu, gg, ms, share};
+  const walks_on on = {gpu, gpu && run->gpus > 1 ? run->gpus : 1, gg, ms, share};
   rc = passes(&p, &on, s, rc, &at[1], err);
+  char where[32] = "";
+  if (share) snprintf(where, sizeof where, ", shared");
+  else if (on.gpus > 1) snprintf(where, sizeof where, ", %d GPUs", on.gpus);
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (non-induced, size 5%s): aggregates %.3f ms, walks %.3f ms, clique sums and 5-cycles "
-            "%.3f ms, solve %.3f ms\n", share ? ", shared" : "",
+            "%.3f ms, solve %.3f ms\n", where,
             1e3 * (at[1] - at[0]), 1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]));
   pieces_free(&p);
   free(a.tri);
@@ -605,7 +609,7 @@ int wm_o5n_counts_on(const wm_graph *g, int gpu, wm_i128 *N, wm_error *err) {
   memset(N, 0, (size_t)g->n * ORBITS5 * sizeof *N);
   const sink s = {N, NULL, NULL, NULL};
   wm_orbit_run on_gpu = {0};
-  on_gpu.k = 5, on_gpu.gpu = 1;
+  on_gpu.k = 5, on_gpu.gpu = 1, on_gpu.gpus = gpu;
   return noninduced(g, gpu ? &on_gpu : NULL, &s, err);
 }
 

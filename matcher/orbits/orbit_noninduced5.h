@@ -54,13 +54,15 @@ int wm_o5n_counts(const wm_graph *g, wm_i128 *N, wm_error *err);
  * WM_EINTERRUPTED.  Where run->gpu, the aggregates, the clique sums, the
  * 5-cycles and the per-vertex walks (orbit_walks5.h) run on the current
  * CUDA device (g read where run->gpu_graph holds it, the kernels' time
- * added to *run->kernel_ms); the solve stays on the CPU.  Else, where
+ * added to *run->kernel_ms), the last three over devices 0..run->gpus-1
+ * where run->gpus > 1; the solve stays on the CPU.  Else, where
  * run->share, the walks, the clique sums and the 5-cycles are shared with
  * the other processes (which call it alike), every one returning every
  * vertex's counts and the same result (an interrupt of any is
  * WM_EINTERRUPTED on all); the GPU with several processes is WM_EUSAGE. */
 int wm_o5n_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
-/* wm_o5n_counts with those pieces on the GPU where gpu (the tests' twin). */
+/* wm_o5n_counts with those pieces on the GPU where gpu (the tests' twin):
+ * on the current device for 1, over devices 0..gpu-1 for more. */
 int wm_o5n_counts_on(const wm_graph *g, int gpu, wm_i128 *N, wm_error *err);
 
 #ifdef __cplusplus

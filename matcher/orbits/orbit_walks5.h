@@ -80,13 +80,17 @@ struct wm_share;
 int wm_o5n_walks_cpu_shared(const wm_graph *g, const uint32_t *tri, const uint64_t *cn_at, const uint32_t *cn_list,
                             const struct wm_share *s, wm_o5n_walks *w, wm_progress *progress, wm_error *err);
 
-/* The same on the current CUDA device (gpu_orbit_walks5.cu), reading g
- * where gg (may be NULL) holds it there, else uploading it; *kernel_ms
- * (may be NULL) gets the kernels' time added.  Every CUDA failure is
- * WM_EDEVICE (without CUDA: "built without CUDA"); an interrupt
- * WM_EINTERRUPTED. */
-int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, const uint32_t *tri, const uint64_t *cn_at,
-                     const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms, wm_error *err);
+/* The same on the current CUDA device (gpu_orbit_walks5.cu), or with
+ * gpus > 1 over devices 0..gpus-1 (the vertices and arcs split between
+ * them, their values added exactly), reading g where gg (may be NULL)
+ * holds it on a device, else uploading it there; *kernel_ms (may be NULL)
+ * gets the kernels' time added (the slowest device's).  Every CUDA failure
+ * is WM_EDEVICE, naming the device where several run (without CUDA:
+ * "built without CUDA"); more GPUs than the host has WM_EDEVICE; an
+ * interrupt WM_EINTERRUPTED. */
+int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, const uint32_t *tri,
+                     const uint64_t *cn_at, const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms,
+                     wm_error *err);
 
 #ifdef __cplusplus
 }

@@ -85,7 +85,8 @@ typedef struct wm_orbit_run {
   int edges;       /* 1: ORCA's edge orbits, a row per undirected edge (on the CPU) */
   const struct wm_gpu_graph *gpu_graph; /* gpu: g kept on the device (device.h), or NULL: uploaded */
   double *kernel_ms; /* gpu: the kernels' time (CUDA events), where not NULL */
-  int gpus;          /* gpu: the walk's 5-vertex sums over devices 0..gpus-1 (0 or 1: the current one) */
+  int gpus;          /* gpu: the 5-vertex pieces (the non-induced counts' walks, clique sums and 5-cycles, or
+                      * the walk's sums) over devices 0..gpus-1 (0 or 1: the current one) */
   /* The 5-vertex orbits' heavy loops shared with other processes (MPI
    * ranks; the CPU's, not with gpu: the non-induced counts' walks, clique
    * sums and 5-cycles, or WM_ORBIT5_WALK=1's sums), each returning every

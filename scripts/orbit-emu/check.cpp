@@ -11,8 +11,11 @@
  * start near 2^64, where the largest count just fits and where it does not
  * (the error must be the CPU's, word for word); then the per-vertex walks
  * and the 5-vertex counts with every piece on the GPU (check_walks.cpp).
- * Prints a line per graph and check, the first mismatch with both values;
- * exit 0 when all match. */
+ * With EMU_DEVICES=N (N > 1) the 5-vertex pieces run over the N emulated
+ * devices (their counters shared on device 0, or with EMU_P2P=0 dealt
+ * statically: each device's share of the items, its sums added by the
+ * host).  Prints a line per graph and check, the first mismatch with both
+ * values; exit 0 when all match. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +23,21 @@
 #include <string>
 #include <vector>
 
+#include <cuda_runtime.h>
+
 #include "datasets.h"
 #include "device.h"
 #include "emu_graphs.h"
 #include "orbit_cliques5.h"
 #include "orbit_cycles5.h"
 #include "orbits.h"
+
+/* The devices the 5-vertex pieces run over (EMU_DEVICES). */
+int orbit_emu_gpus = 1;
+
+/* gpu_check.h's trapping kernel (device/gpu_hold.cu, not built here): the
+ * emulated devices do not fail. */
+cudaError_t wm_gpu_fault_launch(cudaStream_t) { return cudaSuccess; }
 
 /* Vertices 0 and 1 adjacent to every vertex, over ER(n, p_milli / 1000):
  * the top edge 1-0 has n - 2 triangles, and a 5-clique per triangle of the
@@ -62,7 +74,7 @@ static int check_cliques(const char *name, const wm_graph *g, const wm_gpu_graph
     return 1;
   }
   double ms = 0;
-  if (wm_orbit_clique_sums_gpu(g, gg, &gpu.s, &ms, &err)) {
+  if (wm_orbit_clique_sums_gpu(g, gg, orbit_emu_gpus, &gpu.s, &ms, &err)) {
     printf("%-24s cliques   GPU FAILED: %s\n", name, err.msg);
     return 1;
   }
@@ -167,7 +179,7 @@ static int check_cycles_from(const char *name, const wm_graph *g, const wm_gpu_g
   memset(&ce, 0, sizeof ce), memset(&ge, 0, sizeof ge);
   const int crc = wm_orbit_cycles5_from(g, start, cpu.data(), &ce);
   double ms = 0;
-  const int grc = wm_orbit_cycles5_gpu(g, gg, start, gpu.data(), &ms, &ge);
+  const int grc = wm_orbit_cycles5_gpu(g, gg, orbit_emu_gpus, start, gpu.data(), &ms, &ge);
   printf("%-24s 5-cycles  %-22s ", name, label);
   if (crc != grc || (crc && strcmp(ce.msg, ge.msg))) {
     printf("MISMATCH: gpu %d \"%s\", cpu %d \"%s\"\n", grc, grc ? ge.msg : "", crc, crc ? ce.msg : "");
@@ -227,7 +239,7 @@ static int check(const std::string &name, const wm_graph *g0) {
   wm_graph *g = NULL;
   wm_gpu_graph *gg = NULL;
   wm_error err;
-  if (wm_graph_relabel_by_degree(g0, &g, &err) || wm_gpu_graph_create(g, 1, &gg, &err)) {
+  if (wm_graph_relabel_by_degree(g0, &g, &err) || wm_gpu_graph_create(g, orbit_emu_gpus, &gg, &err)) {
     fprintf(stderr, "orbit-emu: %s: %s\n", name.c_str(), err.msg);
     exit(2);
   }
@@ -264,6 +276,8 @@ int main(int argc, char **argv) {
       {"two triangles", edges(6, {0, 1, 1, 2, 2, 0, 3, 4, 4, 5, 5, 3})},
   };
   const char *only = getenv("ORBIT_EMU_ONLY");
+  orbit_emu_gpus = wm_gpu_count();
+  if (orbit_emu_gpus > 1) printf("the 5-vertex pieces over %d emulated devices\n", orbit_emu_gpus);
   int bad = 0;
   for (named &s : graphs) {
     if (wanted(s.name, only)) bad += check(s.name, s.g);

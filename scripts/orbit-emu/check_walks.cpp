@@ -23,6 +23,8 @@
 #include "orbit_noninduced5.h"
 #include "orbit_walks5.h"
 
+extern int orbit_emu_gpus; /* check.cpp's */
+
 static std::string i128_str(wm_i128 v) {
   char buf[WM_I128_CHARS];
   return wm_i128_str(v, buf);
@@ -89,7 +91,7 @@ static int check_one(const std::string &name, const wm_graph *g) {
   wm_progress_init(&progress, "walks", g->n, 0);
   if (wm_o5n_walks_cpu(g, tri.data(), at.data(), list.data(), &cpu, &progress, &err)) die(name, "CPU walks", err);
   wm_gpu_graph *kept = NULL;
-  if (wm_gpu_graph_create(g, 1, &kept, &err)) die(name, "the graph on the device", err);
+  if (wm_gpu_graph_create(g, orbit_emu_gpus, &kept, &err)) die(name, "the graph on the device", err);
   int bad = 0;
   for (const wm_gpu_graph *gg : {(const wm_gpu_graph *)NULL, (const wm_gpu_graph *)kept}) {
     /* stale values where the GPU writes nothing would show */
@@ -98,7 +100,7 @@ static int check_one(const std::string &name, const wm_graph *g) {
     memset(gpu.walked, 0x5A, (g->n ? g->n : 1) * sizeof *gpu.walked);
     double ms = 0;
     printf("%-28s %-9s ", name.c_str(), gg ? "kept" : "uploaded");
-    if (wm_o5n_walks_gpu(g, gg, tri.data(), at.data(), list.data(), &gpu, &ms, &err)) {
+    if (wm_o5n_walks_gpu(g, gg, orbit_emu_gpus, tri.data(), at.data(), list.data(), &gpu, &ms, &err)) {
       printf("FAILED: %s\n", err.msg);
       bad++;
       continue;
@@ -112,7 +114,8 @@ static int check_one(const std::string &name, const wm_graph *g) {
   memset(&mon, 0, sizeof mon);
   mon.stop = 1;
   wm_monitor *was = wm_monitor_enter(&mon);
-  const int rc = g->n ? wm_o5n_walks_gpu(g, NULL, tri.data(), at.data(), list.data(), &gpu, NULL, &err) : -1;
+  const int rc =
+      g->n ? wm_o5n_walks_gpu(g, NULL, orbit_emu_gpus, tri.data(), at.data(), list.data(), &gpu, NULL, &err) : -1;
   wm_monitor_leave(was);
   if (g->n) {
     printf("%-28s %-9s %s\n", name.c_str(), "stopped", rc == WM_EINTERRUPTED ? "interrupted" : "NOT INTERRUPTED");
@@ -124,7 +127,7 @@ static int check_one(const std::string &name, const wm_graph *g) {
   /* the counts N with the walks on the GPU == on the CPU */
   std::vector<wm_i128> Ng((size_t)g->n * ORBITS5 + 1), Nc((size_t)g->n * ORBITS5 + 1);
   printf("%-28s %-9s ", name.c_str(), "N");
-  if (wm_o5n_counts_on(g, 1, Ng.data(), &err)) {
+  if (wm_o5n_counts_on(g, orbit_emu_gpus, Ng.data(), &err)) {
     printf("FAILED: %s\n", err.msg);
     return bad + 1;
   }

@@ -6,7 +6,9 @@
  * with the walks on the GPU against those with the walks on the CPU.
  * Graphs: Erdos-Renyi of several densities, a power-law graph, a hub over
  * a sparse graph, a star, K12, empty and 2-vertex graphs, Kronecker
- * scale 12. */
+ * scale 12.  Then over two GPUs (shared counters, and the static deal): the
+ * walks, the counts, an interrupt and a device that fails. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,9 @@ static void assert_same_walks(const wm_graph *g, const wm_o5n_walks *gpu, const 
     }
 }
 
+/* The devices the walks run over (0: the current one). */
+static int gpus_now = 0;
+
 /* The walks of g on the GPU (uploaded, then kept) == on the CPU; g freed. */
 static void same_walks(wm_graph *g, const char *what) {
   wm_error err;
@@ -69,13 +74,13 @@ static void same_walks(wm_graph *g, const char *what) {
   wm_progress_init(&progress, "walks", g->n, 0);
   cr_assert_eq(wm_o5n_walks_cpu(g, tri, at, list, &cpu, &progress, &err), WM_OK, "%s", err.msg);
   wm_gpu_graph *kept = NULL;
-  cr_assert_eq(wm_gpu_graph_create(g, 1, &kept, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_gpu_graph_create(g, gpus_now > 1 ? gpus_now : 1, &kept, &err), WM_OK, "%s", err.msg);
   for (int k = 0; k < 2; k++) {
     memset(gpu.toward, 0x5A, (g->m ? g->m : 1) * sizeof *gpu.toward); /* a value the GPU leaves shows */
     memset(gpu.walked, 0x5A, (g->n ? g->n : 1) * sizeof *gpu.walked);
     double ms = 5;
-    cr_assert_eq(wm_o5n_walks_gpu(g, k ? kept : NULL, tri, at, list, &gpu, &ms, &err), WM_OK, "%s: %s", what,
-                 err.msg);
+    cr_assert_eq(wm_o5n_walks_gpu(g, k ? kept : NULL, gpus_now, tri, at, list, &gpu, &ms, &err), WM_OK, "%s: %s",
+                 what, err.msg);
     cr_assert_geq(ms, 5, "%s: the kernels' time is added", what);
     assert_same_walks(g, &gpu, &cpu, what);
   }
@@ -128,7 +133,7 @@ Test(gpu_orbit_walks5, hubs_stars_cliques_and_small_graphs, .timeout = 600) {
 
 /* Asked to stop before the call: WM_EINTERRUPTED; the next call, not
  * asked, is whole (the scratch of the stopped one is not reused). */
-Test(gpu_orbit_walks5, an_interrupt_ends_the_walks) {
+static void interrupted_then_whole(void) {
   wm_graph *g = wm_test_powerlaw(2000, 6, 6, 0.1, 4);
   wm_error err;
   uint32_t *tri = malloc(g->m * sizeof *tri);
@@ -143,7 +148,7 @@ Test(gpu_orbit_walks5, an_interrupt_ends_the_walks) {
   memset(&mon, 0, sizeof mon);
   mon.stop = 1;
   wm_monitor *was = wm_monitor_enter(&mon);
-  const int rc = wm_o5n_walks_gpu(g, NULL, tri, at, list, &w, NULL, &err);
+  const int rc = wm_o5n_walks_gpu(g, NULL, gpus_now, tri, at, list, &w, NULL, &err);
   wm_monitor_leave(was);
   wm_gpu_stop_word_free(&mon);
   cr_assert_eq(rc, WM_EINTERRUPTED, "%s", err.msg);
@@ -153,6 +158,8 @@ Test(gpu_orbit_walks5, an_interrupt_ends_the_walks) {
   free(list);
   same_walks(g, "powerlaw-2000 after an interrupted call");
 }
+
+Test(gpu_orbit_walks5, an_interrupt_ends_the_walks) { interrupted_then_whole(); }
 
 Test(gpu_orbit_walks5, kronecker, .timeout = 900) {
   same_walks(wm_test_kron(12, 3), "kronecker 12");
@@ -166,12 +173,12 @@ static void same_counts(wm_graph *g, const char *what) {
   wm_i128 *ng = malloc(cells * sizeof *ng), *nc = malloc(cells * sizeof *nc);
   uint64_t *cg = malloc(rows * sizeof *cg), *cc = malloc(rows * sizeof *cc);
   cr_assert(ng && nc && cg && cc);
-  cr_assert_eq(wm_o5n_counts_on(g, 1, ng, &err), WM_OK, "%s: %s", what, err.msg);
+  cr_assert_eq(wm_o5n_counts_on(g, gpus_now > 1 ? gpus_now : 1, ng, &err), WM_OK, "%s: %s", what, err.msg);
   cr_assert_eq(wm_o5n_counts_on(g, 0, nc, &err), WM_OK, "%s: %s", what, err.msg);
   for (size_t i = 0; i + 1 < cells; i++)
     cr_assert(ng[i] == nc[i], "%s: vertex %zu orbit %zu: N differs", what, i / ORBITS5, i % ORBITS5 + FIRST5);
   double ms = 0;
-  wm_orbit_run gpu_run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, &ms, 1, NULL};
+  wm_orbit_run gpu_run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, &ms, gpus_now > 1 ? gpus_now : 1, NULL};
   wm_orbit_run cpu_run = {5, WM_ORBIT_FORMULA, 0, 0, 0, NULL, NULL, 0, NULL};
   cr_assert_eq(wm_o5n_orbits(g, &gpu_run, cg, &err), WM_OK, "%s: %s", what, err.msg);
   cr_assert_eq(wm_o5n_orbits(g, &cpu_run, cc, &err), WM_OK, "%s: %s", what, err.msg);
@@ -192,4 +199,67 @@ Test(gpu_orbit_walks5, counts_with_the_walks_on_the_gpu, .timeout = 900) {
   same_counts(clique(12), "K12");
   same_counts(wm_test_er(2, 1, 1), "edge(2)");
   same_counts(wm_test_kron(12, 3), "kronecker 12");
+}
+
+/* ---- over two GPUs ----------------------------------------------------- */
+
+static void need_two(void) {
+  const int all = wm_gpu_count();
+  if (all < 2) cr_skip_test("%d GPU(s) here: the two-GPU cases need 2", all);
+  gpus_now = 2;
+}
+
+/* The vertices from device 0's counter (then, WM_GPU_STATIC_SPLIT=1,
+ * dealt in turn) and the wheels' arcs dealt in turn, each device's values
+ * added: the CPU's walks, and the counts with every piece on two GPUs the
+ * CPU's, on a hub graph and Kronecker graphs. */
+Test(gpu_orbit_walks5, over_two_gpus, .timeout = 900) {
+  need_two();
+  for (int split = 0; split < 2; split++) {
+    if (split) setenv("WM_GPU_STATIC_SPLIT", "1", 1);
+    const char *how = split ? ", static" : "";
+    char what[96];
+    snprintf(what, sizeof what, "hub over G(2999, 0.002) on 2 GPUs%s", how);
+    same_walks(wm_test_hub_graph(3000, 0.9, 0.002, 7), what);
+    snprintf(what, sizeof what, "kronecker 12 on 2 GPUs%s", how);
+    same_walks(wm_test_kron(12, 3), what);
+    snprintf(what, sizeof what, "hub over G(1999, 0.003), counts on 2 GPUs%s", how);
+    same_counts(wm_test_hub_graph(2000, 0.9, 0.003, 8), what);
+    snprintf(what, sizeof what, "kronecker 12, counts on 2 GPUs%s", how);
+    same_counts(wm_test_kron(12, 3), what);
+    unsetenv("WM_GPU_STATIC_SPLIT");
+  }
+  same_walks(clique(12), "K12 on 2 GPUs");
+  same_walks(wm_test_er(2, 1, 1), "edge(2) on 2 GPUs");
+}
+
+Test(gpu_orbit_walks5, an_interrupt_ends_the_walks_on_two_gpus) {
+  need_two();
+  interrupted_then_whole();
+}
+
+/* A device that fails (WM_GPU_FAULT_DEVICE queues a trapping kernel on
+ * device 1 ahead of its walks): WM_EDEVICE naming it, not a count. */
+Test(gpu_orbit_walks5, a_failing_gpu_is_a_device_error_naming_it) {
+  need_two();
+  wm_graph *g = wm_test_powerlaw(2000, 6, 6, 0.1, 4);
+  wm_error err;
+  uint32_t *tri = malloc(g->m * sizeof *tri);
+  cr_assert(tri);
+  cr_assert_eq(wm_orbit_triangles_cpu(g, tri, &err), WM_OK, "%s", err.msg);
+  uint64_t *at;
+  uint32_t *list;
+  arc_lists(g, tri, &at, &list);
+  wm_o5n_walks w;
+  cr_assert_eq(wm_o5n_walks_alloc(g, &w), 0);
+  setenv("WM_GPU_FAULT_DEVICE", "1", 1);
+  const int rc = wm_o5n_walks_gpu(g, NULL, 2, tri, at, list, &w, NULL, &err);
+  unsetenv("WM_GPU_FAULT_DEVICE");
+  cr_assert_eq(rc, WM_EDEVICE, "%d: %s", rc, err.msg);
+  cr_assert(strstr(err.msg, "device 1"), "%s", err.msg);
+  wm_o5n_walks_free(&w);
+  free(tri);
+  free(at);
+  free(list);
+  wm_graph_destroy(g);
 }

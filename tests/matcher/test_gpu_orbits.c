@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "device.h"
 #include "orbits.h"
 #include "testutil.h"
@@ -212,9 +213,9 @@ Test(gpu_orbits, five_vertex_sums_on_facebook_and_kronecker, .timeout = 900) {
   wm_graph_destroy(g);
 }
 
-/* The 5-vertex sums over every GPU of the host (tasks dealt in turn)
- * equal one GPU's, on graphs with hubs (whose tasks are cut in parts that
- * land on different devices) and one with fewer tasks than GPUs. */
+/* The 5-vertex orbits over every GPU of the host (the non-induced counts'
+ * walks, clique sums and 5-cycles split between them) equal one GPU's, on
+ * graphs with hubs and one with fewer vertices than GPUs. */
 Test(gpu_orbits, five_vertex_sums_over_several_gpus, .timeout = 900) {
   int all = wm_gpu_count();
   if (all < 2) cr_skip_test("%d GPU(s) here: the multi-GPU cases need 2", all);
@@ -234,6 +235,51 @@ Test(gpu_orbits, five_vertex_sums_over_several_gpus, .timeout = 900) {
     free(one);
     wm_graph_destroy(graphs[i]);
   }
+}
+
+/* The 5-vertex orbits over two GPUs (the pieces' work from device 0's
+ * counters, then with WM_GPU_STATIC_SPLIT=1 dealt statically) equal the
+ * CPU's, on a hub graph and Kronecker graphs. */
+Test(gpu_orbits, five_vertex_orbits_over_two_gpus_equal_the_cpu, .timeout = 900) {
+  const int all = wm_gpu_count();
+  if (all < 2) cr_skip_test("%d GPU(s) here: the two-GPU case needs 2", all);
+  wm_graph *graphs[] = {wm_test_hub_graph(3000, 0.9, 0.002, 5), of_arcs(2501, 4500, hub_1500, 7), wm_test_kron(12, 2),
+                        wm_test_kron(13, 3)};
+  const char *names[] = {"hub-3000", "hub of 1,500 leaves", "kronecker 12", "kronecker 13"};
+  for (unsigned i = 0; i < sizeof graphs / sizeof *graphs; i++) {
+    uint64_t *cpu = counts_on(graphs[i], 5, WM_ORBIT_FORMULA, 0, 1);
+    for (int split = 0; split < 2; split++) {
+      if (split) setenv("WM_GPU_STATIC_SPLIT", "1", 1);
+      char what[64];
+      snprintf(what, sizeof what, "%s on 2 GPUs%s", names[i], split ? ", static" : "");
+      uint64_t *two = counts_on(graphs[i], 5, WM_ORBIT_FORMULA, 1, 2);
+      assert_rows(graphs[i], 5, two, cpu, what, "CPU");
+      free(two);
+      unsetenv("WM_GPU_STATIC_SPLIT");
+    }
+    free(cpu);
+    wm_graph_destroy(graphs[i]);
+  }
+}
+
+/* Asked to stop, the 5-vertex orbits on two GPUs end WM_EINTERRUPTED. */
+Test(gpu_orbits, an_interrupt_ends_the_five_vertex_orbits_on_two_gpus) {
+  const int all = wm_gpu_count();
+  if (all < 2) cr_skip_test("%d GPU(s) here: the two-GPU case needs 2", all);
+  wm_graph *g = wm_test_kron(11, 3);
+  uint64_t *c = malloc((size_t)g->n * 73 * sizeof *c);
+  wm_orbit_run run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, NULL, 2, NULL};
+  wm_monitor mon;
+  memset(&mon, 0, sizeof mon);
+  mon.stop = 1;
+  wm_monitor *was = wm_monitor_enter(&mon);
+  wm_error err;
+  const int rc = wm_orbits(g, &run, c, &err);
+  wm_monitor_leave(was);
+  wm_gpu_stop_word_free(&mon);
+  cr_assert_eq(rc, WM_EINTERRUPTED, "%d: %s", rc, err.msg);
+  free(c);
+  wm_graph_destroy(g);
 }
 
 /* More GPUs than the host has: a device error that says so, not a count. */

@@ -5,8 +5,11 @@
  * word, from 0 and from starts near 2^64), on random graphs, a power-law
  * graph, a hub over a sparse graph, a star, K12, an empty and a 2-vertex
  * graph and Kronecker graphs; each as built (the call uploads it) and
- * renumbered by degree with the graph kept on the device (gg).  A GPU
- * suite: without a device it reports SKIPPED (gpu_main.c). */
+ * renumbered by degree with the graph kept on the device (gg).  Then both
+ * over two GPUs (shared counters, and the static deal), against the CPU
+ * on a hub graph and Kronecker graphs.  A GPU suite: without a device it
+ * reports SKIPPED (gpu_main.c), the two-GPU case with one. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +41,9 @@ static void sums_free(sums *x) {
   for (int i = 0; i < 6; i++) free(x->w[i]);
 }
 
+/* The devices the calls run over (0: the current one). */
+static int gpus_now = 0;
+
 static void same_cliques(const wm_graph *g, const struct wm_gpu_graph *gg, const char *what) {
   static const char *name[6] = {"s61", "s66", "s70", "s71", "k5", "k4e"};
   sums cpu, gpu;
@@ -45,7 +51,7 @@ static void same_cliques(const wm_graph *g, const struct wm_gpu_graph *gg, const
   wm_error err;
   cr_assert_eq(wm_orbit_clique_sums_cpu(g, &cpu.s, &err), WM_OK, "%s: CPU: %s", what, err.msg);
   double ms = 0;
-  cr_assert_eq(wm_orbit_clique_sums_gpu(g, gg, &gpu.s, &ms, &err), WM_OK, "%s: GPU: %s", what, err.msg);
+  cr_assert_eq(wm_orbit_clique_sums_gpu(g, gg, gpus_now, &gpu.s, &ms, &err), WM_OK, "%s: GPU: %s", what, err.msg);
   cr_assert_geq(ms, 0);
   for (int i = 0; i < 6; i++)
     for (uint64_t j = 0; j < (i < 5 ? g->n : g->m); j++)
@@ -61,7 +67,7 @@ static void same_cycles_from(const wm_graph *g, const struct wm_gpu_graph *gg, u
   wm_error ce, ge;
   memset(&ce, 0, sizeof ce), memset(&ge, 0, sizeof ge);
   const int crc = wm_orbit_cycles5_from(g, start, cpu, &ce);
-  const int grc = wm_orbit_cycles5_gpu(g, gg, start, gpu, NULL, &ge);
+  const int grc = wm_orbit_cycles5_gpu(g, gg, gpus_now, start, gpu, NULL, &ge);
   cr_assert_eq(grc, crc, "%s, from %llu: GPU %d (%s), CPU %d (%s)", what, (unsigned long long)start, grc,
                grc ? ge.msg : "", crc, crc ? ce.msg : "");
   if (crc) cr_assert_str_eq(ge.msg, ce.msg, "%s, from %llu", what, (unsigned long long)start);
@@ -91,7 +97,7 @@ static void same_counts(wm_graph *g, const char *what) {
   wm_graph *d = wm_test_by_degree(g);
   wm_gpu_graph *gg = NULL;
   wm_error err;
-  cr_assert_eq(wm_gpu_graph_create(d, 1, &gg, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_gpu_graph_create(d, gpus_now > 1 ? gpus_now : 1, &gg, &err), WM_OK, "%s", err.msg);
   same_cliques(d, gg, what);
   same_cycles(d, gg, what);
   wm_gpu_graph_destroy(gg);
@@ -139,4 +145,45 @@ Test(gpu_orbits5, hubs_stars_cliques_and_tiny_graphs, .timeout = 900) {
 Test(gpu_orbits5, kronecker, .timeout = 900) {
   same_counts(wm_test_kron(9, 1), "kronecker 9");
   same_counts(wm_test_kron(12, 2), "kronecker 12");
+}
+
+/* Over two GPUs: the top edges, triangles and tops shared through device
+ * 0's counters, then dealt statically (WM_GPU_STATIC_SPLIT=1: the clique
+ * sums then run on one device), each device's sums added: the CPU's, on a
+ * hub graph (a hub's 5-cycle top and heavy top edges by blocks) and
+ * Kronecker graphs. */
+Test(gpu_orbits5, over_two_gpus, .timeout = 900) {
+  const int all = wm_gpu_count();
+  if (all < 2) cr_skip_test("%d GPU(s) here: the two-GPU case needs 2", all);
+  gpus_now = 2;
+  for (int split = 0; split < 2; split++) {
+    if (split) setenv("WM_GPU_STATIC_SPLIT", "1", 1);
+    char what[96];
+    snprintf(what, sizeof what, "hub-3000 on 2 GPUs%s", split ? ", static" : "");
+    same_counts(wm_test_hub_graph(3000, 0.9, 0.002, 5), what);
+    snprintf(what, sizeof what, "powerlaw-1500, 3 hubs, on 2 GPUs%s", split ? ", static" : "");
+    same_counts(wm_test_powerlaw(1500, 20, 3, 0.6, 9), what);
+    snprintf(what, sizeof what, "kronecker 12 on 2 GPUs%s", split ? ", static" : "");
+    same_counts(wm_test_kron(12, 2), what);
+    unsetenv("WM_GPU_STATIC_SPLIT");
+  }
+  same_counts(wm_test_er(30, 1.0, 1), "K30 on 2 GPUs");
+  same_counts(wm_test_er(5, 0.0, 1), "empty-5 on 2 GPUs");
+}
+
+/* More GPUs than the host has: WM_EDEVICE saying so, from each piece. */
+Test(gpu_orbits5, more_gpus_than_the_host_has_is_a_device_error) {
+  wm_graph *g = wm_test_er(30, 0.3, 11);
+  const int gpus = wm_gpu_count() + 1;
+  sums s;
+  sums_init(&s, g);
+  uint64_t *c5 = calloc(g->n + 1, 8);
+  wm_error err;
+  cr_assert_eq(wm_orbit_clique_sums_gpu(g, NULL, gpus, &s.s, NULL, &err), WM_EDEVICE);
+  cr_assert(strstr(err.msg, "GPUs asked for"), "%s", err.msg);
+  cr_assert_eq(wm_orbit_cycles5_gpu(g, NULL, gpus, 0, c5, NULL, &err), WM_EDEVICE);
+  cr_assert(strstr(err.msg, "GPUs asked for"), "%s", err.msg);
+  free(c5);
+  sums_free(&s);
+  wm_graph_destroy(g);
 }
