@@ -86,14 +86,22 @@ struct walk_args {
   const uint32_t *tri, *cn_list, *order;
   const uint64_t *cn_at;
   ull *next;
-  o5_deal deal; /* this device's share of next's items */
-  int system;   /* next is device 0's, shared by every device */
   ull *tdeg, *F, *c4e, *toward; /* toward: 8 words per arc, low word first */
   acc *walked; /* WM_O5N_WALKED per vertex */
   unsigned char *scratch; /* the blocks' scratch, stride bytes each */
   uint64_t stride;
   wm_stop *stop;
+  o5_deal deal; /* over several devices: this device's share of next's items */
+  int system;   /* over several devices: next is device 0's, taken by every device */
 };
+
+/* The next item of p's counter: on one device a plain take, over several
+ * (Dealt) this device's deal of a take that may be system-wide.  Two
+ * instances of each kernel, so that one device's code is as it was. */
+template <bool Dealt>
+__device__ __forceinline__ ull claim(const walk_args &p) {
+  return Dealt ? o5_dealt(p.deal, o5_take(p.next, p.system)) : atomicAdd(p.next, 1ull);
+}
 
 /* One block's scratch. */
 struct block_scratch {
@@ -411,6 +419,7 @@ __device__ void one_vertex(const walk_args &p, const block_scratch &w, uint32_t 
 /* Persistent blocks: each takes the next vertex of `order` (this device's
  * share of them) until none is left or the call is asked to stop (a
  * vertex taken is walked whole, so the scratch is left clean). */
+template <bool Dealt>
 __global__ void __launch_bounds__(kThreads, kWalkBlocksPerSm) vertex_walks(walk_args p) {
   __shared__ uint32_t x_now, nt;
   __shared__ acc part[kWarps][WM_O5N_WALKED];
@@ -418,7 +427,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocksPerSm) vertex_walks(walk_
   scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
   for (;;) {
     if (threadIdx.x == 0) {
-      const ull k = o5_dealt(p.deal, o5_take(p.next, p.system));
+      const ull k = claim<Dealt>(p);
       x_now = k < p.n && !wm_stop_asked(p.stop) ? p.order[k] : kNone;
       nt = 0;
     }
@@ -479,6 +488,7 @@ __device__ __forceinline__ void each_lower_rim(const walk_args &p, uint32_t x, u
  * several blocks (128-bit atomics).  x's 69 is its cycles' credits, four
  * each, below 2^127 (fewer than 2^32 arcs of fewer than 2^95 each): the
  * sum's overflow flag stays 0, as on the CPU. */
+template <bool Dealt>
 __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
   __shared__ ull arc_now;
   __shared__ uint32_t nt;
@@ -489,7 +499,7 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
   for (;;) {
     if (threadIdx.x == 0) {
       ull e;
-      do e = o5_dealt(p.deal, o5_take(p.next, p.system));
+      do e = claim<Dealt>(p);
       while (e < m && p.tri[e] < 2);
       arc_now = e < m && !wm_stop_asked(p.stop) ? e : ~0ull;
       nt = 0;
@@ -604,8 +614,9 @@ cudaError_t upload(T **dst, const void *src, size_t bytes) {
 /* The graph (gg's or uploaded), the walks' inputs and outputs (zeroed)
  * and the blocks' scratch (zeroed), on the current device: as many blocks
  * as run at once, fewer where their scratch would pass 3/4 of the free
- * memory.  p takes every vertex and arc from b's own counters. */
-int prepare(bufs &b, walk_args &p, const walk_in &in, uint64_t blocks[2], wm_error *err) {
+ * memory, for the kernels' instances of one device or of several (dealt).
+ * p takes every vertex and arc from b's own counters. */
+int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t blocks[2], wm_error *err) {
   const wm_graph *g = in.g;
   int dev = 0, sms = 0;
   WM_CU(cudaGetDevice(&dev));
@@ -639,8 +650,10 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, uint64_t blocks[2], wm_err
   WM_CU(cudaMemGetInfo(&free_b, &total_b));
   /* as many blocks as are resident at once, for each kernel: more would only hold scratch */
   int per_sm[2] = {0, 0};
-  WM_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[0], vertex_walks, kThreads, 0));
-  WM_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[1], wheels, kThreads, 0));
+  WM_CU(dealt ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[0], vertex_walks<true>, kThreads, 0)
+              : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[0], vertex_walks<false>, kThreads, 0));
+  WM_CU(dealt ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[1], wheels<true>, kThreads, 0)
+              : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[1], wheels<false>, kThreads, 0));
   const uint64_t fit = (uint64_t)(0.75 * (double)free_b) / stride;
   uint64_t want = 0;
   for (int k = 0; k < 2; k++) {
@@ -654,8 +667,8 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, uint64_t blocks[2], wm_err
                    (unsigned long long)stride, free_b);
   WM_CU(cudaMalloc(&b.scratch, want * stride));
   WM_CU(cudaMemset(b.scratch, 0, want * stride));
-  p = walk_args{(const uint64_t *)off, (const uint32_t *)adj, g->n, b.tri, b.cn_list, b.order, b.cn_at,
-                b.next, o5_deal{0, 1}, 0, b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL};
+  p = walk_args{(const uint64_t *)off, (const uint32_t *)adj, g->n, b.tri, b.cn_list, b.order, b.cn_at, b.next,
+                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL, o5_deal{0, 1}, 0};
   return WM_OK;
 }
 
@@ -669,17 +682,20 @@ int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_error *err) 
   return WM_OK;
 }
 
-/* The two kernels on the current device, between b's events: the vertex
- * walks with p's counter and deal, the wheels with q's. */
-int launch(bufs &b, const walk_args &p, const walk_args &q, const uint64_t blocks[2], wm_error *err) {
+/* The two kernels on the current device (their instances for one device
+ * or several: dealt), between b's events: the vertex walks with p's
+ * counter, the wheels with q's. */
+int launch(bufs &b, const walk_args &p, const walk_args &q, bool dealt, const uint64_t blocks[2], wm_error *err) {
   WM_CU(cudaEventCreate(&b.start));
   WM_CU(cudaEventCreate(&b.mid));
   WM_CU(cudaEventCreate(&b.end));
   WM_CU(cudaEventRecord(b.start, 0));
-  vertex_walks<<<(unsigned)blocks[0], kThreads>>>(p);
+  if (dealt) vertex_walks<true><<<(unsigned)blocks[0], kThreads>>>(p);
+  else vertex_walks<false><<<(unsigned)blocks[0], kThreads>>>(p);
   WM_CU(cudaGetLastError());
   WM_CU(cudaEventRecord(b.mid, 0));
-  wheels<<<(unsigned)blocks[1], kThreads>>>(q);
+  if (dealt) wheels<true><<<(unsigned)blocks[1], kThreads>>>(q);
+  else wheels<false><<<(unsigned)blocks[1], kThreads>>>(q);
   WM_CU(cudaGetLastError());
   return WM_OK;
 }
@@ -687,12 +703,12 @@ int launch(bufs &b, const walk_args &p, const walk_args &q, const uint64_t block
 int walk(bufs &b, const walk_in &in, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
   walk_args p;
   uint64_t blocks[2] = {0, 0};
-  int rc = prepare(b, p, in, blocks, err);
+  int rc = prepare(b, p, in, false, blocks, err);
   if (!rc) rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err);
   if (rc) return rc;
   walk_args q = p;
   q.next = b.next + 1;
-  if ((rc = launch(b, p, q, blocks, err))) return rc;
+  if ((rc = launch(b, p, q, false, blocks, err))) return rc;
   float ms = 0, walks_ms = 0;
   rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
   if (rc) return rc;
@@ -714,7 +730,7 @@ int start_device(bufs &b, int d, const o5_devices &D, ull *sh, const walk_in &in
                  wm_error *err) {
   WM_CUD(d, cudaSetDevice(d));
   walk_args p;
-  int rc = prepare(b, p, in, blocks, err);
+  int rc = prepare(b, p, in, true, blocks, err);
   if (!rc) rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err);
   if (rc) return rc;
   walk_args q = p;
@@ -722,7 +738,7 @@ int start_device(bufs &b, int d, const o5_devices &D, ull *sh, const walk_in &in
   p.deal = o5_deal_of(D, d);
   if (D.shared) p.next = sh, p.system = 1;
   if (wm_gpu_fault_here(d)) WM_CUD(d, wm_gpu_fault_launch(0)); /* tests: a device that fails */
-  return launch(b, p, q, blocks, err);
+  return launch(b, p, q, true, blocks, err);
 }
 
 /* Each device's walks added into w (device 0's copied): tdeg, F, c4e and
