@@ -38,10 +38,10 @@
  * path.
  * Over several devices (gpu_orbit_devices.cuh) each holds the graph and
  * the lists and runs both kernels: the vertices from device 0's counter
- * (or its deal of them), the wheels' arcs dealt in turn; every per-arc
- * value is then one device's, every vertex's sum its walker's but 69,
- * which the wheels of its arcs add to wherever they ran, and the host
- * adds the devices' arrays. */
+ * (or its deal of them), the wheels' arcs dealt in turn.  Every per-arc
+ * value is then one device's but 68, every vertex's sum its walker's but
+ * 69: those two are sums of the wheels' non-negative credits, from
+ * whichever devices met the cycles; the host adds the devices' arrays. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -741,12 +741,12 @@ int start_device(bufs &b, int d, const o5_devices &D, ull *sh, const walk_in &in
   return launch(b, p, q, true, blocks, err);
 }
 
-/* Each device's walks added into w (device 0's copied): tdeg, F, c4e and
- * the toward words of an arc are its tail's walk's or (68) its wheel's,
- * one device's each; a vertex's sums are its walk's, but for 69, which
- * its arcs' wheels add to on whichever device took them: a sum of
- * non-negative terms, so adding the devices' sums (their flags or'd) is
- * the one device's sum.  tmp: room for the largest array. */
+/* Each device's walks added into w (device 0's copied): an arc's tdeg,
+ * F, c4e, 49, 62 and 64 are its tail's walk's, a vertex's sums its own
+ * walk's, one device's each (the others hold zeros); an arc's 68 and a
+ * vertex's 69 are sums of the wheels' non-negative credits from whichever
+ * devices met the cycles, so the devices' values added (128-bit, the
+ * flags or'd) are one device's sums.  tmp: room for the largest array. */
 int add_back(const bufs &b, int d, const wm_graph *g, wm_o5n_walks *w, void *tmp, wm_error *err) {
   const size_t n = g->n, m = g->m;
   WM_CUD(d, cudaSetDevice(d));
