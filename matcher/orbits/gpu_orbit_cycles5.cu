@@ -95,7 +95,7 @@ __device__ cycle_scratch cycle_slice(uint32_t *base, uint64_t n, uint64_t warp) 
 }
 
 /* 1: the triangles p < q < t from their lowest vertex p (triangle_terms
- * of orbit_cycles5.c), a warp per p (this device's deal of next's). */
+ * of orbit_cycles5.c), a warp per p, from next (this device's deal of it). */
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     triangle_terms(ranked_dev r, uint32_t *scratch, unsigned long long *next, o5_deal deal, counts c, ull *marks) {
   const int lane = threadIdx.x & 31;
