@@ -598,36 +598,35 @@ int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const
 /* ---- over several devices -------------------------------------------- */
 
 /* Over devices that reach device 0 with peer atomics, each runs the passes
- * on its own copy of gs, the top edges taken from two counters in device
- * 0's memory (sh: the light arcs', the heavy ones'); the heavy edges are
- * listed once, on device 0, and that list given to every device, so that
- * an index names one edge everywhere.  Every credit is >= 0, so the
- * devices' sums added pass 2^64 - 1 exactly where one device's total
- * would: the host adds them (by gs's ids, before k4e is halved: an edge's
- * two triangles may be on two devices) and device 0 takes the total back
- * to g's labels. */
+ * on its own copy of gs: pass 1 whole (every top edge reads every arc's
+ * triangles), then the top edges from two counters in device 0's memory
+ * (sh: the light arcs', the heavy ones').  The heavy edges are listed once,
+ * on device 0, and that list given to every device, so that an index names
+ * one edge everywhere.  Every credit is >= 0, so the devices' sums added
+ * pass 2^64 - 1 exactly where one device's total would: the host adds them
+ * (by gs's ids, before k4e is halved: an edge's two triangles may be on
+ * two devices) and device 0 takes the total back to g's labels. */
 struct cliques_over {
   cbufs b[WM_MAX_GPUS];
   dev_graph ds[WM_MAX_GPUS], dg[WM_MAX_GPUS];
   unsigned warps[WM_MAX_GPUS];
-  bool heavy; /* every device has the warps for a block per heavy edge */
+  uint64_t bitmap_per[WM_MAX_GPUS];
+  bool blocks;                 /* the heavy edges go to blocks (on every device alike) */
+  unsigned long long found[2]; /* the heavy edges, their largest bitmap (words) */
   ull *sh;
 };
 
-/* Every device's buffers, and device 0's counters zeroed. */
-int prepare_all(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g,
-                bool same, const uint32_t *new_of, uint64_t maxdeg, wm_error *err) {
-  C.heavy = true;
-  for (int d = 0; d < D.n; d++) {
+/* Every device's buffers, its counters' scope system-wide, and device 0's
+ * shared counters zeroed. */
+int prepare_all(cliques_over &C, int ndev, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g, bool same,
+                const uint32_t *new_of, wm_error *err) {
+  for (int d = 0; d < ndev; d++) {
     cbufs &b = C.b[d];
     b.gg = gg, b.dev = d;
     WM_CUD(d, cudaSetDevice(d));
-    int rc = wm_gpu_on_device(err, d, prepare(b, gs, g, same, new_of, maxdeg, C.ds[d], C.dg[d], &C.warps[d], err));
+    int rc = wm_gpu_on_device(err, d, prepare(b, gs, g, same, new_of, C.ds[d], C.dg[d], err));
     if (!rc) rc = wm_gpu_on_device(err, d, set_stop(err, 1));
     if (rc) return rc;
-    C.heavy = C.heavy && C.warps[d] >= kHeavyWarps;
-    WM_CUD(d, cudaEventCreate(&b.start));
-    WM_CUD(d, cudaEventCreate(&b.end));
   }
   WM_CUD(0, cudaSetDevice(0));
   WM_CUD(0, cudaMalloc(&C.sh, 2 * sizeof *C.sh));
@@ -635,15 +634,29 @@ int prepare_all(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, co
   return WM_OK;
 }
 
-/* Device 0's list of the heavy top edges (after its triangles), copied to
- * the others. */
-int share_heavy(cliques_over &C, int ndev, uint64_t m, uint64_t *nheavy, wm_error *err) {
+/* Pass 1 on every device (its own counter), device 0 listing the heavy
+ * edges; then that list given to the others. */
+int triangles_all(cliques_over &C, int ndev, uint64_t m, uint32_t heavy, wm_error *err) {
+  for (int d = 0; d < ndev; d++) {
+    cbufs &b = C.b[d];
+    int sms = 0;
+    WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d));
+    const unsigned free_blocks = (unsigned)(sms > 0 ? sms : 1) * kBlocksPerSm;
+    WM_CUD(d, cudaEventRecord(b.ev[0], 0));
+    if (m) {
+      down_triangles<<<free_blocks, kThreads>>>(C.ds[d], m, b.next + 4, b.t);
+      WM_CUD(d, cudaGetLastError());
+      up_triangles<<<thread_blocks(m), 256>>>(C.ds[d], m, b.t);
+      WM_CUD(d, cudaGetLastError());
+      if (!d) heavy_arcs<<<thread_blocks(m), 256>>>(C.ds[0], m, b.t, heavy, b.heavy, b.next + 2, b.next + 3);
+      WM_CUD(d, cudaGetLastError());
+    }
+    WM_CUD(d, cudaEventRecord(b.ev[1], 0));
+  }
   WM_CUD(0, cudaSetDevice(0));
-  heavy_arcs<<<C.warps[0] / kWarpsPerBlock, kThreads>>>(C.ds[0], m, C.b[0].t, C.b[0].heavy, C.b[0].next + 2);
-  WM_CUD(0, cudaGetLastError());
-  unsigned long long count = 0;
-  WM_CUD(0, cudaMemcpy(&count, C.b[0].next + 2, sizeof count, cudaMemcpyDeviceToHost));
-  *nheavy = count;
+  WM_CUD(0, cudaMemcpy(C.found, C.b[0].next + 2, sizeof C.found, cudaMemcpyDeviceToHost));
+  const unsigned long long count = C.found[0];
   uint64_t *list = (uint64_t *)malloc((count ? count : 1) * sizeof *list);
   if (!list) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the heavy top edges (%llu)", count);
   cudaError_t e = cudaMemcpy(list, C.b[0].heavy, count * sizeof *list, cudaMemcpyDeviceToHost);
@@ -657,34 +670,50 @@ int share_heavy(cliques_over &C, int ndev, uint64_t m, uint64_t *nheavy, wm_erro
   return WM_OK;
 }
 
-/* The passes on every device, queued, then waited for at once; the
- * slowest device's time in *ms. */
-int run_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t maxdeg, uint64_t *nheavy, float *ms,
-            wm_error *err) {
-  int rc;
-  for (int d = 0; d < ndev; d++) {
+/* Every device's scratch for the bitmaps of device 0's heavy edges; *alike
+ * 0 where the devices would not all send them to blocks (or all not),
+ * which the shared counters need. */
+int scratch_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t maxdeg, uint32_t heavy, bool *alike,
+                wm_error *err) {
+  *alike = true;
+  for (int d = 0; m && d < ndev; d++) {
+    bool blocks = false;
     WM_CUD(d, cudaSetDevice(d));
-    WM_CUD(d, cudaEventRecord(C.b[d].start, 0));
-    if (m) arc_triangles<<<C.warps[d] / kWarpsPerBlock, kThreads>>>(C.ds[d], m, C.b[d].t);
-    WM_CUD(d, cudaGetLastError());
+    int rc = scratch_for(C.b[d], n, m, maxdeg, heavy, C.found[1], &C.warps[d], &C.bitmap_per[d], &blocks, err);
+    if (rc) return wm_gpu_on_device(err, d, rc);
+    if (d && blocks != C.blocks) *alike = false;
+    C.blocks = blocks;
   }
-  if (m && C.heavy && (rc = share_heavy(C, ndev, m, nheavy, err))) return rc;
-  const unsigned per_block = C.heavy ? kHeavyWarps : kWarpsPerBlock;
+  return WM_OK;
+}
+
+/* Pass 2 on every device from device 0's counters, then everything waited
+ * for; *ms the slowest device's passes. */
+int top_edges_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t maxdeg, uint32_t heavy, float *ms,
+                  wm_error *err) {
+  const unsigned per_block = C.blocks ? kHeavyWarps : kWarpsPerBlock;
   for (int d = 0; d < ndev; d++) {
     cbufs &b = C.b[d];
     const clique_sums cs = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
                             b.overflow};
     WM_CUD(d, cudaSetDevice(d));
+    WM_CUD(d, cudaEventRecord(b.ev[2], 0));
     if (m)
-      top_edges<<<C.warps[d] / per_block, 32 * per_block>>>(C.ds[d], m, b.t, b.scratch, maxdeg, C.heavy, b.heavy,
-                                                              b.next + 2, C.sh + 1, C.sh, cs);
+      top_edges<<<C.warps[d] / per_block, 32 * per_block>>>(C.ds[d], m, b.t, b.scratch, maxdeg, b.bits,
+                                                              C.bitmap_per[d], C.blocks, heavy, b.heavy, b.next + 2,
+                                                              C.sh + 1, C.sh, cs);
     WM_CUD(d, cudaGetLastError());
-    WM_CUD(d, cudaEventRecord(b.end, 0));
+    WM_CUD(d, cudaEventRecord(b.ev[3], 0));
   }
-  if ((rc = o5_wait_all(ndev, err))) return rc;
+  int rc = o5_wait_all(ndev, err);
   cudaEvent_t s[WM_MAX_GPUS], e[WM_MAX_GPUS];
-  for (int d = 0; d < ndev; d++) s[d] = C.b[d].start, e[d] = C.b[d].end;
-  return o5_slowest(ndev, s, e, ms, err);
+  float first = 0, second = 0;
+  for (int d = 0; d < ndev; d++) s[d] = C.b[d].ev[0], e[d] = C.b[d].ev[1];
+  if (!rc) rc = o5_slowest(ndev, s, e, &first, err);
+  for (int d = 0; d < ndev; d++) s[d] = C.b[d].ev[2], e[d] = C.b[d].ev[3];
+  if (!rc) rc = o5_slowest(ndev, s, e, &second, err);
+  *ms = first + second;
+  return rc;
 }
 
 /* The devices' sums (5n + m words by gs) added into total, exactly (tmp:
@@ -708,27 +737,39 @@ int back_to_g(cliques_over &C, uint64_t n, uint64_t m, const ull *total, wm_orbi
   cbufs &b = C.b[0];
   WM_CUD(0, cudaSetDevice(0));
   WM_CUD(0, cudaMemcpy(b.sums, total, (5 * n + m) * sizeof *total, cudaMemcpyHostToDevice));
-  WM_CUD(0, cudaEventRecord(b.start, 0));
-  const uint64_t most = n > m ? n : m, blocks = (most + 255) / 256;
-  to_g<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256>>>(C.dg[0], C.ds[0], b.new_of, b.sums, b.out);
+  const unsigned back_blocks = thread_blocks(n > m ? n : m);
+  WM_CUD(0, cudaEventRecord(b.ev[2], 0));
+  to_g<<<back_blocks, 256>>>(C.dg[0], C.ds[0], b.new_of, b.sums, b.out);
   WM_CUD(0, cudaGetLastError());
-  WM_CUD(0, cudaEventRecord(b.end, 0));
-  WM_CUD(0, cudaEventSynchronize(b.end));
-  WM_CUD(0, cudaEventElapsedTime(ms, b.start, b.end));
+  WM_CUD(0, cudaEventRecord(b.ev[3], 0));
+  WM_CUD(0, cudaEventSynchronize(b.ev[3]));
+  WM_CUD(0, cudaEventElapsedTime(ms, b.ev[2], b.ev[3]));
   uint64_t *to[6] = {s->s61, s->s66, s->s70, s->s71, s->k5, s->k4e};
   for (int i = 0; i < 6; i++)
     if (i < 5 || m) WM_CUD(0, cudaMemcpy(to[i], b.out + i * n, (i < 5 ? n : m) * sizeof(ull), cudaMemcpyDeviceToHost));
   return WM_OK;
 }
 
+/* The passes over D's devices into s; *alone where they cannot share them
+ * (then s is untouched and the caller counts on one device). */
 int sums_over(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g,
-              bool same, const uint32_t *new_of, wm_orbit_clique_sums *s, double *kernel_ms, wm_error *err) {
+              bool same, const uint32_t *new_of, wm_orbit_clique_sums *s, double *kernel_ms, bool *alone,
+              wm_error *err) {
   const uint64_t n = gs->n, m = gs->m, maxdeg = wm_graph_max_degree(gs) ? wm_graph_max_degree(gs) : 1;
   const uint64_t words = 5 * n + m;
-  uint64_t nheavy = 0;
+  const uint32_t heavy = heavy_common_now();
   float ms = 0, back_ms = 0;
-  int rc = prepare_all(C, D, gg, gs, g, same, new_of, maxdeg, err);
-  if (!rc) rc = run_all(C, D.n, n, m, maxdeg, &nheavy, &ms, err);
+  bool alike = true;
+  int rc = prepare_all(C, D.n, gg, gs, g, same, new_of, err);
+  if (!rc) rc = triangles_all(C, D.n, m, heavy, err);
+  if (!rc) rc = scratch_all(C, D.n, n, m, maxdeg, heavy, &alike, err);
+  if (!rc && !alike) {
+    if (wm_trace_on("WM_ORBIT_TRACE")) /* too little memory on some for a block per heavy edge */
+      fprintf(stderr, "orbits (clique sums): on one GPU of %d (the devices' scratch differs)\n", D.n);
+    *alone = true;
+    return WM_OK;
+  }
+  if (!rc) rc = top_edges_all(C, D.n, n, m, maxdeg, heavy, &ms, err);
   if (rc) return rc;
   ull *total = (ull *)malloc(2 * words * sizeof *total);
   if (!total) return wm_fail(err, WM_EINPUT, "orbits: out of memory for adding the devices' clique sums");
@@ -742,21 +783,21 @@ int sums_over(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, cons
   if (kernel_ms) *kernel_ms += ms + back_ms;
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (clique sums, %d GPUs, %s): %u warps on device 0, g %s, %llu top edges of more than %u "
-            "triangles by blocks, kernels %.3f ms (the slowest device's)\n", D.n, o5_how(D), C.warps[0],
-            same ? "in degree order (read as it is)" : "relabelled by degree", (unsigned long long)nheavy,
-            kHeavyCommon, ms + back_ms);
+            "triangles by %s (bitmaps of up to %llu words), kernels %.3f ms (the slowest device's, each pass)\n",
+            D.n, o5_how(D), C.warps[0], same ? "in degree order (read as it is)" : "relabelled by degree",
+            C.found[0], heavy, C.blocks ? "blocks" : "warps", C.found[1], ms + back_ms);
   return WM_OK;
 }
 
 /* sums_over with every buffer freed and the caller's device current again,
  * on every path. */
 int run_over(const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g, bool same,
-             const uint32_t *new_of, wm_orbit_clique_sums *s, double *kernel_ms, wm_error *err) {
+             const uint32_t *new_of, wm_orbit_clique_sums *s, double *kernel_ms, bool *alone, wm_error *err) {
   int was = 0;
   WM_CU(cudaGetDevice(&was));
   cliques_over *C = (cliques_over *)calloc(1, sizeof *C);
   if (!C) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the devices' clique sums");
-  const int rc = sums_over(*C, D, gg, gs, g, same, new_of, s, kernel_ms, err);
+  const int rc = sums_over(*C, D, gg, gs, g, same, new_of, s, kernel_ms, alone, err);
   o5_quiesce(D.n);
   for (int d = 0; d < D.n; d++)
     if (cudaSetDevice(d) == cudaSuccess) release(C->b[d]);
@@ -784,9 +825,9 @@ int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, i
   bool same = true; /* g is in degree order already: gs is g */
   if (!rc)
     for (uint32_t v = 0; v < g->n; v++) new_of[old_of[v]] = v, same = same && old_of[v] == v;
-  if (!rc && D.n > 1 && D.shared) {
-    rc = run_over(D, gg, gs, g, same, new_of, s, kernel_ms, err);
-  } else if (!rc) {
+  bool alone = D.n == 1 || !D.shared;
+  if (!rc && !alone) rc = run_over(D, gg, gs, g, same, new_of, s, kernel_ms, &alone, err);
+  if (!rc && alone) {
     cbufs b;
     memset(&b, 0, sizeof b);
     b.gg = gg;
