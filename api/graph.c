@@ -323,6 +323,7 @@ static int build(warpmatch_graph *h, int relabel, int stats, int *which, double 
     double t0 = wm_now();
     int rc = wm_match_graph_by_degree(h->g, &h->sorted, &h->old_of, err);
     if (rc) return rc;
+    if (h->sorted) h->sorted->index_of = h->old_of; /* messages name the caller's indices */
     h->sorted_ready = 1;
     *relabel_s += wm_now() - t0;
   }

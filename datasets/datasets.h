@@ -33,7 +33,14 @@ typedef struct wm_graph {
   uint64_t *offsets;  /* n + 1 entries; row v is adj[offsets[v] .. offsets[v+1]) */
   uint32_t *adj;      /* m entries, each row sorted ascending */
   uint32_t *orig_ids; /* file id of internal vertex v, or NULL when identical */
+  const uint32_t *index_of; /* a renumbered copy: v's index in the graph it was made from, for
+                             * messages (not owned), or NULL when identical */
 } wm_graph;
+
+/* v's index as the caller numbers it (a renumbered copy's index_of). */
+static inline uint32_t wm_graph_index(const wm_graph *g, uint32_t v) {
+  return g->index_of && v < g->n ? g->index_of[v] : v;
+}
 
 static inline uint64_t wm_degree(const wm_graph *g, uint32_t v) {
   return g->offsets[v + 1] - g->offsets[v];

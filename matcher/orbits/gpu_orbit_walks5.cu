@@ -93,6 +93,7 @@ struct walk_args {
   wm_stop *stop;
   o5_deal deal; /* over several devices: this device's share of next's items */
   int system;   /* over several devices: next is device 0's, taken by every device */
+  ull *clocks;  /* WM_ORBIT_TRACE: the blocks' SM clocks in each of vertex_walks' kPhases, or NULL */
 };
 
 /* The next item of p's counter: on one device a plain take, over several
@@ -103,10 +104,15 @@ __device__ __forceinline__ ull claim(const walk_args &p) {
   return Dealt ? o5_dealt(p.deal, o5_take(p.next, p.system)) : atomicAdd(p.next, 1ull);
 }
 
-/* One block's scratch. */
+/* One block's scratch: a vertex's tally, mark and sum share a sector, so
+ * that a walk's entry touches one line for all three. */
+struct cell {
+  uint32_t cn, mark;
+  ull s;
+};
 struct block_scratch {
-  uint32_t *cn, *mark, *touched;
-  ull *s;
+  cell *c;
+  uint32_t *touched;
 };
 
 __host__ __device__ uint64_t align16(uint64_t b) { return (b + 15) & ~15ull; }
@@ -114,16 +120,8 @@ __host__ __device__ uint64_t align16(uint64_t b) { return (b + 15) & ~15ull; }
 /* The scratch's layout for n vertices: its bytes per block, and its
  * arrays at base. */
 __host__ __device__ uint64_t scratch_bytes(uint64_t n, unsigned char *base, block_scratch *out) {
-  uint64_t at = 0;
-  const uint64_t s = at;
-  at += align16(n * sizeof(ull));
-  const uint64_t cn = at;
-  at += align16(n * 4);
-  const uint64_t mark = at;
-  at += align16(n * 4);
-  const uint64_t touched = at;
-  at += align16(n * 4);
-  if (out) *out = {(uint32_t *)(base + cn), (uint32_t *)(base + mark), (uint32_t *)(base + touched), (ull *)(base + s)};
+  const uint64_t cells = align16(n * sizeof(cell)), at = cells + align16(n * 4);
+  if (out) *out = {(cell *)base, (uint32_t *)(base + cells)};
   return at ? at : 16;
 }
 
@@ -258,9 +256,9 @@ __device__ void first_walk(const walk_args &p, const block_scratch &w, uint32_t 
     if (key < 32) {
       const uint32_t a = p.adj[first + i], z = p.adj[f];
       if (z != x) {
-        if (!atomicAdd(&w.cn[z], 1u)) w.touched[atomicAdd(nt, 1u)] = z;
-        atomicAdd(&w.s[z], (ull)p.tri[f]);
-        const uint32_t mz = w.mark[z];
+        if (!atomicAdd(&w.c[z].cn, 1u)) w.touched[atomicAdd(nt, 1u)] = z;
+        atomicAdd(&w.c[z].s, (ull)p.tri[f]);
+        const uint32_t mz = w.c[z].mark;
         if (mz) { /* the triangle x, a, z */
           const uint64_t h = first + mz - 1;
           td = deg(p.off, z), F = p.tri[h] - 1u;
@@ -288,11 +286,11 @@ __device__ void first_walk(const walk_args &p, const block_scratch &w, uint32_t 
 __device__ void around_cycles(const walk_args &p, const block_scratch &w, uint32_t nt, sums &my) {
   for (uint32_t k = threadIdx.x; k < nt; k += kThreads) {
     const uint32_t z = w.touched[k];
-    const i128 cn = w.cn[z];
+    const i128 cn = w.c[z].cn;
     acc_add(my.s[WM_O5N_S36], choose(cn, 2) * ((i128)deg(p.off, z) - 2));
     acc_add(my.s[WM_O5N_S50], choose(cn, 3));
-    acc_add(my.s[WM_O5N_S51], (cn - 1) * (i128)w.s[z]);
-    w.s[z] = 0;
+    acc_add(my.s[WM_O5N_S51], (cn - 1) * (i128)w.c[z].s);
+    w.c[z].s = 0;
   }
 }
 
@@ -325,8 +323,8 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
       if (key < 32) {
         const uint32_t q = p.cn_list[k];
         if (q != x) {
-          atomicAdd(&w.s[q], 1ull);
-          thirds = (ull)w.cn[q] - 2; /* q sees a and b: cn(q) >= 2 */
+          atomicAdd(&w.c[q].s, 1ull);
+          thirds = (ull)w.c[q].cn - 2; /* q sees a and b: cn(q) >= 2 */
         }
       }
       const uint64_t ij = __shfl_sync(kFull, i, j);
@@ -336,7 +334,7 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
       const bool head = run_head(key);
       if (!head || !thirds) return;
       atomic_add128(p.toward + 8 * (first + ij) + 2 * WM_O5N_TO64, thirds);
-      atomic_add128(p.toward + 8 * (first + w.mark[bj] - 1) + 2 * WM_O5N_TO64, thirds);
+      atomic_add128(p.toward + 8 * (first + w.c[bj].mark - 1) + 2 * WM_O5N_TO64, thirds);
     });
   }
 }
@@ -351,8 +349,8 @@ __device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t
     if (key < 32) {
       const uint32_t o = p.adj[f];
       if (o != x) {
-        const uint32_t cn = w.cn[o];
-        c4 = cn - 1ull, k23 = (u128)choose((i128)cn - 1, 2), chords = w.s[o];
+        const uint32_t cn = w.c[o].cn;
+        c4 = cn - 1ull, k23 = (u128)choose((i128)cn - 1, 2), chords = w.c[o].s;
       }
     }
     if (!__any_sync(kFull, c4 != 0 || k23 != 0 || chords != 0)) return;
@@ -371,7 +369,7 @@ __device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t
 __device__ void tips(const block_scratch &w, uint32_t nt, sums &my) {
   for (uint32_t k = threadIdx.x; k < nt; k += kThreads) {
     const uint32_t q = w.touched[k];
-    acc_add(my.s[WM_O5N_S63], (i128)w.s[q] * ((i128)w.cn[q] - 2));
+    acc_add(my.s[WM_O5N_S63], (i128)w.c[q].s * ((i128)w.c[q].cn - 2));
   }
 }
 
@@ -395,25 +393,44 @@ __device__ void block_sums(const walk_args &p, uint32_t x, sums &my, acc (*part)
   }
 }
 
+/* vertex_walks' phases as WM_ORBIT_TRACE times them: the first walk, the
+ * touched, the tip pairs, the second walk, the clearing and sums. */
+constexpr int kPhases = 5;
+
+/* Thread 0, where the clocks are kept: the clock since *t added to the
+ * block's phase k. */
+__device__ __forceinline__ void clock_phase(const walk_args &p, ull *mine, int k, long long *t) {
+  if (!p.clocks || threadIdx.x) return;
+  const long long now = clock64();
+  mine[k] += (ull)(now - *t);
+  *t = now;
+}
+
 __device__ void one_vertex(const walk_args &p, const block_scratch &w, uint32_t x, uint32_t *nt,
-                           acc (*part)[WM_O5N_WALKED]) {
+                           acc (*part)[WM_O5N_WALKED], ull *mine) {
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
+  long long t = p.clocks ? clock64() : 0;
   sums my = {};
-  for (uint64_t i = threadIdx.x; i < d; i += kThreads) w.mark[p.adj[first + i]] = (uint32_t)(i + 1);
+  for (uint64_t i = threadIdx.x; i < d; i += kThreads) w.c[p.adj[first + i]].mark = (uint32_t)(i + 1);
   __syncthreads();
   first_walk(p, w, x, nt, my);
   __syncthreads();
+  clock_phase(p, mine, 0, &t);
   const uint32_t touched = *nt;
   around_cycles(p, w, touched, my);
   __syncthreads();
+  clock_phase(p, mine, 1, &t);
   tip_pairs(p, w, x);
   __syncthreads();
+  clock_phase(p, mine, 2, &t);
   second_walk(p, w, x);
   tips(w, touched, my);
   __syncthreads();
-  for (uint32_t k = threadIdx.x; k < touched; k += kThreads) w.cn[w.touched[k]] = 0, w.s[w.touched[k]] = 0;
-  for (uint64_t i = threadIdx.x; i < d; i += kThreads) w.mark[p.adj[first + i]] = 0;
+  clock_phase(p, mine, 3, &t);
+  for (uint32_t k = threadIdx.x; k < touched; k += kThreads) w.c[w.touched[k]].cn = 0, w.c[w.touched[k]].s = 0;
+  for (uint64_t i = threadIdx.x; i < d; i += kThreads) w.c[p.adj[first + i]].mark = 0;
   block_sums(p, x, my, part);
+  clock_phase(p, mine, 4, &t);
 }
 
 /* Persistent blocks: each takes the next vertex of `order` (this device's
@@ -425,6 +442,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocksPerSm) vertex_walks(walk_
   __shared__ acc part[kWarps][WM_O5N_WALKED];
   block_scratch w;
   scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
+  ull mine[kPhases] = {}; /* thread 0's */
   for (;;) {
     if (threadIdx.x == 0) {
       const ull k = claim<Dealt>(p);
@@ -433,10 +451,12 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocksPerSm) vertex_walks(walk_
     }
     __syncthreads();
     const uint32_t x = x_now;
-    if (x == kNone) return;
-    one_vertex(p, w, x, &nt, part);
+    if (x == kNone) break;
+    one_vertex(p, w, x, &nt, part, mine);
     __syncthreads();
   }
+  if (p.clocks && threadIdx.x == 0)
+    for (int k = 0; k < kPhases; k++) atomicAdd(&p.clocks[k], mine[k]);
 }
 
 /* The row holding arc `arc`: the last v with off[v] <= arc (off[n] > arc). */
@@ -511,14 +531,14 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
     const uint64_t first = p.off[x], d = p.off[x + 1] - first;
     each_lower_rim(p, x, u, e, [&](int key, uint64_t, uint64_t l) {
       const uint32_t z = key < 32 ? p.cn_list[l] : u;
-      if (z != u && shorter(p.off, z, u) && !atomicAdd(&w.cn[z], 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
+      if (z != u && shorter(p.off, z, u) && !atomicAdd(&w.c[z].cn, 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
     });
     __syncthreads();
     const uint32_t touched = nt; /* thread 0 resets nt at the next claim, maybe before the others clear */
     u128 cycles = 0;
     for (uint32_t k = threadIdx.x; k < touched; k += kThreads) {
       const uint32_t z = w.touched[k];
-      const u128 c = (u128)choose((i128)w.cn[z], 2);
+      const u128 c = (u128)choose((i128)w.c[z].cn, 2);
       if (!c) continue;
       cycles += c;
       const uint32_t *row = p.adj + first;
@@ -534,7 +554,7 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
       ull owed = 0;
       if (key < 32) {
         const uint32_t z = p.cn_list[l];
-        if (z != u && shorter(p.off, z, u)) owed = w.cn[z] - 1u;
+        if (z != u && shorter(p.off, z, u)) owed = w.c[z].cn - 1u;
       }
       seg_sum(key, owed);
       if (run_head(key) && owed) atomic_add128(p.toward + 8 * xv + 2 * WM_O5N_TO68, owed);
@@ -542,7 +562,7 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
     for (int s = 16; s; s >>= 1) cycles += shfl_xor128(cycles, s);
     if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = cycles;
     __syncthreads(); /* the tally read; thread 0 reads part before the next claim's barrier, the others write it after */
-    for (uint32_t k = threadIdx.x; k < touched; k += kThreads) w.cn[w.touched[k]] = 0;
+    for (uint32_t k = threadIdx.x; k < touched; k += kThreads) w.c[w.touched[k]].cn = 0;
     if (threadIdx.x == 0) {
       u128 sum = 0;
       for (int v = 0; v < kWarps; v++) sum += part[v];
@@ -558,7 +578,7 @@ struct bufs {
   uint64_t *own_off;
   uint32_t *own_adj, *tri, *cn_list, *order;
   uint64_t *cn_at;
-  ull *next, *tdeg, *F, *c4e, *toward;
+  ull *next, *tdeg, *F, *c4e, *toward, *clocks;
   acc *walked;
   unsigned char *scratch;
   cudaEvent_t start, mid, end;
@@ -566,7 +586,7 @@ struct bufs {
 
 void release(bufs &b) {
   void *p[] = {b.own_off, b.own_adj, b.tri, b.cn_list, b.order, b.cn_at, b.next,
-               b.tdeg,    b.F,       b.c4e, b.toward,  b.walked, b.scratch};
+               b.tdeg,    b.F,       b.c4e, b.toward,  b.walked, b.scratch, b.clocks};
   for (void *x : p)
     if (x) cudaFree(x);
   if (b.start) cudaEventDestroy(b.start);
@@ -668,7 +688,12 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t block
   WM_CU(cudaMalloc(&b.scratch, want * stride));
   WM_CU(cudaMemset(b.scratch, 0, want * stride));
   p = walk_args{(const uint64_t *)off, (const uint32_t *)adj, g->n, b.tri, b.cn_list, b.order, b.cn_at, b.next,
-                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL, o5_deal{0, 1}, 0};
+                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL, o5_deal{0, 1}, 0, NULL};
+  if (wm_trace_on("WM_ORBIT_TRACE")) {
+    WM_CU(cudaMalloc(&b.clocks, kPhases * sizeof *b.clocks));
+    WM_CU(cudaMemset(b.clocks, 0, kPhases * sizeof *b.clocks));
+    p.clocks = b.clocks;
+  }
   return WM_OK;
 }
 
@@ -716,6 +741,15 @@ int walk(bufs &b, const walk_in &in, wm_o5n_walks *w, double *kernel_ms, wm_erro
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (walks, GPU): vertex walks %.3f ms (%llu blocks), wheels %.3f ms (%llu blocks)\n", walks_ms,
             (unsigned long long)blocks[0], ms - walks_ms, (unsigned long long)blocks[1]);
+  if (b.clocks) {
+    ull c[kPhases], all = 0;
+    WM_CU(cudaMemcpy(c, b.clocks, sizeof c, cudaMemcpyDeviceToHost));
+    for (int k = 0; k < kPhases; k++) all += c[k];
+    if (all)
+      fprintf(stderr, "orbits (walks, GPU): vertex walks' block clocks: first walk %.1f%%, touched %.1f%%, tip pairs "
+              "%.1f%%, second walk %.1f%%, clearing and sums %.1f%%\n", 100.0 * c[0] / all, 100.0 * c[1] / all,
+              100.0 * c[2] / all, 100.0 * c[3] / all, 100.0 * c[4] / all);
+  }
   return copy_back(b, in.g, w, err);
 }
 

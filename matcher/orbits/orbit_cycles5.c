@@ -403,10 +403,10 @@ int wm_orbit_cycles5_back(const wm_graph *g, const wm_orbit_ranked *r, const uin
   }
   if (under >= 0)
     return wm_fail(err, WM_EINPUT, "orbits: vertex %u (index %u): its 5-cycles came out negative (a bug: please "
-                   "report it)", wm_graph_file_id(g, (uint32_t)under), (uint32_t)under);
+                   "report it)", wm_graph_file_id(g, (uint32_t)under), wm_graph_index(g, (uint32_t)under));
   if (over >= 0)
     return wm_fail(err, WM_EINPUT, "orbits: vertex %u (index %u): its 5-cycles (orbit 34) number more than 2^64 - 1",
-                   wm_graph_file_id(g, (uint32_t)over), (uint32_t)over);
+                   wm_graph_file_id(g, (uint32_t)over), wm_graph_index(g, (uint32_t)over));
   return WM_OK;
 }
 

@@ -12,7 +12,7 @@ void wm_orbit_keep_first(wm_orbit_first_error *f, int64_t vertex, const wm_error
 int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_error *err) {
   return wm_fail(err, WM_EINPUT,
                  "orbits: vertex %u (index %u): its count of orbit %u passes 2^64 - 1; orbit counts are 64-bit",
-                 wm_graph_file_id(g, vertex), vertex, orbit);
+                 wm_graph_file_id(g, vertex), wm_graph_index(g, vertex), orbit);
 }
 
 int wm_edge_orbit_overflow(const wm_graph *g, uint32_t a, uint32_t b, unsigned orbit, wm_error *err) {
@@ -25,7 +25,7 @@ int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v
                    wm_error *err) {
   if (v < 0)
     return wm_fail(err, WM_EINPUT, "orbits: vertex %u (index %u): orbit %u came out negative (a bug: please report it)",
-                   wm_graph_file_id(g, vertex), vertex, orbit);
+                   wm_graph_file_id(g, vertex), wm_graph_index(g, vertex), orbit);
   if (v > (wm_i128)(UINT64_MAX - start)) return wm_orbit_overflow(g, vertex, orbit, err);
   *out = start + (uint64_t)v;
   return WM_OK;

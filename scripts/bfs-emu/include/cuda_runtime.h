@@ -266,6 +266,8 @@ template <class T> inline T __shfl_up_sync(unsigned mask, T v, unsigned d) {
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu) { (void)__ballot_sync(mask, 1); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
+/* An SM's cycle counter: the process's clock, for the kernels' phase timers. */
+inline long long clock64() { return (long long)clock(); }
 inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
 inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
 /* PTX fns: the offset-th set bit of mask from bit base up (offset >= 1). */
