@@ -59,6 +59,7 @@ struct wm_bfs_gpu_ctx {
   size_t small_smem;
   int small_blocks;   /* the small-level kernel's grid tier: blocks of its cooperative launch (1: none) */
   void *d_small;      /* its scratch (the grid tier's queues) */
+  unsigned long long *d_clk; /* WM_BFS_TRACE: its clock marks (made by the first traced search) */
   char desc[512];
 };
 
@@ -212,7 +213,7 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   part_destroy(c->part);
   void *bufs[] = {c->d_off,       c->d_in_off,   c->d_adj,    c->d_in_adj, c->d_status,
                   c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
-                  c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats,  c->d_small};
+                  c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats,  c->d_small, c->d_clk};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (bufs[i]) cudaFree(bufs[i]);
   if (c->h_stats) cudaFreeHost(c->h_stats);
@@ -300,6 +301,7 @@ struct Search {
   void take_frontier(uint32_t L);
   uint64_t small_budget() const;
   int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
+  void trace_small_levels(const unsigned long long *d_clk, uint32_t from, uint32_t to);
   int topdown();
   int bottomup();
   int explosion();
@@ -358,6 +360,25 @@ void Search::take_frontier(uint32_t L) {
             lap_ms());
 }
 
+/* WM_BFS_TRACE: the small-level kernel's marks, a line per level from
+ * `from` to `to` (those it ran), in microseconds of block 0's clock. */
+void Search::trace_small_levels(const unsigned long long *d_clk, uint32_t from, uint32_t to) {
+  unsigned long long k[kSmallTraceWords];
+  int khz = 0, dev = 0;
+  if (cudaMemcpy(k, d_clk, sizeof k, cudaMemcpyDeviceToHost) != cudaSuccess || cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) != cudaSuccess || khz <= 0) {
+    cudaGetLastError();
+    return;
+  }
+  const double us = 1e3 / khz;
+  for (uint32_t L = from; L < to && L - from < (uint32_t)kSmallTraceLevels; L++) {
+    const unsigned long long *m = k + 1 + 4 * (L - from);
+    if (!m[0]) continue;
+    fprintf(stderr, "bfs-gpu: small level %u (%s): begins at %.2f us, expanded in %.2f us, barrier %.2f us\n", L,
+            m[3] == 2 ? "grid" : "block", (m[0] - k[0]) * us, (m[1] - m[0]) * us, (m[2] - m[1]) * us);
+  }
+}
+
 /* The most edges of a level the small-level kernel expands over `blocks`
  * blocks: EDGE_BUDGET for each (the policy says why), within what its
  * counters can hold. */
@@ -387,6 +408,12 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   a.out = c->d_q[cur ^ 1];
   a.stats = c->d_stats;
   a.stop = stop;
+  a.clk = NULL;
+  if (trace && (c->d_clk || cudaMalloc(&c->d_clk, kSmallTraceWords * sizeof *c->d_clk) == cudaSuccess)) {
+    a.clk = c->d_clk;
+    CK(cudaMemsetAsync(a.clk, 0, kSmallTraceWords * sizeof *a.clk, c->st));
+  }
+  cudaGetLastError(); /* a trace without room for its marks goes on without them */
   /* the kernel writes every figure read below */
   CK(small_levels_launch(a, c->small_smem, small_blocks, c->st));
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
@@ -397,6 +424,7 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   if (trace)
     fprintf(stderr, "bfs-gpu: small-level kernel (%d blocks) from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
             small_blocks, f.L, count, L, h.small_count, h.small_exit, lap_ms());
+  if (a.clk) trace_small_levels(a.clk, f.L, L);
   switch (h.small_exit) {
   case SMALL_STOPPED:
     return wm_interrupted(err, "bfs");

@@ -157,7 +157,15 @@ struct SmallArgs {
   DevStats *stats;
   wm_stop *stop;      /* the call's stop word (gpu_stop.cuh), or NULL: one launch can run
                          * thousands of levels (a grid's), so it is read between them */
+  unsigned long long *clk; /* WM_BFS_TRACE: kSmallTraceWords of block 0's clock marks, or NULL */
 };
+
+/* The small-level kernel's clock marks (WM_BFS_TRACE): the launch's start,
+ * then for each of its first kSmallTraceLevels levels the clock when the
+ * level began, when block 0 had expanded its share and when it was past
+ * the level's barrier, and the tier (1 block, 2 grid). */
+constexpr int kSmallTraceLevels = 64;
+constexpr int kSmallTraceWords = 1 + 4 * kSmallTraceLevels;
 
 /* ---- device helpers -------------------------------------------------- */
 

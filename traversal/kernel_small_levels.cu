@@ -311,6 +311,13 @@ __device__ void take_sources(const SmallArgs &a, Counters *lv, WarpSum *ws, cons
   __syncthreads();
 }
 
+/* WM_BFS_TRACE: block 0's thread 0 marks level L's step k (0 begun, 1
+ * expanded, 2 past the barrier; 3 holds the tier). */
+__device__ inline void mark(const SmallArgs &a, uint32_t L, int k, unsigned long long v = 0) {
+  if (!a.clk || blockIdx.x || threadIdx.x || L - a.level >= (uint32_t)kSmallTraceLevels) return;
+  a.clk[1 + 4 * (L - a.level) + k] = k == 3 ? v : (unsigned long long)clock64();
+}
+
 /* Block 0 alone: levels from its frontier (level L, at the frontiers fs
  * in shared memory) while they are block-sized.  Returns what ended them
  * (STEP_GRID or an exit), with L and l describing the frontier then. */
@@ -320,6 +327,8 @@ __device__ int block_levels(const SmallArgs &a, Counters *lv, WarpSum *ws, char 
     l = level_of(lv[L % 3]);
     int step = decide(a, L, l);
     if (step != STEP_BLOCK) return step;
+    mark(a, L, 0);
+    mark(a, L, 3, 1);
     if (threadIdx.x == 0) {
       lv[(L + 2) % 3] = Counters{0, 0, 0};
       if (wm_stop_due(a.stop, polled)) atomicOr(&lv[(L + 1) % 3].flags, F_STOP);
@@ -327,7 +336,9 @@ __device__ int block_levels(const SmallArgs &a, Counters *lv, WarpSum *ws, char 
     int sh = slot_shift(l, P::PASS);
     expand(a, frontier(fs, L, a.capacity), 0, l.f, 0, sh >= 0 ? (uint64_t)l.f << sh : l.edges, sh, L,
            Sink{frontier(fs, L + 1, a.capacity), &lv[(L + 1) % 3], a.capacity, a.target, ws, a.g.offsets});
+    mark(a, L, 1);
     __syncthreads();
+    mark(a, L, 2);
     L++;
   }
 }
@@ -412,6 +423,7 @@ __global__ void __launch_bounds__(P::BLOCK, 1) small_levels_kernel(SmallArgs a) 
   unsigned polled = 0; /* block 0 thread 0's clock at its last read of the stop word */
   Level l;
   int step = SMALL_NONE;
+  if (lead && a.clk && threadIdx.x == 0) a.clk[0] = (unsigned long long)clock64();
   if (lead) take_sources(a, lv, ws, frontier(fs, L, cap), L);
   for (;;) {
     if (lead) {
@@ -433,8 +445,12 @@ __global__ void __launch_bounds__(P::BLOCK, 1) small_levels_kernel(SmallArgs a) 
       l = level_of(load_global(&ctl->lv[L % 3]));
       step = decide(a, L, l);
       if (step != STEP_GRID) break;
+      mark(a, L, 0);
+      mark(a, L, 3, 2);
       grid_level(a, ctl, frontier(fg, L, cap), frontier(fg, L + 1, cap), frontier(fs, L, cap), ws, L, l, &polled);
+      mark(a, L, 1);
       cg::this_grid().sync();
+      mark(a, L, 2);
       L++;
     }
     if (step != STEP_BLOCK) {
