@@ -478,6 +478,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
   /* EMU_COOPERATIVE=0: a device without cooperative launches */
   *v = a == cudaDevAttrMultiProcessorCount ? env_int("EMU_SMS", 2)
        : a == cudaDevAttrCooperativeLaunch ? env_int("EMU_COOPERATIVE", 1)
+       : a == cudaDevAttrClockRate         ? (int)(CLOCKS_PER_SEC / 1000) /* clock64() is clock() */
                                            : env_int("EMU_SMEM_OPTIN", 232448);
   return cudaSuccess;
 }
