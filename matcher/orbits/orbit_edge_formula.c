@@ -1,6 +1,7 @@
 /* The edge formula: ORCA's edge orbits of graphlets of up to 4 vertices
  * (k = 3 or 4) for every edge without enumerating the graphlets, as the
- * vertex formula does for vertices (orbit_formula.c).
+ * vertex formula does for vertices (orbit_formula.c); with k = 5 these are
+ * columns 0..11 and orbit_edge_formula5.c fills the rest.
  *
  * For each edge x-y and each edge orbit a, N_a counts the subgraphs (edge
  * sets, not necessarily induced) shaped as a's graphlet with x-y in orbit
