@@ -365,8 +365,7 @@ typedef struct warpmatch_orbit_options {
                              per undirected edge in warpmatch_graph_edge_ends' order, how many
                              connected induced subgraphs of 3..graphlet_size vertices hold the
                              edge in each edge orbit (graphlet_size 3, 4 or 5; on the CPU, by
-                             the edge formula up to 4 or, with method ENUMERATE and for 5, the
-                             enumerator: FORMULA with 5 is WARPMATCH_EUSAGE) */
+                             the edge formula, or with method ENUMERATE the enumerator) */
   int gpus;               /* GPUs 0..gpus-1 for size 5's heavy pieces: the non-induced
                              counts' per-vertex walks, clique sums and 5-cycles, or the sums
                              of the walk over 4-vertex sets (WM_ORBIT5_WALK=1); docs/orbits.md

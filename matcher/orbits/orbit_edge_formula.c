@@ -1,6 +1,7 @@
 /* The edge formula: ORCA's edge orbits of graphlets of up to 4 vertices
  * (k = 3 or 4) for every edge without enumerating the graphlets, as the
- * vertex formula does for vertices (orbit_formula.c).
+ * vertex formula does for vertices (orbit_formula.c); with k = 5 these are
+ * columns 0..11 and orbit_edge_formula5.c fills the rest.
  *
  * For each edge x-y and each edge orbit a, N_a counts the subgraphs (edge
  * sets, not necessarily induced) shaped as a's graphlet with x-y in orbit
@@ -36,7 +37,7 @@
 
 #define E4 WM_EDGE_ORBIT4
 
-int wm_edge_orbit_has_formula(unsigned k) { return k == 3 || k == 4; }
+int wm_edge_orbit_has_formula(unsigned k) { return k >= 3 && k <= 5; }
 
 /* c[a][b], and the edge orbits by their graphlet's edges, most first. */
 typedef struct edge_relations {
@@ -131,7 +132,7 @@ static void edge_sums(const edge_shared *sh, unsigned k, uint32_t x, uint64_t e,
 /* The induced counts from N, densest first; stored, or an overflow named. */
 static int solve(const edge_shared *sh, const edge_relations *r, const wm_orbit_run *run, uint32_t x, uint32_t y,
                  wm_i128 *N, uint64_t *row, wm_error *err) {
-  const unsigned orbits = wm_edge_orbit_count(run->k);
+  const unsigned orbits = run->k < 4 ? wm_edge_orbit_count(run->k) : E4; /* 12..67: orbit_edge_formula5.c */
   wm_i128 I[E4] = {0};
   for (unsigned i = 0; i < E4; i++) {
     const unsigned a = r->order[i];
@@ -155,7 +156,7 @@ static int solve(const edge_shared *sh, const edge_relations *r, const wm_orbit_
 static int vertex_rows(const edge_shared *sh, const edge_relations *r, const wm_orbit_run *run, uint32_t x,
                        scratch *s, uint64_t *counts, wm_error *err) {
   const wm_graph *g = sh->g;
-  const unsigned orbits = wm_edge_orbit_count(run->k);
+  const unsigned orbits = wm_edge_orbit_count(run->k); /* the row's stride */
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     s->mark[g->adj[e]] = 1, s->at[g->adj[e]] = e;
     for (uint64_t f = g->offsets[g->adj[e]]; f < g->offsets[g->adj[e] + 1] && run->k >= 4; f++) s->cnt[g->adj[f]]++;
@@ -241,6 +242,7 @@ int wm_orbits_edge_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t 
     }
   }
   if (!rc && failed) *err = first, rc = first.code;
+  if (!rc && run->k == 5) rc = wm_orbits_edge_formula5(g, run, sh.tri, counts, err);
   shared_free(&sh);
   return rc;
 }

@@ -114,6 +114,10 @@ int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *coun
 int wm_orbits_formula5(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 /* The edge orbits (run->edges) by the edge formula (orbit_edge_formula.c). */
 int wm_orbits_edge_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
+/* Its 5-vertex part (orbit_edge_formula5.c): columns 12..67 of every row
+ * (wm_edge_orbit_count(5) counts each), from tri, the triangles per arc. */
+int wm_orbits_edge_formula5(const wm_graph *g, const wm_orbit_run *run, const uint32_t *tri, uint64_t *counts,
+                            wm_error *err);
 /* wm_orbits_cpu, or for run->gpu and the formula, the formula with its
  * aggregates from the GPU (WM_EDEVICE when that fails). */
 int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);

@@ -178,12 +178,15 @@ def test_edge_orbits_formula_equals_the_enumerator() -> None:
         assert four.shape == (g.edges, 12)
         np.testing.assert_array_equal(four, g.orbits(4, edges=True, method="enumerate"))
         np.testing.assert_array_equal(four[:, :2], g.orbits(3, edges=True))
+        five = g.orbits(5, edges=True, method="formula")
+        assert five.shape == (g.edges, 68)
+        np.testing.assert_array_equal(five, g.orbits(5, edges=True, method="enumerate"))
 
 
 def test_edge_orbits_of_size_5_keep_the_smaller_ones_and_count_k5() -> None:
     G = nx.complete_graph(6)
     g = warpmatch.Graph.from_networkx(G)
-    five = g.orbits(5, edges=True)  # enumerated (no 5-vertex edge formula)
+    five = g.orbits(5, edges=True)  # the 5-vertex edge formula
     assert five.shape == (15, 68)
     np.testing.assert_array_equal(five[:, :12], g.orbits(4, edges=True))
     assert (five[:, 67] == 4).all() and not five[:, 12:67].any()  # each edge of K6 in C(4, 3) 5-cliques

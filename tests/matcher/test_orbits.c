@@ -1040,7 +1040,7 @@ static uint64_t *edge_orbits_by(const edges *e, unsigned size, int method, int t
   r.size = sizeof r;
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, &r), 0, "%s", warpmatch_last_error(ctx));
   cr_assert_eq(r.orbits, warpmatch_edge_orbit_count(size));
-  const int enumerated = method == WARPMATCH_METHOD_ENUMERATE || size == 5; /* no 5-vertex edge formula */
+  const int enumerated = method == WARPMATCH_METHOD_ENUMERATE;
   cr_assert_eq(r.method, enumerated ? WARPMATCH_METHOD_ENUMERATE : WARPMATCH_METHOD_FORMULA);
   cr_assert_eq(r.device, WARPMATCH_DEVICE_CPU);
   warpmatch_graph_destroy(g);
@@ -1134,6 +1134,133 @@ Test(edge_orbits, cliques_stars_and_paths_have_their_closed_forms) {
   free(x);
 }
 
+/* ---- the 5-vertex edge formula ---------------------------------------- */
+
+/* The formula (two threads) against the enumerator (one), all 68 orbits of
+ * every edge. */
+static void edges5_vs_enumerator(const edges *e, const char *what) {
+  uint64_t m, m2;
+  uint64_t *f = edge_orbits_by(e, 5, WARPMATCH_METHOD_FORMULA, 2, &m);
+  uint64_t *x = edge_orbits_by(e, 5, WARPMATCH_METHOD_ENUMERATE, 1, &m2);
+  cr_assert_eq(m, m2);
+  for (uint64_t i = 0; i < m * 68; i++)
+    cr_assert_eq(f[i], x[i], "%s: edge row %llu orbit %u: formula %llu, enumerator %llu", what,
+                 (unsigned long long)(i / 68), (unsigned)(i % 68), (unsigned long long)f[i],
+                 (unsigned long long)x[i]);
+  free(f), free(x);
+}
+
+Test(edge_orbits5, formula_equals_enumerator_on_random_graphs) {
+  edges e;
+  const double p[] = {0.06, 0.12, 0.25, 0.45};
+  for (uint64_t seed = 1; seed <= 4; seed++) {
+    er(&e, 36, p[seed - 1], seed + 70);
+    edges5_vs_enumerator(&e, "G(36, p)");
+  }
+  er(&e, 18, 0.8, 9); /* dense: K5 and its near neighbours abound */
+  edges5_vs_enumerator(&e, "G(18, 0.8)");
+}
+
+/* Stars, cliques K5..K8, a hub with many leaves beside a dense part, and
+ * isolated vertices (vertices of no edge: ids past the edges' own). */
+Test(edge_orbits5, formula_equals_enumerator_on_stars_cliques_and_hubs) {
+  edges e;
+  star(&e, 30);
+  edges5_vs_enumerator(&e, "star of 30");
+  for (uint32_t k = 5; k <= 8; k++) {
+    clique(&e, k);
+    edges5_vs_enumerator(&e, "clique");
+  }
+  er(&e, 16, 0.6, 3); /* the dense part: vertices 0..15; the hub 16; its leaves 17.. */
+  e.n = 90;
+  for (uint32_t v = 0; v < 16; v += 2) add_edge(&e, 16, v);
+  for (uint32_t v = 17; v < 80; v++) add_edge(&e, 16, v);
+  for (uint32_t v = 17; v < 30; v++) add_edge(&e, v, v + 1); /* a few leaves joined in a path */
+  edges5_vs_enumerator(&e, "hub, leaves and a dense part"); /* 80..89 isolated */
+}
+
+static unsigned edges_in_orbit(const wm_orbit_tables *t, unsigned gid, unsigned o) {
+  const unsigned mask = t->graphlet_mask[gid];
+  unsigned c = 0;
+  for (unsigned bit = 0; bit < 10; bit++) c += (mask >> bit & 1u) && t->edge_orbit[5][mask][bit] == o;
+  return c;
+}
+
+/* Summed over the edges, orbit o's counts are the induced count of its
+ * graphlet (the motif totals) times the graphlet's edges in orbit o; the
+ * random graphs meet every one of the 68 orbits; columns 0..11 are the
+ * size-4 rows. */
+Test(edge_orbits5, sums_are_the_motif_totals_times_the_orbits_edges) {
+  const wm_orbit_tables *t = wm_orbit_tables_get(NULL);
+  cr_assert_not_null(t);
+  edges e;
+  uint64_t met[68] = {0};
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    er(&e, 40, 0.12 * (double)seed, seed + 90);
+    uint64_t m, m4;
+    uint64_t *x = edge_orbits_by(&e, 5, WARPMATCH_METHOD_FORMULA, 2, &m);
+    uint64_t *four = edge_orbits_by(&e, 4, WARPMATCH_METHOD_FORMULA, 1, &m4);
+    for (uint64_t i = 0; i < m; i++)
+      for (unsigned o = 0; o < 12; o++) cr_assert_eq(x[i * 68 + o], four[i * 12 + o], "row %llu orbit %u", (unsigned long long)i, o);
+    warpmatch_context *ctx;
+    warpmatch_graph *g;
+    cr_assert_eq(warpmatch_context_create(&ctx), 0);
+    cr_assert_eq(warpmatch_graph_from_edges(ctx, e.n, e.src, e.dst, e.m, 0, &g), 0);
+    warpmatch_count_options co;
+    warpmatch_count_options_init(&co);
+    co.device = WARPMATCH_DEVICE_CPU;
+    warpmatch_motif rows[21];
+    const unsigned n = warpmatch_motif_classes(5);
+    cr_assert_eq(warpmatch_motifs(ctx, g, 5, &co, rows), 0, "%s", warpmatch_last_error(ctx));
+    for (unsigned gid = 9; gid < 30; gid++) {
+      const uint64_t total = motif_count_of(rows, n, gid);
+      for (unsigned o = 12; o < 68; o++) {
+        const unsigned k = edges_in_orbit(t, gid, o);
+        if (!k) continue;
+        uint64_t sum = 0;
+        for (uint64_t i = 0; i < m; i++) sum += x[i * 68 + o];
+        cr_assert_eq(sum, total * k, "seed %llu: edge orbit %u of G%u", (unsigned long long)seed, o, gid);
+      }
+    }
+    for (uint64_t i = 0; i < m * 68; i++) met[i % 68] += x[i];
+    warpmatch_graph_destroy(g);
+    warpmatch_context_destroy(ctx);
+    free(x), free(four);
+  }
+  for (unsigned o = 0; o < 68; o++) cr_assert(met[o] > 0, "edge orbit %u is met by none of the graphs", o);
+}
+
+/* K8: each edge is in C(6, 3) = 20 5-cliques (orbit 67), 15 4-cliques (11). */
+Test(edge_orbits5, overflow_names_the_edge_and_the_orbit) {
+  edges e;
+  clique(&e, 8);
+  uint64_t counts[28 * 68];
+  char start[32], msg[1024];
+  for (int past = 0; past <= 1; past++) {
+    snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 20 + (uint64_t)past));
+    cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
+    warpmatch_context *ctx;
+    warpmatch_graph *g;
+    cr_assert_eq(warpmatch_context_create(&ctx), 0);
+    cr_assert_eq(warpmatch_graph_from_edges(ctx, e.n, e.src, e.dst, e.m, 0, &g), 0);
+    warpmatch_orbit_options o;
+    warpmatch_orbit_options_init(&o);
+    o.graphlet_size = 5, o.edges = 1, o.method = WARPMATCH_METHOD_FORMULA;
+    const int rc = warpmatch_orbits(ctx, g, &o, counts, NULL);
+    snprintf(msg, sizeof msg, "%s", warpmatch_last_error(ctx));
+    warpmatch_graph_destroy(g);
+    warpmatch_context_destroy(ctx);
+    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    if (!past) {
+      cr_assert_eq(rc, 0, "%s", msg);
+      cr_assert(counts[67] == UINT64_MAX && counts[11] == UINT64_MAX - 5 && counts[66] == UINT64_MAX - 20);
+    } else {
+      cr_assert_eq(rc, WARPMATCH_EINPUT);
+      cr_assert(strstr(msg, "edge ") && strstr(msg, "edge orbit 67 ") && strstr(msg, "2^64"), "%s", msg);
+    }
+  }
+}
+
 Test(edge_orbits, overflow_names_the_edge_and_the_orbit) {
   edges e;
   clique(&e, 6); /* each edge: C(4, 2) = 6 4-cliques (orbit 11), 4 triangles */
@@ -1183,9 +1310,8 @@ Test(edge_orbits, the_api_refuses_what_it_cannot_do) {
   o.edges = 1, o.graphlet_size = 2;
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
   cr_assert(strstr(warpmatch_last_error(ctx), "edge orbits"), "%s", warpmatch_last_error(ctx));
-  o.graphlet_size = 5, o.method = WARPMATCH_METHOD_FORMULA; /* 5 vertices are enumerated */
+  o.graphlet_size = 6, o.method = WARPMATCH_METHOD_FORMULA;
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
-  cr_assert(strstr(warpmatch_last_error(ctx), "no formula for the edge orbits"), "%s", warpmatch_last_error(ctx));
   warpmatch_orbit_options_init(&o);
   o.edges = 1, o.graphlet_size = 3, o.device = WARPMATCH_DEVICE_GPU; /* the edge formula runs on the CPU */
   warpmatch_orbit_result r;
@@ -1235,7 +1361,6 @@ Test(edge_orbits_cli, orca_csv_and_npy_rows_are_the_edges_in_id_order) {
   free(out), free(err);
   const char *bad[][2] = {
       {"--size 2 --edges", "--size 3, 4 or 5"},
-      {"--size 5 --edges --method formula", "no formula for the edge orbits"},
   };
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     rc = wm_test_run(&out, &err, "orbits %s %s --no-cache", f.graph, bad[i][0]);
