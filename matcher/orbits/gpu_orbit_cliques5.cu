@@ -585,6 +585,12 @@ int scratch_for(cbufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, uint32_t heav
   return WM_OK;
 }
 
+/* top_edges' dynamic shared memory for a block of per_block warps of degw
+ * + bits words each, and a word a warp beside (shared_room). */
+size_t room_bytes(unsigned per_block, uint32_t degw, uint32_t bits) {
+  return (size_t)per_block * (degw + bits + 1) * sizeof(uint32_t);
+}
+
 /* A warp's shared words (top_edges' dynamic shared memory) for W's
  * inner degrees and for the bitmap: kHeavyCommon and kSharedBits where
  * the device's shared memory holds them for a block of per_block warps,
@@ -594,11 +600,12 @@ int shared_room(int dev, unsigned per_block, uint32_t *degw, uint32_t *bits, wm_
   cudaFuncAttributes fa;
   WM_CU(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   WM_CU(cudaFuncGetAttributes(&fa, top_edges));
-  const size_t words = (size_t)optin > fa.sharedSizeBytes ? (optin - fa.sharedSizeBytes) / 4 / per_block : 0;
+  size_t words = (size_t)optin > fa.sharedSizeBytes ? (optin - fa.sharedSizeBytes) / 4 / per_block : 0;
+  words -= words > 0; /* one word a warp beside: a launch never asks for none */
   *degw = (uint32_t)(words < kHeavyCommon ? words : kHeavyCommon);
   *bits = (uint32_t)(words - *degw < kSharedBits ? words - *degw : kSharedBits);
   WM_CU(cudaFuncSetAttribute(top_edges, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             (int)(per_block * (*degw + *bits) * sizeof(uint32_t))));
+                             (int)room_bytes(per_block, *degw, *bits)));
   return WM_OK;
 }
 
@@ -657,7 +664,7 @@ int run_passes(cbufs &b, const wm_graph *g, bool same, wm_orbit_clique_sums *s, 
   if (m && (rc = shared_room(b.dev, per_block, &shared_degw, &shared_bits, err))) return rc;
   WM_CU(cudaEventRecord(b.ev[2], 0));
   if (m) {
-    const size_t room = (size_t)per_block * (shared_degw + shared_bits) * sizeof(uint32_t);
+    const size_t room = room_bytes(per_block, shared_degw, shared_bits);
     top_edges<<<warps / per_block, 32 * per_block, room>>>(ds, m, b.t, b.scratch, maxdeg, b.bits, bitmap_per,
                                                             shared_degw, shared_bits, blocks, heavy, b.heavy,
                                                             b.next + 2, b.next + 1, b.next, cs);
@@ -801,7 +808,7 @@ int top_edges_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t ma
     }
     WM_CUD(d, cudaEventRecord(b.ev[2], 0));
     if (m) {
-      const size_t room = (size_t)per_block * (C.shared_degw[d] + C.shared_bits[d]) * sizeof(uint32_t);
+      const size_t room = room_bytes(per_block, C.shared_degw[d], C.shared_bits[d]);
       top_edges<<<C.warps[d] / per_block, 32 * per_block, room>>>(
           C.ds[d], m, b.t, b.scratch, maxdeg, b.bits, C.bitmap_per[d], C.shared_degw[d], C.shared_bits[d], C.blocks,
           heavy, b.heavy, b.next + 2, C.sh + 1, C.sh, cs);
