@@ -3,9 +3,10 @@
 # triangles per arc, 4-cliques, 4-cycle and diamond sums per vertex), the
 # 5-vertex orbits' GPU clique sums and 5-cycles
 # (matcher/orbits/gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu, with the
-# gpu_motif_*.cuh, gpu_orbit_warps.cuh and gpu_orbit_devices.cuh they include) and their per-vertex
-# walks (gpu_orbit_walks5.cu), with device/gpu_check.cu and
-# device/gpu_graph.cu, on the CPU emulator of scripts/bfs-emu/ and checks
+# gpu_motif_*.cuh, gpu_orbit_warps.cuh, gpu_orbit_rank.cuh and
+# gpu_orbit_devices.cuh they include) and their per-vertex walks
+# (gpu_orbit_walks5.cu), with device/gpu_check.cu and device/gpu_graph.cu,
+# on the CPU emulator of scripts/bfs-emu/ and checks
 # them against their CPU oracles exactly (scripts/orbit-emu/check.cpp says on
 # which graphs; check_walks.cpp the walks value by value and the 5-vertex
 # counts with every piece on the emulated GPU).  As motif-emu.sh: the .cu files are rewritten by
@@ -36,7 +37,8 @@ cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 . "$emu/emu_rewrite.sh"
 rm -f "$build"/src/*.cuh "$build"/src/*.cpp
 for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu matcher/orbits/gpu_orbit_sums.cu \
-         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh matcher/orbits/gpu_orbit_devices.cuh \
+         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh \
+         matcher/orbits/gpu_orbit_devices.cuh matcher/orbits/gpu_orbit_rank.cuh \
          "$repo"/matcher/motifs/gpu_motif_*.cuh; do
   f=${f#"$repo/"}
   out="$build/src/$(basename "$f")"

@@ -1,8 +1,9 @@
 /* The clique sums of the 5-vertex orbits on the GPU: the sums of
- * orbit_cliques5.c (its oracle) with a warp where the CPU has a thread.
- * On g relabelled by descending degree (on the host, as the CPU does; the
- * graph on the device, gg, is read as it is where g is in that order
- * already), each triangle w < u < v is met once, from its top edge v-u:
+ * orbit_cliques5.c (its oracle) with a warp where the CPU has a thread, on
+ * gs, g ranked by descending degree on the device (gpu_orbit_rank.cuh; g
+ * itself, gg's copy where it holds it, when g's ids are in that order
+ * already), where each triangle w < u < v is met once, from its top edge
+ * v-u:
  *   1. triangles per arc: each triangle found once, from its top edge
  *      (a warp per arc v->u, u < v: the shorter of v's row below u and u's
  *      row below u searched in the other), its three arcs from their
@@ -11,9 +12,8 @@
  *      (those of more than kHeavyCommon triangles a block each, listed
  *      first), in three steps:
  *      a. C = N(u) & N(v) listed with W = C & [0, u), the triangles' w,
- *         first (v's row below u searched in u's row below u, then the
- *         rows' parts above u, the shorter searched in the longer), each
- *         member marked with its index;
+ *         first (found as in 1, then the rows' parts above u, the shorter
+ *         searched in the longer), each member marked with its index;
  *      b. each member y's row below both y and u, laid over the lanes
  *         (over_stretches): an entry z there lies below u, so it is in C
  *         exactly when it is in W, and the inner edge y-z is a bit of y's
@@ -28,15 +28,21 @@
  *      w outranks u, so |W| |C| <= the degrees of the vertices above u),
  *      and W's rows are what the 5-cliques need: no row of the graph is
  *      walked twice, and no credit goes through an atomic of the scratch.
+ *      The bitmap and W's counters are in shared memory where they fit
+ *      (every light edge of |W| up to 128; a block's edge takes its
+ *      warps' together), else in global memory.
  *   Every add to the sums is a 64-bit atomic whose wrap sets the overflow
  *   flag (every credit is >= 0, so a wrap is a sum past 2^64 - 1, as the
  *   CPU finds it).
  * A warp's scratch: the marks (n words) and rows of the largest degree
  * (C, W's row indices and t-sums, W's inner degrees where they are not in
- * shared memory), and its part of the bitmaps (a block's are its warps'
- * together), sized once the heavy edges' largest is known; the warps are
- * as many as fit 3/4 of the free memory.  A last kernel takes the sums
- * back to g's labels (to_g). */
+ * shared memory), and its part of the global bitmaps (a block's are its
+ * warps' together), sized once the heavy edges' largest is known; the
+ * warps are as many as fit 3/4 of the free memory.  A last kernel takes
+ * the sums back to g's labels (to_g).  Two windows are timed: the ranking,
+ * the triangles and the heavy edges' list; then, the scratch sized, the
+ * rest.  Over several devices (below), each ranks g and counts the
+ * triangles itself and takes its part of the top edges. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +51,7 @@
 #include "device.h"
 #include "orbit_cliques5.h"
 #include "gpu_orbit_warps.cuh"
+#include "gpu_orbit_rank.cuh"
 #include "gpu_orbit_devices.cuh"
 
 namespace {
@@ -68,7 +75,7 @@ uint32_t heavy_common_now() {
 }
 
 /* Bitmap words of an edge of c common neighbours, f of them in W. */
-__host__ __device__ inline uint64_t bitmap_words(uint64_t c, uint64_t f) { return c * ((f + 31) / 32); }
+constexpr __host__ __device__ uint64_t bitmap_words(uint64_t c, uint64_t f) { return c * ((f + 31) / 32); }
 
 /* One warp's slice of the scratch. */
 struct clique_scratch {
@@ -334,15 +341,23 @@ __device__ uint32_t mark_base(const dev_graph &g, const clique_scratch &x, uint3
   return base;
 }
 
+/* Where a group's edge keeps its bitmap and W's inner degrees: in shared
+ * memory where they fit (the group's warps' parts together), else in
+ * global memory (degw: the slice's). */
+struct edge_room {
+  uint32_t *bits, *degw; /* shared */
+  uint32_t bits_cap, degw_cap;
+  uint32_t *global_bits; /* bitmap_per words a warp */
+};
+
 /* The arc v->u (u < v, arc) by a group of G warps, in the scratch x (the
- * group's first warp's slice), with the bitmap words `bits` (zero) and
- * `degw` (shared, zero) where W is at most `degw_cap` (else x.degw); both
- * left zero.  *cnt is the group's counter in shared memory, idx the
+ * group's first warp's slice) and room (its bitmap and degrees, zero, and
+ * left zero).  *cnt is the group's counter in shared memory, idx the
  * warp's 32 bytes. */
 template <int G>
 __device__ void top_edge(const dev_graph &g, const uint32_t *t, uint64_t arc, uint32_t v, uint32_t u,
-                         const clique_scratch &x, uint32_t *bits, uint32_t *degw, uint32_t degw_cap,
-                         uint32_t &stamp, unsigned *cnt, uint8_t *idx, const clique_sums &s) {
+                         const clique_scratch &x, const edge_room &room, uint32_t &stamp, unsigned *cnt,
+                         uint8_t *idx, const clique_sums &s) {
   const group<G> me;
   edge_state e;
   e.found = triangles_below<G>(g, v, arc - g.off[v], u, x, cnt);
@@ -355,12 +370,14 @@ __device__ void top_edge(const dev_graph &g, const uint32_t *t, uint64_t arc, ui
     x.tsum[q] = (ull)t[g.off[v] + x.ia[q]] + t[g.off[u] + x.ib[q]];
   }
   e.nc = common_above<G>(g, arc, v, u, e.found, e.base, x, cnt); /* its barriers publish W's too */
-  e.stride = (e.found + 31) / 32, e.bits = bits, e.degw = e.found <= degw_cap ? degw : x.degw;
+  const uint64_t words = bitmap_words(e.nc, e.found);
+  e.stride = (e.found + 31) / 32;
+  e.bits = words <= room.bits_cap ? room.bits : room.global_bits;
+  e.degw = e.found <= room.degw_cap ? room.degw : x.degw;
   inner_edges<G>(g, u, x, e, idx);
   group_barrier<G>();
   member_credits<G>(g, t, arc, v, u, x, e, s);
   group_barrier<G>();
-  const uint64_t words = bitmap_words(e.nc, e.found);
   for (uint64_t z = me.t; z < words; z += 32 * G) e.bits[z] = 0;
   for (uint32_t q = me.t; q < e.found; q += 32 * G) e.degw[q] = 0;
   /* the next edge's first barrier (triangles_below) orders these before its use */
@@ -383,60 +400,71 @@ __global__ void heavy_arcs(dev_graph g, uint64_t m, const uint32_t *t, uint32_t 
   }
 }
 
+/* A warp's shared memory (dynamic), where the device has it: W's inner
+ * degrees for a light edge, then bitmap words, enough for a light edge of
+ * |W| up to 128; a block's heavy edge takes its warps' together. */
+constexpr uint32_t kSharedBits = bitmap_words(kHeavyCommon, 128);
+
 /* 2: the heavy top edges (list[0..*count)) a block each, from heavy_next;
  * then, in the same launch, every other arc v->u (u < v) with a triangle
  * a warp each, from next (heavy: the light edges' largest triangle count,
  * where the heavy ones were listed, else none).  The blocks that find no
  * heavy edge left walk light ones while a hub's block is still at its
- * edge.  bits: each warp's bitmap_per words, a block's together. */
+ * edge.  bits: each warp's bitmap_per words in global memory, a block's
+ * together, for the edges whose bitmap shared memory cannot hold. */
 __global__ void __launch_bounds__(32 * kHeavyWarps)
     top_edges(dev_graph g, uint64_t m, const uint32_t *t, uint32_t *scratch, uint64_t maxdeg, uint32_t *bits,
-              uint64_t bitmap_per, bool blocks, uint32_t heavy, const uint64_t *list,
-              const unsigned long long *count, unsigned long long *heavy_next, unsigned long long *next,
-              clique_sums s) {
+              uint64_t bitmap_per, uint32_t shared_degw, uint32_t shared_bits, bool blocks, uint32_t heavy,
+              const uint64_t *list, const unsigned long long *count, unsigned long long *heavy_next,
+              unsigned long long *next, clique_sums s) {
   __shared__ unsigned long long item;
   __shared__ unsigned block_cnt, warp_cnt[kHeavyWarps];
   __shared__ uint8_t idx[kHeavyWarps][32]; /* over_stretches' */
-  __shared__ uint32_t degw[kHeavyWarps][kHeavyCommon]; /* a warp's W's inner degrees, or a block's together */
-  const int wib = threadIdx.x >> 5;
-  for (int i = threadIdx.x; i < kHeavyWarps * (int)kHeavyCommon; i += blockDim.x) (&degw[0][0])[i] = 0;
+  extern __shared__ uint32_t room_words[]; /* shared_degw, then shared_bits words a warp */
+  const unsigned wib = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  uint32_t *degw_all = room_words, *bits_all = room_words + warps * shared_degw;
+  for (uint32_t i = threadIdx.x; i < warps * (shared_degw + shared_bits); i += blockDim.x) room_words[i] = 0;
   __syncthreads();
-  const clique_scratch x = clique_slice(scratch, g.n, maxdeg, global_warp()),
-                       first = blocks ? clique_slice(scratch, g.n, maxdeg, (uint64_t)blockIdx.x * kHeavyWarps) : x;
+  const clique_scratch x = clique_slice(scratch, g.n, maxdeg, global_warp());
   uint32_t stamp = 0; /* the scratch starts zeroed */
   const unsigned long long heavy_n = blocks ? *count : 0;
-  for (;;) {
-    if (threadIdx.x == 0) item = take_long(heavy_next);
-    __syncthreads();
-    const unsigned long long it = item;
-    __syncthreads(); /* every thread read it before thread 0 takes the next */
-    if (it >= heavy_n) break;
-    const uint64_t arc = list[it];
-    top_edge<kHeavyWarps>(g, t, arc, row_of(g, arc), g.adj[arc], first,
-                          bits + (uint64_t)blockIdx.x * kHeavyWarps * bitmap_per, &degw[0][0],
-                          kHeavyWarps * kHeavyCommon, stamp, &block_cnt, idx[wib], s);
+  if (heavy_n) {
+    const clique_scratch first = clique_slice(scratch, g.n, maxdeg, (uint64_t)blockIdx.x * kHeavyWarps);
+    const edge_room room = {bits_all, degw_all, kHeavyWarps * shared_bits, kHeavyWarps * shared_degw,
+                            bits + (uint64_t)blockIdx.x * kHeavyWarps * bitmap_per};
+    for (;;) {
+      if (threadIdx.x == 0) item = take_long(heavy_next);
+      __syncthreads();
+      const unsigned long long it = item;
+      __syncthreads(); /* every thread read it before thread 0 takes the next */
+      if (it >= heavy_n) break;
+      const uint64_t arc = list[it];
+      top_edge<kHeavyWarps>(g, t, arc, row_of(g, arc), g.adj[arc], first, room, stamp, &block_cnt, idx[wib], s);
+    }
   }
+  const edge_room room = {bits_all + wib * shared_bits, degw_all + wib * shared_degw, shared_bits, shared_degw,
+                          bits + (uint64_t)global_warp() * bitmap_per};
   for_wanted_arcs<1>(
       g, 0, m, next, [&](uint64_t arc) { return t[arc] > 0 && (!blocks || t[arc] <= heavy); },
       [](uint64_t, uint32_t v, uint32_t u) { return u < v; },
       [&](uint64_t arc, uint32_t v, uint32_t u) {
-        top_edge<1>(g, t, arc, v, u, x, bits + (uint64_t)global_warp() * bitmap_per, degw[wib], kHeavyCommon,
-                    stamp, &warp_cnt[wib], idx[wib], s);
+        top_edge<1>(g, t, arc, v, u, x, room, stamp, &warp_cnt[wib], idx[wib], s);
       });
 }
 
 /* 3: the sums by g's labels (orbit_cliques5.c's back_to_g), a thread per
- * vertex and per arc of g: each edge's k4e is on its arc from the higher
- * id in gs, twice (from both of its triangles through the edge). */
-__global__ void to_g(dev_graph g, dev_graph gs, const uint32_t *new_of, const ull *sums, ull *out) {
-  const uint64_t n = g.n, m = g.off[n], at = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
+ * vertex and per arc of gs: an edge's k4e is on its arc from the higher
+ * id, twice (from both of its triangles through the edge); old and g_arc
+ * (NULL where gs is g) name g's vertex and arc. */
+__global__ void to_g(dev_graph gs, const uint32_t *old, const ull *g_arc, const ull *sums, ull *out) {
+  const uint64_t n = gs.n, m = gs.off[n], at = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
                  step = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t x = at; x < n; x += step)
-    for (int i = 0; i < 5; i++) out[i * n + x] = sums[i * n + new_of[x]];
-  for (uint64_t e = at; e < m; e += step) {
-    const uint32_t nx = new_of[row_of(g, e)], ny = new_of[g.adj[e]], hi = nx > ny ? nx : ny, lo = nx > ny ? ny : nx;
-    const uint64_t p = gs.off[hi] + lower_bound(gs.adj + gs.off[hi], deg(gs, hi), lo);
-    out[5 * n + e] = sums[5 * n + p] / 2;
+    for (int i = 0; i < 5; i++) out[i * n + (old ? old[x] : x)] = sums[i * n + x];
+  for (uint64_t q = at; q < m; q += step) {
+    const uint32_t a = row_of(gs, q), b = gs.adj[q];
+    const uint64_t p = b < a ? q : gs.off[b] + lower_bound(gs.adj + gs.off[b], deg(gs, b), a);
+    out[5 * n + (g_arc ? g_arc[q] : q)] = sums[5 * n + p] / 2;
   }
 }
 
@@ -446,17 +474,28 @@ constexpr int kCounters = 5;
 struct cbufs {
   const wm_gpu_graph *gg;
   int dev;
-  uint64_t *s_off, *g_off;
-  uint32_t *s_adj, *g_adj, *new_of, *t, *scratch, *bits;
+  uint64_t *g_off; /* g uploaded, where gg does not hold it */
+  uint32_t *g_adj;
+  ranking rk;      /* gs: g by descending degree, where g is not in that order already */
+  uint32_t *t, *scratch, *bits;
   uint64_t *heavy; /* the heavy top edges (heavy_arcs) */
   ull *sums, *out, *next; /* next: the light arcs', the heavy ones', their count, their largest bitmap, 1's arcs */
   int *overflow;
-  cudaEvent_t ev[4]; /* the triangles' start and end, the rest's */
+  cudaEvent_t ev[4]; /* the ranking and triangles' start and end, the rest's */
 };
 
+/* The ranking's sorting buffers, freed (or never taken) once gs is made. */
+void release_sorts(ranking &r) {
+  void *p[] = {r.keys, r.sorted, r.arcs, r.tmp, r.rank};
+  for (void *x : p)
+    if (x) cudaFree(x);
+  r.keys = r.sorted = r.arcs = NULL, r.tmp = NULL, r.rank = NULL;
+}
+
 void release(cbufs &b) {
-  void *p[] = {b.s_off, b.g_off, b.s_adj, b.g_adj, b.new_of, b.t, b.scratch, b.bits, b.heavy, b.sums, b.out,
-               b.next, b.overflow};
+  release_sorts(b.rk);
+  void *p[] = {b.g_off, b.g_adj, b.rk.off, b.rk.adj, b.rk.old, b.rk.g_arc, b.t, b.scratch, b.bits, b.heavy, b.sums,
+               b.out, b.next, b.overflow};
   for (void *x : p)
     if (x) cudaFree(x);
   for (cudaEvent_t e : b.ev)
@@ -464,44 +503,57 @@ void release(cbufs &b) {
   cudaGetLastError();
 }
 
-/* h on the device: gg's copy where it holds h, else uploaded into *off and *adj. */
-int upload(const wm_gpu_graph *gg, int dev, const wm_graph *h, uint64_t **off, uint32_t **adj, dev_graph &dg,
-           wm_error *err) {
+/* g on the device: gg's copy where it holds g, else uploaded. */
+int upload(cbufs &b, const wm_graph *g, dev_graph &dg, wm_error *err) {
   void *o = NULL, *a = NULL;
-  dg.n = h->n;
-  if (wm_gpu_graph_on(gg, h, dev, &o, &a)) {
+  dg.n = g->n;
+  if (wm_gpu_graph_on(b.gg, g, b.dev, &o, &a)) {
     dg.off = (const uint64_t *)o, dg.adj = (const uint32_t *)a;
     return WM_OK;
   }
-  WM_CU(cudaMalloc(off, ((size_t)h->n + 1) * sizeof **off));
-  WM_CU(cudaMalloc(adj, (h->m ? h->m : 1) * sizeof **adj));
-  WM_CU(cudaMemcpy(*off, h->offsets, ((size_t)h->n + 1) * sizeof **off, cudaMemcpyHostToDevice));
-  if (h->m) WM_CU(cudaMemcpy(*adj, h->adj, h->m * sizeof **adj, cudaMemcpyHostToDevice));
-  dg.off = *off, dg.adj = *adj;
+  WM_CU(cudaMalloc(&b.g_off, ((size_t)g->n + 1) * sizeof *b.g_off));
+  WM_CU(cudaMalloc(&b.g_adj, (g->m ? g->m : 1) * sizeof *b.g_adj));
+  WM_CU(cudaMemcpy(b.g_off, g->offsets, ((size_t)g->n + 1) * sizeof *b.g_off, cudaMemcpyHostToDevice));
+  if (g->m) WM_CU(cudaMemcpy(b.g_adj, g->adj, g->m * sizeof *b.g_adj, cudaMemcpyHostToDevice));
+  dg.off = b.g_off, dg.adj = b.g_adj;
   return WM_OK;
 }
 
-/* Every buffer but the warps' scratch, before the timed window: gs and g
- * (one where g is gs: same), the map to gs's ids, the triangles, the sums
- * (by gs, then by g), the heavy edges' list and the counters. */
-int prepare(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const uint32_t *new_of, dev_graph &ds,
-            dev_graph &dg, wm_error *err) {
-  const uint64_t n = gs->n, m = gs->m;
-  int rc = upload(b.gg, b.dev, same ? g : gs, &b.s_off, &b.s_adj, ds, err);
+/* The ranking's buffers (gpu_orbit_rank.cuh), gs's off and adj among them. */
+int take_ranking(ranking &r, uint64_t n, uint64_t m, uint64_t maxdeg, dev_graph &ds, wm_error *err) {
+  const uint64_t most = n > m ? n : m;
+  WM_CU(cudaMalloc(&r.keys, most * sizeof *r.keys));
+  WM_CU(cudaMalloc(&r.sorted, most * sizeof *r.sorted));
+  WM_CU(cudaMalloc(&r.arcs, (m ? m : 1) * sizeof *r.arcs));
+  WM_CU(cudaMalloc(&r.g_arc, (m ? m : 1) * sizeof *r.g_arc));
+  WM_CU(cudaMalloc(&r.off, (n + 1) * sizeof *r.off));
+  WM_CU(cudaMalloc(&r.adj, (m ? m : 1) * sizeof *r.adj));
+  WM_CU(cudaMalloc(&r.old, n * sizeof *r.old));
+  WM_CU(cudaMalloc(&r.rank, n * sizeof *r.rank));
+  WM_CU(rank_space(n, m, maxdeg, &r.tmp_bytes));
+  WM_CU(cudaMalloc(&r.tmp, r.tmp_bytes ? r.tmp_bytes : 1));
+  ds.n = (uint32_t)n, ds.off = r.off, ds.adj = r.adj;
+  return WM_OK;
+}
+
+/* Every buffer but the warps' scratch, before the timed windows: g, gs's
+ * (none where same: gs is g), the triangles, the sums (by gs, then by g),
+ * the heavy edges' list and the counters. */
+int prepare(cbufs &b, const wm_graph *g, bool same, uint64_t maxdeg, dev_graph &dg, dev_graph &ds, wm_error *err) {
+  const uint64_t n = g->n, m = g->m;
+  int rc = upload(b, g, dg, err);
   if (rc) return rc;
-  dg = ds;
-  if (!same && (rc = upload(b.gg, b.dev, g, &b.g_off, &b.g_adj, dg, err))) return rc;
-  WM_CU(cudaMalloc(&b.new_of, n * sizeof *b.new_of));
+  ds = dg;
+  if (!same && (rc = take_ranking(b.rk, n, m, maxdeg, ds, err))) return rc;
   WM_CU(cudaMalloc(&b.t, (m ? m : 1) * sizeof *b.t));
   WM_CU(cudaMalloc(&b.sums, (5 * n + m) * sizeof *b.sums));
   WM_CU(cudaMalloc(&b.out, (5 * n + m) * sizeof *b.out));
   WM_CU(cudaMalloc(&b.heavy, (m / 2 ? m / 2 : 1) * sizeof *b.heavy));
   WM_CU(cudaMalloc(&b.next, kCounters * sizeof *b.next));
   WM_CU(cudaMalloc(&b.overflow, sizeof *b.overflow));
-  WM_CU(cudaMemcpy(b.new_of, new_of, n * sizeof *b.new_of, cudaMemcpyHostToDevice));
+  WM_CU(cudaMemset(b.t, 0, (m ? m : 1) * sizeof *b.t));
   WM_CU(cudaMemset(b.sums, 0, (5 * n + m) * sizeof *b.sums));
   WM_CU(cudaMemset(b.next, 0, kCounters * sizeof *b.next));
-  WM_CU(cudaMemset(b.t, 0, (m ? m : 1) * sizeof *b.t));
   WM_CU(cudaMemset(b.overflow, 0, sizeof *b.overflow));
   for (cudaEvent_t &e : b.ev) WM_CU(cudaEventCreate(&e));
   return set_stop(err);
@@ -533,59 +585,101 @@ int scratch_for(cbufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, uint32_t heav
   return WM_OK;
 }
 
-/* Blocks of 256 threads for a kernel of a thread per item. */
-unsigned thread_blocks(uint64_t items) {
-  const uint64_t blocks = (items + 255) / 256;
-  return (unsigned)(blocks < 1 ? 1 : blocks < 4096 ? blocks : 4096);
+/* top_edges' dynamic shared memory for a block of per_block warps of degw
+ * + bits words each, and a word a warp beside (shared_room). */
+size_t room_bytes(unsigned per_block, uint32_t degw, uint32_t bits) {
+  return (size_t)per_block * (degw + bits + 1) * sizeof(uint32_t);
 }
 
-/* The passes on gs, the sums by g's labels into s. */
-int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const uint32_t *new_of,
-               wm_orbit_clique_sums *s, double *kernel_ms, wm_error *err) {
-  const uint64_t n = gs->n, m = gs->m, maxdeg = wm_graph_max_degree(gs) ? wm_graph_max_degree(gs) : 1;
-  const uint32_t heavy = heavy_common_now();
-  dev_graph ds, dg;
-  int rc = prepare(b, gs, g, same, new_of, ds, dg, err);
-  if (rc) return rc;
+/* A warp's shared words (top_edges' dynamic shared memory) for W's
+ * inner degrees and for the bitmap: kHeavyCommon and kSharedBits where
+ * the device's shared memory holds them for a block of per_block warps,
+ * else what it holds (the rest in global memory). */
+int shared_room(int dev, unsigned per_block, uint32_t *degw, uint32_t *bits, wm_error *err) {
+  int optin = 0;
+  cudaFuncAttributes fa;
+  WM_CU(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  WM_CU(cudaFuncGetAttributes(&fa, top_edges));
+  size_t words = (size_t)optin > fa.sharedSizeBytes ? (optin - fa.sharedSizeBytes) / 4 / per_block : 0;
+  words -= words > 0; /* one word a warp beside: a launch never asks for none */
+  *degw = (uint32_t)(words < kHeavyCommon ? words : kHeavyCommon);
+  *bits = (uint32_t)(words - *degw < kSharedBits ? words - *degw : kSharedBits);
+  WM_CU(cudaFuncSetAttribute(top_edges, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int)room_bytes(per_block, *degw, *bits)));
+  return WM_OK;
+}
+
+/* Window 1's kernels queued on the current device: gs ranked (unless
+ * same), its triangles per arc, and where `list`, the heavy edges listed
+ * with their largest bitmap (next[2], next[3]). */
+int queue_triangles(cbufs &b, const dev_graph &dg, const dev_graph &ds, uint64_t m, uint64_t maxdeg, bool same,
+                    uint32_t heavy, bool list, wm_error *err) {
   int sms = 0;
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
   const unsigned free_blocks = (unsigned)(sms > 0 ? sms : 1) * kBlocksPerSm;
-  const clique_sums cs = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
-                          b.overflow};
-  /* 1 and the heavy edges' list, timed apart: the scratch is sized from it */
-  WM_CU(cudaEventRecord(b.ev[0], 0));
-  if (m) {
-    down_triangles<<<free_blocks, kThreads>>>(ds, m, b.next + 4, b.t);
-    WM_CU(cudaGetLastError());
-    up_triangles<<<thread_blocks(m), 256>>>(ds, m, b.t);
-    WM_CU(cudaGetLastError());
-    heavy_arcs<<<thread_blocks(m), 256>>>(ds, m, b.t, heavy, b.heavy, b.next + 2, b.next + 3);
+  const int rc = same ? WM_OK : rank_by_degree(dg, m, maxdeg, true, b.rk, err);
+  if (rc || !m) return rc;
+  down_triangles<<<free_blocks, kThreads>>>(ds, m, b.next + 4, b.t);
+  WM_CU(cudaGetLastError());
+  up_triangles<<<grid_of(m), 256>>>(ds, m, b.t);
+  WM_CU(cudaGetLastError());
+  if (list) {
+    heavy_arcs<<<grid_of(m), 256>>>(ds, m, b.t, heavy, b.heavy, b.next + 2, b.next + 3);
     WM_CU(cudaGetLastError());
   }
-  float ms[2] = {0, 0};
-  if ((rc = wm_gpu_end_timed(b.ev[0], b.ev[1], "orbits", &ms[0], kernel_ms, err))) return rc;
+  return WM_OK;
+}
+
+/* Window 1: gs ranked (unless same), its triangles per arc, and the heavy
+ * edges listed with their largest bitmap (found: the two); *ms its time. */
+int ranked_triangles(cbufs &b, const dev_graph &dg, const dev_graph &ds, uint64_t m, uint64_t maxdeg, bool same,
+                     uint32_t heavy, unsigned long long found[2], float *ms, double *kernel_ms, wm_error *err) {
+  WM_CU(cudaEventRecord(b.ev[0], 0));
+  int rc = queue_triangles(b, dg, ds, m, maxdeg, same, heavy, true, err);
+  if (rc) return rc;
+  if ((rc = wm_gpu_end_timed(b.ev[0], b.ev[1], "orbits", ms, kernel_ms, err))) return rc;
+  release_sorts(b.rk); /* their memory to the scratch */
+  WM_CU(cudaMemcpy(found, b.next + 2, 2 * sizeof *found, cudaMemcpyDeviceToHost));
+  return WM_OK;
+}
+
+/* The passes on gs, the sums by g's labels into s. */
+int run_passes(cbufs &b, const wm_graph *g, bool same, wm_orbit_clique_sums *s, double *kernel_ms, wm_error *err) {
+  const uint64_t n = g->n, m = g->m, maxdeg = wm_graph_max_degree(g) ? wm_graph_max_degree(g) : 1;
+  const uint32_t heavy = heavy_common_now();
+  dev_graph dg, ds;
+  int rc = prepare(b, g, same, maxdeg, dg, ds, err);
+  if (rc) return rc;
   unsigned long long found[2] = {0, 0}; /* the heavy edges, their largest bitmap */
-  WM_CU(cudaMemcpy(found, b.next + 2, sizeof found, cudaMemcpyDeviceToHost));
+  float ms[2] = {0, 0};
+  if ((rc = ranked_triangles(b, dg, ds, m, maxdeg, same, heavy, found, &ms[0], kernel_ms, err))) return rc;
   unsigned warps = 0;
   uint64_t bitmap_per = 0;
   bool blocks = false;
   if (m && (rc = scratch_for(b, n, m, maxdeg, heavy, found[1], &warps, &bitmap_per, &blocks, err))) return rc;
+  const clique_sums cs = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
+                          b.overflow};
+  const unsigned per_block = blocks ? kHeavyWarps : kWarpsPerBlock;
+  uint32_t shared_degw = 0, shared_bits = 0;
+  if (m && (rc = shared_room(b.dev, per_block, &shared_degw, &shared_bits, err))) return rc;
   WM_CU(cudaEventRecord(b.ev[2], 0));
   if (m) {
-    const unsigned per_block = blocks ? kHeavyWarps : kWarpsPerBlock;
-    top_edges<<<warps / per_block, 32 * per_block>>>(ds, m, b.t, b.scratch, maxdeg, b.bits, bitmap_per, blocks,
-                                                      heavy, b.heavy, b.next + 2, b.next + 1, b.next, cs);
+    const size_t room = room_bytes(per_block, shared_degw, shared_bits);
+    top_edges<<<warps / per_block, 32 * per_block, room>>>(ds, m, b.t, b.scratch, maxdeg, b.bits, bitmap_per,
+                                                            shared_degw, shared_bits, blocks, heavy, b.heavy,
+                                                            b.next + 2, b.next + 1, b.next, cs);
     WM_CU(cudaGetLastError());
   }
-  const unsigned back_blocks = thread_blocks(n > m ? n : m);
-  to_g<<<back_blocks, 256>>>(dg, ds, b.new_of, b.sums, b.out);
+  const unsigned back_blocks = grid_of(n > m ? n : m);
+  to_g<<<back_blocks, 256>>>(ds, same ? NULL : b.rk.old, same ? NULL : b.rk.g_arc, b.sums, b.out);
   WM_CU(cudaGetLastError());
   if ((rc = wm_gpu_end_timed(b.ev[2], b.ev[3], "orbits", &ms[1], kernel_ms, err))) return rc;
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (clique sums, GPU): %u warps, g %s, %llu top edges of more than %u triangles by %s "
-            "(bitmaps of up to %llu words), kernels %.3f ms: triangles %.3f, clique sums and back %.3f\n", warps,
-            same ? "in degree order (read as it is)" : "relabelled by degree", found[0], heavy,
-            blocks ? "blocks" : "warps", found[1], ms[0] + ms[1], ms[0], ms[1]);
+            "(bitmaps of up to %llu words; shared memory a warp: %u + %u words), kernels %.3f ms: ranking, "
+            "triangles and heavy edges %.3f, clique sums and back %.3f\n", warps,
+            same ? "in degree order (read as it is)" : "ranked by degree on the device", found[0], heavy,
+            blocks ? "blocks" : "warps", found[1], shared_degw, shared_bits, ms[0] + ms[1], ms[0], ms[1]);
   int overflow = 0;
   WM_CU(cudaMemcpy(&overflow, b.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
   if (overflow) return wm_fail(err, WM_EINPUT, "orbits: a sum over the 4-cliques at a vertex or an edge passes 2^64 - 1");
@@ -595,22 +689,37 @@ int run_passes(cbufs &b, const wm_graph *gs, const wm_graph *g, bool same, const
   return WM_OK;
 }
 
+/* Whether g's ids are in descending degree order already (ties by index,
+ * as the ranking has them): then gs is g. */
+bool in_degree_order(const wm_graph *g) {
+  for (uint32_t v = 0; v + 1 < g->n; v++)
+    if (g->offsets[v + 1] - g->offsets[v] < g->offsets[v + 2] - g->offsets[v + 1]) return false;
+  return true;
+}
+
 /* ---- over several devices -------------------------------------------- */
 
-/* Over devices that reach device 0 with peer atomics, each runs the passes
- * on its own copy of gs: pass 1 whole (every top edge reads every arc's
- * triangles), then the top edges from two counters in device 0's memory
- * (sh: the light arcs', the heavy ones').  The heavy edges are listed once,
- * on device 0, and that list given to every device, so that an index names
- * one edge everywhere.  Every credit is >= 0, so the devices' sums added
- * pass 2^64 - 1 exactly where one device's total would: the host adds them
- * (by gs's ids, before k4e is halved: an edge's two triangles may be on
- * two devices) and device 0 takes the total back to g's labels. */
+/* Over devices that reach device 0 with peer atomics, each ranks g and
+ * counts the triangles per arc on its own copy (pass 1 whole: every top
+ * edge reads every arc's triangles), then takes the top edges from two
+ * counters in device 0's memory (sh: the light arcs', the heavy ones').
+ * The ranking's keys, (degree, index), are all distinct, so every device
+ * makes the same gs, arc for arc: an arc's index, and the triangles on
+ * it, are the same everywhere.  The heavy edges are listed once, on device
+ * 0, and that list and its largest bitmap given to every device, so that
+ * an index names one edge everywhere and every device sizes its scratch
+ * for them; where a light edge's bitmap and counters go (shared memory or
+ * global) is each device's own.  Every credit is >= 0, so the devices'
+ * sums added pass 2^64 - 1 exactly where one device's total would: the
+ * host adds them (by gs's ids, before k4e is halved: an edge's two
+ * triangles may be on two devices) and device 0 takes the total back to
+ * g's labels through its ranking. */
 struct cliques_over {
   cbufs b[WM_MAX_GPUS];
   dev_graph ds[WM_MAX_GPUS], dg[WM_MAX_GPUS];
   unsigned warps[WM_MAX_GPUS];
   uint64_t bitmap_per[WM_MAX_GPUS];
+  uint32_t shared_degw[WM_MAX_GPUS], shared_bits[WM_MAX_GPUS]; /* shared_room's */
   bool blocks;                 /* the heavy edges go to blocks (on every device alike) */
   unsigned long long found[2]; /* the heavy edges, their largest bitmap (words) */
   ull *sh;
@@ -618,13 +727,13 @@ struct cliques_over {
 
 /* Every device's buffers, its counters' scope system-wide, and device 0's
  * shared counters zeroed. */
-int prepare_all(cliques_over &C, int ndev, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g, bool same,
-                const uint32_t *new_of, wm_error *err) {
+int prepare_all(cliques_over &C, int ndev, const wm_gpu_graph *gg, const wm_graph *g, bool same, uint64_t maxdeg,
+                wm_error *err) {
   for (int d = 0; d < ndev; d++) {
     cbufs &b = C.b[d];
     b.gg = gg, b.dev = d;
     WM_CUD(d, cudaSetDevice(d));
-    int rc = wm_gpu_on_device(err, d, prepare(b, gs, g, same, new_of, C.ds[d], C.dg[d], err));
+    int rc = wm_gpu_on_device(err, d, prepare(b, g, same, maxdeg, C.dg[d], C.ds[d], err));
     if (!rc) rc = wm_gpu_on_device(err, d, set_stop(err, 1));
     if (rc) return rc;
   }
@@ -634,24 +743,16 @@ int prepare_all(cliques_over &C, int ndev, const wm_gpu_graph *gg, const wm_grap
   return WM_OK;
 }
 
-/* Pass 1 on every device (its own counter), device 0 listing the heavy
- * edges; then that list given to the others. */
-int triangles_all(cliques_over &C, int ndev, uint64_t m, uint32_t heavy, wm_error *err) {
+/* Window 1 on every device (its own ranking and pass-1 counter), device 0
+ * listing the heavy edges; then that list given to the others. */
+int triangles_all(cliques_over &C, int ndev, uint64_t m, uint64_t maxdeg, bool same, uint32_t heavy,
+                  wm_error *err) {
   for (int d = 0; d < ndev; d++) {
     cbufs &b = C.b[d];
-    int sms = 0;
     WM_CUD(d, cudaSetDevice(d));
-    WM_CUD(d, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d));
-    const unsigned free_blocks = (unsigned)(sms > 0 ? sms : 1) * kBlocksPerSm;
     WM_CUD(d, cudaEventRecord(b.ev[0], 0));
-    if (m) {
-      down_triangles<<<free_blocks, kThreads>>>(C.ds[d], m, b.next + 4, b.t);
-      WM_CUD(d, cudaGetLastError());
-      up_triangles<<<thread_blocks(m), 256>>>(C.ds[d], m, b.t);
-      WM_CUD(d, cudaGetLastError());
-      if (!d) heavy_arcs<<<thread_blocks(m), 256>>>(C.ds[0], m, b.t, heavy, b.heavy, b.next + 2, b.next + 3);
-      WM_CUD(d, cudaGetLastError());
-    }
+    const int rc = queue_triangles(b, C.dg[d], C.ds[d], m, maxdeg, same, heavy, d == 0, err);
+    if (rc) return wm_gpu_on_device(err, d, rc);
     WM_CUD(d, cudaEventRecord(b.ev[1], 0));
   }
   WM_CUD(0, cudaSetDevice(0));
@@ -670,15 +771,18 @@ int triangles_all(cliques_over &C, int ndev, uint64_t m, uint32_t heavy, wm_erro
   return WM_OK;
 }
 
-/* Every device's scratch for the bitmaps of device 0's heavy edges; *alike
- * 0 where the devices would not all send them to blocks (or all not),
- * which the shared counters need. */
+/* Every device's scratch for the bitmaps of device 0's heavy edges (its
+ * ranking's sorts freed first, their memory to it); *alike 0 where the
+ * devices would not all send them to blocks (or all not), which the
+ * shared counters need. */
 int scratch_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t maxdeg, uint32_t heavy, bool *alike,
                 wm_error *err) {
   *alike = true;
-  for (int d = 0; m && d < ndev; d++) {
+  for (int d = 0; d < ndev; d++) {
     bool blocks = false;
     WM_CUD(d, cudaSetDevice(d));
+    release_sorts(C.b[d].rk);
+    if (!m) continue;
     int rc = scratch_for(C.b[d], n, m, maxdeg, heavy, C.found[1], &C.warps[d], &C.bitmap_per[d], &blocks, err);
     if (rc) return wm_gpu_on_device(err, d, rc);
     if (d && blocks != C.blocks) *alike = false;
@@ -687,8 +791,9 @@ int scratch_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t maxd
   return WM_OK;
 }
 
-/* Pass 2 on every device from device 0's counters, then everything waited
- * for; *ms the slowest device's passes. */
+/* Pass 2 on every device from device 0's counters, each with the shared
+ * memory it has, then everything waited for; *ms the slowest device's
+ * windows. */
 int top_edges_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t maxdeg, uint32_t heavy, float *ms,
                   wm_error *err) {
   const unsigned per_block = C.blocks ? kHeavyWarps : kWarpsPerBlock;
@@ -697,11 +802,17 @@ int top_edges_all(cliques_over &C, int ndev, uint64_t n, uint64_t m, uint64_t ma
     const clique_sums cs = {b.sums, b.sums + n, b.sums + 2 * n, b.sums + 3 * n, b.sums + 4 * n, b.sums + 5 * n,
                             b.overflow};
     WM_CUD(d, cudaSetDevice(d));
+    if (m) {
+      const int rc = shared_room(d, per_block, &C.shared_degw[d], &C.shared_bits[d], err);
+      if (rc) return wm_gpu_on_device(err, d, rc);
+    }
     WM_CUD(d, cudaEventRecord(b.ev[2], 0));
-    if (m)
-      top_edges<<<C.warps[d] / per_block, 32 * per_block>>>(C.ds[d], m, b.t, b.scratch, maxdeg, b.bits,
-                                                              C.bitmap_per[d], C.blocks, heavy, b.heavy, b.next + 2,
-                                                              C.sh + 1, C.sh, cs);
+    if (m) {
+      const size_t room = room_bytes(per_block, C.shared_degw[d], C.shared_bits[d]);
+      top_edges<<<C.warps[d] / per_block, 32 * per_block, room>>>(
+          C.ds[d], m, b.t, b.scratch, maxdeg, b.bits, C.bitmap_per[d], C.shared_degw[d], C.shared_bits[d], C.blocks,
+          heavy, b.heavy, b.next + 2, C.sh + 1, C.sh, cs);
+    }
     WM_CUD(d, cudaGetLastError());
     WM_CUD(d, cudaEventRecord(b.ev[3], 0));
   }
@@ -731,15 +842,16 @@ int add_sums(cliques_over &C, int ndev, uint64_t words, ull *total, ull *tmp, in
   return WM_OK;
 }
 
-/* total (by gs) to g's labels on device 0 (to_g), into s; *ms its time. */
-int back_to_g(cliques_over &C, uint64_t n, uint64_t m, const ull *total, wm_orbit_clique_sums *s, float *ms,
-              wm_error *err) {
+/* total (by gs) to g's labels on device 0 (to_g, through its ranking
+ * unless same), into s; *ms its time. */
+int back_to_g(cliques_over &C, uint64_t n, uint64_t m, bool same, const ull *total, wm_orbit_clique_sums *s,
+              float *ms, wm_error *err) {
   cbufs &b = C.b[0];
   WM_CUD(0, cudaSetDevice(0));
   WM_CUD(0, cudaMemcpy(b.sums, total, (5 * n + m) * sizeof *total, cudaMemcpyHostToDevice));
-  const unsigned back_blocks = thread_blocks(n > m ? n : m);
   WM_CUD(0, cudaEventRecord(b.ev[2], 0));
-  to_g<<<back_blocks, 256>>>(C.dg[0], C.ds[0], b.new_of, b.sums, b.out);
+  const unsigned back_blocks = grid_of(n > m ? n : m);
+  to_g<<<back_blocks, 256>>>(C.ds[0], same ? NULL : b.rk.old, same ? NULL : b.rk.g_arc, b.sums, b.out);
   WM_CUD(0, cudaGetLastError());
   WM_CUD(0, cudaEventRecord(b.ev[3], 0));
   WM_CUD(0, cudaEventSynchronize(b.ev[3]));
@@ -752,16 +864,15 @@ int back_to_g(cliques_over &C, uint64_t n, uint64_t m, const ull *total, wm_orbi
 
 /* The passes over D's devices into s; *alone where they cannot share them
  * (then s is untouched and the caller counts on one device). */
-int sums_over(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g,
-              bool same, const uint32_t *new_of, wm_orbit_clique_sums *s, double *kernel_ms, bool *alone,
-              wm_error *err) {
-  const uint64_t n = gs->n, m = gs->m, maxdeg = wm_graph_max_degree(gs) ? wm_graph_max_degree(gs) : 1;
+int sums_over(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *g, bool same,
+              wm_orbit_clique_sums *s, double *kernel_ms, bool *alone, wm_error *err) {
+  const uint64_t n = g->n, m = g->m, maxdeg = wm_graph_max_degree(g) ? wm_graph_max_degree(g) : 1;
   const uint64_t words = 5 * n + m;
   const uint32_t heavy = heavy_common_now();
   float ms = 0, back_ms = 0;
   bool alike = true;
-  int rc = prepare_all(C, D.n, gg, gs, g, same, new_of, err);
-  if (!rc) rc = triangles_all(C, D.n, m, heavy, err);
+  int rc = prepare_all(C, D.n, gg, g, same, maxdeg, err);
+  if (!rc) rc = triangles_all(C, D.n, m, maxdeg, same, heavy, err);
   if (!rc) rc = scratch_all(C, D.n, n, m, maxdeg, heavy, &alike, err);
   if (!rc && !alike) {
     if (wm_trace_on("WM_ORBIT_TRACE")) /* too little memory on some for a block per heavy edge */
@@ -777,27 +888,29 @@ int sums_over(cliques_over &C, const o5_devices &D, const wm_gpu_graph *gg, cons
   rc = add_sums(C, D.n, words, total, total + words, &over, err);
   if (!rc && over)
     rc = wm_fail(err, WM_EINPUT, "orbits: a sum over the 4-cliques at a vertex or an edge passes 2^64 - 1");
-  if (!rc) rc = back_to_g(C, n, m, total, s, &back_ms, err);
+  if (!rc) rc = back_to_g(C, n, m, same, total, s, &back_ms, err);
   free(total);
   if (rc) return rc;
   if (kernel_ms) *kernel_ms += ms + back_ms;
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (clique sums, %d GPUs, %s): %u warps on device 0, g %s, %llu top edges of more than %u "
-            "triangles by %s (bitmaps of up to %llu words), kernels %.3f ms (the slowest device's, each pass)\n",
-            D.n, o5_how(D), C.warps[0], same ? "in degree order (read as it is)" : "relabelled by degree",
-            C.found[0], heavy, C.blocks ? "blocks" : "warps", C.found[1], ms + back_ms);
+            "triangles by %s (bitmaps of up to %llu words; shared memory a warp on device 0: %u + %u words), "
+            "kernels %.3f ms (the slowest device's, each window)\n",
+            D.n, o5_how(D), C.warps[0], same ? "in degree order (read as it is)" : "ranked by degree on each device",
+            C.found[0], heavy, C.blocks ? "blocks" : "warps", C.found[1], C.shared_degw[0], C.shared_bits[0],
+            ms + back_ms);
   return WM_OK;
 }
 
 /* sums_over with every buffer freed and the caller's device current again,
  * on every path. */
-int run_over(const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *gs, const wm_graph *g, bool same,
-             const uint32_t *new_of, wm_orbit_clique_sums *s, double *kernel_ms, bool *alone, wm_error *err) {
+int run_over(const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *g, bool same, wm_orbit_clique_sums *s,
+             double *kernel_ms, bool *alone, wm_error *err) {
   int was = 0;
   WM_CU(cudaGetDevice(&was));
   cliques_over *C = (cliques_over *)calloc(1, sizeof *C);
   if (!C) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the devices' clique sums");
-  const int rc = sums_over(*C, D, gg, gs, g, same, new_of, s, kernel_ms, alone, err);
+  const int rc = sums_over(*C, D, gg, g, same, s, kernel_ms, alone, err);
   o5_quiesce(D.n);
   for (int d = 0; d < D.n; d++)
     if (cudaSetDevice(d) == cudaSuccess) release(C->b[d]);
@@ -817,25 +930,16 @@ int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, i
   if (o5_devices_open(gpus, D, err)) return err->code;
   if (D.n > 1 && !D.shared && wm_trace_on("WM_ORBIT_TRACE")) /* the kernels take their counters whole */
     fprintf(stderr, "orbits (clique sums): on one GPU of %d (%s)\n", D.n, D.why);
-  wm_graph *gs = NULL;
-  uint32_t *old_of = NULL;
-  if (wm_graph_relabel_by_degree_map(g, &gs, &old_of, err)) return err->code;
-  uint32_t *new_of = (uint32_t *)malloc(g->n * sizeof *new_of);
-  int rc = new_of ? WM_OK : wm_fail(err, WM_EINPUT, "orbits: out of memory for the clique sums (%u vertices)", g->n);
-  bool same = true; /* g is in degree order already: gs is g */
-  if (!rc)
-    for (uint32_t v = 0; v < g->n; v++) new_of[old_of[v]] = v, same = same && old_of[v] == v;
+  const bool same = in_degree_order(g);
   bool alone = D.n == 1 || !D.shared;
-  if (!rc && !alone) rc = run_over(D, gg, gs, g, same, new_of, s, kernel_ms, &alone, err);
+  int rc = alone ? WM_OK : run_over(D, gg, g, same, s, kernel_ms, &alone, err);
   if (!rc && alone) {
     cbufs b;
     memset(&b, 0, sizeof b);
     b.gg = gg;
     rc = cudaGetDevice(&b.dev) == cudaSuccess ? WM_OK : wm_fail(err, WM_EDEVICE, "orbits: no CUDA device");
-    if (!rc) rc = run_passes(b, gs, g, same, new_of, s, kernel_ms, err);
+    if (!rc) rc = run_passes(b, g, same, s, kernel_ms, err);
     release(b);
   }
-  free(new_of), free(old_of);
-  wm_graph_destroy(gs);
   return rc;
 }

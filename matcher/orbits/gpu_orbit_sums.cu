@@ -5,11 +5,7 @@
  * degree (rank r before s when d(r) < d(s), ties by index, as
  * wm_orbit_ranked_init has it), rows sorted by rank so that a vertex's
  * neighbours above it are the end of its row:
- *   0. the ranking, on the device from g there: the vertices sorted by
- *      (degree, index), then every arc by (its tail's rank, its head's) by
- *      CUB's radix sorts, each ranked arc keeping the g arc it came from
- *      (on the host, wm_orbit_ranked_init reads every arc once per thread,
- *      and its rows and their way back would be uploaded);
+ *   0. the ranking, on the device from g there (gpu_orbit_rank.cuh);
  *   1. triangles per arc: a warp per arc a->b with a < b (32 arcs per take
  *      of a work counter), the lanes over the shorter of a's row past b and
  *      b's row above b, searching the other: each triangle a < b < c found
@@ -49,12 +45,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cub/cub.cuh>
-
 #include "base.h"
 #include "device.h"
 #include "orbits.h"
 #include "gpu_orbit_warps.cuh"
+#include "gpu_orbit_rank.cuh"
 
 namespace {
 
@@ -367,32 +362,7 @@ __global__ void __launch_bounds__(32 * G) four_cycles(ranked_dev r, uint32_t *sc
 #define EACH(i, count) \
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (count); i += (uint64_t)gridDim.x * blockDim.x)
 
-/* 0: each vertex's key, (degree, index), for the sort that ranks them. */
-__global__ void degree_keys(dev_graph g, ull *keys) {
-  EACH(v, g.n) keys[v] = (ull)deg(g, (uint32_t)v) << 32 | v;
-}
-
-/* The ranks from the sorted keys: old (rank -> g's vertex), rank (the
- * inverse), and each rank's degree, which the scan makes the offsets
- * (off[n] is 0 before it). */
-__global__ void ranks_of(const ull *sorted, uint32_t n, uint32_t *old, uint32_t *rank, uint64_t *off) {
-  EACH(s, n) {
-    const uint32_t v = (uint32_t)sorted[s];
-    old[s] = v, rank[v] = (uint32_t)s, off[s] = sorted[s] >> 32;
-  }
-}
-
-/* Each arc's key, (its tail's rank, its head's), and its index in g. */
-__global__ void arc_keys(dev_graph g, uint64_t m, const uint32_t *rank, ull *keys, ull *arcs) {
-  EACH(e, m) keys[e] = (ull)rank[row_of(g, e)] << 32 | rank[g.adj[e]], arcs[e] = e;
-}
-
-/* The ranked rows from the sorted keys, then where each row's neighbours
- * above its vertex start. */
-__global__ void ranked_heads(const ull *sorted, uint64_t m, uint32_t *adj) {
-  EACH(q, m) adj[q] = (uint32_t)sorted[q];
-}
-
+/* 0: where each ranked row's neighbours above its vertex start. */
 __global__ void ups(const uint64_t *off, const uint32_t *adj, uint32_t n, uint64_t *up) {
   EACH(s, n) up[s] = off[s] + lower_bound(adj + off[s], off[s + 1] - off[s], (uint32_t)s + 1);
 }
@@ -485,19 +455,9 @@ int warps_scratch(bufs &b, uint64_t n, uint64_t maxout, unsigned *warps, wm_erro
   return WM_OK;
 }
 
-/* Bits of x's binary form. */
-int bits(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
-
-/* The ranking's temporary: the largest of its sorts' (the vertices' keys,
- * then the arcs' with their indices) and its scan's. */
+/* The ranking's temporary (rank_space). */
 int sort_space(bufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, wm_error *err) {
-  size_t keys = 0, pairs = 0, scan = 0;
-  WM_CU(cub::DeviceRadixSort::SortKeys(NULL, keys, b.keys, b.sorted, n, 0, 32 + bits(maxdeg)));
-  if (m)
-    WM_CU(cub::DeviceRadixSort::SortPairs(NULL, pairs, b.keys, b.sorted, b.arcs, b.g_arc, m, 0, 32 + bits(n - 1)));
-  WM_CU(cub::DeviceScan::ExclusiveSum(NULL, scan, b.off, b.off, n + 1));
-  b.sort_bytes = keys > pairs ? keys : pairs;
-  if (scan > b.sort_bytes) b.sort_bytes = scan;
+  WM_CU(rank_space(n, m, maxdeg, &b.sort_bytes));
   WM_CU(take(b, &b.sort_tmp, b.sort_bytes));
   return WM_OK;
 }
@@ -534,7 +494,6 @@ int prepare(bufs &b, const wm_graph *g, unsigned k, uint64_t maxdeg, unsigned *w
   WM_CU(take(b, &b.overflow, sizeof *b.overflow));
   int rc = sort_space(b, n, m, maxdeg, err);
   if (rc) return rc;
-  WM_CU(cudaMemsetAsync(b.off + n, 0, sizeof *b.off, 0));
   WM_CU(cudaMemsetAsync(b.tri, 0, m * sizeof *b.tri, 0));
   WM_CU(cudaMemsetAsync(b.next, 0, kCounters * sizeof *b.next, 0));
   WM_CU(cudaMemsetAsync(b.overflow, 0, sizeof *b.overflow, 0));
@@ -554,27 +513,11 @@ uint32_t heavy_tops(const wm_graph *g, uint64_t degree) {
   return heavy;
 }
 
-unsigned grid_of(uint64_t items) {
-  const uint64_t blocks = (items + 255) / 256;
-  return (unsigned)(blocks < 1 ? 1 : blocks < 4096 ? blocks : 4096);
-}
-
 /* 0: g ranked into b.off, b.up, b.adj (and b.old, b.g_arc). */
 int rank_graph(bufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, wm_error *err) {
-  degree_keys<<<grid_of(n), 256>>>(b.g, b.keys);
-  WM_CU(cudaGetLastError());
-  WM_CU(cub::DeviceRadixSort::SortKeys(b.sort_tmp, b.sort_bytes, b.keys, b.sorted, n, 0, 32 + bits(maxdeg)));
-  ranks_of<<<grid_of(n), 256>>>(b.sorted, (uint32_t)n, b.old, b.rank, b.off);
-  WM_CU(cudaGetLastError());
-  WM_CU(cub::DeviceScan::ExclusiveSum(b.sort_tmp, b.sort_bytes, b.off, b.off, n + 1));
-  if (m) {
-    arc_keys<<<grid_of(m), 256>>>(b.g, m, b.rank, b.keys, b.arcs);
-    WM_CU(cudaGetLastError());
-    WM_CU(cub::DeviceRadixSort::SortPairs(b.sort_tmp, b.sort_bytes, b.keys, b.sorted, b.arcs, b.g_arc, m, 0,
-                                          32 + bits(n - 1)));
-    ranked_heads<<<grid_of(m), 256>>>(b.sorted, m, b.adj);
-    WM_CU(cudaGetLastError());
-  }
+  const ranking r = {b.keys, b.sorted, b.arcs, b.sort_tmp, b.sort_bytes, b.off, b.adj, b.old, b.rank, b.g_arc};
+  const int rc = rank_by_degree(b.g, m, maxdeg, false, r, err);
+  if (rc) return rc;
   ups<<<grid_of(n), 256>>>(b.off, b.adj, (uint32_t)n, b.up);
   WM_CU(cudaGetLastError());
   return WM_OK;

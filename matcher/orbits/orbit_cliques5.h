@@ -39,12 +39,13 @@ struct wm_share;
 int wm_orbit_clique_sums_cpu_shared(const wm_graph *g, const struct wm_share *share, wm_orbit_clique_sums *s,
                                     wm_error *err);
 /* The same on the current CUDA device (gpu_orbit_cliques5.cu), s equal to
- * the CPU's: gg is g on the device (read where g is in degree order
- * already), or NULL; kernel_ms (or NULL) gets the kernels' time added.
+ * the CPU's: gg is g on the device (ranked by degree there), or NULL (g is
+ * uploaded); kernel_ms (or NULL) gets the kernels' time added.
  * With gpus > 1, over devices 0..gpus-1 where they reach device 0 with
- * peer atomics (the top edges taken from its counters; the devices' sums
- * added exactly), else on the current device alone.  A build without
- * CUDA, no device or fewer than gpus is WM_EDEVICE. */
+ * peer atomics (each ranks g itself; the top edges taken from device 0's
+ * counters; the devices' sums added exactly), else on the current device
+ * alone.  A build without CUDA, no device or fewer than gpus is
+ * WM_EDEVICE. */
 struct wm_gpu_graph;
 int wm_orbit_clique_sums_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, wm_orbit_clique_sums *s,
                              double *kernel_ms, wm_error *err);

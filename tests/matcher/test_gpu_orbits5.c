@@ -5,10 +5,12 @@
  * word, from 0 and from starts near 2^64), on random graphs, a power-law
  * graph, a hub over a sparse graph, a star, K12, an empty and a 2-vertex
  * graph and Kronecker graphs; each as built (the call uploads it) and
- * renumbered by degree with the graph kept on the device (gg).  Then both
- * over two GPUs (shared counters, and the static deal), against the CPU
- * on a hub graph and Kronecker graphs.  A GPU suite: without a device it
- * reports SKIPPED (gpu_main.c), the two-GPU case with one. */
+ * renumbered by degree with the graph kept on the device (gg); the clique
+ * sums also with every top edge walked by a block.  Then both over two
+ * GPUs (shared counters, and the static deal), against the CPU on a hub
+ * graph and Kronecker graphs, and the clique sums with every top edge by
+ * blocks there too.  A GPU suite: without a device it reports SKIPPED
+ * (gpu_main.c), the two-GPU case with one. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -147,6 +149,32 @@ Test(gpu_orbits5, kronecker, .timeout = 900) {
   same_counts(wm_test_kron(12, 2), "kronecker 12");
 }
 
+/* g as built and by degree (kept on the device), the clique sums alone;
+ * g is freed. */
+static void same_cliques_both(wm_graph *g, const char *what) {
+  same_cliques(g, NULL, what);
+  wm_graph *d = wm_test_by_degree(g);
+  wm_gpu_graph *gg = NULL;
+  wm_error err;
+  cr_assert_eq(wm_gpu_graph_create(d, gpus_now > 1 ? gpus_now : 1, &gg, &err), WM_OK, "%s", err.msg);
+  same_cliques(d, gg, what);
+  wm_gpu_graph_destroy(gg);
+  wm_graph_destroy(d);
+  wm_graph_destroy(g);
+}
+
+/* The clique sums with every top edge walked by a block (the hook
+ * WM_TEST_ORBIT_HEAVY=1), where on their own only the edges of more than
+ * 256 triangles are: the blocks' barriers, shared bitmaps and counters
+ * under real concurrency, against the CPU. */
+Test(gpu_orbits5, clique_sums_with_every_top_edge_by_blocks, .timeout = 900) {
+  setenv("WM_TEST_ORBIT_HEAVY", "1", 1);
+  same_cliques_both(wm_test_kron(12, 2), "kronecker 12, all by blocks");
+  same_cliques_both(wm_test_powerlaw(2000, 6, 6, 0.1, 4), "powerlaw-2000, all by blocks");
+  same_cliques_both(wm_test_er(40, 1.0, 1), "K40, all by blocks");
+  unsetenv("WM_TEST_ORBIT_HEAVY");
+}
+
 /* Over two GPUs: the top edges, triangles and tops shared through device
  * 0's counters, then dealt statically (WM_GPU_STATIC_SPLIT=1: the clique
  * sums then run on one device), each device's sums added: the CPU's, on a
@@ -169,6 +197,11 @@ Test(gpu_orbits5, over_two_gpus, .timeout = 900) {
   }
   same_counts(wm_test_er(30, 1.0, 1), "K30 on 2 GPUs");
   same_counts(wm_test_er(5, 0.0, 1), "empty-5 on 2 GPUs");
+  /* device 0's heavy list walked by both devices' blocks, each ranking g itself */
+  setenv("WM_TEST_ORBIT_HEAVY", "1", 1);
+  same_cliques_both(wm_test_kron(12, 2), "kronecker 12 on 2 GPUs, all by blocks");
+  same_cliques_both(wm_test_er(40, 1.0, 1), "K40 on 2 GPUs, all by blocks");
+  unsetenv("WM_TEST_ORBIT_HEAVY");
 }
 
 /* More GPUs than the host has: WM_EDEVICE saying so, from each piece. */
