@@ -64,22 +64,7 @@ typedef struct e5_equations {
 
 /* ---- the equations from the drawings ------------------------------------ */
 
-static unsigned pair_bit(unsigned i, unsigned j) { return i < j ? wm_o5_pair_bit(i, j) : wm_o5_pair_bit(j, i); }
-
-static unsigned permute_mask(unsigned mask, const unsigned *p) {
-  unsigned out = 0;
-  for (unsigned j = 1; j < 4; j++)
-    for (unsigned i = 0; i < j; i++)
-      if (mask >> wm_o5_pair_bit(i, j) & 1u) out |= 1u << pair_bit(p[i], p[j]);
-  return out;
-}
-
-static unsigned permute_set(unsigned set, const unsigned *p) {
-  unsigned out = 0;
-  for (unsigned i = 0; i < 4; i++)
-    if (set >> i & 1u) out |= 1u << p[i];
-  return out;
-}
+static unsigned pair_bit(unsigned i, unsigned j) { return wm_o5_pair_bit_of(i, j); }
 
 /* The class of (S, edge at {0, 1}, U): the least (mask, U) over the
  * relabellings that keep the edge's positions {0, 1}. */
@@ -87,7 +72,7 @@ static unsigned class_key(unsigned mask, unsigned u) {
   static const unsigned perms[4][4] = {{0, 1, 2, 3}, {1, 0, 2, 3}, {0, 1, 3, 2}, {1, 0, 3, 2}};
   unsigned best = NKEYS;
   for (unsigned i = 0; i < 4; i++) {
-    const unsigned k = permute_mask(mask, perms[i]) | permute_set(u, perms[i]) << 6;
+    const unsigned k = wm_o5_permute_mask(mask, perms[i]) | wm_o5_permute_set(u, perms[i]) << 6;
     if (k < best) best = k;
   }
   return best;

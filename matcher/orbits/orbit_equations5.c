@@ -30,25 +30,6 @@
 
 #include "orbit_equations5.h"
 
-/* S's mask with positions 1..3 permuted by p (x stays at 0). */
-static unsigned permute_mask(unsigned mask, const unsigned *p) {
-  unsigned out = 0;
-  for (unsigned j = 1; j < 4; j++)
-    for (unsigned i = 0; i < j; i++)
-      if (mask >> wm_o5_pair_bit(i, j) & 1u) {
-        const unsigned a = p[i], b = p[j];
-        out |= 1u << (a < b ? wm_o5_pair_bit(a, b) : wm_o5_pair_bit(b, a));
-      }
-  return out;
-}
-
-static unsigned permute_set(unsigned set, const unsigned *p) {
-  unsigned out = 0;
-  for (unsigned i = 0; i < 4; i++)
-    if (set >> i & 1u) out |= 1u << p[i];
-  return out;
-}
-
 /* The class of (S, x at 0, U): the least (mask, U) over the relabellings
  * that keep x at 0. */
 static uint32_t class_key(unsigned mask, unsigned u) {
@@ -56,7 +37,7 @@ static uint32_t class_key(unsigned mask, unsigned u) {
                                        {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1}};
   uint32_t best = UINT32_MAX;
   for (unsigned i = 0; i < 6; i++) {
-    const uint32_t k = permute_mask(mask, perms[i]) | permute_set(u, perms[i]) << 6;
+    const uint32_t k = wm_o5_permute_mask(mask, perms[i]) | wm_o5_permute_set(u, perms[i]) << 6;
     if (k < best) best = k;
   }
   return best;

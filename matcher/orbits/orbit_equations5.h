@@ -17,6 +17,27 @@ extern "C" {
 #define MASKS4 64                       /* the pairs of 4 positions */
 
 static inline unsigned wm_o5_pair_bit(unsigned i, unsigned j) { return j * (j - 1) / 2 + i; } /* i < j */
+/* The bit of the pair {i, j} in either order. */
+static inline unsigned wm_o5_pair_bit_of(unsigned i, unsigned j) {
+  return i < j ? wm_o5_pair_bit(i, j) : wm_o5_pair_bit(j, i);
+}
+
+/* A 4-vertex set's edge mask, or its subset of positions, with position i
+ * moved to p[i]. */
+static inline unsigned wm_o5_permute_mask(unsigned mask, const unsigned *p) {
+  unsigned out = 0;
+  for (unsigned j = 1; j < 4; j++)
+    for (unsigned i = 0; i < j; i++)
+      if (mask >> wm_o5_pair_bit(i, j) & 1u) out |= 1u << wm_o5_pair_bit_of(p[i], p[j]);
+  return out;
+}
+
+static inline unsigned wm_o5_permute_set(unsigned set, const unsigned *p) {
+  unsigned out = 0;
+  for (unsigned i = 0; i < 4; i++)
+    if (set >> i & 1u) out |= 1u << p[i];
+  return out;
+}
 
 typedef struct wm_o5_use {
   uint8_t u;      /* U as a bit set of S's positions */
