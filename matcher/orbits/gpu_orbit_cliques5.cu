@@ -911,12 +911,7 @@ int run_over(const o5_devices &D, const wm_gpu_graph *gg, const wm_graph *g, boo
   cliques_over *C = (cliques_over *)calloc(1, sizeof *C);
   if (!C) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the devices' clique sums");
   const int rc = sums_over(*C, D, gg, g, same, s, kernel_ms, alone, err);
-  o5_quiesce(D.n);
-  for (int d = 0; d < D.n; d++)
-    if (cudaSetDevice(d) == cudaSuccess) release(C->b[d]);
-  if (C->sh && cudaSetDevice(0) == cudaSuccess) cudaFree(C->sh);
-  cudaGetLastError();
-  cudaSetDevice(was);
+  o5_release_all(D, C->b, C->sh, was, [](cbufs &x) { release(x); });
   free(C);
   return rc;
 }

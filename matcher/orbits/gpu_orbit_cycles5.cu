@@ -508,12 +508,7 @@ int cycles5_over(const o5_devices &D, const wm_graph *g, const wm_orbit_ranked &
   memset(b, 0, sizeof b);
   ull *sh = NULL;
   if (!rc) rc = passes_over(b, D, &sh, rk, g->m, start, host, scratch, kernel_ms, err);
-  o5_quiesce(D.n);
-  for (int d = 0; d < D.n; d++)
-    if (cudaSetDevice(d) == cudaSuccess) release(b[d]);
-  if (sh && cudaSetDevice(0) == cudaSuccess) cudaFree(sh);
-  cudaGetLastError();
-  cudaSetDevice(was);
+  o5_release_all(D, b, sh, was, [](ybufs &x) { release(x); });
   if (!rc) rc = wm_orbit_cycles5_back(g, &rk, (const uint64_t *)host, (const int64_t *)(host + rk.n), c5, err);
   free(host), free(scratch);
   return rc;

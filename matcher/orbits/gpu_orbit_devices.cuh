@@ -101,6 +101,19 @@ inline void o5_quiesce(int n) {
   cudaGetLastError();
 }
 
+/* The end of a call over D's devices, whatever failed: every device
+ * quiet, each device's buffers b[d] released on it, device 0's shared
+ * counters freed, the caller's device `was` current again. */
+template <class Bufs, class Release>
+inline void o5_release_all(const o5_devices &D, Bufs *b, void *shared, int was, Release release) {
+  o5_quiesce(D.n);
+  for (int d = 0; d < D.n; d++)
+    if (cudaSetDevice(d) == cudaSuccess) release(b[d]);
+  if (shared && cudaSetDevice(0) == cudaSuccess) cudaFree(shared);
+  cudaGetLastError();
+  cudaSetDevice(was);
+}
+
 /* The slowest device's time between its events start[d] and end[d]. */
 inline int o5_slowest(int n, const cudaEvent_t *start, const cudaEvent_t *end, float *ms, wm_error *err) {
   *ms = 0;

@@ -861,12 +861,7 @@ int walk_over(const o5_devices &D, const walk_in &in, wm_o5n_walks *w, double *k
   memset(b, 0, sizeof b);
   ull *sh = NULL;
   int rc = walk_devices(b, D, &sh, in, w, kernel_ms, err);
-  o5_quiesce(D.n);
-  for (int d = 0; d < D.n; d++)
-    if (cudaSetDevice(d) == cudaSuccess) release(b[d]);
-  if (sh && cudaSetDevice(0) == cudaSuccess) cudaFree(sh);
-  cudaGetLastError();
-  cudaSetDevice(was);
+  o5_release_all(D, b, sh, was, [](bufs &x) { release(x); });
   return rc;
 }
 
