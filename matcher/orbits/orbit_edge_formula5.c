@@ -70,22 +70,7 @@ static unsigned pair_bit(unsigned i, unsigned j) { return wm_o5_pair_bit_of(i, j
  * relabellings that keep the edge's positions {0, 1}. */
 static unsigned class_key(unsigned mask, unsigned u) {
   static const unsigned perms[4][4] = {{0, 1, 2, 3}, {1, 0, 2, 3}, {0, 1, 3, 2}, {1, 0, 3, 2}};
-  unsigned best = NKEYS;
-  for (unsigned i = 0; i < 4; i++) {
-    const unsigned k = wm_o5_permute_mask(mask, perms[i]) | wm_o5_permute_set(u, perms[i]) << 6;
-    if (k < best) best = k;
-  }
-  return best;
-}
-
-static int connected4(unsigned mask) {
-  unsigned seen = 1, grown = 1;
-  while (grown) {
-    grown = 0;
-    for (unsigned v = 0; v < 4; v++)
-      if ((seen >> v & 1u) && (wm_o5_neighbours_in(mask, v) & ~seen)) seen |= wm_o5_neighbours_in(mask, v), grown = 1;
-  }
-  return seen == 15u;
+  return wm_o5_least_key(mask, u, perms, 4);
 }
 
 static unsigned degree5(unsigned fmask, unsigned v) {
@@ -148,7 +133,7 @@ static void choose_keys(const wm_orbit_tables *t, e5_equations *q) {
       unsigned mask, nz;
       if (z == p || z == r) continue;
       remove_vertex(fmask, p, r, z, &mask, &nz);
-      if (!connected4(mask) || wm_o5_is_star(mask) || cost(mask, nz) >= best) continue;
+      if (!wm_o5_connected4(mask) || wm_o5_is_star(mask) || cost(mask, nz) >= best) continue;
       best = cost(mask, nz);
       q->key[o] = (uint16_t)class_key(mask, nz);
     }
@@ -167,7 +152,7 @@ static void count_coefficients(const wm_orbit_tables *t, e5_equations *q) {
       unsigned mask, nz;
       if (z == p || z == r) continue;
       remove_vertex(fmask, p, r, z, &mask, &nz);
-      if (!connected4(mask)) continue;
+      if (!wm_o5_connected4(mask)) continue;
       for (unsigned u = nz; u; u = (u - 1) & nz) {
         const uint8_t row = q->row_of_key[class_key(mask, u)];
         if (row != NOROW) q->coef[row][o]++;
@@ -178,7 +163,7 @@ static void count_coefficients(const wm_orbit_tables *t, e5_equations *q) {
 
 static void list_uses(e5_equations *q) {
   for (unsigned mask = 0; mask < 64; mask++) {
-    if (!(mask & 1u) || !connected4(mask) || wm_o5_is_star(mask)) continue;
+    if (!(mask & 1u) || !wm_o5_connected4(mask) || wm_o5_is_star(mask)) continue;
     for (unsigned u = 1; u < 16; u++) {
       const uint8_t row = q->row_of_key[class_key(mask, u)];
       if (row == NOROW) continue;

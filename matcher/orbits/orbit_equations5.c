@@ -35,23 +35,7 @@
 static uint32_t class_key(unsigned mask, unsigned u) {
   static const unsigned perms[6][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3},
                                        {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1}};
-  uint32_t best = UINT32_MAX;
-  for (unsigned i = 0; i < 6; i++) {
-    const uint32_t k = wm_o5_permute_mask(mask, perms[i]) | wm_o5_permute_set(u, perms[i]) << 6;
-    if (k < best) best = k;
-  }
-  return best;
-}
-
-static int connected4(unsigned mask) {
-  unsigned seen = 1, grown = 1;
-  while (grown) {
-    grown = 0;
-    for (unsigned j = 1; j < 4; j++)
-      for (unsigned i = 0; i < j; i++)
-        if ((mask >> wm_o5_pair_bit(i, j) & 1u) && ((seen >> i ^ seen >> j) & 1u)) seen |= 1u << i | 1u << j, grown = 1;
-  }
-  return seen == 15u;
+  return wm_o5_least_key(mask, u, perms, 6);
 }
 
 /* The positions of S adjacent to position v. */
@@ -137,7 +121,7 @@ static void choose_keys(const wm_orbit_tables *t, wm_o5_equations *q) {
       unsigned mask, nz;
       if (z == p) continue;
       remove_vertex(fmask, p, z, &mask, &nz);
-      if (!connected4(mask) || wm_o5_is_star(mask) || cost(mask, nz) >= best) continue;
+      if (!wm_o5_connected4(mask) || wm_o5_is_star(mask) || cost(mask, nz) >= best) continue;
       best = cost(mask, nz);
       q->key[o - FIRST5] = class_key(mask, nz);
     }
@@ -167,7 +151,7 @@ static void count_coefficients(const wm_orbit_tables *t, wm_o5_equations *q) {
       unsigned mask, nz;
       if (z == p) continue;
       remove_vertex(fmask, p, z, &mask, &nz);
-      if (!connected4(mask)) continue;
+      if (!wm_o5_connected4(mask)) continue;
       for (unsigned u = nz; u; u = (u - 1) & nz) {
         const uint32_t k = class_key(mask, u);
         for (unsigned r = 0; r < ORBITS5; r++)
@@ -181,7 +165,7 @@ static void count_coefficients(const wm_orbit_tables *t, wm_o5_equations *q) {
  * first. */
 static void list_uses(wm_o5_equations *q) {
   for (unsigned mask = 0; mask < MASKS4; mask++) {
-    if (!connected4(mask)) continue;
+    if (!wm_o5_connected4(mask)) continue;
     for (unsigned group = 0; group < 3; group++)
       for (unsigned u = 1; u < 16; u++) {
         const unsigned with3 = u >> 3 & 1u, others = (unsigned)__builtin_popcount(u & 7u);

@@ -39,6 +39,30 @@ static inline unsigned wm_o5_permute_set(unsigned set, const unsigned *p) {
   return out;
 }
 
+/* The class of (S's mask, U) under the relabellings perms[0..k) (those
+ * that keep the counted vertex or edge in place): the least of the keys
+ * mask | U << 6. */
+static inline unsigned wm_o5_least_key(unsigned mask, unsigned u, const unsigned (*perms)[4], unsigned k) {
+  unsigned best = ~0u;
+  for (unsigned i = 0; i < k; i++) {
+    const unsigned key = wm_o5_permute_mask(mask, perms[i]) | wm_o5_permute_set(u, perms[i]) << 6;
+    if (key < best) best = key;
+  }
+  return best;
+}
+
+/* Whether the 4 positions are connected by mask's edges. */
+static inline int wm_o5_connected4(unsigned mask) {
+  unsigned seen = 1, grown = 1;
+  while (grown) {
+    grown = 0;
+    for (unsigned j = 1; j < 4; j++)
+      for (unsigned i = 0; i < j; i++)
+        if ((mask >> wm_o5_pair_bit(i, j) & 1u) && ((seen >> i ^ seen >> j) & 1u)) seen |= 1u << i | 1u << j, grown = 1;
+  }
+  return seen == 15u;
+}
+
 typedef struct wm_o5_use {
   uint8_t u;      /* U as a bit set of S's positions */
   uint8_t row;    /* the equation it adds to (its orbit - FIRST5) */
