@@ -522,8 +522,8 @@ Test(orbits, the_store_refuses_a_star_centre_past_2_to_the_64) {
 /* Through the executors: the test hook starts every count near 2^64, so a
  * star's centre (orbit 23: C(10, 4) = 210, its largest count) passes it by
  * one; one less and the count is exactly 2^64 - 1. */
-static int run_with_start(const edges *e, unsigned size, int method, const char *start, uint64_t *counts,
-                          char *msg, size_t msg_size) {
+static int run_with_start(const edges *e, unsigned size, int method, int edge_rows, const char *start,
+                          uint64_t *counts, char *msg, size_t msg_size) {
   cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
   warpmatch_context *ctx;
   warpmatch_graph *g;
@@ -531,7 +531,7 @@ static int run_with_start(const edges *e, unsigned size, int method, const char 
   cr_assert_eq(warpmatch_graph_from_edges(ctx, e->n, e->src, e->dst, e->m, 0, &g), 0);
   warpmatch_orbit_options o;
   warpmatch_orbit_options_init(&o);
-  o.graphlet_size = size, o.method = method;
+  o.graphlet_size = size, o.method = method, o.edges = edge_rows;
   const int rc = warpmatch_orbits(ctx, g, &o, counts, NULL);
   snprintf(msg, msg_size, "%s", warpmatch_last_error(ctx));
   warpmatch_graph_destroy(g);
@@ -547,11 +547,11 @@ static void assert_overflow_at(const edges *e, unsigned size, int method, unsign
                                uint64_t *counts) {
   char msg[1024], start[32], want[32];
   snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - count + 1));
-  cr_assert_eq(run_with_start(e, size, method, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
+  cr_assert_eq(run_with_start(e, size, method, 0, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
   snprintf(want, sizeof want, "orbit %u ", orbit);
   cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, want), "size %u method %d: %s", size, method, msg);
   snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - count));
-  cr_assert_eq(run_with_start(e, size, method, start, counts, msg, sizeof msg), 0, "%s", msg);
+  cr_assert_eq(run_with_start(e, size, method, 0, start, counts, msg, sizeof msg), 0, "%s", msg);
   cr_assert_eq(counts[orbit], UINT64_MAX);
 }
 
@@ -1238,19 +1238,7 @@ Test(edge_orbits5, overflow_names_the_edge_and_the_orbit) {
   char start[32], msg[1024];
   for (int past = 0; past <= 1; past++) {
     snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 20 + (uint64_t)past));
-    cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
-    warpmatch_context *ctx;
-    warpmatch_graph *g;
-    cr_assert_eq(warpmatch_context_create(&ctx), 0);
-    cr_assert_eq(warpmatch_graph_from_edges(ctx, e.n, e.src, e.dst, e.m, 0, &g), 0);
-    warpmatch_orbit_options o;
-    warpmatch_orbit_options_init(&o);
-    o.graphlet_size = 5, o.edges = 1, o.method = WARPMATCH_METHOD_FORMULA;
-    const int rc = warpmatch_orbits(ctx, g, &o, counts, NULL);
-    snprintf(msg, sizeof msg, "%s", warpmatch_last_error(ctx));
-    warpmatch_graph_destroy(g);
-    warpmatch_context_destroy(ctx);
-    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    const int rc = run_with_start(&e, 5, WARPMATCH_METHOD_FORMULA, 1, start, counts, msg, sizeof msg);
     if (!past) {
       cr_assert_eq(rc, 0, "%s", msg);
       cr_assert(counts[67] == UINT64_MAX && counts[11] == UINT64_MAX - 5 && counts[66] == UINT64_MAX - 20);
@@ -1269,19 +1257,7 @@ Test(edge_orbits, overflow_names_the_edge_and_the_orbit) {
   for (int i = 0; i < 4; i++) {
     const int past = i & 1, method = i < 2 ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
     snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 6 + (uint64_t)past));
-    cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
-    warpmatch_context *ctx;
-    warpmatch_graph *g;
-    cr_assert_eq(warpmatch_context_create(&ctx), 0);
-    cr_assert_eq(warpmatch_graph_from_edges(ctx, e.n, e.src, e.dst, e.m, 0, &g), 0);
-    warpmatch_orbit_options o;
-    warpmatch_orbit_options_init(&o);
-    o.graphlet_size = 4, o.edges = 1, o.method = method;
-    const int rc = warpmatch_orbits(ctx, g, &o, counts, NULL);
-    snprintf(msg, sizeof msg, "%s", warpmatch_last_error(ctx));
-    warpmatch_graph_destroy(g);
-    warpmatch_context_destroy(ctx);
-    cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
+    const int rc = run_with_start(&e, 4, method, 1, start, counts, msg, sizeof msg);
     if (!past) {
       cr_assert_eq(rc, 0, "%s", msg);
       cr_assert_eq(counts[11], UINT64_MAX);
