@@ -50,6 +50,7 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
  * so that a graph's n x 73 counts need no second copy. */
 static int rows_back(warpmatch_context *ctx, const char *who, uint64_t *counts, const uint32_t *old_of, uint32_t n,
                      unsigned orbits) {
+  if (!counts) return WARPMATCH_OK;
   uint64_t *hand = malloc(2 * (size_t)orbits * sizeof *hand);
   uint8_t *done = calloc(((size_t)n + 7) / 8, 1);
   if (!hand || !done) {
@@ -108,7 +109,8 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   int use_gpu = 0;
   if (!rc && !shared) rc = wm_api_use_gpu(ctx, who, device, &use_gpu);
   if (rc) return rc;
-  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL, 1, NULL};
+  wm_orbit_run run = {o.graphlet_size, WM_ORBIT_ENUMERATE, wm_count_start(), 0, o.edges != 0, NULL, NULL, 1, NULL,
+                      o.counts_high, NULL};
   const int formula = o.edges ? wm_edge_orbit_has_formula(o.graphlet_size) : wm_orbit_has_formula(o.graphlet_size);
   if (o.method != WARPMATCH_METHOD_ENUMERATE && formula) run.method = WM_ORBIT_FORMULA;
   /* the edge formula is the CPU's */
@@ -148,8 +150,11 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   wm_error_clear(&err);
   rc = wm_api_status(ctx, rows ? wm_orbits(m.g, &run, counts, &err) : WM_OK, &err);
   if (!rc && m.old_of) rc = rows_back(ctx, who, counts, m.old_of, g->g->n, x.orbits);
+  if (!rc && m.old_of) rc = rows_back(ctx, who, o.counts_high, m.old_of, g->g->n, x.orbits);
   /* no partial rows (size 5 writes the smaller orbits first) */
   if (rc && rows) memset(counts, 0, rows * x.orbits * sizeof *counts);
+  if (rc && rows && o.counts_high) memset(o.counts_high, 0, rows * x.orbits * sizeof *counts);
+  for (uint64_t i = 0; !rc && o.counts_high && i < rows * x.orbits; i++) x.wide += o.counts_high[i] != 0;
   x.seconds = wm_now() - t0;
   x.kernel_ms = run.gpu ? kernel_ms : 0;
   omp_set_num_threads(threads);

@@ -338,8 +338,11 @@ int warpmatch_motifs_directed(warpmatch_context *ctx, const warpmatch_graph *g, 
  * subgraphs of 2..size vertices touch it in each automorphism orbit of
  * their graphlet, numbered as ORCA numbers them (Przulj's figure: orbit 0 the
  * degree, 1-3 the 3-vertex graphlets, 4-14 the 4-vertex ones, 15-72 the
- * 5-vertex ones; docs/orbits.md has the table).  Counts are exact: one past
- * 2^64 - 1 is WARPMATCH_EINPUT naming the vertex and the orbit. */
+ * 5-vertex ones; docs/orbits.md has the table).  Counts are exact: a count
+ * past 2^64 - 1 (a vertex of degree 10^6 is in C(10^6, 4) = 4.2e22 4-stars)
+ * is kept whole where the caller asks for the high words
+ * (warpmatch_orbit_options.counts_high), else it is WARPMATCH_EINPUT naming
+ * the vertex and the orbit; never wrapped. */
 
 /* The orbits of the graphlets of 2..size vertices: 1, 4, 15 or 73 for
  * size 2..5 (0 otherwise). */
@@ -372,6 +375,10 @@ typedef struct warpmatch_orbit_options {
                              (1..WARPMATCH_MAX_GPUS; 0, the default: the context's,
                              warpmatch_set_gpus); WARPMATCH_EDEVICE where the host has fewer.
                              The other passes use the first */
+  uint64_t *counts_high;  /* where not NULL, the high 64 bits of every count, laid out as counts
+                             (the caller's array, overwritten): count = counts_high[i] * 2^64 +
+                             counts[i], exact to 2^128 - 1.  NULL (default): a count past
+                             2^64 - 1 is WARPMATCH_EINPUT */
 } warpmatch_orbit_options;
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
 
@@ -384,6 +391,7 @@ typedef struct warpmatch_orbit_result {
   double seconds;  /* the counting's wall time (on the GPU, after the CUDA context and the graph's
                       upload, which the context keeps for its next calls, as motifs' time) */
   double kernel_ms; /* GPU: the formula's kernels by CUDA events (0 on the CPU) */
+  uint64_t wide;    /* the counts past 2^64 - 1 (their high words in counts_high) */
 } warpmatch_orbit_result;
 
 /* counts[v * orbits + o] = the count of orbit o at index v, for every index

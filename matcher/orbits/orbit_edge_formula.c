@@ -142,13 +142,8 @@ static int solve(const edge_shared *sh, const edge_relations *r, const wm_orbit_
       if (b != a && r->c[a][b]) v -= (wm_i128)r->c[a][b] * I[b];
     I[a] = v;
   }
-  for (unsigned a = 0; a < orbits; a++) {
-    if (I[a] < 0)
-      return wm_fail(err, WM_EINPUT, "orbits: edge %u-%u: edge orbit %u came out negative (a bug: please report it)",
-                     wm_graph_file_id(sh->g, x), wm_graph_file_id(sh->g, y), a);
-    if (I[a] > (wm_i128)(UINT64_MAX - run->start)) return wm_edge_orbit_overflow(sh->g, x, y, a, err);
-    row[a] = run->start + (uint64_t)I[a];
-  }
+  for (unsigned a = 0; a < orbits; a++)
+    if (wm_edge_orbit_store(sh->g, x, y, a, I[a], run, &row[a], err)) return err->code;
   return WM_OK;
 }
 

@@ -402,16 +402,14 @@ static int solve(const shared *sh, const wm_orbit_run *run, uint32_t x, uint32_t
       v = wm_add_chk(wm_choose((wm_i128)deg(g, x) - 1, 3), wm_choose((wm_i128)deg(g, y) - 1, 3), &of);
     for (unsigned o = 0; o < E5; o++)
       if (o != r && q->coef[r][o]) v = wm_sub_chk(v, wm_mul_chk((wm_i128)q->coef[r][o], I[o], &of), &of);
-    if (of) return wm_edge_orbit_overflow(g, x, y, r + WM_EDGE_ORBIT4, err);
+    if (of) return wm_edge_orbit_overflow(g, x, y, r + WM_EDGE_ORBIT4, 128, err);
     if (v < 0 || v % q->coef[r][r])
       return wm_fail(err, WM_EINPUT, "orbits: edge %u-%u: edge orbit %u's equation fails (a bug: please report it)",
                      wm_graph_file_id(g, x), wm_graph_file_id(g, y), r + WM_EDGE_ORBIT4);
     I[r] = v / q->coef[r][r];
   }
-  for (unsigned o = 0; o < E5; o++) {
-    if (I[o] > (wm_i128)(UINT64_MAX - run->start)) return wm_edge_orbit_overflow(g, x, y, o + WM_EDGE_ORBIT4, err);
-    row[WM_EDGE_ORBIT4 + o] = run->start + (uint64_t)I[o];
-  }
+  for (unsigned o = 0; o < E5; o++)
+    if (wm_edge_orbit_store(g, x, y, o + WM_EDGE_ORBIT4, I[o], run, &row[WM_EDGE_ORBIT4 + o], err)) return err->code;
   return WM_OK;
 }
 

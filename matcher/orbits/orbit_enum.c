@@ -51,6 +51,7 @@ typedef struct edge_rows {
 
 typedef struct walker {
   const wm_graph *g;
+  const wm_orbit_run *run; /* its high words take the shared rows' carries */
   const wm_orbit_tables *t;
   unsigned k, orbits;
   uint64_t *counts;   /* the shared rows, or this thread's own */
@@ -84,7 +85,8 @@ static void add(walker *w, uint64_t row, unsigned o, uint64_t x) {
   uint64_t *c = &w->counts[(size_t)row * w->orbits + o];
   const uint64_t old = w->atomic ? __atomic_fetch_add(c, x, __ATOMIC_RELAXED) : *c;
   if (!w->atomic) *c = old + x;
-  if (old > UINT64_MAX - x) note_overflow(w->note, row, o);
+  /* private rows start at 0: only the shared ones, started at run->start, carry */
+  if (old > UINT64_MAX - x && !(w->atomic && wm_orbit_carry(w->run, c))) note_overflow(w->note, row, o);
 }
 
 static unsigned shift_of(unsigned j) { return j * (j - 1) / 2; } /* position j's first mask bit */
@@ -261,10 +263,12 @@ static void walker_free(walker *w) {
 }
 
 /* A thread's own rows into the shared ones, checked. */
-static void merge(const uint64_t *mine, uint64_t *counts, size_t cells, unsigned orbits, overflow_note *note) {
+static void merge(const uint64_t *mine, uint64_t *counts, size_t cells, unsigned orbits, const wm_orbit_run *run,
+                  overflow_note *note) {
 #pragma omp critical(wm_orbit_enum_merge)
   for (size_t i = 0; i < cells; i++) {
-    if (counts[i] > UINT64_MAX - mine[i]) note_overflow(note, i / orbits, (unsigned)(i % orbits));
+    if (counts[i] > UINT64_MAX - mine[i] && !wm_orbit_carry(run, &counts[i]))
+      note_overflow(note, i / orbits, (unsigned)(i % orbits));
     counts[i] += mine[i];
   }
 }
@@ -289,10 +293,10 @@ static int edge_rows_init(const wm_graph *g, edge_rows *r) {
 
 /* The overflow's message: its vertex, or in edge mode the edge's ends. */
 static int overflow(const wm_graph *g, const edge_rows *r, const overflow_note *note, wm_error *err) {
-  if (!r) return wm_orbit_overflow(g, (uint32_t)note->row, note->orbit, err);
+  if (!r) return wm_orbit_overflow(g, (uint32_t)note->row, note->orbit, 64, err);
   const uint32_t a = lower_bound64(r->up_before + 1, g->n, note->row + 1); /* the row holding it */
   const uint32_t b = g->adj[r->first_above[a] + (note->row - r->up_before[a])];
-  return wm_edge_orbit_overflow(g, a, b, note->orbit, err);
+  return wm_edge_orbit_overflow(g, a, b, note->orbit, 64, err);
 }
 
 int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
@@ -315,7 +319,7 @@ int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *co
   {
     walker w;
     memset(&w, 0, sizeof w);
-    w.g = g, w.t = t, w.k = run->k, w.orbits = orbits, w.note = &note, w.atomic = shared_rows;
+    w.g = g, w.run = run, w.t = t, w.k = run->k, w.orbits = orbits, w.note = &note, w.atomic = shared_rows;
     w.edges = run->edges ? &rows : NULL;
     w.counts = shared_rows ? counts : calloc(cells ? cells : 1, sizeof *counts);
     w.mark = calloc(g->n ? g->n : 1, 1);
@@ -328,7 +332,7 @@ int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *co
       }
     set_root(&w, UINT32_MAX);
     if (w.oom) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-    else if (!shared_rows) merge(w.counts, counts, cells, orbits, &note);
+    else if (!shared_rows) merge(w.counts, counts, cells, orbits, run, &note);
     if (!shared_rows) free(w.counts);
     walker_free(&w);
   }

@@ -145,14 +145,14 @@ static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i12
       wm_i128 x = N[a];
       for (unsigned t = 0; t < r->terms[a]; t++)
         x = wm_sub_chk(x, wm_mul_chk(r->term_c[a][t], I[r->term_b[a][t]], &of), &of);
-      if (of) return wm_orbit_overflow(g, v, a, err);
+      if (of) return wm_orbit_overflow(g, v, a, 128, err);
       I[a] = x;
     }
   }
   I[0] = (wm_i128)deg(g, v);
   for (unsigned o = 0; o < orbits; o++) {
     if (I[o] >= 0 && I[o] <= (wm_i128)(UINT64_MAX - run->start)) row[o] = run->start + (uint64_t)I[o];
-    else if (wm_orbit_store(g, v, o, I[o], run->start, &row[o], err)) return err->code; /* the error's words */
+    else if (wm_orbit_store(g, v, o, I[o], run, &row[o], err)) return err->code;
   }
   return WM_OK;
 }
@@ -201,7 +201,7 @@ int wm_orbit_rows_from(const wm_graph *g, const wm_orbit_run *run, const wm_orbi
 
 /* The aggregates from the GPU (run->gpu) or the CPU's passes, then the
  * rows, the same code either way. */
-static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
+int wm_orbit_rows4(const wm_graph *g, const wm_orbit_run *run, unsigned stride, uint64_t *counts, wm_error *err) {
   double at[4] = {wm_now()};
   if (!wm_orbit_tables_upto(4, err)) return err->code; /* built once; timed apart from the rows */
   at[1] = wm_now();
@@ -214,7 +214,7 @@ static int formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts,
   if (!rc && run->gpu) rc = wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err);
   else if (!rc) rc = wm_orbit_aggregates_cpu(g, run->k, &a, err);
   at[2] = wm_now();
-  if (!rc) rc = wm_orbit_rows_from(g, run, &a, wm_orbit_count(run->k), counts, err);
+  if (!rc) rc = wm_orbit_rows_from(g, run, &a, stride, counts, err);
   at[3] = wm_now();
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (formula, size %u): tables %.3f ms, aggregates %.3f ms, rows %.3f ms\n", run->k,
@@ -230,5 +230,5 @@ int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *coun
   if (!wm_orbit_has_formula(run->k))
     return wm_fail(err, WM_EUSAGE, "orbits: no formula for graphlets of %u vertices (sizes 2 to 5)", run->k);
   if (run->k == 5) return wm_orbits_formula5(g, run, counts, err);
-  return formula(g, run, counts, err);
+  return wm_orbit_rows4(g, run, wm_orbit_count(run->k), counts, err);
 }

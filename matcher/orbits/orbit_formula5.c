@@ -398,7 +398,7 @@ static int vertex_row(const wm_graph *g, const wm_o5_equations *q, uint32_t x, c
   wm_i128 I[ORBITS5];
   if (wm_o5_solve(g, q, x, e, I, err)) return err->code;
   for (unsigned o = 0; o < ORBITS5; o++)
-    if (wm_orbit_store(g, x, o + FIRST5, I[o], run->start, &row[o + FIRST5], err)) return err->code;
+    if (wm_orbit_store(g, x, o + FIRST5, I[o], run, &row[o + FIRST5], err)) return err->code;
   return WM_OK;
 }
 
@@ -687,17 +687,11 @@ static int rows5_all(const wm_graph *g, const wm_o5_equations *q, const uint32_t
 }
 
 /* The orbits up to 4 vertices by the 4-vertex formula (on the device
- * run->gpu names), moved into the rows of 73. */
+ * run->gpu names), into the rows of 73. */
 static int smaller_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err) {
-  const unsigned o4 = wm_orbit_count(4), o5 = wm_orbit_count(5);
-  uint64_t *c4 = malloc(((size_t)g->n ? g->n : 1) * o4 * sizeof *c4);
-  if (!c4) return wm_fail(err, WM_EINPUT, "orbits: out of memory for the 4-vertex orbits (%u vertices)", g->n);
   wm_orbit_run r4 = *run;
   r4.k = 4;
-  const int rc = wm_orbits_formula(g, &r4, c4, err);
-  for (uint32_t v = 0; !rc && v < g->n; v++) memcpy(counts + (size_t)v * o5, c4 + (size_t)v * o4, o4 * sizeof *c4);
-  free(c4);
-  return rc;
+  return wm_orbit_rows4(g, &r4, wm_orbit_count(5), counts, err);
 }
 
 /* The non-induced counts (orbit_noninduced5.c) serve every run, MPI ranks

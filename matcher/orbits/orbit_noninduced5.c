@@ -348,7 +348,7 @@ static int vertex_counts(const pieces *p, uint32_t x, wm_i128 *N, wm_error *err)
     return wm_fail(err, WM_EINPUT,
                    "orbits: vertex %u: twice orbit 17's non-induced count is odd (a bug: please report it)",
                    wm_graph_file_id(p->g, x));
-  return r.bad ? wm_orbit_overflow(p->g, x, r.bad, err) : WM_OK;
+  return r.bad ? wm_orbit_overflow(p->g, x, r.bad, 128, err) : WM_OK;
 }
 
 /* ---- the passes ------------------------------------------------------- */
@@ -394,7 +394,7 @@ static int vertex_out(const pieces *p, const sink *s, uint32_t x, wm_error *err)
   if (wm_o5n_solve(p->g, s->m, x, N, I, err)) return err->code;
   uint64_t *row = s->counts + (size_t)x * wm_orbit_count(5);
   for (unsigned o = 0; o < ORBITS5; o++)
-    if (wm_orbit_store(p->g, x, o + FIRST5, I[o], s->run->start, &row[o + FIRST5], err)) return err->code;
+    if (wm_orbit_store(p->g, x, o + FIRST5, I[o], s->run, &row[o + FIRST5], err)) return err->code;
   return WM_OK;
 }
 

@@ -93,6 +93,13 @@ typedef struct wm_orbit_run {
    * vertex's counts; NULL: this process alone.  The smaller passes and the
    * solve are each process's own. */
   const struct wm_share *share;
+  /* Where not NULL, the high 64 bits of every count, laid out as counts
+   * (n or edges x orbits), so that a count past 2^64 - 1 is kept whole:
+   * count = high * 2^64 + low.  wm_orbits zeroes it and sets `low` to the
+   * counts it mirrors (the stores write only the high cells not 0).  NULL:
+   * such a count is WM_EINPUT. */
+  uint64_t *high;
+  const uint64_t *low;
 } wm_orbit_run;
 
 /* 1 when the formula covers graphlets of up to k vertices; the edge
@@ -101,11 +108,11 @@ int wm_orbit_has_formula(unsigned k);
 int wm_edge_orbit_has_formula(unsigned k);
 
 /* counts[v * wm_orbit_count(k) + o] for every vertex v of the undirected g
- * (n x orbits, overwritten).  An orbit count past 2^64 - 1 is WM_EINPUT
- * naming the vertex (its file id) and the orbit; counts are then
- * unspecified. */
-/* With run->edges the rows are the undirected edges u-v (u < v, indices),
- * in ascending (u, v) order, wm_edge_orbit_count(k) counts each. */
+ * (n x orbits, overwritten), the high words into run->high where not NULL;
+ * without them an orbit count past 2^64 - 1 is WM_EINPUT naming the vertex
+ * (its file id) and the orbit, and counts are then unspecified.  With
+ * run->edges the rows are the undirected edges u-v (u < v, indices), in
+ * ascending (u, v) order, wm_edge_orbit_count(k) counts each. */
 int wm_orbits_cpu(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_enumerate(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
 int wm_orbits_formula(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_error *err);
@@ -147,6 +154,9 @@ int wm_orbit_aggregates_gpu(const wm_graph *g, unsigned k, const struct wm_gpu_g
 int wm_orbit_aggregates_cpu(const wm_graph *g, unsigned k, wm_orbit_aggregates *a, wm_error *err);
 /* Only the triangles per arc (tri: g->m entries). */
 int wm_orbit_triangles_cpu(const wm_graph *g, uint32_t *tri, wm_error *err);
+/* The orbits up to run->k <= 4 by the formula, its aggregates on the GPU
+ * where run->gpu, into counts[v * stride + o]. */
+int wm_orbit_rows4(const wm_graph *g, const wm_orbit_run *run, unsigned stride, uint64_t *counts, wm_error *err);
 /* The orbits up to run->k <= 4 from aggregates already counted (for
  * k >= 4: tri, k4, n8, n12), into counts[v * stride + o]. */
 int wm_orbit_rows_from(const wm_graph *g, const wm_orbit_run *run, const wm_orbit_aggregates *a,
@@ -162,14 +172,25 @@ typedef struct wm_orbit_first_error {
 void wm_orbit_keep_first(wm_orbit_first_error *f, int64_t vertex, const wm_error *err);
 
 
-/* *out = start + v, or WM_EINPUT naming vertex (g's file id of index v)
- * and orbit when that passes 2^64 - 1 (or v < 0: a bug, also named). */
-int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v, uint64_t start, uint64_t *out,
-                   wm_error *err);
-/* The message of an orbit count past 2^64 - 1. */
-int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_error *err);
+/* *out = the low 64 bits of run->start + v, its high 64 bits into the
+ * cell of run->high that mirrors out; without run->high, WM_EINPUT naming
+ * vertex (g's file id of index v) and orbit when that passes 2^64 - 1 (and
+ * v < 0: a bug, also named). */
+int wm_orbit_store(const wm_graph *g, uint32_t vertex, unsigned orbit, wm_i128 v, const wm_orbit_run *run,
+                   uint64_t *out, wm_error *err);
 /* The same for the count of edge orbit `orbit` of the undirected edge a-b. */
-int wm_edge_orbit_overflow(const wm_graph *g, uint32_t a, uint32_t b, unsigned orbit, wm_error *err);
+int wm_edge_orbit_store(const wm_graph *g, uint32_t a, uint32_t b, unsigned orbit, wm_i128 v,
+                        const wm_orbit_run *run, uint64_t *out, wm_error *err);
+/* A count carried past 2^64 - 1 by an addition to *out (the enumerator's):
+ * one more in the mirroring high cell (atomically), or without run->high
+ * 0 (the caller names the overflow).  1 when carried. */
+int wm_orbit_carry(const wm_orbit_run *run, const uint64_t *out);
+/* The message of an orbit count past 2^bits - 1 (64: the counts' width
+ * without the high words; 128: a sum the solve works in). */
+int wm_orbit_overflow(const wm_graph *g, uint32_t vertex, unsigned orbit, unsigned bits, wm_error *err);
+/* The same for the count of edge orbit `orbit` of the undirected edge a-b. */
+int wm_edge_orbit_overflow(const wm_graph *g, uint32_t a, uint32_t b, unsigned orbit, unsigned bits,
+                           wm_error *err);
 
 #ifdef __cplusplus
 }

@@ -178,8 +178,8 @@ static void same_counts(wm_graph *g, const char *what) {
   for (size_t i = 0; i + 1 < cells; i++)
     cr_assert(ng[i] == nc[i], "%s: vertex %zu orbit %zu: N differs", what, i / ORBITS5, i % ORBITS5 + FIRST5);
   double ms = 0;
-  wm_orbit_run gpu_run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, &ms, gpus_now > 1 ? gpus_now : 1, NULL};
-  wm_orbit_run cpu_run = {5, WM_ORBIT_FORMULA, 0, 0, 0, NULL, NULL, 0, NULL};
+  wm_orbit_run gpu_run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, &ms, gpus_now > 1 ? gpus_now : 1, NULL, NULL, NULL};
+  wm_orbit_run cpu_run = {5, WM_ORBIT_FORMULA, 0, 0, 0, NULL, NULL, 0, NULL, NULL, NULL};
   cr_assert_eq(wm_o5n_orbits(g, &gpu_run, cg, &err), WM_OK, "%s: %s", what, err.msg);
   cr_assert_eq(wm_o5n_orbits(g, &cpu_run, cc, &err), WM_OK, "%s: %s", what, err.msg);
   for (size_t i = 0; i + 1 < rows; i++)

@@ -23,7 +23,7 @@ static uint64_t *counts_on(const wm_graph *g, unsigned k, int method, int gpu, i
   uint64_t *c = malloc(cells * sizeof *c);
   cr_assert(c);
   memset(c, 0xA5, cells * sizeof *c); /* a row the executor leaves alone fails the comparison */
-  wm_orbit_run run = {k, method, 0, gpu, 0, NULL, NULL, gpus, NULL};
+  wm_orbit_run run = {k, method, 0, gpu, 0, NULL, NULL, gpus, NULL, NULL, NULL};
   wm_error err;
   cr_assert_eq(wm_orbits(g, &run, c, &err), WM_OK, "%d GPU(s): %s", gpus, err.msg);
   return c;
@@ -268,7 +268,7 @@ Test(gpu_orbits, an_interrupt_ends_the_five_vertex_orbits_on_two_gpus) {
   if (all < 2) cr_skip_test("%d GPU(s) here: the two-GPU case needs 2", all);
   wm_graph *g = wm_test_kron(11, 3);
   uint64_t *c = malloc((size_t)g->n * 73 * sizeof *c);
-  wm_orbit_run run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, NULL, 2, NULL};
+  wm_orbit_run run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, NULL, 2, NULL, NULL, NULL};
   wm_monitor mon;
   memset(&mon, 0, sizeof mon);
   mon.stop = 1;
@@ -287,7 +287,7 @@ Test(gpu_orbits, more_gpus_than_the_host_has_is_a_device_error) {
   wm_graph *g = wm_test_er(30, 0.3, 11);
   uint64_t *c = malloc(30 * 73 * sizeof *c);
   const int gpus = wm_gpu_count() + 1;
-  wm_orbit_run run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, NULL, gpus, NULL};
+  wm_orbit_run run = {5, WM_ORBIT_FORMULA, 0, 1, 0, NULL, NULL, gpus, NULL, NULL, NULL};
   wm_error err;
   cr_assert_eq(wm_orbits(g, &run, c, &err), WM_EDEVICE);
   cr_assert(strstr(err.msg, "GPUs asked for") && strstr(err.msg, "this host has"), "%s", err.msg);

@@ -504,18 +504,28 @@ Test(orbits, vertex_sums_are_the_motif_totals_times_the_orbit_sizes) {
 
 /* The store every count passes through, with a real hub's number: the
  * 4-vertex stars around a vertex of degree 2.1 million (C(d, 4) = 8.1e23)
- * cannot be a uint64; a degree of 100000 still fits, exactly. */
-Test(orbits, the_store_refuses_a_star_centre_past_2_to_the_64) {
+ * cannot be a uint64: an error without the high words, kept whole with
+ * them; a degree of 100000 still fits, exactly. */
+Test(orbits, the_store_keeps_a_star_centre_past_2_to_the_64_whole_or_refuses_it) {
   wm_graph *g = wm_test_er(3, 0.0, 1);
   wm_error err;
-  uint64_t out = 0;
-  cr_assert_eq(wm_orbit_store(g, 1, 23, wm_choose(2100000, 4), 0, &out, &err), WM_EINPUT);
+  uint64_t out[2] = {0, 0}, high[2] = {0, 0};
+  wm_orbit_run narrow = {0}, wide = {0};
+  wide.high = high, wide.low = out;
+  const wm_i128 hub = wm_choose(2100000, 4);
+  cr_assert_eq(wm_orbit_store(g, 1, 23, hub, &narrow, &out[1], &err), WM_EINPUT);
   cr_assert(strstr(err.msg, "vertex 1") && strstr(err.msg, "orbit 23") && strstr(err.msg, "2^64"), "%s", err.msg);
-  cr_assert_eq(wm_orbit_store(g, 1, 23, wm_choose(100000, 4), 0, &out, &err), WM_OK);
-  cr_assert_eq(out, 4166416671249975000ull);
-  cr_assert_eq(wm_orbit_store(g, 2, 7, 5, UINT64_MAX - 5, &out, &err), WM_OK);
-  cr_assert_eq(out, UINT64_MAX);
-  cr_assert_eq(wm_orbit_store(g, 2, 7, 6, UINT64_MAX - 5, &out, &err), WM_EINPUT);
+  cr_assert_eq(wm_orbit_store(g, 1, 23, hub, &wide, &out[1], &err), WM_OK);
+  cr_assert(((wm_u128)high[1] << 64 | out[1]) == (wm_u128)hub && high[1] > 0 && high[0] == 0);
+  cr_assert_eq(wm_orbit_store(g, 1, 23, wm_choose(100000, 4), &narrow, &out[0], &err), WM_OK);
+  cr_assert_eq(out[0], 4166416671249975000ull);
+  narrow.start = wide.start = UINT64_MAX - 5;
+  cr_assert_eq(wm_orbit_store(g, 2, 7, 5, &narrow, &out[0], &err), WM_OK);
+  cr_assert_eq(out[0], UINT64_MAX);
+  cr_assert_eq(wm_orbit_store(g, 2, 7, 6, &narrow, &out[0], &err), WM_EINPUT);
+  cr_assert_eq(wm_orbit_store(g, 2, 7, 6, &wide, &out[0], &err), WM_OK);
+  cr_assert(out[0] == 0 && high[0] == 1, "2^64 is high word 1, low word 0");
+  cr_assert_eq(wm_orbit_store(g, 2, 7, -1, &wide, &out[0], &err), WM_EINPUT, "a negative count is a bug, named");
   wm_graph_destroy(g);
 }
 
@@ -523,7 +533,7 @@ Test(orbits, the_store_refuses_a_star_centre_past_2_to_the_64) {
  * star's centre (orbit 23: C(10, 4) = 210, its largest count) passes it by
  * one; one less and the count is exactly 2^64 - 1. */
 static int run_with_start(const edges *e, unsigned size, int method, int edge_rows, const char *start,
-                          uint64_t *counts, char *msg, size_t msg_size) {
+                          uint64_t *counts, uint64_t *high, char *msg, size_t msg_size) {
   cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
   warpmatch_context *ctx;
   warpmatch_graph *g;
@@ -531,7 +541,7 @@ static int run_with_start(const edges *e, unsigned size, int method, int edge_ro
   cr_assert_eq(warpmatch_graph_from_edges(ctx, e->n, e->src, e->dst, e->m, 0, &g), 0);
   warpmatch_orbit_options o;
   warpmatch_orbit_options_init(&o);
-  o.graphlet_size = size, o.method = method, o.edges = edge_rows;
+  o.graphlet_size = size, o.method = method, o.edges = edge_rows, o.counts_high = high;
   const int rc = warpmatch_orbits(ctx, g, &o, counts, NULL);
   snprintf(msg, msg_size, "%s", warpmatch_last_error(ctx));
   warpmatch_graph_destroy(g);
@@ -542,27 +552,35 @@ static int run_with_start(const edges *e, unsigned size, int method, int edge_ro
 
 /* The star's centre holds `count` subgraphs of orbit `orbit` at this size:
  * started `count` below 2^64 its count is an error naming vertex 0 and the
- * orbit; one lower, exactly UINT64_MAX. */
+ * orbit, or with the high words exactly 2^64 (high 1, low 0) and no other
+ * count past 2^64 - 1; one lower, exactly UINT64_MAX. */
 static void assert_overflow_at(const edges *e, unsigned size, int method, unsigned orbit, uint64_t count,
-                               uint64_t *counts) {
+                               uint64_t *counts, uint64_t *high) {
   char msg[1024], start[32], want[32];
+  const size_t cells = (size_t)e->n * warpmatch_orbit_count(size);
   snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - count + 1));
-  cr_assert_eq(run_with_start(e, size, method, 0, start, counts, msg, sizeof msg), WARPMATCH_EINPUT);
+  cr_assert_eq(run_with_start(e, size, method, 0, start, counts, NULL, msg, sizeof msg), WARPMATCH_EINPUT);
   snprintf(want, sizeof want, "orbit %u ", orbit);
-  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, want), "size %u method %d: %s", size, method, msg);
+  cr_assert(strstr(msg, "vertex 0 ") && strstr(msg, want) && strstr(msg, "counts_high"), "size %u method %d: %s",
+            size, method, msg);
+  memset(high, 0xAB, cells * sizeof *high); /* overwritten whole */
+  cr_assert_eq(run_with_start(e, size, method, 0, start, counts, high, msg, sizeof msg), 0, "%s", msg);
+  for (size_t i = 0; i < cells; i++)
+    cr_assert_eq(high[i], i == orbit, "size %u method %d: cell %zu's high word", size, method, i);
+  cr_assert_eq(counts[orbit], 0);
   snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - count));
-  cr_assert_eq(run_with_start(e, size, method, 0, start, counts, msg, sizeof msg), 0, "%s", msg);
+  cr_assert_eq(run_with_start(e, size, method, 0, start, counts, NULL, msg, sizeof msg), 0, "%s", msg);
   cr_assert_eq(counts[orbit], UINT64_MAX);
 }
 
-Test(orbits, overflow_is_an_error_naming_the_vertex_and_the_orbit) {
+Test(orbits, past_2_to_the_64_a_count_is_kept_whole_or_an_error_naming_the_vertex_and_the_orbit) {
   edges e;
   star(&e, 10);
-  uint64_t counts[11 * 73];
+  uint64_t counts[11 * 73], high[11 * 73];
   for (int method = WARPMATCH_METHOD_FORMULA; method <= WARPMATCH_METHOD_ENUMERATE; method++) {
-    assert_overflow_at(&e, 5, method, 23, choose(10, 4), counts); /* the centre's 4-stars */
+    assert_overflow_at(&e, 5, method, 23, choose(10, 4), counts, high); /* the centre's 4-stars */
     cr_assert_eq(counts[73 + 22], UINT64_MAX - choose(10, 4) + choose(9, 3));
-    assert_overflow_at(&e, 4, method, 7, choose(10, 3), counts); /* its 3-stars */
+    assert_overflow_at(&e, 4, method, 7, choose(10, 3), counts, high); /* its 3-stars */
   }
 }
 
@@ -1230,6 +1248,22 @@ Test(edge_orbits5, sums_are_the_motif_totals_times_the_orbits_edges) {
   for (unsigned o = 0; o < 68; o++) cr_assert(met[o] > 0, "edge orbit %u is met by none of the graphs", o);
 }
 
+/* With the high words, the start that made `orbit` pass 2^64 - 1 makes it
+ * exactly 2^64 in every row (high 1, low 0), and no other count carries. */
+static void assert_edge_rows_carry(const edges *e, unsigned size, int method, const char *start, unsigned orbit,
+                                   uint64_t *counts) {
+  const unsigned orbits = warpmatch_edge_orbit_count(size);
+  const size_t cells = (size_t)e->m * orbits;
+  uint64_t *high = malloc(cells * sizeof *high);
+  char msg[1024];
+  cr_assert_eq(run_with_start(e, size, method, 1, start, counts, high, msg, sizeof msg), 0, "%s", msg);
+  for (size_t i = 0; i < cells; i++) {
+    cr_assert_eq(high[i], i % orbits == orbit, "size %u method %d: cell %zu's high word", size, method, i);
+    if (i % orbits == orbit) cr_assert_eq(counts[i], 0);
+  }
+  free(high);
+}
+
 /* K8: each edge is in C(6, 3) = 20 5-cliques (orbit 67), 15 4-cliques (11). */
 Test(edge_orbits5, overflow_names_the_edge_and_the_orbit) {
   edges e;
@@ -1238,7 +1272,7 @@ Test(edge_orbits5, overflow_names_the_edge_and_the_orbit) {
   char start[32], msg[1024];
   for (int past = 0; past <= 1; past++) {
     snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 20 + (uint64_t)past));
-    const int rc = run_with_start(&e, 5, WARPMATCH_METHOD_FORMULA, 1, start, counts, msg, sizeof msg);
+    const int rc = run_with_start(&e, 5, WARPMATCH_METHOD_FORMULA, 1, start, counts, NULL, msg, sizeof msg);
     if (!past) {
       cr_assert_eq(rc, 0, "%s", msg);
       cr_assert(counts[67] == UINT64_MAX && counts[11] == UINT64_MAX - 5 && counts[66] == UINT64_MAX - 20);
@@ -1247,6 +1281,7 @@ Test(edge_orbits5, overflow_names_the_edge_and_the_orbit) {
       cr_assert(strstr(msg, "edge ") && strstr(msg, "edge orbit 67 ") && strstr(msg, "2^64"), "%s", msg);
     }
   }
+  assert_edge_rows_carry(&e, 5, WARPMATCH_METHOD_FORMULA, start, 67, counts);
 }
 
 Test(edge_orbits, overflow_names_the_edge_and_the_orbit) {
@@ -1257,7 +1292,7 @@ Test(edge_orbits, overflow_names_the_edge_and_the_orbit) {
   for (int i = 0; i < 4; i++) {
     const int past = i & 1, method = i < 2 ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
     snprintf(start, sizeof start, "%llu", (unsigned long long)(UINT64_MAX - 6 + (uint64_t)past));
-    const int rc = run_with_start(&e, 4, method, 1, start, counts, msg, sizeof msg);
+    const int rc = run_with_start(&e, 4, method, 1, start, counts, NULL, msg, sizeof msg);
     if (!past) {
       cr_assert_eq(rc, 0, "%s", msg);
       cr_assert_eq(counts[11], UINT64_MAX);
@@ -1265,6 +1300,7 @@ Test(edge_orbits, overflow_names_the_edge_and_the_orbit) {
     } else {
       cr_assert_eq(rc, WARPMATCH_EINPUT);
       cr_assert(strstr(msg, "edge ") && strstr(msg, "edge orbit 11 ") && strstr(msg, "2^64"), "%s", msg);
+      assert_edge_rows_carry(&e, 4, method, start, 11, counts);
     }
   }
 }
