@@ -22,7 +22,8 @@ static const wm_optspec spec[] = {
     {"output", "F", "write the counts to F (default: stdout; with --json, none unless given)"},
     {"format", "orca|csv|npy", "orca (default): one line per vertex id 0..max, counts in orbit order; csv: a header "
                                "'vertex,o0,...' and one row per vertex with its id; npy: orca's rows as a NumPy "
-                               "uint64 array (row i: vertex id i)"},
+                               "uint64 array (row i: vertex id i; a count past 2^64 - 1 is refused: orca and csv "
+                               "spell every count whole)"},
     {"edges", NULL, "edge orbits (ORCA's edge mode, --size 3|4|5): one row per edge u-v, u < v, in ascending (u, v) "
                     "order by file id; csv names the ends"},
     {"method", "auto|formula|enumerate",
@@ -45,7 +46,7 @@ typedef struct orbits_cmd {
   warpmatch_orbit_result r;
   warpmatch_context *ctx;
   warpmatch_graph *g;
-  uint64_t *counts;
+  uint64_t *counts, *high; /* each count's low and high 64 bits */
   uint64_t rows;    /* of counts: vertices, or edges with --edges */
   uint32_t *eu, *ev; /* --edges: each row's ends (indices) */
   double load_seconds;
@@ -111,7 +112,9 @@ static int count(orbits_cmd *c, wm_error *err) {
       c->o.edges ? warpmatch_edge_orbit_count(c->o.graphlet_size) : warpmatch_orbit_count(c->o.graphlet_size);
   const size_t cells = (size_t)c->rows * orbits;
   c->counts = malloc(cells ? cells * sizeof *c->counts : 1);
-  if (!c->counts) return wm_fail(err, WM_EINPUT, "orbits: out of memory for %zu counts", cells);
+  c->high = malloc(cells ? cells * sizeof *c->high : 1);
+  if (!c->counts || !c->high) return wm_fail(err, WM_EINPUT, "orbits: out of memory for %zu counts", cells);
+  c->o.counts_high = c->high; /* every output spells a count past 2^64 - 1 exactly */
   if (c->o.edges) {
     c->eu = malloc(c->rows ? c->rows * sizeof *c->eu : 1);
     c->ev = malloc(c->rows ? c->rows * sizeof *c->ev : 1);
@@ -156,8 +159,23 @@ static void text_u64(text *t, uint64_t x, char after) {
   t->len = (size_t)(end - t->buf);
 }
 
-static void text_row(text *t, const uint64_t *row, unsigned orbits, char sep) {
-  for (unsigned o = 0; o < orbits; o++) text_u64(t, row[o], o + 1 < orbits ? sep : '\n');
+/* high * 2^64 + low and then `after` (no high words: low alone). */
+static void text_count(text *t, uint64_t low, uint64_t high, char after) {
+  if (!high) {
+    text_u64(t, low, after);
+    return;
+  }
+  char digits[48];
+  const char *s = wm_u128_str((wm_u128)high << 64 | low, digits);
+  const size_t len = strlen(s);
+  if (t->len + len + 1 > sizeof t->buf) fwrite(t->buf, 1, t->len, t->f), t->len = 0;
+  memcpy(t->buf + t->len, s, len);
+  t->len += len;
+  t->buf[t->len++] = after;
+}
+
+static void text_row(text *t, const uint64_t *row, const uint64_t *high, unsigned orbits, char sep) {
+  for (unsigned o = 0; o < orbits; o++) text_count(t, row[o], high[o], o + 1 < orbits ? sep : '\n');
 }
 
 static void text_end(text *t) { fwrite(t->buf, 1, t->len, t->f); }
@@ -178,10 +196,11 @@ static int orca_rows(const orbits_cmd *c, uint64_t *rows, wm_error *err) {
   return WM_OK;
 }
 
-/* Calls put(out, row) for ORCA's rows in order: a vertex's counts, or
- * zeros for an id the file does not name. */
-static int each_orca_row(const orbits_cmd *c, void *out, void (*put)(void *, const uint64_t *, unsigned),
-                         wm_error *err) {
+typedef void put_row(void *out, const uint64_t *row, const uint64_t *high, unsigned orbits);
+
+/* Calls put(out, row, high) for ORCA's rows in order: a vertex's counts,
+ * or zeros for an id the file does not name. */
+static int each_orca_row(const orbits_cmd *c, void *out, put_row *put, wm_error *err) {
   const unsigned orbits = c->r.orbits;
   uint64_t rows = 0;
   int rc = orca_rows(c, &rows, err);
@@ -189,20 +208,25 @@ static int each_orca_row(const orbits_cmd *c, void *out, void (*put)(void *, con
   uint64_t *zero = calloc(orbits, sizeof *zero);
   if (!zero) return wm_fail(err, WM_EINPUT, "out of memory");
   uint32_t v = 0;
-  for (uint64_t id = 0; id < rows && c->o.edges; id++) put(out, c->counts + (size_t)id * orbits, orbits);
+  for (uint64_t id = 0; id < rows && c->o.edges; id++)
+    put(out, c->counts + (size_t)id * orbits, c->high + (size_t)id * orbits, orbits);
   for (uint64_t id = 0; id < rows && !c->o.edges; id++) {
     const int present = warpmatch_graph_id(c->g, v) == id;
-    put(out, present ? c->counts + (size_t)v * orbits : zero, orbits);
+    put(out, present ? c->counts + (size_t)v * orbits : zero, present ? c->high + (size_t)v * orbits : zero, orbits);
     v += present;
   }
   free(zero);
   return WM_OK;
 }
 
-static void put_text(void *t, const uint64_t *row, unsigned orbits) { text_row(t, row, orbits, ' '); }
+static void put_text(void *t, const uint64_t *row, const uint64_t *high, unsigned orbits) {
+  text_row(t, row, high, orbits, ' ');
+}
 
-/* Little-endian whatever the host, as the header's '<u8' says. */
-static void put_le(void *f, const uint64_t *row, unsigned orbits) {
+/* Little-endian whatever the host, as the header's '<u8' says (no high
+ * words: write_counts refused them). */
+static void put_le(void *f, const uint64_t *row, const uint64_t *high, unsigned orbits) {
+  (void)high;
   for (unsigned o = 0; o < orbits; o++) {
     unsigned char b[8];
     for (unsigned i = 0; i < 8; i++) b[i] = (unsigned char)(row[o] >> (8 * i));
@@ -250,11 +274,11 @@ static void csv_rows(const orbits_cmd *c, text *t) {
   for (uint64_t i = 0; i < c->rows && c->o.edges; i++) {
     text_u64(t, warpmatch_graph_id(c->g, c->eu[i]), ',');
     text_u64(t, warpmatch_graph_id(c->g, c->ev[i]), ',');
-    text_row(t, c->counts + (size_t)i * orbits, orbits, ',');
+    text_row(t, c->counts + (size_t)i * orbits, c->high + (size_t)i * orbits, orbits, ',');
   }
   for (uint32_t v = 0; v < warpmatch_graph_vertices(c->g) && !c->o.edges; v++) {
     text_u64(t, warpmatch_graph_id(c->g, v), ',');
-    text_row(t, c->counts + (size_t)v * orbits, orbits, ',');
+    text_row(t, c->counts + (size_t)v * orbits, c->high + (size_t)v * orbits, orbits, ',');
   }
 }
 
@@ -277,7 +301,25 @@ static int write_to(const orbits_cmd *c, FILE *f, wm_error *err) {
   return c->format == OUT_CSV ? write_csv(c, f, err) : write_orca(c, f, err);
 }
 
+/* .npy holds uint64: a count past it is refused before anything is
+ * written, naming the first such count whole. */
+static int fits_npy(const orbits_cmd *c, wm_error *err) {
+  if (c->format != OUT_NPY || !c->r.wide) return WM_OK;
+  size_t i = 0;
+  while (!c->high[i]) i++;
+  const size_t row = i / c->r.orbits;
+  char digits[48], what[64];
+  if (c->o.edges)
+    snprintf(what, sizeof what, "edge %" PRIu64 "-%" PRIu64, warpmatch_graph_id(c->g, c->eu[row]),
+             warpmatch_graph_id(c->g, c->ev[row]));
+  else snprintf(what, sizeof what, "vertex %" PRIu64, warpmatch_graph_id(c->g, (uint32_t)row));
+  return wm_fail(err, WM_EINPUT, "orbits: %" PRIu64 " counts pass 2^64 - 1 (%s: orbit %zu is %s); --format npy holds "
+                 "uint64: use --format orca or csv, which spell every count whole", c->r.wide, what, i % c->r.orbits,
+                 wm_u128_str((wm_u128)c->high[i] << 64 | c->counts[i], digits));
+}
+
 static int write_counts(const orbits_cmd *c, wm_error *err) {
+  if (fits_npy(c, err)) return err->code;
   if (!c->output) {
     int rc = write_to(c, stdout, err);
     if (!rc && (fflush(stdout) || ferror(stdout))) rc = wm_fail(err, WM_EINPUT, "orbits: writing to stdout failed");
@@ -317,10 +359,14 @@ static void print_json(const orbits_cmd *c) {
   if (wm_mpi_ranks() > 1) wm_json_u64(&j, "mpi_ranks", (uint64_t)wm_mpi_ranks());
   static const char *const format_names[] = {"orca", "csv", "npy"};
   if (c->output) wm_json_str(&j, "output", c->output), wm_json_str(&j, "format", format_names[c->format]);
-  wm_json_array(&j, "totals"); /* per orbit, over the rows */
+  wm_json_u64(&j, "wide_counts", c->r.wide); /* past 2^64 - 1 */
+  wm_json_array(&j, "totals"); /* per orbit, over the rows: its graphlets times their vertices in it */
   for (unsigned o = 0; o < c->r.orbits; o++) {
     wm_u128 sum = 0;
-    for (uint64_t v = 0; v < c->rows; v++) sum += c->counts[(size_t)v * c->r.orbits + o];
+    for (uint64_t v = 0; v < c->rows; v++) {
+      const size_t i = (size_t)v * c->r.orbits + o;
+      sum += (wm_u128)c->high[i] << 64 | c->counts[i];
+    }
     wm_json_u128(&j, NULL, sum);
   }
   wm_json_close(&j);
@@ -373,6 +419,7 @@ int wm_cmd_orbits(int argc, char **argv) {
   else if (!rc && c.output) print_text(&c);
   at[4] = wm_now();
   free(c.counts);
+  free(c.high);
   free(c.eu);
   free(c.ev);
   warpmatch_graph_destroy(c.g);

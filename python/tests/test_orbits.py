@@ -94,6 +94,26 @@ def test_size_5_keeps_the_smaller_orbits_and_orbit_0_is_the_degree() -> None:
     assert g.orbits(2).shape == (40, 1) and g.orbits(3).shape == (40, 4)
 
 
+def test_a_count_past_2_to_the_64_comes_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the test hook WM_TEST_COUNT_START every count starts near 2^64:
+    where one passes 2^64 - 1 the rows come back as Python ints, exact (a
+    star's centre: C(10, 4) 4-stars); where none does, uint64 as always."""
+    g = warpmatch.Graph.from_networkx(nx.star_graph(10))
+    plain = g.orbits(5, device="cpu")
+    start = 2**64 - 100
+    monkeypatch.setenv("WM_TEST_COUNT_START", str(start))
+    for method in ("formula", "enumerate"):
+        for frame in (False, True):
+            wide = g.orbits(5, device="cpu", method=method, as_frame=frame)
+            values = wide.to_numpy() if frame else wide
+            assert values.dtype == object
+            assert values[0, 23] == start + 210 and values[0, 23] >= 2**64
+            assert [int(x) for x in values.ravel()] == [start + int(x) for x in plain.ravel()]
+    monkeypatch.setenv("WM_TEST_COUNT_START", str(2**64 - 300))
+    fits = g.orbits(5, device="cpu")
+    assert fits.dtype == np.uint64 and int(fits[0, 23]) == 2**64 - 90
+
+
 def test_as_frame_indexes_rows_by_node() -> None:
     pd = pytest.importorskip("pandas")
     G = nx.path_graph(["a", "b", "c", "d"])

@@ -1150,12 +1150,13 @@ class Graph:
         one; the enumerator and edge orbits stay on the CPU), "cpu", or "auto"
         (size 5 on the GPU where one is usable, sizes 2-4 on the CPU).
         ``as_frame=True`` returns a pandas DataFrame instead, indexed by
-        ``nodes``, with columns o0, o1, ...  A count past 2**64 - 1 is an
-        InputError naming the vertex and the orbit.  The graph must be
-        undirected.
+        ``nodes``, with columns o0, o1, ...  Counts are exact: where one passes
+        2**64 - 1 (a hub of degree 150,000 is the centre of more 4-stars) the
+        array's dtype is ``object`` instead, every count a Python int.  The
+        graph must be undirected.
 
         ``edges=True``: ORCA's edge orbits instead (size 3, 4 or 5: 2, 12 or 68
-        per edge; size 5 enumerated; docs/orbits.md), one row per edge in ``edge_list()``'s order;
+        per edge; docs/orbits.md), one row per edge in ``edge_list()``'s order;
         with ``as_frame`` indexed by the pairs of ``nodes``.  ``progress`` as in ``count``.
         """
         size = _integer(size, "graphlet size", 3 if edges else 2, 5,
@@ -1177,10 +1178,14 @@ class Graph:
             else:
                 shape = (int(lib.warpmatch_graph_vertices(ptr)), int(lib.warpmatch_orbit_count(size)))
             counts = np.zeros(shape, dtype=np.uint64)
+            high = np.zeros(shape, dtype=np.uint64)  # each count's high 64 bits
+            o.counts_high = high.ctypes.data_as(POINTER(c_uint64))
             data = counts.ctypes.data_as(POINTER(c_uint64))
             self._ctx.check(
                 self._ctx.call(lambda: lib.warpmatch_orbits(self._ctx.ptr, ptr, byref(o), data, byref(r)), progress)
             )
+        if r.wide:
+            counts = (high.astype(object) << 64) | counts.astype(object)
         if not as_frame:
             return counts
         if edges:

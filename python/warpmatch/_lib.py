@@ -278,6 +278,7 @@ class OrbitOptions(Structure):
         ("method", c_int),
         ("edges", c_int),
         ("gpus", c_int),
+        ("counts_high", POINTER(c_uint64)),
     ]
 
 
@@ -291,6 +292,7 @@ class OrbitResult(Structure):
         ("method", c_int),
         ("seconds", c_double),
         ("kernel_ms", c_double),
+        ("wide", c_uint64),
     ]
 
 

@@ -767,22 +767,24 @@ Test(orbits_cli, usage_errors_exit_2_with_the_message) {
 }
 
 /* The text layouts spell every count in full, whatever its number of
- * digits (1 to 20): the path 0-1-2 with every count started at S (so that
- * its rows are S + 1 or S + 2 at degree and the 3-path orbits, S elsewhere). */
+ * digits (1 to 20, and past 2^64 - 1): the path 0-1-2 with every count
+ * started at S (so that its rows are S + 1 or S + 2 at degree and the
+ * 3-path orbits, S elsewhere). */
 Test(orbits_cli, text_spells_counts_of_every_length) {
   wm_test_files f;
   wm_test_graph_file(&f, "0 1\n1 2\n");
-  static const uint64_t starts[] = {0, 8, 98, 998, 99999998, 9999999999999999998ull, 18446744073709551613ull};
+  static const uint64_t starts[] = {0, 8, 98, 998, 99999998, 9999999999999999998ull, 18446744073709551613ull,
+                                    UINT64_MAX};
   for (unsigned i = 0; i < sizeof starts / sizeof *starts; i++) {
     const uint64_t S = starts[i];
-    char start[32], want[1024], csv[1024];
+    char start[32], want[1024], csv[1024], digits[WM_I128_CHARS];
     snprintf(start, sizeof start, "%" PRIu64, S);
     size_t len = 0;
     for (unsigned v = 0; v < 3; v++) /* the ends: degree 1, one 3-path end (orbit 1); the middle: 2, orbit 2 */
-      for (unsigned o = 0; o < 15; o++)
-        len += (size_t)snprintf(want + len, sizeof want - len, "%" PRIu64 "%c",
-                                S + (o == 0 ? (v == 1 ? 2 : 1) : (o == 1 && v != 1) || (o == 2 && v == 1)),
-                                o < 14 ? ' ' : '\n');
+      for (unsigned o = 0; o < 15; o++) {
+        const wm_u128 x = (wm_u128)S + (o == 0 ? (v == 1 ? 2 : 1) : (o == 1 && v != 1) || (o == 2 && v == 1));
+        len += (size_t)snprintf(want + len, sizeof want - len, "%s%c", wm_u128_str(x, digits), o < 14 ? ' ' : '\n');
+      }
     cr_assert_eq(setenv("WM_TEST_COUNT_START", start, 1), 0);
     char *out = NULL, *err = NULL, *out_csv = NULL, *err_csv = NULL;
     int rc = wm_test_run(&out, &err, "orbits %s --size 4 --no-cache", f.graph);
@@ -803,6 +805,7 @@ Test(orbits_cli, text_spells_counts_of_every_length) {
     }
     csv[at] = '\0';
     cr_assert_str_eq(out_csv, csv, "start %s", start);
+    if (S == UINT64_MAX) cr_assert(strstr(out, "18446744073709551617"), "2^64 + 1 spelt whole");
     free(out);
     free(err);
     free(out_csv);
@@ -977,6 +980,29 @@ Test(orbits_cli, npy_of_a_graph_without_edges_and_through_stdout) {
   cr_assert(!memcmp(out, "\x93NUMPY\x01\x00", 8), "the magic on stdout");
   cr_assert(strstr(out + 10, "'shape': (2, 4), }"), "%s", out + 10);
   free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
+/* A count past 2^64 - 1 does not fit .npy's uint64: refused before
+ * anything is written, naming the count whole and the layouts that hold
+ * it; the same file spelt by csv. */
+Test(orbits_cli, npy_refuses_a_count_past_2_to_the_64) {
+  wm_test_files f;
+  wm_test_graph_file(&f, "0 1\n1 2\n");
+  char *out = NULL, *err = NULL, dest[600];
+  snprintf(dest, sizeof dest, "%s/o.npy", f.dir);
+  cr_assert_eq(setenv("WM_TEST_COUNT_START", "18446744073709551615", 1), 0); /* 2^64 - 1 */
+  int rc = wm_test_run(&out, &err, "orbits %s --size 3 --no-cache --format npy --output %s", f.graph, dest);
+  cr_assert_eq(rc, 1, "%s", err);
+  cr_assert(strstr(err, "vertex 0: orbit 0 is 18446744073709551616") && strstr(err, "--format orca or csv"), "%s",
+            err);
+  cr_assert_null(fopen(dest, "r"), "no output left behind");
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "orbits %s --size 3 --no-cache --format csv --json", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(strstr(out, "\"wide_counts\":6"), "degrees and the 3-path orbits pass: %s", out);
+  free(out), free(err);
+  cr_assert_eq(unsetenv("WM_TEST_COUNT_START"), 0);
   wm_test_rmdir(f.dir);
 }
 
