@@ -11,10 +11,10 @@
  *      cn[z], s[z] (the sum of t_az) with the vertices touched listed;
  *   3. over the touched z: 36, 50, 51; s cleared for E;
  *   4. the tip pairs: over G[N(x)]'s arcs a -> b (b before a) the common
- *      neighbours q != x of a and b, E[q]++ and cn(q) - 2 owed to the arcs
- *      x -> a and x -> b (64);
+ *      neighbours q > x of a and b (the end of the arc's ascending list),
+ *      E[q]++ and cn(q) - 2 owed to the arcs x -> a and x -> b (64);
  *   5. x's 2-paths again: c4e, and what x owes y on x -> y for 49 and 62;
- *      63 over the touched q;
+ *      63 over the touched q, credited to x and to q;
  *   6. the scratch cleared, the block's sums reduced into walked[x].
  * wheels: each block takes an arc x -> u at a time, and counts the
  * 4-cycles of G[N(x)] whose top (in degree order) is u, crediting all four
@@ -28,7 +28,8 @@
  * lanes that hold them (a segmented sum) and added once by the first of
  * them.  Per-arc values are atomics into zeroed arrays (tdeg, F, c4e: 64
  * bits; toward: 128 bits as two words with the carry), each arc's only
- * from its tail's block (68: its own block's); the per-vertex sums are
+ * from its tail's block (68: its own block's); the tips (63) likewise
+ * into a vertex's two words, from both ends of each pair; the per-vertex sums are
  * 128-bit with the CPU's overflow flag: every term is at least 0, so a
  * sum passes 2^127 - 1 in some order exactly when it does in any.
  * Each block has its own dense scratch: cn (32 bits), s (64), mark (32)
@@ -88,6 +89,7 @@ struct walk_args {
   ull *next;
   ull *tdeg, *F, *c4e, *toward; /* toward: 8 words per arc, low word first */
   acc *walked; /* WM_O5N_WALKED per vertex */
+  ull *tips;   /* 63: n low words, then n high words */
   unsigned char *scratch; /* the blocks' scratch, stride bytes each */
   uint64_t stride;
   wm_stop *stop;
@@ -296,7 +298,8 @@ __device__ void around_cycles(const walk_args &p, const block_scratch &w, uint32
 
 /* Phase 4: the tip pairs.  The items are the entries of x's arcs' lists
  * (G[N(x)]'s arcs a -> b, the owner a found by a search of cn_at); an
- * item with b before a walks CN(a, b). */
+ * item with b before a walks CN(a, b) above x, found by a search of the
+ * arc's ascending list: each pair of tips once, from the smaller. */
 __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
@@ -315,17 +318,21 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
       const uint32_t a = p.adj[first + i];
       if (shorter(p.off, b, a)) {
         const uint64_t f = arc_of(p.off, p.adj, a, b);
-        start = p.cn_at[f], len = p.cn_at[f + 1] - start;
+        uint64_t lo = p.cn_at[f], hi = p.cn_at[f + 1]; /* the first entry above x */
+        while (lo < hi) {
+          const uint64_t mid = lo + (hi - lo) / 2;
+          if (p.cn_list[mid] <= x) lo = mid + 1;
+          else hi = mid;
+        }
+        start = lo, len = p.cn_at[f + 1] - lo;
       }
     }
     flat_rounds(start, len, [&](int key, int j, uint64_t k) {
       ull thirds = 0; /* at most 32 terms below 2^32 */
       if (key < 32) {
         const uint32_t q = p.cn_list[k];
-        if (q != x) {
-          atomicAdd(&w.c[q].s, 1ull);
-          thirds = (ull)w.c[q].cn - 2; /* q sees a and b: cn(q) >= 2 */
-        }
+        atomicAdd(&w.c[q].s, 1ull);
+        thirds = (ull)w.c[q].cn - 2; /* q sees a and b: cn(q) >= 2 */
       }
       const uint64_t ij = __shfl_sync(kFull, i, j);
       const uint32_t bj = __shfl_sync(kFull, b, j);
@@ -340,7 +347,7 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
 }
 
 /* Phase 5's second walk over x's 2-paths x-y-o: c4e (cn(o) - 1) and what
- * x owes y for 49 (C(cn(o) - 1, 2)) and 62 (E(o)). */
+ * x owes y for 49 (C(cn(o) - 1, 2)) and 62 (E(o), 0 for o < x). */
 __device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t x) {
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
   each_two_path(p, first, d, [&](int key, uint64_t i, uint64_t f) {
@@ -365,12 +372,26 @@ __device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t
   });
 }
 
-/* 63 over the touched q: E(q) (cn(q) - 2). */
-__device__ void tips(const block_scratch &w, uint32_t nt, sums &my) {
+/* v's 63 credited with t: its low word, the carry and t's high word to
+ * its high one. */
+__device__ __forceinline__ void credit_tip(const walk_args &p, uint32_t v, u128 t) {
+  if (!t) return;
+  const ull lo = (ull)t, old = atomicAdd(&p.tips[v], lo), up = (ull)(t >> 64) + (old + lo < old);
+  if (up) atomicAdd(&p.tips[(uint64_t)p.n + v], up);
+}
+
+/* 63 over the touched q > x: E(q) (cn(q) - 2), each term below 2^96, to q
+ * and to x. */
+__device__ void tips(const walk_args &p, const block_scratch &w, uint32_t x, uint32_t nt) {
+  u128 mine = 0;
   for (uint32_t k = threadIdx.x; k < nt; k += kThreads) {
-    const uint32_t q = w.touched[k];
-    acc_add(my.s[WM_O5N_S63], (i128)w.c[q].s * ((i128)w.c[q].cn - 2));
+    const cell c = w.c[w.touched[k]];
+    if (!c.s) continue;
+    const u128 t = (u128)c.s * (c.cn - 2);
+    credit_tip(p, w.touched[k], t);
+    mine += t;
   }
+  credit_tip(p, x, mine);
 }
 
 /* Phase 6's sum of the block's threads into walked[x]. */
@@ -424,7 +445,7 @@ __device__ void one_vertex(const walk_args &p, const block_scratch &w, uint32_t 
   __syncthreads();
   clock_phase(p, mine, 2, &t);
   second_walk(p, w, x);
-  tips(w, touched, my);
+  tips(p, w, x, touched);
   __syncthreads();
   clock_phase(p, mine, 3, &t);
   for (uint32_t k = threadIdx.x; k < touched; k += kThreads) w.c[w.touched[k]].cn = 0, w.c[w.touched[k]].s = 0;
@@ -578,7 +599,7 @@ struct bufs {
   uint64_t *own_off;
   uint32_t *own_adj, *tri, *cn_list, *order;
   uint64_t *cn_at;
-  ull *next, *tdeg, *F, *c4e, *toward, *clocks;
+  ull *next, *tdeg, *F, *c4e, *toward, *clocks, *tips;
   acc *walked;
   unsigned char *scratch;
   cudaEvent_t start, mid, end;
@@ -586,7 +607,7 @@ struct bufs {
 
 void release(bufs &b) {
   void *p[] = {b.own_off, b.own_adj, b.tri, b.cn_list, b.order, b.cn_at, b.next,
-               b.tdeg,    b.F,       b.c4e, b.toward,  b.walked, b.scratch, b.clocks};
+               b.tdeg,    b.F,       b.c4e, b.toward,  b.walked, b.scratch, b.clocks, b.tips};
   for (void *x : p)
     if (x) cudaFree(x);
   if (b.start) cudaEventDestroy(b.start);
@@ -658,6 +679,8 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t block
   WM_CU(cudaMalloc(&b.c4e, (m ? m : 1) * sizeof *b.c4e));
   WM_CU(cudaMalloc(&b.toward, (m ? m : 1) * 8 * sizeof *b.toward));
   WM_CU(cudaMalloc(&b.walked, n * WM_O5N_WALKED * sizeof *b.walked));
+  WM_CU(cudaMalloc(&b.tips, 2 * n * sizeof *b.tips));
+  WM_CU(cudaMemset(b.tips, 0, 2 * n * sizeof *b.tips));
   WM_CU(cudaMemset(b.next, 0, 2 * sizeof *b.next));
   WM_CU(cudaMemset(b.tdeg, 0, m * sizeof *b.tdeg));
   WM_CU(cudaMemset(b.F, 0, m * sizeof *b.F));
@@ -688,7 +711,7 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t block
   WM_CU(cudaMalloc(&b.scratch, want * stride));
   WM_CU(cudaMemset(b.scratch, 0, want * stride));
   p = walk_args{(const uint64_t *)off, (const uint32_t *)adj, g->n, b.tri, b.cn_list, b.order, b.cn_at, b.next,
-                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.scratch, stride, NULL, o5_deal{0, 1}, 0, NULL};
+                b.tdeg, b.F, b.c4e, b.toward, b.walked, b.tips, b.scratch, stride, NULL, o5_deal{0, 1}, 0, NULL};
   if (wm_trace_on("WM_ORBIT_TRACE")) {
     WM_CU(cudaMalloc(&b.clocks, kPhases * sizeof *b.clocks));
     WM_CU(cudaMemset(b.clocks, 0, kPhases * sizeof *b.clocks));
@@ -704,6 +727,7 @@ int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_error *err) 
   WM_CU(cudaMemcpy(w->c4e, b.c4e, m * sizeof *w->c4e, cudaMemcpyDeviceToHost));
   WM_CU(cudaMemcpy(w->toward, b.toward, m * sizeof *w->toward, cudaMemcpyDeviceToHost));
   WM_CU(cudaMemcpy(w->walked, b.walked, (size_t)g->n * sizeof *w->walked, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->tips, b.tips, 2 * (size_t)g->n * sizeof *w->tips, cudaMemcpyDeviceToHost));
   return WM_OK;
 }
 
@@ -777,10 +801,11 @@ int start_device(bufs &b, int d, const o5_devices &D, ull *sh, const walk_in &in
 
 /* Each device's walks added into w (device 0's copied): an arc's tdeg,
  * F, c4e, 49, 62 and 64 are its tail's walk's, a vertex's sums its own
- * walk's, one device's each (the others hold zeros); an arc's 68 and a
- * vertex's 69 are sums of the wheels' non-negative credits from whichever
- * devices met the cycles, so the devices' values added (128-bit, the
- * flags or'd) are one device's sums.  tmp: room for the largest array. */
+ * walk's, one device's each (the others hold zeros); an arc's 68, a
+ * vertex's 69 and its tips (63) are sums of non-negative credits from
+ * whichever devices met the cycles or walked the pairs, so the devices'
+ * values added (128-bit, the flags or'd) are one device's sums.  tmp:
+ * room for the largest array. */
 int add_back(const bufs &b, int d, const wm_graph *g, wm_o5n_walks *w, void *tmp, wm_error *err) {
   const size_t n = g->n, m = g->m;
   WM_CUD(d, cudaSetDevice(d));
@@ -804,6 +829,11 @@ int add_back(const bufs &b, int d, const wm_graph *g, wm_o5n_walks *w, void *tmp
       a->overflow |= sums[x * WM_O5N_WALKED + k].overflow;
       wm_acc_add(a, sums[x * WM_O5N_WALKED + k].v);
     }
+  WM_CU(cudaMemcpy(words, b.tips, 2 * n * sizeof *words, cudaMemcpyDeviceToHost));
+  for (size_t x = 0; x < n; x++) {
+    const wm_u128 t = (wm_u128)wm_o5n_tips(w, (uint32_t)n, (uint32_t)x) + ((wm_u128)words[n + x] << 64 | words[x]);
+    w->tips[x] = (uint64_t)t, w->tips[n + x] = (uint64_t)(t >> 64);
+  }
   return WM_OK;
 }
 
@@ -842,7 +872,8 @@ int walk_devices(bufs *b, const o5_devices &D, ull **sh, const walk_in &in, wm_o
   float ms = 0;
   if ((rc = o5_slowest(D.n, starts, ends, &ms, err))) return rc;
   if (kernel_ms) *kernel_ms += ms;
-  const size_t m = g->m ? g->m : 1, bytes = m * sizeof *w->toward, vbytes = (size_t)g->n * sizeof *w->walked;
+  const size_t m = g->m ? g->m : 1, bytes = m * sizeof *w->toward,
+               vbytes = (size_t)g->n * (sizeof *w->walked > 2 * sizeof *w->tips ? sizeof *w->walked : 2 * sizeof *w->tips);
   void *tmp = malloc(bytes > vbytes ? bytes : vbytes);
   if (!tmp) return wm_fail(err, WM_EINPUT, "orbits: out of memory for adding the devices' walks");
   WM_CUD(0, cudaSetDevice(0));

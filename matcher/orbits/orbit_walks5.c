@@ -1,7 +1,8 @@
 /* The per-vertex walks of the 5-vertex non-induced counts on the CPU
  * (orbit_walks5.h says what they leave; orbit_noninduced5.c, whose
  * notation this is, reads it).  Each vertex walks with its own scratch and
- * writes only its own arcs and sums, so the threads share no writes. */
+ * writes only its own arcs and sums, so the threads share no writes but
+ * the tips' (63), which both ends of a pair get, by atomics. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,9 @@
 
 int wm_o5n_walks_alloc(const wm_graph *g, wm_o5n_walks *w) {
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
-  *w = (wm_o5n_walks){calloc(m, sizeof *w->tdeg), calloc(m, sizeof *w->F), calloc(m, sizeof *w->c4e),
-                      calloc(m, sizeof *w->toward), calloc(n, sizeof *w->walked)};
-  if (w->tdeg && w->F && w->c4e && w->toward && w->walked) return 0;
+  *w = (wm_o5n_walks){calloc(m, sizeof *w->tdeg), calloc(m, sizeof *w->F),      calloc(m, sizeof *w->c4e),
+                      calloc(m, sizeof *w->toward), calloc(n, sizeof *w->walked), calloc(2 * n, sizeof *w->tips)};
+  if (w->tdeg && w->F && w->c4e && w->toward && w->walked && w->tips) return 0;
   wm_o5n_walks_free(w);
   return -1;
 }
@@ -24,6 +25,7 @@ void wm_o5n_walks_free(wm_o5n_walks *w) {
   free(w->c4e);
   free(w->toward);
   free(w->walked);
+  free(w->tips);
   memset(w, 0, sizeof *w);
 }
 
@@ -156,12 +158,13 @@ static uint32_t neighbourhood(const walk_in *p, scratch *w, uint32_t x) {
   return nt;
 }
 
-/* E (in w->s) over the vertices q != x, and on each arc x -> a the sum over
- * the diamonds with tip x and chord a-b (other tip q) of cn(q) - 2, the
- * tips' third common neighbours: 64's count at a, each diamond once from
- * each tip.  The q of a triangle x, a, b are CN(a, b) less x, listed per
- * arc: the q visited are the sum over edges of t^2.  An arc's sum is below
- * 2^96 (t_xa triangles, fewer than 2^32 q each, cn below 2^32); E(q) below
+/* E (in w->s) over the vertices q > x, and on each arc x -> a the sum over
+ * the diamonds with tips x < q and chord a-b of cn(q) - 2, the tips' third
+ * common neighbours: 64's count at a, each diamond once, from its smaller
+ * tip.  The q of a triangle x, a, b are CN(a, b) above x, the end of the
+ * arc's ascending list: the q visited are the sum over edges of C(t, 2),
+ * half of walking the pairs from both tips.  An arc's sum is below 2^96
+ * (t_xa triangles, fewer than 2^32 q each, cn below 2^32); E(q) below
  * 2^64 (the edges among cn(q) vertices). */
 static void tip_pairs(const walk_in *p, scratch *w, uint32_t x) {
   const wm_graph *g = p->g;
@@ -173,9 +176,9 @@ static void tip_pairs(const walk_in *p, scratch *w, uint32_t x) {
       if (!wm_o5n_shorter(g, b, a)) continue;
       const uint64_t f = g->offsets[a] + w->inner_at[j]; /* the arc a -> b */
       wm_i128 thirds = 0;
-      for (uint64_t k = p->cn_at[f]; k < p->cn_at[f + 1]; k++) {
+      const uint64_t at = p->cn_at[f], end = p->cn_at[f + 1];
+      for (uint64_t k = at + wm_sorted_lower_bound(p->cn_list + at, end - at, x + 1); k < end; k++) {
         const uint32_t q = p->cn_list[k];
-        if (q == x) continue;
         w->s[q]++;
         thirds += (wm_i128)w->cn[q] - 2; /* q sees a and b: cn(q) >= 2 */
       }
@@ -187,9 +190,10 @@ static void tip_pairs(const walk_in *p, scratch *w, uint32_t x) {
 
 /* On each arc x -> y, over the o of N(y) but x: C(cn(o) - 1, 2), the pairs
  * of further common neighbours of x and o (K2,3s with y, x and those two
- * on the 3-side: 49 at y), and E(o), the chords inside CN(x, o) (W4 less a
- * spoke with tips x, o and y their third common neighbour, 62 at y, less
- * the chords at y, taken off at y).  x's 2-paths again; each below 2^96. */
+ * on the 3-side: 49 at y), and for o > x E(o), the chords inside CN(x, o)
+ * (W4 less a spoke with tips x, o and y their third common neighbour, 62
+ * at y once per pair, less the chords at y, taken off at y).  x's 2-paths
+ * again; each below 2^96. */
 static void pairs_through(const walk_in *p, const scratch *w, uint32_t x) {
   const wm_graph *g = p->g;
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
@@ -246,19 +250,33 @@ static void wheels(const walk_in *p, scratch *w, uint32_t x) {
 #undef WM_O5N_EACH_LOWER_RIM
 }
 
-/* x's part of 49, 62-64, 68 and 69: what it owes its neighbours, and its
- * own sums, tip (63: the sum over q of E(q) (cn(q) - 2), a term below
- * 2^96) and hub (69, four times). */
+/* v's 63 credited with t (other threads credit it too). */
+static void credit_tip(const walk_in *p, uint32_t v, wm_u128 t) {
+  uint64_t *low = &p->w->tips[v], *high = &p->w->tips[(size_t)p->g->n + v];
+  const uint64_t lo = (uint64_t)t, was = __atomic_fetch_add(low, lo, __ATOMIC_RELAXED);
+  const uint64_t hi = (uint64_t)(t >> 64) + (was > UINT64_MAX - lo);
+  if (hi) __atomic_fetch_add(high, hi, __ATOMIC_RELAXED);
+}
+
+/* x's part of 49, 62-64, 68 and 69: what it owes its neighbours, its
+ * pairs' tips (63: E(q) (cn(q) - 2) to x and to each q > x, a term below
+ * 2^96) and its hub sum (69, four times). */
 static void diamonds_and_wheels(const walk_in *p, scratch *w, uint32_t x) {
   const wm_graph *g = p->g;
   const uint32_t nt = neighbourhood(p, w, x);
   tip_pairs(p, w, x);
   pairs_through(p, w, x);
+  wm_u128 mine = 0;
   for (uint32_t i = 0; i < nt; i++) {
     const uint32_t q = w->touched[i];
-    wm_acc_add(&p->w->walked[x][WM_O5N_S63], (wm_i128)w->s[q] * ((wm_i128)w->cn[q] - 2));
+    if (w->s[q]) {
+      const wm_u128 t = (wm_u128)w->s[q] * (w->cn[q] - 2);
+      credit_tip(p, q, t);
+      mine += t;
+    }
     w->cn[q] = w->s[q] = 0;
   }
+  if (mine) credit_tip(p, x, mine);
   wheels(p, w, x);
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
 }
@@ -333,13 +351,16 @@ static void walk_claimed(const walk_in *p, uint64_t *zeros, uint32_t *inner, uin
 }
 
 /* The walks each process made, added up: every arc's and vertex's values
- * were written by the one process that walked its vertex (the others hold
- * the zeros of wm_o5n_walks_alloc), so the sums of their words are exact. */
+ * but the tips were written by the one process that walked its vertex (the
+ * others hold the zeros of wm_o5n_walks_alloc), so the sums of their words
+ * are exact; the tips are added exactly, with their carries. */
 static int add_processes(const wm_graph *g, const wm_share *s, wm_o5n_walks *w) {
   const uint64_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
+  int over = 0; /* the tips' (several processes' credits): their high words, then the low ones carried into them */
   return wm_o5s_sum_owned(s, w->tdeg, m * sizeof *w->tdeg) || wm_o5s_sum_owned(s, w->F, m * sizeof *w->F) ||
          wm_o5s_sum_owned(s, w->c4e, m * sizeof *w->c4e) || wm_o5s_sum_owned(s, w->toward, m * sizeof *w->toward) ||
-         wm_o5s_sum_owned(s, w->walked, n * sizeof *w->walked);
+         wm_o5s_sum_owned(s, w->walked, n * sizeof *w->walked) || s->sum_u64(s->ctx, w->tips + n, n) ||
+         wm_o5s_sum_exact(s, w->tips, n, (int64_t *)(w->tips + n), &over);
 }
 
 _Static_assert(sizeof(wm_acc) % sizeof(uint64_t) == 0, "a walked sum is whole words");

@@ -16,10 +16,10 @@ extern "C" {
 #endif
 
 /* x's own sums: over its triangles' far edges (25, 40, 54, 60), over the
- * vertices two steps away (36, 50, 51), over its diamonds by tip (63) and
- * over the 4-cycles inside G[N(x)] (69, four times each). */
-enum { WM_O5N_S25, WM_O5N_S40, WM_O5N_S54, WM_O5N_S60, WM_O5N_S36, WM_O5N_S50, WM_O5N_S51, WM_O5N_S63,
-       WM_O5N_S69, WM_O5N_WALKED };
+ * vertices two steps away (36, 50, 51) and over the 4-cycles inside
+ * G[N(x)] (69, four times each). */
+enum { WM_O5N_S25, WM_O5N_S40, WM_O5N_S54, WM_O5N_S60, WM_O5N_S36, WM_O5N_S50, WM_O5N_S51, WM_O5N_S69,
+       WM_O5N_WALKED };
 /* What a vertex's walk owes the far end y of each of its arcs, where the
  * count is y's but the pieces are in the walker's tally. */
 enum { WM_O5N_TO49, WM_O5N_TO62, WM_O5N_TO64, WM_O5N_TO68, WM_O5N_TOWARD };
@@ -31,10 +31,20 @@ typedef struct wm_o5n_walks {
   uint64_t *tdeg, *F, *c4e;
   wm_i128 (*toward)[WM_O5N_TOWARD]; /* per arc: written by its tail, read by its head */
   wm_acc (*walked)[WM_O5N_WALKED];  /* per vertex; an overflowed sum has its flag set */
+  /* 63 per vertex x: over its diamonds by tip, the sum over the other tips
+   * q of E(x, q) (cn(x, q) - 2).  The pair {x, q} is walked from its
+   * smaller vertex only, which credits both: tips[v] the low words,
+   * tips[n + v] the high ones (each sum below 2^127), added atomically. */
+  uint64_t *tips;
 } wm_o5n_walks;
 
-/* The arrays for g (m arcs, n vertices; at least one entry each), or -1
- * when out of memory (then freed). */
+/* Vertex v's 63 (n vertices) from w->tips. */
+static inline wm_i128 wm_o5n_tips(const wm_o5n_walks *w, uint32_t n, uint32_t v) {
+  return (wm_i128)((wm_u128)w->tips[(size_t)n + v] << 64 | w->tips[v]);
+}
+
+/* The arrays for g (m arcs, n vertices; at least one entry each), zeroed,
+ * or -1 when out of memory (then freed). */
 int wm_o5n_walks_alloc(const wm_graph *g, wm_o5n_walks *w);
 void wm_o5n_walks_free(wm_o5n_walks *w);
 

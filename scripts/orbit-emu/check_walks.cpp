@@ -69,6 +69,10 @@ static std::string first_difference(const wm_graph *g, const wm_o5n_walks &a, co
         return "vertex " + std::to_string(v) + " sum " + std::to_string(k) + ": gpu " + i128_str(x.v) + " (" +
                std::to_string(x.overflow) + "), cpu " + i128_str(y.v) + " (" + std::to_string(y.overflow) + ")";
     }
+  for (uint32_t v = 0; v < g->n; v++)
+    if (wm_o5n_tips(&a, g->n, v) != wm_o5n_tips(&b, g->n, v))
+      return "vertex " + std::to_string(v) + " tips: gpu " + i128_str(wm_o5n_tips(&a, g->n, v)) + ", cpu " +
+             i128_str(wm_o5n_tips(&b, g->n, v));
   return "";
 }
 
@@ -98,6 +102,7 @@ static int check_one(const std::string &name, const wm_graph *g) {
     memset(gpu.tdeg, 0x5A, (g->m ? g->m : 1) * sizeof *gpu.tdeg);
     memset(gpu.toward, 0x5A, (g->m ? g->m : 1) * sizeof *gpu.toward);
     memset(gpu.walked, 0x5A, (g->n ? g->n : 1) * sizeof *gpu.walked);
+    memset(gpu.tips, 0x5A, 2 * (g->n ? g->n : 1) * sizeof *gpu.tips);
     double ms = 0;
     printf("%-28s %-9s ", name.c_str(), gg ? "kept" : "uploaded");
     if (wm_o5n_walks_gpu(g, gg, orbit_emu_gpus, tri.data(), at.data(), list.data(), &gpu, &ms, &err)) {

@@ -1,7 +1,7 @@
 /* The 5-vertex orbits' per-vertex walks on the GPU (gpu_orbit_walks5.cu)
  * against the CPU's (orbit_walks5.c, the oracle), every value exactly:
- * per arc tdeg, F, c4e and the four toward words, per vertex the nine sums
- * and their overflow flags; the graph uploaded and kept on the device
+ * per arc tdeg, F, c4e and the four toward words, per vertex the eight sums
+ * and their overflow flags and the tips (63); the graph uploaded and kept on the device
  * (wm_gpu_graph).  Then the non-induced counts and the 73 orbit counts
  * with the walks on the GPU against those with the walks on the CPU.
  * Graphs: Erdos-Renyi of several densities, a power-law graph, a hub over
@@ -53,6 +53,8 @@ static void assert_same_walks(const wm_graph *g, const wm_o5n_walks *gpu, const 
       cr_assert_eq(a->overflow, b->overflow, "%s: vertex %u sum %d: overflow", what, v, k);
       cr_assert(a->overflow || a->v == b->v, "%s: vertex %u sum %d", what, v, k);
     }
+  for (uint32_t v = 0; v < g->n; v++)
+    cr_assert(wm_o5n_tips(gpu, g->n, v) == wm_o5n_tips(cpu, g->n, v), "%s: vertex %u: tips", what, v);
 }
 
 /* The devices the walks run over (0: the current one). */
@@ -78,6 +80,7 @@ static void same_walks(wm_graph *g, const char *what) {
   for (int k = 0; k < 2; k++) {
     memset(gpu.toward, 0x5A, (g->m ? g->m : 1) * sizeof *gpu.toward); /* a value the GPU leaves shows */
     memset(gpu.walked, 0x5A, (g->n ? g->n : 1) * sizeof *gpu.walked);
+    memset(gpu.tips, 0x5A, 2 * (g->n ? g->n : 1) * sizeof *gpu.tips);
     double ms = 5;
     cr_assert_eq(wm_o5n_walks_gpu(g, k ? kept : NULL, gpus_now, tri, at, list, &gpu, &ms, &err), WM_OK, "%s: %s",
                  what, err.msg);
