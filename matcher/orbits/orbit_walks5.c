@@ -40,78 +40,71 @@ typedef struct walk_in {
 
 static wm_i128 deg(const wm_graph *g, uint32_t v) { return (wm_i128)(g->offsets[v + 1] - g->offsets[v]); }
 
-/* ---- x's triangles ----------------------------------------------------- */
+/* ---- x's first walk: its triangles and its 2-hop tally ----------------- */
 
 /* The graphlets cut at a triangle x, a, b read its far edge a-b: t_ab, and
  * per arc tdeg (over the third vertices z of the edge's triangles, the sum
- * of d_z) and F (for the arc y -> a, the sum of t_yz - 1).  Each vertex
- * walks its own triangles with its row marked, so that every credit is its
- * own (no shared writes): that costs the sum of d^2, where the oriented
- * walks of orbit_aggregates_cpu.c cost the sum of d d+. */
-
-/* tdeg and F of x's arcs, and x's sums of 25, 40, 54 and 60 over its
- * triangles (each once: a < b).  tdeg and F are below 2^64 (at most 2^32
- * terms below 2^32); a term of a sum is below 2^66. */
-static void far_edges(const walk_in *p, uint64_t *mark, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint32_t *t = p->tri;
-  wm_acc *s = p->w->walked[x];
-  WM_O5N_EACH_TRIANGLE_OF(g, mark, x, {
-    p->w->tdeg[e] += (uint64_t)deg(g, b);
-    p->w->F[e] += t[h] - 1u;
-    if (a < b) {
-      const wm_i128 tab = t[f], da = deg(g, a), db = deg(g, b);
-      wm_acc_add(&s[WM_O5N_S25], (da - 2) * (db - 2) - tab + 1);
-      wm_acc_add(&s[WM_O5N_S40], (tab - 1) * (da + db - 6));
-      wm_acc_add(&s[WM_O5N_S54], wm_choose(tab - 1, 2));
-      wm_acc_add(&s[WM_O5N_S60], (tab - 1) * ((wm_i128)t[e] + t[h] - 2));
-    }
-  });
-}
-
-/* ---- x's 2-hop partners ------------------------------------------------ */
-
-/* The graphlets around a 4-cycle through x read, for each vertex z two
- * steps from x, cn = |N(x) and N(z)| and s = the sum of t_bz over those
- * common neighbours b: a tally over x's 2-paths, each vertex's own as
- * above (the sum of d^2).  Per thread: mark, and cn, s (zero for every
- * vertex before and after), touched. */
+ * of d_z) and F (for the arc y -> a, the sum of t_yz - 1).  Those around a
+ * 4-cycle through x read, for each vertex z two steps from x, cn = |N(x)
+ * and N(z)| and s = the sum of t_bz over those common neighbours b; the
+ * diamonds and wheels read G[N(x)] as lists.  One walk over x's 2-paths
+ * with x's row marked finds them all, each vertex's own (no shared writes
+ * but the tips'): it costs the sum of d^2, where the oriented walks of
+ * orbit_aggregates_cpu.c cost the sum of d d+.  Per thread: mark, and cn,
+ * s (zero for every vertex before and after), touched, and the lists. */
 typedef struct scratch {
   uint64_t *mark, *cn, *s;
   uint32_t *touched;
   uint64_t *start;    /* n + 1 */
-  uint32_t *inner;    /* G[N(x)] as lists, in diamonds_and_wheels: the largest 2T */
+  uint32_t *inner;    /* G[N(x)] as lists: the largest 2T */
   uint32_t *inner_at; /* beside each, its place in the row it came from */
 } scratch;
 
-static uint32_t two_hop(const walk_in *p, scratch *w, uint32_t x) {
+/* Over x's 2-paths x-a-z, z != x, with x's row marked (arc + 1): the tally
+ * cn, s (the z listed in touched; returns their number); for each triangle
+ * x, a, z, tdeg and F of the arc x -> a, z appended to a's list of G[N(x)]
+ * (the neighbours inside N(x) of x's i-th neighbour are inner[start[i] ..
+ * start[i + 1]), as many as that arc's triangles), and once (a < z) x's
+ * sums of 25, 40, 54 and 60.  tdeg and F are below 2^64 (at most 2^32
+ * terms below 2^32); a term of a sum is below 2^66. */
+static uint32_t first_walk(const walk_in *p, scratch *w, uint32_t x) {
   const wm_graph *g = p->g;
+  const uint32_t *t = p->tri;
+  const uint64_t first = g->offsets[x], d = g->offsets[x + 1] - first;
+  wm_acc *s = p->w->walked[x];
   uint32_t nt = 0;
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
+  w->start[0] = 0;
+  for (uint64_t i = 0; i < d; i++) w->start[i + 1] = w->start[i] + t[first + i];
+  for (uint64_t i = 0; i < d; i++) {
+    const uint64_t e = first + i;
     const uint32_t a = g->adj[e];
+    uint64_t fill = w->start[i];
     for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
       const uint32_t z = g->adj[f];
       if (z == x) continue;
       if (!w->cn[z]++) w->touched[nt++] = z;
-      w->s[z] += p->tri[f];
+      w->s[z] += t[f];
+      if (!w->mark[z]) continue;
+      const uint64_t h = w->mark[z] - 1; /* the arc x -> z */
+      p->w->tdeg[e] += (uint64_t)deg(g, z);
+      p->w->F[e] += t[h] - 1u;
+      w->inner_at[fill] = (uint32_t)(f - g->offsets[a]), w->inner[fill++] = z;
+      if (a < z) {
+        const wm_i128 taz = t[f], da = deg(g, a), dz = deg(g, z);
+        wm_acc_add(&s[WM_O5N_S25], (da - 2) * (dz - 2) - taz + 1);
+        wm_acc_add(&s[WM_O5N_S40], (taz - 1) * (da + dz - 6));
+        wm_acc_add(&s[WM_O5N_S54], wm_choose(taz - 1, 2));
+        wm_acc_add(&s[WM_O5N_S60], (taz - 1) * ((wm_i128)t[e] + t[h] - 2));
+      }
     }
   }
   return nt;
 }
 
-/* c4e of x's arcs (the 4-cycles through the edge x-y: for each u of N(y)
- * but x, cn(x, u) less y itself) and x's sums of 36, 50 and 51.  A term
- * is below 2^96; c4e below 2^64 (fewer than d(x) d(y) cycles). */
-static void around_cycles(const walk_in *p, scratch *w, uint32_t x) {
+/* Over the nt touched z: x's sums of 36, 50 and 51 (a term below 2^96);
+ * s cleared for E. */
+static void around_cycles(const walk_in *p, scratch *w, uint32_t x, uint32_t nt) {
   const wm_graph *g = p->g;
-  const uint32_t nt = two_hop(p, w, x);
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
-    const uint32_t y = g->adj[e];
-    uint64_t c = 0;
-    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++)
-      if (g->adj[f] != x) c += w->cn[g->adj[f]] - 1;
-    p->w->c4e[e] = c;
-  }
   wm_acc *s = p->w->walked[x];
   for (uint32_t i = 0; i < nt; i++) {
     const uint32_t z = w->touched[i];
@@ -119,7 +112,7 @@ static void around_cycles(const walk_in *p, scratch *w, uint32_t x) {
     wm_acc_add(&s[WM_O5N_S36], wm_choose(cn, 2) * (deg(g, z) - 2));
     wm_acc_add(&s[WM_O5N_S50], wm_choose(cn, 3));
     wm_acc_add(&s[WM_O5N_S51], (cn - 1) * (wm_i128)w->s[z]);
-    w->cn[z] = w->s[z] = 0;
+    w->s[z] = 0;
   }
 }
 
@@ -132,31 +125,8 @@ static void around_cycles(const walk_in *p, scratch *w, uint32_t x) {
  * whose tally holds the pieces (49 and 62 at a common neighbour of the
  * pair, 64 at a chord end, 68 on the rim): x leaves on each arc x -> y what
  * it owes y (toward), and y sums its in-arcs in the last pass, so that
- * every walk writes only its own. */
-
-/* x's 2-hop tally cn (as two_hop, without s), and G[N(x)] as lists: the
- * neighbours inside N(x) of x's i-th neighbour are inner[start[i] ..
- * start[i + 1]), as many as that arc's triangles.  N(x) is left marked in
- * mark (arc + 1).  It costs x's 2-paths. */
-static uint32_t neighbourhood(const walk_in *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint64_t first = g->offsets[x], d = g->offsets[x + 1] - first;
-  uint32_t nt = 0;
-  for (uint64_t e = first; e < first + d; e++) w->mark[g->adj[e]] = e + 1;
-  w->start[0] = 0;
-  for (uint64_t i = 0; i < d; i++) w->start[i + 1] = w->start[i] + p->tri[first + i];
-  for (uint64_t i = 0; i < d; i++) {
-    const uint32_t a = g->adj[first + i];
-    uint64_t fill = w->start[i];
-    for (uint64_t f = g->offsets[a]; f < g->offsets[a + 1]; f++) {
-      const uint32_t z = g->adj[f];
-      if (z == x) continue;
-      if (!w->cn[z]++) w->touched[nt++] = z;
-      if (w->mark[z]) w->inner_at[fill] = (uint32_t)(f - g->offsets[a]), w->inner[fill++] = z;
-    }
-  }
-  return nt;
-}
+ * every walk writes only its own arcs (but 63, which both tips of a pair
+ * get from the smaller: tips, below). */
 
 /* E (in w->s) over the vertices q > x, and on each arc x -> a the sum over
  * the diamonds with tips x < q and chord a-b of cn(q) - 2, the tips' third
@@ -188,23 +158,27 @@ static void tip_pairs(const walk_in *p, scratch *w, uint32_t x) {
   }
 }
 
-/* On each arc x -> y, over the o of N(y) but x: C(cn(o) - 1, 2), the pairs
- * of further common neighbours of x and o (K2,3s with y, x and those two
- * on the 3-side: 49 at y), and for o > x E(o), the chords inside CN(x, o)
- * (W4 less a spoke with tips x, o and y their third common neighbour, 62
- * at y once per pair, less the chords at y, taken off at y).  x's 2-paths
- * again; each below 2^96. */
-static void pairs_through(const walk_in *p, const scratch *w, uint32_t x) {
+/* x's second walk over its 2-paths x-y-o, o != x: on each arc x -> y,
+ * c4e (the 4-cycles through the edge: cn(o) - 1 each), C(cn(o) - 1, 2),
+ * the pairs of further common neighbours of x and o (K2,3s with y, x and
+ * those two on the 3-side: 49 at y), and for o > x E(o), the chords inside
+ * CN(x, o) (W4 less a spoke with tips x, o and y their third common
+ * neighbour, 62 at y once per pair, less the chords at y, taken off at y).
+ * Each below 2^96; c4e below 2^64 (fewer than d(x) d(y) cycles). */
+static void second_walk(const walk_in *p, const scratch *w, uint32_t x) {
   const wm_graph *g = p->g;
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     const uint32_t y = g->adj[e];
+    uint64_t c = 0;
     wm_i128 k23 = 0, chords = 0;
     for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++) {
       const uint32_t o = g->adj[f];
       if (o == x) continue;
+      c += w->cn[o] - 1;
       k23 += wm_choose((wm_i128)w->cn[o] - 1, 2);
       chords += (wm_i128)w->s[o];
     }
+    p->w->c4e[e] = c;
     p->w->toward[e][WM_O5N_TO49] = k23, p->w->toward[e][WM_O5N_TO62] = chords;
   }
 }
@@ -258,14 +232,9 @@ static void credit_tip(const walk_in *p, uint32_t v, wm_u128 t) {
   if (hi) __atomic_fetch_add(high, hi, __ATOMIC_RELAXED);
 }
 
-/* x's part of 49, 62-64, 68 and 69: what it owes its neighbours, its
- * pairs' tips (63: E(q) (cn(q) - 2) to x and to each q > x, a term below
- * 2^96) and its hub sum (69, four times). */
-static void diamonds_and_wheels(const walk_in *p, scratch *w, uint32_t x) {
-  const wm_graph *g = p->g;
-  const uint32_t nt = neighbourhood(p, w, x);
-  tip_pairs(p, w, x);
-  pairs_through(p, w, x);
+/* Over the nt touched q > x with E(q) > 0: E(q) (cn(q) - 2) (a term
+ * below 2^96) to q's 63 and to x's; the tally cleared. */
+static void tips(const walk_in *p, scratch *w, uint32_t x, uint32_t nt) {
   wm_u128 mine = 0;
   for (uint32_t i = 0; i < nt; i++) {
     const uint32_t q = w->touched[i];
@@ -277,20 +246,25 @@ static void diamonds_and_wheels(const walk_in *p, scratch *w, uint32_t x) {
     w->cn[q] = w->s[q] = 0;
   }
   if (mine) credit_tip(p, x, mine);
-  wheels(p, w, x);
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
 }
 
+/* x's walks: its own arcs and sums, what it owes its neighbours (49, 62,
+ * 64, 68 on the arcs to them) and its pairs' tips (63). */
 static void vertex_walks(const walk_in *p, scratch *w, uint32_t x) {
   const wm_graph *g = p->g;
   memset(p->w->walked[x], 0, sizeof p->w->walked[x]);
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     p->w->tdeg[e] = p->w->F[e] = 0;
     memset(p->w->toward[e], 0, sizeof p->w->toward[e]);
+    w->mark[g->adj[e]] = e + 1;
   }
-  far_edges(p, w->mark, x);
-  around_cycles(p, w, x);
-  diamonds_and_wheels(p, w, x);
+  const uint32_t nt = first_walk(p, w, x);
+  around_cycles(p, w, x, nt);
+  tip_pairs(p, w, x);
+  second_walk(p, w, x);
+  tips(p, w, x, nt);
+  wheels(p, w, x);
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) w->mark[g->adj[e]] = 0;
 }
 
 /* The largest 2T over the vertices: the room G[N(x)]'s lists take. */

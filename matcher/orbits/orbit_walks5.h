@@ -55,24 +55,6 @@ static inline int wm_o5n_shorter(const wm_graph *g, uint32_t b, uint32_t a) {
   return db < da || (db == da && b < a);
 }
 
-/* Runs the body for every ordered pair (a, b) of x's neighbours that are
- * adjacent: e the arc x -> a, h the arc x -> b, f the arc a -> b.  mark
- * (zero for every vertex before and after) holds x's arcs + 1 meanwhile. */
-#define WM_O5N_EACH_TRIANGLE_OF(g, mark, x, ...)                                                  \
-  do {                                                                                            \
-    for (uint64_t e_ = (g)->offsets[x]; e_ < (g)->offsets[(x) + 1]; e_++) (mark)[(g)->adj[e_]] = e_ + 1; \
-    for (uint64_t e = (g)->offsets[x]; e < (g)->offsets[(x) + 1]; e++) {                          \
-      const uint32_t a = (g)->adj[e];                                                             \
-      for (uint64_t f = (g)->offsets[a]; f < (g)->offsets[a + 1]; f++) {                          \
-        const uint32_t b = (g)->adj[f];                                                           \
-        if (!(mark)[b]) continue;                                                                 \
-        const uint64_t h = (mark)[b] - 1;                                                         \
-        __VA_ARGS__;                                                                              \
-      }                                                                                           \
-    }                                                                                             \
-    for (uint64_t e_ = (g)->offsets[x]; e_ < (g)->offsets[(x) + 1]; e_++) (mark)[(g)->adj[e_]] = 0; \
-  } while (0)
-
 /* The walks of every vertex on the CPU's threads (orbit_walks5.c), from
  * tri (the triangles per arc) and each arc's common neighbours, ascending
  * (the arc f's are cn_list[cn_at[f] .. cn_at[f + 1])).  progress gets a
