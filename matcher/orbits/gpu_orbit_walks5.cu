@@ -13,8 +13,9 @@
  *   4. the tip pairs: over G[N(x)]'s arcs a -> b (b before a) the common
  *      neighbours q > x of a and b (the end of the arc's ascending list),
  *      E[q]++ and cn(q) - 2 owed to the arcs x -> a and x -> b (64);
- *   5. x's 2-paths again: c4e, and what x owes y on x -> y for 49 and 62;
- *      63 over the touched q, credited to x and to q;
+ *   5. x's 2-paths again, each pair {x, o} from the smaller: what x owes
+ *      y on x -> y for 49 and 62, and where y < x the edge's c4e into both
+ *      arcs; 63 over the touched q, credited to x and to q;
  *   6. the scratch cleared, the block's sums reduced into walked[x].
  * wheels: each block takes an arc x -> u at a time, and counts the
  * 4-cycles of G[N(x)] whose top (in degree order) is u, crediting all four
@@ -28,8 +29,9 @@
  * lanes that hold them (a segmented sum) and added once by the first of
  * them.  Per-arc values are atomics into zeroed arrays (tdeg, F, c4e: 64
  * bits; toward: 128 bits as two words with the carry), each arc's only
- * from its tail's block (68: its own block's); the tips (63) likewise
- * into a vertex's two words, from both ends of each pair; the per-vertex sums are
+ * from its tail's block (68: its own block's; c4e: its larger end's); the
+ * tips (63) likewise into a vertex's two words, from both ends of each
+ * pair; the per-vertex sums are
  * 128-bit with the CPU's overflow flag: every term is at least 0, so a
  * sum passes 2^127 - 1 in some order exactly when it does in any.
  * Each block has its own dense scratch: cn (32 bits), s (64), mark (32)
@@ -140,6 +142,17 @@ __device__ __forceinline__ uint64_t arc_of(const uint64_t *off, const uint32_t *
   while (lo < hi) {
     const uint64_t mid = lo + (hi - lo) / 2;
     if (adj[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The entries of the ascending a[0, n) at or below x. */
+__device__ __forceinline__ uint64_t first_above(const uint32_t *a, uint64_t n, uint32_t x) {
+  uint64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (a[mid] <= x) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -318,13 +331,9 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
       const uint32_t a = p.adj[first + i];
       if (shorter(p.off, b, a)) {
         const uint64_t f = arc_of(p.off, p.adj, a, b);
-        uint64_t lo = p.cn_at[f], hi = p.cn_at[f + 1]; /* the first entry above x */
-        while (lo < hi) {
-          const uint64_t mid = lo + (hi - lo) / 2;
-          if (p.cn_list[mid] <= x) lo = mid + 1;
-          else hi = mid;
-        }
-        start = lo, len = p.cn_at[f + 1] - lo;
+        start = p.cn_at[f], len = p.cn_at[f + 1] - start;
+        const uint64_t skip = first_above(p.cn_list + start, len, x);
+        start += skip, len -= skip;
       }
     }
     flat_rounds(start, len, [&](int key, int j, uint64_t k) {
@@ -346,30 +355,48 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
   }
 }
 
-/* Phase 5's second walk over x's 2-paths x-y-o: c4e (cn(o) - 1) and what
- * x owes y for 49 (C(cn(o) - 1, 2)) and 62 (E(o), 0 for o < x). */
+/* Phase 5's second walk over x's 2-paths x-y-o, each pair {x, o} from its
+ * smaller vertex (orbit_walks5.c's second_walk): on x -> y, over the o > x
+ * of N(y), what x owes y for 49 (C(cn(o) - 1, 2)) and 62 (E(o)); where y <
+ * x, y's row whole, and the edge's c4e (cn(o) - 1 over every o) into both
+ * of its arcs.  The rows as flat_rounds' ranges, 32 of x's neighbours a
+ * warp at a time. */
 __device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t x) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
-  each_two_path(p, first, d, [&](int key, uint64_t i, uint64_t f) {
-    ull c4 = 0;
-    u128 k23 = 0, chords = 0;
-    if (key < 32) {
-      const uint32_t o = p.adj[f];
-      if (o != x) {
-        const uint32_t cn = w.c[o].cn;
-        c4 = cn - 1ull, k23 = (u128)choose((i128)cn - 1, 2), chords = w.c[o].s;
+  for (uint64_t c = (uint64_t)warp * 32; c < d; c += kThreads) {
+    uint64_t start = 0, len = 0;
+    uint32_t y = 0;
+    if (c + lane < d) {
+      y = p.adj[first + c + lane];
+      start = p.off[y], len = p.off[y + 1] - start;
+      if (y > x) { /* the end of y's row above x */
+        const uint64_t skip = first_above(p.adj + start, len, x);
+        start += skip, len -= skip;
       }
     }
-    if (!__any_sync(kFull, c4 != 0 || k23 != 0 || chords != 0)) return;
-    seg_sum(key, c4);
-    seg_sum(key, k23);
-    seg_sum(key, chords);
-    const bool head = run_head(key);
-    if (!head) return;
-    if (c4) atomicAdd(&p.c4e[first + i], c4);
-    atomic_add128(p.toward + 8 * (first + i) + 2 * WM_O5N_TO49, k23);
-    atomic_add128(p.toward + 8 * (first + i) + 2 * WM_O5N_TO62, chords);
-  });
+    flat_rounds(start, len, [&](int key, int j, uint64_t f) {
+      const uint32_t yj = __shfl_sync(kFull, y, j);
+      ull c4 = 0;
+      u128 k23 = 0, chords = 0;
+      if (key < 32) {
+        const uint32_t o = p.adj[f];
+        const uint32_t cn = w.c[o].cn;
+        if (o != x && yj < x) c4 = cn - 1ull;
+        if (o > x) k23 = (u128)choose((i128)cn - 1, 2), chords = w.c[o].s;
+      }
+      if (!__any_sync(kFull, c4 != 0 || k23 != 0 || chords != 0)) return;
+      seg_sum(key, c4);
+      seg_sum(key, k23);
+      seg_sum(key, chords);
+      const bool head = run_head(key);
+      if (!head) return;
+      const uint64_t e = first + c + j;
+      if (c4) atomicAdd(&p.c4e[e], c4), atomicAdd(&p.c4e[arc_of(p.off, p.adj, yj, x)], c4);
+      atomic_add128(p.toward + 8 * e + 2 * WM_O5N_TO49, k23);
+      atomic_add128(p.toward + 8 * e + 2 * WM_O5N_TO62, chords);
+    });
+  }
 }
 
 /* v's 63 credited with t: its low word, the carry and t's high word to
@@ -800,7 +827,7 @@ int start_device(bufs &b, int d, const o5_devices &D, ull *sh, const walk_in &in
 }
 
 /* Each device's walks added into w (device 0's copied): an arc's tdeg,
- * F, c4e, 49, 62 and 64 are its tail's walk's, a vertex's sums its own
+ * F, 49, 62 and 64 are its tail's walk's, its c4e its larger end's, a vertex's sums its own
  * walk's, one device's each (the others hold zeros); an arc's 68, a
  * vertex's 69 and its tips (63) are sums of non-negative credits from
  * whichever devices met the cycles or walked the pairs, so the devices'

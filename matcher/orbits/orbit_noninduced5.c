@@ -311,8 +311,8 @@ static void cut_at_a_clique(const pieces *p, uint32_t x, row *r) {
 /* K2,3's 3-side (49), W4 less a spoke (62-64) and the wheel (68, 69):
  * x's own sums, its tips (63), and what its neighbours' walks left on the
  * arcs into x (each found by a binary search of the neighbour's row).
- * Each pair {c, o} of 49 was left by both of its ends, each {tip, tip} of
- * 62 and diamond of 64 by its smaller tip; 62's pairs included the chords
+ * Each pair {c, o} of 49, {tip, tip} of 62 and diamond of 64 was left by
+ * its smaller vertex; 62's pairs included the chords
  * at x, the sum over x's neighbours y of C(t_xy, 2) = D. */
 static void across_diamonds(const pieces *p, uint32_t x, row *r) {
   const wm_graph *g = p->g;
@@ -322,7 +322,7 @@ static void across_diamonds(const pieces *p, uint32_t x, row *r) {
     const wm_i128 *owed = p->w.toward[wm_graph_arc_at(g, g->adj[e], x)];
     for (unsigned k = 0; k < WM_O5N_TOWARD; k++) wm_acc_add(&in[k], owed[k]);
   }
-  put(r, 49, sum(r, &in[WM_O5N_TO49]) / 2);
+  put(r, 49, sum(r, &in[WM_O5N_TO49]));
   put(r, 62, sub(r, sum(r, &in[WM_O5N_TO62]), r->D));
   put(r, 63, wm_o5n_tips(&p->w, g->n, x));
   put(r, 64, sum(r, &in[WM_O5N_TO64]));

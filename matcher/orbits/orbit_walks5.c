@@ -158,27 +158,35 @@ static void tip_pairs(const walk_in *p, scratch *w, uint32_t x) {
   }
 }
 
-/* x's second walk over its 2-paths x-y-o, o != x: on each arc x -> y,
- * c4e (the 4-cycles through the edge: cn(o) - 1 each), C(cn(o) - 1, 2),
- * the pairs of further common neighbours of x and o (K2,3s with y, x and
- * those two on the 3-side: 49 at y), and for o > x E(o), the chords inside
- * CN(x, o) (W4 less a spoke with tips x, o and y their third common
- * neighbour, 62 at y once per pair, less the chords at y, taken off at y).
- * Each below 2^96; c4e below 2^64 (fewer than d(x) d(y) cycles). */
+/* x's second walk over its 2-paths x-y-o, o != x.  Each pair {x, o} is
+ * taken from its smaller vertex: on each arc x -> y, over the o > x of
+ * N(y) (the end of its ascending row), C(cn(o) - 1, 2), the pairs of
+ * further common neighbours of x and o (K2,3s with y, x and those two on
+ * the 3-side: 49 at y), and E(o), the chords inside CN(x, o) (W4 less a
+ * spoke with tips x, o and y their third common neighbour, 62 at y, less
+ * the chords at y, taken off at y).  And each edge's 4-cycles, c4e (cn(o)
+ * - 1 over all o), from its larger end, whose tally is at hand, into both
+ * arcs: so y's row is walked whole where y < x.  On degree-numbered
+ * graphs that is the smaller row, and a hub's is walked above x only: the
+ * pairs through it once, not from both ends.  Each below 2^96; c4e below
+ * 2^64 (fewer than d(x) d(y) cycles). */
 static void second_walk(const walk_in *p, const scratch *w, uint32_t x) {
   const wm_graph *g = p->g;
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     const uint32_t y = g->adj[e];
+    const uint64_t lo = g->offsets[y], hi = g->offsets[y + 1];
+    const int cycles = y < x;
     uint64_t c = 0;
     wm_i128 k23 = 0, chords = 0;
-    for (uint64_t f = g->offsets[y]; f < g->offsets[y + 1]; f++) {
+    for (uint64_t f = cycles ? lo : lo + wm_sorted_lower_bound(g->adj + lo, hi - lo, x + 1); f < hi; f++) {
       const uint32_t o = g->adj[f];
       if (o == x) continue;
       c += w->cn[o] - 1;
+      if (o < x) continue;
       k23 += wm_choose((wm_i128)w->cn[o] - 1, 2);
       chords += (wm_i128)w->s[o];
     }
-    p->w->c4e[e] = c;
+    if (cycles) p->w->c4e[e] = p->w->c4e[wm_graph_arc_at(g, y, x)] = c;
     p->w->toward[e][WM_O5N_TO49] = k23, p->w->toward[e][WM_O5N_TO62] = chords;
   }
 }

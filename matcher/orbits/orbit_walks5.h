@@ -4,7 +4,9 @@
  * inside its neighbourhood, and leaves what it found in one struct, so
  * that the CPU walks (orbit_walks5.c, the oracle) and the GPU walks
  * (gpu_orbit_walks5.cu) fill the same thing.  Every arc's values are
- * written by its tail's walk, every vertex's sums by its own. */
+ * written by its tail's walk (c4e by its larger end's, into both arcs),
+ * every vertex's sums by its own (63 by the smaller of each pair, into
+ * both). */
 #ifndef WM_ORBIT_WALKS5_H
 #define WM_ORBIT_WALKS5_H
 
