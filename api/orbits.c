@@ -45,6 +45,16 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
   return WARPMATCH_OK;
 }
 
+static unsigned x_orbits(const warpmatch_orbit_options *o) {
+  return o->edges ? wm_edge_orbit_count(o->graphlet_size) : wm_orbit_count(o->graphlet_size);
+}
+
+/* Whether the cells of a and b (each `cells` words) share one. */
+static int overlap(const uint64_t *a, const uint64_t *b, uint64_t cells) {
+  const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b, bytes = (uintptr_t)(cells * sizeof *a);
+  return x < y + bytes && y < x + bytes;
+}
+
 /* Row i (of the renumbered graph's vertex i) moved to row old_of[i], in
  * place: each cycle of the permutation followed once with one row in hand,
  * so that a graph's n x 73 counts need no second copy. */
@@ -92,6 +102,9 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (!rc) rc = check(ctx, who, g, &o);
   const uint64_t rows = o.edges ? wm_graph_edges(g->g) : g->g->n;
   if (!rc && !counts && rows) rc = wm_api_null(ctx, who, "counts");
+  if (!rc && o.counts_high && rows && overlap(counts, o.counts_high, rows * (x_orbits(&o))))
+    rc = wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: counts_high overlaps counts; give the high words an array of "
+                     "their own", who);
   /* shared by MPI ranks, the 5-vertex orbits are the CPU's: AUTO means it */
   const int shared = ctx->share && ctx->share->processes > 1;
   if (!rc && shared && o.device == WARPMATCH_DEVICE_GPU)
@@ -118,7 +131,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   warpmatch_orbit_result x;
   memset(&x, 0, sizeof x);
   x.size = sizeof x;
-  x.orbits = o.edges ? wm_edge_orbit_count(o.graphlet_size) : wm_orbit_count(o.graphlet_size);
+  x.orbits = x_orbits(&o);
   x.device = run.gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   x.method = run.method == WM_ORBIT_FORMULA ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
   double kernel_ms = 0;

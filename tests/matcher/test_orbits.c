@@ -621,6 +621,10 @@ Test(orbits, the_api_refuses_what_it_cannot_do) {
   cr_assert_eq(warpmatch_orbits(ctx, d, &o, counts, NULL), WARPMATCH_EUSAGE);
   cr_assert(strstr(warpmatch_last_error(ctx), "undirected"), "%s", warpmatch_last_error(ctx));
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, NULL, NULL), WARPMATCH_EUSAGE);
+  o.counts_high = counts + 3 * 73 - 1; /* its first cell is counts' last */
+  cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
+  cr_assert(strstr(warpmatch_last_error(ctx), "counts_high overlaps"), "%s", warpmatch_last_error(ctx));
+  o.counts_high = NULL;
   o.size = 0;
   cr_assert_eq(warpmatch_orbits(ctx, g, &o, counts, NULL), WARPMATCH_EUSAGE);
   memset(&r, 0, sizeof r);
