@@ -45,7 +45,7 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
   return WARPMATCH_OK;
 }
 
-static unsigned x_orbits(const warpmatch_orbit_options *o) {
+static unsigned orbits_per_row(const warpmatch_orbit_options *o) {
   return o->edges ? wm_edge_orbit_count(o->graphlet_size) : wm_orbit_count(o->graphlet_size);
 }
 
@@ -102,7 +102,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   if (!rc) rc = check(ctx, who, g, &o);
   const uint64_t rows = o.edges ? wm_graph_edges(g->g) : g->g->n;
   if (!rc && !counts && rows) rc = wm_api_null(ctx, who, "counts");
-  if (!rc && o.counts_high && rows && overlap(counts, o.counts_high, rows * (x_orbits(&o))))
+  if (!rc && o.counts_high && rows && overlap(counts, o.counts_high, rows * orbits_per_row(&o)))
     rc = wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: counts_high overlaps counts; give the high words an array of "
                      "their own", who);
   /* shared by MPI ranks, the 5-vertex orbits are the CPU's: AUTO means it */
@@ -131,7 +131,7 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   warpmatch_orbit_result x;
   memset(&x, 0, sizeof x);
   x.size = sizeof x;
-  x.orbits = x_orbits(&o);
+  x.orbits = orbits_per_row(&o);
   x.device = run.gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   x.method = run.method == WM_ORBIT_FORMULA ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
   double kernel_ms = 0;

@@ -165,7 +165,7 @@ static void text_count(text *t, uint64_t low, uint64_t high, char after) {
     text_u64(t, low, after);
     return;
   }
-  char digits[48];
+  char digits[WM_I128_CHARS];
   const char *s = wm_u128_str((wm_u128)high << 64 | low, digits);
   const size_t len = strlen(s);
   if (t->len + len + 1 > sizeof t->buf) fwrite(t->buf, 1, t->len, t->f), t->len = 0;
@@ -308,7 +308,7 @@ static int fits_npy(const orbits_cmd *c, wm_error *err) {
   size_t i = 0;
   while (!c->high[i]) i++;
   const size_t row = i / c->r.orbits;
-  char digits[48], what[64];
+  char digits[WM_I128_CHARS], what[64];
   if (c->o.edges)
     snprintf(what, sizeof what, "edge %" PRIu64 "-%" PRIu64, warpmatch_graph_id(c->g, c->eu[row]),
              warpmatch_graph_id(c->g, c->ev[row]));

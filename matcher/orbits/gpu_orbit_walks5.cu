@@ -170,13 +170,15 @@ __device__ __forceinline__ void acc_add(acc &a, i128 x) {
   a.v = r;
 }
 
-__device__ __forceinline__ void atomic_add128(ull *w, u128 v) {
+/* v added to the 128-bit value of words *lo and *hi: the low word, then
+ * its carry and v's high word. */
+__device__ __forceinline__ void atomic_add_words(ull *lo, ull *hi, u128 v) {
   if (!v) return;
-  const ull lo = (ull)v, hi = (ull)(v >> 64);
-  const ull old = atomicAdd(&w[0], lo);
-  const ull up = hi + (old + lo < old);
-  if (up) atomicAdd(&w[1], up);
+  const ull low = (ull)v, old = atomicAdd(lo, low), up = (ull)(v >> 64) + (old + low < old);
+  if (up) atomicAdd(hi, up);
 }
+
+__device__ __forceinline__ void atomic_add128(ull *w, u128 v) { atomic_add_words(w, w + 1, v); }
 
 __device__ __forceinline__ u128 shfl_down128(u128 v, unsigned d) {
   const ull lo = __shfl_down_sync(kFull, (ull)v, d), hi = __shfl_down_sync(kFull, (ull)(v >> 64), d);
@@ -241,17 +243,23 @@ __device__ __forceinline__ void flat_rounds(uint64_t start, uint64_t len, Round 
 }
 
 /* Whole warp: for each chunk of 32 of x's neighbours taken by this warp
- * (the block's warps in turn), their rows as flat_rounds' ranges;
- * round(key, i, f) with i the neighbour's place in x's row and f the arc
- * a -> z of the entry. */
+ * (the block's warps in turn), their rows as flat_rounds' ranges, where a
+ * neighbour a > above only the end of its ascending row above `above`
+ * (kNone: every row whole); round(key, i, f) with i the neighbour's place
+ * in x's row and f the arc a -> z of the entry. */
 template <class Round>
-__device__ __forceinline__ void each_two_path(const walk_args &p, uint64_t first, uint64_t d, Round round) {
+__device__ __forceinline__ void each_two_path(const walk_args &p, uint64_t first, uint64_t d, uint32_t above,
+                                              Round round) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   for (uint64_t c = (uint64_t)warp * 32; c < d; c += kThreads) {
     uint64_t start = 0, len = 0;
     if (c + lane < d) {
       const uint32_t a = p.adj[first + c + lane];
       start = p.off[a], len = p.off[a + 1] - start;
+      if (a > above) {
+        const uint64_t skip = first_above(p.adj + start, len, above);
+        start += skip, len -= skip;
+      }
     }
     flat_rounds(start, len, [&](int key, int j, uint64_t f) { round(key, c + j, f); });
   }
@@ -266,7 +274,7 @@ struct sums {
  * the touched list). */
 __device__ void first_walk(const walk_args &p, const block_scratch &w, uint32_t x, uint32_t *nt, sums &my) {
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
-  each_two_path(p, first, d, [&](int key, uint64_t i, uint64_t f) {
+  each_two_path(p, first, d, kNone, [&](int key, uint64_t i, uint64_t f) {
     ull td = 0, F = 0;
     if (key < 32) {
       const uint32_t a = p.adj[first + i], z = p.adj[f];
@@ -362,49 +370,31 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
  * of its arcs.  The rows as flat_rounds' ranges, 32 of x's neighbours a
  * warp at a time. */
 __device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t x) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
-  for (uint64_t c = (uint64_t)warp * 32; c < d; c += kThreads) {
-    uint64_t start = 0, len = 0;
-    uint32_t y = 0;
-    if (c + lane < d) {
-      y = p.adj[first + c + lane];
-      start = p.off[y], len = p.off[y + 1] - start;
-      if (y > x) { /* the end of y's row above x */
-        const uint64_t skip = first_above(p.adj + start, len, x);
-        start += skip, len -= skip;
-      }
+  each_two_path(p, first, d, x, [&](int key, uint64_t i, uint64_t f) {
+    ull c4 = 0;
+    u128 k23 = 0, chords = 0;
+    const uint32_t y = key < 32 ? p.adj[first + i] : 0;
+    if (key < 32) {
+      const uint32_t o = p.adj[f], cn = w.c[o].cn;
+      if (o != x && y < x) c4 = cn - 1ull;
+      if (o > x) k23 = (u128)choose((i128)cn - 1, 2), chords = w.c[o].s;
     }
-    flat_rounds(start, len, [&](int key, int j, uint64_t f) {
-      const uint32_t yj = __shfl_sync(kFull, y, j);
-      ull c4 = 0;
-      u128 k23 = 0, chords = 0;
-      if (key < 32) {
-        const uint32_t o = p.adj[f];
-        const uint32_t cn = w.c[o].cn;
-        if (o != x && yj < x) c4 = cn - 1ull;
-        if (o > x) k23 = (u128)choose((i128)cn - 1, 2), chords = w.c[o].s;
-      }
-      if (!__any_sync(kFull, c4 != 0 || k23 != 0 || chords != 0)) return;
-      seg_sum(key, c4);
-      seg_sum(key, k23);
-      seg_sum(key, chords);
-      const bool head = run_head(key);
-      if (!head) return;
-      const uint64_t e = first + c + j;
-      if (c4) atomicAdd(&p.c4e[e], c4), atomicAdd(&p.c4e[arc_of(p.off, p.adj, yj, x)], c4);
-      atomic_add128(p.toward + 8 * e + 2 * WM_O5N_TO49, k23);
-      atomic_add128(p.toward + 8 * e + 2 * WM_O5N_TO62, chords);
-    });
-  }
+    if (!__any_sync(kFull, c4 != 0 || k23 != 0 || chords != 0)) return;
+    seg_sum(key, c4);
+    seg_sum(key, k23);
+    seg_sum(key, chords);
+    const bool head = run_head(key);
+    if (!head) return;
+    if (c4) atomicAdd(&p.c4e[first + i], c4), atomicAdd(&p.c4e[arc_of(p.off, p.adj, y, x)], c4);
+    atomic_add128(p.toward + 8 * (first + i) + 2 * WM_O5N_TO49, k23);
+    atomic_add128(p.toward + 8 * (first + i) + 2 * WM_O5N_TO62, chords);
+  });
 }
 
-/* v's 63 credited with t: its low word, the carry and t's high word to
- * its high one. */
+/* v's 63 credited with t. */
 __device__ __forceinline__ void credit_tip(const walk_args &p, uint32_t v, u128 t) {
-  if (!t) return;
-  const ull lo = (ull)t, old = atomicAdd(&p.tips[v], lo), up = (ull)(t >> 64) + (old + lo < old);
-  if (up) atomicAdd(&p.tips[(uint64_t)p.n + v], up);
+  atomic_add_words(&p.tips[v], &p.tips[(uint64_t)p.n + v], t);
 }
 
 /* 63 over the touched q > x: E(q) (cn(q) - 2), each term below 2^96, to q
@@ -899,8 +889,8 @@ int walk_devices(bufs *b, const o5_devices &D, ull **sh, const walk_in &in, wm_o
   float ms = 0;
   if ((rc = o5_slowest(D.n, starts, ends, &ms, err))) return rc;
   if (kernel_ms) *kernel_ms += ms;
-  const size_t m = g->m ? g->m : 1, bytes = m * sizeof *w->toward,
-               vbytes = (size_t)g->n * (sizeof *w->walked > 2 * sizeof *w->tips ? sizeof *w->walked : 2 * sizeof *w->tips);
+  static_assert(sizeof *w->walked >= 2 * sizeof *w->tips, "a vertex's sums take more room than its tips");
+  const size_t m = g->m ? g->m : 1, bytes = m * sizeof *w->toward, vbytes = (size_t)g->n * sizeof *w->walked;
   void *tmp = malloc(bytes > vbytes ? bytes : vbytes);
   if (!tmp) return wm_fail(err, WM_EINPUT, "orbits: out of memory for adding the devices' walks");
   WM_CUD(0, cudaSetDevice(0));

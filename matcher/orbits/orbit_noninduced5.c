@@ -312,8 +312,8 @@ static void cut_at_a_clique(const pieces *p, uint32_t x, row *r) {
  * x's own sums, its tips (63), and what its neighbours' walks left on the
  * arcs into x (each found by a binary search of the neighbour's row).
  * Each pair {c, o} of 49, {tip, tip} of 62 and diamond of 64 was left by
- * its smaller vertex; 62's pairs included the chords
- * at x, the sum over x's neighbours y of C(t_xy, 2) = D. */
+ * its smaller vertex; 62's pairs included the chords at x, the sum over
+ * x's neighbours y of C(t_xy, 2) = D. */
 static void across_diamonds(const pieces *p, uint32_t x, row *r) {
   const wm_graph *g = p->g;
   const wm_acc *s = p->w.walked[x];
