@@ -23,7 +23,7 @@
  * the device by arc.
  * G[N(x)]'s lists are the arcs' common-neighbour lists (cn_list): the
  * list of x -> a is N(x) and N(a), ascending, as the CPU's inner lists.
- * A warp walks the rows (or lists) of 32 items at a time as one range
+ * A warp walks the rows (or lists) of up to 32 items at a time as one range
  * (their lengths' prefix across the lanes), so that short rows keep the
  * lanes busy; what an item's entries add to one arc is summed across the
  * lanes that hold them (a segmented sum) and added once by the first of
@@ -242,7 +242,17 @@ __device__ __forceinline__ void flat_rounds(uint64_t start, uint64_t len, Round 
   }
 }
 
-/* Whole warp: for each chunk of 32 of x's neighbours taken by this warp
+/* The lanes a warp gives each chunk of a block's n items: the warps take
+ * chunks in turn, at most 32 items each, but fewer where that spreads a
+ * short list over every warp: with 32 a vertex of degree 32 or less was all
+ * the first warp's while the other seven waited at the next barrier (on
+ * Kronecker 16, 57% of the walks' cycles stalled at a barrier). */
+__device__ __forceinline__ uint64_t chunk_lanes(uint64_t n) {
+  const uint64_t per = (n + kWarps - 1) / kWarps;
+  return per >= 32 ? 32 : per ? per : 1;
+}
+
+/* Whole warp: for each chunk (chunk_lanes) of x's neighbours taken by this warp
  * (the block's warps in turn), their rows as flat_rounds' ranges, where a
  * neighbour a > above only the end of its ascending row above `above`
  * (kNone: every row whole); round(key, i, f) with i the neighbour's place
@@ -251,9 +261,10 @@ template <class Round>
 __device__ __forceinline__ void each_two_path(const walk_args &p, uint64_t first, uint64_t d, uint32_t above,
                                               Round round) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (uint64_t c = (uint64_t)warp * 32; c < d; c += kThreads) {
+  const uint64_t k = chunk_lanes(d);
+  for (uint64_t c = (uint64_t)warp * k; c < d; c += k * kWarps) {
     uint64_t start = 0, len = 0;
-    if (c + lane < d) {
+    if (lane < k && c + lane < d) {
       const uint32_t a = p.adj[first + c + lane];
       start = p.off[a], len = p.off[a + 1] - start;
       if (a > above) {
@@ -325,10 +336,11 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
   const uint64_t base = p.cn_at[first], items = p.cn_at[first + d] - base;
-  for (uint64_t c = (uint64_t)warp * 32; c < items; c += kThreads) {
+  const uint64_t k = chunk_lanes(items);
+  for (uint64_t c = (uint64_t)warp * k; c < items; c += k * kWarps) {
     uint64_t start = 0, len = 0, i = 0;
     uint32_t b = 0;
-    if (c + lane < items) {
+    if (lane < k && c + lane < items) {
       uint64_t lo = 0, hi = d - 1; /* the last i with cn_at[first + i] <= base + c + lane */
       while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
@@ -367,7 +379,7 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
  * smaller vertex (orbit_walks5.c's second_walk): on x -> y, over the o > x
  * of N(y), what x owes y for 49 (C(cn(o) - 1, 2)) and 62 (E(o)); where y <
  * x, y's row whole, and the edge's c4e (cn(o) - 1 over every o) into both
- * of its arcs.  The rows as flat_rounds' ranges, 32 of x's neighbours a
+ * of its arcs.  The rows as flat_rounds' ranges, a chunk of x's neighbours a
  * warp at a time. */
 __device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t x) {
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
@@ -509,7 +521,7 @@ __device__ __forceinline__ uint32_t row_of(const uint64_t *off, uint32_t n, uint
 }
 
 /* Whole block: for each v of CN(x, u) (the list of the arc e = x -> u)
- * below u (shorter), the w of CN(x, v): the warps take 32 v at a time,
+ * below u (shorter), the w of CN(x, v): the warps take a chunk of v at a time,
  * the arc x -> v found by a search of x's row; round(key, xv, l) with xv
  * the arc x -> v of the entry cn_list[l] (every lane calls it each round,
  * as flat_rounds). */
@@ -517,9 +529,10 @@ template <class Round>
 __device__ __forceinline__ void each_lower_rim(const walk_args &p, uint32_t x, uint32_t u, uint64_t e, Round round) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const uint64_t lb = p.cn_at[e], le = p.cn_at[e + 1];
-  for (uint64_t c = lb + (uint64_t)warp * 32; c < le; c += kThreads) {
+  const uint64_t k = chunk_lanes(le - lb);
+  for (uint64_t c = lb + (uint64_t)warp * k; c < le; c += k * kWarps) {
     uint64_t start = 0, len = 0, xv = 0;
-    if (c + lane < le && shorter(p.off, p.cn_list[c + lane], u)) {
+    if (lane < k && c + lane < le && shorter(p.off, p.cn_list[c + lane], u)) {
       xv = arc_of(p.off, p.adj, x, p.cn_list[c + lane]);
       start = p.cn_at[xv], len = p.cn_at[xv + 1] - start;
     }
