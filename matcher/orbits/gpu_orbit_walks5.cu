@@ -211,68 +211,78 @@ __device__ __forceinline__ void seg_sum(int key, u128 &v) {
   }
 }
 
-/* Whole warp: whether the lane is the first of its key's run (a key of
- * 32 or more is no item's). */
+/* A key that is no item's: each lane past the end of block_rounds' items
+ * has its own, so that it joins no run. */
+constexpr int kNoItem = kThreads;
+
+/* Whole warp: whether the lane is the first of its key's run. */
 __device__ __forceinline__ bool run_head(int key) {
   const int lane = threadIdx.x & 31, before = __shfl_up_sync(kFull, key, 1);
-  return key < 32 && (lane == 0 || before != key);
+  return key < kNoItem && (lane == 0 || before != key);
 }
 
-/* Whole warp: the ranges [start, start + len) of the 32 lanes' items
- * walked as one, 32 entries a round; every lane calls
- * round(key, item_lane, at) each round, at the entry it holds, item_lane
- * the lane whose item holds it; key is item_lane, or 32 + lane for a lane
- * past the end (then at is meaningless), so that runs of one key are the
- * entries of one item. */
+/* block_rounds' shared part: each thread's item's range, its place in the
+ * block's concatenation of them, a word of the caller's about it, and the
+ * warps' sums for the scan. */
+struct rounds_share {
+  uint64_t start[kThreads], excl[kThreads + 1], tag[kThreads];
+  uint64_t warp_sum[kWarps];
+};
+
+/* Whole block: the ranges [start, start + len) of the block's kThreads
+ * items (one a thread) walked as one, 32 entries a round, the rounds
+ * dealt to the warps in turn, so that a long row and many short ones keep
+ * every warp busy up to the end; every lane of a warp calls
+ * round(key, item, at, tag) each round its warp takes, at the entry it
+ * holds, item the thread whose item holds it and tag that item's tag; key
+ * is item, or kNoItem + lane past the end (then at is meaningless), so
+ * that runs of one key are the entries of one item.  Ends at a barrier:
+ * the block may call it again at once. */
 template <class Round>
-__device__ __forceinline__ void flat_rounds(uint64_t start, uint64_t len, Round round) {
-  const int lane = threadIdx.x & 31;
+__device__ __forceinline__ void block_rounds(rounds_share &sh, uint64_t start, uint64_t len, uint64_t tag,
+                                             Round round) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   uint64_t incl = len;
   for (int d = 1; d < 32; d <<= 1) {
     const uint64_t y = __shfl_up_sync(kFull, incl, d);
     if (lane >= d) incl += y;
   }
-  const uint64_t excl = incl - len, total = __shfl_sync(kFull, incl, 31);
-  for (uint64_t i = lane; i - lane < total; i += 32) {
-    int j = 0; /* the last lane whose range starts at or before i: its len is not 0 */
-    for (int s = 16; s; s >>= 1)
-      if (__shfl_sync(kFull, excl, j + s) <= i) j += s;
-    const uint64_t at = __shfl_sync(kFull, start, j) + (i - __shfl_sync(kFull, excl, j));
-    round(i < total ? j : 32 + lane, j, at);
+  if (lane == 31) sh.warp_sum[warp] = incl;
+  __syncthreads();
+  uint64_t before = 0;
+  for (int v = 0; v < warp; v++) before += sh.warp_sum[v];
+  sh.start[threadIdx.x] = start, sh.excl[threadIdx.x] = before + incl - len, sh.tag[threadIdx.x] = tag;
+  if (threadIdx.x == kThreads - 1) sh.excl[kThreads] = before + incl;
+  __syncthreads();
+  const uint64_t total = sh.excl[kThreads];
+  for (uint64_t i = (uint64_t)warp * 32 + lane; i - lane < total; i += kThreads) {
+    int j = 0; /* the last item whose range starts at or before i: its len is not 0 */
+    for (int h = kThreads / 2; h; h >>= 1)
+      if (sh.excl[j + h] <= i) j += h;
+    round(i < total ? j : kNoItem + lane, j, sh.start[j] + (i - sh.excl[j]), sh.tag[j]);
   }
+  __syncthreads();
 }
 
-/* The lanes a warp gives each chunk of a block's n items: the warps take
- * chunks in turn, at most 32 items each, but fewer where that spreads a
- * short list over every warp: with 32 a vertex of degree 32 or less was all
- * the first warp's while the other seven waited at the next barrier (on
- * Kronecker 16, 57% of the walks' cycles stalled at a barrier). */
-__device__ __forceinline__ uint64_t chunk_lanes(uint64_t n) {
-  const uint64_t per = (n + kWarps - 1) / kWarps;
-  return per >= 32 ? 32 : per ? per : 1;
-}
-
-/* Whole warp: for each chunk (chunk_lanes) of x's neighbours taken by this warp
- * (the block's warps in turn), their rows as flat_rounds' ranges, where a
- * neighbour a > above only the end of its ascending row above `above`
- * (kNone: every row whole); round(key, i, f) with i the neighbour's place
- * in x's row and f the arc a -> z of the entry. */
+/* Whole block: for each kThreads of x's neighbours, their rows as
+ * block_rounds' items, where a neighbour a > above only the end of its
+ * ascending row above `above` (kNone: every row whole); round(key, i, f)
+ * with i the neighbour's place in x's row and f the arc a -> z of the
+ * entry. */
 template <class Round>
-__device__ __forceinline__ void each_two_path(const walk_args &p, uint64_t first, uint64_t d, uint32_t above,
-                                              Round round) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const uint64_t k = chunk_lanes(d);
-  for (uint64_t c = (uint64_t)warp * k; c < d; c += k * kWarps) {
+__device__ __forceinline__ void each_two_path(const walk_args &p, rounds_share &sh, uint64_t first, uint64_t d,
+                                              uint32_t above, Round round) {
+  for (uint64_t c = 0; c < d; c += kThreads) {
     uint64_t start = 0, len = 0;
-    if (lane < k && c + lane < d) {
-      const uint32_t a = p.adj[first + c + lane];
+    if (c + threadIdx.x < d) {
+      const uint32_t a = p.adj[first + c + threadIdx.x];
       start = p.off[a], len = p.off[a + 1] - start;
       if (a > above) {
         const uint64_t skip = first_above(p.adj + start, len, above);
         start += skip, len -= skip;
       }
     }
-    flat_rounds(start, len, [&](int key, int j, uint64_t f) { round(key, c + j, f); });
+    block_rounds(sh, start, len, 0, [&](int key, int j, uint64_t f, uint64_t) { round(key, c + j, f); });
   }
 }
 
@@ -283,11 +293,12 @@ struct sums {
 
 /* Phase 2: the first walk over x's 2-paths (far_edges, and two_hop with
  * the touched list). */
-__device__ void first_walk(const walk_args &p, const block_scratch &w, uint32_t x, uint32_t *nt, sums &my) {
+__device__ void first_walk(const walk_args &p, const block_scratch &w, rounds_share &sh, uint32_t x, uint32_t *nt,
+                           sums &my) {
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
-  each_two_path(p, first, d, kNone, [&](int key, uint64_t i, uint64_t f) {
+  each_two_path(p, sh, first, d, kNone, [&](int key, uint64_t i, uint64_t f) {
     ull td = 0, F = 0;
-    if (key < 32) {
+    if (key < kNoItem) {
       const uint32_t a = p.adj[first + i], z = p.adj[f];
       if (z != x) {
         if (!atomicAdd(&w.c[z].cn, 1u)) w.touched[atomicAdd(nt, 1u)] = z;
@@ -332,45 +343,41 @@ __device__ void around_cycles(const walk_args &p, const block_scratch &w, uint32
  * (G[N(x)]'s arcs a -> b, the owner a found by a search of cn_at); an
  * item with b before a walks CN(a, b) above x, found by a search of the
  * arc's ascending list: each pair of tips once, from the smaller. */
-__device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+__device__ void tip_pairs(const walk_args &p, const block_scratch &w, rounds_share &sh, uint32_t x) {
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
   const uint64_t base = p.cn_at[first], items = p.cn_at[first + d] - base;
-  const uint64_t k = chunk_lanes(items);
-  for (uint64_t c = (uint64_t)warp * k; c < items; c += k * kWarps) {
-    uint64_t start = 0, len = 0, i = 0;
-    uint32_t b = 0;
-    if (lane < k && c + lane < items) {
-      uint64_t lo = 0, hi = d - 1; /* the last i with cn_at[first + i] <= base + c + lane */
+  for (uint64_t c = 0; c < items; c += kThreads) {
+    uint64_t start = 0, len = 0, arcs = 0; /* tag: the places of a and b in x's row */
+    if (c + threadIdx.x < items) {
+      const uint64_t at = base + c + threadIdx.x;
+      uint64_t lo = 0, hi = d - 1; /* the last i with cn_at[first + i] <= at */
       while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (p.cn_at[first + mid] <= base + c + lane) lo = mid;
+        if (p.cn_at[first + mid] <= at) lo = mid;
         else hi = mid - 1;
       }
-      i = lo, b = p.cn_list[base + c + lane];
-      const uint32_t a = p.adj[first + i];
+      const uint32_t a = p.adj[first + lo], b = p.cn_list[at];
       if (shorter(p.off, b, a)) {
         const uint64_t f = arc_of(p.off, p.adj, a, b);
         start = p.cn_at[f], len = p.cn_at[f + 1] - start;
         const uint64_t skip = first_above(p.cn_list + start, len, x);
         start += skip, len -= skip;
+        arcs = lo << 32 | (w.c[b].mark - 1u);
       }
     }
-    flat_rounds(start, len, [&](int key, int j, uint64_t k) {
+    block_rounds(sh, start, len, arcs, [&](int key, int, uint64_t k, uint64_t tag) {
       ull thirds = 0; /* at most 32 terms below 2^32 */
-      if (key < 32) {
+      if (key < kNoItem) {
         const uint32_t q = p.cn_list[k];
         atomicAdd(&w.c[q].s, 1ull);
         thirds = (ull)w.c[q].cn - 2; /* q sees a and b: cn(q) >= 2 */
       }
-      const uint64_t ij = __shfl_sync(kFull, i, j);
-      const uint32_t bj = __shfl_sync(kFull, b, j);
       if (!__any_sync(kFull, thirds != 0)) return;
       seg_sum(key, thirds);
       const bool head = run_head(key);
       if (!head || !thirds) return;
-      atomic_add128(p.toward + 8 * (first + ij) + 2 * WM_O5N_TO64, thirds);
-      atomic_add128(p.toward + 8 * (first + w.c[bj].mark - 1) + 2 * WM_O5N_TO64, thirds);
+      atomic_add128(p.toward + 8 * (first + (tag >> 32)) + 2 * WM_O5N_TO64, thirds);
+      atomic_add128(p.toward + 8 * (first + (uint32_t)tag) + 2 * WM_O5N_TO64, thirds);
     });
   }
 }
@@ -379,15 +386,14 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, uint32_t x
  * smaller vertex (orbit_walks5.c's second_walk): on x -> y, over the o > x
  * of N(y), what x owes y for 49 (C(cn(o) - 1, 2)) and 62 (E(o)); where y <
  * x, y's row whole, and the edge's c4e (cn(o) - 1 over every o) into both
- * of its arcs.  The rows as flat_rounds' ranges, a chunk of x's neighbours a
- * warp at a time. */
-__device__ void second_walk(const walk_args &p, const block_scratch &w, uint32_t x) {
+ * of its arcs.  The rows as each_two_path's. */
+__device__ void second_walk(const walk_args &p, const block_scratch &w, rounds_share &sh, uint32_t x) {
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
-  each_two_path(p, first, d, x, [&](int key, uint64_t i, uint64_t f) {
+  each_two_path(p, sh, first, d, x, [&](int key, uint64_t i, uint64_t f) {
     ull c4 = 0;
     u128 k23 = 0, chords = 0;
-    const uint32_t y = key < 32 ? p.adj[first + i] : 0;
-    if (key < 32) {
+    const uint32_t y = key < kNoItem ? p.adj[first + i] : 0;
+    if (key < kNoItem) {
       const uint32_t o = p.adj[f], cn = w.c[o].cn;
       if (o != x && y < x) c4 = cn - 1ull;
       if (o > x) k23 = (u128)choose((i128)cn - 1, 2), chords = w.c[o].s;
@@ -456,24 +462,24 @@ __device__ __forceinline__ void clock_phase(const walk_args &p, ull *mine, int k
   *t = now;
 }
 
-__device__ void one_vertex(const walk_args &p, const block_scratch &w, uint32_t x, uint32_t *nt,
+__device__ void one_vertex(const walk_args &p, const block_scratch &w, rounds_share &sh, uint32_t x, uint32_t *nt,
                            acc (*part)[WM_O5N_WALKED], ull *mine) {
   const uint64_t first = p.off[x], d = p.off[x + 1] - first;
   long long t = p.clocks ? clock64() : 0;
   sums my = {};
   for (uint64_t i = threadIdx.x; i < d; i += kThreads) w.c[p.adj[first + i]].mark = (uint32_t)(i + 1);
   __syncthreads();
-  first_walk(p, w, x, nt, my);
+  first_walk(p, w, sh, x, nt, my);
   __syncthreads();
   clock_phase(p, mine, 0, &t);
   const uint32_t touched = *nt;
   around_cycles(p, w, touched, my);
   __syncthreads();
   clock_phase(p, mine, 1, &t);
-  tip_pairs(p, w, x);
+  tip_pairs(p, w, sh, x);
   __syncthreads();
   clock_phase(p, mine, 2, &t);
-  second_walk(p, w, x);
+  second_walk(p, w, sh, x);
   tips(p, w, x, touched);
   __syncthreads();
   clock_phase(p, mine, 3, &t);
@@ -490,6 +496,7 @@ template <bool Dealt>
 __global__ void __launch_bounds__(kThreads, kWalkBlocksPerSm) vertex_walks(walk_args p) {
   __shared__ uint32_t x_now, nt;
   __shared__ acc part[kWarps][WM_O5N_WALKED];
+  __shared__ rounds_share sh;
   block_scratch w;
   scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
   ull mine[kPhases] = {}; /* thread 0's */
@@ -502,7 +509,7 @@ __global__ void __launch_bounds__(kThreads, kWalkBlocksPerSm) vertex_walks(walk_
     __syncthreads();
     const uint32_t x = x_now;
     if (x == kNone) break;
-    one_vertex(p, w, x, &nt, part, mine);
+    one_vertex(p, w, sh, x, &nt, part, mine);
     __syncthreads();
   }
   if (p.clocks && threadIdx.x == 0)
@@ -521,22 +528,21 @@ __device__ __forceinline__ uint32_t row_of(const uint64_t *off, uint32_t n, uint
 }
 
 /* Whole block: for each v of CN(x, u) (the list of the arc e = x -> u)
- * below u (shorter), the w of CN(x, v): the warps take a chunk of v at a time,
- * the arc x -> v found by a search of x's row; round(key, xv, l) with xv
- * the arc x -> v of the entry cn_list[l] (every lane calls it each round,
- * as flat_rounds). */
+ * below u (shorter), the w of CN(x, v), kThreads v at a time as
+ * block_rounds' items, the arc x -> v found by a search of x's row;
+ * round(key, xv, l) with xv the arc x -> v of the entry cn_list[l] (every
+ * lane calls it each round its warp takes, as block_rounds). */
 template <class Round>
-__device__ __forceinline__ void each_lower_rim(const walk_args &p, uint32_t x, uint32_t u, uint64_t e, Round round) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+__device__ __forceinline__ void each_lower_rim(const walk_args &p, rounds_share &sh, uint32_t x, uint32_t u,
+                                               uint64_t e, Round round) {
   const uint64_t lb = p.cn_at[e], le = p.cn_at[e + 1];
-  const uint64_t k = chunk_lanes(le - lb);
-  for (uint64_t c = lb + (uint64_t)warp * k; c < le; c += k * kWarps) {
+  for (uint64_t c = lb; c < le; c += kThreads) {
     uint64_t start = 0, len = 0, xv = 0;
-    if (lane < k && c + lane < le && shorter(p.off, p.cn_list[c + lane], u)) {
-      xv = arc_of(p.off, p.adj, x, p.cn_list[c + lane]);
+    if (c + threadIdx.x < le && shorter(p.off, p.cn_list[c + threadIdx.x], u)) {
+      xv = arc_of(p.off, p.adj, x, p.cn_list[c + threadIdx.x]);
       start = p.cn_at[xv], len = p.cn_at[xv + 1] - start;
     }
-    flat_rounds(start, len, [&](int key, int j, uint64_t l) { round(key, __shfl_sync(kFull, xv, j), l); });
+    block_rounds(sh, start, len, xv, [&](int key, int, uint64_t l, uint64_t arc) { round(key, arc, l); });
   }
 }
 
@@ -564,6 +570,7 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
   __shared__ ull arc_now;
   __shared__ uint32_t nt;
   __shared__ u128 part[kWarps];
+  __shared__ rounds_share sh;
   block_scratch w;
   scratch_bytes(p.n, p.scratch + blockIdx.x * p.stride, &w);
   const uint64_t m = p.off[p.n];
@@ -580,8 +587,8 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
     if (e == ~0ull) return;
     const uint32_t x = row_of(p.off, p.n, e), u = p.adj[e];
     const uint64_t first = p.off[x], d = p.off[x + 1] - first;
-    each_lower_rim(p, x, u, e, [&](int key, uint64_t, uint64_t l) {
-      const uint32_t z = key < 32 ? p.cn_list[l] : u;
+    each_lower_rim(p, sh, x, u, e, [&](int key, uint64_t, uint64_t l) {
+      const uint32_t z = key < kNoItem ? p.cn_list[l] : u;
       if (z != u && shorter(p.off, z, u) && !atomicAdd(&w.c[z].cn, 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
     });
     __syncthreads();
@@ -601,9 +608,9 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
       }
       atomic_add128(p.toward + 8 * (first + lo) + 2 * WM_O5N_TO68, c);
     }
-    each_lower_rim(p, x, u, e, [&](int key, uint64_t xv, uint64_t l) {
+    each_lower_rim(p, sh, x, u, e, [&](int key, uint64_t xv, uint64_t l) {
       ull owed = 0;
-      if (key < 32) {
+      if (key < kNoItem) {
         const uint32_t z = p.cn_list[l];
         if (z != u && shorter(p.off, z, u)) owed = w.c[z].cn - 1u;
       }
