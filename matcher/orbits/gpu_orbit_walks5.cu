@@ -23,9 +23,10 @@
  * the device by arc.
  * G[N(x)]'s lists are the arcs' common-neighbour lists (cn_list): the
  * list of x -> a is N(x) and N(a), ascending, as the CPU's inner lists.
- * A warp walks the rows (or lists) of up to 32 items at a time as one range
- * (their lengths' prefix across the lanes), so that short rows keep the
- * lanes busy; what an item's entries add to one arc is summed across the
+ * The block walks the rows (or lists) of 256 items at a time as one range
+ * (their lengths' prefix across the threads) dealt to its warps 32
+ * entries a round, so that short rows keep the lanes busy and a long one
+ * every warp; what an item's entries add to one arc is summed across the
  * lanes that hold them (a segmented sum) and added once by the first of
  * them.  Per-arc values are atomics into zeroed arrays (tdeg, F, c4e: 64
  * bits; toward: 128 bits as two words with the carry), each arc's only
@@ -131,10 +132,13 @@ __host__ __device__ uint64_t scratch_bytes(uint64_t n, unsigned char *base, bloc
 
 __device__ __forceinline__ uint64_t deg(const uint64_t *off, uint32_t v) { return off[v + 1] - off[v]; }
 
-__device__ __forceinline__ bool shorter(const uint64_t *off, uint32_t b, uint32_t a) {
-  const uint64_t db = deg(off, b), da = deg(off, a);
-  return db < da || (db == da && b < a);
-}
+/* Whether b comes before a in the order that the tip pairs and the wheels
+ * orient their walks by: the later id, as the walks' graph is numbered by
+ * degree, largest first (the matcher's copy), so that b's degree is no
+ * larger and its list the one to walk; it costs no read of the degrees.
+ * Any strict order gives the same sums (each diamond and each 4-cycle
+ * credits all its vertices); the CPU's walks order by (degree, id). */
+__device__ __forceinline__ bool shorter(uint32_t b, uint32_t a) { return b > a; }
 
 /* The arc a -> b (b in a's row, which is ascending). */
 __device__ __forceinline__ uint64_t arc_of(const uint64_t *off, const uint32_t *adj, uint32_t a, uint32_t b) {
@@ -357,7 +361,7 @@ __device__ void tip_pairs(const walk_args &p, const block_scratch &w, rounds_sha
         else hi = mid - 1;
       }
       const uint32_t a = p.adj[first + lo], b = p.cn_list[at];
-      if (shorter(p.off, b, a)) {
+      if (shorter(b, a)) {
         const uint64_t f = arc_of(p.off, p.adj, a, b);
         start = p.cn_at[f], len = p.cn_at[f + 1] - start;
         const uint64_t skip = first_above(p.cn_list + start, len, x);
@@ -538,7 +542,7 @@ __device__ __forceinline__ void each_lower_rim(const walk_args &p, rounds_share 
   const uint64_t lb = p.cn_at[e], le = p.cn_at[e + 1];
   for (uint64_t c = lb; c < le; c += kThreads) {
     uint64_t start = 0, len = 0, xv = 0;
-    if (c + threadIdx.x < le && shorter(p.off, p.cn_list[c + threadIdx.x], u)) {
+    if (c + threadIdx.x < le && shorter(p.cn_list[c + threadIdx.x], u)) {
       xv = arc_of(p.off, p.adj, x, p.cn_list[c + threadIdx.x]);
       start = p.cn_at[xv], len = p.cn_at[xv + 1] - start;
     }
@@ -548,7 +552,7 @@ __device__ __forceinline__ void each_lower_rim(const walk_args &p, rounds_share 
 
 /* The wheels, after vertex_walks (whose sum 69 they add to): the 4-cycles
  * of each G[N(x)], each met once, from its top u (the vertex of the four
- * last in (degree, id): shorter), whose two neighbours on the cycle, v and
+ * first in id, shorter's order), whose two neighbours on the cycle, v and
  * v', and opposite vertex w are all below it.  A block per arc e = x -> u
  * with t_xu >= 2 (of this device's share of the arcs), so that a hub's
  * arcs spread over the device:
@@ -589,7 +593,7 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
     const uint64_t first = p.off[x], d = p.off[x + 1] - first;
     each_lower_rim(p, sh, x, u, e, [&](int key, uint64_t, uint64_t l) {
       const uint32_t z = key < kNoItem ? p.cn_list[l] : u;
-      if (z != u && shorter(p.off, z, u) && !atomicAdd(&w.c[z].cn, 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
+      if (z != u && shorter(z, u) && !atomicAdd(&w.c[z].cn, 1u)) w.touched[atomicAdd(&nt, 1u)] = z;
     });
     __syncthreads();
     const uint32_t touched = nt; /* thread 0 resets nt at the next claim, maybe before the others clear */
@@ -612,7 +616,7 @@ __global__ void __launch_bounds__(kThreads) wheels(walk_args p) {
       ull owed = 0;
       if (key < kNoItem) {
         const uint32_t z = p.cn_list[l];
-        if (z != u && shorter(p.off, z, u)) owed = w.c[z].cn - 1u;
+        if (z != u && shorter(z, u)) owed = w.c[z].cn - 1u;
       }
       seg_sum(key, owed);
       if (run_head(key) && owed) atomic_add128(p.toward + 8 * xv + 2 * WM_O5N_TO68, owed);
