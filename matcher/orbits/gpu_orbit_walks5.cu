@@ -137,7 +137,8 @@ __device__ __forceinline__ uint64_t deg(const uint64_t *off, uint32_t v) { retur
  * degree, largest first (the matcher's copy), so that b's degree is no
  * larger and its list the one to walk; it costs no read of the degrees.
  * Any strict order gives the same sums (each diamond and each 4-cycle
- * credits all its vertices); the CPU's walks order by (degree, id). */
+ * credits all its vertices); the CPU's walks use the same one
+ * (wm_o5n_shorter). */
 __device__ __forceinline__ bool shorter(uint32_t b, uint32_t a) { return b > a; }
 
 /* The arc a -> b (b in a's row, which is ascending). */

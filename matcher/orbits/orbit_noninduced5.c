@@ -493,9 +493,9 @@ static int passes(pieces *p, const walks_on *on, const sink *s, int rc, double *
  * diamonds on an edge in t_ab steps, not a row, and the solve meets a
  * vertex's triangles in t steps each: beside each c of the list of a -> b,
  * c's place in b's row (the triangle a, b, c's edge b-c, far from a).  The
- * edge a-b is listed from the end of larger (degree, id), a, whose row is
- * marked with its arcs (+ 1) while the other's is scanned (the sum over
- * edges of the smaller degree); both arcs' lists at once.  They take 8
+ * edge a-b is listed from its end a of the larger degree (wm_o5n_shorter),
+ * whose row is marked with its arcs (+ 1) while the other's is scanned (the
+ * sum over edges of the smaller degree); both arcs' lists at once.  They take 8
  * bytes per triangle and arc (six per triangle). */
 /* The lists of the arc f = a -> b and of its twin, with a's row marked
  * in seen. */
@@ -528,7 +528,7 @@ static void lists_in_chunk(const wm_graph *g, const uint32_t *tri, uint64_t *see
   }
   for (uint64_t f = lo; f < hi; f++) {
     while (f >= g->offsets[a + 1]) a++;
-    if (!tri[f] || !wm_o5n_shorter(g, g->adj[f], (uint32_t)a)) continue;
+    if (!tri[f] || !wm_o5n_shorter(g->adj[f], (uint32_t)a)) continue;
     if (*marked != a + 1) {
       for (uint64_t e = g->offsets[a]; e < g->offsets[a + 1]; e++) seen[g->adj[e]] = e + 1;
       *marked = a + 1;

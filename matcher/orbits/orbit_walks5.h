@@ -50,12 +50,14 @@ static inline wm_i128 wm_o5n_tips(const wm_o5n_walks *w, uint32_t n, uint32_t v)
 int wm_o5n_walks_alloc(const wm_graph *g, wm_o5n_walks *w);
 void wm_o5n_walks_free(wm_o5n_walks *w);
 
-/* b before a in (degree, id): each triangle x, a, b is walked from the end
- * whose row is the longer, so that the row scanned is the shorter. */
-static inline int wm_o5n_shorter(const wm_graph *g, uint32_t b, uint32_t a) {
-  const uint64_t db = wm_degree(g, b), da = wm_degree(g, a);
-  return db < da || (db == da && b < a);
-}
+/* b before a in the order the lists, the tip pairs and the wheels orient
+ * their walks by: the later id.  The walks' graph is numbered by degree,
+ * the largest first (the matcher's copy), so b's degree is no larger: each
+ * triangle x, a, b is walked from the end whose row is the longer, so that
+ * the row scanned is the shorter, with no read of the degrees.  Any strict
+ * order gives the same sums (each diamond and each 4-cycle credits all its
+ * vertices); the GPU's walks use the same one. */
+static inline int wm_o5n_shorter(uint32_t b, uint32_t a) { return b > a; }
 
 /* The walks of every vertex on the CPU's threads (orbit_walks5.c), from
  * tri (the triangles per arc) and each arc's common neighbours, ascending
