@@ -6,7 +6,15 @@
 # the same graph and whether its output equals ours byte for byte (cmp).
 #
 #   scripts/bench-orbits.sh [--graphs "G ..."] [--sizes "4 5"] [--devices "gpu cpu"] [--threads N] [--runs R]
+#                           [--gpus N] [--totals]
 # --runs R: ours R times per cell, the median count and wall reported (ORCA once).
+# --gpus N: on the GPU, devices 0..N-1 (orbits and totals alike).
+# --totals: beside each cell, the motif totals of the same size on the same
+# device (`motifs --size S --json`'s seconds, the median of R runs, after
+# the cell's orbits), the orbits' count over them, and the orbits' count
+# in ns per wedge (the graph's 2-paths, `motifs --size 3`'s wedges); at
+# size 5 also the orbits' phases in s (WM_ORBIT_TRACE's aggregates / walks /
+# clique sums and 5-cycles / solve, of the last run).
 # A graph is a file (an edge list with ids 0..n-1, or .wmg) or kron:S (the
 # Graph500 generator's graph of scale S, `warpmatch gen kron`).  Default:
 # facebook and kron:14, size 4, devices gpu and cpu, all threads.
@@ -19,14 +27,18 @@ sizes=4
 devices="gpu cpu"
 threads=""
 runs=1
+gpus=""
+totals=0
 while [ $# -gt 0 ]; do
   case $1 in
+  --gpus) gpus=$2; shift 2 ;;
+  --totals) totals=1; shift ;;
   --graphs) graphs=$2; shift 2 ;;
   --sizes) sizes=$2; shift 2 ;;
   --devices) devices=$2; shift 2 ;;
   --threads) threads=$2; shift 2 ;;
   --runs) runs=$2; shift 2 ;;
-  *) echo "usage: scripts/bench-orbits.sh [--graphs \"G ...\"] [--sizes \"4 5\"] [--devices \"gpu cpu\"] [--threads N] [--runs R]" >&2
+  *) echo "usage: scripts/bench-orbits.sh [--graphs \"G ...\"] [--sizes \"4 5\"] [--devices \"gpu cpu\"] [--threads N] [--runs R] [--gpus N] [--totals]" >&2
      exit 2 ;;
   esac
 done
@@ -73,8 +85,11 @@ EOF
 }
 
 json_field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+median() { sort -g | awk '{v[NR] = $1} END {printf "%.4f", v[int((NR + 1) / 2)]}'; }
 
-printf '%-28s %4s %6s %7s %10s %10s %10s %8s\n' graph size device threads count_s wall_s orca_s same
+printf '%-28s %4s %6s %7s %10s %10s %10s %8s' graph size device threads count_s wall_s orca_s same
+[ "$totals" = 1 ] && printf ' %10s %9s %9s  %s' totals_s x_totals ns_wedge 'phases_s(aggr/walks/cliques/solve)'
+echo
 for gspec in $graphs; do
   if [[ $gspec == kron:* ]]; then
     g=$work/kron${gspec#kron:}.wmg
@@ -84,6 +99,11 @@ for gspec in $graphs; do
   fi
   name=$(basename "$gspec")
   orca_s=- ; orca_out=
+  wedges=0
+  if [ "$totals" = 1 ]; then
+    "$bin" motifs "$g" --size 3 --device cpu --json --quiet --no-cache >"$work/wedges.json"
+    wedges=$(json_field wedges <"$work/wedges.json")
+  fi
   for size in $sizes; do
     if [ -n "${ORCA_BIN:-}" ]; then
       orca_input "$g" >"$work/orca.in"
@@ -97,18 +117,33 @@ for gspec in $graphs; do
       walls=() secs_all=()
       for ((r = 0; r < runs; r++)); do
         t0=$(date +%s%N)
-        "$bin" orbits "$g" --size "$size" --device "$device" ${threads:+--threads "$threads"} --format orca \
-          --output "$work/ours.out" --json --quiet --no-cache >"$work/ours.json"
+        WM_ORBIT_TRACE=$totals "$bin" orbits "$g" --size "$size" --device "$device" ${threads:+--threads "$threads"} \
+          --format orca ${gpus:+$([ "$device" = gpu ] && echo --gpus "$gpus")} --output "$work/ours.out" --json --quiet \
+          --no-cache >"$work/ours.json" 2>"$work/trace.txt" || { cat "$work/trace.txt" >&2; exit 1; }
         t1=$(date +%s%N)
         walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}')")
         secs_all+=("$(json_field seconds <"$work/ours.json")")
       done
-      wall=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{v[NR] = $1} END {printf "%.4f", v[int((NR + 1) / 2)]}')
-      secs=$(printf '%s\n' "${secs_all[@]}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+      wall=$(printf '%s\n' "${walls[@]}" | median)
+      secs=$(printf '%s\n' "${secs_all[@]}" | median)
       ran=$(json_field device <"$work/ours.json")
       same=-
       [ -n "$orca_out" ] && { cmp -s "$orca_out" "$work/ours.out" && same=yes || same=NO; }
-      printf '%-28s %4s %6s %7s %10.3f %10s %10s %8s\n' "$name" "$size" "$ran" "${threads:-all}" "$secs" "$wall" "$orca_s" "$same"
+      printf '%-28s %4s %6s %7s %10.3f %10s %10s %8s' "$name" "$size" "$ran" "${threads:-all}" "$secs" "$wall" "$orca_s" "$same"
+      if [ "$totals" = 1 ]; then
+        tot_all=()
+        for ((r = 0; r < runs; r++)); do
+          "$bin" motifs "$g" --size "$size" --device "$ran" ${threads:+--threads "$threads"} \
+            ${gpus:+$([ "$ran" = gpu ] && echo --gpus "$gpus")} --json --quiet --no-cache >"$work/totals.json"
+          tot_all+=("$(json_field seconds <"$work/totals.json")")
+        done
+        tot=$(printf '%s\n' "${tot_all[@]}" | median)
+        awk -v c="$secs" -v t="$tot" -v w="$wedges" \
+          'BEGIN {printf " %10.3f %8.2fx %9.3f", t, (t > 0 ? c / t : 0), (w > 0 ? 1e9 * c / w : 0)}'
+        sed -n 's/^orbits (non-induced.*: aggregates \([0-9.]*\) ms.*, walks \([0-9.]*\) ms, clique sums and 5-cycles \([0-9.]*\) ms, solve \([0-9.]*\) ms$/\1 \2 \3 \4/p' \
+          "$work/trace.txt" | awk '{printf "  %.3f / %.3f / %.3f / %.3f", $1 / 1e3, $2 / 1e3, $3 / 1e3, $4 / 1e3}'
+      fi
+      echo
     done
   done
 done
