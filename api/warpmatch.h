@@ -376,9 +376,9 @@ typedef struct warpmatch_orbit_options {
                              warpmatch_set_gpus); WARPMATCH_EDEVICE where the host has fewer.
                              The other passes use the first */
   uint64_t *counts_high;  /* where not NULL, the high 64 bits of every count, laid out as counts
-                             (the caller's array, apart from counts, overwritten): count = counts_high[i] * 2^64 +
-                             counts[i], exact to 2^128 - 1.  NULL (default): a count past
-                             2^64 - 1 is WARPMATCH_EINPUT */
+                             (the caller's array, apart from counts, overwritten): count =
+                             counts_high[i] * 2^64 + counts[i], exact to 2^128 - 1.  NULL
+                             (default): a count past 2^64 - 1 is WARPMATCH_EINPUT */
 } warpmatch_orbit_options;
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
 

@@ -495,8 +495,8 @@ static int passes(pieces *p, const walks_on *on, const sink *s, int rc, double *
  * c's place in b's row (the triangle a, b, c's edge b-c, far from a).  The
  * edge a-b is listed from its end a of the larger degree (wm_o5n_shorter),
  * whose row is marked with its arcs (+ 1) while the other's is scanned (the
- * sum over edges of the smaller degree); both arcs' lists at once.  They take 8
- * bytes per triangle and arc (six per triangle). */
+ * sum over edges of the smaller degree); both arcs' lists at once.  They
+ * take 8 bytes per triangle and arc (six per triangle). */
 /* The lists of the arc f = a -> b and of its twin, with a's row marked
  * in seen. */
 static void lists_of(const wm_graph *g, const uint64_t *seen, uint32_t a, uint64_t f, pieces *p) {

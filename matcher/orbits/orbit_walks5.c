@@ -194,9 +194,9 @@ static void second_walk(const walk_in *p, const scratch *w, uint32_t x) {
 /* The 4-cycles of G[N(x)] (W4 hubbed at x, 69 at x four times each), each
  * met once from its top u (the first in wm_o5n_shorter's order), whose
  * neighbours v, v' on the cycle and opposite w are below it: the middles
- * of u and w are tallied in w->cn over the paths u-v-w inside N(x) below u.  w closes
- * C(cn, 2) cycles with u on top, owed to u and to w (68 on its rim), and
- * each middle v is on cn - 1 of them.  Walking only the paths below their
+ * of u and w are tallied in w->cn over the paths u-v-w inside N(x) below
+ * u.  w closes C(cn, 2) cycles with u on top, owed to u and to w (68 on its
+ * rim), and each middle v is on cn - 1 of them.  Walking only the paths below their
  * top costs, per edge of G[N(x)], the list of its lower end (not t_xb^2
  * per neighbour b, as walking every path from both ends).  An arc's sum
  * is below 2^95 (fewer than 2^32 w, each on at most t_xa < 2^32 paths). */
@@ -206,11 +206,11 @@ static void wheels(const walk_in *p, scratch *w, uint32_t x) {
 #define WM_O5N_EACH_LOWER_RIM(...)                                                              \
   for (uint64_t j = w->start[i]; j < w->start[i + 1]; j++) {                                     \
     const uint32_t v = w->inner[j];                                                              \
-    if (!wm_o5n_shorter(v, u)) continue;                                                      \
+    if (!wm_o5n_shorter(v, u)) continue;                                                         \
     const uint64_t k = w->mark[v] - 1 - first; /* v's place in x's row */                       \
     for (uint64_t l = w->start[k]; l < w->start[k + 1]; l++) {                                   \
       const uint32_t z = w->inner[l];                                                            \
-      if (wm_o5n_shorter(z, u)) { __VA_ARGS__; }                                              \
+      if (wm_o5n_shorter(z, u)) { __VA_ARGS__; }                                                 \
     }                                                                                            \
   }
   for (uint64_t i = 0; first + i < g->offsets[x + 1]; i++) {
