@@ -208,24 +208,47 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   return wm_engine_match(g, plan, 1, o, r, NULL, err);
 }
 
-/* The auto planner's measuring (wm_engine_plan_policy).  kShare: the
- * probes' share of the count's predicted time, leaving room within 5% for
- * the model's own search.  A read of the probes costs kCpuReadCost units
- * of the CPU count's work: fitted on the train half of the small corpus
- * (scripts/bench-planner.sh --split prints it; 2-core development machine:
- * probes 5.1 ns a read, the count 1.23 ns a unit, medians).  The GPU counts
- * a unit about 100 times faster than the CPU executor (the thresholds this
- * rule replaced, 1e11 and 1e9, were fitted so), while its probes run on
- * the host as the CPU's do; to be fitted on the GPU corpus.  kMaxOrders:
- * the shortlists' every order, as sampled measures, where the budget pays
- * for them (8 orders missed kron-14 p19's best, ranked past them: 3.2x). */
+/* The auto planner's measuring (wm_engine_plan_policy), fitted on the
+ * train halves of the corpora (scripts/bench-planner.sh --split prints
+ * the units; medians).
+ * - The time of a unit of the count's work: the CPU executor's on the
+ *   2-core development machine; the GPU's on an H200, a unit as its
+ *   probes weigh it (below).
+ * - kShare: the probes' share of the count's predicted time, leaving room
+ *   within 5% for the model's own search.
+ * - A read of the probes, in units of the count's work: 5.1 ns on the
+ *   development machine (4.2 units), 1.21 ns on the GPU host (468).
+ * - On the GPU the probes weigh what a warp pays besides the elements it
+ *   reads: each visit of a position kGpuVisitCost units, each set
+ *   operation kGpuStepCost per 32 elements.  Of the pairs of orders whose
+ *   GPU times differ by 1.25x or more, the unweighted work put 24 of 97
+ *   the other way round on the train half, these weights 14; on the test
+ *   half 9 of 53 and 4.
+ * - kMaxOrders: the shortlists' every order, as sampled measures, where
+ *   the budget pays for them (8 orders missed kron-14 p19's best, ranked
+ *   past them: 3.2x).
+ * - kDoubt, kDoubtSeconds, kDoubtMargin: where the glimpse finds kDoubt
+ *   times the work the model gave its order, the model's ranking is not
+ *   trusted (matching_order.c): the probes may take kDoubtSeconds whatever
+ *   the count's share pays for (planning within the 10 ms a short count
+ *   may take, where 5% of it buys no probes), and another order wins at
+ *   kDoubtMargin. */
+static const double kCpuUnitSeconds = 1.23e-9;
+static const double kGpuUnitSeconds = 2.59e-12;
 static const double kShare = 0.04;
 static const double kCpuReadCost = 4.2;
-static const double kGpuReadCost = 420.0;
+static const double kGpuReadCost = 468.0;
+static const double kGpuVisitCost = 30.0;
+static const double kGpuStepCost = 8.0;
 static const unsigned kMaxOrders = WM_PLAN_MAX_CANDIDATES;
+static const double kDoubt = 3.0;
+static const double kDoubtSeconds = 0.002;
+static const double kDoubtMargin = 1.25;
 
 void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) {
   po->first_edge_up = gpu_plan;
+  po->sample_visit_cost = gpu_plan ? kGpuVisitCost : 0.0;
+  po->sample_step_cost = gpu_plan ? kGpuStepCost : 0.0;
   if (!planner_auto) return;
   /* Measuring is worth it where it costs little beside the count: the
    * probes may take kShare of the count's predicted time (planning within
@@ -237,19 +260,18 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) 
   po->sample_share = kShare;
   po->sample_read_cost = gpu_plan ? kGpuReadCost : kCpuReadCost;
   po->sample_max_orders = kMaxOrders;
+  po->sample_doubt = kDoubt;
+  po->sample_doubt_reads = kDoubtSeconds / (po->sample_read_cost * (gpu_plan ? kGpuUnitSeconds : kCpuUnitSeconds));
+  po->sample_doubt_margin = kDoubtMargin;
 }
 
-/* Timed slices: the time of a work unit of the count (the CPU's, fitted as
- * kCpuReadCost above: 1.23 ns on the 2-core development machine; the GPU
- * about 100 times less), and the share of the count's predicted time that
- * timing slices may take (the issue's 5%; the probes' kShare is spent
- * before, on their own budget, which already fills most of the 5% by
- * itself: charged to the slices, it left none on kron-14 p19, 5 s).  A
- * slice under WM_SLICE_MIN_SECONDS times thread start-up and the clock
- * rather than the order, and one of fewer than kSliceMinRoots vertices
- * the few it happens to hold. */
-static const double kCpuUnitSeconds = 1.23e-9;
-static const double kGpuUnitSeconds = 1.23e-11;
+/* Timed slices: the share of the count's predicted time (its work at
+ * kCpuUnitSeconds or kGpuUnitSeconds) that timing slices may take (the issue's 5%;
+ * the probes' kShare is spent before, on their own budget, which already
+ * fills most of the 5% by itself: charged to the slices, it left none on
+ * kron-14 p19, 5 s).  A slice under WM_SLICE_MIN_SECONDS times thread
+ * start-up and the clock rather than the order, and one of fewer than
+ * kSliceMinRoots vertices the few it happens to hold. */
 static const double kSliceShare = 0.05;
 static const uint32_t kSliceMinRoots = 4;
 
@@ -311,3 +333,4 @@ int wm_engine_ball(const wm_graph *g, uint32_t v, unsigned hops, int threads, co
   wm_bfs_result_free(&br);
   return WM_OK;
 }
+

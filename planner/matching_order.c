@@ -61,27 +61,35 @@ static double candidates_size(const model *m, const double slot[WM_MAX_SLOTS], c
   return operand_size(m, slot, plan->cand[p]) / (1.0 + popcount8(plan->lower[p] | plan->upper[p]));
 }
 
-double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
+/* The model's work weighed by costs (NULL: none): what the probes
+ * measure under the same costs, for comparing the two. */
+static double estimate_cost(const wm_plan *plan, const wm_graph_summary *gs, const wm_work_costs *costs) {
+  static const wm_work_costs none = {0.0, 0.0};
+  const wm_work_costs *c = costs ? costs : &none;
   model m = make_model(gs);
   double slot[WM_MAX_SLOTS] = {0}, M = m.n, cost = 0.0;
   for (unsigned L = 0; L + 1 < plan->k; L++) {
     for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
       const wm_plan_op *op = &plan->ops[o];
       double a = operand_size(&m, slot, op->a), b = operand_size(&m, slot, op->b);
-      cost += M * wm_op_work(a, b);
+      cost += M * wm_op_cost(c, wm_op_work(a, b));
       slot[op->dst] = op->kind == WM_OP_INTERSECT ? (a < b ? a : b) * m.t : a * (1.0 - m.t);
     }
     unsigned p = L + 1;
     double size = candidates_size(&m, slot, plan, p);
     if (p + 2 == plan->k && plan->pair_count) {
       const double b = candidates_size(&m, slot, plan, p + 1);
-      return cost + M * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
+      return cost + M * (wm_pair_work(plan, wm_plan_product_within(plan), size, b) + c->visit);
     }
-    if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
-    cost += M * (size + 1.0); /* the visit and the candidates iterated */
+    if (p + 1 == plan->k && plan->count_only) return cost + M * (wm_count_work(plan, p, size) + c->visit);
+    cost += M * (size + 1.0 + c->visit); /* the visit and the candidates iterated */
     M *= size;
   }
   return cost;
+}
+
+double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
+  return estimate_cost(plan, gs, NULL);
 }
 
 static const double kDenseT = 0.5;
@@ -259,7 +267,8 @@ static double measure(const search *s, const uint8_t *order, unsigned probes, do
   if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, smp->code_motion, smp->first_edge_up, &err))
     return HUGE_VAL;
   trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
-  return wm_plan_sampled_cost_within(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, reads);
+  return wm_plan_sampled_cost_costs(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, &smp->costs,
+                                    reads);
 }
 
 /* Adds order to orders[0, *n) unless there (at most WM_PLAN_MAX_CANDIDATES). */
@@ -296,15 +305,16 @@ static unsigned shortlisted(const search *s, uint8_t orders[WM_PLAN_MAX_CANDIDAT
  * WM_SAMPLE_AFFORD_PROBES probes, each about as many reads as the
  * glimpse's, so k orders (the model's and the next k-1 shortlisted) are
  * measured where that many fit, at most max_orders, the reads split evenly
- * among them (at most a full measurement's each).  Returns k; below 2 the
- * glimpse stands and nothing else is measured. */
-static unsigned affordable(const search *s, unsigned n, double glimpse, double glimpse_reads, unsigned glimpse_probes,
-                           double *per_order) {
+ * among them (at most a full measurement's each), the reads at least
+ * floor_reads in all.  Returns k; below 2 the glimpse stands and nothing
+ * else is measured. */
+static unsigned affordable(const search *s, unsigned n, double glimpse, double mine, double glimpse_reads,
+                           double per_probe, double floor_reads, double *per_order) {
   const wm_order_sampling *smp = s->sampling;
   if (!(glimpse < HUGE_VAL)) return 0;
-  const double work = glimpse > s->best_cost ? glimpse : s->best_cost;
-  const double reads = smp->share * work / smp->read_cost - glimpse_reads;
-  const double per_probe = glimpse_reads / glimpse_probes;
+  const double work = glimpse > mine ? glimpse : mine;
+  double reads = smp->share * work / smp->read_cost;
+  reads = (reads > floor_reads ? reads : floor_reads) - glimpse_reads;
   double least = per_probe * (WM_SAMPLE_AFFORD_PROBES < smp->probes ? WM_SAMPLE_AFFORD_PROBES : smp->probes);
   if (least > WM_SAMPLE_MAX_READS) least = WM_SAMPLE_MAX_READS;
   if (!(reads > 0.0)) return 0;
@@ -316,12 +326,39 @@ static unsigned affordable(const search *s, unsigned n, double glimpse, double g
   return k;
 }
 
-/* The model's estimate of an order (HUGE_VAL where it cannot be planned). */
-static double model_cost(const search *s, const uint8_t *order) {
+/* Glimpses orders[1, n) into est[1, n) and sorts both by the estimates
+ * (the model's first stays first); the reads the glimpses took.  Each
+ * glimpse takes at most `probes` probes of about per_probe reads, fewer
+ * (at least kRankProbes) where all of them would read more than half of
+ * `budget`; none (0 returned) where even that is too many. */
+#define kRankProbes 32u
+static double rank_by_glimpse(const search *s, uint8_t orders[][WM_MAX_K], double *est, unsigned n, unsigned probes,
+                              double per_probe, double budget, int threads) {
+  if (n < 3) return 0.0;
+  const double fit = 0.5 * budget / ((n - 1) * (per_probe > 0.0 ? per_probe : 1.0));
+  if (fit < probes) probes = fit >= kRankProbes ? (unsigned)fit : 0;
+  if (!probes) return 0.0;
+  double reads[WM_PLAN_MAX_CANDIDATES] = {0}, spent = 0.0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (unsigned i = 1; i < n; i++) est[i] = measure(s, orders[i], probes, WM_SAMPLE_MAX_READS, &reads[i]);
+  for (unsigned i = 1; i < n; i++) spent += reads[i];
+  for (unsigned i = 2; i < n; i++) /* insertion sort: stable, n is at most 25 */
+    for (unsigned j = i; j > 1 && est[j - 1] > est[j]; j--) {
+      uint8_t t[WM_MAX_K];
+      memcpy(t, orders[j], WM_MAX_K), memcpy(orders[j], orders[j - 1], WM_MAX_K), memcpy(orders[j - 1], t, WM_MAX_K);
+      const double e = est[j];
+      est[j] = est[j - 1], est[j - 1] = e;
+    }
+  return spent;
+}
+
+/* The model's estimate of an order, weighed by costs (NULL: none;
+ * HUGE_VAL where it cannot be planned). */
+static double model_cost(const search *s, const uint8_t *order, const wm_work_costs *costs) {
   wm_plan trial = s->trial;
   memcpy(trial.order, order, WM_MAX_K);
   wm_error err;
-  return fill_trial(s, &trial, &err) ? HUGE_VAL : wm_plan_estimate_cost(&trial, s->gs);
+  return fill_trial(s, &trial, &err) ? HUGE_VAL : estimate_cost(&trial, s->gs, costs);
 }
 
 /* Of orders[0, n), the least sampled work among those the model scores
@@ -329,45 +366,69 @@ static double model_cost(const search *s, const uint8_t *order) {
  * (orders that differ in where a symmetry bound or the last two
  * positions go), so the probes decide without a margin. */
 static unsigned least_among_ties(const search *s, uint8_t orders[][WM_MAX_K], unsigned n, const double *work) {
-  const double mine = model_cost(s, orders[0]);
+  const double mine = model_cost(s, orders[0], NULL);
   unsigned tie = 0;
   for (unsigned i = 1; i < n && mine < HUGE_VAL; i++)
-    if (work[i] < work[tie] && fabs(model_cost(s, orders[i]) - mine) <= 1e-9 * mine) tie = i;
+    if (work[i] < work[tie] && fabs(model_cost(s, orders[i], NULL) - mine) <= 1e-9 * mine) tie = i;
   return tie;
 }
 
 /* The shortlisted order of least sampled work (the model's choice, first
  * in the list, wins ties), where it beats the model's by the margin (or
  * the least of the orders the model scores as its choice, which need
- * none); its estimate into plan->sampled_cost.  With a share (auto), nothing is
- * measured where the shortlists hold the model's order alone, and only
- * what the count's predicted time pays for (affordable).  measured[i]
- * says which of work[] the probes filled. */
+ * none); its estimate into plan->sampled_cost.  With a share (auto),
+ * nothing is measured where the shortlists hold the model's order alone,
+ * and only what the count's predicted time pays for (affordable).
+ * measured[i] says which of work[] the probes filled.
+ *
+ * Doubt (smp->doubt): where the glimpse finds that many times the work
+ * the model gave its order, the model's mean sizes miss this graph (the
+ * hubs an order nests lists of), and so may its ranking of the others,
+ * which decides what is measured.  Then the other shortlisted orders are
+ * glimpsed too and measured in the order of their glimpses (where too few
+ * are affordable, the glimpses decide), the probes may read doubt_reads
+ * whatever the share pays for, and another order wins at doubt_margin:
+ * the model's preference is what is in doubt. */
 static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX_K], unsigned n, double *work,
                                int *measured) {
   const wm_order_sampling *smp = s->sampling;
   double max_reads = WM_SAMPLE_MAX_READS, reads[WM_PLAN_MAX_CANDIDATES] = {0}, glimpse_reads = 0.0;
+  double floor_reads = 0.0, margin = smp->margin, glimpsed = 0.0;
+  const int threads = smp->threads > 0 ? smp->threads : omp_get_max_threads();
   if (smp->share > 0.0) {
     if (n == 1) return; /* nothing to choose (a clique, a triangle) */
     unsigned g_probes = smp->probes / 16 > WM_SAMPLE_MIN_PROBES ? smp->probes / 16 : WM_SAMPLE_MIN_PROBES;
     if (g_probes > smp->probes) g_probes = smp->probes;
     const double glimpse = measure(s, s->best, g_probes, WM_SAMPLE_MAX_READS, &glimpse_reads);
-    n = affordable(s, n, glimpse, glimpse_reads, g_probes, &max_reads);
-    if (n < 2) {
-      plan->sampled_orders = 1;
-      plan->sampled_cost = glimpse < HUGE_VAL ? glimpse : 0.0;
+    const double per_probe = glimpse_reads / g_probes, mine = model_cost(s, s->best, &smp->costs);
+    if (smp->doubt > 0.0 && glimpse < HUGE_VAL && glimpse >= smp->doubt * mine) {
+      floor_reads = smp->doubt_reads;
+      if (smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;
+      const double paid = smp->share * (glimpse > mine ? glimpse : mine) / smp->read_cost;
+      glimpsed = rank_by_glimpse(s, orders, work, n, g_probes, per_probe, paid > floor_reads ? paid : floor_reads,
+                                 threads);
+      glimpse_reads += glimpsed;
+    }
+    const unsigned affords = affordable(s, n, glimpse, mine, glimpse_reads, per_probe, floor_reads, &max_reads);
+    if (affords < 2) { /* the glimpses decide (orders[1] the least of the others'), or the model's stands */
+      const int other = glimpsed > 0.0 && work[1] * margin <= glimpse;
+      plan->sampled_orders = glimpsed > 0.0 ? n : 1;
+      plan->sampled_cost = other ? work[1] : glimpse < HUGE_VAL ? glimpse : 0.0;
       plan->sampled_reads = glimpse_reads;
       work[0] = glimpse, measured[0] = 1;
+      for (unsigned i = 1; glimpsed > 0.0 && i < n; i++) measured[i] = 1;
+      if (other) memcpy(plan->order, orders[1], WM_MAX_K);
       return;
     }
+    n = affords;
   }
   /* each order's probes are independent of the others' (own memory, own
    * seeded generator): measured at once, the same figures as one by one.
    * With a share, kBatch at a time, stopping once the reads spent are
-   * what the least work measured so far pays for: the budget was set by
-   * the model's order, and planning is to stay small beside the count of
-   * the order chosen, which may be many times shorter. */
-  const int threads = smp->threads > 0 ? smp->threads : omp_get_max_threads();
+   * what the least work measured so far pays for (or floor_reads): the
+   * budget was set by the model's order, and planning is to stay small
+   * beside the count of the order chosen, which may be many times
+   * shorter. */
   const unsigned batch = smp->share > 0.0 ? kBatch : n;
   double spent = glimpse_reads, least = HUGE_VAL;
   unsigned done = 0;
@@ -377,7 +438,7 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     for (unsigned i = done; i < end; i++)
       work[i] = measure(s, orders[i], smp->probes, max_reads, &reads[i]), measured[i] = 1;
     for (; done < end; done++) spent += reads[done], least = work[done] < least ? work[done] : least;
-    if (smp->share > 0.0 && spent * smp->read_cost >= smp->share * least) break;
+    if (smp->share > 0.0 && spent * smp->read_cost >= smp->share * least && spent >= floor_reads) break;
   }
   n = done;
   unsigned best = 0;
@@ -386,7 +447,7 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
   plan->sampled_reads = spent;
   plan->sampled_orders = n;
   const unsigned tie = least_among_ties(s, orders, n, work);
-  if (best != tie && work[best] * smp->margin > work[tie]) best = tie; /* tie 0: the model's */
+  if (best != tie && work[best] * margin > work[tie]) best = tie; /* tie 0: the model's */
   memcpy(plan->order, orders[best], WM_MAX_K);
   plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }

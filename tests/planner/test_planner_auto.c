@@ -243,3 +243,67 @@ Test(planner_auto, model_ties_go_to_the_probes, .timeout = 300) {
   }
   cr_assert_geq(ties, 1u, "no pattern had a measured tie on facebook");
 }
+
+/* A Chung-Lu graph of exponent 2.1 (3,000 vertices, mean degree 4) and
+ * p13, planned for the GPU: the glimpse of the model's order finds many
+ * times the work the model gave it, so the model is in doubt
+ * (wm_plan_options' sample_doubt, set by wm_engine_plan_policy).  Without
+ * doubt the GPU count's share pays for no probes beside the glimpse, and
+ * the model's order stays; in doubt the others are glimpsed and measured
+ * within the doubt's reads (a batch's slack beyond them), and the order
+ * taken does at most half the model's work as 4096 probes measure it. */
+Test(planner_auto, doubt_measures_a_short_count) {
+  wm_gen_model gm;
+  wm_gen_model_defaults(&gm, WM_GEN_CHUNG_LU, 3000, 3);
+  gm.mean_degree = 4.0;
+  gm.exponent = 2.1;
+  wm_graph *raw;
+  wm_error err;
+  cr_assert_eq(wm_generate_model(&gm, &raw, &err), WM_OK, "%s", err.msg);
+  case_graph c = make_case(raw, 13);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  wm_engine_plan_policy(&po, 1, 1);
+  wm_plan model, trusted, doubted;
+  cr_assert_eq(wm_plan_build(&c.p, &c.gs, &po, &model, &err), WM_OK, "%s", err.msg);
+  po.sample_graph = c.g;
+  cr_assert_gt(po.sample_doubt, 1.0);
+  const double doubt = po.sample_doubt;
+  po.sample_doubt = 0.0;
+  cr_assert_eq(wm_plan_build(&c.p, &c.gs, &po, &trusted, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(trusted.sampled_orders, 1u, "the share alone measured %u orders", trusted.sampled_orders);
+  cr_assert(!memcmp(trusted.order, model.order, WM_MAX_K));
+  po.sample_doubt = doubt;
+  cr_assert_eq(wm_plan_build(&c.p, &c.gs, &po, &doubted, &err), WM_OK, "%s", err.msg);
+  cr_assert_gt(doubted.sampled_orders, 1u);
+  cr_assert_leq(doubted.sampled_reads, 1.25 * po.sample_doubt_reads, "%g reads, the doubt's %g",
+                doubted.sampled_reads, po.sample_doubt_reads);
+  const uint64_t maxdeg = wm_graph_max_degree(c.g);
+  const double mine = wm_plan_sampled_cost(&model, c.g, maxdeg, 4096, 0x5eed);
+  const double taken = wm_plan_sampled_cost(&doubted, c.g, maxdeg, 4096, 0x5eed);
+  cr_assert_leq(2.0 * taken, mine, "the order taken %g units, the model's %g", taken, mine);
+  free_case(&c);
+}
+
+/* The probes' costs (wm_plan_options' sample_visit_cost and
+ * sample_step_cost, the GPU's): the same random paths, so the work is the
+ * unweighted work plus each cost times a count of its own (visits, warp
+ * steps), linear in each cost and strictly above the unweighted work. */
+Test(planner_auto, probe_costs_add_linearly) {
+  case_graph c = make_case(wm_test_powerlaw(HUB_N, 8, HUB_HUBS, HUB_FRAC, 7), 13);
+  const wm_plan model = model_plan(&c);
+  const uint64_t maxdeg = wm_graph_max_degree(c.g);
+  double reads[5];
+  const wm_work_costs none = {0.0, 0.0}, v1 = {1.0, 0.0}, v2 = {2.0, 0.0}, s1 = {0.0, 1.0}, s2 = {0.0, 2.0};
+  const double w0 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &none, &reads[0]);
+  const double wv1 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &v1, &reads[1]);
+  const double wv2 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &v2, &reads[2]);
+  const double ws1 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &s1, &reads[3]);
+  const double ws2 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &s2, &reads[4]);
+  cr_assert_eq(w0, wm_plan_sampled_cost_within(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, NULL));
+  for (int i = 1; i < 5; i++) cr_assert_eq(reads[i], reads[0], "costs %d changed the paths", i);
+  cr_assert(wv1 > w0 && ws1 > w0, "visits %g, steps %g, none %g", wv1, ws1, w0);
+  cr_assert_float_eq(wv2 - wv1, wv1 - w0, 1e-9 * wv2, "visits: %g, %g, %g", w0, wv1, wv2);
+  cr_assert_float_eq(ws2 - ws1, ws1 - w0, 1e-9 * ws2, "steps: %g, %g, %g", w0, ws1, ws2);
+  free_case(&c);
+}
