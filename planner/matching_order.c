@@ -61,35 +61,27 @@ static double candidates_size(const model *m, const double slot[WM_MAX_SLOTS], c
   return operand_size(m, slot, plan->cand[p]) / (1.0 + popcount8(plan->lower[p] | plan->upper[p]));
 }
 
-/* The model's work weighed by costs (NULL: none): what the probes
- * measure under the same costs, for comparing the two. */
-static double estimate_cost(const wm_plan *plan, const wm_graph_summary *gs, const wm_work_costs *costs) {
-  static const wm_work_costs none = {0.0, 0.0};
-  const wm_work_costs *c = costs ? costs : &none;
+double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
   model m = make_model(gs);
   double slot[WM_MAX_SLOTS] = {0}, M = m.n, cost = 0.0;
   for (unsigned L = 0; L + 1 < plan->k; L++) {
     for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
       const wm_plan_op *op = &plan->ops[o];
       double a = operand_size(&m, slot, op->a), b = operand_size(&m, slot, op->b);
-      cost += M * wm_op_cost(c, wm_op_work(a, b));
+      cost += M * wm_op_work(a, b);
       slot[op->dst] = op->kind == WM_OP_INTERSECT ? (a < b ? a : b) * m.t : a * (1.0 - m.t);
     }
     unsigned p = L + 1;
     double size = candidates_size(&m, slot, plan, p);
     if (p + 2 == plan->k && plan->pair_count) {
       const double b = candidates_size(&m, slot, plan, p + 1);
-      return cost + M * (wm_pair_work(plan, wm_plan_product_within(plan), size, b) + c->visit);
+      return cost + M * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
     }
-    if (p + 1 == plan->k && plan->count_only) return cost + M * (wm_count_work(plan, p, size) + c->visit);
-    cost += M * (size + 1.0 + c->visit); /* the visit and the candidates iterated */
+    if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
+    cost += M * (size + 1.0); /* the visit and the candidates iterated */
     M *= size;
   }
   return cost;
-}
-
-double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
-  return estimate_cost(plan, gs, NULL);
 }
 
 static const double kDenseT = 0.5;
@@ -267,8 +259,7 @@ static double measure(const search *s, const uint8_t *order, unsigned probes, do
   if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, smp->code_motion, smp->first_edge_up, &err))
     return HUGE_VAL;
   trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
-  return wm_plan_sampled_cost_costs(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, &smp->costs,
-                                    reads);
+  return wm_plan_sampled_cost_within(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, reads);
 }
 
 /* Adds order to orders[0, *n) unless there (at most WM_PLAN_MAX_CANDIDATES). */
@@ -352,13 +343,12 @@ static double rank_by_glimpse(const search *s, uint8_t orders[][WM_MAX_K], doubl
   return spent;
 }
 
-/* The model's estimate of an order, weighed by costs (NULL: none;
- * HUGE_VAL where it cannot be planned). */
-static double model_cost(const search *s, const uint8_t *order, const wm_work_costs *costs) {
+/* The model's estimate of an order (HUGE_VAL where it cannot be planned). */
+static double model_cost(const search *s, const uint8_t *order) {
   wm_plan trial = s->trial;
   memcpy(trial.order, order, WM_MAX_K);
   wm_error err;
-  return fill_trial(s, &trial, &err) ? HUGE_VAL : estimate_cost(&trial, s->gs, costs);
+  return fill_trial(s, &trial, &err) ? HUGE_VAL : wm_plan_estimate_cost(&trial, s->gs);
 }
 
 /* Of orders[0, n), the least sampled work among those the model scores
@@ -366,10 +356,10 @@ static double model_cost(const search *s, const uint8_t *order, const wm_work_co
  * (orders that differ in where a symmetry bound or the last two
  * positions go), so the probes decide without a margin. */
 static unsigned least_among_ties(const search *s, uint8_t orders[][WM_MAX_K], unsigned n, const double *work) {
-  const double mine = model_cost(s, orders[0], NULL);
+  const double mine = model_cost(s, orders[0]);
   unsigned tie = 0;
   for (unsigned i = 1; i < n && mine < HUGE_VAL; i++)
-    if (work[i] < work[tie] && fabs(model_cost(s, orders[i], NULL) - mine) <= 1e-9 * mine) tie = i;
+    if (work[i] < work[tie] && fabs(model_cost(s, orders[i]) - mine) <= 1e-9 * mine) tie = i;
   return tie;
 }
 
@@ -400,7 +390,7 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     unsigned g_probes = smp->probes / 16 > WM_SAMPLE_MIN_PROBES ? smp->probes / 16 : WM_SAMPLE_MIN_PROBES;
     if (g_probes > smp->probes) g_probes = smp->probes;
     const double glimpse = measure(s, s->best, g_probes, WM_SAMPLE_MAX_READS, &glimpse_reads);
-    const double per_probe = glimpse_reads / g_probes, mine = model_cost(s, s->best, &smp->costs);
+    const double per_probe = glimpse_reads / g_probes, mine = s->best_cost;
     if (smp->doubt > 0.0 && glimpse < HUGE_VAL && glimpse >= smp->doubt * mine) {
       floor_reads = smp->doubt_reads;
       if (smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;

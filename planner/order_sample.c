@@ -52,7 +52,6 @@ typedef struct probe_state {
   uint32_t len[WM_MAX_SLOTS];
   uint32_t *buf[WM_MAX_SLOTS]; /* max degree + 1 each */
   int within;                  /* wm_plan_product_within */
-  wm_work_costs costs;
 } probe_state;
 
 static void operand(const probe_state *s, uint8_t x, const uint32_t **p, uint32_t *n) {
@@ -157,7 +156,7 @@ static double probe(probe_state *s, uint64_t *rng) {
       operand(s, op->a, &a, &na);
       operand(s, op->b, &b, &nb);
       const double read = wm_op_work(na, nb);
-      work += weight * wm_op_cost(&s->costs, read);
+      work += weight * read;
       s->touched += read;
       s->len[op->dst] = set_op(op->kind, a, na, b, nb, s->buf[op->dst]);
       s->set[op->dst] = s->buf[op->dst];
@@ -171,11 +170,10 @@ static double probe(probe_state *s, uint64_t *rng) {
       const uint32_t *b;
       uint32_t nb;
       operand(s, plan->cand[p + 1], &b, &nb);
-      return work + weight * (wm_pair_work(plan, s->within, (double)n, nb) + s->costs.visit);
+      return work + weight * wm_pair_work(plan, s->within, (double)n, nb);
     }
-    if (p + 1 == plan->k && plan->count_only)
-      return work + weight * (wm_count_work(plan, p, (double)n) + s->costs.visit);
-    work += weight * (n + 1.0 + s->costs.visit); /* the visit (as a count's) and the iterations themselves */
+    if (p + 1 == plan->k && plan->count_only) return work + weight * wm_count_work(plan, p, (double)n);
+    work += weight * (n + 1.0); /* the visit (as a count's) and the iterations themselves */
     if (!n) return work;
     weight *= n;
     s->v[p] = accepted_at(&acc, next_random(rng) % n);
@@ -189,15 +187,9 @@ double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t max
 
 double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
                                    uint64_t seed, double max_reads, double *reads) {
-  return wm_plan_sampled_cost_costs(plan, g, maxdeg, probes, seed, max_reads, NULL, reads);
-}
-
-double wm_plan_sampled_cost_costs(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
-                                  uint64_t seed, double max_reads, const wm_work_costs *costs, double *reads) {
   if (reads) *reads = 0.0;
   if (!g->n || !probes) return 0.0;
   probe_state s = {.g = g, .plan = plan};
-  if (costs) s.costs = *costs;
   s.within = plan->pair_count == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
   uint32_t *mem = malloc((size_t)(plan->n_slots ? plan->n_slots : 1) * (maxdeg + 1) * sizeof *mem);
   if (!mem) return HUGE_VAL;

@@ -218,12 +218,6 @@ typedef struct wm_plan_options {
                                    plan's work; default 1) */
   unsigned sample_max_orders;   /* with a share: at most this many orders measured (0: no bound) */
   int sample_threads;           /* orders measured at once (default 0: all cores) */
-  double sample_visit_cost;     /* the probes' work as the executor pays it: each visit of a
-                                   position costs this many units more, and each set operation
-                                   sample_step_cost more per 32 elements it reads (a GPU warp's
-                                   fixed costs; default 0, 0: the work as set elements touched
-                                   and candidates iterated, the CPU's) */
-  double sample_step_cost;
   double sample_doubt;          /* with a share: where the glimpse finds this many times the work
                                    the model gave its order (default 0: never), the model is in
                                    doubt: the other shortlisted orders are glimpsed too and measured

@@ -73,18 +73,6 @@ static inline double wm_pair_work(const wm_plan *plan, int within, double na, do
   return w;
 }
 
-/* What the probes weigh besides the elements read (wm_plan_options'
- * sample_visit_cost, sample_step_cost): per visit of a position, and per
- * 32 elements a set operation reads (a warp's step). */
-typedef struct wm_work_costs {
-  double visit, step;
-} wm_work_costs;
-
-/* A set operation's work that reads `read` elements, under costs c. */
-static inline double wm_op_cost(const wm_work_costs *c, double read) {
-  return read + c->step * ceil(read / 32.0);
-}
-
 /* Measuring orders on the graph (order_sample.c): the plans as they will
  * run (code motion, the GPU's first-edge bound, pair counting), probes
  * random paths from a fixed seed. */
@@ -103,7 +91,6 @@ typedef struct wm_order_sampling {
   double share, read_cost;
   unsigned max_orders;
   int threads; /* measuring orders at once (0: OpenMP's default) */
-  wm_work_costs costs;
   /* with a share: the model in doubt (wm_plan_options' sample_doubt; 0:
    * never), the reads then allowed, and the margin then */
   double doubt, doubt_reads, doubt_margin;
@@ -145,8 +132,5 @@ double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t max
  * NULL) gets the elements read. */
 double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
                                    uint64_t seed, double max_reads, double *reads);
-/* The same, the work weighed by costs (NULL: none, the above). */
-double wm_plan_sampled_cost_costs(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
-                                  uint64_t seed, double max_reads, const wm_work_costs *costs, double *reads);
 
 #endif

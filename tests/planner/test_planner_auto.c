@@ -284,26 +284,3 @@ Test(planner_auto, doubt_measures_a_short_count) {
   cr_assert_leq(2.0 * taken, mine, "the order taken %g units, the model's %g", taken, mine);
   free_case(&c);
 }
-
-/* The probes' costs (wm_plan_options' sample_visit_cost and
- * sample_step_cost, the GPU's): the same random paths, so the work is the
- * unweighted work plus each cost times a count of its own (visits, warp
- * steps), linear in each cost and strictly above the unweighted work. */
-Test(planner_auto, probe_costs_add_linearly) {
-  case_graph c = make_case(wm_test_powerlaw(HUB_N, 8, HUB_HUBS, HUB_FRAC, 7), 13);
-  const wm_plan model = model_plan(&c);
-  const uint64_t maxdeg = wm_graph_max_degree(c.g);
-  double reads[5];
-  const wm_work_costs none = {0.0, 0.0}, v1 = {1.0, 0.0}, v2 = {2.0, 0.0}, s1 = {0.0, 1.0}, s2 = {0.0, 2.0};
-  const double w0 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &none, &reads[0]);
-  const double wv1 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &v1, &reads[1]);
-  const double wv2 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &v2, &reads[2]);
-  const double ws1 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &s1, &reads[3]);
-  const double ws2 = wm_plan_sampled_cost_costs(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, &s2, &reads[4]);
-  cr_assert_eq(w0, wm_plan_sampled_cost_within(&model, c.g, maxdeg, 512, 0x5eed, WM_SAMPLE_MAX_READS, NULL));
-  for (int i = 1; i < 5; i++) cr_assert_eq(reads[i], reads[0], "costs %d changed the paths", i);
-  cr_assert(wv1 > w0 && ws1 > w0, "visits %g, steps %g, none %g", wv1, ws1, w0);
-  cr_assert_float_eq(wv2 - wv1, wv1 - w0, 1e-9 * wv2, "visits: %g, %g, %g", w0, wv1, wv2);
-  cr_assert_float_eq(ws2 - ws1, ws1 - w0, 1e-9 * ws2, "steps: %g, %g, %g", w0, ws1, ws2);
-  free_case(&c);
-}
