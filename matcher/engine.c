@@ -224,15 +224,16 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  * - kDoubt, kDoubtSeconds, kDoubtMargin: where the glimpse finds kDoubt
  *   times the work the model gave its order, the model's ranking is not
  *   trusted (matching_order.c): the probes may read kDoubtSeconds' worth
- *   at the fitted read time whatever the count's share pays for (planning
- *   within the 10 ms a short count may take, where 5% of it buys no
- *   probes; the doubt's glimpses and small batches keep fewer cores busy
- *   than sampled's full measurements the read time was fitted on, so a
- *   doubt's reads take 1.5-3 ns each there, twice this in all), and
- *   another order wins at kDoubtMargin.  On the GPU corpus (every
- *   candidate order of its 93 cells timed on an H200, the plans rerun
- *   offline), the orders taken within 1.25x of the best went from 69 to 75
- *   and the worst from 14.3x to 15.9x (5.0x at twice the reads). */
+ *   at the fitted read time whatever the count's share pays for, but no
+ *   more than its whole predicted time (planning within the 10 ms a short
+ *   count may take, where 5% of it buys no probes; the doubt's glimpses
+ *   and small batches keep fewer cores busy than sampled's full
+ *   measurements the read time was fitted on, so a doubt's reads took
+ *   1.5-3 ns each on the GPU host), and another order wins at
+ *   kDoubtMargin.  On the GPU corpus (every candidate order of its 93
+ *   cells timed on an H200, the plans rerun offline), the orders taken
+ *   within 1.25x of the best went from 69 to 76; doubt thresholds of 2 and
+ *   4 did as well, a margin of 2 in doubt 71. */
 static const double kCpuUnitSeconds = 1.23e-9;
 static const double kGpuUnitSeconds = 5.41e-12;
 static const double kShare = 0.04;

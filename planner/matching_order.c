@@ -377,8 +377,10 @@ static unsigned least_among_ties(const search *s, uint8_t orders[][WM_MAX_K], un
  * which decides what is measured.  Then the other shortlisted orders are
  * glimpsed too and measured in the order of their glimpses (where too few
  * are affordable, the glimpses decide), the probes may read doubt_reads
- * whatever the share pays for, and another order wins at doubt_margin:
- * the model's preference is what is in doubt. */
+ * whatever the share pays for, but no more than the count's predicted
+ * time pays for (planning at most doubles a short count), and another
+ * order wins at doubt_margin: the model's preference is what is in
+ * doubt. */
 static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX_K], unsigned n, double *work,
                                int *measured) {
   const wm_order_sampling *smp = s->sampling;
@@ -392,9 +394,9 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     const double glimpse = measure(s, s->best, g_probes, WM_SAMPLE_MAX_READS, &glimpse_reads);
     const double per_probe = glimpse_reads / g_probes, mine = s->best_cost;
     if (smp->doubt > 0.0 && glimpse < HUGE_VAL && glimpse >= smp->doubt * mine) {
-      floor_reads = smp->doubt_reads;
+      const double count = (glimpse > mine ? glimpse : mine) / smp->read_cost, paid = smp->share * count;
+      floor_reads = smp->doubt_reads < count ? smp->doubt_reads : count;
       if (smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;
-      const double paid = smp->share * (glimpse > mine ? glimpse : mine) / smp->read_cost;
       glimpsed = rank_by_glimpse(s, orders, work, n, g_probes, per_probe, paid > floor_reads ? paid : floor_reads,
                                  threads);
       glimpse_reads += glimpsed;

@@ -222,7 +222,8 @@ typedef struct wm_plan_options {
                                    the model gave its order (default 0: never), the model is in
                                    doubt: the other shortlisted orders are glimpsed too and measured
                                    in the order of their glimpses, the probes may read
-                                   sample_doubt_reads elements whatever the share pays for, and
+                                   sample_doubt_reads elements whatever the share pays for (at
+                                   most what the count's whole predicted work pays for), and
                                    another order wins at sample_doubt_margin (where less than
                                    sample_margin) */
   double sample_doubt_reads;
