@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The planner judged offline (issue 44): the order `plan` takes now, against orders already timed.
+
+    scripts/planner-judge.py --corpus DIR [--gpu] [--list] ORDERS.csv ...
+
+ORDERS.csv: the per-run CSVs of scripts/bench-planner.sh (its -orders.csv files), best from a run
+without --top, where every candidate order of each cell was timed.  For each cell (graph, pattern)
+the program's `plan --graph DIR/GRAPH.wmg --pattern ... --json` (--gpu: the GPU's plan) is run
+with the default planner, and the order it takes is looked up among the cell's timed orders
+(`count --order` runs, the least matching time of each where several CSVs time it).  The plan is
+deterministic (the probes' reads, not a clock, bound them), so a change to the planner is judged
+on the timings without the device they were taken on: the order's regret = its matching time /
+the least of the cell's timed orders, and the probes' reads (plan's sampled_reads).  A cell whose
+order was never timed counts as unknown.  Only the order is judged: the planning time on the
+machine that runs the count is not (multiply the reads by the read time bench-planner.sh --split
+printed there).  Patterns pN are patterns/stmatch/pN.txt; others are passed as they are.
+
+Prints one summary line (cells, orders within 1.25x of the best, unknown, the worst regret, the
+reads in all); --list also prints each cell.  Exit codes: 0 ok, 1 a plan failed, 2 usage.
+"""
+import argparse
+import collections
+import csv
+import json
+import os
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def timed_orders(paths):
+    cells = collections.defaultdict(dict)
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if r["run"] == "order" and r["status"] == "ok":
+                    times = cells[(r["graph"], r["pattern"])]
+                    times[r["order"]] = min(times.get(r["order"], float("inf")), float(r["match_ms"]))
+    return cells
+
+
+def planned(binary, corpus, graph, pattern, gpu):
+    pfile = os.path.join(here, "patterns", "stmatch", pattern + ".txt")
+    cmd = [binary, "plan", "--graph", os.path.join(corpus, graph + ".wmg"), "--pattern",
+           pfile if os.path.exists(pfile) else pattern, "--json", "--quiet"] + (["--gpu"] if gpu else [])
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("planner-judge: %s: %s" % (" ".join(cmd), r.stderr.strip()))
+    j = json.loads(r.stdout)
+    return "-".join(map(str, j["order"])), j.get("sampled_reads", 0.0) or 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description="the planner's orders judged on orders already timed")
+    ap.add_argument("--corpus", required=True, help="the corpus the times were taken on (DIR/NAME.wmg)")
+    ap.add_argument("--gpu", action="store_true", help="the GPU's plan (plan --gpu)")
+    ap.add_argument("--list", action="store_true", help="print every cell")
+    ap.add_argument("csv", nargs="+", help="bench-planner.sh's -orders.csv files")
+    a = ap.parse_args()
+    binary = os.environ.get("WM_BIN", os.path.join(here, "build", "warpmatch"))
+    cells = timed_orders(a.csv)
+    within = unknown = 0
+    worst, reads = 1.0, 0.0
+    for (graph, pattern), times in sorted(cells.items()):
+        order, r = planned(binary, a.corpus, graph, pattern, a.gpu)
+        reads += r
+        t = times.get(order)
+        regret = t / min(times.values()) if t is not None else None
+        if regret is None:
+            unknown += 1
+        else:
+            within += regret <= 1.25
+            worst = max(worst, regret)
+        if a.list:
+            print("%-16s %-8s %-16s %8s %12.0f reads" % (graph, pattern, order,
+                                                        "?" if regret is None else "%.2f" % regret, r))
+    print("cells %d: within 1.25x of the best %d, unknown %d, worst %.2fx, probes' reads %.3g" %
+          (len(cells), within, unknown, worst, reads))
+
+
+if __name__ == "__main__":
+    main()
