@@ -120,6 +120,30 @@ Test(generators, kronecker_degrees_are_skewed) {
   wm_graph_destroy(g);
 }
 
+/* The largest degree: a scan of the rows, or on a graph relabelled by
+ * descending degree (not oriented) the first row; the same value either
+ * way, the degree statistics' too.  An oriented graph keeps the scan (its
+ * rows lost the order). */
+Test(generators, max_degree_of_sorted_graphs) {
+  wm_graph *g = kron(12, 5), *s = NULL, *o = NULL;
+  wm_error err;
+  cr_assert_eq(wm_graph_relabel_by_degree(g, &s, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(wm_graph_orient_by_degree(s, &o, &err), WM_OK, "%s", err.msg);
+  wm_graph *all[] = {g, s, o};
+  for (int i = 0; i < 3; i++) {
+    uint64_t scan = 0;
+    for (uint32_t v = 0; v < all[i]->n; v++)
+      if (wm_degree(all[i], v) > scan) scan = wm_degree(all[i], v);
+    wm_degree_stats st;
+    wm_graph_degree_stats(all[i], &st);
+    cr_assert_eq(wm_graph_max_degree(all[i]), scan, "graph %d", i);
+    cr_assert_eq(st.max_degree, scan, "graph %d", i);
+  }
+  cr_assert(s->flags & WM_GRAPH_DEGREE_SORTED);
+  cr_assert_gt(wm_degree(s, 0), wm_degree(o, 0), "the oriented copy's first row is not its longest");
+  for (int i = 0; i < 3; i++) wm_graph_destroy(all[i]);
+}
+
 Test(generators, rmat_uniform_quadrants_give_uniform_degrees) {
   wm_gen_options o;
   wm_gen_rmat_defaults(&o, 14, 9);
