@@ -5,8 +5,10 @@
 
 ORDERS.csv: the per-run CSVs of scripts/bench-planner.sh (its -orders.csv files), best from a run
 without --top, where every candidate order of each cell was timed.  For each cell (graph, pattern)
-the program's `plan --graph DIR/GRAPH.wmg --pattern ... --json` (--gpu: the GPU's plan) is run
-with the default planner, and the order it takes is looked up among the cell's timed orders
+the program's `plan --graph GRAPH --pattern ... --json` (--gpu: the GPU's plan) is run with the
+default planner on DIR/GRAPH.wmg renumbered by degree as `count` numbers it (`convert
+--relabel-degree` into a temporary directory: the probes' random roots, and so the choice, depend
+on the numbering), and the order it takes is looked up among the cell's timed orders
 (`count --order` runs, the least matching time of each where several CSVs time it).  The plan is
 deterministic (the probes' reads, not a clock, bound them), so a change to the planner is judged
 on the timings without the device they were taken on: the order's regret = its matching time /
@@ -25,6 +27,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -40,14 +43,26 @@ def timed_orders(paths):
     return cells
 
 
-def planned(binary, corpus, graph, pattern, gpu):
-    pfile = os.path.join(here, "patterns", "stmatch", pattern + ".txt")
-    cmd = [binary, "plan", "--graph", os.path.join(corpus, graph + ".wmg"), "--pattern",
-           pfile if os.path.exists(pfile) else pattern, "--json", "--quiet"] + (["--gpu"] if gpu else [])
+def run(cmd):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
         sys.exit("planner-judge: %s: %s" % (" ".join(cmd), r.stderr.strip()))
-    j = json.loads(r.stdout)
+    return r.stdout
+
+
+def sorted_copy(binary, corpus, graph, tmp):
+    """DIR/GRAPH.wmg renumbered by degree in tmp (once)."""
+    out = os.path.join(tmp, graph + ".wmg")
+    if not os.path.exists(out):
+        run([binary, "convert", os.path.join(corpus, graph + ".wmg"), out, "--relabel-degree", "--quiet"])
+    return out
+
+
+def planned(binary, graph_file, pattern, gpu):
+    pfile = os.path.join(here, "patterns", "stmatch", pattern + ".txt")
+    cmd = [binary, "plan", "--graph", graph_file, "--pattern",
+           pfile if os.path.exists(pfile) else pattern, "--json", "--quiet"] + (["--gpu"] if gpu else [])
+    j = json.loads(run(cmd))
     return "-".join(map(str, j["order"])), j.get("sampled_reads", 0.0) or 0.0
 
 
@@ -62,8 +77,9 @@ def main():
     cells = timed_orders(a.csv)
     within = unknown = 0
     worst, reads = 1.0, 0.0
+    tmp = tempfile.TemporaryDirectory(prefix="planner-judge-")
     for (graph, pattern), times in sorted(cells.items()):
-        order, r = planned(binary, a.corpus, graph, pattern, a.gpu)
+        order, r = planned(binary, sorted_copy(binary, a.corpus, graph, tmp.name), pattern, a.gpu)
         reads += r
         t = times.get(order)
         regret = t / min(times.values()) if t is not None else None
