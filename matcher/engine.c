@@ -231,9 +231,10 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  *   measurements the read time was fitted on, so a doubt's reads took
  *   1.5-3 ns each on the GPU host), and another order wins at
  *   kDoubtMargin.  On the GPU corpus (every candidate order of its 93
- *   cells timed on an H200, the plans rerun offline), the orders taken
- *   within 1.25x of the best went from 69 to 76; doubt thresholds of 2 and
- *   4 did as well, a margin of 2 in doubt 71. */
+ *   cells timed on an H200; scripts/planner-judge.py), the orders taken
+ *   within 1.25x of the best are 73 (without doubt 67, worst 14.5x against
+ *   6.5x); thresholds of 2 and 4 give 73 too, margins of 1.5 and 2 in
+ *   doubt 72 and 69. */
 static const double kCpuUnitSeconds = 1.23e-9;
 static const double kGpuUnitSeconds = 5.41e-12;
 static const double kShare = 0.04;
