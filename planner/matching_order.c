@@ -24,7 +24,6 @@
  * kDenseT, then by more back-edges earlier. */
 #include <math.h>
 #include <omp.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "planner_internal.h"
@@ -182,58 +181,37 @@ static int fill_trial(const search *s, wm_plan *trial, wm_error *err) {
   return 0;
 }
 
-/* One order as the model scores it (scored in parallel, chosen from in
- * the order enumerated): its estimates at gs, dense, denser and dense
- * without pairs, its back-edges, or the error that kept it unplanned. */
-typedef struct scored_order {
-  uint8_t order[WM_MAX_K];
-  int failed;
-  double cost[kModels];
-  unsigned back[WM_MAX_K];
-} scored_order;
-
-static void score_order(const search *s, wm_plan *trial, scored_order *o) {
-  memcpy(trial->order, o->order, WM_MAX_K);
+static void score_order(search *s) {
   wm_error err;
-  if ((o->failed = fill_trial(s, trial, &err))) return;
-  o->cost[0] = wm_plan_estimate_cost(trial, s->gs);
-  o->cost[1] = wm_plan_estimate_cost(trial, &s->dense);
-  if (s->shortlisting) {
-    o->cost[2] = wm_plan_estimate_cost(trial, &s->denser);
-    const uint32_t pairs = trial->pair_count;
-    trial->pair_count = WM_PAIRS_NONE;
-    o->cost[3] = wm_plan_estimate_cost(trial, &s->dense);
-    trial->pair_count = pairs;
-  }
-  back_edges(trial, o->back);
-}
-
-/* Takes a scored order into the shortlists and the best so far, as if
- * scored now (the first found first among equals). */
-static void take_order(search *s, const scored_order *o) {
-  if (o->failed) {
-    if (s->first_err.code == WM_OK) { /* the first failure's message, planned again */
-      memcpy(s->trial.order, o->order, WM_MAX_K);
-      fill_trial(s, &s->trial, &s->first_err);
-    }
+  if (fill_trial(s, &s->trial, &err)) {
+    if (s->first_err.code == WM_OK) s->first_err = err;
     return;
   }
-  const double cost = o->cost[0], dense = o->cost[1];
+  double cost = wm_plan_estimate_cost(&s->trial, s->gs), dense = wm_plan_estimate_cost(&s->trial, &s->dense);
   s->scored++;
-  if (s->shortlisting)
-    for (unsigned m = 0; m < kModels; m++) shortlist_add(&s->shortlists[m], o->cost[m], o->order);
+  if (s->shortlisting) {
+    shortlist_add(&s->shortlists[0], cost, s->trial.order);
+    shortlist_add(&s->shortlists[1], dense, s->trial.order);
+    shortlist_add(&s->shortlists[2], wm_plan_estimate_cost(&s->trial, &s->denser), s->trial.order);
+    const uint32_t pairs = s->trial.pair_count;
+    s->trial.pair_count = WM_PAIRS_NONE;
+    shortlist_add(&s->shortlists[3], wm_plan_estimate_cost(&s->trial, &s->dense), s->trial.order);
+    s->trial.pair_count = pairs;
+  }
+  unsigned back[WM_MAX_K];
+  back_edges(&s->trial, back);
   int better = !s->found || cost < s->best_cost * (1.0 - kNear);
   if (!better && cost <= s->best_cost * (1.0 + kNear)) {
     better = dense < s->best_dense * (1.0 - 1e-9);
     if (!better && dense <= s->best_dense * (1.0 + 1e-9))
-      better = compare_back(o->back, s->best_back, s->trial.k) < 0;
+      better = compare_back(back, s->best_back, s->trial.k) < 0;
   }
   if (!better) return;
   s->found = 1;
   s->best_cost = cost;
   s->best_dense = dense;
-  memcpy(s->best, o->order, WM_MAX_K);
-  memcpy(s->best_back, o->back, sizeof s->best_back);
+  memcpy(s->best, s->trial.order, WM_MAX_K);
+  memcpy(s->best_back, back, sizeof back);
 }
 
 /* An automorphism maps an order to an equivalent one (same masks, same
@@ -252,29 +230,13 @@ static int orbit_smallest(const search *s, unsigned depth, unsigned v) {
   return 1;
 }
 
-/* The orders enumerated, in a growing array. */
-typedef struct order_list {
-  scored_order *at;
-  unsigned n, cap;
-  int failed; /* out of memory */
-} order_list;
-
-/* Depth-first over orders whose every vertex touches an earlier one,
- * appended to list; visiting candidates in ascending order makes the
- * first of equal orders the lexicographically smallest. */
-static void enumerate(search *s, unsigned depth, unsigned used, order_list *list) {
+/* Depth-first over orders whose every vertex touches an earlier one;
+ * visiting candidates in ascending order makes the first of equal orders
+ * the lexicographically smallest. */
+static void enumerate(search *s, unsigned depth, unsigned used) {
   const wm_pattern *p = &s->trial.pattern;
   if (depth == p->k) {
-    if (list->n == list->cap) {
-      const unsigned cap = list->cap ? 2 * list->cap : 256;
-      scored_order *at = realloc(list->at, cap * sizeof *at);
-      if (!at) {
-        list->failed = 1;
-        return;
-      }
-      list->at = at, list->cap = cap;
-    }
-    memcpy(list->at[list->n++].order, s->trial.order, WM_MAX_K);
+    score_order(s);
     return;
   }
   for (unsigned v = 0; v < p->k; v++) {
@@ -282,32 +244,8 @@ static void enumerate(search *s, unsigned depth, unsigned used, order_list *list
     if (depth > 0 && !(p->adj[v] & used)) continue;
     if (s->aut && !orbit_smallest(s, depth, v)) continue;
     s->trial.order[depth] = (uint8_t)v;
-    enumerate(s, depth + 1, used | (1u << v), list);
+    enumerate(s, depth + 1, used | (1u << v));
   }
-}
-
-/* Every connected order scored, on several threads where there are
- * enough of them to pay for starting the threads (a 7-vertex pattern
- * has hundreds, each planned in full), then taken one by one in the order
- * enumerated: the same choice on any number of threads. */
-#define kParallelOrders 64u
-static int score_orders(search *s, int threads, wm_error *err) {
-  order_list list = {0};
-  enumerate(s, 0, 0, &list);
-  if (list.failed) {
-    free(list.at);
-    return wm_fail(err, WM_EINPUT, "pattern '%s': out of memory for its matching orders", s->trial.pattern.name);
-  }
-  const unsigned n = list.n;
-#pragma omp parallel num_threads(threads) if (n >= kParallelOrders)
-  {
-    wm_plan trial = s->trial;
-#pragma omp for schedule(dynamic, 8)
-    for (unsigned i = 0; i < n; i++) score_order(s, &trial, &list.at[i]);
-  }
-  for (unsigned i = 0; i < n; i++) take_order(s, &list.at[i]);
-  free(list.at);
-  return WM_OK;
 }
 
 /* One order's sampled work (HUGE_VAL where it cannot be planned), its
@@ -566,8 +504,7 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
   s.code_motion = code_motion;
   s.pair_count = pair_count;
   wm_error_clear(&s.first_err);
-  int rc = score_orders(&s, sampling && sampling->threads > 0 ? sampling->threads : omp_get_max_threads(), err);
-  if (rc) return rc;
+  enumerate(&s, 0, 0);
   if (!s.found) {
     if (s.first_err.code != WM_OK) {
       if (err) *err = s.first_err;
