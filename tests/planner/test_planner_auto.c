@@ -6,7 +6,9 @@
  * it; on a tiny graph it measures nothing beside a glimpse of the model's
  * order and plans in little time; at the rule's boundary two orders are
  * measured just above the share that pays for them and none just below;
- * the bound on the orders measured holds. */
+ * the bound on the orders measured holds; where the glimpse puts the
+ * model in doubt, a count too short for its share is measured anyway, but
+ * never for more than the count's whole predicted time. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -244,37 +246,49 @@ Test(planner_auto, model_ties_go_to_the_probes, .timeout = 300) {
   cr_assert_geq(ties, 1u, "no pattern had a measured tie on facebook");
 }
 
-/* A Chung-Lu graph of exponent 2.1 (3,000 vertices, mean degree 4) and
- * p13, planned for the GPU: the glimpse of the model's order finds many
- * times the work the model gave it, so the model is in doubt
- * (wm_plan_options' sample_doubt, set by wm_engine_plan_policy).  Without
- * doubt the GPU count's share pays for no probes beside the glimpse, and
- * the model's order stays; in doubt the others are glimpsed and measured
- * within the doubt's reads (a batch's slack beyond them), and the order
- * taken does at most half the model's work as 4096 probes measure it. */
-Test(planner_auto, doubt_measures_a_short_count) {
+/* A Chung-Lu graph of exponent 2.1 and mean degree 4, and p13, planned
+ * for the GPU. */
+static case_graph chung_lu_p13(uint64_t n) {
   wm_gen_model gm;
-  wm_gen_model_defaults(&gm, WM_GEN_CHUNG_LU, 3000, 3);
+  wm_gen_model_defaults(&gm, WM_GEN_CHUNG_LU, n, 3);
   gm.mean_degree = 4.0;
   gm.exponent = 2.1;
   wm_graph *raw;
   wm_error err;
   cr_assert_eq(wm_generate_model(&gm, &raw, &err), WM_OK, "%s", err.msg);
-  case_graph c = make_case(raw, 13);
+  return make_case(raw, 13);
+}
+
+/* The plans of the GPU's auto policy without doubt (trusted), with it
+ * (doubted), and the model's, on c. */
+static void doubt_plans(const case_graph *c, wm_plan_options *po, wm_plan *model, wm_plan *trusted, wm_plan *doubted) {
+  wm_error err;
+  wm_plan_options_init(po);
+  wm_engine_plan_policy(po, 1, 1);
+  cr_assert_eq(wm_plan_build(&c->p, &c->gs, po, model, &err), WM_OK, "%s", err.msg);
+  po->sample_graph = c->g;
+  cr_assert_gt(po->sample_doubt, 1.0);
+  const double doubt = po->sample_doubt;
+  po->sample_doubt = 0.0;
+  cr_assert_eq(wm_plan_build(&c->p, &c->gs, po, trusted, &err), WM_OK, "%s", err.msg);
+  po->sample_doubt = doubt;
+  cr_assert_eq(wm_plan_build(&c->p, &c->gs, po, doubted, &err), WM_OK, "%s", err.msg);
+}
+
+/* 10,000 vertices: the glimpse of the model's order finds many times the
+ * work the model gave it, so the model is in doubt (wm_plan_options'
+ * sample_doubt, set by wm_engine_plan_policy).  Without doubt the GPU
+ * count's share pays for no probes beside the glimpse, and the model's
+ * order stays; in doubt the others are glimpsed and measured within the
+ * doubt's reads (a batch's slack beyond them), and the order taken does at
+ * most half the model's work as 4096 probes measure it. */
+Test(planner_auto, doubt_measures_a_short_count) {
+  case_graph c = chung_lu_p13(10000);
   wm_plan_options po;
-  wm_plan_options_init(&po);
-  wm_engine_plan_policy(&po, 1, 1);
   wm_plan model, trusted, doubted;
-  cr_assert_eq(wm_plan_build(&c.p, &c.gs, &po, &model, &err), WM_OK, "%s", err.msg);
-  po.sample_graph = c.g;
-  cr_assert_gt(po.sample_doubt, 1.0);
-  const double doubt = po.sample_doubt;
-  po.sample_doubt = 0.0;
-  cr_assert_eq(wm_plan_build(&c.p, &c.gs, &po, &trusted, &err), WM_OK, "%s", err.msg);
+  doubt_plans(&c, &po, &model, &trusted, &doubted);
   cr_assert_eq(trusted.sampled_orders, 1u, "the share alone measured %u orders", trusted.sampled_orders);
   cr_assert(!memcmp(trusted.order, model.order, WM_MAX_K));
-  po.sample_doubt = doubt;
-  cr_assert_eq(wm_plan_build(&c.p, &c.gs, &po, &doubted, &err), WM_OK, "%s", err.msg);
   cr_assert_gt(doubted.sampled_orders, 1u);
   cr_assert_leq(doubted.sampled_reads, 1.25 * po.sample_doubt_reads, "%g reads, the doubt's %g",
                 doubted.sampled_reads, po.sample_doubt_reads);
@@ -282,5 +296,22 @@ Test(planner_auto, doubt_measures_a_short_count) {
   const double mine = wm_plan_sampled_cost(&model, c.g, maxdeg, 4096, 0x5eed);
   const double taken = wm_plan_sampled_cost(&doubted, c.g, maxdeg, 4096, 0x5eed);
   cr_assert_leq(2.0 * taken, mine, "the order taken %g units, the model's %g", taken, mine);
+  free_case(&c);
+}
+
+/* 1,000 vertices: the same doubt, but the count's whole predicted time (its
+ * glimpsed work at the read cost) pays for fewer reads than the doubt
+ * allows, and no more are read: planning at most doubles a short count. */
+Test(planner_auto, doubt_bounded_by_the_count) {
+  case_graph c = chung_lu_p13(1000);
+  wm_plan_options po;
+  wm_plan model, trusted, doubted;
+  doubt_plans(&c, &po, &model, &trusted, &doubted);
+  const double whole = fmax(trusted.sampled_cost, model.est_cost) / po.sample_read_cost;
+  cr_assert_gt(trusted.sampled_cost, 4.0 * model.est_cost, "glimpse %g, the model's %g: no doubt here",
+               trusted.sampled_cost, model.est_cost);
+  cr_assert_lt(whole, po.sample_doubt_reads, "the count pays for %g reads, the doubt allows %g", whole,
+               po.sample_doubt_reads);
+  cr_assert_leq(doubted.sampled_reads, 1.25 * whole, "%g reads, the count's whole %g", doubted.sampled_reads, whole);
   free_case(&c);
 }
