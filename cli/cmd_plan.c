@@ -20,7 +20,9 @@ static const wm_optspec spec[] = {
 };
 
 /* The plan as the library writes it: text or JSON, with the statistics
- * it was planned from (the graph's own numbering, as measured here). */
+ * it was planned from.  The graph is renumbered by degree as count and
+ * list renumber it, so that the orders the probes measure, whose random
+ * roots depend on the numbering, and the choice are the ones they make. */
 static int plan(const wm_cli *cli, warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
                 char **text, warpmatch_match_result *r, wm_error *err) {
   warpmatch_match_options o;
@@ -30,7 +32,6 @@ static int plan(const wm_cli *cli, warpmatch_context *ctx, const warpmatch_graph
   o.count.embeddings = wm_cli_flag(cli, "embeddings");
   o.code_motion = !wm_cli_flag(cli, "no-code-motion");
   o.pair_count = !wm_cli_flag(cli, "no-pair-count");
-  o.relabel = 0;
   unsigned order[WARPMATCH_MAX_PATTERN_VERTICES], n;
   int rc = wm_cli_order(cli, order, &n, err);
   if (!rc) rc = wm_cli_planner(cli, &o, err);

@@ -8,7 +8,8 @@ without --top, where every candidate order of each cell was timed.  For each cel
 the program's `plan --graph GRAPH --pattern ... --json` (--gpu: the GPU's plan) is run with the
 default planner on DIR/GRAPH.wmg renumbered by degree as `count` numbers it (`convert
 --relabel-degree` into a temporary directory: the probes' random roots, and so the choice, depend
-on the numbering), and the order it takes is looked up among the cell's timed orders
+on the numbering; plan renumbers so itself since 2026-11-30, builds before did not), and the order
+it takes is looked up among the cell's timed orders
 (`count --order` runs, the least matching time of each where several CSVs time it).  The plan is
 deterministic (the probes' reads, not a clock, bound them), so a change to the planner is judged
 on the timings without the device they were taken on: the order's regret = its matching time /
