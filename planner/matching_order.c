@@ -378,9 +378,10 @@ static unsigned least_among_ties(const search *s, uint8_t orders[][WM_MAX_K], un
  * glimpsed too and measured in the order of their glimpses (where too few
  * are affordable, the glimpses decide), the probes may read doubt_reads
  * whatever the share pays for, but no more than the count's predicted
- * time pays for (planning at most doubles a short count), and another
- * order wins at doubt_margin: the model's preference is what is in
- * doubt. */
+ * time pays for (planning at most doubles a short count), and, where the
+ * share alone would not pay for measuring (a short count), another order
+ * wins at doubt_margin: the model's preference is what is in doubt, and
+ * a long count keeps the margin that guards it from the probes' errors. */
 static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX_K], unsigned n, double *work,
                                int *measured) {
   const wm_order_sampling *smp = s->sampling;
@@ -395,8 +396,10 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     const double per_probe = glimpse_reads / g_probes, mine = s->best_cost;
     if (smp->doubt > 0.0 && glimpse < HUGE_VAL && glimpse >= smp->doubt * mine) {
       const double count = (glimpse > mine ? glimpse : mine) / smp->read_cost, paid = smp->share * count;
+      double unused;
+      const int share_pays = affordable(s, n, glimpse, mine, glimpse_reads, per_probe, 0.0, &unused) >= 2;
       floor_reads = smp->doubt_reads < count ? smp->doubt_reads : count;
-      if (smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;
+      if (!share_pays && smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;
       glimpsed = rank_by_glimpse(s, orders, work, n, g_probes, per_probe, paid > floor_reads ? paid : floor_reads,
                                  threads);
       glimpse_reads += glimpsed;

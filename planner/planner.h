@@ -223,9 +223,9 @@ typedef struct wm_plan_options {
                                    doubt: the other shortlisted orders are glimpsed too and measured
                                    in the order of their glimpses, the probes may read
                                    sample_doubt_reads elements whatever the share pays for (at
-                                   most what the count's whole predicted work pays for), and
-                                   another order wins at sample_doubt_margin (where less than
-                                   sample_margin) */
+                                   most what the count's whole predicted work pays for), and,
+                                   where the share alone pays for no measuring, another order
+                                   wins at sample_doubt_margin (where less than sample_margin) */
   double sample_doubt_reads;
   double sample_doubt_margin;
   wm_plan_candidates *candidates; /* NULL (default), or filled with the orders weighed (n = 0
