@@ -263,12 +263,12 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) 
 }
 
 /* Timed slices: the share of the count's predicted time (its work at
- * kCpuUnitSeconds or kGpuUnitSeconds) that timing slices may take (the issue's 5%;
- * the probes' kShare is spent before, on their own budget, which already
- * fills most of the 5% by itself: charged to the slices, it left none on
- * kron-14 p19, 5 s).  A slice under WM_SLICE_MIN_SECONDS times thread
- * start-up and the clock rather than the order, and one of fewer than
- * kSliceMinRoots vertices the few it happens to hold. */
+ * kCpuUnitSeconds or kGpuUnitSeconds) that timing slices may take (the
+ * issue's 5%; the probes' kShare is spent before, on their own budget,
+ * which already fills most of the 5% by itself: charged to the slices, it
+ * left none on kron-14 p19, 5 s).  A slice under WM_SLICE_MIN_SECONDS
+ * times thread start-up and the clock rather than the order, and one of
+ * fewer than kSliceMinRoots vertices the few it happens to hold. */
 static const double kSliceShare = 0.05;
 static const uint32_t kSliceMinRoots = 4;
 
@@ -330,4 +330,3 @@ int wm_engine_ball(const wm_graph *g, uint32_t v, unsigned hops, int threads, co
   wm_bfs_result_free(&br);
   return WM_OK;
 }
-

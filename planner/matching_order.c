@@ -288,22 +288,22 @@ static unsigned shortlisted(const search *s, uint8_t orders[WM_PLAN_MAX_CANDIDAT
 
 /* What measuring may cost (auto, share > 0), from a glimpse of the model's
  * order (a sixteenth of the probes, at least WM_SAMPLE_MIN_PROBES): the
- * count's work W is predicted as the larger of the glimpse's estimate and
- * the model's (both miss the dense cores of skewed graphs, for different
- * reasons: rare heavy paths, mean sizes), and share * W count work units
- * buy the probes, each element a probe reads weighed at read_cost of them
- * (fitted on the corpus: engine.c).  An order measured takes at least
+ * count's work W is predicted by the caller as the larger of the glimpse's
+ * estimate and the model's (both miss the dense cores of skewed graphs,
+ * for different reasons: rare heavy paths, mean sizes; HUGE_VAL where the
+ * glimpse failed), and share * W count work units buy the probes, each
+ * element a probe reads weighed at read_cost of them (fitted on the
+ * corpus: engine.c).  An order measured takes at least
  * WM_SAMPLE_AFFORD_PROBES probes, each about as many reads as the
  * glimpse's, so k orders (the model's and the next k-1 shortlisted) are
  * measured where that many fit, at most max_orders, the reads split evenly
  * among them (at most a full measurement's each), the reads at least
  * floor_reads in all.  Returns k; below 2 the glimpse stands and nothing
  * else is measured. */
-static unsigned affordable(const search *s, unsigned n, double glimpse, double mine, double glimpse_reads,
-                           double per_probe, double floor_reads, double *per_order) {
+static unsigned affordable(const search *s, unsigned n, double work, double glimpse_reads, double per_probe,
+                           double floor_reads, double *per_order) {
   const wm_order_sampling *smp = s->sampling;
-  if (!(glimpse < HUGE_VAL)) return 0;
-  const double work = glimpse > mine ? glimpse : mine;
+  if (!(work < HUGE_VAL)) return 0;
   double reads = smp->share * work / smp->read_cost;
   reads = (reads > floor_reads ? reads : floor_reads) - glimpse_reads;
   double least = per_probe * (WM_SAMPLE_AFFORD_PROBES < smp->probes ? WM_SAMPLE_AFFORD_PROBES : smp->probes);
@@ -394,17 +394,18 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     if (g_probes > smp->probes) g_probes = smp->probes;
     const double glimpse = measure(s, s->best, g_probes, WM_SAMPLE_MAX_READS, &glimpse_reads);
     const double per_probe = glimpse_reads / g_probes, mine = s->best_cost;
+    const double predicted = glimpse > mine ? glimpse : mine; /* HUGE_VAL where the glimpse failed */
     if (smp->doubt > 0.0 && glimpse < HUGE_VAL && glimpse >= smp->doubt * mine) {
-      const double count = (glimpse > mine ? glimpse : mine) / smp->read_cost, paid = smp->share * count;
+      const double count = predicted / smp->read_cost, paid = smp->share * count;
       double unused;
-      const int share_pays = affordable(s, n, glimpse, mine, glimpse_reads, per_probe, 0.0, &unused) >= 2;
+      const int share_pays = affordable(s, n, predicted, glimpse_reads, per_probe, 0.0, &unused) >= 2;
       floor_reads = smp->doubt_reads < count ? smp->doubt_reads : count;
       if (!share_pays && smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;
       glimpsed = rank_by_glimpse(s, orders, work, n, g_probes, per_probe, paid > floor_reads ? paid : floor_reads,
                                  threads);
       glimpse_reads += glimpsed;
     }
-    const unsigned affords = affordable(s, n, glimpse, mine, glimpse_reads, per_probe, floor_reads, &max_reads);
+    const unsigned affords = affordable(s, n, predicted, glimpse_reads, per_probe, floor_reads, &max_reads);
     if (affords < 2) { /* the glimpses decide (orders[1] the least of the others'), or the model's stands */
       const int other = glimpsed > 0.0 && work[1] * margin <= glimpse;
       plan->sampled_orders = glimpsed > 0.0 ? n : 1;
