@@ -224,16 +224,14 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  *   the budget pays for them (8 orders missed kron-14 p19's best, ranked
  *   past them: 3.2x).
  * - kDoubt, kDoubtSeconds, kDoubtMargin: where the glimpse finds kDoubt
- *   times the work the model gave its order, the model's ranking is not
- *   trusted (matching_order.c): the probes may read kDoubtSeconds' worth
- *   whatever the count's share pays for, but no more than its whole
- *   predicted time (planning within the 10 ms a short count may take,
- *   where 5% of it buys no probes), and, where the share alone would not
- *   pay for measuring, another order wins at kDoubtMargin.  On the GPU
- *   corpus (every candidate order of its 93 cells timed on an H200;
+ *   times the work the model gave its order and the count's share pays for
+ *   no measuring, the model's ranking is not trusted (matching_order.c):
+ *   the probes may read kDoubtSeconds' worth, but no more than the count's
+ *   whole predicted time (planning within the 10 ms a short count may
+ *   take), and another order wins at kDoubtMargin.  On the GPU corpus
+ *   (every candidate order of its 93 cells timed on an H200;
  *   scripts/planner-judge.py), the orders taken within 1.25x of the best
- *   are 72 (without doubt 65, worst 14.5x against 6.5x); thresholds of 2
- *   and 4 give 72 too, margins of 1.5 and 2 in doubt 71 and 70. */
+ *   are 71 (without doubt 65, worst 14.5x against 6.5x). */
 static const double kCpuUnitSeconds = 1.23e-9;
 static const double kGpuUnitSeconds = 5.41e-12;
 static const double kShare = 0.04;

@@ -374,14 +374,14 @@ static unsigned least_among_ties(const search *s, uint8_t orders[][WM_MAX_K], un
  * Doubt (smp->doubt): where the glimpse finds that many times the work
  * the model gave its order, the model's mean sizes miss this graph (the
  * hubs an order nests lists of), and so may its ranking of the others,
- * which decides what is measured.  Then the other shortlisted orders are
- * glimpsed too and measured in the order of their glimpses (where too few
- * are affordable, the glimpses decide), the probes may read doubt_reads
- * whatever the share pays for, but no more than the count's predicted
- * time pays for (planning at most doubles a short count), and, where the
- * share alone would not pay for measuring (a short count), another order
- * wins at doubt_margin: the model's preference is what is in doubt, and
- * a long count keeps the margin that guards it from the probes' errors. */
+ * which decides what is measured.  Where the count's share then pays for
+ * no measuring (a short count; a long one measures on its share, under
+ * the margin that guards the model's order from the probes' errors), the
+ * other shortlisted orders are glimpsed and measured in the order of their
+ * glimpses (where too few are affordable, the glimpses decide), the probes
+ * may read doubt_reads but no more than the count's predicted time pays
+ * for (planning at most doubles a short count), and another order wins at
+ * doubt_margin. */
 static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX_K], unsigned n, double *work,
                                int *measured) {
   const wm_order_sampling *smp = s->sampling;
@@ -395,14 +395,13 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     const double glimpse = measure(s, s->best, g_probes, WM_SAMPLE_MAX_READS, &glimpse_reads);
     const double per_probe = glimpse_reads / g_probes, mine = s->best_cost;
     const double predicted = glimpse > mine ? glimpse : mine; /* HUGE_VAL where the glimpse failed */
-    if (smp->doubt > 0.0 && glimpse < HUGE_VAL && glimpse >= smp->doubt * mine) {
-      const double count = predicted / smp->read_cost, paid = smp->share * count;
-      double unused;
-      const int share_pays = affordable(s, n, predicted, glimpse_reads, per_probe, 0.0, &unused) >= 2;
+    double unused;
+    if (smp->doubt > 0.0 && glimpse < HUGE_VAL && glimpse >= smp->doubt * mine &&
+        affordable(s, n, predicted, glimpse_reads, per_probe, 0.0, &unused) < 2) {
+      const double count = predicted / smp->read_cost;
       floor_reads = smp->doubt_reads < count ? smp->doubt_reads : count;
-      if (!share_pays && smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;
-      glimpsed = rank_by_glimpse(s, orders, work, n, g_probes, per_probe, paid > floor_reads ? paid : floor_reads,
-                                 threads);
+      if (smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;
+      glimpsed = rank_by_glimpse(s, orders, work, n, g_probes, per_probe, floor_reads, threads);
       glimpse_reads += glimpsed;
     }
     const unsigned affords = affordable(s, n, predicted, glimpse_reads, per_probe, floor_reads, &max_reads);

@@ -219,13 +219,13 @@ typedef struct wm_plan_options {
   unsigned sample_max_orders;   /* with a share: at most this many orders measured (0: no bound) */
   int sample_threads;           /* orders measured at once (default 0: all cores) */
   double sample_doubt;          /* with a share: where the glimpse finds this many times the work
-                                   the model gave its order (default 0: never), the model is in
-                                   doubt: the other shortlisted orders are glimpsed too and measured
-                                   in the order of their glimpses, the probes may read
-                                   sample_doubt_reads elements whatever the share pays for (at
-                                   most what the count's whole predicted work pays for), and,
-                                   where the share alone pays for no measuring, another order
-                                   wins at sample_doubt_margin (where less than sample_margin) */
+                                   the model gave its order (default 0: never) and the share pays
+                                   for no measuring, the model is in doubt: the other shortlisted
+                                   orders are glimpsed too and measured in the order of their
+                                   glimpses, the probes may read sample_doubt_reads elements (at
+                                   most what the count's whole predicted work pays for), and
+                                   another order wins at sample_doubt_margin (where less than
+                                   sample_margin) */
   double sample_doubt_reads;
   double sample_doubt_margin;
   wm_plan_candidates *candidates; /* NULL (default), or filled with the orders weighed (n = 0
