@@ -27,7 +27,11 @@ typedef struct wm_acc {
   int overflow;
 } wm_acc;
 
+/* Two factors of 64 bits (nearly every one: degrees, triangles, counts
+ * below 2^63) take one multiply that cannot overflow; the checked 128-bit
+ * product is a sequence of several. */
 static inline wm_i128 wm_mul_chk(wm_i128 a, wm_i128 b, int *overflow) {
+  if (a == (int64_t)a && b == (int64_t)b) return (wm_i128)(int64_t)a * (int64_t)b;
   wm_i128 r;
   if (__builtin_mul_overflow(a, b, &r)) *overflow = 1;
   return r;
@@ -51,6 +55,12 @@ static inline void wm_acc_add(wm_acc *a, wm_i128 x) { a->v = wm_add_chk(a->v, x,
  * a vertex's or an edge's triangles). */
 static inline wm_i128 wm_choose(wm_i128 x, unsigned r) {
   if (x < (wm_i128)r) return 0;
+  /* In 64 bits where the products fit: a 128-bit division is a library
+   * call, a 64-bit one by a constant a multiply. */
+  const uint64_t y = (uint64_t)x;
+  if (r == 2 && x < ((wm_i128)1 << 32)) return (wm_i128)(y * (y - 1) / 2);
+  if (r == 3 && x < ((wm_i128)1 << 21)) return (wm_i128)(y * (y - 1) * (y - 2) / 6);
+  if (r == 4 && x < ((wm_i128)1 << 16)) return (wm_i128)(y * (y - 1) * (y - 2) / 6 * (y - 3) / 4);
   switch (r) {
   case 2: return x * (x - 1) / 2;
   case 3: return x * (x - 1) * (x - 2) / 6;

@@ -79,6 +79,30 @@ int wm_gpu_graph_keep(const wm_gpu_graph *gg, int dev, void *p, size_t bytes, ui
 struct wm_monitor;
 void wm_gpu_stop_word_free(struct wm_monitor *m);
 
+/* Large copies between pageable host memory and the current device at the
+ * link's speed.  The driver stages a pageable copy through a small pinned
+ * buffer of its own, one thread faulting in a fresh destination page by
+ * page, several times slower for gigabytes.  A stage is a
+ * pinned double buffer and a stream of its own (synchronised with the
+ * default stream like any blocking one) for the copies of one batch; the
+ * host's side of each chunk goes through every OpenMP thread
+ * (wm_host_copy) while the other chunk crosses the link.  Copies below
+ * WM_STAGE_MIN, or through a NULL stage (creating one may fail, as pinning
+ * can: the copies then go as they would have), are plain ones.  Each copy
+ * returns once its data is in place; a failure is WM_EDEVICE (without
+ * CUDA, always). */
+#define WM_STAGE_MIN ((size_t)32 << 20)
+typedef struct wm_stage wm_stage;
+typedef enum { WM_TO_DEVICE, WM_TO_HOST } wm_copy_way;
+wm_stage *wm_stage_create(void); /* NULL where the pinned buffer or the stream cannot be had */
+void wm_stage_destroy(wm_stage *s);
+int wm_stage_copy(wm_stage *s, void *dst, const void *src, size_t bytes, wm_copy_way way, wm_error *err);
+
+/* dst = src, n bytes, copied by the host's OpenMP threads in equal parts
+ * where n is large: a fresh destination's pages are then faulted in by all
+ * of them at once, not one after another (host_copy.c). */
+void wm_host_copy(void *dst, const void *src, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,9 @@
 # size and device, one run of `warpmatch orbits --format orca`, its counting
 # seconds (--json's `seconds`) and wall seconds; with ORCA_BIN (ORCA built
 # from its public source: `orca node SIZE IN OUT`), ORCA's wall seconds on
-# the same graph and whether its output equals ours byte for byte (cmp).
+# the same graph, its own count's seconds (the `total:` it prints: its
+# stages, without reading and writing, by clock()) and whether its output
+# equals ours byte for byte (cmp).
 #
 #   scripts/bench-orbits.sh [--graphs "G ..."] [--sizes "4 5"] [--devices "gpu cpu"] [--threads N] [--runs R]
 #                           [--gpus N] [--totals]
@@ -87,7 +89,7 @@ EOF
 json_field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 median() { sort -g | awk '{v[NR] = $1} END {printf "%.4f", v[int((NR + 1) / 2)]}'; }
 
-printf '%-28s %4s %6s %7s %10s %10s %10s %8s' graph size device threads count_s wall_s orca_s same
+printf '%-28s %4s %6s %7s %10s %10s %10s %12s %8s' graph size device threads count_s wall_s orca_s orca_count_s same
 [ "$totals" = 1 ] && printf ' %10s %9s %9s  %s' totals_s x_totals ns_wedge 'phases_s(aggr/walks/cliques/solve)'
 echo
 for gspec in $graphs; do
@@ -98,7 +100,7 @@ for gspec in $graphs; do
     g=$gspec
   fi
   name=$(basename "$gspec")
-  orca_s=- ; orca_out=
+  orca_s=- ; orca_count=- ; orca_out=
   wedges=0
   if [ "$totals" = 1 ]; then
     "$bin" motifs "$g" --size 3 --device cpu --json --quiet --no-cache >"$work/wedges.json"
@@ -108,9 +110,10 @@ for gspec in $graphs; do
     if [ -n "${ORCA_BIN:-}" ]; then
       orca_input "$g" >"$work/orca.in"
       t0=$(date +%s%N)
-      "$ORCA_BIN" node "$size" "$work/orca.in" "$work/orca.out" >/dev/null
+      "$ORCA_BIN" node "$size" "$work/orca.in" "$work/orca.out" >"$work/orca.log"
       t1=$(date +%s%N)
       orca_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
+      orca_count=$(awk '/^total:/ {print $2}' "$work/orca.log")
       orca_out=$work/orca.out
     fi
     for device in $devices; do
@@ -129,7 +132,8 @@ for gspec in $graphs; do
       ran=$(json_field device <"$work/ours.json")
       same=-
       [ -n "$orca_out" ] && { cmp -s "$orca_out" "$work/ours.out" && same=yes || same=NO; }
-      printf '%-28s %4s %6s %7s %10.3f %10s %10s %8s' "$name" "$size" "$ran" "${threads:-all}" "$secs" "$wall" "$orca_s" "$same"
+      printf '%-28s %4s %6s %7s %10.3f %10s %10s %12s %8s' "$name" "$size" "$ran" "${threads:-all}" "$secs" "$wall" "$orca_s" \
+        "$orca_count" "$same"
       if [ "$totals" = 1 ]; then
         tot_all=()
         for ((r = 0; r < runs; r++)); do

@@ -698,8 +698,10 @@ cudaError_t upload(T **dst, const void *src, size_t bytes) {
  * and the blocks' scratch (zeroed), on the current device: as many blocks
  * as run at once, fewer where their scratch would pass 3/4 of the free
  * memory, for the kernels' instances of one device or of several (dealt).
- * p takes every vertex and arc from b's own counters. */
-int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t blocks[2], wm_error *err) {
+ * p takes every vertex and arc from b's own counters.  The large inputs go
+ * through stage where not NULL. */
+int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t blocks[2], wm_error *err,
+            wm_stage *stage = NULL) {
   const wm_graph *g = in.g;
   int dev = 0, sms = 0;
   WM_CU(cudaGetDevice(&dev));
@@ -712,9 +714,14 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t block
     off = b.own_off, adj = b.own_adj;
   }
   WM_CU(upload(&b.order, in.order, n * sizeof *in.order));
-  WM_CU(upload(&b.tri, in.tri, m * sizeof *in.tri));
-  WM_CU(upload(&b.cn_at, in.cn_at, (m + 1) * sizeof *in.cn_at));
-  WM_CU(upload(&b.cn_list, in.cn_list, in.cn_at[m] * sizeof *in.cn_list));
+  const size_t lists = in.cn_at[m] ? in.cn_at[m] : 1;
+  WM_CU(cudaMalloc(&b.tri, (m ? m : 1) * sizeof *b.tri));
+  WM_CU(cudaMalloc(&b.cn_at, (m + 1) * sizeof *b.cn_at));
+  WM_CU(cudaMalloc(&b.cn_list, lists * sizeof *b.cn_list));
+  if (wm_stage_copy(stage, b.tri, in.tri, m * sizeof *in.tri, WM_TO_DEVICE, err) ||
+      wm_stage_copy(stage, b.cn_at, in.cn_at, (m + 1) * sizeof *in.cn_at, WM_TO_DEVICE, err) ||
+      wm_stage_copy(stage, b.cn_list, in.cn_list, in.cn_at[m] * sizeof *in.cn_list, WM_TO_DEVICE, err))
+    return err->code;
   WM_CU(cudaMalloc(&b.next, 2 * sizeof *b.next)); /* vertex_walks', wheels' */
   WM_CU(cudaMalloc(&b.tdeg, (m ? m : 1) * sizeof *b.tdeg));
   WM_CU(cudaMalloc(&b.F, (m ? m : 1) * sizeof *b.F));
@@ -762,14 +769,16 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t block
   return WM_OK;
 }
 
-int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_error *err) {
+int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_stage *stage, wm_error *err) {
   const size_t m = g->m;
-  WM_CU(cudaMemcpy(w->tdeg, b.tdeg, m * sizeof *w->tdeg, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->F, b.F, m * sizeof *w->F, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->c4e, b.c4e, m * sizeof *w->c4e, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->toward, b.toward, m * sizeof *w->toward, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->walked, b.walked, (size_t)g->n * sizeof *w->walked, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->tips, b.tips, 2 * (size_t)g->n * sizeof *w->tips, cudaMemcpyDeviceToHost));
+  const wm_copy_way back = WM_TO_HOST;
+  if (wm_stage_copy(stage, w->tdeg, b.tdeg, m * sizeof *w->tdeg, back, err) ||
+      wm_stage_copy(stage, w->F, b.F, m * sizeof *w->F, back, err) ||
+      wm_stage_copy(stage, w->c4e, b.c4e, m * sizeof *w->c4e, back, err) ||
+      wm_stage_copy(stage, w->toward, b.toward, m * sizeof *w->toward, back, err) ||
+      wm_stage_copy(stage, w->walked, b.walked, (size_t)g->n * sizeof *w->walked, back, err) ||
+      wm_stage_copy(stage, w->tips, b.tips, 2 * (size_t)g->n * sizeof *w->tips, back, err))
+    return err->code;
   return WM_OK;
 }
 
@@ -794,19 +803,25 @@ int launch(bufs &b, const walk_args &p, const walk_args &q, bool dealt, const ui
 int walk(bufs &b, const walk_in &in, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
   walk_args p;
   uint64_t blocks[2] = {0, 0};
-  int rc = prepare(b, p, in, false, blocks, err);
+  const double t0 = wm_now();
+  wm_stage *stage = wm_stage_create(); /* NULL: plain copies */
+  int rc = prepare(b, p, in, false, blocks, err, stage);
+  const double t1 = wm_now();
   if (!rc) rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err);
-  if (rc) return rc;
   walk_args q = p;
   q.next = b.next + 1;
-  if ((rc = launch(b, p, q, false, blocks, err))) return rc;
+  if (!rc) rc = launch(b, p, q, false, blocks, err);
   float ms = 0, walks_ms = 0;
-  rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
+  if (!rc) rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
+  if (!rc && cudaEventElapsedTime(&walks_ms, b.start, b.mid) != cudaSuccess) walks_ms = 0;
+  const double t2 = wm_now();
+  if (!rc) rc = copy_back(b, in.g, w, stage, err);
+  wm_stage_destroy(stage);
   if (rc) return rc;
-  WM_CU(cudaEventElapsedTime(&walks_ms, b.start, b.mid));
   if (wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (walks, GPU): vertex walks %.3f ms (%llu blocks), wheels %.3f ms (%llu blocks)\n", walks_ms,
-            (unsigned long long)blocks[0], ms - walks_ms, (unsigned long long)blocks[1]);
+    fprintf(stderr, "orbits (walks, GPU): vertex walks %.3f ms (%llu blocks), wheels %.3f ms (%llu blocks); "
+            "uploads and buffers %.3f ms, copies back %.3f ms\n", walks_ms, (unsigned long long)blocks[0],
+            ms - walks_ms, (unsigned long long)blocks[1], 1e3 * (t1 - t0), 1e3 * (wm_now() - t2));
   if (b.clocks) {
     ull c[kPhases], all = 0;
     WM_CU(cudaMemcpy(c, b.clocks, sizeof c, cudaMemcpyDeviceToHost));
@@ -816,7 +831,7 @@ int walk(bufs &b, const walk_in &in, wm_o5n_walks *w, double *kernel_ms, wm_erro
               "%.1f%%, second walk %.1f%%, clearing and sums %.1f%%\n", 100.0 * c[0] / all, 100.0 * c[1] / all,
               100.0 * c[2] / all, 100.0 * c[3] / all, 100.0 * c[4] / all);
   }
-  return copy_back(b, in.g, w, err);
+  return rc;
 }
 
 /* ---- over several devices -------------------------------------------- */
@@ -919,7 +934,7 @@ int walk_devices(bufs *b, const o5_devices &D, ull **sh, const walk_in &in, wm_o
   void *tmp = malloc(bytes > vbytes ? bytes : vbytes);
   if (!tmp) return wm_fail(err, WM_EINPUT, "orbits: out of memory for adding the devices' walks");
   WM_CUD(0, cudaSetDevice(0));
-  rc = wm_gpu_on_device(err, 0, copy_back(b[0], g, w, err));
+  rc = wm_gpu_on_device(err, 0, copy_back(b[0], g, w, NULL, err));
   for (int d = 1; !rc && d < D.n; d++) rc = wm_gpu_on_device(err, d, add_back(b[d], d, g, w, tmp, err));
   free(tmp);
   return rc;
@@ -948,7 +963,10 @@ int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus,
   int rc = o5_devices_open(gpus, D, err);
   uint32_t *order = rc ? NULL : (uint32_t *)malloc(g->n * sizeof *order);
   if (!rc && !order) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the walks' order (%u vertices)", g->n);
+  const double t0 = wm_now();
   if (!rc) rc = by_cost(g, tri, order, err);
+  if (!rc && wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (walks, GPU): the vertices by cost %.3f ms\n", 1e3 * (wm_now() - t0));
   const walk_in in = {g, gg, tri, order, cn_at, cn_list};
   if (!rc && D.n > 1) {
     rc = walk_over(D, in, w, kernel_ms, err);

@@ -236,6 +236,10 @@ int wm_o5_solve_rows(const wm_graph *g, const uint16_t (*coef)[ORBITS5], const u
     for (unsigned o = 0; o < ORBITS5; o++)
       if (o != r && coef[r][o]) v = wm_sub_chk(v, wm_mul_chk((wm_i128)coef[r][o], I[o], &of), &of);
     if (of) return wm_orbit_overflow(g, x, r + FIRST5, 128, err);
+    if (coef[r][r] == 1) { /* the non-induced M's every row: no 128-bit division */
+      I[r] = v;
+      continue;
+    }
     if (v % coef[r][r])
       return wm_fail(err, WM_EINPUT, "orbits: vertex %u: orbit %u's equation does not divide (a bug: please report it)",
                      wm_graph_file_id(g, x), r + FIRST5);

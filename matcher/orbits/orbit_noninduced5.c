@@ -13,6 +13,7 @@
  * every formula was first checked against brute force in a prototype, and
  * the tests check each against brute force again. */
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,14 +81,19 @@ int wm_o5n_solve(const wm_graph *g, const wm_o5n_matrix *m, uint32_t x, const wm
 
 /* ---- the pieces ------------------------------------------------------- */
 
-/* Per vertex, what its neighbours' sums read.  With n below 2^32 a degree
- * and an edge's triangles are below 2^32, so each of T .. Topp (at most
- * 2^32 terms of at most 2^64 each, or p3's and the sums of T of 2^32 terms
- * below 2^63 ... 2^96) is far below 2^127: no checks. */
+/* Per vertex, what its neighbours' sums read, together: a neighbour's are
+ * read whole, two cache lines where eight arrays took eight.  With n below
+ * 2^32 a degree and an edge's triangles are below 2^32, so each of
+ * T .. Topp (at most 2^32 terms of at most 2^64 each, or p3's and the sums
+ * of T of 2^32 terms below 2^63 ... 2^96) is far below 2^127: no checks. */
+typedef struct own {
+  wm_i128 T, p2, S, R, D, p3, nbT, Topp;
+} own;
+
 typedef struct pieces {
   const wm_graph *g;
   const wm_orbit_aggregates *a;
-  wm_i128 *T, *p2, *S, *R, *D, *p3, *nbT, *Topp;
+  own *o;                    /* per vertex, 64-byte aligned */
   wm_o5n_walks w;            /* the per-vertex walks' */
   uint64_t *k4e;             /* per arc (the clique sums) */
   wm_orbit_clique_sums c;    /* c.k4e is k4e */
@@ -106,17 +112,19 @@ static void own_sums(const pieces *p, uint32_t x) {
     const wm_i128 dy = deg(g, g->adj[e]), t = p->a->tri[e];
     T2 += t, p2 += dy - 1, S += wm_choose(dy - 1, 2), R += t * (dy - 2), D += wm_choose(t, 2);
   }
-  p->T[x] = T2 / 2, p->p2[x] = p2, p->S[x] = S, p->R[x] = R, p->D[x] = D;
+  own *o = &p->o[x];
+  o->T = T2 / 2, o->p2 = p2, o->S = S, o->R = R, o->D = D;
 }
 
 static void neighbour_sums(const pieces *p, uint32_t x) {
   const wm_graph *g = p->g;
   const wm_i128 d = deg(g, x);
   wm_i128 p2s = 0, Ts = 0;
-  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) p2s += p->p2[g->adj[e]], Ts += p->T[g->adj[e]];
-  p->p3[x] = p2s - d * (d - 1) - 2 * p->T[x];
-  p->nbT[x] = Ts;
-  p->Topp[x] = p->a->n12[x] + p->T[x]; /* n12: the sum of t_ab - 1 */
+  for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) p2s += p->o[g->adj[e]].p2, Ts += p->o[g->adj[e]].T;
+  own *o = &p->o[x];
+  o->p3 = p2s - d * (d - 1) - 2 * o->T;
+  o->nbT = Ts;
+  o->Topp = p->a->n12[x] + o->T; /* n12: the sum of t_ab - 1 */
 }
 
 /* The per-vertex walks over x's triangles, 2-hop partners, diamonds and
@@ -153,8 +161,9 @@ static void put(row *r, unsigned o, wm_i128 v) {
 }
 
 static void own_pieces(const pieces *p, uint32_t x, row *r) {
-  r->d = deg(p->g, x), r->T = p->T[x], r->p2 = p->p2[x], r->p3 = p->p3[x], r->S = p->S[x], r->R = p->R[x];
-  r->D = p->D[x], r->nbT = p->nbT[x], r->Topp = p->Topp[x], r->c4 = p->a->n8[x], r->K4 = (wm_i128)p->a->k4[x];
+  const own *o = &p->o[x];
+  r->d = deg(p->g, x), r->T = o->T, r->p2 = o->p2, r->p3 = o->p3, r->S = o->S, r->R = o->R;
+  r->D = o->D, r->nbT = o->nbT, r->Topp = o->Topp, r->c4 = p->a->n8[x], r->K4 = (wm_i128)p->a->k4[x];
 }
 
 /* The sums over x's neighbours y, one term per formula that needs one.
@@ -164,23 +173,24 @@ static void sum_neighbours(const pieces *p, uint32_t x, row *r) {
   const wm_graph *g = p->g;
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     const uint32_t y = g->adj[e];
-    const wm_i128 dy = deg(g, y), t = p->a->tri[e], Ty = p->T[y];
-    wm_acc_add(&r->p3s, p->p3[y]);
+    const own *o = &p->o[y];
+    const wm_i128 dy = deg(g, y), t = p->a->tri[e], Ty = o->T;
+    wm_acc_add(&r->p3s, o->p3);
     wm_acc_add(&r->Q, (dy - 1) * (dy - 1));
-    wm_acc_add(&r->Ss, p->S[y]);
-    wm_acc_add(&r->s19, (dy - 2) * (p->p2[y] - r->d + 1 - t) - 2 * Ty + 2 * t);
+    wm_acc_add(&r->Ss, o->S);
+    wm_acc_add(&r->s19, (dy - 2) * (o->p2 - r->d + 1 - t) - 2 * Ty + 2 * t);
     wm_acc_add(&r->c3, wm_choose(dy - 1, 3));
-    wm_acc_add(&r->Rs, p->R[y]);
+    wm_acc_add(&r->Rs, o->R);
     wm_acc_add(&r->tsq, t * t);
-    wm_acc_add(&r->s27, p->nbT[y] - 2 * Ty);
-    wm_acc_add(&r->s29, t * (p->p2[y] - r->d - t + 2));
+    wm_acc_add(&r->s27, o->nbT - 2 * Ty);
+    wm_acc_add(&r->s29, t * (o->p2 - r->d - t + 2));
     wm_acc_add(&r->s31, (Ty - t) * (dy - 3));
     wm_acc_add(&r->s32, t * wm_choose(dy - 2, 2));
     wm_acc_add(&r->c4s, p->a->n8[y]);
-    wm_acc_add(&r->Ds, p->D[y]);
+    wm_acc_add(&r->Ds, o->D);
     wm_acc_add(&r->s41, wm_choose(t, 2) * (dy - 3));
     wm_acc_add(&r->s43, t * (Ty - t + 1));
-    wm_acc_add(&r->s45, p->Topp[y] - Ty);
+    wm_acc_add(&r->s45, o->Topp - Ty);
     wm_acc_add(&r->t3, wm_choose(t, 3));
   }
 }
@@ -238,19 +248,29 @@ static void cut_at_a_vertex(row *r) {
 static void near_edges(const pieces *p, uint32_t x, row *r) {
   const wm_graph *g = p->g;
   const uint32_t *t = p->a->tri;
+  /* Each term is below 2^64 in size and there are fewer than 2^32 of them
+   * (x's triangles, twice): the sums stay below 2^97, unchecked. */
+  wm_i128 s59 = 0, s46 = 0, s52 = 0, s65 = 0;
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     const uint32_t a = g->adj[e];
-    for (uint64_t k = p->cn_at[e]; k < p->cn_at[e + 1]; k++) {
-      const uint32_t b = p->cn_list[k];
-      const uint64_t f = g->offsets[a] + p->cn_pos[k]; /* the triangle x, a, b's far edge, a -> b */
-      wm_acc_add(&r->s59, (wm_i128)p->w.F[f]); /* F(a, b) and, from b, F(b, a) */
-      if (a < b) {
-        wm_acc_add(&r->s46, (wm_i128)p->w.tdeg[f] - r->d - 2 * ((wm_i128)t[f] - 1));
-        wm_acc_add(&r->s52, (wm_i128)p->w.c4e[f]); /* less t_xa + t_xb - 2 each: below */
-        wm_acc_add(&r->s65, (wm_i128)p->k4e[f]);
-      }
+    const uint64_t row_a = g->offsets[a], end = p->cn_at[e + 1];
+    uint64_t k = p->cn_at[e], above = k, n = end - k; /* above: the first b > a (the list ascends) */
+    while (n > 0) {
+      const uint64_t half = n / 2;
+      if (p->cn_list[above + half] < a) above += half + 1, n -= half + 1;
+      else n = half;
+    }
+    /* the far edge a -> b: F(a, b), and from b F(b, a) */
+    for (; k < above; k++) s59 += p->w.F[row_a + p->cn_pos[k]];
+    for (; k < end; k++) {
+      const uint64_t f = row_a + p->cn_pos[k];
+      s59 += p->w.F[f];
+      s46 += (wm_i128)p->w.tdeg[f] - 2 * ((wm_i128)t[f] - 1) - r->d;
+      s52 += p->w.c4e[f]; /* less t_xa + t_xb - 2 each: below */
+      s65 += p->k4e[f];
     }
   }
+  wm_acc_add(&r->s59, s59), wm_acc_add(&r->s46, s46), wm_acc_add(&r->s52, s52), wm_acc_add(&r->s65, s65);
   for (uint64_t e = g->offsets[x]; e < g->offsets[x + 1]; e++) {
     const wm_i128 te = t[e], c4e = p->w.c4e[e];
     /* over x's triangles, t_xa + t_xb - 2 is, arc by arc, t^2 - t */
@@ -355,9 +375,8 @@ static int vertex_counts(const pieces *p, uint32_t x, wm_i128 *N, wm_error *err)
 
 static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *a) {
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
-  wm_i128 *block = malloc(8 * n * sizeof *block);
-  *p = (pieces){g, a, block, block + n, block + 2 * n, block + 3 * n, block + 4 * n, block + 5 * n, block + 6 * n,
-                block + 7 * n, {0}, calloc(m, sizeof *p->k4e), {0}, NULL, NULL, NULL, NULL};
+  own *block = aligned_alloc(64, n * sizeof *block); /* 128 bytes each */
+  *p = (pieces){g, a, block, {0}, calloc(m, sizeof *p->k4e), {0}, NULL, NULL, NULL, NULL};
   const int walks = wm_o5n_walks_alloc(g, &p->w);
   uint64_t *c = malloc(6 * n * sizeof *c);
   p->c5 = c ? c + 5 * n : NULL;
@@ -367,7 +386,7 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
 }
 
 static void pieces_free(pieces *p) {
-  free(p->T);
+  free(p->o);
   wm_o5n_walks_free(&p->w);
   free(p->k4e);
   free(p->c.s61);
@@ -432,6 +451,55 @@ static int cliques_and_cycles(pieces *p, const walks_on *on, wm_error *err) {
   return rc;
 }
 
+/* On the GPU the clique sums and 5-cycles need only the graph, so a thread
+ * of their own runs them while this one makes the common-neighbour lists
+ * and the own sums on the CPU; it is joined before the walks, whose
+ * buffers would otherwise share the device's memory with theirs.  Their
+ * host work (the 5-cycles' ranked copy) takes a few threads of its own
+ * team: the lists have every core. */
+typedef struct beside {
+  pieces *p;
+  walks_on on;
+  wm_monitor *mon;
+  double kernel_ms;
+  double took, waited; /* its own time; this thread's at the join (s) */
+  int rc, started, ran;
+  wm_error err;
+  pthread_t thread;
+} beside;
+
+#define BESIDE_THREADS 4
+
+static void *beside_run(void *arg) {
+  beside *b = arg;
+  wm_monitor *was = wm_monitor_enter(b->mon);
+  omp_set_num_threads(BESIDE_THREADS);
+  const double t0 = wm_now();
+  b->rc = cliques_and_cycles(b->p, &b->on, &b->err);
+  b->took = wm_now() - t0;
+  wm_monitor_leave(was);
+  return NULL;
+}
+
+/* Starts b where on is the GPU; else (or where no thread starts) the
+ * passes run them in turn. */
+static void beside_start(beside *b, pieces *p, const walks_on *on) {
+  *b = (beside){.p = p, .on = *on, .mon = wm_monitor_current()};
+  b->on.kernel_ms = on->kernel_ms ? &b->kernel_ms : NULL;
+  b->started = b->ran = on->gpu && pthread_create(&b->thread, NULL, beside_run, b) == 0;
+}
+
+/* Joins b, its kernel time added to on's; b's result, or the earlier rc. */
+static int beside_join(beside *b, const walks_on *on, int rc, wm_error *err) {
+  if (!b->started) return rc;
+  const double t0 = wm_now();
+  pthread_join(b->thread, NULL);
+  b->started = 0, b->waited = wm_now() - t0;
+  if (on->kernel_ms) *on->kernel_ms += b->kernel_ms;
+  if (!rc && b->rc) *err = b->err, rc = b->rc;
+  return rc;
+}
+
 /* Every vertex's counts from the pieces, into s. */
 static int solve_all(const pieces *p, const sink *s, wm_error *err) {
   const wm_graph *g = p->g;
@@ -458,9 +526,10 @@ static int solve_all(const pieces *p, const sink *s, wm_error *err) {
  * the longest wait.  With on->share, the processes first agree that each
  * has its pieces (rc: this one's result so far), then share the walks,
  * the clique sums and the 5-cycles, and each solves every vertex from
- * their sums, then they agree on the result.  marks: n zero words per thread.  at[0..3]: when the walks,
+ * their sums, then they agree on the result.  The clique sums and
+ * 5-cycles may have run beside (bg), joined here before the walks.  at[0..3]: when the walks,
  * the clique sums and the solve began, and when it ended. */
-static int passes(pieces *p, const walks_on *on, const sink *s, int rc, double *at, wm_error *err) {
+static int passes(pieces *p, const walks_on *on, const sink *s, int rc, beside *bg, double *at, wm_error *err) {
   const wm_graph *g = p->g;
   if (!rc) {
 #pragma omp parallel
@@ -472,6 +541,7 @@ static int passes(pieces *p, const walks_on *on, const sink *s, int rc, double *
     }
   }
   if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err);
+  rc = beside_join(bg, on, rc, err);
   at[0] = wm_now();
   if (!rc) {
     wm_progress progress;
@@ -481,7 +551,7 @@ static int passes(pieces *p, const walks_on *on, const sink *s, int rc, double *
     if (!rc && wm_progress_stopped(&progress)) rc = wm_interrupted(err, "orbits");
   }
   at[1] = wm_now();
-  if (!rc) rc = cliques_and_cycles(p, on, err);
+  if (!rc && !bg->ran) rc = cliques_and_cycles(p, on, err);
   at[2] = wm_now();
   if (!rc) rc = solve_all(p, s, err);
   if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err); /* an interrupt in a solve ends every one */
@@ -584,6 +654,9 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   double parts[3]; /* when the aggregates, the rows up to 4 vertices and the lists ended */
   if (!rc) rc = gpu ? wm_orbit_aggregates_gpu(g, 4, gg, &a, ms, err) : wm_orbit_aggregates_cpu(g, 4, &a, err);
   parts[0] = wm_now();
+  const walks_on on = {gpu, gpu && run->gpus > 1 ? run->gpus : 1, gg, ms, share};
+  beside bg = {0};
+  if (!rc) beside_start(&bg, &p, &on);
   if (!rc && s->counts) { /* the orbits up to 4 vertices from the same aggregates */
     wm_orbit_run r4 = *run;
     r4.k = 4;
@@ -592,17 +665,18 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   parts[1] = wm_now();
   if (!rc) rc = arc_lists(g, a.tri, &p, err);
   parts[2] = wm_now();
-  const walks_on on = {gpu, gpu && run->gpus > 1 ? run->gpus : 1, gg, ms, share};
-  rc = passes(&p, &on, s, rc, &at[1], err);
-  char where[32] = "";
+  rc = passes(&p, &on, s, rc, &bg, &at[1], err);
+  char where[64] = "";
   if (share) snprintf(where, sizeof where, ", shared");
   else if (on.gpus > 1) snprintf(where, sizeof where, ", %d GPUs", on.gpus);
+  if (bg.ran) snprintf(where + strlen(where), sizeof where - strlen(where), ", clique sums beside");
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (non-induced, size 5%s): aggregates %.3f ms (the 4-vertex aggregates %.3f, rows up to 4 "
-            "vertices %.3f, common-neighbour lists %.3f, own sums %.3f), walks %.3f ms, clique sums and 5-cycles "
-            "%.3f ms, solve %.3f ms\n", where, 1e3 * (at[1] - at[0]), 1e3 * (parts[0] - at[0]),
-            1e3 * (parts[1] - parts[0]), 1e3 * (parts[2] - parts[1]), 1e3 * (at[1] - parts[2]),
-            1e3 * (at[2] - at[1]), 1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]));
+            "vertices %.3f, common-neighbour lists %.3f, own sums %.3f, waiting for the clique sums %.3f), walks "
+            "%.3f ms, clique sums and 5-cycles %.3f ms, solve %.3f ms\n", where, 1e3 * (at[1] - at[0]),
+            1e3 * (parts[0] - at[0]), 1e3 * (parts[1] - parts[0]), 1e3 * (parts[2] - parts[1]),
+            1e3 * (at[1] - parts[2] - bg.waited), 1e3 * bg.waited, 1e3 * (at[2] - at[1]),
+            1e3 * (bg.ran ? bg.took : at[3] - at[2]), 1e3 * (at[4] - at[3]));
   pieces_free(&p);
   free(a.tri);
   free(a.k4);

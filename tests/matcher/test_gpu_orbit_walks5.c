@@ -134,6 +134,21 @@ Test(gpu_orbit_walks5, hubs_stars_cliques_and_small_graphs, .timeout = 600) {
   same_walks(wm_test_er(2, 1, 1), "edge(2)");
 }
 
+/* The inputs and results through the stage's pinned halves in chunks of a
+ * few hundred bytes (wm_stage_copy; at full size only copies past 32 MB
+ * take it): every chunk, the odd ends and both halves in turn. */
+Test(gpu_orbit_walks5, staged_copies, .timeout = 600) {
+  const char *sizes[] = {"1000", "4096", "333"};
+  for (unsigned i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    setenv("WM_TEST_STAGE_CHUNK", sizes[i], 1);
+    char what[64];
+    snprintf(what, sizeof what, "chunks of %s bytes", sizes[i]);
+    same_walks(wm_test_powerlaw(2000, 6, 6, 0.1, 4), what);
+    same_walks(wm_test_hub_graph(3000, 0.9, 0.002, 7), what);
+  }
+  unsetenv("WM_TEST_STAGE_CHUNK");
+}
+
 /* Asked to stop before the call: WM_EINTERRUPTED; the next call, not
  * asked, is whole (the scratch of the stopped one is not reused). */
 static void interrupted_then_whole(void) {
