@@ -5,6 +5,7 @@
 #ifndef WM_SUPPORT_H
 #define WM_SUPPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,6 +23,16 @@ double wm_now(void); /* seconds, monotonic */
 /* Whether the trace variable `name` (WM_BFS_TRACE, WM_MOTIF_TRACE) asks
  * for lines on stderr: set, not empty and not "0". */
 int wm_trace_on(const char *name);
+
+/* ---- memory --------------------------------------------------------- */
+
+/* Asks the kernel to back the 2 MB pages inside p[0, bytes) with huge
+ * pages where it offers them (transparent huge pages in madvise mode):
+ * the first touches of gigabytes of fresh memory fault in, and their free
+ * unmaps, a 4 KB page at a time otherwise, several times slower.  A hint
+ * for arrays of 32 MB and more (smaller ones are left alone); p may be
+ * NULL. */
+void wm_big_pages(void *p, size_t bytes);
 
 /* ---- sorted lists --------------------------------------------------- */
 

@@ -377,6 +377,7 @@ static int pieces_init(pieces *p, const wm_graph *g, const wm_orbit_aggregates *
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   own *block = aligned_alloc(64, n * sizeof *block); /* 128 bytes each */
   *p = (pieces){g, a, block, {0}, calloc(m, sizeof *p->k4e), {0}, NULL, NULL, NULL, NULL};
+  wm_big_pages(block, n * sizeof *block), wm_big_pages(p->k4e, m * sizeof *p->k4e);
   const int walks = wm_o5n_walks_alloc(g, &p->w);
   uint64_t *c = malloc(6 * n * sizeof *c);
   p->c5 = c ? c + 5 * n : NULL;
@@ -613,8 +614,11 @@ static int arc_lists(const wm_graph *g, const uint32_t *tri, pieces *p, wm_error
   if (p->cn_at) {
     p->cn_at[0] = 0;
     for (uint64_t f = 0; f < g->m; f++) p->cn_at[f + 1] = p->cn_at[f] + tri[f];
-    p->cn_list = malloc((p->cn_at[g->m] ? p->cn_at[g->m] : 1) * sizeof *p->cn_list);
-    p->cn_pos = malloc((p->cn_at[g->m] ? p->cn_at[g->m] : 1) * sizeof *p->cn_pos);
+    const size_t lists = (p->cn_at[g->m] ? p->cn_at[g->m] : 1) * sizeof *p->cn_list;
+    p->cn_list = malloc(lists);
+    p->cn_pos = malloc(lists);
+    wm_big_pages(p->cn_at, ((size_t)g->m + 1) * sizeof *p->cn_at);
+    wm_big_pages(p->cn_list, lists), wm_big_pages(p->cn_pos, lists);
   }
   int oom = !p->cn_at || !p->cn_list || !p->cn_pos;
 #pragma omp parallel if (!oom)
@@ -644,6 +648,8 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   const size_t n = g->n ? g->n : 1;
   wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(n, sizeof(uint64_t)),
                            calloc(n, sizeof(wm_i128)), calloc(n, sizeof(wm_i128))};
+  wm_big_pages(a.tri, g->m * sizeof(uint32_t));
+  const double began = wm_now();
   pieces p;
   int rc = pieces_init(&p, g, &a) || !a.tri || !a.k4 || !a.n8 || !a.n12
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
@@ -670,18 +676,19 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   if (share) snprintf(where, sizeof where, ", shared");
   else if (on.gpus > 1) snprintf(where, sizeof where, ", %d GPUs", on.gpus);
   if (bg.ran) snprintf(where + strlen(where), sizeof where - strlen(where), ", clique sums beside");
-  if (wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (non-induced, size 5%s): aggregates %.3f ms (the 4-vertex aggregates %.3f, rows up to 4 "
-            "vertices %.3f, common-neighbour lists %.3f, own sums %.3f, waiting for the clique sums %.3f), walks "
-            "%.3f ms, clique sums and 5-cycles %.3f ms, solve %.3f ms\n", where, 1e3 * (at[1] - at[0]),
-            1e3 * (parts[0] - at[0]), 1e3 * (parts[1] - parts[0]), 1e3 * (parts[2] - parts[1]),
-            1e3 * (at[1] - parts[2] - bg.waited), 1e3 * bg.waited, 1e3 * (at[2] - at[1]),
-            1e3 * (bg.ran ? bg.took : at[3] - at[2]), 1e3 * (at[4] - at[3]));
   pieces_free(&p);
   free(a.tri);
   free(a.k4);
   free(a.n8);
   free(a.n12);
+  if (wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (non-induced, size 5%s): setting up %.3f ms, aggregates %.3f ms (the 4-vertex aggregates "
+            "%.3f, rows up to 4 vertices %.3f, common-neighbour lists %.3f, own sums %.3f, waiting for the clique sums "
+            "%.3f), walks %.3f ms, clique sums and 5-cycles %.3f ms, solve %.3f ms, freeing %.3f ms\n", where,
+            1e3 * (at[0] - began), 1e3 * (at[1] - at[0]), 1e3 * (parts[0] - at[0]), 1e3 * (parts[1] - parts[0]),
+            1e3 * (parts[2] - parts[1]), 1e3 * (at[1] - parts[2] - bg.waited), 1e3 * bg.waited,
+            1e3 * (at[2] - at[1]), 1e3 * (bg.ran ? bg.took : at[3] - at[2]), 1e3 * (at[4] - at[3]),
+            1e3 * (wm_now() - at[4]));
   return rc;
 }
 

@@ -14,7 +14,12 @@ int wm_o5n_walks_alloc(const wm_graph *g, wm_o5n_walks *w) {
   const size_t n = g->n ? g->n : 1, m = g->m ? g->m : 1;
   *w = (wm_o5n_walks){calloc(m, sizeof *w->tdeg), calloc(m, sizeof *w->F),      calloc(m, sizeof *w->c4e),
                       calloc(m, sizeof *w->toward), calloc(n, sizeof *w->walked), calloc(2 * n, sizeof *w->tips)};
-  if (w->tdeg && w->F && w->c4e && w->toward && w->walked && w->tips) return 0;
+  if (w->tdeg && w->F && w->c4e && w->toward && w->walked && w->tips) {
+    wm_big_pages(w->tdeg, m * sizeof *w->tdeg), wm_big_pages(w->F, m * sizeof *w->F);
+    wm_big_pages(w->c4e, m * sizeof *w->c4e), wm_big_pages(w->toward, m * sizeof *w->toward);
+    wm_big_pages(w->walked, n * sizeof *w->walked);
+    return 0;
+  }
   wm_o5n_walks_free(w);
   return -1;
 }

@@ -86,7 +86,9 @@ int wm_orbits(const wm_graph *g, const wm_orbit_run *run, uint64_t *counts, wm_e
   if (run->high) { /* zeroed: the enumerator only carries into it */
     const uint64_t rows = run->edges ? wm_graph_edges(g) : g->n;
     const unsigned orbits = run->edges ? wm_edge_orbit_count(run->k) : wm_orbit_count(run->k);
-    memset(run->high, 0, rows * orbits * sizeof *run->high);
+    const uint64_t words = rows * orbits;
+#pragma omp parallel for schedule(static) /* a fresh array's pages faulted in by every thread */
+    for (uint64_t i = 0; i < words; i++) run->high[i] = 0;
     wide.low = counts;
     run = &wide;
   }

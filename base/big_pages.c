@@ -1,0 +1,20 @@
+/* The huge-page hint for large arrays (base.h). */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "base.h"
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define BIG ((size_t)32 << 20)
+
+void wm_big_pages(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  if (!p || bytes < BIG) return;
+  const uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  const uintptr_t hi = ((uintptr_t)p + bytes) & ~(HUGE_PAGE - 1);
+  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* a hint: where refused, 4 KB pages as before */
+#else
+  (void)p, (void)bytes;
+#endif
+}
