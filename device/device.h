@@ -83,14 +83,15 @@ void wm_gpu_stop_word_free(struct wm_monitor *m);
  * link's speed.  The driver stages a pageable copy through a small pinned
  * buffer of its own, one thread faulting in a fresh destination page by
  * page, several times slower for gigabytes.  A stage is a
- * pinned double buffer and a stream of its own (synchronised with the
- * default stream like any blocking one) for the copies of one batch; the
+ * pinned double buffer and a stream of its own for the copies of one
+ * batch, not ordered after the default stream's work (so that a copy can
+ * run beside a kernel): the caller copies what it has waited for.  The
  * host's side of each chunk goes through every OpenMP thread
- * (wm_host_copy) while the other chunk crosses the link.  Copies below
- * WM_STAGE_MIN, or through a NULL stage (creating one may fail, as pinning
- * can: the copies then go as they would have), are plain ones.  Each copy
- * returns once its data is in place; a failure is WM_EDEVICE (without
- * CUDA, always). */
+ * (wm_host_copy) while the other chunk crosses the link; copies below
+ * WM_STAGE_MIN go whole on the stage's stream.  Through a NULL stage
+ * (creating one may fail, as pinning can) a copy is a plain cudaMemcpy.
+ * Each copy returns once its data is in place; a failure is WM_EDEVICE
+ * (without CUDA, always). */
 #define WM_STAGE_MIN ((size_t)32 << 20)
 typedef struct wm_stage wm_stage;
 typedef enum { WM_TO_DEVICE, WM_TO_HOST } wm_copy_way;

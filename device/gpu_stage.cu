@@ -33,7 +33,8 @@ wm_stage *wm_stage_create(void) {
   const char *hook = getenv("WM_TEST_STAGE_CHUNK");
   const long long n = hook ? atoll(hook) : 0;
   s->chunk = n > 0 ? (size_t)n : kChunk, s->min = n > 0 ? 1 : WM_STAGE_MIN;
-  bool ok = cudaMallocHost(&s->buf, 2 * s->chunk) == cudaSuccess && cudaStreamCreate(&s->stream) == cudaSuccess;
+  bool ok = cudaMallocHost(&s->buf, 2 * s->chunk) == cudaSuccess &&
+            cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking) == cudaSuccess;
   for (int k = 0; ok && k < 2; k++) ok = cudaEventCreateWithFlags(&s->done[k], cudaEventDisableTiming) == cudaSuccess;
   if (!ok) wm_stage_destroy(s), s = NULL;
   return s;
@@ -83,8 +84,14 @@ static cudaError_t down(wm_stage *s, char *dst, const char *src, size_t bytes) {
 
 int wm_stage_copy(wm_stage *s, void *dst, const void *src, size_t bytes, wm_copy_way way, wm_error *err) {
   const cudaMemcpyKind kind = way == WM_TO_DEVICE ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-  WM_CU(!s || bytes < s->min  ? cudaMemcpy(dst, src, bytes, kind)
-        : way == WM_TO_DEVICE ? up(s, (char *)dst, (const char *)src, bytes)
+  if (!s) {
+    WM_CU(cudaMemcpy(dst, src, bytes, kind));
+  } else if (bytes < s->min) { /* one copy, on the stage's stream all the same */
+    WM_CU(cudaMemcpyAsync(dst, src, bytes, kind, s->stream));
+    WM_CU(cudaStreamSynchronize(s->stream));
+  } else {
+    WM_CU(way == WM_TO_DEVICE ? up(s, (char *)dst, (const char *)src, bytes)
                               : down(s, (char *)dst, (const char *)src, bytes));
+  }
   return WM_OK;
 }

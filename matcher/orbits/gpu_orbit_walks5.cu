@@ -46,6 +46,7 @@
  * value is then one device's but 68, every vertex's sum its walker's but
  * 69: those two are sums of the wheels' non-negative credits, from
  * whichever devices met the cycles; the host adds the devices' arrays. */
+#include <new>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -769,16 +770,14 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t block
   return WM_OK;
 }
 
-int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_stage *stage, wm_error *err) {
+int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_error *err) {
   const size_t m = g->m;
-  const wm_copy_way back = WM_TO_HOST;
-  if (wm_stage_copy(stage, w->tdeg, b.tdeg, m * sizeof *w->tdeg, back, err) ||
-      wm_stage_copy(stage, w->F, b.F, m * sizeof *w->F, back, err) ||
-      wm_stage_copy(stage, w->c4e, b.c4e, m * sizeof *w->c4e, back, err) ||
-      wm_stage_copy(stage, w->toward, b.toward, m * sizeof *w->toward, back, err) ||
-      wm_stage_copy(stage, w->walked, b.walked, (size_t)g->n * sizeof *w->walked, back, err) ||
-      wm_stage_copy(stage, w->tips, b.tips, 2 * (size_t)g->n * sizeof *w->tips, back, err))
-    return err->code;
+  WM_CU(cudaMemcpy(w->tdeg, b.tdeg, m * sizeof *w->tdeg, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->F, b.F, m * sizeof *w->F, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->c4e, b.c4e, m * sizeof *w->c4e, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->toward, b.toward, m * sizeof *w->toward, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->walked, b.walked, (size_t)g->n * sizeof *w->walked, cudaMemcpyDeviceToHost));
+  WM_CU(cudaMemcpy(w->tips, b.tips, 2 * (size_t)g->n * sizeof *w->tips, cudaMemcpyDeviceToHost));
   return WM_OK;
 }
 
@@ -800,31 +799,64 @@ int launch(bufs &b, const walk_args &p, const walk_args &q, bool dealt, const ui
   return WM_OK;
 }
 
-int walk(bufs &b, const walk_in &in, wm_o5n_walks *w, double *kernel_ms, wm_error *err) {
+/* One device's walks, begun (prepared, launched, the vertex walks' part
+ * copied back while the wheels run) and finished (waited for, the
+ * wheels' part copied back, every buffer freed). */
+struct walk_run {
+  bufs b;
+  wm_stage *stage; /* NULL: plain copies */
+  uint64_t blocks[2];
+  double *kernel_ms;
+  double began, launched, early; /* when prepare began and ended, the early copies' time (s) */
+};
+
+/* What the vertex walks leave (tdeg, F, c4e, the tips, the sums but the
+ * wheels' S69, which the wheels are adding to while these are copied). */
+int copy_vertex_walks(const walk_run &r, const wm_graph *g, wm_o5n_walks *w, wm_error *err) {
+  const size_t m = g->m, n = g->n;
+  const wm_copy_way back = WM_TO_HOST;
+  if (wm_stage_copy(r.stage, w->tdeg, r.b.tdeg, m * sizeof *w->tdeg, back, err) ||
+      wm_stage_copy(r.stage, w->F, r.b.F, m * sizeof *w->F, back, err) ||
+      wm_stage_copy(r.stage, w->c4e, r.b.c4e, m * sizeof *w->c4e, back, err) ||
+      wm_stage_copy(r.stage, w->tips, r.b.tips, 2 * n * sizeof *w->tips, back, err) ||
+      wm_stage_copy(r.stage, w->walked, r.b.walked, n * sizeof *w->walked, back, err))
+    return err->code;
+  return WM_OK;
+}
+
+int begin(walk_run &r, const walk_in &in, wm_o5n_walks *w, wm_error *err) {
   walk_args p;
-  uint64_t blocks[2] = {0, 0};
-  const double t0 = wm_now();
-  wm_stage *stage = wm_stage_create(); /* NULL: plain copies */
-  int rc = prepare(b, p, in, false, blocks, err, stage);
-  const double t1 = wm_now();
+  r.began = wm_now();
+  r.stage = wm_stage_create();
+  int rc = prepare(r.b, p, in, false, r.blocks, err, r.stage);
+  r.launched = wm_now();
   if (!rc) rc = wm_gpu_stop_word(wm_monitor_current(), &p.stop, err);
   walk_args q = p;
-  q.next = b.next + 1;
-  if (!rc) rc = launch(b, p, q, false, blocks, err);
+  q.next = r.b.next + 1;
+  if (!rc) rc = launch(r.b, p, q, false, r.blocks, err);
+  if (!rc) WM_CU(cudaEventSynchronize(r.b.mid));
+  const double t = wm_now();
+  if (!rc) rc = copy_vertex_walks(r, in.g, w, err);
+  r.early = wm_now() - t;
+  return rc;
+}
+
+int finish(walk_run &r, const wm_graph *g, wm_o5n_walks *w, wm_error *err) {
   float ms = 0, walks_ms = 0;
-  if (!rc) rc = wm_gpu_end_timed(b.start, b.end, "orbits", &ms, kernel_ms, err);
-  if (!rc && cudaEventElapsedTime(&walks_ms, b.start, b.mid) != cudaSuccess) walks_ms = 0;
-  const double t2 = wm_now();
-  if (!rc) rc = copy_back(b, in.g, w, stage, err);
-  wm_stage_destroy(stage);
-  if (rc) return rc;
-  if (wm_trace_on("WM_ORBIT_TRACE"))
+  int rc = wm_gpu_end_timed(r.b.start, r.b.end, "orbits", &ms, r.kernel_ms, err);
+  if (!rc && cudaEventElapsedTime(&walks_ms, r.b.start, r.b.mid) != cudaSuccess) walks_ms = 0;
+  const double t = wm_now();
+  if (!rc && (wm_stage_copy(r.stage, w->toward, r.b.toward, g->m * sizeof *w->toward, WM_TO_HOST, err) ||
+              wm_stage_copy(r.stage, w->walked, r.b.walked, g->n * sizeof *w->walked, WM_TO_HOST, err)))
+    rc = err->code;
+  if (!rc && wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (walks, GPU): vertex walks %.3f ms (%llu blocks), wheels %.3f ms (%llu blocks); "
-            "uploads and buffers %.3f ms, copies back %.3f ms\n", walks_ms, (unsigned long long)blocks[0],
-            ms - walks_ms, (unsigned long long)blocks[1], 1e3 * (t1 - t0), 1e3 * (wm_now() - t2));
-  if (b.clocks) {
+            "uploads and buffers %.3f ms, copies back %.3f ms beside the wheels and %.3f ms after\n", walks_ms,
+            (unsigned long long)r.blocks[0], ms - walks_ms, (unsigned long long)r.blocks[1],
+            1e3 * (r.launched - r.began), 1e3 * r.early, 1e3 * (wm_now() - t));
+  if (!rc && r.b.clocks) {
     ull c[kPhases], all = 0;
-    WM_CU(cudaMemcpy(c, b.clocks, sizeof c, cudaMemcpyDeviceToHost));
+    WM_CU(cudaMemcpy(c, r.b.clocks, sizeof c, cudaMemcpyDeviceToHost));
     for (int k = 0; k < kPhases; k++) all += c[k];
     if (all)
       fprintf(stderr, "orbits (walks, GPU): vertex walks' block clocks: first walk %.1f%%, touched %.1f%%, tip pairs "
@@ -934,7 +966,7 @@ int walk_devices(bufs *b, const o5_devices &D, ull **sh, const walk_in &in, wm_o
   void *tmp = malloc(bytes > vbytes ? bytes : vbytes);
   if (!tmp) return wm_fail(err, WM_EINPUT, "orbits: out of memory for adding the devices' walks");
   WM_CUD(0, cudaSetDevice(0));
-  rc = wm_gpu_on_device(err, 0, copy_back(b[0], g, w, NULL, err));
+  rc = wm_gpu_on_device(err, 0, copy_back(b[0], g, w, err));
   for (int d = 1; !rc && d < D.n; d++) rc = wm_gpu_on_device(err, d, add_back(b[d], d, g, w, tmp, err));
   free(tmp);
   return rc;
@@ -955,9 +987,10 @@ int walk_over(const o5_devices &D, const walk_in &in, wm_o5n_walks *w, double *k
 
 }  // namespace
 
-int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, const uint32_t *tri,
-                     const uint64_t *cn_at, const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms,
-                     wm_error *err) {
+int wm_o5n_walks_gpu_start(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, const uint32_t *tri,
+                           const uint64_t *cn_at, const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms,
+                           wm_o5n_walks_run **run, wm_error *err) {
+  *run = NULL;
   if (!g->n) return WM_OK;
   o5_devices D;
   int rc = o5_devices_open(gpus, D, err);
@@ -971,11 +1004,30 @@ int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus,
   if (!rc && D.n > 1) {
     rc = walk_over(D, in, w, kernel_ms, err);
   } else if (!rc) {
-    bufs b;
-    memset(&b, 0, sizeof b);
-    rc = walk(b, in, w, kernel_ms, err);
-    release(b);
+    walk_run *r = new (std::nothrow) walk_run();
+    if (!r) rc = wm_fail(err, WM_EINPUT, "orbits: out of memory for the walks' state");
+    else r->kernel_ms = kernel_ms, *run = (wm_o5n_walks_run *)r;
+    if (r) rc = begin(*r, in, w, err);
   }
   free(order);
   return rc;
+}
+
+int wm_o5n_walks_gpu_finish(wm_o5n_walks_run *run, const wm_graph *g, wm_o5n_walks *w, int rc, wm_error *err) {
+  walk_run *r = (walk_run *)run;
+  if (!r) return rc;
+  if (!rc) rc = finish(*r, g, w, err);
+  else cudaDeviceSynchronize(); /* the wheels may still run into r's buffers */
+  wm_stage_destroy(r->stage);
+  release(r->b);
+  delete r;
+  return rc;
+}
+
+int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, const uint32_t *tri,
+                     const uint64_t *cn_at, const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms,
+                     wm_error *err) {
+  wm_o5n_walks_run *run = NULL;
+  const int rc = wm_o5n_walks_gpu_start(g, gg, gpus, tri, cn_at, cn_list, w, kernel_ms, &run, err);
+  return wm_o5n_walks_gpu_finish(run, g, w, rc, err);
 }

@@ -350,7 +350,14 @@ static void across_diamonds(const pieces *p, uint32_t x, row *r) {
   put(r, 69, sum(r, &s[WM_O5N_S69]) / 4);
 }
 
-static int vertex_counts(const pieces *p, uint32_t x, wm_i128 *N, wm_error *err) {
+/* x's counts in two halves, so that the first can run while the GPU's
+ * wheels do: every orbit but those across diamonds (49, 62-64, 68, 69:
+ * the toward words and the wheels' sum) into N, *mark the first orbit
+ * whose terms overflowed (0: none) with ODD where twice 17's count is
+ * odd; then the rest, and the verdict. */
+#define ODD 0x80
+
+static void first_half(const pieces *p, uint32_t x, wm_i128 *N, uint8_t *mark) {
   row r;
   memset(&r, 0, sizeof r);
   r.N = N;
@@ -363,8 +370,15 @@ static int vertex_counts(const pieces *p, uint32_t x, wm_i128 *N, wm_error *err)
   cut_at_a_triangle(p, x, &r);
   cut_at_a_cycle(p, x, &r);
   cut_at_a_clique(p, x, &r);
+  *mark = (uint8_t)(r.bad | (r.odd ? ODD : 0));
+}
+
+static int second_half(const pieces *p, uint32_t x, wm_i128 *N, uint8_t mark, wm_error *err) {
+  row r;
+  memset(&r, 0, sizeof r);
+  r.N = N, r.bad = mark & ~ODD, r.D = p->o[x].D;
   across_diamonds(p, x, &r);
-  if (r.odd)
+  if (mark & ODD)
     return wm_fail(err, WM_EINPUT,
                    "orbits: vertex %u: twice orbit 17's non-induced count is odd (a bug: please report it)",
                    wm_graph_file_id(p->g, x));
@@ -406,10 +420,10 @@ typedef struct sink {
   uint64_t *counts; /* rows of wm_orbit_count(5) */
 } sink;
 
-static int vertex_out(const pieces *p, const sink *s, uint32_t x, wm_error *err) {
-  wm_i128 mine[ORBITS5] = {0}, I[ORBITS5];
-  wm_i128 *N = s->N ? s->N + (size_t)x * ORBITS5 : mine;
-  if (vertex_counts(p, x, N, err)) return err->code;
+/* x's second half, then its solve into its row of counts. */
+static int vertex_out(const pieces *p, const sink *s, uint32_t x, wm_i128 *N, uint8_t mark, wm_error *err) {
+  wm_i128 I[ORBITS5];
+  if (second_half(p, x, N, mark, err)) return err->code;
   if (!s->counts) return WM_OK;
   if (wm_o5n_solve(p->g, s->m, x, N, I, err)) return err->code;
   uint64_t *row = s->counts + (size_t)x * wm_orbit_count(5);
@@ -430,35 +444,43 @@ typedef struct walks_on {
   const wm_share *share;
 } walks_on;
 
-/* The walks of every vertex, a vertex of progress each. */
-static int walks(const pieces *p, const walks_on *on, wm_progress *progress, wm_error *err) {
+/* The walks of every vertex, a vertex of progress each; on one GPU the
+ * wheels may be left running (*run: wm_o5n_walks_gpu_finish). */
+static int walks(const pieces *p, const walks_on *on, wm_progress *progress, wm_o5n_walks_run **run,
+                 wm_error *err) {
   const wm_graph *g = p->g;
   wm_o5n_walks w = p->w;
+  *run = NULL;
   if (!on->gpu)
     return wm_o5n_walks_cpu_shared(g, p->a->tri, p->cn_at, p->cn_list, on->share, &w, progress, err);
-  const int rc = wm_o5n_walks_gpu(g, on->gg, on->gpus, p->a->tri, p->cn_at, p->cn_list, &w, on->kernel_ms, err);
+  const int rc = wm_o5n_walks_gpu_start(g, on->gg, on->gpus, p->a->tri, p->cn_at, p->cn_list, &w, on->kernel_ms,
+                                        run, err);
   if (!rc) wm_progress_add(progress, g->n);
   return rc;
 }
 
-/* The clique sums and the 5-cycles. */
-static int cliques_and_cycles(pieces *p, const walks_on *on, wm_error *err) {
-  const wm_graph *g = p->g;
-  int rc = on->gpu ? wm_orbit_clique_sums_gpu(g, on->gg, on->gpus, &p->c, on->kernel_ms, err)
-                   : wm_orbit_clique_sums_cpu_shared(g, on->share, &p->c, err);
-  if (!rc)
-    rc = on->gpu ? wm_orbit_cycles5_gpu(g, on->gg, on->gpus, 0, p->c5, on->kernel_ms, err)
-                 : wm_orbit_cycles5_shared(g, 0, on->share, p->c5, err);
-  return rc;
+/* The clique sums; the 5-cycles. */
+static int clique_sums(pieces *p, const walks_on *on, wm_error *err) {
+  return on->gpu ? wm_orbit_clique_sums_gpu(p->g, on->gg, on->gpus, &p->c, on->kernel_ms, err)
+                 : wm_orbit_clique_sums_cpu_shared(p->g, on->share, &p->c, err);
+}
+
+static int five_cycles(pieces *p, const walks_on *on, wm_error *err) {
+  return on->gpu ? wm_orbit_cycles5_gpu(p->g, on->gg, on->gpus, 0, p->c5, on->kernel_ms, err)
+                 : wm_orbit_cycles5_shared(p->g, 0, on->share, p->c5, err);
 }
 
 /* On the GPU the clique sums and 5-cycles need only the graph, so a thread
- * of their own runs them while this one makes the common-neighbour lists
- * and the own sums on the CPU; it is joined before the walks, whose
- * buffers would otherwise share the device's memory with theirs.  Their
- * host work (the 5-cycles' ranked copy) takes a few threads of its own
- * team: the lists have every core. */
+ * of their own runs each while this one makes the common-neighbour lists
+ * and the own sums on the CPU (their kernels take turns on the device;
+ * the host work of one, such as the 5-cycles' ranked copy, runs beside
+ * the other's kernels).  They are joined before the walks, whose buffers
+ * would otherwise share the device's memory with theirs.  Their host work
+ * takes a few threads of its own team: the lists have every core. */
+typedef int (*beside_job)(pieces *p, const walks_on *on, wm_error *err);
+
 typedef struct beside {
+  beside_job job;
   pieces *p;
   walks_on on;
   wm_monitor *mon;
@@ -470,22 +492,23 @@ typedef struct beside {
 } beside;
 
 #define BESIDE_THREADS 4
+#define BESIDE_JOBS 2 /* the clique sums, the 5-cycles */
 
 static void *beside_run(void *arg) {
   beside *b = arg;
   wm_monitor *was = wm_monitor_enter(b->mon);
   omp_set_num_threads(BESIDE_THREADS);
   const double t0 = wm_now();
-  b->rc = cliques_and_cycles(b->p, &b->on, &b->err);
+  b->rc = b->job(b->p, &b->on, &b->err);
   b->took = wm_now() - t0;
   wm_monitor_leave(was);
   return NULL;
 }
 
-/* Starts b where on is the GPU; else (or where no thread starts) the
- * passes run them in turn. */
-static void beside_start(beside *b, pieces *p, const walks_on *on) {
-  *b = (beside){.p = p, .on = *on, .mon = wm_monitor_current()};
+/* Starts job in b where on is the GPU; else (or where no thread starts)
+ * the passes run it in turn. */
+static void beside_start(beside *b, beside_job job, pieces *p, const walks_on *on) {
+  *b = (beside){.job = job, .p = p, .on = *on, .mon = wm_monitor_current()};
   b->on.kernel_ms = on->kernel_ms ? &b->kernel_ms : NULL;
   b->started = b->ran = on->gpu && pthread_create(&b->thread, NULL, beside_run, b) == 0;
 }
@@ -501,36 +524,47 @@ static int beside_join(beside *b, const walks_on *on, int rc, wm_error *err) {
   return rc;
 }
 
-/* Every vertex's counts from the pieces, into s. */
-static int solve_all(const pieces *p, const sink *s, wm_error *err) {
-  const wm_graph *g = p->g;
-  wm_orbit_first_error first = {-1, {0, ""}};
-  wm_progress progress;
-  wm_progress_init(&progress, "5-vertex orbits", g->n, 1);
+/* Every vertex's first half into N (n x ORBITS5) and marks. */
+static void first_halves(const pieces *p, wm_i128 *N, uint8_t *marks, wm_progress *progress) {
 #pragma omp parallel for schedule(dynamic, 64)
-  for (int64_t v = 0; v < (int64_t)g->n; v++) {
-    wm_error e;
-    if (wm_progress_stopped(&progress)) continue;
-    if (vertex_out(p, s, (uint32_t)v, &e)) wm_orbit_keep_first(&first, v, &e);
-    wm_progress_add(&progress, 1);
+  for (int64_t v = 0; v < (int64_t)p->g->n; v++) {
+    if (wm_progress_stopped(progress)) continue;
+    first_half(p, (uint32_t)v, N + (size_t)v * ORBITS5, &marks[v]);
+    wm_progress_add(progress, 1);
   }
-  wm_progress_finish(&progress);
-  if (wm_progress_stopped(&progress)) return wm_interrupted(err, "orbits");
+}
+
+/* Every vertex's second half and solve, into s; the first vertex's error. */
+static int second_halves(const pieces *p, const sink *s, wm_i128 *N, const uint8_t *marks, wm_progress *progress,
+                         wm_error *err) {
+  wm_orbit_first_error first = {-1, {0, ""}};
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int64_t v = 0; v < (int64_t)p->g->n; v++) {
+    wm_error e;
+    if (wm_progress_stopped(progress)) continue;
+    if (vertex_out(p, s, (uint32_t)v, N + (size_t)v * ORBITS5, marks[v], &e)) wm_orbit_keep_first(&first, v, &e);
+    wm_progress_add(progress, 1);
+  }
+  if (wm_progress_stopped(progress)) return wm_interrupted(err, "orbits");
   if (first.vertex >= 0) *err = first.err;
   return first.vertex >= 0 ? err->code : WM_OK;
 }
 
-/* The own sums, then the walks (the phase "5-vertex orbits", first, so
- * that it reports soon), the clique sums and the 5-cycles, then every
- * vertex's solve: each reads the values of the ones before.  The walks on
- * the CPU ask for the interrupt every 16 vertices, so a hub's own walk is
- * the longest wait.  With on->share, the processes first agree that each
- * has its pieces (rc: this one's result so far), then share the walks,
- * the clique sums and the 5-cycles, and each solves every vertex from
- * their sums, then they agree on the result.  The clique sums and
- * 5-cycles may have run beside (bg), joined here before the walks.  at[0..3]: when the walks,
- * the clique sums and the solve began, and when it ended. */
-static int passes(pieces *p, const walks_on *on, const sink *s, int rc, beside *bg, double *at, wm_error *err) {
+/* The own sums, then the clique sums and the 5-cycles (unless they ran
+ * beside, bg[], joined here), the walks (the phase "5-vertex orbits", first
+ * among the long ones, so that it reports soon), then every vertex's
+ * solve: each reads the values of the ones before, but for the solve's
+ * first half, which reads nothing of the wheels' and runs while they do
+ * on one GPU.  The walks on the CPU ask for the interrupt every 16
+ * vertices, so a hub's own walk is the longest wait.  With on->share, the
+ * processes first agree that each has its pieces (rc: this one's result
+ * so far), then share the clique sums, the 5-cycles and the walks, and
+ * each solves every vertex from their sums, then they agree on the
+ * result.  N: n x ORBITS5 words, marks: n.  at[0..4]: when the clique sums,
+ * the walks, the solve's first half and the wait for the wheels began, and
+ * when the solve's second half did; at[5] when it ended. */
+static int passes(pieces *p, const walks_on *on, const sink *s, int rc, beside bg[BESIDE_JOBS], wm_i128 *N,
+                  uint8_t *marks, double *at, wm_error *err) {
   const wm_graph *g = p->g;
   if (!rc) {
 #pragma omp parallel
@@ -542,21 +576,30 @@ static int passes(pieces *p, const walks_on *on, const sink *s, int rc, beside *
     }
   }
   if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err);
-  rc = beside_join(bg, on, rc, err);
+  for (int k = 0; k < BESIDE_JOBS; k++) rc = beside_join(&bg[k], on, rc, err);
   at[0] = wm_now();
+  for (int k = 0; k < BESIDE_JOBS; k++)
+    if (!rc && !bg[k].ran) rc = bg[k].job(p, on, err);
+  at[1] = wm_now();
+  wm_o5n_walks_run *run = NULL;
   if (!rc) {
     wm_progress progress;
     wm_progress_init(&progress, "5-vertex orbits", g->n, 1);
-    rc = walks(p, on, &progress, err);
+    rc = walks(p, on, &progress, &run, err);
     wm_progress_finish(&progress);
     if (!rc && wm_progress_stopped(&progress)) rc = wm_interrupted(err, "orbits");
   }
-  at[1] = wm_now();
-  if (!rc && !bg->ran) rc = cliques_and_cycles(p, on, err);
   at[2] = wm_now();
-  if (!rc) rc = solve_all(p, s, err);
-  if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err); /* an interrupt in a solve ends every one */
+  wm_progress solving;
+  wm_progress_init(&solving, "5-vertex orbits", 2 * (uint64_t)g->n, 1);
+  if (!rc) first_halves(p, N, marks, &solving);
   at[3] = wm_now();
+  if (on->gpu) rc = wm_o5n_walks_gpu_finish(run, g, &p->w, rc, err);
+  at[4] = wm_now();
+  if (!rc) rc = second_halves(p, s, N, marks, &solving, err);
+  wm_progress_finish(&solving);
+  if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err); /* an interrupt in a solve ends every one */
+  at[5] = wm_now();
   return rc;
 }
 
@@ -651,18 +694,26 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   wm_big_pages(a.tri, g->m * sizeof(uint32_t));
   const double began = wm_now();
   pieces p;
-  int rc = pieces_init(&p, g, &a) || !a.tri || !a.k4 || !a.n8 || !a.n12
+  /* each vertex's N between the solve's halves: the tests' (s->N) or ours */
+  wm_i128 *N = s->N ? s->N : malloc(n * ORBITS5 * sizeof *N);
+  uint8_t *marks = malloc(n);
+  wm_big_pages(N, n * ORBITS5 * sizeof *N);
+  int rc = pieces_init(&p, g, &a) || !a.tri || !a.k4 || !a.n8 || !a.n12 || !N || !marks
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
-  double at[5] = {wm_now()};
+  double at[7] = {wm_now()};
   double *ms = run ? run->kernel_ms : NULL;
   const struct wm_gpu_graph *gg = run ? run->gpu_graph : NULL;
   double parts[3]; /* when the aggregates, the rows up to 4 vertices and the lists ended */
   if (!rc) rc = gpu ? wm_orbit_aggregates_gpu(g, 4, gg, &a, ms, err) : wm_orbit_aggregates_cpu(g, 4, &a, err);
   parts[0] = wm_now();
   const walks_on on = {gpu, gpu && run->gpus > 1 ? run->gpus : 1, gg, ms, share};
-  beside bg = {0};
-  if (!rc) beside_start(&bg, &p, &on);
+  beside bg[BESIDE_JOBS] = {{0}};
+  const beside_job jobs[BESIDE_JOBS] = {clique_sums, five_cycles};
+  for (int k = 0; k < BESIDE_JOBS; k++) {
+    bg[k] = (beside){.job = jobs[k]};
+    if (!rc) beside_start(&bg[k], jobs[k], &p, &on);
+  }
   if (!rc && s->counts) { /* the orbits up to 4 vertices from the same aggregates */
     wm_orbit_run r4 = *run;
     r4.k = 4;
@@ -671,24 +722,32 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   parts[1] = wm_now();
   if (!rc) rc = arc_lists(g, a.tri, &p, err);
   parts[2] = wm_now();
-  rc = passes(&p, &on, s, rc, &bg, &at[1], err);
+  rc = passes(&p, &on, s, rc, bg, N, marks, &at[1], err);
+  double took = 0, waited = 0; /* beside: the longer job's time, both waits */
+  for (int k = 0; k < BESIDE_JOBS; k++) {
+    took = bg[k].took > took ? bg[k].took : took;
+    waited += bg[k].waited;
+  }
   char where[64] = "";
   if (share) snprintf(where, sizeof where, ", shared");
   else if (on.gpus > 1) snprintf(where, sizeof where, ", %d GPUs", on.gpus);
-  if (bg.ran) snprintf(where + strlen(where), sizeof where - strlen(where), ", clique sums beside");
+  if (bg[0].ran) snprintf(where + strlen(where), sizeof where - strlen(where), ", clique sums beside");
   pieces_free(&p);
   free(a.tri);
   free(a.k4);
   free(a.n8);
   free(a.n12);
+  if (N != s->N) free(N);
+  free(marks);
   if (wm_trace_on("WM_ORBIT_TRACE"))
     fprintf(stderr, "orbits (non-induced, size 5%s): setting up %.3f ms, aggregates %.3f ms (the 4-vertex aggregates "
             "%.3f, rows up to 4 vertices %.3f, common-neighbour lists %.3f, own sums %.3f, waiting for the clique sums "
-            "%.3f), walks %.3f ms, clique sums and 5-cycles %.3f ms, solve %.3f ms, freeing %.3f ms\n", where,
-            1e3 * (at[0] - began), 1e3 * (at[1] - at[0]), 1e3 * (parts[0] - at[0]), 1e3 * (parts[1] - parts[0]),
-            1e3 * (parts[2] - parts[1]), 1e3 * (at[1] - parts[2] - bg.waited), 1e3 * bg.waited,
-            1e3 * (at[2] - at[1]), 1e3 * (bg.ran ? bg.took : at[3] - at[2]), 1e3 * (at[4] - at[3]),
-            1e3 * (wm_now() - at[4]));
+            "%.3f), clique sums and 5-cycles %.3f ms, walks %.3f ms, the solve's first half %.3f ms (then waiting for "
+            "the walks %.3f), second half %.3f ms, freeing %.3f ms\n", where, 1e3 * (at[0] - began),
+            1e3 * (at[1] - at[0]), 1e3 * (parts[0] - at[0]), 1e3 * (parts[1] - parts[0]), 1e3 * (parts[2] - parts[1]),
+            1e3 * (at[1] - parts[2] - waited), 1e3 * waited, 1e3 * (bg[0].ran ? took : at[2] - at[1]),
+            1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]), 1e3 * (at[5] - at[4]), 1e3 * (at[6] - at[5]),
+            1e3 * (wm_now() - at[6]));
   return rc;
 }
 

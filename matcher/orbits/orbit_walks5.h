@@ -88,6 +88,19 @@ int wm_o5n_walks_gpu(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus,
                      const uint64_t *cn_at, const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms,
                      wm_error *err);
 
+/* The same in two calls, so that the CPU can use what the vertex walks
+ * leave while the wheels run on one device: start returns once w holds
+ * all but toward and the wheels' sum (S69), *run the device's state (NULL
+ * where nothing is left to wait for: over several devices, or an empty
+ * graph, start has done it all); finish waits for the wheels, fills the
+ * rest and frees *run.  finish is called whatever start returned, with its
+ * result (rc; a failure is kept, after the device is waited for). */
+typedef struct wm_o5n_walks_run wm_o5n_walks_run;
+int wm_o5n_walks_gpu_start(const wm_graph *g, const struct wm_gpu_graph *gg, int gpus, const uint32_t *tri,
+                           const uint64_t *cn_at, const uint32_t *cn_list, wm_o5n_walks *w, double *kernel_ms,
+                           wm_o5n_walks_run **run, wm_error *err);
+int wm_o5n_walks_gpu_finish(wm_o5n_walks_run *run, const wm_graph *g, wm_o5n_walks *w, int rc, wm_error *err);
+
 #ifdef __cplusplus
 }
 #endif
