@@ -5,7 +5,8 @@
 # (matcher/orbits/gpu_orbit_cliques5.cu, gpu_orbit_cycles5.cu, with the
 # gpu_motif_*.cuh, gpu_orbit_warps.cuh, gpu_orbit_rank.cuh and
 # gpu_orbit_devices.cuh they include) and their per-vertex walks
-# (gpu_orbit_walks5.cu), with device/gpu_check.cu and device/gpu_graph.cu,
+# (gpu_orbit_walks5.cu), with device/gpu_check.cu, device/gpu_graph.cu and
+# device/gpu_stage.cu (the walks' copies, in chunks of 333 bytes here),
 # on the CPU emulator of scripts/bfs-emu/ and checks
 # them against their CPU oracles exactly (scripts/orbit-emu/check.cpp says on
 # which graphs; check_walks.cpp the walks value by value and the 5-vertex
@@ -37,7 +38,8 @@ cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
 . "$emu/emu_rewrite.sh"
 rm -f "$build"/src/*.cuh "$build"/src/*.cpp
 for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu matcher/orbits/gpu_orbit_sums.cu \
-         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu matcher/orbits/gpu_orbit_warps.cuh \
+         matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu device/gpu_stage.cu \
+         matcher/orbits/gpu_orbit_warps.cuh \
          matcher/orbits/gpu_orbit_devices.cuh matcher/orbits/gpu_orbit_rank.cuh \
          "$repo"/matcher/motifs/gpu_motif_*.cuh; do
   f=${f#"$repo/"}
@@ -64,4 +66,7 @@ g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg
 # the harness are not the point here.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
 export EMU_SMS="${EMU_SMS:-2}"
+# the walks' copies through the stage in chunks of a few hundred bytes
+# (device/gpu_stage.cu: every chunk, the odd ends, both halves in turn)
+export WM_TEST_STAGE_CHUNK="${WM_TEST_STAGE_CHUNK:-333}"
 "$build/check" "$@"
