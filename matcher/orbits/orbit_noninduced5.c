@@ -410,9 +410,9 @@ static void pieces_free(pieces *p) {
   free(p->cn_pos);
 }
 
-/* Where each vertex's N goes: kept (N, n x ORBITS5: the tests), or solved
- * at once into its row of counts (wm_o5n_orbits), so that nothing of size
- * n x ORBITS5 is held. */
+/* Where each vertex's N goes: kept (N, n x ORBITS5: the tests; else the
+ * passes hold their own between the solve's halves), and where counts is
+ * not NULL solved into its row of counts (wm_o5n_orbits). */
 typedef struct sink {
   wm_i128 *N;
   const wm_o5n_matrix *m;
@@ -551,9 +551,8 @@ static int second_halves(const pieces *p, const sink *s, wm_i128 *N, const uint8
 }
 
 /* The own sums, then the clique sums and the 5-cycles (unless they ran
- * beside, bg[], joined here), the walks (the phase "5-vertex orbits", first
- * among the long ones, so that it reports soon), then every vertex's
- * solve: each reads the values of the ones before, but for the solve's
+ * beside, bg[], joined here), the walks (the phase "5-vertex orbits"),
+ * then every vertex's solve: each reads the values of the ones before, but for the solve's
  * first half, which reads nothing of the wheels' and runs while they do
  * on one GPU.  The walks on the CPU ask for the interrupt every 16
  * vertices, so a hub's own walk is the longest wait.  With on->share, the
