@@ -550,18 +550,20 @@ static int second_halves(const pieces *p, const sink *s, wm_i128 *N, const uint8
   return first.vertex >= 0 ? err->code : WM_OK;
 }
 
-/* The own sums, then the clique sums and the 5-cycles (unless they ran
- * beside, bg[], joined here), the walks (the phase "5-vertex orbits"),
- * then every vertex's solve: each reads the values of the ones before, but for the solve's
- * first half, which reads nothing of the wheels' and runs while they do
- * on one GPU.  The walks on the CPU ask for the interrupt every 16
- * vertices, so a hub's own walk is the longest wait.  With on->share, the
- * processes first agree that each has its pieces (rc: this one's result
- * so far), then share the clique sums, the 5-cycles and the walks, and
- * each solves every vertex from their sums, then they agree on the
- * result.  N: n x ORBITS5 words, marks: n.  at[0..4]: when the clique sums,
- * the walks, the solve's first half and the wait for the wheels began, and
- * when the solve's second half did; at[5] when it ended. */
+/* The own sums, then the walks (the phase "5-vertex orbits") and the
+ * clique sums and 5-cycles, then every vertex's solve: each reads the
+ * values of the ones before, but for the solve's first half, which reads
+ * nothing of the wheels' and runs while they do on one GPU.  On the GPU
+ * the clique sums and 5-cycles come first (they ran beside, bg[], joined
+ * here, or run now); on the CPU after the walks, whose phase then reports
+ * soon.  The walks on the CPU ask for the interrupt every 16 vertices, so
+ * a hub's own walk is the longest wait.  With on->share, the processes
+ * first agree that each has its pieces (rc: this one's result so far),
+ * then share the walks, the clique sums and the 5-cycles, and each solves
+ * every vertex from their sums, then they agree on the result.  N: n x
+ * ORBITS5 words, marks: n.  at[0..6]: after the joins, the clique sums
+ * and 5-cycles on the GPU, the walks' start, the clique sums and 5-cycles
+ * on the CPU, the solve's first half, the walks' finish and the end. */
 static int passes(pieces *p, const walks_on *on, const sink *s, int rc, beside bg[BESIDE_JOBS], wm_i128 *N,
                   uint8_t *marks, double *at, wm_error *err) {
   const wm_graph *g = p->g;
@@ -577,8 +579,9 @@ static int passes(pieces *p, const walks_on *on, const sink *s, int rc, beside b
   if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err);
   for (int k = 0; k < BESIDE_JOBS; k++) rc = beside_join(&bg[k], on, rc, err);
   at[0] = wm_now();
-  for (int k = 0; k < BESIDE_JOBS; k++)
-    if (!rc && !bg[k].ran) rc = bg[k].job(p, on, err);
+  if (on->gpu) /* before the walks, whose buffers and wheels they would share the device with */
+    for (int k = 0; k < BESIDE_JOBS; k++)
+      if (!rc && !bg[k].ran) rc = bg[k].job(p, on, err);
   at[1] = wm_now();
   wm_o5n_walks_run *run = NULL;
   if (!rc) {
@@ -589,16 +592,20 @@ static int passes(pieces *p, const walks_on *on, const sink *s, int rc, beside b
     if (!rc && wm_progress_stopped(&progress)) rc = wm_interrupted(err, "orbits");
   }
   at[2] = wm_now();
+  if (!on->gpu) /* after the walks, so that their phase reports first */
+    for (int k = 0; k < BESIDE_JOBS; k++)
+      if (!rc) rc = bg[k].job(p, on, err);
+  at[3] = wm_now();
   wm_progress solving;
   wm_progress_init(&solving, "5-vertex orbits", 2 * (uint64_t)g->n, 1);
   if (!rc) first_halves(p, N, marks, &solving);
-  at[3] = wm_now();
-  if (on->gpu) rc = wm_o5n_walks_gpu_finish(run, g, &p->w, rc, err);
   at[4] = wm_now();
+  if (on->gpu) rc = wm_o5n_walks_gpu_finish(run, g, &p->w, rc, err);
+  at[5] = wm_now();
   if (!rc) rc = second_halves(p, s, N, marks, &solving, err);
   wm_progress_finish(&solving);
   if (on->share) rc = wm_o5s_agree(on->share, rc, "orbits", err); /* an interrupt in a solve ends every one */
-  at[5] = wm_now();
+  at[6] = wm_now();
   return rc;
 }
 
@@ -700,7 +707,7 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
   int rc = pieces_init(&p, g, &a) || !a.tri || !a.k4 || !a.n8 || !a.n12 || !N || !marks
                ? wm_fail(err, WM_EINPUT, "orbits: out of memory for the non-induced counts (%u vertices)", g->n)
                : WM_OK;
-  double at[7] = {wm_now()};
+  double at[8] = {wm_now()};
   double *ms = run ? run->kernel_ms : NULL;
   const struct wm_gpu_graph *gg = run ? run->gpu_graph : NULL;
   double parts[3]; /* when the aggregates, the rows up to 4 vertices and the lists ended */
@@ -744,9 +751,9 @@ static int noninduced(const wm_graph *g, const wm_orbit_run *run, const sink *s,
             "%.3f), clique sums and 5-cycles %.3f ms, walks %.3f ms, the solve's first half %.3f ms (then waiting for "
             "the walks %.3f), second half %.3f ms, freeing %.3f ms\n", where, 1e3 * (at[0] - began),
             1e3 * (at[1] - at[0]), 1e3 * (parts[0] - at[0]), 1e3 * (parts[1] - parts[0]), 1e3 * (parts[2] - parts[1]),
-            1e3 * (at[1] - parts[2] - waited), 1e3 * waited, 1e3 * (bg[0].ran ? took : at[2] - at[1]),
-            1e3 * (at[3] - at[2]), 1e3 * (at[4] - at[3]), 1e3 * (at[5] - at[4]), 1e3 * (at[6] - at[5]),
-            1e3 * (wm_now() - at[6]));
+            1e3 * (at[1] - parts[2] - waited), 1e3 * waited,
+            1e3 * (bg[0].ran ? took : (at[2] - at[1]) + (at[4] - at[3])), 1e3 * (at[3] - at[2]),
+            1e3 * (at[5] - at[4]), 1e3 * (at[6] - at[5]), 1e3 * (at[7] - at[6]), 1e3 * (wm_now() - at[7]));
   return rc;
 }
 
