@@ -69,7 +69,8 @@ static int rows_back(warpmatch_context *ctx, const char *who, uint64_t *counts, 
   if (copy) { /* every thread moves rows: a copy, then each row to its place */
     wm_host_copy(copy, counts, n * row);
 #pragma omp parallel for schedule(static)
-    for (int64_t s = 0; s < (int64_t)n; s++) memcpy(counts + (size_t)old_of[s] * orbits, copy + (size_t)s * orbits, row);
+    for (int64_t s = 0; s < (int64_t)n; s++)
+      memcpy(counts + (size_t)old_of[s] * orbits, copy + (size_t)s * orbits, row);
     free(copy);
     return WARPMATCH_OK;
   }
