@@ -770,14 +770,25 @@ int prepare(bufs &b, walk_args &p, const walk_in &in, bool dealt, uint64_t block
   return WM_OK;
 }
 
+/* What the vertex walks leave (tdeg, F, c4e, the tips, the sums), through
+ * stage where not NULL.  The single device's walks copy these while the
+ * wheels run, so a vertex's S69 (the wheels') is copied again after them. */
+int copy_vertex_walks(const bufs &b, wm_stage *stage, const wm_graph *g, wm_o5n_walks *w, wm_error *err) {
+  const size_t m = g->m, n = g->n;
+  const wm_copy_way back = WM_TO_HOST;
+  if (wm_stage_copy(stage, w->tdeg, b.tdeg, m * sizeof *w->tdeg, back, err) ||
+      wm_stage_copy(stage, w->F, b.F, m * sizeof *w->F, back, err) ||
+      wm_stage_copy(stage, w->c4e, b.c4e, m * sizeof *w->c4e, back, err) ||
+      wm_stage_copy(stage, w->tips, b.tips, 2 * n * sizeof *w->tips, back, err) ||
+      wm_stage_copy(stage, w->walked, b.walked, n * sizeof *w->walked, back, err))
+    return err->code;
+  return WM_OK;
+}
+
+/* Everything, once both kernels are done. */
 int copy_back(const bufs &b, const wm_graph *g, wm_o5n_walks *w, wm_error *err) {
-  const size_t m = g->m;
-  WM_CU(cudaMemcpy(w->tdeg, b.tdeg, m * sizeof *w->tdeg, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->F, b.F, m * sizeof *w->F, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->c4e, b.c4e, m * sizeof *w->c4e, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->toward, b.toward, m * sizeof *w->toward, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->walked, b.walked, (size_t)g->n * sizeof *w->walked, cudaMemcpyDeviceToHost));
-  WM_CU(cudaMemcpy(w->tips, b.tips, 2 * (size_t)g->n * sizeof *w->tips, cudaMemcpyDeviceToHost));
+  if (copy_vertex_walks(b, NULL, g, w, err)) return err->code;
+  WM_CU(cudaMemcpy(w->toward, b.toward, g->m * sizeof *w->toward, cudaMemcpyDeviceToHost));
   return WM_OK;
 }
 
@@ -810,20 +821,6 @@ struct walk_run {
   double began, launched, early; /* when prepare began and ended, the early copies' time (s) */
 };
 
-/* What the vertex walks leave (tdeg, F, c4e, the tips, the sums but the
- * wheels' S69, which the wheels are adding to while these are copied). */
-int copy_vertex_walks(const walk_run &r, const wm_graph *g, wm_o5n_walks *w, wm_error *err) {
-  const size_t m = g->m, n = g->n;
-  const wm_copy_way back = WM_TO_HOST;
-  if (wm_stage_copy(r.stage, w->tdeg, r.b.tdeg, m * sizeof *w->tdeg, back, err) ||
-      wm_stage_copy(r.stage, w->F, r.b.F, m * sizeof *w->F, back, err) ||
-      wm_stage_copy(r.stage, w->c4e, r.b.c4e, m * sizeof *w->c4e, back, err) ||
-      wm_stage_copy(r.stage, w->tips, r.b.tips, 2 * n * sizeof *w->tips, back, err) ||
-      wm_stage_copy(r.stage, w->walked, r.b.walked, n * sizeof *w->walked, back, err))
-    return err->code;
-  return WM_OK;
-}
-
 int begin(walk_run &r, const walk_in &in, wm_o5n_walks *w, wm_error *err) {
   walk_args p;
   r.began = wm_now();
@@ -836,7 +833,7 @@ int begin(walk_run &r, const walk_in &in, wm_o5n_walks *w, wm_error *err) {
   if (!rc) rc = launch(r.b, p, q, false, r.blocks, err);
   if (!rc) WM_CU(cudaEventSynchronize(r.b.mid));
   const double t = wm_now();
-  if (!rc) rc = copy_vertex_walks(r, in.g, w, err);
+  if (!rc) rc = copy_vertex_walks(r.b, r.stage, in.g, w, err);
   r.early = wm_now() - t;
   return rc;
 }
