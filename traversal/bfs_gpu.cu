@@ -56,6 +56,7 @@ struct wm_bfs_gpu_ctx {
   cudaEvent_t ev_start, ev_stop, ev_fork, ev_join[4];
   uint64_t tau, nhubs;
   uint32_t small_cap;
+  uint32_t small_sets; /* slots of each of its visited sets (0: none, a directed graph) */
   size_t small_smem;
   int small_blocks;   /* the small-level kernel's grid tier: blocks of its cooperative launch (1: none) */
   void *d_small;      /* its scratch (the grid tier's queues) */
@@ -160,6 +161,15 @@ static int ctx_streams(wm_bfs_gpu_ctx *c, wm_error *err) {
   return WM_OK;
 }
 
+/* Test hook WM_TEST_BFS_SET_SLOTS=N: visited sets of so few slots that
+ * they fill, and levels fall back to the status array; 1: no sets. */
+static uint32_t test_set_slots(uint32_t slots) {
+  const char *v = getenv("WM_TEST_BFS_SET_SLOTS");
+  int want = v ? atoi(v) : 0;
+  if (want == 1) return 0;
+  return slots && want >= 2 && (uint32_t)want < slots ? 1u << (31 - __builtin_clz((unsigned)want)) : slots;
+}
+
 extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_bfs_gpu_ctx **out,
                                  wm_error *err) {
   *out = NULL;
@@ -186,17 +196,19 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
   c->sms = prop.multiProcessorCount;
   wm_bfs_hub_threshold(g, &c->tau, &c->nhubs);
   if ((rc = ctx_buffers(c, o, err)) || (rc = ctx_streams(c, err))) goto fail;
-  e = small_levels_prepare(c->device, &c->small_cap, &c->small_smem, &c->small_blocks);
+  e = small_levels_prepare(c->device, !(g->flags & WM_GRAPH_DIRECTED), &c->small_cap, &c->small_sets, &c->small_smem,
+                           &c->small_blocks);
   if (e == cudaSuccess) e = cudaMalloc(&c->d_small, small_levels_scratch_bytes(c->small_cap));
+  c->small_sets = test_set_slots(c->small_sets);
   if (e != cudaSuccess) {
     rc = wm_fail(err, WM_EDEVICE, "bfs: small-level kernel setup: %s", cudaGetErrorString(e));
     goto fail;
   }
   snprintf(c->desc, sizeof c->desc,
            "%s (%d SMs, sm_%d%d); hub threshold %llu (%llu hubs, cache %d); small-level kernel: "
-           "%u-vertex frontier, %llu edges/level a block, %d blocks; bottom-up: %s",
+           "%u-vertex frontier, %u-slot visited sets, %llu edges/level a block, %d blocks; bottom-up: %s",
            prop.name, c->sms, prop.major, prop.minor, (unsigned long long)c->tau,
-           (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap,
+           (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap, c->small_sets,
            (unsigned long long)SmallLevelPolicy::EDGE_BUDGET, c->small_blocks,
            !(g->flags & WM_GRAPH_DIRECTED) ? "symmetric graph"
            : c->have_in                   ? "in-arcs (transpose) on the device"
@@ -372,10 +384,17 @@ void Search::trace_small_levels(const unsigned long long *d_clk, uint32_t from, 
   }
   const double us = 1e3 / khz;
   for (uint32_t L = from; L < to && L - from < (uint32_t)kSmallTraceLevels; L++) {
-    const unsigned long long *m = k + 1 + 4 * (L - from);
-    if (!m[0]) continue;
-    fprintf(stderr, "bfs-gpu: small level %u (%s): begins at %.2f us, expanded in %.2f us, barrier %.2f us\n", L,
-            m[3] == 2 ? "grid" : "block", (m[0] - k[0]) * us, (m[1] - m[0]) * us, (m[2] - m[1]) * us);
+    const unsigned long long *m = k + 1 + kMarks * (L - from);
+    if (!m[MARK_BEGIN]) continue;
+    /* thread 0's first pass (a build with WM_BFS_FINE_MARKS): when its row, claim and append were done */
+    const auto at = [&](int i) { return m[i] ? (m[i] - m[MARK_BEGIN]) * us : 0.0; };
+    char fine[96] = "";
+    if (m[MARK_ROW])
+      snprintf(fine, sizeof fine, " (first pass: row %.2f, claim %.2f, append %.2f)", at(MARK_ROW), at(MARK_CLAIM),
+               at(MARK_APPEND));
+    fprintf(stderr, "bfs-gpu: small level %u (%s): begins at %.2f us, expanded in %.2f us%s, barrier %.2f us\n", L,
+            m[MARK_TIER] == 2 ? "grid" : m[MARK_TIER] == 3 ? "block, sets" : "block", (m[MARK_BEGIN] - k[0]) * us,
+            at(MARK_EXPANDED), fine, (m[MARK_PAST] - m[MARK_EXPANDED]) * us);
   }
 }
 
@@ -402,13 +421,17 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   a.max_depth = o->max_depth;
   a.target = target;
   a.capacity = c->small_cap;
+  a.set_slots = c->small_sets;
   a.edge_budget = small_budget();
-  a.block_budget = small_blocks > 1 ? SmallLevelPolicy::BLOCK_PASSES * SmallLevelPolicy::PASS : a.edge_budget;
+  a.block_budget = small_blocks > 1 ? SmallLevelPolicy::BLOCK_ITEMS : a.edge_budget;
   a.scratch = c->d_small;
   a.out = c->d_q[cur ^ 1];
   a.stats = c->d_stats;
   a.stop = stop;
   a.clk = NULL;
+  /* WM_BFS_TRACE_FROM=N: the marks of levels N on (a deep graph's later, larger levels) */
+  const char *from = getenv("WM_BFS_TRACE_FROM");
+  a.trace_from = from && (uint32_t)atol(from) > f.L ? (uint32_t)atol(from) : f.L;
   if (trace && (c->d_clk || cudaMalloc(&c->d_clk, kSmallTraceWords * sizeof *c->d_clk) == cudaSuccess)) {
     a.clk = c->d_clk;
     CK(cudaMemsetAsync(a.clk, 0, kSmallTraceWords * sizeof *a.clk, c->st));
@@ -424,7 +447,7 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   if (trace)
     fprintf(stderr, "bfs-gpu: small-level kernel (%d blocks) from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
             small_blocks, f.L, count, L, h.small_count, h.small_exit, lap_ms());
-  if (a.clk) trace_small_levels(a.clk, f.L, L);
+  if (a.clk) trace_small_levels(a.clk, a.trace_from, L);
   switch (h.small_exit) {
   case SMALL_STOPPED:
     return wm_interrupted(err, "bfs");

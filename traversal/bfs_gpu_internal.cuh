@@ -57,29 +57,40 @@ struct BottomUpPolicy {
 };
 /* The small-level kernel (kernel_small_levels.cu).  Its unit of work is a
  * pass: every thread of a block has ITEMS frontier edges in flight at once,
- * and a pass costs a few dependent round trips to L2 (the adjacency entry,
- * the head's status, the claim), about a microsecond.  The budgets below are
- * counted in passes, so that they follow from what a level costs, not from
- * one graph:
+ * and a pass costs a few dependent round trips (the adjacency entry, the
+ * head's row and its claim), 2.5-3 us on an H200 for a few items.  The
+ * budgets below follow from what a level costs, not from one graph:
  * - a level stays on the device while each block needs at most EDGE_BUDGET
  *   edges (16 passes) for it: a hand-over to the host pipeline costs a queue
  *   generation, a copy and a synchronisation, tens of microseconds;
- * - with the grid tier, block 0 keeps a level to itself while it needs at
- *   most BLOCK_PASSES passes: a grid level costs a grid-wide barrier and a
- *   round trip to load each block's share of the frontier on top of its
- *   pass, about as much as two more passes of one block. */
+ * - with the grid tier, block 0 keeps a level to itself while it has at
+ *   most BLOCK_ITEMS edges (half a pass).  A grid level costs about 5 us
+ *   (the grid-wide barrier, 1-2 us, and a round trip to load each block's
+ *   share), whatever its size within the budget; one block adds about
+ *   2.8 us a thousand edges to its 2.5-3 us, since one SM serves scattered
+ *   loads a sector at a time (WM_BFS_TRACE with WM_BFS_FINE_MARKS, frontiers
+ *   of 500-1,200 vertices of a grid graph, 2026-11-30). */
 struct SmallLevelPolicy {
   static constexpr int BLOCK = 1024;
   static constexpr int ITEMS = 4;                        /* edges in flight per thread (registers) */
   static constexpr uint64_t PASS = (uint64_t)BLOCK * ITEMS;
   static constexpr uint32_t MAX_FRONTIER = 16384;        /* shared-memory frontier capacity cap */
   static constexpr uint64_t EDGE_BUDGET = 16 * PASS;     /* frontier edges per block per level (65536) */
-  static constexpr uint64_t BLOCK_PASSES = 3;            /* block 0 alone up to this many passes */
+  static constexpr uint64_t BLOCK_ITEMS = PASS / 2;      /* block 0 alone up to this many edges */
   /* A level's claims are counted in one 64-bit word, (entries << COUNT_SHIFT)
    * + their out-degree sum: so the graph's arcs must stay below 2^COUNT_SHIFT
    * and a level's claims (at most its edges) below 2^(64 - COUNT_SHIFT). */
   static constexpr int COUNT_SHIFT = 40;
   static constexpr uint64_t MAX_LEVEL_EDGES = (1ull << (64 - COUNT_SHIFT)) - 1;
+  /* On a symmetric graph an edge joins levels at most one apart, so block 0
+   * keeps the vertices of levels L - 1, L and L + 1 in hash tables in
+   * shared memory and claims a head there, without the round trips to the
+   * status array: four tables (the fourth is cleared for level L + 2
+   * meanwhile) of SET_SLOTS slots at most, a third of the shared memory at
+   * most; a vertex lies within SET_PROBES slots of its home or the table is
+   * full and its level's set incomplete. */
+  static constexpr uint32_t SET_SLOTS = 4096;
+  static constexpr int SET_PROBES = 32;
 };
 constexpr uint32_t kBackToTopDownBeta = 24; /* bottom-up -> top-down when frontier < n / beta */
 
@@ -150,6 +161,7 @@ struct SmallArgs {
   uint32_t max_depth;
   uint32_t target;
   uint32_t capacity;    /* frontier entries (shared memory, and the grid tier's queues) */
+  uint32_t set_slots;   /* slots of each visited set (a power of two), 0: no sets (directed graphs) */
   uint64_t block_budget; /* edges of a level block 0 expands alone (= edge_budget: one block) */
   uint64_t edge_budget;  /* edges of a level the kernel expands at all */
   void *scratch;        /* small_levels_scratch_bytes(capacity) of device memory (grid tier) */
@@ -158,14 +170,19 @@ struct SmallArgs {
   wm_stop *stop;      /* the call's stop word (gpu_stop.cuh), or NULL: one launch can run
                          * thousands of levels (a grid's), so it is read between them */
   unsigned long long *clk; /* WM_BFS_TRACE: kSmallTraceWords of block 0's clock marks, or NULL */
+  uint32_t trace_from;     /* ... of levels trace_from on */
 };
 
 /* The small-level kernel's clock marks (WM_BFS_TRACE): the launch's start,
- * then for each of its first kSmallTraceLevels levels the clock when the
- * level began, when block 0 had expanded its share and when it was past
- * the level's barrier, and the tier (1 block, 2 grid). */
+ * then for each of its first kSmallTraceLevels levels kMarks words: the
+ * clock when the level began, when block 0 had expanded its share and when
+ * it was past the level's barrier; the tier (1 block, 2 grid, 3 block with
+ * the visited sets); and in its first pass, thread 0's clock when its
+ * first adjacency entry had come, its first claim was decided and its
+ * append was done. */
+enum SmallMark { MARK_BEGIN, MARK_EXPANDED, MARK_PAST, MARK_TIER, MARK_ROW, MARK_CLAIM, MARK_APPEND, kMarks = 8 };
 constexpr int kSmallTraceLevels = 64;
-constexpr int kSmallTraceWords = 1 + 4 * kSmallTraceLevels;
+constexpr int kSmallTraceWords = 1 + kMarks * kSmallTraceLevels;
 
 /* ---- device helpers -------------------------------------------------- */
 
@@ -252,11 +269,13 @@ cudaError_t topdown_status_launch(const DevGraph &g, const DevState &s, uint32_t
 /* kernel_bottom_up.cu: list = NULL scans all vertices (baseline). */
 cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, const uint32_t *list, uint32_t len,
                              uint32_t level, const unsigned long long *hub_table, int sms, cudaStream_t st);
-/* kernel_small_levels.cu: the capacity, shared memory and the most blocks
- * (the grid tier's, 1 where cooperative launches are not possible) of the
- * kernel on this device; its scratch; a launch over `blocks` blocks
- * (cooperative when more than one). */
-cudaError_t small_levels_prepare(int device, uint32_t *capacity, size_t *smem_bytes, int *blocks);
+/* kernel_small_levels.cu: the capacity, the visited sets' slots (0 unless
+ * `sets`: the graph is symmetric), shared memory and the most blocks (the
+ * grid tier's, 1 where cooperative launches are not possible) of the kernel
+ * on this device; its scratch; a launch over `blocks` blocks (cooperative
+ * when more than one). */
+cudaError_t small_levels_prepare(int device, int sets, uint32_t *capacity, uint32_t *set_slots, size_t *smem_bytes,
+                                 int *blocks);
 size_t small_levels_scratch_bytes(uint32_t capacity);
 cudaError_t small_levels_launch(const SmallArgs &a, size_t smem_bytes, int blocks, cudaStream_t st);
 /* kernel_seed_sources.cu: status 0 and parent = itself for each source. */
