@@ -56,7 +56,6 @@ struct wm_bfs_gpu_ctx {
   cudaEvent_t ev_start, ev_stop, ev_fork, ev_join[4];
   uint64_t tau, nhubs;
   uint32_t small_cap;
-  uint32_t small_sets; /* slots of each of its visited sets (0: none, a directed graph) */
   size_t small_smem;
   int small_blocks;   /* the small-level kernel's grid tier: blocks of its cooperative launch (1: none) */
   void *d_small;      /* its scratch (the grid tier's queues) */
@@ -161,15 +160,6 @@ static int ctx_streams(wm_bfs_gpu_ctx *c, wm_error *err) {
   return WM_OK;
 }
 
-/* Test hook WM_TEST_BFS_SET_SLOTS=N: visited sets of so few slots that
- * they fill, and levels fall back to the status array; 1: no sets. */
-static uint32_t test_set_slots(uint32_t slots) {
-  const char *v = getenv("WM_TEST_BFS_SET_SLOTS");
-  int want = v ? atoi(v) : 0;
-  if (want == 1) return 0;
-  return slots && want >= 2 && (uint32_t)want < slots ? 1u << (31 - __builtin_clz((unsigned)want)) : slots;
-}
-
 extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_bfs_gpu_ctx **out,
                                  wm_error *err) {
   *out = NULL;
@@ -196,19 +186,17 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
   c->sms = prop.multiProcessorCount;
   wm_bfs_hub_threshold(g, &c->tau, &c->nhubs);
   if ((rc = ctx_buffers(c, o, err)) || (rc = ctx_streams(c, err))) goto fail;
-  e = small_levels_prepare(c->device, !(g->flags & WM_GRAPH_DIRECTED), &c->small_cap, &c->small_sets, &c->small_smem,
-                           &c->small_blocks);
+  e = small_levels_prepare(c->device, &c->small_cap, &c->small_smem, &c->small_blocks);
   if (e == cudaSuccess) e = cudaMalloc(&c->d_small, small_levels_scratch_bytes(c->small_cap));
-  c->small_sets = test_set_slots(c->small_sets);
   if (e != cudaSuccess) {
     rc = wm_fail(err, WM_EDEVICE, "bfs: small-level kernel setup: %s", cudaGetErrorString(e));
     goto fail;
   }
   snprintf(c->desc, sizeof c->desc,
            "%s (%d SMs, sm_%d%d); hub threshold %llu (%llu hubs, cache %d); small-level kernel: "
-           "%u-vertex frontier, %u-slot visited sets, %llu edges/level a block, %d blocks; bottom-up: %s",
+           "%u-vertex frontier, %llu edges/level a block, %d blocks; bottom-up: %s",
            prop.name, c->sms, prop.major, prop.minor, (unsigned long long)c->tau,
-           (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap, c->small_sets,
+           (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap,
            (unsigned long long)SmallLevelPolicy::EDGE_BUDGET, c->small_blocks,
            !(g->flags & WM_GRAPH_DIRECTED) ? "symmetric graph"
            : c->have_in                   ? "in-arcs (transpose) on the device"
@@ -386,14 +374,14 @@ void Search::trace_small_levels(const unsigned long long *d_clk, uint32_t from, 
   for (uint32_t L = from; L < to && L - from < (uint32_t)kSmallTraceLevels; L++) {
     const unsigned long long *m = k + 1 + kMarks * (L - from);
     if (!m[MARK_BEGIN]) continue;
-    /* thread 0's first pass (a build with WM_BFS_FINE_MARKS): when its row, claim and append were done */
+    /* thread 0's first pass: when its row, claim and append were done (none: it had no item) */
     const auto at = [&](int i) { return m[i] ? (m[i] - m[MARK_BEGIN]) * us : 0.0; };
     char fine[96] = "";
     if (m[MARK_ROW])
       snprintf(fine, sizeof fine, " (first pass: row %.2f, claim %.2f, append %.2f)", at(MARK_ROW), at(MARK_CLAIM),
                at(MARK_APPEND));
     fprintf(stderr, "bfs-gpu: small level %u (%s): begins at %.2f us, expanded in %.2f us%s, barrier %.2f us\n", L,
-            m[MARK_TIER] == 2 ? "grid" : m[MARK_TIER] == 3 ? "block, sets" : "block", (m[MARK_BEGIN] - k[0]) * us,
+            m[MARK_TIER] == 2 ? "grid" : "block", (m[MARK_BEGIN] - k[0]) * us,
             at(MARK_EXPANDED), fine, (m[MARK_PAST] - m[MARK_EXPANDED]) * us);
   }
 }
@@ -421,7 +409,6 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   a.max_depth = o->max_depth;
   a.target = target;
   a.capacity = c->small_cap;
-  a.set_slots = c->small_sets;
   a.edge_budget = small_budget();
   a.block_budget = small_blocks > 1 ? SmallLevelPolicy::BLOCK_ITEMS : a.edge_budget;
   a.scratch = c->d_small;

@@ -82,15 +82,6 @@ struct SmallLevelPolicy {
    * and a level's claims (at most its edges) below 2^(64 - COUNT_SHIFT). */
   static constexpr int COUNT_SHIFT = 40;
   static constexpr uint64_t MAX_LEVEL_EDGES = (1ull << (64 - COUNT_SHIFT)) - 1;
-  /* On a symmetric graph an edge joins levels at most one apart, so block 0
-   * keeps the vertices of levels L - 1, L and L + 1 in hash tables in
-   * shared memory and claims a head there, without the round trips to the
-   * status array: four tables (the fourth is cleared for level L + 2
-   * meanwhile) of SET_SLOTS slots at most, a third of the shared memory at
-   * most; a vertex lies within SET_PROBES slots of its home or the table is
-   * full and its level's set incomplete. */
-  static constexpr uint32_t SET_SLOTS = 4096;
-  static constexpr int SET_PROBES = 32;
 };
 constexpr uint32_t kBackToTopDownBeta = 24; /* bottom-up -> top-down when frontier < n / beta */
 
@@ -161,7 +152,6 @@ struct SmallArgs {
   uint32_t max_depth;
   uint32_t target;
   uint32_t capacity;    /* frontier entries (shared memory, and the grid tier's queues) */
-  uint32_t set_slots;   /* slots of each visited set (a power of two), 0: no sets (directed graphs) */
   uint64_t block_budget; /* edges of a level block 0 expands alone (= edge_budget: one block) */
   uint64_t edge_budget;  /* edges of a level the kernel expands at all */
   void *scratch;        /* small_levels_scratch_bytes(capacity) of device memory (grid tier) */
@@ -176,10 +166,9 @@ struct SmallArgs {
 /* The small-level kernel's clock marks (WM_BFS_TRACE): the launch's start,
  * then for each of its first kSmallTraceLevels levels kMarks words: the
  * clock when the level began, when block 0 had expanded its share and when
- * it was past the level's barrier; the tier (1 block, 2 grid, 3 block with
- * the visited sets); and in its first pass, thread 0's clock when its
- * first adjacency entry had come, its first claim was decided and its
- * append was done. */
+ * it was past the level's barrier; the tier (1 block, 2 grid); and in its
+ * first pass, thread 0's clock when its first adjacency entry had come,
+ * its first claim was decided and its append was done. */
 enum SmallMark { MARK_BEGIN, MARK_EXPANDED, MARK_PAST, MARK_TIER, MARK_ROW, MARK_CLAIM, MARK_APPEND, kMarks = 8 };
 constexpr int kSmallTraceLevels = 64;
 constexpr int kSmallTraceWords = 1 + kMarks * kSmallTraceLevels;
@@ -269,13 +258,11 @@ cudaError_t topdown_status_launch(const DevGraph &g, const DevState &s, uint32_t
 /* kernel_bottom_up.cu: list = NULL scans all vertices (baseline). */
 cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, const uint32_t *list, uint32_t len,
                              uint32_t level, const unsigned long long *hub_table, int sms, cudaStream_t st);
-/* kernel_small_levels.cu: the capacity, the visited sets' slots (0 unless
- * `sets`: the graph is symmetric), shared memory and the most blocks (the
- * grid tier's, 1 where cooperative launches are not possible) of the kernel
- * on this device; its scratch; a launch over `blocks` blocks (cooperative
- * when more than one). */
-cudaError_t small_levels_prepare(int device, int sets, uint32_t *capacity, uint32_t *set_slots, size_t *smem_bytes,
-                                 int *blocks);
+/* kernel_small_levels.cu: the capacity, shared memory and the most blocks
+ * (the grid tier's, 1 where cooperative launches are not possible) of the
+ * kernel on this device; its scratch; a launch over `blocks` blocks
+ * (cooperative when more than one). */
+cudaError_t small_levels_prepare(int device, uint32_t *capacity, size_t *smem_bytes, int *blocks);
 size_t small_levels_scratch_bytes(uint32_t capacity);
 cudaError_t small_levels_launch(const SmallArgs &a, size_t smem_bytes, int blocks, cudaStream_t st);
 /* kernel_seed_sources.cu: status 0 and parent = itself for each source. */

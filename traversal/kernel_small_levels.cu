@@ -12,12 +12,7 @@
  * their adjacency loads, then their status loads, then the claims, since one
  * item after another would each wait out the whole chain of round trips.  A
  * claim is a compare-and-swap on the head's status (one entry per vertex);
- * on a symmetric graph, from the second level block 0 runs on, it is an
- * entry in a hash table of the next level's vertices in shared memory
- * instead, after lookups in the tables of this level and the one before (a
- * neighbour of level L is on level L - 1, L or L + 1), so that a level costs
- * the round trips for the adjacency entry and the head's row alone.  A
- * warp appends its claims with one atomic on a word that counts entries
+ * a warp appends its claims with one atomic on a word that counts entries
  * and their out-degrees together, which gives each entry its position and
  * its pre in one order.  The counters of level L + 1 fill while those of
  * level L are read and those of level L + 2 are cleared, so a level ends at
@@ -54,7 +49,7 @@ using P = SmallLevelPolicy;
 constexpr int K = P::ITEMS;
 constexpr unsigned FULL = 0xffffffffu;
 constexpr unsigned long long EDGE_MASK = (1ull << P::COUNT_SHIFT) - 1;
-enum { F_TARGET = 1, F_STOP = 2, F_SETFULL = 4 }; /* Counters::flags; F_SETFULL: the level's set is incomplete */
+enum { F_TARGET = 1, F_STOP = 2 };        /* Counters::flags */
 enum { STEP_BLOCK = 64, STEP_GRID = 65 }; /* decide(): go on, beside SmallExit's reasons */
 
 /* The claims of one level: packed = (entries << COUNT_SHIFT) + their
@@ -80,7 +75,6 @@ struct Entries {
 };
 
 __host__ __device__ inline size_t entries_bytes(uint32_t cap) { return (size_t)cap * (8 + 4 + 4 + 4); }
-__host__ __device__ inline size_t sets_bytes(uint32_t slots) { return (size_t)4 * slots * 4; }
 
 /* Level L's frontier among the two at p: the one of L's parity, so that
  * the tiers need not track which is which. */
@@ -88,71 +82,19 @@ __device__ inline Entries frontier(char *p, uint32_t L, uint32_t cap) {
   return Entries{p + (L & 1) * entries_bytes(cap), cap};
 }
 
-/* Block 0's visited sets (PMPP's privatisation, by level): four tables of
- * `slots` vertex ids in shared memory, level L's at of(L); t NULL: none. */
-struct Sets {
-  uint32_t *t;
-  uint32_t slots;
-  __device__ uint32_t *of(uint32_t L) const { return t + (L & 3) * slots; }
-  __device__ uint32_t home(uint32_t w) const { return (w * 2654435761u) >> (__clz((int)slots) + 1); }
-};
-
-/* Whether w is in table s: an insertion stops SET_PROBES slots past the
- * home (set_add), so the lookup may too. */
-__device__ inline bool set_has(const Sets &sets, const uint32_t *s, uint32_t w) {
-  uint32_t i = sets.home(w);
-  for (int p = 0; p < P::SET_PROBES; p++, i = (i + 1) & (sets.slots - 1)) {
-    const uint32_t k = s[i];
-    if (k == w) return true;
-    if (k == kNoVertex) return false;
-  }
-  return false;
-}
-
-/* Adds w to table s: 1 added, 0 there already, -1 no room. */
-__device__ inline int set_add(const Sets &sets, uint32_t *s, uint32_t w) {
-  uint32_t i = sets.home(w);
-  for (int p = 0; p < P::SET_PROBES; p++, i = (i + 1) & (sets.slots - 1)) {
-    const uint32_t k = atomicCAS(&s[i], kNoVertex, w);
-    if (k == kNoVertex) return 1;
-    if (k == w) return 0;
-  }
-  return -1;
-}
-
-__device__ inline void set_clear(uint32_t *s, uint32_t slots) {
-  for (uint32_t i = threadIdx.x; i < slots; i += P::BLOCK) s[i] = kNoVertex;
-}
-
-/* How a level's heads are claimed: `local` in the sets (those of levels
- * L - 1 and L complete), else by compare-and-swap on the status array,
- * the winners added to level L + 1's set unless sets.t is NULL (the grid
- * tier). */
-struct Claim {
-  Sets sets;
-  bool local;
-};
-
 /* WM_BFS_TRACE: block 0's thread 0 marks level L's step k (SmallMark;
  * MARK_TIER holds v). */
 __device__ inline void mark(const SmallArgs &a, uint32_t L, int k, unsigned long long v = 0) {
   if (!a.clk || blockIdx.x || threadIdx.x || L - a.trace_from >= (uint32_t)kSmallTraceLevels) return;
   a.clk[1 + kMarks * (L - a.trace_from) + k] = k == MARK_TIER ? v : (unsigned long long)clock64();
 }
-/* Marks inside a pass (MARK_ROW, MARK_CLAIM, MARK_APPEND), built with
- * -DWM_BFS_FINE_MARKS=1 only: their registers make the kernel spill.  The
- * mark waits for the load that brings x. */
-#if WM_BFS_FINE_MARKS
-#define FINE_MARK(a, L, k, x)              \
-  do {                                     \
-    if ((a).clk) {                         \
-      asm volatile("" ::"r"((uint32_t)(x))); \
-      mark(a, L, k);                       \
-    }                                      \
-  } while (0)
-#else
-#define FINE_MARK(a, L, k, x) ((void)0)
-#endif
+/* ... a mark inside a pass, once x is in a register: it waits for the
+ * load that brings x */
+__device__ inline void mark_after(const SmallArgs &a, uint32_t L, int k, uint32_t x) {
+  if (!a.clk) return;
+  asm volatile("" ::"r"(x));
+  mark(a, L, k);
+}
 
 /* The grid tier's state in global memory, ahead of its two queues: the
  * counters of the grid levels, and block 0's word to the others at each
@@ -253,12 +195,6 @@ __device__ inline void warp_scan(uint32_t lane, uint32_t &n, uint64_t &d, unsign
   }
 }
 
-/* Appends this thread's won items (vertex w[r] of degree dg[r]) to the
- * sink.  Block 0 alone (no s.ws) takes room with one atomic per warp on its
- * counters in shared memory, no barrier; the grid tier's blocks with one
- * atomic per block, since they all append to one word in global memory,
- * where an atomic per warp would queue thousands at a level (every thread
- * of the block calls it then). */
 /* Writes the won items from entry pos on, pre the edges before it. */
 __device__ inline void write_entries(const Sink &s, const bool *won, const uint32_t *w, const uint32_t *dg,
                                      uint32_t pos, uint64_t pre) {
@@ -276,6 +212,12 @@ __device__ inline void write_entries(const Sink &s, const bool *won, const uint3
     }
 }
 
+/* Appends this thread's won items (vertex w[r] of degree dg[r]) to the
+ * sink.  Block 0 alone (no s.ws) takes room with one atomic per warp on its
+ * counters in shared memory, no barrier; the grid tier's blocks with one
+ * atomic per block, since they all append to one word in global memory,
+ * where an atomic per warp would queue thousands at a level (every thread
+ * of the block calls it then). */
 __device__ void append(const Sink &s, const bool *won, const uint32_t *w, const uint32_t *dg) {
   const unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32;
   uint32_t n = 0;
@@ -327,31 +269,9 @@ __device__ void append(const Sink &s, const bool *won, const uint32_t *w, const 
   write_entries(s, won, w, dg, ws[warp].n + ni - n, ws[warp].d + di - d);
 }
 
-/* Expands items [lo, hi) of level L, whose entries [ilo, ihi) are in cur:
- * item x is edge x (sh < 0) or slot x (sh >= 0). */
-/* Claims heads w[] of level L in the sets (Claim): the heads' rows are
- * loaded while the sets are searched. */
-__device__ inline void claim_local(const SmallArgs &a, const Claim &cl, uint32_t L, const Sink &sink,
-                                   const uint32_t *w, bool *won, uint32_t *dg) {
-#pragma unroll
-  for (int r = 0; r < K; r++)
-    if (w[r] != kNoVertex) dg[r] = clamp_degree(__ldg(&a.g.offsets[w[r]]), __ldg(&a.g.offsets[w[r] + 1]));
-#pragma unroll
-  for (int r = 0; r < K; r++) {
-    if (w[r] == kNoVertex || set_has(cl.sets, cl.sets.of(L), w[r]) || set_has(cl.sets, cl.sets.of(L - 1), w[r]))
-      continue;
-    const int added = set_add(cl.sets, cl.sets.of(L + 1), w[r]);
-    if (added < 0) atomicOr(&sink.c->flags, F_SETFULL); /* claimed twice at worst: the same level */
-    won[r] = added != 0;
-    if (won[r]) a.s.status[w[r]] = L + 1;
-  }
-}
-
 /* Claims heads w[] of level L by compare-and-swap on their status, after
- * a plain read (most heads are taken), adding the winners to level L + 1's
- * set where block 0 keeps them. */
-__device__ inline void claim_global(const SmallArgs &a, const Claim &cl, uint32_t L, const Sink &sink,
-                                    const uint32_t *w, bool *won, uint32_t *dg) {
+ * a plain read (most heads are taken); dg[] their degrees. */
+__device__ inline void claim(const SmallArgs &a, uint32_t L, const uint32_t *w, bool *won, uint32_t *dg) {
   uint32_t st[K];
   uint64_t o0[K], o1[K];
 #pragma unroll
@@ -364,16 +284,14 @@ __device__ inline void claim_global(const SmallArgs &a, const Claim &cl, uint32_
     o1[r] = __ldg(&a.g.offsets[w[r] + 1]);
     won[r] = atomicCAS(&a.s.status[w[r]], kUnreached, L + 1) == kUnreached;
   }
-  if (cl.sets.t)
-#pragma unroll
-    for (int r = 0; r < K; r++)
-      if (won[r] && set_add(cl.sets, cl.sets.of(L + 1), w[r]) < 0) atomicOr(&sink.c->flags, F_SETFULL);
 #pragma unroll
   for (int r = 0; r < K; r++) dg[r] = clamp_degree(o0[r], o1[r]);
 }
 
+/* Expands items [lo, hi) of level L, whose entries [ilo, ihi) are in cur:
+ * item x is edge x (sh < 0) or slot x (sh >= 0). */
 __device__ void expand(const SmallArgs &a, const Entries &cur, uint32_t ilo, uint32_t ihi, uint64_t lo,
-                       uint64_t hi, int sh, uint32_t L, const Sink &sink, const Claim &cl) {
+                       uint64_t hi, int sh, uint32_t L, const Sink &sink) {
   for (uint64_t base = lo; base < hi; base += P::PASS) {
     uint32_t w[K], u[K], dg[K];
     bool won[K];
@@ -399,10 +317,9 @@ __device__ void expand(const SmallArgs &a, const Entries &cur, uint32_t ilo, uin
         u[r] = cur.v()[i];
         w[r] = __ldg(&a.g.adj[cur.beg()[i] + k]);
       }
-      if (base == lo) FINE_MARK(a, L, MARK_ROW, w[0]);
-      if (cl.local) claim_local(a, cl, L, sink, w, won, dg);
-      else claim_global(a, cl, L, sink, w, won, dg);
-      if (base == lo) FINE_MARK(a, L, MARK_CLAIM, dg[0] + won[0]);
+      if (base == lo) mark_after(a, L, MARK_ROW, w[0]);
+      claim(a, L, w, won, dg);
+      if (base == lo) mark_after(a, L, MARK_CLAIM, dg[0] + won[0]);
     }
     /* after every claim is on its way: a store that waited for one result
      * would hold back the next item's */
@@ -411,18 +328,15 @@ __device__ void expand(const SmallArgs &a, const Entries &cur, uint32_t ilo, uin
       for (int r = 0; r < K; r++)
         if (won[r]) a.s.parent[w[r]] = u[r];
     append(sink, won, w, dg);
-    if (base == lo) FINE_MARK(a, L, MARK_APPEND, 0);
+    if (base == lo) mark(a, L, MARK_APPEND);
   }
 }
 
 /* Block 0 takes the host's frontier a.in[0, count) of level L into cur
- * and level L's set (a.seed: puts them on level L first).  The target can
- * be among them only at the search's start: the host stops once a level
- * reaches it. */
-__device__ void take_sources(const SmallArgs &a, Counters *lv, const Entries &cur, const Sets &sets,
-                             uint32_t L) {
+ * (a.seed: puts them on level L first).  The target can be among them only
+ * at the search's start: the host stops once a level reaches it. */
+__device__ void take_sources(const SmallArgs &a, Counters *lv, const Entries &cur, uint32_t L) {
   if (threadIdx.x == 0) lv[0] = lv[1] = lv[2] = Counters{0, 0, 0};
-  if (sets.t) set_clear(sets.t, 4 * sets.slots);
   __syncthreads();
   const Sink sink{cur, &lv[L % 3], a.capacity, a.target, NULL, a.g.offsets};
   for (uint64_t base = 0; base < a.count; base += P::PASS) {
@@ -440,49 +354,29 @@ __device__ void take_sources(const SmallArgs &a, Counters *lv, const Entries &cu
         a.s.status[w[r]] = L;
         if (a.s.parent) a.s.parent[w[r]] = w[r];
       }
-      if (won[r] && sets.t && set_add(sets, sets.of(L), w[r]) < 0) atomicOr(&lv[L % 3].flags, F_SETFULL);
     }
     append(sink, won, w, dg);
   }
   __syncthreads();
 }
 
-/* Which levels' sets block 0 holds: from level `from` on, every one (but
- * those whose counters say F_SETFULL), and none of the levels before; a
- * fresh search's sources have no level before theirs (an empty set). */
-struct SetLevels {
-  uint32_t from;
-  bool fresh;
-};
-
-/* Whether block 0 claims level L's heads in its sets. */
-__device__ inline bool claims_local(const Sets &sets, SetLevels &k, uint32_t L, const Level &l) {
-  if (!sets.t) return false;
-  if (l.flags & F_SETFULL) k.from = L + 1, k.fresh = false;
-  return L > k.from || (L == k.from && k.fresh);
-}
-
-
 /* Block 0 alone: levels from its frontier (level L, at the frontiers fs
  * in shared memory) while they are block-sized.  Returns what ended them
  * (STEP_GRID or an exit), with L and l describing the frontier then. */
-__device__ int block_levels(const SmallArgs &a, Counters *lv, char *fs, const Sets &sets,
-                            SetLevels &known, uint32_t &L, Level &l, unsigned *polled) {
+__device__ int block_levels(const SmallArgs &a, Counters *lv, char *fs, uint32_t &L, Level &l, unsigned *polled) {
   for (;;) {
     l = level_of(lv[L % 3]);
     int step = decide(a, L, l);
     if (step != STEP_BLOCK) return step;
-    const Claim cl{sets, claims_local(sets, known, L, l)};
     mark(a, L, MARK_BEGIN);
-    mark(a, L, MARK_TIER, cl.local ? 3 : 1);
+    mark(a, L, MARK_TIER, 1);
     if (threadIdx.x == 0) {
       lv[(L + 2) % 3] = Counters{0, 0, 0};
       if (wm_stop_due(a.stop, polled)) atomicOr(&lv[(L + 1) % 3].flags, F_STOP);
     }
-    if (sets.t) set_clear(sets.of(L + 2), sets.slots); /* level L - 2's, read by no one now */
     int sh = slot_shift(l, P::PASS);
     expand(a, frontier(fs, L, a.capacity), 0, l.f, 0, sh >= 0 ? (uint64_t)l.f << sh : l.edges, sh, L,
-           Sink{frontier(fs, L + 1, a.capacity), &lv[(L + 1) % 3], a.capacity, a.target, NULL, a.g.offsets}, cl);
+           Sink{frontier(fs, L + 1, a.capacity), &lv[(L + 1) % 3], a.capacity, a.target, NULL, a.g.offsets});
     mark(a, L, MARK_EXPANDED);
     __syncthreads();
     mark(a, L, MARK_PAST);
@@ -503,23 +397,16 @@ __device__ void to_grid(const Entries &cur, const Entries &q, const Counters *lv
   }
 }
 
-/* Block 0 takes level L's frontier (f entries of the queue q) back, into
- * cur and level L's set. */
-__device__ void from_grid(const Entries &q, const Entries &cur, Counters *lv, const GridCtl *ctl, const Sets &sets,
-                          uint32_t L, uint32_t f) {
+/* Block 0 takes level L's frontier (f entries of the queue q) back. */
+__device__ void from_grid(const Entries &q, const Entries &cur, Counters *lv, const GridCtl *ctl, uint32_t L,
+                          uint32_t f) {
   for (uint32_t i = threadIdx.x; i < f; i += P::BLOCK)
     cur.v()[i] = __ldcg(&q.v()[i]), cur.beg()[i] = __ldcg(&q.beg()[i]), cur.deg()[i] = __ldcg(&q.deg()[i]),
     cur.pre()[i] = __ldcg(&q.pre()[i]);
-  if (sets.t) set_clear(sets.t, 4 * sets.slots);
   if (threadIdx.x == 0) {
     lv[L % 3] = load_global(&ctl->lv[L % 3]);
-    lv[L % 3].flags &= ~F_SETFULL;
     lv[(L + 1) % 3] = lv[(L + 2) % 3] = Counters{0, 0, 0};
   }
-  __syncthreads();
-  if (!sets.t) return;
-  for (uint32_t i = threadIdx.x; i < f; i += P::BLOCK)
-    if (set_add(sets, sets.of(L), cur.v()[i]) < 0) atomicOr(&lv[L % 3].flags, F_SETFULL);
   __syncthreads();
 }
 
@@ -548,8 +435,7 @@ __device__ void grid_level(const SmallArgs &a, GridCtl *ctl, const Entries &q, c
     if (wm_stop_due(a.stop, polled)) atomicOr(&ctl->lv[(L + 1) % 3].flags, F_STOP);
   }
   __syncthreads();
-  expand(a, local, ilo, ihi, lo, hi, sh, L, Sink{nq, &ctl->lv[(L + 1) % 3], a.capacity, a.target, ws, a.g.offsets},
-         Claim{Sets{NULL, 0}, false});
+  expand(a, local, ilo, ihi, lo, hi, sh, L, Sink{nq, &ctl->lv[(L + 1) % 3], a.capacity, a.target, ws, a.g.offsets});
 }
 
 /* Block 0, at the exit: the frontier (vs, f entries) to a.out when the
@@ -570,9 +456,7 @@ __global__ void __launch_bounds__(P::BLOCK, 1) small_levels_kernel(SmallArgs a) 
   char *smem = (char *)smem_words, *scratch = (char *)a.scratch;
   Counters *lv = (Counters *)smem;
   WarpSum *ws = (WarpSum *)(smem + kCtl);
-  const Sets sets{a.set_slots ? (uint32_t *)(smem + kHead) : NULL, a.set_slots};
-  /* the frontiers in shared and in global memory */
-  char *fs = smem + kHead + sets_bytes(a.set_slots), *fg = scratch + kCtl;
+  char *fs = smem + kHead, *fg = scratch + kCtl; /* the frontiers in shared and in global memory */
   GridCtl *ctl = (GridCtl *)scratch;
   const uint32_t cap = a.capacity;
   const bool lead = blockIdx.x == 0;
@@ -581,11 +465,10 @@ __global__ void __launch_bounds__(P::BLOCK, 1) small_levels_kernel(SmallArgs a) 
   Level l;
   int step = SMALL_NONE;
   if (lead && a.clk && threadIdx.x == 0) a.clk[0] = (unsigned long long)clock64();
-  SetLevels known{L, a.seed && L == 0};
-  if (lead) take_sources(a, lv, frontier(fs, L, cap), sets, L);
+  if (lead) take_sources(a, lv, frontier(fs, L, cap), L);
   for (;;) {
     if (lead) {
-      step = block_levels(a, lv, fs, sets, known, L, l, &polled);
+      step = block_levels(a, lv, fs, L, l, &polled);
       if (step == STEP_GRID) {
         to_grid(frontier(fs, L, cap), frontier(fg, L, cap), lv, ctl, L, l.f);
       } else {
@@ -615,17 +498,13 @@ __global__ void __launch_bounds__(P::BLOCK, 1) small_levels_kernel(SmallArgs a) 
       if (lead) finish(a, step, L, l.f, frontier(fg, L, cap).v(), true);
       break;
     }
-    if (lead) {
-      from_grid(frontier(fg, L, cap), frontier(fs, L, cap), lv, ctl, sets, L, l.f);
-      known = SetLevels{L, false};
-    }
+    if (lead) from_grid(frontier(fg, L, cap), frontier(fs, L, cap), lv, ctl, L, l.f);
   }
 }
 
 }  // namespace
 
-cudaError_t small_levels_prepare(int device, int sets, uint32_t *capacity, uint32_t *set_slots, size_t *smem_bytes,
-                                 int *blocks) {
+cudaError_t small_levels_prepare(int device, uint32_t *capacity, size_t *smem_bytes, int *blocks) {
   int optin = 0, sms = 0, coop = 0, per_sm = 0;
   cudaError_t e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
@@ -633,19 +512,14 @@ cudaError_t small_levels_prepare(int device, int sets, uint32_t *capacity, uint3
   if (e != cudaSuccess) return e;
   cudaFuncAttributes fa;
   if ((e = cudaFuncGetAttributes(&fa, small_levels_kernel)) != cudaSuccess) return e;
-  /* the counters, the sets, then two frontiers of capacity entries */
-  uint32_t slots = 0;
-  if (sets)
-    for (slots = P::SET_SLOTS; slots >= 64 && sets_bytes(slots) > (size_t)optin / 3;) slots /= 2;
-  if (slots < 64) slots = 0;
-  size_t reserve = fa.sharedSizeBytes + kHead + sets_bytes(slots) + 1024;
+  /* the counters, then two frontiers of capacity entries */
+  size_t reserve = fa.sharedSizeBytes + kHead + 1024;
   size_t cap = (size_t)optin > reserve ? ((size_t)optin - reserve) / (2 * entries_bytes(1)) : 0;
   if (cap > P::MAX_FRONTIER) cap = P::MAX_FRONTIER;
   cap &= ~(size_t)31;
   if (cap < 32) return cudaErrorInvalidConfiguration;
   *capacity = (uint32_t)cap;
-  *set_slots = slots;
-  *smem_bytes = kHead + sets_bytes(slots) + 2 * entries_bytes((uint32_t)cap);
+  *smem_bytes = kHead + 2 * entries_bytes((uint32_t)cap);
   e = cudaFuncSetAttribute(small_levels_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*smem_bytes);
   if (e == cudaSuccess)
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, small_levels_kernel, P::BLOCK, *smem_bytes);
