@@ -2,8 +2,7 @@
  * the GPU's parents pass the Graph500 checks, on random, real, Kronecker
  * (scales 14-18), grid, path, star, directed and disconnected graphs, on a
  * graph with an Extreme-degree hub (>= 65536 neighbours) and on a chain of
- * dense layers (the small-level kernel's tiers by turns), with its visited
- * sets too small to hold a level, with every
+ * dense layers (the small-level kernel's tiers by turns), with every
  * optimisation on, each one off, all off, and eager bottom-up; max_depth
  * balls, multi-source, target, interrupts, context reuse, errors, the
  * bandwidth probe.
@@ -12,7 +11,6 @@
  * the largest Kronecker scale and WM_BFS_TEST_QUICK=1 shrinks the deep
  * graphs (grid, path, sparse).  WM_BFS_TRACE=1 prints the GPU's per-level
  * decisions to stderr. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,17 +134,6 @@ Test(gpu_bfs, sparse_overflow) { check_graph_roots(tb_sparse(quick() ? 20000 : 1
 Test(gpu_bfs, facebook) {
   wm_graph *g = wm_test_load_real("facebook_combined.txt");
   check_graph_roots(g, "facebook");
-}
-
-/* The small-level kernel's visited sets with 8 slots (the test hook): they
- * fill at once, and the levels after a full set claim through the status
- * array until the sets are whole again. */
-Test(gpu_bfs, visited_sets_fill) {
-  setenv("WM_TEST_BFS_SET_SLOTS", "8", 1);
-  check_graph_roots(quick() ? tb_grid(30, 40) : tb_grid(100, 120), "grid, 8-slot sets");
-  check_graph_roots(wm_test_load_real("facebook_combined.txt"), "facebook, 8-slot sets");
-  check_graph_roots(tb_kron(12, 9), "kron-12, 8-slot sets");
-  unsetenv("WM_TEST_BFS_SET_SLOTS");
 }
 
 /* A star: one level of leaves of degree 1 (each finds the centre claimed),
