@@ -416,10 +416,11 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   a.stats = c->d_stats;
   a.stop = stop;
   a.clk = NULL;
-  /* WM_BFS_TRACE_FROM=N: the marks of levels N on (a deep graph's later, larger levels) */
-  const char *from = getenv("WM_BFS_TRACE_FROM");
-  a.trace_from = from && (uint32_t)atol(from) > f.L ? (uint32_t)atol(from) : f.L;
+  a.trace_from = f.L;
   if (trace && (c->d_clk || cudaMalloc(&c->d_clk, kSmallTraceWords * sizeof *c->d_clk) == cudaSuccess)) {
+    /* WM_BFS_TRACE_FROM=N: the marks of levels N on (a deep graph's later, larger levels) */
+    const char *from = getenv("WM_BFS_TRACE_FROM");
+    if (from && (uint32_t)atol(from) > f.L) a.trace_from = (uint32_t)atol(from);
     a.clk = c->d_clk;
     CK(cudaMemsetAsync(a.clk, 0, kSmallTraceWords * sizeof *a.clk, c->st));
   }

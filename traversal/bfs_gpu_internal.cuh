@@ -169,7 +169,7 @@ struct SmallArgs {
  * it was past the level's barrier; the tier (1 block, 2 grid); and in its
  * first pass, thread 0's clock when its first adjacency entry had come,
  * its first claim was decided and its append was done. */
-enum SmallMark { MARK_BEGIN, MARK_EXPANDED, MARK_PAST, MARK_TIER, MARK_ROW, MARK_CLAIM, MARK_APPEND, kMarks = 8 };
+enum SmallMark { MARK_BEGIN, MARK_EXPANDED, MARK_PAST, MARK_TIER, MARK_ROW, MARK_CLAIM, MARK_APPEND, kMarks };
 constexpr int kSmallTraceLevels = 64;
 constexpr int kSmallTraceWords = 1 + kMarks * kSmallTraceLevels;
 
