@@ -34,6 +34,14 @@ int wm_trace_on(const char *name);
  * NULL. */
 void wm_big_pages(void *p, size_t bytes);
 
+/* Zeroed memory mapped straight from the kernel, for scratch that many
+ * threads fill at once: each page faults in where a thread first writes
+ * it, with no allocator lock or arena growth between the threads (their
+ * own callocs and frees of it cost milliseconds on 16 threads), and one
+ * unmap frees it all.  NULL where refused. */
+void *wm_zeroed_map(size_t bytes);
+void wm_zeroed_unmap(void *p, size_t bytes);
+
 /* ---- sorted lists --------------------------------------------------- */
 
 /* The first index of the ascending a[0, n) whose value is >= x (n: none). */

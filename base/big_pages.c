@@ -1,4 +1,5 @@
-/* The huge-page hint for large arrays (base.h). */
+/* Memory for large arrays (base.h): the huge-page hint, and zeroed
+ * mappings. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include <stdint.h>
 #include <sys/mman.h>
@@ -17,4 +18,15 @@ void wm_big_pages(void *p, size_t bytes) {
 #else
   (void)p, (void)bytes;
 #endif
+}
+
+void *wm_zeroed_map(size_t bytes) {
+  void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  wm_big_pages(p, bytes);
+  return p;
+}
+
+void wm_zeroed_unmap(void *p, size_t bytes) {
+  if (p) munmap(p, bytes ? bytes : 1);
 }

@@ -41,6 +41,8 @@ typedef struct pass {
   sums all;    /* the totals */
   sums *own;   /* with several threads, each one's own credits, summed into
                 * all after each pass (NULL: they credit all, atomically) */
+  void *own_map; /* own's words, one mapping for all threads */
+  size_t own_bytes;
   int threads; /* own's */
   int atomic;  /* several threads credit all's words */
   int overflow;
@@ -337,27 +339,36 @@ static void sums_free(sums *x) {
   free(x->n12);
 }
 
-/* Whether T threads credit sums of their own (one: all, plainly): not
- * where they would not fit, or a test asks for the atomics. */
-static int want_own(const pass *p, int T, unsigned k) {
+/* One thread's own sums, in bytes (whole pages, so that no page is
+ * written by two threads). */
+static size_t own_size(const pass *p, unsigned k) {
   const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
-  const char *hook = getenv("WM_TEST_ORBIT_SHARED");
-  return T >= 2 && !(hook && *hook == '1') && (size_t)T * (4 * m + 24 * n) <= OWN_SUMS_MAX;
+  return ((4 * m + 7) / 8 * 8 + 24 * n + 4095) / 4096 * 4096;
 }
 
-/* Each thread makes its own sums (zeroing T sets of them was one thread's
- * work before the walk); where one cannot, none credits its own: they are
- * freed (those not made are zeros) and the threads credit all atomically. */
-static void own_sums(pass *p, int t, int T, unsigned k, int *failed) {
-  const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
-  if (p->own && sums_init(&p->own[t], m, n)) __atomic_store_n(failed, 1, __ATOMIC_RELAXED);
-#pragma omp barrier
-#pragma omp single
-  {
-    for (int i = 0; p->own && *failed && i < T; i++) sums_free(&p->own[i]);
-    if (*failed) free(p->own), p->own = NULL;
-    p->atomic = T > 1 && !p->own;
+/* Each of T threads credits sums of its own (one: all, plainly), in one
+ * zeroed mapping, unless they would not fit in OWN_SUMS_MAX, or the
+ * mapping is refused, or a test asks for the atomics: then all threads
+ * credit all atomically. */
+static void own_sums(pass *p, int T, unsigned k) {
+  const char *hook = getenv("WM_TEST_ORBIT_SHARED");
+  const size_t each = own_size(p, k), m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1;
+  p->threads = T;
+  if (T >= 2 && !(hook && *hook == '1') && (size_t)T * each <= OWN_SUMS_MAX) {
+    p->own = calloc((size_t)T, sizeof *p->own);
+    p->own_map = p->own ? wm_zeroed_map((size_t)T * each) : NULL;
+    if (!p->own_map) free(p->own), p->own = NULL;
   }
+  for (int t = 0; p->own && t < T; t++) {
+    char *at = (char *)p->own_map + (size_t)t * each;
+    p->own[t].tri = (uint32_t *)at;
+    if (k >= 4) { /* 8-byte words after the arcs' 4-byte ones */
+      uint64_t *v = (uint64_t *)(at + (4 * m + 7) / 8 * 8);
+      p->own[t].k4 = v, p->own[t].n8 = v + p->r.n, p->own[t].n12 = v + 2 * (size_t)p->r.n;
+    }
+  }
+  p->own_bytes = p->own ? (size_t)T * each : 0;
+  p->atomic = T > 1 && !p->own;
 }
 
 /* all.tri = the sum of the threads' own, arc by arc (a count of an edge's
@@ -398,18 +409,14 @@ static int passes(pass *p, unsigned k) {
   int oom = !cut;
   wm_progress progress; /* the line and the interrupt flag; only the 4-vertex pass shows */
   wm_progress_init(&progress, "orbit aggregates", (k >= 4 ? 2 : 1) * (uint64_t)n, k >= 4);
-  int own_failed = 0;
 #pragma omp parallel
   {
     const int T = omp_get_num_threads(), t = omp_get_thread_num();
 #pragma omp single
     {
-      const int want = want_own(p, T, k);
-      p->own = want ? calloc((size_t)T, sizeof *p->own) : NULL, p->threads = T;
-      own_failed = want && !p->own;
+      own_sums(p, T, k);
       blocks = cut ? cut_blocks(&p->r, T, cut) : 0;
     }
-    own_sums(p, t, T, k, &own_failed);
     scratch s;
     const int ok = scratch_init(&s, n, k);
     if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
@@ -434,9 +441,9 @@ static int passes(pass *p, unsigned k) {
       }
       if (p->own) sum_vertices(p, T);
     }
-    if (p->own) sums_free(&p->own[t]); /* all read after the sums' barrier */
     scratch_free(&s);
   }
+  wm_zeroed_unmap(p->own_map, p->own_bytes);
   free(p->own);
   free(cut);
   wm_progress_finish(&progress);
@@ -478,7 +485,7 @@ static int triangles_back(const pass *p, uint32_t *tri) {
           twin = a;
         }
         cursor[to] = twin + 1;
-        tri[r->g_offsets[r->old[to]] + r->from[e]] = tri[r->g_offsets[r->old[s]] + r->from[twin]] = p->all.tri[twin];
+        tri[r->g_offsets[r->old[s]] + r->from[e]] = tri[r->g_offsets[r->old[to]] + r->from[twin]] = p->all.tri[twin];
       }
     free(cursor);
   }

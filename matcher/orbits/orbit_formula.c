@@ -160,7 +160,7 @@ static int solve(const wm_graph *g, const relations *r, uint32_t v, const wm_i12
 static int vertex_row(const shared *s, const relations *r, uint32_t v, const wm_orbit_run *run, uint64_t *row,
                       wm_error *err) {
   wm_i128 N[ORBITS4] = {0};
-  neighbour_sums(s, v, N);
+  if (run->k >= 3) neighbour_sums(s, v, N); /* size 2: the degree alone */
   if (run->k >= 4) N[8] = s->a->n8[v], N[12] = s->a->n12[v], N[14] = (wm_i128)s->a->k4[v];
   return solve(s->g, r, v, N, run, row, err);
 }
@@ -172,7 +172,8 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, unsigned
 #pragma omp parallel
   {
 #pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < (int64_t)g->n; v++) edge_pass(s, (uint32_t)v);
+    for (int64_t v = 0; v < (int64_t)g->n; v++)
+      if (run->k >= 3) edge_pass(s, (uint32_t)v);
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
@@ -211,7 +212,8 @@ int wm_orbit_rows4(const wm_graph *g, const wm_orbit_run *run, unsigned stride, 
   int rc = a.tri && a.k4 && a.n8 && a.n12
                ? WM_OK
                : wm_fail(err, WM_EINPUT, "orbits: out of memory for the formula's aggregates (%u vertices)", g->n);
-  if (!rc && run->gpu) rc = wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err);
+  if (!rc && run->k < 3) { /* the degrees alone: no aggregate */
+  } else if (!rc && run->gpu) rc = wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err);
   else if (!rc) rc = wm_orbit_aggregates_cpu(g, run->k, &a, err);
   at[2] = wm_now();
   if (!rc) rc = wm_orbit_rows_from(g, run, &a, stride, counts, err);

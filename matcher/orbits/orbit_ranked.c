@@ -1,5 +1,5 @@
-/* The graph by degree order (orbit_ranked.h).  Rows are filled by every
- * thread at once, each its share of the arcs. */
+/* The graph by degree order (orbit_ranked.h).  Each row is filled and
+ * sorted by one thread, the rows shared among the threads. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,32 +38,71 @@ uint32_t wm_orbit_share_start(const uint64_t *offsets, uint32_t n, int t, int T)
   return t ? lo : 0;
 }
 
-/* The rows by rank: each rank s, in ascending order, appended to its
- * neighbours' rows, which come out sorted; a row's entries below it are
- * those present when its own turn comes.  Each thread fills the rows of
- * its share of the arcs, reading every rank's (the writes, scattered, are
- * the cost). */
-static void fill_rows(const wm_graph *g, wm_orbit_ranked *r, const uint32_t *rank, uint64_t *pos) {
+/* A row's keys (a neighbour's rank in the high word, its place in g's row
+ * in the low) ascending: insertion for short rows, else least significant
+ * byte first over the rank's bytes that n can set (tmp as long as keys). */
+#define SHORT_ROW 32
+
+static void sort_keys(uint64_t *keys, uint64_t *tmp, uint64_t d, unsigned rank_bytes) {
+  if (d <= SHORT_ROW) {
+    for (uint64_t i = 1; i < d; i++) {
+      const uint64_t x = keys[i];
+      uint64_t j = i;
+      for (; j > 0 && keys[j - 1] > x; j--) keys[j] = keys[j - 1];
+      keys[j] = x;
+    }
+    return;
+  }
+  for (unsigned b = 0; b < rank_bytes; b++) {
+    const unsigned shift = 32 + 8 * b;
+    uint64_t at[257] = {0};
+    for (uint64_t i = 0; i < d; i++) at[(keys[i] >> shift & 0xFF) + 1]++;
+    for (unsigned x = 0; x < 256; x++) at[x + 1] += at[x];
+    for (uint64_t i = 0; i < d; i++) tmp[at[keys[i] >> shift & 0xFF]++] = keys[i];
+    uint64_t *swap = keys;
+    keys = tmp, tmp = swap;
+  }
+  if (rank_bytes % 2) memcpy(tmp, keys, d * sizeof *keys); /* the last pass wrote tmp: back to the caller's keys */
+}
+
+/* The rows by rank: row s is old[s]'s row of g, each neighbour by its rank,
+ * sorted (from: each entry's place in g's row).  Rows go to the threads in
+ * chunks, each sorting its own; a thread's scratch grows to its longest
+ * row. */
+static int fill_rows(const wm_graph *g, wm_orbit_ranked *r, const uint32_t *rank) {
   r->offsets[0] = 0;
   for (uint32_t s = 0; s < r->n; s++) r->offsets[s + 1] = r->offsets[s] + deg(g, r->old[s]);
-  memcpy(pos, r->offsets, (size_t)r->n * sizeof *pos);
+  unsigned rank_bytes = 0;
+  while (rank_bytes < 4 && (uint64_t)r->n > (uint64_t)1 << (8 * rank_bytes)) rank_bytes++;
+  int oom = 0;
 #pragma omp parallel
   {
-    const int t = omp_get_thread_num(), T = omp_get_num_threads();
-    const uint32_t lo = wm_orbit_share_start(r->offsets, r->n, t, T);
-    const uint32_t hi = wm_orbit_share_start(r->offsets, r->n, t + 1, T);
-    for (uint32_t s = 0; s < r->n; s++) {
+    uint64_t *keys = NULL, cap = 0;
+#pragma omp for schedule(dynamic, 64)
+    for (int64_t s = 0; s < (int64_t)r->n; s++) {
       const uint32_t v = r->old[s];
-      if (s >= lo && s < hi) r->up[s] = pos[s];
-      for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) {
-        const uint32_t to = rank[g->adj[e]];
-        if (to < lo || to >= hi) continue;
-        const uint64_t q = pos[to]++;
-        r->adj[q] = s;
-        if (r->from) r->from[q] = (uint32_t)(e - g->offsets[v]); /* a degree is below 2^32 */
+      const uint64_t d = deg(g, v), base = r->offsets[s];
+      if (d > cap) {
+        free(keys);
+        cap = d > 2 * cap ? d : 2 * cap;
+        keys = malloc(2 * cap * sizeof *keys);
+        if (!keys) cap = 0, __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
       }
+      r->up[s] = base;
+      if (!d || !keys) continue; /* no row, or out of memory */
+      for (uint64_t i = 0; i < d; i++) keys[i] = (uint64_t)rank[g->adj[g->offsets[v] + i]] << 32 | i;
+      sort_keys(keys, keys + cap, d, rank_bytes);
+      uint64_t below = 0;
+      for (uint64_t i = 0; i < d; i++) {
+        r->adj[base + i] = (uint32_t)(keys[i] >> 32);
+        if (r->from) r->from[base + i] = (uint32_t)keys[i]; /* a degree is below 2^32 */
+        below += (uint64_t)(keys[i] >> 32) < (uint64_t)s;
+      }
+      r->up[s] = base + below;
     }
+    free(keys);
   }
+  return oom ? -1 : 0;
 }
 
 void wm_orbit_ranked_free(wm_orbit_ranked *r) {
@@ -85,12 +124,9 @@ int wm_orbit_ranked_init(const wm_graph *g, int with_from, wm_orbit_ranked *r) {
   r->adj = malloc(m * sizeof *r->adj);
   r->from = with_from ? malloc(m * sizeof *r->from) : NULL;
   uint32_t *rank = malloc(n * sizeof *rank);
-  uint64_t *pos = malloc(n * sizeof *pos);
-  int ok = r->old && r->offsets && r->up && r->adj && (r->from || !with_from) && rank && pos &&
-           !rank_vertices(g, r, rank);
-  if (ok) fill_rows(g, r, rank, pos);
+  const int ok = r->old && r->offsets && r->up && r->adj && (r->from || !with_from) && rank &&
+                 !rank_vertices(g, r, rank) && !fill_rows(g, r, rank);
   free(rank);
-  free(pos);
   if (!ok) wm_orbit_ranked_free(r);
   return ok ? 0 : -1;
 }

@@ -17,7 +17,7 @@ typedef struct wm_orbit_ranked {
   uint64_t *offsets; /* n + 1 */
   uint64_t *up;      /* n: where row r's neighbours above r start */
   uint32_t *adj;     /* the rows, ascending */
-  uint32_t *from;    /* with from: per arc r -> s, where g's arc old(s) -> old(r) lies in old(s)'s row */
+  uint32_t *from;    /* with from: per arc r -> s, where g's arc old(r) -> old(s) lies in old(r)'s row */
   const uint64_t *g_offsets;
 } wm_orbit_ranked;
 

@@ -5,7 +5,9 @@
  * 12 C(n - 1, 4) on K5..K7; on larger heavy-tailed graphs, equal to the
  * 2-hop tally of orbit_noninduced5.c per vertex and to five times the
  * motif code's 5-cycle total; a count past 2^64 - 1 is an error naming the
- * first such vertex, 2^64 - 1 itself is not. */
+ * first such vertex, 2^64 - 1 itself is not.  And the graph by degree
+ * order that the walk (and the 4-vertex aggregates) read: rows sorted by
+ * rank, labels of one to three bytes, on 1 and 3 threads. */
 #include <criterion/criterion.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "motif_sums.h"
 #include "orbit_cycles5.h"
 #include "orbit_noninduced5.h"
+#include "orbit_ranked.h"
 #include "testutil.h"
 
 /* ---- the graphs ---------------------------------------------------------- */
@@ -207,4 +210,45 @@ Test(orbit_cycles5, a_directed_graph_is_refused) {
   cr_assert_eq(wm_orbit_cycles5(g, got, &err), WM_EUSAGE);
   cr_assert(strstr(err.msg, "undirected"), "%s", err.msg);
   wm_graph_destroy(g);
+}
+
+/* ---- the graph by degree order (orbit_ranked.c) --------------------------- */
+
+/* Every row ascending by rank and holding exactly the ranks of g's row,
+ * from the arcs' places in g's rows, up where the ranks above begin, and
+ * the ranks a permutation ascending by degree. */
+static void assert_ranked(const wm_graph *g, const char *what) {
+  wm_orbit_ranked r;
+  cr_assert_eq(wm_orbit_ranked_init(g, 1, &r), 0, "%s: ranked", what);
+  uint32_t *rank = malloc((g->n ? g->n : 1) * sizeof *rank);
+  for (uint32_t s = 0; s < g->n; s++) rank[r.old[s]] = s;
+  for (uint32_t s = 0; s < g->n; s++) {
+    const uint32_t v = r.old[s];
+    const uint64_t d = g->offsets[v + 1] - g->offsets[v];
+    if (s) cr_assert_geq(d, g->offsets[r.old[s - 1] + 1] - g->offsets[r.old[s - 1]], "%s: rank %u by degree", what, s);
+    cr_assert_eq(r.offsets[s + 1] - r.offsets[s], d, "%s: row %u's length", what, s);
+    for (uint64_t e = r.offsets[s]; e < r.offsets[s + 1]; e++) {
+      if (e > r.offsets[s]) cr_assert_lt(r.adj[e - 1], r.adj[e], "%s: row %u ascending at %llu", what, s, (unsigned long long)e);
+      cr_assert_eq(g->adj[g->offsets[v] + r.from[e]], r.old[r.adj[e]], "%s: row %u's from at %llu", what, s,
+                   (unsigned long long)e);
+      cr_assert_eq(r.adj[e] > s, e >= r.up[s], "%s: row %u's up", what, s);
+    }
+  }
+  free(rank);
+  wm_orbit_ranked_free(&r);
+}
+
+Test(orbit_ranked, rows_sorted_by_rank_with_their_places_in_g_on_one_to_three_label_bytes) {
+  wm_graph *small = wm_test_hub_graph(200, 0.9, 0.2, 5);       /* one byte, the hub's row past 32 */
+  wm_graph *mid = wm_test_powerlaw(3000, 20, 3, 0.5, 6);        /* two */
+  wm_graph *large = wm_test_powerlaw(70000, 6, 4, 0.05, 7);     /* three (n > 2^16) */
+  for (int threads = 1; threads <= 3; threads += 2) {
+    omp_set_num_threads(threads);
+    assert_ranked(small, "hub graph of 200");
+    assert_ranked(mid, "power law of 3,000");
+    assert_ranked(large, "power law of 70,000");
+  }
+  wm_graph *none = wm_test_er(7, 0.0, 1);
+  assert_ranked(none, "7 vertices, no edge");
+  wm_graph_destroy(small), wm_graph_destroy(mid), wm_graph_destroy(large), wm_graph_destroy(none);
 }
