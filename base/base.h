@@ -41,6 +41,10 @@ void wm_big_pages(void *p, size_t bytes);
  * unmap frees it all.  NULL where refused. */
 void *wm_zeroed_map(size_t bytes);
 void wm_zeroed_unmap(void *p, size_t bytes);
+/* Gives back the pages of p[0, bytes) (page-aligned) before the unmap,
+ * so that threads free their own parts at once rather than the unmap
+ * freeing all of them on one thread. */
+void wm_zeroed_release(void *p, size_t bytes);
 
 /* ---- sorted lists --------------------------------------------------- */
 

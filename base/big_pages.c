@@ -27,6 +27,10 @@ void *wm_zeroed_map(size_t bytes) {
   return p;
 }
 
+void wm_zeroed_release(void *p, size_t bytes) {
+  if (p && bytes) (void)madvise(p, bytes, MADV_DONTNEED); /* where refused, the unmap frees them */
+}
+
 void wm_zeroed_unmap(void *p, size_t bytes) {
   if (p) munmap(p, bytes ? bytes : 1);
 }

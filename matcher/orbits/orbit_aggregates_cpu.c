@@ -41,8 +41,8 @@ typedef struct pass {
   sums all;    /* the totals */
   sums *own;   /* with several threads, each one's own credits, summed into
                 * all after each pass (NULL: they credit all, atomically) */
-  void *own_map; /* own's words, one mapping for all threads */
-  size_t own_bytes;
+  char *map;      /* every thread's scratch and own sums, map_each bytes each */
+  size_t map_each;
   int threads; /* own's */
   int atomic;  /* several threads credit all's words */
   int overflow;
@@ -263,32 +263,6 @@ static void cycles_from(pass *p, scratch *s, uint32_t v) {
   add(p, &n8[v], at_v);
 }
 
-static int scratch_init(scratch *s, uint32_t n, unsigned k) {
-  const size_t len = n ? n : 1;
-  memset(s, 0, sizeof *s);
-  s->local = calloc(len, sizeof *s->local);
-  s->tally = calloc(len, sizeof *s->tally);
-  s->hit_j = malloc(len * sizeof *s->hit_j);
-  s->hit_f = malloc(len * sizeof *s->hit_f);
-  if (k < 4) return s->local && s->tally && s->hit_j && s->hit_f;
-  s->cnt = calloc(len, sizeof *s->cnt);
-  s->list = malloc(len * sizeof *s->list);
-  s->mark = calloc(len, 1);
-  s->rows = malloc((size_t)ROWS_MAX * (ROWS_MAX / 64) * sizeof *s->rows);
-  return s->local && s->tally && s->hit_j && s->hit_f && s->cnt && s->list && s->mark && s->rows;
-}
-
-static void scratch_free(scratch *s) {
-  free(s->local);
-  free(s->cnt);
-  free(s->list);
-  free(s->hit_j);
-  free(s->hit_f);
-  free(s->mark);
-  free(s->tally);
-  free(s->rows);
-}
-
 /* WM_TEST_ORBIT_WALKED=1 sends every vertex's cliques down the walk, so
  * that the tests see both ways on small graphs. */
 static int walked_only(void) {
@@ -339,36 +313,57 @@ static void sums_free(sums *x) {
   free(x->n12);
 }
 
-/* One thread's own sums, in bytes (whole pages, so that no page is
- * written by two threads). */
-static size_t own_size(const pass *p, unsigned k) {
-  const size_t m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1, n = k < 4 ? 0 : p->r.n ? p->r.n : 1;
-  return ((4 * m + 7) / 8 * 8 + 24 * n + 4095) / 4096 * 4096;
+/* Carves one thread's words from base (NULL: only measures them): its
+ * scratch, and with own its own sums (in s->to); returns their bytes in
+ * whole pages, so that no page is written by two threads. */
+static size_t carve(const pass *p, unsigned k, int own, char *base, scratch *s) {
+  const size_t n = p->r.n ? p->r.n : 1, m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1;
+  size_t at = 0;
+#define TAKE(ptr, count)                                    \
+  do {                                                      \
+    if (base) (ptr) = (void *)(base + at);                  \
+    at += ((size_t)(count) * sizeof *(ptr) + 7) / 8 * 8;    \
+  } while (0)
+  TAKE(s->local, n);
+  TAKE(s->tally, n);
+  TAKE(s->hit_j, n);
+  TAKE(s->hit_f, n);
+  if (k >= 4) {
+    TAKE(s->cnt, n);
+    TAKE(s->list, n);
+    TAKE(s->mark, n);
+    TAKE(s->rows, ROWS_MAX * (ROWS_MAX / 64));
+  }
+  if (own) TAKE(s->to.tri, m);
+  if (own && k >= 4) {
+    TAKE(s->to.k4, n);
+    TAKE(s->to.n8, n);
+    TAKE(s->to.n12, n);
+  }
+#undef TAKE
+  return (at + 4095) / 4096 * 4096;
 }
 
-/* Each of T threads credits sums of its own (one: all, plainly), in one
- * zeroed mapping, unless they would not fit in OWN_SUMS_MAX, or the
- * mapping is refused, or a test asks for the atomics: then all threads
- * credit all atomically. */
-static void own_sums(pass *p, int T, unsigned k) {
+/* Every thread's scratch in one zeroed mapping (no thread allocates: on
+ * 16 threads their callocs and frees, against each other's page faults,
+ * cost 1-2 ms of facebook's 6).  With T >= 2 each thread also credits sums
+ * of its own there, unless they would pass OWN_SUMS_MAX, or that mapping
+ * is refused, or a test asks for the atomics: then all threads credit all
+ * atomically.  -1 where even the scratch's mapping is refused. */
+static int thread_memory(pass *p, int T, unsigned k) {
   const char *hook = getenv("WM_TEST_ORBIT_SHARED");
-  const size_t each = own_size(p, k), m = p->r.offsets[p->r.n] ? p->r.offsets[p->r.n] : 1;
+  scratch none;
+  const size_t bare = carve(p, k, 0, NULL, &none), with_own = carve(p, k, 1, NULL, &none);
   p->threads = T;
-  if (T >= 2 && !(hook && *hook == '1') && (size_t)T * each <= OWN_SUMS_MAX) {
+  if (T >= 2 && !(hook && *hook == '1') && (size_t)T * (with_own - bare) <= OWN_SUMS_MAX) {
     p->own = calloc((size_t)T, sizeof *p->own);
-    p->own_map = p->own ? wm_zeroed_map((size_t)T * each) : NULL;
-    if (!p->own_map) free(p->own), p->own = NULL;
+    p->map_each = with_own;
+    p->map = p->own ? wm_zeroed_map((size_t)T * with_own) : NULL;
+    if (!p->map) free(p->own), p->own = NULL;
   }
-  for (int t = 0; p->own && t < T; t++) {
-    char *at = (char *)p->own_map + (size_t)t * each;
-    p->own[t].tri = (uint32_t *)at;
-    if (k >= 4) { /* 8-byte words after the arcs' 4-byte ones */
-      uint64_t *v = (uint64_t *)(at + (4 * m + 7) / 8 * 8);
-      p->own[t].k4 = v, p->own[t].n8 = v + p->r.n, p->own[t].n12 = v + 2 * (size_t)p->r.n;
-    }
-  }
-  p->own_bytes = p->own ? (size_t)T * each : 0;
+  if (!p->map) p->map_each = bare, p->map = wm_zeroed_map((size_t)T * bare);
   p->atomic = T > 1 && !p->own;
+  return p->map ? 0 : -1;
 }
 
 /* all.tri = the sum of the threads' own, arc by arc (a count of an edge's
@@ -414,13 +409,13 @@ static int passes(pass *p, unsigned k) {
     const int T = omp_get_num_threads(), t = omp_get_thread_num();
 #pragma omp single
     {
-      own_sums(p, T, k);
-      blocks = cut ? cut_blocks(&p->r, T, cut) : 0;
+      if (thread_memory(p, T, k)) oom = 1;
+      blocks = cut && !oom ? cut_blocks(&p->r, T, cut) : 0;
     }
-    scratch s;
-    const int ok = scratch_init(&s, n, k);
-    if (!ok) __atomic_store_n(&oom, 1, __ATOMIC_RELAXED);
-    s.to = p->own ? p->own[t] : p->all;
+    scratch s = {.to = p->all};
+    if (p->map) carve(p, k, p->own != NULL, p->map + p->map_each * (size_t)t, &s);
+    if (p->own) p->own[t] = s.to; /* read by the others after the walk's barrier */
+    const int ok = !oom;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t b = 0; b < blocks; b++) {
       const uint32_t hi = cut[b], lo = cut[b + 1];
@@ -441,9 +436,10 @@ static int passes(pass *p, unsigned k) {
       }
       if (p->own) sum_vertices(p, T);
     }
-    scratch_free(&s);
+    /* every thread past the last sum's barrier: each frees its own pages */
+    if (p->map) wm_zeroed_release(p->map + p->map_each * (size_t)t, p->map_each);
   }
-  wm_zeroed_unmap(p->own_map, p->own_bytes);
+  wm_zeroed_unmap(p->map, p->map_each * (size_t)p->threads);
   free(p->own);
   free(cut);
   wm_progress_finish(&progress);

@@ -78,8 +78,9 @@ static int fill_rows(const wm_graph *g, wm_orbit_ranked *r, const uint32_t *rank
 #pragma omp parallel
   {
     uint64_t *keys = NULL, cap = 0;
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t s = 0; s < (int64_t)r->n; s++) {
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t i = 0; i < (int64_t)r->n; i++) {
+      const uint32_t s = r->n - 1 - (uint32_t)i; /* the longest rows first: none left alone at the end */
       const uint32_t v = r->old[s];
       const uint64_t d = deg(g, v), base = r->offsets[s];
       if (d > cap) {
