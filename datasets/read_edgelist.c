@@ -5,9 +5,11 @@
  * a header line (see is_header) is skipped.
  *
  * Each 16 MB block of whole lines is cut at line ends into one piece per
- * thread; threads parse into their own arc lists, appended in order, so
- * the result does not depend on the thread count.  Line numbers for error
- * messages come from per-piece line counts. */
+ * thread (a block under WM_PAR_MIN bytes is one piece: facebook's 0.8 MB
+ * took 2.5-4 ms on one thread of a 16-core host); threads parse into
+ * their own arc lists, appended in order, so the result does not depend on
+ * the thread count.  Line numbers for error messages come from per-piece
+ * line counts. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,7 +192,7 @@ static int read_arcs(wm_lines *r, wm_arcs *all, uint64_t *lines, wm_error *err) 
     if (got > 0 && first) skip_header(&s, e, lines);
     first = 0;
     if (got < 0) rc = WM_EINPUT;
-    else rc = parse_block(r->path, s, e, pcs, (size_t)(e - s) >= WM_PAR_MIN * 16 ? k : 1, all, lines, err);
+    else rc = parse_block(r->path, s, e, pcs, (size_t)(e - s) >= WM_PAR_MIN ? k : 1, all, lines, err);
   }
   for (int t = 0; t < MAX_PIECES; t++) wm_arcs_free(&pcs[t].arcs);
   return rc;
