@@ -38,7 +38,8 @@ void wm_big_pages(void *p, size_t bytes);
  * threads fill at once: each page faults in where a thread first writes
  * it, with no allocator lock or arena growth between the threads (their
  * own callocs and frees of it cost milliseconds on 16 threads), and one
- * unmap frees it all.  NULL where refused. */
+ * unmap frees it all.  NULL where refused; no huge-page hint (scratch
+ * is touched sparsely). */
 void *wm_zeroed_map(size_t bytes);
 void wm_zeroed_unmap(void *p, size_t bytes);
 /* Gives back the pages of p[0, bytes) (page-aligned) before the unmap,

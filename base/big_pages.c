@@ -21,10 +21,12 @@ void wm_big_pages(void *p, size_t bytes) {
 }
 
 void *wm_zeroed_map(size_t bytes) {
-  void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return NULL;
-  wm_big_pages(p, bytes);
-  return p;
+  /* NORESERVE: counted as pages are touched, as separate callocs would be;
+   * many threads' scratch for a large graph is far more than is ever
+   * touched, and one mapping of it all would fail the kernel's heuristic
+   * check against memory that a calloc per thread passes. */
+  void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? NULL : p; /* 4 KB pages: scratch is touched sparsely */
 }
 
 void wm_zeroed_release(void *p, size_t bytes) {

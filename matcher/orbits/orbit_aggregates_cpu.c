@@ -415,11 +415,10 @@ static int passes(pass *p, unsigned k) {
     scratch s = {.to = p->all};
     if (p->map) carve(p, k, p->own != NULL, p->map + p->map_each * (size_t)t, &s);
     if (p->own) p->own[t] = s.to; /* read by the others after the walk's barrier */
-    const int ok = !oom;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t b = 0; b < blocks; b++) {
       const uint32_t hi = cut[b], lo = cut[b + 1];
-      if (!ok || wm_progress_stopped(&progress)) continue;
+      if (wm_progress_stopped(&progress)) continue; /* no block where out of memory */
       for (uint32_t v = hi; v-- > lo;) triangles_from(p, &s, k, walked, v);
       wm_progress_add(&progress, hi - lo);
     }
@@ -430,7 +429,7 @@ static int passes(pass *p, unsigned k) {
 #pragma omp for schedule(dynamic, 1)
       for (int64_t b = 0; b < blocks; b++) {
         const uint32_t hi = cut[b], lo = cut[b + 1];
-        if (!ok || wm_progress_stopped(&progress)) continue;
+        if (wm_progress_stopped(&progress)) continue; /* no block where out of memory */
         for (uint32_t v = hi; v-- > lo;) diamonds_from(p, &s, v), cycles_from(p, &s, v);
         wm_progress_add(&progress, hi - lo);
       }
