@@ -132,7 +132,7 @@ for gspec in $graphs; do
       ran=$(json_field device <"$work/ours.json")
       same=-
       [ -n "$orca_out" ] && { cmp -s "$orca_out" "$work/ours.out" && same=yes || same=NO; }
-      printf '%-28s %4s %6s %7s %10.3f %10s %10s %12s %8s' "$name" "$size" "$ran" "${threads:-all}" "$secs" "$wall" "$orca_s" \
+      printf '%-28s %4s %6s %7s %10.4f %10s %10s %12s %8s' "$name" "$size" "$ran" "${threads:-all}" "$secs" "$wall" "$orca_s" \
         "$orca_count" "$same"
       if [ "$totals" = 1 ]; then
         tot_all=()
