@@ -68,8 +68,8 @@ struct BottomUpPolicy {
  *   (the grid-wide barrier, 1-2 us, and a round trip to load each block's
  *   share), whatever its size within the budget; one block adds about
  *   2.8 us a thousand edges to its 2.5-3 us, since one SM serves scattered
- *   loads a sector at a time (WM_BFS_TRACE with WM_BFS_FINE_MARKS, frontiers
- *   of 500-1,200 vertices of a grid graph, 2026-11-30). */
+ *   loads a sector at a time (WM_BFS_TRACE's in-pass marks, frontiers of
+ *   500-1,200 vertices of a grid graph, 2026-11-30). */
 struct SmallLevelPolicy {
   static constexpr int BLOCK = 1024;
   static constexpr int ITEMS = 4;                        /* edges in flight per thread (registers) */
