@@ -40,12 +40,12 @@ static int compact_bitmap(uint32_t *src, uint32_t *dst, uint64_t count, uint32_t
     free(rank);
     return -1;
   }
-#pragma omp parallel for schedule(static) if (count >= WM_PAR_MIN)
+#pragma omp parallel for schedule(static) num_threads(wm_par_threads(count, WM_PAR_GRAIN))
   for (uint64_t i = 0; i < count; i++) {
     mark(bits, src[i]);
     mark(bits, dst[i]);
   }
-#pragma omp parallel for schedule(static) if (words >= WM_PAR_MIN)
+#pragma omp parallel for schedule(static) num_threads(wm_par_threads(words, WM_PAR_GRAIN))
   for (size_t w = 0; w < words; w++) rank[w] = popcount64(bits[w]);
   uint64_t n = wm_prefix_sum_u64(rank, words);
   *n_out = (uint32_t)n;
@@ -61,7 +61,7 @@ static int compact_bitmap(uint32_t *src, uint32_t *dst, uint64_t count, uint32_t
     free(rank);
     return -1;
   }
-#pragma omp parallel for schedule(static) if (words >= WM_PAR_MIN)
+#pragma omp parallel for schedule(static) num_threads(wm_par_threads(words, WM_PAR_GRAIN))
   for (size_t w = 0; w < words; w++) {
     uint64_t x = bits[w], r = rank[w];
     while (x) {
@@ -69,7 +69,7 @@ static int compact_bitmap(uint32_t *src, uint32_t *dst, uint64_t count, uint32_t
       x &= x - 1;
     }
   }
-#pragma omp parallel for schedule(static) if (count >= WM_PAR_MIN)
+#pragma omp parallel for schedule(static) num_threads(wm_par_threads(count, WM_PAR_GRAIN))
   for (uint64_t i = 0; i < count; i++) {
     src[i] = rank_of(bits, rank, src[i]);
     dst[i] = rank_of(bits, rank, dst[i]);
@@ -115,7 +115,7 @@ static int compact_sorted(uint32_t *src, uint32_t *dst, uint64_t count, uint32_t
   if (!buf) return -1;
   memcpy(buf, src, count * sizeof *buf);
   memcpy(buf + count, dst, count * sizeof *buf);
-  int T = count >= WM_PAR_MIN ? omp_get_max_threads() : 1;
+  int T = wm_par_threads(count, WM_PAR_GRAIN);
   if (T > 256) T = 256;
   size_t lo[256], hi[256];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
@@ -136,7 +136,7 @@ static int compact_sorted(uint32_t *src, uint32_t *dst, uint64_t count, uint32_t
   free(buf);
   uint32_t *shrunk = realloc(orig, (n ? n : 1) * sizeof *orig);
   if (shrunk) orig = shrunk;
-#pragma omp parallel for schedule(static) if (count >= WM_PAR_MIN)
+#pragma omp parallel for schedule(static) num_threads(wm_par_threads(count, WM_PAR_GRAIN))
   for (uint64_t i = 0; i < count; i++) {
     src[i] = find(orig, n, src[i]);
     dst[i] = find(orig, n, dst[i]);

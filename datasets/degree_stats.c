@@ -42,7 +42,7 @@ void wm_graph_degree_stats(const wm_graph *g, wm_degree_stats *st) {
   st->degree_sum = g->m;
   if (n == 0) return;
   uint64_t mx = 0, mn = UINT64_MAX, iso = 0;
-#pragma omp parallel for reduction(max : mx) reduction(min : mn) reduction(+ : iso) schedule(static) if (n >= WM_PAR_MIN)
+#pragma omp parallel for reduction(max : mx) reduction(min : mn) reduction(+ : iso) schedule(static) num_threads(wm_par_threads(n, WM_PAR_GRAIN))
   for (uint32_t v = 0; v < n; v++) {
     uint64_t d = wm_degree(g, v);
     if (d > mx) mx = d;
@@ -59,7 +59,7 @@ void wm_graph_degree_stats(const wm_graph *g, wm_degree_stats *st) {
     return;
   }
   uint64_t local_bins = mx + 1 < LOCAL_BINS ? mx + 1 : LOCAL_BINS;
-#pragma omp parallel if (n >= WM_PAR_MIN)
+#pragma omp parallel num_threads(wm_par_threads(n, WM_PAR_GRAIN))
   {
     uint64_t local[LOCAL_BINS] = {0};
 #pragma omp for schedule(static)

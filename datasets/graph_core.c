@@ -90,7 +90,7 @@ uint32_t wm_graph_internal_id(const wm_graph *g, uint64_t file_id) {
 
 static uint32_t max_vertex(const uint32_t *src, const uint32_t *dst, uint64_t count) {
   uint32_t mx = 0;
-#pragma omp parallel for reduction(max : mx) schedule(static) if (count >= WM_PAR_MIN)
+#pragma omp parallel for reduction(max : mx) schedule(static) num_threads(wm_par_threads(count, WM_PAR_GRAIN))
   for (uint64_t i = 0; i < count; i++) {
     uint32_t a = src[i] > dst[i] ? src[i] : dst[i];
     if (a > mx) mx = a;
@@ -329,7 +329,7 @@ static void close_gaps(builder *b, wm_graph *g) {
 static int build_csr(const uint32_t *src, const uint32_t *dst, uint64_t count, int directed,
                      wm_graph *g) {
   builder b = {.src = src, .dst = dst, .count = count, .directed = directed, .n = g->n,
-               .threads = count >= WM_PAR_MIN ? omp_get_max_threads() : 1};
+               .threads = wm_par_threads(count, WM_PAR_GRAIN)};
   b.shift = pick_shift(g->n);
   b.buckets = g->n ? ((g->n - 1) >> b.shift) + 1 : 0;
   for (uint64_t top = g->n > 1 ? g->n - 1 : 0; top; top >>= RADIX_BITS) b.passes++;

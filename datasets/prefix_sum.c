@@ -5,8 +5,8 @@
 #include "graph_internal.h"
 
 uint64_t wm_prefix_sum_u64(uint64_t *a, size_t n) {
-  int nt = omp_get_max_threads();
-  if (n < WM_PAR_MIN || nt == 1) {
+  int nt = wm_par_threads(n, WM_PAR_GRAIN);
+  if (nt == 1) {
     uint64_t s = 0;
     for (size_t i = 0; i < n; i++) {
       uint64_t x = a[i];

@@ -50,7 +50,7 @@ int wm_graph_relabel_by_degree_map(const wm_graph *g, wm_graph **out, uint32_t *
   }
   h->offsets[n] = 0;
   wm_prefix_sum_u64(h->offsets, (size_t)n + 1);
-#pragma omp parallel for schedule(dynamic, 256) if (n >= WM_PAR_MIN / 16)
+#pragma omp parallel for schedule(dynamic, 256) num_threads(wm_par_threads(16 * (uint64_t)n, WM_PAR_GRAIN))
   for (uint32_t i = 0; i < n; i++) {
     const uint32_t *row = g->adj + g->offsets[order[i]];
     uint32_t *to = h->adj + h->offsets[i];
@@ -85,7 +85,7 @@ int wm_graph_orient_by_degree(const wm_graph *g, wm_graph **out, wm_error *err) 
     return wm_fail(err, WM_EINPUT, "out of memory orienting %llu edges", (unsigned long long)g->m / 2);
   }
   if (g->orig_ids) memcpy(h->orig_ids, g->orig_ids, (size_t)n * sizeof *h->orig_ids);
-#pragma omp parallel for schedule(dynamic, 256) if (n >= WM_PAR_MIN / 16)
+#pragma omp parallel for schedule(dynamic, 256) num_threads(wm_par_threads(16 * (uint64_t)n, WM_PAR_GRAIN))
   for (uint32_t v = 0; v < n; v++) {
     uint64_t k = 0;
     for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++) k += before(g, v, g->adj[e]);
@@ -94,7 +94,7 @@ int wm_graph_orient_by_degree(const wm_graph *g, wm_graph **out, wm_error *err) 
   h->offsets[n] = 0;
   h->m = wm_prefix_sum_u64(h->offsets, (size_t)n + 1);
   /* Rows of g are sorted, so the kept neighbours stay sorted. */
-#pragma omp parallel for schedule(dynamic, 256) if (n >= WM_PAR_MIN / 16)
+#pragma omp parallel for schedule(dynamic, 256) num_threads(wm_par_threads(16 * (uint64_t)n, WM_PAR_GRAIN))
   for (uint32_t v = 0; v < n; v++) {
     uint32_t *to = h->adj + h->offsets[v];
     for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)

@@ -5,11 +5,11 @@
  * a header line (see is_header) is skipped.
  *
  * Each 16 MB block of whole lines is cut at line ends into one piece per
- * thread (a block under WM_PAR_MIN bytes is one piece: facebook's 0.8 MB
- * took 2.5-4 ms on one thread of a 16-core host); threads parse into
- * their own arc lists, appended in order, so the result does not depend on
- * the thread count.  Line numbers for error messages come from per-piece
- * line counts. */
+ * thread, at most one per BYTES_PER_THREAD (facebook's 0.8 MB took 2.5-4
+ * ms on one thread of a 16-core host); threads parse into their own arc
+ * lists, appended in order, so the result does not depend on the thread
+ * count.  Line numbers for error messages come from per-piece line
+ * counts. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,11 @@
 #include "line_reader.h"
 
 enum { BAD_SYNTAX = 1, BAD_RANGE = 2, BAD_MEMORY = 3 };
+
+/* About 6,000 lines of a SNAP file (wm_par_threads says why not all). */
+#define BYTES_PER_THREAD ((uint64_t)WM_PAR_MIN)
+
+static int min_int(int a, int b) { return a < b ? a : b; }
 
 /* One thread's share of a block. */
 typedef struct piece {
@@ -192,7 +197,9 @@ static int read_arcs(wm_lines *r, wm_arcs *all, uint64_t *lines, wm_error *err) 
     if (got > 0 && first) skip_header(&s, e, lines);
     first = 0;
     if (got < 0) rc = WM_EINPUT;
-    else rc = parse_block(r->path, s, e, pcs, (size_t)(e - s) >= WM_PAR_MIN ? k : 1, all, lines, err);
+    else
+      rc = parse_block(r->path, s, e, pcs, min_int(k, wm_par_threads((uint64_t)(e - s), BYTES_PER_THREAD)), all,
+                       lines, err);
   }
   for (int t = 0; t < MAX_PIECES; t++) wm_arcs_free(&pcs[t].arcs);
   return rc;

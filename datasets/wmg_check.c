@@ -49,7 +49,7 @@ static int check_offsets(const wm_graph *g, const char *path, wm_error *err) {
   if (off[0] != 0)
     return BAD("%s: invalid .wmg file: the offsets start at %llu, not 0", path, (unsigned long long)off[0]);
   uint32_t first = n;
-#pragma omp parallel for reduction(min : first) schedule(static) if (n >= WM_PAR_MIN)
+#pragma omp parallel for reduction(min : first) schedule(static) num_threads(wm_par_threads(n, WM_PAR_GRAIN))
   for (uint32_t v = 0; v < n; v++)
     if (off[v] > off[v + 1] && v < first) first = v;
   if (first < n)
@@ -117,7 +117,7 @@ static int check_rows(const wm_graph *g, uint64_t *print, const char *path, wm_e
   int undirected = !(g->flags & WM_GRAPH_DIRECTED);
   if (undirected && getrandom(&key, sizeof key, 0) != (ssize_t)sizeof key)
     key = (uint64_t)(wm_now() * 1e9) ^ (uint64_t)(uintptr_t)&key; /* no entropy source: still unknown beforehand */
-#pragma omp parallel for reduction(min : first) reduction(+ : sum) schedule(dynamic, 1024) if (g->m >= WM_PAR_MIN)
+#pragma omp parallel for reduction(min : first) reduction(+ : sum) schedule(dynamic, 1024) num_threads(wm_par_threads(g->m, WM_PAR_GRAIN))
   for (uint32_t v = 0; v < g->n; v++) {
     if (v < first && !row_ok(g, v)) first = v;
     if (undirected && v < first) sum += row_print(g, v, key);
@@ -201,8 +201,9 @@ static int no_reverses(const wm_graph *g) {
     free(blk);
     return -1;
   }
-  int par = g->m >= WM_PAR_MIN, ok = 1;
-#pragma omp parallel for schedule(static) if (par)
+  const int threads = wm_par_threads(g->m, WM_PAR_GRAIN);
+  int ok = 1;
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (uint64_t b = 0; b < nblk; b++) {
     uint64_t sum = 0, last = (b + 1) << BLK_BITS < n ? (b + 1) << BLK_BITS : n;
     for (uint64_t v = b << BLK_BITS; v < last; v++) {
@@ -212,7 +213,7 @@ static int no_reverses(const wm_graph *g) {
     }
     blk[b] = sum;
   }
-#pragma omp parallel reduction(& : ok) if (par)
+#pragma omp parallel reduction(& : ok) num_threads(threads)
   {
     uint32_t lo, hi;
     share_of(blk, nblk, n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
@@ -228,7 +229,7 @@ static int no_reverses(const wm_graph *g) {
  * for the message once reverses_hold failed: a binary search per arc. */
 static void reverse_fault(const wm_graph *g, int want, int upward, uint32_t *u_out, uint32_t *v_out) {
   uint32_t first = g->n;
-#pragma omp parallel for reduction(min : first) schedule(dynamic, 256) if (g->m >= WM_PAR_MIN)
+#pragma omp parallel for reduction(min : first) schedule(dynamic, 256) num_threads(wm_par_threads(g->m, WM_PAR_GRAIN))
   for (uint32_t u = 0; u < g->n; u++) {
     if (u > first) continue;
     for (uint64_t e = upward ? above(g, u) : g->offsets[u]; e < g->offsets[u + 1]; e++)
@@ -269,7 +270,7 @@ static int check_reverses(const wm_graph *g, uint64_t print, const char *path, w
 static int check_degree_order(const wm_graph *g, const char *path, wm_error *err) {
   if (!(g->flags & WM_GRAPH_DEGREE_SORTED) || (g->flags & WM_GRAPH_ORIENTED) || g->n < 2) return WM_OK;
   uint32_t first = g->n;
-#pragma omp parallel for reduction(min : first) schedule(static) if (g->n >= WM_PAR_MIN)
+#pragma omp parallel for reduction(min : first) schedule(static) num_threads(wm_par_threads(g->n, WM_PAR_GRAIN))
   for (uint32_t v = 0; v < g->n - 1; v++)
     if (wm_degree(g, v) < wm_degree(g, v + 1) && v < first) first = v;
   if (first == g->n) return WM_OK;
@@ -321,7 +322,7 @@ static int find_repeat(const uint32_t *ids, uint32_t n, uint32_t top, uint32_t *
   uint64_t *bits = calloc((size_t)top / 64 + 1, sizeof *bits);
   if (!bits) return -1;
   int any = 0;
-#pragma omp parallel for reduction(| : any) schedule(static) if (n >= WM_PAR_MIN)
+#pragma omp parallel for reduction(| : any) schedule(static) num_threads(wm_par_threads(n, WM_PAR_GRAIN))
   for (uint32_t v = 0; v < n; v++) {
     uint64_t bit = 1ull << (ids[v] % 64), old;
 #pragma omp atomic capture
@@ -344,7 +345,7 @@ static int check_file_ids(const wm_graph *g, const char *path, wm_error *err) {
   if (!ids || n == 0) return WM_OK;
   uint32_t first = n, top = 0;
   int sorted = (g->flags & WM_GRAPH_DEGREE_SORTED) != 0;
-#pragma omp parallel for reduction(min : first) reduction(max : top) schedule(static) if (n >= WM_PAR_MIN)
+#pragma omp parallel for reduction(min : first) reduction(max : top) schedule(static) num_threads(wm_par_threads(n, WM_PAR_GRAIN))
   for (uint32_t v = 0; v < n; v++) {
     if (ids[v] > top) top = ids[v];
     if (!sorted && v && ids[v - 1] >= ids[v] && v < first) first = v;
