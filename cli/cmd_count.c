@@ -210,14 +210,17 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
 }
 
 /* --dump-plan of an enumeration: the plan the count ran (the same options
- * plan the same way), as text or as JSON members. */
+ * plan the same way; where the auto planner timed slices, with the order
+ * they chose), as text or as JSON members. */
 static int dump_plan(const wm_cli *cli, wm_match_job *job, outcome *o, wm_error *err) {
   if (!wm_cli_flag(cli, "dump-plan") || formula(o)) return WM_OK;
   const int format = (cli->json ? WARPMATCH_PLAN_JSON : WARPMATCH_PLAN_TEXT) | WARPMATCH_PLAN_NO_STATS;
+  warpmatch_match_options po = job->o;
+  if (o->r.slice_orders) po.order = o->r.slice_order[o->r.slice_chosen];
   size_t len = 0;
-  int rc = warpmatch_plan_ex(job->ctx, job->g, job->p, &job->o, format, NULL, 0, &len, NULL);
+  int rc = warpmatch_plan_ex(job->ctx, job->g, job->p, &po, format, NULL, 0, &len, NULL);
   if (!rc && !(o->plan = malloc(len + 1))) return wm_fail(err, WM_EINPUT, "out of memory");
-  if (!rc) rc = warpmatch_plan_ex(job->ctx, job->g, job->p, &job->o, format, o->plan, len + 1, NULL, NULL);
+  if (!rc) rc = warpmatch_plan_ex(job->ctx, job->g, job->p, &po, format, o->plan, len + 1, NULL, NULL);
   return wm_cli_api(job->ctx, rc, err);
 }
 

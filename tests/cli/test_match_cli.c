@@ -198,6 +198,50 @@ Test(match_cli, count_dump_plan) {
   wm_test_rmdir(f.dir);
 }
 
+/* The array after the first "order":[ at or after from, as its text (static). */
+static const char *order_after(const char *from) {
+  static char buf[64];
+  const char *p = strstr(from, "\"order\":[");
+  cr_assert_not_null(p, "no order in %s", from);
+  p += strlen("\"order\":[");
+  const char *e = strchr(p, ']');
+  cr_assert(e && (size_t)(e - p) < sizeof buf, "%s", p);
+  memcpy(buf, p, (size_t)(e - p));
+  buf[e - p] = 0;
+  return buf;
+}
+
+/* --dump-plan shows the plan that counted: where the auto planner timed
+ * slices and took another order than its first (the corpus's hub-small
+ * and p1 on one thread, as test_planner_slices times them), the chosen
+ * order's plan. */
+Test(match_cli, dump_plan_after_slices, .timeout = 300) {
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
+  char hub[600], pattern[4096], *out, *err;
+  snprintf(hub, sizeof hub, "%s/hub.wmg", f.dir);
+  wm_test_pattern_file(pattern, sizeof pattern, "stmatch/p1.txt");
+  int rc = wm_test_run(&out, &err, "gen hub --vertices 2000 --hub-fraction 0.9 --mean-degree 2 --seed 5 --output %s",
+                       hub);
+  cr_assert_eq(rc, 0, "%s", err);
+  free(out), free(err);
+  rc = wm_test_run(&out, &err, "count %s --pattern %s --device cpu --threads 1 --method enumerate --json --dump-plan",
+                   hub, pattern);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  const char *slices = strstr(out, "\"slices\":{"), *plan = strstr(out, "\"plan\":{");
+  cr_assert(slices && plan, "no slices or no plan: %s", out);
+  const char *chosen = strstr(slices, "\"chosen\":true");
+  cr_assert_not_null(chosen, "%s", out);
+  const char *at = chosen; /* the chosen entry's own order, the last before its flag */
+  while (at > slices && strncmp(at, "\"order\":[", 9)) at--;
+  char want[64];
+  snprintf(want, sizeof want, "%s", order_after(at));
+  cr_assert_str_eq(order_after(plan), want, "the plan shown is not the order counted: %s", out);
+  free(out), free(err);
+  wm_test_rmdir(f.dir);
+}
+
 /* Pairs counted from one set's size, shown in the plan, switched off by
  * --no-pair-count with the same counts (K4: 6 diamonds; 17 wedges). */
 Test(match_cli, pair_count) {
