@@ -171,9 +171,10 @@ static int rows(shared *s, const relations *r, const wm_orbit_run *run, unsigned
   wm_orbit_first_error first = {-1, {0, ""}};
 #pragma omp parallel
   {
+    if (run->k >= 3) { /* size 2: the degree alone (the same for every thread) */
 #pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < (int64_t)g->n; v++)
-      if (run->k >= 3) edge_pass(s, (uint32_t)v);
+      for (int64_t v = 0; v < (int64_t)g->n; v++) edge_pass(s, (uint32_t)v);
+    }
 #pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < (int64_t)g->n; v++) {
       wm_error e;
@@ -212,9 +213,9 @@ int wm_orbit_rows4(const wm_graph *g, const wm_orbit_run *run, unsigned stride, 
   int rc = a.tri && a.k4 && a.n8 && a.n12
                ? WM_OK
                : wm_fail(err, WM_EINPUT, "orbits: out of memory for the formula's aggregates (%u vertices)", g->n);
-  if (!rc && run->k < 3) { /* the degrees alone: no aggregate */
-  } else if (!rc && run->gpu) rc = wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err);
-  else if (!rc) rc = wm_orbit_aggregates_cpu(g, run->k, &a, err);
+  if (!rc && run->k >= 3) /* size 2: the degrees alone, no aggregate */
+    rc = run->gpu ? wm_orbit_aggregates_gpu(g, run->k, run->gpu_graph, &a, run->kernel_ms, err)
+                  : wm_orbit_aggregates_cpu(g, run->k, &a, err);
   at[2] = wm_now();
   if (!rc) rc = wm_orbit_rows_from(g, run, &a, stride, counts, err);
   at[3] = wm_now();
