@@ -12,10 +12,10 @@
  *      once, from its lowest edge, and its three arcs credited by 32-bit
  *      atomics (an arc's count is below n);
  *   2. (k >= 4) 4-cliques and diamond sums, the same walk once every arc's
- *      count is in: the c of the arc a->b listed in the warp's scratch
- *      (ascending) and marked with their index; each c walks the cheaper of
- *      the list past it (searching c's row above c) and c's row above c
- *      (looking up the marks) for the d closing a 4-clique a, b, c, d
+ *      count is in (an arc per take): the c of the arc a->b listed in the
+ *      warp's scratch (ascending) and marked with their index; each c walks
+ *      the cheaper of the list past it (searching c's row above c) and c's
+ *      row above c (looking up the marks) for the d closing a 4-clique a, b, c, d
  *      (row_walk: a lane per short stretch, the warp per long one), the
  *      d's credits gathered per index and added once per arc; the diamond
  *      terms (each corner of a triangle takes the far edge's triangles less
@@ -36,7 +36,7 @@
  * the host (n words).
  * The fixed cost is kept out of the way: g is read from the graph the
  * context keeps on the device (wm_gpu_graph) where it holds g, else
- * uploaded; the buffers come from its memory pool; the warps' scratch,
+ * uploaded; the other buffers are one allocation (carve); the warps' scratch,
  * which passes 2 and 3 leave zeroed, stays with it for the next call
  * (wm_gpu_graph_keep).  Every buffer is allocated (and g uploaded) before
  * the start event, so that kernel_ms is the kernels', the ranking's
@@ -106,15 +106,15 @@ __device__ aggr_scratch aggr_slice(uint32_t *base, uint64_t n, uint64_t maxout, 
   return {b, b + n, b + 2 * n, b + 2 * n + maxout};
 }
 
-/* The arcs a->b with a < b, 32 per take from next, each by the whole warp
- * in turn (for_wanted_arcs): f(e, a, b); those of more than `heavy`
+/* The arcs a->b with a < b, Batch per take from next, each by the whole
+ * warp in turn (for_wanted_arcs): f(e, a, b); those of more than `heavy`
  * triangles (tri, where given) are left out. */
-template <class F>
+template <unsigned Batch = 32, class F>
 __device__ __forceinline__ void for_up_arcs(const ranked_dev &r, unsigned long long *next, uint32_t heavy,
                                             const uint32_t *tri, F f) {
   const dev_graph g = {r.n, r.off, r.adj};
   const uint64_t m = r.off[r.n];
-  for_wanted_arcs<32>(
+  for_wanted_arcs<Batch>(
       g, 0, m, next, [&](uint64_t e) { return !tri || (tri[e] && tri[e] <= heavy); },
       [&](uint64_t e, uint32_t a, uint32_t b) {
         /* a triangle needs a's row past b and b's row above b */
@@ -253,8 +253,10 @@ __global__ void heavy_arcs(ranked_dev r, const uint32_t *tri, uint32_t heavy, ul
 
 /* 2: the arcs of more than `heavy` triangles (heavy_arcs' list) a block of
  * G warps each, from heavy_next; then, in the same launch, the others a
- * warp each (32 per take from next): an arc of the dense core, whose c
- * walk rows of thousands, does not hold one warp while the rest idle. */
+ * warp each (one per take from next): an arc of the dense core, whose c
+ * walk rows of thousands, does not hold one warp while the rest idle, nor
+ * do 32 arcs of a dense community taken together (facebook's pass took
+ * 3.2 ms so, 0.56 ms one by one, Kronecker 16's 11.9 and 9.6). */
 template <int G>
 __global__ void __launch_bounds__(32 * G)
     cliques_and_diamonds(ranked_dev r, unsigned long long *next, const uint32_t *tri, uint32_t *scratch,
@@ -276,7 +278,7 @@ __global__ void __launch_bounds__(32 * G)
     arc_sums<G>(r, first, tri, s, e, row_of(g, e), r.adj[e], &block_nc);
   }
   const aggr_scratch own = aggr_slice(scratch, r.n, maxout, global_warp());
-  for_up_arcs(r, next, heavy, tri, [&](uint64_t e, uint32_t a, uint32_t b) {
+  for_up_arcs<1>(r, next, heavy, tri, [&](uint64_t e, uint32_t a, uint32_t b) {
     arc_sums<1>(r, own, tri, s, e, a, b, &warp_nc[threadIdx.x >> 5]);
   });
 }
@@ -385,7 +387,7 @@ constexpr int kEvents = 6;
 struct bufs {
   const wm_gpu_graph *gg; /* the context's graph on the device, or NULL */
   int dev;
-  cudaMemPool_t pool;     /* gg's pool on dev, or NULL: cudaMalloc */
+  void *block;            /* every buffer below but the scratch (carve) */
   dev_graph g;            /* g on the device: gg's, or own_off and own_adj */
   uint64_t *own_off, *off, *up;
   uint32_t *own_adj, *adj, *old, *rank, *tri, *tri_g, *scratch;
@@ -408,32 +410,44 @@ constexpr int kCounters = 6; /* 1's arcs, 2's light arcs, 3's heavy and light to
 /* The warps' scratch's tag among the buffers a wm_gpu_graph keeps. */
 uint64_t scratch_tag(unsigned warps) { return 0x0B18ull << 48 | warps; }
 
+/* The call's buffers are carved from one cudaMalloc: the first allocation
+ * from a memory pool costs a process 7-10 ms (the stream-ordered
+ * allocator's start, on an H200), about a small graph's whole count, where
+ * one cudaMalloc and its free take 0.07 ms.  A carver with no base only
+ * measures. */
+struct carver {
+  char *base;
+  size_t at;
+};
+
 template <class T>
-cudaError_t take(bufs &b, T **p, size_t bytes) {
-  *p = NULL;
-  void *q = NULL;
-  const cudaError_t e = b.pool ? cudaMallocFromPoolAsync(&q, bytes ? bytes : 1, b.pool, 0)
-                               : cudaMalloc(&q, bytes ? bytes : 1);
-  *p = (T *)q;
-  return e;
+void carve(carver &c, T **p, size_t count) {
+  c.at = (c.at + 255) / 256 * 256; /* CUB's and the loads' alignment */
+  *p = c.base ? (T *)(c.base + c.at) : NULL;
+  c.at += (count ? count : 1) * sizeof(T);
 }
 
-void give(const bufs &b, void *p) {
-  if (!p) return;
-  if (b.pool) cudaFreeAsync(p, 0);
-  else cudaFree(p);
+/* g's copy where gg lacks it, the ranking's, the triangles, the counters,
+ * and for k >= 4 the sums and the heavy arcs. */
+size_t layout(bufs &b, char *base, size_t n, size_t m, unsigned k, bool own_graph) {
+  carver c = {base, 0};
+  const size_t most = n > m ? n : m;
+  if (own_graph) carve(c, &b.own_off, n + 1), carve(c, &b.own_adj, m);
+  carve(c, &b.off, n + 1), carve(c, &b.up, n), carve(c, &b.adj, m), carve(c, &b.old, n), carve(c, &b.rank, n);
+  carve(c, &b.keys, most), carve(c, &b.sorted, most), carve(c, &b.arcs, m), carve(c, &b.g_arc, m);
+  carve(c, &b.tri, m), carve(c, &b.tri_g, m), carve(c, &b.next, kCounters), carve(c, &b.overflow, 1);
+  carve(c, (char **)&b.sort_tmp, b.sort_bytes);
+  if (k >= 4) carve(c, &b.sums, 3 * n), carve(c, &b.heavy, m / 2 + 1);
+  return c.at;
 }
 
 void release(bufs &b) {
-  void *p[] = {b.own_off, b.own_adj, b.off, b.up, b.adj, b.old, b.rank, b.tri, b.tri_g, b.keys, b.sorted,
-               b.arcs, b.g_arc, b.sort_tmp, b.sums, b.heavy, b.next, b.overflow};
-  for (void *x : p) give(b, x);
+  cudaFree(b.block);
   /* the scratch: kept clean with gg for the next call, else freed (cudaMalloc'd: gg frees what it keeps) */
   if (b.scratch && !(b.scratch_clean && wm_gpu_graph_keep(b.gg, b.dev, b.scratch, b.scratch_bytes, b.tag)))
     cudaFree(b.scratch);
   for (cudaEvent_t e : b.ev)
     if (e) cudaEventDestroy(e);
-  if (b.pool) cudaStreamSynchronize(0); /* the pool's frees are done before the call returns */
   cudaGetLastError();
 }
 
@@ -455,53 +469,29 @@ int warps_scratch(bufs &b, uint64_t n, uint64_t maxout, unsigned *warps, wm_erro
   return WM_OK;
 }
 
-/* The ranking's temporary (rank_space). */
-int sort_space(bufs &b, uint64_t n, uint64_t m, uint64_t maxdeg, wm_error *err) {
-  WM_CU(rank_space(n, m, maxdeg, &b.sort_bytes));
-  WM_CU(take(b, &b.sort_tmp, b.sort_bytes));
-  return WM_OK;
-}
-
-/* Every buffer, before the timed window: g (gg's where it holds g, else
- * uploaded), the ranking's, the triangles, and for k >= 4 the sums and the
- * warps' scratch (warps_scratch). */
+/* Every buffer, before the timed window (layout; g uploaded where gg
+ * lacks it), and for k >= 4 the warps' scratch (warps_scratch). */
 int prepare(bufs &b, const wm_graph *g, unsigned k, uint64_t maxdeg, unsigned *warps, wm_error *err) {
   const size_t n = g->n, m = g->m;
   void *off = NULL, *adj = NULL;
+  const bool own_graph = !wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj);
+  WM_CU(rank_space(n, m, maxdeg, &b.sort_bytes));
+  WM_CU(cudaMalloc(&b.block, layout(b, NULL, n, m, k, own_graph)));
+  layout(b, (char *)b.block, n, m, k, own_graph);
   b.g.n = g->n;
-  if (wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj)) {
-    b.g.off = (const uint64_t *)off, b.g.adj = (const uint32_t *)adj;
-  } else {
-    WM_CU(take(b, &b.own_off, (n + 1) * sizeof *b.own_off));
-    WM_CU(take(b, &b.own_adj, m * sizeof *b.own_adj));
+  if (own_graph) {
     WM_CU(cudaMemcpy(b.own_off, g->offsets, (n + 1) * sizeof *b.own_off, cudaMemcpyHostToDevice));
     if (m) WM_CU(cudaMemcpy(b.own_adj, g->adj, m * sizeof *b.own_adj, cudaMemcpyHostToDevice));
     b.g.off = b.own_off, b.g.adj = b.own_adj;
+  } else {
+    b.g.off = (const uint64_t *)off, b.g.adj = (const uint32_t *)adj;
   }
-  const size_t most = n > m ? n : m;
-  WM_CU(take(b, &b.off, (n + 1) * sizeof *b.off));
-  WM_CU(take(b, &b.up, n * sizeof *b.up));
-  WM_CU(take(b, &b.adj, m * sizeof *b.adj));
-  WM_CU(take(b, &b.old, n * sizeof *b.old));
-  WM_CU(take(b, &b.rank, n * sizeof *b.rank));
-  WM_CU(take(b, &b.keys, most * sizeof *b.keys));
-  WM_CU(take(b, &b.sorted, most * sizeof *b.sorted));
-  WM_CU(take(b, &b.arcs, m * sizeof *b.arcs));
-  WM_CU(take(b, &b.g_arc, m * sizeof *b.g_arc));
-  WM_CU(take(b, &b.tri, m * sizeof *b.tri));
-  WM_CU(take(b, &b.tri_g, m * sizeof *b.tri_g));
-  WM_CU(take(b, &b.next, kCounters * sizeof *b.next));
-  WM_CU(take(b, &b.overflow, sizeof *b.overflow));
-  int rc = sort_space(b, n, m, maxdeg, err);
-  if (rc) return rc;
   WM_CU(cudaMemsetAsync(b.tri, 0, m * sizeof *b.tri, 0));
   WM_CU(cudaMemsetAsync(b.next, 0, kCounters * sizeof *b.next, 0));
   WM_CU(cudaMemsetAsync(b.overflow, 0, sizeof *b.overflow, 0));
   if (k < 4) return set_stop(err);
-  WM_CU(take(b, &b.sums, 3 * n * sizeof *b.sums));
-  WM_CU(take(b, &b.heavy, (m / 2 + 1) * sizeof *b.heavy));
   WM_CU(cudaMemsetAsync(b.sums, 0, 3 * n * sizeof *b.sums, 0));
-  rc = warps_scratch(b, n, maxdeg, warps, err);
+  const int rc = warps_scratch(b, n, maxdeg, warps, err);
   return rc ? rc : set_stop(err);
 }
 
@@ -614,7 +604,6 @@ int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, d
   float ms[kEvents - 1] = {0};
   WM_CU(cudaGetDevice(&b.dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
-  b.pool = (cudaMemPool_t)wm_gpu_graph_pool(b.gg, b.dev);
   int rc = prepare(b, g, k, maxdeg, &warps, err);
   at[1] = wm_now();
   if (!rc) rc = passes(b, g, k, maxdeg, warps, sms, ms, &heavy, err);
