@@ -10,7 +10,6 @@
  * lists, appended in order, so the result does not depend on the thread
  * count.  Line numbers for error messages come from per-piece line
  * counts. */
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,7 +187,6 @@ static int read_arcs(wm_lines *r, wm_arcs *all, uint64_t *lines, wm_error *err) 
   enum { MAX_PIECES = 64 };
   piece pcs[MAX_PIECES];
   memset(pcs, 0, sizeof pcs);
-  int k = omp_get_max_threads() < MAX_PIECES ? omp_get_max_threads() : MAX_PIECES;
   int rc = WM_OK;
   const char *s, *e;
   int got;
@@ -198,8 +196,8 @@ static int read_arcs(wm_lines *r, wm_arcs *all, uint64_t *lines, wm_error *err) 
     first = 0;
     if (got < 0) rc = WM_EINPUT;
     else
-      rc = parse_block(r->path, s, e, pcs, min_int(k, wm_par_threads((uint64_t)(e - s), BYTES_PER_THREAD)), all,
-                       lines, err);
+      rc = parse_block(r->path, s, e, pcs, min_int(MAX_PIECES, wm_par_threads((uint64_t)(e - s), BYTES_PER_THREAD)),
+                       all, lines, err);
   }
   for (int t = 0; t < MAX_PIECES; t++) wm_arcs_free(&pcs[t].arcs);
   return rc;

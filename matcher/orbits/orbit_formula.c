@@ -207,8 +207,9 @@ int wm_orbit_rows4(const wm_graph *g, const wm_orbit_run *run, unsigned stride, 
   double at[4] = {wm_now()};
   if (!wm_orbit_tables_upto(4, err)) return err->code; /* built once; timed apart from the rows */
   at[1] = wm_now();
-  const size_t n = g->n ? g->n : 1, big = run->k >= 4 ? n : 1;
-  wm_orbit_aggregates a = {malloc((g->m ? g->m : 1) * sizeof(uint32_t)), calloc(big, sizeof(uint64_t)),
+  /* size 2 needs no aggregate, size 3 the triangles alone: one word each where unused */
+  const size_t n = g->n ? g->n : 1, big = run->k >= 4 ? n : 1, arcs = run->k >= 3 && g->m ? g->m : 1;
+  wm_orbit_aggregates a = {malloc(arcs * sizeof(uint32_t)), calloc(big, sizeof(uint64_t)),
                            calloc(big, sizeof(wm_i128)), calloc(big, sizeof(wm_i128))};
   int rc = a.tri && a.k4 && a.n8 && a.n12
                ? WM_OK
