@@ -127,7 +127,8 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
    * cores (count s against an H200: kron-14 0.38 / 1.53, kron-16 2.8 /
    * 9.8, kron-18 26 / 70 on 31 threads); sizes 2-4 on the CPU, whose
    * oriented aggregates take less than the GPU's context (~0.1-0.3 s a
-   * process: facebook 0.008 s, kron-16 0.15 s on 16 cores) */
+   * process; size 4 on an H200 host, count s CPU 16 threads / GPU:
+   * facebook 0.006 / 0.0075, kron-16 0.078 / 0.033) */
   const int gpu_size = o.graphlet_size == 5 && !o.edges && o.method != WARPMATCH_METHOD_ENUMERATE;
   const int device = o.device != WARPMATCH_DEVICE_AUTO ? o.device
                      : gpu_size                        ? WARPMATCH_DEVICE_AUTO
