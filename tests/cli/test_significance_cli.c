@@ -29,7 +29,9 @@ static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
   cr_assert_not_null(f, "%s was not written", path);
   char *buf = calloc(1, 1 << 16);
-  fread(buf, 1, (1 << 16) - 1, f);
+  cr_assert_not_null(buf);
+  const size_t got = fread(buf, 1, (1 << 16) - 1, f);
+  cr_assert(got > 0 && !ferror(f), "%s could not be read", path);
   fclose(f);
   return buf;
 }
