@@ -259,7 +259,8 @@ static double measure(const search *s, const uint8_t *order, unsigned probes, do
   if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, smp->code_motion, smp->first_edge_up, &err))
     return HUGE_VAL;
   trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
-  return wm_plan_sampled_cost_within(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, reads);
+  return wm_plan_sampled_cost_within(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, smp->op_latency,
+                                     reads);
 }
 
 /* Adds order to orders[0, *n) unless there (at most WM_PLAN_MAX_CANDIDATES). */

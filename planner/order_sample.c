@@ -52,6 +52,7 @@ typedef struct probe_state {
   uint32_t len[WM_MAX_SLOTS];
   uint32_t *buf[WM_MAX_SLOTS]; /* max degree + 1 each */
   int within;                  /* wm_plan_product_within */
+  double op_latency;           /* units per level of an op's search of its larger set */
 } probe_state;
 
 static void operand(const probe_state *s, uint8_t x, const uint32_t **p, uint32_t *n) {
@@ -156,7 +157,7 @@ static double probe(probe_state *s, uint64_t *rng) {
       operand(s, op->a, &a, &na);
       operand(s, op->b, &b, &nb);
       const double read = wm_op_work(na, nb);
-      work += weight * read;
+      work += weight * (read + s->op_latency * log2((na > nb ? na : nb) + 2.0));
       s->touched += read;
       s->len[op->dst] = set_op(op->kind, a, na, b, nb, s->buf[op->dst]);
       s->set[op->dst] = s->buf[op->dst];
@@ -182,14 +183,14 @@ static double probe(probe_state *s, uint64_t *rng) {
 }
 
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed) {
-  return wm_plan_sampled_cost_within(plan, g, maxdeg, probes, seed, kSampleBudget, NULL);
+  return wm_plan_sampled_cost_within(plan, g, maxdeg, probes, seed, kSampleBudget, 0.0, NULL);
 }
 
 double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
-                                   uint64_t seed, double max_reads, double *reads) {
+                                   uint64_t seed, double max_reads, double op_latency, double *reads) {
   if (reads) *reads = 0.0;
   if (!g->n || !probes) return 0.0;
-  probe_state s = {.g = g, .plan = plan};
+  probe_state s = {.g = g, .plan = plan, .op_latency = op_latency};
   s.within = plan->pair_count == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
   uint32_t *mem = malloc((size_t)(plan->n_slots ? plan->n_slots : 1) * (maxdeg + 1) * sizeof *mem);
   if (!mem) return HUGE_VAL;

@@ -175,7 +175,8 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
                                         o->sample_margin > 1.0 ? o->sample_margin : 1.0, o->sample_share,
                                         o->sample_read_cost > 0.0 ? o->sample_read_cost : 1.0,
                                         o->sample_max_orders, o->sample_threads,
-                                        o->sample_doubt, o->sample_doubt_reads, o->sample_doubt_margin};
+                                        o->sample_doubt, o->sample_doubt_reads, o->sample_doubt_margin,
+                                        o->sample_op_latency};
     rc = wm_choose_order(out, &aut, symmetry, gs, o->induced, 1, o->count_only && o->pair_count,
                          o->sample_graph ? &sampling : NULL,
                          o->candidates, err);

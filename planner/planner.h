@@ -228,6 +228,10 @@ typedef struct wm_plan_options {
                                    sample_margin) */
   double sample_doubt_reads;
   double sample_doubt_margin;
+  double sample_op_latency;     /* the probes' work of a set op also counts this many units per
+                                   level of a binary search of its larger set (default 0; the
+                                   GPU's policy sets it: there an op's searches are chains of
+                                   dependent loads, and many small ops cost their latency) */
   wm_plan_candidates *candidates; /* NULL (default), or filled with the orders weighed (n = 0
                                      with a forced_order: none was) */
 } wm_plan_options;

@@ -94,6 +94,9 @@ typedef struct wm_order_sampling {
   /* with a share: the model in doubt (wm_plan_options' sample_doubt; 0:
    * never), the reads then allowed, and the margin then */
   double doubt, doubt_reads, doubt_margin;
+  /* Work units an op costs per level of a binary search of its larger set
+   * (wm_plan_options.sample_op_latency; 0: none). */
+  double op_latency;
 } wm_order_sampling;
 
 /* Probes per order and elements read per order, the most a measurement
@@ -129,8 +132,10 @@ int wm_choose_order(wm_plan *plan, const wm_automorphisms *aut, int symmetry,
 double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed);
 /* The same, stopping once max_reads elements are read (after at least
  * WM_SAMPLE_MIN_PROBES probes, or `probes` where fewer); *reads (may be
- * NULL) gets the elements read. */
+ * NULL) gets the elements read; each set op also costs op_latency units
+ * per level of a binary search of its larger set (the GPU's: the
+ * sampling's op_latency). */
 double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
-                                   uint64_t seed, double max_reads, double *reads);
+                                   uint64_t seed, double max_reads, double op_latency, double *reads);
 
 #endif

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The planner judged offline (issue 44): the order `plan` takes now, against orders already timed.
 
-    scripts/planner-judge.py --corpus DIR [--gpu] [--list] ORDERS.csv ...
+    scripts/planner-judge.py --corpus DIR [--gpu] [--planner P] [--list] ORDERS.csv ...
 
 ORDERS.csv: the per-run CSVs of scripts/bench-planner.sh (its -orders.csv files), best from a run
 without --top, where every candidate order of each cell was timed.  For each cell (graph, pattern)
 the program's `plan --graph GRAPH --pattern ... --json` (--gpu: the GPU's plan) is run with the
-default planner on DIR/GRAPH.wmg renumbered by degree as `count` numbers it (`convert
+default planner (or --planner's) on DIR/GRAPH.wmg renumbered by degree as `count` numbers it (`convert
 --relabel-degree` into a temporary directory: the probes' random roots, and so the choice, depend
 on the numbering; plan renumbers so itself since 2026-11-30, builds before did not), and the order
 it takes is looked up among the cell's timed orders
@@ -59,10 +59,10 @@ def sorted_copy(binary, corpus, graph, tmp):
     return out
 
 
-def planned(binary, graph_file, pattern, gpu):
+def planned(binary, graph_file, pattern, gpu, planner):
     pfile = os.path.join(here, "patterns", "stmatch", pattern + ".txt")
     cmd = [binary, "plan", "--graph", graph_file, "--pattern",
-           pfile if os.path.exists(pfile) else pattern, "--json", "--quiet"] + (["--gpu"] if gpu else [])
+           pfile if os.path.exists(pfile) else pattern, "--json", "--quiet", "--planner", planner] + (["--gpu"] if gpu else [])
     j = json.loads(run(cmd))
     return "-".join(map(str, j["order"])), j.get("sampled_reads", 0.0) or 0.0
 
@@ -71,6 +71,7 @@ def main():
     ap = argparse.ArgumentParser(description="the planner's orders judged on orders already timed")
     ap.add_argument("--corpus", required=True, help="the corpus the times were taken on (DIR/NAME.wmg)")
     ap.add_argument("--gpu", action="store_true", help="the GPU's plan (plan --gpu)")
+    ap.add_argument("--planner", default="auto", help="the planner judged (plan --planner; default auto)")
     ap.add_argument("--list", action="store_true", help="print every cell")
     ap.add_argument("csv", nargs="+", help="bench-planner.sh's -orders.csv files")
     a = ap.parse_args()
@@ -80,7 +81,7 @@ def main():
     worst, reads = 1.0, 0.0
     tmp = tempfile.TemporaryDirectory(prefix="planner-judge-")
     for (graph, pattern), times in sorted(cells.items()):
-        order, r = planned(binary, sorted_copy(binary, a.corpus, graph, tmp.name), pattern, a.gpu)
+        order, r = planned(binary, sorted_copy(binary, a.corpus, graph, tmp.name), pattern, a.gpu, a.planner)
         reads += r
         t = times.get(order)
         regret = t / min(times.values()) if t is not None else None

@@ -132,7 +132,7 @@ Test(planner_auto, hub_graph_bad_order_avoided, .timeout = 300) {
   wm_engine_plan_policy(&po_auto, 0, 1);
   double R;
   const double G = wm_plan_sampled_cost_within(&model, c.g, wm_graph_max_degree(c.g), WM_SAMPLE_MIN_PROBES, 0x5eed,
-                                               WM_SAMPLE_MAX_READS, &R);
+                                               WM_SAMPLE_MAX_READS, po_auto.sample_op_latency, &R);
   const double budget = po_auto.sample_share * fmax(G, model.est_cost);
   cr_assert_gt(chosen.sampled_orders, 1u);
   cr_assert_leq(chosen.sampled_reads * po_auto.sample_read_cost, 1.25 * budget, "reads %g at %g, a budget of %g",
@@ -160,7 +160,7 @@ Test(planner_auto, tiny_graph_measures_nothing) {
   cr_assert_eq(plan.sampled_orders, 1u, "%u orders measured", plan.sampled_orders);
   double reads;
   const double glimpse = wm_plan_sampled_cost_within(&model, c.g, wm_graph_max_degree(c.g), WM_SAMPLE_MIN_PROBES,
-                                                     0x5eed, WM_SAMPLE_MAX_READS, &reads);
+                                                     0x5eed, WM_SAMPLE_MAX_READS, 0.0, &reads);
   cr_assert_eq(plan.sampled_cost, glimpse);
   cr_assert_eq(plan.sampled_reads, reads);
   cr_assert_lt(seconds, 0.010, "planning took %.2f ms", seconds * 1e3);
@@ -313,5 +313,58 @@ Test(planner_auto, doubt_bounded_by_the_count) {
   cr_assert_lt(whole, po.sample_doubt_reads, "the count pays for %g reads, the doubt allows %g", whole,
                po.sample_doubt_reads);
   cr_assert_leq(doubted.sampled_reads, 1.25 * whole, "%g reads, the count's whole %g", doubted.sampled_reads, whole);
+  free_case(&c);
+}
+
+/* The GPU's plan of pattern p in the given order (the pattern's vertices). */
+static wm_plan gpu_order(const case_graph *c, const uint8_t *order) {
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  wm_engine_plan_policy(&po, 1, 0);
+  po.forced_order = order;
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(&c->p, &c->gs, &po, &plan, &err), WM_OK, "%s", err.msg);
+  return plan;
+}
+
+/* The GPU's op latency (wm_engine_plan_policy: an op's searches are chains
+ * of dependent loads there).  STMatch's p11 on a Chung-Lu graph of exponent
+ * 2.5, in two orders: 2-0-4-1-3-5 intersects a small common neighbourhood
+ * with the row of each of a hub's neighbours, many times the ops of
+ * 2-0-1-3-4-5 for fewer elements (on the corpus's cl-2.5 it ran 10x
+ * slower, 200 ms against 20 on an H200).  By elements alone the probes
+ * find the two within 10% here (2.45e8 units each); with the GPU's latency
+ * the many-op order is at least 1.4x the other's (1.57x).  The latency's
+ * term is linear in its weight (the same probes) and leaves the reads, the
+ * probes' own budget, as they were. */
+Test(planner_auto, gpu_op_latency_weighs_many_small_ops, .timeout = 120) {
+  wm_gen_model gm;
+  wm_gen_model_defaults(&gm, WM_GEN_CHUNG_LU, 20000, 3);
+  gm.mean_degree = 16.0;
+  gm.exponent = 2.5;
+  wm_graph *raw;
+  wm_error err;
+  cr_assert_eq(wm_generate_model(&gm, &raw, &err), WM_OK, "%s", err.msg);
+  case_graph c = make_case(raw, 11);
+  const uint8_t few[WM_MAX_K] = {2, 0, 1, 3, 4, 5}, many[WM_MAX_K] = {2, 0, 4, 1, 3, 5};
+  const wm_plan a = gpu_order(&c, few), b = gpu_order(&c, many);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  wm_engine_plan_policy(&po, 1, 1);
+  const double L = po.sample_op_latency;
+  cr_assert_gt(L, 0.0, "the GPU's policy weighs no latency");
+  const uint64_t maxdeg = wm_graph_max_degree(c.g);
+  double r0, r1, r2;
+  const double a0 = wm_plan_sampled_cost_within(&a, c.g, maxdeg, 4096, 0x5eed, WM_SAMPLE_MAX_READS, 0.0, NULL);
+  const double b0 = wm_plan_sampled_cost_within(&b, c.g, maxdeg, 4096, 0x5eed, WM_SAMPLE_MAX_READS, 0.0, &r0);
+  const double a1 = wm_plan_sampled_cost_within(&a, c.g, maxdeg, 4096, 0x5eed, WM_SAMPLE_MAX_READS, L, NULL);
+  const double b1 = wm_plan_sampled_cost_within(&b, c.g, maxdeg, 4096, 0x5eed, WM_SAMPLE_MAX_READS, L, &r1);
+  const double b2 = wm_plan_sampled_cost_within(&b, c.g, maxdeg, 4096, 0x5eed, WM_SAMPLE_MAX_READS, 2 * L, &r2);
+  cr_log_info("elements: %g / %g; with latency %g: %g / %g", a0, b0, L, a1, b1);
+  cr_assert_lt(b0, 1.1 * a0, "by elements the many-op order is not as light here (%g against %g)", b0, a0);
+  cr_assert_gt(b1, 1.4 * a1, "with the GPU's latency the many-op order is not the heavier (%g against %g)", b1, a1);
+  cr_assert_float_eq(b2 - b0, 2 * (b1 - b0), 1e-9 * b2, "the latency's term is not linear in its weight");
+  cr_assert(r0 == r1 && r1 == r2, "the reads moved with the latency: %g, %g, %g", r0, r1, r2);
   free_case(&c);
 }
