@@ -15,8 +15,18 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
                  : WM_STEAL_TWO_LEVEL;
   /* Stealing deeper than two levels below the root buys little: the
    * remaining iterations there are short and the thief recomputes the
-   * prefix's sets. */
+   * prefix's sets.  Except a 5-vertex plan's last level, which is the only
+   * one below those two: there a candidate of position 2 leaves a bulk
+   * loop over its row to one warp, and on a hub's row the grid idles
+   * beside it (on an H200, 60-95% of the warps' cycles waiting for work on
+   * such orders).  Shared, the corpus's p1, p2 and p5 orders took 0.97x
+   * their time (geometric mean of 273; cl-3.0 p2 0-1-2-4-3 8.1 -> 2.6 ms,
+   * rmat-16 p2 0-1-2-4-3 123 -> 72 ms; the worst 1.45x, hub-small p2
+   * 0-2-4-1-3, an order auto does not take: BENCHMARKS.md, Stack kernel).
+   * Six and seven vertices gained nothing from a third level (cl-2.5 p10
+   * 3% slower, rmat-16 p10 4% faster). */
   p->stop_level = last_group < 2 ? last_group : 2;
+  if (k == 5) p->stop_level = last_group;
   /* Busy warps look for idle blocks at positions <= 2, and only inside
    * long-running work (wm_detect_due, gpu_stack_kernel.cu): the check is a
    * global read, and a push costs more than short work saves. */
@@ -24,6 +34,7 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
 #define WM_GPU_DETECT_MAX 2
 #endif
   p->detect_level = last_group < WM_GPU_DETECT_MAX ? last_group : WM_GPU_DETECT_MAX;
+  if (k == 5) p->detect_level = last_group; /* pushes too: stealing alone left cl-3.0 p2 at 2.7 ms */
   p->level0 = o->gpu_level0;
   p->chunk = o->gpu_chunk;
   p->set_capacity = o->gpu_set_capacity;

@@ -118,11 +118,14 @@ Test(gpu_sizing, policy_defaults_and_overrides) {
   wm_match_options o;
   wm_match_options_init(&o);
   wm_gpu_policy p;
-  wm_gpu_policy_from_options(&p, &o, 5);
+  wm_gpu_policy_from_options(&p, &o, 6);
   cr_assert_eq(p.steal, WM_STEAL_TWO_LEVEL);
   cr_assert_eq(p.unroll, WM_GPU_DEFAULT_UNROLL);
   cr_assert_eq(p.stop_level, 2);
   cr_assert_eq(p.detect_level, 2);
+  wm_gpu_policy_from_options(&p, &o, 5); /* 5 vertices: down to the last level, k-2 */
+  cr_assert_eq(p.stop_level, 3);
+  cr_assert_eq(p.detect_level, 3);
   wm_gpu_policy_from_options(&p, &o, 3);
   cr_assert_eq(p.stop_level, 1);
   cr_assert_eq(p.detect_level, 1);
