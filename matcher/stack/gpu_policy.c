@@ -23,8 +23,10 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
    * their time (geometric mean of 273; cl-3.0 p2 0-1-2-4-3 8.1 -> 2.6 ms,
    * rmat-16 p2 0-1-2-4-3 123 -> 72 ms; the worst 1.45x, hub-small p2
    * 0-2-4-1-3, an order auto does not take: BENCHMARKS.md, Stack kernel).
-   * Six and seven vertices gained nothing from a third level (cl-2.5 p10
-   * 3% slower, rmat-16 p10 4% faster). */
+   * Six and seven vertices lose by it: shared down to their last level,
+   * cl-2.5 p11 took 1.12-1.16x, p19 1.22x and p20 1.17x (locks taken at
+   * every pick of the shared levels), and a third level alone gained
+   * nothing (cl-2.5 p10 3% slower, rmat-16 p10 4% faster). */
   p->stop_level = last_group < 2 ? last_group : 2;
   if (k == 5) p->stop_level = last_group;
   /* Busy warps look for idle blocks at positions <= 2, and only inside
