@@ -6,6 +6,7 @@
  * queue; each device reads it through its own record (wm_stop), which
  * paces the reads. */
 #include <cuda_runtime.h>
+#include <stdlib.h>
 
 #include "device.h"
 #include "gpu_check.h"
@@ -13,14 +14,43 @@
 
 static_assert(WM_MONITOR_GPUS >= WM_MAX_GPUS, "a monitor keeps a stop record per device");
 
+/* The word's page: a page of our own, registered (pinned and mapped),
+ * rather than cudaHostAlloc's.  A process's first cudaHostAlloc costs
+ * 0.8-2.0 ms on an H200 host, registering a page 0.10-0.13 ms
+ * (.gpu-data/calls/pin.cu, 2026-12-01), and a one-shot command pays it
+ * inside its first count.  Where registering is refused, cudaHostAlloc's
+ * word. */
+enum { kWordPage = 4096 };
+
+static cudaError_t pinned_word(int **out) {
+  int *w = (int *)aligned_alloc(kWordPage, kWordPage);
+  if (w && cudaHostRegister(w, kWordPage, cudaHostRegisterMapped | cudaHostRegisterPortable) == cudaSuccess) {
+    *out = w;
+    return cudaSuccess;
+  }
+  free(w);
+  cudaGetLastError();
+  return cudaHostAlloc((void **)out, sizeof **out, cudaHostAllocMapped | cudaHostAllocPortable);
+}
+
+static void free_word(int *w) {
+  if (!w) return;
+  if (cudaHostUnregister(w) == cudaSuccess) {
+    free(w);
+  } else { /* cudaHostAlloc's */
+    cudaGetLastError();
+    cudaFreeHost(w);
+  }
+}
+
 /* Made once per monitor: a pinned allocation may wait for the device, so
  * it is not made again per call.  Where threads share a monitor (a call's
  * own worker threads), the first word published is kept. */
 static int make_word(wm_monitor *m, wm_error *err) {
   int *w = NULL, *none = NULL;
-  WM_CU(cudaHostAlloc((void **)&w, sizeof *w, cudaHostAllocMapped | cudaHostAllocPortable));
+  WM_CU(pinned_word(&w));
   *w = 0;
-  if (!__atomic_compare_exchange_n(&m->gpu_word, &none, w, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) cudaFreeHost(w);
+  if (!__atomic_compare_exchange_n(&m->gpu_word, &none, w, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) free_word(w);
   return WM_OK;
 }
 
@@ -91,7 +121,7 @@ void wm_gpu_stop_word_free(wm_monitor *m) {
       m->gpu_stop[d] = NULL;
     }
   if (cur >= 0) cudaSetDevice(cur);
-  cudaFreeHost(m->gpu_word);
+  free_word(m->gpu_word);
   cudaGetLastError();
   m->gpu_word = NULL;
 }
