@@ -239,12 +239,11 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  *   of work + w x (the ops' search levels) that best orders each cell's
  *   timed orders (scripts/planner-judge.py's timings, every shortlisted
  *   order measured in full): 1.33 on one half of the corpus's graphs,
- *   2.61 on the other, 2.3 on all; picking the least of it, each half's
- *   fit holds its cells to the other's, 43 and 40 of 49 and 46 within
- *   1.25x against 42 and 37 by the elements alone.
- *   With it the GPU's auto takes 73 of the 95 cells' orders within 1.25x
- *   (72 without).  The CPU's policy has no corpus of timed orders to
- *   judge it by, and keeps the elements alone. */
+ *   2.61 on the other, 2.3 on all.  Taking each cell's order of least
+ *   weighted work, the weight fitted on one half puts 43 of the other
+ *   half's 49 cells within 1.25x of the best (40 of 46 the other way),
+ *   the elements alone 42 and 37.  The CPU's policy has no corpus of
+ *   timed orders to judge it by, and keeps the elements alone. */
 static const double kCpuUnitSeconds = 1.23e-9;
 static const double kGpuUnitSeconds = 5.41e-12;
 static const double kShare = 0.04;

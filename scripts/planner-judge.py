@@ -10,9 +10,9 @@ default planner (or --planner's) on DIR/GRAPH.wmg renumbered by degree as `count
 --relabel-degree` into a temporary directory: the probes' random roots, and so the choice, depend
 on the numbering; plan renumbers so itself since 2026-11-30, builds before did not), and the order
 it takes is looked up among the cell's timed orders
-(`count --order` runs, the least matching time of each where several CSVs time it; a cell
-that a later CSV times again takes that CSV's times alone, so that a re-run of some cells after a
-change to the executor replaces theirs).  The plan is
+(`count --order` runs, the least matching time of each within a CSV; a cell that a later CSV
+times again takes that CSV's times alone, so that a re-run of some cells after a change to the
+executor replaces theirs).  The plan is
 deterministic (the probes' reads, not a clock, bound them), so a change to the planner is judged
 on the timings without the device they were taken on: the order's regret = its matching time /
 the least of the cell's timed orders, and the probes' reads (plan's sampled_reads).  A cell whose

@@ -15,18 +15,13 @@ void wm_gpu_policy_from_options(wm_gpu_policy *p, const wm_match_options *o, uns
                  : WM_STEAL_TWO_LEVEL;
   /* Stealing deeper than two levels below the root buys little: the
    * remaining iterations there are short and the thief recomputes the
-   * prefix's sets.  Except a 5-vertex plan's last level, which is the only
-   * one below those two: there a candidate of position 2 leaves a bulk
-   * loop over its row to one warp, and on a hub's row the grid idles
-   * beside it (on an H200, 60-95% of the warps' cycles waiting for work on
-   * such orders).  Shared, the corpus's p1, p2 and p5 orders took 0.97x
-   * their time (geometric mean of 273; cl-3.0 p2 0-1-2-4-3 8.1 -> 2.6 ms,
-   * rmat-16 p2 0-1-2-4-3 123 -> 72 ms; the worst 1.45x, hub-small p2
-   * 0-2-4-1-3, an order auto does not take: BENCHMARKS.md, Stack kernel).
-   * Six and seven vertices lose by it: shared down to their last level,
-   * cl-2.5 p11 took 1.12-1.16x, p19 1.22x and p20 1.17x (locks taken at
-   * every pick of the shared levels), and a third level alone gained
-   * nothing (cl-2.5 p10 3% slower, rmat-16 p10 4% faster). */
+   * prefix's sets.  Except a 5-vertex plan's last level, the only one
+   * below those two: there each candidate of position 2 leaves its bulk
+   * loop over a row to one warp, and where the row is a hub's the grid
+   * idles beside it (60-95% of the warps' cycles on such orders, an
+   * H200).  A shared level takes a lock at every pick, which the deeper
+   * levels of 6- and 7-vertex plans do not repay (BENCHMARKS.md, Stack
+   * kernel: the corpus's orders, old and new). */
   p->stop_level = last_group < 2 ? last_group : 2;
   if (k == 5) p->stop_level = last_group;
   /* Busy warps look for idle blocks at positions <= 2, and only inside
