@@ -255,8 +255,8 @@ __global__ void heavy_arcs(ranked_dev r, const uint32_t *tri, uint32_t heavy, ul
  * G warps each, from heavy_next; then, in the same launch, the others a
  * warp each (one per take from next): an arc of the dense core, whose c
  * walk rows of thousands, does not hold one warp while the rest idle, nor
- * do 32 arcs of a dense community taken together (facebook's pass took
- * 3.2 ms so, 0.56 ms one by one, Kronecker 16's 11.9 and 9.6). */
+ * do the arcs of a dense community, which taken 32 together one warp
+ * walks in turn while the others have none. */
 template <int G>
 __global__ void __launch_bounds__(32 * G)
     cliques_and_diamonds(ranked_dev r, unsigned long long *next, const uint32_t *tri, uint32_t *scratch,
