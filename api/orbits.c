@@ -13,6 +13,9 @@
 #include "base.h"
 #include "device.h" /* wm_host_copy */
 #include "orbits.h"
+#include "matcher.h" /* wm_match_median */
+
+#include <xxhash.h>
 
 unsigned warpmatch_orbit_count(unsigned size) { return wm_orbit_count(size); }
 unsigned warpmatch_edge_orbit_count(unsigned size) { return wm_edge_orbit_count(size); }
@@ -44,6 +47,8 @@ static int check(warpmatch_context *ctx, const char *who, const warpmatch_graph 
   if (o->gpus < 0 || o->gpus > WARPMATCH_MAX_GPUS)
     return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: gpus %d; give 1 to %d (0: the context's)", who, o->gpus,
                        WARPMATCH_MAX_GPUS);
+  if (o->trials > WARPMATCH_MAX_TRIALS)
+    return wm_api_fail(ctx, WARPMATCH_EUSAGE, "%s: trials %u; give 0 to %d", who, o->trials, WARPMATCH_MAX_TRIALS);
   return WARPMATCH_OK;
 }
 
@@ -104,6 +109,80 @@ static int rows_back(warpmatch_context *ctx, const char *who, uint64_t *counts, 
   return WARPMATCH_OK;
 }
 
+/* What one call of the count needs, for count_once and timed_calls. */
+typedef struct orbit_call {
+  warpmatch_context *ctx;
+  const char *who;
+  const warpmatch_graph *g;
+  const wm_api_matching *m;
+  wm_orbit_run *run;
+  const warpmatch_orbit_options *o;
+  uint64_t *counts;
+  uint64_t rows;
+  unsigned orbits;
+} orbit_call;
+
+/* One count into c->counts (and counts_high): x's seconds, kernel_ms and
+ * wide. */
+static int count_once(const orbit_call *c, warpmatch_orbit_result *x) {
+  double kernel_ms = 0;
+  c->run->kernel_ms = &kernel_ms;
+  const double t0 = wm_now();
+  wm_error err;
+  wm_error_clear(&err);
+  const uint64_t cells = c->rows * c->orbits;
+  int rc = wm_api_status(c->ctx, c->rows ? wm_orbits(c->m->g, c->run, c->counts, &err) : WM_OK, &err);
+  const double t1 = wm_now();
+  const uint32_t n = c->g->g->n;
+  if (!rc && c->m->old_of) rc = rows_back(c->ctx, c->who, c->counts, c->m->old_of, n, c->orbits);
+  if (!rc && c->m->old_of) rc = rows_back(c->ctx, c->who, c->o->counts_high, c->m->old_of, n, c->orbits);
+  if (c->m->old_of && wm_trace_on("WM_ORBIT_TRACE"))
+    fprintf(stderr, "orbits (rows): counted in %.3f ms, put back in the caller's order in %.3f ms\n", 1e3 * (t1 - t0),
+            1e3 * (wm_now() - t1));
+  /* no partial rows (size 5 writes the smaller orbits first) */
+  if (rc && c->rows) memset(c->counts, 0, cells * sizeof *c->counts);
+  if (rc && c->rows && c->o->counts_high) memset(c->o->counts_high, 0, cells * sizeof *c->counts);
+  x->wide = 0;
+  for (uint64_t i = 0; !rc && c->o->counts_high && i < cells; i++) x->wide += c->o->counts_high[i] != 0;
+  x->seconds = wm_now() - t0;
+  x->kernel_ms = c->run->gpu ? kernel_ms : 0;
+  return rc;
+}
+
+/* The counts' hash: a timed call must give the warm-up's. */
+static uint64_t counts_hash(const orbit_call *c) {
+  const size_t bytes = (size_t)(c->rows * c->orbits) * sizeof *c->counts;
+  XXH3_state_t *st = XXH3_createState();
+  if (!st) return 0;
+  XXH3_64bits_reset(st);
+  XXH3_64bits_update(st, c->counts, bytes);
+  if (c->o->counts_high) XXH3_64bits_update(st, c->o->counts_high, bytes);
+  const uint64_t h = XXH3_64bits_digest(st);
+  XXH3_freeState(st);
+  return h;
+}
+
+/* An untimed warm-up, then `trials` timed calls that must count the same
+ * (GAP-style medians, as count's and motifs' trials); the counts are the
+ * last call's. */
+static int timed_calls(const orbit_call *c, unsigned trials, warpmatch_orbit_result *x) {
+  double secs[WARPMATCH_MAX_TRIALS], kms[WARPMATCH_MAX_TRIALS];
+  int rc = count_once(c, x);
+  x->first_seconds = x->seconds;
+  const uint64_t warm = rc ? 0 : counts_hash(c);
+  for (unsigned t = 0; !rc && t < trials; t++) {
+    rc = count_once(c, x);
+    secs[t] = x->seconds, kms[t] = x->kernel_ms;
+    if (!rc && counts_hash(c) != warm)
+      rc = wm_api_fail(c->ctx, WARPMATCH_EDEVICE, "%s: trial %u's counts differ from the warm-up's: not repeatable "
+                       "(a bug: please report it)", c->who, t + 1);
+  }
+  if (rc) return rc;
+  x->seconds = wm_match_median(secs, trials);
+  x->kernel_ms = wm_match_median(kms, trials);
+  return WARPMATCH_OK;
+}
+
 int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_orbit_options *opt,
                      uint64_t *counts, warpmatch_orbit_result *r) {
   static const char who[] = "warpmatch_orbits";
@@ -148,8 +227,6 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   x.orbits = orbits_per_row(&o);
   x.device = run.gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
   x.method = run.method == WM_ORBIT_FORMULA ? WARPMATCH_METHOD_FORMULA : WARPMATCH_METHOD_ENUMERATE;
-  double kernel_ms = 0;
-  run.kernel_ms = &kernel_ms;
   /* Size 5's walks tally, per vertex, everything two steps away: numbered
    * by degree, the hubs that most of those paths reach share cache lines
    * (kron-16, the CPU's walks: 193 s in the generator's numbering, 69 s
@@ -172,22 +249,10 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   wm_api_threads_enter(ctx, &t);
   const int threads = omp_get_max_threads();
   if (run.share && ctx->share_one_thread) omp_set_num_threads(1); /* only this thread may call MPI */
-  const double t0 = wm_now();
-  wm_error err;
-  wm_error_clear(&err);
-  rc = wm_api_status(ctx, rows ? wm_orbits(m.g, &run, counts, &err) : WM_OK, &err);
-  const double t1 = wm_now();
-  if (!rc && m.old_of) rc = rows_back(ctx, who, counts, m.old_of, g->g->n, x.orbits);
-  if (!rc && m.old_of) rc = rows_back(ctx, who, o.counts_high, m.old_of, g->g->n, x.orbits);
-  if (m.old_of && wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (rows): counted in %.3f ms, put back in the caller's order in %.3f ms\n", 1e3 * (t1 - t0),
-            1e3 * (wm_now() - t1));
-  /* no partial rows (size 5 writes the smaller orbits first) */
-  if (rc && rows) memset(counts, 0, rows * x.orbits * sizeof *counts);
-  if (rc && rows && o.counts_high) memset(o.counts_high, 0, rows * x.orbits * sizeof *counts);
-  for (uint64_t i = 0; !rc && o.counts_high && i < rows * x.orbits; i++) x.wide += o.counts_high[i] != 0;
-  x.seconds = wm_now() - t0;
-  x.kernel_ms = run.gpu ? kernel_ms : 0;
+  const orbit_call call = {ctx, who, g, &m, &run, &o, counts, rows, x.orbits};
+  rc = o.trials > 1 ? timed_calls(&call, o.trials, &x) : count_once(&call, &x);
+  x.first_seconds = x.first_seconds > 0 ? x.first_seconds : x.seconds;
+  x.trials = rc ? 0 : o.trials > 1 ? o.trials : 1;
   omp_set_num_threads(threads);
   wm_api_threads_leave(&t);
   int out_rc = r ? wm_api_struct_out(ctx, who, r, &x, sizeof x) : WARPMATCH_OK;

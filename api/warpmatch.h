@@ -379,6 +379,9 @@ typedef struct warpmatch_orbit_options {
                              (the caller's array, apart from counts, overwritten): count =
                              counts_high[i] * 2^64 + counts[i], exact to 2^128 - 1.  NULL
                              (default): a count past 2^64 - 1 is WARPMATCH_EINPUT */
+  unsigned trials;        /* > 1: an untimed warm-up call, then this many timed calls (at most
+                             WARPMATCH_MAX_TRIALS) that must give the same counts; the result's
+                             seconds and kernel_ms are their medians (0 or 1, the default: one call) */
 } warpmatch_orbit_options;
 void warpmatch_orbit_options_init(warpmatch_orbit_options *o);
 
@@ -392,6 +395,9 @@ typedef struct warpmatch_orbit_result {
                       upload, which the context keeps for its next calls, as motifs' time) */
   double kernel_ms; /* GPU: the formula's kernels by CUDA events (0 on the CPU) */
   uint64_t wide;    /* the counts past 2^64 - 1 (their high words in counts_high) */
+  unsigned trials;  /* timed calls behind the medians (1: one call) */
+  double first_seconds; /* the first call's seconds (with trials > 1 the warm-up's: a process's first
+                           GPU call also loads the kernels and allocates the buffers it keeps) */
 } warpmatch_orbit_result;
 
 /* counts[v * orbits + o] = the count of orbit o at index v, for every index

@@ -33,6 +33,8 @@ static const wm_optspec spec[] = {
      "where the formula runs (default auto: size 5 on the GPU where one is usable, sizes 2-4 on the CPU); the "
      "enumerator and the edge orbits run on the CPU"},
     {"gpus", "N", "GPU: size 5's walks, clique sums and 5-cycles on N GPUs of this host (default 1)"},
+    {"trials", "N", "time N counts (1-1000) after an untimed warm-up that must agree; report the median (default 1; "
+                    "--json also gives the warm-up's first_seconds)"},
     {"threads", "N", "CPU threads (default: all)"},
     {"input-format", "auto|edgelist|mtx|wmg", "the graph file's format (default: from its content)"},
     {"no-cache", NULL, "neither read nor write the .wmg cache of a text graph"},
@@ -77,7 +79,9 @@ static int options(const wm_cli *cli, orbits_cmd *c, wm_error *err) {
   const int cpu_by_size = (!device || !strcmp(device, "auto")) && c->o.graphlet_size <= 4;
   if (!rc && !cpu_by_size) rc = wm_cli_use_gpu(cli, c->ctx, &use_gpu, err);
   c->o.device = use_gpu ? WARPMATCH_DEVICE_GPU : WARPMATCH_DEVICE_CPU;
-  uint64_t gpus = 1;
+  uint64_t gpus = 1, trials = 1;
+  if (!rc) rc = wm_cli_u64(cli, "trials", 1, 1, WARPMATCH_MAX_TRIALS, &trials, err);
+  c->o.trials = (unsigned)trials;
   if (!rc) rc = wm_cli_u64(cli, "gpus", 1, 1, WARPMATCH_MAX_GPUS, &gpus, err);
   c->o.gpus = (int)gpus;
   if (!rc && gpus > 1 && !use_gpu)
@@ -352,6 +356,7 @@ static void print_json(const orbits_cmd *c) {
   wm_json_str(&j, "rows", c->o.edges ? "edges" : "vertices");
   wm_json_double(&j, "seconds", c->r.seconds);
   if (c->r.device == WARPMATCH_DEVICE_GPU) wm_json_double(&j, "kernel_ms", c->r.kernel_ms);
+  if (c->r.trials > 1) wm_json_u64(&j, "trials", c->r.trials), wm_json_double(&j, "first_seconds", c->r.first_seconds);
   wm_json_double(&j, "load_seconds", c->load_seconds);
   wm_json_str(&j, "method", method_name(c->r.method));
   wm_json_str(&j, "device", c->r.device == WARPMATCH_DEVICE_GPU ? "gpu" : "cpu");
@@ -375,10 +380,11 @@ static void print_json(const orbits_cmd *c) {
 
 static void print_text(const orbits_cmd *c) {
   printf("%s orbits of graphlets of %u-%u vertices in %s (%u vertices, %" PRIu64 " edges): %u per %s, written to "
-         "%s\ntime: load %.3f s, count %.3f s (%s, %d threads)\n",
+         "%s\ntime: load %.3f s, count %.3f s%s (%s, %d threads)\n",
          c->o.edges ? "edge" : "vertex", c->o.edges ? 3 : 2, c->o.graphlet_size, c->path,
          warpmatch_graph_vertices(c->g), warpmatch_graph_edges(c->g), c->r.orbits, c->o.edges ? "edge" : "vertex",
-         c->output, c->load_seconds, c->r.seconds, method_name(c->r.method), warpmatch_threads(c->ctx));
+         c->output, c->load_seconds, c->r.seconds, c->r.trials > 1 ? " (median)" : "", method_name(c->r.method),
+         warpmatch_threads(c->ctx));
 }
 
 /* WM_ORBIT_TRACE=1: where the command's time went, on stderr (the

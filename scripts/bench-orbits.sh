@@ -8,8 +8,12 @@
 # equals ours byte for byte (cmp).
 #
 #   scripts/bench-orbits.sh [--graphs "G ..."] [--sizes "4 5"] [--devices "gpu cpu"] [--threads N] [--runs R]
-#                           [--gpus N] [--totals]
+#                           [--gpus N] [--totals] [--trials T]
 # --runs R: ours R times per cell, the median count and wall reported (ORCA once).
+# --trials T: each of our runs counts T times after an untimed warm-up
+# (`orbits --trials T`): count_s is the median over the runs of each run's
+# median, first_s that of each run's first call (the warm-up, which on the
+# GPU also loads the kernels); with T = 1 (default) the two are the one call.
 # --gpus N: on the GPU, devices 0..N-1 (orbits and totals alike).
 # --totals: beside each cell, the motif totals of the same size on the same
 # device (`motifs --size S --json`'s seconds, the median of R runs, after
@@ -29,6 +33,7 @@ sizes=4
 devices="gpu cpu"
 threads=""
 runs=1
+trials=1
 gpus=""
 totals=0
 while [ $# -gt 0 ]; do
@@ -40,7 +45,8 @@ while [ $# -gt 0 ]; do
   --devices) devices=$2; shift 2 ;;
   --threads) threads=$2; shift 2 ;;
   --runs) runs=$2; shift 2 ;;
-  *) echo "usage: scripts/bench-orbits.sh [--graphs \"G ...\"] [--sizes \"4 5\"] [--devices \"gpu cpu\"] [--threads N] [--runs R] [--gpus N] [--totals]" >&2
+  --trials) trials=$2; shift 2 ;;
+  *) echo "usage: scripts/bench-orbits.sh [--graphs \"G ...\"] [--sizes \"4 5\"] [--devices \"gpu cpu\"] [--threads N] [--runs R] [--gpus N] [--totals] [--trials T]" >&2
      exit 2 ;;
   esac
 done
@@ -89,7 +95,8 @@ EOF
 json_field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 median() { sort -g | awk '{v[NR] = $1} END {printf "%.4f", v[int((NR + 1) / 2)]}'; }
 
-printf '%-28s %4s %6s %7s %10s %10s %10s %12s %8s' graph size device threads count_s wall_s orca_s orca_count_s same
+printf '%-28s %4s %6s %7s %10s %10s %10s %10s %12s %8s' graph size device threads count_s first_s wall_s orca_s orca_count_s \
+  same
 [ "$totals" = 1 ] && printf ' %10s %9s %9s  %s' totals_s x_totals ns_wedge 'phases_s(aggr/walks/cliques/solve)'
 echo
 for gspec in $graphs; do
@@ -117,23 +124,27 @@ for gspec in $graphs; do
       orca_out=$work/orca.out
     fi
     for device in $devices; do
-      walls=() secs_all=()
+      walls=() secs_all=() firsts=()
       for ((r = 0; r < runs; r++)); do
         t0=$(date +%s%N)
         WM_ORBIT_TRACE=$totals "$bin" orbits "$g" --size "$size" --device "$device" ${threads:+--threads "$threads"} \
           --format orca ${gpus:+$([ "$device" = gpu ] && echo --gpus "$gpus")} --output "$work/ours.out" --json --quiet \
-          --no-cache >"$work/ours.json" 2>"$work/trace.txt" || { cat "$work/trace.txt" >&2; exit 1; }
+          --no-cache $([ "$trials" -gt 1 ] && echo --trials "$trials") >"$work/ours.json" 2>"$work/trace.txt" ||
+          { cat "$work/trace.txt" >&2; exit 1; }
         t1=$(date +%s%N)
         walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}')")
         secs_all+=("$(json_field seconds <"$work/ours.json")")
+        if [ "$trials" -gt 1 ]; then firsts+=("$(json_field first_seconds <"$work/ours.json")")
+        else firsts+=("${secs_all[-1]}"); fi
       done
+      first=$(printf '%s\n' "${firsts[@]}" | median)
       wall=$(printf '%s\n' "${walls[@]}" | median)
       secs=$(printf '%s\n' "${secs_all[@]}" | median)
       ran=$(json_field device <"$work/ours.json")
       same=-
       [ -n "$orca_out" ] && { cmp -s "$orca_out" "$work/ours.out" && same=yes || same=NO; }
-      printf '%-28s %4s %6s %7s %10.4f %10s %10s %12s %8s' "$name" "$size" "$ran" "${threads:-all}" "$secs" "$wall" "$orca_s" \
-        "$orca_count" "$same"
+      printf '%-28s %4s %6s %7s %10.4f %10.4f %10s %10s %12s %8s' "$name" "$size" "$ran" "${threads:-all}" "$secs" \
+        "$first" "$wall" "$orca_s" "$orca_count" "$same"
       if [ "$totals" = 1 ]; then
         tot_all=()
         for ((r = 0; r < runs; r++)); do

@@ -402,6 +402,8 @@ struct bufs {
   uint64_t tag;       /* the scratch's (scratch_tag) */
   bool scratch_clean; /* passes 2 and 3 ran (to their end, or stopped between items): every word is 0 */
   cudaEvent_t ev[kEvents]; /* before pass 0, after each pass (WM_ORBIT_TRACE's times) */
+  double prep[5];          /* WM_ORBIT_TRACE: prepare's steps' ends (stamp) */
+  bool trace;
   unsigned long long heavy_arcs; /* pass 2's, for the trace */
 };
 
@@ -469,13 +471,22 @@ int warps_scratch(bufs &b, uint64_t n, uint64_t maxout, unsigned *warps, wm_erro
   return WM_OK;
 }
 
+/* WM_ORBIT_TRACE: the end of prepare's step i, its device work done. */
+void stamp(bufs &b, int i) {
+  if (!b.trace) return;
+  cudaDeviceSynchronize();
+  b.prep[i] = wm_now();
+}
+
 /* Every buffer, before the timed window (layout; g uploaded where gg
  * lacks it), and for k >= 4 the warps' scratch (warps_scratch). */
 int prepare(bufs &b, const wm_graph *g, unsigned k, uint64_t maxdeg, unsigned *warps, wm_error *err) {
   const size_t n = g->n, m = g->m;
   void *off = NULL, *adj = NULL;
   const bool own_graph = !wm_gpu_graph_on(b.gg, g, b.dev, &off, &adj);
+  stamp(b, 0);
   WM_CU(rank_space(n, m, maxdeg, &b.sort_bytes));
+  stamp(b, 1);
   WM_CU(cudaMalloc(&b.block, layout(b, NULL, n, m, k, own_graph)));
   layout(b, (char *)b.block, n, m, k, own_graph);
   b.g.n = g->n;
@@ -489,10 +500,13 @@ int prepare(bufs &b, const wm_graph *g, unsigned k, uint64_t maxdeg, unsigned *w
   WM_CU(cudaMemsetAsync(b.tri, 0, m * sizeof *b.tri, 0));
   WM_CU(cudaMemsetAsync(b.next, 0, kCounters * sizeof *b.next, 0));
   WM_CU(cudaMemsetAsync(b.overflow, 0, sizeof *b.overflow, 0));
-  if (k < 4) return set_stop(err);
-  WM_CU(cudaMemsetAsync(b.sums, 0, 3 * n * sizeof *b.sums, 0));
-  const int rc = warps_scratch(b, n, maxdeg, warps, err);
-  return rc ? rc : set_stop(err);
+  if (k >= 4) WM_CU(cudaMemsetAsync(b.sums, 0, 3 * n * sizeof *b.sums, 0));
+  stamp(b, 2);
+  const int rc = k >= 4 ? warps_scratch(b, n, maxdeg, warps, err) : WM_OK;
+  stamp(b, 3);
+  const int stop_rc = rc ? rc : set_stop(err);
+  stamp(b, 4);
+  return stop_rc;
 }
 
 /* The heavy tops: the vertices of more than `degree` neighbours (the last
@@ -604,19 +618,24 @@ int aggregates(bufs &b, const wm_graph *g, unsigned k, wm_orbit_aggregates *a, d
   float ms[kEvents - 1] = {0};
   WM_CU(cudaGetDevice(&b.dev));
   WM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b.dev));
+  b.trace = wm_trace_on("WM_ORBIT_TRACE");
   int rc = prepare(b, g, k, maxdeg, &warps, err);
   at[1] = wm_now();
   if (!rc) rc = passes(b, g, k, maxdeg, warps, sms, ms, &heavy, err);
   const float all = ms[0] + ms[1] + ms[2] + ms[3] + ms[4];
   if (!rc && kernel_ms) *kernel_ms = all;
+  const double passed = wm_now();
   if (!rc) rc = copy_back(b, g, k, a, err);
   at[2] = wm_now();
-  if (wm_trace_on("WM_ORBIT_TRACE"))
-    fprintf(stderr, "orbits (aggregates, GPU, size %u): g %s, buffers %.3f ms; kernels %.3f ms (%u warps with "
-            "scratch): ranking %.3f, triangles %.3f, 4-cliques and diamonds %.3f (%llu arcs by blocks), 4-cycles "
-            "%.3f (%u tops by blocks), back %.3f; kernels and copies back %.3f ms\n", k,
-            b.own_off ? "uploaded" : "the context's", 1e3 * (at[1] - at[0]), all, warps, ms[0], ms[1], ms[2],
-            b.heavy_arcs, ms[3], heavy, ms[4], 1e3 * (at[2] - at[1]));
+  if (b.trace)
+    fprintf(stderr, "orbits (aggregates, GPU, size %u): g %s, buffers %.3f ms (start %.3f, sizes %.3f, block and "
+            "upload %.3f, scratch of %.1f MB %.3f, stop word %.3f); kernels %.3f ms (%u warps with scratch): ranking "
+            "%.3f, triangles %.3f, 4-cliques and diamonds %.3f (%llu arcs by blocks), 4-cycles %.3f (%u tops by "
+            "blocks), back %.3f; kernels and copies back %.3f ms (copies %.3f)\n", k,
+            b.own_off ? "uploaded" : "the context's", 1e3 * (at[1] - at[0]), 1e3 * (b.prep[0] - at[0]),
+            1e3 * (b.prep[1] - b.prep[0]), 1e3 * (b.prep[2] - b.prep[1]), b.scratch_bytes / 1e6,
+            1e3 * (b.prep[3] - b.prep[2]), 1e3 * (b.prep[4] - b.prep[3]), all, warps, ms[0], ms[1], ms[2],
+            b.heavy_arcs, ms[3], heavy, ms[4], 1e3 * (at[2] - at[1]), 1e3 * (at[2] - passed));
   return rc;
 }
 

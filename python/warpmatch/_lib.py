@@ -279,6 +279,7 @@ class OrbitOptions(Structure):
         ("edges", c_int),
         ("gpus", c_int),
         ("counts_high", POINTER(c_uint64)),
+        ("trials", c_uint),
     ]
 
 
@@ -293,6 +294,8 @@ class OrbitResult(Structure):
         ("seconds", c_double),
         ("kernel_ms", c_double),
         ("wide", c_uint64),
+        ("trials", c_uint),
+        ("first_seconds", c_double),
     ]
 
 

@@ -640,6 +640,47 @@ Test(orbits, the_api_refuses_what_it_cannot_do) {
   warpmatch_context_destroy(ctx);
 }
 
+/* trials: a warm-up and that many timed calls give the one call's counts
+ * (size 5's rows pass through the renumbering), with their medians; past
+ * WARPMATCH_MAX_TRIALS is refused. */
+Test(orbits, trials_count_what_one_call_counts) {
+  edges e;
+  er(&e, 40, 0.2, 17);
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  cr_assert_eq(warpmatch_context_create(&ctx), 0);
+  cr_assert_eq(warpmatch_graph_from_edges(ctx, e.n, e.src, e.dst, e.m, 0, &g), 0, "%s", warpmatch_last_error(ctx));
+  for (unsigned size = 4; size <= 5; size++) {
+    uint64_t *one = orbits_of(&e, size, WARPMATCH_METHOD_FORMULA, 0, NULL);
+    const size_t cells = (size_t)e.n * warpmatch_orbit_count(size);
+    uint64_t *many = malloc(cells * sizeof *many), *high = malloc(cells * sizeof *high);
+    memset(many, 0xA5, cells * sizeof *many);
+    warpmatch_orbit_options o;
+    warpmatch_orbit_options_init(&o);
+    o.graphlet_size = size, o.device = WARPMATCH_DEVICE_CPU, o.trials = 3, o.counts_high = high;
+    warpmatch_orbit_result r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    cr_assert_eq(warpmatch_orbits(ctx, g, &o, many, &r), 0, "%s", warpmatch_last_error(ctx));
+    cr_assert_eq(r.trials, 3);
+    cr_assert(r.seconds > 0 && r.first_seconds > 0, "seconds %g, first %g", r.seconds, r.first_seconds);
+    assert_same(&e, size, many, one, size == 4 ? "size 4, 3 trials" : "size 5, 3 trials");
+    for (size_t i = 0; i < cells; i++) cr_assert_eq(high[i], 0);
+    o.trials = 0; /* one call */
+    cr_assert_eq(warpmatch_orbits(ctx, g, &o, many, &r), 0, "%s", warpmatch_last_error(ctx));
+    cr_assert_eq(r.trials, 1);
+    cr_assert_eq(r.first_seconds, r.seconds);
+    o.trials = WARPMATCH_MAX_TRIALS + 1;
+    cr_assert_eq(warpmatch_orbits(ctx, g, &o, many, &r), WARPMATCH_EUSAGE);
+    cr_assert(strstr(warpmatch_last_error(ctx), "trials 1001"), "%s", warpmatch_last_error(ctx));
+    free(one);
+    free(many);
+    free(high);
+  }
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+}
+
 /* ---- the command line -------------------------------------------------- */
 
 /* The rows of ORCA's layout (n lines of `orbits` numbers) parsed back. */
@@ -733,6 +774,14 @@ Test(orbits_cli, json_summary_with_per_orbit_totals) {
   /* K6: every vertex in 10 triangles, 10 4-cliques, 5 5-cliques */
   cr_assert(strstr(out, "\"totals\":[30,0,0,60,0,0,0,0,0,0,0,0,0,0,60,"), "%s", out);
   cr_assert(strstr(out, ",30]"), "%s", out);
+  cr_assert_null(strstr(out, "\"trials\""), "%s", out); /* one call: no medians */
+  free(out);
+  free(err);
+  rc = wm_test_run(&out, &err, "orbits %s --size 4 --json --no-cache --device cpu --trials 3", f.graph);
+  cr_assert_eq(rc, 0, "%s", err);
+  cr_assert(json_valid_object(out), "%s", out);
+  cr_assert_eq(json_u64(out, "trials"), 3);
+  cr_assert(strstr(out, "\"first_seconds\":"), "%s", out);
   free(out);
   free(err);
   wm_test_rmdir(f.dir);
