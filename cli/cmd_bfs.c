@@ -31,7 +31,7 @@ static const wm_optspec spec[] = {
     {"no-queue-gen", NULL, "GPU: status-array BFS, no frontier queues (implies --no-classify)"},
     {"no-classify", NULL, "GPU: a thread per frontier vertex, no degree classes"},
     {"no-hub-cache", NULL, "GPU: bottom-up without the shared-memory hub cache"},
-    {"no-small-kernel", NULL, "GPU: no small-level kernel (several levels a launch)"},
+    {"no-small-kernel", NULL, "GPU: no small-level or deep-level kernel (several levels a launch)"},
     {"no-small-grid", NULL, "GPU: the small-level kernel on one block only, not every SM"},
     {"ablation", NULL, "run every variant of the ablation on the same roots"},
     {"probe-bandwidth", NULL, "GPU: measure memory bandwidth; report the share of the bound"},

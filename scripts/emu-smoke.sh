@@ -11,8 +11,9 @@
 # policy constants on one device and as two processes of two devices,
 # one of them interrupted too (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS
 # suites' small graphs on one and three emulated GPUs and two processes of
-# which one is interrupted, and the small-level kernel's tiers by turns and
-# interrupted (bfs-emu.sh with a filter), and the GPU's edge switching
+# which one is interrupted, the small-level kernel's tiers by turns and
+# interrupted (bfs-emu.sh with a filter), the deep-level kernel's exits
+# (with 64 KiB of shared memory a block), and the GPU's edge switching
 # (rand-emu.sh, whole: a few minutes).  Each checks indexing,
 # barriers, warp collectives and the host drivers against brute force or the
 # CPU, not races or speed; the full runs are the scripts themselves.
@@ -54,6 +55,9 @@ other_lane() {
   step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh" || rc=1
   step bfs-emu env WM_EMU_BUILD="$base/bfs" bash "$repo/scripts/bfs-emu.sh" \
     --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny|processes_interrupted|layers|interrupted)' || rc=1
+  # shared memory enough for the deep-level kernel's bitmap (the default 24 KiB holds no graph's)
+  step bfs-emu-deep env WM_EMU_BUILD="$base/bfs" EMU_SMEM_OPTIN=65536 bash "$repo/scripts/bfs-emu.sh" \
+    --filter 'gpu_bfs/@(grid|path|target|interrupted|deep*)' || rc=1
   return $rc
 }
 orbit_lane &

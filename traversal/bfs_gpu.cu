@@ -30,6 +30,14 @@
 
 using namespace wm_bfs;
 
+/* Levels a search must spend in the deep-level kernel to pay for handing
+ * over to the pipeline when its frontier outgrows one block: a handover
+ * costs a host round trip and a queue generation (30-50 µs a search on an
+ * H200, a random 8-regular graph of 10^6 vertices), a level there saves
+ * about 2 µs against the small-level kernel's block tier (the grid
+ * 1024x1024). */
+static const uint32_t kDeepWorthLevels = 32;
+
 /* Sources a search stages in pinned memory (the Graph500 protocol's one;
  * a longer list is copied from where it is). */
 static const uint32_t kPinnedSources = 1024;
@@ -59,8 +67,12 @@ struct wm_bfs_gpu_ctx {
   size_t small_smem;
   int small_blocks;   /* the small-level kernel's grid tier: blocks of its cooperative launch (1: none) */
   void *d_small;      /* its scratch (the grid tier's queues) */
+  uint32_t *d_ell;    /* the deep-level kernel's padded rows, or NULL: not for this graph */
+  uint32_t deep_shift, deep_cap;
+  size_t deep_smem;
+  int deep_shallow;   /* a search left it within kDeepWorthLevels: the next ones start elsewhere */
   unsigned long long *d_clk; /* WM_BFS_TRACE: its clock marks (made by the first traced search) */
-  char desc[512];
+  char desc[768];
 };
 
 /* ---- context ---------------------------------------------------------- */
@@ -188,16 +200,26 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
   if ((rc = ctx_buffers(c, o, err)) || (rc = ctx_streams(c, err))) goto fail;
   e = small_levels_prepare(c->device, &c->small_cap, &c->small_smem, &c->small_blocks);
   if (e == cudaSuccess) e = cudaMalloc(&c->d_small, small_levels_scratch_bytes(c->small_cap));
+  if (e == cudaSuccess)
+    e = deep_levels_prepare(c->device, g->n, wm_graph_max_degree(g), &c->deep_shift, &c->deep_cap, &c->deep_smem);
+  if (e == cudaSuccess && c->deep_cap) {
+    e = cudaMalloc(&c->d_ell, ((size_t)g->n << c->deep_shift) * sizeof *c->d_ell);
+    if (e == cudaSuccess) e = deep_levels_ell(c->out, c->deep_shift, c->d_ell, c->st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(c->st);
+  }
   if (e != cudaSuccess) {
     rc = wm_fail(err, WM_EDEVICE, "bfs: small-level kernel setup: %s", cudaGetErrorString(e));
     goto fail;
   }
   snprintf(c->desc, sizeof c->desc,
            "%s (%d SMs, sm_%d%d); hub threshold %llu (%llu hubs, cache %d); small-level kernel: "
-           "%u-vertex frontier, %llu edges/level a block, %d blocks; bottom-up: %s",
+           "%u-vertex frontier, %llu edges/level a block, %d blocks; deep levels: %s%u%s; bottom-up: %s",
            prop.name, c->sms, prop.major, prop.minor, (unsigned long long)c->tau,
            (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap,
            (unsigned long long)SmallLevelPolicy::EDGE_BUDGET, c->small_blocks,
+           c->d_ell ? "rows of " : wm_graph_max_degree(g) > DeepLevelPolicy::MAX_WIDTH ? "off (out-degrees above "
+                                   : "off (more vertices than its shared memory holds; out-degrees up to ",
+           c->d_ell ? 1u << c->deep_shift : (unsigned)DeepLevelPolicy::MAX_WIDTH, c->d_ell ? "" : ")",
            !(g->flags & WM_GRAPH_DIRECTED) ? "symmetric graph"
            : c->have_in                   ? "in-arcs (transpose) on the device"
                                           : "off (directed graph without its transpose)");
@@ -213,7 +235,7 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   part_destroy(c->part);
   void *bufs[] = {c->d_off,       c->d_in_off,   c->d_adj,    c->d_in_adj, c->d_status,
                   c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
-                  c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats,  c->d_small, c->d_clk};
+                  c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats,  c->d_small, c->d_clk, c->d_ell};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (bufs[i]) cudaFree(bufs[i]);
   if (c->h_stats) cudaFreeHost(c->h_stats);
@@ -278,7 +300,7 @@ struct Search {
   const wm_bfs_options *o;
   wm_error *err;
   DevState s;
-  int queue_gen, classify, hub_cache, small, dir_opt;
+  int queue_gen, classify, hub_cache, small, deep, dir_opt;
   int small_blocks; /* the small-level kernel's launch: 1, or its grid tier's blocks */
   uint32_t target;
   int cur;
@@ -301,6 +323,8 @@ struct Search {
   void take_frontier(uint32_t L);
   uint64_t small_budget() const;
   int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
+  int deep_levels(const uint32_t *sources, uint32_t count);
+  int levels_exit(const DevStats &h);
   void trace_small_levels(const unsigned long long *d_clk, uint32_t from, uint32_t to);
   int topdown();
   int bottomup();
@@ -381,7 +405,7 @@ void Search::trace_small_levels(const unsigned long long *d_clk, uint32_t from, 
       snprintf(fine, sizeof fine, " (first pass: row %.2f, claim %.2f, append %.2f)", at(MARK_ROW), at(MARK_CLAIM),
                at(MARK_APPEND));
     fprintf(stderr, "bfs-gpu: small level %u (%s): begins at %.2f us, expanded in %.2f us%s, barrier %.2f us\n", L,
-            m[MARK_TIER] == 2 ? "grid" : "block", (m[MARK_BEGIN] - k[0]) * us,
+            m[MARK_TIER] == 3 ? "deep" : m[MARK_TIER] == 2 ? "grid" : "block", (m[MARK_BEGIN] - k[0]) * us,
             at(MARK_EXPANDED), fine, (m[MARK_PAST] - m[MARK_EXPANDED]) * us);
   }
 }
@@ -429,13 +453,57 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   CK(small_levels_launch(a, c->small_smem, small_blocks, c->st));
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
   CK(cudaStreamSynchronize(c->st));
-  DevStats h = *c->h_stats;
-  uint32_t L = h.small_level;
-  int rc = WM_OK;
+  const DevStats h = *c->h_stats;
+  const uint32_t L = h.small_level;
   if (trace)
     fprintf(stderr, "bfs-gpu: small-level kernel (%d blocks) from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
             small_blocks, f.L, count, L, h.small_count, h.small_exit, lap_ms());
   if (a.clk) trace_small_levels(a.clk, a.trace_from, L);
+  return levels_exit(h);
+}
+
+/* The search from the sources on the deep-level kernel, as far as it goes. */
+int Search::deep_levels(const uint32_t *sources, uint32_t count) {
+  DeepArgs a;
+  a.ell = c->d_ell;
+  a.n = c->g->n;
+  a.shift = c->deep_shift;
+  a.s = s;
+  a.in = sources;
+  a.count = count;
+  a.level = f.L;
+  a.max_depth = o->max_depth;
+  a.target = target;
+  a.capacity = c->deep_cap;
+  a.out = c->d_q[cur ^ 1];
+  a.stats = c->d_stats;
+  a.stop = stop;
+  a.clk = NULL;
+  a.trace_from = f.L;
+  if (trace && (c->d_clk || cudaMalloc(&c->d_clk, kSmallTraceWords * sizeof *c->d_clk) == cudaSuccess)) {
+    const char *from = getenv("WM_BFS_TRACE_FROM"); /* as small_levels' */
+    if (from && (uint32_t)atol(from) > f.L) a.trace_from = (uint32_t)atol(from);
+    a.clk = c->d_clk;
+    CK(cudaMemsetAsync(a.clk, 0, kSmallTraceWords * sizeof *a.clk, c->st));
+  }
+  cudaGetLastError();
+  CK(deep_levels_launch(a, c->deep_smem, c->st));
+  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
+  CK(cudaStreamSynchronize(c->st));
+  const DevStats h = *c->h_stats;
+  if (trace)
+    fprintf(stderr, "bfs-gpu: deep-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
+            f.L, count, h.small_level, h.small_count, h.small_exit, lap_ms());
+  if (a.clk) trace_small_levels(a.clk, a.trace_from, h.small_level);
+  if ((h.small_exit == SMALL_OVERFLOW || h.small_exit == SMALL_EDGES) && h.small_level - f.L < kDeepWorthLevels)
+    c->deep_shallow = 1;
+  return levels_exit(h);
+}
+
+/* Where a levels kernel stopped (h.small_*), the host's view of the frontier. */
+int Search::levels_exit(const DevStats &h) {
+  const uint32_t L = h.small_level;
+  int rc = WM_OK;
   switch (h.small_exit) {
   case SMALL_STOPPED:
     return wm_interrupted(err, "bfs");
@@ -460,8 +528,7 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
     take_frontier(L);
     return WM_OK;
   default:
-    return wm_fail(err, WM_EDEVICE, "bfs: the small-level kernel stopped without a reason (%u)",
-                   h.small_exit);
+    return wm_fail(err, WM_EDEVICE, "bfs: a levels kernel stopped without a reason (%u)", h.small_exit);
   }
 }
 
@@ -529,7 +596,9 @@ int Search::bottomup() {
 int Search::loop(uint32_t nsrc) {
   int rc;
   f.L = 0;
-  if (small && nsrc <= c->small_cap) {
+  if (deep && nsrc <= c->deep_cap) {
+    if ((rc = deep_levels(c->d_q[cur], nsrc))) return rc;
+  } else if (small && nsrc <= c->small_cap) {
     if ((rc = small_levels(c->d_q[cur], nsrc, 1))) return rc;
   } else {
     CK(seed_sources_launch(s, c->d_q[cur], nsrc, c->st));
@@ -598,6 +667,7 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   /* every SM only for a graph whose arcs all fit one grid level's budget:
    * its whole search is then worth a few host round trips, while on larger
    * graphs the pipeline's direction-optimising levels pay for themselves */
+  S.deep = S.small && c->d_ell && !c->deep_shallow;
   S.small_blocks = o->small_grid && c->g->m <= small_budget_of(c->small_blocks) ? c->small_blocks : 1;
   S.dir_opt = o->direction_opt && c->have_in;
   S.target = o->target;

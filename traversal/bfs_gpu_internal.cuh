@@ -83,6 +83,16 @@ struct SmallLevelPolicy {
   static constexpr int COUNT_SHIFT = 40;
   static constexpr uint64_t MAX_LEVEL_EDGES = (1ull << (64 - COUNT_SHIFT)) - 1;
 };
+/* kernel_deep_levels.cu: one block; graphs of out-degrees at most
+ * MAX_WIDTH (the padded rows' width) whose vertices' bits fit its shared
+ * memory beside two frontiers of CAPACITY entries. */
+struct DeepLevelPolicy {
+  static constexpr int BLOCK = 1024;
+  static constexpr int ITEMS = 4;                         /* slots in flight per thread */
+  static constexpr uint64_t MAX_WIDTH = 16;
+  static constexpr uint32_t CAPACITY = 4096;
+  static constexpr uint64_t ITEM_BUDGET = 4ull * BLOCK * ITEMS;  /* a level's slots one block expands */
+};
 constexpr uint32_t kBackToTopDownBeta = 24; /* bottom-up -> top-down when frontier < n / beta */
 
 static_assert(QueueGenPolicy::ROUND < (1 << QueueGenPolicy::FIELD_BITS), "scan fields too narrow");
@@ -161,6 +171,19 @@ struct SmallArgs {
                          * thousands of levels (a grid's), so it is read between them */
   unsigned long long *clk; /* WM_BFS_TRACE: kSmallTraceWords of block 0's clock marks, or NULL */
   uint32_t trace_from;     /* ... of levels trace_from on */
+};
+
+struct DeepArgs {
+  const uint32_t *ell;  /* deep_levels_ell's rows: 2^shift slots a vertex */
+  uint32_t n, shift, bit_words;
+  DevState s;
+  const uint32_t *in;   /* the sources, put on `level` (count <= capacity, no duplicates) */
+  uint32_t count, level, max_depth, target, capacity;
+  uint32_t *out;        /* SMALL_EDGES: the frontier is written here */
+  DevStats *stats;
+  wm_stop *stop;        /* read between levels, or NULL */
+  unsigned long long *clk; /* WM_BFS_TRACE: the small-level kernel's marks (tier 3), or NULL */
+  uint32_t trace_from;
 };
 
 /* The small-level kernel's clock marks (WM_BFS_TRACE): the launch's start,
@@ -265,6 +288,14 @@ cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, const uint32
 cudaError_t small_levels_prepare(int device, uint32_t *capacity, size_t *smem_bytes, int *blocks);
 size_t small_levels_scratch_bytes(uint32_t capacity);
 cudaError_t small_levels_launch(const SmallArgs &a, size_t smem_bytes, int blocks, cudaStream_t st);
+/* kernel_deep_levels.cu: for a graph of n vertices and out-degrees up to
+ * maxdeg, the rows' shift, the frontier capacity and the shared memory
+ * (capacity 0: not for this graph); the padded rows (n << shift entries at
+ * ell); a search from a.in (a.bit_words is set here). */
+cudaError_t deep_levels_prepare(int device, uint64_t n, uint64_t maxdeg, uint32_t *shift, uint32_t *capacity,
+                                size_t *smem_bytes);
+cudaError_t deep_levels_ell(const DevGraph &g, uint32_t shift, uint32_t *ell, cudaStream_t st);
+cudaError_t deep_levels_launch(DeepArgs a, size_t smem_bytes, cudaStream_t st);
 /* kernel_seed_sources.cu: status 0 and parent = itself for each source. */
 cudaError_t seed_sources_launch(const DevState &s, const uint32_t *src, uint32_t count, cudaStream_t st);
 

@@ -82,7 +82,7 @@ typedef struct wm_bfs_options {
   int classify;       /* GPU: Small/Middle/Large/Extreme queues (default 1); off = a thread
                          per frontier vertex */
   int hub_cache;      /* GPU: shared-memory hub cache (default 1) */
-  int small_kernel;   /* GPU: small-level kernel, several levels a launch (default 1) */
+  int small_kernel;   /* GPU: small-level (and deep-level) kernels, several levels a launch (default 1) */
   int small_grid;     /* GPU: ... with its grid tier, every SM in one cooperative launch for the
                          levels one block should not expand alone (default 1); off = one block */
   /* GPU: devices to split the graph over (1-D partition, frontier bitmaps or

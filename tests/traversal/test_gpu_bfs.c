@@ -2,7 +2,8 @@
  * the GPU's parents pass the Graph500 checks, on random, real, Kronecker
  * (scales 14-18), grid, path, star, directed and disconnected graphs, on a
  * graph with an Extreme-degree hub (>= 65536 neighbours) and on a chain of
- * dense layers (the small-level kernel's tiers by turns), with every
+ * dense layers (the small-level kernel's tiers by turns), on graphs of small
+ * degrees that the deep-level kernel takes and hands over, with every
  * optimisation on, each one off, all off, and eager bottom-up; max_depth
  * balls, multi-source, target, interrupts, context reuse, errors, the
  * bandwidth probe.
@@ -130,6 +131,52 @@ Test(gpu_bfs, path) { check_graph_roots(tb_path(quick() ? 400 : 3000), "path"); 
 /* mean degree ~6: frontiers grow past the small kernel's shared-memory
  * capacity while their edges still fit its budget (the overflow hand-over) */
 Test(gpu_bfs, sparse_overflow) { check_graph_roots(tb_sparse(quick() ? 20000 : 120000, 3, 5), "sparse random"); }
+
+/* The deep-level kernel takes a graph of small out-degrees (a grid's rows
+ * padded to 4 slots) where its bits fit the device's shared memory, never
+ * one with a hub; on the grid it ran the searches above (and on the
+ * emulator with EMU_SMEM_OPTIN=65536, scripts/emu-smoke.sh). */
+Test(gpu_bfs, deep_level_kernel_takes_graphs_of_small_degrees) {
+  wm_graph *grid = tb_grid(30, 40), *star = tb_hub(400, 0, 0, 1);
+  wm_bfs_options o;
+  wm_bfs_options_init(&o);
+  wm_bfs_gpu_ctx *ctx = NULL;
+  wm_error err;
+  cr_assert_eq(wm_bfs_gpu_create(grid, &o, &ctx, &err), WM_OK, "%s", err.msg);
+  const char *d = wm_bfs_gpu_describe(ctx);
+  cr_assert(strstr(d, "deep levels: rows of 4;") || strstr(d, "deep levels: off (more vertices than"), "%s", d);
+  wm_bfs_gpu_destroy(ctx);
+  cr_assert_eq(wm_bfs_gpu_create(star, &o, &ctx, &err), WM_OK, "%s", err.msg);
+  d = wm_bfs_gpu_describe(ctx);
+  cr_assert(strstr(d, "deep levels: off (out-degrees above 16)"), "%s", d);
+  wm_bfs_gpu_destroy(ctx);
+  wm_graph_destroy(grid);
+  wm_graph_destroy(star);
+}
+
+/* A cycle and a random matching: degrees of at most 3 (rows of 4 slots),
+ * a frontier that about doubles each level, so that the deep-level kernel's
+ * next frontier outgrows its 4,096 entries (SMALL_OVERFLOW) and the
+ * pipeline takes the level over from the status array. */
+static wm_graph *cycle_and_matching(uint32_t n, uint64_t seed) {
+  uint32_t *perm = malloc((size_t)n * 4), *s = malloc((size_t)n * 2 * 4), *d = malloc((size_t)n * 2 * 4);
+  for (uint32_t v = 0; v < n; v++) perm[v] = v;
+  for (uint32_t v = n - 1; v > 0; v--) {
+    const uint32_t j = (uint32_t)(wm_test_rand(&seed) % (v + 1)), t = perm[v];
+    perm[v] = perm[j], perm[j] = t;
+  }
+  uint64_t k = 0;
+  for (uint32_t v = 0; v < n; v++) s[k] = v, d[k++] = (v + 1) % n;
+  for (uint32_t i = 0; i + 1 < n; i += 2) s[k] = perm[i], d[k++] = perm[i + 1];
+  wm_graph *g = tb_build(s, d, k, n, 0);
+  free(perm);
+  free(s);
+  free(d);
+  return g;
+}
+Test(gpu_bfs, deep_levels_overflow) {
+  check_graph_roots(cycle_and_matching(quick() ? 20000 : 200000, 12), "cycle and matching");
+}
 
 Test(gpu_bfs, facebook) {
   wm_graph *g = wm_test_load_real("facebook_combined.txt");
