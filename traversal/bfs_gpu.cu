@@ -324,6 +324,7 @@ struct Search {
   uint64_t small_budget() const;
   int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
   int deep_levels(const uint32_t *sources, uint32_t count);
+  unsigned long long *trace_marks(uint32_t *from);
   int levels_exit(const DevStats &h);
   void trace_small_levels(const unsigned long long *d_clk, uint32_t from, uint32_t to);
   int topdown();
@@ -419,6 +420,23 @@ static uint64_t small_budget_of(int blocks) {
 }
 uint64_t Search::small_budget() const { return small_budget_of(small_blocks); }
 
+/* WM_BFS_TRACE: the levels kernels' clock marks, cleared, and in *from the
+ * first level they mark (WM_BFS_TRACE_FROM=N: levels N on, a deep graph's
+ * later, larger ones); NULL where the trace is off, and where it has no
+ * room for them it goes on without. */
+unsigned long long *Search::trace_marks(uint32_t *from) {
+  *from = f.L;
+  if (!trace) return NULL;
+  if ((!c->d_clk && cudaMalloc(&c->d_clk, kSmallTraceWords * sizeof *c->d_clk) != cudaSuccess) ||
+      cudaMemsetAsync(c->d_clk, 0, kSmallTraceWords * sizeof *c->d_clk, c->st) != cudaSuccess) {
+    cudaGetLastError();
+    return NULL;
+  }
+  const char *at = getenv("WM_BFS_TRACE_FROM");
+  if (at && (uint32_t)atol(at) > f.L) *from = (uint32_t)atol(at);
+  return c->d_clk;
+}
+
 /* Runs the small-level kernel from the list in[0, count) (level f.L; seed:
  * the sources, which it puts on their level) and rebuilds the host's view
  * of the frontier where it stopped. */
@@ -439,16 +457,7 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   a.out = c->d_q[cur ^ 1];
   a.stats = c->d_stats;
   a.stop = stop;
-  a.clk = NULL;
-  a.trace_from = f.L;
-  if (trace && (c->d_clk || cudaMalloc(&c->d_clk, kSmallTraceWords * sizeof *c->d_clk) == cudaSuccess)) {
-    /* WM_BFS_TRACE_FROM=N: the marks of levels N on (a deep graph's later, larger levels) */
-    const char *from = getenv("WM_BFS_TRACE_FROM");
-    if (from && (uint32_t)atol(from) > f.L) a.trace_from = (uint32_t)atol(from);
-    a.clk = c->d_clk;
-    CK(cudaMemsetAsync(a.clk, 0, kSmallTraceWords * sizeof *a.clk, c->st));
-  }
-  cudaGetLastError(); /* a trace without room for its marks goes on without them */
+  a.clk = trace_marks(&a.trace_from);
   /* the kernel writes every figure read below */
   CK(small_levels_launch(a, c->small_smem, small_blocks, c->st));
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
@@ -478,15 +487,7 @@ int Search::deep_levels(const uint32_t *sources, uint32_t count) {
   a.out = c->d_q[cur ^ 1];
   a.stats = c->d_stats;
   a.stop = stop;
-  a.clk = NULL;
-  a.trace_from = f.L;
-  if (trace && (c->d_clk || cudaMalloc(&c->d_clk, kSmallTraceWords * sizeof *c->d_clk) == cudaSuccess)) {
-    const char *from = getenv("WM_BFS_TRACE_FROM"); /* as small_levels' */
-    if (from && (uint32_t)atol(from) > f.L) a.trace_from = (uint32_t)atol(from);
-    a.clk = c->d_clk;
-    CK(cudaMemsetAsync(a.clk, 0, kSmallTraceWords * sizeof *a.clk, c->st));
-  }
-  cudaGetLastError();
+  a.clk = trace_marks(&a.trace_from);
   CK(deep_levels_launch(a, c->deep_smem, c->st));
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
   CK(cudaStreamSynchronize(c->st));
