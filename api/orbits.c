@@ -8,14 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "api_internal.h"
 #include "base.h"
 #include "device.h" /* wm_host_copy */
-#include "orbits.h"
 #include "matcher.h" /* wm_match_median */
-
-#include <xxhash.h>
+#include "orbits.h"
 
 unsigned warpmatch_orbit_count(unsigned size) { return wm_orbit_count(size); }
 unsigned warpmatch_edge_orbit_count(unsigned size) { return wm_edge_orbit_count(size); }
