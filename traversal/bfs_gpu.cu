@@ -203,9 +203,11 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
   if (e == cudaSuccess)
     e = deep_levels_prepare(c->device, g->n, wm_graph_max_degree(g), &c->deep_shift, &c->deep_cap, &c->deep_smem);
   if (e == cudaSuccess && c->deep_cap) {
-    e = cudaMalloc(&c->d_ell, ((size_t)g->n << c->deep_shift) * sizeof *c->d_ell);
-    if (e == cudaSuccess) e = deep_levels_ell(c->out, c->deep_shift, c->d_ell, c->st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(c->st);
+    /* the padded rows are a speed-up: without room for them the searches start elsewhere */
+    if (cudaMalloc(&c->d_ell, ((size_t)g->n << c->deep_shift) * sizeof *c->d_ell) != cudaSuccess)
+      cudaGetLastError(), c->d_ell = NULL;
+    if (c->d_ell) e = deep_levels_ell(c->out, c->deep_shift, c->d_ell, c->st);
+    if (c->d_ell && e == cudaSuccess) e = cudaStreamSynchronize(c->st);
   }
   if (e != cudaSuccess) {
     rc = wm_fail(err, WM_EDEVICE, "bfs: small-level kernel setup: %s", cudaGetErrorString(e));
@@ -217,8 +219,10 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
            prop.name, c->sms, prop.major, prop.minor, (unsigned long long)c->tau,
            (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap,
            (unsigned long long)SmallLevelPolicy::EDGE_BUDGET, c->small_blocks,
-           c->d_ell ? "rows of " : wm_graph_max_degree(g) > DeepLevelPolicy::MAX_WIDTH ? "off (out-degrees above "
-                                   : "off (more vertices than its shared memory holds; out-degrees up to ",
+           c->d_ell                                          ? "rows of "
+           : wm_graph_max_degree(g) > DeepLevelPolicy::MAX_WIDTH ? "off (out-degrees above "
+           : c->deep_cap ? "off (no device memory for its rows; out-degrees up to "
+                         : "off (more vertices than its shared memory holds; out-degrees up to ",
            c->d_ell ? 1u << c->deep_shift : (unsigned)DeepLevelPolicy::MAX_WIDTH, c->d_ell ? "" : ")",
            !(g->flags & WM_GRAPH_DIRECTED) ? "symmetric graph"
            : c->have_in                   ? "in-arcs (transpose) on the device"
