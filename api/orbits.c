@@ -148,17 +148,12 @@ static int count_once(const orbit_call *c, warpmatch_orbit_result *x) {
   return rc;
 }
 
-/* The counts' hash: a timed call must give the warm-up's. */
+/* The counts' hash (the high words' seeded by the low words'): a timed
+ * call must give the warm-up's. */
 static uint64_t counts_hash(const orbit_call *c) {
   const size_t bytes = (size_t)(c->rows * c->orbits) * sizeof *c->counts;
-  XXH3_state_t *st = XXH3_createState();
-  if (!st) return 0;
-  XXH3_64bits_reset(st);
-  XXH3_64bits_update(st, c->counts, bytes);
-  if (c->o->counts_high) XXH3_64bits_update(st, c->o->counts_high, bytes);
-  const uint64_t h = XXH3_64bits_digest(st);
-  XXH3_freeState(st);
-  return h;
+  const uint64_t low = XXH3_64bits(c->counts, bytes);
+  return c->o->counts_high ? XXH3_64bits_withSeed(c->o->counts_high, bytes, low) : low;
 }
 
 /* An untimed warm-up, then `trials` timed calls that must count the same
@@ -249,8 +244,12 @@ int warpmatch_orbits(warpmatch_context *ctx, const warpmatch_graph *g, const war
   const int threads = omp_get_max_threads();
   if (run.share && ctx->share_one_thread) omp_set_num_threads(1); /* only this thread may call MPI */
   const orbit_call call = {ctx, who, g, &m, &run, &o, counts, rows, x.orbits};
-  rc = o.trials > 1 ? timed_calls(&call, o.trials, &x) : count_once(&call, &x);
-  x.first_seconds = x.first_seconds > 0 ? x.first_seconds : x.seconds;
+  if (o.trials > 1) {
+    rc = timed_calls(&call, o.trials, &x);
+  } else {
+    rc = count_once(&call, &x);
+    x.first_seconds = x.seconds;
+  }
   x.trials = rc ? 0 : o.trials > 1 ? o.trials : 1;
   omp_set_num_threads(threads);
   wm_api_threads_leave(&t);

@@ -172,6 +172,19 @@ static int ctx_streams(wm_bfs_gpu_ctx *c, wm_error *err) {
   return WM_OK;
 }
 
+/* The deep-level kernel's part of the context's description: its rows'
+ * width, or why it is off. */
+static void describe_deep(const wm_bfs_gpu_ctx *c, const wm_graph *g, char *out, size_t size) {
+  const unsigned most = (unsigned)DeepLevelPolicy::MAX_WIDTH;
+  if (c->d_ell)
+    snprintf(out, size, "rows of %u", 1u << c->deep_shift);
+  else if (wm_graph_max_degree(g) > most)
+    snprintf(out, size, "off (out-degrees above %u)", most);
+  else
+    snprintf(out, size, "off (%s; out-degrees up to %u)",
+             c->deep_cap ? "no device memory for its rows" : "more vertices than its shared memory holds", most);
+}
+
 extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_bfs_gpu_ctx **out,
                                  wm_error *err) {
   *out = NULL;
@@ -213,17 +226,15 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
     rc = wm_fail(err, WM_EDEVICE, "bfs: small-level kernel setup: %s", cudaGetErrorString(e));
     goto fail;
   }
+  char deep[96];
+  describe_deep(c, g, deep, sizeof deep);
   snprintf(c->desc, sizeof c->desc,
            "%s (%d SMs, sm_%d%d); hub threshold %llu (%llu hubs, cache %d); small-level kernel: "
-           "%u-vertex frontier, %llu edges/level a block, %d blocks; deep levels: %s%u%s; bottom-up: %s",
+           "%u-vertex frontier, %llu edges/level a block, %d blocks; deep levels: %s; bottom-up: %s",
            prop.name, c->sms, prop.major, prop.minor, (unsigned long long)c->tau,
            (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap,
            (unsigned long long)SmallLevelPolicy::EDGE_BUDGET, c->small_blocks,
-           c->d_ell                                          ? "rows of "
-           : wm_graph_max_degree(g) > DeepLevelPolicy::MAX_WIDTH ? "off (out-degrees above "
-           : c->deep_cap ? "off (no device memory for its rows; out-degrees up to "
-                         : "off (more vertices than its shared memory holds; out-degrees up to ",
-           c->d_ell ? 1u << c->deep_shift : (unsigned)DeepLevelPolicy::MAX_WIDTH, c->d_ell ? "" : ")",
+           deep,
            !(g->flags & WM_GRAPH_DIRECTED) ? "symmetric graph"
            : c->have_in                   ? "in-arcs (transpose) on the device"
                                           : "off (directed graph without its transpose)");
@@ -329,6 +340,7 @@ struct Search {
   int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
   int deep_levels(const uint32_t *sources, uint32_t count);
   unsigned long long *trace_marks(uint32_t *from);
+  int stats_back(DevStats *h);
   int levels_exit(const DevStats &h);
   void trace_small_levels(const unsigned long long *d_clk, uint32_t from, uint32_t to);
   int topdown();
@@ -424,6 +436,14 @@ static uint64_t small_budget_of(int blocks) {
 }
 uint64_t Search::small_budget() const { return small_budget_of(small_blocks); }
 
+/* A levels kernel's figures (it writes every one), once it is done. */
+int Search::stats_back(DevStats *h) {
+  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
+  CK(cudaStreamSynchronize(c->st));
+  *h = *c->h_stats;
+  return WM_OK;
+}
+
 /* WM_BFS_TRACE: the levels kernels' clock marks, cleared, and in *from the
  * first level they mark (WM_BFS_TRACE_FROM=N: levels N on, a deep graph's
  * later, larger ones); NULL where the trace is off, and where it has no
@@ -462,11 +482,10 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   a.stats = c->d_stats;
   a.stop = stop;
   a.clk = trace_marks(&a.trace_from);
-  /* the kernel writes every figure read below */
   CK(small_levels_launch(a, c->small_smem, small_blocks, c->st));
-  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
-  CK(cudaStreamSynchronize(c->st));
-  const DevStats h = *c->h_stats;
+  DevStats h;
+  int rc = stats_back(&h);
+  if (rc) return rc;
   const uint32_t L = h.small_level;
   if (trace)
     fprintf(stderr, "bfs-gpu: small-level kernel (%d blocks) from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
@@ -493,9 +512,9 @@ int Search::deep_levels(const uint32_t *sources, uint32_t count) {
   a.stop = stop;
   a.clk = trace_marks(&a.trace_from);
   CK(deep_levels_launch(a, c->deep_smem, c->st));
-  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
-  CK(cudaStreamSynchronize(c->st));
-  const DevStats h = *c->h_stats;
+  DevStats h;
+  int rc = stats_back(&h);
+  if (rc) return rc;
   if (trace)
     fprintf(stderr, "bfs-gpu: deep-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
             f.L, count, h.small_level, h.small_count, h.small_exit, lap_ms());

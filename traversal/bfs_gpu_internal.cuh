@@ -175,7 +175,7 @@ struct SmallArgs {
 
 struct DeepArgs {
   const uint32_t *ell;  /* deep_levels_ell's rows: 2^shift slots a vertex */
-  uint32_t n, shift, bit_words;
+  uint32_t n, shift;
   DevState s;
   const uint32_t *in;   /* the sources, put on `level` (count <= capacity, no duplicates) */
   uint32_t count, level, max_depth, target, capacity;
@@ -291,11 +291,11 @@ cudaError_t small_levels_launch(const SmallArgs &a, size_t smem_bytes, int block
 /* kernel_deep_levels.cu: for a graph of n vertices and out-degrees up to
  * maxdeg, the rows' shift, the frontier capacity and the shared memory
  * (capacity 0: not for this graph); the padded rows (n << shift entries at
- * ell); a search from a.in (a.bit_words is set here). */
+ * ell); a search from a.in. */
 cudaError_t deep_levels_prepare(int device, uint64_t n, uint64_t maxdeg, uint32_t *shift, uint32_t *capacity,
                                 size_t *smem_bytes);
 cudaError_t deep_levels_ell(const DevGraph &g, uint32_t shift, uint32_t *ell, cudaStream_t st);
-cudaError_t deep_levels_launch(DeepArgs a, size_t smem_bytes, cudaStream_t st);
+cudaError_t deep_levels_launch(const DeepArgs &a, size_t smem_bytes, cudaStream_t st);
 /* kernel_seed_sources.cu: status 0 and parent = itself for each source. */
 cudaError_t seed_sources_launch(const DevState &s, const uint32_t *src, uint32_t count, cudaStream_t st);
 

@@ -116,9 +116,9 @@ __device__ void expand(const DeepArgs &a, uint32_t *bits, const uint32_t *cur, u
 __global__ void __launch_bounds__(P::BLOCK, 1) deep_levels_kernel(DeepArgs a) {
   extern __shared__ uint32_t smem[];
   __shared__ Claims lv[3];
-  uint32_t *bits = smem, *queues = smem + a.bit_words;
-  const uint32_t cap = a.capacity;
-  for (uint32_t i = threadIdx.x; i < a.bit_words; i += P::BLOCK) bits[i] = 0;
+  const uint32_t cap = a.capacity, words = (uint32_t)(((uint64_t)a.n + 31) / 32);
+  uint32_t *bits = smem, *queues = smem + words;
+  for (uint32_t i = threadIdx.x; i < words; i += P::BLOCK) bits[i] = 0;
   if (threadIdx.x == 0) lv[0] = lv[1] = lv[2] = Claims{0, 0};
   __syncthreads();
   uint32_t L = a.level;
@@ -194,8 +194,7 @@ cudaError_t deep_levels_ell(const DevGraph &g, uint32_t shift, uint32_t *ell, cu
   return cudaGetLastError();
 }
 
-cudaError_t deep_levels_launch(DeepArgs a, size_t smem_bytes, cudaStream_t st) {
-  a.bit_words = (uint32_t)(((uint64_t)a.n + 31) / 32);
+cudaError_t deep_levels_launch(const DeepArgs &a, size_t smem_bytes, cudaStream_t st) {
   deep_levels_kernel<<<1, P::BLOCK, smem_bytes, st>>>(a);
   return cudaGetLastError();
 }
