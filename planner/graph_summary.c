@@ -84,18 +84,21 @@ void wm_graph_summary_compute(const wm_graph *g, wm_graph_summary *s) {
   memset(s, 0, sizeof *s);
   s->n = g->n;
   s->m = g->m;
-  double sum = 0.0, sum_sq = 0.0, wedges = 0.0;
+  double sum[WM_MAX_K + 2] = {0}, wedges = 0.0;
   uint64_t maxd = 0;
   for (uint32_t v = 0; v < g->n; v++) {
     uint64_t d = wm_degree(g, v);
-    sum += (double)d;
-    sum_sq += (double)d * (double)d;
+    double power = 1.0;
+    for (unsigned j = 0; j < WM_MAX_K + 2; j++, power *= (double)d) sum[j] += power;
     wedges += (double)d * ((double)d - 1.0) / 2.0;
     if (d > maxd) maxd = d;
   }
-  s->mean_degree = g->n ? sum / g->n : 0.0;
-  s->mean_sq_degree = g->n ? sum_sq / g->n : 0.0;
+  for (unsigned j = 0; j < WM_MAX_K + 2; j++) s->moment[j] = g->n ? sum[j] / g->n : 0.0;
+  s->mean_degree = s->moment[1];
+  s->mean_sq_degree = s->moment[2];
   s->max_degree = maxd;
   s->triangle_density = sample_triangle_density(g, wedges);
+  const char *hook = getenv("WM_TEST_MEAN_SIZES"); /* docs/testing-hooks.md */
+  s->mean_sizes = hook && strcmp(hook, "1") == 0;
   s->known = 1;
 }

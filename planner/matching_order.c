@@ -1,33 +1,35 @@
 /* Matching order: every connected order of the pattern (k <= 8, so at most
  * 8! = 40320) is planned in full and scored by the cost model; the cheapest
- * wins.  The model follows the partial matches level by level:
- *
- *   M[0] = n,  M[i] = M[i-1] * |cand[i]| * r(i)
- *
- * where a neighbour list has the mean degree at position 0 and the
- * edge-biased mean E[d^2]/E[d] elsewhere (a vertex reached through an edge
- * is likelier a hub), each further intersection keeps a share t (sampled
- * triangle density) of the smaller side, each subtraction keeps 1 - t, and
- * r(i) = 1 / (1 + number of symmetry bounds on position i).  Cost = sum over
- * levels of M[L] x (list elements the ops of level L touch: |a| + |b| for a
- * merge, min * log2(max) for galloping) + M[L] x (1 + |cand[L+1]|), the
- * visits of position L+1 and the candidates iterated.  A count-only last
- * position's visit costs its searches instead of the candidates; where the
- * last two positions are counted as pairs (pair_count.c), position k-2
- * ends the walk with the executors' work for the pairs (wm_pair_work, as
- * the probes count it), so that an order whose last loop is folded away
- * ranks as what it runs.  Orders that close cycles early (many back-edges
- * soon) shrink M fastest, so the model prefers them.  Mean sizes hide the
- * dense neighbourhoods of hubs, where nesting two loops over one common
- * neighbourhood costs its square: orders within 1% of the cheapest are
- * told apart by the same model with a triangle density of at least
- * kDenseT, then by more back-edges earlier. */
+ * wins.  The model (wm_plan_estimate_cost, the moment model below) follows
+ * the partial matches level by level, M[0] = n, M[i] = M[i-1] x |cand[i]|
+ * x r(i), r(i) = 1 / (1 + number of symmetry bounds on position i).  Cost
+ * = sum over levels of M[L] x (list elements the ops of level L touch:
+ * |a| + |b| for a merge, min * log2(max) for galloping) + M[L] x (1 +
+ * |cand[L+1]|), the visits of position L+1 and the candidates iterated.  A
+ * count-only last position's visit costs its searches instead of the
+ * candidates; where the last two positions are counted as pairs
+ * (pair_count.c), position k-2 ends the walk with the executors' work for
+ * the pairs (wm_pair_work, as the probes count it), so that an order whose
+ * last loop is folded away ranks as what it runs.  Orders within 1% of the
+ * cheapest (the moments score orders that differ only in which of two
+ * like positions comes first alike) are told apart by the mean-size model
+ * (mean_size_cost), then by more back-edges earlier.  The mean-size model
+ * also makes the shortlists that sampling measures. */
 #include <math.h>
 #include <omp.h>
 #include <string.h>
 
 #include "planner_internal.h"
 
+/* The mean-size model: a neighbour list has the mean degree at position 0
+ * and the edge-biased mean E[d^2]/E[d] elsewhere (a vertex reached through
+ * an edge is likelier a hub), each further intersection keeps a share t
+ * (sampled triangle density) of the smaller side, each subtraction keeps
+ * 1 - t.  Orders that close cycles early shrink M fastest.  Mean sizes
+ * hide the dense neighbourhoods of hubs, where nesting two loops over one
+ * common neighbourhood costs its square (the moment model's point); its
+ * shortlists at triangle densities of at least kDenseT and kDenserT catch
+ * some of that for sampling. */
 typedef struct model {
   double n, d_root, d_edge, t;
 } model;
@@ -61,7 +63,7 @@ static double candidates_size(const model *m, const double slot[WM_MAX_SLOTS], c
   return operand_size(m, slot, plan->cand[p]) / (1.0 + popcount8(plan->lower[p] | plan->upper[p]));
 }
 
-double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
+static double mean_size_cost(const wm_plan *plan, const wm_graph_summary *gs) {
   model m = make_model(gs);
   double slot[WM_MAX_SLOTS] = {0}, M = m.n, cost = 0.0;
   for (unsigned L = 0; L + 1 < plan->k; L++) {
@@ -79,6 +81,124 @@ double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
     }
     if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
     cost += M * (size + 1.0); /* the visit and the candidates iterated */
+    M *= size;
+  }
+  return cost;
+}
+
+/* The moment model: the partial matches of a configuration-model graph
+ * with this degree distribution.  A data vertex reached through a
+ * matched neighbours is picked with weight d^a, so its list holds
+ * E[d^(a+1)] / E[d^a] at that level (a root's E[d]; one reached by an
+ * edge E[d^2] / E[d]; the root again, deep in a loop nest, a hub's), and
+ * the common neighbours of the positions B number
+ * n E[d^|B|] prod_j E[d_j] / (2m)^|B| times c^(|B|-1), c the graph's
+ * closure of a wedge over what the configuration model closes (fitted
+ * to the sampled triangle density).  Mean sizes (the model above) miss
+ * that the partial matches of skewed graphs gather at hubs: orders whose
+ * inner loops nest a hub's lists run many times longer than the mean
+ * says. */
+typedef struct moments {
+  double n, two_m, c, dmax;
+  double mu[WM_MAX_K + 2];
+} moments;
+
+static moments make_moments(const wm_graph_summary *gs) {
+  moments m;
+  m.n = gs->n ? (double)gs->n : 1.0;
+  const double mu1 = gs->mean_degree > 1e-3 ? gs->mean_degree : 1e-3;
+  const double mu2 = gs->mean_sq_degree > mu1 * mu1 ? gs->mean_sq_degree : mu1 * mu1;
+  const int known = gs->moment[WM_MAX_K + 1] > 0.0;
+  for (unsigned j = 0; j < WM_MAX_K + 2; j++) /* unknown: a lognormal's, from the first two */
+    m.mu[j] = known ? gs->moment[j] : pow(mu1, j) * pow(mu2 / (mu1 * mu1), 0.5 * j * (j - 1.0));
+  m.mu[0] = 1.0;
+  m.dmax = gs->max_degree ? (double)gs->max_degree : HUGE_VAL;
+  m.two_m = m.n * mu1;
+  double t = gs->triangle_density;
+  if (t < 1e-3) t = 1e-3;
+  if (t > 1.0) t = 1.0;
+  const double wedges = mu2 - mu1 > 1e-9 ? mu2 - mu1 : 1e-9;
+  m.c = t * m.n * wedges * mu1 * mu1 * mu1 / (mu2 * mu2 * mu2);
+  return m;
+}
+
+typedef struct operand_set {
+  unsigned mask; /* the positions whose common neighbours it holds */
+  double keep;   /* the share subtractions left */
+} operand_set;
+
+/* One level's view: the mean list of each matched position (weighed by
+ * the level's partial matches) and c^(b-1) for b lists. */
+typedef struct level_sizes {
+  double list[WM_MAX_K], closure[WM_MAX_K + 1];
+} level_sizes;
+
+/* The mean size, over the level's partial matches, of the common
+ * neighbours of the positions in mask (at most its least list). */
+static double common_size(const moments *m, const level_sizes *v, unsigned mask) {
+  const unsigned b = (unsigned)__builtin_popcount(mask);
+  double size = m->n * m->mu[b] * v->closure[b], cap = m->n;
+  for (unsigned j = 0; mask; j++, mask >>= 1) {
+    if (!(mask & 1u)) continue;
+    size *= v->list[j] / m->two_m;
+    if (v->list[j] < cap) cap = v->list[j];
+  }
+  return size < cap ? size : cap;
+}
+
+static operand_set operand_of(const operand_set slot[WM_MAX_SLOTS], uint8_t x) {
+  if (WM_IS_NBR(x)) return (operand_set){1u << WM_NBR_POS(x), 1.0};
+  return slot[x];
+}
+
+static double set_size(const moments *m, const level_sizes *v, operand_set s) {
+  return s.mask ? common_size(m, v, s.mask) * s.keep : 0.0;
+}
+
+static double moments_candidates(const moments *m, const level_sizes *v, const wm_plan *plan,
+                                 const operand_set slot[WM_MAX_SLOTS], unsigned p) {
+  return set_size(m, v, operand_of(slot, plan->cand[p])) / (1.0 + popcount8(plan->lower[p] | plan->upper[p]));
+}
+
+double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
+  if (gs->mean_sizes) return mean_size_cost(plan, gs);
+  const moments m = make_moments(gs);
+  unsigned adj[WM_MAX_K] = {0}; /* positions adjacent to each position */
+  for (unsigned i = 0; i < plan->k; i++)
+    for (unsigned j = 0; j < i; j++)
+      if (wm_pattern_has_edge(&plan->pattern, plan->order[i], plan->order[j])) adj[i] |= 1u << j, adj[j] |= 1u << i;
+  level_sizes v = {{0}, {0}};
+  v.closure[0] = v.closure[1] = 1.0;
+  for (unsigned b = 2; b <= WM_MAX_K; b++) v.closure[b] = v.closure[b - 1] * m.c;
+  operand_set slot[WM_MAX_SLOTS];
+  memset(slot, 0, sizeof slot);
+  double M = m.n, cost = 0.0;
+  for (unsigned L = 0; L + 1 < plan->k; L++) {
+    const unsigned matched = (2u << L) - 1u;
+    for (unsigned j = 0; j <= L; j++) { /* a vertex reached through a edges weighs d^a */
+      const unsigned a = (unsigned)__builtin_popcount(adj[j] & matched);
+      v.list[j] = m.mu[a + 1] / m.mu[a] < m.dmax ? m.mu[a + 1] / m.mu[a] : m.dmax;
+    }
+    for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
+      const wm_plan_op *op = &plan->ops[o];
+      const operand_set a = operand_of(slot, op->a), b = operand_of(slot, op->b);
+      const double na = set_size(&m, &v, a), nb = set_size(&m, &v, b);
+      cost += M * wm_op_work(na, nb);
+      if (op->kind == WM_OP_INTERSECT) {
+        slot[op->dst] = (operand_set){a.mask | b.mask, a.keep * b.keep};
+      } else { /* keeps what is not also in b */
+        const double both = na > 0.0 ? set_size(&m, &v, (operand_set){a.mask | b.mask, a.keep}) / na : 0.0;
+        slot[op->dst] = (operand_set){a.mask, a.keep * (both < 1.0 ? 1.0 - both : 0.0)};
+      }
+    }
+    const unsigned p = L + 1;
+    const double size = moments_candidates(&m, &v, plan, slot, p);
+    if (p + 2 == plan->k && plan->pair_count) {
+      const double b = moments_candidates(&m, &v, plan, slot, p + 1);
+      return cost + M * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
+    }
+    if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
+    cost += M * (size + 1.0);
     M *= size;
   }
   return cost;
@@ -151,7 +271,7 @@ typedef struct search {
   wm_graph_summary denser;           /* gs with a triangle density of at least kDenserT */
   shortlist shortlists[kModels];     /* shortlisting: at gs, dense, denser, dense without pairs */
   int found;
-  double best_cost, best_dense;
+  double best_cost, best_tie; /* the choice's estimate and its tie-break's */
   uint8_t best[WM_MAX_K];
   unsigned best_back[WM_MAX_K];
   wm_error first_err;
@@ -187,29 +307,31 @@ static void score_order(search *s) {
     if (s->first_err.code == WM_OK) s->first_err = err;
     return;
   }
-  double cost = wm_plan_estimate_cost(&s->trial, s->gs), dense = wm_plan_estimate_cost(&s->trial, &s->dense);
+  const double cost = wm_plan_estimate_cost(&s->trial, s->gs), mean = mean_size_cost(&s->trial, s->gs);
+  /* ties of the mean sizes alone: told apart at a higher triangle density */
+  const double tie = s->gs->mean_sizes ? mean_size_cost(&s->trial, &s->dense) : mean;
   s->scored++;
   if (s->shortlisting) {
-    shortlist_add(&s->shortlists[0], cost, s->trial.order);
-    shortlist_add(&s->shortlists[1], dense, s->trial.order);
-    shortlist_add(&s->shortlists[2], wm_plan_estimate_cost(&s->trial, &s->denser), s->trial.order);
+    shortlist_add(&s->shortlists[0], mean, s->trial.order);
+    shortlist_add(&s->shortlists[1], mean_size_cost(&s->trial, &s->dense), s->trial.order);
+    shortlist_add(&s->shortlists[2], mean_size_cost(&s->trial, &s->denser), s->trial.order);
     const uint32_t pairs = s->trial.pair_count;
     s->trial.pair_count = WM_PAIRS_NONE;
-    shortlist_add(&s->shortlists[3], wm_plan_estimate_cost(&s->trial, &s->dense), s->trial.order);
+    shortlist_add(&s->shortlists[3], mean_size_cost(&s->trial, &s->dense), s->trial.order);
     s->trial.pair_count = pairs;
   }
   unsigned back[WM_MAX_K];
   back_edges(&s->trial, back);
   int better = !s->found || cost < s->best_cost * (1.0 - kNear);
   if (!better && cost <= s->best_cost * (1.0 + kNear)) {
-    better = dense < s->best_dense * (1.0 - 1e-9);
-    if (!better && dense <= s->best_dense * (1.0 + 1e-9))
+    better = tie < s->best_tie * (1.0 - 1e-9);
+    if (!better && tie <= s->best_tie * (1.0 + 1e-9))
       better = compare_back(back, s->best_back, s->trial.k) < 0;
   }
   if (!better) return;
   s->found = 1;
   s->best_cost = cost;
-  s->best_dense = dense;
+  s->best_tie = tie;
   memcpy(s->best, s->trial.order, WM_MAX_K);
   memcpy(s->best_back, back, sizeof back);
 }

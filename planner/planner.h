@@ -159,6 +159,10 @@ typedef struct wm_graph_summary {
   double mean_sq_degree;         /* E[d^2], for wedge counts */
   uint64_t max_degree;
   double triangle_density;       /* P(u~w | u~v~w), sampled */
+  double moment[WM_MAX_K + 2];   /* E[d^j], j = 0..WM_MAX_K+1 (0: not known, see the model) */
+  int mean_sizes;                /* score orders by mean sizes alone, blind to hubs: the model before
+                                    the moments, which tests use to reach the probes' corrections
+                                    (set by WM_TEST_MEAN_SIZES=1) */
   int known;                     /* 0: defaults for a typical social graph */
 } wm_graph_summary;
 

@@ -619,10 +619,10 @@ Test(match_cli, plan_as_count_plans) {
                        path);
   cr_assert_eq(rc, 0, "%s", err);
   free(out), free(err);
-  rc = wm_test_run(&out, &err, "plan --graph %s --pattern house --json", path);
+  rc = wm_test_run(&out, &err, "plan --graph %s --pattern 5-path --json", path);
   cr_assert_eq(rc, 0, "%s", err);
   free(err);
-  rc = wm_test_run(&dumped, &err, "count %s --pattern house --method enumerate --dump-plan --json --device cpu", path);
+  rc = wm_test_run(&dumped, &err, "count %s --pattern 5-path --method enumerate --dump-plan --json --device cpu", path);
   cr_assert_eq(rc, 0, "%s", err);
   cr_assert(json_u64(out, "sampled_orders") > 1, "no orders measured: %s", out);
   const char *keys[] = {"sampled_cost", "sampled_orders", "sampled_reads", "\"order\""};
