@@ -307,9 +307,11 @@ static void score_order(search *s) {
     if (s->first_err.code == WM_OK) s->first_err = err;
     return;
   }
-  const double cost = wm_plan_estimate_cost(&s->trial, s->gs), mean = mean_size_cost(&s->trial, s->gs);
-  /* ties of the mean sizes alone: told apart at a higher triangle density */
-  const double tie = s->gs->mean_sizes ? mean_size_cost(&s->trial, &s->dense) : mean;
+  const double cost = wm_plan_estimate_cost(&s->trial, s->gs);
+  /* the mean sizes: a shortlist, and the tie-break (computed only where needed: it is a fifth of
+   * the model's search) */
+  const int near = !s->found || cost <= s->best_cost * (1.0 + kNear);
+  const double mean = s->shortlisting || near ? mean_size_cost(&s->trial, s->gs) : 0.0;
   s->scored++;
   if (s->shortlisting) {
     shortlist_add(&s->shortlists[0], mean, s->trial.order);
@@ -320,10 +322,13 @@ static void score_order(search *s) {
     shortlist_add(&s->shortlists[3], mean_size_cost(&s->trial, &s->dense), s->trial.order);
     s->trial.pair_count = pairs;
   }
+  if (!near) return;
+  /* ties of the mean sizes alone: told apart at a higher triangle density */
+  const double tie = s->gs->mean_sizes ? mean_size_cost(&s->trial, &s->dense) : mean;
   unsigned back[WM_MAX_K];
   back_edges(&s->trial, back);
   int better = !s->found || cost < s->best_cost * (1.0 - kNear);
-  if (!better && cost <= s->best_cost * (1.0 + kNear)) {
+  if (!better) {
     better = tie < s->best_tie * (1.0 - 1e-9);
     if (!better && tie <= s->best_tie * (1.0 + 1e-9))
       better = compare_back(back, s->best_back, s->trial.k) < 0;
