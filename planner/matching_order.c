@@ -93,8 +93,9 @@ static double mean_size_cost(const wm_plan *plan, const wm_graph_summary *gs) {
  * edge E[d^2] / E[d]; the root again, deep in a loop nest, a hub's), and
  * the common neighbours of the positions B number
  * n E[d^|B|] prod_j E[d_j] / (2m)^|B| times c^(|B|-1), c the graph's
- * closure of a wedge over what the configuration model closes (fitted
- * to the sampled triangle density).  Mean sizes (the model above) miss
+ * closure of a wedge over what the configuration model closes (set so
+ * that the triangles' partial matches are t sum d(d-1), t the sampled
+ * triangle density; nothing is fitted).  Mean sizes (the model above) miss
  * that the partial matches of skewed graphs gather at hubs: orders whose
  * inner loops nest a hub's lists run many times longer than the mean
  * says. */
