@@ -50,7 +50,7 @@ static int root_taken(uint8_t out[][WM_MAX_K], unsigned n, const uint8_t *order)
 /* Whether candidate a goes before b among those of their kind: the probes'
  * less work where measured; else a root not timed yet first (the model
  * and the probes rank alike orders that share the outer loop and differ
- * inside; a different root is what their mean sizes and work units
+ * inside; a different root is what the models' sizes and work units
  * mis-rank most: kron-14 p19's fastest, 2-3-4-5-0-1-6, among orders from
  * 0), then the nearer tie to a model's best. */
 static int before(const wm_plan_candidate *a, const wm_plan_candidate *b, uint8_t out[][WM_MAX_K], unsigned n) {

@@ -29,7 +29,7 @@ double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs);
 
 /* The elements one set operation reads: a merge walks both sets, a
  * gallop searches the larger for each of the smaller's where it is over
- * 16 times larger.  The cost model (mean sizes) and the probes (real
+ * 16 times larger.  The cost models (expected sizes) and the probes (real
  * sizes) count work alike. */
 static inline double wm_op_work(double a, double b) {
   const double lo = a < b ? a : b, hi = a < b ? b : a;
