@@ -77,19 +77,27 @@ __device__ inline int decide(const DeepArgs &a, uint32_t L, const Claims &c) {
 /* Level L's frontier cur[0, f) expanded into next (claims counted in nc). */
 __device__ void expand(const DeepArgs &a, uint32_t *bits, const uint32_t *cur, uint32_t f, uint32_t *next,
                        Claims *nc, uint32_t L) {
-  const uint64_t items = (uint64_t)f << a.shift, mask = (1ull << a.shift) - 1;
-  const unsigned lane = threadIdx.x & 31;
-  for (uint64_t base = 0; base < items; base += (uint64_t)P::BLOCK * K) {
+  /* 32 bits: decide() bounds items by P::ITEM_BUDGET, and the bitmap in
+   * shared memory bounds n far below 2^32 >> shift */
+  const uint32_t items = f << a.shift, mask = (1u << a.shift) - 1;
+  const unsigned lane = threadIdx.x & 31, warp_first = threadIdx.x & ~31u;
+  for (uint32_t base = 0; base < items; base += (uint32_t)P::BLOCK * K) {
     uint32_t v[K], u[K];
+    /* a warp leaves at its first round past the items (rounds past them
+     * were most of a level's instructions where the frontier is small) */
+    int rounds = 0;
 #pragma unroll
     for (int r = 0; r < K; r++) { /* every load first: K round trips at once */
-      const uint64_t i = base + (uint64_t)r * P::BLOCK + threadIdx.x;
+      if (base + (uint32_t)r * P::BLOCK + warp_first >= items) break;
+      const uint32_t i = base + (uint32_t)r * P::BLOCK + threadIdx.x;
       v[r] = i < items ? cur[i >> a.shift] : kNoVertex;
-      u[r] = v[r] != kNoVertex ? __ldg(&a.ell[((uint64_t)v[r] << a.shift) | (i & mask)]) : kNoVertex;
+      u[r] = v[r] != kNoVertex ? __ldg(&a.ell[(v[r] << a.shift) | (i & mask)]) : kNoVertex;
+      rounds = r + 1;
     }
-    if (!base) mark_after(a, L, MARK_ROW, u[0]);
+    if (!base) mark_after(a, L, MARK_ROW, rounds ? u[0] : 0u);
 #pragma unroll
     for (int r = 0; r < K; r++) {
+      if (r >= rounds) break; /* warp-uniform */
       bool won = false;
       if (u[r] != kNoVertex) {
         const uint32_t bit = 1u << (u[r] & 31);
