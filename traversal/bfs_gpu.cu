@@ -340,6 +340,7 @@ struct Search {
   int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
   int deep_levels(const uint32_t *sources, uint32_t count);
   unsigned long long *trace_marks(uint32_t *from);
+  template <class Args> void levels_args(Args &a, const uint32_t *in, uint32_t count, uint32_t capacity);
   int stats_back(DevStats *h);
   int levels_exit(const DevStats &h);
   void trace_small_levels(const unsigned long long *d_clk, uint32_t from, uint32_t to);
@@ -461,27 +462,34 @@ unsigned long long *Search::trace_marks(uint32_t *from) {
   return c->d_clk;
 }
 
+/* What the small- and deep-level kernels' arguments share: the search's
+ * state from level f.L, the list in[0, count), the frontier's capacity,
+ * where an overflowing frontier, the figures and the trace marks go. */
+template <class Args> void Search::levels_args(Args &a, const uint32_t *in, uint32_t count, uint32_t capacity) {
+  a.s = s;
+  a.in = in;
+  a.count = count;
+  a.level = f.L;
+  a.max_depth = o->max_depth;
+  a.target = target;
+  a.capacity = capacity;
+  a.out = c->d_q[cur ^ 1];
+  a.stats = c->d_stats;
+  a.stop = stop;
+  a.clk = trace_marks(&a.trace_from);
+}
+
 /* Runs the small-level kernel from the list in[0, count) (level f.L; seed:
  * the sources, which it puts on their level) and rebuilds the host's view
  * of the frontier where it stopped. */
 int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   SmallArgs a;
+  levels_args(a, in, count, c->small_cap);
   a.g = c->out;
-  a.s = s;
-  a.in = in;
-  a.count = count;
   a.seed = seed;
-  a.level = f.L;
-  a.max_depth = o->max_depth;
-  a.target = target;
-  a.capacity = c->small_cap;
   a.edge_budget = small_budget();
   a.block_budget = small_blocks > 1 ? SmallLevelPolicy::BLOCK_ITEMS : a.edge_budget;
   a.scratch = c->d_small;
-  a.out = c->d_q[cur ^ 1];
-  a.stats = c->d_stats;
-  a.stop = stop;
-  a.clk = trace_marks(&a.trace_from);
   CK(small_levels_launch(a, c->small_smem, small_blocks, c->st));
   DevStats h;
   int rc = stats_back(&h);
@@ -497,20 +505,10 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
 /* The search from the sources on the deep-level kernel, as far as it goes. */
 int Search::deep_levels(const uint32_t *sources, uint32_t count) {
   DeepArgs a;
+  levels_args(a, sources, count, c->deep_cap);
   a.ell = c->d_ell;
   a.n = c->g->n;
   a.shift = c->deep_shift;
-  a.s = s;
-  a.in = sources;
-  a.count = count;
-  a.level = f.L;
-  a.max_depth = o->max_depth;
-  a.target = target;
-  a.capacity = c->deep_cap;
-  a.out = c->d_q[cur ^ 1];
-  a.stats = c->d_stats;
-  a.stop = stop;
-  a.clk = trace_marks(&a.trace_from);
   CK(deep_levels_launch(a, c->deep_smem, c->st));
   DevStats h;
   int rc = stats_back(&h);
