@@ -8,7 +8,10 @@
  * On the CPU the winner's slice is not counted again: the executor takes a
  * level-0 subset (wm_match_options.first) and a part of its level-1 arcs
  * (cpu_level1_every), so the rest is counted and the counts added (a match
- * has one v0 and one v1). */
+ * has one v0 and one v1).  On the GPU the slice is a stripe of the stack
+ * kernel's level-0 chunks (wm_match_options.gpu_l0_every), each order's
+ * stripe timed by its launch and stopped where it would overrun
+ * (gpu_time_limit_s), and the winner counts the whole graph. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,19 +28,23 @@ _Static_assert(WARPMATCH_MAX_SLICE_ORDERS == WM_SLICE_MAX_ORDERS, "the API's sli
  * not by that much. */
 static const double kWorse = 2.0;
 
+/* A GPU stripe that runs kCut times as long as the fastest's so far, plus
+ * kCutSlack (the kernels see the limit within about half a millisecond),
+ * is stopped: it would not win. */
+static const double kCut = 1.5;
+static const double kCutSlack = 0.5e-3;
+
 /* Whether the job may count by slices: the auto planner's order (none
- * given), the whole graph counted by a plan on the CPU executor.  With
- * trials the slices only choose the order, which the trials then time
- * whole (the same plan as a single run's: a benchmark times what a user
- * gets).  The stack kernel can count a slice too (run_sliced recounts the
- * graph there), but its unit time is a guess and no slice has run on a
- * device yet: not the GPU's until both are measured. */
+ * given), the whole graph counted by a plan on the CPU executor or the
+ * stack kernel on one GPU.  With trials the slices only choose the order,
+ * which the trials then time whole (the same plan as a single run's: a
+ * benchmark times what a user gets). */
 static int applies(const warpmatch_match_options *o, const wm_api_job *job, const wm_engine_job *ej) {
   const wm_match_options *mo = ej->mo;
   if (o->planner != WARPMATCH_PLANNER_AUTO || o->order || job->candidates.n < 2) return 0;
-  if (mo->first || mo->allowed || mo->per_vertex || mo->sink || mo->share) return 0;
+  if (mo->first || mo->allowed || mo->per_vertex || mo->sink || mo->share || mo->gpus > 1) return 0;
   const wm_executor *e = wm_engine_choose(ej, NULL, 0);
-  return e && !e->formula && !e->gpu;
+  return e && !e->formula && (!e->gpu || !strcmp(e->name, "stack"));
 }
 
 /* Whether an order's first vertex is that of one of out[0, n). */
@@ -97,12 +104,18 @@ static int run_order(const wm_engine_job *ej, const wm_plan *plan, const wm_matc
   return wm_engine_count(&j, r, by, err);
 }
 
-/* The parts of level 0 (wm_engine_slice_roots): the slice is the head's
- * sample and the tail, the rest of the count the head's other arcs and
- * the rest. */
+/* The parts of level 0.  On the CPU (wm_engine_slice_roots) the slice is
+ * the head's sample and the tail, the rest of the count the head's other
+ * arcs and the rest; on the GPU the slice is 1 in every of the stack
+ * kernel's level-0 chunks (wm_match_options.gpu_l0_every), the rest the
+ * others: a chunk of a degree-ordered graph holds vertices of like degree,
+ * or arcs of one or a few rows, so each stripe holds 1 in every of the
+ * hubs' work as of the others'. */
 typedef struct slice_parts {
-  wm_match_options head, tail, head_rest, rest;
+  wm_match_options slice[2], rest[2];
+  unsigned parts; /* of the slice and of the rest: 2 on the CPU, 1 on the GPU */
   uint32_t every;
+  int gpu;
 } slice_parts;
 
 /* Adds a part's count into *r: the test hook's start (exact_count.h)
@@ -113,15 +126,18 @@ static void add_part(wm_match_result *r, const wm_match_result *x) {
   r->seconds += x->seconds;
 }
 
-/* Runs o[0, n) of one order and adds them up into *r. */
+/* Runs o[0, n) of one order and adds them up into *r; seconds[i] gets
+ * each run's wall time, counted[i] the time its result gives (the GPU's
+ * launches, without the run's set-up). */
 static int run_parts(const wm_engine_job *ej, const wm_plan *plan, const wm_match_options *o, unsigned n,
-                     wm_match_result *r, double *seconds, const wm_executor **by, wm_error *err) {
+                     wm_match_result *r, double *seconds, double *counted, const wm_executor **by, wm_error *err) {
   int rc = WM_OK;
   for (unsigned i = 0; !rc && i < n; i++) {
     wm_match_result x;
     const double t0 = wm_now();
     rc = run_order(ej, plan, &o[i], i ? &x : r, by, err);
     if (seconds) seconds[i] = wm_now() - t0;
+    if (counted && !rc) counted[i] = (i ? &x : r)->seconds;
     if (!rc && i) add_part(r, &x);
   }
   return rc;
@@ -139,17 +155,51 @@ static int run_parts(const wm_engine_job *ej, const wm_plan *plan, const wm_matc
  * the slice's time estimates the order's count.  *part gets the slice's
  * count (reused if the order wins), *spent the seconds its runs took. */
 static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_parts *sp, const char *label,
-                      wm_match_result *part, double *slice_s, double *spent, wm_error *err) {
+                      double limit_s, wm_match_result *part, double *slice_s, double *spent, wm_error *err) {
   const wm_executor *by;
-  wm_match_options o[2] = {sp->head, sp->tail};
+  wm_match_options o[2] = {sp->slice[0], sp->slice[1]};
+  if (sp->gpu) o[0].gpu_time_limit_s = limit_s;
   char hubs[64]; /* each run its own phase: a progress that starts over is another one */
   snprintf(hubs, sizeof hubs, "%s: hubs", label);
-  o[0].progress_label = hubs, o[1].progress_label = label;
-  double s[2] = {0.0, 0.0};
-  const int rc = run_parts(ej, plan, o, 2, part, s, &by, err);
-  *slice_s = s[1] + s[0] * wm_match_cpu_level1_every(plan, &sp->head) / sp->every;
+  o[0].progress_label = sp->gpu ? label : hubs, o[1].progress_label = label;
+  double s[2] = {0.0, 0.0}, c[2] = {0.0, 0.0};
+  const int rc = run_parts(ej, plan, o, sp->parts, part, s, c, &by, err);
+  /* the GPU's stripe by its launches alone: a run's set-up (streams,
+   * buffers) is alike for every order, and longer than a short stripe */
+  *slice_s = sp->gpu ? c[0] : s[1] + s[0] * wm_match_cpu_level1_every(plan, &sp->slice[0]) / sp->every;
   *spent = s[0] + s[1];
   return rc;
+}
+
+/* The GPU's timing: each order's stripe once, the plan's first, whose time
+ * re-reads the budget (5% of every x it: the prediction from work units
+ * is a guess there, fitted on a few graphs).  A stripe may take far more
+ * than 1/every of its count (a few heavy chunks whose work no other warp
+ * shares set its time: on the corpus 2-30x), so each is stopped where it
+ * would overrun: the plan's at half the budget (stopped, no other is
+ * timed and the plan's order counts), the others at the budget left and
+ * at kCut times the fastest's (one order of the shortlist may take
+ * hundreds of times the best's, and a stripe of it as long); a stripe
+ * stopped cannot win.  Returns the orders timed. */
+static unsigned time_stripes(const wm_engine_job *ej, const slice_parts *sp, const wm_plan *plans, unsigned n,
+                             double budget_s, char label[][40], warpmatch_match_result *out, unsigned *fastest,
+                             wm_match_result *x, int *rc, wm_error *err) {
+  double spent = 0.0, best = HUGE_VAL;
+  unsigned i = 0;
+  for (; !*rc && i < n; i++) {
+    const double limit = i ? fmin(kCut * best + kCutSlack, budget_s - spent) : budget_s / 2;
+    if (!(limit > kCutSlack)) break;
+    snprintf(label[i], 40, "timing order %u of %u", i + 1, n);
+    double slice, wall;
+    *rc = time_slice(ej, &plans[i], sp, label[i], limit, &x[i], &slice, &wall, err);
+    if (*rc) break;
+    spent += wall;
+    out->slice_ms[i] = slice * 1e3;
+    if (!i && x[i].cut_short) return 1;
+    if (!i) budget_s = fmin(budget_s, wm_engine_slice_budget(slice * sp->every));
+    if (!x[i].cut_short && slice < best) best = slice, *fastest = i;
+  }
+  return i;
 }
 
 /* Times each order on the slice, WM_SLICE_ROUNDS times in turn (the least
@@ -164,8 +214,8 @@ static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_
  * winner's index, its plan and its slice's result.  The slice's counts
  * differ between orders (the vertex at position 0 is another pattern
  * vertex's, and the symmetry bounds pick another copy of each match):
- * only the winner's is reused, with its own rest.  Returns the orders
- * timed. */
+ * only the winner's is reused, with its own rest.  On the GPU,
+ * time_stripes.  Returns the orders timed. */
 static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
                             const wm_engine_job *ej, const slice_parts *sp, uint8_t orders[][WM_MAX_K], unsigned n,
                             double budget_s, warpmatch_match_result *out, unsigned *fastest, wm_plan *plan,
@@ -183,12 +233,13 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
   *fastest = 0;
   /* each run its own phase: a progress that starts over is another one */
   char label[WM_SLICE_MAX_ORDERS][40];
-  for (unsigned round = 0; !*rc && round < WM_SLICE_ROUNDS; round++)
+  if (!*rc && sp->gpu) timed = time_stripes(ej, sp, plans, n, budget_s, label, out, fastest, x, rc, err);
+  for (unsigned round = 0; !*rc && !sp->gpu && round < WM_SLICE_ROUNDS; round++)
     for (unsigned i = 0;
          !*rc && i < n && (round || i == timed) && (i < 2 || spent - last[*fastest] + longest <= budget_s); i++) {
       snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
       double slice;
-      *rc = time_slice(ej, &plans[i], sp, label[i], &x[i], &slice, &last[i], err);
+      *rc = time_slice(ej, &plans[i], sp, label[i], 0.0, &x[i], &slice, &last[i], err);
       spent += last[i], longest = last[i] > longest ? last[i] : longest;
       if (slice * 1e3 < out->slice_ms[i]) out->slice_ms[i] = slice * 1e3;
       if (out->slice_ms[i] < out->slice_ms[*fastest]) *fastest = i;
@@ -200,31 +251,57 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
   return timed;
 }
 
+/* The slice and the rest on the CPU (wm_engine_slice_roots' parts: head,
+ * tail, rest; the head's sample and its complement by cpu_level1_every),
+ * their vertex lists in *roots (three, malloc'd); with reuse the rest. */
+static int cpu_parts(const wm_engine_job *ej, uint32_t every, int reuse, slice_parts *sp, uint32_t *roots[3],
+                     wm_error *err) {
+  const wm_graph *g = ej->g;
+  wm_match_options *head = &sp->slice[0], *tail = &sp->slice[1], *head_rest = &sp->rest[0], *rest = &sp->rest[1];
+  *head = *tail = *head_rest = *rest = *ej->mo;
+  sp->parts = 2, sp->every = every, sp->gpu = 0;
+  int rc = wm_engine_slice_roots(g, every, WM_SLICE_HEAD, &roots[0], &head->n_first, err);
+  if (!rc) rc = wm_engine_slice_roots(g, every, WM_SLICE_TAIL, &roots[1], &tail->n_first, err);
+  if (!rc && reuse) rc = wm_engine_slice_roots(g, every, WM_SLICE_REST, &roots[2], &rest->n_first, err);
+  head->first = head_rest->first = roots[0], tail->first = roots[1], rest->first = roots[2];
+  head_rest->n_first = head->n_first;
+  head->cpu_level1_every = head_rest->cpu_level1_every = every;
+  head_rest->cpu_level1_rest = 1;
+  head_rest->progress_label = "counting hubs";
+  return rc;
+}
+
+/* The slice on the GPU: a stripe of the stack kernel's level-0 chunks
+ * (the winner then counts the whole graph). */
+static void gpu_parts(const wm_engine_job *ej, uint32_t every, slice_parts *sp) {
+  sp->slice[0] = *ej->mo;
+  sp->slice[0].gpu_l0_every = every;
+  sp->parts = 1, sp->every = every, sp->gpu = 1;
+}
+
 int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_options *o, wm_api_job *job,
                         const wm_engine_job *ej, wm_match_result *r, const wm_executor **by,
                         warpmatch_match_result *out, int *sliced, wm_error *err) {
   *sliced = 0;
   if (!applies(o, job, ej)) return WM_OK;
   const uint32_t n = job->m.g->n;
+  const int gpu = ej->use_gpu;
   uint32_t every = 0;
   double budget = 0.0;
   uint8_t orders[WM_SLICE_MAX_ORDERS][WM_MAX_K];
-  const unsigned k = wm_engine_slice_policy(&job->plan, 0, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
+  const unsigned k = wm_engine_slice_policy(&job->plan, gpu, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
                                             &every, &budget);
   if (k < 2) return WM_OK;
   /* the winner's slice is counted and only the rest of its work after it;
-   * with trials the caller times the winner's whole count (all was planning) */
-  const int reuse = ej->trials <= 1;
-  slice_parts sp = {*ej->mo, *ej->mo, *ej->mo, *ej->mo, every};
-  uint32_t *head = NULL, *tail = NULL, *others = NULL;
-  int rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_HEAD, &head, &sp.head.n_first, err);
-  if (!rc) rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_TAIL, &tail, &sp.tail.n_first, err);
-  if (!rc && reuse) rc = wm_engine_slice_roots(job->m.g, every, WM_SLICE_REST, &others, &sp.rest.n_first, err);
-  sp.head.first = sp.head_rest.first = head, sp.tail.first = tail, sp.rest.first = others;
-  sp.head_rest.n_first = sp.head.n_first;
-  sp.head.cpu_level1_every = sp.head_rest.cpu_level1_every = every;
-  sp.head_rest.cpu_level1_rest = 1;
-  sp.head_rest.progress_label = "counting hubs";
+   * with trials the caller times the winner's whole count (all was
+   * planning), as on the GPU, where a count split in two runs is slower
+   * than a whole one (engine.c) */
+  const int reuse = ej->trials <= 1 && !gpu;
+  slice_parts sp;
+  uint32_t *roots[3] = {NULL, NULL, NULL};
+  int rc = WM_OK;
+  if (gpu) gpu_parts(ej, every, &sp);
+  else rc = cpu_parts(ej, every, reuse, &sp, roots, err);
   wm_plan *plan = malloc(sizeof *plan);
   wm_match_result *part = malloc(sizeof *part);
   if (!rc && (!plan || !part)) rc = wm_fail(err, WM_EINPUT, "slices: out of memory");
@@ -232,8 +309,7 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const double t0 = wm_now();
   if (!rc) timed = time_orders(ctx, o, job, ej, &sp, orders, k, budget, out, &fastest, plan, part, &rc, err);
   double overhead = wm_now() - t0;
-  const wm_match_options rest[2] = {sp.head_rest, sp.rest};
-  if (!rc && reuse) rc = run_parts(ej, plan, rest, 2, r, NULL, by, err);
+  if (!rc && reuse) rc = run_parts(ej, plan, sp.rest, sp.parts, r, NULL, NULL, by, err);
   if (!rc && reuse) {
     add_part(r, part);
     overhead -= part->seconds; /* one of the winner's slices is counting, the rest planning */
@@ -246,11 +322,9 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
     plan->sampled_reads = job->plan.sampled_reads;
     job->plan = *plan;
     out->slice_orders = timed, out->slice_chosen = fastest, out->slice_every = every;
-    out->slice_vertices = sp.head.n_first + sp.tail.n_first;
+    out->slice_vertices = sp.gpu ? 0 : sp.slice[0].n_first + sp.slice[1].n_first;
   }
-  free(head);
-  free(tail);
-  free(others);
+  for (int i = 0; i < 3; i++) free(roots[i]);
   free(plan);
   free(part);
   return rc;

@@ -582,16 +582,19 @@ typedef struct warpmatch_match_result {
                                    "clique", "diamond", "stack" or "cpu" (docs/engine.md) */
   /* count, planner AUTO, a count long enough to pay for it: the candidate
    * orders timed on one slice of level 0 (docs/plan.md), the fastest
-   * counted with (its slice's count reused); slice_orders 0: none */
+   * counted with (on the CPU its slice's count reused); slice_orders 0: none */
   unsigned slice_orders;        /* orders timed, at most WARPMATCH_MAX_SLICE_ORDERS */
   unsigned slice_chosen;        /* the index of the one counted with */
   uint32_t slice_every;         /* the slice: about 1 in `every` of each order's work (the first
                                    `every` vertices of the degree-ordered graph by 1 in every of
                                    their level-1 arcs, then one vertex of each `every`) */
-  uint64_t slice_vertices;      /* the slice's level-0 vertices (of both parts) */
+  uint64_t slice_vertices;      /* the slice's level-0 vertices (of both parts); 0 on the GPU, whose
+                                   slice is 1 in every of the stack kernel's level-0 chunks */
   unsigned slice_order[WARPMATCH_MAX_SLICE_ORDERS][WARPMATCH_MAX_PATTERN_VERTICES]; /* pattern vertices */
   double slice_ms[WARPMATCH_MAX_SLICE_ORDERS]; /* each order's wall time on the slice (every x it
-                                                  estimates its count); the least counts */
+                                                  estimates its count; on the GPU its launch's);
+                                                  the least counts (on the GPU, an order stopped
+                                                  past 1.5x the fastest's cannot: the time it ran) */
 } warpmatch_match_result;
 
 /* warpmatch_count, warpmatch_list and warpmatch_motifs with the options and

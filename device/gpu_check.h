@@ -64,6 +64,13 @@ int wm_gpu_watch(cudaStream_t s, wm_progress *p, wm_gpu_amount_fn amount, void *
  * two together from then on); the kernels check it with gpu_stop.cuh, the
  * host checks wm_monitor_stopped between launches and after them. */
 int wm_gpu_stop_word(wm_monitor *m, wm_stop **dev_stop, wm_error *err);
+/* A time limit for the call whose record dev_stop is (may be NULL: none;
+ * seconds 0: none): its kernels stop claiming work once `seconds` have
+ * passed since their first check, as at an interrupt, but the monitor is
+ * not stopped; wm_gpu_stop_seen then says whether they stopped (the
+ * caller's count is partial). */
+int wm_gpu_stop_limit(wm_stop *dev_stop, double seconds, wm_error *err);
+int wm_gpu_stop_seen(const wm_stop *dev_stop, int *seen, wm_error *err);
 /* The end of a timed run of kernels on the current device's default
  * stream: records `end`, waits for it and everything queued before it (a
  * kernel's fault is WM_EDEVICE here), then WM_EINTERRUPTED (`who`) where

@@ -97,7 +97,7 @@ int wm_gpu_stop_word(wm_monitor *m, wm_stop **dev_stop, wm_error *err) {
    * mapped pointer where the runtime gives one, else that address.  The
    * copy is waited for on its own stream (the calls' streams do not wait
    * for the legacy one): a launch must never see a stale `seen`. */
-  wm_stop fresh = {w, 0, 0, 0};
+  wm_stop fresh = {w, 0, 0, 0, 0, 0};
   void *mapped = NULL;
   if (cudaHostGetDevicePointer(&mapped, w, 0) == cudaSuccess)
     fresh.word = (const int *)mapped;
@@ -106,6 +106,22 @@ int wm_gpu_stop_word(wm_monitor *m, wm_stop **dev_stop, wm_error *err) {
   WM_CU(cudaMemcpyAsync(s, &fresh, sizeof fresh, cudaMemcpyHostToDevice, cudaStreamPerThread));
   WM_CU(cudaStreamSynchronize(cudaStreamPerThread));
   *dev_stop = s;
+  return WM_OK;
+}
+
+int wm_gpu_stop_limit(wm_stop *dev_stop, double seconds, wm_error *err) {
+  if (!dev_stop || !(seconds > 0)) return WM_OK;
+  const unsigned long long ns = seconds * 1e9 < 1.0 ? 1ull : (unsigned long long)(seconds * 1e9);
+  WM_CU(cudaMemcpyAsync(&dev_stop->limit_ns, &ns, sizeof ns, cudaMemcpyHostToDevice, cudaStreamPerThread));
+  WM_CU(cudaStreamSynchronize(cudaStreamPerThread));
+  return WM_OK;
+}
+
+int wm_gpu_stop_seen(const wm_stop *dev_stop, int *seen, wm_error *err) {
+  *seen = 0;
+  if (!dev_stop) return WM_OK;
+  WM_CU(cudaMemcpyAsync(seen, &dev_stop->seen, sizeof *seen, cudaMemcpyDeviceToHost, cudaStreamPerThread));
+  WM_CU(cudaStreamSynchronize(cudaStreamPerThread));
   return WM_OK;
 }
 

@@ -37,6 +37,19 @@ __device__ __forceinline__ unsigned long long wm_stop_clock_ns() {
 #endif
 }
 
+/* Whether a call with a time limit has run past it (its first check
+ * starts the clock). */
+__device__ __forceinline__ bool wm_stop_past_limit(wm_stop *s, unsigned long long now) {
+  const unsigned long long limit = *(volatile unsigned long long *)&s->limit_ns;
+  if (!limit) return false;
+  unsigned long long start = *(volatile unsigned long long *)&s->start_ns;
+  if (!start) {
+    start = atomicCAS(&s->start_ns, 0ull, now);
+    if (!start) start = now;
+  }
+  return now - start >= limit;
+}
+
 /* Whether the call was asked to stop: one read of device memory, and now
  * and then (see above) one of the host's word. */
 __device__ __forceinline__ bool wm_stop_asked(wm_stop *s) {
@@ -44,7 +57,7 @@ __device__ __forceinline__ bool wm_stop_asked(wm_stop *s) {
   if (*(volatile int *)&s->seen) return true;
   const unsigned long long last = *(volatile unsigned long long *)&s->last_ns, now = wm_stop_clock_ns();
   if (now - last < WM_STOP_READ_NS || atomicCAS(&s->last_ns, last, now) != last) return false;
-  if (!*(const volatile int *)s->word) return false;
+  if (!*(const volatile int *)s->word && !wm_stop_past_limit(s, now)) return false;
   *(volatile int *)&s->seen = 1;
   return true;
 }

@@ -9,6 +9,8 @@ typedef struct wm_stop {
   int seen;                     /* 1 once a read found the word set: every check then says stop */
   int pad;
   unsigned long long last_ns;   /* the device's clock at the last read of `word` */
+  unsigned long long limit_ns;  /* a call's time limit (wm_gpu_stop_limit), or 0: none */
+  unsigned long long start_ns;  /* the device's clock at the call's first check (with a limit) */
 } wm_stop;
 
 #endif

@@ -73,8 +73,8 @@ static int dedicated_accepts(const wm_executor *e, const wm_engine_job *job, cha
   if (!o->gpu_clique_kernels) return refuse(why, size, "the dedicated kernels are off");
   if (wm_dag_row_of_plan(plan) != (int)e->dag_row)
     return refuse(why, size, "it counts the %s as subgraphs without labels only", wm_dag_rows[e->dag_row].family);
-  if (o->sink || o->per_vertex || o->first || o->allowed)
-    return refuse(why, size, "it counts the whole graph only (no listing, per-vertex counts or ball)");
+  if (o->sink || o->per_vertex || o->first || o->allowed || o->gpu_l0_every > 1)
+    return refuse(why, size, "it counts the whole graph only (no listing, per-vertex counts, ball or stripe)");
   return 1;
 }
 
@@ -280,16 +280,45 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) 
  * which already fills most of the 5% by itself: charged to the slices, it
  * left none on kron-14 p19, 5 s).  A slice under WM_SLICE_MIN_SECONDS
  * times thread start-up and the clock rather than the order, and one of
- * fewer than kSliceMinRoots vertices the few it happens to hold. */
+ * fewer than kSliceMinRoots vertices the few it happens to hold.
+ * On the GPU each order's stripe is a run of its own, which costs
+ * kGpuSliceRunSeconds beside its kernels (streams, buffers, the stop
+ * record: about a millisecond on an H200), and the winner counts the
+ * whole graph again (its stripe and the rest as two runs took up to 1.8x
+ * a whole count of milliseconds: two launches, finer chunks), so slices
+ * pay from counts of some 50 ms on; a launch is timed to microseconds, so
+ * a stripe of kGpuSliceMinSeconds times the order. */
 static const double kSliceShare = 0.05;
 static const uint32_t kSliceMinRoots = 4;
+static const double kGpuSliceRunSeconds = 1e-3;
+static const double kGpuSliceMinSeconds = 1e-4;
+
+double wm_engine_slice_budget(double predicted_s) { return kSliceShare * predicted_s; }
+
+/* The GPU's: k runs of a stripe of 1/every each, their set-up included,
+ * within the budget. */
+static unsigned gpu_slice_policy(double predicted, uint32_t n, unsigned k, uint32_t *every, double *budget_s) {
+  const double budget = wm_engine_slice_budget(predicted);
+  for (; k >= 2; k--) {
+    const double kernels = budget - k * kGpuSliceRunSeconds;
+    if (!(kernels > 0)) continue;
+    double stride = ceil(k * predicted / kernels);
+    if (stride < 2.0) stride = 2.0;
+    if (!(predicted / stride >= kGpuSliceMinSeconds) || stride > (double)n / kSliceMinRoots) continue;
+    *every = (uint32_t)stride;
+    *budget_s = budget;
+    return k;
+  }
+  return 0;
+}
 
 unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsigned available, uint32_t *every,
                                 double *budget_s) {
   const double work = plan->sampled_cost > plan->est_cost ? plan->sampled_cost : plan->est_cost;
   const double predicted = work * (gpu ? kGpuUnitSeconds : kCpuUnitSeconds);
-  const double budget = kSliceShare * predicted;
   unsigned k = available < WM_SLICE_MAX_ORDERS ? available : WM_SLICE_MAX_ORDERS;
+  if (gpu) return gpu_slice_policy(predicted, n, k, every, budget_s);
+  const double budget = wm_engine_slice_budget(predicted);
   /* Each order runs WM_SLICE_ROUNDS times; one of the winner's runs is
    * part of the count, the others are the cost. */
   for (; k >= 2; k--) {

@@ -75,18 +75,24 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
  * of the candidate orders to run on one slice of level 0, and the slice,
  * so that timing them costs at most kSliceShare (5%) of the count's
  * predicted time (the probes' share is their own), each slice long
- * enough to time (WM_SLICE_MIN_SECONDS).  The prediction is the plan's
+ * enough to time (WM_SLICE_MIN_SECONDS; on the GPU 0.1 ms, each run's
+ * set-up counted in the 5%).  The prediction is the plan's
  * work (the larger of the model's estimate and the probes' measure) at
  * the executor's time per work unit.  Returns the orders to time (0 or at
  * least 2, at most `available` and WM_SLICE_MAX_ORDERS), *every the
  * slice's stride (wm_engine_slice_roots: a slice is about 1/every of each
- * order's count) and *budget_s the seconds the timing may take (slices
- * longer than predicted stop the timing there: slices.c). */
+ * order's count; on the GPU 1 in every of the stack kernel's level-0
+ * chunks, gpu_l0_every) and *budget_s the seconds the timing may take
+ * (slices longer than predicted stop the timing there: slices.c). */
 #define WM_SLICE_MAX_ORDERS 6
 #define WM_SLICE_MIN_SECONDS 2e-3
 #define WM_SLICE_ROUNDS 1 /* each order timed this many times, the least kept */
 unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsigned available, uint32_t *every,
                                 double *budget_s);
+/* The seconds timing slices may take for a count predicted to take
+ * predicted_s (on the GPU re-read from the first stripe's time: the
+ * prediction from work units is a guess there). */
+double wm_engine_slice_budget(double predicted_s);
 
 /* The level-0 vertices of a slice's parts: the head, vertices
  * 0..every-1 (on a graph numbered by descending degree the hubs, whose

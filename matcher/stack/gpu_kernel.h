@@ -47,6 +47,11 @@ struct wm_gpu_args {
                               l0_base + [c*chunk, (c+1)*chunk), cut at n0 (the window's end;
                               one window [0, n0) unless processes share level 0) */
   uint32_t chunk, dev, ndev;
+  /* a stripe of level 0 (the timed slices): with l0_every > 1 the launch
+   * takes only the chunks whose index % l0_every == 0, or (l0_rest) only
+   * the others, so that the two launches count each match once */
+  uint32_t l0_every;
+  int l0_rest;
   int l0_shared;
   /* the call's stop word (device/gpu_stop.cuh), or NULL: a warp that sees
    * it set claims no more level-0 work, steals none, and leaves */

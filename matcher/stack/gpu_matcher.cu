@@ -63,6 +63,7 @@ typedef struct wm_gpu_run {
   int listing;
   uint64_t max_degree;
   uint64_t n0;       /* level-0 iterations: vertices, seeds or arcs */
+  uint64_t n_taken;  /* those of them this run takes (a stripe's: wm_match_options.gpu_l0_every) */
   int l0_edges;      /* level 0 is handed out as arcs */
   uint64_t list_batch;
   int ndev;
@@ -273,6 +274,8 @@ static void fill_args(wm_gpu_run *R, wm_gpu_dev *d, int dev_index, uint32_t chun
   a->l0_next = (R->l0_shared ? R->dev[0].ctr : d->ctr) + C_L0;
   a->l0_shared = R->l0_shared;
   a->chunk = chunk;
+  a->l0_every = R->o->gpu_l0_every > 1 ? R->o->gpu_l0_every : 0;
+  a->l0_rest = a->l0_every && R->o->gpu_l0_rest;
   a->dev = (uint32_t)dev_index;
   a->ndev = (uint32_t)R->ndev;
   a->sets = d->sets;
@@ -366,7 +369,7 @@ static int handed_out(wm_gpu_run *R, uint64_t *handed, wm_error *err) {
     WM_CUD(x->id, cudaStreamSynchronize(x->side));
     chunks += *x->peek;
   }
-  *handed = chunks * R->chunk < R->n0 ? chunks * R->chunk : R->n0;
+  *handed = chunks * R->chunk < R->n_taken ? chunks * R->chunk : R->n_taken;
   return WM_OK;
 }
 
@@ -634,6 +637,16 @@ static int count_once(void *ctx, wm_match_result *x, wm_error *err) {
   return share_totals(R, x, rc, err);
 }
 
+/* Level-0 iterations in the chunks of a stripe (every > 1: the chunks
+ * whose index % every == 0, or with rest the others), or n0. */
+static uint64_t stripe_items(uint64_t n0, uint32_t chunk, uint64_t every, int rest) {
+  if (every <= 1) return n0;
+  const uint64_t chunks = (n0 + chunk - 1) / chunk, first = (chunks + every - 1) / every;
+  uint64_t in = 0;
+  if (first) in = (first - 1) * chunk + (((first - 1) * every == chunks - 1) ? n0 - (chunks - 1) * chunk : chunk);
+  return rest ? n0 - in : in;
+}
+
 static const char *steal_name(int s) {
   return s == WM_STEAL_NONE ? "none" : s == WM_STEAL_BLOCK ? "block" : "two-level";
 }
@@ -648,6 +661,11 @@ static void describe(const wm_gpu_run *R, wm_match_result *r) {
     snprintf(split, sizeof split, " handed out dynamically over %d GPUs (counter on device 0)", R->ndev);
   else if (R->ndev > 1)
     snprintf(split, sizeof split, " interleaved statically over %d GPUs (%.60s)", R->ndev, R->static_why);
+  if (R->o->gpu_l0_every > 1) {
+    const size_t at = strlen(split);
+    snprintf(split + at, sizeof split - at, ", %s 1 chunk in %u", R->o->gpu_l0_rest ? "all but" : "only",
+             R->o->gpu_l0_every);
+  }
   if (share_of(R)) {
     const size_t at = strlen(split);
     snprintf(split + at, sizeof split - at, ", in windows shared with %d processes", share_of(R)->processes);
@@ -688,24 +706,32 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   uint64_t warps = 0;
   for (int i = 0; i < R->ndev; i++) warps += (uint64_t)R->dev[i].blocks * R->pol.warps_per_block;
   uint32_t min_chunk = R->l0_edges && R->plan.k == 3 ? (uint32_t)R->pol.last_group : 1;
-  uint32_t chunk = R->pol.chunk ? R->pol.chunk : wm_gpu_default_chunk(R->n0, warps, R->l0_edges, min_chunk);
+  /* A stripe's chunks are sized as if it were all of level 0, so that it
+   * spreads over the grid as a whole count does; its rest takes the same. */
+  const uint64_t every = R->o->gpu_l0_every > 1 ? R->o->gpu_l0_every : 1;
+  uint32_t chunk =
+      R->pol.chunk ? R->pol.chunk : wm_gpu_default_chunk(R->n0 / every, warps, R->l0_edges, min_chunk);
+  R->n_taken = stripe_items(R->n0, chunk, every, R->o->gpu_l0_rest);
   for (int i = 0; i < R->ndev; i++) {
     fill_args(R, &R->dev[i], i, chunk);
     WM_CUD(i, cudaSetDevice(R->dev[i].id));
-    if ((rc = wm_gpu_stop_word(R->mon, &R->dev[i].args.stop, err))) return wm_gpu_on_device(err, R->dev[i].id, rc);
+    if ((rc = wm_gpu_stop_word(R->mon, &R->dev[i].args.stop, err)) ||
+        (rc = wm_gpu_stop_limit(R->dev[i].args.stop, R->o->gpu_time_limit_s, err)))
+      return wm_gpu_on_device(err, R->dev[i].id, rc);
     WM_CUD(i, cudaStreamSynchronize(R->dev[i].stream));
   }
   R->transfer_ms += (wm_now() - t0) * 1e3;
   R->chunk = chunk;
-  wm_progress_init(&R->progress, R->o->progress_label ? R->o->progress_label : "counting", R->n0, 1);
+  wm_progress_init(&R->progress, R->o->progress_label ? R->o->progress_label : "counting", R->n_taken, 1);
   if ((rc = progress_setup(R, err))) return rc;
   double t1 = wm_now();
   rc = R->listing ? run_listing(R, &r->listed, err) : count_level0(R, err);
-  if (!rc) R->progress.done = R->n0;
+  if (!rc) R->progress.done = R->n_taken;
   wm_progress_finish(&R->progress);
   if (!rc && R->listing) r->count = r->listed;
   r->seconds = wm_now() - t1;
   if (!rc) rc = collect(R, r, err);
+  if (!rc && R->o->gpu_time_limit_s > 0) rc = wm_gpu_stop_seen(R->dev[0].args.stop, &r->cut_short, err);
   if ((rc = share_totals(R, r, rc, err))) return rc; /* with a share, whatever rc, as every process */
   /* The first launch was the warm-up: set operations and lane use stay
    * its (the same work), the times become the trials' medians. */
@@ -737,6 +763,16 @@ extern "C" int wm_match_gpu_stack(const wm_graph *g, const wm_plan *plan, const 
     return rc;
   }
   R->listing = o->sink != NULL;
+  if (o->gpu_l0_every > 1 && (R->listing || o->per_vertex || o->first || o->share || o->gpus > 1)) {
+    free(R);
+    return wm_fail(err, WM_EUSAGE, "a stripe of level 0 is for counting the whole graph on one GPU "
+                                   "(no listing, per-vertex counts, seeds, share or several GPUs)");
+  }
+  if (o->gpu_time_limit_s > 0 && (R->listing || o->share || o->gpus > 1 || o->trials > 1)) {
+    free(R);
+    return wm_fail(err, WM_EUSAGE, "a time limit is for one count on one GPU (no listing, share, "
+                                   "several GPUs or trials)");
+  }
   /* Plain counts (no listing, per-vertex counts or ball) let wm_bulk_last
    * count a member without a scan, and count pairs per member. */
   const int plain = !R->listing && !o->per_vertex && !o->allowed;

@@ -215,6 +215,14 @@ __device__ int wm_install(wm_kctx &c) {
   return q;
 }
 
+/* The c-th chunk of a stripe of level 0 (wm_gpu_args.l0_every): chunk
+ * c*every, or (rest) the c-th of the chunks that are not. */
+__device__ __forceinline__ wm_u64 wm_stripe_chunk(wm_u64 c, uint32_t every, int rest) {
+  if (!rest) return c * every;
+  const wm_u64 q = c / (every - 1), r = c % (every - 1);
+  return q * every + r + 1;
+}
+
 /* Lane 0: the next chunk [lo, hi) of level 0 from the global counter (the
  * counter shared by every device, or this device's own under the static
  * interleave: its chunk c is global chunk c*ndev+dev); false, with the
@@ -230,6 +238,7 @@ __device__ bool wm_grab_chunk(const wm_gpu_args *A, volatile wm_bstate *bs, wm_u
   } else {
     c = atomicAdd(A->l0_next, 1ull) * A->ndev + A->dev;
   }
+  if (A->l0_every > 1) c = wm_stripe_chunk(c, A->l0_every, A->l0_rest);
   lo = A->l0_base + c * (wm_u64)A->chunk;
   if (lo >= A->n0) {
     bs->l0_done = 1;

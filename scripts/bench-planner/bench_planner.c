@@ -14,7 +14,8 @@
  * result's count (decimal), seconds (the matching: a median with trials),
  * plan_seconds, executor, k and the order it ran ("ran_order": the slice's
  * winner when auto timed slices; empty: the plan's, which a plan request
- * gives).  Errors: {"status":
+ * gives), and the slices' stride and each order's time on them
+ * ("slice_every", "slice_ms", in the order timed).  Errors: {"status":
  * "error","message":...}; the process goes on with the next request. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -140,7 +141,9 @@ static void put_ran_order(const unsigned *order, int k, const warpmatch_match_re
     const unsigned *ran = order ? order : r->slice_order[r->slice_chosen];
     for (int i = 0; i < k; i++) printf(i ? ",%u" : "%u", ran[i]);
   }
-  printf("],\"slice_orders\":%u", r->slice_orders);
+  printf("],\"slice_orders\":%u,\"slice_every\":%u,\"slice_ms\":[", r->slice_orders, r->slice_every);
+  for (unsigned i = 0; i < r->slice_orders; i++) printf(i ? ",%.4f" : "%.4f", r->slice_ms[i]);
+  printf("]");
 }
 
 static void count_request(warpmatch_pattern *p, int planner, const unsigned *order, double limit_s) {

@@ -152,7 +152,40 @@ Test(planner_slices, policy_budget) {
   cr_assert_eq(wm_engine_slice_policy(&big, 0, 6, 5, &every, &budget), 0u, "six vertices");
   const wm_plan mid = plan_of_work(1e9);
   cr_assert_geq(wm_engine_slice_policy(&mid, 0, 1u << 20, 5, &every, &budget), 2u, "the CPU's 1.2 s count");
-  cr_assert_eq(wm_engine_slice_policy(&mid, 1, 1u << 20, 5, &every, &budget), 0u, "the GPU's 12 ms count");
+}
+
+/* The GPU's: k runs of a stripe of 1/every of the count, each with about
+ * a millisecond of set-up, cost at most 5% of the predicted time, every at
+ * least 2, each stripe at least 0.1 ms; a count predicted under 40 ms (two
+ * runs' set-up alone over 5%), a tiny graph or one order times nothing. */
+Test(planner_slices, gpu_policy_budget) {
+  const double unit = 5.41e-12; /* engine.c's GPU unit */
+  unsigned some = 0;
+  for (double W = 1e6; W <= 1e15; W *= 10) {
+    const wm_plan p = plan_of_work(W);
+    const double T = W * unit;
+    uint32_t every = 0;
+    double budget = 0.0;
+    const unsigned k = wm_engine_slice_policy(&p, 1, 1u << 20, 5, &every, &budget);
+    if (T * 0.05 <= 2 * 1e-3) {
+      cr_assert_eq(k, 0u, "W %g: %u orders", W, k);
+      continue;
+    }
+    if (!k) continue; /* a stripe under 0.1 ms at every stride the set-up leaves */
+    some++;
+    cr_assert(k >= 2 && k <= 5, "W %g: %u orders", W, k);
+    cr_assert_geq(every, 2u);
+    cr_assert_leq(k * (1e-3 + T / every), 0.05 * T * 1.0001, "W %g: %u stripes of 1/%u", W, k, every);
+    cr_assert_geq(T / every, 1e-4 * 0.9999, "W %g: a stripe of %g s", W, T / every);
+    cr_assert(fabs(budget - 0.05 * T) <= 1e-9 * T, "W %g: budget %g", W, budget);
+  }
+  cr_assert_geq(some, 4u);
+  uint32_t every;
+  double budget;
+  const wm_plan big = plan_of_work(1e12);
+  cr_assert_eq(wm_engine_slice_policy(&big, 1, 1u << 20, 1, &every, &budget), 0u, "one order");
+  cr_assert_eq(wm_engine_slice_policy(&big, 1, 6, 5, &every, &budget), 0u, "six vertices");
+  cr_assert(fabs(wm_engine_slice_budget(10.0) - 0.5) < 1e-12);
 }
 
 /* A graph of the library from a wm_graph's arcs (each edge once). */
