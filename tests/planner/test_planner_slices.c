@@ -157,7 +157,8 @@ Test(planner_slices, policy_budget) {
 /* The GPU's: k runs of a stripe of 1/every of the count, each with about
  * a millisecond of set-up, cost at most 5% of the predicted time, every at
  * least 2, each stripe at least 0.1 ms; a count predicted under 40 ms (two
- * runs' set-up alone over 5%), a tiny graph or one order times nothing. */
+ * runs' set-up alone over 5%), a tiny graph or one order times nothing;
+ * where the probes measured the plan, the GPU predicts by their measure. */
 Test(planner_slices, gpu_policy_budget) {
   const double unit = 5.41e-12; /* engine.c's GPU unit */
   unsigned some = 0;
@@ -186,6 +187,12 @@ Test(planner_slices, gpu_policy_budget) {
   cr_assert_eq(wm_engine_slice_policy(&big, 1, 1u << 20, 1, &every, &budget), 0u, "one order");
   cr_assert_eq(wm_engine_slice_policy(&big, 1, 6, 5, &every, &budget), 0u, "six vertices");
   cr_assert(fabs(wm_engine_slice_budget(10.0) - 0.5) < 1e-12);
+  /* where the probes measured the plan, the GPU predicts by them alone
+   * (5.4 ms: nothing to time), the CPU by the larger */
+  wm_plan measured = plan_of_work(1e13);
+  measured.sampled_cost = 1e9;
+  cr_assert_eq(wm_engine_slice_policy(&measured, 1, 1u << 20, 5, &every, &budget), 0u, "the probes' 5.4 ms");
+  cr_assert_geq(wm_engine_slice_policy(&measured, 0, 1u << 20, 5, &every, &budget), 2u, "the CPU's larger");
 }
 
 /* A graph of the library from a wm_graph's arcs (each edge once). */
