@@ -107,10 +107,10 @@ static int run_order(const wm_engine_job *ej, const wm_plan *plan, const wm_matc
 /* The parts of level 0.  On the CPU (wm_engine_slice_roots) the slice is
  * the head's sample and the tail, the rest of the count the head's other
  * arcs and the rest; on the GPU the slice is 1 in every of the stack
- * kernel's level-0 chunks (wm_match_options.gpu_l0_every), the rest the
- * others: a chunk of a degree-ordered graph holds vertices of like degree,
- * or arcs of one or a few rows, so each stripe holds 1 in every of the
- * hubs' work as of the others'. */
+ * kernel's level-0 chunks (wm_match_options.gpu_l0_every; a chunk of a
+ * degree-ordered graph holds vertices of like degree, or arcs of one or a
+ * few rows, so a stripe holds 1 in every of the hubs' work as of the
+ * others'), and no rest: the winner counts the whole graph. */
 typedef struct slice_parts {
   wm_match_options slice[2], rest[2];
   unsigned parts; /* of the slice and of the rest: 2 on the CPU, 1 on the GPU */
@@ -298,6 +298,7 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
    * than a whole one (engine.c) */
   const int reuse = ej->trials <= 1 && !gpu;
   slice_parts sp;
+  memset(&sp, 0, sizeof sp);
   uint32_t *roots[3] = {NULL, NULL, NULL};
   int rc = WM_OK;
   if (gpu) gpu_parts(ej, every, &sp);

@@ -131,20 +131,6 @@ Test(gpu_slices, time_limit_cuts_a_count_short, .timeout = 300) {
   wm_graph_destroy(raw), wm_graph_destroy(g);
 }
 
-/* A graph of the library from a wm_graph's arcs (each edge once). */
-static warpmatch_graph *api_graph(warpmatch_context *ctx, const wm_graph *g) {
-  uint32_t *src = malloc(g->m * sizeof *src), *dst = malloc(g->m * sizeof *dst);
-  uint64_t m = 0;
-  for (uint32_t u = 0; u < g->n; u++)
-    for (uint64_t i = g->offsets[u]; i < g->offsets[u + 1]; i++)
-      if (u < g->adj[i]) src[m] = u, dst[m++] = g->adj[i];
-  warpmatch_graph *out = NULL;
-  cr_assert_eq(warpmatch_graph_from_edges(ctx, g->n, src, dst, m, 0, &out), WARPMATCH_OK, "%s",
-               warpmatch_last_error(ctx));
-  free(src), free(dst);
-  return out;
-}
-
 static warpmatch_match_result count_on(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
                                        int device, int planner) {
   warpmatch_match_options o;
@@ -176,7 +162,7 @@ Test(gpu_slices, auto_counts_by_stripes, .timeout = 600) {
   cr_assert_eq(wm_generate(&go, &raw, &err), WM_OK, "%s", err.msg);
   warpmatch_context *ctx;
   cr_assert_eq(warpmatch_context_create(&ctx), WARPMATCH_OK);
-  warpmatch_graph *g = api_graph(ctx, raw);
+  warpmatch_graph *g = wm_test_api_graph(ctx, raw, 0);
   char path[4096];
   wm_test_pattern_file(path, sizeof path, "stmatch/p1.txt");
   warpmatch_pattern *p;

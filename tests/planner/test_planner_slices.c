@@ -195,20 +195,6 @@ Test(planner_slices, gpu_policy_budget) {
   cr_assert_geq(wm_engine_slice_policy(&measured, 0, 1u << 20, 5, &every, &budget), 2u, "the CPU's larger");
 }
 
-/* A graph of the library from a wm_graph's arcs (each edge once). */
-static warpmatch_graph *api_graph(warpmatch_context *ctx, const wm_graph *g) {
-  uint32_t *src = malloc(g->m * sizeof *src), *dst = malloc(g->m * sizeof *dst);
-  uint64_t m = 0;
-  for (uint32_t u = 0; u < g->n; u++)
-    for (uint64_t i = g->offsets[u]; i < g->offsets[u + 1]; i++)
-      if (u < g->adj[i]) src[m] = u, dst[m++] = g->adj[i];
-  warpmatch_graph *out = NULL;
-  cr_assert_eq(warpmatch_graph_from_edges(ctx, g->n, src, dst, m, 0, &out), WARPMATCH_OK, "%s",
-               warpmatch_last_error(ctx));
-  free(src), free(dst);
-  return out;
-}
-
 static warpmatch_match_result count_trials(warpmatch_context *ctx, const warpmatch_graph *g,
                                            const warpmatch_pattern *p, int planner, const unsigned *order,
                                            unsigned trials) {
@@ -235,7 +221,7 @@ static void one_thread_case(const wm_graph *raw, const char *pattern, warpmatch_
                             warpmatch_pattern **p) {
   cr_assert_eq(warpmatch_context_create(ctx), WARPMATCH_OK);
   cr_assert_eq(warpmatch_set_threads(*ctx, 1), WARPMATCH_OK);
-  *g = api_graph(*ctx, raw);
+  *g = wm_test_api_graph(*ctx, raw, 0);
   char path[4096];
   wm_test_pattern_file(path, sizeof path, pattern);
   cr_assert_eq(warpmatch_pattern_create(*ctx, path, p), WARPMATCH_OK, "%s", warpmatch_last_error(*ctx));
