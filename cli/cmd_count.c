@@ -186,8 +186,12 @@ static void print_text(const wm_cli *cli, const wm_match_job *job, const outcome
     printf("\n");
   }
   if (o->r.slice_orders) {
-    printf("%sslices     %u orders timed on %" PRIu64 " level-0 vertices (1 in %u), ms:", c, o->r.slice_orders,
-           o->r.slice_vertices, o->r.slice_every);
+    if (on_gpu(o)) /* a stripe of the stack kernel's level-0 chunks */
+      printf("%sslices     %u orders timed on 1 in %u of the level-0 chunks, ms:", c, o->r.slice_orders,
+             o->r.slice_every);
+    else
+      printf("%sslices     %u orders timed on %" PRIu64 " level-0 vertices (1 in %u), ms:", c, o->r.slice_orders,
+             o->r.slice_vertices, o->r.slice_every);
     for (unsigned i = 0; i < o->r.slice_orders; i++) {
       printf(" ");
       for (unsigned p = 0; p < warpmatch_pattern_vertices(job->p); p++) printf("%s%u", p ? "-" : "", o->r.slice_order[i][p]);
