@@ -318,9 +318,8 @@ unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsign
    * counts of 30 ms or more the model's estimate at kGpuUnitSeconds
    * overstated the count by a median 2.5x (323x on hub-small p1), the
    * probes' by 1.4x. */
-  const double work = gpu && plan->sampled_cost > 0                  ? plan->sampled_cost
-                      : plan->sampled_cost > plan->est_cost ? plan->sampled_cost
-                                                            : plan->est_cost;
+  double work = plan->sampled_cost > plan->est_cost ? plan->sampled_cost : plan->est_cost;
+  if (gpu && plan->sampled_cost > 0) work = plan->sampled_cost;
   const double predicted = work * (gpu ? kGpuUnitSeconds : kCpuUnitSeconds);
   unsigned k = available < WM_SLICE_MAX_ORDERS ? available : WM_SLICE_MAX_ORDERS;
   if (gpu) return gpu_slice_policy(predicted, n, k, every, budget_s);

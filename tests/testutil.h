@@ -86,6 +86,14 @@ int wm_test_same_graph(const wm_graph *a, const wm_graph *b);
 struct warpmatch_context;
 struct warpmatch_graph;
 struct warpmatch_graph *wm_test_api_graph(struct warpmatch_context *ctx, const wm_graph *w, int directed);
+/* warpmatch_count_ex with o, its result sized and returned (fails the test
+ * where the call does, naming the library's message). */
+struct warpmatch_pattern;
+struct warpmatch_match_options;
+struct warpmatch_match_result;
+struct warpmatch_match_result wm_test_count(struct warpmatch_context *ctx, const struct warpmatch_graph *g,
+                                            const struct warpmatch_pattern *p,
+                                            const struct warpmatch_match_options *o);
 
 /* Plans catalogue pattern `name` for g (NULL: the planner's default
  * statistics) with the given semantics; fails the test if planning fails. */

@@ -2,6 +2,7 @@
  * testutil.c, which the emulators build without api/ on their path). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "testutil.h"
 #include "warpmatch.h"
@@ -20,4 +21,13 @@ warpmatch_graph *wm_test_api_graph(warpmatch_context *ctx, const wm_graph *w, in
                warpmatch_last_error(ctx));
   free(src), free(dst);
   return g;
+}
+
+warpmatch_match_result wm_test_count(warpmatch_context *ctx, const warpmatch_graph *g, const warpmatch_pattern *p,
+                                     const warpmatch_match_options *o) {
+  warpmatch_match_result r;
+  memset(&r, 0, sizeof r);
+  r.size = sizeof r;
+  cr_assert_eq(warpmatch_count_ex(ctx, g, p, o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  return r;
 }

@@ -5,8 +5,8 @@
  * given, and the counts do not depend on it. */
 #include <criterion/criterion.h>
 #include <stdio.h>
-#include <string.h>
 
+#include "testutil.h"
 #include "warpmatch.h"
 
 /* The threads the count's launch line names ("cpu: N threads, ..."), and
@@ -18,10 +18,7 @@ static int threads_of(warpmatch_context *ctx, const warpmatch_graph *g, uint64_t
   warpmatch_match_options_init(&o);
   o.count.device = WARPMATCH_DEVICE_CPU;
   o.count.method = WARPMATCH_METHOD_ENUMERATE;
-  warpmatch_match_result r;
-  memset(&r, 0, sizeof r);
-  r.size = sizeof r;
-  cr_assert_eq(warpmatch_count_ex(ctx, g, p, &o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
+  const warpmatch_match_result r = wm_test_count(ctx, g, p, &o);
   warpmatch_pattern_destroy(p);
   int threads = 0;
   cr_assert_eq(sscanf(r.launch, "cpu: %d threads", &threads), 1, "launch: %s", r.launch);

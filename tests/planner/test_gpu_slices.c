@@ -138,11 +138,7 @@ static warpmatch_match_result count_on(warpmatch_context *ctx, const warpmatch_g
   o.planner = planner;
   o.count.method = WARPMATCH_METHOD_ENUMERATE;
   o.count.device = device;
-  warpmatch_match_result r;
-  memset(&r, 0, sizeof r);
-  r.size = sizeof r;
-  cr_assert_eq(warpmatch_count_ex(ctx, g, p, &o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
-  return r;
+  return wm_test_count(ctx, g, p, &o);
 }
 
 /* STMatch's p1 on Kronecker scale 14 (the corpus's kron-14, about 130 ms

@@ -204,11 +204,7 @@ static warpmatch_match_result count_trials(warpmatch_context *ctx, const warpmat
   o.order = order;
   o.trials = trials;
   o.count.method = WARPMATCH_METHOD_ENUMERATE;
-  warpmatch_match_result r;
-  memset(&r, 0, sizeof r);
-  r.size = sizeof r;
-  cr_assert_eq(warpmatch_count_ex(ctx, g, p, &o, &r), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
-  return r;
+  return wm_test_count(ctx, g, p, &o);
 }
 
 static warpmatch_match_result count_with(warpmatch_context *ctx, const warpmatch_graph *g,
