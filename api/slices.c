@@ -116,6 +116,7 @@ typedef struct slice_parts {
   unsigned parts; /* of the slice and of the rest: 2 on the CPU, 1 on the GPU */
   uint32_t every;
   int gpu;
+  double planned_s; /* the GPU's planning before the stripes, charged to their budget */
 } slice_parts;
 
 /* Adds a part's count into *r: the test hook's start (exact_count.h)
@@ -172,8 +173,8 @@ static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_
 }
 
 /* The GPU's timing: each order's stripe once, the plan's first, whose time
- * re-reads the budget (5% of every x it: the prediction from work units
- * is a guess there, fitted on a few graphs).  A stripe may take far more
+ * re-reads the budget (5% of every x it, less the planning before: the
+ * prediction from work units is a guess there, fitted on a few graphs).  A stripe may take far more
  * than 1/every of its count (a few heavy chunks whose work no other warp
  * shares set its time: on the corpus 2-30x), so each is stopped where it
  * would overrun: the plan's at half the budget (stopped, no other is
@@ -196,7 +197,7 @@ static unsigned time_stripes(const wm_engine_job *ej, const slice_parts *sp, con
     spent += wall;
     out->slice_ms[i] = slice * 1e3;
     if (!i && x[i].cut_short) return 1;
-    if (!i) budget_s = fmin(budget_s, wm_engine_slice_budget(slice * sp->every));
+    if (!i) budget_s = fmin(budget_s, wm_engine_slice_budget(slice * sp->every) - sp->planned_s);
     if (!x[i].cut_short && slice < best) best = slice, *fastest = i;
   }
   return i;
@@ -290,7 +291,7 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   double budget = 0.0;
   uint8_t orders[WM_SLICE_MAX_ORDERS][WM_MAX_K];
   const unsigned k = wm_engine_slice_policy(&job->plan, gpu, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
-                                            &every, &budget);
+                                            job->plan_seconds, &every, &budget);
   if (k < 2) return WM_OK;
   /* the winner's slice is counted and only the rest of its work after it;
    * with trials the caller times the winner's whole count (all was
@@ -301,7 +302,7 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   memset(&sp, 0, sizeof sp);
   uint32_t *roots[3] = {NULL, NULL, NULL};
   int rc = WM_OK;
-  if (gpu) gpu_parts(ej, every, &sp);
+  if (gpu) gpu_parts(ej, every, &sp), sp.planned_s = job->plan_seconds;
   else rc = cpu_parts(ej, every, reuse, &sp, roots, err);
   wm_plan *plan = malloc(sizeof *plan);
   wm_match_result *part = malloc(sizeof *part);

@@ -47,6 +47,16 @@ void wm_zeroed_unmap(void *p, size_t bytes);
  * freeing all of them on one thread. */
 void wm_zeroed_release(void *p, size_t bytes);
 
+/* ---- threads -------------------------------------------------------- */
+
+/* Runs fn(ctx, i) for every i in [0, n), each once, on up to `threads`
+ * threads (the caller's among them) that take the next task in turn; the
+ * others are started for the call and joined before it returns, so none
+ * spins when idle (run_tasks.c says why).  fn must be safe to run
+ * concurrently with itself; where threads cannot be started the caller
+ * runs every task. */
+void wm_run_tasks(unsigned n, unsigned threads, void (*fn)(void *ctx, unsigned task), void *ctx);
+
 /* ---- sorted lists --------------------------------------------------- */
 
 /* The first index of the ascending a[0, n) whose value is >= x (n: none). */

@@ -74,7 +74,9 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
 /* Timed slices (the auto planner, a long count: docs/plan.md): how many
  * of the candidate orders to run on one slice of level 0, and the slice,
  * so that timing them costs at most kSliceShare (5%) of the count's
- * predicted time (the probes' share is their own), each slice long
+ * predicted time (on the CPU the probes' share is their own; on the GPU
+ * planned_s, the planning spent before, the model's and the probes', is
+ * charged to it), each slice long
  * enough to time (WM_SLICE_MIN_SECONDS; on the GPU 0.1 ms, each run's
  * set-up counted in the 5%).  The prediction is the plan's work (the
  * larger of the model's estimate and the probes' measure; on the GPU the
@@ -88,8 +90,8 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
 #define WM_SLICE_MAX_ORDERS 6
 #define WM_SLICE_MIN_SECONDS 2e-3
 #define WM_SLICE_ROUNDS 1 /* each order timed this many times, the least kept */
-unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsigned available, uint32_t *every,
-                                double *budget_s);
+unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsigned available, double planned_s,
+                                uint32_t *every, double *budget_s);
 /* The seconds timing slices may take for a count predicted to take
  * predicted_s (on the GPU re-read from the first stripe's time: the
  * prediction from work units is a guess there). */

@@ -17,6 +17,7 @@
  * also makes the shortlists that sampling measures. */
 #include <math.h>
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "planner_internal.h"
@@ -376,19 +377,82 @@ static void enumerate(search *s, unsigned depth, unsigned used) {
   }
 }
 
-/* One order's sampled work (HUGE_VAL where it cannot be planned), its
- * probes stopping at max_reads elements read; *reads gets those read. */
-static double measure(const search *s, const uint8_t *order, unsigned probes, double max_reads, double *reads) {
+/* The most memory the probes' sets may hold at once: each stream running
+ * holds n_slots lists of the largest degree (a star of millions of
+ * leaves: tens of MB a stream), so fewer streams run at once on such a
+ * graph. */
+static const double kProbeMemory = 1 << 30;
+/* The reads that pay for a thread of measure's: starting and joining one
+ * costs some tens of microseconds, the reads about 2 ns each. */
+static const double kReadsPerThread = 1e5;
+
+/* The streams of a measure, one task each (wm_run_tasks). */
+typedef struct streams {
+  const search *s;
+  const wm_plan *trial;
+  const int *unfit; /* per order: it cannot be planned */
+  int *failed;      /* per stream: its probes' memory could not be had */
+  wm_probe_sum *sums;
+  unsigned probes;
+  double max_reads;
+  unsigned first; /* task t runs stream first + t of the orders' */
+} streams;
+
+static void run_stream(void *ctx, unsigned task) {
+  const streams *st = (const streams *)ctx;
+  const wm_order_sampling *smp = st->s->sampling;
+  const unsigned x = st->first + task, i = x / WM_SAMPLE_STREAMS;
+  st->failed[x] = !st->unfit[i] && wm_plan_probe_stream(&st->trial[i], smp->graph, st->s->max_degree, st->probes,
+                                                        smp->seed, x % WM_SAMPLE_STREAMS, st->max_reads,
+                                                        smp->op_latency, &st->sums[x]) != WM_OK;
+}
+
+/* orders[0, n)'s sampled work into work[] (HUGE_VAL where one cannot be
+ * planned or its probes' memory cannot be had), their probes stopping at
+ * max_reads elements read each; reads[] gets those read.  The first
+ * stream runs alone, and its reads size the threads for the others (every
+ * order's WM_SAMPLE_STREAMS streams dealt at once: one order's measure
+ * fills them as a batch of several does), so that a measure of a few
+ * thousand reads starts none. */
+static void measure(const search *s, uint8_t orders[][WM_MAX_K], unsigned n, unsigned probes, double max_reads,
+                    double *work, double *reads, int threads) {
   const wm_order_sampling *smp = s->sampling;
-  wm_plan trial = s->trial;
-  memcpy(trial.order, order, WM_MAX_K);
-  wm_error err;
-  *reads = 0.0;
-  if (wm_plan_fill_order(&trial, s->symmetry, s->aut, s->induced, smp->code_motion, smp->first_edge_up, &err))
-    return HUGE_VAL;
-  trial.pair_count = smp->pair_count && trial.count_only ? wm_plan_pair_mode(&trial) : WM_PAIRS_NONE;
-  return wm_plan_sampled_cost_within(&trial, smp->graph, s->max_degree, probes, smp->seed, max_reads, smp->op_latency,
-                                     reads);
+  wm_plan *trial = malloc((n ? n : 1) * sizeof *trial);
+  wm_probe_sum *sums = calloc((size_t)(n ? n : 1) * WM_SAMPLE_STREAMS, sizeof *sums);
+  int *failed = calloc((size_t)(n ? n : 1) * WM_SAMPLE_STREAMS, sizeof *failed);
+  int *unfit = calloc(n ? n : 1, sizeof *unfit);
+  unsigned slots = 1;
+  for (unsigned i = 0; trial && sums && failed && unfit && i < n; i++) {
+    wm_error err;
+    trial[i] = s->trial;
+    memcpy(trial[i].order, orders[i], WM_MAX_K);
+    unfit[i] = wm_plan_fill_order(&trial[i], s->symmetry, s->aut, s->induced, smp->code_motion, smp->first_edge_up,
+                                  &err) != WM_OK;
+    trial[i].pair_count = smp->pair_count && trial[i].count_only ? wm_plan_pair_mode(&trial[i]) : WM_PAIRS_NONE;
+    if (!unfit[i] && trial[i].n_slots > slots) slots = trial[i].n_slots;
+  }
+  const unsigned tasks = trial && sums && failed && unfit ? n * WM_SAMPLE_STREAMS : 0;
+  streams st = {s, trial, unfit, failed, sums, probes, max_reads, 0};
+  if (tasks) {
+    run_stream(&st, 0);
+    const double ahead = sums[0].reads * (tasks - 1);
+    const double by_memory = floor(kProbeMemory / ((double)slots * (double)(s->max_degree + 1) * sizeof(uint32_t)));
+    double t = ceil(ahead / kReadsPerThread);
+    if (t > by_memory) t = by_memory;
+    if (t > threads) t = threads;
+    st.first = 1;
+    wm_run_tasks(tasks - 1, t < 1.0 ? 1u : (unsigned)t, run_stream, &st);
+  }
+  for (unsigned i = 0; i < n; i++) {
+    int ok = tasks && !unfit[i];
+    for (unsigned j = 0; ok && j < WM_SAMPLE_STREAMS; j++) ok = !failed[i * WM_SAMPLE_STREAMS + j];
+    reads[i] = 0.0;
+    work[i] = ok ? wm_probe_estimate(&sums[(size_t)i * WM_SAMPLE_STREAMS], &reads[i]) : HUGE_VAL;
+  }
+  free(trial);
+  free(sums);
+  free(failed);
+  free(unfit);
 }
 
 /* Adds order to orders[0, *n) unless there (at most WM_PLAN_MAX_CANDIDATES). */
@@ -459,8 +523,7 @@ static double rank_by_glimpse(const search *s, uint8_t orders[][WM_MAX_K], doubl
   if (fit < probes) probes = fit >= kRankProbes ? (unsigned)fit : 0;
   if (!probes) return 0.0;
   double reads[WM_PLAN_MAX_CANDIDATES] = {0}, spent = 0.0;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (unsigned i = 1; i < n; i++) est[i] = measure(s, orders[i], probes, WM_SAMPLE_MAX_READS, &reads[i]);
+  measure(s, orders + 1, n - 1, probes, WM_SAMPLE_MAX_READS, est + 1, reads + 1, threads);
   for (unsigned i = 1; i < n; i++) spent += reads[i];
   for (unsigned i = 2; i < n; i++) /* insertion sort: stable, n is at most 25 */
     for (unsigned j = i; j > 1 && est[j - 1] > est[j]; j--) {
@@ -521,7 +584,10 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     if (n == 1) return; /* nothing to choose (a clique, a triangle) */
     unsigned g_probes = smp->probes / 16 > WM_SAMPLE_MIN_PROBES ? smp->probes / 16 : WM_SAMPLE_MIN_PROBES;
     if (g_probes > smp->probes) g_probes = smp->probes;
-    const double glimpse = measure(s, s->best, g_probes, WM_SAMPLE_MAX_READS, &glimpse_reads);
+    uint8_t mine_order[1][WM_MAX_K];
+    memcpy(mine_order[0], s->best, WM_MAX_K);
+    double glimpse;
+    measure(s, mine_order, 1, g_probes, WM_SAMPLE_MAX_READS, &glimpse, &glimpse_reads, threads);
     const double per_probe = glimpse_reads / g_probes, mine = s->best_cost;
     const double predicted = glimpse > mine ? glimpse : mine; /* HUGE_VAL where the glimpse failed */
     double unused;
@@ -558,9 +624,8 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
   unsigned done = 0;
   while (done < n) {
     const unsigned end = n - done > batch ? done + batch : n;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (end - done > 2)
-    for (unsigned i = done; i < end; i++)
-      work[i] = measure(s, orders[i], smp->probes, max_reads, &reads[i]), measured[i] = 1;
+    measure(s, orders + done, end - done, smp->probes, max_reads, work + done, reads + done, threads);
+    for (unsigned i = done; i < end; i++) measured[i] = 1;
     for (; done < end; done++) spent += reads[done], least = work[done] < least ? work[done] : least;
     if (smp->share > 0.0 && spent * smp->read_cost >= smp->share * least && spent >= floor_reads) break;
   }

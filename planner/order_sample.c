@@ -9,6 +9,7 @@
  * where the nested levels of a pattern's matches concentrate. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "planner_internal.h"
 
@@ -186,23 +187,61 @@ double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t max
   return wm_plan_sampled_cost_within(plan, g, maxdeg, probes, seed, kSampleBudget, 0.0, NULL);
 }
 
-double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
-                                   uint64_t seed, double max_reads, double op_latency, double *reads) {
-  if (reads) *reads = 0.0;
-  if (!g->n || !probes) return 0.0;
-  probe_state s = {.g = g, .plan = plan, .op_latency = op_latency};
-  s.within = plan->pair_count == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
-  uint32_t *mem = malloc((size_t)(plan->n_slots ? plan->n_slots : 1) * (maxdeg + 1) * sizeof *mem);
-  if (!mem) return HUGE_VAL;
-  for (unsigned i = 0; i < plan->n_slots; i++) s.buf[i] = mem + (size_t)i * (maxdeg + 1);
-  uint64_t rng = seed | 1u;
-  double total = 0.0;
-  unsigned t = 0;
+/* Stream i's seed: splitmix64 of the order's seed and i, so that the
+ * streams' draws are independent of each other. */
+static uint64_t stream_seed(uint64_t seed, unsigned i) {
+  uint64_t z = seed + (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (z ^ (z >> 31)) | 1u;
+}
+
+/* Stream i's share of n: n / WM_SAMPLE_STREAMS, the first n % streams
+ * one more. */
+static unsigned stream_share(unsigned n, unsigned i) {
+  return n / WM_SAMPLE_STREAMS + (i < n % WM_SAMPLE_STREAMS);
+}
+
+int wm_plan_probe_stream(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed,
+                         unsigned stream, double max_reads, double op_latency, wm_probe_sum *sum) {
+  memset(sum, 0, sizeof *sum);
+  const unsigned mine = stream_share(probes, stream);
   /* At most max_reads elements read per order, so that huge graphs plan
    * in bounded time (at least kMinProbes probes); a budget, not a clock,
    * keeps the choice the same on every machine. */
-  while (t < probes && (t < kMinProbes || s.touched < max_reads)) total += probe(&s, &rng), t++;
+  const unsigned least = stream_share(probes < kMinProbes ? probes : kMinProbes, stream);
+  if (!g->n || !mine) return WM_OK;
+  probe_state s = {.g = g, .plan = plan, .op_latency = op_latency};
+  s.within = plan->pair_count == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
+  uint32_t *mem = malloc((size_t)(plan->n_slots ? plan->n_slots : 1) * (maxdeg + 1) * sizeof *mem);
+  if (!mem) return WM_EINPUT;
+  for (unsigned i = 0; i < plan->n_slots; i++) s.buf[i] = mem + (size_t)i * (maxdeg + 1);
+  uint64_t rng = stream_seed(seed, stream);
+  const double reads = max_reads / WM_SAMPLE_STREAMS;
+  unsigned t = 0;
+  while (t < mine && (t < least || s.touched < reads)) sum->work += probe(&s, &rng), t++;
   free(mem);
-  if (reads) *reads = s.touched;
-  return total / t;
+  sum->probes = t;
+  sum->reads = s.touched;
+  return WM_OK;
+}
+
+double wm_probe_estimate(const wm_probe_sum streams[WM_SAMPLE_STREAMS], double *reads) {
+  double work = 0.0, read = 0.0;
+  unsigned probes = 0;
+  for (unsigned i = 0; i < WM_SAMPLE_STREAMS; i++)
+    work += streams[i].work, read += streams[i].reads, probes += streams[i].probes;
+  if (reads) *reads = read;
+  return probes ? work / probes : 0.0;
+}
+
+double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
+                                   uint64_t seed, double max_reads, double op_latency, double *reads) {
+  wm_probe_sum sums[WM_SAMPLE_STREAMS];
+  for (unsigned i = 0; i < WM_SAMPLE_STREAMS; i++)
+    if (wm_plan_probe_stream(plan, g, maxdeg, probes, seed, i, max_reads, op_latency, &sums[i])) {
+      if (reads) *reads = 0.0;
+      return HUGE_VAL;
+    }
+  return wm_probe_estimate(sums, reads);
 }

@@ -134,8 +134,31 @@ double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t max
  * WM_SAMPLE_MIN_PROBES probes, or `probes` where fewer); *reads (may be
  * NULL) gets the elements read; each set op also costs op_latency units
  * per level of a binary search of its larger set (the GPU's: the
- * sampling's op_latency). */
+ * sampling's op_latency).  HUGE_VAL where the probes' memory cannot be
+ * had. */
 double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
                                    uint64_t seed, double max_reads, double op_latency, double *reads);
+
+/* An order's probes are dealt to WM_SAMPLE_STREAMS streams, each with its
+ * own generator (seeded from the order's seed and its index), 1/streams
+ * of the probes, of the fewest probes and of the reads allowed, so that
+ * one order's measure runs on as many cores, and a constant (not the
+ * thread count) so that every machine measures the same: the estimate is
+ * the streams' work summed in their order over their probes.  A stream's
+ * sums: */
+#define WM_SAMPLE_STREAMS 16u
+typedef struct wm_probe_sum {
+  double work;     /* the probes' estimates, summed */
+  double reads;    /* the elements they read */
+  unsigned probes; /* probes taken */
+} wm_probe_sum;
+/* Stream `stream` of wm_plan_sampled_cost_within's probes into *sum;
+ * WM_EINPUT where its sets' memory cannot be had.  Streams share nothing:
+ * any may run on any thread. */
+int wm_plan_probe_stream(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed,
+                         unsigned stream, double max_reads, double op_latency, wm_probe_sum *sum);
+/* The estimate of an order's streams (0 without a probe); *reads (may be
+ * NULL) gets their reads. */
+double wm_probe_estimate(const wm_probe_sum streams[WM_SAMPLE_STREAMS], double *reads);
 
 #endif

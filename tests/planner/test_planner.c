@@ -729,6 +729,18 @@ Test(planner, candidates_listed, .timeout = 60) {
     cr_assert_geq(c.c[i].sampled_cost, plan.sampled_cost, "candidate %u measured less than the chosen", i);
     if (!memcmp(c.c[i].order, plan.order, p.k)) cr_assert_eq(c.c[i].sampled_cost, plan.sampled_cost);
   }
+  /* the same measures, bit for bit, on one thread and on several (the
+   * probes' streams are a constant, not the thread count) */
+  for (int threads = 1; threads <= 7; threads += 6) {
+    wm_plan_candidates on;
+    wm_plan again;
+    po.candidates = &on, po.sample_threads = threads;
+    cr_assert_eq(wm_plan_build(&p, &gs, &po, &again, &err), WM_OK, "%s", err.msg);
+    cr_assert(!memcmp(again.order, plan.order, p.k), "%d threads chose another order", threads);
+    cr_assert_eq(on.n, c.n);
+    for (unsigned i = 0; i < c.n; i++) cr_assert_eq(on.c[i].sampled_cost, c.c[i].sampled_cost, "%d threads", threads);
+  }
+  po.candidates = &c, po.sample_threads = 0;
 
   po.sample_share = 1e-30;
   cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "%s", err.msg);

@@ -133,7 +133,7 @@ Test(planner_slices, policy_budget) {
     const double T = W * unit;
     uint32_t every = 0;
     double budget = 0.0;
-    const unsigned k = wm_engine_slice_policy(&p, 0, 1u << 20, 5, &every, &budget);
+    const unsigned k = wm_engine_slice_policy(&p, 0, 1u << 20, 5, 0.0, &every, &budget);
     if (T * 0.05 < WM_SLICE_MIN_SECONDS * (2 * WM_SLICE_ROUNDS - 1)) {
       cr_assert_eq(k, 0u, "W %g: %u orders", W, k);
       continue;
@@ -148,10 +148,10 @@ Test(planner_slices, policy_budget) {
   uint32_t every;
   double budget;
   const wm_plan big = plan_of_work(1e10);
-  cr_assert_eq(wm_engine_slice_policy(&big, 0, 1u << 20, 1, &every, &budget), 0u, "one order");
-  cr_assert_eq(wm_engine_slice_policy(&big, 0, 6, 5, &every, &budget), 0u, "six vertices");
+  cr_assert_eq(wm_engine_slice_policy(&big, 0, 1u << 20, 1, 0.0, &every, &budget), 0u, "one order");
+  cr_assert_eq(wm_engine_slice_policy(&big, 0, 6, 5, 0.0, &every, &budget), 0u, "six vertices");
   const wm_plan mid = plan_of_work(1e9);
-  cr_assert_geq(wm_engine_slice_policy(&mid, 0, 1u << 20, 5, &every, &budget), 2u, "the CPU's 1.2 s count");
+  cr_assert_geq(wm_engine_slice_policy(&mid, 0, 1u << 20, 5, 0.0, &every, &budget), 2u, "the CPU's 1.2 s count");
 }
 
 /* The GPU's: k runs of a stripe of 1/every of the count, each with about
@@ -167,7 +167,7 @@ Test(planner_slices, gpu_policy_budget) {
     const double T = W * unit;
     uint32_t every = 0;
     double budget = 0.0;
-    const unsigned k = wm_engine_slice_policy(&p, 1, 1u << 20, 5, &every, &budget);
+    const unsigned k = wm_engine_slice_policy(&p, 1, 1u << 20, 5, 0.0, &every, &budget);
     if (T * 0.05 <= 2 * 1e-3) {
       cr_assert_eq(k, 0u, "W %g: %u orders", W, k);
       continue;
@@ -184,15 +184,22 @@ Test(planner_slices, gpu_policy_budget) {
   uint32_t every;
   double budget;
   const wm_plan big = plan_of_work(1e12);
-  cr_assert_eq(wm_engine_slice_policy(&big, 1, 1u << 20, 1, &every, &budget), 0u, "one order");
-  cr_assert_eq(wm_engine_slice_policy(&big, 1, 6, 5, &every, &budget), 0u, "six vertices");
+  cr_assert_eq(wm_engine_slice_policy(&big, 1, 1u << 20, 1, 0.0, &every, &budget), 0u, "one order");
+  cr_assert_eq(wm_engine_slice_policy(&big, 1, 6, 5, 0.0, &every, &budget), 0u, "six vertices");
   cr_assert(fabs(wm_engine_slice_budget(10.0) - 0.5) < 1e-12);
   /* where the probes measured the plan, the GPU predicts by them alone
    * (5.4 ms: nothing to time), the CPU by the larger */
   wm_plan measured = plan_of_work(1e13);
   measured.sampled_cost = 1e9;
-  cr_assert_eq(wm_engine_slice_policy(&measured, 1, 1u << 20, 5, &every, &budget), 0u, "the probes' 5.4 ms");
-  cr_assert_geq(wm_engine_slice_policy(&measured, 0, 1u << 20, 5, &every, &budget), 2u, "the CPU's larger");
+  cr_assert_eq(wm_engine_slice_policy(&measured, 1, 1u << 20, 5, 0.0, &every, &budget), 0u, "the probes' 5.4 ms");
+  cr_assert_geq(wm_engine_slice_policy(&measured, 0, 1u << 20, 5, 0.0, &every, &budget), 2u, "the CPU's larger");
+  /* the GPU's planning spent before is charged to the budget (a 5.4 s
+   * count: 270 ms), the CPU's is not */
+  const wm_plan long_count = plan_of_work(1e12);
+  cr_assert_geq(wm_engine_slice_policy(&long_count, 1, 1u << 20, 5, 0.1, &every, &budget), 2u);
+  cr_assert(fabs(budget - (0.05 * 1e12 * unit - 0.1)) <= 1e-9, "budget %g", budget);
+  cr_assert_eq(wm_engine_slice_policy(&long_count, 1, 1u << 20, 5, 0.27, &every, &budget), 0u, "nothing left");
+  cr_assert_geq(wm_engine_slice_policy(&long_count, 0, 1u << 20, 5, 0.27, &every, &budget), 2u, "the CPU's own");
 }
 
 static warpmatch_match_result count_trials(warpmatch_context *ctx, const warpmatch_graph *g,
@@ -204,6 +211,7 @@ static warpmatch_match_result count_trials(warpmatch_context *ctx, const warpmat
   o.order = order;
   o.trials = trials;
   o.count.method = WARPMATCH_METHOD_ENUMERATE;
+  o.count.device = WARPMATCH_DEVICE_CPU; /* the CPU's slices, also where a GPU is usable (test_gpu_slices: the GPU's) */
   return wm_test_count(ctx, g, p, &o);
 }
 
