@@ -25,9 +25,9 @@ build="${WM_EMU_BUILD:-$repo/build-bfs-emu}"
 emu="$repo/scripts/bfs-emu"
 mkdir -p "$build/src" "$build/obj"
 
-# The host library without CUDA (its GPU stand-ins are replaced below).
-cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
+# The host library without CUDA (bfs-emu/emu_lib.sh).
+. "$repo/scripts/bfs-emu/emu_lib.sh"
+lib=$(emu_lib "$build")
 
 # k<<<g, b, smem, stream>>>(args);  ->  emu_launch(emu_cfg(g, b, smem, stream), [&]() { k(args); });
 for f in "$repo"/traversal/*.cu; do
@@ -53,7 +53,7 @@ for f in traversal/test_gpu_bfs traversal/test_gpu_bfs_gpus testutil gpu_main; d
     -c "$repo/tests/$f.c" -o "$build/obj/t_${f##*/}.o"
   objs+=("$build/obj/t_${f##*/}.o")
 done
-g++ "${san[@]}" -o "$build/test_gpu_bfs_emu" "${objs[@]}" "$build/lib/libwarpmatch.a" \
+g++ "${san[@]}" -o "$build/test_gpu_bfs_emu" "${objs[@]}" "$lib" \
   $(pkg-config --libs criterion libxxhash zlib) -fopenmp -lm
 
 export WM_BFS_TEST_MAX_SCALE="${WM_BFS_TEST_MAX_SCALE:-14}" WM_BFS_TEST_QUICK="${WM_BFS_TEST_QUICK:-1}"

@@ -24,9 +24,9 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WM_EMU_BUILD:-$repo/build-dag-emu}"
 emu="$repo/scripts/bfs-emu"
 
-# The host library without CUDA.
-cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
+# The host library without CUDA (bfs-emu/emu_lib.sh).
+. "$repo/scripts/bfs-emu/emu_lib.sh"
+lib=$(emu_lib "$build")
 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/dag" -I"$repo/device" -I"$repo/datasets" -I"$repo/base" -I"$repo/planner" -I"$repo/patterns")
@@ -62,7 +62,7 @@ build_checker() {
   done
   # Linked ahead of the library, so its own dag_split.o (default constants) is not pulled in.
   gcc -std=c11 -O1 -g -fopenmp "$@" "${san[@]}" "${inc[@]}" -c "$repo/matcher/dag/dag_split.c" -o "$out/obj/dag_split.o"
-  g++ "${san[@]}" -o "$out/check" "${objs[@]}" "$out/obj/dag_split.o" "$build/lib/libwarpmatch.a" \
+  g++ "${san[@]}" -o "$out/check" "${objs[@]}" "$out/obj/dag_split.o" "$lib" \
     $(pkg-config --libs libxxhash zlib) -fopenmp -lm
 }
 

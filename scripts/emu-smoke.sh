@@ -4,9 +4,9 @@
 # emulated device under every policy of tests/matcher/test_gpu_motifs.c,
 # and shared by two processes of which one is interrupted (motif-emu.sh,
 # runs 0 and 5), the orbits' aggregates and the 5-vertex orbits' clique
-# sums, 5-cycles and per-vertex walks (orbit-emu.sh on an Erdos-Renyi
-# graph, two hub graphs whose tops and edges go to blocks, K12, two
-# triangles and the 2-vertex graph; then a hub graph and two triangles
+# sums, 5-cycles and per-vertex walks (orbit-emu.sh, quick: on an
+# Erdos-Renyi graph, two hub graphs whose tops and edges go to blocks, K12,
+# two triangles and the 2-vertex graph; then a hub graph and two triangles
 # with the 5-vertex pieces dealt over two emulated devices), the triangle, clique and diamond kernels with tiny
 # policy constants on one device and as two processes of two devices,
 # one of them interrupted too (dag-emu.sh, DAG_EMU_QUICK=1), and the BFS
@@ -19,7 +19,7 @@
 # CPU, not races or speed; the full runs are the scripts themselves.
 #
 #   bash scripts/emu-smoke.sh
-# Environment: WM_EMU_BUILD (a folder for the three builds; default
+# Environment: WM_EMU_BUILD (a folder for the builds; default
 # build-emu-smoke).  Exits non-zero when a build or a check fails.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,25 +34,26 @@ step() {
   stage_quiet "$name" "$base/$name.log" "$@"
 }
 # Two lanes, for two cores (the emulated kernels run on one thread each):
-# the densest orbit graph and the two-device run (one build folder between
-# them, so one after the other) beside the rest, with the other orbit
-# graphs in a build of their own (on 2 cores the stage took 690 s in one
-# lane, 430 s in these two).
+# the densest orbit graph, the two-device run (one build folder between
+# them, so one after the other) and the edge switching beside the rest,
+# with the other orbit graphs in a build of their own; the orbit runs
+# quick (ORBIT_EMU_QUICK=1: the blocks' and the walks' runs on each graph
+# as built only), and hub(700) on two devices only.
 orbit_lane() {
   local rc=0
-  step orbit-emu-dense env WM_EMU_BUILD="$base/orbit" ORBIT_EMU_ONLY="2 hubs over" bash "$repo/scripts/orbit-emu.sh" ||
-    rc=1
-  step orbit-emu-2gpus env WM_EMU_BUILD="$base/orbit" EMU_DEVICES=2 EMU_P2P=0 ORBIT_EMU_ONLY="hub(700|two triangles" \
+  step orbit-emu-dense env WM_EMU_BUILD="$base/orbit" ORBIT_EMU_QUICK=1 ORBIT_EMU_ONLY="2 hubs over" \
     bash "$repo/scripts/orbit-emu.sh" || rc=1
+  step orbit-emu-2gpus env WM_EMU_BUILD="$base/orbit" ORBIT_EMU_QUICK=1 EMU_DEVICES=2 EMU_P2P=0 \
+    ORBIT_EMU_ONLY="hub(700|two triangles" bash "$repo/scripts/orbit-emu.sh" || rc=1
+  step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh" || rc=1
   return $rc
 }
 other_lane() {
   local rc=0
-  step orbit-emu env WM_EMU_BUILD="$base/orbit-b" \
-    ORBIT_EMU_ONLY="er(40|hub(700|powerlaw(400, 2 hubs|K12|two triangles|edge(2)" bash "$repo/scripts/orbit-emu.sh" || rc=1
+  step orbit-emu env WM_EMU_BUILD="$base/orbit-b" ORBIT_EMU_QUICK=1 \
+    ORBIT_EMU_ONLY="er(40|powerlaw(400, 2 hubs|K12|two triangles|edge(2)" bash "$repo/scripts/orbit-emu.sh" || rc=1
   step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS="0 5" bash "$repo/scripts/motif-emu.sh" || rc=1
   step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh" || rc=1
-  step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh" || rc=1
   step bfs-emu env WM_EMU_BUILD="$base/bfs" bash "$repo/scripts/bfs-emu.sh" \
     --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny|processes_interrupted|layers|interrupted)' || rc=1
   # shared memory enough for the deep-level kernel's bitmap (the default 24 KiB holds no graph's)
@@ -60,6 +61,9 @@ other_lane() {
     --filter 'gpu_bfs/@(grid|path|target|interrupted|deep*)' || rc=1
   return $rc
 }
+# The host library without CUDA, built once for every run (bfs-emu/emu_lib.sh).
+step lib env -u WM_EMU_LIB bash -c '. "$1/scripts/bfs-emu/emu_lib.sh" && repo=$1 && emu_lib "$2"' emu-lib "$repo" "$base" || exit 1
+export WM_EMU_LIB="$base/lib"
 orbit_lane &
 orbit_pid=$!
 other_lane || status=1

@@ -11,7 +11,8 @@
 #                                               here; says what is missing
 #   scripts/fuzz.sh --list                      the targets
 #
-# Prints "N runs, no crash" per target.  A crash, leak, sanitizer report,
+# Prints "N runs, no crash" per target; WM_FUZZ_JOBS targets run at a time
+# (default: the cores).  A crash, leak, sanitizer report,
 # broken invariant or hang (10 s on one input) fails the run; the input
 # that caused it is kept in BUILD/fuzz/crashes/<target>/ (until the next run
 # of that target) and printed in base64 when small, and the target's log is
@@ -122,6 +123,20 @@ fuzz_one() {
   return 1
 }
 
-status=0
-for t in "${targets[@]}"; do fuzz_one "$t" || status=1; done
+# WM_FUZZ_JOBS targets at a time (default: one a core; each runs on one
+# thread), their lines printed in the targets' order as each finishes.
+jobs=${WM_FUZZ_JOBS:-$(nproc)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: WM_FUZZ_JOBS takes a whole number > 0" >&2; exit 2; }
+status=0 next=0
+pids=() outs=()
+for t in "${targets[@]}"; do
+  outs+=("$build/logs/$t.line")
+  fuzz_one "$t" >"${outs[-1]}" 2>&1 &
+  pids+=($!)
+  while ((${#pids[@]} - next >= jobs)) || { ((${#pids[@]} == ${#targets[@]})) && ((next < ${#pids[@]})); }; do
+    wait "${pids[next]}" || status=1
+    cat "${outs[next]}"
+    next=$((next + 1))
+  done
+done
 exit "$status"

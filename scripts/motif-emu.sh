@@ -39,10 +39,9 @@ build="${WM_EMU_BUILD:-$repo/build-motif-emu}"
 emu="$repo/scripts/bfs-emu"
 mkdir -p "$build/src" "$build/obj"
 
-# The host library without CUDA (its stand-in wm_motif_sums_gpu is not
-# pulled in: the emulated one is linked ahead of it).
-cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
+# The host library without CUDA (bfs-emu/emu_lib.sh).
+. "$repo/scripts/bfs-emu/emu_lib.sh"
+lib=$(emu_lib "$build")
 
 # The CUDA sources as C++ (bfs-emu/emu_rewrite.sh says how); the .cuh
 # beside gpu_motif_sums.cu go through the same rewrite, into $build/src,
@@ -67,7 +66,7 @@ for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo/sc
   if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
 for p in "${pids[@]}"; do wait "$p"; done
-g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
+g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$lib" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
 
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the harness are not the point here.

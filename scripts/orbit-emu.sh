@@ -18,7 +18,9 @@
 #   bash scripts/orbit-emu.sh [EDGE_LIST ...]
 # Environment: WM_EMU_BUILD (default build-orbit-emu), EMU_SMS (emulated
 # SMs, default 2), ORBIT_EMU_ONLY=TEXT|TEXT|... (only the built graphs whose
-# name holds one of them), EMU_DEVICES=N (the 5-vertex pieces over N
+# name holds one of them), ORBIT_EMU_QUICK=1 (the runs with every top on
+# the blocks, and the walks, on each graph as built only: check.cpp),
+# EMU_DEVICES=N (the 5-vertex pieces over N
 # emulated devices; EMU_P2P=0: dealt statically, without shared counters;
 # EMU_DEFER_DEVICE=0: device 0's work held back until waited for, so that
 # the others take the shared counters' items first).
@@ -28,10 +30,9 @@ build="${WM_EMU_BUILD:-$repo/build-orbit-emu}"
 emu="$repo/scripts/bfs-emu"
 mkdir -p "$build/src" "$build/obj"
 
-# The host library without CUDA (its stand-ins of the GPU functions are not
-# pulled in: the emulated ones are linked ahead of it).
-cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
+# The host library without CUDA (bfs-emu/emu_lib.sh).
+. "$repo/scripts/bfs-emu/emu_lib.sh"
+lib=$(emu_lib "$build")
 
 # The CUDA sources as C++ (bfs-emu/emu_rewrite.sh), into $build/src, where
 # the .cu files' #include "..." find the rewritten headers first.
@@ -60,7 +61,7 @@ for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo"/s
   if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
 for p in "${pids[@]}"; do wait "$p"; done
-g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
+g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$lib" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
 
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the harness are not the point here.

@@ -14,10 +14,9 @@ build="${WM_EMU_BUILD:-$repo/build-rand-emu}"
 emu="$repo/scripts/bfs-emu"
 mkdir -p "$build/src" "$build/obj"
 
-# The host library without CUDA (its stand-in wm_gpu_rand_switch is not
-# pulled in: the emulated one is linked ahead of it).
-cmake -S "$repo" -B "$build/lib" -DWM_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build/lib" --target warpmatch_lib -j2 >/dev/null
+# The host library without CUDA (bfs-emu/emu_lib.sh).
+. "$repo/scripts/bfs-emu/emu_lib.sh"
+lib=$(emu_lib "$build")
 
 # k<<<g, b, smem, stream>>>(args); -> an emulated launch (as motif-emu.sh)
 for f in datasets/gpu_rand_switch.cu device/gpu_check.cu; do
@@ -36,7 +35,7 @@ for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo/sc
   g++ -std=c++17 -O1 -g -w "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
   objs+=("$o")
 done
-g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$build/lib/libwarpmatch.a" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
+g++ "${san[@]}" -o "$build/check" "${objs[@]}" "$lib" $(pkg-config --libs libxxhash zlib) -fopenmp -lm
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"
 export EMU_SMS="${EMU_SMS:-2}"
