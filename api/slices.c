@@ -174,9 +174,10 @@ static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_
 
 /* The GPU's timing: each order's stripe once, the plan's first, whose time
  * re-reads the budget (5% of every x it, less the planning before: the
- * prediction from work units is a guess there, fitted on a few graphs).  A stripe may take far more
- * than 1/every of its count (a few heavy chunks whose work no other warp
- * shares set its time: on the corpus 2-30x), so each is stopped where it
+ * prediction from work units is a guess there, fitted on a few graphs).
+ * A stripe may take far more than 1/every of its count (a few heavy chunks
+ * whose work no other warp shares set its time: on the corpus 2-30x), so
+ * each is stopped where it
  * would overrun: the plan's at half the budget (stopped, no other is
  * timed and the plan's order counts), the others at the budget left and
  * at kCut times the fastest's (one order of the shortlist may take

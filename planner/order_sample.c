@@ -206,9 +206,6 @@ int wm_plan_probe_stream(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg
                          unsigned stream, double max_reads, double op_latency, wm_probe_sum *sum) {
   memset(sum, 0, sizeof *sum);
   const unsigned mine = stream_share(probes, stream);
-  /* At most max_reads elements read per order, so that huge graphs plan
-   * in bounded time (at least kMinProbes probes); a budget, not a clock,
-   * keeps the choice the same on every machine. */
   const unsigned least = stream_share(probes < kMinProbes ? probes : kMinProbes, stream);
   if (!g->n || !mine) return WM_OK;
   probe_state s = {.g = g, .plan = plan, .op_latency = op_latency};
@@ -217,6 +214,9 @@ int wm_plan_probe_stream(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg
   if (!mem) return WM_EINPUT;
   for (unsigned i = 0; i < plan->n_slots; i++) s.buf[i] = mem + (size_t)i * (maxdeg + 1);
   uint64_t rng = stream_seed(seed, stream);
+  /* At most max_reads elements read per order, so that huge graphs plan
+   * in bounded time (at least kMinProbes probes); a budget, not a clock,
+   * keeps the choice the same on every machine. */
   const double reads = max_reads / WM_SAMPLE_STREAMS;
   unsigned t = 0;
   while (t < mine && (t < least || s.touched < reads)) sum->work += probe(&s, &rng), t++;
