@@ -219,7 +219,11 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  *   development machine (4.2 CPU units); on the GPU host 2.3 ns as auto
  *   reads them (425 GPU units: its planning beyond the model's over its
  *   reads, in the runs that read 2e6 or more; sampled, measuring every
- *   order at once on 16 cores, reads at 1.21 ns).
+ *   order at once on 16 cores, reads at 1.21 ns).  Fitted before an
+ *   order's probes ran on every core (planner/order_sample.c's streams):
+ *   the long cells' probes now read at 0.6-0.8 ns there, and the reads
+ *   the budget buys were kept, so the probes take about a third of kShare
+ *   of those counts and measure the orders they measured before.
  * - kMaxOrders: the shortlists' every order, as sampled measures, where
  *   the budget pays for them (8 orders missed kron-14 p19's best, ranked
  *   past them: 3.2x).
