@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_random.h"
 #include "planner_internal.h"
 
 #define WEDGE_SAMPLES 4096
@@ -21,12 +22,7 @@ void wm_graph_summary_default(wm_graph_summary *s) {
   s->known = 0;
 }
 
-static uint64_t next_rand(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+static uint64_t next_rand(uint64_t *state) { return wm_gen_mix64(*state += WM_GEN_GOLDEN); }
 
 static int has_arc(const wm_graph *g, uint32_t u, uint32_t w) {
   return wm_sorted_contains(g->adj + g->offsets[u], wm_degree(g, u), w);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_random.h"
 #include "planner_internal.h"
 
 #define kSampleBudget WM_SAMPLE_MAX_READS
@@ -187,13 +188,10 @@ double wm_plan_sampled_cost(const wm_plan *plan, const wm_graph *g, uint64_t max
   return wm_plan_sampled_cost_within(plan, g, maxdeg, probes, seed, kSampleBudget, 0.0, NULL);
 }
 
-/* Stream i's seed: splitmix64 of the order's seed and i, so that the
- * streams' draws are independent of each other. */
+/* Stream i's seed: splitmix64 of the order's seed and i (the generators'
+ * mix), so that the streams' draws are independent of each other. */
 static uint64_t stream_seed(uint64_t seed, unsigned i) {
-  uint64_t z = seed + (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return (z ^ (z >> 31)) | 1u;
+  return wm_gen_mix64(seed + (uint64_t)(i + 1) * WM_GEN_GOLDEN) | 1u;
 }
 
 /* Stream i's share of n: n / WM_SAMPLE_STREAMS, the first n % streams
