@@ -6,13 +6,12 @@
  *              are expanded by four kernels on four streams, then the status
  *              array is scanned for the new level (two-step queue generation,
  *              which also classifies, counts hubs and fills the hub table);
- *   explosion: on the switch to bottom-up the status array is scanned once
- *              more for the unvisited vertices (the bottom-up queue, in
- *              vertex order);
- *   bottom-up: the unvisited vertices look for parents on the current level;
- *              the queue generation then filters the bottom-up queue: what
- *              stays is the next bottom-up queue, what leaves is the new
- *              frontier (classified, ready for a switch back).
+ *   bottom-up: the unvisited vertices look for parents in a bitmap of the
+ *              current level, and the step itself lists those it reached
+ *              (the new frontier, its bitmap and figures) and those it
+ *              left (the next step's queue); the first step after a
+ *              top-down level goes over every vertex instead of a queue,
+ *              and the frontier is classified only on a switch back.
  * Small frontiers run in the small-level kernel, several levels per launch
  * (one block, or every SM for the levels one block should not expand alone:
  * a small graph's whole search is one launch).
@@ -53,7 +52,9 @@ struct wm_bfs_gpu_ctx {
   uint32_t *d_adj, *d_in_adj;
   uint32_t *d_status, *d_parent, *d_q[2];
   uint32_t *d_has_in; /* bitmap: vertices with in-arcs */
-  unsigned long long *d_hub_table;
+  unsigned long long *d_hub_table; /* two tables of BottomUpPolicy::CACHE: a bottom-up step reads one, fills the other */
+  uint32_t *d_fb[2]; /* bottom-up: the frontier's bitmap and the next one's (fb_words each) */
+  uint64_t fb_words;
   unsigned *d_counts, *d_offs;
   int max_blocks;
   void *d_scan;
@@ -125,7 +126,8 @@ static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err
   uint64_t counts_b = 4 * ((uint64_t)Q_CLASSES * c->max_blocks + 1);
   uint64_t need = off_b + adj_b + 4 * n /* status */ + 4 * n /* parent */ + 8 * n /* queues */ +
                   4 * ((n + 31) / 32 + 1) /* in-arc bitmap */ +
-                  8 * BottomUpPolicy::CACHE + 2 * counts_b + c->scan_bytes + sizeof(DevStats);
+                  2 * 4 * ((n + 31) / 32 + 1) /* frontier bitmaps */ + 2 * 8 * BottomUpPolicy::CACHE +
+                  2 * counts_b + c->scan_bytes + sizeof(DevStats);
   size_t free_b = 0, total_b = 0;
   CK(cudaMemGetInfo(&free_b, &total_b));
   uint64_t usable = free_b - free_b / 20; /* leave 5% for the runtime */
@@ -143,7 +145,10 @@ static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err
   c->d_parent = c->d_status + (n ? n : 1);
   CK(cudaMalloc(&c->d_q[0], 4 * (n ? n : 1)));
   CK(cudaMalloc(&c->d_q[1], 4 * (n ? n : 1)));
-  CK(cudaMalloc(&c->d_hub_table, 8 * BottomUpPolicy::CACHE));
+  CK(cudaMalloc(&c->d_hub_table, 2 * 8 * BottomUpPolicy::CACHE));
+  c->fb_words = (n + 31) / 32 + 1;
+  CK(cudaMalloc(&c->d_fb[0], 4 * c->fb_words));
+  CK(cudaMalloc(&c->d_fb[1], 4 * c->fb_words));
   CK(cudaMalloc(&c->d_has_in, 4 * ((n + 31) / 32 + 1)));
   CK(cudaMalloc(&c->d_counts, counts_b));
   CK(cudaMalloc(&c->d_offs, counts_b));
@@ -249,7 +254,7 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   if (!c) return;
   part_destroy(c->part);
   void *bufs[] = {c->d_off,       c->d_in_off,   c->d_adj,    c->d_in_adj, c->d_status,
-                  c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table,
+                  c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table, c->d_fb[0], c->d_fb[1],
                   c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats,  c->d_small, c->d_clk, c->d_ell};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (bufs[i]) cudaFree(bufs[i]);
@@ -322,6 +327,9 @@ struct Search {
   Frontier f;
   int bottom_up;
   uint32_t bu_begin, bu_len; /* the bottom-up queue in d_q[cur] */
+  int bu_range;     /* the next bottom-up step goes over every vertex (the first after top-down) */
+  int unclassified; /* the frontier is listed in d_q[cur][0, f.count) but not classified (f.offs) */
+  int hub_cur, fb_cur; /* the hub table and frontier bitmap of level f.L (bottom-up) */
   uint32_t bu_levels;
   int truncated;
   wm_monitor *mon; /* the call's (warpmatch_interrupt), or NULL: polled between levels */
@@ -333,8 +341,7 @@ struct Search {
     t_mark = t;
     return d;
   }
-  int gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, int unvisited, int out,
-          const uint32_t *unvisited_mask = NULL);
+  int gen(const uint32_t *in, uint32_t len, uint32_t want, int out);
   void take_frontier(uint32_t L);
   uint64_t small_budget() const;
   int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
@@ -346,14 +353,15 @@ struct Search {
   void trace_small_levels(const unsigned long long *d_clk, uint32_t from, uint32_t to);
   int topdown();
   int bottomup();
-  int explosion();
+  int to_bottom_up();
+  int classify_frontier();
+  unsigned long long *hubs(int which) const { return hub_cache ? c->d_hub_table + which * BottomUpPolicy::CACHE : NULL; }
   int loop(uint32_t nsrc);
 };
 
-/* One queue generation into d_q[out] (out < 0: counts only); reads the
- * stats back into c->h_stats. */
-int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, int unvisited, int out,
-                const uint32_t *unvisited_mask) {
+/* One queue generation of the vertices on level `want` into d_q[out] (out
+ * < 0: counts only); reads the stats back into c->h_stats. */
+int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int out) {
   const int R = QueueGenPolicy::ROUND;
   uint64_t want_blocks = ((uint64_t)len + R - 1) / R;
   int blocks = want_blocks < (uint64_t)c->max_blocks ? (int)want_blocks : c->max_blocks;
@@ -365,11 +373,8 @@ int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, i
   a.in = in;
   a.len = len;
   a.want = want;
-  a.emit_frontier = frontier;
-  a.emit_unvisited = unvisited;
-  a.unvisited_mask = unvisited_mask;
   a.classify = classify;
-  a.hub_table = hub_cache && frontier ? c->d_hub_table : NULL;
+  a.hub_table = hubs(hub_cur);
   a.hub_tau = c->tau;
   a.tile = tile ? tile : R;
   a.block_counts = c->d_counts;
@@ -377,7 +382,7 @@ int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, i
   a.out = out >= 0 ? c->d_q[out] : NULL;
   a.stats = c->d_stats;
   a.target = target;
-  if (a.hub_table) CK(cudaMemsetAsync(c->d_hub_table, 0, 8 * BottomUpPolicy::CACHE, c->st));
+  if (a.hub_table) CK(cudaMemsetAsync(a.hub_table, 0, 8 * BottomUpPolicy::CACHE, c->st));
   CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
   CK(queue_gen_launch(c->out, s.status, a, blocks, out >= 0, c->d_scan, c->scan_bytes,
                       c->st));
@@ -390,16 +395,15 @@ int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int frontier, i
 void Search::take_frontier(uint32_t L) {
   const DevStats &h = *c->h_stats;
   f.L = L;
-  f.count = h.offs[Q_UNVISITED];
+  f.count = h.offs[Q_CLASSES];
   f.edges = h.frontier_edges;
   f.hubs = h.hubs;
   f.target_level = h.target_level;
   memcpy(f.offs, h.offs, sizeof f.offs);
   if (trace)
-    fprintf(stderr, "bfs-gpu: level %u: %u vertices (S/M/L/E %u/%u/%u/%u), %llu edges, %u hubs; %u unvisited queued; %.3f ms\n",
-            L, f.count, f.offs[1] - f.offs[0], f.offs[2] - f.offs[1], f.offs[3] - f.offs[2],
-            f.offs[4] - f.offs[3], (unsigned long long)f.edges, f.hubs, f.offs[5] - f.offs[4],
-            lap_ms());
+    fprintf(stderr, "bfs-gpu: level %u: %u vertices (S/M/L/E %u/%u/%u/%u), %llu edges, %u hubs; %.3f ms\n", L,
+            f.count, f.offs[1] - f.offs[0], f.offs[2] - f.offs[1], f.offs[3] - f.offs[2], f.offs[4] - f.offs[3],
+            (unsigned long long)f.edges, f.hubs, lap_ms());
 }
 
 /* WM_BFS_TRACE: the small-level kernel's marks, a line per level from
@@ -538,14 +542,14 @@ int Search::levels_exit(const DevStats &h) {
     return WM_OK;
   case SMALL_EDGES: /* the frontier is in d_q[cur ^ 1] (and in the status array) */
     if (queue_gen)
-      rc = gen(c->d_q[cur ^ 1], h.small_count, L, 1, 0, cur);
+      rc = gen(c->d_q[cur ^ 1], h.small_count, L, cur);
     else
-      rc = gen(NULL, c->g->n, L, 1, 0, -1);
+      rc = gen(NULL, c->g->n, L, -1);
     if (rc) return rc;
     take_frontier(L);
     return WM_OK;
   case SMALL_OVERFLOW: /* the level is complete in the status array only */
-    if ((rc = gen(NULL, c->g->n, L, 1, 0, queue_gen ? cur ^ 1 : -1))) return rc;
+    if ((rc = gen(NULL, c->g->n, L, queue_gen ? cur ^ 1 : -1))) return rc;
     if (queue_gen) cur ^= 1;
     take_frontier(L);
     return WM_OK;
@@ -555,6 +559,10 @@ int Search::levels_exit(const DevStats &h) {
 }
 
 int Search::topdown() {
+  if (classify && unclassified) {
+    int rc = classify_frontier();
+    if (rc) return rc;
+  }
   const uint32_t L = f.L;
   if (!queue_gen) {
     CK(topdown_status_launch(c->out, s, L, c->sms, c->st));
@@ -571,46 +579,77 @@ int Search::topdown() {
       CK(cudaStreamWaitEvent(c->st, c->ev_join[k], 0));
     }
   }
-  int rc = gen(NULL, c->g->n, L + 1, 1, 0, queue_gen ? cur ^ 1 : -1);
+  int rc = gen(NULL, c->g->n, L + 1, queue_gen ? cur ^ 1 : -1);
   if (rc) return rc;
   if (queue_gen) cur ^= 1;
   take_frontier(L + 1);
   return WM_OK;
 }
 
-/* Switch to bottom-up: the unvisited vertices, in vertex order, leaving out
- * those without in-arcs (isolated vertices, of which a Kronecker graph has
- * many), which no bottom-up step can reach. */
-int Search::explosion() {
+/* Switch to bottom-up: the frontier (d_q[cur][0, f.count), classified
+ * or not) into its bitmap; the first step then goes over every vertex,
+ * leaving out those without in-arcs (isolated vertices, of which a
+ * Kronecker graph has many), which no bottom-up step can reach. */
+int Search::to_bottom_up() {
   if (!queue_gen) return WM_OK; /* the baseline scans all vertices each step */
-  int rc = gen(NULL, c->g->n, 0, 0, 1, cur ^ 1, c->d_has_in);
+  CK(cudaMemsetAsync(c->d_fb[fb_cur], 0, 4 * c->fb_words, c->st));
+  CK(bits_from_list_launch(c->d_q[cur], f.count, c->d_fb[fb_cur], c->sms, c->st));
+  bu_range = 1;
+  return WM_OK;
+}
+
+/* The frontier a bottom-up step listed, classified for a top-down level. */
+int Search::classify_frontier() {
+  int rc = gen(c->d_q[cur], f.count, f.L, cur ^ 1);
   if (rc) return rc;
   cur ^= 1;
-  bu_begin = c->h_stats->offs[Q_UNVISITED];
-  bu_len = c->h_stats->offs[Q_CLASSES] - bu_begin;
-  if (trace) fprintf(stderr, "bfs-gpu: bottom-up queue: %u unvisited vertices with in-arcs; %.3f ms\n", bu_len, lap_ms());
+  unclassified = 0;
+  take_frontier(f.L);
   return WM_OK;
 }
 
 int Search::bottomup() {
   const uint32_t L = f.L;
-  const unsigned long long *table = hub_cache ? c->d_hub_table : NULL;
   bu_levels++;
   if (!queue_gen) {
-    CK(bottom_up_launch(c->in, s, NULL, c->g->n, L, table, c->sms, c->st));
-    int rc = gen(NULL, c->g->n, L + 1, 1, 0, -1);
+    CK(bottom_up_launch(c->in, s, L, hubs(hub_cur), c->sms, c->st));
+    int rc = gen(NULL, c->g->n, L + 1, -1);
     if (rc) return rc;
     take_frontier(L + 1);
     return WM_OK;
   }
-  const uint32_t *q = c->d_q[cur] + bu_begin;
-  CK(bottom_up_launch(c->in, s, q, bu_len, L, table, c->sms, c->st));
-  int rc = gen(q, bu_len, L + 1, 1, 1, cur ^ 1);
-  if (rc) return rc;
-  cur ^= 1;
-  take_frontier(L + 1);
-  bu_begin = f.offs[Q_UNVISITED];
-  bu_len = f.offs[Q_CLASSES] - bu_begin;
+  const uint32_t n = c->g->n;
+  BottomUpArgs a;
+  memset(&a, 0, sizeof a);
+  a.in = c->in, a.out = c->out, a.s = s;
+  a.list = bu_range ? NULL : c->d_q[cur] + bu_begin;
+  a.len = bu_range ? n : bu_len;
+  a.has_in = c->d_has_in;
+  a.F = c->d_fb[fb_cur], a.Fn = c->d_fb[fb_cur ^ 1];
+  a.hub_table = hubs(hub_cur), a.hub_next = hubs(hub_cur ^ 1);
+  a.hub_tau = c->tau;
+  a.frontier = c->d_q[cur ^ 1], a.left_end = c->d_q[cur ^ 1] + n;
+  a.level = L, a.target = target;
+  a.stats = c->d_stats;
+  CK(cudaMemsetAsync(a.Fn, 0, 4 * c->fb_words, c->st));
+  if (a.hub_next) CK(cudaMemsetAsync(a.hub_next, 0, 8 * BottomUpPolicy::CACHE, c->st));
+  CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
+  CK(bottom_up_step_launch(a, c->sms, c->st));
+  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
+  CK(cudaStreamSynchronize(c->st));
+  const DevStats &h = *c->h_stats;
+  cur ^= 1, fb_cur ^= 1, hub_cur ^= 1, bu_range = 0, unclassified = 1;
+  f.L = L + 1;
+  f.count = h.found;
+  f.edges = h.frontier_edges;
+  f.hubs = h.hubs;
+  /* a target reached bottom-up is on a level >= 1; 0 is the cleared word */
+  f.target_level = h.target_level ? h.target_level : kUnreached;
+  bu_begin = n - h.left;
+  bu_len = h.left;
+  if (trace)
+    fprintf(stderr, "bfs-gpu: level %u: %u vertices (bottom-up), %llu edges, %u hubs; %u unvisited queued; %.3f ms\n",
+            f.L, f.count, (unsigned long long)f.edges, f.hubs, bu_len, lap_ms());
   return WM_OK;
 }
 
@@ -624,7 +663,7 @@ int Search::loop(uint32_t nsrc) {
     if ((rc = small_levels(c->d_q[cur], nsrc, 1))) return rc;
   } else {
     CK(seed_sources_launch(s, c->d_q[cur], nsrc, c->st));
-    if ((rc = gen(c->d_q[cur], nsrc, 0, 1, 0, queue_gen ? cur ^ 1 : -1))) return rc;
+    if ((rc = gen(c->d_q[cur], nsrc, 0, queue_gen ? cur ^ 1 : -1))) return rc;
     if (queue_gen) cur ^= 1;
     take_frontier(0);
   }
@@ -647,9 +686,9 @@ int Search::loop(uint32_t nsrc) {
         wm_bfs_go_bottom_up(o, f.hubs, c->nhubs, f.edges, c->g->m > explored ? c->g->m - explored : 0)) {
       bottom_up = 1;
       if (trace) fprintf(stderr, "bfs-gpu: level %u: switch to bottom-up\n", f.L);
-      if ((rc = explosion())) return rc;
+      if ((rc = to_bottom_up())) return rc;
     } else if (bottom_up && f.count < prev_count && f.count < n / kBackToTopDownBeta) {
-      bottom_up = 0; /* the filter left the frontier classified in d_q[cur] */
+      bottom_up = 0; /* the frontier is listed in d_q[cur], classified by the next top-down level */
       if (trace) fprintf(stderr, "bfs-gpu: level %u: back to top-down\n", f.L);
     }
     prev_count = f.count;

@@ -22,9 +22,9 @@ namespace wm_bfs {
 constexpr uint32_t kUnreached = 0xFFFFFFFFu;
 constexpr uint32_t kNoVertex = 0xFFFFFFFFu;
 
-/* Frontier classes by out-degree, each expanded by its own kernel, and the
- * bottom-up queue (unvisited vertices) as a fifth region of the same array. */
-enum QueueClass { Q_SMALL = 0, Q_MIDDLE = 1, Q_LARGE = 2, Q_EXTREME = 3, Q_UNVISITED = 4, Q_CLASSES = 5 };
+/* Frontier classes by out-degree, each expanded by its own kernel, as
+ * regions of one queue. */
+enum QueueClass { Q_SMALL = 0, Q_MIDDLE = 1, Q_LARGE = 2, Q_EXTREME = 3, Q_CLASSES = 4 };
 constexpr uint64_t kSmallBelow = 32;     /* Small: a thread per vertex */
 constexpr uint64_t kMiddleBelow = 256;   /* Middle: a warp */
 constexpr uint64_t kLargeBelow = 65536;  /* Large: a block (CTA); Extreme: the grid */
@@ -37,13 +37,14 @@ struct QueueGenPolicy {
   static constexpr int ROUND = BLOCK * ITEMS;
   static constexpr int BLOCKS_PER_SM = 4;
   /* the per-round block scan packs the class counts of one round in 11-bit
-   * fields of a 64-bit word (5 classes x 11 bits) */
+   * fields of a 64-bit word (4 classes x 11 bits) */
   static constexpr int FIELD_BITS = 11;
 };
 struct ExpandPolicy {
   static constexpr int THREAD_BLOCK = 256;  /* Small */
   static constexpr int WARP_BLOCK = 256;    /* Middle: 8 vertices per block */
   static constexpr int CTA_BLOCK = 256;     /* Large */
+  static constexpr uint64_t LARGE_CHUNK = 4 * CTA_BLOCK; /* arcs of a Large row a block expands */
   static constexpr int GRID_BLOCK = 256;    /* Extreme */
   static constexpr int GRID_BLOCKS_PER_SM = 2;
   static constexpr int MAX_BLOCKS_PER_SM = 32; /* cap of grid-stride launches */
@@ -96,7 +97,7 @@ struct DeepLevelPolicy {
 constexpr uint32_t kBackToTopDownBeta = 24; /* bottom-up -> top-down when frontier < n / beta */
 
 static_assert(QueueGenPolicy::ROUND < (1 << QueueGenPolicy::FIELD_BITS), "scan fields too narrow");
-static_assert(5 * QueueGenPolicy::FIELD_BITS <= 64, "scan fields do not fit in 64 bits");
+static_assert(Q_CLASSES * QueueGenPolicy::FIELD_BITS <= 64, "scan fields do not fit in 64 bits");
 static_assert((BottomUpPolicy::CACHE & (BottomUpPolicy::CACHE - 1)) == 0, "cache size: power of two");
 
 /* ---- plain structs --------------------------------------------------- */
@@ -123,6 +124,9 @@ struct DevStats {
   unsigned int small_level;          /* small-level kernel: level of its last frontier */
   unsigned int small_count;          /* ... and that frontier's size */
   unsigned int small_exit;           /* SmallExit */
+  /* a bottom-up step (bottom_up_step_launch): the vertices it reached (the
+   * new frontier) and those it left for the next step */
+  unsigned int found, left;
 };
 
 /* One queue generation: which vertices go where.  Input is the vertex range
@@ -130,14 +134,8 @@ struct DevStats {
 struct QueueGenArgs {
   const uint32_t *in;
   uint32_t len;
-  uint32_t want;          /* status of the frontier being collected */
-  int emit_frontier;      /* status == want -> class by degree (Q_SMALL..Q_EXTREME) */
-  int emit_unvisited;     /* status == kUnreached -> Q_UNVISITED */
-  /* With emit_unvisited: a bitmap of the vertices that have in-arcs (bit v
-   * of word v / 32), to leave out those that no bottom-up step can ever
-   * reach (isolated vertices, of which a Kronecker graph has many), or
-   * NULL. */
-  const uint32_t *unvisited_mask;
+  uint32_t want;          /* status of the frontier being collected: each such vertex is put in
+                           * its class by degree (Q_SMALL..Q_EXTREME) */
   int classify;           /* 0: every frontier vertex is Q_SMALL */
   /* Frontier hubs are recorded here, or NULL: a direct-mapped table of
    * (degree << 32 | vertex) keys, 0 = empty; atomicMax keeps the hub of
@@ -150,6 +148,31 @@ struct QueueGenArgs {
   uint32_t *out;
   DevStats *stats;
   uint32_t target;
+};
+
+/* A bottom-up step with queue generation on (bottom_up_step_launch): it
+ * searches the unvisited vertices list[0, len) (list NULL: every vertex
+ * below len that is unvisited and has in-arcs, the first step after a
+ * top-down level) for a parent in the frontier bitmap F, and writes its
+ * own outputs, so no queue generation follows it: the vertices it reaches
+ * get their level, parent and bit in Fn and are listed in frontier[] (in
+ * stats->found), those it does not are listed downwards from left_end
+ * (left_end[-1 - i], stats->left of them); the new frontier's out-arcs and
+ * hubs go to stats (and its hubs to hub_next, the next step's cache). */
+struct BottomUpArgs {
+  DevGraph in, out;
+  DevState s;
+  const uint32_t *list;
+  uint32_t len;
+  const uint32_t *has_in;              /* range mode: vertices with in-arcs (bitmap) */
+  const uint32_t *F;                   /* frontier of level `level` */
+  uint32_t *Fn;                        /* frontier of level + 1 (all zero before) */
+  const unsigned long long *hub_table; /* level's hubs (QueueGenArgs.hub_table), or NULL: no cache */
+  unsigned long long *hub_next;        /* level + 1's (all zero before), or NULL */
+  uint64_t hub_tau;
+  uint32_t *frontier, *left_end;
+  uint32_t level, target;
+  DevStats *stats;                     /* zero before; target_level: level + 1 if the target is reached */
 };
 
 struct SmallArgs {
@@ -265,6 +288,55 @@ __device__ __forceinline__ uint32_t first_hit_in_row(const uint32_t *adj, uint64
   return found;
 }
 
+__device__ __forceinline__ bool bit_of(const uint32_t *bits, uint32_t v) {
+  return (__ldg(&bits[v >> 5]) >> (v & 31)) & 1u;
+}
+
+/* Appends `value` for each lane with `take` to list (length *len), one
+ * atomic per warp; every lane of the warp calls it. */
+__device__ __forceinline__ void warp_append(bool take, uint32_t value, uint32_t *list, unsigned *len) {
+  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31, m = __ballot_sync(full, take);
+  if (!m) return;
+  const int leader = __ffs(m) - 1;
+  unsigned base = 0;
+  if ((int)lane == leader) base = atomicAdd(len, (unsigned)__popc(m));
+  base = __shfl_sync(full, base, leader);
+  if (take) list[base + __popc(m & ((1u << lane) - 1))] = value;
+}
+
+/* A slot in each of K lists (list k of length *len[k]) for each thread
+ * with take[k] (the others get an unused number), one atomic on each
+ * *len[k] per block: the warps' shares placed through shared memory.
+ * Every thread of the block calls it the same number of times (it
+ * synchronises the block). */
+template <int K>
+__device__ __forceinline__ void block_slots(const bool (&take)[K], unsigned *const (&len)[K], unsigned (&at)[K]) {
+  __shared__ unsigned s_count[K], s_base[K];
+  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+  if (threadIdx.x < K) s_count[threadIdx.x] = 0;
+  __syncthreads();
+  unsigned m[K];
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    m[k] = __ballot_sync(full, take[k]);
+    at[k] = lane == 0 && m[k] ? atomicAdd(&s_count[k], (unsigned)__popc(m[k])) : 0;
+  }
+  __syncthreads();
+  if (threadIdx.x < K) s_base[threadIdx.x] = s_count[threadIdx.x] ? atomicAdd(len[threadIdx.x], s_count[threadIdx.x]) : 0;
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < K; k++) at[k] = s_base[k] + __shfl_sync(full, at[k], 0) + __popc(m[k] & ((1u << lane) - 1));
+}
+
+/* warp_append for a whole block (block_slots' terms). */
+__device__ __forceinline__ void block_append(bool take, uint32_t value, uint32_t *list, unsigned *len) {
+  const bool t[1] = {take};
+  unsigned *const l[1] = {len};
+  unsigned at[1];
+  block_slots<1>(t, l, at);
+  if (take) list[at[0]] = value;
+}
+
 /* ---- launchers (one per kernel file; each returns cudaGetLastError) -- */
 
 /* kernel_queue_gen.cu: count -> prefix sum -> scatter (or count -> totals). */
@@ -278,9 +350,15 @@ cudaError_t expand_topdown_launch(int cls, const DevGraph &g, const DevState &s,
 /* kernel_topdown_status.cu: baseline top-down step, scanning the status array. */
 cudaError_t topdown_status_launch(const DevGraph &g, const DevState &s, uint32_t level, int sms,
                                   cudaStream_t st);
-/* kernel_bottom_up.cu: list = NULL scans all vertices (baseline). */
-cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, const uint32_t *list, uint32_t len,
-                             uint32_t level, const unsigned long long *hub_table, int sms, cudaStream_t st);
+/* kernel_bottom_up.cu: a step over every vertex, reading the status
+ * array (queue generation off: the baseline) ... */
+cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, uint32_t level,
+                             const unsigned long long *hub_table, int sms, cudaStream_t st);
+/* ... with queue generation on (BottomUpArgs); bits_from_list_launch sets
+ * the bits of list[0, count) in bits (the frontier a top-down level leaves,
+ * for the first step). */
+cudaError_t bottom_up_step_launch(const BottomUpArgs &a, int sms, cudaStream_t st);
+cudaError_t bits_from_list_launch(const uint32_t *list, uint32_t count, uint32_t *bits, int sms, cudaStream_t st);
 /* kernel_small_levels.cu: the capacity, shared memory and the most blocks
  * (the grid tier's, 1 where cooperative launches are not possible) of the
  * kernel on this device; its scratch; a launch over `blocks` blocks

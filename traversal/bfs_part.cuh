@@ -132,10 +132,6 @@ struct PartLevel {
   PartStats *stats;
 };
 
-__device__ __forceinline__ bool bit_of(const uint32_t *bits, uint32_t v) {
-  return (__ldg(&bits[v >> 5]) >> (v & 31)) & 1u;
-}
-
 __device__ __forceinline__ uint64_t part_degree(const PartRows &r, uint32_t v) {
   return r.off[v - r.lo + 1] - r.off[v - r.lo];
 }
@@ -143,36 +139,6 @@ __device__ __forceinline__ uint64_t part_degree(const PartRows &r, uint32_t v) {
 /* Where row v starts in r.adj; row v ends where row v + 1 starts (v + 1 may
  * be r.hi). */
 __device__ __forceinline__ uint64_t part_row(const PartRows &r, uint32_t v) { return r.off[v - r.lo] - r.base; }
-
-/* Appends `value` for each lane with `take` to list (length *len), one
- * atomic per warp; every lane of the warp calls it. */
-__device__ __forceinline__ void warp_append(bool take, uint32_t value, uint32_t *list, unsigned *len) {
-  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31, m = __ballot_sync(full, take);
-  if (!m) return;
-  const int leader = __ffs(m) - 1;
-  unsigned base = 0;
-  if ((int)lane == leader) base = atomicAdd(len, (unsigned)__popc(m));
-  base = __shfl_sync(full, base, leader);
-  if (take) list[base + __popc(m & ((1u << lane) - 1))] = value;
-}
-
-/* warp_append for a whole block: one atomic on *len per block, the warps'
- * shares placed through shared memory.  Every thread of the block calls it
- * the same number of times (it synchronises the block). */
-__device__ __forceinline__ void block_append(bool take, uint32_t value, uint32_t *list, unsigned *len) {
-  __shared__ unsigned s_count, s_base;
-  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
-  if (threadIdx.x == 0) s_count = 0;
-  __syncthreads();
-  const unsigned m = __ballot_sync(full, take);
-  unsigned at = 0;
-  if (lane == 0 && m) at = atomicAdd(&s_count, (unsigned)__popc(m));
-  __syncthreads();
-  if (threadIdx.x == 0) s_base = s_count ? atomicAdd(len, s_count) : 0;
-  __syncthreads();
-  at = __shfl_sync(full, at, 0);
-  if (take) list[s_base + at + __popc(m & ((1u << lane) - 1))] = value;
-}
 
 /* The first in-arc of v whose tail is in F (kNoVertex: none), searched by
  * first_hit_in_row (bfs_gpu_internal.cuh); every lane of the warp calls it,

@@ -3,17 +3,22 @@
  * its status and parent, so there are no races on them.
  *
  * Hub cache (Enterprise): each block first copies the hub table (frontier
- * hubs of level L, direct-mapped, the highest degree per slot, filled by
- * the queue generation of level L) into shared memory.  A neighbour found there is a parent without a global
- * status read.  It is sound because a cached hub w is on level L, so the
- * arc w -> v proves level[v] = L + 1.
+ * hubs of level L, direct-mapped, the highest degree per slot) into shared
+ * memory.  A neighbour found there is a parent without a global read.  It
+ * is sound because a cached hub w is on level L, so the arc w -> v proves
+ * level[v] = L + 1.
  *
  * Load balance: first_hit_in_row's (bfs_gpu_internal.cuh), THREAD_SCAN
  * in-neighbours by a thread alone, then its warp.
  *
- * Input: the bottom-up queue (unvisited vertices, vertex order), or with
- * list == NULL every vertex, skipping visited ones (the status-array
- * baseline). */
+ * Two kernels.  The baseline (queue generation off) visits every vertex
+ * and asks the status array whether a neighbour is on level L.  The step
+ * of the pipeline (BottomUpArgs) asks a bitmap of the frontier instead (n /
+ * 8 bytes, which stay in L2, where the status array's 4 bytes a vertex do
+ * not: every miss read a sector from memory), and lists its own outputs,
+ * the vertices it reached and those it left, with the new frontier's
+ * figures, so that no queue generation (two passes over the queue, or
+ * over the status array at the switch) follows a bottom-up level. */
 #include "bfs_gpu_internal.cuh"
 
 namespace wm_bfs {
@@ -21,18 +26,9 @@ namespace {
 
 using P = BottomUpPolicy;
 
+/* The hub table of level L into shared memory (kNoVertex: empty slot). */
 template <bool CACHE>
-__device__ __forceinline__ bool is_parent(const uint32_t *cache, const uint32_t *status, uint32_t w,
-                                          uint32_t level) {
-  if (CACHE && cache[w & (P::CACHE - 1)] == w) return true;
-  return status[w] == level;
-}
-
-template <bool CACHE>
-__global__ void __launch_bounds__(P::BLOCK) bottom_up_kernel(DevGraph in, DevState s, const uint32_t *list,
-                                                             uint32_t len, uint32_t level,
-                                                             const unsigned long long *hub_table) {
-  __shared__ uint32_t cache[CACHE ? P::CACHE : 1];
+__device__ __forceinline__ void load_cache(uint32_t *cache, const unsigned long long *hub_table) {
   if (CACHE) {
     for (int k = threadIdx.x; k < P::CACHE; k += P::BLOCK) {
       unsigned long long key = hub_table[k];
@@ -40,19 +36,22 @@ __global__ void __launch_bounds__(P::BLOCK) bottom_up_kernel(DevGraph in, DevSta
     }
     __syncthreads();
   }
+}
+
+template <bool CACHE>
+__global__ void __launch_bounds__(P::BLOCK) bottom_up_kernel(DevGraph in, DevState s, uint32_t level,
+                                                             const unsigned long long *hub_table) {
+  __shared__ uint32_t cache[CACHE ? P::CACHE : 1];
+  load_cache<CACHE>(cache, hub_table);
   /* the bound depends on the block only, so whole warps iterate together
    * and the ballots below see every lane */
-  for (uint64_t base = (uint64_t)blockIdx.x * P::BLOCK; base < len; base += grid_threads()) {
+  for (uint64_t base = (uint64_t)blockIdx.x * P::BLOCK; base < in.n; base += grid_threads()) {
     uint64_t i = base + threadIdx.x;
-    uint32_t v = kNoVertex;
-    if (i < len) {
-      v = list ? list[i] : (uint32_t)i;
-      if (!list && s.status[v] != kUnreached) v = kNoVertex;
-    }
+    uint32_t v = i < in.n && s.status[i] == kUnreached ? (uint32_t)i : kNoVertex;
     const bool open = v != kNoVertex;
     const uint32_t found = first_hit_in_row(in.adj, open ? in.offsets[v] : 0, open ? in.offsets[v + 1] : 0, open,
                                             P::THREAD_SCAN, [&](uint32_t w) {
-                                              return is_parent<CACHE>(cache, s.status, w, level);
+                                              return (CACHE && cache[w & (P::CACHE - 1)] == w) || s.status[w] == level;
                                             });
     if (found != kNoVertex) {
       s.status[v] = level + 1;
@@ -61,18 +60,109 @@ __global__ void __launch_bounds__(P::BLOCK) bottom_up_kernel(DevGraph in, DevSta
   }
 }
 
+/* v's bit in Fn for each lane with `hit`, one atomic per run of lanes
+ * whose vertices share a word (the queue is in vertex order within each
+ * warp's share, so a warp's vertices fall in a few runs): each lane ORs in
+ * the bits of the lanes after it with its word (a doubling scan; a lane of
+ * the same word past the run adds bits that are set anyway), and the first
+ * lane of each run sets them.  Full-warp shuffles only. */
+__device__ __forceinline__ void set_bits(uint32_t *Fn, uint32_t v, bool hit) {
+  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+  const uint32_t word = hit ? v >> 5 : kNoVertex; /* never a word: n < 2^32 */
+  uint32_t bits = hit ? 1u << (v & 31) : 0u;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const uint32_t w = __shfl_down_sync(full, word, d), b = __shfl_down_sync(full, bits, d);
+    if (w == word) bits |= b;
+  }
+  const uint32_t before = __shfl_sync(full, word, lane ? lane - 1 : 0);
+  if (hit && (lane == 0 || before != word)) atomicOr(&Fn[word], bits);
+}
+
+/* Loops run whole blocks together (block_slots synchronises them); the
+ * figures are summed per thread and added once per warp, at the end. */
+template <bool CACHE>
+__global__ void __launch_bounds__(P::BLOCK) bottom_up_step_kernel(BottomUpArgs a) {
+  __shared__ uint32_t cache[CACHE ? P::CACHE : 1];
+  load_cache<CACHE>(cache, a.hub_table);
+  const uint64_t rounds = ((uint64_t)a.len + P::BLOCK - 1) / P::BLOCK * P::BLOCK;
+  unsigned *const lens[2] = {&a.stats->found, &a.stats->left};
+  unsigned long long edges = 0;
+  unsigned hubs = 0;
+  for (uint64_t i = global_thread(); i < rounds; i += grid_threads()) {
+    uint32_t v = kNoVertex;
+    if (i < a.len) {
+      if (a.list) v = a.list[i];
+      else if (a.s.status[i] == kUnreached && bit_of(a.has_in, (uint32_t)i)) v = (uint32_t)i;
+    }
+    const bool open = v != kNoVertex;
+    const uint32_t found =
+        first_hit_in_row(a.in.adj, open ? a.in.offsets[v] : 0, open ? a.in.offsets[v + 1] : 0, open, P::THREAD_SCAN,
+                         [&](uint32_t w) { return (CACHE && cache[w & (P::CACHE - 1)] == w) || bit_of(a.F, w); });
+    const bool hit = found != kNoVertex;
+    if (hit) {
+      a.s.status[v] = a.level + 1;
+      if (a.s.parent) a.s.parent[v] = found;
+      const uint64_t d = degree_of(a.out, v);
+      edges += d;
+      if (d >= a.hub_tau) {
+        hubs++;
+        if (CACHE) atomicMax(&a.hub_next[v & (P::CACHE - 1)], (d < 0xFFFFFFFFull ? d : 0xFFFFFFFFull) << 32 | v);
+      }
+      if (v == a.target) a.stats->target_level = a.level + 1;
+    }
+    if (a.list) set_bits(a.Fn, v, hit);
+    else { /* a warp's vertices are one word's */
+      const unsigned word = __ballot_sync(0xffffffffu, hit);
+      if ((threadIdx.x & 31) == 0 && word) a.Fn[i >> 5] = word;
+    }
+    const bool take[2] = {hit, open && !hit};
+    unsigned at[2];
+    block_slots<2>(take, lens, at);
+    if (hit) a.frontier[at[0]] = v;
+    else if (open) a.left_end[-1 - (int64_t)at[1]] = v;
+  }
+  for (int d = 16; d; d >>= 1) {
+    edges += __shfl_down_sync(0xffffffffu, edges, d);
+    hubs += __shfl_down_sync(0xffffffffu, hubs, d);
+  }
+  if ((threadIdx.x & 31) == 0 && edges) atomicAdd(&a.stats->frontier_edges, edges);
+  if ((threadIdx.x & 31) == 0 && hubs) atomicAdd(&a.stats->hubs, hubs);
+}
+
+__global__ void bits_from_list_kernel(const uint32_t *list, uint32_t count, uint32_t *bits) {
+  for (uint64_t i = global_thread(); i < count; i += grid_threads()) atomicOr(&bits[list[i] >> 5], 1u << (list[i] & 31));
+}
+
+unsigned blocks_for(uint64_t len, int sms) {
+  uint64_t want = (len + P::BLOCK - 1) / P::BLOCK, cap = (uint64_t)sms * P::BLOCKS_PER_SM;
+  return (unsigned)(want < cap ? (want ? want : 1) : cap);
+}
+
 }  // namespace
 
-cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, const uint32_t *list, uint32_t len,
-                             uint32_t level, const unsigned long long *hub_table, int sms,
-                             cudaStream_t st) {
-  if (len == 0) return cudaSuccess;
-  uint64_t want = ((uint64_t)len + P::BLOCK - 1) / P::BLOCK, cap = (uint64_t)sms * P::BLOCKS_PER_SM;
-  unsigned blocks = (unsigned)(want < cap ? want : cap);
+cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, uint32_t level,
+                             const unsigned long long *hub_table, int sms, cudaStream_t st) {
+  if (in.n == 0) return cudaSuccess;
   if (hub_table)
-    bottom_up_kernel<true><<<blocks, P::BLOCK, 0, st>>>(in, s, list, len, level, hub_table);
+    bottom_up_kernel<true><<<blocks_for(in.n, sms), P::BLOCK, 0, st>>>(in, s, level, hub_table);
   else
-    bottom_up_kernel<false><<<blocks, P::BLOCK, 0, st>>>(in, s, list, len, level, hub_table);
+    bottom_up_kernel<false><<<blocks_for(in.n, sms), P::BLOCK, 0, st>>>(in, s, level, hub_table);
+  return cudaGetLastError();
+}
+
+cudaError_t bottom_up_step_launch(const BottomUpArgs &a, int sms, cudaStream_t st) {
+  if (a.len == 0) return cudaSuccess;
+  if (a.hub_table)
+    bottom_up_step_kernel<true><<<blocks_for(a.len, sms), P::BLOCK, 0, st>>>(a);
+  else
+    bottom_up_step_kernel<false><<<blocks_for(a.len, sms), P::BLOCK, 0, st>>>(a);
+  return cudaGetLastError();
+}
+
+cudaError_t bits_from_list_launch(const uint32_t *list, uint32_t count, uint32_t *bits, int sms, cudaStream_t st) {
+  if (count == 0) return cudaSuccess;
+  bits_from_list_kernel<<<blocks_for(count, sms), P::BLOCK, 0, st>>>(list, count, bits);
   return cudaGetLastError();
 }
 

@@ -2,7 +2,13 @@
  * running concurrently on their own streams (Enterprise, Merrill et al.):
  *   Small    (out-degree < 32):        a thread per vertex;
  *   Middle   (32 .. 255):              a warp per vertex;
- *   Large    (256 .. 65535):           a block per vertex;
+ *   Large    (256 .. 65535):           a block per LARGE_CHUNK arcs of a row
+ *                                      (a level of a few Large vertices,
+ *                                      such as a Kronecker search's second,
+ *                                      3-12 of them, still fills the GPU,
+ *                                      and its longest row does not set the
+ *                                      level's time: a block per vertex took
+ *                                      0.25 ms there);
  *   Extreme  (>= 65536):               the whole grid per vertex, one after
  *                                      another (there are few of them).
  * Every variant strides over its rows so that consecutive threads read
@@ -34,13 +40,18 @@ __global__ void __launch_bounds__(P::WARP_BLOCK) expand_warp_kernel(DevGraph g, 
   }
 }
 
+/* Chunks a Large row can have: slot k of vertex i is item i * kLargeSlots + k. */
+constexpr uint64_t kLargeSlots = (kLargeBelow + P::LARGE_CHUNK - 1) / P::LARGE_CHUNK;
+
 __global__ void __launch_bounds__(P::CTA_BLOCK) expand_cta_kernel(DevGraph g, DevState s,
                                                                   const uint32_t *q, uint32_t count,
                                                                   uint32_t next) {
-  for (uint64_t i = blockIdx.x; i < count; i += gridDim.x) {
-    uint32_t u = q[i];
-    for (uint64_t j = g.offsets[u] + threadIdx.x, e = g.offsets[u + 1]; j < e; j += blockDim.x)
-      visit(s, g.adj[j], u, next);
+  for (uint64_t i = blockIdx.x; i < (uint64_t)count * kLargeSlots; i += gridDim.x) {
+    const uint32_t u = q[i / kLargeSlots];
+    const uint64_t first = g.offsets[u] + i % kLargeSlots * P::LARGE_CHUNK, e = g.offsets[u + 1];
+    if (first >= e) continue; /* the row has fewer chunks (the whole block alike) */
+    const uint64_t stop = e - first < P::LARGE_CHUNK ? e : first + P::LARGE_CHUNK;
+    for (uint64_t j = first + threadIdx.x; j < stop; j += blockDim.x) visit(s, g.adj[j], u, next);
   }
 }
 
@@ -73,7 +84,7 @@ cudaError_t expand_topdown_launch(int cls, const DevGraph &g, const DevState &s,
     expand_warp_kernel<<<blocks_for(count, P::WARP_BLOCK / 32, sms), P::WARP_BLOCK, 0, st>>>(g, s, q, count, next);
     break;
   case Q_LARGE:
-    expand_cta_kernel<<<blocks_for(count, 1, sms), P::CTA_BLOCK, 0, st>>>(g, s, q, count, next);
+    expand_cta_kernel<<<blocks_for(count * kLargeSlots, 1, sms), P::CTA_BLOCK, 0, st>>>(g, s, q, count, next);
     break;
   case Q_EXTREME:
     expand_grid_kernel<<<(unsigned)sms * P::GRID_BLOCKS_PER_SM, P::GRID_BLOCK, 0, st>>>(g, s, q, count, next);

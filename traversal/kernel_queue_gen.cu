@@ -10,14 +10,13 @@
  *              class counts (packed in 11-bit fields) places every vertex,
  *              so the output keeps the input order.
  *
- * Three workflows use it (bfs_gpu.cu): top-down levels scan the status array
- * for the new level; the explosion level (switch to bottom-up) scans it for
- * unvisited vertices, which come out in vertex order; bottom-up levels
- * filter the previous bottom-up queue instead of scanning all vertices, and
- * the vertices it drops are the new frontier.  The count step also sums the
- * frontier's out-degrees and hubs for the direction heuristic, and records
- * the frontier's hubs in the hub table that bottom-up blocks cache (an
- * atomicMax per hub on its slot: a cache, not part of the queue). */
+ * Top-down levels scan the status array for the new level (bfs_gpu.cu);
+ * a list (the sources, a levels kernel's last frontier, the frontier a
+ * bottom-up step listed) is classified the same way.  The count step also
+ * sums the frontier's out-degrees and hubs for the direction heuristic,
+ * and records the frontier's hubs in the hub table that bottom-up blocks
+ * cache (an atomicMax per hub on its slot: a cache, not part of the
+ * queue). */
 #include <cub/cub.cuh>
 
 #include "bfs_gpu_internal.cuh"
@@ -31,13 +30,9 @@ using P = QueueGenPolicy;
  * out-degree when it is a frontier vertex. */
 __device__ __forceinline__ int pick_class(const DevGraph &g, const QueueGenArgs &a, uint32_t v, uint32_t st,
                                           uint64_t *deg) {
-  if (a.emit_frontier && st == a.want) {
-    *deg = degree_of(g, v);
-    return a.classify ? degree_class(*deg) : Q_SMALL;
-  }
-  if (a.emit_unvisited && st == kUnreached && (!a.unvisited_mask || (a.unvisited_mask[v >> 5] >> (v & 31)) & 1))
-    return Q_UNVISITED;
-  return -1;
+  if (st != a.want) return -1;
+  *deg = degree_of(g, v);
+  return a.classify ? degree_class(*deg) : Q_SMALL;
 }
 
 __device__ __forceinline__ unsigned field(unsigned long long packed, int k) {
@@ -89,7 +84,7 @@ __global__ void __launch_bounds__(P::BLOCK) queue_count_kernel(DevGraph g, const
 
   uint64_t begin, end;
   tile_of(a, &begin, &end);
-  unsigned c[Q_CLASSES] = {0, 0, 0, 0, 0}, hubs = 0;
+  unsigned c[Q_CLASSES] = {}, hubs = 0;
   unsigned long long edges = 0;
   for (uint64_t r = begin; r < end; r += P::ROUND) {
     uint32_t v[P::ITEMS], st[P::ITEMS];
@@ -101,7 +96,7 @@ __global__ void __launch_bounds__(P::BLOCK) queue_count_kernel(DevGraph g, const
       int cls = pick_class(g, a, v[k], st[k], &d);
 #pragma unroll
       for (int j = 0; j < Q_CLASSES; j++) c[j] += cls == j;
-      if (cls < 0 || cls == Q_UNVISITED) continue;
+      if (cls < 0) continue;
       edges += d;
       if (d < a.hub_tau) continue;
       hubs++;
