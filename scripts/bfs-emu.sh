@@ -35,7 +35,7 @@ for f in "$repo"/traversal/*.cu; do
     -e 's/^([[:space:]]*)([A-Za-z_][A-Za-z_0-9]*(<[^<>]*>)?)<<<(.*)>>>\((.*)\);/\1emu_launch(emu_cfg(\4), [\&]() { \2(\5); });/' \
     -e 's/extern __shared__ ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\[\];/\1 *\2 = (\1 *)emu_dyn_smem();/' \
     -e 's/__shared__/static/g' \
-    "$f" >"$build/src/$(basename "$f" .cu).cpp"
+    "$f" | emu_put "$build/src/$(basename "$f" .cu).cpp"
 done
 if grep -n '<<<' "$build"/src/*.cpp; then echo "bfs-emu: a launch was not rewritten" >&2; exit 1; fi
 
@@ -44,11 +44,11 @@ inc=(-I"$emu/include" -I"$repo/traversal" -I"$repo/device" -I"$repo/datasets" -I
 objs=()
 for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_nccl.cpp" "$emu/emu_fault.cpp" "$emu/emu_stop.cpp"; do
   o="$build/obj/$(basename "$f" .cpp).o"
-  g++ -std=c++17 -DWM_HAVE_NCCL=1 -O1 -g -Wall -Wno-unused-function -Wno-unknown-pragmas "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
+  emu_cc "$o" g++ -std=c++17 -DWM_HAVE_NCCL=1 -O1 -g -Wall -Wno-unused-function -Wno-unknown-pragmas "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
   objs+=("$o")
 done
 for f in traversal/test_gpu_bfs traversal/test_gpu_bfs_gpus testutil gpu_main; do
-  gcc -std=c11 -O1 -g -Wall "${san[@]}" "${inc[@]}" -I"$repo/tests" \
+  emu_cc "$build/obj/t_${f##*/}.o" gcc -std=c11 -O1 -g -Wall "${san[@]}" "${inc[@]}" -I"$repo/tests" \
     -DWM_TEST_GRAPHS="\"$repo/datasets/real\"" -DWM_TEST_PATTERNS="\"$repo/patterns\"" -DWM_SOURCE_DIR="\"$repo\"" -DWM_BIN="\"/bin/false\"" \
     -c "$repo/tests/$f.c" -o "$build/obj/t_${f##*/}.o"
   objs+=("$build/obj/t_${f##*/}.o")

@@ -37,7 +37,7 @@ lib=$(emu_lib "$build")
 # The CUDA sources as C++ (bfs-emu/emu_rewrite.sh), into $build/src, where
 # the .cu files' #include "..." find the rewritten headers first.
 . "$emu/emu_rewrite.sh"
-rm -f "$build"/src/*.cuh "$build"/src/*.cpp
+kept=" "
 for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.cu matcher/orbits/gpu_orbit_sums.cu \
          matcher/orbits/gpu_orbit_walks5.cu device/gpu_check.cu device/gpu_graph.cu device/gpu_stage.cu \
          matcher/orbits/gpu_orbit_warps.cuh \
@@ -47,7 +47,9 @@ for f in matcher/orbits/gpu_orbit_cliques5.cu matcher/orbits/gpu_orbit_cycles5.c
   out="$build/src/$(basename "$f")"
   case $f in *.cu) out="${out%.cu}.cpp" ;; esac
   emu_rewrite "$repo/$f" "$out"
+  kept+="$out "
 done
+for f in "$build"/src/*.cpp "$build"/src/*.cuh; do [[ $kept == *" $f "* ]] || rm -f "$f"; done
 if grep -n '<<<' "$build"/src/*.cpp "$build"/src/*.cuh; then echo "orbit-emu: a launch was not rewritten" >&2; exit 1; fi
 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
@@ -56,7 +58,7 @@ inc=(-I"$emu/include" -I"$repo/matcher" -I"$repo/matcher/motifs" -I"$repo/matche
 objs=() pids=()
 for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_stop.cpp" "$repo"/scripts/orbit-emu/check*.cpp; do
   o="$build/obj/$(basename "$f" .cpp).o"
-  g++ -std=c++17 -O1 -g -w "${san[@]}" "${inc[@]}" -c "$f" -o "$o" &
+  emu_cc "$o" g++ -std=c++17 -O1 -g -w "${san[@]}" "${inc[@]}" -c "$f" -o "$o" &
   objs+=("$o") pids+=($!)
   if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done

@@ -13,7 +13,10 @@
 #              WM_SKIP_EMU=1 skips them
 #   python     the package installed into a virtual environment in the build
 #              folder (python-venv/; pip builds libwarpmatch.so again through
-#              scikit-build-core, in python-build/) with pytest, numpy,
+#              scikit-build-core, in python-build/, for the CPU only: the
+#              build stage compiled the CUDA code already, and compiling it
+#              again took 224 of the package's 250 s on two cores;
+#              WM_PYTHON_CUDA=1 builds it with CUDA) with pytest, numpy,
 #              networkx, scipy and igraph (the directed motifs' reference) from PyPI,
 #              then python/tests against it;
 #              WM_SKIP_PYTHON=1 skips it, WM_PYTHON names the interpreter
@@ -90,7 +93,8 @@ python_install() {
     "$venv/bin/python" -m pip install pytest numpy networkx scipy igraph pandas matplotlib nbclient nbformat ipykernel &&
     # -v: the build's own progress lines, which the stage's ticker shows
     "$venv/bin/python" -m pip install -v --force-reinstall --no-deps \
-      --config-settings=build-dir="$build/python-build" "$repo"
+      --config-settings=build-dir="$build/python-build" \
+      -C cmake.define.WM_ENABLE_CUDA="$([[ ${WM_PYTHON_CUDA:-0} == 1 ]] && echo ON || echo OFF)" "$repo"
 }
 if [[ "${WM_SKIP_PYTHON:-0}" == 1 ]]; then
   skipped python "WM_SKIP_PYTHON=1"
