@@ -3,9 +3,10 @@
  *
  * One level of the full pipeline (queue_gen on):
  *   top-down:  the Small/Middle/Large/Extreme regions of the frontier queue
- *              are expanded by four kernels on four streams, then the status
- *              array is scanned for the new level (two-step queue generation,
- *              which also classifies, counts hubs and fills the hub table);
+ *              are expanded by four kernels on four streams, whose visits
+ *              mark the new level in a bitmap, which the two-step queue
+ *              generation then reads (it also classifies, counts hubs and
+ *              fills the hub table), and the first bottom-up step too;
  *   bottom-up: the unvisited vertices look for parents in a bitmap of the
  *              current level, and the step itself lists those it reached
  *              (the new frontier, its bitmap and figures) and those it
@@ -330,6 +331,7 @@ struct Search {
   int bu_range;     /* the next bottom-up step goes over every vertex (the first after top-down) */
   int unclassified; /* the frontier is listed in d_q[cur][0, f.count) but not classified (f.offs) */
   int hub_cur, fb_cur; /* the hub table and frontier bitmap of level f.L (bottom-up) */
+  int fb_valid;        /* d_fb[fb_cur] holds the frontier of level f.L (a top-down level marked it) */
   uint32_t bu_levels;
   int truncated;
   wm_monitor *mon; /* the call's (warpmatch_interrupt), or NULL: polled between levels */
@@ -341,7 +343,7 @@ struct Search {
     t_mark = t;
     return d;
   }
-  int gen(const uint32_t *in, uint32_t len, uint32_t want, int out);
+  int gen(const uint32_t *in, uint32_t len, uint32_t want, int out, const uint32_t *bits = NULL);
   void take_frontier(uint32_t L);
   uint64_t small_budget() const;
   int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
@@ -360,9 +362,11 @@ struct Search {
 };
 
 /* One queue generation of the vertices on level `want` into d_q[out] (out
- * < 0: counts only); reads the stats back into c->h_stats. */
-int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int out) {
-  const int R = QueueGenPolicy::ROUND;
+ * < 0: counts only), from the list in[0, len), the vertices [0, len) or,
+ * with bits, the words [0, len) of that bitmap of them; reads the stats
+ * back into c->h_stats. */
+int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int out, const uint32_t *bits) {
+  const int R = bits ? QueueGenPolicy::BLOCK : QueueGenPolicy::ROUND;
   uint64_t want_blocks = ((uint64_t)len + R - 1) / R;
   int blocks = want_blocks < (uint64_t)c->max_blocks ? (int)want_blocks : c->max_blocks;
   if (blocks < 1) blocks = 1;
@@ -371,6 +375,7 @@ int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int out) {
   QueueGenArgs a;
   memset(&a, 0, sizeof a);
   a.in = in;
+  a.bits = bits;
   a.len = len;
   a.want = want;
   a.classify = classify;
@@ -530,6 +535,7 @@ int Search::deep_levels(const uint32_t *sources, uint32_t count) {
 int Search::levels_exit(const DevStats &h) {
   const uint32_t L = h.small_level;
   int rc = WM_OK;
+  fb_valid = 0; /* its levels claim in its own bitmap */
   switch (h.small_exit) {
   case SMALL_STOPPED:
     return wm_interrupted(err, "bfs");
@@ -566,22 +572,32 @@ int Search::topdown() {
   const uint32_t L = f.L;
   if (!queue_gen) {
     CK(topdown_status_launch(c->out, s, L, c->sms, c->st));
-  } else if (!classify) {
-    CK(expand_topdown_launch(Q_SMALL, c->out, s, c->d_q[cur], f.count, L, c->sms, c->st));
+    int rc = gen(NULL, c->g->n, L + 1, -1);
+    if (rc) return rc;
+    take_frontier(L + 1);
+    return WM_OK;
+  }
+  /* the visits mark the new frontier in the other bitmap, which the
+   * queue generation then reads instead of the status array */
+  DevState ts = s;
+  ts.marks = c->d_fb[fb_cur ^ 1];
+  CK(cudaMemsetAsync(ts.marks, 0, 4 * c->fb_words, c->st));
+  if (!classify) {
+    CK(expand_topdown_launch(Q_SMALL, c->out, ts, c->d_q[cur], f.count, L, c->sms, c->st));
   } else {
     CK(cudaEventRecord(c->ev_fork, c->st));
     for (int k = Q_SMALL; k <= Q_EXTREME; k++) {
       uint32_t n = f.offs[k + 1] - f.offs[k];
       if (!n) continue;
       CK(cudaStreamWaitEvent(c->side[k], c->ev_fork, 0));
-      CK(expand_topdown_launch(k, c->out, s, c->d_q[cur] + f.offs[k], n, L, c->sms, c->side[k]));
+      CK(expand_topdown_launch(k, c->out, ts, c->d_q[cur] + f.offs[k], n, L, c->sms, c->side[k]));
       CK(cudaEventRecord(c->ev_join[k], c->side[k]));
       CK(cudaStreamWaitEvent(c->st, c->ev_join[k], 0));
     }
   }
-  int rc = gen(NULL, c->g->n, L + 1, queue_gen ? cur ^ 1 : -1);
+  int rc = gen(NULL, (uint32_t)(c->fb_words - 1), L + 1, cur ^ 1, ts.marks);
   if (rc) return rc;
-  if (queue_gen) cur ^= 1;
+  cur ^= 1, fb_cur ^= 1, fb_valid = 1;
   take_frontier(L + 1);
   return WM_OK;
 }
@@ -592,8 +608,11 @@ int Search::topdown() {
  * Kronecker graph has many), which no bottom-up step can reach. */
 int Search::to_bottom_up() {
   if (!queue_gen) return WM_OK; /* the baseline scans all vertices each step */
-  CK(cudaMemsetAsync(c->d_fb[fb_cur], 0, 4 * c->fb_words, c->st));
-  CK(bits_from_list_launch(c->d_q[cur], f.count, c->d_fb[fb_cur], c->sms, c->st));
+  if (!fb_valid) {
+    CK(cudaMemsetAsync(c->d_fb[fb_cur], 0, 4 * c->fb_words, c->st));
+    CK(bits_from_list_launch(c->d_q[cur], f.count, c->d_fb[fb_cur], c->sms, c->st));
+    fb_valid = 1;
+  }
   bu_range = 1;
   return WM_OK;
 }
@@ -638,7 +657,7 @@ int Search::bottomup() {
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
   CK(cudaStreamSynchronize(c->st));
   const DevStats &h = *c->h_stats;
-  cur ^= 1, fb_cur ^= 1, hub_cur ^= 1, bu_range = 0, unclassified = 1;
+  cur ^= 1, fb_cur ^= 1, hub_cur ^= 1, bu_range = 0, unclassified = 1, fb_valid = 1;
   f.L = L + 1;
   f.count = h.found;
   f.edges = h.frontier_edges;

@@ -36,9 +36,10 @@ struct QueueGenPolicy {
   static constexpr int ITEMS = 4; /* consecutive items per thread per round (one 16-byte load) */
   static constexpr int ROUND = BLOCK * ITEMS;
   static constexpr int BLOCKS_PER_SM = 4;
-  /* the per-round block scan packs the class counts of one round in 11-bit
-   * fields of a 64-bit word (4 classes x 11 bits) */
-  static constexpr int FIELD_BITS = 11;
+  /* the per-round block scan packs the class counts of one round in 14-bit
+   * fields of a 64-bit word (4 classes x 14 bits): a round of the bitmap
+   * mode holds BLOCK words, up to 32 * BLOCK vertices */
+  static constexpr int FIELD_BITS = 14;
 };
 struct ExpandPolicy {
   static constexpr int THREAD_BLOCK = 256;  /* Small */
@@ -97,6 +98,7 @@ struct DeepLevelPolicy {
 constexpr uint32_t kBackToTopDownBeta = 24; /* bottom-up -> top-down when frontier < n / beta */
 
 static_assert(QueueGenPolicy::ROUND < (1 << QueueGenPolicy::FIELD_BITS), "scan fields too narrow");
+static_assert(32 * QueueGenPolicy::BLOCK < (1 << QueueGenPolicy::FIELD_BITS), "scan fields too narrow for a bitmap round");
 static_assert(Q_CLASSES * QueueGenPolicy::FIELD_BITS <= 64, "scan fields do not fit in 64 bits");
 static_assert((BottomUpPolicy::CACHE & (BottomUpPolicy::CACHE - 1)) == 0, "cache size: power of two");
 
@@ -111,6 +113,7 @@ struct DevGraph {
 struct DevState {
   uint32_t *status;
   uint32_t *parent; /* NULL when parents are not wanted */
+  uint32_t *marks;  /* top-down with queue generation: each visit's bit, the new frontier's bitmap; else NULL */
 };
 
 enum SmallExit { SMALL_NONE = 0, SMALL_DONE, SMALL_DEPTH, SMALL_TARGET, SMALL_EDGES, SMALL_OVERFLOW, SMALL_STOPPED };
@@ -130,7 +133,10 @@ struct DevStats {
 };
 
 /* One queue generation: which vertices go where.  Input is the vertex range
- * [0, len) when in is NULL, else the list in[0, len). */
+ * [0, len) when in is NULL, read from the status array, or with bits the
+ * words [0, len) of that bitmap of the vertices on level want (a top-down
+ * level's marks: n / 8 bytes instead of the status array's 4 n, and a word
+ * of 32 vertices an item); else the list in[0, len). */
 struct QueueGenArgs {
   const uint32_t *in;
   uint32_t len;
@@ -142,7 +148,8 @@ struct QueueGenArgs {
    * highest degree in each slot, the one most likely to be a neighbour. */
   unsigned long long *hub_table;
   uint64_t hub_tau;
-  uint64_t tile;          /* items per block (multiple of ROUND) */
+  const uint32_t *bits;
+  uint64_t tile;          /* items (words with bits) per block (multiple of ROUND, with bits of BLOCK) */
   unsigned int *block_counts;  /* Q_CLASSES * gridDim + 1, class-major */
   unsigned int *block_offsets; /* their exclusive prefix sum */
   uint32_t *out;
@@ -229,11 +236,13 @@ __device__ __forceinline__ int degree_class(uint64_t d) {
   return d < kSmallBelow ? Q_SMALL : d < kMiddleBelow ? Q_MIDDLE : d < kLargeBelow ? Q_LARGE : Q_EXTREME;
 }
 
-/* Top-down visit without atomics (see the header comment). */
+/* Top-down visit without atomics on the status (see the header comment);
+ * the mark is an atomic OR, which every visitor of v may do alike. */
 __device__ __forceinline__ void visit(const DevState &s, uint32_t v, uint32_t u, uint32_t next_level) {
   if (s.status[v] == kUnreached) {
     s.status[v] = next_level;
     if (s.parent) s.parent[v] = u;
+    if (s.marks) atomicOr(&s.marks[v >> 5], 1u << (v & 31));
   }
 }
 

@@ -61,8 +61,8 @@ __global__ void __launch_bounds__(P::BLOCK) bottom_up_kernel(DevGraph in, DevSta
 }
 
 /* v's bit in Fn for each lane with `hit`, one atomic per run of lanes
- * whose vertices share a word (the queue is in vertex order within each
- * warp's share, so a warp's vertices fall in a few runs): each lane ORs in
+ * whose vertices share a word (a step lists each warp's vertices together
+ * and in order, so a warp's vertices fall in a few runs): each lane ORs in
  * the bits of the lanes after it with its word (a doubling scan; a lane of
  * the same word past the run adds bits that are set anyway), and the first
  * lane of each run sets them.  Full-warp shuffles only. */

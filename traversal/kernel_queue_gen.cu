@@ -10,7 +10,8 @@
  *              class counts (packed in 11-bit fields) places every vertex,
  *              so the output keeps the input order.
  *
- * Top-down levels scan the status array for the new level (bfs_gpu.cu);
+ * Top-down levels read the bitmap their visits marked (a word of 32
+ * vertices a thread's item; bfs_gpu.cu), the baseline the status array;
  * a list (the sources, a levels kernel's last frontier, the frontier a
  * bottom-up step listed) is classified the same way.  The count step also
  * sums the frontier's out-degrees and hubs for the direction heuristic,
@@ -173,6 +174,103 @@ __global__ void __launch_bounds__(P::BLOCK) queue_scatter_kernel(DevGraph g, con
   if (blockIdx.x == 0) write_totals(status, a, gridDim.x);
 }
 
+/* The bitmap mode (a.bits): a thread's item is one word, its set bits
+ * the frontier vertices 32 w + b, in order; their classes (2 bits each)
+ * kept for the scatter's second pass over them. */
+__device__ __forceinline__ unsigned long long word_classes(const DevGraph &g, const QueueGenArgs &a, uint64_t w,
+                                                           uint32_t bits, uint64_t *cls2, unsigned *c, unsigned *hubs,
+                                                           unsigned long long *edges) {
+  unsigned long long mine = 0;
+  *cls2 = 0;
+  for (uint32_t x = bits; x; x &= x - 1) {
+    const int b = __ffs(x) - 1;
+    const uint32_t v = (uint32_t)(32 * w + b);
+    const uint64_t d = degree_of(g, v);
+    const int cls = a.classify ? degree_class(d) : Q_SMALL;
+    *cls2 |= (uint64_t)cls << (2 * b);
+    mine += one_of(cls);
+    if (!c) continue; /* the scatter: classes only */
+    c[cls]++;
+    *edges += d;
+    if (d < a.hub_tau) continue;
+    (*hubs)++;
+    if (a.hub_table) {
+      unsigned long long key = (d < 0xFFFFFFFFull ? d : 0xFFFFFFFFull) << 32 | v;
+      atomicMax(&a.hub_table[v & (BottomUpPolicy::CACHE - 1)], key);
+    }
+  }
+  return mine;
+}
+
+/* queue_count_kernel for a.bits: BLOCK words a round. */
+__global__ void __launch_bounds__(P::BLOCK) queue_count_bits_kernel(DevGraph g, QueueGenArgs a) {
+  __shared__ unsigned s_cnt[Q_CLASSES];
+  __shared__ unsigned s_hubs;
+  __shared__ unsigned long long s_edges;
+  if (threadIdx.x < Q_CLASSES) s_cnt[threadIdx.x] = 0;
+  if (threadIdx.x == 0) s_hubs = 0, s_edges = 0;
+  __syncthreads();
+  uint64_t begin, end;
+  tile_of(a, &begin, &end);
+  unsigned c[Q_CLASSES] = {}, hubs = 0;
+  unsigned long long edges = 0;
+  for (uint64_t w = begin + threadIdx.x; w < end; w += P::BLOCK) {
+    uint64_t cls2;
+    word_classes(g, a, w, a.bits[w], &cls2, c, &hubs, &edges);
+  }
+  const unsigned full = 0xffffffffu;
+#pragma unroll
+  for (int k = 0; k < Q_CLASSES; k++) c[k] = __reduce_add_sync(full, c[k]);
+  hubs = __reduce_add_sync(full, hubs);
+  for (int off = 16; off > 0; off >>= 1) edges += __shfl_down_sync(full, edges, off);
+  if ((threadIdx.x & 31) == 0) {
+#pragma unroll
+    for (int k = 0; k < Q_CLASSES; k++)
+      if (c[k]) atomicAdd(&s_cnt[k], c[k]);
+    if (hubs) atomicAdd(&s_hubs, hubs);
+    if (edges) atomicAdd(&s_edges, edges);
+  }
+  __syncthreads();
+  if (threadIdx.x < Q_CLASSES) a.block_counts[threadIdx.x * gridDim.x + blockIdx.x] = s_cnt[threadIdx.x];
+  if (threadIdx.x == 0) {
+    if (blockIdx.x == 0) a.block_counts[Q_CLASSES * gridDim.x] = 0; /* the total's slot */
+    if (s_hubs) atomicAdd(&a.stats->hubs, s_hubs);
+    if (s_edges) atomicAdd(&a.stats->frontier_edges, s_edges);
+  }
+}
+
+/* queue_scatter_kernel for a.bits. */
+__global__ void __launch_bounds__(P::BLOCK) queue_scatter_bits_kernel(DevGraph g, const uint32_t *status,
+                                                                      QueueGenArgs a) {
+  typedef cub::BlockScan<unsigned long long, P::BLOCK> Scan;
+  __shared__ typename Scan::TempStorage tmp;
+  unsigned base[Q_CLASSES];
+#pragma unroll
+  for (int k = 0; k < Q_CLASSES; k++) base[k] = a.block_offsets[k * gridDim.x + blockIdx.x];
+  uint64_t begin, end;
+  tile_of(a, &begin, &end);
+  for (uint64_t r = begin; r < end; r += P::BLOCK) { /* block-uniform bound */
+    const uint64_t w = r + threadIdx.x;
+    const uint32_t bits = w < end ? a.bits[w] : 0u;
+    uint64_t cls2;
+    unsigned long long mine = word_classes(g, a, w, bits, &cls2, NULL, NULL, NULL), before, total;
+    Scan(tmp).ExclusiveSum(mine, before, total);
+    for (uint32_t x = bits; x; x &= x - 1) {
+      const int b = __ffs(x) - 1, cls = (int)(cls2 >> (2 * b)) & 3;
+      unsigned at = 0;
+#pragma unroll
+      for (int j = 0; j < Q_CLASSES; j++)
+        if (j == cls) at = base[j] + field(before, j);
+      a.out[at] = (uint32_t)(32 * w + b);
+      before += one_of(cls);
+    }
+#pragma unroll
+    for (int j = 0; j < Q_CLASSES; j++) base[j] += field(total, j);
+    __syncthreads(); /* tmp is reused by the next round */
+  }
+  if (blockIdx.x == 0) write_totals(status, a, gridDim.x);
+}
+
 /* Used instead of the scatter when only the counts are wanted (the
  * status-array baseline). */
 __global__ void queue_totals_kernel(const uint32_t *status, QueueGenArgs a, unsigned nblocks) {
@@ -190,13 +288,18 @@ cudaError_t queue_gen_scan_bytes(int max_blocks, size_t *bytes) {
 cudaError_t queue_gen_launch(const DevGraph &g, const uint32_t *status, const QueueGenArgs &a,
                              int blocks, int scatter, void *scan_tmp, size_t scan_bytes,
                              cudaStream_t st) {
-  queue_count_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
+  if (a.bits)
+    queue_count_bits_kernel<<<blocks, P::BLOCK, 0, st>>>(g, a);
+  else
+    queue_count_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;
   e = cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, a.block_counts, a.block_offsets,
                                     Q_CLASSES * blocks + 1, st);
   if (e != cudaSuccess) return e;
-  if (scatter)
+  if (scatter && a.bits)
+    queue_scatter_bits_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
+  else if (scatter)
     queue_scatter_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
   else
     queue_totals_kernel<<<1, 32, 0, st>>>(status, a, (unsigned)blocks);
