@@ -35,20 +35,20 @@ step() {
 }
 # Two lanes, for two cores (the emulated kernels run on one thread each):
 # the densest orbit graph, the two-device run (one build folder between
-# them, so one after the other), the BFS runs and the edge switching beside
-# the rest, with the other orbit graphs in a build of their own; the orbit
+# them, so one after the other) and the BFS runs beside the rest, with the
+# other orbit graphs in a build of their own; the orbit
 # runs quick (ORBIT_EMU_QUICK=1: the blocks' and the walks' runs on each
 # graph as built only), and hub(700) on two devices only.  A script's second
 # run on a build folder compiles only what changed (emu_cc, emu_lib.sh).
-# Seen on two cores (2026-12-02): orbit dense 358 s, two devices 210, BFS
-# 83 + 13, edge switching 23; other orbits 186, motifs 195, DAG kernels 188.
+# Seen on two cores (CI, 2026-12-02): orbit dense 334 s, two devices 150,
+# BFS 77 + 11; other orbits 160, motifs 180, DAG kernels 194, edge
+# switching 30.
 orbit_lane() {
   local rc=0
   step orbit-emu-dense env WM_EMU_BUILD="$base/orbit" ORBIT_EMU_QUICK=1 ORBIT_EMU_ONLY="2 hubs over" \
     bash "$repo/scripts/orbit-emu.sh" || rc=1
   step orbit-emu-2gpus env WM_EMU_BUILD="$base/orbit" ORBIT_EMU_QUICK=1 EMU_DEVICES=2 EMU_P2P=0 \
     ORBIT_EMU_ONLY="hub(700|two triangles" bash "$repo/scripts/orbit-emu.sh" || rc=1
-  step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh" || rc=1
   step bfs-emu env WM_EMU_BUILD="$base/bfs" bash "$repo/scripts/bfs-emu.sh" \
     --filter 'gpu_bfs*/@(er_connected|powerlaw|grid|path|er|hub|tiny|processes_interrupted|layers|interrupted)' || rc=1
   # shared memory enough for the deep-level kernel's bitmap (the default 24 KiB holds no graph's)
@@ -62,6 +62,7 @@ other_lane() {
     ORBIT_EMU_ONLY="er(40|powerlaw(400, 2 hubs|K12|two triangles|edge(2)" bash "$repo/scripts/orbit-emu.sh" || rc=1
   step motif-emu env WM_EMU_BUILD="$base/motif" MOTIF_EMU_RUNS="0 5" bash "$repo/scripts/motif-emu.sh" || rc=1
   step dag-emu env WM_EMU_BUILD="$base/dag" DAG_EMU_QUICK=1 bash "$repo/scripts/dag-emu.sh" || rc=1
+  step rand-emu env WM_EMU_BUILD="$base/rand" bash "$repo/scripts/rand-emu.sh" || rc=1
   return $rc
 }
 # The host library without CUDA, built once for every run (bfs-emu/emu_lib.sh).
