@@ -246,6 +246,12 @@ __device__ __forceinline__ void visit(const DevState &s, uint32_t v, uint32_t u,
   }
 }
 
+/* A frontier hub v of out-degree d into a hub table (QueueGenArgs.hub_table):
+ * the slot keeps the hub of the highest degree. */
+__device__ __forceinline__ void record_hub(unsigned long long *table, uint32_t v, uint64_t d) {
+  atomicMax(&table[v & (BottomUpPolicy::CACHE - 1)], (d < 0xFFFFFFFFull ? d : 0xFFFFFFFFull) << 32 | v);
+}
+
 __device__ __forceinline__ uint64_t global_thread() {
   return (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 }

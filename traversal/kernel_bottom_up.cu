@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(P::BLOCK) bottom_up_step_kernel(BottomUpArgs a
       edges += d;
       if (d >= a.hub_tau) {
         hubs++;
-        if (CACHE) atomicMax(&a.hub_next[v & (P::CACHE - 1)], (d < 0xFFFFFFFFull ? d : 0xFFFFFFFFull) << 32 | v);
+        if (CACHE) record_hub(a.hub_next, v, d);
       }
       if (v == a.target) a.stats->target_level = a.level + 1;
     }

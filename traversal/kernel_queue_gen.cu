@@ -74,40 +74,28 @@ __device__ __forceinline__ int load_items(const QueueGenArgs &a, const uint32_t 
   return n;
 }
 
-__global__ void __launch_bounds__(P::BLOCK) queue_count_kernel(DevGraph g, const uint32_t *status,
-                                                               QueueGenArgs a) {
+/* One frontier vertex v of out-degree d and class cls into the thread's
+ * tallies, and a hub into the hub table. */
+__device__ __forceinline__ void tally(const QueueGenArgs &a, uint32_t v, uint64_t d, int cls, unsigned *c,
+                                      unsigned *hubs, unsigned long long *edges) {
+#pragma unroll
+  for (int j = 0; j < Q_CLASSES; j++) c[j] += cls == j; /* constant indices: c stays in registers */
+  *edges += d;
+  if (d < a.hub_tau) return;
+  (*hubs)++;
+  if (a.hub_table) record_hub(a.hub_table, v, d);
+}
+
+/* The block's tallies into block_counts and the stats: warp sums, then one
+ * shared-memory add per warp.  Every thread of the block calls it. */
+__device__ __forceinline__ void block_totals(const QueueGenArgs &a, unsigned *c, unsigned hubs,
+                                             unsigned long long edges) {
   __shared__ unsigned s_cnt[Q_CLASSES];
   __shared__ unsigned s_hubs;
   __shared__ unsigned long long s_edges;
   if (threadIdx.x < Q_CLASSES) s_cnt[threadIdx.x] = 0;
   if (threadIdx.x == 0) s_hubs = 0, s_edges = 0;
   __syncthreads();
-
-  uint64_t begin, end;
-  tile_of(a, &begin, &end);
-  unsigned c[Q_CLASSES] = {}, hubs = 0;
-  unsigned long long edges = 0;
-  for (uint64_t r = begin; r < end; r += P::ROUND) {
-    uint32_t v[P::ITEMS], st[P::ITEMS];
-    int n = load_items(a, status, r + (uint64_t)P::ITEMS * threadIdx.x, end, v, st);
-#pragma unroll
-    for (int k = 0; k < P::ITEMS; k++) {
-      if (k >= n) continue;
-      uint64_t d = 0;
-      int cls = pick_class(g, a, v[k], st[k], &d);
-#pragma unroll
-      for (int j = 0; j < Q_CLASSES; j++) c[j] += cls == j;
-      if (cls < 0) continue;
-      edges += d;
-      if (d < a.hub_tau) continue;
-      hubs++;
-      if (a.hub_table) {
-        unsigned long long key = (d < 0xFFFFFFFFull ? d : 0xFFFFFFFFull) << 32 | v[k];
-        atomicMax(&a.hub_table[v[k] & (BottomUpPolicy::CACHE - 1)], key);
-      }
-    }
-  }
-  /* block totals: warp sums, then one shared-memory add per warp */
   const unsigned full = 0xffffffffu;
 #pragma unroll
   for (int k = 0; k < Q_CLASSES; k++) c[k] = __reduce_add_sync(full, c[k]);
@@ -129,10 +117,49 @@ __global__ void __launch_bounds__(P::BLOCK) queue_count_kernel(DevGraph g, const
   }
 }
 
+__global__ void __launch_bounds__(P::BLOCK) queue_count_kernel(DevGraph g, const uint32_t *status,
+                                                               QueueGenArgs a) {
+  uint64_t begin, end;
+  tile_of(a, &begin, &end);
+  unsigned c[Q_CLASSES] = {}, hubs = 0;
+  unsigned long long edges = 0;
+  for (uint64_t r = begin; r < end; r += P::ROUND) {
+    uint32_t v[P::ITEMS], st[P::ITEMS];
+    int n = load_items(a, status, r + (uint64_t)P::ITEMS * threadIdx.x, end, v, st);
+#pragma unroll
+    for (int k = 0; k < P::ITEMS; k++) {
+      if (k >= n) continue;
+      uint64_t d = 0;
+      int cls = pick_class(g, a, v[k], st[k], &d);
+      if (cls >= 0) tally(a, v[k], d, cls, c, &hubs, &edges);
+    }
+  }
+  block_totals(a, c, hubs, edges);
+}
+
 /* Region bounds and the target's level, for the host's one read-back. */
 __device__ __forceinline__ void write_totals(const uint32_t *status, const QueueGenArgs &a, unsigned nblocks) {
   if (threadIdx.x <= Q_CLASSES) a.stats->offs[threadIdx.x] = a.block_offsets[threadIdx.x * nblocks];
   if (threadIdx.x == 0) a.stats->target_level = a.target == kNoVertex ? kUnreached : status[a.target];
+}
+
+/* The scatter's two steps per vertex and per round: v of class cls at
+ * its place in the output (base: the block's next slot per class; before:
+ * the thread's exclusive prefix of the round's packed counts), and the
+ * block's bases past the round (total: the round's counts). */
+__device__ __forceinline__ void place(const QueueGenArgs &a, uint32_t v, int cls, const unsigned *base,
+                                      unsigned long long *before) {
+  unsigned at = 0;
+#pragma unroll
+  for (int j = 0; j < Q_CLASSES; j++)
+    if (j == cls) at = base[j] + field(*before, j);
+  a.out[at] = v;
+  *before += one_of(cls);
+}
+__device__ __forceinline__ void next_round(unsigned *base, unsigned long long total) {
+#pragma unroll
+  for (int j = 0; j < Q_CLASSES; j++) base[j] += field(total, j);
+  __syncthreads(); /* the scan's storage is reused by the next round */
 }
 
 __global__ void __launch_bounds__(P::BLOCK) queue_scatter_kernel(DevGraph g, const uint32_t *status,
@@ -159,17 +186,9 @@ __global__ void __launch_bounds__(P::BLOCK) queue_scatter_kernel(DevGraph g, con
     Scan(tmp).ExclusiveSum(mine, before, total);
 #pragma unroll
     for (int k = 0; k < P::ITEMS; k++) {
-      if (cls[k] < 0) continue;
-      unsigned at = 0;
-#pragma unroll
-      for (int j = 0; j < Q_CLASSES; j++)
-        if (j == cls[k]) at = base[j] + field(before, j);
-      a.out[at] = v[k];
-      before += one_of(cls[k]);
+      if (cls[k] >= 0) place(a, v[k], cls[k], base, &before);
     }
-#pragma unroll
-    for (int j = 0; j < Q_CLASSES; j++) base[j] += field(total, j);
-    __syncthreads(); /* tmp is reused by the next round */
+    next_round(base, total);
   }
   if (blockIdx.x == 0) write_totals(status, a, gridDim.x);
 }
@@ -189,27 +208,13 @@ __device__ __forceinline__ unsigned long long word_classes(const DevGraph &g, co
     const int cls = a.classify ? degree_class(d) : Q_SMALL;
     *cls2 |= (uint64_t)cls << (2 * b);
     mine += one_of(cls);
-    if (!c) continue; /* the scatter: classes only */
-    c[cls]++;
-    *edges += d;
-    if (d < a.hub_tau) continue;
-    (*hubs)++;
-    if (a.hub_table) {
-      unsigned long long key = (d < 0xFFFFFFFFull ? d : 0xFFFFFFFFull) << 32 | v;
-      atomicMax(&a.hub_table[v & (BottomUpPolicy::CACHE - 1)], key);
-    }
+    if (c) tally(a, v, d, cls, c, hubs, edges); /* the count (the scatter wants the classes only) */
   }
   return mine;
 }
 
 /* queue_count_kernel for a.bits: BLOCK words a round. */
 __global__ void __launch_bounds__(P::BLOCK) queue_count_bits_kernel(DevGraph g, QueueGenArgs a) {
-  __shared__ unsigned s_cnt[Q_CLASSES];
-  __shared__ unsigned s_hubs;
-  __shared__ unsigned long long s_edges;
-  if (threadIdx.x < Q_CLASSES) s_cnt[threadIdx.x] = 0;
-  if (threadIdx.x == 0) s_hubs = 0, s_edges = 0;
-  __syncthreads();
   uint64_t begin, end;
   tile_of(a, &begin, &end);
   unsigned c[Q_CLASSES] = {}, hubs = 0;
@@ -218,25 +223,7 @@ __global__ void __launch_bounds__(P::BLOCK) queue_count_bits_kernel(DevGraph g, 
     uint64_t cls2;
     word_classes(g, a, w, a.bits[w], &cls2, c, &hubs, &edges);
   }
-  const unsigned full = 0xffffffffu;
-#pragma unroll
-  for (int k = 0; k < Q_CLASSES; k++) c[k] = __reduce_add_sync(full, c[k]);
-  hubs = __reduce_add_sync(full, hubs);
-  for (int off = 16; off > 0; off >>= 1) edges += __shfl_down_sync(full, edges, off);
-  if ((threadIdx.x & 31) == 0) {
-#pragma unroll
-    for (int k = 0; k < Q_CLASSES; k++)
-      if (c[k]) atomicAdd(&s_cnt[k], c[k]);
-    if (hubs) atomicAdd(&s_hubs, hubs);
-    if (edges) atomicAdd(&s_edges, edges);
-  }
-  __syncthreads();
-  if (threadIdx.x < Q_CLASSES) a.block_counts[threadIdx.x * gridDim.x + blockIdx.x] = s_cnt[threadIdx.x];
-  if (threadIdx.x == 0) {
-    if (blockIdx.x == 0) a.block_counts[Q_CLASSES * gridDim.x] = 0; /* the total's slot */
-    if (s_hubs) atomicAdd(&a.stats->hubs, s_hubs);
-    if (s_edges) atomicAdd(&a.stats->frontier_edges, s_edges);
-  }
+  block_totals(a, c, hubs, edges);
 }
 
 /* queue_scatter_kernel for a.bits. */
@@ -256,17 +243,10 @@ __global__ void __launch_bounds__(P::BLOCK) queue_scatter_bits_kernel(DevGraph g
     unsigned long long mine = word_classes(g, a, w, bits, &cls2, NULL, NULL, NULL), before, total;
     Scan(tmp).ExclusiveSum(mine, before, total);
     for (uint32_t x = bits; x; x &= x - 1) {
-      const int b = __ffs(x) - 1, cls = (int)(cls2 >> (2 * b)) & 3;
-      unsigned at = 0;
-#pragma unroll
-      for (int j = 0; j < Q_CLASSES; j++)
-        if (j == cls) at = base[j] + field(before, j);
-      a.out[at] = (uint32_t)(32 * w + b);
-      before += one_of(cls);
+      const int b = __ffs(x) - 1;
+      place(a, (uint32_t)(32 * w + b), (int)(cls2 >> (2 * b)) & 3, base, &before);
     }
-#pragma unroll
-    for (int j = 0; j < Q_CLASSES; j++) base[j] += field(total, j);
-    __syncthreads(); /* tmp is reused by the next round */
+    next_round(base, total);
   }
   if (blockIdx.x == 0) write_totals(status, a, gridDim.x);
 }
