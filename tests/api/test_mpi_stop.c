@@ -40,7 +40,7 @@ static void stops(const char *call, const char *trigger) {
   cr_assert_eq(WEXITSTATUS(st), 0, "%s (%s): exit status %d:\n%s", call, trigger, WEXITSTATUS(st), text);
   for (int r = 0; r < 2; r++) {
     char want[64];
-    snprintf(want, sizeof want, "rank %d: %s (%s): status 4 after", r, call, trigger);
+    snprintf(want, sizeof want, "rank %d: %s (%s): status 4 ", r, call, trigger);
     cr_assert(strstr(text, want), "%s (%s): rank %d was not interrupted:\n%s", call, trigger, r, text);
   }
 }
