@@ -196,6 +196,8 @@ static void plan_options(const warpmatch_context *ctx, const warpmatch_match_opt
   wm_engine_plan_policy(po, job->use_gpu || gpu_plan,
                         o->planner == WARPMATCH_PLANNER_AUTO || o->planner == WARPMATCH_PLANNER_PROBES);
   po->forced_order = order;
+  /* --order O --planner sampled: what the probes make of O, in the plan */
+  po->measure_forced = order && o->planner == WARPMATCH_PLANNER_SAMPLED;
 }
 
 static int plan(warpmatch_context *ctx, const warpmatch_match_options *o, int purpose, int gpu_plan,

@@ -415,7 +415,7 @@ static void run_stream(void *ctx, unsigned task) {
  * fills them as a batch of several does), so that a measure of a few
  * thousand reads starts none. */
 static void measure(const search *s, uint8_t orders[][WM_MAX_K], unsigned n, unsigned probes, double max_reads,
-                    double *work, double *reads, int threads) {
+                    double *work, double *reads, double *rse, int threads) {
   const wm_order_sampling *smp = s->sampling;
   wm_plan *trial = malloc((n ? n : 1) * sizeof *trial);
   wm_probe_sum *sums = calloc((size_t)(n ? n : 1) * WM_SAMPLE_STREAMS, sizeof *sums);
@@ -446,8 +446,8 @@ static void measure(const search *s, uint8_t orders[][WM_MAX_K], unsigned n, uns
   for (unsigned i = 0; i < n; i++) {
     int ok = tasks && !unfit[i];
     for (unsigned j = 0; ok && j < WM_SAMPLE_STREAMS; j++) ok = !failed[i * WM_SAMPLE_STREAMS + j];
-    reads[i] = 0.0;
-    work[i] = ok ? wm_probe_estimate(&sums[(size_t)i * WM_SAMPLE_STREAMS], &reads[i]) : HUGE_VAL;
+    reads[i] = 0.0, rse[i] = HUGE_VAL;
+    work[i] = ok ? wm_probe_estimate(&sums[(size_t)i * WM_SAMPLE_STREAMS], &reads[i], &rse[i]) : HUGE_VAL;
   }
   free(trial);
   free(sums);
@@ -516,21 +516,22 @@ static unsigned affordable(const search *s, unsigned n, double work, double glim
  * (at least kRankProbes) where all of them would read more than half of
  * `budget`; none (0 returned) where even that is too many. */
 #define kRankProbes 32u
-static double rank_by_glimpse(const search *s, uint8_t orders[][WM_MAX_K], double *est, unsigned n, unsigned probes,
-                              double per_probe, double budget, int threads) {
+static double rank_by_glimpse(const search *s, uint8_t orders[][WM_MAX_K], double *est, double *rse, unsigned n,
+                              unsigned probes, double per_probe, double budget, int threads) {
   if (n < 3) return 0.0;
   const double fit = 0.5 * budget / ((n - 1) * (per_probe > 0.0 ? per_probe : 1.0));
   if (fit < probes) probes = fit >= kRankProbes ? (unsigned)fit : 0;
   if (!probes) return 0.0;
   double reads[WM_PLAN_MAX_CANDIDATES] = {0}, spent = 0.0;
-  measure(s, orders + 1, n - 1, probes, WM_SAMPLE_MAX_READS, est + 1, reads + 1, threads);
+  measure(s, orders + 1, n - 1, probes, WM_SAMPLE_MAX_READS, est + 1, reads + 1, rse + 1, threads);
   for (unsigned i = 1; i < n; i++) spent += reads[i];
   for (unsigned i = 2; i < n; i++) /* insertion sort: stable, n is at most 25 */
     for (unsigned j = i; j > 1 && est[j - 1] > est[j]; j--) {
       uint8_t t[WM_MAX_K];
       memcpy(t, orders[j], WM_MAX_K), memcpy(orders[j], orders[j - 1], WM_MAX_K), memcpy(orders[j - 1], t, WM_MAX_K);
-      const double e = est[j];
+      const double e = est[j], r = rse[j];
       est[j] = est[j - 1], est[j - 1] = e;
+      rse[j] = rse[j - 1], rse[j - 1] = r;
     }
   return spent;
 }
@@ -541,6 +542,17 @@ static double model_cost(const search *s, const uint8_t *order) {
   memcpy(trial.order, order, WM_MAX_K);
   wm_error err;
   return fill_trial(s, &trial, &err) ? HUGE_VAL : wm_plan_estimate_cost(&trial, s->gs);
+}
+
+/* The ratio of two orders' measured works past which the lesser wins:
+ * the margin, and with a confidence z, z standard errors of the ratio's
+ * logarithm (rse: each estimate's relative standard error), so that a
+ * gain the probes cannot tell from their spread does not overrule. */
+static double apart(const wm_order_sampling *smp, double margin, double rse_a, double rse_b) {
+  if (!(smp->confidence > 0.0)) return margin;
+  if (!(rse_a < HUGE_VAL && rse_b < HUGE_VAL)) return HUGE_VAL;
+  const double noise = exp(smp->confidence * sqrt(rse_a * rse_a + rse_b * rse_b));
+  return noise > margin ? noise : margin;
 }
 
 /* Of orders[0, n), the least sampled work among those the model scores
@@ -578,6 +590,8 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
                                int *measured) {
   const wm_order_sampling *smp = s->sampling;
   double max_reads = WM_SAMPLE_MAX_READS, reads[WM_PLAN_MAX_CANDIDATES] = {0}, glimpse_reads = 0.0;
+  double rse[WM_PLAN_MAX_CANDIDATES], glimpse_rse = HUGE_VAL;
+  for (unsigned i = 0; i < WM_PLAN_MAX_CANDIDATES; i++) rse[i] = HUGE_VAL;
   double floor_reads = 0.0, margin = smp->margin, glimpsed = 0.0;
   const int threads = smp->threads > 0 ? smp->threads : omp_get_max_threads();
   if (smp->share > 0.0) {
@@ -587,7 +601,7 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
     uint8_t mine_order[1][WM_MAX_K];
     memcpy(mine_order[0], s->best, WM_MAX_K);
     double glimpse;
-    measure(s, mine_order, 1, g_probes, WM_SAMPLE_MAX_READS, &glimpse, &glimpse_reads, threads);
+    measure(s, mine_order, 1, g_probes, WM_SAMPLE_MAX_READS, &glimpse, &glimpse_reads, &glimpse_rse, threads);
     const double per_probe = glimpse_reads / g_probes, mine = s->best_cost;
     const double predicted = glimpse > mine ? glimpse : mine; /* HUGE_VAL where the glimpse failed */
     double unused;
@@ -596,12 +610,12 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
       const double count = predicted / smp->read_cost;
       floor_reads = smp->doubt_reads < count ? smp->doubt_reads : count;
       if (smp->doubt_margin >= 1.0 && smp->doubt_margin < margin) margin = smp->doubt_margin;
-      glimpsed = rank_by_glimpse(s, orders, work, n, g_probes, per_probe, floor_reads, threads);
+      glimpsed = rank_by_glimpse(s, orders, work, rse, n, g_probes, per_probe, floor_reads, threads);
       glimpse_reads += glimpsed;
     }
     const unsigned affords = affordable(s, n, predicted, glimpse_reads, per_probe, floor_reads, &max_reads);
     if (affords < 2) { /* the glimpses decide (orders[1] the least of the others'), or the model's stands */
-      const int other = glimpsed > 0.0 && work[1] * margin <= glimpse;
+      const int other = glimpsed > 0.0 && work[1] * apart(smp, margin, rse[1], glimpse_rse) <= glimpse;
       plan->sampled_orders = glimpsed > 0.0 ? n : 1;
       plan->sampled_cost = other ? work[1] : glimpse < HUGE_VAL ? glimpse : 0.0;
       plan->sampled_reads = glimpse_reads;
@@ -624,7 +638,7 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
   unsigned done = 0;
   while (done < n) {
     const unsigned end = n - done > batch ? done + batch : n;
-    measure(s, orders + done, end - done, smp->probes, max_reads, work + done, reads + done, threads);
+    measure(s, orders + done, end - done, smp->probes, max_reads, work + done, reads + done, rse + done, threads);
     for (unsigned i = done; i < end; i++) measured[i] = 1;
     for (; done < end; done++) spent += reads[done], least = work[done] < least ? work[done] : least;
     if (smp->share > 0.0 && spent * smp->read_cost >= smp->share * least && spent >= floor_reads) break;
@@ -636,7 +650,7 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
   plan->sampled_reads = spent;
   plan->sampled_orders = n;
   const unsigned tie = least_among_ties(s, orders, n, work);
-  if (best != tie && work[best] * margin > work[tie]) best = tie; /* tie 0: the model's */
+  if (best != tie && work[best] * apart(smp, margin, rse[best], rse[tie]) > work[tie]) best = tie; /* tie 0: the model's */
   memcpy(plan->order, orders[best], WM_MAX_K);
   plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }

@@ -217,20 +217,28 @@ int wm_plan_probe_stream(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg
    * keeps the choice the same on every machine. */
   const double reads = max_reads / WM_SAMPLE_STREAMS;
   unsigned t = 0;
-  while (t < mine && (t < least || s.touched < reads)) sum->work += probe(&s, &rng), t++;
+  while (t < mine && (t < least || s.touched < reads)) {
+    const double w = probe(&s, &rng);
+    sum->work += w, sum->work_sq += w * w, t++;
+  }
   free(mem);
   sum->probes = t;
   sum->reads = s.touched;
   return WM_OK;
 }
 
-double wm_probe_estimate(const wm_probe_sum streams[WM_SAMPLE_STREAMS], double *reads) {
-  double work = 0.0, read = 0.0;
+double wm_probe_estimate(const wm_probe_sum streams[WM_SAMPLE_STREAMS], double *reads, double *rse) {
+  double work = 0.0, sq = 0.0, read = 0.0;
   unsigned probes = 0;
   for (unsigned i = 0; i < WM_SAMPLE_STREAMS; i++)
-    work += streams[i].work, read += streams[i].reads, probes += streams[i].probes;
+    work += streams[i].work, sq += streams[i].work_sq, read += streams[i].reads, probes += streams[i].probes;
   if (reads) *reads = read;
-  return probes ? work / probes : 0.0;
+  const double mean = probes ? work / probes : 0.0;
+  if (rse) {
+    const double var = probes > 1 ? (sq / probes - mean * mean) * probes / (probes - 1.0) : 0.0;
+    *rse = probes > 1 && mean > 0.0 ? sqrt((var > 0.0 ? var : 0.0) / probes) / mean : HUGE_VAL;
+  }
+  return mean;
 }
 
 double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
@@ -241,5 +249,5 @@ double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint6
       if (reads) *reads = 0.0;
       return HUGE_VAL;
     }
-  return wm_probe_estimate(sums, reads);
+  return wm_probe_estimate(sums, reads, NULL);
 }

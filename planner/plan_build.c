@@ -144,6 +144,23 @@ static int check_forced_order(const wm_pattern *p, const uint8_t *order, wm_erro
   return WM_OK;
 }
 
+/* The probes' seed: the same orders measured alike in every call. */
+static const uint64_t kSampleSeed = 0x5eed;
+
+/* A forced order's work as sampled measures each order it weighs (the
+ * same probes: plan --order O --planner sampled shows what they make of
+ * O); none where the probes' memory cannot be had. */
+static void measure_forced(wm_plan *out, const wm_plan_options *o) {
+  double reads = 0.0;
+  const double work = wm_plan_sampled_cost_within(out, o->sample_graph, wm_graph_max_degree(o->sample_graph),
+                                                  o->sample_probes ? o->sample_probes : 4096u, kSampleSeed,
+                                                  WM_SAMPLE_MAX_READS, o->sample_op_latency, &reads);
+  const int ok = work < HUGE_VAL;
+  out->sampled_cost = ok ? work : 0.0;
+  out->sampled_orders = ok;
+  out->sampled_reads = ok ? reads : 0.0;
+}
+
 int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan_options *o,
                   wm_plan *out, wm_error *err) {
   wm_plan_options defaults;
@@ -170,13 +187,13 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
   } else {
     /* The order is chosen for the hoisted program even without code
      * motion, so --no-code-motion is the same plan minus the hoisting. */
-    const wm_order_sampling sampling = {o->sample_graph, o->sample_probes ? o->sample_probes : 4096u, 0x5eed,
+    const wm_order_sampling sampling = {o->sample_graph, o->sample_probes ? o->sample_probes : 4096u, kSampleSeed,
                                         o->code_motion, o->first_edge_up, o->count_only && o->pair_count,
                                         o->sample_margin > 1.0 ? o->sample_margin : 1.0, o->sample_share,
                                         o->sample_read_cost > 0.0 ? o->sample_read_cost : 1.0,
                                         o->sample_max_orders, o->sample_threads,
                                         o->sample_doubt, o->sample_doubt_reads, o->sample_doubt_margin,
-                                        o->sample_op_latency};
+                                        o->sample_op_latency, o->sample_confidence};
     rc = wm_choose_order(out, &aut, symmetry, gs, o->induced, 1, o->count_only && o->pair_count,
                          o->sample_graph ? &sampling : NULL,
                          o->candidates, err);
@@ -185,6 +202,7 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
   wm_automorphisms_free(&aut);
   if (rc) return rc;
   if (o->count_only && o->pair_count) out->pair_count = wm_plan_pair_mode(out);
+  if (o->forced_order && o->measure_forced && o->sample_graph) measure_forced(out, o);
   out->est_cost = wm_plan_estimate_cost(out, gs);
   wm_canonical canon;
   wm_pattern_canonical(p, &canon);

@@ -205,6 +205,8 @@ typedef struct wm_plan_options {
                         bounded v1 > v0, not v1 < v0 (wm_plan_fill_order).  The same count,
                         unless v[0] alone is restricted (wm_match_options.first) */
   const uint8_t *forced_order; /* NULL, or a matching order to use as is */
+  int measure_forced;          /* with forced_order and sample_graph: the order measured by the
+                                  probes as sampled measures each order (sampled_cost) */
   const wm_graph *sample_graph; /* NULL (default): the cost model alone picks the order; else
                                    the model's best few are measured on this graph (numbered
                                    as matched) by random probes, and the least work wins
@@ -236,6 +238,9 @@ typedef struct wm_plan_options {
                                    level of a binary search of its larger set (default 0; the
                                    GPU's policy sets it: there an op's searches are chains of
                                    dependent loads, and many small ops cost their latency) */
+  double sample_confidence;     /* z > 0: a measured order overrules another only where the ratio
+                                   of their works is also z standard errors of the probes'
+                                   estimates past 1 (default 0: the margin alone) */
   wm_plan_candidates *candidates; /* NULL (default), or filled with the orders weighed (n = 0
                                      with a forced_order: none was) */
 } wm_plan_options;

@@ -97,6 +97,10 @@ typedef struct wm_order_sampling {
   /* Work units an op costs per level of a binary search of its larger set
    * (wm_plan_options.sample_op_latency; 0: none). */
   double op_latency;
+  /* z > 0: a measured order wins only where its work is also z standard
+   * errors of the probes' estimates below the other's
+   * (wm_plan_options.sample_confidence; 0: the margin alone). */
+  double confidence;
 } wm_order_sampling;
 
 /* Probes per order and elements read per order, the most a measurement
@@ -149,6 +153,7 @@ double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint6
 #define WM_SAMPLE_STREAMS 16u
 typedef struct wm_probe_sum {
   double work;     /* the probes' estimates, summed */
+  double work_sq;  /* their squares, summed (the estimate's spread) */
   double reads;    /* the elements they read */
   unsigned probes; /* probes taken */
 } wm_probe_sum;
@@ -158,7 +163,8 @@ typedef struct wm_probe_sum {
 int wm_plan_probe_stream(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed,
                          unsigned stream, double max_reads, double op_latency, wm_probe_sum *sum);
 /* The estimate of an order's streams (0 without a probe); *reads (may be
- * NULL) gets their reads. */
-double wm_probe_estimate(const wm_probe_sum streams[WM_SAMPLE_STREAMS], double *reads);
+ * NULL) gets their reads, *rse (may be NULL) the estimate's relative
+ * standard error (HUGE_VAL with fewer than two probes or no work). */
+double wm_probe_estimate(const wm_probe_sum streams[WM_SAMPLE_STREAMS], double *reads, double *rse);
 
 #endif

@@ -19,6 +19,15 @@ static inline uint64_t json_u64(const char *json, const char *key) {
   return strtoull(p + strlen(pat), NULL, 10);
 }
 
+/* The number after "key": (asserts the key is there). */
+static inline double json_double(const char *json, const char *key) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\":", key);
+  const char *p = strstr(json, pat);
+  cr_assert_not_null(p, "no key %s in %s", key, json);
+  return strtod(p + strlen(pat), NULL);
+}
+
 static const char *jc_value(const char *s, int depth);
 
 static const char *jc_ws(const char *s) {

@@ -358,6 +358,50 @@ Test(match_cli, planner_sampled) {
   wm_test_rmdir(f.dir);
 }
 
+/* plan --order O --planner sampled: O measured as sampled measures the
+ * orders it weighs (the same probes: the same figure where sampled takes
+ * O), with --gpu too, and in the plan count --dump-plan shows; --order
+ * with any other planner measures nothing. */
+Test(match_cli, plan_order_sampled) {
+  wm_test_files f;
+  wm_test_graph_file(&f, graph_text);
+  for (int gpu = 0; gpu < 2; gpu++) {
+    const char *flag = gpu ? "--gpu" : "";
+    char *out, *err;
+    int rc = wm_test_run(&out, &err, "plan --pattern house --graph %s --planner sampled --json --no-cache %s", f.graph,
+                         flag);
+    cr_assert_eq(rc, 0, "%s", err);
+    const double chosen = json_double(out, "sampled_cost");
+    const char *o = strstr(out, "\"order\":[");
+    cr_assert(chosen > 0.0 && o, "%s", out);
+    char order[64] = "";
+    for (const char *c = o + 9; *c && *c != ']' && strlen(order) + 2 < sizeof order; c++)
+      strncat(order, c, 1);
+    free(out), free(err);
+    rc = wm_test_run(&out, &err, "plan --pattern house --graph %s --planner sampled --order %s --json --no-cache %s",
+                     f.graph, order, flag);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_eq(json_double(out, "sampled_cost"), chosen, "--order %s %s: %s", order, flag, out);
+    cr_assert_eq(json_u64(out, "sampled_orders"), 1, "%s", out);
+    free(out), free(err);
+    rc = wm_test_run(&out, &err, "plan --pattern house --graph %s --order %s --json --no-cache %s", f.graph, order,
+                     flag);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert(!strstr(out, "sampled_cost"), "auto measured a forced order: %s", out);
+    free(out), free(err);
+  }
+  for (int sampled = 0; sampled < 2; sampled++) {
+    char *out, *err;
+    int rc = wm_test_run(&out, &err, "count %s --pattern house --order 0,1,2,3,4 --planner %s --dump-plan --no-cache "
+                         "--device cpu --method enumerate", f.graph, sampled ? "sampled" : "auto");
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_eq(!!strstr(out, "sampled on the graph: "), sampled, "--planner %s: %s", sampled ? "sampled" : "auto",
+                 out);
+    free(out), free(err);
+  }
+  wm_test_rmdir(f.dir);
+}
+
 /* count by formula: the same counts as the plans', edge- and
  * vertex-induced; the method in the text, the JSON and the dumped plan;
  * --method formula refused where it does not apply; a count past 2^64
