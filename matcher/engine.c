@@ -259,10 +259,10 @@ static const double kDoubtSeconds = 0.002;
 static const double kDoubtMargin = 1.25;
 static const double kGpuOpLatency = 2.3;
 /* The measured gain at which auto leaves the model's order.  On the GPU,
- * kDoubtMargin's: of the corpus's pairs of timed orders (counts of 5 ms or
- * more) whose probes, measured in full, were 1.25-1.5x apart, the one of
- * less work ran faster in 67% (by 1.55x, median; the others 1.33x
- * slower), at 1.5-2x in 84% (scripts/planner-pairs.py); and a margin of 2
+ * kDoubtMargin's: of the corpus's pairs of timed orders (the slower of 5
+ * ms or more) whose probes, measured in full, were 1.25-1.5x apart, the
+ * one of less work ran faster in 69% (by 1.71x, median; the others 1.42x
+ * slower), at 1.5-2x in 82% (scripts/planner-pairs.py); and a margin of 2
  * kept the model's order in two cells whose measured better order ran
  * 1.4-2.3x faster (rmat-16 p2, hub-small p1), which 1.25 (with
  * kGpuConfidence) takes, making none of the 95 worse: 78 within 1.25x of

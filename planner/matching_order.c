@@ -568,9 +568,10 @@ static unsigned least_among_ties(const search *s, uint8_t orders[][WM_MAX_K], un
 }
 
 /* The shortlisted order of least sampled work (the model's choice, first
- * in the list, wins ties), where it beats the model's by the margin (or
- * the least of the orders the model scores as its choice, which need
- * none); its estimate into plan->sampled_cost.  With a share (auto),
+ * in the list, wins ties), where it beats by the margin, and with a
+ * confidence past the probes' spread (apart), the least of the orders the
+ * model scores as its choice (the model's, or one of its ties, which
+ * needs no margin over it); its estimate into plan->sampled_cost.  With a share (auto),
  * nothing is measured where the shortlists hold the model's order alone,
  * and only what the count's predicted time pays for (affordable).
  * measured[i] says which of work[] the probes filled.
@@ -650,7 +651,8 @@ static void choose_by_sampling(search *s, wm_plan *plan, uint8_t orders[][WM_MAX
   plan->sampled_reads = spent;
   plan->sampled_orders = n;
   const unsigned tie = least_among_ties(s, orders, n, work);
-  if (best != tie && work[best] * apart(smp, margin, rse[best], rse[tie]) > work[tie]) best = tie; /* tie 0: the model's */
+  /* tie 0: the model's */
+  if (best != tie && work[best] * apart(smp, margin, rse[best], rse[tie]) > work[tie]) best = tie;
   memcpy(plan->order, orders[best], WM_MAX_K);
   plan->sampled_cost = work[best] < HUGE_VAL ? work[best] : 0.0;
 }

@@ -48,13 +48,13 @@ def main():
     tmp = tempfile.TemporaryDirectory()
     bands = collections.defaultdict(lambda: ([], []))  # band -> (right gains, wrong losses)
     for (graph, pattern), times in sorted(cells.items()):
-        if max(times.values()) < a.min_ms:
-            continue
         g = judge.sorted_copy(a.binary, a.corpus, graph, tmp.name)
         work = {o: measured(a.binary, g, pattern, o) for o in times}
         orders = [o for o in times if work[o] > 0.0]
         for i, x in enumerate(orders):
             for y in orders[i + 1:]:
+                if max(times[x], times[y]) < a.min_ms:
+                    continue
                 lo, hi = (x, y) if work[x] <= work[y] else (y, x)
                 q = work[hi] / work[lo]
                 band = next(b for b in BANDS if b[0] <= q < b[1])

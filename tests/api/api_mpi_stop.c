@@ -136,7 +136,9 @@ static void run(warpmatch_context *alone, warpmatch_context *shared, const warpm
   const double took = end - interrupted_at;
   size_t touched = 0; /* words holding a result: neither the fill nor the 0 that some calls write on failure */
   for (size_t i = 0; i < words; i++) touched += out[i] != UNTOUCHED && out[i] != 0;
-  printf("api_mpi_stop: rank %d: %s (%s): status %d %.3f s after the interrupt (%.3f s after the start), %zu output words set: %s\n", rank, what, trigger,
+  printf("api_mpi_stop: rank %d: %s (%s): status %d %.3f s after the interrupt (%.3f s after the start), "
+         "%zu output words set: %s\n",
+         rank, what, trigger,
          rc, took, end - t0, touched, warpmatch_last_error(shared));
   fflush(stdout);
   if (rc != WARPMATCH_EINTERRUPTED) fault("the call was not interrupted", shared);
