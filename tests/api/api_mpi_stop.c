@@ -138,8 +138,7 @@ static void run(warpmatch_context *alone, warpmatch_context *shared, const warpm
   for (size_t i = 0; i < words; i++) touched += out[i] != UNTOUCHED && out[i] != 0;
   printf("api_mpi_stop: rank %d: %s (%s): status %d %.3f s after the interrupt (%.3f s after the start), "
          "%zu output words set: %s\n",
-         rank, what, trigger,
-         rc, took, end - t0, touched, warpmatch_last_error(shared));
+         rank, what, trigger, rc, took, end - t0, touched, warpmatch_last_error(shared));
   fflush(stdout);
   if (rc != WARPMATCH_EINTERRUPTED) fault("the call was not interrupted", shared);
   if (took > STOP_SECONDS) fault("the interrupted call returned more than STOP_SECONDS after the interrupt", NULL);
