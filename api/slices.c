@@ -11,7 +11,7 @@
  * has one v0 and one v1).  On the GPU the slice is a stripe of the stack
  * kernel's level-0 chunks (wm_match_options.gpu_l0_every), each order's
  * stripe timed by its launch and stopped where it would overrun
- * (gpu_time_limit_s), and the winner counts the whole graph. */
+ * (time_limit_s), and the winner counts the whole graph. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +30,8 @@ static const double kWorse = 2.0;
 
 /* A GPU stripe that runs kCut times as long as the fastest's so far, plus
  * kCutSlack (the kernels see the limit within about half a millisecond),
- * is stopped: it would not win. */
+ * is stopped: it would not win.  A CPU slice past both that and the
+ * budget left is stopped too. */
 static const double kCut = 1.5;
 static const double kCutSlack = 0.5e-3;
 
@@ -129,17 +130,24 @@ static void add_part(wm_match_result *r, const wm_match_result *x) {
 
 /* Runs o[0, n) of one order and adds them up into *r; seconds[i] gets
  * each run's wall time, counted[i] the time its result gives (the GPU's
- * launches, without the run's set-up). */
+ * launches, without the run's set-up).  With a CPU time limit each part
+ * gets what the earlier ones left of it, and one cut short ends the runs
+ * (r->cut_short). */
 static int run_parts(const wm_engine_job *ej, const wm_plan *plan, const wm_match_options *o, unsigned n,
-                     wm_match_result *r, double *seconds, double *counted, const wm_executor **by, wm_error *err) {
+                     double cpu_limit_s, wm_match_result *r, double *seconds, double *counted,
+                     const wm_executor **by, wm_error *err) {
   int rc = WM_OK;
-  for (unsigned i = 0; !rc && i < n; i++) {
+  double spent = 0.0;
+  for (unsigned i = 0; !rc && i < n && !(i && r->cut_short); i++) {
     wm_match_result x;
+    wm_match_options part = o[i];
+    if (cpu_limit_s > 0.0) part.time_limit_s = cpu_limit_s - spent > kCutSlack ? cpu_limit_s - spent : kCutSlack;
     const double t0 = wm_now();
-    rc = run_order(ej, plan, &o[i], i ? &x : r, by, err);
+    rc = run_order(ej, plan, &part, i ? &x : r, by, err);
     if (seconds) seconds[i] = wm_now() - t0;
+    spent += wm_now() - t0;
     if (counted && !rc) counted[i] = (i ? &x : r)->seconds;
-    if (!rc && i) add_part(r, &x);
+    if (!rc && i) add_part(r, &x), r->cut_short |= x.cut_short;
   }
   return rc;
 }
@@ -159,12 +167,12 @@ static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_
                       double limit_s, wm_match_result *part, double *slice_s, double *spent, wm_error *err) {
   const wm_executor *by;
   wm_match_options o[2] = {sp->slice[0], sp->slice[1]};
-  if (sp->gpu) o[0].gpu_time_limit_s = limit_s;
+  if (sp->gpu) o[0].time_limit_s = limit_s;
   char hubs[64]; /* each run its own phase: a progress that starts over is another one */
   snprintf(hubs, sizeof hubs, "%s: hubs", label);
   o[0].progress_label = sp->gpu ? label : hubs, o[1].progress_label = label;
   double s[2] = {0.0, 0.0}, c[2] = {0.0, 0.0};
-  const int rc = run_parts(ej, plan, o, sp->parts, part, s, c, &by, err);
+  const int rc = run_parts(ej, plan, o, sp->parts, sp->gpu ? 0.0 : limit_s, part, s, c, &by, err);
   /* the GPU's stripe by its launches alone: a run's set-up (streams,
    * buffers) is alike for every order, and longer than a short stripe */
   *slice_s = sp->gpu ? c[0] : s[1] + s[0] * wm_match_cpu_level1_every(plan, &sp->slice[0]) / sp->every;
@@ -205,7 +213,8 @@ static unsigned time_stripes(const wm_engine_job *ej, const slice_parts *sp, con
 }
 
 /* Times each order on the slice, WM_SLICE_ROUNDS times in turn (the least
- * of each), the first two always (what the policy paid for: one pause of
+ * of each; a slice stopped at its limit is not timed again and cannot
+ * win), the first two always (what the policy paid for: one pause of
  * a shared machine on the first would otherwise leave nothing to compare;
  * a slice is about 1/every of each order's count, its hubs' share too, so
  * two cost about 2/every of the count whatever an order does with the
@@ -236,16 +245,35 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
   /* each run its own phase: a progress that starts over is another one */
   char label[WM_SLICE_MAX_ORDERS][40];
   if (!*rc && sp->gpu) timed = time_stripes(ej, sp, plans, n, budget_s, label, out, fastest, x, rc, err);
+  int cut[WM_SLICE_MAX_ORDERS] = {0};
   for (unsigned round = 0; !*rc && !sp->gpu && round < WM_SLICE_ROUNDS; round++)
     for (unsigned i = 0;
          !*rc && i < n && (round || i == timed) && (i < 2 || spent - last[*fastest] + longest <= budget_s); i++) {
+      if (cut[i]) continue;
       snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
+      /* the plan's slice whole; another stopped where it would overrun:
+       * past kCut times the fastest's run, where its run is its estimate
+       * (position 1 sampled, not counted whole), and past the budget that
+       * let it start (the fastest's run is part of the count); one of the
+       * shortlist may take thousands of times the plan's (hub-small p11's
+       * sixth: minutes, against 0.1 ms).  Stopped so, its time is at
+       * least the fastest's. */
+      const int whole_head = wm_match_cpu_level1_every(&plans[i], &sp->slice[0]) < sp->every;
+      const double granted = budget_s - (spent - last[*fastest]);
+      double limit = i && !whole_head ? kCut * last[*fastest] : 0.0;
+      if (i >= 2) limit = limit > 0.0 ? fmin(limit, granted) : granted;
+      if (limit > 0.0) limit += kCutSlack;
       double slice;
-      *rc = time_slice(ej, &plans[i], sp, label[i], 0.0, &x[i], &slice, &last[i], err);
+      *rc = time_slice(ej, &plans[i], sp, label[i], limit, &x[i], &slice, &last[i], err);
       spent += last[i], longest = last[i] > longest ? last[i] : longest;
+      timed += !round;
+      if (!*rc && x[i].cut_short) { /* it cannot win; its time is what it ran */
+        cut[i] = 1;
+        if (!round) out->slice_ms[i] = slice * 1e3;
+        continue;
+      }
       if (slice * 1e3 < out->slice_ms[i]) out->slice_ms[i] = slice * 1e3;
       if (out->slice_ms[i] < out->slice_ms[*fastest]) *fastest = i;
-      timed += !round;
     }
   if (!*rc) *plan = plans[*fastest], *r = x[*fastest];
   free(plans);
@@ -312,7 +340,7 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   const double t0 = wm_now();
   if (!rc) timed = time_orders(ctx, o, job, ej, &sp, orders, k, budget, out, &fastest, plan, part, &rc, err);
   double overhead = wm_now() - t0;
-  if (!rc && reuse) rc = run_parts(ej, plan, sp.rest, sp.parts, r, NULL, NULL, by, err);
+  if (!rc && reuse) rc = run_parts(ej, plan, sp.rest, sp.parts, 0.0, r, NULL, NULL, by, err);
   if (!rc && reuse) {
     add_part(r, part);
     overhead -= part->seconds; /* one of the winner's slices is counting, the rest planning */

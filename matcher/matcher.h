@@ -133,11 +133,12 @@ typedef struct wm_match_options {
                                   seeds, listing, per-vertex counts, a share or several GPUs */
   int gpu_l0_rest;             /* GPU: the others instead, the stripe's complement: the two runs
                                   count each match once */
-  double gpu_time_limit_s;     /* GPU stack kernel, counting on one GPU in a library call (a
-                                  monitor): past this many seconds of its launches the warps claim
-                                  no more work and the result's cut_short is set, its count partial
-                                  (the timed slices' bound on an order far slower than the fastest);
-                                  0: none */
+  double time_limit_s;         /* one count (no listing, per-vertex counts, share, trials; on the
+                                  GPU the stack kernel on one GPU in a library call, a monitor):
+                                  past this many seconds of the run (the GPU's launches) no more
+                                  work is claimed (the CPU's roots and hub tasks, the GPU's chunks)
+                                  and the result's cut_short is set, its count partial (the timed
+                                  slices' bound on an order far slower than the fastest); 0: none */
   /* GPU tuning (ignored by the CPU executor) */
   int gpu_unroll;              /* U; 0 = default */
   int gpu_steal;               /* wm_steal_mode; -1 = default (two-level) */
@@ -212,7 +213,7 @@ typedef struct wm_match_result {
    * trial_ms holds each trial's GPU kernel ms (or CPU match ms); 0 or 1: one run. */
   unsigned trials;
   double trial_ms[WM_MAX_TRIALS];
-  int cut_short;       /* stopped at wm_match_options.gpu_time_limit_s: the count is partial */
+  int cut_short;       /* stopped at wm_match_options.time_limit_s: the count is partial */
 } wm_match_result;
 
 /* The error (WM_EINPUT) for a per-vertex count that passes 2^64 - 1: it

@@ -56,6 +56,8 @@ typedef struct exec {
   uint32_t level1_every; /* position 1's sample (o->cpu_level1_every), 1: every candidate */
   int level1_rest;       /* the sample's complement instead (o->cpu_level1_rest) */
   uint64_t listed;
+  double deadline;       /* wm_now() past which no root is started (o->time_limit_s), or 0 */
+  int cut;               /* the deadline stopped the run: the count is partial (read/written atomically) */
   wm_cpu_schedule sched; /* hoisted ops computed on first use */
   wm_progress progress;  /* in the roots' degrees */
 } exec;
@@ -235,6 +237,18 @@ static int stopped(exec *e) {
   return s;
 }
 
+/* Whether o->time_limit_s has passed, which then stops the run (the
+ * others give up at their next task): checked before each root and after
+ * each level-1 candidate's work, a clock read each where a limit is set. */
+static int past_deadline(exec *e) {
+  if (!(e->deadline > 0.0) || wm_now() < e->deadline) return 0;
+#pragma omp atomic write
+  e->cut = 1;
+#pragma omp atomic write
+  e->stop = 1;
+  return 1;
+}
+
 /* Adds the match in w to its vertices' counts; one already at 2^64 - 1
  * stops the run (the others give up at their next task). */
 static void count_vertices(exec *e, const worker *w) {
@@ -339,7 +353,7 @@ static void descend(exec *e, worker *w, unsigned L, uint32_t from, uint32_t to) 
       emit(e, w);
     else
       descend(e, w, p, 0, UINT32_MAX);
-    if (w->oom || (e->o->sink && stopped(e))) return;
+    if (w->oom || (e->o->sink && stopped(e)) || (!L && past_deadline(e))) return;
   }
 }
 
@@ -353,6 +367,7 @@ static void run_root(exec *e, worker *w, uint32_t v, uint32_t from, uint32_t to)
     e->stop = 1;
     return;
   }
+  if (past_deadline(e)) return;
   w->v[0] = v;
   w->bound[0] = ++w->clock;
   descend(e, w, 0, from, to);
@@ -543,6 +558,8 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   memset(r, 0, sizeof *r);
   int rc = wm_match_check_inputs(g, plan, o, err);
   if (rc) return rc;
+  if (o->time_limit_s > 0 && (o->sink || o->per_vertex || o->share))
+    return wm_fail(err, WM_EUSAGE, "a time limit is for one count (no listing, per-vertex counts or share)");
   exec e;
   setup(&e, g, plan, o);
   uint64_t roots = o->first ? o->n_first : g->n, nhubs;
@@ -564,6 +581,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   unsigned loop[2] = {0, 0};
   if (share) loop[0] = share->loops(share->ctx, 2), loop[1] = loop[0] + 1;
   double t0 = wm_now();
+  if (o->time_limit_s > 0) e.deadline = t0 + o->time_limit_s;
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : set_ops) reduction(| : oom)
   {
     worker w;
@@ -596,6 +614,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   r->count = count;
   r->set_ops = set_ops;
   r->listed = e.listed;
+  r->cut_short = e.cut;
   char procs[64] = "";
   if (share) snprintf(procs, sizeof procs, " in each of %d processes sharing the roots", share->processes);
   if (e.split)

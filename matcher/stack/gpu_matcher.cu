@@ -716,7 +716,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
     fill_args(R, &R->dev[i], i, chunk);
     WM_CUD(i, cudaSetDevice(R->dev[i].id));
     if ((rc = wm_gpu_stop_word(R->mon, &R->dev[i].args.stop, err)) ||
-        (rc = wm_gpu_stop_limit(R->dev[i].args.stop, R->o->gpu_time_limit_s, err)))
+        (rc = wm_gpu_stop_limit(R->dev[i].args.stop, R->o->time_limit_s, err)))
       return wm_gpu_on_device(err, R->dev[i].id, rc);
     WM_CUD(i, cudaStreamSynchronize(R->dev[i].stream));
   }
@@ -731,7 +731,7 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   if (!rc && R->listing) r->count = r->listed;
   r->seconds = wm_now() - t1;
   if (!rc) rc = collect(R, r, err);
-  if (!rc && R->o->gpu_time_limit_s > 0) rc = wm_gpu_stop_seen(R->dev[0].args.stop, &r->cut_short, err);
+  if (!rc && R->o->time_limit_s > 0) rc = wm_gpu_stop_seen(R->dev[0].args.stop, &r->cut_short, err);
   if ((rc = share_totals(R, r, rc, err))) return rc; /* with a share, whatever rc, as every process */
   /* The first launch was the warm-up: set operations and lane use stay
    * its (the same work), the times become the trials' medians. */
@@ -768,7 +768,7 @@ extern "C" int wm_match_gpu_stack(const wm_graph *g, const wm_plan *plan, const 
     return wm_fail(err, WM_EUSAGE, "a stripe of level 0 is for counting the whole graph on one GPU "
                                    "(no listing, per-vertex counts, seeds, share or several GPUs)");
   }
-  if (o->gpu_time_limit_s > 0 && (R->listing || o->share || o->gpus > 1 || o->trials > 1)) {
+  if (o->time_limit_s > 0 && (R->listing || o->share || o->gpus > 1 || o->trials > 1)) {
     free(R);
     return wm_fail(err, WM_EUSAGE, "a time limit is for one count on one GPU (no listing, share, "
                                    "several GPUs or trials)");

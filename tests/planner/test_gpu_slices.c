@@ -116,11 +116,11 @@ Test(gpu_slices, time_limit_cuts_a_count_short, .timeout = 300) {
   cr_assert_eq(wm_match_gpu(g, &plan, &o, &whole, &err), WM_OK, "%s", err.msg);
   cr_assert_eq(whole.cut_short, 0);
   cr_assert_gt(whole.seconds, 2e-3, "the count takes %.2f ms: too short to cut", whole.seconds * 1e3);
-  o.gpu_time_limit_s = 1e-6;
+  o.time_limit_s = 1e-6;
   cr_assert_eq(wm_match_gpu(g, &plan, &o, &cut, &err), WM_OK, "%s", err.msg);
   cr_assert_eq(cut.cut_short, 1, "not cut short");
   cr_assert(cut.count < whole.count, "a count cut short is whole");
-  o.gpu_time_limit_s = 100.0;
+  o.time_limit_s = 100.0;
   cr_assert_eq(wm_match_gpu(g, &plan, &o, &roomy, &err), WM_OK, "%s", err.msg);
   cr_assert_eq(roomy.cut_short, 0);
   cr_assert(roomy.count == whole.count);

@@ -453,3 +453,66 @@ Test(planner_slices, count_json_reports_slices, .timeout = 120) {
   free(text);
   wm_graph_destroy(raw);
 }
+
+/* The CPU executor's time limit (wm_match_options.time_limit_s): far below
+ * the count's time the count stops short (cut_short, a partial count), far
+ * above it the count is whole; listing or per-vertex counts under a limit
+ * are a usage error. */
+Test(planner_slices, cpu_time_limit_cuts_a_count_short, .timeout = 120) {
+  wm_graph *raw = wm_test_powerlaw(3000, 12, 8, 0.5, 5), *g = wm_test_by_degree(raw);
+  wm_graph_summary gs;
+  wm_graph_summary_compute(g, &gs);
+  const wm_pattern p = wm_test_stmatch_pattern(13);
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(&p, &gs, NULL, &plan, &err), WM_OK, "%s", err.msg);
+  wm_match_options o;
+  wm_match_options_init(&o);
+  o.threads = 1;
+  wm_match_result whole, cut, roomy;
+  cr_assert_eq(wm_match_cpu(g, &plan, &o, &whole, &err), WM_OK, "%s", err.msg);
+  cr_assert(whole.count > 0 && !whole.cut_short);
+  o.time_limit_s = 1e-9;
+  cr_assert_eq(wm_match_cpu(g, &plan, &o, &cut, &err), WM_OK, "%s", err.msg);
+  cr_assert_eq(cut.cut_short, 1, "not cut short");
+  cr_assert(cut.count < whole.count, "a count cut short is whole");
+  o.time_limit_s = 100.0;
+  cr_assert_eq(wm_match_cpu(g, &plan, &o, &roomy, &err), WM_OK, "%s", err.msg);
+  cr_assert(!roomy.cut_short && roomy.count == whole.count);
+  uint64_t *pv = calloc(g->n, sizeof *pv);
+  o.per_vertex = pv;
+  cr_assert_eq(wm_match_cpu(g, &plan, &o, &roomy, &err), WM_EUSAGE, "per-vertex counts under a limit ran");
+  cr_assert(strstr(err.msg, "time limit"), "%s", err.msg);
+  free(pv);
+  wm_graph_destroy(raw), wm_graph_destroy(g);
+}
+
+/* One hub over a sparse tail (the planner corpus's hub-small) and p11 on
+ * the CPU: the orders auto times include one whose slice, unbounded, ran
+ * for minutes (its work under the hub's level-1 candidates) where the
+ * plan's took a tenth of a millisecond; each slice after the plan's stops
+ * where it would overrun, so the count ends (this test's timeout) and
+ * equals the model's. */
+Test(planner_slices, a_slow_orders_slice_is_stopped, .timeout = 120) {
+  wm_gen_model gm;
+  wm_gen_model_defaults(&gm, WM_GEN_HUB, 20000, 5);
+  gm.hub_fraction = 0.9;
+  gm.mean_degree = 2.0;
+  wm_graph *raw;
+  wm_error err;
+  cr_assert_eq(wm_generate_model(&gm, &raw, &err), WM_OK, "%s", err.msg);
+  warpmatch_context *ctx;
+  warpmatch_graph *g;
+  warpmatch_pattern *p;
+  one_thread_case(raw, "stmatch/p11.txt", &ctx, &g, &p);
+  const warpmatch_match_result sliced = count_with(ctx, g, p, WARPMATCH_PLANNER_AUTO, NULL);
+  const warpmatch_match_result model = count_with(ctx, g, p, WARPMATCH_PLANNER_MODEL, NULL);
+  cr_assert(count_of(&sliced) == count_of(&model) && count_of(&model) > 0, "the counts differ");
+  cr_assert_geq(sliced.slice_orders, 2u, "no slices: the case is gone");
+  for (unsigned i = 0; i < sliced.slice_orders; i++)
+    cr_assert_geq(sliced.slice_ms[i], sliced.slice_ms[sliced.slice_chosen], "order %u beat the one chosen", i);
+  warpmatch_pattern_destroy(p);
+  warpmatch_graph_destroy(g);
+  warpmatch_context_destroy(ctx);
+  wm_graph_destroy(raw);
+}
