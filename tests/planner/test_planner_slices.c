@@ -235,6 +235,21 @@ static wm_u128 count_of(const warpmatch_match_result *r) {
   return (wm_u128)r->count.count_high << 64 | r->count.count;
 }
 
+/* One hub joined to 90% of n vertices over a tail of mean degree 2 (the
+ * planner corpus's hub-small at n = 20000) and a pattern file on one
+ * thread; returns the graph as generated. */
+static wm_graph *hub_case(uint64_t n, const char *pattern, warpmatch_context **ctx, warpmatch_graph **g,
+                          warpmatch_pattern **p) {
+  wm_gen_model gm;
+  wm_gen_model_defaults(&gm, WM_GEN_HUB, n, 5);
+  gm.hub_fraction = 0.9, gm.mean_degree = 2;
+  wm_graph *raw;
+  wm_error err;
+  cr_assert_eq(wm_generate_model(&gm, &raw, &err), WM_OK, "%s", err.msg);
+  one_thread_case(raw, pattern, ctx, g, p);
+  return raw;
+}
+
 /* The hub graph below and p13 on one thread, the test hook's start set;
  * returns the graph as generated. */
 static wm_graph *hub_p13_case(warpmatch_context **ctx, warpmatch_graph **g, warpmatch_pattern **p) {
@@ -335,16 +350,10 @@ Test(planner_slices, trials_time_the_order_the_slices_chose, .timeout = 300) {
  * a shared machine. */
 Test(planner_slices, hub_graph_estimates_whole_counts, .timeout = 300) {
   setenv("WM_TEST_COUNT_START", "5", 1);
-  wm_gen_model gm;
-  wm_gen_model_defaults(&gm, WM_GEN_HUB, 2000, 5);
-  gm.hub_fraction = 0.9, gm.mean_degree = 2;
-  wm_graph *raw;
-  wm_error err;
-  cr_assert_eq(wm_generate_model(&gm, &raw, &err), WM_OK, "%s", err.msg);
   warpmatch_context *ctx;
   warpmatch_graph *g;
   warpmatch_pattern *p;
-  one_thread_case(raw, "stmatch/p1.txt", &ctx, &g, &p);
+  wm_graph *raw = hub_case(2000, "stmatch/p1.txt", &ctx, &g, &p);
   const warpmatch_match_result sliced = count_with(ctx, g, p, WARPMATCH_PLANNER_AUTO, NULL);
   const warpmatch_match_result probes = count_with(ctx, g, p, WARPMATCH_PLANNER_PROBES, NULL);
   cr_assert(count_of(&sliced) == count_of(&probes), "the counts differ");
@@ -494,17 +503,10 @@ Test(planner_slices, cpu_time_limit_cuts_a_count_short, .timeout = 120) {
  * where it would overrun, so the count ends (this test's timeout) and
  * equals the model's. */
 Test(planner_slices, a_slow_orders_slice_is_stopped, .timeout = 120) {
-  wm_gen_model gm;
-  wm_gen_model_defaults(&gm, WM_GEN_HUB, 20000, 5);
-  gm.hub_fraction = 0.9;
-  gm.mean_degree = 2.0;
-  wm_graph *raw;
-  wm_error err;
-  cr_assert_eq(wm_generate_model(&gm, &raw, &err), WM_OK, "%s", err.msg);
   warpmatch_context *ctx;
   warpmatch_graph *g;
   warpmatch_pattern *p;
-  one_thread_case(raw, "stmatch/p11.txt", &ctx, &g, &p);
+  wm_graph *raw = hub_case(20000, "stmatch/p11.txt", &ctx, &g, &p);
   const warpmatch_match_result sliced = count_with(ctx, g, p, WARPMATCH_PLANNER_AUTO, NULL);
   const warpmatch_match_result model = count_with(ctx, g, p, WARPMATCH_PLANNER_MODEL, NULL);
   cr_assert(count_of(&sliced) == count_of(&model) && count_of(&model) > 0, "the counts differ");
