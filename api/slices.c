@@ -144,8 +144,9 @@ static int run_parts(const wm_engine_job *ej, const wm_plan *plan, const wm_matc
     if (cpu_limit_s > 0.0) part.time_limit_s = cpu_limit_s - spent > kCutSlack ? cpu_limit_s - spent : kCutSlack;
     const double t0 = wm_now();
     rc = run_order(ej, plan, &part, i ? &x : r, by, err);
-    if (seconds) seconds[i] = wm_now() - t0;
-    spent += wm_now() - t0;
+    const double took = wm_now() - t0;
+    if (seconds) seconds[i] = took;
+    spent += took;
     if (counted && !rc) counted[i] = (i ? &x : r)->seconds;
     if (!rc && i) add_part(r, &x), r->cut_short |= x.cut_short;
   }
@@ -232,7 +233,7 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
                             double budget_s, warpmatch_match_result *out, unsigned *fastest, wm_plan *plan,
                             wm_match_result *r, int *rc, wm_error *err) {
   wm_plan *plans = malloc(n * sizeof *plans);
-  wm_match_result *x = malloc(n * sizeof *x);
+  wm_match_result *x = calloc(n, sizeof *x); /* cut_short 0 until timed */
   *rc = plans && x ? WM_OK : wm_fail(err, WM_EINPUT, "slices: out of memory");
   for (unsigned i = 0; !*rc && i < n; i++) {
     *rc = wm_api_job_replan(ctx, o, job, orders[i], &plans[i], err);
@@ -245,11 +246,10 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
   /* each run its own phase: a progress that starts over is another one */
   char label[WM_SLICE_MAX_ORDERS][40];
   if (!*rc && sp->gpu) timed = time_stripes(ej, sp, plans, n, budget_s, label, out, fastest, x, rc, err);
-  int cut[WM_SLICE_MAX_ORDERS] = {0};
   for (unsigned round = 0; !*rc && !sp->gpu && round < WM_SLICE_ROUNDS; round++)
     for (unsigned i = 0;
          !*rc && i < n && (round || i == timed) && (i < 2 || spent - last[*fastest] + longest <= budget_s); i++) {
-      if (cut[i]) continue;
+      if (x[i].cut_short) continue;
       snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
       /* the plan's slice whole; another stopped where it would overrun:
        * past kCut times the fastest's run, where its run is its estimate
@@ -268,7 +268,6 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
       spent += last[i], longest = last[i] > longest ? last[i] : longest;
       timed += !round;
       if (!*rc && x[i].cut_short) { /* it cannot win; its time is what it ran */
-        cut[i] = 1;
         if (!round) out->slice_ms[i] = slice * 1e3;
         continue;
       }

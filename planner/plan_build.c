@@ -147,13 +147,16 @@ static int check_forced_order(const wm_pattern *p, const uint8_t *order, wm_erro
 /* The probes' seed: the same orders measured alike in every call. */
 static const uint64_t kSampleSeed = 0x5eed;
 
+/* Probes per order (wm_plan_options.sample_probes, default 4096). */
+static unsigned sample_probes(const wm_plan_options *o) { return o->sample_probes ? o->sample_probes : 4096u; }
+
 /* A forced order's work as sampled measures each order it weighs (the
  * same probes: plan --order O --planner sampled shows what they make of
  * O); none where the probes' memory cannot be had. */
 static void measure_forced(wm_plan *out, const wm_plan_options *o) {
   double reads = 0.0;
   const double work = wm_plan_sampled_cost_within(out, o->sample_graph, wm_graph_max_degree(o->sample_graph),
-                                                  o->sample_probes ? o->sample_probes : 4096u, kSampleSeed,
+                                                  sample_probes(o), kSampleSeed,
                                                   WM_SAMPLE_MAX_READS, o->sample_op_latency, &reads);
   const int ok = work < HUGE_VAL;
   out->sampled_cost = ok ? work : 0.0;
@@ -187,7 +190,7 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
   } else {
     /* The order is chosen for the hoisted program even without code
      * motion, so --no-code-motion is the same plan minus the hoisting. */
-    const wm_order_sampling sampling = {o->sample_graph, o->sample_probes ? o->sample_probes : 4096u, kSampleSeed,
+    const wm_order_sampling sampling = {o->sample_graph, sample_probes(o), kSampleSeed,
                                         o->code_motion, o->first_edge_up, o->count_only && o->pair_count,
                                         o->sample_margin > 1.0 ? o->sample_margin : 1.0, o->sample_share,
                                         o->sample_read_cost > 0.0 ? o->sample_read_cost : 1.0,
