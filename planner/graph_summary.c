@@ -81,9 +81,12 @@ void wm_graph_summary_compute(const wm_graph *g, wm_graph_summary *s) {
   s->n = g->n;
   s->m = g->m;
   double sum[WM_MAX_K + 2] = {0}, wedges = 0.0;
-  uint64_t maxd = 0;
+  uint64_t maxd = 0, prev = UINT64_MAX;
+  s->by_degree = 1;
   for (uint32_t v = 0; v < g->n; v++) {
     uint64_t d = wm_degree(g, v);
+    if (d > prev) s->by_degree = 0;
+    prev = d;
     double power = 1.0;
     for (unsigned j = 0; j < WM_MAX_K + 2; j++, power *= (double)d) sum[j] += power;
     wedges += (double)d * ((double)d - 1.0) / 2.0;

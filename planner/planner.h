@@ -164,6 +164,7 @@ typedef struct wm_graph_summary {
                                     the moments, which tests use to reach the probes' corrections
                                     (set by WM_TEST_MEAN_SIZES=1) */
   int known;                     /* 0: defaults for a typical social graph */
+  int by_degree;                 /* 1: ids follow descending degree (the graph the commands match on) */
 } wm_graph_summary;
 
 void wm_graph_summary_default(wm_graph_summary *s);

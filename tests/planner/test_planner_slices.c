@@ -344,7 +344,12 @@ Test(planner_slices, trials_time_the_order_the_slices_chose, .timeout = 300) {
  * cost about a whole count.  Now (one thread): every x each order's slice
  * time is within 5x of its count (the least of four; one slice timed once,
  * a pause of a loaded machine took 3.2x), the order counted
- * with is within 1.25x of the fastest of those timed, the count is that
+ * with is within 2x of the fastest of those timed (the six timed count
+ * in 127-217 ms, their slices in 1.5-3.6 ms, and the slices do not rank
+ * orders within 1.5x of each other reliably: on the 2-core development
+ * machine, --jobs=1, the one chosen took 1.0-1.53x the fastest over
+ * eight runs, at 8e88e2b alike; the flaw this guards against was 25x),
+ * the count is that
  * without slices (the test hook's start once), and planning takes at most
  * max(20 ms, 20% of the count): the issue's max(10 ms, 10%), doubled for
  * a shared machine. */
@@ -381,7 +386,7 @@ Test(planner_slices, hub_graph_estimates_whole_counts, .timeout = 300) {
   }
   cr_assert(on_hub > 0 && on_hub < sliced.slice_orders, "%u of the %u orders timed from the hub", on_hub,
             sliced.slice_orders);
-  cr_assert_leq(whole[sliced.slice_chosen], 1.25 * best, "the order counted with %.1f ms, the fastest timed %.1f ms",
+  cr_assert_leq(whole[sliced.slice_chosen], 2.0 * best, "the order counted with %.1f ms, the fastest timed %.1f ms",
                 whole[sliced.slice_chosen] * 1e3, best * 1e3);
   const double count_s = sliced.count.seconds, limit = count_s / 5 > 0.02 ? count_s / 5 : 0.02;
   cr_assert_leq(sliced.plan_seconds, limit, "planned in %.1f ms, counted in %.1f ms", sliced.plan_seconds * 1e3,
