@@ -58,52 +58,61 @@ static double operand_size(const model *m, const double slot[WM_MAX_SLOTS], uint
 
 /* The orderings of the positions in `items` by id that keep every
  * symmetry bound among them (less[x]: the positions whose ids lie below
- * x's), counted over subsets: a set can be the smallest ids in as many
- * ways as it has members x whose lesser ones it holds. */
+ * x's), counted over subsets of the items renumbered 0..q-1: a subset can
+ * be the smallest ids in as many ways as it has members x whose lesser
+ * ones it holds. */
 static double orderings(const unsigned less[WM_MAX_K], unsigned items) {
+  unsigned at[WM_MAX_K] = {0}, need[WM_MAX_K] = {0}, q = 0;
+  for (unsigned x = 0; x < WM_MAX_K; x++)
+    if (items >> x & 1u) at[x] = q++;
+  for (unsigned x = 0; x < WM_MAX_K; x++)
+    for (unsigned y = 0; y < WM_MAX_K && (items >> x & 1u); y++)
+      if ((less[x] & items) >> y & 1u) need[at[x]] |= 1u << at[y];
   double ways[1u << WM_MAX_K];
-  memset(ways, 0, sizeof ways);
   ways[0] = 1.0;
-  for (unsigned set = 0; set < (1u << WM_MAX_K); set++) {
-    if (!ways[set] || (set & ~items)) continue;
-    for (unsigned x = 0; x < WM_MAX_K; x++)
-      if ((items >> x & 1u) && !(set >> x & 1u) && (less[x] & items & ~set) == 0) ways[set | 1u << x] += ways[set];
+  for (unsigned set = 1; set < (1u << q); set++) {
+    ways[set] = 0.0;
+    for (unsigned x = 0; x < q; x++) /* x the largest id of the subset */
+      if ((set >> x & 1u) && (need[x] & ~set) == 0) ways[set] += ways[set & ~(1u << x)];
   }
-  return ways[items];
+  return ways[(1u << q) - 1];
 }
 
-/* The share of position p's candidates that its symmetry bounds keep.
+/* The share of each position's candidates that its symmetry bounds keep.
  * Taking the ids of the matched vertices as exchangeable, the chance that
  * the bounds among positions 0..p hold over that of those among 0..p-1:
  * 1 / (1 + bounds) where p's bounds are on positions bound to nothing
  * else, but less where they chain (of two positions bound v[a] > v[b], a
  * third below b keeps a third of its candidates, one below a two thirds).
  * Which of the last two loops iterates the smaller share matters: STMatch's
- * p1 counts up to 1.6x faster with it (BENCHMARKS, Planner regret). */
-static double bound_share(const wm_plan *plan, unsigned p) {
-  if (!(plan->lower[p] | plan->upper[p])) return 1.0;
-  unsigned less[WM_MAX_K] = {0}, before = 0, now = 0;
-  for (unsigned i = 0; i <= p; i++)
-    for (unsigned j = 0; j < i; j++) {
-      const unsigned pair = 1u << i | 1u << j;
-      if (plan->upper[i] >> j & 1u) less[j] |= 1u << i; /* v[i] < v[j] */
-      else if (plan->lower[i] >> j & 1u) less[i] |= 1u << j;
+ * p1 counts up to 1.7x faster with it (BENCHMARKS, Planner regret). */
+static void bound_shares(const wm_plan *plan, double share[WM_MAX_K]) {
+  unsigned less[WM_MAX_K] = {0}, bound = 0; /* the positions bound so far */
+  double before = 1.0;                      /* the chance that their bounds hold */
+  for (unsigned p = 0; p < plan->k; p++) {
+    share[p] = 1.0;
+    if (!(plan->lower[p] | plan->upper[p])) continue;
+    for (unsigned j = 0; j < p; j++) {
+      if (plan->upper[p] >> j & 1u) less[j] |= 1u << p; /* v[p] < v[j] */
+      else if (plan->lower[p] >> j & 1u) less[p] |= 1u << j;
       else continue;
-      now |= pair;
-      if (i < p) before |= pair;
+      bound |= 1u << p | 1u << j;
     }
-  double fact_now = 1.0, fact_before = 1.0;
-  for (unsigned c = 2; c <= (unsigned)__builtin_popcount(now); c++) fact_now *= c;
-  for (unsigned c = 2; c <= (unsigned)__builtin_popcount(before); c++) fact_before *= c;
-  return orderings(less, now) / fact_now / (orderings(less, before) / fact_before);
+    double orders = 1.0;
+    for (unsigned c = 2; c <= (unsigned)__builtin_popcount(bound); c++) orders *= c;
+    const double now = orderings(less, bound) / orders;
+    share[p] = now / before;
+    before = now;
+  }
 }
 
 /* Position p's accepted candidates: its set, a share of it for each bound. */
-static double candidates_size(const model *m, const double slot[WM_MAX_SLOTS], const wm_plan *plan, unsigned p) {
-  return operand_size(m, slot, plan->cand[p]) * bound_share(plan, p);
+static double candidates_size(const model *m, const double slot[WM_MAX_SLOTS], const wm_plan *plan,
+                              const double share[WM_MAX_K], unsigned p) {
+  return operand_size(m, slot, plan->cand[p]) * share[p];
 }
 
-static double mean_size_cost(const wm_plan *plan, const wm_graph_summary *gs) {
+static double mean_size_cost(const wm_plan *plan, const wm_graph_summary *gs, const double share[WM_MAX_K]) {
   model m = make_model(gs);
   double slot[WM_MAX_SLOTS] = {0}, M = m.n, cost = 0.0;
   for (unsigned L = 0; L + 1 < plan->k; L++) {
@@ -114,9 +123,9 @@ static double mean_size_cost(const wm_plan *plan, const wm_graph_summary *gs) {
       slot[op->dst] = op->kind == WM_OP_INTERSECT ? (a < b ? a : b) * m.t : a * (1.0 - m.t);
     }
     unsigned p = L + 1;
-    double size = candidates_size(&m, slot, plan, p);
+    double size = candidates_size(&m, slot, plan, share, p);
     if (p + 2 == plan->k && plan->pair_count) {
-      const double b = candidates_size(&m, slot, plan, p + 1);
+      const double b = candidates_size(&m, slot, plan, share, p + 1);
       return cost + M * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
     }
     if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
@@ -210,11 +219,11 @@ static double set_size(const moments *m, const level_sizes *v, operand_set s) {
 }
 
 static double moments_candidates(const moments *m, const level_sizes *v, const wm_plan *plan,
-                                 const operand_set slot[WM_MAX_SLOTS], unsigned p) {
-  return set_size(m, v, operand_of(slot, plan->cand[p])) * bound_share(plan, p);
+                                 const operand_set slot[WM_MAX_SLOTS], const double share[WM_MAX_K], unsigned p) {
+  return set_size(m, v, operand_of(slot, plan->cand[p])) * share[p];
 }
 
-static double moment_cost(const wm_plan *plan, const wm_graph_summary *gs, int skew) {
+static double moment_cost(const wm_plan *plan, const wm_graph_summary *gs, const double share[WM_MAX_K], int skew) {
   const moments m = make_moments(gs, skew);
   unsigned adj[WM_MAX_K] = {0}; /* positions adjacent to each position */
   for (unsigned i = 0; i < plan->k; i++)
@@ -250,9 +259,9 @@ static double moment_cost(const wm_plan *plan, const wm_graph_summary *gs, int s
       }
     }
     const unsigned p = L + 1;
-    const double size = moments_candidates(&m, &v, plan, slot, p);
+    const double size = moments_candidates(&m, &v, plan, slot, share, p);
     if (p + 2 == plan->k && plan->pair_count) {
-      const double b = moments_candidates(&m, &v, plan, slot, p + 1);
+      const double b = moments_candidates(&m, &v, plan, slot, share, p + 1);
       return cost + M * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
     }
     if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
@@ -263,8 +272,9 @@ static double moment_cost(const wm_plan *plan, const wm_graph_summary *gs, int s
 }
 
 double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
-  if (gs->mean_sizes) return mean_size_cost(plan, gs);
-  return moment_cost(plan, gs, 0);
+  double share[WM_MAX_K];
+  bound_shares(plan, share);
+  return gs->mean_sizes ? mean_size_cost(plan, gs, share) : moment_cost(plan, gs, share, 0);
 }
 
 static const double kDenseT = 0.5;
@@ -371,25 +381,27 @@ static void score_order(search *s) {
     if (s->first_err.code == WM_OK) s->first_err = err;
     return;
   }
-  const double cost = wm_plan_estimate_cost(&s->trial, s->gs);
+  double share[WM_MAX_K]; /* once for the order's every estimate */
+  bound_shares(&s->trial, share);
+  const double cost = s->gs->mean_sizes ? mean_size_cost(&s->trial, s->gs, share) : moment_cost(&s->trial, s->gs, share, 0);
   /* the mean sizes: a shortlist, and the tie-break (computed only where needed: it is a fifth of
    * the model's search) */
   const int near = !s->found || cost <= s->best_cost * (1.0 + kNear);
-  const double mean = s->shortlisting || near ? mean_size_cost(&s->trial, s->gs) : 0.0;
+  const double mean = s->shortlisting || near ? mean_size_cost(&s->trial, s->gs, share) : 0.0;
   s->scored++;
   if (s->shortlisting) {
     shortlist_add(&s->shortlists[0], mean, s->trial.order);
-    shortlist_add(&s->shortlists[1], mean_size_cost(&s->trial, &s->dense), s->trial.order);
-    shortlist_add(&s->shortlists[2], mean_size_cost(&s->trial, &s->denser), s->trial.order);
+    shortlist_add(&s->shortlists[1], mean_size_cost(&s->trial, &s->dense, share), s->trial.order);
+    shortlist_add(&s->shortlists[2], mean_size_cost(&s->trial, &s->denser, share), s->trial.order);
     const uint32_t pairs = s->trial.pair_count;
     s->trial.pair_count = WM_PAIRS_NONE;
-    shortlist_add(&s->shortlists[3], mean_size_cost(&s->trial, &s->dense), s->trial.order);
+    shortlist_add(&s->shortlists[3], mean_size_cost(&s->trial, &s->dense, share), s->trial.order);
     s->trial.pair_count = pairs;
   }
   if (!near) return;
   /* ties of the mean sizes alone: told apart at a higher triangle density */
-  const double tie = s->gs->mean_sizes ? mean_size_cost(&s->trial, &s->dense) : mean;
-  const double skewed = s->gs->mean_sizes ? cost : moment_cost(&s->trial, s->gs, 1);
+  const double tie = s->gs->mean_sizes ? mean_size_cost(&s->trial, &s->dense, share) : mean;
+  const double skewed = s->gs->mean_sizes || !s->gs->by_degree ? cost : moment_cost(&s->trial, s->gs, share, 1);
   unsigned back[WM_MAX_K];
   back_edges(&s->trial, back);
   int better = !s->found || cost < s->best_cost * (1.0 - kNear);
