@@ -3,7 +3,7 @@
  * wins.  The model (wm_plan_estimate_cost, the moment model below) follows
  * the partial matches level by level, M[0] = n, M[i] = M[i-1] x |cand[i]|
  * x r(i), r(i) the share of candidates position i's symmetry bounds keep
- * (bound_share: 1 / (1 + bounds) where they do not chain).  Cost
+ * (bound_shares: 1 / (1 + bounds) where they do not chain).  Cost
  * = sum over levels of M[L] x (list elements the ops of level L touch:
  * |a| + |b| for a merge, min * log2(max) for galloping) + M[L] x (1 +
  * |cand[L+1]|), the visits of position L+1 and the candidates iterated.  A
@@ -383,7 +383,8 @@ static void score_order(search *s) {
   }
   double share[WM_MAX_K]; /* once for the order's every estimate */
   bound_shares(&s->trial, share);
-  const double cost = s->gs->mean_sizes ? mean_size_cost(&s->trial, s->gs, share) : moment_cost(&s->trial, s->gs, share, 0);
+  const double cost =
+      s->gs->mean_sizes ? mean_size_cost(&s->trial, s->gs, share) : moment_cost(&s->trial, s->gs, share, 0);
   /* the mean sizes: a shortlist, and the tie-break (computed only where needed: it is a fifth of
    * the model's search) */
   const int near = !s->found || cost <= s->best_cost * (1.0 + kNear);
@@ -401,7 +402,8 @@ static void score_order(search *s) {
   if (!near) return;
   /* ties of the mean sizes alone: told apart at a higher triangle density */
   const double tie = s->gs->mean_sizes ? mean_size_cost(&s->trial, &s->dense, share) : mean;
-  const double skewed = s->gs->mean_sizes || !s->gs->by_degree ? cost : moment_cost(&s->trial, s->gs, share, 1);
+  const double skewed =
+      s->gs->mean_sizes || !s->gs->by_degree ? cost : moment_cost(&s->trial, s->gs, share, 1);
   unsigned back[WM_MAX_K];
   back_edges(&s->trial, back);
   int better = !s->found || cost < s->best_cost * (1.0 - kNear);
