@@ -84,14 +84,23 @@ static double orderings(const unsigned less[WM_MAX_K], unsigned items) {
  * 1 / (1 + bounds) where p's bounds are on positions bound to nothing
  * else, but less where they chain (of two positions bound v[a] > v[b], a
  * third below b keeps a third of its candidates, one below a two thirds).
- * Which of the last two loops iterates the smaller share matters: STMatch's
- * p1 counts up to 1.7x faster with it (BENCHMARKS, Planner regret). */
+ * Which of the last two positions holds the smaller share matters to the
+ * GPU: STMatch's p1 counts up to 1.7x faster with it (BENCHMARKS, Planner
+ * regret).  The CPU's plans keep 1 / (1 + bounds): its product of the
+ * last two skips the last's set where the other's count is 0, which the
+ * model does not see, and the chained shares turned a tie the other way
+ * there (cl-2.1-small p1 counted in 76 ms instead of 38 on the
+ * development machine); it has no timed corpus to judge the model by. */
 static void bound_shares(const wm_plan *plan, double share[WM_MAX_K]) {
   unsigned less[WM_MAX_K] = {0}, bound = 0; /* the positions bound so far */
   double before = 1.0;                      /* the chance that their bounds hold */
   for (unsigned p = 0; p < plan->k; p++) {
     share[p] = 1.0;
     if (!(plan->lower[p] | plan->upper[p])) continue;
+    if (!(plan->flags & WM_PLAN_GPU)) {
+      share[p] = 1.0 / (1.0 + __builtin_popcount(plan->lower[p] | plan->upper[p]));
+      continue;
+    }
     for (unsigned j = 0; j < p; j++) {
       if (plan->upper[p] >> j & 1u) less[j] |= 1u << p; /* v[p] < v[j] */
       else if (plan->lower[p] >> j & 1u) less[p] |= 1u << j;
@@ -402,8 +411,9 @@ static void score_order(search *s) {
   if (!near) return;
   /* ties of the mean sizes alone: told apart at a higher triangle density */
   const double tie = s->gs->mean_sizes ? mean_size_cost(&s->trial, &s->dense, share) : mean;
-  const double skewed =
-      s->gs->mean_sizes || !s->gs->by_degree ? cost : moment_cost(&s->trial, s->gs, share, 1);
+  const double skewed = s->gs->mean_sizes || !s->gs->by_degree || !(s->trial.flags & WM_PLAN_GPU)
+                            ? cost
+                            : moment_cost(&s->trial, s->gs, share, 1);
   unsigned back[WM_MAX_K];
   back_edges(&s->trial, back);
   int better = !s->found || cost < s->best_cost * (1.0 - kNear);

@@ -177,7 +177,8 @@ int wm_plan_build(const wm_pattern *p, const wm_graph_summary *gs, const wm_plan
   out->pattern = *p;
   out->count_only = o->count_only ? 1u : 0u;
   out->flags = (o->induced ? WM_PLAN_INDUCED : 0u) | (o->embeddings ? WM_PLAN_EMBEDDINGS : 0u) |
-               (o->code_motion ? WM_PLAN_CODE_MOTION : 0u) | (p->labeled ? WM_PLAN_LABELED : 0u);
+               (o->code_motion ? WM_PLAN_CODE_MOTION : 0u) | (p->labeled ? WM_PLAN_LABELED : 0u) |
+               (o->first_edge_up ? WM_PLAN_GPU : 0u);
 
   wm_automorphisms aut;
   if ((rc = wm_pattern_automorphisms(p, &aut, err))) return rc;

@@ -124,6 +124,8 @@ enum wm_plan_flags {
   WM_PLAN_EMBEDDINGS = 1u << 1,  /* no symmetry breaking: count embeddings */
   WM_PLAN_CODE_MOTION = 1u << 2, /* sets hoisted to their outermost level */
   WM_PLAN_LABELED = 1u << 3,
+  WM_PLAN_GPU = 1u << 4,         /* planned for the GPU (wm_plan_options.first_edge_up): what its cost
+                                    model scores differently (matching_order.c, bound_shares) */
 };
 
 typedef struct wm_plan {
