@@ -188,7 +188,7 @@ static moments make_moments(const wm_graph_summary *gs, int skew) {
    * 73 of the GPU corpus's 95 cells within 1.25x of the best against 78
    * (scripts/planner-judge.py, before the chained bounds): it moves every
    * nest the pair's lists enter, by a factor that the two moments set. */
-  const double sigma = skew && gs->by_degree && mu2 > mu1 * mu1 ? sqrt(log(mu2 / (mu1 * mu1))) : 0.0;
+  const double sigma = skew && mu2 > mu1 * mu1 ? sqrt(log(mu2 / (mu1 * mu1))) : 0.0;
   m.hi = erfc(-sigma / 2.0);
   m.lo = 2.0 - m.hi;
   return m;
@@ -280,10 +280,15 @@ static double moment_cost(const wm_plan *plan, const wm_graph_summary *gs, const
   return cost;
 }
 
+/* The model's estimate with the plan's bound shares (bound_shares). */
+static double estimate(const wm_plan *plan, const wm_graph_summary *gs, const double share[WM_MAX_K]) {
+  return gs->mean_sizes ? mean_size_cost(plan, gs, share) : moment_cost(plan, gs, share, 0);
+}
+
 double wm_plan_estimate_cost(const wm_plan *plan, const wm_graph_summary *gs) {
   double share[WM_MAX_K];
   bound_shares(plan, share);
-  return gs->mean_sizes ? mean_size_cost(plan, gs, share) : moment_cost(plan, gs, share, 0);
+  return estimate(plan, gs, share);
 }
 
 static const double kDenseT = 0.5;
@@ -392,8 +397,7 @@ static void score_order(search *s) {
   }
   double share[WM_MAX_K]; /* once for the order's every estimate */
   bound_shares(&s->trial, share);
-  const double cost =
-      s->gs->mean_sizes ? mean_size_cost(&s->trial, s->gs, share) : moment_cost(&s->trial, s->gs, share, 0);
+  const double cost = estimate(&s->trial, s->gs, share);
   /* the mean sizes: a shortlist, and the tie-break (computed only where needed: it is a fifth of
    * the model's search) */
   const int near = !s->found || cost <= s->best_cost * (1.0 + kNear);

@@ -255,14 +255,23 @@ void wm_test_plan(const wm_graph *g, const char *name, int induced, int code_mot
   cr_assert_eq(wm_plan_build(&p, &gs, &po, out, &err), WM_OK, "planning %s: %s", name, err.msg);
 }
 
-wm_plan wm_test_forced_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order) {
+static wm_plan forced_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order, int gpu) {
   wm_plan_options po;
   wm_plan_options_init(&po);
   po.forced_order = order;
+  po.first_edge_up = gpu;
   wm_plan plan;
   wm_error err;
   cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
   return plan;
+}
+
+wm_plan wm_test_forced_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order) {
+  return forced_plan(p, gs, order, 0);
+}
+
+wm_plan wm_test_forced_gpu_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order) {
+  return forced_plan(p, gs, order, 1);
 }
 
 wm_graph *wm_test_ring(uint32_t n, uint32_t k, int directed) {

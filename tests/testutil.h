@@ -46,6 +46,8 @@ wm_graph *wm_test_load_real(const char *file);
 /* p planned with its matching order forced to `order` (the suite fails
  * where it cannot be). */
 wm_plan wm_test_forced_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order);
+/* The same, planned for the GPU (wm_plan_options.first_edge_up, as count plans it). */
+wm_plan wm_test_forced_gpu_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order);
 
 /* Small random symmetric simple graphs for oracle tests, deterministic by seed:
  * Erdos-Renyi G(n, p), and a power-law graph with `hubs` hub vertices each

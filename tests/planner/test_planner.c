@@ -549,18 +549,6 @@ Test(planner, dense_neighbourhoods_break_near_ties) {
                plan.order[2], plan.order[3], plan.order[4], plan.order[5]);
 }
 
-/* A plan for the GPU (wm_plan_options.first_edge_up, as count plans it). */
-static wm_plan gpu_plan(const wm_pattern *p, const wm_graph_summary *gs, const uint8_t *order) {
-  wm_plan_options po;
-  wm_plan_options_init(&po);
-  po.first_edge_up = 1;
-  po.forced_order = order;
-  wm_plan plan;
-  wm_error err;
-  cr_assert_eq(wm_plan_build(p, gs, &po, &plan, &err), WM_OK, "%s", err.msg);
-  return plan;
-}
-
 /* Two triangles sharing a vertex (STMatch's p1) from the shared vertex, a
  * vertex of each triangle, then the two that close them: with the first
  * triangle's vertex above the second's (v2 < v1), the second's last vertex
@@ -576,7 +564,8 @@ Test(planner, chained_bounds_keep_less) {
   wm_graph_summary gs;
   wm_graph_summary_default(&gs);
   const uint8_t second_first[WM_MAX_K] = {2, 0, 3, 4, 1}, first_first[WM_MAX_K] = {2, 0, 3, 1, 4};
-  const wm_plan a = gpu_plan(&p, &gs, second_first), b = gpu_plan(&p, &gs, first_first);
+  const wm_plan a = wm_test_forced_gpu_plan(&p, &gs, second_first);
+  const wm_plan b = wm_test_forced_gpu_plan(&p, &gs, first_first);
   cr_assert_lt(a.est_cost * 1.05, b.est_cost, "GPU: 2-0-3-4-1 %.6g, 2-0-3-1-4 %.6g", a.est_cost, b.est_cost);
   const wm_plan c = wm_test_forced_plan(&p, &gs, second_first), d = wm_test_forced_plan(&p, &gs, first_first);
   cr_assert_float_eq(c.est_cost, d.est_cost, 1e-9 * c.est_cost, "CPU: 2-0-3-4-1 %.6g, 2-0-3-1-4 %.6g", c.est_cost,
