@@ -64,6 +64,7 @@ struct wm_bfs_gpu_ctx {
   uint32_t *h_src; /* pinned: the sources on their way to the device (kPinnedSources) */
   cudaStream_t st, side[4];
   cudaEvent_t ev_start, ev_stop, ev_fork, ev_join[4];
+  cudaEvent_t ev_lap[2]; /* WM_BFS_TRACE: a step's first and last operation on the device */
   uint64_t tau, nhubs;
   uint32_t small_cap;
   size_t small_smem;
@@ -175,6 +176,7 @@ static int ctx_streams(wm_bfs_gpu_ctx *c, wm_error *err) {
   CK(cudaEventCreateWithFlags(&c->ev_fork, cudaEventDisableTiming));
   CK(cudaEventCreate(&c->ev_start));
   CK(cudaEventCreate(&c->ev_stop));
+  for (int i = 0; i < 2; i++) CK(cudaEventCreate(&c->ev_lap[i]));
   return WM_OK;
 }
 
@@ -269,6 +271,8 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   if (c->ev_fork) cudaEventDestroy(c->ev_fork);
   if (c->ev_start) cudaEventDestroy(c->ev_start);
   if (c->ev_stop) cudaEventDestroy(c->ev_stop);
+  for (int i = 0; i < 2; i++)
+    if (c->ev_lap[i]) cudaEventDestroy(c->ev_lap[i]);
   free(c);
 }
 
@@ -337,12 +341,28 @@ struct Search {
   wm_monitor *mon; /* the call's (warpmatch_interrupt), or NULL: polled between levels */
   wm_stop *stop; /* its stop word as the device reads it (the small-level kernel's) */
 
-  /* trace: milliseconds since the previous call (each level ends synchronised) */
-  double lap_ms() {
-    double t = wm_now(), d = (t - t_mark) * 1e3;
-    t_mark = t;
-    return d;
+  /* trace: each step (the work between two synchronisations) as the host
+   * saw it and as the device did, from its first operation to its last:
+   * the difference is the round trip (the wait's wake-up, the copy of the
+   * figures, the host's decision) and the gaps while it enqueued */
+  int lap_open;
+  uint32_t laps;
+  double lap_gpu_total, lap_host_total;
+  char lap_text[64];
+  void lap_begin() {
+    if (trace && !lap_open && cudaEventRecord(c->ev_lap[0], c->st) == cudaSuccess) lap_open = 1;
   }
+  const char *lap() {
+    double t = wm_now(), host = (t - t_mark) * 1e3;
+    float gpu = 0;
+    t_mark = t;
+    if (!lap_open || cudaEventElapsedTime(&gpu, c->ev_lap[0], c->ev_lap[1]) != cudaSuccess) cudaGetLastError(), gpu = 0;
+    lap_open = 0;
+    laps++, lap_gpu_total += gpu, lap_host_total += host;
+    snprintf(lap_text, sizeof lap_text, "%.3f ms (on the device %.3f)", host, gpu);
+    return lap_text;
+  }
+  int sync_stats();
   int gen(const uint32_t *in, uint32_t len, uint32_t want, int out, const uint32_t *bits = NULL);
   void take_frontier(uint32_t L);
   uint64_t small_budget() const;
@@ -387,11 +407,18 @@ int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int out, const 
   a.out = out >= 0 ? c->d_q[out] : NULL;
   a.stats = c->d_stats;
   a.target = target;
+  lap_begin();
   if (a.hub_table) CK(cudaMemsetAsync(a.hub_table, 0, 8 * BottomUpPolicy::CACHE, c->st));
   CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
   CK(queue_gen_launch(c->out, s.status, a, blocks, out >= 0, c->d_scan, c->scan_bytes,
                       c->st));
+  return sync_stats();
+}
+
+/* The device's figures into c->h_stats, once the step's work is done. */
+int Search::sync_stats() {
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
+  if (lap_open) CK(cudaEventRecord(c->ev_lap[1], c->st));
   CK(cudaStreamSynchronize(c->st));
   return WM_OK;
 }
@@ -406,9 +433,9 @@ void Search::take_frontier(uint32_t L) {
   f.target_level = h.target_level;
   memcpy(f.offs, h.offs, sizeof f.offs);
   if (trace)
-    fprintf(stderr, "bfs-gpu: level %u: %u vertices (S/M/L/E %u/%u/%u/%u), %llu edges, %u hubs; %.3f ms\n", L,
+    fprintf(stderr, "bfs-gpu: level %u: %u vertices (S/M/L/E %u/%u/%u/%u), %llu edges, %u hubs; %s\n", L,
             f.count, f.offs[1] - f.offs[0], f.offs[2] - f.offs[1], f.offs[3] - f.offs[2], f.offs[4] - f.offs[3],
-            (unsigned long long)f.edges, f.hubs, lap_ms());
+            (unsigned long long)f.edges, f.hubs, lap());
 }
 
 /* WM_BFS_TRACE: the small-level kernel's marks, a line per level from
@@ -448,8 +475,8 @@ uint64_t Search::small_budget() const { return small_budget_of(small_blocks); }
 
 /* A levels kernel's figures (it writes every one), once it is done. */
 int Search::stats_back(DevStats *h) {
-  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
-  CK(cudaStreamSynchronize(c->st));
+  int rc = sync_stats();
+  if (rc) return rc;
   *h = *c->h_stats;
   return WM_OK;
 }
@@ -499,15 +526,16 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   a.edge_budget = small_budget();
   a.block_budget = small_blocks > 1 ? SmallLevelPolicy::BLOCK_ITEMS : a.edge_budget;
   a.scratch = c->d_small;
+  lap_begin();
   CK(small_levels_launch(a, c->small_smem, small_blocks, c->st));
   DevStats h;
   int rc = stats_back(&h);
   if (rc) return rc;
   const uint32_t L = h.small_level;
   if (trace)
-    fprintf(stderr, "bfs-gpu: small-level kernel (%d blocks) from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
-            small_blocks, f.L, count, L, h.small_count, h.small_exit, lap_ms());
-  if (a.clk) trace_small_levels(a.clk, a.trace_from, L);
+    fprintf(stderr, "bfs-gpu: small-level kernel (%d blocks) from level %u (%u vertices) to level %u (%u vertices), exit %u; %s\n",
+            small_blocks, f.L, count, L, h.small_count, h.small_exit, lap());
+  if (a.clk) trace_small_levels(a.clk, a.trace_from, L), t_mark = wm_now(); /* its reading is the trace's, not the search's */
   return levels_exit(h);
 }
 
@@ -518,14 +546,15 @@ int Search::deep_levels(const uint32_t *sources, uint32_t count) {
   a.ell = c->d_ell;
   a.n = c->g->n;
   a.shift = c->deep_shift;
+  lap_begin();
   CK(deep_levels_launch(a, c->deep_smem, c->st));
   DevStats h;
   int rc = stats_back(&h);
   if (rc) return rc;
   if (trace)
-    fprintf(stderr, "bfs-gpu: deep-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u; %.3f ms\n",
-            f.L, count, h.small_level, h.small_count, h.small_exit, lap_ms());
-  if (a.clk) trace_small_levels(a.clk, a.trace_from, h.small_level);
+    fprintf(stderr, "bfs-gpu: deep-level kernel from level %u (%u vertices) to level %u (%u vertices), exit %u; %s\n",
+            f.L, count, h.small_level, h.small_count, h.small_exit, lap());
+  if (a.clk) trace_small_levels(a.clk, a.trace_from, h.small_level), t_mark = wm_now();
   if ((h.small_exit == SMALL_OVERFLOW || h.small_exit == SMALL_EDGES) && h.small_level - f.L < kDeepWorthLevels)
     c->deep_shallow = 1;
   return levels_exit(h);
@@ -565,6 +594,7 @@ int Search::levels_exit(const DevStats &h) {
 }
 
 int Search::topdown() {
+  lap_begin();
   if (classify && unclassified) {
     int rc = classify_frontier();
     if (rc) return rc;
@@ -608,6 +638,7 @@ int Search::topdown() {
  * Kronecker graph has many), which no bottom-up step can reach. */
 int Search::to_bottom_up() {
   if (!queue_gen) return WM_OK; /* the baseline scans all vertices each step */
+  lap_begin();
   if (!fb_valid) {
     CK(cudaMemsetAsync(c->d_fb[fb_cur], 0, 4 * c->fb_words, c->st));
     CK(bits_from_list_launch(c->d_q[cur], f.count, c->d_fb[fb_cur], c->sms, c->st));
@@ -630,6 +661,7 @@ int Search::classify_frontier() {
 int Search::bottomup() {
   const uint32_t L = f.L;
   bu_levels++;
+  lap_begin();
   if (!queue_gen) {
     CK(bottom_up_launch(c->in, s, L, hubs(hub_cur), c->sms, c->st));
     int rc = gen(NULL, c->g->n, L + 1, -1);
@@ -654,8 +686,8 @@ int Search::bottomup() {
   if (a.hub_next) CK(cudaMemsetAsync(a.hub_next, 0, 8 * BottomUpPolicy::CACHE, c->st));
   CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
   CK(bottom_up_step_launch(a, c->sms, c->st));
-  CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
-  CK(cudaStreamSynchronize(c->st));
+  int rc = sync_stats();
+  if (rc) return rc;
   const DevStats &h = *c->h_stats;
   cur ^= 1, fb_cur ^= 1, hub_cur ^= 1, bu_range = 0, unclassified = 1, fb_valid = 1;
   f.L = L + 1;
@@ -667,8 +699,8 @@ int Search::bottomup() {
   bu_begin = n - h.left;
   bu_len = h.left;
   if (trace)
-    fprintf(stderr, "bfs-gpu: level %u: %u vertices (bottom-up), %llu edges, %u hubs; %u unvisited queued; %.3f ms\n",
-            f.L, f.count, (unsigned long long)f.edges, f.hubs, bu_len, lap_ms());
+    fprintf(stderr, "bfs-gpu: level %u: %u vertices (bottom-up), %llu edges, %u hubs; %u unvisited queued; %s\n",
+            f.L, f.count, (unsigned long long)f.edges, f.hubs, bu_len, lap());
   return WM_OK;
 }
 
@@ -681,6 +713,7 @@ int Search::loop(uint32_t nsrc) {
   } else if (small && nsrc <= c->small_cap) {
     if ((rc = small_levels(c->d_q[cur], nsrc, 1))) return rc;
   } else {
+    lap_begin();
     CK(seed_sources_launch(s, c->d_q[cur], nsrc, c->st));
     if ((rc = gen(c->d_q[cur], nsrc, 0, queue_gen ? cur ^ 1 : -1))) return rc;
     if (queue_gen) cur ^= 1;
@@ -758,6 +791,7 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   double t0 = wm_now();
   S.t_mark = t0;
   CK(cudaEventRecord(c->ev_start, c->st));
+  S.lap_begin(); /* the first step's lap has the reset in it */
   /* status and parent: one block (ctx_buffers); a few sources go through
    * pinned memory, so that the copy is queued without a wait */
   CK(cudaMemsetAsync(c->d_status, 0xFF, (S.s.parent ? 8 : 4) * (n ? n : 1), c->st));
@@ -772,6 +806,9 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   float ms = 0;
   CK(cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop));
   r->kernel_ms = ms;
+  if (S.trace)
+    fprintf(stderr, "bfs-gpu: search: %.3f ms, %u steps: on the device %.3f ms of their %.3f on the host\n",
+            r->seconds * 1e3, S.laps, S.lap_gpu_total, S.lap_host_total);
   r->truncated = S.truncated;
   r->bottom_up_levels = S.bu_levels;
   if ((rc = copy_back(c, S, r, err))) return rc;
