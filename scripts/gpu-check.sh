@@ -8,7 +8,9 @@
 # source); python = the Python package's tests on this build's library (its
 # GPU cases run where a GPU is usable); api = the library's per-query overhead against the program's
 # (scripts/bench-api.sh); bfs-gpus = BFS over every GPU of the host against one
-# (scripts/bench-bfs-gpus.sh); significance = the time per random graph made on
+# (scripts/bench-bfs-gpus.sh); planner = the planner judged online on the
+# corpus's timed cells (scripts/planner-judge.py --count gpu; the corpus made
+# in $WM_PLANNER_CORPUS, default /tmp/wm-corpus); significance = the time per random graph made on
 # the CPU and on the GPUs (scripts/bench-significance.sh); multi = --gpus 1 against 2, 4 and 8 up to the GPUs of the host
 # (triangles and 4-cliques, 3 trials, and 4-motifs on Kronecker scale 24;
 # 5-motifs on scale 20, where one GPU takes ~68 s for them: the motifs run
@@ -73,6 +75,20 @@ for stage in "${stages[@]}"; do
     [ -d .gpu-data/escape ] && esc=(--escape "$PWD/.gpu-data/escape")
     WM_BIN="$build/warpmatch" WM_OUT="$out" bash scripts/bench-motifs.sh "${esc[@]}" 2>&1 |
       tee "$out/bench-motifs.log" | tail -40
+    ;;
+  planner)
+    # the planner online on the corpus's timed cells (issue 44): the graphs the
+    # newest timings name, made here, then planner-judge.py --count gpu
+    timings=scripts/bench-planner/timings-h200-2026-11-30
+    corpus=${WM_PLANNER_CORPUS:-/tmp/wm-corpus}
+    log "planner: scripts/make-corpus.sh $corpus"
+    ONLY="$(cut -f1 "$timings/corpus.tsv" | tail -n +2 | tr '\n' ' ')" WM_BIN="$build/warpmatch" \
+      bash scripts/make-corpus.sh "$corpus" >"$out/corpus.log" 2>&1 || { tail -5 "$out/corpus.log"; status=1; continue; }
+    log "planner: scripts/planner-judge.py --count gpu"
+    WM_BIN="$build/warpmatch" python3 scripts/planner-judge.py --corpus "$corpus" --count gpu --list \
+      "$timings"/*-orders.csv scripts/bench-planner/timings-h200-2026-12-01/*-orders.csv 2>&1 |
+      tee "$out/planner-judge.log" | tail -11
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     ;;
   significance)
     # per random graph: the CPU's chains against the GPU's edge switching (1 GPU, then every GPU)
