@@ -109,8 +109,9 @@ def build_driver(binary, tmp):
 class Driver:
     """One graph's bench_planner process: a request in, one JSON line out."""
 
-    def __init__(self, driver, graph_file, device):
-        self.cmd = [driver, graph_file, device, "1"]
+    def __init__(self, driver, corpus, graph, device):
+        self.graph = graph
+        self.cmd = [driver, os.path.join(corpus, graph + ".wmg"), device, "1"]
         self.start()
 
     def start(self):
@@ -173,15 +174,15 @@ def main():
     per = collections.defaultdict(list)  # pattern: (regret, graph, planning within budget)
     tmp = tempfile.TemporaryDirectory(prefix="planner-judge-")
     driver = build_driver(binary, tmp.name) if a.count else None
-    drivers = {}
+    drv = None  # the current graph's process (cells come graph by graph)
     for (graph, pattern), times in sorted(cells.items()):
         extra = ""
         if a.count:
-            if graph not in drivers:
-                for d in drivers.values():
-                    d.close()
-                drivers = {graph: Driver(driver, os.path.join(a.corpus, graph + ".wmg"), a.count)}
-            got = counted(drivers[graph], pattern, a.planner, a.timeout)
+            if drv is None or drv.graph != graph:
+                if drv:
+                    drv.close()
+                drv = Driver(driver, a.corpus, graph, a.count)
+            got = counted(drv, pattern, a.planner, a.timeout)
             if got is None:
                 order, ok = "timeout", None
                 extra = "  stopped at %g s" % a.timeout
@@ -208,8 +209,8 @@ def main():
             per[pattern].append((regret, graph, ok))
         if a.list:
             print("%-16s %-8s %-16s %8s%s" % (graph, pattern, order, "?" if regret is None else "%.2f" % regret, extra))
-    for d in drivers.values():
-        d.close()
+    if drv:
+        drv.close()
     summary = "cells %d: within 1.25x of the best %d, unknown %d, worst %.2fx" % (len(cells), within, unknown, worst)
     if a.count:
         summary += ", planning within max(10 ms, 5%%) %d, counts differing %d" % (in_budget, differ)
