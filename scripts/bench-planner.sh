@@ -132,15 +132,17 @@ cc -O2 -std=c11 -I"$here/api" -I"$build/include" "$here/scripts/bench-planner/be
   -o "$work/bench_planner" -L"$build" -lwarpmatch -Wl,-rpath,"$build" -pthread ||
   { echo "bench-planner: the driver did not build" >&2; exit 1; }
 
-python3 - "$bin" "$work/bench_planner" "$corpus" "$graphs" "$patterns" "$here/patterns/stmatch" "$device" "$trials" "$timeout_s" \
+python3 - "$bin" "$work/bench_planner" "$here/scripts/bench-planner/driver.py" "$corpus" "$graphs" "$patterns" "$here/patterns/stmatch" "$device" "$trials" "$timeout_s" \
   "$order_limit" "$top" "$split" "$csv" <<'EOF'
-import csv, json, math, os, select, statistics, subprocess, sys, time
+import csv, json, math, os, statistics, subprocess, sys, time
 
-(bin_, driver_bin, corpus, only_graphs, pattern_args, stmatch_dir, device, trials, timeout_s, order_limit, top, split,
- csv_path) = sys.argv[1:]
+(bin_, driver_bin, driver_py, corpus, only_graphs, pattern_args, stmatch_dir, device, trials, timeout_s, order_limit,
+ top, split, csv_path) = sys.argv[1:]
 trials, timeout_s, split = int(trials), int(timeout_s), split == "1"
 order_limit = float(order_limit) if order_limit else None
 top = int(top) if top else None
+sys.path.insert(0, os.path.dirname(driver_py))
+from driver import Driver
 POLICIES = ("auto", "model", "sampled")
 errors = []  # the runs that failed
 
@@ -180,34 +182,6 @@ def pattern_path(p):
     if r.returncode != 0:
         fail("--patterns: %s" % r.stderr.strip(), 2)
     return p  # a catalogue name or a pattern file
-
-
-class Driver:
-    """The graph's process (bench_planner.c): requests in, one JSON line each out."""
-
-    def __init__(self, graph):
-        self.graph = graph
-        self.start()
-
-    def start(self):
-        self.p = subprocess.Popen([driver_bin, self.graph, device, str(trials)], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def ask(self, line, limit):
-        """The reply, or None where none came within limit seconds (the process is then restarted)."""
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        ready, _, _ = select.select([self.p.stdout], [], [], limit)
-        reply = self.p.stdout.readline() if ready else ""
-        if not reply:
-            self.close()
-            self.start()
-            return None
-        return json.loads(reply)
-
-    def close(self):
-        self.p.kill()
-        self.p.wait()
 
 
 def plan(drv, pattern, policy):
@@ -371,7 +345,7 @@ print("| graph |%s pattern | vertices | edges | auto ms | model ms | sampled ms 
       "| regret auto | model | sampled | orders | check |" % (" split |" if split else ""))
 print("|---|%s---|--:|--:|--:|--:|--:|---|--:|---|--:|--:|--:|--:|---|" % ("---|" if split else ""))
 for g in graphs:
-    drv = Driver(g["path"])
+    drv = Driver(driver_bin, g["path"], device, trials)
     for p in patterns:
         r = cell(g, drv, p, rows, order_rows)
         print("| %s |%s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %s |" % (

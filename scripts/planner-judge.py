@@ -38,13 +38,14 @@ import collections
 import csv
 import json
 import os
-import select
 import statistics
 import subprocess
 import sys
 import tempfile
 
 here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(here, "scripts", "bench-planner"))
+from driver import Driver  # noqa: E402 (the path above)
 
 
 def timed_orders(paths):
@@ -106,51 +107,20 @@ def build_driver(binary, tmp):
     return out
 
 
-class Driver:
-    """One graph's bench_planner process: a request in, one JSON line out."""
-
-    def __init__(self, driver, corpus, graph, device):
-        self.graph = graph
-        self.cmd = [driver, os.path.join(corpus, graph + ".wmg"), device, "1"]
-        self.start()
-
-    def start(self):
-        self.p = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def ask(self, line, limit):
-        """The reply, or None where none came within limit seconds (the process is then started again)."""
-        try:
-            self.p.stdin.write(line + "\n")
-            self.p.stdin.flush()
-        except BrokenPipeError:
-            sys.exit("planner-judge: %s ended (%s)" % (" ".join(self.cmd), self.p.wait()))
-        ready, _, _ = select.select([self.p.stdout], [], [], limit)
-        reply = self.p.stdout.readline() if ready else ""
-        if not reply:
-            self.close()
-            self.start()
-            return None
-        return json.loads(reply)
-
-    def close(self):
-        self.p.kill()
-        self.p.wait()
-
-
 def counted(drv, pattern, planner, timeout):
     """The cell counted twice with the planner, the second judged: (order, plan_ms, match_ms, count), or
     None where a count was stopped at the timeout."""
     pfile = pattern_file(pattern)
     plan = drv.ask("plan %s %s" % (pfile, planner), timeout + 60)
     if not plan or plan.get("status") == "error":
-        sys.exit("planner-judge: plan %s on %s: %s" % (pattern, drv.cmd[1], plan and plan.get("message")))
+        sys.exit("planner-judge: plan %s on %s: %s" % (pattern, drv.graph, plan and plan.get("message")))
     r = None
     for _ in range(2):
         r = drv.ask("count %s %s - %g" % (pfile, planner, timeout), timeout + 60)
         if r is None or r.get("status") == "timeout":
             return None
         if r.get("status") != "ok":
-            sys.exit("planner-judge: count %s on %s: %s" % (pattern, drv.cmd[1], r.get("message")))
+            sys.exit("planner-judge: count %s on %s: %s" % (pattern, drv.graph, r.get("message")))
     ran = r.get("ran_order") or plan["order"]
     return "-".join(map(str, ran)), r["plan_seconds"] * 1e3, r["seconds"] * 1e3, int(r["count"])
 
@@ -174,14 +144,14 @@ def main():
     per = collections.defaultdict(list)  # pattern: (regret, graph, planning within budget)
     tmp = tempfile.TemporaryDirectory(prefix="planner-judge-")
     driver = build_driver(binary, tmp.name) if a.count else None
-    drv = None  # the current graph's process (cells come graph by graph)
+    drv, drv_graph = None, None  # the current graph's process (cells come graph by graph)
     for (graph, pattern), times in sorted(cells.items()):
         extra = ""
         if a.count:
-            if drv is None or drv.graph != graph:
+            if drv_graph != graph:
                 if drv:
                     drv.close()
-                drv = Driver(driver, a.corpus, graph, a.count)
+                drv, drv_graph = Driver(driver, os.path.join(a.corpus, graph + ".wmg"), a.count), graph
             got = counted(drv, pattern, a.planner, a.timeout)
             if got is None:
                 order, ok = "timeout", None
