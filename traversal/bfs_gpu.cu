@@ -594,11 +594,11 @@ int Search::levels_exit(const DevStats &h) {
 }
 
 int Search::topdown() {
-  lap_begin();
   if (classify && unclassified) {
-    int rc = classify_frontier();
+    int rc = classify_frontier(); /* a step of its own */
     if (rc) return rc;
   }
+  lap_begin();
   const uint32_t L = f.L;
   if (!queue_gen) {
     CK(topdown_status_launch(c->out, s, L, c->sms, c->st));
