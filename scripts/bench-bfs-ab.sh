@@ -18,8 +18,10 @@
 # 0: none).  Graphs go to WM_WORK (default a temporary folder, removed).
 # Writes $WM_OUT/bfs-ab.csv (graph, build, round, vertices, edges, gteps,
 # median_ms, bandwidth_gbps, share) and the raw JSON beside it, and prints
-# a table: per graph and build each round's GTEPS / median ms / share, and
-# the ratio of the builds' median ms (old / new, the rounds' medians).
+# a table (also $WM_OUT/bfs-ab.md): per graph and build each round's GTEPS /
+# median ms / share, and the ratio of the builds' median ms (old / new, the
+# rounds' medians).  The CSV and the table are rewritten after each run, so
+# that a run stopped at a time limit leaves the rounds it finished.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 new=${WM_BIN:-$repo/build/warpmatch}
@@ -72,40 +74,11 @@ path_of() { case $1 in facebook) echo "$work/facebook.txt" ;; *) echo "$work/$1.
 probe=()
 [ "$device" = gpu ] && probe=(--probe-bandwidth)
 csv="$out/bfs-ab.csv"
-tmp="$csv.tmp.$$"
+tmp="$work/bfs-ab.csv.rows" # rows so far, published after each run
 echo "graph,build,round,vertices,edges,gteps,median_ms,bandwidth_gbps,share" >"$tmp"
-status=0
-for g in "${graphs[@]}"; do
-  n=$roots
-  case $g in grid-*) n=$grid_roots ;; esac
-  for r in $(seq 1 "$rounds"); do
-    for b in old new; do
-      bin=$new
-      [ $b = old ] && bin=$old
-      json="$out/bfs-ab-$g-$b-$r.json"
-      log "$g: $b, round $r"
-      if ! "$bin" bfs "$(path_of "$g")" --sources "$n" --device "$device" --json --no-cache "${probe[@]}" \
-        >"$json" 2>"$work/bfs.err"; then
-        echo "bench-bfs-ab: $g ($b) failed: $(tail -2 "$work/bfs.err")" >&2
-        status=1
-        continue
-      fi
-      echo "$g,$b,$r,$(json_num vertices "$json"),$(json_num edges "$json"),$(json_num gteps "$json"),$(json_num median_ms "$json"),$(json_num bandwidth_gbps "$json"),$(json_num bandwidth_share "$json")" >>"$tmp"
-    done
-  done
-  if [ "$check" -gt 0 ]; then
-    if "$new" bfs "$(path_of "$g")" --sources "$check" --device "$device" --validate --no-cache >"$work/valid.txt" 2>&1; then
-      log "$g: --validate, $check roots: every search valid"
-    else
-      echo "bench-bfs-ab: $g: validation FAILED: $(tail -3 "$work/valid.txt")" >&2
-      status=1
-    fi
-  fi
-done
-mv "$tmp" "$csv" || die "cannot write $csv"
-
-# The table: each build's rounds, then old / new of the rounds' median ms.
-awk -F, 'NR > 1 {
+# The table of a CSV: each build's rounds, then old / new of the rounds' median ms.
+table() {
+  awk -F, 'NR > 1 {
     key = $1; if (!(key in seen)) { seen[key] = 1; order[++ng] = key }
     cell[key, $2] = cell[key, $2] sprintf("%s%.2f / %.3f", cell[key, $2] == "" ? "" : ", ", $6, $7) \
       ($9 == "" ? "" : sprintf(" / %.1f%%", 100 * $9))
@@ -123,5 +96,47 @@ awk -F, 'NR > 1 {
       k = order[i]; r = cnt[k, "old"] && cnt[k, "new"] ? sprintf("%.2fx", median(k, "old") / median(k, "new")) : "-"
       printf "| %s | %s | %s | %s |\n", k, cell[k, "old"], cell[k, "new"], r
     }
-  }' "$csv"
+  }' "$1"
+}
+
+# The CSV and its table as they stand (whole rows: written after each run,
+# so that a call stopped at its time limit leaves what it measured).
+publish() {
+  cp "$tmp" "$csv.part.$$" && mv "$csv.part.$$" "$csv" || die "cannot write $csv"
+  table "$csv" >"$out/bfs-ab.md.part.$$" && mv "$out/bfs-ab.md.part.$$" "$out/bfs-ab.md" || die "cannot write $out/bfs-ab.md"
+}
+
+status=0
+for g in "${graphs[@]}"; do
+  n=$roots
+  case $g in grid-*) n=$grid_roots ;; esac
+  for r in $(seq 1 "$rounds"); do
+    for b in old new; do
+      bin=$new
+      [ $b = old ] && bin=$old
+      json="$out/bfs-ab-$g-$b-$r.json"
+      log "$g: $b, round $r"
+      if ! "$bin" bfs "$(path_of "$g")" --sources "$n" --device "$device" --json --no-cache "${probe[@]}" \
+        >"$json" 2>"$work/bfs.err"; then
+        echo "bench-bfs-ab: $g ($b) failed: $(tail -2 "$work/bfs.err")" >&2
+        status=1
+        continue
+      fi
+      echo "$g,$b,$r,$(json_num vertices "$json"),$(json_num edges "$json"),$(json_num gteps "$json"),$(json_num median_ms "$json"),$(json_num bandwidth_gbps "$json"),$(json_num bandwidth_share "$json")" >>"$tmp"
+      publish
+    done
+  done
+  if [ "$check" -gt 0 ]; then
+    if "$new" bfs "$(path_of "$g")" --sources "$check" --device "$device" --validate --no-cache >"$work/valid.txt" 2>&1; then
+      log "$g: --validate, $check roots: every search valid"
+    else
+      echo "bench-bfs-ab: $g: validation FAILED: $(tail -3 "$work/valid.txt")" >&2
+      status=1
+    fi
+  fi
+done
+publish
+rm -f "$tmp"
+cat "$out/bfs-ab.md"
+
 exit $status
