@@ -29,7 +29,8 @@ matching time (the issue's budget: max(10 ms, 5%)), and its count against the ti
 that differs fails).  A count past --timeout seconds is stopped and judged unknown.
 
 Prints one summary line (cells, orders within 1.25x of the best, unknown, the worst regret, the
-reads in all; online the planning within budget and the counts), one line per pattern (cells,
+reads in all; online the planning within budget and the counts), with --split one line per half of
+the corpus (the halves bench-planner.sh --split makes: fit on one, judge on the other), one line per pattern (cells,
 worst and median regret, cells above 1.25x; online the planning within budget); --list also
 prints each cell.  Exit codes: 0 ok, 1 a plan or count failed or a count differs, 2 usage.
 """
@@ -90,6 +91,16 @@ def planned(binary, graph_file, pattern, gpu, planner):
     return "-".join(map(str, j["order"])), j.get("sampled_reads", 0.0) or 0.0
 
 
+def halves(corpus):
+    """{graph: "train" or "test"}: corpus.tsv's 1st, 3rd, ... graphs train, as bench-planner.sh --split tags them."""
+    path = os.path.join(corpus, "corpus.tsv")
+    if not os.path.exists(path):
+        sys.exit("planner-judge: --split: no %s" % path)
+    with open(path) as f:
+        names = [r["name"] for r in csv.DictReader(f, delimiter="\t")]
+    return {n: "train" if i % 2 == 0 else "test" for i, n in enumerate(names)}
+
+
 def pattern_file(pattern):
     pfile = os.path.join(here, "patterns", "stmatch", pattern + ".txt")
     return pfile if os.path.exists(pfile) else pattern
@@ -132,6 +143,8 @@ def main():
     ap.add_argument("--planner", default="auto", help="the planner judged (plan --planner; default auto)")
     ap.add_argument("--count", choices=["cpu", "gpu"], help="judge online: count each cell on this device")
     ap.add_argument("--timeout", type=float, default=60.0, help="--count: seconds a count may take (default 60)")
+    ap.add_argument("--split", action="store_true",
+                    help="also a line per half of the corpus: DIR/corpus.tsv's 1st, 3rd, ... graphs train, the others test")
     ap.add_argument("--list", action="store_true", help="print every cell")
     ap.add_argument("csv", nargs="+", help="bench-planner.sh's -orders.csv files")
     a = ap.parse_args()
@@ -187,6 +200,13 @@ def main():
     else:
         summary += ", probes' reads %.3g" % reads
     print(summary)
+    if a.split:
+        half = halves(a.corpus)
+        for h in ("train", "test"):
+            v = [x for p in per.values() for x in p if half.get(x[1]) == h]
+            top = max(v) if v else (1.0, "-")
+            print("%-8s cells %3d: within 1.25x of the best %d, worst %.2fx (%s)" % (
+                h, len(v), sum(x[0] <= 1.25 for x in v), top[0], top[1]))
     for pattern in sorted(per, key=lambda p: (len(p), p)):
         v = per[pattern]
         top = max(v)

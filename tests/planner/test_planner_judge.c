@@ -2,9 +2,9 @@
  * bench-planner.sh run timed: on a small generated graph, a table of two
  * timed orders of STMatch's p1 (the order the planner takes, made to take
  * twice the other's time) must come back as that order at regret 2.00,
- * offline (`plan`) and online (`--count cpu`: counted through
- * bench_planner.c), and a count that is not the program's must fail the
- * online judge. */
+ * offline (`plan`, and in the train half with --split) and online
+ * (`--count cpu`: counted through bench_planner.c), and a count that is
+ * not the program's must fail the online judge. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +90,12 @@ Test(planner_judge, regret_offline_and_online, .timeout = 120) {
   cr_assert_eq(judge(&j, "", out, sizeof out), 0, "%s", out);
   cr_assert(strstr(out, want), "expected \"%s\" in:\n%s", want, out);
   cr_assert(strstr(out, "cells 1: within 1.25x of the best 0, unknown 0, worst 2.00x"), "%s", out);
+  /* the corpus's first graph is the train half's */
+  char tsv[512];
+  wm_test_write(tsv, sizeof tsv, j.dir, "corpus.tsv", "name\tgenerator\ng\tgen ba\n");
+  cr_assert_eq(judge(&j, "--split", out, sizeof out), 0, "%s", out);
+  cr_assert(strstr(out, "train    cells   1: within 1.25x of the best 0, worst 2.00x (g)"), "%s", out);
+  cr_assert(strstr(out, "test     cells   0:"), "%s", out);
 
   cr_assert_eq(judge(&j, "--count cpu", out, sizeof out), 0, "%s", out);
   cr_assert(strstr(out, want), "expected \"%s\" in:\n%s", want, out);
