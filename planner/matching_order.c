@@ -250,7 +250,7 @@ static double moment_cost(const wm_plan *plan, const wm_graph_summary *gs, const
       const unsigned a = (unsigned)__builtin_popcount(adj[j] & matched);
       v.list[j] = m.mu[a + 1] / m.mu[a] < m.dmax ? m.mu[a + 1] / m.mu[a] : m.dmax;
     }
-    for (unsigned j = 1; j <= L; j++) /* upper: v[j] < v[i], j the higher degree */
+    for (unsigned j = 1; skew && j <= L; j++) /* upper: v[j] < v[i], j the higher degree */
       for (unsigned i = 0; i < j; i++) {
         if (plan->upper[j] >> i & 1u) v.list[j] *= m.hi, v.list[i] *= m.lo;
         if (plan->lower[j] >> i & 1u) v.list[j] *= m.lo, v.list[i] *= m.hi;

@@ -84,9 +84,8 @@ def sorted_copy(binary, corpus, graph, tmp):
 
 
 def planned(binary, graph_file, pattern, gpu, planner):
-    pfile = os.path.join(here, "patterns", "stmatch", pattern + ".txt")
-    cmd = [binary, "plan", "--graph", graph_file, "--pattern",
-           pfile if os.path.exists(pfile) else pattern, "--json", "--quiet", "--planner", planner] + (["--gpu"] if gpu else [])
+    cmd = [binary, "plan", "--graph", graph_file, "--pattern", pattern_file(pattern), "--json", "--quiet",
+           "--planner", planner] + (["--gpu"] if gpu else [])
     j = json.loads(run(cmd))
     return "-".join(map(str, j["order"])), j.get("sampled_reads", 0.0) or 0.0
 

@@ -558,9 +558,7 @@ Test(planner, dense_neighbourhoods_break_near_ties) {
  * a half each, as its product of the two runs the other way round (the
  * model's comment in matching_order.c, bound_shares). */
 Test(planner, chained_bounds_keep_less) {
-  wm_pattern p;
-  wm_error err;
-  cr_assert_eq(wm_pattern_parse("0 1\n0 2\n1 2\n2 3\n2 4\n3 4\n", "p1", &p, &err), WM_OK, "%s", err.msg);
+  const wm_pattern p = wm_test_stmatch_pattern(1);
   wm_graph_summary gs;
   wm_graph_summary_default(&gs);
   const uint8_t second_first[WM_MAX_K] = {2, 0, 3, 4, 1}, first_first[WM_MAX_K] = {2, 0, 3, 1, 4};
@@ -580,9 +578,8 @@ Test(planner, chained_bounds_keep_less) {
  * the tie.  On another numbering the ids say nothing of degrees and the
  * tie-break does not apply. */
 Test(planner, degree_numbering_breaks_ties) {
-  wm_pattern p;
+  const wm_pattern p = wm_test_stmatch_pattern(10);
   wm_error err;
-  cr_assert_eq(wm_pattern_parse("0 1\n0 2\n0 3\n1 2\n1 3\n2 5\n3 4\n", "p10", &p, &err), WM_OK, "%s", err.msg);
   wm_graph_summary gs;
   wm_graph_summary_default(&gs);
   wm_plan_options po;

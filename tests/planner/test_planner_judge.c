@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "json_check.h"
 #include "testutil.h"
 
 /* The output of a shell command and its exit code. */
@@ -23,54 +24,43 @@ static int shell(const char *cmd, char *out, size_t size) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* The value of "key": (a number, or an array of numbers) in a JSON text, copied into buf. */
-static void json_field(const char *json, const char *key, char *buf, size_t size) {
-  char pat[64];
-  snprintf(pat, sizeof pat, "\"%s\":", key);
-  const char *at = strstr(json, pat);
-  cr_assert(at, "no %s in %s", key, json);
-  at += strlen(pat);
-  size_t n = *at == '[' ? strcspn(at, "]") + 1 : strcspn(at, ",}");
-  cr_assert_lt(n, size);
-  memcpy(buf, at, n);
-  buf[n] = 0;
-}
-
 typedef struct judged {
-  char dir[256], csv[512], order[64], count[32];
+  char dir[256], csv[512], order[64];
+  uint64_t count;
 } judged;
 
 /* dir/g.wmg and its p1 plan (order as "a-b-c-d-e") and count. */
 static void setup_graph(judged *j) {
   wm_test_tmpdir(j->dir, sizeof j->dir);
-  char *out = NULL, *err = NULL, pattern[512], field[256];
+  char *out = NULL, *err = NULL, pattern[512];
   wm_test_pattern_file(pattern, sizeof pattern, "stmatch/p1.txt");
   cr_assert_eq(wm_test_run(NULL, &err, "gen ba --vertices 400 --attach 4 --seed 4 --output %s/g.wmg", j->dir), 0,
                "%s", err);
   free(err);
   cr_assert_eq(wm_test_run(&out, &err, "plan --graph %s/g.wmg --pattern %s --json --quiet", j->dir, pattern), 0,
                "%s", err);
-  json_field(out, "order", field, sizeof field); /* [2,0,3,4,1] */
+  const char *at = strstr(out, "\"order\":["); /* [2,0,3,4,1] */
+  cr_assert(at, "no order in %s", out);
   size_t k = 0;
-  for (const char *c = field; *c; c++)
-    if (*c >= '0' && *c <= '9') j->order[k++] = *c, j->order[k++] = '-';
-  cr_assert_eq(k, 10, "order %s", field);
+  for (at += 9; *at != ']' && k < 10; at++)
+    if (*at >= '0' && *at <= '9') j->order[k++] = *at, j->order[k++] = '-';
+  cr_assert_eq(k, 10, "order in %s", out);
   j->order[k - 1] = 0;
   free(out), free(err);
   cr_assert_eq(wm_test_run(&out, &err, "count %s/g.wmg --pattern %s --device cpu --json", j->dir, pattern), 0,
                "%s", err);
-  json_field(out, "count", j->count, sizeof j->count);
+  j->count = json_u64(out, "count");
   free(out), free(err);
 }
 
 /* The timings: the planner's order 2 ms, another 1 ms, both with `count`. */
-static void write_csv(judged *j, const char *count) {
+static void write_csv(judged *j, uint64_t count) {
   char text[1024];
   snprintf(text, sizeof text,
            "graph,pattern,run,order,model_cost,sampled_cost,sampled_reads,plan_ms,match_ms,ms,count,status\n"
-           "g,p1,order,%s,,,,0,2.0,2.0,%s,ok\n"
-           "g,p1,order,9-9-9-9-9,,,,0,1.0,1.0,%s,ok\n",
-           j->order, count, count);
+           "g,p1,order,%s,,,,0,2.0,2.0,%llu,ok\n"
+           "g,p1,order,9-9-9-9-9,,,,0,1.0,1.0,%llu,ok\n",
+           j->order, (unsigned long long)count, (unsigned long long)count);
   wm_test_write(j->csv, sizeof j->csv, j->dir, "g-orders.csv", text);
 }
 
@@ -108,9 +98,7 @@ Test(planner_judge, regret_offline_and_online, .timeout = 120) {
 Test(planner_judge, a_wrong_count_fails_online, .timeout = 120) {
   judged j;
   setup_graph(&j);
-  char wrong[40];
-  snprintf(wrong, sizeof wrong, "%llu", strtoull(j.count, NULL, 10) + 1);
-  write_csv(&j, wrong);
+  write_csv(&j, j.count + 1);
   char out[8192];
   cr_assert_eq(judge(&j, "--count cpu", out, sizeof out), 1, "%s", out);
   cr_assert(strstr(out, "DIFFERS from the timings'"), "%s", out);
