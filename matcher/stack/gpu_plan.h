@@ -42,6 +42,9 @@ typedef struct wm_gpu_plan {
   uint32_t labeled;           /* some position has a label */
   uint32_t weigh;             /* bit p: the work right after binding position p reads
                                  N(v[p]), so unrolled groups there are sized by degree */
+  uint32_t single;            /* bit p: position p (1 <= p <= k-3) takes groups of one: no op
+                                 runs at its level, so a group has nothing to share and
+                                 only keeps its members' subtrees from thieves */
   uint32_t pairs;             /* wm_pair_mode: position k-1's count for each member of
                                  k-2's group becomes its pairs (wm_gpu_plan_fold_pairs);
                                  WM_PAIRS_PRODUCT: the folded position, k, is counted

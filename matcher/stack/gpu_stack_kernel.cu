@@ -101,15 +101,16 @@ __device__ __forceinline__ bool wm_detect_due(wm_kctx &c, int p) {
   return __shfl_sync(WM_FULL, now - c.shallow_pick > WM_GPU_DEEP_PUSH_CYCLES, 0);
 }
 
-/* Whole warp: takes the next group of up to U (at position k-2: G) candidates of position p
- * that pass its filters, in order, into g[p][]; returns the group size
+/* Whole warp: takes the next group of up to U (at position k-2: G; at a
+ * position whose level runs no op, one: wm_gpu_plan.single) candidates of
+ * position p that pass its filters, in order, into g[p][]; returns the group size
  * (0: p is exhausted).  Windows of 32 are read under the lock when thieves
  * may split p's range.  Busy warps look for idle blocks here. */
 __device__ int wm_pick(wm_kctx &c, int p) {
   if (c.A->steal == WM_STEAL_TWO_LEVEL && p <= c.A->detect_level && wm_detect_due(c, p))
     wm_try_push(c.A, c.ws, c.g, c.G, c.A->stop_level, c.lane);
   volatile wm_wstate *ws = c.ws;
-  const int lim = p == (int)c.P->k - 2 ? c.G : c.U; /* the group's size limit */
+  const int lim = p == (int)c.P->k - 2 ? c.G : (c.P->single >> p) & 1u ? 1 : c.U; /* the group's size limit */
   const bool lk = wm_shared_level(c.A, p);
   const uint32_t *base = ws->base[p];
   const int vs = ws->vs[p];

@@ -319,6 +319,60 @@ Test(gpu_plan, last_group_widens_where_a_lane_counts) {
   cr_assert_eq(pol.stop_level, 1);
 }
 
+/* STMatch's p (default planning at the default statistics, the GPU's first
+ * edge) in the given order, compiled and folded as a plain count is. */
+static void stmatch_gpu_plan(unsigned n, const uint8_t *order, wm_gpu_plan *g) {
+  wm_pattern p = wm_test_stmatch_pattern(n);
+  wm_graph_summary gs;
+  wm_graph_summary_default(&gs);
+  wm_plan_options po;
+  wm_plan_options_init(&po);
+  po.first_edge_up = 1;
+  po.forced_order = order;
+  wm_plan plan;
+  wm_error err;
+  cr_assert_eq(wm_plan_build(&p, &gs, &po, &plan, &err), WM_OK, "p%u: %s", n, err.msg);
+  cr_assert_eq(wm_gpu_plan_compile(&plan, g, &err), WM_OK, "p%u: %s", n, err.msg);
+  wm_gpu_plan_fold_pairs(g, plan.pair_count);
+}
+
+/* Groups of one exactly at the positions 1..k-3 whose level runs no op:
+ * p10 as 0-1-2-3-5-4 iterates the hoisted N(v0) & N(v1) at positions 2 and
+ * 3 (folded to k = 5: bit 2), as 0-2-1-3-5-4 it intersects at levels 1 and
+ * 2 (none); p2 as 0-1-2-4-3 runs nothing at level 2; and on every
+ * connected pattern the mask is that rule. */
+Test(gpu_plan, groups_of_one_where_a_level_runs_no_op) {
+  static const uint8_t p10_hoisted[] = {0, 1, 2, 3, 5, 4}, p10_ops[] = {0, 2, 1, 3, 5, 4}, p2[] = {0, 1, 2, 4, 3};
+  wm_gpu_plan g;
+  stmatch_gpu_plan(10, p10_hoisted, &g);
+  cr_assert_eq(g.k, 5);
+  cr_assert_eq(g.single, 1u << 2, "p10 0-1-2-3-5-4: %#x", g.single);
+  stmatch_gpu_plan(10, p10_ops, &g);
+  cr_assert_eq(g.single, 0u, "p10 0-2-1-3-5-4: %#x", g.single);
+  stmatch_gpu_plan(2, p2, &g);
+  cr_assert_eq(g.single, 1u << 2, "p2 0-1-2-4-3: %#x", g.single);
+  for (unsigned k = 4; k <= 6; k++) {
+    wm_pattern *ps;
+    unsigned np;
+    wm_error err;
+    cr_assert_eq(wm_connected_patterns(k, &ps, &np, &err), WM_OK, "%s", err.msg);
+    for (unsigned i = 0; i < np; i++) {
+      wm_plan plan;
+      plan_of(NULL, &ps[i], 0, 1, &plan);
+      cr_assert_eq(wm_gpu_plan_compile(&plan, &g, &err), WM_OK, "%s", err.msg);
+      for (int fold = 0; fold <= 1; fold++) {
+        if (fold) wm_gpu_plan_fold_pairs(&g, plan.pair_count);
+        for (unsigned q = 0; q < g.k; q++) {
+          int none = 1;
+          for (unsigned o = 0; o < g.n_ops; o++) none &= g.ops[o].level != q;
+          cr_assert_eq((g.single >> q) & 1u, (unsigned)(q >= 1 && q + 3 <= g.k && none), "%s position %u", ps[i].name, q);
+        }
+      }
+    }
+    free(ps);
+  }
+}
+
 /* Folding pairs drops the last position: the diamond then counts
  * |N(v0) & N(v1)| in place per edge (no buffer), the 4-star a lane's range
  * at position 2, the 3-path a range per vertex; plans without pairs, or
