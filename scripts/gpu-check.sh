@@ -86,7 +86,8 @@ for stage in "${stages[@]}"; do
       bash scripts/make-corpus.sh "$corpus" >"$out/corpus.log" 2>&1 || { tail -5 "$out/corpus.log"; status=1; continue; }
     log "planner: scripts/planner-judge.py --count gpu"
     WM_BIN="$build/warpmatch" python3 scripts/planner-judge.py --corpus "$corpus" --count gpu --list \
-      "$timings"/*-orders.csv scripts/bench-planner/timings-h200-2026-12-01/*-orders.csv 2>&1 |
+      "$timings"/*-orders.csv scripts/bench-planner/timings-h200-2026-12-01/*-orders.csv \
+      scripts/bench-planner/timings-h200-2026-12-02/*-orders.csv 2>&1 |
       tee "$out/planner-judge.log" | tail -11
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     ;;
