@@ -32,7 +32,7 @@ Prints one summary line (cells, orders within 1.25x of the best, unknown, the wo
 reads in all; online the planning within budget and the counts), with --split one line per half of
 the corpus (the halves bench-planner.sh --split makes: fit on one, judge on the other), one line per pattern (cells,
 worst and median regret, cells above 1.25x; online the planning within budget); --list also
-prints each cell.  Exit codes: 0 ok, 1 a plan or count failed or a count differs, 2 usage.
+prints each cell (online also the slices auto timed: each order's time on them).  Exit codes: 0 ok, 1 a plan or count failed or a count differs, 2 usage.
 """
 import argparse
 import collections
@@ -118,8 +118,8 @@ def build_driver(binary, tmp):
 
 
 def counted(drv, pattern, planner, timeout):
-    """The cell counted twice with the planner, the second judged: (order, plan_ms, match_ms, count), or
-    None where a count was stopped at the timeout."""
+    """The cell counted twice with the planner, the second judged: (order, plan_ms, match_ms, count, the
+    timed slices as text), or None where a count was stopped at the timeout."""
     pfile = pattern_file(pattern)
     plan = drv.ask("plan %s %s" % (pfile, planner), timeout + 60)
     if not plan or plan.get("status") == "error":
@@ -132,7 +132,11 @@ def counted(drv, pattern, planner, timeout):
         if r.get("status") != "ok":
             sys.exit("planner-judge: count %s on %s: %s" % (pattern, drv.graph, r.get("message")))
     ran = r.get("ran_order") or plan["order"]
-    return "-".join(map(str, ran)), r["plan_seconds"] * 1e3, r["seconds"] * 1e3, int(r["count"])
+    stripes = ""
+    if r.get("slice_orders"):
+        stripes = "  slices of 1/%d: %s" % (r["slice_every"], ", ".join(
+            "%s %.3f ms" % ("-".join(map(str, o)), ms) for o, ms in zip(r.get("slice_order", []), r["slice_ms"])))
+    return "-".join(map(str, ran)), r["plan_seconds"] * 1e3, r["seconds"] * 1e3, int(r["count"]), stripes
 
 
 def main():
@@ -169,13 +173,13 @@ def main():
                 order, ok = "timeout", None
                 extra = "  stopped at %g s" % a.timeout
             else:
-                order, plan_ms, match_ms, count = got
+                order, plan_ms, match_ms, count, stripes = got
                 ok = plan_ms <= max(10.0, 0.05 * match_ms)
                 in_budget += ok
                 agree = not counts[(graph, pattern)] or count in counts[(graph, pattern)]
                 differ += not agree
                 extra = "  planning %.2f ms of %.2f (%s)  count %d %s" % (
-                    plan_ms, match_ms, "within" if ok else "over", count, "" if agree else "DIFFERS from the timings'")
+                    plan_ms, match_ms, "within" if ok else "over", count, "" if agree else "DIFFERS from the timings'") + stripes
         else:
             order, r = planned(binary, sorted_copy(binary, a.corpus, graph, tmp.name), pattern, a.gpu, a.planner)
             reads += r

@@ -14,8 +14,8 @@
  * result's count (decimal), seconds (the matching: a median with trials),
  * plan_seconds, executor, k and the order it ran ("ran_order": the slice's
  * winner when auto timed slices; empty: the plan's, which a plan request
- * gives), and the slices' stride and each order's time on them
- * ("slice_every", "slice_ms", in the order timed).  Errors: {"status":
+ * gives), and the slices' stride, each order's time on them and the orders
+ * ("slice_every", "slice_ms", "slice_order", in the order timed).  Errors: {"status":
  * "error","message":...}; the process goes on with the next request. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -143,6 +143,12 @@ static void put_ran_order(const unsigned *order, int k, const warpmatch_match_re
   }
   printf("],\"slice_orders\":%u,\"slice_every\":%u,\"slice_ms\":[", r->slice_orders, r->slice_every);
   for (unsigned i = 0; i < r->slice_orders; i++) printf(i ? ",%.4f" : "%.4f", r->slice_ms[i]);
+  printf("],\"slice_order\":[");
+  for (unsigned i = 0; i < r->slice_orders; i++) {
+    printf(i ? ",[" : "[");
+    for (int j = 0; j < k; j++) printf(j ? ",%u" : "%u", r->slice_order[i][j]);
+    printf("]");
+  }
   printf("]");
 }
 
