@@ -415,16 +415,20 @@ static void score_order(search *s) {
   if (!near) return;
   /* ties of the mean sizes alone: told apart at a higher triangle density */
   const double tie = s->gs->mean_sizes ? mean_size_cost(&s->trial, &s->dense, share) : mean;
-  const double skewed = s->gs->mean_sizes || !s->gs->by_degree || !(s->trial.flags & WM_PLAN_GPU)
-                            ? cost
-                            : moment_cost(&s->trial, s->gs, share, 1);
+  const int skewing = !s->gs->mean_sizes && s->gs->by_degree && (s->trial.flags & WM_PLAN_GPU);
+  const double skewed = skewing ? moment_cost(&s->trial, s->gs, share, 1) : cost;
   unsigned back[WM_MAX_K];
   back_edges(&s->trial, back);
   int better = !s->found || cost < s->best_cost * (1.0 - kNear);
   if (!better && skewed < s->best_skewed * (1.0 - kNear)) better = 1;
   else if (!better && skewed <= s->best_skewed * (1.0 + kNear)) {
     better = tie < s->best_tie * (1.0 - 1e-9);
-    if (!better && tie <= s->best_tie * (1.0 + 1e-9))
+    /* equal mean sizes: the skewed estimate decides, however close (its
+     * gap then comes only from the bounded pair's lists, such as which
+     * of the two a product looks up in the other), then the back-edges */
+    if (!better && tie <= s->best_tie * (1.0 + 1e-9) && skewing && fabs(skewed - s->best_skewed) > 1e-9 * s->best_skewed)
+      better = skewed < s->best_skewed;
+    else if (!better && tie <= s->best_tie * (1.0 + 1e-9))
       better = compare_back(back, s->best_back, s->trial.k) < 0;
   }
   if (!better) return;
