@@ -426,9 +426,10 @@ static void score_order(search *s) {
     /* equal mean sizes: the skewed estimate decides, however close (its
      * gap then comes only from the bounded pair's lists, such as which
      * of the two a product looks up in the other), then the back-edges */
-    if (!better && tie <= s->best_tie * (1.0 + 1e-9) && skewing && fabs(skewed - s->best_skewed) > 1e-9 * s->best_skewed)
+    const int tied = !better && tie <= s->best_tie * (1.0 + 1e-9);
+    if (tied && skewing && fabs(skewed - s->best_skewed) > 1e-9 * s->best_skewed)
       better = skewed < s->best_skewed;
-    else if (!better && tie <= s->best_tie * (1.0 + 1e-9))
+    else if (tied)
       better = compare_back(back, s->best_back, s->trial.k) < 0;
   }
   if (!better) return;

@@ -32,7 +32,8 @@ Prints one summary line (cells, orders within 1.25x of the best, unknown, the wo
 reads in all; online the planning within budget and the counts), with --split one line per half of
 the corpus (the halves bench-planner.sh --split makes: fit on one, judge on the other), one line per pattern (cells,
 worst and median regret, cells above 1.25x; online the planning within budget); --list also
-prints each cell (online also the slices auto timed: each order's time on them).  Exit codes: 0 ok, 1 a plan or count failed or a count differs, 2 usage.
+prints each cell (online also the slices auto timed: each order's time on them).  Exit codes: 0
+ok, 1 a plan or count failed or a count differs, 2 usage.
 """
 import argparse
 import collections
@@ -178,8 +179,9 @@ def main():
                 in_budget += ok
                 agree = not counts[(graph, pattern)] or count in counts[(graph, pattern)]
                 differ += not agree
-                extra = "  planning %.2f ms of %.2f (%s)  count %d %s" % (
-                    plan_ms, match_ms, "within" if ok else "over", count, "" if agree else "DIFFERS from the timings'") + stripes
+                extra = "  planning %.2f ms of %.2f (%s)  count %d %s%s" % (
+                    plan_ms, match_ms, "within" if ok else "over", count,
+                    "" if agree else "DIFFERS from the timings'", stripes)
         else:
             order, r = planned(binary, sorted_copy(binary, a.corpus, graph, tmp.name), pattern, a.gpu, a.planner)
             reads += r

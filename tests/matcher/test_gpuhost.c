@@ -365,7 +365,8 @@ Test(gpu_plan, groups_of_one_where_a_level_runs_no_op) {
         for (unsigned q = 0; q < g.k; q++) {
           int none = 1;
           for (unsigned o = 0; o < g.n_ops; o++) none &= g.ops[o].level != q;
-          cr_assert_eq((g.single >> q) & 1u, (unsigned)(q >= 1 && q + 3 <= g.k && none), "%s position %u", ps[i].name, q);
+          cr_assert_eq((g.single >> q) & 1u, (unsigned)(q >= 1 && q + 3 <= g.k && none), "%s position %u",
+                       ps[i].name, q);
         }
       }
     }
