@@ -181,25 +181,34 @@ static int time_slice(const wm_engine_job *ej, const wm_plan *plan, const slice_
   return rc;
 }
 
+/* The count's time from its stripe's, to budget the others: 1/every of
+ * the work, but a few heavy chunks whose work no other warp shares may set
+ * a stripe's time (on the corpus 2-30x its share), and the count has that
+ * tail once: every x the warps' mean time with work, plus the rest of the
+ * stripe's time. */
+static double stripe_count(const wm_match_result *x, double slice_s, uint32_t every) {
+  if (!(x->busy_s > 0.0) || x->busy_s > slice_s) return slice_s * every;
+  return every * x->busy_s + (slice_s - x->busy_s);
+}
+
 /* The GPU's timing: each order's stripe once, the plan's first, whose time
- * re-reads the budget (5% of every x it, less the planning before: the
- * prediction from work units is a guess there, fitted on a few graphs).
- * A stripe may take far more than 1/every of its count (a few heavy chunks
- * whose work no other warp shares set its time: on the corpus 2-30x), so
- * each is stopped where it
- * would overrun: the plan's at half the budget (stopped, no other is
- * timed and the plan's order counts), the others at the budget left and
- * at kCut times the fastest's (one order of the shortlist may take
- * hundreds of times the best's, and a stripe of it as long); a stripe
- * stopped cannot win.  Returns the orders timed. */
+ * re-reads the budget (5% of its count, stripe_count, less the planning
+ * before: the prediction from work units is a guess there, fitted on a few
+ * graphs).  Each is stopped where it would overrun: the plan's at half the
+ * budget (stopped, no other is timed and the plan's order counts), the
+ * others at kCut times the fastest's (one order of the shortlist may take
+ * hundreds of times the best's, and a stripe of it as long), and one is
+ * started only where that cut, with a run's set-up as the plan's took,
+ * fits in the budget left: one stopped sooner could not be told from a
+ * faster one.  A stripe stopped cannot win.  Returns the orders timed. */
 static unsigned time_stripes(const wm_engine_job *ej, const slice_parts *sp, const wm_plan *plans, unsigned n,
                              double budget_s, char label[][40], warpmatch_match_result *out, unsigned *fastest,
                              wm_match_result *x, int *rc, wm_error *err) {
-  double spent = 0.0, best = HUGE_VAL;
+  double spent = 0.0, best = HUGE_VAL, setup = 0.0;
   unsigned i = 0;
   for (; !*rc && i < n; i++) {
-    const double limit = i ? fmin(kCut * best + kCutSlack, budget_s - spent) : budget_s / 2;
-    if (!(limit > kCutSlack)) break;
+    const double limit = i ? kCut * best + kCutSlack : budget_s / 2;
+    if (!(limit > kCutSlack) || (i && spent + setup + limit > budget_s)) break;
     snprintf(label[i], 40, "timing order %u of %u", i + 1, n);
     double slice, wall;
     *rc = time_slice(ej, &plans[i], sp, label[i], limit, &x[i], &slice, &wall, err);
@@ -207,7 +216,10 @@ static unsigned time_stripes(const wm_engine_job *ej, const slice_parts *sp, con
     spent += wall;
     out->slice_ms[i] = slice * 1e3;
     if (!i && x[i].cut_short) return 1;
-    if (!i) budget_s = fmin(budget_s, wm_engine_slice_budget(slice * sp->every) - sp->planned_s);
+    if (!i) {
+      setup = wall > slice ? wall - slice : 0.0;
+      budget_s = fmin(budget_s, wm_engine_slice_budget(stripe_count(&x[0], slice, sp->every)) - sp->planned_s);
+    }
     if (!x[i].cut_short && slice < best) best = slice, *fastest = i;
   }
   return i;

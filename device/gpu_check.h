@@ -71,6 +71,10 @@ int wm_gpu_stop_word(wm_monitor *m, wm_stop **dev_stop, wm_error *err);
  * caller's count is partial). */
 int wm_gpu_stop_limit(wm_stop *dev_stop, double seconds, wm_error *err);
 int wm_gpu_stop_seen(const wm_stop *dev_stop, int *seen, wm_error *err);
+/* The stack kernel's span in the call whose record dev_stop is (NULL: both
+ * 0): *span_s from its first block's start to its last warp's end,
+ * *busy_s its `warps` warps' mean time with work (outside wm_acquire). */
+int wm_gpu_stop_span(const wm_stop *dev_stop, uint64_t warps, double *span_s, double *busy_s, wm_error *err);
 /* The end of a timed run of kernels on the current device's default
  * stream: records `end`, waits for it and everything queued before it (a
  * kernel's fault is WM_EDEVICE here), then WM_EINTERRUPTED (`who`) where

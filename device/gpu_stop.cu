@@ -125,6 +125,17 @@ int wm_gpu_stop_seen(const wm_stop *dev_stop, int *seen, wm_error *err) {
   return WM_OK;
 }
 
+int wm_gpu_stop_span(const wm_stop *dev_stop, uint64_t warps, double *span_s, double *busy_s, wm_error *err) {
+  *span_s = *busy_s = 0.0;
+  if (!dev_stop || !warps) return WM_OK;
+  wm_stop s;
+  WM_CU(cudaMemcpyAsync(&s, dev_stop, sizeof s, cudaMemcpyDeviceToHost, cudaStreamPerThread));
+  WM_CU(cudaStreamSynchronize(cudaStreamPerThread));
+  if (s.begin_ns && s.end_ns > s.begin_ns) *span_s = (double)(s.end_ns - s.begin_ns) * 1e-9;
+  *busy_s = (double)s.busy_ns * 1e-9 / (double)warps;
+  return WM_OK;
+}
+
 void wm_gpu_stop_word_free(wm_monitor *m) {
   /* a context that never used a GPU: no CUDA call (it would start the runtime) */
   if (!m || !m->gpu_word) return;

@@ -88,4 +88,16 @@ __device__ __forceinline__ bool wm_stop_due(wm_stop *s, unsigned *last) {
   return wm_stop_due_every(s, last, WM_STOP_POLL_CYCLES);
 }
 
+/* The span's marks: wm_stop.begin_ns the first caller's clock (a read
+ * first: most callers find it set); at a warp's end, end_ns the last's
+ * and busy_ns += the warp's time with work. */
+__device__ __forceinline__ void wm_stop_mark_begin(wm_stop *s) {
+  if (s && !*(volatile unsigned long long *)&s->begin_ns) atomicCAS(&s->begin_ns, 0ull, wm_stop_clock_ns());
+}
+__device__ __forceinline__ void wm_stop_mark_end(wm_stop *s, unsigned long long busy_ns) {
+  if (!s) return;
+  atomicMax(&s->end_ns, wm_stop_clock_ns());
+  atomicAdd(&s->busy_ns, busy_ns);
+}
+
 #endif

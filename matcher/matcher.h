@@ -214,6 +214,10 @@ typedef struct wm_match_result {
   unsigned trials;
   double trial_ms[WM_MAX_TRIALS];
   int cut_short;       /* stopped at wm_match_options.time_limit_s: the count is partial */
+  /* GPU stack kernel with a time limit: its first block's start to its last
+   * warp's end, and its warps' mean time with work, outside wm_acquire (0:
+   * not measured) */
+  double span_s, busy_s;
 } wm_match_result;
 
 /* The error (WM_EINPUT) for a per-vertex count that passes 2^64 - 1: it

@@ -732,6 +732,9 @@ static int run(wm_gpu_run *R, wm_match_result *r, wm_error *err) {
   r->seconds = wm_now() - t1;
   if (!rc) rc = collect(R, r, err);
   if (!rc && R->o->time_limit_s > 0) rc = wm_gpu_stop_seen(R->dev[0].args.stop, &r->cut_short, err);
+  if (!rc && R->o->time_limit_s > 0)
+    rc = wm_gpu_stop_span(R->dev[0].args.stop, (uint64_t)R->dev[0].blocks * R->pol.warps_per_block, &r->span_s,
+                          &r->busy_s, err);
   if ((rc = share_totals(R, r, rc, err))) return rc; /* with a share, whatever rc, as every process */
   /* The first launch was the warm-up: set operations and lane use stay
    * its (the same work), the times become the trials' medians. */

