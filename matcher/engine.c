@@ -350,12 +350,14 @@ static unsigned gpu_slice_policy(double predicted, double planned_s, uint32_t n,
 
 unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsigned available, double planned_s,
                                 uint32_t *every, double *budget_s) {
-  /* On the GPU the probes' measure where there is one: on the corpus's
-   * counts of 30 ms or more the model's estimate at kGpuUnitSeconds
-   * overstated the count by a median 2.5x (323x on hub-small p1), the
-   * probes' by 1.4x. */
-  double work = plan->sampled_cost > plan->est_cost ? plan->sampled_cost : plan->est_cost;
-  if (gpu && plan->sampled_cost > 0) work = plan->sampled_cost;
+  /* The probes' measure where there is one: on the corpus's counts of 30
+   * ms or more the model's estimate overstated the count by a median 2.5x
+   * on the GPU (323x on hub-small p1) and 7.3x on the CPU (the small
+   * corpus on the 2-core development machine: up to 248x, kron-18 p20),
+   * the probes' by 1.4x and 1.6x; the larger of the two let the slices
+   * spend 5% of a count many times too long (kron-14 p19 on the CPU: 870
+   * ms of planning beside a count of 1 s). */
+  const double work = plan->sampled_cost > 0 ? plan->sampled_cost : plan->est_cost;
   const double predicted = work * (gpu ? kGpuUnitSeconds : kCpuUnitSeconds);
   unsigned k = available < WM_SLICE_MAX_ORDERS ? available : WM_SLICE_MAX_ORDERS;
   if (gpu) return gpu_slice_policy(predicted, planned_s, n, k, every, budget_s);

@@ -79,9 +79,8 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
  * charged to it), each slice long
  * enough to time (WM_SLICE_MIN_SECONDS; on the GPU 0.1 ms, each run's
  * set-up counted in the 5%).  The prediction is the plan's work (the
- * larger of the model's estimate and the probes' measure; on the GPU the
- * probes' where they measured it) at the executor's time per work
- * unit.  Returns the orders to time (0 or at least 2, at most `available`
+ * probes' measure where they measured it, else the model's estimate) at
+ * the executor's time per work unit.  Returns the orders to time (0 or at least 2, at most `available`
  * and WM_SLICE_MAX_ORDERS), *every the
  * slice's stride (wm_engine_slice_roots: a slice is about 1/every of each
  * order's count; on the GPU 1 in every of the stack kernel's level-0
