@@ -76,16 +76,16 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
  * so that timing them costs at most kSliceShare (5%) of the count's
  * predicted time (on the CPU the probes' share is their own; on the GPU
  * planned_s, the planning spent before, the model's and the probes', is
- * charged to it), each slice long
- * enough to time (WM_SLICE_MIN_SECONDS; on the GPU 0.1 ms, each run's
- * set-up counted in the 5%).  The prediction is the plan's work (the
- * probes' measure where they measured it, else the model's estimate) at
- * the executor's time per work unit.  Returns the orders to time (0 or at least 2, at most `available`
- * and WM_SLICE_MAX_ORDERS), *every the
- * slice's stride (wm_engine_slice_roots: a slice is about 1/every of each
- * order's count; on the GPU 1 in every of the stack kernel's level-0
- * chunks, gpu_l0_every) and *budget_s the seconds the timing may take
- * (slices longer than predicted stop the timing there: slices.c). */
+ * charged to it), each slice long enough to time (WM_SLICE_MIN_SECONDS;
+ * on the GPU 0.1 ms, each run's set-up counted in the 5%).  The
+ * prediction is the plan's work (the probes' measure where they measured
+ * it, else the model's estimate) at the executor's time per work unit.
+ * Returns the orders to time (0 or at least 2, at most `available` and
+ * WM_SLICE_MAX_ORDERS), *every the slice's stride (wm_engine_slice_roots:
+ * a slice is about 1/every of each order's count; on the GPU 1 in every
+ * of the stack kernel's level-0 chunks, gpu_l0_every) and *budget_s the
+ * seconds the timing may take (slices longer than predicted stop the
+ * timing there: slices.c). */
 #define WM_SLICE_MAX_ORDERS 6
 #define WM_SLICE_MIN_SECONDS 2e-3
 #define WM_SLICE_ROUNDS 1 /* each order timed this many times, the least kept */
