@@ -3,7 +3,8 @@
  *
  * One level of the full pipeline (queue_gen on):
  *   top-down:  the Small/Middle/Large/Extreme regions of the frontier queue
- *              are expanded by four kernels on four streams, whose visits
+ *              are expanded by a kernel each (on four streams where more
+ *              than one class has vertices), whose visits
  *              mark the new level in a bitmap, which the two-step queue
  *              generation then reads (it also classifies, counts hubs and
  *              fills the hub table), and the first bottom-up step too;
@@ -16,7 +17,9 @@
  * Small frontiers run in the small-level kernel, several levels per launch
  * (one block, or every SM for the levels one block should not expand alone:
  * a small graph's whole search is one launch).
- * The host reads back one small struct per level (sizes, hubs, edges). */
+ * The host reads back one small struct per level (sizes, hubs, edges),
+ * and waits for that copy only: the scratch the level left is cleared
+ * behind it (Scratch). */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,15 +59,15 @@ struct wm_bfs_gpu_ctx {
   unsigned long long *d_hub_table; /* two tables of BottomUpPolicy::CACHE: a bottom-up step reads one, fills the other */
   uint32_t *d_fb[2]; /* bottom-up: the frontier's bitmap and the next one's (fb_words each) */
   uint64_t fb_words;
-  unsigned *d_counts, *d_offs;
+  unsigned *d_counts; /* the queue generation's block counts */
   int max_blocks;
-  void *d_scan;
-  size_t scan_bytes;
   DevStats *d_stats, *h_stats;
   uint32_t *h_src; /* pinned: the sources on their way to the device (kPinnedSources) */
   cudaStream_t st, side[4];
   cudaEvent_t ev_start, ev_stop, ev_fork, ev_join[4];
   cudaEvent_t ev_lap[2]; /* WM_BFS_TRACE: a step's first and last operation on the device */
+  cudaEvent_t ev_figures; /* a step's figures are on the host (its scratch's clears may still run) */
+  unsigned clean; /* Scratch bits: buffers known zero on the device (cleared while the host waited) */
   uint64_t tau, nhubs;
   uint32_t small_cap;
   size_t small_smem;
@@ -124,12 +127,11 @@ static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err
   const wm_graph *g = c->g;
   uint64_t n = g->n, off_b = 8 * (n + 1), adj_b = 4 * (g->m ? g->m : 1);
   c->max_blocks = c->sms * QueueGenPolicy::BLOCKS_PER_SM;
-  CK(queue_gen_scan_bytes(c->max_blocks, &c->scan_bytes));
-  uint64_t counts_b = 4 * ((uint64_t)Q_CLASSES * c->max_blocks + 1);
+  uint64_t counts_b = 4 * (uint64_t)Q_CLASSES * c->max_blocks;
   uint64_t need = off_b + adj_b + 4 * n /* status */ + 4 * n /* parent */ + 8 * n /* queues */ +
                   4 * ((n + 31) / 32 + 1) /* in-arc bitmap */ +
                   2 * 4 * ((n + 31) / 32 + 1) /* frontier bitmaps */ + 2 * 8 * BottomUpPolicy::CACHE +
-                  2 * counts_b + c->scan_bytes + sizeof(DevStats);
+                  counts_b + sizeof(DevStats);
   size_t free_b = 0, total_b = 0;
   CK(cudaMemGetInfo(&free_b, &total_b));
   uint64_t usable = free_b - free_b / 20; /* leave 5% for the runtime */
@@ -153,8 +155,6 @@ static int ctx_buffers(wm_bfs_gpu_ctx *c, const wm_bfs_options *o, wm_error *err
   CK(cudaMalloc(&c->d_fb[1], 4 * c->fb_words));
   CK(cudaMalloc(&c->d_has_in, 4 * ((n + 31) / 32 + 1)));
   CK(cudaMalloc(&c->d_counts, counts_b));
-  CK(cudaMalloc(&c->d_offs, counts_b));
-  CK(cudaMalloc(&c->d_scan, c->scan_bytes ? c->scan_bytes : 1));
   CK(cudaMalloc(&c->d_stats, sizeof(DevStats)));
   CK(cudaMallocHost(&c->h_stats, sizeof(DevStats)));
   CK(cudaMallocHost(&c->h_src, 4 * kPinnedSources));
@@ -177,6 +177,7 @@ static int ctx_streams(wm_bfs_gpu_ctx *c, wm_error *err) {
   CK(cudaEventCreate(&c->ev_start));
   CK(cudaEventCreate(&c->ev_stop));
   for (int i = 0; i < 2; i++) CK(cudaEventCreate(&c->ev_lap[i]));
+  CK(cudaEventCreateWithFlags(&c->ev_figures, cudaEventDisableTiming));
   return WM_OK;
 }
 
@@ -258,7 +259,7 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   part_destroy(c->part);
   void *bufs[] = {c->d_off,       c->d_in_off,   c->d_adj,    c->d_in_adj, c->d_status,
                   c->d_q[0],     c->d_q[1],   c->d_has_in, c->d_hub_table, c->d_fb[0], c->d_fb[1],
-                  c->d_counts,    c->d_offs,     c->d_scan,   c->d_stats,  c->d_small, c->d_clk, c->d_ell};
+                  c->d_counts,    c->d_stats,  c->d_small, c->d_clk, c->d_ell};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (bufs[i]) cudaFree(bufs[i]);
   if (c->h_stats) cudaFreeHost(c->h_stats);
@@ -273,6 +274,7 @@ extern "C" void wm_bfs_gpu_destroy(wm_bfs_gpu_ctx *c) {
   if (c->ev_stop) cudaEventDestroy(c->ev_stop);
   for (int i = 0; i < 2; i++)
     if (c->ev_lap[i]) cudaEventDestroy(c->ev_lap[i]);
+  if (c->ev_figures) cudaEventDestroy(c->ev_figures);
   free(c);
 }
 
@@ -308,6 +310,14 @@ int wm_bfs::dedupe_sources(const wm_graph *g, const uint32_t *sources, uint32_t 
 
 namespace {
 
+/* The scratch a step wants zero before its kernels write it: the figures,
+ * the two frontier bitmaps, the two hub tables.  A step starts with the
+ * device idle (the host has just read the last one's figures), so each
+ * clear enqueued then is a gap before its kernels; instead the buffers a
+ * step leaves dead are cleared behind its figures' copy, while the host
+ * waits for the copy and decides the next step (wm_bfs_gpu_ctx.clean). */
+enum Scratch : unsigned { SCRATCH_STATS = 1, SCRATCH_FB = 2 /* << i */, SCRATCH_HUB = 8 /* << i */ };
+
 /* What the host knows about the current frontier (level L). */
 struct Frontier {
   uint32_t L;
@@ -335,6 +345,7 @@ struct Search {
   int bu_range;     /* the next bottom-up step goes over every vertex (the first after top-down) */
   int unclassified; /* the frontier is listed in d_q[cur][0, f.count) but not classified (f.offs) */
   int hub_cur, fb_cur; /* the hub table and frontier bitmap of level f.L (bottom-up) */
+  unsigned dead;       /* Scratch this step leaves for the next steps, cleared behind its figures */
   int fb_valid;        /* d_fb[fb_cur] holds the frontier of level f.L (a top-down level marked it) */
   uint32_t bu_levels;
   int truncated;
@@ -363,6 +374,8 @@ struct Search {
     return lap_text;
   }
   int sync_stats();
+  int fresh(unsigned what);
+  int clear(unsigned what);
   int gen(const uint32_t *in, uint32_t len, uint32_t want, int out, const uint32_t *bits = NULL);
   void take_frontier(uint32_t L);
   uint64_t small_budget() const;
@@ -403,24 +416,49 @@ int Search::gen(const uint32_t *in, uint32_t len, uint32_t want, int out, const 
   a.hub_tau = c->tau;
   a.tile = tile ? tile : R;
   a.block_counts = c->d_counts;
-  a.block_offsets = c->d_offs;
   a.out = out >= 0 ? c->d_q[out] : NULL;
   a.stats = c->d_stats;
   a.target = target;
   lap_begin();
-  if (a.hub_table) CK(cudaMemsetAsync(a.hub_table, 0, 8 * BottomUpPolicy::CACHE, c->st));
-  CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
-  CK(queue_gen_launch(c->out, s.status, a, blocks, out >= 0, c->d_scan, c->scan_bytes,
-                      c->st));
+  int rc = fresh(SCRATCH_STATS | (a.hub_table ? SCRATCH_HUB << hub_cur : 0u));
+  if (rc) return rc;
+  if (hub_cache) dead |= SCRATCH_HUB << (hub_cur ^ 1); /* the next bottom-up step's to fill */
+  CK(queue_gen_launch(c->out, s.status, a, blocks, out >= 0, c->st));
   return sync_stats();
 }
 
-/* The device's figures into c->h_stats, once the step's work is done. */
+/* The device's figures into c->h_stats, once the step's work is done;
+ * the figures and the scratch the step left dead are cleared behind the
+ * copy, which is all the host waits for. */
 int Search::sync_stats() {
   CK(cudaMemcpyAsync(c->h_stats, c->d_stats, sizeof(DevStats), cudaMemcpyDeviceToHost, c->st));
   if (lap_open) CK(cudaEventRecord(c->ev_lap[1], c->st));
-  CK(cudaStreamSynchronize(c->st));
+  CK(cudaEventRecord(c->ev_figures, c->st));
+  int rc = clear(SCRATCH_STATS | dead);
+  if (rc) return rc;
+  dead = 0;
+  CK(cudaEventSynchronize(c->ev_figures));
   return WM_OK;
+}
+
+/* Clears the scratch `what` that is not known zero. */
+int Search::clear(unsigned what) {
+  for (unsigned b = 1; b <= (SCRATCH_HUB << 1); b <<= 1) {
+    if (!(what & b) || (c->clean & b)) continue;
+    if (b == SCRATCH_STATS) CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
+    else if (b & (SCRATCH_FB | SCRATCH_FB << 1)) CK(cudaMemsetAsync(c->d_fb[b == SCRATCH_FB << 1], 0, 4 * c->fb_words, c->st));
+    else CK(cudaMemsetAsync(c->d_hub_table + (b == SCRATCH_HUB << 1) * BottomUpPolicy::CACHE, 0, 8 * BottomUpPolicy::CACHE, c->st));
+    c->clean |= b;
+  }
+  return WM_OK;
+}
+
+/* The scratch `what`, zero, for a writer enqueued next: from here it is
+ * not known zero. */
+int Search::fresh(unsigned what) {
+  int rc = clear(what);
+  c->clean &= ~what;
+  return rc;
 }
 
 /* The last generation collected the frontier of level L. */
@@ -527,6 +565,7 @@ int Search::small_levels(const uint32_t *in, uint32_t count, int seed) {
   a.block_budget = small_blocks > 1 ? SmallLevelPolicy::BLOCK_ITEMS : a.edge_budget;
   a.scratch = c->d_small;
   lap_begin();
+  c->clean &= ~SCRATCH_STATS; /* the kernel writes every figure */
   CK(small_levels_launch(a, c->small_smem, small_blocks, c->st));
   DevStats h;
   int rc = stats_back(&h);
@@ -547,6 +586,7 @@ int Search::deep_levels(const uint32_t *sources, uint32_t count) {
   a.n = c->g->n;
   a.shift = c->deep_shift;
   lap_begin();
+  c->clean &= ~SCRATCH_STATS; /* the kernel writes every figure */
   CK(deep_levels_launch(a, c->deep_smem, c->st));
   DevStats h;
   int rc = stats_back(&h);
@@ -611,9 +651,17 @@ int Search::topdown() {
    * queue generation then reads instead of the status array */
   DevState ts = s;
   ts.marks = c->d_fb[fb_cur ^ 1];
-  CK(cudaMemsetAsync(ts.marks, 0, 4 * c->fb_words, c->st));
+  int rc = fresh(SCRATCH_FB << (fb_cur ^ 1));
+  if (rc) return rc;
+  /* the classes' kernels on the side streams where more than one runs */
+  int classes = 0, only = Q_SMALL;
+  for (int k = Q_SMALL; classify && k <= Q_EXTREME; k++)
+    if (f.offs[k + 1] > f.offs[k]) classes++, only = k;
   if (!classify) {
     CK(expand_topdown_launch(Q_SMALL, c->out, ts, c->d_q[cur], f.count, L, c->sms, c->st));
+  } else if (classes == 1) {
+    CK(expand_topdown_launch(only, c->out, ts, c->d_q[cur] + f.offs[only], f.offs[only + 1] - f.offs[only], L, c->sms,
+                             c->st));
   } else {
     CK(cudaEventRecord(c->ev_fork, c->st));
     for (int k = Q_SMALL; k <= Q_EXTREME; k++) {
@@ -625,7 +673,8 @@ int Search::topdown() {
       CK(cudaStreamWaitEvent(c->st, c->ev_join[k], 0));
     }
   }
-  int rc = gen(NULL, (uint32_t)(c->fb_words - 1), L + 1, cur ^ 1, ts.marks);
+  dead |= SCRATCH_FB << fb_cur; /* level L's bitmap */
+  rc = gen(NULL, (uint32_t)(c->fb_words - 1), L + 1, cur ^ 1, ts.marks);
   if (rc) return rc;
   cur ^= 1, fb_cur ^= 1, fb_valid = 1;
   take_frontier(L + 1);
@@ -640,7 +689,8 @@ int Search::to_bottom_up() {
   if (!queue_gen) return WM_OK; /* the baseline scans all vertices each step */
   lap_begin();
   if (!fb_valid) {
-    CK(cudaMemsetAsync(c->d_fb[fb_cur], 0, 4 * c->fb_words, c->st));
+    int rc = fresh(SCRATCH_FB << fb_cur);
+    if (rc) return rc;
     CK(bits_from_list_launch(c->d_q[cur], f.count, c->d_fb[fb_cur], c->sms, c->st));
     fb_valid = 1;
   }
@@ -682,11 +732,12 @@ int Search::bottomup() {
   a.frontier = c->d_q[cur ^ 1], a.left_end = c->d_q[cur ^ 1] + n;
   a.level = L, a.target = target;
   a.stats = c->d_stats;
-  CK(cudaMemsetAsync(a.Fn, 0, 4 * c->fb_words, c->st));
-  if (a.hub_next) CK(cudaMemsetAsync(a.hub_next, 0, 8 * BottomUpPolicy::CACHE, c->st));
-  CK(cudaMemsetAsync(c->d_stats, 0, sizeof(DevStats), c->st));
+  int rc = fresh(SCRATCH_STATS | SCRATCH_FB << (fb_cur ^ 1) | (a.hub_next ? SCRATCH_HUB << (hub_cur ^ 1) : 0u));
+  if (rc) return rc;
   CK(bottom_up_step_launch(a, c->sms, c->st));
-  int rc = sync_stats();
+  /* level L's bitmap and hub table */
+  dead |= SCRATCH_FB << fb_cur | (a.hub_table ? SCRATCH_HUB << hub_cur : 0u);
+  rc = sync_stats();
   if (rc) return rc;
   const DevStats &h = *c->h_stats;
   cur ^= 1, fb_cur ^= 1, hub_cur ^= 1, bu_range = 0, unclassified = 1, fb_valid = 1;

@@ -56,6 +56,13 @@ struct BottomUpPolicy {
   static constexpr int CACHE = 4096;      /* hub cache entries (16 KiB of shared memory) */
   static constexpr int THREAD_SCAN = 32;  /* in-neighbours a thread checks alone before its
                                              warp takes over the rest of the row */
+  /* the pipeline's step (BottomUpArgs): vertices a thread takes at once
+   * (their loads in flight together), and the blocks an SM keeps, which
+   * caps the registers at 32: two vertices at 8 blocks ran Kronecker 22-25
+   * faster on an H200 than one at 8 or four at 4 (whose registers halve
+   * the warps an SM holds) */
+  static constexpr int ITEMS = 2;
+  static constexpr int MIN_BLOCKS = 8;
 };
 /* The small-level kernel (kernel_small_levels.cu).  Its unit of work is a
  * pass: every thread of a block has ITEMS frontier edges in flight at once,
@@ -150,8 +157,7 @@ struct QueueGenArgs {
   uint64_t hub_tau;
   const uint32_t *bits;
   uint64_t tile;          /* items (words with bits) per block (multiple of ROUND, with bits of BLOCK) */
-  unsigned int *block_counts;  /* Q_CLASSES * gridDim + 1, class-major */
-  unsigned int *block_offsets; /* their exclusive prefix sum */
+  unsigned int *block_counts;  /* Q_CLASSES * gridDim, class-major */
   uint32_t *out;
   DevStats *stats;
   uint32_t target;
@@ -354,11 +360,9 @@ __device__ __forceinline__ void block_append(bool take, uint32_t value, uint32_t
 
 /* ---- launchers (one per kernel file; each returns cudaGetLastError) -- */
 
-/* kernel_queue_gen.cu: count -> prefix sum -> scatter (or count -> totals). */
-cudaError_t queue_gen_scan_bytes(int max_blocks, size_t *bytes);
-cudaError_t queue_gen_launch(const DevGraph &g, const uint32_t *status, const QueueGenArgs &a,
-                             int blocks, int scatter, void *scan_tmp, size_t scan_bytes,
-                             cudaStream_t st);
+/* kernel_queue_gen.cu: count -> scatter (or count -> totals). */
+cudaError_t queue_gen_launch(const DevGraph &g, const uint32_t *status, const QueueGenArgs &a, int blocks,
+                             int scatter, cudaStream_t st);
 /* kernel_expand_topdown.cu: one class of the frontier queue. */
 cudaError_t expand_topdown_launch(int cls, const DevGraph &g, const DevState &s, const uint32_t *q,
                                   uint32_t count, uint32_t level, int sms, cudaStream_t st);

@@ -79,48 +79,124 @@ __device__ __forceinline__ void set_bits(uint32_t *Fn, uint32_t v, bool hit) {
   if (hit && (lane == 0 || before != word)) atomicOr(&Fn[word], bits);
 }
 
-/* Loops run whole blocks together (block_slots synchronises them); the
- * figures are summed per thread and added once per warp, at the end. */
+/* The output slots of a tile's items: item k of every thread of the
+ * block, for each output q where take[k][q], in one run per (q, k) (a
+ * warp's lanes hold consecutive vertices of each k, which stay together
+ * and in order), and one global atomic per output and tile.  Every thread
+ * of the block calls it the same number of times (it synchronises the
+ * block). */
+template <int K, int ITEMS>
+__device__ __forceinline__ void tile_slots(const bool (&take)[ITEMS][K], unsigned *const (&len)[K],
+                                           unsigned (&at)[ITEMS][K]) {
+  __shared__ unsigned s_count[K][ITEMS], s_base[K][ITEMS];
+  const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+  if (threadIdx.x < K * ITEMS) s_count[threadIdx.x / ITEMS][threadIdx.x % ITEMS] = 0;
+  __syncthreads();
+  unsigned m[ITEMS][K];
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++)
+#pragma unroll
+    for (int q = 0; q < K; q++) {
+      m[k][q] = __ballot_sync(full, take[k][q]);
+      at[k][q] = lane == 0 && m[k][q] ? atomicAdd(&s_count[q][k], (unsigned)__popc(m[k][q])) : 0;
+    }
+  __syncthreads();
+  if (threadIdx.x < K) {
+    unsigned total = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) total += s_count[threadIdx.x][k];
+    unsigned base = total ? atomicAdd(len[threadIdx.x], total) : 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) s_base[threadIdx.x][k] = base, base += s_count[threadIdx.x][k];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++)
+#pragma unroll
+    for (int q = 0; q < K; q++)
+      at[k][q] = s_base[q][k] + __shfl_sync(full, at[k][q], 0) + __popc(m[k][q] & ((1u << lane) - 1));
+}
+
+/* A tile is ITEMS vertices a thread, whose loads go out together: the
+ * candidates, their rows' bounds, their rows' first arcs (one dependent
+ * round trip each for all of them, where a vertex a round left a thread
+ * idle while the block's barriers waited on it); then the rest of each row
+ * as first_hit_in_row's.  Loops run whole blocks together (tile_slots
+ * synchronises them); the figures are summed per thread and added once
+ * per warp, at the end. */
 template <bool CACHE>
-__global__ void __launch_bounds__(P::BLOCK) bottom_up_step_kernel(BottomUpArgs a) {
+__global__ void __launch_bounds__(P::BLOCK, P::MIN_BLOCKS) bottom_up_step_kernel(BottomUpArgs a) {
   __shared__ uint32_t cache[CACHE ? P::CACHE : 1];
   load_cache<CACHE>(cache, a.hub_table);
-  const uint64_t rounds = ((uint64_t)a.len + P::BLOCK - 1) / P::BLOCK * P::BLOCK;
+  constexpr int I = P::ITEMS;
+  constexpr uint64_t TILE = (uint64_t)P::BLOCK * I;
+  const uint64_t tiles = ((uint64_t)a.len + TILE - 1) / TILE;
+  const auto parent = [&](uint32_t w) { return (CACHE && cache[w & (P::CACHE - 1)] == w) || bit_of(a.F, w); };
+  /* a symmetric graph's out-degree is the row's length */
+  const bool same = a.in.offsets == a.out.offsets;
   unsigned *const lens[2] = {&a.stats->found, &a.stats->left};
   unsigned long long edges = 0;
   unsigned hubs = 0;
-  for (uint64_t i = global_thread(); i < rounds; i += grid_threads()) {
-    uint32_t v = kNoVertex;
-    if (i < a.len) {
-      if (a.list) v = a.list[i];
-      else if (a.s.status[i] == kUnreached && bit_of(a.has_in, (uint32_t)i)) v = (uint32_t)i;
-    }
-    const bool open = v != kNoVertex;
-    const uint32_t found =
-        first_hit_in_row(a.in.adj, open ? a.in.offsets[v] : 0, open ? a.in.offsets[v + 1] : 0, open, P::THREAD_SCAN,
-                         [&](uint32_t w) { return (CACHE && cache[w & (P::CACHE - 1)] == w) || bit_of(a.F, w); });
-    const bool hit = found != kNoVertex;
-    if (hit) {
-      a.s.status[v] = a.level + 1;
-      if (a.s.parent) a.s.parent[v] = found;
-      const uint64_t d = degree_of(a.out, v);
-      edges += d;
-      if (d >= a.hub_tau) {
-        hubs++;
-        if (CACHE) record_hub(a.hub_next, v, d);
+  for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint64_t first = t * TILE + threadIdx.x;
+    uint32_t v[I], found[I];
+    uint64_t j[I], e[I];
+#pragma unroll
+    for (int k = 0; k < I; k++) {
+      const uint64_t i = first + (uint64_t)k * P::BLOCK;
+      v[k] = kNoVertex;
+      if (i < a.len) {
+        if (a.list) v[k] = a.list[i];
+        else if (a.s.status[i] == kUnreached && bit_of(a.has_in, (uint32_t)i)) v[k] = (uint32_t)i;
       }
-      if (v == a.target) a.stats->target_level = a.level + 1;
     }
-    if (a.list) set_bits(a.Fn, v, hit);
-    else { /* a warp's vertices are one word's */
-      const unsigned word = __ballot_sync(0xffffffffu, hit);
-      if ((threadIdx.x & 31) == 0 && word) a.Fn[i >> 5] = word;
+#pragma unroll
+    for (int k = 0; k < I; k++) {
+      const bool open = v[k] != kNoVertex;
+      j[k] = open ? a.in.offsets[v[k]] : 0;
+      e[k] = open ? a.in.offsets[v[k] + 1] : 0;
     }
-    const bool take[2] = {hit, open && !hit};
-    unsigned at[2];
-    block_slots<2>(take, lens, at);
-    if (hit) a.frontier[at[0]] = v;
-    else if (open) a.left_end[-1 - (int64_t)at[1]] = v;
+#pragma unroll
+    for (int k = 0; k < I; k++) {
+      found[k] = kNoVertex;
+      if (j[k] < e[k]) {
+        const uint32_t w = a.in.adj[j[k]];
+        if (parent(w)) found[k] = w;
+      }
+    }
+    bool take[I][2];
+#pragma unroll
+    for (int k = 0; k < I; k++) {
+      const bool open = v[k] != kNoVertex;
+      const uint32_t rest = first_hit_in_row(a.in.adj, j[k] + 1, e[k], open && found[k] == kNoVertex && j[k] < e[k],
+                                             P::THREAD_SCAN - 1, parent);
+      if (found[k] == kNoVertex) found[k] = rest;
+      const bool hit = found[k] != kNoVertex;
+      if (hit) {
+        a.s.status[v[k]] = a.level + 1;
+        if (a.s.parent) a.s.parent[v[k]] = found[k];
+        const uint64_t d = same ? e[k] - j[k] : degree_of(a.out, v[k]);
+        edges += d;
+        if (d >= a.hub_tau) {
+          hubs++;
+          if (CACHE) record_hub(a.hub_next, v[k], d);
+        }
+        if (v[k] == a.target) a.stats->target_level = a.level + 1;
+      }
+      if (a.list) set_bits(a.Fn, v[k], hit);
+      else { /* a warp's vertices are one word's */
+        const unsigned word = __ballot_sync(0xffffffffu, hit);
+        if ((threadIdx.x & 31) == 0 && word) a.Fn[(first + (uint64_t)k * P::BLOCK) >> 5] = word;
+      }
+      take[k][0] = hit, take[k][1] = open && !hit;
+    }
+    unsigned at[I][2];
+    tile_slots<2, I>(take, lens, at);
+#pragma unroll
+    for (int k = 0; k < I; k++) {
+      if (take[k][0]) a.frontier[at[k][0]] = v[k];
+      else if (take[k][1]) a.left_end[-1 - (int64_t)at[k][1]] = v[k];
+    }
   }
   for (int d = 16; d; d >>= 1) {
     edges += __shfl_down_sync(0xffffffffu, edges, d);
@@ -153,10 +229,13 @@ cudaError_t bottom_up_launch(const DevGraph &in, const DevState &s, uint32_t lev
 
 cudaError_t bottom_up_step_launch(const BottomUpArgs &a, int sms, cudaStream_t st) {
   if (a.len == 0) return cudaSuccess;
+  const uint64_t tiles = ((uint64_t)a.len + P::BLOCK * P::ITEMS - 1) / (P::BLOCK * P::ITEMS),
+                 cap = (uint64_t)sms * P::MIN_BLOCKS;
+  const unsigned blocks = (unsigned)(tiles < cap ? tiles : cap);
   if (a.hub_table)
-    bottom_up_step_kernel<true><<<blocks_for(a.len, sms), P::BLOCK, 0, st>>>(a);
+    bottom_up_step_kernel<true><<<blocks, P::BLOCK, 0, st>>>(a);
   else
-    bottom_up_step_kernel<false><<<blocks_for(a.len, sms), P::BLOCK, 0, st>>>(a);
+    bottom_up_step_kernel<false><<<blocks, P::BLOCK, 0, st>>>(a);
   return cudaGetLastError();
 }
 

@@ -3,9 +3,11 @@
  *
  *  1. count:   each block scans its tile of the input (the status array or a
  *              list) and counts, per class, the vertices that qualify;
- *  2. scan:    an exclusive prefix sum over the class-major block counts
- *              gives every (class, block) its offset in the output;
- *  3. scatter: each block rescans its tile round by round, each thread
+ *  2. scatter: each block sums the class-major block counts before its
+ *              own (a few thousand words from L2, where a device-wide scan
+ *              between the steps cost two more launches a generation),
+ *              which gives every (class, block) its offset in the output,
+ *              then rescans its tile round by round, each thread
  *              holding ITEMS consecutive items; a block scan of the round's
  *              class counts (packed in 11-bit fields) places every vertex,
  *              so the output keeps the input order.
@@ -18,7 +20,7 @@
  * and records the frontier's hubs in the hub table that bottom-up blocks
  * cache (an atomicMax per hub on its slot: a cache, not part of the
  * queue). */
-#include <cub/cub.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include "bfs_gpu_internal.cuh"
 
@@ -111,7 +113,6 @@ __device__ __forceinline__ void block_totals(const QueueGenArgs &a, unsigned *c,
   __syncthreads();
   if (threadIdx.x < Q_CLASSES) a.block_counts[threadIdx.x * gridDim.x + blockIdx.x] = s_cnt[threadIdx.x];
   if (threadIdx.x == 0) {
-    if (blockIdx.x == 0) a.block_counts[Q_CLASSES * gridDim.x] = 0; /* the total's slot */
     if (s_hubs) atomicAdd(&a.stats->hubs, s_hubs);
     if (s_edges) atomicAdd(&a.stats->frontier_edges, s_edges);
   }
@@ -137,10 +138,46 @@ __global__ void __launch_bounds__(P::BLOCK) queue_count_kernel(DevGraph g, const
   block_totals(a, c, hubs, edges);
 }
 
+/* The count step's block_counts (class-major, over nblocks blocks) summed
+ * for this block: base[k], the offset of class k's vertices of this block
+ * in the output (every vertex of a lower class first, then class k's of
+ * the blocks before), and offs, the regions' bounds.  Every thread of the
+ * block calls it, once. */
+__device__ __forceinline__ void class_bases(const QueueGenArgs &a, unsigned nblocks, unsigned (&base)[Q_CLASSES],
+                                            unsigned (&offs)[Q_CLASSES + 1]) {
+  __shared__ unsigned s_before[Q_CLASSES], s_total[Q_CLASSES];
+  const unsigned full = 0xffffffffu;
+  if (threadIdx.x < Q_CLASSES) s_before[threadIdx.x] = 0, s_total[threadIdx.x] = 0;
+  __syncthreads();
+  unsigned before[Q_CLASSES] = {}, total[Q_CLASSES] = {};
+  for (unsigned b = threadIdx.x; b < nblocks; b += blockDim.x)
+#pragma unroll
+    for (int k = 0; k < Q_CLASSES; k++) {
+      const unsigned x = a.block_counts[k * nblocks + b];
+      total[k] += x;
+      if (b < blockIdx.x) before[k] += x;
+    }
+#pragma unroll
+  for (int k = 0; k < Q_CLASSES; k++) {
+    before[k] = __reduce_add_sync(full, before[k]);
+    total[k] = __reduce_add_sync(full, total[k]);
+    if ((threadIdx.x & 31) == 0 && before[k]) atomicAdd(&s_before[k], before[k]);
+    if ((threadIdx.x & 31) == 0 && total[k]) atomicAdd(&s_total[k], total[k]);
+  }
+  __syncthreads();
+  offs[0] = 0;
+#pragma unroll
+  for (int k = 0; k < Q_CLASSES; k++) base[k] = offs[k] + s_before[k], offs[k + 1] = offs[k] + s_total[k];
+}
+
 /* Region bounds and the target's level, for the host's one read-back. */
-__device__ __forceinline__ void write_totals(const uint32_t *status, const QueueGenArgs &a, unsigned nblocks) {
-  if (threadIdx.x <= Q_CLASSES) a.stats->offs[threadIdx.x] = a.block_offsets[threadIdx.x * nblocks];
-  if (threadIdx.x == 0) a.stats->target_level = a.target == kNoVertex ? kUnreached : status[a.target];
+__device__ __forceinline__ void write_totals(const uint32_t *status, const QueueGenArgs &a,
+                                             const unsigned (&offs)[Q_CLASSES + 1]) {
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int k = 0; k <= Q_CLASSES; k++) a.stats->offs[k] = offs[k];
+    a.stats->target_level = a.target == kNoVertex ? kUnreached : status[a.target];
+  }
 }
 
 /* The scatter's two steps per vertex and per round: v of class cls at
@@ -166,9 +203,8 @@ __global__ void __launch_bounds__(P::BLOCK) queue_scatter_kernel(DevGraph g, con
                                                                  QueueGenArgs a) {
   typedef cub::BlockScan<unsigned long long, P::BLOCK> Scan;
   __shared__ typename Scan::TempStorage tmp;
-  unsigned base[Q_CLASSES];
-#pragma unroll
-  for (int k = 0; k < Q_CLASSES; k++) base[k] = a.block_offsets[k * gridDim.x + blockIdx.x];
+  unsigned base[Q_CLASSES], offs[Q_CLASSES + 1];
+  class_bases(a, gridDim.x, base, offs);
 
   uint64_t begin, end;
   tile_of(a, &begin, &end);
@@ -190,7 +226,7 @@ __global__ void __launch_bounds__(P::BLOCK) queue_scatter_kernel(DevGraph g, con
     }
     next_round(base, total);
   }
-  if (blockIdx.x == 0) write_totals(status, a, gridDim.x);
+  if (blockIdx.x == 0) write_totals(status, a, offs);
 }
 
 /* The bitmap mode (a.bits): a thread's item is one word, its set bits
@@ -231,9 +267,8 @@ __global__ void __launch_bounds__(P::BLOCK) queue_scatter_bits_kernel(DevGraph g
                                                                       QueueGenArgs a) {
   typedef cub::BlockScan<unsigned long long, P::BLOCK> Scan;
   __shared__ typename Scan::TempStorage tmp;
-  unsigned base[Q_CLASSES];
-#pragma unroll
-  for (int k = 0; k < Q_CLASSES; k++) base[k] = a.block_offsets[k * gridDim.x + blockIdx.x];
+  unsigned base[Q_CLASSES], offs[Q_CLASSES + 1];
+  class_bases(a, gridDim.x, base, offs);
   uint64_t begin, end;
   tile_of(a, &begin, &end);
   for (uint64_t r = begin; r < end; r += P::BLOCK) { /* block-uniform bound */
@@ -248,41 +283,34 @@ __global__ void __launch_bounds__(P::BLOCK) queue_scatter_bits_kernel(DevGraph g
     }
     next_round(base, total);
   }
-  if (blockIdx.x == 0) write_totals(status, a, gridDim.x);
+  if (blockIdx.x == 0) write_totals(status, a, offs);
 }
 
 /* Used instead of the scatter when only the counts are wanted (the
- * status-array baseline). */
+ * status-array baseline): one block. */
 __global__ void queue_totals_kernel(const uint32_t *status, QueueGenArgs a, unsigned nblocks) {
-  write_totals(status, a, nblocks);
+  unsigned base[Q_CLASSES], offs[Q_CLASSES + 1];
+  class_bases(a, nblocks, base, offs);
+  write_totals(status, a, offs);
 }
 
 }  // namespace
 
-cudaError_t queue_gen_scan_bytes(int max_blocks, size_t *bytes) {
-  *bytes = 0;
-  return cub::DeviceScan::ExclusiveSum(nullptr, *bytes, (unsigned *)nullptr, (unsigned *)nullptr,
-                                       Q_CLASSES * max_blocks + 1);
-}
 
-cudaError_t queue_gen_launch(const DevGraph &g, const uint32_t *status, const QueueGenArgs &a,
-                             int blocks, int scatter, void *scan_tmp, size_t scan_bytes,
-                             cudaStream_t st) {
+cudaError_t queue_gen_launch(const DevGraph &g, const uint32_t *status, const QueueGenArgs &a, int blocks,
+                             int scatter, cudaStream_t st) {
   if (a.bits)
     queue_count_bits_kernel<<<blocks, P::BLOCK, 0, st>>>(g, a);
   else
     queue_count_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;
-  e = cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, a.block_counts, a.block_offsets,
-                                    Q_CLASSES * blocks + 1, st);
-  if (e != cudaSuccess) return e;
   if (scatter && a.bits)
     queue_scatter_bits_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
   else if (scatter)
     queue_scatter_kernel<<<blocks, P::BLOCK, 0, st>>>(g, status, a);
   else
-    queue_totals_kernel<<<1, 32, 0, st>>>(status, a, (unsigned)blocks);
+    queue_totals_kernel<<<1, P::BLOCK, 0, st>>>(status, a, (unsigned)blocks);
   return cudaGetLastError();
 }
 
