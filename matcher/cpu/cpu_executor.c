@@ -175,37 +175,65 @@ static uint64_t count_last(const exec *e, worker *w, uint32_t from, uint32_t to)
 
 static void run_deferred(const exec *e, worker *w, unsigned L);
 
+/* The product's factor a = the tail's accepted candidates: its set within
+ * [from, to) (the hub split) and its range, less the bound vertices it
+ * must differ from; *s, *n: that set. */
+static uint64_t tail_factor(const exec *e, worker *w, uint32_t from, uint32_t to, const uint32_t **s, uint32_t *n) {
+  const wm_plan *plan = e->plan;
+  const unsigned a = e->tail;
+  uint32_t lo, hi;
+  operand(e, w, plan->cand[a], s, n);
+  if (to < *n) *n = to;
+  if (from >= *n) return *n = 0, 0;
+  *s += from;
+  *n -= from;
+  range_of(w, plan->lower[a], plan->upper[a], &lo, &hi);
+  wm_set_trim(s, n, lo, hi);
+  uint64_t in = *n;
+  for (unsigned j = 0; j < a; j++)
+    if (((plan->distinct[a] >> j) & 1u) && w->v[j] >= lo && w->v[j] < hi && wm_set_contains(*s, *n, w->v[j])) in--;
+  return in;
+}
+
+/* Factor b, the last position's: its set within its range [*lo, *hi),
+ * less the vertices bound before the tail it must differ from. */
+static uint64_t last_factor(const exec *e, worker *w, const uint32_t **s, uint32_t *n, uint32_t *lo, uint32_t *hi) {
+  const wm_plan *plan = e->plan;
+  const unsigned a = e->tail, b = a + 1;
+  operand(e, w, plan->cand[b], s, n);
+  range_of(w, plan->lower[b], plan->upper[b], lo, hi);
+  wm_set_trim(s, n, *lo, *hi);
+  uint64_t in = *n;
+  for (unsigned j = 0; j < a; j++)
+    if (((plan->distinct[b] >> j) & 1u) && wm_set_contains(*s, *n, w->v[j])) in--;
+  return in;
+}
+
 /* The product of the last two positions (planner.h, WM_PAIRS_PRODUCT):
  * a = the tail's accepted candidates (within [from, to) of its set, the
  * hub split), b = the last position's, |a| * |b| - |a & b|.  The tail's
- * set is materialised (no count_op), as a's members are tested in b. */
+ * set is materialised (no count_op), as a's members are tested in b.  The
+ * factor whose sets are at hand is counted first, the other's sets
+ * computed only where it is not zero (cpu_schedule.h: tail_op). */
 static uint64_t count_product(const exec *e, worker *w, uint32_t from, uint32_t to) {
   const wm_plan *plan = e->plan;
-  const unsigned a = e->tail, b = a + 1;
+  const unsigned a = e->tail;
   const uint32_t *sa, *sb;
-  uint32_t na, nb, lo, hi, blo, bhi;
-  operand(e, w, plan->cand[a], &sa, &na);
-  if (to < na) na = to;
-  if (from >= na) return 0;
-  sa += from;
-  na -= from;
-  range_of(w, plan->lower[a], plan->upper[a], &lo, &hi);
-  wm_set_trim(&sa, &na, lo, hi);
-  uint64_t in_a = na;
-  for (unsigned j = 0; j < a; j++)
-    if (((plan->distinct[a] >> j) & 1u) && w->v[j] >= lo && w->v[j] < hi && wm_set_contains(sa, na, w->v[j]))
-      in_a--;
-  if (!in_a) return 0;
+  uint32_t na, nb, blo, bhi;
+  uint64_t in_a = 0, in_b;
+  const unsigned ta = e->sched.tail_op;
+  if (ta == WM_CPU_NO_OP && !(in_a = tail_factor(e, w, from, to, &sa, &na))) return 0;
   /* b's deferred sets are needed at level a, which is not visited. */
   run_deferred(e, w, a);
   if (w->oom) return 0;
-  operand(e, w, plan->cand[b], &sb, &nb);
-  range_of(w, plan->lower[b], plan->upper[b], &blo, &bhi);
-  wm_set_trim(&sb, &nb, blo, bhi);
-  uint64_t in_b = nb;
-  for (unsigned j = 0; j < a; j++)
-    if (((plan->distinct[b] >> j) & 1u) && wm_set_contains(sb, nb, w->v[j])) in_b--;
-  if (!in_b) return 0;
+  if (!(in_b = last_factor(e, w, &sb, &nb, &blo, &bhi))) return 0;
+  if (ta != WM_CPU_NO_OP) {
+    if (w->stamp[ta] != w->bound[plan->ops[ta].level]) {
+      run_op(e, w, &plan->ops[ta]);
+      w->stamp[ta] = w->bound[plan->ops[ta].level];
+    }
+    if (w->oom || !(in_a = tail_factor(e, w, from, to, &sa, &na))) return 0;
+  }
   /* Both members of a & b; a's exclusions, as b's, are no members of a.
    * Where a's set lies within b's, b's range alone decides. */
   uint64_t both;
@@ -436,7 +464,7 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
   e->level1_rest = o->cpu_level1_rest;
   e->count_op = -1;
   e->within = e->pairs == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
-  wm_cpu_schedule_build(plan, &e->sched);
+  wm_cpu_schedule_build(plan, e->pairs == WM_PAIRS_PRODUCT, &e->sched);
   unsigned t = e->tail, b = plan->op_begin[t - 1], end = plan->op_begin[t];
   if (e->fast_count && e->pairs != WM_PAIRS_PRODUCT && end > b && plan->ops[end - 1].dst == plan->cand[t] &&
       !WM_IS_NBR(plan->cand[t]))
