@@ -477,9 +477,12 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
  * thread: a graph numbered by descending degree puts its heavy roots first,
  * where a chunk of 32 could hold most of a count's work (the bowtie from
  * its centre on the corpus's ba, degrees up to 159, none split as a hub:
- * 17.0 ms on one thread, 13.5 on two).  The tasks' ends into end[] where
- * it is not NULL; returns their number. */
+ * 17.0 ms on one thread, 13.5 on two).  Processes sharing the work
+ * (o->share) cut the same tasks, for SHARE_THREADS threads whatever each
+ * has.  The tasks' ends into end[] where it is not NULL; returns their
+ * number. */
 #define TASKS_PER_THREAD 64
+#define SHARE_THREADS 64
 static uint64_t root_tasks(const exec *e, uint64_t roots, double wedges, int threads, uint64_t *end) {
   const double target = wedges / ((double)threads * TASKS_PER_THREAD);
   uint64_t n = 0, in = 0;
@@ -541,16 +544,16 @@ static int stopped_before_claim(exec *e) {
   return stopped(e);
 }
 
-static void work_shared(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, uint64_t roots,
-                        const unsigned loop[2]) {
+static void work_shared(exec *e, worker *w, const hub_task *hubs, uint64_t nhubs, const uint64_t *ends,
+                        uint64_t ntasks, const unsigned loop[2]) {
   const wm_share *s = e->o->share;
   for (uint64_t t; !stopped_before_claim(e) && (t = s->grab(s->ctx, loop[0], HUB_GRAB)) < nhubs;)
     for (uint64_t end = t + HUB_GRAB < nhubs ? t + HUB_GRAB : nhubs; t < end; t++) {
       run_root(e, w, hubs[t].v, hubs[t].from, hubs[t].to);
       wm_progress_add(&e->progress, hubs[t].to - hubs[t].from);
     }
-  for (uint64_t i; !stopped_before_claim(e) && (i = s->grab(s->ctx, loop[1], VERTEX_CHUNK)) < roots;)
-    for (uint64_t end = i + VERTEX_CHUNK < roots ? i + VERTEX_CHUNK : roots; i < end; i++) {
+  for (uint64_t t; !stopped_before_claim(e) && (t = s->grab(s->ctx, loop[1], 1)) < ntasks;)
+    for (uint64_t i = t ? ends[t - 1] : 0; i < ends[t]; i++) {
       uint32_t v = root_at(e->o, i);
       if (is_hub(e, v)) continue;
       run_root(e, w, v, 0, UINT32_MAX);
@@ -647,16 +650,14 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   wm_progress_init(&e.progress, o->progress_label ? o->progress_label : "counting", root_degrees, 1);
   unsigned loop[2] = {0, 0};
   if (share) loop[0] = share->loops(share->ctx, 2), loop[1] = loop[0] + 1;
-  uint64_t ntasks = 0, *ends = NULL;
-  if (!share) {
-    const double wedges = root_wedges(&e, roots);
-    ntasks = root_tasks(&e, roots, wedges, threads, NULL);
-    if (ntasks && !(ends = malloc(ntasks * sizeof *ends))) {
-      free(hubs);
-      return wm_fail(err, WM_EINPUT, "out of memory");
-    }
-    root_tasks(&e, roots, wedges, threads, ends);
+  const double wedges = root_wedges(&e, roots);
+  const int parts = share ? SHARE_THREADS : threads;
+  uint64_t *ends = NULL, ntasks = root_tasks(&e, roots, wedges, parts, NULL);
+  if (ntasks && !(ends = malloc(ntasks * sizeof *ends))) {
+    free(hubs);
+    return wm_fail(err, WM_EINPUT, "out of memory");
   }
+  root_tasks(&e, roots, wedges, parts, ends);
   double t0 = wm_now();
   if (o->time_limit_s > 0) e.deadline = t0 + o->time_limit_s;
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : set_ops) reduction(| : oom)
@@ -664,7 +665,7 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
     worker w;
     memset(&w, 0, sizeof w);
     if (share)
-      work_shared(&e, &w, hubs, nhubs, roots, loop);
+      work_shared(&e, &w, hubs, nhubs, ends, ntasks, loop);
     else
       work(&e, &w, hubs, nhubs, ends, ntasks);
 #pragma omp critical(wm_match_count)
