@@ -20,7 +20,7 @@
  * and records the frontier's hubs in the hub table that bottom-up blocks
  * cache (an atomicMax per hub on its slot: a cache, not part of the
  * queue). */
-#include <cub/block/block_scan.cuh>
+#include <cub/cub.cuh>
 
 #include "bfs_gpu_internal.cuh"
 
