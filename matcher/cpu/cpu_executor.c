@@ -271,7 +271,7 @@ static int stopped(exec *e) {
  * others give up at their next task): checked before each root, after
  * each level-1 candidate's work and every DEADLINE_VISITS candidates
  * below (a level-1 candidate of a hub holds many milliseconds of a
- * 7-vertex count: kron-14 p19's slices overran their cut by 4-7x), a
+ * 7-vertex count: kron-14 p19's slices overran their cut by 3-5x), a
  * clock read each where a limit is set. */
 #define DEADLINE_VISITS 1024u
 static int past_deadline(exec *e) {
@@ -492,36 +492,25 @@ static void setup(exec *e, const wm_graph *g, const wm_plan *plan, const wm_matc
  * its centre on the corpus's ba, degrees up to 159, none split as a hub:
  * 17.0 ms on one thread, 13.5 on two).  Processes sharing the work
  * (o->share) cut the same tasks, for SHARE_THREADS threads whatever each
- * has.  The tasks' ends into end[] where it is not NULL; returns their
- * number. */
+ * has.  *ends gets the tasks' ends (malloc'd), *n their number; 0 where
+ * memory ran out.  Two tasks in a row weigh more than the target unless
+ * the first holds VERTEX_CHUNK roots, so there are at most roots /
+ * VERTEX_CHUNK + 2 x threads x TASKS_PER_THREAD + 2 of them. */
 #define TASKS_PER_THREAD 64
 #define SHARE_THREADS 64
-static uint64_t root_tasks(const exec *e, uint64_t roots, double wedges, int threads, uint64_t *end) {
-  const double target = wedges / ((double)threads * TASKS_PER_THREAD);
-  uint64_t n = 0, in = 0;
+static int root_tasks(const exec *e, uint64_t roots, double wedges, int threads, uint64_t **ends, uint64_t *n) {
+  const double parts = (double)threads * TASKS_PER_THREAD, target = wedges / parts;
+  uint64_t *end = malloc((roots / VERTEX_CHUNK + 2 * (uint64_t)parts + 2) * sizeof *end), in = 0;
   double sum = 0.0;
+  *ends = end, *n = 0;
+  if (!end) return 0;
   for (uint64_t i = 0; i < roots; i++) {
     const double d = (double)wm_degree(e->g, root_at(e->o, i));
-    if (in && (in == VERTEX_CHUNK || sum + d * d > target)) {
-      if (end) end[n] = i;
-      n++, in = 0, sum = 0.0;
-    }
+    if (in && (in == VERTEX_CHUNK || sum + d * d > target)) end[(*n)++] = i, in = 0, sum = 0.0;
     in++, sum += d * d;
   }
-  if (in) {
-    if (end) end[n] = roots;
-    n++;
-  }
-  return n;
-}
-
-static double root_wedges(const exec *e, uint64_t roots) {
-  double sum = 0.0;
-  for (uint64_t i = 0; i < roots; i++) {
-    const double d = (double)wm_degree(e->g, root_at(e->o, i));
-    sum += d * d;
-  }
-  return sum;
+  if (in) end[(*n)++] = roots;
+  return 1;
 }
 
 /* One thread's share: the hub chunks first, then the ordinary roots'
@@ -600,10 +589,15 @@ static int share_totals(const wm_share *s, const wm_graph *g, uint64_t *per_vert
   return rc;
 }
 
-/* Progress is measured in the roots' degrees: a hub weighs more than a leaf. */
-static uint64_t degree_sum(const exec *e, uint64_t roots) {
+/* The roots' degrees (progress is measured in them: a hub weighs more
+ * than a leaf) and squared degrees (root_tasks' wedges), summed. */
+static uint64_t degree_sums(const exec *e, uint64_t roots, double *wedges) {
   uint64_t sum = 0;
-  for (uint64_t i = 0; i < roots; i++) sum += wm_degree(e->g, root_at(e->o, i));
+  *wedges = 0.0;
+  for (uint64_t i = 0; i < roots; i++) {
+    const uint64_t d = wm_degree(e->g, root_at(e->o, i));
+    sum += d, *wedges += (double)d * (double)d;
+  }
   return sum;
 }
 
@@ -656,21 +650,19 @@ int wm_match_cpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
   int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), oom = 0;
   wm_u128 count = start;
   uint64_t set_ops = 0;
-  const uint64_t root_degrees = degree_sum(&e, roots);
+  double wedges;
+  const uint64_t root_degrees = degree_sums(&e, roots, &wedges);
   /* a module caller's o->threads is taken as given; the library's default
    * (0) is cut to what the work can use */
   if (o->threads <= 0) threads = threads_for_work(threads, plan, root_degrees);
   wm_progress_init(&e.progress, o->progress_label ? o->progress_label : "counting", root_degrees, 1);
   unsigned loop[2] = {0, 0};
   if (share) loop[0] = share->loops(share->ctx, 2), loop[1] = loop[0] + 1;
-  const double wedges = root_wedges(&e, roots);
-  const int parts = share ? SHARE_THREADS : threads;
-  uint64_t *ends = NULL, ntasks = root_tasks(&e, roots, wedges, parts, NULL);
-  if (ntasks && !(ends = malloc(ntasks * sizeof *ends))) {
+  uint64_t *ends, ntasks;
+  if (!root_tasks(&e, roots, wedges, share ? SHARE_THREADS : threads, &ends, &ntasks)) {
     free(hubs);
     return wm_fail(err, WM_EINPUT, "out of memory");
   }
-  root_tasks(&e, roots, wedges, parts, ends);
   double t0 = wm_now();
   if (o->time_limit_s > 0) e.deadline = t0 + o->time_limit_s;
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : set_ops) reduction(| : oom)
