@@ -135,10 +135,10 @@ static double mean_size_cost(const wm_plan *plan, const wm_graph_summary *gs, co
     double size = candidates_size(&m, slot, plan, share, p);
     if (p + 2 == plan->k && plan->pair_count) {
       const double b = candidates_size(&m, slot, plan, share, p + 1);
-      return cost + M * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
+      return cost + M * wm_count_units(plan) * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
     }
-    if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
-    cost += M * (size + 1.0); /* the visit and the candidates iterated */
+    if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_units(plan) * wm_count_work(plan, p, size);
+    cost += M * wm_visit_units(plan) * (size + 1.0); /* the visit and the candidates iterated */
     M *= size;
   }
   return cost;
@@ -271,10 +271,10 @@ static double moment_cost(const wm_plan *plan, const wm_graph_summary *gs, const
     const double size = moments_candidates(&m, &v, plan, slot, share, p);
     if (p + 2 == plan->k && plan->pair_count) {
       const double b = moments_candidates(&m, &v, plan, slot, share, p + 1);
-      return cost + M * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
+      return cost + M * wm_count_units(plan) * wm_pair_work(plan, wm_plan_product_within(plan), size, b);
     }
-    if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_work(plan, p, size);
-    cost += M * (size + 1.0);
+    if (p + 1 == plan->k && plan->count_only) return cost + M * wm_count_units(plan) * wm_count_work(plan, p, size);
+    cost += M * wm_visit_units(plan) * (size + 1.0);
     M *= size;
   }
   return cost;

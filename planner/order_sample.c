@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_schedule.h"
 #include "gen_random.h"
 #include "planner_internal.h"
 
@@ -55,6 +56,12 @@ typedef struct probe_state {
   uint32_t *buf[WM_MAX_SLOTS]; /* max degree + 1 each */
   int within;                  /* wm_plan_product_within */
   double op_latency;           /* units per level of an op's search of its larger set */
+  double visit_units, count_units; /* wm_visit_units, wm_count_units */
+  /* The CPU's plan: the executor's schedule, whose lazy ops run at a later
+   * level than planned (NULL on the GPU, which runs each op at its level),
+   * and the work of each, held until the probe's path reaches where it runs */
+  const wm_cpu_schedule *sched;
+  double held[WM_MAX_OPS];
 } probe_state;
 
 static void operand(const probe_state *s, uint8_t x, const uint32_t **p, uint32_t *n) {
@@ -146,12 +153,26 @@ static uint32_t pick_root(const wm_graph *g, uint64_t *rng, double *weight) {
   return lo;
 }
 
+/* Whether the CPU executor runs op o of level L where the probe's path
+ * shows it runs at all: a lazy op needed at the next level runs where that
+ * level has a candidate (the probe's count of them: exact), the tail's op
+ * of a product where the last position's set is not empty.  One needed
+ * deeper is charged at its level, as the GPU runs it: the path alone, one
+ * of the candidates' subtrees, cannot tell whether any reaches it. */
+static int held_op(const probe_state *s, unsigned o, unsigned L) {
+  const wm_cpu_schedule *cs = s->sched;
+  return cs && cs->lazy[o] && (cs->need[o] == L + 1 || o == cs->tail_op);
+}
+
 /* One probe's estimate of the work below the root. */
 static double probe(probe_state *s, uint64_t *rng) {
   const wm_plan *plan = s->plan;
+  const wm_cpu_schedule *cs = s->sched;
   double weight, work = 0.0;
   s->v[0] = pick_root(s->g, rng, &weight);
   for (unsigned L = 0; L + 1 < plan->k; L++) {
+    if (cs) /* the held ops the level's visit runs */
+      for (unsigned i = cs->need_begin[L]; i < cs->need_begin[L + 1]; i++) work += s->held[cs->by_need[i]];
     for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
       const wm_plan_op *op = &plan->ops[o];
       const uint32_t *a, *b;
@@ -159,7 +180,9 @@ static double probe(probe_state *s, uint64_t *rng) {
       operand(s, op->a, &a, &na);
       operand(s, op->b, &b, &nb);
       const double read = wm_op_work(na, nb);
-      work += weight * (read + s->op_latency * log2((na > nb ? na : nb) + 2.0));
+      const double op_work = weight * (read + s->op_latency * log2((na > nb ? na : nb) + 2.0));
+      if (cs) s->held[o] = held_op(s, o, L) ? op_work : 0.0;
+      if (!cs || !s->held[o]) work += op_work;
       s->touched += read;
       s->len[op->dst] = set_op(op->kind, a, na, b, nb, s->buf[op->dst]);
       s->set[op->dst] = s->buf[op->dst];
@@ -173,10 +196,15 @@ static double probe(probe_state *s, uint64_t *rng) {
       const uint32_t *b;
       uint32_t nb;
       operand(s, plan->cand[p + 1], &b, &nb);
-      return work + weight * wm_pair_work(plan, s->within, (double)n, nb);
+      if (cs) { /* the product's (cpu_executor.c count_product): the ops it needs, then the tail's */
+        if (cs->tail_op != WM_CPU_NO_OP || n)
+          for (unsigned i = cs->need_begin[p]; i < cs->need_begin[p + 1]; i++) work += s->held[cs->by_need[i]];
+        if (cs->tail_op != WM_CPU_NO_OP && nb) work += s->held[cs->tail_op];
+      }
+      return work + weight * s->count_units * wm_pair_work(plan, s->within, (double)n, nb);
     }
-    if (p + 1 == plan->k && plan->count_only) return work + weight * wm_count_work(plan, p, (double)n);
-    work += weight * (n + 1.0); /* the visit (as a count's) and the iterations themselves */
+    if (p + 1 == plan->k && plan->count_only) return work + weight * s->count_units * wm_count_work(plan, p, (double)n);
+    work += weight * s->visit_units * (n + 1.0); /* the visit (as a count's) and the iterations themselves */
     if (!n) return work;
     weight *= n;
     s->v[p] = accepted_at(&acc, next_random(rng) % n);
@@ -207,7 +235,13 @@ int wm_plan_probe_stream(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg
   const unsigned least = stream_share(probes < kMinProbes ? probes : kMinProbes, stream);
   if (!g->n || !mine) return WM_OK;
   probe_state s = {.g = g, .plan = plan, .op_latency = op_latency};
+  s.visit_units = wm_visit_units(plan), s.count_units = wm_count_units(plan);
   s.within = plan->pair_count == WM_PAIRS_PRODUCT && wm_plan_product_within(plan);
+  wm_cpu_schedule sched;
+  if (!(plan->flags & WM_PLAN_GPU)) {
+    wm_cpu_schedule_build(plan, plan->pair_count == WM_PAIRS_PRODUCT, &sched);
+    s.sched = &sched;
+  }
   uint32_t *mem = malloc((size_t)(plan->n_slots ? plan->n_slots : 1) * (maxdeg + 1) * sizeof *mem);
   if (!mem) return WM_EINPUT;
   for (unsigned i = 0; i < plan->n_slots; i++) s.buf[i] = mem + (size_t)i * (maxdeg + 1);

@@ -601,16 +601,19 @@ static uint64_t degree_sums(const exec *e, uint64_t roots, double *wedges) {
   return sum;
 }
 
-/* What one more thread costs, in the work's units (list elements the set
- * operations read, about a nanosecond each): on a quiet 16-core host, with
- * the team warm from the call before, a fraction of a microsecond.  There,
- * 100 back-to-back triangle counts of G(500, 2000) (estimate 4.1e4) took a
+/* What one more thread costs, in the planner's CPU work units (0.36 ns
+ * each, engine.c: the elements set operations read, visits and counts
+ * weighed as planner_internal.h says): on a quiet 16-core host, with the
+ * team warm from the call before, a fraction of a microsecond.  There,
+ * 100 back-to-back triangle counts of G(500, 2000) (estimate 4.1e4 in the
+ * elements alone, when it was measured; 256 of those units a thread, about
+ * 1.23 ns each, which this keeps: 3.4 times as many of today's) took a
  * median 138 / 102 / 85 / 77 us on 1 / 4 / 8 / 16 threads
  * (scripts/bench-calls.sh), so only calls of a few thousand elements stay
  * on one thread.  A machine whose cores are busy with other work is
  * another matter (a descheduled thread holds the join for a time slice):
  * there the caller's warpmatch_set_threads(ctx, 1) is the remedy. */
-#define WM_CPU_THREAD_COST 256.0
+#define WM_CPU_THREAD_COST 875.0
 
 /* The threads that finish the call soonest, at most `threads`: t threads
  * take about work / t + t * cost, least at t = sqrt(work / cost).  The

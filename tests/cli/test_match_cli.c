@@ -1,6 +1,7 @@
 /* The matching commands end to end (count, list, motifs, plan): exit codes,
  * --json keys, file ids in the output, --limit, --output written whole or
  * not at all, --per-vertex, --seed/--hops, --dump-plan, labels. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -213,9 +214,10 @@ static const char *order_after(const char *from) {
 
 /* --dump-plan shows the plan that counted: where the auto planner timed
  * slices and took another order than its first (the corpus's hub-small
- * and p1 on one thread, as test_planner_slices times them), the chosen
- * order's plan. */
+ * and p1 on one thread, as test_planner_slices times them, planning half
+ * the count: a test hook), the chosen order's plan. */
 Test(match_cli, dump_plan_after_slices, .timeout = 300) {
+  setenv("WM_TEST_SLICE_SHARE", "0.5", 1);
   wm_test_files f;
   wm_test_graph_file(&f, graph_text);
   char hub[600], pattern[4096], *out, *err;

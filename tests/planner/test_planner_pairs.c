@@ -44,9 +44,10 @@ static double unpaired_cost(const wm_plan *plan, const wm_graph_summary *gs) {
 
 /* The 4-star from its centre: v1 in N(v0) (8), v2 in N(v0) below v1 (4:
  * two searches for its bounds), v3 in N(v0) below v2 (4: two searches;
- * below v1 too, so no test of v1).  Each visit of a position costs 1, a candidate iterated 1, a
- * search of a set of s log2(s + 1).  Counted as unordered pairs at v2,
- * v3 is never visited. */
+ * below v1 too, so no test of v1).  Each visit of a position costs V, a
+ * candidate iterated V, a count's search of a set of s C log2(s + 1) and
+ * the count itself C (the CPU's weights, planner_internal.h).  Counted as
+ * unordered pairs at v2, v3 is never visited. */
 Test(planner_pairs, unordered_pair_terms) {
   wm_pattern p;
   wm_error err;
@@ -56,19 +57,21 @@ Test(planner_pairs, unordered_pair_terms) {
   const wm_plan plan = wm_test_forced_plan(&p, &gs, order);
   cr_assert_eq(plan.pair_count, WM_PAIRS_UNORDERED);
   const double L5 = log2(5.0);
-  close_to(plan.est_cost, 1000 * (1 + 8) + 8000 * (1 + 2 * L5));
-  close_to(unpaired_cost(&plan, &gs), 1000 * (1 + 8) + 8000 * (1 + 4) + 32000 * (1 + 2 * L5));
+  const double V = WM_CPU_VISIT_UNITS, C = WM_CPU_COUNT_UNITS;
+  close_to(plan.est_cost, 1000 * V * (1 + 8) + 8000 * C * (1 + 2 * L5));
+  close_to(unpaired_cost(&plan, &gs), 1000 * V * (1 + 8) + 8000 * V * (1 + 4) + 32000 * C * (1 + 2 * L5));
 }
 
 /* STMatch's p13 (a fan: u0 joined to every vertex of the path
  * u4-u3-u1-u2-u5) in two orders that end in a product, each M = 1000 * 8 *
  * 4 * 8 visits of position 4 (v2 below v1 halves its 8).  Run as levels,
  * a visit iterates 8 candidates and counts v5's 8 with 3 searches at each:
- * 1 + 8 + 8 * (1 + 3 L), L = log2 9.  As a product it counts v4 (its
- * searches) and v5 (3) and finds the shared candidates: in 0-2-3-4-1-5 v4's
- * set S0 & N(v2) lies within v5's S0, so two searches of v4's set do
- * (1 + L + 3 L + 2 L); in 0-2-3-1-4-5 v4's N(v0) & N(v2) is not, and each
- * of its 8 is looked up in v5's set (1 + 2 L + 3 L + 8 L). */
+ * V (1 + 8) + 8 C (1 + 3 L), L = log2 9 (the CPU's weights of a visit and
+ * a count's work, as above).  As a product it counts v4 (its searches) and
+ * v5 (3) and finds the shared candidates: in 0-2-3-4-1-5 v4's set S0 &
+ * N(v2) lies within v5's S0, so two searches of v4's set do
+ * C (1 + L + 3 L + 2 L); in 0-2-3-1-4-5 v4's N(v0) & N(v2) is not, and
+ * each of its 8 is looked up in v5's set C (1 + 2 L + 3 L + 8 L). */
 Test(planner_pairs, product_terms) {
   const wm_pattern p = wm_test_stmatch_pattern(13);
   const wm_graph_summary gs = flat_summary();
@@ -78,9 +81,10 @@ Test(planner_pairs, product_terms) {
   cr_assert_eq(lookup.pair_count, WM_PAIRS_PRODUCT);
   cr_assert(wm_plan_product_within(&within));
   cr_assert(!wm_plan_product_within(&lookup));
-  const double M = 1000.0 * 8 * 4 * 8, L = log2(9.0), levels = 1 + 8 + 8 * (1 + 3 * L);
-  close_to(unpaired_cost(&within, &gs) - within.est_cost, M * (levels - (1 + 6 * L)));
-  close_to(unpaired_cost(&lookup, &gs) - lookup.est_cost, M * (levels - (1 + 13 * L)));
+  const double V = WM_CPU_VISIT_UNITS, C = WM_CPU_COUNT_UNITS;
+  const double M = 1000.0 * 8 * 4 * 8, L = log2(9.0), levels = V * (1 + 8) + 8 * C * (1 + 3 * L);
+  close_to(unpaired_cost(&within, &gs) - within.est_cost, M * (levels - C * (1 + 6 * L)));
+  close_to(unpaired_cost(&lookup, &gs) - lookup.est_cost, M * (levels - C * (1 + 13 * L)));
 }
 
 /* facebook renumbered by descending degree, as the commands match it. */
