@@ -250,8 +250,8 @@ int wm_match_gpu(const wm_graph *g, const wm_plan *plan, const wm_match_options 
  *   2.61 on the other, 2.3 on all.  Taking each cell's order of least
  *   weighted work, the weight fitted on one half puts 43 of the other
  *   half's 49 cells within 1.25x of the best (40 of 46 the other way),
- *   the elements alone 42 and 37.  The CPU's policy has no corpus of
- *   timed orders to judge it by, and keeps the elements alone. */
+ *   the elements alone 42 and 37.  The CPU weighs its visits and counts
+ *   instead (planner_internal.h). */
 static const double kCpuUnitSeconds = 3.6e-10;
 static const double kGpuUnitSeconds = 5.41e-12;
 static const double kShare = 0.04;
@@ -313,8 +313,8 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto) 
  * 5%), less the planning already spent (the model and the probes), is
  * what timing slices may take.  Uncharged, the slices' 5% on top of the
  * probes' took the CPU's planning past max(10 ms, 5%) in 11 of the small
- * corpus's 114 cells (5-19%), the GPU's in 8 of its corpus's 95.  A slice under WM_SLICE_MIN_SECONDS
- * times thread start-up and the clock rather than the order, and one of
+ * corpus's 114 cells (5-19%), the GPU's in 8 of its corpus's 95.  A slice
+ * under WM_SLICE_MIN_SECONDS times thread start-up and the clock rather than the order, and one of
  * fewer than kSliceMinRoots vertices the few it happens to hold.
  * On the GPU each order's stripe is a run of its own, which costs
  * kGpuSliceRunSeconds beside its kernels (streams, buffers, the stop
