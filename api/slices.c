@@ -227,14 +227,14 @@ static unsigned time_stripes(const wm_engine_job *ej, const slice_parts *sp, con
 
 /* Times each order on the slice, WM_SLICE_ROUNDS times in turn (the least
  * of each; a slice stopped at its limit is not timed again and cannot
- * win), the first two always (what the policy paid for: one pause of
- * a shared machine on the first would otherwise leave nothing to compare;
- * a slice is about 1/every of each order's count, its hubs' share too, so
- * two cost about 2/every of the count whatever an order does with the
- * hubs), the others while the time spent, less the fastest's last run
- * (part of the count if it wins), and the next run, as long as the
- * longest so far, fit in budget_s (slices longer than predicted end the
- * timing early: the orders timed so far compete); *fastest gets the
+ * win), the plan's always (part of the count if it wins), the others
+ * while the time spent, less the fastest's last run, and the next run, as
+ * long as the longest so far, fit in budget_s: slices longer than
+ * predicted end the timing early, and the orders timed so far compete
+ * (kron-14 p19's slice of 1/117 of a 0.9 s count took 23 ms, three times
+ * its share, on the 2-core development machine, where the budget left
+ * after the probes was 9 ms; the second order, always timed then, took
+ * planning to 8% of the count); *fastest gets the
  * winner's index, its plan and its slice's result.  The slice's counts
  * differ between orders (the vertex at position 0 is another pattern
  * vertex's, and the symmetry bounds pick another copy of each match):
@@ -260,7 +260,7 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
   if (!*rc && sp->gpu) timed = time_stripes(ej, sp, plans, n, budget_s, label, out, fastest, x, rc, err);
   for (unsigned round = 0; !*rc && !sp->gpu && round < WM_SLICE_ROUNDS; round++)
     for (unsigned i = 0;
-         !*rc && i < n && (round || i == timed) && (i < 2 || spent - last[*fastest] + longest <= budget_s); i++) {
+         !*rc && i < n && (round || i == timed) && (i < 1 || spent - last[*fastest] + longest <= budget_s); i++) {
       if (x[i].cut_short) continue;
       snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
       /* the plan's slice whole; another stopped where it would overrun:
@@ -273,7 +273,7 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
       const int whole_head = wm_match_cpu_level1_every(&plans[i], &sp->slice[0]) < sp->every;
       const double granted = budget_s - (spent - last[*fastest]);
       double limit = i && !whole_head ? kCut * last[*fastest] : 0.0;
-      if (i >= 2) limit = limit > 0.0 ? fmin(limit, granted) : granted;
+      if (i) limit = limit > 0.0 ? fmin(limit, granted) : granted;
       if (limit > 0.0) limit += kCutSlack;
       double slice;
       *rc = time_slice(ej, &plans[i], sp, label[i], limit, &x[i], &slice, &last[i], err);
