@@ -260,7 +260,7 @@ static unsigned time_orders(const warpmatch_context *ctx, const warpmatch_match_
   if (!*rc && sp->gpu) timed = time_stripes(ej, sp, plans, n, budget_s, label, out, fastest, x, rc, err);
   for (unsigned round = 0; !*rc && !sp->gpu && round < WM_SLICE_ROUNDS; round++)
     for (unsigned i = 0;
-         !*rc && i < n && (round || i == timed) && (i < 1 || spent - last[*fastest] + longest <= budget_s); i++) {
+         !*rc && i < n && (round || i == timed) && (!i || spent - last[*fastest] + longest <= budget_s); i++) {
       if (x[i].cut_short) continue;
       snprintf(label[i], sizeof label[i], "timing order %u of %u", i + 1, n);
       /* the plan's slice whole; another stopped where it would overrun:

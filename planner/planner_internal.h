@@ -38,16 +38,17 @@ static inline double wm_op_work(double a, double b) {
 
 /* The CPU executor's costs beside the elements its set operations read,
  * in the same units: a visit of a position (a candidate bound: its checks,
- * its level's ops' bookkeeping and its own loop) kCpuVisitUnits for each
- * candidate and the visit, and an element a count's searches read
- * kCpuCountUnits.  Fitted on the small corpus's timed orders (every
+ * its level's ops' bookkeeping and its own loop) WM_CPU_VISIT_UNITS for
+ * each candidate and the visit, and an element a count's searches read
+ * WM_CPU_COUNT_UNITS.  Fitted on the small corpus's timed orders (every
  * order of its cells timed whole on the 2-core development machine,
  * scripts/bench-planner.sh --device cpu): the weights that rank each
  * cell's orders best lie on a plateau, visits 20 to 80 and counts 1.5 to
  * 3 (least squares on one half of the graphs: 54 and 2.0, on the other
  * 42 and 1.7); the elements alone put the probes' least-work order within
- * 1.25x of the fastest in 104 of 114 cells, these weights 109.  On the
- * GPU, whose warps share a level's candidates, both stay one unit. */
+ * 1.25x of the fastest in 104 of 114 cells, these weights with the lazy
+ * ops charged where they run (order_sample.c) 111.  On the GPU, whose
+ * warps share a level's candidates, both stay one unit. */
 #define WM_CPU_VISIT_UNITS 40.0
 #define WM_CPU_COUNT_UNITS 2.0
 static inline double wm_visit_units(const wm_plan *plan) {
