@@ -61,7 +61,8 @@ typedef struct probe_state {
    * level than planned (NULL on the GPU, which runs each op at its level),
    * and the work of each, held until the probe's path reaches where it runs */
   const wm_cpu_schedule *sched;
-  double held[WM_MAX_OPS];
+  double held[WM_MAX_OPS], held_ops[WM_MAX_OPS];
+  double ops; /* the probe's estimate of the set operations run, as its work */
 } probe_state;
 
 static void operand(const probe_state *s, uint8_t x, const uint32_t **p, uint32_t *n) {
@@ -164,7 +165,14 @@ static int held_op(const probe_state *s, unsigned o, unsigned L) {
   return cs && cs->lazy[o] && (cs->need[o] == L + 1 || o == cs->tail_op);
 }
 
-/* One probe's estimate of the work below the root. */
+/* Held op o's work and its run into the probe's estimates. */
+static double release(probe_state *s, unsigned o) {
+  s->ops += s->held_ops[o];
+  return s->held[o];
+}
+
+/* One probe's estimate of the work below the root (and into s->ops, of
+ * the set operations run). */
 static double probe(probe_state *s, uint64_t *rng) {
   const wm_plan *plan = s->plan;
   const wm_cpu_schedule *cs = s->sched;
@@ -172,7 +180,7 @@ static double probe(probe_state *s, uint64_t *rng) {
   s->v[0] = pick_root(s->g, rng, &weight);
   for (unsigned L = 0; L + 1 < plan->k; L++) {
     if (cs) /* the held ops the level's visit runs */
-      for (unsigned i = cs->need_begin[L]; i < cs->need_begin[L + 1]; i++) work += s->held[cs->by_need[i]];
+      for (unsigned i = cs->need_begin[L]; i < cs->need_begin[L + 1]; i++) work += release(s, cs->by_need[i]);
     for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
       const wm_plan_op *op = &plan->ops[o];
       const uint32_t *a, *b;
@@ -181,8 +189,9 @@ static double probe(probe_state *s, uint64_t *rng) {
       operand(s, op->b, &b, &nb);
       const double read = wm_op_work(na, nb);
       const double op_work = weight * (read + s->op_latency * log2((na > nb ? na : nb) + 2.0));
-      if (cs) s->held[o] = held_op(s, o, L) ? op_work : 0.0;
-      if (!cs || !s->held[o]) work += op_work;
+      const int held = cs && held_op(s, o, L);
+      if (cs) s->held[o] = held ? op_work : 0.0, s->held_ops[o] = held ? weight : 0.0;
+      if (!held) work += op_work, s->ops += weight;
       s->touched += read;
       s->len[op->dst] = set_op(op->kind, a, na, b, nb, s->buf[op->dst]);
       s->set[op->dst] = s->buf[op->dst];
@@ -198,9 +207,11 @@ static double probe(probe_state *s, uint64_t *rng) {
       operand(s, plan->cand[p + 1], &b, &nb);
       if (cs) { /* the product's (cpu_executor.c count_product): the ops it needs, then the tail's */
         if (cs->tail_op != WM_CPU_NO_OP || n)
-          for (unsigned i = cs->need_begin[p]; i < cs->need_begin[p + 1]; i++) work += s->held[cs->by_need[i]];
-        if (cs->tail_op != WM_CPU_NO_OP && nb) work += s->held[cs->tail_op];
+          for (unsigned i = cs->need_begin[p]; i < cs->need_begin[p + 1]; i++) work += release(s, cs->by_need[i]);
+        if (cs->tail_op != WM_CPU_NO_OP && nb) work += release(s, cs->tail_op);
       }
+      /* a product not within one set intersects the two where both count */
+      if (plan->pair_count == WM_PAIRS_PRODUCT && !s->within && n && nb) s->ops += weight;
       return work + weight * s->count_units * wm_pair_work(plan, s->within, (double)n, nb);
     }
     if (p + 1 == plan->k && plan->count_only) return work + weight * s->count_units * wm_count_work(plan, p, (double)n);
@@ -258,6 +269,7 @@ int wm_plan_probe_stream(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg
   free(mem);
   sum->probes = t;
   sum->reads = s.touched;
+  sum->ops = s.ops;
   return WM_OK;
 }
 
@@ -284,4 +296,15 @@ double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint6
       return HUGE_VAL;
     }
   return wm_probe_estimate(sums, reads, NULL);
+}
+
+double wm_plan_sampled_ops(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed) {
+  double ops = 0.0;
+  unsigned taken = 0;
+  for (unsigned i = 0; i < WM_SAMPLE_STREAMS; i++) {
+    wm_probe_sum sum;
+    if (wm_plan_probe_stream(plan, g, maxdeg, probes, seed, i, kSampleBudget, 0.0, &sum)) return HUGE_VAL;
+    ops += sum.ops, taken += sum.probes;
+  }
+  return taken ? ops / taken : 0.0;
 }

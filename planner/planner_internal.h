@@ -177,8 +177,13 @@ typedef struct wm_probe_sum {
   double work;     /* the probes' estimates, summed */
   double work_sq;  /* their squares, summed (the estimate's spread) */
   double reads;    /* the elements they read */
+  double ops;      /* their estimates of the set operations run, summed */
   unsigned probes; /* probes taken */
 } wm_probe_sum;
+/* The probes' estimate of the set operations a run of the plan makes (the
+ * CPU executor's set_ops, for a CPU plan), by `probes` probes from seed:
+ * what tests set beside a count's set_ops. */
+double wm_plan_sampled_ops(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed);
 /* Stream `stream` of wm_plan_sampled_cost_within's probes into *sum;
  * WM_EINPUT where its sets' memory cannot be had.  Streams share nothing:
  * any may run on any thread. */
