@@ -171,6 +171,14 @@ static double release(probe_state *s, unsigned o) {
   return s->held[o];
 }
 
+/* The held ops a visit of level L runs (cpu_schedule.h's by_need). */
+static double release_level(probe_state *s, unsigned L) {
+  const wm_cpu_schedule *cs = s->sched;
+  double work = 0.0;
+  for (unsigned i = cs->need_begin[L]; i < cs->need_begin[L + 1]; i++) work += release(s, cs->by_need[i]);
+  return work;
+}
+
 /* One probe's estimate of the work below the root (and into s->ops, of
  * the set operations run). */
 static double probe(probe_state *s, uint64_t *rng) {
@@ -179,8 +187,7 @@ static double probe(probe_state *s, uint64_t *rng) {
   double weight, work = 0.0;
   s->v[0] = pick_root(s->g, rng, &weight);
   for (unsigned L = 0; L + 1 < plan->k; L++) {
-    if (cs) /* the held ops the level's visit runs */
-      for (unsigned i = cs->need_begin[L]; i < cs->need_begin[L + 1]; i++) work += release(s, cs->by_need[i]);
+    if (cs) work += release_level(s, L);
     for (unsigned o = plan->op_begin[L]; o < plan->op_begin[L + 1]; o++) {
       const wm_plan_op *op = &plan->ops[o];
       const uint32_t *a, *b;
@@ -189,8 +196,8 @@ static double probe(probe_state *s, uint64_t *rng) {
       operand(s, op->b, &b, &nb);
       const double read = wm_op_work(na, nb);
       const double op_work = weight * (read + s->op_latency * log2((na > nb ? na : nb) + 2.0));
-      const int held = cs && held_op(s, o, L);
-      if (cs) s->held[o] = held ? op_work : 0.0, s->held_ops[o] = held ? weight : 0.0;
+      const int held = held_op(s, o, L);
+      s->held[o] = held ? op_work : 0.0, s->held_ops[o] = held ? weight : 0.0;
       if (!held) work += op_work, s->ops += weight;
       s->touched += read;
       s->len[op->dst] = set_op(op->kind, a, na, b, nb, s->buf[op->dst]);
@@ -206,8 +213,7 @@ static double probe(probe_state *s, uint64_t *rng) {
       uint32_t nb;
       operand(s, plan->cand[p + 1], &b, &nb);
       if (cs) { /* the product's (cpu_executor.c count_product): the ops it needs, then the tail's */
-        if (cs->tail_op != WM_CPU_NO_OP || n)
-          for (unsigned i = cs->need_begin[p]; i < cs->need_begin[p + 1]; i++) work += release(s, cs->by_need[i]);
+        if (cs->tail_op != WM_CPU_NO_OP || n) work += release_level(s, p);
         if (cs->tail_op != WM_CPU_NO_OP && nb) work += release(s, cs->tail_op);
       }
       /* a product not within one set intersects the two where both count */
@@ -287,24 +293,29 @@ double wm_probe_estimate(const wm_probe_sum streams[WM_SAMPLE_STREAMS], double *
   return mean;
 }
 
+/* Every stream of the probes in turn, on this thread. */
+static int probe_streams(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed,
+                         double max_reads, double op_latency, wm_probe_sum sums[WM_SAMPLE_STREAMS]) {
+  for (unsigned i = 0; i < WM_SAMPLE_STREAMS; i++)
+    if (wm_plan_probe_stream(plan, g, maxdeg, probes, seed, i, max_reads, op_latency, &sums[i])) return WM_EINPUT;
+  return WM_OK;
+}
+
 double wm_plan_sampled_cost_within(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes,
                                    uint64_t seed, double max_reads, double op_latency, double *reads) {
   wm_probe_sum sums[WM_SAMPLE_STREAMS];
-  for (unsigned i = 0; i < WM_SAMPLE_STREAMS; i++)
-    if (wm_plan_probe_stream(plan, g, maxdeg, probes, seed, i, max_reads, op_latency, &sums[i])) {
-      if (reads) *reads = 0.0;
-      return HUGE_VAL;
-    }
+  if (probe_streams(plan, g, maxdeg, probes, seed, max_reads, op_latency, sums)) {
+    if (reads) *reads = 0.0;
+    return HUGE_VAL;
+  }
   return wm_probe_estimate(sums, reads, NULL);
 }
 
 double wm_plan_sampled_ops(const wm_plan *plan, const wm_graph *g, uint64_t maxdeg, unsigned probes, uint64_t seed) {
+  wm_probe_sum sums[WM_SAMPLE_STREAMS];
+  if (probe_streams(plan, g, maxdeg, probes, seed, kSampleBudget, 0.0, sums)) return HUGE_VAL;
   double ops = 0.0;
   unsigned taken = 0;
-  for (unsigned i = 0; i < WM_SAMPLE_STREAMS; i++) {
-    wm_probe_sum sum;
-    if (wm_plan_probe_stream(plan, g, maxdeg, probes, seed, i, kSampleBudget, 0.0, &sum)) return HUGE_VAL;
-    ops += sum.ops, taken += sum.probes;
-  }
+  for (unsigned i = 0; i < WM_SAMPLE_STREAMS; i++) ops += sums[i].ops, taken += sums[i].probes;
   return taken ? ops / taken : 0.0;
 }

@@ -140,6 +140,17 @@ Test(planner_pairs, p13_takes_the_product_within, .timeout = 120) {
   wm_graph_destroy(g);
 }
 
+/* plan counted on g by the CPU executor on one thread. */
+static wm_match_result one_thread_count(const wm_graph *g, const wm_plan *plan) {
+  wm_match_options mo;
+  wm_match_options_init(&mo);
+  mo.threads = 1;
+  wm_match_result r;
+  wm_error err;
+  cr_assert_eq(wm_match_cpu(g, plan, &mo, &r, &err), WM_OK, "%s", err.msg);
+  return r;
+}
+
 /* The CPU's product counts first the factor whose set is at hand (the set
  * computed at the shallower level) and computes the other's set only where
  * that count is not zero.  The bowtie (STMatch's p1, two triangles joined
@@ -159,12 +170,7 @@ Test(planner_pairs, product_counts_the_shallower_factor_first, .timeout = 60) {
   for (int i = 0; i < 2; i++) {
     const wm_plan plan = wm_test_forced_plan(&p, &gs, orders[i]);
     cr_assert_eq(plan.pair_count, WM_PAIRS_PRODUCT, "order %d", i);
-    wm_match_options mo;
-    wm_match_options_init(&mo);
-    mo.threads = 1;
-    wm_match_result r;
-    wm_error err;
-    cr_assert_eq(wm_match_cpu(g, &plan, &mo, &r, &err), WM_OK, "%s", err.msg);
+    const wm_match_result r = one_thread_count(g, &plan);
     count[i] = r.count, ops[i] = r.set_ops;
   }
   cr_assert_eq(count[0], count[1]);
@@ -192,12 +198,7 @@ Test(planner_pairs, probes_count_the_operations_the_cpu_runs, .timeout = 120) {
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const wm_pattern p = wm_test_stmatch_pattern(cases[i].pattern);
     const wm_plan plan = wm_test_forced_plan(&p, &gs, cases[i].order);
-    wm_match_options mo;
-    wm_match_options_init(&mo);
-    mo.threads = 1;
-    wm_match_result r;
-    wm_error err;
-    cr_assert_eq(wm_match_cpu(g, &plan, &mo, &r, &err), WM_OK, "%s", err.msg);
+    const wm_match_result r = one_thread_count(g, &plan);
     const double est = wm_plan_sampled_ops(&plan, g, wm_graph_max_degree(g), 1u << 16, 7);
     cr_assert(r.set_ops > 0 && est >= 0.9 * (double)r.set_ops && est <= 1.1 * (double)r.set_ops,
               "p%u, case %u: the executor ran %llu set operations, the probes estimate %.0f", cases[i].pattern, i,
