@@ -99,6 +99,24 @@ void wm_test_clique_text(char *buf, size_t size, unsigned k, unsigned first, uns
     }
 }
 
+static int cmp_line(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+char **wm_test_sorted_lines(char *text, size_t *n) {
+  size_t cap = 1024;
+  char **lines = malloc(cap * sizeof *lines);
+  cr_assert_not_null(lines);
+  *n = 0;
+  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    if (*n == cap) {
+      lines = realloc(lines, (cap *= 2) * sizeof *lines);
+      cr_assert_not_null(lines);
+    }
+    lines[(*n)++] = l;
+  }
+  qsort(lines, *n, sizeof *lines, cmp_line);
+  return lines;
+}
+
 void wm_test_real_graph(char *buf, size_t size, const char *file) {
   snprintf(buf, size, "%s/%s", WM_TEST_GRAPHS, file);
   struct stat st;

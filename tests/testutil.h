@@ -32,6 +32,10 @@ void wm_test_graph_file(wm_test_files *f, const char *text);
 /* The edge list of a k-clique on file ids first, first + step, ... */
 void wm_test_clique_text(char *buf, size_t size, unsigned k, unsigned first, unsigned step);
 
+/* text's lines, split in place and sorted (list's lines come in no fixed
+ * order: docs/list.md); *n gets their number.  A malloc'd array into text. */
+char **wm_test_sorted_lines(char *text, size_t *n);
+
 /* Path of a real graph in datasets/real, e.g. "facebook_combined.txt"
  * (fails the test if it is missing). */
 void wm_test_real_graph(char *buf, size_t size, const char *file);

@@ -619,20 +619,6 @@ Test(gpu_matcher, labeled_plan_needs_labels) {
 
 /* The program end to end: `list` and `count` on the GPU print what they
  * print on the CPU (the list as a set of lines; the GPU's order differs). */
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static char **sorted_lines(char *text, size_t *n) {
-  size_t cap = 1024;
-  char **lines = malloc(cap * sizeof *lines);
-  *n = 0;
-  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-    if (*n == cap) lines = realloc(lines, (cap *= 2) * sizeof *lines);
-    lines[(*n)++] = l;
-  }
-  qsort(lines, *n, sizeof *lines, cmp_str);
-  return lines;
-}
-
 Test(gpu_matcher, cli_list_and_count_match_cpu, .timeout = 300) {
   char text[4096], *gpu_out, *cpu_out, *err;
   /* K8 on sparse file ids 100, 107, ..., 149, so output ids are file ids. */
@@ -647,7 +633,7 @@ Test(gpu_matcher, cli_list_and_count_match_cpu, .timeout = 300) {
   cr_assert_eq(rc, 0, "cpu list: %s", err);
   free(err);
   size_t ng, nc;
-  char **g = sorted_lines(gpu_out, &ng), **c = sorted_lines(cpu_out, &nc);
+  char **g = wm_test_sorted_lines(gpu_out, &ng), **c = wm_test_sorted_lines(cpu_out, &nc);
   cr_assert_eq(ng, 70, "C(8,4) = 70 4-cliques, the GPU listed %zu", ng);
   cr_assert_eq(ng, nc);
   for (size_t i = 0; i < ng; i++) cr_assert_str_eq(g[i], c[i], "line %zu", i);
@@ -655,7 +641,7 @@ Test(gpu_matcher, cli_list_and_count_match_cpu, .timeout = 300) {
   rc = wm_test_run(&gpu_out, &err, "list %s --pattern 4-clique --device gpu --limit 5 --no-cache", graph);
   cr_assert_eq(rc, 0, "%s", err);
   size_t nl;
-  char **l = sorted_lines(gpu_out, &nl);
+  char **l = wm_test_sorted_lines(gpu_out, &nl);
   cr_assert_eq(nl, 5, "--limit 5 on the GPU listed %zu", nl);
   free(l), free(gpu_out), free(err);
   rc = wm_test_run(&gpu_out, &err, "count %s --pattern 5-clique --device gpu --json --no-cache", graph);
