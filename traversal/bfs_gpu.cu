@@ -336,6 +336,7 @@ struct Search {
   wm_error *err;
   DevState s;
   int queue_gen, classify, hub_cache, small, deep, dir_opt;
+  int symmetric; /* every arc's reverse is an arc (the graph is not directed) */
   int small_blocks; /* the small-level kernel's launch: 1, or its grid tier's blocks */
   uint32_t target;
   int cur;
@@ -781,18 +782,25 @@ int Search::loop(uint32_t nsrc) {
       truncated = 1;
       return WM_OK;
     }
+    /* a symmetric graph's frontier past level 0 whose every vertex has one
+     * arc (to its parent) has no next level: the step that would find it
+     * empty is skipped (a power-law graph's last level is such leaves) */
+    if (symmetric && f.L > 0 && f.edges == f.count) return WM_OK;
     /* to bottom-up while the frontier grows and holds a share > alpha of the
-     * hubs or too many edges (wm_bfs_go_bottom_up); back once it shrinks below n / beta (no ping-pong: a shrinking
-     * frontier never turns bottom-up) */
+     * hubs or too many edges (wm_bfs_go_bottom_up); back once it shrinks
+     * below n / beta and has fewer edges than there are unvisited vertices
+     * queued, each of which a bottom-up step reads at least one arc of (no
+     * ping-pong: a shrinking frontier never turns bottom-up) */
     explored += f.edges;
     if (!bottom_up && dir_opt && f.count >= prev_count &&
         wm_bfs_go_bottom_up(o, f.hubs, c->nhubs, f.edges, c->g->m > explored ? c->g->m - explored : 0)) {
       bottom_up = 1;
       if (trace) fprintf(stderr, "bfs-gpu: level %u: switch to bottom-up\n", f.L);
       if ((rc = to_bottom_up())) return rc;
-    } else if (bottom_up && f.count < prev_count && f.count < n / kBackToTopDownBeta) {
+    } else if (bottom_up && f.count < prev_count && f.count < n / kBackToTopDownBeta && f.edges < bu_len) {
       bottom_up = 0; /* the frontier is listed in d_q[cur], classified by the next top-down level */
-      if (trace) fprintf(stderr, "bfs-gpu: level %u: back to top-down\n", f.L);
+      if (trace) fprintf(stderr, "bfs-gpu: level %u: back to top-down (%llu edges, %u unvisited)\n", f.L,
+                         (unsigned long long)f.edges, bu_len);
     }
     prev_count = f.count;
     if (!bottom_up && small && queue_gen && f.count <= c->small_cap && f.edges <= small_budget()) {
@@ -834,6 +842,7 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   S.deep = S.small && c->d_ell && !c->deep_shallow;
   S.small_blocks = o->small_grid && c->g->m <= small_budget_of(c->small_blocks) ? c->small_blocks : 1;
   S.dir_opt = o->direction_opt && c->have_in;
+  S.symmetric = !(c->g->flags & WM_GRAPH_DIRECTED);
   S.target = o->target;
   S.trace = wm_trace_on("WM_BFS_TRACE");
   S.mon = wm_monitor_current();
