@@ -99,15 +99,16 @@ static inline wm_graph *tb_kron(unsigned scale, uint64_t seed) {
   return g;
 }
 
-/* A path 0 - 1 - ... - (n-1): the deepest BFS there is. */
-static inline wm_graph *tb_path(uint32_t n) {
+/* A path 0 - 1 - ... - (n-1), the deepest BFS there is (directed: arcs 0 -> 1 -> ...). */
+static inline wm_graph *tb_path_of(uint32_t n, int directed) {
   uint32_t *s = malloc(n * 4), *d = malloc(n * 4);
   for (uint32_t v = 0; v + 1 < n; v++) s[v] = v, d[v] = v + 1;
-  wm_graph *g = tb_build(s, d, n - 1, n, 0);
+  wm_graph *g = tb_build(s, d, n - 1, n, directed);
   free(s);
   free(d);
   return g;
 }
+static inline wm_graph *tb_path(uint32_t n) { return tb_path_of(n, 0); }
 
 /* A chain of layers of sizes[0..k) vertices (in that order), each joined to
  * the whole next one: a layer of 1 is a path's vertex, a run of large ones

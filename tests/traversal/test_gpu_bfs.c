@@ -128,6 +128,15 @@ Test(gpu_bfs, powerlaw) { check_graph_roots(wm_test_powerlaw(4000, 12, 4, 0.3, 3
 Test(gpu_bfs, directed) { check_graph_roots(tb_directed(6000, 4, 4), "directed"); }
 Test(gpu_bfs, grid) { check_graph_roots(quick() ? tb_grid(30, 40) : tb_grid(100, 120), "grid"); }
 Test(gpu_bfs, path) { check_graph_roots(tb_path(quick() ? 400 : 3000), "path"); }
+/* Arcs 0 -> 1 -> ...: every frontier has one out-arc a vertex, as the
+ * leaves that end a symmetric graph's search do (bfs_gpu.cu), yet each
+ * level but the last has a next one. */
+Test(gpu_bfs, directed_path) {
+  wm_graph *g = tb_path_of(quick() ? 300 : 2000, 1);
+  uint32_t roots[] = {0, 7};
+  check_graph(g, roots, 2, "directed path");
+  wm_graph_destroy(g);
+}
 /* mean degree ~6: frontiers grow past the small kernel's shared-memory
  * capacity while their edges still fit its budget (the overflow hand-over) */
 Test(gpu_bfs, sparse_overflow) { check_graph_roots(tb_sparse(quick() ? 20000 : 120000, 3, 5), "sparse random"); }
