@@ -789,15 +789,17 @@ int Search::loop(uint32_t nsrc) {
     /* to bottom-up while the frontier grows and holds a share > alpha of the
      * hubs or too many edges (wm_bfs_go_bottom_up); back once it shrinks
      * below n / beta and has fewer edges than there are unvisited vertices
-     * queued, each of which a bottom-up step reads at least one arc of (no
-     * ping-pong: a shrinking frontier never turns bottom-up) */
+     * queued, each of which a bottom-up step reads at least one arc of (the
+     * baseline's steps scan every vertex: n / beta alone); no ping-pong: a
+     * shrinking frontier never turns bottom-up */
     explored += f.edges;
     if (!bottom_up && dir_opt && f.count >= prev_count &&
         wm_bfs_go_bottom_up(o, f.hubs, c->nhubs, f.edges, c->g->m > explored ? c->g->m - explored : 0)) {
       bottom_up = 1;
       if (trace) fprintf(stderr, "bfs-gpu: level %u: switch to bottom-up\n", f.L);
       if ((rc = to_bottom_up())) return rc;
-    } else if (bottom_up && f.count < prev_count && f.count < n / kBackToTopDownBeta && f.edges < bu_len) {
+    } else if (bottom_up && f.count < prev_count && f.count < n / kBackToTopDownBeta &&
+               (!queue_gen || f.edges < bu_len)) {
       bottom_up = 0; /* the frontier is listed in d_q[cur], classified by the next top-down level */
       if (trace) fprintf(stderr, "bfs-gpu: level %u: back to top-down (%llu edges, %u unvisited)\n", f.L,
                          (unsigned long long)f.edges, bu_len);
