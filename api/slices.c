@@ -13,6 +13,7 @@
  * stripe timed by its launch and stopped where it would overrun
  * (time_limit_s), and the winner counts the whole graph. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,8 +331,10 @@ int wm_api_count_sliced(const warpmatch_context *ctx, const warpmatch_match_opti
   uint32_t every = 0;
   double budget = 0.0;
   uint8_t orders[WM_SLICE_MAX_ORDERS][WM_MAX_K];
-  const unsigned k = wm_engine_slice_policy(&job->plan, gpu, n, pick_orders(job, WM_SLICE_MAX_ORDERS, orders),
-                                            job->plan_seconds, &every, &budget);
+  const int threads = ej->mo->threads > 0 ? ej->mo->threads : omp_get_max_threads();
+  const unsigned k = wm_engine_slice_policy(&job->plan, gpu, threads, n,
+                                            pick_orders(job, WM_SLICE_MAX_ORDERS, orders), job->plan_seconds, &every,
+                                            &budget);
   if (k < 2) return WM_OK;
   /* the winner's slice is counted and only the rest of its work after it;
    * with trials the caller times the winner's whole count (all was

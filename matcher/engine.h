@@ -73,13 +73,14 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
 
 /* Timed slices (the auto planner, a long count: docs/plan.md): how many
  * of the candidate orders to run on one slice of level 0, and the slice,
- * so that timing them costs at most kSliceShare (5%) of the count's
- * predicted time (on the CPU the probes' share is their own; on the GPU
+ * so that timing them costs at most kSliceShare (5%; the CPU 4%) of the
+ * count's predicted time (on the CPU the probes' share is their own; on the GPU
  * planned_s, the planning spent before, the model's and the probes', is
  * charged to it), each slice long enough to time (WM_SLICE_MIN_SECONDS;
  * on the GPU 0.1 ms, each run's set-up counted in the 5%).  The
  * prediction is the plan's work (the probes' measure where they measured
- * it, else the model's estimate) at the executor's time per work unit.
+ * it, else the model's estimate) at the executor's time per work unit (the
+ * CPU's measured on WM_CPU_UNIT_THREADS threads, scaled to `threads`).
  * Returns the orders to time (0 or at least 2, at most `available` and
  * WM_SLICE_MAX_ORDERS), *every the slice's stride (wm_engine_slice_roots:
  * a slice is about 1/every of each order's count; on the GPU 1 in every
@@ -89,11 +90,12 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
 #define WM_SLICE_MAX_ORDERS 6
 #define WM_SLICE_MIN_SECONDS 2e-3
 #define WM_SLICE_ROUNDS 1 /* each order timed this many times, the least kept */
-unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, uint32_t n, unsigned available, double planned_s,
-                                uint32_t *every, double *budget_s);
-/* The seconds timing slices may take for a count predicted to take
- * predicted_s (on the GPU re-read from the first stripe's time: the
- * prediction from work units is a guess there). */
+#define WM_CPU_UNIT_THREADS 2 /* the threads the CPU's time per unit of work was measured on (engine.c) */
+unsigned wm_engine_slice_policy(const wm_plan *plan, int gpu, int threads, uint32_t n, unsigned available,
+                                double planned_s, uint32_t *every, double *budget_s);
+/* The seconds the GPU's stripes may take for a count predicted to take
+ * predicted_s (re-read from the first stripe's time: the prediction from
+ * work units is a guess there); the CPU's slices aim at 4% (engine.c). */
 double wm_engine_slice_budget(double predicted_s);
 
 /* The level-0 vertices of a slice's parts: the head, vertices

@@ -121,8 +121,9 @@ static wm_plan plan_of_work(double W) {
   return p;
 }
 
-/* The slices' cost stays within 5% of the predicted time (the others' k
- * - 1 slices: the winner's is counted), each slice at least
+/* The slices' cost stays within 4% of the predicted time (the CPU's aim,
+ * below the 5% planning may take: engine.c; the others' k - 1 slices:
+ * the winner's is counted), each slice at least
  * WM_SLICE_MIN_SECONDS, at least 4 slice vertices, at most the orders
  * available; a short count, a tiny graph or one order times nothing;
  * the GPU's faster units need a larger count. */
@@ -133,25 +134,25 @@ Test(planner_slices, policy_budget) {
     const double T = W * unit;
     uint32_t every = 0;
     double budget = 0.0;
-    const unsigned k = wm_engine_slice_policy(&p, 0, 1u << 20, 5, 0.0, &every, &budget);
-    if (T * 0.05 < WM_SLICE_MIN_SECONDS * (2 * WM_SLICE_ROUNDS - 1)) {
+    const unsigned k = wm_engine_slice_policy(&p, 0, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.0, &every, &budget);
+    if (T * 0.04 < WM_SLICE_MIN_SECONDS * (2 * WM_SLICE_ROUNDS - 1)) {
       cr_assert_eq(k, 0u, "W %g: %u orders", W, k);
       continue;
     }
     cr_assert(k >= 2 && k <= 5, "W %g: %u orders", W, k);
     const double slice = T / every;
-    cr_assert_leq((WM_SLICE_ROUNDS * k - 1) * slice, 0.05 * T * 1.0001, "W %g: %u slices of %g s", W, k, slice);
+    cr_assert_leq((WM_SLICE_ROUNDS * k - 1) * slice, 0.04 * T * 1.0001, "W %g: %u slices of %g s", W, k, slice);
     cr_assert_geq(slice * every / (every - 1.0), WM_SLICE_MIN_SECONDS, "W %g: a slice of %g s", W, slice);
-    cr_assert_leq(budget, 0.05 * T * 1.0001);
+    cr_assert(fabs(budget - 0.04 * T) <= 1e-9 * T, "W %g: budget %g", W, budget);
     cr_assert_geq((1u << 20) / every, 4u);
   }
   uint32_t every;
   double budget;
   const wm_plan big = plan_of_work(1e10);
-  cr_assert_eq(wm_engine_slice_policy(&big, 0, 1u << 20, 1, 0.0, &every, &budget), 0u, "one order");
-  cr_assert_eq(wm_engine_slice_policy(&big, 0, 6, 5, 0.0, &every, &budget), 0u, "six vertices");
+  cr_assert_eq(wm_engine_slice_policy(&big, 0, WM_CPU_UNIT_THREADS, 1u << 20, 1, 0.0, &every, &budget), 0u, "one order");
+  cr_assert_eq(wm_engine_slice_policy(&big, 0, WM_CPU_UNIT_THREADS, 6, 5, 0.0, &every, &budget), 0u, "six vertices");
   const wm_plan mid = plan_of_work(1e9);
-  cr_assert_geq(wm_engine_slice_policy(&mid, 0, 1u << 20, 5, 0.0, &every, &budget), 2u, "the CPU's 0.36 s count");
+  cr_assert_geq(wm_engine_slice_policy(&mid, 0, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.0, &every, &budget), 2u, "the CPU's 0.36 s count");
 }
 
 /* The GPU's: k runs of a stripe of 1/every of the count, each with about
@@ -167,7 +168,7 @@ Test(planner_slices, gpu_policy_budget) {
     const double T = W * unit;
     uint32_t every = 0;
     double budget = 0.0;
-    const unsigned k = wm_engine_slice_policy(&p, 1, 1u << 20, 5, 0.0, &every, &budget);
+    const unsigned k = wm_engine_slice_policy(&p, 1, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.0, &every, &budget);
     if (T * 0.05 <= 2 * 1e-3) {
       cr_assert_eq(k, 0u, "W %g: %u orders", W, k);
       continue;
@@ -184,8 +185,8 @@ Test(planner_slices, gpu_policy_budget) {
   uint32_t every;
   double budget;
   const wm_plan big = plan_of_work(1e12);
-  cr_assert_eq(wm_engine_slice_policy(&big, 1, 1u << 20, 1, 0.0, &every, &budget), 0u, "one order");
-  cr_assert_eq(wm_engine_slice_policy(&big, 1, 6, 5, 0.0, &every, &budget), 0u, "six vertices");
+  cr_assert_eq(wm_engine_slice_policy(&big, 1, WM_CPU_UNIT_THREADS, 1u << 20, 1, 0.0, &every, &budget), 0u, "one order");
+  cr_assert_eq(wm_engine_slice_policy(&big, 1, WM_CPU_UNIT_THREADS, 6, 5, 0.0, &every, &budget), 0u, "six vertices");
   cr_assert(fabs(wm_engine_slice_budget(10.0) - 0.5) < 1e-12);
   /* where the probes measured the plan, both predict by them alone, not
    * by the model's far larger estimate (54 s on the GPU, an hour on the
@@ -193,23 +194,23 @@ Test(planner_slices, gpu_policy_budget) {
    * ms does not */
   wm_plan measured = plan_of_work(1e13);
   measured.sampled_cost = 1e9;
-  cr_assert_eq(wm_engine_slice_policy(&measured, 1, 1u << 20, 5, 0.0, &every, &budget), 0u, "the probes' 5.4 ms");
-  cr_assert_geq(wm_engine_slice_policy(&measured, 0, 1u << 20, 5, 0.0, &every, &budget), 2u, "the probes' 0.36 s");
+  cr_assert_eq(wm_engine_slice_policy(&measured, 1, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.0, &every, &budget), 0u, "the probes' 5.4 ms");
+  cr_assert_geq(wm_engine_slice_policy(&measured, 0, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.0, &every, &budget), 2u, "the probes' 0.36 s");
   measured.sampled_cost = 1e6;
-  cr_assert_eq(wm_engine_slice_policy(&measured, 0, 1u << 20, 5, 0.0, &every, &budget), 0u, "the probes' 0.36 ms");
+  cr_assert_eq(wm_engine_slice_policy(&measured, 0, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.0, &every, &budget), 0u, "the probes' 0.36 ms");
   measured.sampled_cost = 0.0;
-  cr_assert_geq(wm_engine_slice_policy(&measured, 1, 1u << 20, 5, 0.0, &every, &budget), 2u, "the model's 54 s");
-  cr_assert_geq(wm_engine_slice_policy(&measured, 0, 1u << 20, 5, 0.0, &every, &budget), 2u, "the model's hours");
+  cr_assert_geq(wm_engine_slice_policy(&measured, 1, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.0, &every, &budget), 2u, "the model's 54 s");
+  cr_assert_geq(wm_engine_slice_policy(&measured, 0, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.0, &every, &budget), 2u, "the model's hours");
   /* the planning spent before is charged to the budget: the GPU's 5.4 s
-   * count (270 ms), the CPU's 3.6 s (180 ms) */
+   * count (270 ms), the CPU's 3.6 s (144 ms: its 4%) */
   const wm_plan long_count = plan_of_work(1e12);
-  cr_assert_geq(wm_engine_slice_policy(&long_count, 1, 1u << 20, 5, 0.1, &every, &budget), 2u);
+  cr_assert_geq(wm_engine_slice_policy(&long_count, 1, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.1, &every, &budget), 2u);
   cr_assert(fabs(budget - (0.05 * 1e12 * unit - 0.1)) <= 1e-9, "budget %g", budget);
-  cr_assert_eq(wm_engine_slice_policy(&long_count, 1, 1u << 20, 5, 0.27, &every, &budget), 0u, "nothing left");
+  cr_assert_eq(wm_engine_slice_policy(&long_count, 1, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.27, &every, &budget), 0u, "nothing left");
   const wm_plan cpu_count = plan_of_work(1e10);
-  cr_assert_geq(wm_engine_slice_policy(&cpu_count, 0, 1u << 20, 5, 0.02, &every, &budget), 2u);
-  cr_assert(fabs(budget - (0.05 * 1e10 * 3.6e-10 - 0.02)) <= 1e-9, "budget %g", budget);
-  cr_assert_eq(wm_engine_slice_policy(&cpu_count, 0, 1u << 20, 5, 0.18, &every, &budget), 0u, "nothing left");
+  cr_assert_geq(wm_engine_slice_policy(&cpu_count, 0, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.02, &every, &budget), 2u);
+  cr_assert(fabs(budget - (0.04 * 1e10 * 3.6e-10 - 0.02)) <= 1e-9, "budget %g", budget);
+  cr_assert_eq(wm_engine_slice_policy(&cpu_count, 0, WM_CPU_UNIT_THREADS, 1u << 20, 5, 0.144, &every, &budget), 0u, "nothing left");
 }
 
 static warpmatch_match_result count_trials(warpmatch_context *ctx, const warpmatch_graph *g,
@@ -364,13 +365,15 @@ Test(planner_slices, trials_time_the_order_the_slices_chose, .timeout = 300) {
  * eight runs, at 8e88e2b alike; the flaw this guards against was 25x),
  * the count is that
  * without slices (the test hook's start once), and planning takes at most
- * max(20 ms, the count): a test hook lets planning take half the count
- * (at 5%, what the probes take leaves the slices nothing), doubled for a
- * shared machine.  The model of mean sizes (a test hook) leaves the probes
+ * max(20 ms, the count): a test hook lets planning take the count's
+ * predicted time, about half of it (at 5%, what the probes take leaves the
+ * slices nothing; at half of that, on a loaded machine the plan's slice
+ * now and then took all of the budget, and no second order was timed).
+ * The model of mean sizes (a test hook) leaves the probes
  * an order from the hub as the plan, so the slices time both kinds. */
 Test(planner_slices, hub_graph_estimates_whole_counts, .timeout = 300) {
   setenv("WM_TEST_COUNT_START", "5", 1);
-  setenv("WM_TEST_SLICE_SHARE", "0.5", 1);
+  setenv("WM_TEST_SLICE_SHARE", "1", 1);
   setenv("WM_TEST_MEAN_SIZES", "1", 1);
   warpmatch_context *ctx;
   warpmatch_graph *g;
