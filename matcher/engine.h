@@ -73,10 +73,9 @@ void wm_engine_plan_policy(wm_plan_options *po, int gpu_plan, int planner_auto);
 
 /* Timed slices (the auto planner, a long count: docs/plan.md): how many
  * of the candidate orders to run on one slice of level 0, and the slice,
- * so that timing them costs at most kSliceShare (5%; the CPU 4%) of the
- * count's predicted time (on the CPU the probes' share is their own; on the GPU
- * planned_s, the planning spent before, the model's and the probes', is
- * charged to it), each slice long enough to time (WM_SLICE_MIN_SECONDS;
+ * so that timing them and the planning before them (planned_s: the
+ * model's search and the probes) cost at most kSliceShare (5%; the CPU
+ * 4%) of the count's predicted time, each slice long enough to time (WM_SLICE_MIN_SECONDS;
  * on the GPU 0.1 ms, each run's set-up counted in the 5%).  The
  * prediction is the plan's work (the probes' measure where they measured
  * it, else the model's estimate) at the executor's time per work unit (the
