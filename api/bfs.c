@@ -18,7 +18,7 @@ void warpmatch_bfs_options_init(warpmatch_bfs_options *o) {
   o->direction_opt = 1;
   o->alpha = 0.3;
   o->edge_ratio = 14;
-  o->queue_gen = o->classify = o->hub_cache = o->small_kernel = o->small_grid = 1;
+  o->queue_gen = o->classify = o->hub_cache = o->small_kernel = o->small_grid = o->cluster_kernel = 1;
 }
 
 static int check_vertex(warpmatch_context *ctx, const char *who, const char *what, const warpmatch_graph *g,
@@ -132,6 +132,7 @@ int wm_api_bfs_options(warpmatch_context *ctx, const char *who, const warpmatch_
   o->hub_cache = x.hub_cache != 0;
   o->small_kernel = x.small_kernel != 0;
   o->small_grid = x.small_grid != 0;
+  o->cluster_kernel = x.cluster_kernel != 0;
   o->gpus = x.gpus ? x.gpus : ctx->gpus;
   return wm_api_use_gpu(ctx, who, x.device, use_gpu);
 }

@@ -745,6 +745,7 @@ typedef struct warpmatch_bfs_options {
    * the ablation; last, apart from the fields above. */
   int queue_gen, classify, hub_cache, small_kernel;
   int small_grid; /* the small-level kernel's levels over every SM (off: one block) */
+  int cluster_kernel; /* a small graph's whole search in one launch of a thread block cluster */
 } warpmatch_bfs_options;
 void warpmatch_bfs_options_init(warpmatch_bfs_options *o);
 

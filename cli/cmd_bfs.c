@@ -33,6 +33,7 @@ static const wm_optspec spec[] = {
     {"no-hub-cache", NULL, "GPU: bottom-up without the shared-memory hub cache"},
     {"no-small-kernel", NULL, "GPU: no small-level or deep-level kernel (several levels a launch)"},
     {"no-small-grid", NULL, "GPU: the small-level kernel on one block only, not every SM"},
+    {"no-cluster-kernel", NULL, "GPU: no cluster search (a small graph's whole search in one launch of a block cluster)"},
     {"ablation", NULL, "run every variant of the ablation on the same roots"},
     {"probe-bandwidth", NULL, "GPU: measure memory bandwidth; report the share of the bound"},
     {NULL, NULL, NULL},
@@ -113,6 +114,7 @@ static int read_base_options(bfs_cmd *c, warpmatch_bfs_options *o, wm_error *err
   o->hub_cache = !wm_cli_flag(&c->cli, "no-hub-cache");
   o->small_kernel = !wm_cli_flag(&c->cli, "no-small-kernel");
   o->small_grid = !wm_cli_flag(&c->cli, "no-small-grid");
+  o->cluster_kernel = !wm_cli_flag(&c->cli, "no-cluster-kernel");
   if ((rc = wm_cli_u64(&c->cli, "gpus", 1, 1, WARPMATCH_MAX_GPUS, &v, err))) return rc;
   o->gpus = (int)v;
   if (o->gpus > 1 && !c->use_gpu)
@@ -121,11 +123,12 @@ static int read_base_options(bfs_cmd *c, warpmatch_bfs_options *o, wm_error *err
 }
 
 static void add_variant(bfs_cmd *c, const char *name, const warpmatch_bfs_options *base, int qg, int cl,
-                        int hc, int sk, int sg, int dopt) {
+                        int hc, int sk, int sg, int ck, int dopt) {
   variant *v = &c->var[c->nvar++];
   v->name = name;
   v->o = *base;
   v->o.queue_gen = qg, v->o.classify = cl, v->o.hub_cache = hc, v->o.small_kernel = sk, v->o.small_grid = sg;
+  v->o.cluster_kernel = ck;
   v->o.direction_opt = dopt;
 }
 
@@ -142,22 +145,23 @@ static int choose_variants(bfs_cmd *c, wm_error *err) {
     return WM_OK;
   }
   static const char *const no[] = {"no-direction-opt", "no-queue-gen", "no-classify", "no-hub-cache",
-                                   "no-small-kernel", "no-small-grid"};
+                                   "no-small-kernel", "no-small-grid", "no-cluster-kernel"};
   for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
     if (wm_cli_flag(&c->cli, no[i]))
       return wm_fail(err, WM_EUSAGE, "bfs: --ablation chooses the variants itself; drop --%s", no[i]);
   if (!c->use_gpu) {
-    add_variant(c, "top-down", &base, 1, 1, 1, 1, 1, 0);
-    add_variant(c, "direction-optimising", &base, 1, 1, 1, 1, 1, 1);
+    add_variant(c, "top-down", &base, 1, 1, 1, 1, 1, 1, 0);
+    add_variant(c, "direction-optimising", &base, 1, 1, 1, 1, 1, 1, 1);
     return WM_OK;
   }
-  add_variant(c, "baseline", &base, 0, 0, 0, 0, 0, 1);
-  add_variant(c, "+queue-gen", &base, 1, 0, 0, 0, 0, 1);
-  add_variant(c, "+classify", &base, 1, 1, 0, 0, 0, 1);
-  add_variant(c, "+hub-cache", &base, 1, 1, 1, 0, 0, 1);
-  add_variant(c, "+small-kernel", &base, 1, 1, 1, 1, 0, 1);
-  add_variant(c, "+small-grid", &base, 1, 1, 1, 1, 1, 1);
-  add_variant(c, "top-down only", &base, 1, 1, 1, 1, 1, 0);
+  add_variant(c, "baseline", &base, 0, 0, 0, 0, 0, 0, 1);
+  add_variant(c, "+queue-gen", &base, 1, 0, 0, 0, 0, 0, 1);
+  add_variant(c, "+classify", &base, 1, 1, 0, 0, 0, 0, 1);
+  add_variant(c, "+hub-cache", &base, 1, 1, 1, 0, 0, 0, 1);
+  add_variant(c, "+small-kernel", &base, 1, 1, 1, 1, 0, 0, 1);
+  add_variant(c, "+small-grid", &base, 1, 1, 1, 1, 1, 0, 1);
+  add_variant(c, "+cluster-kernel", &base, 1, 1, 1, 1, 1, 1, 1);
+  add_variant(c, "top-down only", &base, 1, 1, 1, 1, 1, 1, 0);
   return WM_OK;
 }
 

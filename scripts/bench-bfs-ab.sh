@@ -9,7 +9,8 @@
 # (default "20 22 24 25"; `gen kron --scale S --seed 1`), the grid BFS_GRID x
 # BFS_GRID (default 1024; `gen grid`, 2 BFS_GRID - 1 levels from a corner;
 # 0: none) and facebook_combined.txt from WM_TEST_GRAPHS (default
-# datasets/real).  Each cell is one process, `warpmatch bfs G --sources R
+# datasets/real), and the graph files BFS_GRAPHS names (a list of paths,
+# each named by its file's name without .wmg; e.g. scripts/make-corpus.sh's).  Each cell is one process, `warpmatch bfs G --sources R
 # --device BFS_DEVICE --json` (R = BFS_ROOTS, default 64; the grid
 # BFS_GRID_ROOTS, default 16; on the GPU with --probe-bandwidth, the copy
 # bandwidth measured in the same process), BFS_ROUNDS rounds (default 2) of
@@ -69,7 +70,17 @@ if [ -f "$data/facebook_combined.txt" ]; then
 else
   echo "bench-bfs-ab: $data/facebook_combined.txt not found; left out" >&2
 fi
-path_of() { case $1 in facebook) echo "$work/facebook.txt" ;; *) echo "$work/$1.wmg" ;; esac; }
+declare -A file_of=()
+for f in ${BFS_GRAPHS:-}; do
+  [ -f "$f" ] || die "BFS_GRAPHS: $f is not a file"
+  name=$(basename "$f" .wmg)
+  file_of[$name]=$f
+  graphs+=("$name")
+done
+path_of() {
+  if [ -n "${file_of[$1]:-}" ]; then echo "${file_of[$1]}"; return; fi
+  case $1 in facebook) echo "$work/facebook.txt" ;; *) echo "$work/$1.wmg" ;; esac
+}
 
 probe=()
 [ "$device" = gpu ] && probe=(--probe-bandwidth)

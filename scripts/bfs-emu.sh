@@ -17,7 +17,8 @@
 # cooperative launches), WM_BFS_TEST_MAX_SCALE
 # (largest Kronecker scale of the suite, default here 14), WM_BFS_TEST_QUICK
 # (smaller deep graphs, default here 1), EMU_SMEM_OPTIN (shared memory per
-# block, default here 24 KiB), EMU_FREE_BYTES (device memory reported free),
+# block, default here 24 KiB), EMU_CLUSTER (most blocks of a cluster, default
+# 8), EMU_FREE_BYTES (device memory reported free),
 # EMU_DEVICES (emulated GPUs, default here 3: three unequal parts).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -44,7 +45,7 @@ inc=(-I"$emu/include" -I"$repo/traversal" -I"$repo/device" -I"$repo/datasets" -I
 objs=()
 for f in "$build"/src/*.cpp "$emu/emu_runtime.cpp" "$emu/emu_nccl.cpp" "$emu/emu_fault.cpp" "$emu/emu_stop.cpp"; do
   o="$build/obj/$(basename "$f" .cpp).o"
-  emu_cc "$o" g++ -std=c++17 -DWM_HAVE_NCCL=1 -O1 -g -Wall -Wno-unused-function -Wno-unknown-pragmas "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
+  emu_cc "$o" g++ -std=c++17 -DWM_HAVE_NCCL=1 -DWM_BFS_CLUSTER_BLOCK=256 -O1 -g -Wall -Wno-unused-function -Wno-unknown-pragmas "${san[@]}" "${inc[@]}" -c "$f" -o "$o"
   objs+=("$o")
 done
 for f in traversal/test_gpu_bfs traversal/test_gpu_bfs_gpus testutil gpu_main; do
@@ -62,6 +63,12 @@ export WM_BFS_TEST_MAX_SCALE="${WM_BFS_TEST_MAX_SCALE:-14}" WM_BFS_TEST_QUICK="$
 # (the small-level kernel's grid tier) runs one block per emulated SM
 # (EMU_SMS), all of them interleaved; EMU_COOPERATIVE=0: a device without.
 export EMU_SMEM_OPTIN="${EMU_SMEM_OPTIN:-24576}" EMU_DEVICES="${EMU_DEVICES:-3}"
+# Clusters of at most 8 blocks (the cluster search's), of 256 threads
+# (-DWM_BFS_CLUSTER_BLOCK above): the emulated threads of a launch, all
+# interleaved, switch at every barrier of the quick graphs' hundreds of
+# levels; at 8 blocks a graph of up to about 7,000 vertices (facebook's
+# 4,039) fits 24 KiB a block.
+export EMU_CLUSTER="${EMU_CLUSTER:-8}"
 # ucontext stacks confuse ASan's stack-use-after-return bookkeeping; leaks of
 # the test harness are not the point here.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0}"

@@ -19,6 +19,7 @@ void wm_bfs_options_init(wm_bfs_options *o) {
   o->hub_cache = 1;
   o->small_kernel = 1;
   o->small_grid = 1;
+  o->cluster_kernel = 1;
 }
 
 void wm_bfs_result_free(wm_bfs_result *r) {

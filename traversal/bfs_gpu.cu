@@ -16,7 +16,10 @@
  *              and the frontier is classified only on a switch back.
  * Small frontiers run in the small-level kernel, several levels per launch
  * (one block, or every SM for the levels one block should not expand alone:
- * a small graph's whole search is one launch).
+ * a small graph's whole search is one launch).  Before all of these, a small
+ * graph whose bitmaps fit a block's shared memory is searched whole by the
+ * cluster search (kernel_cluster_search.cu), one launch of a block cluster,
+ * unless the deep-level kernel keeps it.
  * The host reads back one small struct per level (sizes, hubs, edges),
  * and waits for that copy only: the scratch the level left is cleared
  * behind it (Scratch). */
@@ -40,6 +43,14 @@ using namespace wm_bfs;
  * about 2 µs against the small-level kernel's block tier (the grid
  * 1024x1024). */
 static const uint32_t kDeepWorthLevels = 32;
+
+/* The most arcs of a graph that the cluster search takes (whose vertices'
+ * bits also fit its blocks' shared memory).  Its C blocks run on C SMs of
+ * the device's 132, so it pays while a level's arcs cost those few SMs
+ * less than the pipeline's host round trip (tens of microseconds): on an
+ * H200 it was 1.5-1.6x faster at 2 x 10^6 arcs (Kronecker 16, R-MAT 16)
+ * and no faster at 4.2 x 10^6 (Kronecker 17). */
+static const uint64_t kClusterArcs = 1ull << 22;
 
 /* Sources a search stages in pinned memory (the Graph500 protocol's one;
  * a longer list is copied from where it is). */
@@ -73,6 +84,9 @@ struct wm_bfs_gpu_ctx {
   size_t small_smem;
   int small_blocks;   /* the small-level kernel's grid tier: blocks of its cooperative launch (1: none) */
   void *d_small;      /* its scratch (the grid tier's queues) */
+  int cluster_blocks; /* the cluster search's blocks (0: not for this graph or device) */
+  uint32_t cluster_wb; /* ... each one's words of the bitmaps */
+  size_t cluster_smem;
   uint32_t *d_ell;    /* the deep-level kernel's padded rows, or NULL: not for this graph */
   uint32_t deep_shift, deep_cap;
   size_t deep_smem;
@@ -181,6 +195,22 @@ static int ctx_streams(wm_bfs_gpu_ctx *c, wm_error *err) {
   return WM_OK;
 }
 
+/* The most arcs of a graph the cluster search takes (the test hook
+ * WM_BFS_CLUSTER_ARCS: another number). */
+static uint64_t cluster_arcs() {
+  const char *arcs = getenv("WM_BFS_CLUSTER_ARCS");
+  return arcs && *arcs ? strtoull(arcs, NULL, 10) : kClusterArcs;
+}
+
+/* The cluster search's shape for this graph (none: c->cluster_blocks 0);
+ * its prefix sums are 32-bit. */
+static cudaError_t ctx_cluster(wm_bfs_gpu_ctx *c, const wm_graph *g) {
+  if (g->m > cluster_arcs() || g->m >= (1ull << 32)) return cudaSuccess;
+  const char *want = getenv("WM_BFS_CLUSTER_BLOCKS"); /* a test hook: the most blocks of the cluster */
+  return cluster_search_prepare(c->device, g->n, want ? atoi(want) : 0, &c->cluster_blocks, &c->cluster_wb,
+                                &c->cluster_smem);
+}
+
 /* The deep-level kernel's part of the context's description: its rows'
  * width, or why it is off. */
 static void describe_deep(const wm_bfs_gpu_ctx *c, const wm_graph *g, char *out, size_t size) {
@@ -231,19 +261,25 @@ extern "C" int wm_bfs_gpu_create(const wm_graph *g, const wm_bfs_options *o, wm_
     if (c->d_ell) e = deep_levels_ell(c->out, c->deep_shift, c->d_ell, c->st);
     if (c->d_ell && e == cudaSuccess) e = cudaStreamSynchronize(c->st);
   }
+  if (e == cudaSuccess) e = ctx_cluster(c, g);
   if (e != cudaSuccess) {
     rc = wm_fail(err, WM_EDEVICE, "bfs: small-level kernel setup: %s", cudaGetErrorString(e));
     goto fail;
   }
-  char deep[96];
+  char deep[96], cluster[64];
   describe_deep(c, g, deep, sizeof deep);
+  if (c->cluster_blocks)
+    snprintf(cluster, sizeof cluster, "%d blocks of %u words", c->cluster_blocks, c->cluster_wb);
+  else
+    snprintf(cluster, sizeof cluster, "off (%s)", g->m > cluster_arcs() ? "too many arcs" : "not on this device or graph");
   snprintf(c->desc, sizeof c->desc,
            "%s (%d SMs, sm_%d%d); hub threshold %llu (%llu hubs, cache %d); small-level kernel: "
-           "%u-vertex frontier, %llu edges/level a block, %d blocks; deep levels: %s; bottom-up: %s",
+           "%u-vertex frontier, %llu edges/level a block, %d blocks; deep levels: %s; cluster search: %s; "
+           "bottom-up: %s",
            prop.name, c->sms, prop.major, prop.minor, (unsigned long long)c->tau,
            (unsigned long long)c->nhubs, BottomUpPolicy::CACHE, c->small_cap,
            (unsigned long long)SmallLevelPolicy::EDGE_BUDGET, c->small_blocks,
-           deep,
+           deep, cluster,
            !(g->flags & WM_GRAPH_DIRECTED) ? "symmetric graph"
            : c->have_in                   ? "in-arcs (transpose) on the device"
                                           : "off (directed graph without its transpose)");
@@ -336,6 +372,7 @@ struct Search {
   wm_error *err;
   DevState s;
   int queue_gen, classify, hub_cache, small, deep, dir_opt;
+  int cluster; /* the whole search in the cluster search's one launch */
   int symmetric; /* every arc's reverse is an arc (the graph is not directed) */
   int small_blocks; /* the small-level kernel's launch: 1, or its grid tier's blocks */
   uint32_t target;
@@ -382,6 +419,7 @@ struct Search {
   uint64_t small_budget() const;
   int small_levels(const uint32_t *in, uint32_t count, int seed = 0);
   int deep_levels(const uint32_t *sources, uint32_t count);
+  int cluster_search(const uint32_t *sources, uint32_t count);
   unsigned long long *trace_marks(uint32_t *from);
   template <class Args> void levels_args(Args &a, const uint32_t *in, uint32_t count, uint32_t capacity);
   int stats_back(DevStats *h);
@@ -494,6 +532,12 @@ void Search::trace_small_levels(const unsigned long long *d_clk, uint32_t from, 
     /* thread 0's first pass: when its row, claim and append were done (none: it had no item) */
     const auto at = [&](int i) { return m[i] ? (m[i] - m[MARK_BEGIN]) * us : 0.0; };
     char fine[96] = "";
+    if (m[MARK_TIER] >= 4) { /* the cluster search's */
+      fprintf(stderr, "bfs-gpu: cluster level %u (%s): begins at %.2f us, expanded in %.2f us, barrier %.2f us, "
+              "copies %.2f us\n", L, m[MARK_TIER] == 5 ? "bottom-up" : "top-down", (m[MARK_BEGIN] - k[0]) * us,
+              at(MARK_EXPANDED), (m[MARK_PAST] - m[MARK_EXPANDED]) * us, (m[MARK_APPEND] - m[MARK_PAST]) * us);
+      continue;
+    }
     if (m[MARK_ROW])
       snprintf(fine, sizeof fine, " (first pass: row %.2f, claim %.2f, append %.2f)", at(MARK_ROW), at(MARK_CLAIM),
                at(MARK_APPEND));
@@ -598,6 +642,40 @@ int Search::deep_levels(const uint32_t *sources, uint32_t count) {
   if (a.clk) trace_small_levels(a.clk, a.trace_from, h.small_level), t_mark = wm_now();
   if ((h.small_exit == SMALL_OVERFLOW || h.small_exit == SMALL_EDGES) && h.small_level - f.L < kDeepWorthLevels)
     c->deep_shallow = 1;
+  return levels_exit(h);
+}
+
+/* The whole search from the sources on the cluster search. */
+int Search::cluster_search(const uint32_t *sources, uint32_t count) {
+  ClusterArgs a;
+  memset(&a, 0, sizeof a);
+  a.out = c->out;
+  if (c->have_in) a.in = c->in;
+  a.s = s;
+  a.sources = sources;
+  a.count = count;
+  a.max_depth = o->max_depth;
+  a.target = target;
+  a.words_per_block = c->cluster_wb;
+  a.m = c->g->m;
+  a.edge_ratio = o->edge_ratio;
+  a.dir_opt = dir_opt;
+  a.symmetric = symmetric;
+  a.stats = c->d_stats;
+  a.stop = stop;
+  a.clk = trace_marks(&a.trace_from);
+  lap_begin();
+  c->clean &= ~SCRATCH_STATS; /* the kernel writes the figures it is read for */
+  CK(cluster_search_launch(a, c->cluster_blocks, c->cluster_smem, c->st));
+  DevStats h;
+  int rc = stats_back(&h);
+  if (rc) return rc;
+  bu_levels += h.levels_bottom_up;
+  if (trace)
+    fprintf(stderr, "bfs-gpu: cluster search (%d blocks) from %u sources to level %u (%u vertices, %u bottom-up), "
+            "exit %u; %s\n", c->cluster_blocks, count, h.small_level, h.small_count, h.levels_bottom_up,
+            h.small_exit, lap());
+  if (a.clk) trace_small_levels(a.clk, a.trace_from, h.small_level), t_mark = wm_now();
   return levels_exit(h);
 }
 
@@ -760,7 +838,9 @@ int Search::bottomup() {
 int Search::loop(uint32_t nsrc) {
   int rc;
   f.L = 0;
-  if (deep && nsrc <= c->deep_cap) {
+  if (cluster) {
+    if ((rc = cluster_search(c->d_q[cur], nsrc))) return rc;
+  } else if (deep && nsrc <= c->deep_cap) {
     if ((rc = deep_levels(c->d_q[cur], nsrc))) return rc;
   } else if (small && nsrc <= c->small_cap) {
     if ((rc = small_levels(c->d_q[cur], nsrc, 1))) return rc;
@@ -844,6 +924,10 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   S.deep = S.small && c->d_ell && !c->deep_shallow;
   S.small_blocks = o->small_grid && c->g->m <= small_budget_of(c->small_blocks) ? c->small_blocks : 1;
   S.dir_opt = o->direction_opt && c->have_in;
+  /* the deep-level kernel keeps a graph of small degrees whose searches
+   * stay in it: its levels (one block, no cluster barrier nor copies) are
+   * the cheaper where there are many small ones */
+  S.cluster = o->cluster_kernel && c->cluster_blocks > 0 && !S.deep;
   S.symmetric = !(c->g->flags & WM_GRAPH_DIRECTED);
   S.target = o->target;
   S.trace = wm_trace_on("WM_BFS_TRACE");
@@ -854,9 +938,10 @@ int run_search(wm_bfs_gpu_ctx *c, const uint32_t *src, uint32_t nsrc, const wm_b
   S.t_mark = t0;
   CK(cudaEventRecord(c->ev_start, c->st));
   S.lap_begin(); /* the first step's lap has the reset in it */
-  /* status and parent: one block (ctx_buffers); a few sources go through
-   * pinned memory, so that the copy is queued without a wait */
-  CK(cudaMemsetAsync(c->d_status, 0xFF, (S.s.parent ? 8 : 4) * (n ? n : 1), c->st));
+  /* status and parent: one block (ctx_buffers), which the cluster search
+   * writes whole; a few sources go through pinned memory, so that the copy
+   * is queued without a wait */
+  if (!S.cluster) CK(cudaMemsetAsync(c->d_status, 0xFF, (S.s.parent ? 8 : 4) * (n ? n : 1), c->st));
   const uint32_t *from = src;
   if (nsrc <= kPinnedSources) from = (const uint32_t *)memcpy(c->h_src, src, 4 * (size_t)nsrc);
   CK(cudaMemcpyAsync(c->d_q[0], from, 4 * (size_t)nsrc, cudaMemcpyHostToDevice, c->st));

@@ -102,6 +102,19 @@ struct DeepLevelPolicy {
   static constexpr uint32_t CAPACITY = 4096;
   static constexpr uint64_t ITEM_BUDGET = 4ull * BLOCK * ITEMS;  /* a level's slots one block expands */
 };
+/* kernel_cluster_search.cu: a whole search in one launch of a thread block
+ * cluster of up to MAX_CLUSTER blocks (16: beyond the portable 8, where the
+ * device allows it), ITEMS frontier edges in flight a thread.  The CPU
+ * emulator builds it with smaller blocks (WM_BFS_CLUSTER_BLOCK): each of
+ * its barriers costs a switch of every emulated thread. */
+#ifndef WM_BFS_CLUSTER_BLOCK
+#define WM_BFS_CLUSTER_BLOCK 1024
+#endif
+struct ClusterPolicy {
+  static constexpr int BLOCK = WM_BFS_CLUSTER_BLOCK;
+  static constexpr int ITEMS = 4;
+  static constexpr int MAX_CLUSTER = 16;
+};
 constexpr uint32_t kBackToTopDownBeta = 24; /* bottom-up -> top-down when frontier < n / beta */
 
 static_assert(QueueGenPolicy::ROUND < (1 << QueueGenPolicy::FIELD_BITS), "scan fields too narrow");
@@ -137,6 +150,7 @@ struct DevStats {
   /* a bottom-up step (bottom_up_step_launch): the vertices it reached (the
    * new frontier) and those it left for the next step */
   unsigned int found, left;
+  unsigned int levels_bottom_up; /* the cluster search: its levels expanded bottom-up */
 };
 
 /* One queue generation: which vertices go where.  Input is the vertex range
@@ -207,6 +221,24 @@ struct SmallArgs {
                          * thousands of levels (a grid's), so it is read between them */
   unsigned long long *clk; /* WM_BFS_TRACE: kSmallTraceWords of block 0's clock marks, or NULL */
   uint32_t trace_from;     /* ... of levels trace_from on */
+};
+
+/* The cluster search (kernel_cluster_search.cu) from the sources (level 0,
+ * no duplicates): in.adj NULL where there are no in-arcs (top-down only). */
+struct ClusterArgs {
+  DevGraph out, in;
+  DevState s;
+  const uint32_t *sources;
+  uint32_t count;
+  uint32_t max_depth, target;
+  uint32_t words_per_block; /* each block's words of the bitmaps */
+  uint64_t m;               /* arcs */
+  double edge_ratio;        /* bottom-up once the frontier's edges x edge_ratio pass the unexplored ones */
+  int dir_opt, symmetric;
+  DevStats *stats;          /* small_level, small_count, small_exit, target_level, levels_bottom_up */
+  wm_stop *stop;            /* read between levels, or NULL */
+  unsigned long long *clk;  /* WM_BFS_TRACE: the small-level kernel's marks (tiers 4 and 5), or NULL */
+  uint32_t trace_from;
 };
 
 struct DeepArgs {
@@ -393,6 +425,13 @@ cudaError_t deep_levels_prepare(int device, uint64_t n, uint64_t maxdeg, uint32_
                                 size_t *smem_bytes);
 cudaError_t deep_levels_ell(const DevGraph &g, uint32_t shift, uint32_t *ell, cudaStream_t st);
 cudaError_t deep_levels_launch(const DeepArgs &a, size_t smem_bytes, cudaStream_t st);
+/* kernel_cluster_search.cu: the shared memory of a block, the cluster's
+ * blocks (0: not on this device or not for a graph of n vertices; want > 0:
+ * at most that many) and each one's words; a search. */
+size_t cluster_search_smem(uint32_t n, uint32_t words_per_block);
+cudaError_t cluster_search_prepare(int device, uint32_t n, int want, int *blocks, uint32_t *words_per_block,
+                                   size_t *smem_bytes);
+cudaError_t cluster_search_launch(const ClusterArgs &a, int blocks, size_t smem_bytes, cudaStream_t st);
 /* kernel_seed_sources.cu: status 0 and parent = itself for each source. */
 cudaError_t seed_sources_launch(const DevState &s, const uint32_t *src, uint32_t count, cudaStream_t st);
 

@@ -85,11 +85,13 @@ typedef struct wm_bfs_options {
   int small_kernel;   /* GPU: small-level (and deep-level) kernels, several levels a launch (default 1) */
   int small_grid;     /* GPU: ... with its grid tier, every SM in one cooperative launch for the
                          levels one block should not expand alone (default 1); off = one block */
+  int cluster_kernel; /* GPU: a small graph's whole search in one launch of a thread block cluster
+                         (default 1; where the device and the graph allow it) */
   /* GPU: devices to split the graph over (1-D partition, frontier bitmaps or
    * candidate lists exchanged through NCCL; 0 or 1: one GPU, the pipeline
    * above).  The
    * partitioned search has its own kernels: queue_gen, classify, hub_cache,
-   * small_kernel and small_grid do not apply to it. */
+   * small_kernel, small_grid and cluster_kernel do not apply to it. */
   int gpus;
   /* GPU: processes sharing the search, each with `gpus` GPUs (at least 1
    * then); NULL or one process: this process alone.  On process 0 the

@@ -77,6 +77,8 @@ struct Block {
   unsigned live = 0, bar_arrived = 0;
   std::vector<Warp> warps;
   void *smem = nullptr;
+  size_t smem_bytes = 0;
+  unsigned id = 0;
 };
 
 void *sched_sp = nullptr, *sched_fake = nullptr;
@@ -89,6 +91,7 @@ Block *blk = nullptr; /* cur's block */
 bool cooperative = false;
 unsigned grid_live = 0, grid_arrived = 0;
 std::vector<Thread *> *running = nullptr; /* the threads of the blocks running */
+std::vector<Block> *running_blocks = nullptr; /* ... and their blocks */
 const std::function<void()> *body = nullptr;
 std::vector<char *> stacks;
 const size_t kStack = 256 * 1024;
@@ -160,6 +163,8 @@ void run_blocks(const emu_cfg_t &cfg, const unsigned *ids, unsigned count) {
     B.warps.resize((nt + 31) / 32);
     for (auto &w : B.warps) w.arrived = 0;
     B.live = nt;
+    B.id = ids[k];
+    B.smem_bytes = cfg.smem;
     if (cfg.smem) {
       B.smem = malloc(cfg.smem);
       memset(B.smem, 0xA5, cfg.smem); /* shared memory starts as garbage */
@@ -180,6 +185,7 @@ void run_blocks(const emu_cfg_t &cfg, const unsigned *ids, unsigned count) {
   }
   grid_live = nt * count, grid_arrived = 0;
   running = &order;
+  running_blocks = &blocks;
   /* start threads in a random order; resume round-robin from there */
   for (size_t i = order.size(); i > 1; i--) std::swap(order[i - 1], order[next_rand() % i]);
   for (;;) {
@@ -209,6 +215,7 @@ void run_blocks(const emu_cfg_t &cfg, const unsigned *ids, unsigned count) {
   for (auto &B : blocks) free(B.smem);
   blk = nullptr;
   running = nullptr;
+  running_blocks = nullptr;
 }
 
 }  // namespace
@@ -234,6 +241,16 @@ void emu_grid_sync(void) {
     return;
   }
   yield_to_scheduler();
+}
+
+void *emu_map_shared_rank(void *p, unsigned rank) {
+  if (!cooperative || !running_blocks) die("distributed shared memory outside a cluster launch");
+  const size_t at = (size_t)((char *)p - (char *)blk->smem);
+  if (!blk->smem || (char *)p < (char *)blk->smem || at >= blk->smem_bytes)
+    die("map_shared_rank of an address outside the block's dynamic shared memory");
+  for (Block &B : *running_blocks)
+    if (B.id == rank) return (char *)B.smem + at;
+  die("map_shared_rank to a block outside the cluster");
 }
 
 void emu_syncthreads(void) {
@@ -373,6 +390,16 @@ void emu_launch_cooperative(const emu_cfg_t &cfg, std::function<void()> fn) {
   launch(cfg, fn, true);
 }
 
+int emu_cluster_fits(const cudaLaunchConfig_t *cfg) {
+  unsigned c = 0;
+  for (unsigned i = 0; i < cfg->numAttrs; i++)
+    if (cfg->attrs[i].id == cudaLaunchAttributeClusterDimension) c = cfg->attrs[i].val.clusterDim.x;
+  return c >= 1 && c == cfg->grid_dim.x && c <= (unsigned)env_int("EMU_CLUSTER", 8) &&
+         cfg->dynamicSmemBytes <= (size_t)env_int("EMU_SMEM_OPTIN", 232448);
+}
+
+void emu_launch_cluster(const emu_cfg_t &cfg, std::function<void()> fn) { launch(cfg, fn, true); }
+
 /* ---- runtime API -------------------------------------------------------- */
 
 static double now_ms() {
@@ -479,6 +506,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int) {
   *v = a == cudaDevAttrMultiProcessorCount ? env_int("EMU_SMS", 2)
        : a == cudaDevAttrCooperativeLaunch ? env_int("EMU_COOPERATIVE", 1)
        : a == cudaDevAttrClockRate         ? (int)(CLOCKS_PER_SEC / 1000) /* clock64() is clock() */
+       : a == cudaDevAttrClusterLaunch     ? (env_int("EMU_CLUSTER", 8) >= 2)
                                            : env_int("EMU_SMEM_OPTIN", 232448);
   return cudaSuccess;
 }

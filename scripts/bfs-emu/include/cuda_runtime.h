@@ -56,9 +56,9 @@ enum {
 };
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
 enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
-enum cudaDeviceAttr { cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMemoryPoolsSupported = 115 };
+enum cudaDeviceAttr { cudaDevAttrClusterLaunch = 120, cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMemoryPoolsSupported = 115 };
 enum cudaDeviceP2PAttr { cudaDevP2PAttrPerformanceRank = 1, cudaDevP2PAttrAccessSupported = 2, cudaDevP2PAttrNativeAtomicSupported = 3 };
-enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributeNonPortableClusterSizeAllowed = 11 };
 
 struct emu_stream;
 struct emu_event {
@@ -179,6 +179,44 @@ void emu_launch(const emu_cfg_t &cfg, std::function<void()> body);
  * at most one block per emulated SM, as on a GPU. */
 void emu_launch_cooperative(const emu_cfg_t &cfg, std::function<void()> body);
 void emu_grid_sync(void);
+/* A cluster's launch (the grid one cluster): as a cooperative one, up to
+ * EMU_CLUSTER blocks (default 8); emu_map_shared_rank maps an address in
+ * the caller's dynamic shared memory to the same offset in block rank's. */
+void emu_launch_cluster(const emu_cfg_t &cfg, std::function<void()> body);
+void *emu_map_shared_rank(void *p, unsigned rank);
+enum cudaLaunchAttributeID { cudaLaunchAttributeClusterDimension = 4 };
+struct cudaLaunchAttributeValue {
+  struct {
+    unsigned x, y, z;
+  } clusterDim;
+};
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  cudaLaunchAttributeValue val;
+};
+/* CUDA's fields in CUDA's order (gridDim, blockDim: the names are macros
+ * here; the kernels' files fill the struct by position) */
+struct cudaLaunchConfig_t {
+  dim3 grid_dim, block_dim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+/* Whether a cluster of the config's grid fits (the grid is one cluster). */
+int emu_cluster_fits(const cudaLaunchConfig_t *cfg);
+template <class F> cudaError_t cudaOccupancyMaxActiveClusters(int *n, F, const cudaLaunchConfig_t *cfg) {
+  *n = emu_cluster_fits(cfg);
+  return cudaSuccess;
+}
+template <class... P, class... A>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *cfg, void (*k)(P...), A &&...args) {
+  if (!emu_cluster_fits(cfg)) return cudaErrorInvalidConfiguration;
+  std::tuple<P...> a(args...);
+  emu_launch_cluster(emu_cfg(cfg->grid_dim, cfg->block_dim, cfg->dynamicSmemBytes, cfg->stream),
+                     [k, a]() { std::apply(k, a); });
+  return cudaSuccess;
+}
 template <class... P, size_t... I>
 std::tuple<P...> emu_args(void **args, std::index_sequence<I...>) {
   return std::tuple<P...>(*(P *)args[I]...);
