@@ -86,7 +86,8 @@ __device__ inline Shared carve(unsigned char *p, uint32_t W, uint32_t Wb) {
 }
 
 /* Exclusive prefix sum of x over the block; *total gets the sum.  Every
- * thread calls it. */
+ * thread calls it.  (CUB's BlockScan at 1,024 threads spills this kernel
+ * past its 64 registers: 324-1,188 bytes, sm_90.) */
 __device__ uint32_t block_scan(const Shared &s, uint32_t x, uint32_t *total) {
   const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   uint32_t inc = x;
@@ -124,6 +125,15 @@ __device__ unsigned long long block_sum(const Shared &s, unsigned long long x) {
   return t;
 }
 
+/* Whether v's bit is set in a bitmap of shared memory. */
+__device__ inline bool has(const uint32_t *bits, uint32_t v) { return (bits[v >> 5] >> (v & 31)) & 1u; }
+
+/* Word k of a bitmap's complement, within the n vertices. */
+__device__ inline uint32_t clear_word(const uint32_t *bits, uint32_t k, uint32_t n) {
+  const uint32_t x = ~bits[k];
+  return 32 * (uint64_t)k + 32 > n ? x & ((1u << (n - 32 * k)) - 1) : x; /* n - 32 k < 32 there */
+}
+
 /* WM_BFS_TRACE: rank 0's thread 0 marks level L's step k (SmallMark;
  * MARK_TIER holds v: 4 top-down, 5 bottom-up; MARK_APPEND the end of the
  * copies after the barrier). */
@@ -147,10 +157,7 @@ struct Own {
 __device__ uint32_t list_own(const Shared &s, const uint32_t *bits, bool invert, const Own &o, uint32_t n) {
   const uint32_t k = o.word(threadIdx.x);
   uint32_t x = 0;
-  if (threadIdx.x < o.words) {
-    x = invert ? ~bits[k] : bits[k];
-    if (invert && 32 * (uint64_t)k + 32 > n) x &= (1u << (n - 32 * k)) - 1; /* n - 32 k < 32 here */
-  }
+  if (threadIdx.x < o.words) x = invert ? clear_word(bits, k, n) : bits[k];
   uint32_t cnt, at = block_scan(s, (uint32_t)__popc(x), &cnt);
   while (x) {
     const int b = __ffs(x) - 1;
@@ -226,7 +233,7 @@ __device__ void top_down(const ClusterArgs &a, const Shared &s, cg::cluster_grou
       const uint32_t word = x >> 5, bit = 1u << (x & 31);
       if (s.V[word] & bit) continue;
       /* the head's out-degree for the tally, loaded beside the claim */
-      const uint64_t d = a.out.offsets[x + 1] - a.out.offsets[x];
+      const uint64_t d = degree_of(a.out, x);
       uint32_t *to = cl.map_shared_rank(s.NF + slot * Wb, word & o.mask) + (word >> o.shift);
       if (atomicOr(to, bit) & bit) continue;
       settle(a, x, u[j], L);
@@ -251,9 +258,8 @@ __device__ void bottom_up(const ClusterArgs &a, const Shared &s, const Own &o, u
   while (G > 1 && (uint64_t)cnt * G > P::BLOCK) G >>= 1;
   const uint32_t lane = threadIdx.x & 31, gl = lane & (G - 1), per = 32 / G;
   const unsigned gmask = G == 32 ? FULL : ((1u << G) - 1) << (lane & ~(G - 1));
-  const uint32_t warps = P::BLOCK / 32;
   uint32_t *own = s.NF + slot * a.words_per_block; /* word k at k >> shift */
-  for (uint32_t i0 = (threadIdx.x >> 5) * per; i0 < cnt; i0 += warps * per) {
+  for (uint32_t i0 = (threadIdx.x >> 5) * per; i0 < cnt; i0 += kWarps * per) {
     const uint32_t i = i0 + lane / G;
     bool open = false;
     uint32_t v = 0;
@@ -262,7 +268,7 @@ __device__ void bottom_up(const ClusterArgs &a, const Shared &s, const Own &o, u
       v = s.lv[i];
       const uint64_t b = a.in.offsets[v];
       e = a.in.offsets[v + 1];
-      d = a.symmetric ? e - b : a.out.offsets[v + 1] - a.out.offsets[v];
+      d = a.symmetric ? e - b : degree_of(a.out, v);
       j = b + gl;
       open = b < e;
     }
@@ -271,7 +277,7 @@ __device__ void bottom_up(const ClusterArgs &a, const Shared &s, const Own &o, u
       bool hit = false;
       if (open && j < e) {
         x = a.in.adj[j];
-        hit = (s.F[x >> 5] >> (x & 31)) & 1u;
+        hit = has(s.F, x);
       }
       const unsigned hits = __ballot_sync(FULL, hit) & gmask;
       if (!open) continue;
@@ -311,7 +317,7 @@ __device__ void bottom_up(const ClusterArgs &a, const Shared &s, const Own &o, u
 #pragma unroll
     for (int q = 0; q < K; q++) {
       const uint32_t w = x[q];
-      if (w == kNoVertex || !((s.F[w >> 5] >> (w & 31)) & 1u)) continue;
+      if (w == kNoVertex || !has(s.F, w)) continue;
       const uint32_t v = s.lv[at[q]], bit = 1u << (v & 31);
       if (atomicOr(&own[v >> 5 >> o.shift], bit) & bit) continue;
       settle(a, v, w, L);
@@ -340,7 +346,7 @@ __global__ void __launch_bounds__(P::BLOCK, 1) cluster_search_kernel(ClusterArgs
     const uint32_t v = a.sources[i];
     atomicOr(&s.F[v >> 5], 1u << (v & 31));
     atomicOr(&s.V[v >> 5], 1u << (v & 31));
-    e0 += a.out.offsets[v + 1] - a.out.offsets[v];
+    e0 += degree_of(a.out, v);
     if (((v >> 5) & o.mask) == r) {
       a.s.status[v] = 0;
       if (a.s.parent) a.s.parent[v] = v;
@@ -359,7 +365,7 @@ __global__ void __launch_bounds__(P::BLOCK, 1) cluster_search_kernel(ClusterArgs
   int why;
   for (;;) {
     if (count == 0) { why = SMALL_DONE; break; }
-    if (a.target != kNoVertex && (s.V[a.target >> 5] >> (a.target & 31) & 1u)) { why = SMALL_TARGET; break; }
+    if (a.target != kNoVertex && has(s.V, a.target)) { why = SMALL_TARGET; break; }
     if (L >= a.max_depth) { why = SMALL_DEPTH; break; }
     if (stopped) { why = SMALL_STOPPED; break; }
     /* a symmetric graph's frontier past level 0 of vertices with one arc
@@ -410,8 +416,7 @@ __global__ void __launch_bounds__(P::BLOCK, 1) cluster_search_kernel(ClusterArgs
   /* the vertices never reached: level kUnreached, parent none */
   for (uint32_t i = threadIdx.x; i < o.words; i += P::BLOCK) {
     const uint32_t k = o.word(i);
-    uint32_t x = ~s.V[k];
-    if (32 * (uint64_t)k + 32 > n) x &= (1u << (n - 32 * k)) - 1;
+    uint32_t x = clear_word(s.V, k, n);
     while (x) {
       const uint32_t v = 32 * k + (uint32_t)(__ffs(x) - 1);
       x &= x - 1;
